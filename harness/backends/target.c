@@ -1,0 +1,264 @@
+/* target.c - backend registry, spec parsing, method checks and build cache. */
+#include "target.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/hash.h"
+
+static const fb_backend_ops *const registry[] = {
+    &fb_backend_openmp,
+    &fb_backend_opencl,
+    &fb_backend_cuda,
+};
+
+#define NBACKENDS ((int)(sizeof registry / sizeof registry[0]))
+
+typedef struct cache_entry {
+    uint64_t key;
+    fb_kernel *kernel;
+} cache_entry;
+
+struct fb_target {
+    const fb_backend_ops *ops;
+    fb_device *dev;
+    fb_device_info info;
+    cache_entry *cache;
+    int ncache, cache_cap;
+    int cached_hits, compiled;
+};
+
+int fb_backend_count(void) { return NBACKENDS; }
+
+const fb_backend_ops *fb_backend_at(int i) { return (i >= 0 && i < NBACKENDS) ? registry[i] : NULL; }
+
+const fb_backend_ops *fb_backend_find(const char *name)
+{
+    for (int i = 0; i < NBACKENDS; ++i)
+        if (strcmp(registry[i]->name, name) == 0) return registry[i];
+    return NULL;
+}
+
+/* Finds the device index a spec suffix names: a plain index, or an id. */
+static fb_status resolve_device(const fb_backend_ops *ops, const char *suffix, int ndev, int *index)
+{
+    fb_status status = FB_OK;
+    char *end = NULL;
+    long k = strtol(suffix, &end, 10);
+    if (end != suffix && *end == '\0') {
+        if (k < 0 || k >= ndev)
+            FB_FAIL(FB_ERR_UNAVAILABLE, "%s: no device %ld (%d device%s found; see `flowbench devices`)",
+                    ops->name, k, ndev, ndev == 1 ? "" : "s");
+        *index = (int)k;
+        return FB_OK;
+    }
+    for (int i = 0; i < ndev; ++i) {
+        fb_device_info info;
+        memset(&info, 0, sizeof info);
+        FB_CHECK(ops->device_info(i, &info));
+        const char *colon = strchr(info.id, ':');
+        if (colon && strcmp(colon + 1, suffix) == 0) {
+            *index = i;
+            return FB_OK;
+        }
+    }
+    FB_FAIL(FB_ERR_UNAVAILABLE, "%s: no device '%s' (see `flowbench devices`)", ops->name, suffix);
+fail:
+    return status;
+}
+
+fb_status fb_backend_check_methods(const fb_backend_ops *ops)
+{
+    fb_status status = FB_OK;
+#define REQUIRE(m) \
+    if (!ops->m) FB_FAIL(FB_ERR_UNAVAILABLE, "backend %s does not implement %s()", ops->name, #m)
+    REQUIRE(probe);
+    REQUIRE(device_info);
+    REQUIRE(open);
+    REQUIRE(close);
+    REQUIRE(alloc);
+    REQUIRE(release);
+    REQUIRE(copy_in);
+    REQUIRE(copy_out);
+    REQUIRE(build);
+    REQUIRE(release_kernel);
+    REQUIRE(launch);
+    REQUIRE(finish);
+    REQUIRE(flush_cache);
+#undef REQUIRE
+fail:
+    return status;
+}
+
+fb_status fb_target_open(const char *spec, fb_target **out)
+{
+    fb_status status = FB_OK;
+    fb_target *t = NULL;
+    char name[32];
+    const char *colon = strchr(spec, ':');
+    size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
+    *out = NULL;
+    if (len == 0 || len >= sizeof name)
+        FB_FAIL(FB_ERR_USAGE, "bad backend '%s' (expected NAME or NAME:DEVICE)", spec);
+    memcpy(name, spec, len);
+    name[len] = '\0';
+
+    const fb_backend_ops *ops = fb_backend_find(name);
+    if (!ops) FB_FAIL(FB_ERR_USAGE, "unknown backend '%s' (known: openmp, opencl, cuda)", name);
+    FB_CHECK(fb_backend_check_methods(ops));
+
+    char why[256] = "";
+    int ndev = ops->probe(why, sizeof why);
+    if (ndev <= 0) FB_FAIL(FB_ERR_UNAVAILABLE, "%s: %s", ops->name, why[0] ? why : "no device");
+    int index = 0;
+    if (colon) FB_CHECK(resolve_device(ops, colon + 1, ndev, &index));
+
+    FB_ALLOC(t, 1, "target");
+    t->ops = ops;
+    FB_CHECK(ops->device_info(index, &t->info));
+    FB_CHECK(ops->open(index, &t->dev));
+    *out = t;
+    return FB_OK;
+fail:
+    free(t);
+    return status;
+}
+
+void fb_target_close(fb_target *t)
+{
+    if (!t) return;
+    for (int i = 0; i < t->ncache; ++i) t->ops->release_kernel(t->dev, t->cache[i].kernel);
+    free(t->cache);
+    if (t->dev) t->ops->close(t->dev);
+    free(t);
+}
+
+const fb_device_info *fb_target_info(const fb_target *t) { return &t->info; }
+const fb_backend_ops *fb_target_ops(const fb_target *t) { return t->ops; }
+
+fb_status fb_target_alloc(fb_target *t, size_t bytes, fb_buffer **out)
+{
+    return t->ops->alloc(t->dev, bytes, out);
+}
+
+void fb_target_release(fb_target *t, fb_buffer *buffer)
+{
+    if (buffer) t->ops->release(t->dev, buffer);
+}
+
+fb_status fb_target_copy_in(fb_target *t, fb_buffer *dst, const void *src, size_t bytes)
+{
+    return t->ops->copy_in(t->dev, dst, src, bytes);
+}
+
+fb_status fb_target_copy_out(fb_target *t, void *dst, fb_buffer *src, size_t bytes)
+{
+    return t->ops->copy_out(t->dev, dst, src, bytes);
+}
+
+static uint64_t build_key(const fb_target *t, const fb_program_spec *spec)
+{
+    uint64_t h = fb_hash_str(FB_HASH_SEED, t->info.id);
+    h = fb_hash_str(h, spec->source_text ? spec->source_text : "");
+    h = fb_hash_str(h, spec->kernel_name);
+    for (int i = 0; i < spec->ndefines; ++i) {
+        h = fb_hash_str(h, spec->defines[i].name);
+        h = fb_hash_str(h, spec->defines[i].value ? spec->defines[i].value : "");
+    }
+    return h;
+}
+
+fb_status fb_target_build(fb_target *t, const fb_program_spec *spec, fb_kernel **out)
+{
+    fb_status status = FB_OK;
+    uint64_t key = build_key(t, spec);
+    for (int i = 0; i < t->ncache; ++i) {
+        if (t->cache[i].key == key) {
+            t->cached_hits++;
+            *out = t->cache[i].kernel;
+            return FB_OK;
+        }
+    }
+    if (t->ncache == t->cache_cap) {
+        int cap = t->cache_cap ? 2 * t->cache_cap : 16;
+        cache_entry *grown = realloc(t->cache, (size_t)cap * sizeof *grown);
+        if (!grown) FB_FAIL(FB_ERR_NOMEM, "out of host memory growing the kernel cache");
+        t->cache = grown;
+        t->cache_cap = cap;
+    }
+    fb_kernel *k = NULL;
+    FB_CHECK(t->ops->build(t->dev, spec, &k, NULL));
+    t->cache[t->ncache++] = (cache_entry){key, k};
+    t->compiled++;
+    *out = k;
+fail:
+    return status;
+}
+
+void fb_target_build_counts(const fb_target *t, int *cached, int *compiled)
+{
+    *cached = t->cached_hits;
+    *compiled = t->compiled;
+}
+
+fb_status fb_target_launch(fb_target *t, fb_kernel *k, const fb_launch *launch,
+                           const fb_arg *args, int nargs, double *seconds)
+{
+    fb_status status = FB_OK;
+    for (int d = 0; d < launch->dims; ++d)
+        if (launch->local[d] == 0 || launch->global[d] % launch->local[d] != 0)
+            FB_FAIL(FB_ERR_LAUNCH, "%s: global size %zu is not a multiple of local size %zu (dimension %d)",
+                    t->info.id, launch->global[d], launch->local[d], d);
+    return t->ops->launch(t->dev, k, launch, args, nargs, seconds);
+fail:
+    return status;
+}
+
+fb_status fb_target_finish(fb_target *t) { return t->ops->finish(t->dev); }
+
+fb_status fb_target_flush_cache(fb_target *t) { return t->ops->flush_cache(t->dev); }
+
+fb_arg fb_arg_buffer(fb_buffer *b) { return (fb_arg){.kind = FB_ARG_BUFFER, .v.buffer = b}; }
+
+fb_arg fb_arg_i32(int32_t v) { return (fb_arg){.kind = FB_ARG_I32, .v.i32 = v}; }
+
+fb_arg fb_arg_real(int is_double, double v)
+{
+    if (is_double) return (fb_arg){.kind = FB_ARG_F64, .v.f64 = v};
+    return (fb_arg){.kind = FB_ARG_F32, .v.f32 = (float)v};
+}
+
+fb_launch fb_launch_1d(size_t n, size_t wg)
+{
+    fb_launch l = {.dims = 1, .global = {1, 1, 1}, .local = {1, 1, 1}};
+    l.local[0] = wg;
+    l.global[0] = ((n + wg - 1) / wg) * wg;
+    if (l.global[0] == 0) l.global[0] = wg;
+    return l;
+}
+
+fb_status fb_defines_render(const fb_define *defines, int ndefines, char *out, size_t out_len)
+{
+    fb_status status = FB_OK;
+    size_t used = 0;
+    if (out_len) out[0] = '\0';
+    for (int i = 0; i < ndefines; ++i) {
+        const char *v = defines[i].value;
+        if (strpbrk(defines[i].name, " \t\"'") || (v && strpbrk(v, " \t\"'")))
+            FB_FAIL(FB_ERR_INPUT, "define %s holds a space or quote", defines[i].name);
+        int n = v ? snprintf(out + used, out_len - used, "%s-D%s=%s", used ? " " : "", defines[i].name, v)
+                  : snprintf(out + used, out_len - used, "%s-D%s", used ? " " : "", defines[i].name);
+        if (n < 0 || (size_t)n >= out_len - used) FB_FAIL(FB_ERR_NOMEM, "define list longer than %zu bytes", out_len);
+        used += (size_t)n;
+    }
+fail:
+    return status;
+}
+
+const char *fb_defines_get(const fb_define *defines, int ndefines, const char *name)
+{
+    for (int i = 0; i < ndefines; ++i)
+        if (strcmp(defines[i].name, name) == 0) return defines[i].value ? defines[i].value : "";
+    return NULL;
+}

@@ -1,0 +1,59 @@
+/* target.h - an opened backend device, the handle every command works with.
+ *
+ * fb_target wraps a backend's function table: it resolves "--backend"
+ * specs ("openmp", "opencl", "opencl:0.1", "cuda:1"), fails loudly with the
+ * backend's name when a method is missing, keeps the device properties, and
+ * caches kernel builds by (device, source hash, kernel name, defines).
+ */
+#ifndef FB_TARGET_H
+#define FB_TARGET_H
+
+#include "backend.h"
+
+typedef struct fb_target fb_target;
+
+/* Registered backends, in the order `devices` lists them. */
+int fb_backend_count(void);
+const fb_backend_ops *fb_backend_at(int i);
+const fb_backend_ops *fb_backend_find(const char *name); /* NULL if unknown */
+
+/* FB_ERR_UNAVAILABLE naming the backend and the first missing method. */
+fb_status fb_backend_check_methods(const fb_backend_ops *ops);
+
+/* Opens the device a spec names. NAME alone is device 0; NAME:K is the K-th
+ * device of that backend; NAME:ID matches the id devices prints (opencl:0.1).
+ * Unknown name: FB_ERR_USAGE. Backend absent or without that device:
+ * FB_ERR_UNAVAILABLE with the backend's own reason. */
+fb_status fb_target_open(const char *spec, fb_target **out);
+void fb_target_close(fb_target *t);
+
+const fb_device_info *fb_target_info(const fb_target *t);
+const fb_backend_ops *fb_target_ops(const fb_target *t);
+
+fb_status fb_target_alloc(fb_target *t, size_t bytes, fb_buffer **out);
+void fb_target_release(fb_target *t, fb_buffer *buffer);
+fb_status fb_target_copy_in(fb_target *t, fb_buffer *dst, const void *src, size_t bytes);
+fb_status fb_target_copy_out(fb_target *t, void *dst, fb_buffer *src, size_t bytes);
+
+/* Builds (or returns the cached build of) one kernel. The kernel belongs to
+ * the target and lives until fb_target_close. */
+fb_status fb_target_build(fb_target *t, const fb_program_spec *spec, fb_kernel **out);
+
+/* Number of builds served from the cache / compiled, for tests and logs. */
+void fb_target_build_counts(const fb_target *t, int *cached, int *compiled);
+
+fb_status fb_target_launch(fb_target *t, fb_kernel *k, const fb_launch *launch,
+                           const fb_arg *args, int nargs, double *seconds);
+fb_status fb_target_finish(fb_target *t);
+fb_status fb_target_flush_cache(fb_target *t);
+
+/* Argument constructors. fb_arg_real picks f32 or f64 by precision. */
+fb_arg fb_arg_buffer(fb_buffer *b);
+fb_arg fb_arg_i32(int32_t v);
+fb_arg fb_arg_real(int is_double, double v);
+
+/* 1D launch: local = wg, global = n rounded up to a multiple of wg.
+ * Kernels guard the tail with `if (i < n)`. */
+fb_launch fb_launch_1d(size_t n, size_t wg);
+
+#endif

@@ -1,0 +1,313 @@
+/* spmv.c - upload, build, measure and check one SpMV configuration. */
+#include "spmv.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/kernel_sources.h"
+
+typedef struct spmv_run {
+    fb_target *t;
+    const fb_spmv_matrix *A;
+    const fb_spmv_config *cfg;
+    fb_buffer *ptr, *idx, *val, *x, *y, *carry_row, *carry_val;
+    fb_kernel *main_kernel, *fixup_kernel;
+    fb_launch main_launch, fixup_launch;
+    int nthreads;
+    fb_arg main_args[10], fixup_args[5];
+    int nmain, nfixup;
+} spmv_run;
+
+double fb_spmv_default_x(int j) { return 0.5 + (double)((j * 7919L) % 1000) / 1000.0; }
+
+static int block_of(const fb_spmv_matrix *A) { return A->format == FB_FORMAT_CSR ? 1 : A->shape.block; }
+
+void fb_spmv_reference(const fb_spmv_matrix *A, const double *x, double *y, double *s)
+{
+    const int K = block_of(A);
+    const size_t nb = (size_t)A->shape.nblocks;
+    for (int br = 0; br < A->shape.nbrows; ++br) {
+        for (int r = 0; r < K; ++r) {
+            double sum = 0, abs_sum = 0;
+            for (int b = A->ptr[br]; b < A->ptr[br + 1]; ++b) {
+                for (int c = 0; c < K; ++c) {
+                    size_t at = A->format == FB_FORMAT_CSR        ? (size_t)b
+                                : A->format == FB_FORMAT_BCSR     ? (size_t)b * K * K + (size_t)(r * K + c)
+                                                                  : (size_t)(r * K + c) * nb + (size_t)b;
+                    double a = A->values[at], xv = x[(size_t)A->idx[b] * K + c];
+                    sum += a * xv;
+                    abs_sum += fabs(a * xv);
+                }
+            }
+            y[(size_t)br * K + r] = sum;
+            s[(size_t)br * K + r] = abs_sum;
+        }
+    }
+}
+
+fb_status fb_spmv_check_point(const fb_spmv_config *cfg, const fb_device_info *dev, const fb_spmv_matrix *A)
+{
+    fb_status status = FB_OK;
+    const fb_spmv_kernel_def *k = cfg->kernel;
+    char why[256] = "";
+    fb_spmv_shape shape = A->shape;
+    shape.real_bytes = cfg->is_double ? 8 : 4;
+    if (k->format != A->format)
+        FB_FAIL(FB_ERR_USAGE, "%s needs a %s matrix (use :block=K for BCSR kernels)", k->name,
+                k->format == FB_FORMAT_CSR ? "CSR" : "BCSR");
+    for (int i = 0; i < k->nparams; ++i) {
+        int ok = 0;
+        for (int v = 0; v < k->params[i].nvalues; ++v) ok |= k->params[i].values[v] == cfg->point.values[i];
+        if (!ok) FB_FAIL(FB_ERR_USAGE, "%s: %s=%d is not in its space (see flowbench spmv --list)", k->name,
+                         k->params[i].name, cfg->point.values[i]);
+    }
+    if (!k->allowed(&cfg->point, dev, &shape, why, sizeof why))
+        FB_FAIL(FB_ERR_USAGE, "%s on %s: %s", k->name, dev->id, why);
+    if (cfg->is_double && !dev->double_support)
+        FB_FAIL(FB_ERR_UNAVAILABLE, "%s: device has no double precision (use --precision single)", dev->id);
+fail:
+    return status;
+}
+
+/* Copies n doubles to the device as REAL. */
+static fb_status upload_reals(spmv_run *s, const double *src, size_t n, fb_buffer **out)
+{
+    fb_status status = FB_OK;
+    size_t bytes = n * (s->cfg->is_double ? sizeof(double) : sizeof(float));
+    float *tmp = NULL;
+    FB_CHECK(fb_target_alloc(s->t, bytes, out));
+    if (s->cfg->is_double) {
+        FB_CHECK(fb_target_copy_in(s->t, *out, src, bytes));
+    } else {
+        FB_ALLOC(tmp, n, "single-precision copy");
+        for (size_t i = 0; i < n; ++i) tmp[i] = (float)src[i];
+        FB_CHECK(fb_target_copy_in(s->t, *out, tmp, bytes));
+    }
+fail:
+    free(tmp);
+    return status;
+}
+
+static fb_status upload_ints(spmv_run *s, const int *src, size_t n, fb_buffer **out)
+{
+    fb_status status = FB_OK;
+    FB_CHECK(fb_target_alloc(s->t, n * sizeof(int), out));
+    FB_CHECK(fb_target_copy_in(s->t, *out, src, n * sizeof(int)));
+fail:
+    return status;
+}
+
+static size_t value_count(const fb_spmv_matrix *A)
+{
+    size_t K = (size_t)block_of(A);
+    return A->format == FB_FORMAT_CSR ? (size_t)A->shape.nnz : (size_t)A->shape.nblocks * K * K;
+}
+
+static fb_status upload(spmv_run *s, const double *x)
+{
+    fb_status status = FB_OK;
+    const fb_spmv_matrix *A = s->A;
+    size_t real = s->cfg->is_double ? sizeof(double) : sizeof(float);
+    FB_CHECK(upload_ints(s, A->ptr, (size_t)A->shape.nbrows + 1, &s->ptr));
+    FB_CHECK(upload_ints(s, A->idx, (size_t)A->shape.nblocks, &s->idx));
+    FB_CHECK(upload_reals(s, A->values, value_count(A), &s->val));
+    FB_CHECK(upload_reals(s, x, (size_t)A->shape.ncols, &s->x));
+    FB_CHECK(fb_target_alloc(s->t, (size_t)A->shape.nrows * real, &s->y));
+    if (s->cfg->kernel->fixup_kernel) {
+        FB_CHECK(fb_target_alloc(s->t, (size_t)s->nthreads * sizeof(int), &s->carry_row));
+        FB_CHECK(fb_target_alloc(s->t, (size_t)s->nthreads * real, &s->carry_val));
+    }
+fail:
+    return status;
+}
+
+static fb_status build_one(spmv_run *s, const char *kernel_name, fb_kernel **out)
+{
+    fb_status status = FB_OK;
+    const fb_spmv_kernel_def *k = s->cfg->kernel;
+    fb_define defines[FB_MAX_PARAMS + 2];
+    char values[FB_MAX_PARAMS + 2][16];
+    int n = 0;
+    defines[n++] = (fb_define){"REAL", s->cfg->is_double ? "double" : "float"};
+    for (int i = 0; i < k->nparams; ++i, ++n) {
+        snprintf(values[n], sizeof values[n], "%d", s->cfg->point.values[i]);
+        defines[n] = (fb_define){k->params[i].name, values[n]};
+    }
+    if (k->format != FB_FORMAT_CSR) {
+        snprintf(values[n], sizeof values[n], "%d", s->A->shape.block);
+        defines[n] = (fb_define){"BLOCK_SIZE", values[n]};
+        n++;
+    }
+    fb_program_spec spec = {k->source, fb_kernel_source(k->source), kernel_name, defines, n};
+    if (!spec.source_text) FB_FAIL(FB_ERR_INPUT, "kernel source %s is not embedded", k->source);
+    FB_CHECK(fb_target_build(s->t, &spec, out));
+fail:
+    return status;
+}
+
+/* Arguments in each kernel's signature order (see the .cl files). */
+static void set_args(spmv_run *s)
+{
+    const fb_spmv_matrix *A = s->A;
+    fb_arg P = fb_arg_buffer(s->ptr), I = fb_arg_buffer(s->idx), V = fb_arg_buffer(s->val);
+    fb_arg X = fb_arg_buffer(s->x), Y = fb_arg_buffer(s->y);
+    fb_arg rows = fb_arg_i32(A->shape.nbrows);
+    int n = 0;
+    if (s->cfg->kernel->fixup_kernel) {
+        fb_arg CR = fb_arg_buffer(s->carry_row), CV = fb_arg_buffer(s->carry_val);
+        fb_arg nt = fb_arg_i32(s->nthreads);
+        fb_arg main[] = {rows, fb_arg_i32((int32_t)A->shape.nnz), nt, P, I, V, X, Y, CR, CV};
+        fb_arg fix[] = {rows, nt, CR, CV, Y};
+        memcpy(s->main_args, main, sizeof main);
+        memcpy(s->fixup_args, fix, sizeof fix);
+        s->nmain = 10;
+        s->nfixup = 5;
+        return;
+    }
+    s->main_args[n++] = rows;
+    if (A->format == FB_FORMAT_BCSR_SOA) s->main_args[n++] = fb_arg_i32((int32_t)A->shape.nblocks);
+    s->main_args[n++] = P;
+    s->main_args[n++] = I;
+    s->main_args[n++] = V;
+    s->main_args[n++] = X;
+    s->main_args[n++] = Y;
+    s->nmain = n;
+}
+
+static fb_status sample(void *ctx, double *seconds)
+{
+    fb_status status = FB_OK;
+    spmv_run *s = ctx;
+    double t_main = 0, t_fix = 0;
+    FB_CHECK(fb_target_launch(s->t, s->main_kernel, &s->main_launch, s->main_args, s->nmain, &t_main));
+    if (s->fixup_kernel)
+        FB_CHECK(fb_target_launch(s->t, s->fixup_kernel, &s->fixup_launch, s->fixup_args, s->nfixup, &t_fix));
+    *seconds = t_main + t_fix;
+fail:
+    return status;
+}
+
+static fb_status flush(void *ctx) { return fb_target_flush_cache(((spmv_run *)ctx)->t); }
+
+static fb_status fetch_y(spmv_run *s, fb_spmv_result *r)
+{
+    fb_status status = FB_OK;
+    size_t n = (size_t)s->A->shape.nrows;
+    float *tmp = NULL;
+    FB_ALLOC(r->y, n, "result vector");
+    if (s->cfg->is_double) {
+        FB_CHECK(fb_target_copy_out(s->t, r->y, s->y, n * sizeof(double)));
+    } else {
+        FB_ALLOC(tmp, n, "single-precision result");
+        FB_CHECK(fb_target_copy_out(s->t, tmp, s->y, n * sizeof(float)));
+        for (size_t i = 0; i < n; ++i) r->y[i] = tmp[i];
+    }
+fail:
+    free(tmp);
+    return status;
+}
+
+/* Inputs rounded as the device saw them, so single precision is judged on
+ * its arithmetic, not on the rounding of the data. */
+static fb_status rounded_copy(const double *src, size_t n, int is_double, double **out)
+{
+    fb_status status = FB_OK;
+    FB_ALLOC(*out, n, "reference input");
+    for (size_t i = 0; i < n; ++i) (*out)[i] = is_double ? src[i] : (double)(float)src[i];
+fail:
+    return status;
+}
+
+fb_status fb_spmv_finish(const fb_spmv_matrix *A, const fb_spmv_config *cfg, const double *x, const char *where,
+                         fb_spmv_result *r)
+{
+    fb_status status = FB_OK;
+    size_t n = (size_t)A->shape.nrows;
+    double *ref = NULL, *abs_ref = NULL, *xr = NULL, *vr = NULL, worst = 0, scale = 0;
+    fb_spmv_shape shape = A->shape;
+    shape.real_bytes = cfg->is_double ? 8 : 4;
+    r->model = fb_spmv_model_of(A->format, &shape);
+    r->gflops = r->model.flops / r->m.stats.median * 1e-9;
+    r->gbs = r->model.min_bytes / r->m.stats.median * 1e-9;
+    FB_ALLOC(ref, n, "reference y");
+    FB_ALLOC(abs_ref, n, "reference |A||x|");
+    FB_CHECK(rounded_copy(x, (size_t)A->shape.ncols, cfg->is_double, &xr));
+    FB_CHECK(rounded_copy(A->values, value_count(A), cfg->is_double, &vr));
+    fb_spmv_matrix rounded = *A;
+    rounded.values = vr;
+    fb_spmv_reference(&rounded, xr, ref, abs_ref);
+    for (size_t i = 0; i < n; ++i) {
+        double e = fabs(r->y[i] - ref[i]);
+        if (!(e <= worst)) worst = e; /* NaN counts as the worst */
+        if (abs_ref[i] > scale) scale = abs_ref[i];
+    }
+    r->rel_error = scale > 0 ? worst / scale : worst;
+    /* Summation error bound: (row length) * eps relative to sum |a x|, with
+     * a factor 2 of slack for reassociation across work-items. */
+    double eps = cfg->is_double ? DBL_EPSILON : FLT_EPSILON;
+    r->tolerance = 2.0 * eps * (double)(A->max_row_entries > 1 ? A->max_row_entries : 1);
+    r->checked_ok = r->rel_error <= r->tolerance;
+    if (!r->checked_ok)
+        FB_FAIL(FB_ERR_CHECK, "%s on %s: wrong result (relative error %.3g > tolerance %.3g)", cfg->kernel->name,
+                where, r->rel_error, r->tolerance);
+fail:
+    free(ref);
+    free(abs_ref);
+    free(xr);
+    free(vr);
+    return status;
+}
+
+fb_status fb_spmv_make_x(const fb_spmv_matrix *A, const double *given, double **owned, const double **x)
+{
+    fb_status status = FB_OK;
+    *x = given;
+    if (given) return FB_OK;
+    FB_ALLOC(*owned, (size_t)A->shape.ncols, "x");
+    for (int j = 0; j < A->shape.ncols; ++j) (*owned)[j] = fb_spmv_default_x(j);
+    *x = *owned;
+fail:
+    return status;
+}
+
+static void release_all(spmv_run *s)
+{
+    fb_buffer *all[] = {s->ptr, s->idx, s->val, s->x, s->y, s->carry_row, s->carry_val};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) fb_target_release(s->t, all[i]);
+}
+
+fb_status fb_spmv_run(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_config *cfg, fb_spmv_result *out)
+{
+    fb_status status = FB_OK;
+    spmv_run s = {.t = t, .A = A, .cfg = cfg};
+    double *owned_x = NULL;
+    const double *x = NULL;
+    fb_spmv_shape shape = A->shape;
+    memset(out, 0, sizeof *out);
+    shape.real_bytes = cfg->is_double ? 8 : 4;
+    FB_CHECK(fb_spmv_check_point(cfg, fb_target_info(t), A));
+    cfg->kernel->geometry(&cfg->point, &shape, &s.main_launch, &s.fixup_launch, &s.nthreads);
+    out->launch = s.main_launch;
+    FB_CHECK(fb_spmv_make_x(A, cfg->x, &owned_x, &x));
+    FB_CHECK(upload(&s, x));
+    FB_CHECK(build_one(&s, cfg->kernel->kernel, &s.main_kernel));
+    if (cfg->kernel->fixup_kernel) FB_CHECK(build_one(&s, cfg->kernel->fixup_kernel, &s.fixup_kernel));
+    set_args(&s);
+    FB_CHECK(fb_measure(&cfg->measure, sample, &s, flush, &s, &out->m));
+    FB_CHECK(fetch_y(&s, out));
+    FB_CHECK(fb_spmv_finish(A, cfg, x, fb_target_info(t)->id, out));
+fail:
+    release_all(&s);
+    free(owned_x);
+    return status;
+}
+
+void fb_spmv_result_free(fb_spmv_result *r)
+{
+    fb_measurement_free(&r->m);
+    free(r->y);
+    r->y = NULL;
+}

@@ -1,0 +1,67 @@
+/* spmv.h - runs one SpMV variant on one target: uploads the matrix in the
+ * variant's format and precision, builds the kernel with its parameters as
+ * -D defines, measures with the common policy, and checks y against the
+ * serial double-precision reference on every run. */
+#ifndef FB_SPMV_H
+#define FB_SPMV_H
+
+#include "../backends/target.h"
+#include "../core/measure.h"
+#include "spmv/spmv_kernels.h"
+
+/* A matrix as the SpMV layer needs it, in one of the three formats. The
+ * arrays are borrowed, never freed here. Values are double; single
+ * precision runs round them (and x) to float on upload. */
+typedef struct fb_spmv_matrix {
+    fb_spmv_format format;
+    fb_spmv_shape shape;   /* real_bytes is ignored here (set per run) */
+    const int *ptr;        /* CSR rowptr (nrows + 1) or BCSR browptr (nbrows + 1) */
+    const int *idx;        /* CSR colidx (nnz) or BCSR block column (nblocks) */
+    const double *values;  /* CSR: nnz. BCSR: nblocks * K^2, block-major, each block
+                              row-major. BCSR SoA: K^2 arrays of nblocks. */
+    int max_row_entries;   /* longest row in scalar entries, for the error bound */
+} fb_spmv_matrix;
+
+typedef struct fb_spmv_config {
+    const fb_spmv_kernel_def *kernel;
+    fb_param_point point;
+    int is_double;
+    const double *x;       /* ncols values, or NULL for the default x */
+    fb_measure_config measure;
+} fb_spmv_config;
+
+typedef struct fb_spmv_result {
+    fb_measurement m;
+    fb_spmv_model model;   /* flops and minimal bytes of this run */
+    double gflops, gbs;    /* model / median time */
+    double rel_error;      /* max |y - ref| / max (|A| |x|) */
+    double tolerance;
+    int checked_ok;
+    fb_launch launch;      /* geometry of the main kernel */
+    double *y;             /* the result (nrows), malloc'd, for --y-out */
+} fb_spmv_result;
+
+/* Default x: deterministic, non-constant, in [0.5, 1.5). */
+double fb_spmv_default_x(int j);
+
+/* Why the point is not allowed here (FB_ERR_USAGE naming the parameter), or FB_OK. */
+fb_status fb_spmv_check_point(const fb_spmv_config *cfg, const fb_device_info *dev, const fb_spmv_matrix *A);
+
+/* Runs, measures, checks. FB_ERR_CHECK if y is wrong (result still filled). */
+fb_status fb_spmv_run(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_config *cfg, fb_spmv_result *out);
+
+void fb_spmv_result_free(fb_spmv_result *r);
+
+/* x as given, or the default x in *owned (free it). */
+fb_status fb_spmv_make_x(const fb_spmv_matrix *A, const double *given, double **owned, const double **x);
+
+/* With r->m measured and r->y filled: derives GFLOP/s and GB/s from the
+ * model and checks y against the reference (FB_ERR_CHECK naming `where`).
+ * Shared by the kernels and the peer libraries. */
+fb_status fb_spmv_finish(const fb_spmv_matrix *A, const fb_spmv_config *cfg, const double *x, const char *where,
+                         fb_spmv_result *r);
+
+/* The serial reference: y = A x and s = |A| |x| row-wise, in double. */
+void fb_spmv_reference(const fb_spmv_matrix *A, const double *x, double *y, double *s);
+
+#endif

@@ -1,0 +1,189 @@
+/* stream.c - runs, times and checks the stream kernels on one target.
+ *
+ * Arrays start as a = 0.1, b = 0.2, c = 0.0 (BabelStream). Each kernel's
+ * output is not among its inputs, so repeating one kernel any number of
+ * times leaves the same values: the expected value of every element after
+ * each kernel is known exactly, whatever number of samples the measurement
+ * policy took.
+ */
+#include "stream.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/kernel_sources.h"
+
+#define STREAM_SOURCE "stream/stream.cl"
+
+const fb_stream_model fb_stream_models[FB_STREAM_NKERNELS] = {
+    {"copy", "stream_copy", 2, 0},
+    {"mul", "stream_mul", 2, 1},
+    {"add", "stream_add", 3, 1},
+    {"triad", "stream_triad", 3, 2},
+};
+
+typedef struct stream_run {
+    fb_target *t;
+    const fb_stream_config *cfg;
+    fb_buffer *a, *b, *c;
+    fb_kernel *kernel;
+    fb_arg args[5];
+    int nargs;
+    fb_launch launch;
+} stream_run;
+
+static fb_status build(stream_run *s, const char *kernel_name, fb_kernel **out)
+{
+    fb_status status = FB_OK;
+    fb_define defines[] = {{"REAL", s->cfg->is_double ? "double" : "float"}};
+    fb_program_spec spec = {STREAM_SOURCE, fb_kernel_source(STREAM_SOURCE), kernel_name, defines, 1};
+    if (!spec.source_text) FB_FAIL(FB_ERR_INPUT, "kernel source %s is not embedded", STREAM_SOURCE);
+    FB_CHECK(fb_target_build(s->t, &spec, out));
+fail:
+    return status;
+}
+
+static fb_status fill(stream_run *s, fb_buffer *x, double value)
+{
+    fb_status status = FB_OK;
+    fb_kernel *k = NULL;
+    FB_CHECK(build(s, "stream_fill", &k));
+    fb_arg args[] = {fb_arg_buffer(x), fb_arg_real(s->cfg->is_double, value), fb_arg_i32((int32_t)s->cfg->n)};
+    FB_CHECK(fb_target_launch(s->t, k, &s->launch, args, 3, NULL));
+fail:
+    return status;
+}
+
+/* Argument lists in the kernels' signature order. */
+static void set_args(stream_run *s, int which)
+{
+    int d = s->cfg->is_double;
+    fb_arg n = fb_arg_i32((int32_t)s->cfg->n), q = fb_arg_real(d, FB_STREAM_SCALAR);
+    fb_arg A = fb_arg_buffer(s->a), B = fb_arg_buffer(s->b), C = fb_arg_buffer(s->c);
+    switch (which) {
+    case 0: s->nargs = 3; s->args[0] = A; s->args[1] = C; s->args[2] = n; break;
+    case 1: s->nargs = 4; s->args[0] = B; s->args[1] = C; s->args[2] = q; s->args[3] = n; break;
+    case 2: s->nargs = 4; s->args[0] = A; s->args[1] = B; s->args[2] = C; s->args[3] = n; break;
+    default: s->nargs = 5; s->args[0] = A; s->args[1] = B; s->args[2] = C; s->args[3] = q; s->args[4] = n; break;
+    }
+}
+
+static fb_status sample(void *ctx, double *seconds)
+{
+    stream_run *s = ctx;
+    return fb_target_launch(s->t, s->kernel, &s->launch, s->args, s->nargs, seconds);
+}
+
+static fb_status flush(void *ctx) { return fb_target_flush_cache(((stream_run *)ctx)->t); }
+
+/* Expected values after each kernel, computed in the kernels' precision. */
+static void expected_values(int is_double, double out[FB_STREAM_NKERNELS])
+{
+    if (is_double) {
+        double a = 0.1, b = 0.2, c = 0.0, q = FB_STREAM_SCALAR;
+        c = a; out[0] = c;
+        b = q * c; out[1] = b;
+        c = a + b; out[2] = c;
+        a = b + q * c; out[3] = a;
+    } else {
+        float a = 0.1f, b = 0.2f, c = 0.0f, q = (float)FB_STREAM_SCALAR;
+        c = a; out[0] = c;
+        b = q * c; out[1] = b;
+        c = a + b; out[2] = c;
+        a = b + q * c; out[3] = a;
+    }
+}
+
+static fb_status check_output(stream_run *s, int which, fb_stream_result *r)
+{
+    fb_status status = FB_OK;
+    fb_buffer *outputs[] = {s->c, s->b, s->c, s->a};
+    size_t n = s->cfg->n, elem = s->cfg->is_double ? sizeof(double) : sizeof(float);
+    double expect[FB_STREAM_NKERNELS], worst = 0;
+    void *host = malloc(n * elem + 1);
+    if (!host) FB_FAIL(FB_ERR_NOMEM, "out of host memory for the stream check (%zu bytes)", n * elem);
+    FB_CHECK(fb_target_copy_out(s->t, host, outputs[which], n * elem));
+    expected_values(s->cfg->is_double, expect);
+    for (size_t i = 0; i < n; ++i) {
+        double v = s->cfg->is_double ? ((double *)host)[i] : (double)((float *)host)[i];
+        double err = fabs(v - expect[which]) / fabs(expect[which]);
+        if (!(err <= worst)) worst = err; /* NaN propagates as a failure */
+    }
+    r->max_rel_error = worst;
+    /* Contracting b + q*c into an FMA may differ from the host by one rounding. */
+    r->checked_ok = worst <= 4.0 * (s->cfg->is_double ? DBL_EPSILON : FLT_EPSILON);
+fail:
+    free(host);
+    return status;
+}
+
+static void derive(const stream_run *s, fb_stream_result *r)
+{
+    double elem = s->cfg->is_double ? sizeof(double) : sizeof(float);
+    r->bytes = (double)r->model->words * (double)s->cfg->n * elem;
+    r->gbs = r->bytes / r->m.stats.median * 1e-9;
+    r->gbs_best = r->bytes / r->m.stats.min * 1e-9;
+    r->gflops = (double)r->model->flops * (double)s->cfg->n / r->m.stats.median * 1e-9;
+}
+
+static fb_status validate_config(const fb_target *t, const fb_stream_config *cfg)
+{
+    fb_status status = FB_OK;
+    const fb_device_info *info = fb_target_info(t);
+    if (cfg->n < 1 || cfg->n > (size_t)INT32_MAX)
+        FB_FAIL(FB_ERR_USAGE, "stream size %zu is outside 1..%d", cfg->n, INT32_MAX);
+    if (cfg->wg < 1) FB_FAIL(FB_ERR_USAGE, "work-group size must be positive");
+    if (info->max_work_group_size && cfg->wg > info->max_work_group_size)
+        FB_FAIL(FB_ERR_USAGE, "%s: work-group size %zu exceeds the device limit %zu", info->id, cfg->wg,
+                info->max_work_group_size);
+    if (cfg->is_double && !info->double_support)
+        FB_FAIL(FB_ERR_UNAVAILABLE, "%s: device has no double precision (use --precision single)", info->id);
+fail:
+    return status;
+}
+
+fb_status fb_stream_run(fb_target *t, const fb_stream_config *cfg, fb_stream_result results[FB_STREAM_NKERNELS],
+                        fb_stream_progress_fn progress, void *progress_ctx)
+{
+    fb_status status = FB_OK;
+    stream_run s = {.t = t, .cfg = cfg};
+    size_t bytes = cfg->n * (cfg->is_double ? sizeof(double) : sizeof(float));
+    int failed_check = -1;
+    memset(results, 0, FB_STREAM_NKERNELS * sizeof *results);
+    FB_CHECK(validate_config(t, cfg));
+    s.launch = fb_launch_1d(cfg->n, cfg->wg);
+    FB_CHECK(fb_target_alloc(t, bytes, &s.a));
+    FB_CHECK(fb_target_alloc(t, bytes, &s.b));
+    FB_CHECK(fb_target_alloc(t, bytes, &s.c));
+    FB_CHECK(fill(&s, s.a, 0.1));
+    FB_CHECK(fill(&s, s.b, 0.2));
+    FB_CHECK(fill(&s, s.c, 0.0));
+
+    for (int k = 0; k < FB_STREAM_NKERNELS; ++k) {
+        fb_stream_result *r = &results[k];
+        r->model = &fb_stream_models[k];
+        FB_CHECK(build(&s, r->model->kernel, &s.kernel));
+        set_args(&s, k);
+        FB_CHECK(fb_measure(&cfg->measure, sample, &s, flush, &s, &r->m));
+        derive(&s, r);
+        FB_CHECK(check_output(&s, k, r));
+        if (!r->checked_ok && failed_check < 0) failed_check = k;
+        if (progress) progress(r, progress_ctx);
+    }
+    if (failed_check >= 0)
+        FB_FAIL(FB_ERR_CHECK, "%s: stream %s result wrong (max relative error %.3g)", fb_target_info(t)->id,
+                fb_stream_models[failed_check].name, results[failed_check].max_rel_error);
+fail:
+    fb_target_release(t, s.a);
+    fb_target_release(t, s.b);
+    fb_target_release(t, s.c);
+    return status;
+}
+
+void fb_stream_results_free(fb_stream_result results[FB_STREAM_NKERNELS])
+{
+    for (int k = 0; k < FB_STREAM_NKERNELS; ++k) fb_measurement_free(&results[k].m);
+}

@@ -1,0 +1,53 @@
+/* stream.h - the bandwidth probe: BabelStream's copy, mul, add and triad on
+ * any backend, validated, in GB/s. Every later roofline fraction divides by
+ * the triad figure measured here, on the same device, in the same run. */
+#ifndef FB_STREAM_H
+#define FB_STREAM_H
+
+#include "../backends/target.h"
+#include "../core/measure.h"
+
+#define FB_STREAM_NKERNELS 4
+#define FB_STREAM_SCALAR 0.4
+#define FB_STREAM_DEFAULT_N (1u << 25) /* BabelStream's default: 3 x 256 MiB in double */
+
+typedef struct fb_stream_config {
+    size_t n;          /* elements per array */
+    int is_double;     /* 1: double, 0: float */
+    size_t wg;         /* work-group size of the device kernels */
+    fb_measure_config measure;
+} fb_stream_config;
+
+/* The byte and flop model of one stream kernel (per element). */
+typedef struct fb_stream_model {
+    const char *name;   /* "copy", "mul", "add", "triad" */
+    const char *kernel; /* device kernel name */
+    int words;          /* arrays read + written */
+    int flops;
+} fb_stream_model;
+
+extern const fb_stream_model fb_stream_models[FB_STREAM_NKERNELS];
+
+typedef struct fb_stream_result {
+    const fb_stream_model *model;
+    fb_measurement m;
+    double bytes;        /* words * n * sizeof(REAL) */
+    double gbs;          /* bytes / median time, 1e9 B/s */
+    double gbs_best;     /* bytes / min time (BabelStream's figure) */
+    double gflops;       /* flops / median time */
+    double max_rel_error;/* of the output array against the serial reference */
+    int checked_ok;
+} fb_stream_result;
+
+/* Called after each kernel is measured (for progress lines); may be NULL. */
+typedef void (*fb_stream_progress_fn)(const fb_stream_result *r, void *ctx);
+
+/* Runs the four kernels in BabelStream order and checks each output array
+ * element by element. A failed check gives FB_ERR_CHECK after all four have
+ * run; results[] is filled either way. Free with fb_stream_results_free. */
+fb_status fb_stream_run(fb_target *t, const fb_stream_config *cfg, fb_stream_result results[FB_STREAM_NKERNELS],
+                        fb_stream_progress_fn progress, void *progress_ctx);
+
+void fb_stream_results_free(fb_stream_result results[FB_STREAM_NKERNELS]);
+
+#endif

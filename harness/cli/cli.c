@@ -1,0 +1,173 @@
+/* cli.c - option parsing and help text generated from fb_option tables. */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int find_option(const fb_command *cmd, const char *name, size_t len)
+{
+    for (int i = 0; cmd->options && cmd->options[i].name; ++i)
+        if (strlen(cmd->options[i].name) == len && strncmp(cmd->options[i].name, name, len) == 0) return i;
+    return -1;
+}
+
+static fb_status store(const fb_command *cmd, fb_parsed *out, int i, const char *value)
+{
+    fb_status status = FB_OK;
+    const fb_option *o = &cmd->options[i];
+    if (out->count[i] > 0 && !o->repeatable)
+        FB_FAIL(FB_ERR_USAGE, "%s: --%s given twice", cmd->name, o->name);
+    if (out->count[i] >= FB_CLI_MAX_VALUES)
+        FB_FAIL(FB_ERR_USAGE, "%s: --%s given more than %d times", cmd->name, o->name, FB_CLI_MAX_VALUES);
+    out->values[i][out->count[i]++] = value;
+    out->value[i] = value;
+fail:
+    return status;
+}
+
+static fb_status parse_long(const fb_command *cmd, int argc, char **argv, int *k, fb_parsed *out)
+{
+    fb_status status = FB_OK;
+    const char *arg = argv[*k] + 2;
+    const char *eq = strchr(arg, '=');
+    size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+    int i = find_option(cmd, arg, len);
+    if (i < 0) FB_FAIL(FB_ERR_USAGE, "%s: unknown option --%.*s (see flowbench %s --help)", cmd->name, (int)len, arg, cmd->name);
+    const fb_option *o = &cmd->options[i];
+    if (!o->metavar) {
+        if (eq) FB_FAIL(FB_ERR_USAGE, "%s: --%s takes no value", cmd->name, o->name);
+        FB_CHECK(store(cmd, out, i, "1"));
+    } else if (eq) {
+        FB_CHECK(store(cmd, out, i, eq + 1));
+    } else {
+        if (*k + 1 >= argc) FB_FAIL(FB_ERR_USAGE, "%s: --%s needs a value %s", cmd->name, o->name, o->metavar);
+        FB_CHECK(store(cmd, out, i, argv[++*k]));
+    }
+fail:
+    return status;
+}
+
+fb_status fb_cli_parse(const fb_command *cmd, int argc, char **argv, fb_parsed *out, int *help_requested)
+{
+    fb_status status = FB_OK;
+    int only_positional = 0;
+    memset(out, 0, sizeof *out);
+    out->options = cmd->options;
+    for (int i = 0; cmd->options && cmd->options[i].name; ++i) out->noptions++;
+    *help_requested = 0;
+    for (int k = 0; k < argc; ++k) {
+        const char *a = argv[k];
+        if (!only_positional && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)) {
+            *help_requested = 1;
+            return FB_OK;
+        }
+        if (!only_positional && strcmp(a, "--") == 0) {
+            only_positional = 1;
+        } else if (!only_positional && strncmp(a, "--", 2) == 0) {
+            FB_CHECK(parse_long(cmd, argc, argv, &k, out));
+        } else if (!only_positional && a[0] == '-' && a[1] != '\0') {
+            FB_FAIL(FB_ERR_USAGE, "%s: unknown option %s (options are long: --name)", cmd->name, a);
+        } else {
+            if (out->npositional >= (int)(sizeof out->positional / sizeof out->positional[0]))
+                FB_FAIL(FB_ERR_USAGE, "%s: too many arguments", cmd->name);
+            out->positional[out->npositional++] = a;
+        }
+    }
+    if (out->npositional < cmd->min_positional)
+        FB_FAIL(FB_ERR_USAGE, "%s: missing argument (usage: flowbench %s)", cmd->name, cmd->usage);
+    if (out->npositional > cmd->max_positional)
+        FB_FAIL(FB_ERR_USAGE, "%s: unexpected argument '%s' (usage: flowbench %s)", cmd->name,
+                out->positional[cmd->max_positional], cmd->usage);
+fail:
+    return status;
+}
+
+void fb_cli_print_help(const fb_command *cmd)
+{
+    printf("usage: flowbench %s\n\n%s\n", cmd->usage, cmd->description);
+    if (cmd->options && cmd->options[0].name) printf("\noptions:\n");
+    for (int i = 0; cmd->options && cmd->options[i].name; ++i) {
+        const fb_option *o = &cmd->options[i];
+        char left[64];
+        snprintf(left, sizeof left, "--%s%s%s", o->name, o->metavar ? " " : "", o->metavar ? o->metavar : "");
+        printf("  %-24s %s%s\n", left, o->help, o->repeatable ? " (repeatable)" : "");
+    }
+    printf("  %-24s %s\n", "--help", "show this help and exit");
+    printf("\nexit status: 0 success, 1 failed check, 2 usage or input error, 3 runtime failure, "
+           "130 interrupted\n");
+}
+
+static int index_of(const fb_parsed *p, const char *name)
+{
+    for (int i = 0; i < p->noptions; ++i)
+        if (strcmp(p->options[i].name, name) == 0) return i;
+    fprintf(stderr, "flowbench: internal error: option --%s is not declared\n", name);
+    abort();
+}
+
+int fb_cli_flag(const fb_parsed *p, const char *name) { return p->count[index_of(p, name)] > 0; }
+
+const char *fb_cli_value(const fb_parsed *p, const char *name) { return p->value[index_of(p, name)]; }
+
+int fb_cli_values(const fb_parsed *p, const char *name, const char *const **values)
+{
+    int i = index_of(p, name);
+    *values = p->values[i];
+    return p->count[i];
+}
+
+fb_status fb_cli_size(const fb_parsed *p, const char *name, size_t dflt, size_t *out)
+{
+    fb_status status = FB_OK;
+    const char *v = fb_cli_value(p, name);
+    char *end = NULL;
+    *out = dflt;
+    if (!v) return FB_OK;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (end == v || *end != '\0' || errno == ERANGE || v[0] == '-')
+        FB_FAIL(FB_ERR_USAGE, "--%s: '%s' is not a non-negative integer", name, v);
+    *out = (size_t)x;
+fail:
+    return status;
+}
+
+fb_status fb_cli_double(const fb_parsed *p, const char *name, double dflt, double *out)
+{
+    fb_status status = FB_OK;
+    const char *v = fb_cli_value(p, name);
+    char *end = NULL;
+    *out = dflt;
+    if (!v) return FB_OK;
+    double x = strtod(v, &end);
+    if (end == v || *end != '\0' || !isfinite(x)) FB_FAIL(FB_ERR_USAGE, "--%s: '%s' is not a number", name, v);
+    *out = x;
+fail:
+    return status;
+}
+
+fb_status fb_cli_int(const fb_parsed *p, const char *name, int dflt, int *out)
+{
+    fb_status status = FB_OK;
+    size_t v = 0;
+    FB_CHECK(fb_cli_size(p, name, (size_t)dflt, &v));
+    if (v > 1000000000u) FB_FAIL(FB_ERR_USAGE, "--%s: %zu is too large", name, v);
+    *out = (int)v;
+fail:
+    return status;
+}
+
+int fb_cli_report(fb_status status)
+{
+    if (status == FB_OK) return 0;
+    if (status == FB_ERR_INTERRUPTED) {
+        fprintf(stderr, "flowbench: interrupted\n");
+        return 130;
+    }
+    fprintf(stderr, "flowbench: %s\n", fb_error_message());
+    if (getenv("FLOWBENCH_TRACE")) fprintf(stderr, "flowbench: (detected at %s)\n", fb_error_origin());
+    return fb_status_exit_code(status);
+}

@@ -1,0 +1,67 @@
+/* cli.h - the command table and a small option parser shared by every
+ * `flowbench COMMAND`. Each command declares its options once; the parser
+ * and `--help` both read that declaration, so help cannot drift from what
+ * is accepted.
+ *
+ * Exit codes (every command): 0 success; 1 a failed check or a detected
+ * regression; 2 usage or input error; 3 a runtime failure (backend, kernel
+ * build or launch, memory, i/o); 130 interrupted.
+ */
+#ifndef FB_CLI_H
+#define FB_CLI_H
+
+#include "../core/status.h"
+
+#define FB_CLI_MAX_VALUES 64
+
+typedef struct fb_option {
+    const char *name;    /* long name without dashes: "size" */
+    const char *metavar; /* "N" for an option with a value, NULL for a flag */
+    const char *help;    /* one line; mention the default */
+    int repeatable;      /* may be given more than once */
+} fb_option;
+
+typedef struct fb_parsed {
+    const fb_option *options;
+    int noptions;
+    int count[32];                         /* how many times each option was given */
+    const char *value[32];                 /* last value of each option */
+    const char *values[32][FB_CLI_MAX_VALUES]; /* every value of a repeatable option */
+    const char *positional[16];
+    int npositional;
+} fb_parsed;
+
+typedef struct fb_command {
+    const char *name;
+    const char *summary;     /* one line for `flowbench --help` */
+    const char *usage;       /* "devices [--json]" */
+    const char *description; /* paragraph(s) for `flowbench devices --help` */
+    const fb_option *options;/* terminated by a NULL name */
+    int min_positional, max_positional;
+    int (*run)(const fb_parsed *args); /* returns the exit code */
+} fb_command;
+
+/* Parses argv (after the command name). On error prints one line and
+ * returns FB_ERR_USAGE; `--help` sets *help_requested. */
+fb_status fb_cli_parse(const fb_command *cmd, int argc, char **argv, fb_parsed *out, int *help_requested);
+
+void fb_cli_print_help(const fb_command *cmd);
+
+/* Accessors by option name. */
+int fb_cli_flag(const fb_parsed *p, const char *name);
+const char *fb_cli_value(const fb_parsed *p, const char *name); /* NULL if absent */
+int fb_cli_values(const fb_parsed *p, const char *name, const char *const **values);
+
+/* Value parsers that print "flowbench: --NAME: ..." and return FB_ERR_USAGE. */
+fb_status fb_cli_size(const fb_parsed *p, const char *name, size_t dflt, size_t *out);
+fb_status fb_cli_double(const fb_parsed *p, const char *name, double dflt, double *out);
+fb_status fb_cli_int(const fb_parsed *p, const char *name, int dflt, int *out);
+
+/* Prints "flowbench: MESSAGE" for the last error and maps it to an exit code. */
+int fb_cli_report(fb_status status);
+
+/* The commands, defined in cmd_*.c. */
+extern const fb_command fb_cmd_devices;
+extern const fb_command fb_cmd_stream;
+
+#endif

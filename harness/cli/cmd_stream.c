@@ -1,0 +1,212 @@
+/* cmd_stream.c - `flowbench stream`: BabelStream bandwidth on each backend,
+ * validated, printed and optionally appended to a results file. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "../bench/stream.h"
+#include "../results/results.h"
+
+#define MAX_TARGETS 16
+
+static const fb_option options[] = {
+    {"backend", "B", "backend[:device] to run on (default: every device found)", 1},
+    {"size", "N", "elements per array (default 33554432 = 2^25)", 0},
+    {"precision", "P", "double or single (default double)", 0},
+    {"wg", "N", "work-group size of the device kernels (default 256)", 0},
+    {"cold", NULL, "flush the last-level cache before every sample", 0},
+    {"warmups", "N", "untimed runs before sampling (default 2)", 0},
+    {"min-samples", "N", "at least this many samples (default 5)", 0},
+    {"max-samples", "N", "at most this many samples (default 200)", 0},
+    {"spread", "PCT", "stop when the median's 95% CI half-width is under PCT % (default 1)", 0},
+    {"budget", "S", "stop sampling one kernel after S seconds (default 2)", 0},
+    {"out", "FILE", "append a header and one record per kernel to this JSON Lines file", 0},
+    {"json", NULL, "print the records as JSON on stdout (progress goes to stderr)", 0},
+    {NULL, NULL, NULL, 0},
+};
+
+typedef struct run_ctx {
+    FILE *progress;
+} run_ctx;
+
+static fb_status read_config(const fb_parsed *args, fb_stream_config *cfg)
+{
+    fb_status status = FB_OK;
+    const char *prec = fb_cli_value(args, "precision");
+    double spread_pct = 1.0;
+    memset(cfg, 0, sizeof *cfg);
+    cfg->measure = fb_measure_defaults();
+    if (prec && strcmp(prec, "double") != 0 && strcmp(prec, "single") != 0)
+        FB_FAIL(FB_ERR_USAGE, "--precision: '%s' is not double or single", prec);
+    cfg->is_double = !prec || strcmp(prec, "double") == 0;
+    FB_CHECK(fb_cli_size(args, "size", FB_STREAM_DEFAULT_N, &cfg->n));
+    FB_CHECK(fb_cli_size(args, "wg", 256, &cfg->wg));
+    FB_CHECK(fb_cli_int(args, "warmups", cfg->measure.warmups, &cfg->measure.warmups));
+    FB_CHECK(fb_cli_int(args, "min-samples", cfg->measure.min_samples, &cfg->measure.min_samples));
+    FB_CHECK(fb_cli_int(args, "max-samples", cfg->measure.max_samples, &cfg->measure.max_samples));
+    FB_CHECK(fb_cli_double(args, "spread", spread_pct, &spread_pct));
+    FB_CHECK(fb_cli_double(args, "budget", cfg->measure.budget_s, &cfg->measure.budget_s));
+    cfg->measure.target_spread = spread_pct / 100.0;
+    cfg->measure.cold = fb_cli_flag(args, "cold");
+    if (cfg->n == 0) FB_FAIL(FB_ERR_USAGE, "--size: must be at least 1");
+    if (cfg->measure.min_samples < 1 || cfg->measure.max_samples < cfg->measure.min_samples)
+        FB_FAIL(FB_ERR_USAGE, "--min-samples/--max-samples: need 1 <= min <= max");
+    if (!(cfg->measure.target_spread > 0)) FB_FAIL(FB_ERR_USAGE, "--spread: must be positive");
+    if (!(cfg->measure.budget_s > 0)) FB_FAIL(FB_ERR_USAGE, "--budget: must be positive");
+fail:
+    return status;
+}
+
+/* The explicit --backend list, or every device of every backend. */
+static int collect_specs(const fb_parsed *args, char specs[][40], FILE *note)
+{
+    const char *const *given;
+    int n = fb_cli_values(args, "backend", &given), count = 0;
+    for (int i = 0; i < n && count < MAX_TARGETS; ++i) snprintf(specs[count++], 40, "%s", given[i]);
+    if (n > 0) return count;
+    for (int b = 0; b < fb_backend_count(); ++b) {
+        const fb_backend_ops *ops = fb_backend_at(b);
+        char why[256] = "";
+        int ndev = ops->probe(why, sizeof why);
+        if (ndev <= 0) fprintf(note, "%s: skipped: %s\n", ops->name, why);
+        for (int d = 0; d < ndev && count < MAX_TARGETS; ++d) snprintf(specs[count++], 40, "%s:%d", ops->name, d);
+    }
+    return count;
+}
+
+static void print_progress(const fb_stream_result *r, void *vctx)
+{
+    run_ctx *ctx = vctx;
+    fprintf(ctx->progress, "  %-6s %9.2f %9.2f %11.4f %8d %6.2f%%  %-11s %s (max rel err %.2g)\n", r->model->name,
+            r->gbs, r->gbs_best, r->m.stats.median * 1e3, r->m.nsamples, 100.0 * r->m.stats.median_spread,
+            fb_stop_reason_name(r->m.stop), r->checked_ok ? "ok" : "WRONG", r->max_rel_error);
+    fflush(ctx->progress);
+}
+
+static json_t *record_json(const fb_device_info *d, const fb_stream_config *cfg, const fb_stream_result *r)
+{
+    size_t elem = cfg->is_double ? sizeof(double) : sizeof(float);
+    json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:{s:I, s:I}, s:f, s:f, s:I, s:I, s:b}", "benchmark",
+                            "stream", "kernel", r->model->name, "backend", d->backend, "device", d->id,
+                            "device_name", d->name, "precision", cfg->is_double ? "double" : "single", "params",
+                            "n", (json_int_t)cfg->n, "wg", (json_int_t)cfg->wg, "bytes", r->bytes, "flops",
+                            (double)r->model->flops * (double)cfg->n, "working_set_bytes",
+                            (json_int_t)(3 * cfg->n * elem), "device_cache_bytes", (json_int_t)d->cache_bytes,
+                            "cold", cfg->measure.cold);
+    json_object_set_new(rec, "stats", fb_json_measurement(&r->m));
+    json_object_set_new(rec, "gbs", json_real(r->gbs));
+    json_object_set_new(rec, "gbs_best", json_real(r->gbs_best));
+    json_object_set_new(rec, "gflops", json_real(r->gflops));
+    json_object_set_new(rec, "check", json_pack("{s:f, s:b}", "max_rel_error", r->max_rel_error, "ok", r->checked_ok));
+    json_object_set_new(rec, "status", json_string(r->checked_ok ? "ok" : "wrong-result"));
+    return rec;
+}
+
+static void print_header(FILE *f, const fb_device_info *d, const fb_stream_config *cfg)
+{
+    size_t elem = cfg->is_double ? sizeof(double) : sizeof(float);
+    fprintf(f, "stream on %s (%s), %s, n = %zu (3 arrays, %.1f MiB), work-group %zu%s\n", d->id, d->name,
+            cfg->is_double ? "double" : "single", cfg->n, 3.0 * (double)(cfg->n * elem) / (1 << 20), cfg->wg,
+            cfg->measure.cold ? ", cold cache" : "");
+    if (d->cache_bytes && 3 * cfg->n * elem < 4 * d->cache_bytes)
+        fprintf(f, "  note: working set is under 4x the %.1f MiB last-level cache: figures include cache reuse\n",
+                (double)d->cache_bytes / (1 << 20));
+    fprintf(f, "  %-6s %9s %9s %11s %8s %7s  %-11s %s\n", "kernel", "GB/s", "best GB/s", "median ms", "samples",
+            "spread", "stop", "check");
+}
+
+/* Runs stream on one target; appends records to `out` and `json_records`. */
+static fb_status run_one(fb_target *t, const fb_stream_config *cfg, fb_results *out, json_t *json_records,
+                         run_ctx *ctx)
+{
+    fb_status status = FB_OK, run_status;
+    fb_stream_result results[FB_STREAM_NKERNELS];
+    const fb_device_info *d = fb_target_info(t);
+    memset(results, 0, sizeof results);
+    print_header(ctx->progress, d, cfg);
+    run_status = fb_stream_run(t, cfg, results, print_progress, ctx);
+    for (int k = 0; k < FB_STREAM_NKERNELS && results[k].m.nsamples > 0; ++k) {
+        json_t *rec = record_json(d, cfg, &results[k]);
+        json_array_append_new(json_records, rec);
+        if (out) FB_CHECK(fb_results_append(out, rec));
+    }
+    status = run_status;
+fail:
+    fb_stream_results_free(results);
+    return status;
+}
+
+/* Opens every target first so the results header can name all devices of
+ * the run. A target that cannot be opened is reported and skipped. */
+static int open_targets(const fb_parsed *args, fb_target **targets, fb_device_info *infos, fb_status *worst,
+                        FILE *note)
+{
+    char specs[MAX_TARGETS][40];
+    int nspec = collect_specs(args, specs, note), n = 0;
+    for (int i = 0; i < nspec; ++i) {
+        fb_status status = fb_target_open(specs[i], &targets[n]);
+        if (status == FB_OK) {
+            infos[n] = *fb_target_info(targets[n]);
+            n++;
+            continue;
+        }
+        fprintf(stderr, "flowbench: %s\n", fb_error_message());
+        if (*worst == FB_OK || status == FB_ERR_USAGE) *worst = status;
+    }
+    return n;
+}
+
+static int run_stream(const fb_parsed *args)
+{
+    fb_status status = FB_OK, worst = FB_OK;
+    fb_stream_config cfg;
+    fb_results *out = NULL;
+    fb_target *targets[MAX_TARGETS] = {0};
+    fb_device_info infos[MAX_TARGETS];
+    int ntargets = 0, as_json = fb_cli_flag(args, "json");
+    run_ctx ctx = {as_json ? stderr : stdout};
+    json_t *records = json_array();
+    const char *out_path = fb_cli_value(args, "out");
+    FB_CHECK(read_config(args, &cfg));
+    ntargets = open_targets(args, targets, infos, &worst, ctx.progress);
+    if (worst == FB_ERR_USAGE) goto done;
+    if (out_path && ntargets > 0) FB_CHECK(fb_results_open(out_path, "stream", infos, ntargets, &out));
+    for (int i = 0; i < ntargets; ++i) {
+        status = run_one(targets[i], &cfg, out, records, &ctx);
+        if (status == FB_ERR_INTERRUPTED || status == FB_ERR_USAGE || status == FB_ERR_IO) goto fail;
+        if (status != FB_OK) {
+            fprintf(stderr, "flowbench: %s\n", fb_error_message());
+            if (worst == FB_OK || status == FB_ERR_CHECK) worst = status;
+        }
+    }
+done:
+    status = FB_OK;
+fail:
+    if (as_json) {
+        json_dumpf(records, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+        printf("\n");
+    }
+    json_decref(records);
+    fb_results_close(out);
+    for (int i = 0; i < ntargets; ++i) fb_target_close(targets[i]);
+    if (status != FB_OK) return fb_cli_report(status);
+    return fb_status_exit_code(worst);
+}
+
+const fb_command fb_cmd_stream = {
+    .name = "stream",
+    .summary = "measure copy, mul, add and triad bandwidth (the roofline reference)",
+    .usage = "stream [--backend B]... [--size N] [--precision double|single] [--out FILE] [--json]",
+    .description =
+        "Runs BabelStream's four kernels (copy c=a, mul b=q*c, add c=a+b, triad a=b+q*c,\n"
+        "q = 0.4) on each backend and checks every element of each output against the\n"
+        "serial value. Bytes counted per element: copy and mul 2 words, add and triad\n"
+        "3 words. GB/s is bytes / median time (1 GB = 1e9 B); best GB/s uses the fastest\n"
+        "sample, as BabelStream reports. The triad figure is the bandwidth every other\n"
+        "flowbench result is divided by. Keep the working set (3 arrays) well above the\n"
+        "last-level cache (the default 2^25 doubles is 768 MiB) or use --cold.",
+    .options = options,
+    .min_positional = 0,
+    .max_positional = 0,
+    .run = run_stream,
+};

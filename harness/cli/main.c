@@ -1,0 +1,65 @@
+/* main.c - `flowbench COMMAND ...`: dispatches to the command table. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/measure.h"
+
+static const fb_command *const commands[] = {
+    &fb_cmd_devices,
+    &fb_cmd_stream,
+};
+
+#define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
+
+static void print_usage(FILE *f)
+{
+    fprintf(f, "flowbench %s - benchmark and autotune CFD kernels on OpenMP, OpenCL and CUDA\n\n", FB_VERSION);
+    fprintf(f, "usage: flowbench COMMAND [OPTIONS]\n       flowbench COMMAND --help\n\ncommands:\n");
+    for (int i = 0; i < NCOMMANDS; ++i) fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+    fprintf(f, "\nexit status: 0 success, 1 failed check or regression, 2 usage or input error,\n"
+               "3 runtime failure (backend, kernel build or launch, memory, i/o), 130 interrupted\n");
+}
+
+static const fb_command *find_command(const char *name)
+{
+    for (int i = 0; i < NCOMMANDS; ++i)
+        if (strcmp(commands[i]->name, name) == 0) return commands[i];
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "flowbench: no command given\n\n");
+        print_usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        if (argc > 2 && find_command(argv[2])) {
+            fb_cli_print_help(find_command(argv[2]));
+            return 0;
+        }
+        print_usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("flowbench %s (%s)\n", FB_VERSION, FB_GIT_REVISION);
+        return 0;
+    }
+    const fb_command *cmd = find_command(argv[1]);
+    if (!cmd) {
+        fprintf(stderr, "flowbench: unknown command '%s' (see flowbench --help)\n", argv[1]);
+        return 2;
+    }
+    fb_parsed parsed;
+    int help = 0;
+    fb_status status = fb_cli_parse(cmd, argc - 2, argv + 2, &parsed, &help);
+    if (status != FB_OK) return fb_cli_report(status);
+    if (help) {
+        fb_cli_print_help(cmd);
+        return 0;
+    }
+    fb_install_interrupt_handler();
+    return cmd->run(&parsed);
+}

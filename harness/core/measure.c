@@ -1,0 +1,113 @@
+/* measure.c - adaptive sampling with warm-ups, a spread target, a sample
+ * cap and a time budget; the cold mode flushes caches between samples. */
+#include "measure.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+volatile sig_atomic_t fb_interrupted = 0;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    fb_interrupted = 1;
+}
+
+void fb_install_interrupt_handler(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+double fb_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+fb_measure_config fb_measure_defaults(void)
+{
+    return (fb_measure_config){
+        .warmups = 2, .min_samples = 5, .max_samples = 200, .target_spread = 0.01, .budget_s = 2.0, .cold = 0};
+}
+
+const char *fb_stop_reason_name(fb_stop_reason r)
+{
+    switch (r) {
+    case FB_STOP_CONVERGED: return "converged";
+    case FB_STOP_MAX_SAMPLES: return "max-samples";
+    case FB_STOP_BUDGET: return "budget";
+    }
+    return "unknown";
+}
+
+static fb_status validate(const fb_measure_config *cfg, fb_flush_fn flush)
+{
+    fb_status status = FB_OK;
+    if (cfg->min_samples < 1 || cfg->max_samples < cfg->min_samples)
+        FB_FAIL(FB_ERR_USAGE, "need 1 <= min samples (%d) <= max samples (%d)", cfg->min_samples,
+                cfg->max_samples);
+    if (cfg->warmups < 0) FB_FAIL(FB_ERR_USAGE, "warm-up count %d is negative", cfg->warmups);
+    if (!(cfg->target_spread > 0)) FB_FAIL(FB_ERR_USAGE, "target spread must be positive");
+    if (!(cfg->budget_s > 0)) FB_FAIL(FB_ERR_USAGE, "time budget must be positive");
+    if (cfg->cold && !flush) FB_FAIL(FB_ERR_USAGE, "cold mode needs a cache flush");
+fail:
+    return status;
+}
+
+static fb_status one_sample(const fb_measure_config *cfg, fb_sample_fn sample, void *ctx, fb_flush_fn flush,
+                            void *flush_ctx, double *seconds)
+{
+    fb_status status = FB_OK;
+    if (fb_interrupted) FB_FAIL(FB_ERR_INTERRUPTED, "interrupted");
+    if (cfg->cold) FB_CHECK(flush(flush_ctx));
+    FB_CHECK(sample(ctx, seconds));
+fail:
+    return status;
+}
+
+fb_status fb_measure(const fb_measure_config *cfg, fb_sample_fn sample, void *ctx, fb_flush_fn flush,
+                     void *flush_ctx, fb_measurement *out)
+{
+    fb_status status = FB_OK;
+    double t0 = fb_now(), dummy;
+    memset(out, 0, sizeof *out);
+    FB_CHECK(validate(cfg, flush));
+    FB_ALLOC(out->samples, cfg->max_samples, "timing samples");
+
+    for (int i = 0; i < cfg->warmups; ++i) FB_CHECK(one_sample(cfg, sample, ctx, flush, flush_ctx, &dummy));
+
+    out->stop = FB_STOP_MAX_SAMPLES;
+    while (out->nsamples < cfg->max_samples) {
+        FB_CHECK(one_sample(cfg, sample, ctx, flush, flush_ctx, &out->samples[out->nsamples]));
+        out->nsamples++;
+        if (out->nsamples < cfg->min_samples) continue;
+        fb_stats_compute(out->samples, (size_t)out->nsamples, &out->stats);
+        if (out->stats.median_spread <= cfg->target_spread) {
+            out->stop = FB_STOP_CONVERGED;
+            break;
+        }
+        if (fb_now() - t0 > cfg->budget_s) {
+            out->stop = FB_STOP_BUDGET;
+            break;
+        }
+    }
+fail:
+    if (out->nsamples > 0) fb_stats_compute(out->samples, (size_t)out->nsamples, &out->stats);
+    out->wall_s = fb_now() - t0;
+    return status;
+}
+
+void fb_measurement_free(fb_measurement *m)
+{
+    if (!m) return;
+    free(m->samples);
+    m->samples = NULL;
+    m->nsamples = 0;
+}

@@ -1,0 +1,59 @@
+/* measure.h - the one measurement policy every backend and command uses.
+ *
+ * warm-up runs, then samples until the median's relative spread (stats.h)
+ * is under target_spread with at least min_samples, or max_samples or the
+ * wall-clock budget is reached. Each sample's duration comes from the
+ * sample function (device events on GPUs, the monotonic clock on the CPU).
+ * In cold mode the flush function runs before every sample, untimed.
+ */
+#ifndef FB_MEASURE_H
+#define FB_MEASURE_H
+
+#include <signal.h>
+
+#include "stats.h"
+#include "status.h"
+
+typedef struct fb_measure_config {
+    int warmups;          /* untimed runs first (default 2) */
+    int min_samples;      /* default 5 */
+    int max_samples;      /* default 200 */
+    double target_spread; /* default 0.01 (1%) */
+    double budget_s;      /* wall-clock budget for one measurement (default 2 s) */
+    int cold;             /* flush the last-level cache before each sample */
+} fb_measure_config;
+
+typedef enum fb_stop_reason { FB_STOP_CONVERGED, FB_STOP_MAX_SAMPLES, FB_STOP_BUDGET } fb_stop_reason;
+
+typedef struct fb_measurement {
+    double *samples; /* seconds, in the order taken (malloc'd) */
+    int nsamples;
+    fb_stats stats;
+    fb_stop_reason stop;
+    double wall_s;   /* wall time spent, warm-ups and flushes included */
+} fb_measurement;
+
+/* Runs one timed execution and returns its duration in seconds. */
+typedef fb_status (*fb_sample_fn)(void *ctx, double *seconds);
+/* Evicts caches before a cold sample. */
+typedef fb_status (*fb_flush_fn)(void *ctx);
+
+fb_measure_config fb_measure_defaults(void);
+
+/* Measures; flush may be NULL unless cfg->cold. Returns FB_ERR_INTERRUPTED
+ * (with the samples so far in out) if fb_interrupted was set. */
+fb_status fb_measure(const fb_measure_config *cfg, fb_sample_fn sample, void *ctx, fb_flush_fn flush,
+                     void *flush_ctx, fb_measurement *out);
+
+void fb_measurement_free(fb_measurement *m);
+
+const char *fb_stop_reason_name(fb_stop_reason r);
+
+/* Set by the SIGINT handler (fb_install_interrupt_handler); long loops poll it. */
+extern volatile sig_atomic_t fb_interrupted;
+void fb_install_interrupt_handler(void);
+
+/* Monotonic clock in seconds. */
+double fb_now(void);
+
+#endif

@@ -1,0 +1,54 @@
+/* status.c - per-thread last-error record behind FB_FAIL / FB_CHECK. */
+#include "status.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+static _Thread_local char last_message[1024];
+static _Thread_local char last_origin[128];
+
+fb_status fb_error_set(fb_status status, const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_message, sizeof last_message, fmt, ap);
+    va_end(ap);
+    /* Messages are printed as one line: fold any newline a runtime gave us. */
+    for (char *p = last_message; *p; ++p)
+        if (*p == '\n' || *p == '\r') *p = ' ';
+    snprintf(last_origin, sizeof last_origin, "%s:%d", file, line);
+    return status;
+}
+
+const char *fb_error_message(void) { return last_message; }
+
+const char *fb_error_origin(void) { return last_origin; }
+
+const char *fb_status_name(fb_status status)
+{
+    switch (status) {
+    case FB_OK: return "ok";
+    case FB_ERR_USAGE: return "usage error";
+    case FB_ERR_INPUT: return "input error";
+    case FB_ERR_UNAVAILABLE: return "unavailable";
+    case FB_ERR_BACKEND: return "backend error";
+    case FB_ERR_BUILD: return "build error";
+    case FB_ERR_LAUNCH: return "launch error";
+    case FB_ERR_CHECK: return "check failed";
+    case FB_ERR_NOMEM: return "out of memory";
+    case FB_ERR_IO: return "i/o error";
+    case FB_ERR_INTERRUPTED: return "interrupted";
+    }
+    return "unknown status";
+}
+
+int fb_status_exit_code(fb_status status)
+{
+    switch (status) {
+    case FB_OK: return 0;
+    case FB_ERR_CHECK: return 1;
+    case FB_ERR_USAGE:
+    case FB_ERR_INPUT: return 2;
+    default: return 3;
+    }
+}

@@ -1,0 +1,45 @@
+/* results.h - JSON Lines results files.
+ *
+ * A results file is a sequence of runs. Each run starts with one header
+ * record ("type": "header") describing the machine and the build, followed
+ * by one record per measurement ("type": "measurement"), each carrying the
+ * run id of its header. Records are appended and flushed (and fsync'ed) one
+ * at a time, so an interrupted run loses nothing already measured. The
+ * schema is documented in docs/results.md.
+ */
+#ifndef FB_RESULTS_H
+#define FB_RESULTS_H
+
+#include <jansson.h>
+
+#include "../backends/backend.h"
+#include "../core/measure.h"
+
+#define FB_RESULTS_SCHEMA 1
+
+typedef struct fb_results fb_results;
+
+/* Opens path for appending (creating it) and writes the header record built
+ * from the devices taking part in this run. */
+fb_status fb_results_open(const char *path, const char *command, const fb_device_info *devices, int ndevices,
+                          fb_results **out);
+
+/* Adds "type", "schema" and "run_id" to record, writes it as one line,
+ * flushes it to disk. Does not take ownership of record. */
+fb_status fb_results_append(fb_results *r, json_t *record);
+
+void fb_results_close(fb_results *r);
+
+/* The header record alone (also used by `devices --json`). */
+json_t *fb_json_header(const char *command, const fb_device_info *devices, int ndevices);
+json_t *fb_json_device(const fb_device_info *info);
+/* samples (seconds), median_s, min_s, max_s, mean_s, stddev_s, spread, stop. */
+json_t *fb_json_measurement(const fb_measurement *m);
+
+/* Sets the roofline fields of a measurement record: "stream_gbs" (the stream
+ * triad GB/s measured in the same run on the same device) and
+ * "fraction_of_stream" = gbs / stream_gbs. Both are null when stream_gbs is
+ * unknown (<= 0), so a reader can tell "not measured" from zero. */
+void fb_json_set_fraction_of_stream(json_t *record, double gbs, double stream_gbs);
+
+#endif

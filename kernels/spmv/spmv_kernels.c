@@ -1,0 +1,209 @@
+/* spmv_kernels.c - parameter spaces, constraints, launch geometry and the
+ * byte/flop model of every SpMV variant. Read with the .cl files beside it:
+ * each kernel's header comment states the same geometry and model. */
+#include "spmv_kernels.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define POW2_WG {32, 64, 128, 256, 512, 1024}, 6
+
+/* ---- shared checks -------------------------------------------------- */
+
+static int too_big_group(size_t wg, const fb_device_info *dev, char *why, size_t len)
+{
+    if (dev->max_work_group_size && wg > dev->max_work_group_size) {
+        snprintf(why, len, "work-group %zu exceeds the device limit %zu", wg, dev->max_work_group_size);
+        return 1;
+    }
+    return 0;
+}
+
+static int too_much_local(size_t bytes, const fb_device_info *dev, char *why, size_t len)
+{
+    if (dev->local_mem_bytes && bytes > dev->local_mem_bytes) {
+        snprintf(why, len, "needs %zu bytes of local memory, device has %zu", bytes, dev->local_mem_bytes);
+        return 1;
+    }
+    return 0;
+}
+
+static int bad_block(const fb_spmv_shape *s, char *why, size_t len)
+{
+    if (s->block < 1 || s->block > 8) {
+        snprintf(why, len, "block size %d outside 1..8", s->block);
+        return 1;
+    }
+    return 0;
+}
+
+static size_t groups_for(long long items, long long per_group)
+{
+    long long g = (items + per_group - 1) / per_group;
+    return (size_t)(g > 0 ? g : 1);
+}
+
+static fb_launch launch_groups(size_t groups, size_t wg)
+{
+    fb_launch l = {.dims = 1, .global = {groups * wg, 1, 1}, .local = {wg, 1, 1}};
+    return l;
+}
+
+/* ---- csr-scalar, bcsr, bcsr-soa: one item per (block) row --------------- */
+
+static int allowed_one_per_row(const fb_param_point *p, const fb_device_info *dev, const fb_spmv_shape *s, char *why,
+                               size_t len)
+{
+    (void)s;
+    return !too_big_group((size_t)p->values[0], dev, why, len);
+}
+
+static int allowed_block_per_item(const fb_param_point *p, const fb_device_info *dev, const fb_spmv_shape *s,
+                                  char *why, size_t len)
+{
+    return !bad_block(s, why, len) && allowed_one_per_row(p, dev, s, why, len);
+}
+
+static void geometry_one_per_row(const fb_param_point *p, const fb_spmv_shape *s, fb_launch *main, fb_launch *fixup,
+                                 int *nthreads)
+{
+    (void)fixup;
+    *nthreads = s->nbrows;
+    *main = launch_groups(groups_for(s->nbrows, p->values[0]), (size_t)p->values[0]);
+}
+
+/* ---- csr-vector, bcsr-vector: VECTOR_SIZE items per (block) row --------- */
+
+static int allowed_vector(const fb_param_point *p, const fb_device_info *dev, const fb_spmv_shape *s, char *why,
+                          size_t len)
+{
+    int wg = p->values[0], vs = p->values[1];
+    if (vs > wg) {
+        snprintf(why, len, "VECTOR_SIZE %d exceeds WG_SIZE %d", vs, wg);
+        return 0;
+    }
+    if (bad_block(s, why, len)) return 0;
+    return !too_big_group((size_t)wg, dev, why, len) &&
+           !too_much_local((size_t)wg * (size_t)s->block * (size_t)s->real_bytes, dev, why, len);
+}
+
+static void geometry_vector(const fb_param_point *p, const fb_spmv_shape *s, fb_launch *main, fb_launch *fixup,
+                            int *nthreads)
+{
+    (void)fixup;
+    int wg = p->values[0], vs = p->values[1];
+    *main = launch_groups(groups_for(s->nbrows, wg / vs), (size_t)wg);
+    *nthreads = (int)main->global[0];
+}
+
+/* ---- csr-multirow: 2^W items, 2^R rows per group ------------------------ */
+
+static int allowed_multirow(const fb_param_point *p, const fb_device_info *dev, const fb_spmv_shape *s, char *why,
+                            size_t len)
+{
+    int w = p->values[0], r = p->values[1];
+    if (r > w) {
+        snprintf(why, len, "ROWS_PER_WORKGROUP_BITS %d exceeds WORKGROUP_SIZE_BITS %d", r, w);
+        return 0;
+    }
+    size_t local = ((size_t)1 << w) * (size_t)s->real_bytes + (((size_t)1 << r) + 1) * sizeof(int);
+    return !too_big_group((size_t)1 << w, dev, why, len) && !too_much_local(local, dev, why, len);
+}
+
+static void geometry_multirow(const fb_param_point *p, const fb_spmv_shape *s, fb_launch *main, fb_launch *fixup,
+                              int *nthreads)
+{
+    (void)fixup;
+    int w = p->values[0], r = p->values[1];
+    *main = launch_groups(groups_for(s->nrows, 1LL << r), (size_t)1 << w);
+    *nthreads = (int)main->global[0];
+}
+
+/* ---- csr-merge: ITEMS_PER_THREAD merge steps per item, plus a fix-up ---- */
+
+static int allowed_merge(const fb_param_point *p, const fb_device_info *dev, const fb_spmv_shape *s, char *why,
+                         size_t len)
+{
+    if ((long long)s->nrows + s->nnz >= 2147483647LL) {
+        snprintf(why, len, "nrows + nnz does not fit a 32-bit merge coordinate");
+        return 0;
+    }
+    return !too_big_group((size_t)p->values[0], dev, why, len);
+}
+
+static void geometry_merge(const fb_param_point *p, const fb_spmv_shape *s, fb_launch *main, fb_launch *fixup,
+                           int *nthreads)
+{
+    size_t wg = (size_t)p->values[0];
+    *nthreads = (int)groups_for((long long)s->nrows + s->nnz, p->values[1]);
+    *main = launch_groups(groups_for(*nthreads, (long long)wg), wg);
+    *fixup = *main;
+}
+
+/* ---- the table ------------------------------------------------------------ */
+
+const fb_spmv_kernel_def fb_spmv_kernels[] = {
+    {"csr-scalar", "CSR, one work-item per row", "spmv/csr_scalar.cl", "spmv_csr_scalar", NULL, FB_FORMAT_CSR, 1,
+     {{"WG_SIZE", 128, POW2_WG, "work-group size", 1}}, allowed_one_per_row, geometry_one_per_row},
+    {"csr-vector", "CSR, VECTOR_SIZE work-items per row, local-memory reduction", "spmv/csr_vector.cl",
+     "spmv_csr_vector", NULL, FB_FORMAT_CSR, 2,
+     {{"WG_SIZE", 128, POW2_WG, "work-group size", 0},
+      {"VECTOR_SIZE", 8, {1, 2, 4, 8, 16, 32, 64}, 7, "work-items per row", 0}},
+     allowed_vector, geometry_vector},
+    {"csr-multirow", "CSR, the paper's kernel: 2^W items handle 2^R rows", "spmv/csr_multirow.cl",
+     "spmv_csr_multirow", NULL, FB_FORMAT_CSR, 2,
+     {{"WORKGROUP_SIZE_BITS", 7, {5, 6, 7, 8, 9, 10}, 6, "log2 of the work-group size", 0},
+      {"ROWS_PER_WORKGROUP_BITS", 4, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 11, "log2 of the rows per work-group", 0}},
+     allowed_multirow, geometry_multirow},
+    {"csr-merge", "CSR, merge-path load balancing (for irregular rows)", "spmv/csr_merge.cl", "spmv_csr_merge",
+     "spmv_csr_merge_fixup", FB_FORMAT_CSR, 2,
+     {{"WG_SIZE", 128, POW2_WG, "work-group size", 1},
+      {"ITEMS_PER_THREAD", 8, {1, 2, 4, 8, 16, 32, 64}, 7, "merge steps per work-item", 0}},
+     allowed_merge, geometry_merge},
+    {"bcsr", "BCSR K x K blocks (AoS), one work-item per block row (the SU2 port)", "spmv/bcsr.cl", "spmv_bcsr",
+     NULL, FB_FORMAT_BCSR, 1, {{"WG_SIZE", 128, POW2_WG, "work-group size", 1}}, allowed_block_per_item,
+     geometry_one_per_row},
+    {"bcsr-vector", "BCSR K x K blocks (AoS), VECTOR_SIZE work-items per block row", "spmv/bcsr_vector.cl",
+     "spmv_bcsr_vector", NULL, FB_FORMAT_BCSR, 2,
+     {{"WG_SIZE", 128, POW2_WG, "work-group size", 0},
+      {"VECTOR_SIZE", 4, {1, 2, 4, 8, 16, 32}, 6, "work-items per block row", 0}},
+     allowed_vector, geometry_vector},
+    {"bcsr-soa", "BCSR K x K blocks as K^2 value arrays (SoA), one work-item per block row", "spmv/bcsr_soa.cl",
+     "spmv_bcsr_soa", NULL, FB_FORMAT_BCSR_SOA, 1, {{"WG_SIZE", 128, POW2_WG, "work-group size", 1}},
+     allowed_block_per_item, geometry_one_per_row},
+};
+
+const int fb_spmv_kernel_count = (int)(sizeof fb_spmv_kernels / sizeof fb_spmv_kernels[0]);
+
+const fb_spmv_kernel_def *fb_spmv_kernel_find(const char *name)
+{
+    for (int i = 0; i < fb_spmv_kernel_count; ++i)
+        if (strcmp(fb_spmv_kernels[i].name, name) == 0) return &fb_spmv_kernels[i];
+    return NULL;
+}
+
+fb_param_point fb_spmv_default_point(const fb_spmv_kernel_def *k)
+{
+    fb_param_point p;
+    memset(&p, 0, sizeof p);
+    for (int i = 0; i < k->nparams; ++i) p.values[i] = k->params[i].def;
+    return p;
+}
+
+/* Minimal bytes: every stored value and index read once, row pointers once,
+ * x read once and y written once (perfect cache reuse of x), 32-bit indices.
+ * Real traffic is higher when x is not reused from cache. */
+fb_spmv_model fb_spmv_model_of(fb_spmv_format format, const fb_spmv_shape *s)
+{
+    fb_spmv_model m;
+    double rb = s->real_bytes, vectors = ((double)s->ncols + (double)s->nrows) * rb;
+    if (format == FB_FORMAT_CSR) {
+        m.flops = 2.0 * (double)s->nnz;
+        m.min_bytes = (double)s->nnz * (rb + 4.0) + ((double)s->nrows + 1.0) * 4.0 + vectors;
+    } else {
+        double k2 = (double)s->block * s->block;
+        m.flops = 2.0 * (double)s->nblocks * k2;
+        m.min_bytes = (double)s->nblocks * (k2 * rb + 4.0) + ((double)s->nbrows + 1.0) * 4.0 + vectors;
+    }
+    return m;
+}

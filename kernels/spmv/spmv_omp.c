@@ -1,0 +1,68 @@
+/* spmv_omp.c - the OpenMP baseline of the SpMV family, instantiated in
+ * double and single precision from spmv_omp_template.h. Host twins take
+ * the device kernels' arguments in the same order. */
+#include <omp.h>
+
+#include "host_kernels.h"
+
+#define FB_OMP_MAX_THREADS 1024
+
+/* First row whose start offset is >= target (lower bound on rowptr). */
+static int row_at_nnz(const int *rowptr, int nrows, long long target)
+{
+    int lo = 0, hi = nrows;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (rowptr[mid] < target) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* The calling thread's rows, so that threads get equal nonzero counts. The
+ * last thread always ends at nrows, so trailing empty rows are written. */
+static void fb_omp_balanced_rows(const int *rowptr, int nrows, int *r0, int *r1)
+{
+    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+    const long long nnz = rowptr[nrows];
+    *r0 = t == 0 ? 0 : row_at_nnz(rowptr, nrows, nnz * t / nt);
+    *r1 = t == nt - 1 ? nrows : row_at_nnz(rowptr, nrows, nnz * (t + 1) / nt);
+}
+
+/* Rows finished before merge diagonal d (see kernels/spmv/csr_merge.cl). */
+static int fb_merge_path_rows(int d, int nrows, int nnz, const int *rowptr)
+{
+    int lo = d - nnz > 0 ? d - nnz : 0, hi = d < nrows ? d : nrows;
+    while (lo < hi) {
+        const int mid = (lo + hi) >> 1;
+        if (rowptr[mid + 1] <= d - mid - 1) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+#define REAL double
+#define SUFFIX d
+#include "spmv_omp_template.h"
+#undef REAL
+#undef SUFFIX
+
+#define REAL float
+#define SUFFIX s
+#include "spmv_omp_template.h"
+#undef REAL
+#undef SUFFIX
+
+#define BOTH(name, nargs, fn) {name, "double", nargs, fn##d}, {name, "float", nargs, fn##s}
+
+const fb_host_kernel fb_spmv_host_kernels[] = {
+    BOTH("spmv_csr_scalar", 6, spmv_csr_omp_),
+    BOTH("spmv_csr_vector", 6, spmv_csr_omp_),
+    BOTH("spmv_csr_multirow", 6, spmv_csr_omp_),
+    BOTH("spmv_csr_merge", 10, spmv_csr_merge_omp_),
+    BOTH("spmv_csr_merge_fixup", 5, spmv_csr_merge_fixup_omp_),
+    BOTH("spmv_bcsr", 6, spmv_bcsr_omp_),
+    BOTH("spmv_bcsr_vector", 6, spmv_bcsr_omp_),
+    BOTH("spmv_bcsr_soa", 7, spmv_bcsr_soa_omp_),
+    {NULL, NULL, 0, NULL},
+};

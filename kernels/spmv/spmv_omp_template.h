@@ -1,0 +1,168 @@
+/* spmv_omp_template.h - OpenMP twins of the SpMV device kernels, one
+ * precision per inclusion (REAL, SUFFIX and ARG_REAL set by spmv_omp.c).
+ *
+ * On the host the CSR mappings (scalar, vector, multirow) are the same loop:
+ * a CPU thread owns a contiguous range of rows chosen so that every thread
+ * gets the same number of nonzeros (binary search on rowptr), and the
+ * compiler vectorises each row's dot product. Merge path keeps its own
+ * algorithm with one merge segment per OpenMP thread. BCSR loops are
+ * specialised for each block size so the block loops unroll.
+ */
+
+#define FB_CAT_(a, b) a##b
+#define FB_CAT(a, b) FB_CAT_(a, b)
+#define FB_NAME(base) FB_CAT(base, SUFFIX)
+
+static inline REAL FB_NAME(csr_row_dot_)(int row, const int *restrict rowptr, const int *restrict colidx,
+                                         const REAL *restrict values, const REAL *restrict x)
+{
+    REAL sum = 0;
+    const int end = rowptr[row + 1];
+#pragma omp simd reduction(+ : sum)
+    for (int j = rowptr[row]; j < end; ++j) sum += values[j] * x[colidx[j]];
+    return sum;
+}
+
+static void FB_NAME(spmv_csr_omp_)(const fb_host_arg *args, const fb_launch *launch, const fb_host_defines *defs)
+{
+    (void)launch;
+    (void)defs;
+    const int nrows = args[0].i32;
+    const int *restrict rowptr = args[1].ptr;
+    const int *restrict colidx = args[2].ptr;
+    const REAL *restrict values = args[3].ptr;
+    const REAL *restrict x = args[4].ptr;
+    REAL *restrict y = args[5].ptr;
+#pragma omp parallel
+    {
+        int r0, r1;
+        fb_omp_balanced_rows(rowptr, nrows, &r0, &r1);
+        for (int row = r0; row < r1; ++row) y[row] = FB_NAME(csr_row_dot_)(row, rowptr, colidx, values, x);
+    }
+}
+
+/* Consumes merge steps [d0, d1) starting at row `row`; returns the partial
+ * sum of the row it stops in, and that row in *row_out. */
+static REAL FB_NAME(merge_segment_)(int d0, int d1, int nrows, const int *restrict rowptr,
+                                    const int *restrict colidx, const REAL *restrict values,
+                                    const REAL *restrict x, REAL *restrict y, int *row_out)
+{
+    int row = fb_merge_path_rows(d0, nrows, rowptr[nrows], rowptr);
+    int j = d0 - row;
+    REAL sum = 0;
+    for (int step = d0; step < d1; ++step) {
+        if (row < nrows && j < rowptr[row + 1]) {
+            sum += values[j] * x[colidx[j]];
+            ++j;
+        } else {
+            y[row] = sum;
+            sum = 0;
+            ++row;
+        }
+    }
+    *row_out = row;
+    return sum;
+}
+
+static void FB_NAME(spmv_csr_merge_omp_)(const fb_host_arg *args, const fb_launch *launch,
+                                         const fb_host_defines *defs)
+{
+    (void)launch;
+    (void)defs;
+    const int nrows = args[0].i32, nnz = args[1].i32;
+    const int *restrict rowptr = args[3].ptr;
+    const int *restrict colidx = args[4].ptr;
+    const REAL *restrict values = args[5].ptr;
+    const REAL *restrict x = args[6].ptr;
+    REAL *restrict y = args[7].ptr;
+    const int total = nrows + nnz;
+    int carry_row[FB_OMP_MAX_THREADS];
+    REAL carry_value[FB_OMP_MAX_THREADS];
+    int nseg = 1;
+#pragma omp parallel
+    {
+        const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+#pragma omp single
+        nseg = nt;
+        const int per = (total + nt - 1) / nt;
+        const int d0 = t * per < total ? t * per : total;
+        const int d1 = d0 + per < total ? d0 + per : total;
+        if (t < FB_OMP_MAX_THREADS)
+            carry_value[t] = FB_NAME(merge_segment_)(d0, d1, nrows, rowptr, colidx, values, x, y, &carry_row[t]);
+    }
+    /* Carries in segment order: a row spanning segments gets its pieces
+     * added in the same order every run. */
+    for (int t = 0; t < nseg && t < FB_OMP_MAX_THREADS; ++t)
+        if (carry_row[t] < nrows) y[carry_row[t]] += carry_value[t];
+}
+
+/* The host merge twin applies its own carries, so the fix-up kernel has
+ * nothing left to do on the host. */
+static void FB_NAME(spmv_csr_merge_fixup_omp_)(const fb_host_arg *args, const fb_launch *launch,
+                                               const fb_host_defines *defs)
+{
+    (void)args;
+    (void)launch;
+    (void)defs;
+}
+
+/* One block row of a K x K BCSR product; K is a constant at every call
+ * site below, so the loops unroll. `stride` is 1 for AoS blocks (entries of
+ * a block contiguous) and nblocks for SoA (one array per entry). */
+static inline void FB_NAME(bcsr_row_)(int brow, int K, size_t entry_stride, size_t block_stride,
+                                      const int *restrict browptr, const int *restrict bcolidx,
+                                      const REAL *restrict values, const REAL *restrict x, REAL *restrict y)
+{
+    REAL acc[8] = {0};
+    for (int b = browptr[brow]; b < browptr[brow + 1]; ++b) {
+        const REAL *xb = x + (size_t)bcolidx[b] * K;
+        const REAL *block = values + (size_t)b * block_stride;
+        for (int r = 0; r < K; ++r)
+            for (int c = 0; c < K; ++c) acc[r] += block[(size_t)(r * K + c) * entry_stride] * xb[c];
+    }
+    for (int r = 0; r < K; ++r) y[(size_t)brow * K + r] = acc[r];
+}
+
+#define FB_BCSR_CASE(K)                                                                                  \
+    case K:                                                                                              \
+        _Pragma("omp parallel for schedule(static)") for (int brow = 0; brow < nbrows; ++brow)          \
+            FB_NAME(bcsr_row_)(brow, K, entry_stride, soa ? 1 : (size_t)(K * K), browptr, bcolidx, values, x, y); \
+        break
+
+static void FB_NAME(bcsr_dispatch_)(int K, int soa, int nbrows, size_t nblocks, const int *restrict browptr,
+                                    const int *restrict bcolidx, const REAL *restrict values,
+                                    const REAL *restrict x, REAL *restrict y)
+{
+    const size_t entry_stride = soa ? nblocks : 1;
+    switch (K) {
+        FB_BCSR_CASE(1);
+        FB_BCSR_CASE(2);
+        FB_BCSR_CASE(3);
+        FB_BCSR_CASE(4);
+        FB_BCSR_CASE(5);
+        FB_BCSR_CASE(6);
+        FB_BCSR_CASE(7);
+        FB_BCSR_CASE(8);
+    default: break; /* block sizes are validated before launch */
+    }
+}
+#undef FB_BCSR_CASE
+
+static void FB_NAME(spmv_bcsr_omp_)(const fb_host_arg *args, const fb_launch *launch, const fb_host_defines *defs)
+{
+    (void)launch;
+    FB_NAME(bcsr_dispatch_)(fb_host_define_int(defs, "BLOCK_SIZE", 4), 0, args[0].i32, 0, args[1].ptr, args[2].ptr,
+                            args[3].ptr, args[4].ptr, args[5].ptr);
+}
+
+static void FB_NAME(spmv_bcsr_soa_omp_)(const fb_host_arg *args, const fb_launch *launch,
+                                        const fb_host_defines *defs)
+{
+    (void)launch;
+    FB_NAME(bcsr_dispatch_)(fb_host_define_int(defs, "BLOCK_SIZE", 4), 1, args[0].i32, (size_t)args[1].i32,
+                            args[2].ptr, args[3].ptr, args[4].ptr, args[5].ptr, args[6].ptr);
+}
+
+#undef FB_NAME
+#undef FB_CAT
+#undef FB_CAT_

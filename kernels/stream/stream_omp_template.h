@@ -1,0 +1,77 @@
+/* stream_omp_template.h - OpenMP twins of stream.cl, one precision per
+ * inclusion (REAL and SUFFIX set by stream_omp.c). Static schedules over the
+ * same index ranges the arrays were first touched with, so each thread
+ * streams its own pages; `simd` lets the compiler vectorise without a
+ * runtime alias check (restrict is declared). */
+
+#define FB_CAT_(a, b) a##b
+#define FB_CAT(a, b) FB_CAT_(a, b)
+#define FB_NAME(base) FB_CAT(base, SUFFIX)
+
+static void FB_NAME(stream_copy_omp_)(const fb_host_arg *args, const fb_launch *launch,
+                                      const fb_host_defines *defs)
+{
+    (void)launch;
+    (void)defs;
+    const REAL *restrict a = args[0].ptr;
+    REAL *restrict c = args[1].ptr;
+    const int n = args[2].i32;
+#pragma omp parallel for simd schedule(static)
+    for (int i = 0; i < n; ++i) c[i] = a[i];
+}
+
+static void FB_NAME(stream_mul_omp_)(const fb_host_arg *args, const fb_launch *launch,
+                                      const fb_host_defines *defs)
+{
+    (void)launch;
+    (void)defs;
+    REAL *restrict b = args[0].ptr;
+    const REAL *restrict c = args[1].ptr;
+    const REAL scalar = (REAL)FB_CAT(ARG_REAL_, SUFFIX)(args[2]);
+    const int n = args[3].i32;
+#pragma omp parallel for simd schedule(static)
+    for (int i = 0; i < n; ++i) b[i] = scalar * c[i];
+}
+
+static void FB_NAME(stream_add_omp_)(const fb_host_arg *args, const fb_launch *launch,
+                                      const fb_host_defines *defs)
+{
+    (void)launch;
+    (void)defs;
+    const REAL *restrict a = args[0].ptr;
+    const REAL *restrict b = args[1].ptr;
+    REAL *restrict c = args[2].ptr;
+    const int n = args[3].i32;
+#pragma omp parallel for simd schedule(static)
+    for (int i = 0; i < n; ++i) c[i] = a[i] + b[i];
+}
+
+static void FB_NAME(stream_triad_omp_)(const fb_host_arg *args, const fb_launch *launch,
+                                      const fb_host_defines *defs)
+{
+    (void)launch;
+    (void)defs;
+    REAL *restrict a = args[0].ptr;
+    const REAL *restrict b = args[1].ptr;
+    const REAL *restrict c = args[2].ptr;
+    const REAL scalar = (REAL)FB_CAT(ARG_REAL_, SUFFIX)(args[3]);
+    const int n = args[4].i32;
+#pragma omp parallel for simd schedule(static)
+    for (int i = 0; i < n; ++i) a[i] = b[i] + scalar * c[i];
+}
+
+static void FB_NAME(stream_fill_omp_)(const fb_host_arg *args, const fb_launch *launch,
+                                      const fb_host_defines *defs)
+{
+    (void)launch;
+    (void)defs;
+    REAL *restrict x = args[0].ptr;
+    const REAL value = (REAL)FB_CAT(ARG_REAL_, SUFFIX)(args[1]);
+    const int n = args[2].i32;
+#pragma omp parallel for simd schedule(static)
+    for (int i = 0; i < n; ++i) x[i] = value;
+}
+
+#undef FB_NAME
+#undef FB_CAT
+#undef FB_CAT_

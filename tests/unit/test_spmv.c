@@ -1,0 +1,309 @@
+/* test_spmv.c - every SpMV variant x backend (openmp, opencl) x precision on
+ * matrices built here with the shapes that break SpMV kernels: empty rows
+ * (first, inner, last), one dense row, a rectangular shape, power-law row
+ * lengths, and K x K blocks for K = 1..5 in AoS and SoA form. Each run is
+ * checked by fb_spmv_run against the serial reference; this test also
+ * checks the reference itself on a matrix small enough to do by hand. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/spmv.h"
+#include "peers/peers.h"
+
+typedef struct test_matrix {
+    fb_spmv_matrix view;
+    int *ptr, *idx;
+    double *values;
+} test_matrix;
+
+static unsigned lcg(unsigned *state) { return *state = *state * 1664525u + 1013904223u; }
+
+static double value_at(unsigned *st) { return ((double)(lcg(st) >> 8) / 16777216.0) - 0.3; }
+
+/* Rows with `len(row)` entries at distinct sorted columns. */
+static void build_csr(test_matrix *m, int nrows, int ncols, int (*len)(int row, int ncols, unsigned *st))
+{
+    unsigned st = 12345u;
+    m->ptr = calloc((size_t)nrows + 1, sizeof(int));
+    int cap = 0;
+    for (int r = 0; r < nrows; ++r) {
+        int n = len(r, ncols, &st);
+        m->ptr[r + 1] = m->ptr[r] + n;
+        cap += n;
+    }
+    m->idx = malloc(((size_t)cap + 1) * sizeof(int));
+    m->values = malloc(((size_t)cap + 1) * sizeof(double));
+    int maxlen = 0;
+    for (int r = 0; r < nrows; ++r) {
+        int n = m->ptr[r + 1] - m->ptr[r], stride = n ? ncols / n : 1;
+        if (n > maxlen) maxlen = n;
+        for (int k = 0; k < n; ++k) {
+            m->idx[m->ptr[r] + k] = (k * stride + (int)(lcg(&st) % (unsigned)(stride ? stride : 1))) % ncols;
+            m->values[m->ptr[r] + k] = value_at(&st);
+        }
+    }
+    m->view = (fb_spmv_matrix){.format = FB_FORMAT_CSR,
+                               .shape = {.nrows = nrows, .ncols = ncols, .nnz = cap, .block = 1, .nbrows = nrows,
+                                         .nblocks = cap},
+                               .ptr = m->ptr, .idx = m->idx, .values = m->values, .max_row_entries = maxlen};
+}
+
+static int irregular_len(int row, int ncols, unsigned *st)
+{
+    if (row == 0 || row == 7 || row == 39) return 0; /* empty first, inner, last */
+    if (row == 13) return ncols;                     /* one dense row */
+    return 1 + (int)(lcg(st) % 6u);
+}
+
+static int powerlaw_len(int row, int ncols, unsigned *st)
+{
+    (void)st;
+    int n = 2000 / (row + 1) + (row % 5 == 0 ? 0 : 1); /* every 5th row of the tail is empty */
+    return n > ncols ? ncols : n;
+}
+
+/* K x K blocks: block row br holds (br % 4) blocks, block row 5 is dense. */
+static void build_bcsr(test_matrix *m, int nbrows, int nbcols, int K, int soa)
+{
+    unsigned st = 777u;
+    m->ptr = calloc((size_t)nbrows + 1, sizeof(int));
+    for (int br = 0; br < nbrows; ++br) m->ptr[br + 1] = m->ptr[br] + (br == 5 ? nbcols : br % 4);
+    int nb = m->ptr[nbrows];
+    m->idx = malloc((size_t)nb * sizeof(int));
+    m->values = malloc((size_t)nb * K * K * sizeof(double));
+    for (int br = 0; br < nbrows; ++br) {
+        int n = m->ptr[br + 1] - m->ptr[br];
+        for (int k = 0; k < n; ++k) m->idx[m->ptr[br] + k] = br == 5 ? k : (br * 7 + k * 5) % nbcols;
+    }
+    for (int b = 0; b < nb; ++b)
+        for (int e = 0; e < K * K; ++e) {
+            double v = value_at(&st);
+            m->values[soa ? (size_t)e * nb + b : (size_t)b * K * K + e] = v;
+        }
+    m->view = (fb_spmv_matrix){.format = soa ? FB_FORMAT_BCSR_SOA : FB_FORMAT_BCSR,
+                               .shape = {.nrows = nbrows * K, .ncols = nbcols * K, .nnz = (long long)nb * K * K,
+                                         .block = K, .nbrows = nbrows, .nblocks = nb},
+                               .ptr = m->ptr, .idx = m->idx, .values = m->values, .max_row_entries = nbcols * K};
+}
+
+static void free_matrix(test_matrix *m)
+{
+    free(m->ptr);
+    free(m->idx);
+    free(m->values);
+}
+
+static fb_measure_config quick(void)
+{
+    fb_measure_config c = fb_measure_defaults();
+    c.warmups = 1;
+    c.min_samples = 2;
+    c.max_samples = 2;
+    return c;
+}
+
+static int open_or_skip(const char *spec, fb_target **t)
+{
+    if (fb_target_open(spec, t) == FB_OK) return 1;
+    printf("skipped on %s: %s\n", spec, fb_error_message());
+    return 0;
+}
+
+/* Runs kernel at point on every backend and precision; asserts checked. */
+static void run_everywhere(const char *kernel, const fb_spmv_matrix *A, const int *point, int npoint)
+{
+    const char *specs[] = {"openmp", "opencl"};
+    const fb_spmv_kernel_def *k = fb_spmv_kernel_find(kernel);
+    assert_non_null(k);
+    for (int b = 0; b < 2; ++b) {
+        fb_target *t = NULL;
+        if (!open_or_skip(specs[b], &t)) {
+            if (b == 1) skip();
+            continue;
+        }
+        for (int is_double = 1; is_double >= 0; --is_double) {
+            fb_spmv_config cfg = {.kernel = k, .point = fb_spmv_default_point(k), .is_double = is_double,
+                                  .measure = quick()};
+            for (int i = 0; i < npoint; ++i) cfg.point.values[i] = point[i];
+            fb_spmv_result r;
+            fb_status st = fb_spmv_run(t, A, &cfg, &r);
+            if (st != FB_OK) print_error("%s on %s (%s): %s\n", kernel, specs[b], is_double ? "double" : "single",
+                                         fb_error_message());
+            assert_int_equal(st, FB_OK);
+            assert_true(r.checked_ok);
+            assert_true(r.gbs > 0);
+            fb_spmv_result_free(&r);
+        }
+        fb_target_close(t);
+    }
+}
+
+static void test_reference_by_hand(void **state)
+{
+    (void)state;
+    /* [1 2 0; 0 0 0; 0 -3 4] x [1 1 2] = [3 0 5]; |A||x| = [3 0 11] */
+    int ptr[] = {0, 2, 2, 4}, idx[] = {0, 1, 1, 2};
+    double val[] = {1, 2, -3, 4}, x[] = {1, 1, 2}, y[3], s[3];
+    fb_spmv_matrix A = {.format = FB_FORMAT_CSR, .shape = {.nrows = 3, .ncols = 3, .nnz = 4, .block = 1, .nbrows = 3,
+                                                           .nblocks = 4},
+                        .ptr = ptr, .idx = idx, .values = val, .max_row_entries = 2};
+    fb_spmv_reference(&A, x, y, s);
+    assert_float_equal(y[0], 3, 0);
+    assert_float_equal(y[1], 0, 0);
+    assert_float_equal(y[2], 5, 0);
+    assert_float_equal(s[2], 11, 0);
+    /* One 2x2 block [1 2; 3 4] at block column 0 of a 1x1 block matrix, x = [1 10]. */
+    int bptr[] = {0, 1}, bidx[] = {0};
+    double aos[] = {1, 2, 3, 4}, soa[] = {1, 2, 3, 4}, bx[] = {1, 10};
+    fb_spmv_matrix B = {.format = FB_FORMAT_BCSR, .shape = {.nrows = 2, .ncols = 2, .nnz = 4, .block = 2,
+                                                            .nbrows = 1, .nblocks = 1},
+                        .ptr = bptr, .idx = bidx, .values = aos, .max_row_entries = 2};
+    fb_spmv_reference(&B, bx, y, s);
+    assert_float_equal(y[0], 21, 0);
+    assert_float_equal(y[1], 43, 0);
+    B.format = FB_FORMAT_BCSR_SOA; /* with one block, SoA and AoS coincide */
+    B.values = soa;
+    fb_spmv_reference(&B, bx, y, s);
+    assert_float_equal(y[1], 43, 0);
+}
+
+static void test_model_counts_bytes(void **state)
+{
+    (void)state;
+    fb_spmv_shape s = {.nrows = 10, .ncols = 20, .nnz = 100, .block = 1, .nbrows = 10, .nblocks = 100,
+                       .real_bytes = 8};
+    fb_spmv_model m = fb_spmv_model_of(FB_FORMAT_CSR, &s);
+    assert_float_equal(m.flops, 200, 0);
+    assert_float_equal(m.min_bytes, 100 * 12 + 11 * 4 + 30 * 8, 0);
+    fb_spmv_shape b = {.nrows = 8, .ncols = 8, .nnz = 48, .block = 4, .nbrows = 2, .nblocks = 3, .real_bytes = 4};
+    m = fb_spmv_model_of(FB_FORMAT_BCSR, &b);
+    assert_float_equal(m.flops, 96, 0);
+    assert_float_equal(m.min_bytes, 3 * (16 * 4 + 4) + 3 * 4 + 16 * 4, 0);
+}
+
+static void test_csr_kernels_irregular(void **state)
+{
+    (void)state;
+    test_matrix m;
+    build_csr(&m, 40, 30, irregular_len);
+    run_everywhere("csr-scalar", &m.view, (int[]){64}, 1);
+    run_everywhere("csr-vector", &m.view, NULL, 0);
+    run_everywhere("csr-vector", &m.view, (int[]){64, 1}, 2);
+    run_everywhere("csr-vector", &m.view, (int[]){256, 64}, 2);
+    run_everywhere("csr-multirow", &m.view, NULL, 0);
+    run_everywhere("csr-multirow", &m.view, (int[]){5, 5}, 2);  /* one item per row */
+    run_everywhere("csr-multirow", &m.view, (int[]){8, 0}, 2);  /* 256 items on one row */
+    run_everywhere("csr-merge", &m.view, NULL, 0);
+    run_everywhere("csr-merge", &m.view, (int[]){32, 1}, 2);
+    run_everywhere("csr-merge", &m.view, (int[]){64, 64}, 2);
+    free_matrix(&m);
+}
+
+static void test_csr_kernels_powerlaw(void **state)
+{
+    (void)state;
+    test_matrix m;
+    build_csr(&m, 3000, 2500, powerlaw_len);
+    run_everywhere("csr-scalar", &m.view, NULL, 0);
+    run_everywhere("csr-vector", &m.view, NULL, 0);
+    run_everywhere("csr-multirow", &m.view, NULL, 0);
+    run_everywhere("csr-merge", &m.view, NULL, 0);
+    free_matrix(&m);
+}
+
+static void test_bcsr_kernels_all_blocks(void **state)
+{
+    (void)state;
+    for (int K = 1; K <= 5; ++K) {
+        test_matrix aos, soa;
+        build_bcsr(&aos, 23, 17, K, 0);
+        build_bcsr(&soa, 23, 17, K, 1);
+        run_everywhere("bcsr", &aos.view, NULL, 0);
+        run_everywhere("bcsr-vector", &aos.view, NULL, 0);
+        run_everywhere("bcsr-vector", &aos.view, (int[]){32, 32}, 2);
+        run_everywhere("bcsr-soa", &soa.view, NULL, 0);
+        free_matrix(&aos);
+        free_matrix(&soa);
+    }
+}
+
+static void test_constraints_refuse(void **state)
+{
+    (void)state;
+    test_matrix m;
+    fb_target *t = NULL;
+    fb_spmv_result r;
+    build_csr(&m, 40, 30, irregular_len);
+    assert_int_equal(fb_target_open("openmp", &t), FB_OK);
+    const fb_spmv_kernel_def *k = fb_spmv_kernel_find("csr-multirow");
+    fb_spmv_config cfg = {.kernel = k, .point = {{5, 6}}, .is_double = 1, .measure = quick()};
+    assert_int_equal(fb_spmv_run(t, &m.view, &cfg, &r), FB_ERR_USAGE);
+    assert_non_null(strstr(fb_error_message(), "ROWS_PER_WORKGROUP_BITS 6 exceeds WORKGROUP_SIZE_BITS 5"));
+    fb_spmv_result_free(&r);
+    cfg.point = (fb_param_point){{7, 3}};
+    cfg.point.values[0] = 11; /* not in the space */
+    assert_int_equal(fb_spmv_run(t, &m.view, &cfg, &r), FB_ERR_USAGE);
+    assert_non_null(strstr(fb_error_message(), "WORKGROUP_SIZE_BITS=11 is not in its space"));
+    fb_spmv_result_free(&r);
+    cfg.kernel = fb_spmv_kernel_find("bcsr");
+    cfg.point = fb_spmv_default_point(cfg.kernel);
+    assert_int_equal(fb_spmv_run(t, &m.view, &cfg, &r), FB_ERR_USAGE);
+    assert_non_null(strstr(fb_error_message(), "needs a BCSR matrix"));
+    fb_spmv_result_free(&r);
+    fb_target_close(t);
+    free_matrix(&m);
+}
+
+static void test_graphblas_peer(void **state)
+{
+    (void)state;
+    const fb_peer *p = fb_peer_find("peer:graphblas");
+    char why[256];
+    assert_non_null(p);
+    if (!p->available(why, sizeof why)) {
+        printf("skipped: %s\n", why);
+        skip();
+    }
+    test_matrix m;
+    fb_target *t = NULL;
+    build_csr(&m, 40, 30, irregular_len);
+    assert_int_equal(fb_target_open("openmp", &t), FB_OK);
+    for (int is_double = 1; is_double >= 0; --is_double) {
+        fb_spmv_config cfg = {.kernel = &p->def, .is_double = is_double, .measure = quick()};
+        fb_spmv_result r;
+        assert_int_equal(fb_peer_run(p, t, &m.view, &cfg, &r), FB_OK);
+        assert_true(r.checked_ok);
+        fb_spmv_result_free(&r);
+    }
+    fb_target_close(t);
+    /* A peer refuses a backend it does not run on. */
+    if (fb_target_open("opencl", &t) == FB_OK) {
+        fb_spmv_config cfg = {.kernel = &p->def, .is_double = 1, .measure = quick()};
+        fb_spmv_result r;
+        assert_int_equal(fb_peer_run(p, t, &m.view, &cfg, &r), FB_ERR_USAGE);
+        fb_spmv_result_free(&r);
+        fb_target_close(t);
+    }
+    free_matrix(&m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reference_by_hand),
+        cmocka_unit_test(test_model_counts_bytes),
+        cmocka_unit_test(test_constraints_refuse),
+        cmocka_unit_test(test_csr_kernels_irregular),
+        cmocka_unit_test(test_csr_kernels_powerlaw),
+        cmocka_unit_test(test_bcsr_kernels_all_blocks),
+        cmocka_unit_test(test_graphblas_peer),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,143 @@
+/* test_target.c - backend registry, spec parsing, method checks, the build
+ * cache and define rendering, on the always-present openmp backend. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "backends/target.h"
+#include "core/kernel_sources.h"
+
+static void test_registry_lists_three_backends(void **state)
+{
+    (void)state;
+    assert_int_equal(fb_backend_count(), 3);
+    assert_string_equal(fb_backend_at(0)->name, "openmp");
+    assert_non_null(fb_backend_find("opencl"));
+    assert_non_null(fb_backend_find("cuda"));
+    assert_null(fb_backend_find("vulkan"));
+    for (int i = 0; i < fb_backend_count(); ++i) assert_int_equal(fb_backend_check_methods(fb_backend_at(i)), FB_OK);
+}
+
+static void test_missing_method_named(void **state)
+{
+    (void)state;
+    fb_backend_ops partial = fb_backend_openmp;
+    partial.name = "partial";
+    partial.flush_cache = NULL;
+    assert_int_equal(fb_backend_check_methods(&partial), FB_ERR_UNAVAILABLE);
+    assert_non_null(strstr(fb_error_message(), "partial"));
+    assert_non_null(strstr(fb_error_message(), "flush_cache"));
+}
+
+static void test_spec_parsing(void **state)
+{
+    (void)state;
+    fb_target *t = NULL;
+    assert_int_equal(fb_target_open("openmp", &t), FB_OK);
+    assert_string_equal(fb_target_info(t)->id, "openmp:0");
+    fb_target_close(t);
+    assert_int_equal(fb_target_open("openmp:0", &t), FB_OK);
+    fb_target_close(t);
+    assert_int_equal(fb_target_open("openmp:1", &t), FB_ERR_UNAVAILABLE);
+    assert_null(t);
+    assert_int_equal(fb_target_open("vulkan", &t), FB_ERR_USAGE);
+    assert_non_null(strstr(fb_error_message(), "vulkan"));
+    assert_int_equal(fb_target_open(":0", &t), FB_ERR_USAGE);
+    assert_int_equal(fb_target_open("openmp:zz", &t), FB_ERR_UNAVAILABLE);
+}
+
+static void test_build_cache_and_launch(void **state)
+{
+    (void)state;
+    fb_target *t = NULL;
+    fb_kernel *k1 = NULL, *k2 = NULL, *k3 = NULL;
+    int cached, compiled;
+    const char *src = fb_kernel_source("stream/stream.cl");
+    assert_non_null(src);
+    fb_define dbl[] = {{"REAL", "double"}}, flt[] = {{"REAL", "float"}};
+    fb_program_spec spec = {"stream/stream.cl", src, "stream_triad", dbl, 1};
+    assert_int_equal(fb_target_open("openmp", &t), FB_OK);
+    assert_int_equal(fb_target_build(t, &spec, &k1), FB_OK);
+    assert_int_equal(fb_target_build(t, &spec, &k2), FB_OK);
+    spec.defines = flt;
+    assert_int_equal(fb_target_build(t, &spec, &k3), FB_OK);
+    fb_target_build_counts(t, &cached, &compiled);
+    assert_int_equal(cached, 1);
+    assert_int_equal(compiled, 2);
+    assert_ptr_equal(k1, k2);
+    assert_ptr_not_equal(k1, k3);
+
+    /* triad a = b + 0.4 c on 1000 doubles, checked element by element. */
+    enum { N = 1000 };
+    double b[N], c[N], a[N];
+    for (int i = 0; i < N; ++i) {
+        b[i] = i;
+        c[i] = 2.0 * i;
+    }
+    fb_buffer *A, *B, *C;
+    assert_int_equal(fb_target_alloc(t, sizeof a, &A), FB_OK);
+    assert_int_equal(fb_target_alloc(t, sizeof b, &B), FB_OK);
+    assert_int_equal(fb_target_alloc(t, sizeof c, &C), FB_OK);
+    assert_int_equal(fb_target_copy_in(t, B, b, sizeof b), FB_OK);
+    assert_int_equal(fb_target_copy_in(t, C, c, sizeof c), FB_OK);
+    fb_arg args[] = {fb_arg_buffer(A), fb_arg_buffer(B), fb_arg_buffer(C), fb_arg_real(1, 0.4), fb_arg_i32(N)};
+    fb_launch l = fb_launch_1d(N, 256);
+    assert_int_equal(l.global[0], 1024);
+    double secs = -1;
+    assert_int_equal(fb_target_launch(t, k1, &l, args, 5, &secs), FB_OK);
+    assert_true(secs >= 0);
+    assert_int_equal(fb_target_copy_out(t, a, A, sizeof a), FB_OK);
+    for (int i = 0; i < N; ++i) assert_float_equal(a[i], b[i] + 0.4 * c[i], 0);
+    /* Wrong argument count is a launch error, not a crash. */
+    assert_int_equal(fb_target_launch(t, k1, &l, args, 4, NULL), FB_ERR_LAUNCH);
+    /* Geometry that is not a multiple of the work-group is refused. */
+    fb_launch bad = {.dims = 1, .global = {1000, 1, 1}, .local = {256, 1, 1}};
+    assert_int_equal(fb_target_launch(t, k1, &bad, args, 5, NULL), FB_ERR_LAUNCH);
+    assert_int_equal(fb_target_flush_cache(t), FB_OK);
+    fb_target_close(t); /* frees the buffers still held */
+}
+
+static void test_unknown_host_kernel(void **state)
+{
+    (void)state;
+    fb_target *t = NULL;
+    fb_kernel *k = NULL;
+    fb_program_spec spec = {"x.cl", "", "no_such_kernel", NULL, 0};
+    assert_int_equal(fb_target_open("openmp", &t), FB_OK);
+    assert_int_equal(fb_target_build(t, &spec, &k), FB_ERR_UNAVAILABLE);
+    assert_non_null(strstr(fb_error_message(), "no_such_kernel"));
+    fb_target_close(t);
+}
+
+static void test_defines_render(void **state)
+{
+    (void)state;
+    char out[64];
+    fb_define d[] = {{"REAL", "float"}, {"USE_LDG", NULL}, {"WG", "128"}};
+    assert_int_equal(fb_defines_render(d, 3, out, sizeof out), FB_OK);
+    assert_string_equal(out, "-DREAL=float -DUSE_LDG -DWG=128");
+    assert_string_equal(fb_defines_get(d, 3, "WG"), "128");
+    assert_string_equal(fb_defines_get(d, 3, "USE_LDG"), "");
+    assert_null(fb_defines_get(d, 3, "NOPE"));
+    fb_define evil[] = {{"X", "1 -DY=2"}};
+    assert_int_equal(fb_defines_render(evil, 1, out, sizeof out), FB_ERR_INPUT);
+    char tiny[8];
+    assert_int_equal(fb_defines_render(d, 3, tiny, sizeof tiny), FB_ERR_NOMEM);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_registry_lists_three_backends),
+        cmocka_unit_test(test_missing_method_named),
+        cmocka_unit_test(test_spec_parsing),
+        cmocka_unit_test(test_build_cache_and_launch),
+        cmocka_unit_test(test_unknown_host_kernel),
+        cmocka_unit_test(test_defines_render),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
