@@ -187,3 +187,16 @@ void fb_stream_results_free(fb_stream_result results[FB_STREAM_NKERNELS])
 {
     for (int k = 0; k < FB_STREAM_NKERNELS; ++k) fb_measurement_free(&results[k].m);
 }
+
+fb_status fb_stream_triad_gbs(fb_target *t, size_t n, int is_double, double *gbs)
+{
+    fb_status status;
+    fb_stream_result results[FB_STREAM_NKERNELS];
+    fb_stream_config cfg = {.n = n ? n : FB_STREAM_DEFAULT_N, .is_double = is_double, .wg = 256};
+    cfg.measure = fb_measure_defaults();
+    cfg.measure.budget_s = 0.5; /* a reference, not the study: the median settles well within it */
+    status = fb_stream_run(t, &cfg, results, NULL, NULL);
+    *gbs = status == FB_OK ? results[3].gbs : 0.0;
+    fb_stream_results_free(results);
+    return status;
+}

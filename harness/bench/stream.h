@@ -50,4 +50,9 @@ fb_status fb_stream_run(fb_target *t, const fb_stream_config *cfg, fb_stream_res
 
 void fb_stream_results_free(fb_stream_result results[FB_STREAM_NKERNELS]);
 
+/* The roofline reference of another benchmark: runs the four kernels with
+ * n elements (0: the default 2^25) and a short budget, and gives the
+ * validated triad GB/s. A wrong stream result is an error (FB_ERR_CHECK). */
+fb_status fb_stream_triad_gbs(fb_target *t, size_t n, int is_double, double *gbs);
+
 #endif

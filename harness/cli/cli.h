@@ -63,5 +63,11 @@ int fb_cli_report(fb_status status);
 /* The commands, defined in cmd_*.c. */
 extern const fb_command fb_cmd_devices;
 extern const fb_command fb_cmd_stream;
+extern const fb_command fb_cmd_matrix;
+extern const fb_command fb_cmd_spmv;
+extern const fb_command fb_cmd_export;
+extern const fb_command fb_cmd_compare;
+extern const fb_command fb_cmd_plot;
+extern const fb_command fb_cmd_report;
 
 #endif

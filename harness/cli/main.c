@@ -8,6 +8,12 @@
 static const fb_command *const commands[] = {
     &fb_cmd_devices,
     &fb_cmd_stream,
+    &fb_cmd_matrix,
+    &fb_cmd_spmv,
+    &fb_cmd_export,
+    &fb_cmd_compare,
+    &fb_cmd_plot,
+    &fb_cmd_report,
 };
 
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))

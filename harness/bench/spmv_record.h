@@ -1,0 +1,25 @@
+/* spmv_record.h - the JSON record of one SpMV measurement (docs/results.md),
+ * shared by `flowbench spmv` and the sweep runner so both write the same
+ * fields: matrix identity, parameters as -D names, launch geometry, model
+ * flops and bytes, samples, check, roofline fraction. */
+#ifndef FB_SPMV_RECORD_H
+#define FB_SPMV_RECORD_H
+
+#include <jansson.h>
+
+#include "../matrix/source.h"
+#include "spmv.h"
+
+/* The matrix object of a record: name, source, origin, hash, shape, row
+ * statistics, block and reordering. Computes the statistics (one pass). */
+fb_status fb_spmv_matrix_json(const fb_matrix *m, json_t **out);
+
+/* One measurement record. `matrix` is borrowed (copied into the record);
+ * stream_gbs <= 0 means not measured. */
+json_t *fb_spmv_record(const fb_device_info *d, const json_t *matrix, const fb_spmv_matrix *A,
+                       const fb_spmv_config *cfg, const fb_spmv_result *r, double stream_gbs);
+
+/* The parameters of cfg as {"NAME": value}, BLOCK_SIZE included for BCSR. */
+json_t *fb_spmv_params_json(const fb_spmv_config *cfg, const fb_spmv_matrix *A);
+
+#endif

@@ -1,0 +1,45 @@
+/* cmd_export.c - `flowbench export RESULTS --csv`: the results file as one
+ * CSV table for spreadsheets and gnuplot. */
+#include <stdio.h>
+
+#include "cli.h"
+#include "../results/export.h"
+
+static const fb_option options[] = {
+    {"csv", NULL, "write CSV (the default, and for now the only format)", 0},
+    {"out", "FILE", "write to FILE instead of standard output", 0},
+    {"latest", NULL, "only the latest record of each configuration (drop ones a later run repeated)", 0},
+    {NULL, NULL, NULL, 0},
+};
+
+static int run_export(const fb_parsed *args)
+{
+    fb_status status = FB_OK;
+    fb_results_set *set = NULL;
+    const char *path = fb_cli_value(args, "out");
+    FILE *out = stdout;
+    FB_CHECK(fb_results_load(args->positional[0], &set));
+    if (path && !(out = fopen(path, "w"))) FB_FAIL(FB_ERR_IO, "%s: cannot open for writing", path);
+    FB_CHECK(fb_export_csv(set, out, fb_cli_flag(args, "latest")));
+fail:
+    if (out && out != stdout && fclose(out) != 0 && status == FB_OK)
+        status = fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "%s: write failed", path);
+    fb_results_set_free(set);
+    return fb_cli_report(status);
+}
+
+const fb_command fb_cmd_export = {
+    .name = "export",
+    .summary = "write a results file as CSV, one row per measurement",
+    .usage = "export RESULTS [--csv] [--out FILE] [--latest]",
+    .description = "Reads a JSON Lines results file and writes one CSV row per measurement record:\n"
+                   "run, host, benchmark, suite, case, kernel, backend, device, precision, matrix,\n"
+                   "parameters, sample count, median/min/mean/stddev time in seconds, GFLOP/s,\n"
+                   "GB/s, fraction of the stream triad bandwidth, check error and status, then one\n"
+                   "param_NAME column per parameter. Failed records are rows too (empty figures).\n"
+                   "The columns are listed in docs/results.md.",
+    .options = options,
+    .min_positional = 1,
+    .max_positional = 1,
+    .run = run_export,
+};

@@ -1,0 +1,69 @@
+/* cmd_plot.c - `flowbench plot RESULTS [--out DIR]`: PNG and SVG figures of
+ * a results file with the gnuplot scripts of plots/. */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "../results/plot.h"
+
+static const fb_option options[] = {
+    {"out", "DIR", "write the figures, their .csv tables and replot.sh here (default: RESULTS's folder)", 0},
+    {"scripts", "DIR", "the gnuplot scripts (default: ./plots, or plots/ of the source tree)", 0},
+    {"gnuplot", "PROG", "the gnuplot program (default gnuplot)", 0},
+    {NULL, NULL, NULL, 0},
+};
+
+/* The folder of path ("." when it has none). */
+static void folder_of(const char *path, char *dir, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, len, ".");
+    else if (slash == path)
+        snprintf(dir, len, "/");
+    else
+        snprintf(dir, len, "%.*s", (int)(slash - path), path);
+}
+
+static int run_plot(const fb_parsed *args)
+{
+    fb_status status = FB_OK;
+    fb_results_set *set = NULL;
+    fb_plot_summary summary;
+    char dir[PATH_MAX];
+    fb_plot_options opt = {fb_cli_value(args, "out"), fb_cli_value(args, "scripts"), fb_cli_value(args, "gnuplot")};
+    if (!opt.out_dir) {
+        folder_of(args->positional[0], dir, sizeof dir);
+        opt.out_dir = dir;
+    }
+    FB_CHECK(fb_results_load(args->positional[0], &set));
+    FB_CHECK(fb_plot_results(set, &opt, stdout, &summary));
+    printf("%d figure%s (PNG and SVG) in %s; %d plot type%s without data; redraw with %s/replot.sh\n", summary.figures,
+           summary.figures == 1 ? "" : "s", opt.out_dir, summary.skipped, summary.skipped == 1 ? "" : "s", opt.out_dir);
+fail:
+    fb_results_set_free(set);
+    return fb_cli_report(status);
+}
+
+const fb_command fb_cmd_plot = {
+    .name = "plot",
+    .summary = "draw PNG and SVG figures of a results file with gnuplot",
+    .usage = "plot RESULTS [--out DIR] [--scripts DIR] [--gnuplot PROG]",
+    .description = "Draws every figure the results file has data for, each as PNG and SVG:\n"
+                   "  stream      GB/s per stream kernel and device\n"
+                   "  speedup     OpenMP time / device time per problem (matrix, or stream kernel)\n"
+                   "  heatmap     GB/s over the two swept parameters of a sweep\n"
+                   "  blockshape  GB/s per block shape (thread block XxY or BCSR KxK)\n"
+                   "  variants    GFLOP/s of each kernel variant per matrix, peer libraries beside\n"
+                   "  roofline    fraction of the measured stream bandwidth per matrix\n"
+                   "  profile     performance profile of the kernels over a matrix suite\n"
+                   "A type the file has no data for is skipped with one line saying what it needs.\n"
+                   "Each figure's table is written beside it (NAME.csv) and the scripts in plots/\n"
+                   "read nothing else: restyle a script, then run DIR/replot.sh. For the whole\n"
+                   "file as one table use `flowbench export`. See docs/plots-and-compare.md.",
+    .options = options,
+    .min_positional = 1,
+    .max_positional = 1,
+    .run = run_plot,
+};

@@ -1,0 +1,299 @@
+/* cmd_spmv.c - `flowbench spmv`: one SpMV variant (or a peer library) on
+ * one matrix and one backend, measured, checked against the serial
+ * reference, and reported with the stream triad of the same device. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "../bench/spmv.h"
+#include "../bench/spmv_matrix.h"
+#include "../bench/spmv_record.h"
+#include "../bench/stream.h"
+#include "../matrix/mtx.h"
+#include "../matrix/source.h"
+#include "../peers/peers.h"
+#include "../results/results.h"
+
+static const fb_option options[] = {
+    {"matrix", "SRC", "matrix file (.mtx, .mtx.gz, .msh, .su2) or gen: spec", 0},
+    {"backend", "B", "backend[:device] (default openmp)", 0},
+    {"kernel", "K", "variant from --list, or peer:NAME (default csr-scalar)", 0},
+    {"param", "NAME=VALUE", "kernel parameter (default: the kernel's default)", 1},
+    {"precision", "P", "double or single (default double)", 0},
+    {"reorder", "rcm", "renumber the matrix by reverse Cuthill-McKee first", 0},
+    {"x", "X.mtx", "input vector (Matrix Market array), default: fixed pseudo-random", 0},
+    {"y-out", "Y.mtx", "write the computed y (Matrix Market array)", 0},
+    {"no-stream", NULL, "skip the stream triad measurement (no roofline fraction)", 0},
+    {"stream-size", "N", "elements per stream array (default 2^25)", 0},
+    {"cold", NULL, "flush the last-level cache before every sample", 0},
+    {"min-samples", "N", "at least this many samples (default 5)", 0},
+    {"max-samples", "N", "at most this many samples (default 200)", 0},
+    {"spread", "PCT", "target 95% CI half-width of the median, percent (default 1)", 0},
+    {"budget", "S", "seconds of sampling per measurement (default 2)", 0},
+    {"out", "FILE", "append a header and the record to this JSON Lines file", 0},
+    {"json", NULL, "print the record as JSON on stdout", 0},
+    {"list", NULL, "list the kernels and their parameters, then exit", 0},
+    {NULL, NULL, NULL, 0},
+};
+
+static void print_list(void)
+{
+    for (int i = 0; i < fb_spmv_kernel_count; ++i) {
+        const fb_spmv_kernel_def *k = &fb_spmv_kernels[i];
+        printf("%s  %s\n", k->name, k->summary);
+        for (int p = 0; p < k->nparams; ++p) {
+            const fb_param_axis *a = &k->params[p];
+            printf("    %s = {", a->name);
+            for (int v = 0; v < a->nvalues; ++v) printf("%s%d", v ? ", " : "", a->values[v]);
+            printf("}, default %d: %s%s\n", a->def, a->help, a->launch_only ? " (launch geometry only)" : "");
+        }
+        if (k->format != FB_FORMAT_CSR) printf("    BLOCK_SIZE = the matrix's block size (SRC:block=K)\n");
+    }
+    for (int i = 0; i < fb_peer_count(); ++i) {
+        const fb_peer *p = fb_peer_at(i);
+        char why[256] = "";
+        int ok = p->available(why, sizeof why);
+        printf("%s  %s, on the %s backend%s%s\n", p->def.name, p->def.summary, p->backend, ok ? "" : ": ",
+               ok ? "" : why);
+    }
+}
+
+typedef struct spmv_cli {
+    const fb_spmv_kernel_def *kernel;
+    const fb_peer *peer;
+    fb_spmv_config cfg;
+    const char *backend;
+} spmv_cli;
+
+static fb_status parse_param(const fb_spmv_kernel_def *k, const char *text, fb_param_point *p)
+{
+    fb_status status = FB_OK;
+    const char *eq = strchr(text, '=');
+    char *end = NULL;
+    if (!eq) FB_FAIL(FB_ERR_USAGE, "--param: '%s' is not NAME=VALUE", text);
+    for (int i = 0; i < k->nparams; ++i) {
+        if (strlen(k->params[i].name) != (size_t)(eq - text) || strncmp(k->params[i].name, text, (size_t)(eq - text)))
+            continue;
+        long v = strtol(eq + 1, &end, 10);
+        if (end == eq + 1 || *end) FB_FAIL(FB_ERR_USAGE, "--param: '%s' is not an integer", eq + 1);
+        p->values[i] = (int)v;
+        return FB_OK;
+    }
+    FB_FAIL(FB_ERR_USAGE, "--param: %s has no parameter %.*s (see flowbench spmv --list)", k->name,
+            (int)(eq - text), text);
+fail:
+    return status;
+}
+
+static fb_status read_measure(const fb_parsed *args, fb_measure_config *m)
+{
+    fb_status status = FB_OK;
+    double spread = 1.0;
+    *m = fb_measure_defaults();
+    FB_CHECK(fb_cli_int(args, "min-samples", m->min_samples, &m->min_samples));
+    FB_CHECK(fb_cli_int(args, "max-samples", m->max_samples, &m->max_samples));
+    FB_CHECK(fb_cli_double(args, "spread", spread, &spread));
+    FB_CHECK(fb_cli_double(args, "budget", m->budget_s, &m->budget_s));
+    m->target_spread = spread / 100.0;
+    m->cold = fb_cli_flag(args, "cold");
+    if (m->min_samples < 1 || m->max_samples < m->min_samples)
+        FB_FAIL(FB_ERR_USAGE, "--min-samples/--max-samples: need 1 <= min <= max");
+    if (!(m->target_spread > 0) || !(m->budget_s > 0)) FB_FAIL(FB_ERR_USAGE, "--spread and --budget must be positive");
+fail:
+    return status;
+}
+
+static fb_status read_options(const fb_parsed *args, spmv_cli *c)
+{
+    fb_status status = FB_OK;
+    const char *name = fb_cli_value(args, "kernel"), *prec = fb_cli_value(args, "precision");
+    const char *const *params;
+    int nparams = fb_cli_values(args, "param", &params);
+    memset(c, 0, sizeof *c);
+    if (!name) name = "csr-scalar";
+    c->backend = fb_cli_value(args, "backend") ? fb_cli_value(args, "backend") : "openmp";
+    c->peer = fb_peer_find(name);
+    c->kernel = c->peer ? &c->peer->def : fb_spmv_kernel_find(name);
+    if (!c->kernel) FB_FAIL(FB_ERR_USAGE, "--kernel: unknown kernel '%s' (see flowbench spmv --list)", name);
+    if (prec && strcmp(prec, "double") && strcmp(prec, "single"))
+        FB_FAIL(FB_ERR_USAGE, "--precision: '%s' is not double or single", prec);
+    c->cfg.kernel = c->kernel;
+    c->cfg.is_double = !prec || !strcmp(prec, "double");
+    c->cfg.point = fb_spmv_default_point(c->kernel);
+    if (c->peer && nparams) FB_FAIL(FB_ERR_USAGE, "--param: %s takes no parameters", name);
+    for (int i = 0; i < nparams; ++i) FB_CHECK(parse_param(c->kernel, params[i], &c->cfg.point));
+    FB_CHECK(read_measure(args, &c->cfg.measure));
+    if (!fb_cli_value(args, "matrix")) FB_FAIL(FB_ERR_USAGE, "spmv: --matrix SRC is required");
+    const char *reorder = fb_cli_value(args, "reorder");
+    if (reorder && strcmp(reorder, "rcm")) FB_FAIL(FB_ERR_USAGE, "--reorder: '%s' is not rcm", reorder);
+fail:
+    return status;
+}
+
+/* --x: a Matrix Market array with one column and ncols rows. */
+static fb_status read_x(const char *path, int ncols, double **x)
+{
+    fb_status status = FB_OK;
+    fb_mtx file;
+    memset(&file, 0, sizeof file);
+    FB_CHECK(fb_mtx_read(path, &file));
+    if (!file.info.array || file.dense.ncols != 1)
+        FB_FAIL(FB_ERR_INPUT, "%s: --x must be a Matrix Market array with one column", path);
+    if (file.dense.nrows != ncols)
+        FB_FAIL(FB_ERR_INPUT, "%s: --x has %d entries but the matrix has %d columns", path, file.dense.nrows, ncols);
+    *x = file.dense.values;
+    file.dense.values = NULL;
+fail:
+    fb_mtx_free(&file);
+    return status;
+}
+
+/* The view the kernel reads: scalar CSR, or the :block=K BCSR in the
+ * kernel's layout (AoS or SoA). */
+static fb_status make_view(fb_matrix *m, const fb_spmv_kernel_def *k, fb_spmv_matrix *A)
+{
+    fb_status status = FB_OK;
+    if (k->format == FB_FORMAT_CSR) return fb_spmv_view_csr(&m->A, A);
+    if (!m->block)
+        FB_FAIL(FB_ERR_USAGE, "--kernel %s reads block CSR: give the matrix as SRC:block=K (K = 1..5)", k->name);
+    FB_CHECK(fb_bcsr_set_layout(&m->B, k->format == FB_FORMAT_BCSR_SOA ? FB_BLOCK_SOA : FB_BLOCK_AOS));
+    FB_CHECK(fb_spmv_view_bcsr(&m->B, A));
+fail:
+    return status;
+}
+
+static void print_params(const spmv_cli *c, const fb_spmv_matrix *A)
+{
+    printf("  params:");
+    for (int i = 0; i < c->kernel->nparams; ++i)
+        printf(" %s=%d", c->kernel->params[i].name, c->cfg.point.values[i]);
+    if (A->format != FB_FORMAT_CSR) printf(" BLOCK_SIZE=%d", A->shape.block);
+    if (!c->kernel->nparams && A->format == FB_FORMAT_CSR) printf(" (none)");
+    printf("\n");
+}
+
+static void print_result(const spmv_cli *c, const fb_matrix *m, const fb_spmv_matrix *A, const fb_device_info *d,
+                         const fb_spmv_result *r, double stream_gbs)
+{
+    printf("spmv %s on %s (%s), %s\n", c->kernel->name, d->id, d->name, c->cfg.is_double ? "double" : "single");
+    printf("  matrix: %s, %d x %d, %lld stored entries%s\n", m->source, A->shape.nrows, A->shape.ncols,
+           A->shape.nnz, m->reordered ? ", rcm order" : "");
+    print_params(c, A);
+    if (r->launch.dims > 0)
+        printf("  launch: global %zu, local %zu\n", r->launch.global[0], r->launch.local[0]);
+    printf("  median %.4f ms over %d samples (95%% CI +-%.2f%%, %s)\n", r->m.stats.median * 1e3, r->m.nsamples,
+           100.0 * r->m.stats.median_spread, fb_stop_reason_name(r->m.stop));
+    printf("  %.3f GFLOP/s, %.3f GB/s of %.4g model bytes", r->gflops, r->gbs, r->model.min_bytes);
+    if (stream_gbs > 0) printf(" = %.1f%% of stream triad %.2f GB/s", 100.0 * r->gbs / stream_gbs, stream_gbs);
+    printf("\n  check: %s (max rel error %.3g, tolerance %.3g)\n", r->checked_ok ? "ok" : "WRONG", r->rel_error,
+           r->tolerance);
+}
+
+static fb_status write_outputs(const fb_parsed *args, const spmv_cli *c, const fb_device_info *d, json_t *rec,
+                               const fb_spmv_result *r, const fb_matrix *m)
+{
+    fb_status status = FB_OK;
+    fb_results *out = NULL;
+    const char *out_path = fb_cli_value(args, "out"), *y_path = fb_cli_value(args, "y-out");
+    if (out_path) {
+        FB_CHECK(fb_results_open(out_path, "spmv", d, 1, &out));
+        FB_CHECK(fb_results_append(out, rec));
+    }
+    if (y_path && r->y) {
+        char comment[600];
+        snprintf(comment, sizeof comment, " y = A x by flowbench spmv --kernel %s on %s, matrix %s", c->kernel->name,
+                 d->id, m->source);
+        FB_CHECK(fb_mtx_write_vector(y_path, r->y, (int)m->A.nrows, comment));
+    }
+    if (fb_cli_flag(args, "json")) {
+        json_dumpf(rec, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+        printf("\n");
+    }
+fail:
+    fb_results_close(out);
+    return status;
+}
+
+typedef struct spmv_run {
+    fb_matrix m;
+    fb_spmv_matrix A;
+    double *x;
+    fb_target *t;
+    fb_spmv_result r;
+    json_t *matrix_json, *rec;
+    double stream_gbs;
+} spmv_run;
+
+static fb_status prepare(const fb_parsed *args, spmv_cli *c, spmv_run *s)
+{
+    fb_status status = FB_OK;
+    fb_matrix_options opt = {.reorder_rcm = fb_cli_value(args, "reorder") != NULL};
+    size_t stream_n = 0;
+    FB_CHECK(read_options(args, c));
+    FB_CHECK(fb_cli_size(args, "stream-size", 0, &stream_n));
+    FB_CHECK(fb_matrix_load(fb_cli_value(args, "matrix"), &opt, &s->m));
+    if (s->m.is_vector) FB_FAIL(FB_ERR_INPUT, "%s: is a vector (Matrix Market array), not a matrix", s->m.source);
+    FB_CHECK(make_view(&s->m, c->kernel, &s->A));
+    if (fb_cli_value(args, "x")) FB_CHECK(read_x(fb_cli_value(args, "x"), s->A.shape.ncols, &s->x));
+    c->cfg.x = s->x;
+    FB_CHECK(fb_target_open(c->backend, &s->t));
+    if (!fb_cli_flag(args, "no-stream")) {
+        fprintf(stderr, "measuring the stream triad on %s first (--no-stream skips it)...\n", c->backend);
+        FB_CHECK(fb_stream_triad_gbs(s->t, stream_n, c->cfg.is_double, &s->stream_gbs));
+    }
+    FB_CHECK(fb_spmv_matrix_json(&s->m, &s->matrix_json));
+fail:
+    return status;
+}
+
+static int run_spmv(const fb_parsed *args)
+{
+    fb_status status = FB_OK, run_status = FB_OK;
+    spmv_cli c;
+    spmv_run s;
+    memset(&s, 0, sizeof s);
+    if (fb_cli_flag(args, "list")) {
+        print_list();
+        return 0;
+    }
+    FB_CHECK(prepare(args, &c, &s));
+    run_status = c.peer ? fb_peer_run(c.peer, s.t, &s.A, &c.cfg, &s.r) : fb_spmv_run(s.t, &s.A, &c.cfg, &s.r);
+    if (run_status != FB_OK && run_status != FB_ERR_CHECK) {
+        status = run_status; /* the message is already set */
+        goto fail;
+    }
+    const fb_device_info *d = fb_target_info(s.t);
+    s.rec = fb_spmv_record(d, s.matrix_json, &s.A, &c.cfg, &s.r, s.stream_gbs);
+    print_result(&c, &s.m, &s.A, d, &s.r, s.stream_gbs);
+    FB_CHECK(write_outputs(args, &c, d, s.rec, &s.r, &s.m));
+    if (run_status == FB_ERR_CHECK) FB_FAIL(FB_ERR_CHECK, "%s: y is wrong (see check above)", c.kernel->name);
+fail:
+    json_decref(s.rec);
+    json_decref(s.matrix_json);
+    fb_spmv_result_free(&s.r);
+    fb_target_close(s.t);
+    free(s.x);
+    fb_matrix_free(&s.m);
+    return status == FB_OK ? 0 : fb_cli_report(status);
+}
+
+const fb_command fb_cmd_spmv = {
+    .name = "spmv",
+    .summary = "measure one SpMV kernel (or a peer library) on one matrix, checked",
+    .usage = "spmv --matrix SRC [--backend B] [--kernel K] [--param NAME=VALUE]... [--out FILE] [--json]",
+    .description =
+        "Runs y = A x with one kernel variant on one backend, measures it with the common\n"
+        "policy (warm-ups, then samples until the median's 95% CI is within --spread),\n"
+        "and checks every y_i against the serial double-precision reference: the error\n"
+        "bound is 2 eps (|A||x|)_i times the longest row. GFLOP/s counts 2 flops per\n"
+        "stored entry; GB/s divides the minimal traffic (values, indices, row pointers,\n"
+        "x and y once each, docs/kernels.md) by the median time, and is also given as a\n"
+        "fraction of the stream triad measured on the same device just before.\n"
+        "Block kernels (bcsr, bcsr-vector, bcsr-soa) need SRC:block=K. A peer library\n"
+        "(peer:graphblas) runs on its own backend with the same check.",
+    .options = options,
+    .min_positional = 0,
+    .max_positional = 0,
+    .run = run_spmv,
+};

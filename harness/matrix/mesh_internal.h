@@ -1,0 +1,37 @@
+/* mesh_internal.h - bookkeeping the Gmsh and SU2 readers share: nodes as
+ * (tag, x, y, z) in file order, tetrahedra as node positions, and the step
+ * that turns them into an fb_mesh. Not part of the public API. */
+#ifndef FB_MATRIX_MESH_INTERNAL_H
+#define FB_MATRIX_MESH_INTERNAL_H
+
+#include "mesh.h"
+
+typedef struct fb_tag_pos {
+    int64_t tag;
+    int pos;
+} fb_tag_pos;
+
+typedef struct fb_node_table {
+    int n;
+    int64_t *tags;      /* n, as written in the file */
+    double *xyz;        /* 3 n */
+    fb_tag_pos *sorted; /* n, by tag (after _index) */
+} fb_node_table;
+
+typedef struct fb_tet_list {
+    int64_t n, cap;
+    int *v; /* 4 n node positions in the table */
+} fb_tet_list;
+
+void fb_node_table_free(fb_node_table *t);
+fb_status fb_node_table_index(fb_node_table *t, const char *name);
+/* Position of the node with this tag, or -1. */
+int fb_node_table_find(const fb_node_table *t, int64_t tag);
+
+/* Appends one tetrahedron; `name` and `line` name the file position in errors. */
+fb_status fb_tet_list_push(fb_tet_list *l, const int *v, const char *name, int64_t line);
+
+/* Drops unused nodes, renumbers, moves the tetrahedra into `out`. */
+fb_status fb_mesh_assemble(const char *name, fb_node_table *nodes, fb_tet_list *tets, fb_mesh *out);
+
+#endif

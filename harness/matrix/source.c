@@ -1,0 +1,254 @@
+/* source.c - resolves SRC (a file path or a gen: spec, with :KEY=VALUE
+ * options) into the scalar CSR and, with :block=K, its BCSR. The grammar
+ * is in source.h; every refusal names the SRC and says what is accepted. */
+#include "source.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "mesh.h"
+#include "mtx.h"
+
+#define MAX_BLOCK_OPTION 5
+
+typedef enum kind { KIND_MTX, KIND_GMSH, KIND_SU2, KIND_GEN } kind;
+
+typedef struct spec {
+    char base[512];
+    kind kind;
+    int block;    /* 0: none */
+    int graph;    /* matrix=graph */
+    int cholmod;  /* reader=cholmod */
+    int given[3]; /* block, matrix, reader seen */
+    int cube_n;
+} spec;
+
+static int ends_with_ci(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcasecmp(s + n - m, suffix) == 0;
+}
+
+static fb_status option(const char *src, spec *s, int key, const char *value)
+{
+    fb_status status = FB_OK;
+    static const char *const names[3] = {"block", "matrix", "reader"};
+    char *end = NULL;
+    if (s->given[key]++) FB_FAIL(FB_ERR_USAGE, "%s: %s= given twice", src, names[key]);
+    if (key == 0) {
+        long k = strtol(value, &end, 10);
+        if (end == value || *end || k < 1 || k > MAX_BLOCK_OPTION)
+            FB_FAIL(FB_ERR_USAGE, "%s: block=%s: K must be an integer 1..%d", src, value, MAX_BLOCK_OPTION);
+        s->block = (int)k;
+    } else if (key == 1) {
+        if (strcmp(value, "graph") && strcmp(value, "laplacian"))
+            FB_FAIL(FB_ERR_USAGE, "%s: matrix=%s: expected laplacian or graph", src, value);
+        s->graph = strcmp(value, "graph") == 0;
+    } else {
+        if (strcmp(value, "cholmod") && strcmp(value, "flowbench"))
+            FB_FAIL(FB_ERR_USAGE, "%s: reader=%s: expected flowbench or cholmod", src, value);
+        s->cholmod = strcmp(value, "cholmod") == 0;
+    }
+fail:
+    return status;
+}
+
+/* Peels ":key=value" pieces with known keys off the right end. */
+static fb_status options(const char *src, spec *s)
+{
+    fb_status status = FB_OK;
+    static const char *const keys[3] = {"block=", "matrix=", "reader="};
+    for (char *colon; (colon = strrchr(s->base, ':')) != NULL;) {
+        int key = -1;
+        for (int k = 0; k < 3; ++k)
+            if (strncmp(colon + 1, keys[k], strlen(keys[k])) == 0) key = k;
+        if (key < 0) break;
+        FB_CHECK(option(src, s, key, colon + 1 + strlen(keys[key])));
+        *colon = '\0';
+    }
+fail:
+    return status;
+}
+
+static fb_status cube_size(const char *src, const char *arg, spec *s)
+{
+    fb_status status = FB_OK;
+    char *end = NULL;
+    long n = 0;
+    if (strncmp(arg, "level=", 6) == 0) {
+        long level = strtol(arg + 6, &end, 10);
+        if (end == arg + 6 || *end || !fb_mesh_cube_level((int)level) || level < 0)
+            FB_FAIL(FB_ERR_USAGE, "%s: level must be 0, 1 or 2 (N = 15, 29, 57)", src);
+        n = fb_mesh_cube_level((int)level);
+    } else {
+        errno = 0;
+        n = strtol(arg, &end, 10);
+        if (end == arg || *end || errno || n < 2 || n > 100000)
+            FB_FAIL(FB_ERR_USAGE, "%s: N must be an integer >= 2 (gen:cube:N, N nodes per edge)", src);
+    }
+    int64_t k2 = s->block ? (int64_t)s->block * s->block : 1, nnz = fb_mesh_cube_nnz(n) * k2;
+    if (nnz > FB_CSR_MAX_NNZ || (int64_t)n * n * n * (s->block ? s->block : 1) > FB_CSR_MAX_DIM)
+        FB_FAIL(FB_ERR_USAGE, "%s: %lld nonzeros is too many: flowbench keeps 32-bit indices (nnz < 2^31)", src,
+                (long long)nnz);
+    s->cube_n = (int)n;
+fail:
+    return status;
+}
+
+static fb_status classify(const char *src, spec *s)
+{
+    fb_status status = FB_OK;
+    if (strncmp(s->base, "gen:", 4) == 0) {
+        s->kind = KIND_GEN;
+        if (strncmp(s->base, "gen:cube:", 9) != 0)
+            FB_FAIL(FB_ERR_USAGE, "%s: unknown generator (known: gen:cube:N, gen:cube:level=0|1|2)", src);
+        FB_CHECK(cube_size(src, s->base + 9, s));
+    } else if (ends_with_ci(s->base, ".mtx") || ends_with_ci(s->base, ".mtx.gz") || ends_with_ci(s->base, ".mm") ||
+               ends_with_ci(s->base, ".mm.gz")) {
+        s->kind = KIND_MTX;
+    } else if (ends_with_ci(s->base, ".msh")) {
+        s->kind = KIND_GMSH;
+    } else if (ends_with_ci(s->base, ".su2")) {
+        s->kind = KIND_SU2;
+    } else {
+        FB_FAIL(FB_ERR_USAGE, "%s: unknown matrix source (expected a .mtx, .mtx.gz, .msh or .su2 file, or gen:cube:N)",
+                src);
+    }
+    if (s->given[1] && s->kind == KIND_MTX)
+        FB_FAIL(FB_ERR_USAGE, "%s: matrix= applies to meshes and gen:cube, not to Matrix Market files", src);
+    if (s->given[2] && s->kind != KIND_MTX) FB_FAIL(FB_ERR_USAGE, "%s: reader= applies to Matrix Market files", src);
+fail:
+    return status;
+}
+
+/* Prefixes the last error with SRC (for errors raised without a file name). */
+static fb_status with_source(fb_status st, const char *src)
+{
+    char msg[1024];
+    if (st == FB_OK) return st;
+    snprintf(msg, sizeof msg, "%s", fb_error_message());
+    return fb_error_set(st, __FILE__, __LINE__, "%s: %s", src, msg);
+}
+
+static fb_status load_mtx(const spec *s, fb_matrix *out, fb_csr *base)
+{
+    fb_status status = FB_OK;
+    fb_mtx m;
+    FB_CHECK(s->cholmod ? fb_mtx_read_cholmod(s->base, &m) : fb_mtx_read(s->base, &m));
+    snprintf(out->origin, sizeof out->origin, "matrix market (%s %s %s%s)", m.info.array ? "array" : "coordinate",
+             fb_mtx_field_name(m.info.field), fb_mtx_symmetry_name(m.info.symmetry),
+             s->cholmod ? ", read by CHOLMOD" : "");
+    if (m.info.array) {
+        out->is_vector = m.dense.ncols == 1;
+        status = with_source(fb_csr_from_dense(&m.dense, base), s->base);
+    } else {
+        *base = m.csr;
+        memset(&m.csr, 0, sizeof m.csr);
+    }
+    fb_mtx_free(&m);
+fail:
+    return status;
+}
+
+static fb_status load_mesh(const char *src, const spec *s, fb_matrix *out, fb_csr *base)
+{
+    fb_status status = FB_OK;
+    fb_mesh mesh = {0};
+    if (s->kind == KIND_GEN)
+        FB_CHECK(fb_mesh_cube(s->cube_n, &mesh));
+    else if (s->kind == KIND_GMSH)
+        FB_CHECK(fb_mesh_read_gmsh(s->base, &mesh));
+    else
+        FB_CHECK(fb_mesh_read_su2(s->base, &mesh));
+    snprintf(out->origin, sizeof out->origin, "%s, %s",
+             s->kind == KIND_GEN    ? "gen:cube mesh"
+             : s->kind == KIND_GMSH ? "gmsh mesh"
+                                    : "su2 mesh",
+             s->graph ? "node graph" : "P1 Laplacian");
+    out->mesh_nodes = mesh.nnodes;
+    out->mesh_tets = mesh.ntets;
+    FB_CHECK(with_source(s->graph ? fb_mesh_graph(&mesh, base) : fb_mesh_laplacian(&mesh, base), src));
+fail:
+    fb_mesh_free(&mesh);
+    return status;
+}
+
+static fb_status reorder(const char *src, fb_csr *base, fb_matrix *out)
+{
+    fb_status status = FB_OK;
+    int *perm = NULL;
+    fb_csr permuted = {0};
+    if (base->nrows != base->ncols)
+        FB_FAIL(FB_ERR_USAGE, "%s: --reorder rcm needs a square matrix (this one is %d x %d)", src, base->nrows,
+                base->ncols);
+    out->bandwidth_before = fb_csr_bandwidth(base);
+    FB_ALLOC(perm, base->nrows, "RCM permutation");
+    FB_CHECK(with_source(fb_csr_rcm(base, perm), src));
+    FB_CHECK(with_source(fb_csr_permute(base, perm, &permuted), src));
+    fb_csr_free(base);
+    *base = permuted;
+    out->reordered = 1;
+fail:
+    free(perm);
+    return status;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static fb_status build(const char *src, const spec *s, const fb_matrix_options *opt, fb_matrix *out)
+{
+    fb_status status = FB_OK;
+    fb_csr base = {0};
+    FB_CHECK(s->kind == KIND_MTX ? load_mtx(s, out, &base) : load_mesh(src, s, out, &base));
+    if (opt && opt->reorder_rcm) FB_CHECK(reorder(src, &base, out));
+    if (s->block && s->kind != KIND_MTX) {
+        FB_CHECK(with_source(fb_csr_kron_block(&base, s->block, &out->A), src));
+        fb_csr_free(&base);
+    } else {
+        out->A = base;
+        memset(&base, 0, sizeof base);
+    }
+    if (s->block) FB_CHECK(with_source(fb_csr_to_bcsr(&out->A, s->block, s->block, &out->B), src));
+    out->block = s->block;
+fail:
+    fb_csr_free(&base);
+    return status;
+}
+
+fb_status fb_matrix_load(const char *src, const fb_matrix_options *opt, fb_matrix *out)
+{
+    fb_status status = FB_OK;
+    spec s;
+    double t0 = now();
+    memset(out, 0, sizeof *out);
+    memset(&s, 0, sizeof s);
+    if (!src || !*src) FB_FAIL(FB_ERR_USAGE, "empty matrix source (expected a file or gen:cube:N)");
+    if (strlen(src) >= sizeof s.base) FB_FAIL(FB_ERR_USAGE, "matrix source is too long (%zu characters)", strlen(src));
+    snprintf(out->source, sizeof out->source, "%s", src);
+    snprintf(s.base, sizeof s.base, "%s", src);
+    FB_CHECK(options(src, &s));
+    FB_CHECK(classify(src, &s));
+    FB_CHECK(build(src, &s, opt, out));
+    out->load_seconds = now() - t0;
+    return FB_OK;
+fail:
+    fb_matrix_free(out);
+    return status;
+}
+
+void fb_matrix_free(fb_matrix *m)
+{
+    if (!m) return;
+    fb_csr_free(&m->A);
+    fb_bcsr_free(&m->B);
+    memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,79 @@
+/* text.h - what the matrix and mesh readers share: a whole file in memory
+ * (gunzipped when it starts with the gzip magic), a cursor that knows its
+ * line number, and number parsers that take a token exactly or refuse it.
+ *
+ * Readers never trust a count from a header to size an allocation: they
+ * compare it with what the remaining bytes could hold first
+ * (fb_cursor_check_room), so a 20-byte file cannot ask for 80 GB.
+ */
+#ifndef FB_MATRIX_TEXT_H
+#define FB_MATRIX_TEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/status.h"
+
+typedef struct fb_buffer {
+    char *data; /* size bytes (no terminator: every parser stops at data + size) */
+    size_t size;
+    int gzipped; /* the input was gzip data */
+    int mapped;  /* data is a read-only mmap of the file */
+} fb_buffer;
+
+/* Reads the whole file: FB_ERR_INPUT if it is missing or not a regular
+ * file, FB_ERR_IO if reading fails. Large plain files are mapped rather
+ * than copied: reading 3 GB into fresh memory costs the kernel as much
+ * time zeroing pages as the parse itself (see docs/matrices.md). */
+fb_status fb_buffer_load(const char *path, fb_buffer *out);
+/* A copy of memory, gunzipped if it starts with the gzip magic. */
+fb_status fb_buffer_from_memory(const char *name, const void *data, size_t n, fb_buffer *out);
+void fb_buffer_free(fb_buffer *b);
+
+typedef enum fb_num { FB_NUM_OK, FB_NUM_BAD, FB_NUM_RANGE } fb_num;
+
+/* A token ends at a space, tab, CR, LF, VT, FF or the end. */
+static inline int fb_is_delim(char ch)
+{
+    return ch == ' ' || ch == '\n' || ch == '\t' || ch == '\r' || ch == '\v' || ch == '\f';
+}
+
+/* Parse one token at *p and advance past it; FB_NUM_BAD if the token is not
+ * wholly a number, FB_NUM_RANGE if it does not fit (int64) or is not a
+ * finite double. Doubles are correctly rounded (Clinger's exact fast path,
+ * strtod otherwise). */
+fb_num fb_parse_int64(const char **p, const char *end, int64_t *out);
+fb_num fb_parse_double(const char **p, const char *end, double *out);
+
+/* Writes a printable, shortened copy of the token at p ("1.5e", "\x00\x13"). */
+void fb_token_show(const char *p, const char *end, char *buf, size_t len);
+
+typedef struct fb_cursor {
+    const char *name; /* file name for messages */
+    const char *begin, *p, *end;
+    int64_t line; /* 1-based line of p */
+} fb_cursor;
+
+void fb_cursor_init(fb_cursor *c, const char *name, const char *data, size_t n);
+int fb_cursor_eof(const fb_cursor *c);
+/* Skips spaces and tabs (not newlines). */
+void fb_cursor_blanks(fb_cursor *c);
+/* True when only blanks remain on this line. */
+int fb_cursor_at_eol(fb_cursor *c);
+/* Moves to the start of the next line. */
+void fb_cursor_next_line(fb_cursor *c);
+/* Skips lines that are blank or start with `comment` (0: none). */
+void fb_cursor_skip_empty(fb_cursor *c, char comment);
+
+/* Token readers: FB_ERR_INPUT "NAME: line L: expected WHAT, found ...". */
+fb_status fb_cursor_int(fb_cursor *c, const char *what, int64_t lo, int64_t hi, int64_t *out);
+fb_status fb_cursor_real(fb_cursor *c, const char *what, double *out);
+fb_status fb_cursor_word(fb_cursor *c, const char *what, char *buf, size_t len);
+/* Requires the rest of the line to be blank, then moves to the next line. */
+fb_status fb_cursor_end_line(fb_cursor *c, const char *after);
+
+/* FB_ERR_INPUT unless `count` records of at least `min_bytes` each fit in
+ * what is left of the input (the guard before any header-sized allocation). */
+fb_status fb_cursor_check_room(const fb_cursor *c, int64_t count, int64_t min_bytes, const char *what);
+
+#endif

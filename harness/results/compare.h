@@ -1,0 +1,81 @@
+/* compare.h - regression verdicts between two results files.
+ *
+ * Records are paired by configuration key (reader.h). A pair is SLOWER
+ * (FASTER) only when both hold:
+ *   - the two sample sets differ by a two-sided Mann-Whitney U test at
+ *     level alpha (default 0.01): exact distribution for small samples
+ *     without ties, else the normal approximation with tie and continuity
+ *     corrections;
+ *   - the median time moved by at least the threshold (default 5%), and by
+ *     more than the spread between repeated runs when a file holds several
+ *     runs of the configuration (their samples are pooled).
+ * Otherwise the pair is SAME. The test alone would flag a 0.3% drift once
+ * there are 200 samples; the threshold alone would flag one unlucky
+ * measurement of a noisy kernel. Both together keep CI quiet on noise.
+ * The method is written up in docs/plots-and-compare.md.
+ */
+#ifndef FB_COMPARE_H
+#define FB_COMPARE_H
+
+#include <stdio.h>
+
+#include "reader.h"
+
+typedef enum fb_verdict { FB_SAME, FB_FASTER, FB_SLOWER } fb_verdict;
+
+typedef struct fb_compare_options {
+    double threshold; /* minimum relative change of the median, 0.05 = 5% */
+    double alpha;     /* significance level of the rank test */
+    int any_machine;  /* compare even when the machines differ */
+    int markdown;     /* print a markdown table instead of text */
+} fb_compare_options;
+
+typedef struct fb_sample_test {
+    double u;  /* Mann-Whitney U of the base sample */
+    double p;  /* two-sided p-value */
+    int exact; /* 1: exact distribution, 0: normal approximation */
+} fb_sample_test;
+
+typedef struct fb_comparison {
+    double base_median, new_median;
+    double change; /* new_median / base_median - 1 (positive: slower) */
+    double noise;  /* between-run spread the change had to exceed */
+    fb_sample_test test;
+    fb_verdict verdict;
+} fb_comparison;
+
+typedef struct fb_compare_summary {
+    int same, faster, slower;
+    int failed; /* paired, but a side has no usable samples */
+    int only_base, only_new;
+} fb_compare_summary;
+
+fb_compare_options fb_compare_defaults(void);
+
+/* Two-sided Mann-Whitney U test of a against b (na, nb >= 1). */
+fb_sample_test fb_mann_whitney(const double *a, int na, const double *b, int nb);
+
+/* The verdict on two sets of sample times (seconds). `noise` is the
+ * relative between-run spread (fb_run_spread; 0 for single runs): a change
+ * smaller than it is SAME whatever the test says. */
+fb_comparison fb_compare_samples(const double *base, int nbase, const double *next, int nnext, double noise,
+                                 const fb_compare_options *opt);
+
+/* max / min - 1 of the medians of repeated runs (0 for fewer than two). */
+double fb_run_spread(const double *medians, int n);
+
+const char *fb_verdict_name(fb_verdict v);
+
+/* Checks that both files come from the same machine (CPU model, and the
+ * devices of the paired records): FB_ERR_INPUT naming the difference, or
+ * FB_OK. Differences that do not make a comparison meaningless (host name,
+ * thread count, compiler, revision) are printed to `notes` instead. */
+fb_status fb_compare_machines(const fb_results_set *base, const fb_results_set *next, FILE *notes);
+
+/* Pairs every configuration (pooling the runs of it in each file), prints the table (text or
+ * markdown) to out and fills summary. FB_ERR_INPUT when no configuration
+ * is in both files. */
+fb_status fb_compare_sets(const fb_results_set *base, const fb_results_set *next, const fb_compare_options *opt,
+                          FILE *out, fb_compare_summary *summary);
+
+#endif

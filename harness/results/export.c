@@ -1,0 +1,173 @@
+/* export.c - the CSV export. Columns come from one table so that the
+ * documentation (docs/results.md) and the plot scripts have a single list to
+ * follow; parameters get one column each because sweeps vary them. */
+#include "export.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum col_kind { COL_STR, COL_NUM, COL_BOOL, COL_SPECIAL } col_kind;
+
+typedef struct column {
+    const char *name;
+    col_kind kind;
+    const char *path; /* JSON path for STR, NUM, BOOL */
+} column;
+
+static const column columns[] = {
+    {"run_id", COL_STR, "run_id"},
+    {"host", COL_SPECIAL, NULL},
+    {"benchmark", COL_STR, "benchmark"},
+    {"suite", COL_STR, "suite"},
+    {"case", COL_STR, "case"},
+    {"kernel", COL_STR, "kernel"},
+    {"backend", COL_STR, "backend"},
+    {"device", COL_STR, "device"},
+    {"device_name", COL_STR, "device_name"},
+    {"precision", COL_STR, "precision"},
+    {"matrix", COL_SPECIAL, NULL},
+    {"matrix_hash", COL_STR, "matrix.hash"},
+    {"matrix_rows", COL_NUM, "matrix.rows"},
+    {"matrix_cols", COL_NUM, "matrix.cols"},
+    {"matrix_nnz", COL_NUM, "matrix.nnz"},
+    {"params", COL_SPECIAL, NULL},
+    {"cold", COL_BOOL, "cold"},
+    {"samples", COL_SPECIAL, NULL},
+    {"median_s", COL_NUM, "stats.median_s"},
+    {"min_s", COL_NUM, "stats.min_s"},
+    {"mean_s", COL_NUM, "stats.mean_s"},
+    {"stddev_s", COL_NUM, "stats.stddev_s"},
+    {"gflops", COL_NUM, "gflops"},
+    {"gbs", COL_NUM, "gbs"},
+    {"fraction_of_stream", COL_SPECIAL, NULL},
+    {"max_rel_error", COL_NUM, "check.max_rel_error"},
+    {"status", COL_STR, "status"},
+    {"reason", COL_STR, "reason"},
+    {"line", COL_SPECIAL, NULL},
+    {"latest", COL_SPECIAL, NULL},
+};
+
+#define NCOLUMNS ((int)(sizeof columns / sizeof columns[0]))
+
+void fb_csv_field(FILE *out, const char *text)
+{
+    if (!strpbrk(text, ",\"\n\r")) {
+        fputs(text, out);
+        return;
+    }
+    fputc('"', out);
+    for (const char *p = text; *p; ++p) {
+        if (*p == '"') fputc('"', out);
+        fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+void fb_csv_number(FILE *out, double x)
+{
+    if (!isnan(x)) fprintf(out, "%.10g", x);
+}
+
+static void write_special(FILE *out, const fb_results_set *set, const fb_record *r, const char *name)
+{
+    char params[1024];
+    if (strcmp(name, "host") == 0)
+        fb_csv_field(out, fb_record_host(r));
+    else if (strcmp(name, "matrix") == 0)
+        fb_csv_field(out, fb_record_matrix(r));
+    else if (strcmp(name, "samples") == 0)
+        fprintf(out, "%d", r->nsamples);
+    else if (strcmp(name, "fraction_of_stream") == 0)
+        fb_csv_number(out, fb_record_fraction(set, r));
+    else if (strcmp(name, "line") == 0)
+        fprintf(out, "%d", r->line);
+    else if (strcmp(name, "latest") == 0)
+        fprintf(out, "%d", !r->superseded);
+    else if (strcmp(name, "params") == 0) {
+        fb_params_text(json_object_get(r->json, "params"), params, sizeof params);
+        fb_csv_field(out, params);
+    }
+}
+
+static void write_param(FILE *out, const json_t *v)
+{
+    if (json_is_integer(v))
+        fprintf(out, "%lld", (long long)json_integer_value(v));
+    else if (json_is_number(v))
+        fb_csv_number(out, json_number_value(v));
+    else if (json_is_string(v))
+        fb_csv_field(out, json_string_value(v));
+    else if (json_is_boolean(v))
+        fprintf(out, "%d", json_is_true(v));
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+/* Every parameter name in the file, sorted. The names point into the
+ * records' own params objects, which live as long as the set. */
+static fb_status param_names(const fb_results_set *set, const char ***names, int *n)
+{
+    fb_status status = FB_OK;
+    json_t *seen = json_object();
+    const char *k;
+    json_t *v;
+    int cap = 0;
+    *n = 0;
+    for (int i = 0; i < set->nrecords; ++i)
+        json_object_foreach(json_object_get(set->records[i].json, "params"), k, v)
+        {
+            if (json_object_get(seen, k)) continue;
+            if (*n == cap) {
+                const char **grown = realloc(*names, (size_t)(cap = 2 * cap + 8) * sizeof *grown);
+                if (!grown) FB_FAIL(FB_ERR_NOMEM, "out of host memory listing parameter names");
+                *names = grown;
+            }
+            json_object_set_new(seen, k, json_true());
+            (*names)[(*n)++] = k;
+        }
+    if (*n > 1) qsort(*names, (size_t)*n, sizeof **names, cmp_str);
+fail:
+    json_decref(seen);
+    return status;
+}
+
+static void write_row(FILE *out, const fb_results_set *set, const fb_record *r, const char **names, int nnames)
+{
+    const json_t *params = json_object_get(r->json, "params");
+    for (int c = 0; c < NCOLUMNS; ++c) {
+        if (c) fputc(',', out);
+        if (columns[c].kind == COL_STR)
+            fb_csv_field(out, fb_json_str(r->json, columns[c].path));
+        else if (columns[c].kind == COL_NUM)
+            fb_csv_number(out, fb_json_num(r->json, columns[c].path));
+        else if (columns[c].kind == COL_BOOL)
+            fprintf(out, "%d", json_is_true(json_object_get(r->json, columns[c].path)));
+        else
+            write_special(out, set, r, columns[c].name);
+    }
+    for (int p = 0; p < nnames; ++p) {
+        fputc(',', out);
+        write_param(out, json_object_get(params, names[p]));
+    }
+    fputc('\n', out);
+}
+
+fb_status fb_export_csv(const fb_results_set *set, FILE *out, int latest_only)
+{
+    fb_status status = FB_OK;
+    const char **names = NULL;
+    int nnames = 0;
+    FB_CHECK(param_names(set, &names, &nnames));
+    for (int c = 0; c < NCOLUMNS; ++c)
+        fprintf(out, "%s%s", c ? "," : "", columns[c].name);
+    for (int p = 0; p < nnames; ++p)
+        fprintf(out, ",param_%s", names[p]);
+    fputc('\n', out);
+    for (int i = 0; i < set->nrecords; ++i)
+        if (!latest_only || !set->records[i].superseded) write_row(out, set, &set->records[i], names, nnames);
+    if (fflush(out) != 0 || ferror(out)) FB_FAIL(FB_ERR_IO, "export: write failed");
+fail:
+    free(names);
+    return status;
+}

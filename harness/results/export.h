@@ -1,0 +1,23 @@
+/* export.h - results as CSV, one row per measurement record, for
+ * spreadsheets and gnuplot (`flowbench export RESULTS --csv`). The columns
+ * are documented in docs/results.md: a fixed set every record fills, then
+ * one "param_NAME" column per parameter name found in the file. */
+#ifndef FB_EXPORT_H
+#define FB_EXPORT_H
+
+#include <stdio.h>
+
+#include "reader.h"
+
+/* Writes the header row and one row per record (every record, in file
+ * order; `latest_only` drops records a later run of the same configuration
+ * replaced). */
+fb_status fb_export_csv(const fb_results_set *set, FILE *out, int latest_only);
+
+/* One CSV field (RFC 4180 quoting when it holds a comma, quote or newline). */
+void fb_csv_field(FILE *out, const char *text);
+
+/* A number as a CSV field; NAN is written as an empty field. */
+void fb_csv_number(FILE *out, double x);
+
+#endif

@@ -1,0 +1,682 @@
+/* figures.c - selects and groups records into the tables behind each plot
+ * type, and writes those tables as the CSV files the scripts in plots/ read.
+ * Only the latest record of each configuration is used (a file with several
+ * runs shows its newest numbers), and only usable ones (status ok, samples). */
+#include "figures.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "export.h"
+
+static const struct {
+    const char *script, *missing;
+} kinds[FB_FIG_NKINDS] = {
+    [FB_FIG_STREAM] = {"stream", "stream bars: no stream records with status ok"},
+    [FB_FIG_SPEEDUP] = {"speedup", "speedup bars: no problem measured both on openmp and on another backend"},
+    [FB_FIG_HEATMAP] = {"heatmap", "heat map: no sweep records with two swept parameters"},
+    [FB_FIG_BLOCKSHAPE] = {"blockshape", "block-shape bars: no kernel measured with two or more block shapes"},
+    [FB_FIG_VARIANTS] = {"variants", "variants per matrix: no records with a matrix"},
+    [FB_FIG_ROOFLINE] = {"roofline", "roofline fraction: no matrix records with a measured stream bandwidth "
+                                     "(run stream in the same run, on the same device)"},
+    [FB_FIG_PROFILE] = {"profile", "performance profile: no two matrices measured by two or more kernels"},
+};
+
+const char *fb_figure_script(fb_figure_kind kind) { return kinds[kind].script; }
+
+const char *fb_figure_missing(fb_figure_kind kind) { return kinds[kind].missing; }
+
+/* ---- building tables ------------------------------------------------------ */
+
+static fb_figure *figure_get(fb_figure_list *list, fb_figure_kind kind, const char *group, const fb_record *rep)
+{
+    for (int i = 0; i < list->n; ++i)
+        if (list->f[i].kind == kind && strcmp(list->f[i].group, group) == 0) return &list->f[i];
+    fb_figure *grown = realloc(list->f, (size_t)(list->n + 1) * sizeof *grown);
+    if (!grown) return NULL;
+    list->f = grown;
+    fb_figure *f = memset(&list->f[list->n++], 0, sizeof *f);
+    f->kind = kind;
+    f->rep = rep;
+    snprintf(f->group, sizeof f->group, "%s", group);
+    return f;
+}
+
+/* Position of label in the list, appending it if new; -1 when out of memory. */
+static int label_index(char ***labels, int *n, const char *label)
+{
+    for (int i = 0; i < *n; ++i)
+        if (strcmp((*labels)[i], label) == 0) return i;
+    char **grown = realloc(*labels, (size_t)(*n + 1) * sizeof *grown);
+    if (!grown) return -1;
+    *labels = grown;
+    if (!(grown[*n] = strdup(label))) return -1;
+    return (*n)++;
+}
+
+/* Keeps the better value per cell: the best settings of a kernel there. */
+static fb_status figure_put(fb_figure *f, const char *row, const char *col, double value, int higher_is_better)
+{
+    fb_status status = FB_OK;
+    int r = label_index(&f->rows, &f->nrows, row), c = label_index(&f->cols, &f->ncols, col);
+    if (r < 0 || c < 0) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
+    for (int i = 0; i < f->ncells; ++i) {
+        fb_cell *x = &f->cells[i];
+        if (x->row != r || x->col != c) continue;
+        if (higher_is_better ? value > x->value : value < x->value) x->value = value;
+        return FB_OK;
+    }
+    fb_cell *grown = realloc(f->cells, (size_t)(f->ncells + 1) * sizeof *grown);
+    if (!grown) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
+    f->cells = grown;
+    f->cells[f->ncells++] = (fb_cell){r, c, value};
+fail:
+    return status;
+}
+
+static void figure_free(fb_figure *f)
+{
+    for (int i = 0; i < f->nrows; ++i)
+        free(f->rows[i]);
+    for (int i = 0; i < f->ncols; ++i)
+        free(f->cols[i]);
+    free(f->rows);
+    free(f->cols);
+    free(f->cells);
+}
+
+void fb_figure_list_free(fb_figure_list *list)
+{
+    for (int i = 0; i < list->n; ++i)
+        figure_free(&list->f[i]);
+    free(list->f);
+    list->f = NULL;
+    list->n = 0;
+}
+
+/* Runs finish() on each figure and drops those it refuses (too little data
+ * to show anything). */
+static void figure_filter(fb_figure_list *list, int (*finish)(fb_figure *))
+{
+    int n = 0;
+    for (int i = 0; i < list->n; ++i) {
+        if (finish(&list->f[i]))
+            list->f[n++] = list->f[i];
+        else
+            figure_free(&list->f[i]);
+    }
+    list->n = n;
+}
+
+/* ---- record fields used for grouping ----------------------------------- */
+
+static int latest_usable(const fb_record *r) { return !r->superseded && fb_record_usable(r); }
+
+static const char *str(const fb_record *r, const char *path) { return fb_json_str(r->json, path); }
+
+static void device_label(const fb_record *r, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s %.40s", str(r, "device"), str(r, "device_name"));
+}
+
+/* The problem size of a record without a matrix (stream's n), as text. */
+static void size_text(const fb_record *r, char *buf, size_t len)
+{
+    double n = fb_json_num(json_object_get(r->json, "params"), "n");
+    if (isnan(n))
+        buf[0] = '\0';
+    else
+        snprintf(buf, len, "%.0f", n);
+}
+
+static int is_peer(const fb_record *r) { return strncmp(str(r, "kernel"), "peer:", 5) == 0; }
+
+/* ---- stream bars and speedups -------------------------------------------- */
+
+static fb_status collect_stream(const fb_results_set *set, fb_figure_list *out)
+{
+    fb_status status = FB_OK;
+    char group[512], n[32], dev[256];
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        double gbs = fb_json_num(r->json, "gbs");
+        if (!latest_usable(r) || strcmp(str(r, "benchmark"), "stream") != 0 || !(gbs > 0)) continue;
+        size_text(r, n, sizeof n);
+        snprintf(group, sizeof group, "%s|%s|%s%s", fb_record_host(r), str(r, "precision"), *n ? "n=" : "", n);
+        fb_figure *f = figure_get(out, FB_FIG_STREAM, group, r);
+        if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
+        snprintf(f->name, sizeof f->name, "stream %s n%s", str(r, "precision"), n);
+        snprintf(f->title, sizeof f->title, "Stream bandwidth (median) on %s, %s%s%s", fb_record_host(r),
+                 str(r, "precision"), *n ? ", n = " : "", n);
+        device_label(r, dev, sizeof dev);
+        FB_CHECK(figure_put(f, str(r, "kernel"), dev, gbs, 1));
+    }
+fail:
+    return status;
+}
+
+/* Turns best times into OpenMP time / device time, dropping the OpenMP
+ * column; 0 when the figure has no OpenMP column or nothing else. */
+static int speedup_transform(fb_figure *f)
+{
+    int ref = -1, n = 0;
+    for (int c = 0; c < f->ncols; ++c)
+        if (strcmp(f->cols[c], "openmp") == 0) ref = c;
+    if (ref < 0) return 0;
+    for (int i = 0; i < f->ncells; ++i) {
+        fb_cell x = f->cells[i];
+        double base = NAN;
+        for (int j = 0; j < f->ncells; ++j)
+            if (f->cells[j].row == x.row && f->cells[j].col == ref) base = f->cells[j].value;
+        if (x.col == ref || isnan(base)) continue;
+        f->cells[n++] = (fb_cell){x.row, x.col > ref ? x.col - 1 : x.col, base / x.value};
+    }
+    free(f->cols[ref]);
+    memmove(&f->cols[ref], &f->cols[ref + 1], (size_t)(f->ncols - ref - 1) * sizeof *f->cols);
+    f->ncols--;
+    f->ncells = n;
+    return n > 0;
+}
+
+static fb_status collect_speedup(const fb_results_set *set, fb_figure_list *out)
+{
+    fb_status status = FB_OK;
+    char group[512], n[32], dev[256];
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        const char *matrix = fb_record_matrix(r);
+        int omp = strcmp(str(r, "backend"), "openmp") == 0;
+        if (!latest_usable(r) || is_peer(r)) continue; /* peers are not flowbench's baseline */
+        size_text(r, n, sizeof n);
+        if (*matrix) n[0] = '\0';
+        snprintf(group, sizeof group, "%s|%s|%s|%s", fb_record_host(r), str(r, "benchmark"), str(r, "precision"), n);
+        fb_figure *f = figure_get(out, FB_FIG_SPEEDUP, group, r);
+        if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
+        if (omp) snprintf(f->ref, sizeof f->ref, "%.100s", str(r, "device_name"));
+        snprintf(f->name, sizeof f->name, "speedup %s %s %s", str(r, "benchmark"), str(r, "precision"), n);
+        snprintf(f->title, sizeof f->title, "%s speedup over OpenMP (%s) on %s, %s%s%s", str(r, "benchmark"), f->ref,
+                 fb_record_host(r), str(r, "precision"), *n ? ", n = " : "", n);
+        device_label(r, dev, sizeof dev);
+        FB_CHECK(figure_put(f, *matrix ? matrix : str(r, "kernel"), omp ? "openmp" : dev, fb_record_median(r), 0));
+    }
+    figure_filter(out, speedup_transform);
+fail:
+    return status;
+}
+
+/* ---- matrices: variants, roofline fraction, performance profile ------- */
+
+/* Group keys are compared, never shown: bounded parts keep them in 512 bytes. */
+static void device_group(const fb_record *r, const char *extra, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.64s|%.32s|%.128s|%.16s|%.250s", fb_record_host(r), str(r, "benchmark"), str(r, "device_name"),
+             str(r, "precision"), extra);
+}
+
+/* Peer libraries measured on other devices of the same host, benchmark and
+ * precision, added beside the kernels ("peer:graphblas (openmp:0)"). */
+static fb_status add_foreign_peers(const fb_results_set *set, fb_figure *f)
+{
+    fb_status status = FB_OK;
+    char col[256];
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        if (!latest_usable(r) || !is_peer(r) || !*fb_record_matrix(r)) continue;
+        if (strcmp(str(r, "device_name"), str(f->rep, "device_name")) == 0) continue;
+        if (strcmp(fb_record_host(r), fb_record_host(f->rep)) ||
+            strcmp(str(r, "precision"), str(f->rep, "precision")) ||
+            strcmp(str(r, "benchmark"), str(f->rep, "benchmark")))
+            continue;
+        snprintf(col, sizeof col, "%s (%s)", str(r, "kernel"), str(r, "device"));
+        FB_CHECK(figure_put(f, fb_record_matrix(r), col, fb_json_num(r->json, "gflops"), 1));
+    }
+fail:
+    return status;
+}
+
+static fb_status collect_per_matrix(const fb_results_set *set, fb_figure_kind kind, fb_figure_list *out)
+{
+    fb_status status = FB_OK;
+    char group[512];
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        double v = kind == FB_FIG_VARIANTS ? fb_json_num(r->json, "gflops") : fb_record_fraction(set, r);
+        if (!latest_usable(r) || !*fb_record_matrix(r) || isnan(v)) continue;
+        device_group(r, "", group, sizeof group);
+        fb_figure *f = figure_get(out, kind, group, r);
+        if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
+        snprintf(f->name, sizeof f->name, "%s %s %s %s", kind == FB_FIG_VARIANTS ? "variants" : "roofline",
+                 str(r, "benchmark"), str(r, "device"), str(r, "precision"));
+        snprintf(f->title, sizeof f->title, "%s %s on %s (%s), %s", str(r, "benchmark"),
+                 kind == FB_FIG_VARIANTS ? "kernel variants per matrix" : "fraction of measured stream bandwidth",
+                 str(r, "device_name"), fb_record_host(r), str(r, "precision"));
+        FB_CHECK(figure_put(f, fb_record_matrix(r), str(r, "kernel"), v, 1));
+    }
+    for (int i = 0; i < out->n && kind == FB_FIG_VARIANTS; ++i)
+        FB_CHECK(add_foreign_peers(set, &out->f[i]));
+fail:
+    return status;
+}
+
+static int keep_profile(fb_figure *f) { return f->nrows >= 2 && f->ncols >= 2; }
+
+static fb_status collect_profile(const fb_results_set *set, fb_figure_list *out)
+{
+    fb_status status = FB_OK;
+    char group[512], solver[256];
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        if (!latest_usable(r) || !*fb_record_matrix(r)) continue;
+        snprintf(group, sizeof group, "%s|%s|%s|%s", fb_record_host(r), str(r, "benchmark"), str(r, "precision"),
+                 str(r, "suite"));
+        fb_figure *f = figure_get(out, FB_FIG_PROFILE, group, r);
+        if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
+        snprintf(solver, sizeof solver, "%s @ %s", str(r, "kernel"), str(r, "device"));
+        snprintf(f->name, sizeof f->name, "profile %s %s %s", str(r, "benchmark"), str(r, "precision"),
+                 str(r, "suite"));
+        FB_CHECK(figure_put(f, fb_record_matrix(r), solver, fb_record_median(r), 0));
+        snprintf(f->title, sizeof f->title, "%s performance profile over %d matrices%s%s on %s, %s",
+                 str(r, "benchmark"), f->nrows, *str(r, "suite") ? " of suite " : "", str(r, "suite"),
+                 fb_record_host(r), str(r, "precision"));
+    }
+    figure_filter(out, keep_profile);
+fail:
+    return status;
+}
+
+/* ---- block shapes ---------------------------------------------------------- */
+
+static double param_ci(const json_t *params, const char *const *names)
+{
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)params, k, v)
+    {
+        for (int i = 0; names[i]; ++i)
+            if (strcasecmp(k, names[i]) == 0 && json_is_number(v)) return json_number_value(v);
+    }
+    return NAN;
+}
+
+/* "XxY" from thread-block parameters, or "KxK" from a BCSR block size; 0 if
+ * the record has neither (see docs/plots-and-compare.md for the names). */
+static int block_shape(const fb_record *r, char *buf, size_t len)
+{
+    static const char *const xs[] = {"BLOCK_X", "BLOCK_DIM_X", "WG_X", NULL};
+    static const char *const ys[] = {"BLOCK_Y", "BLOCK_DIM_Y", "WG_Y", NULL};
+    static const char *const ks[] = {"BLOCK_SIZE", "BLOCK", NULL};
+    const json_t *params = json_object_get(r->json, "params");
+    double x = param_ci(params, xs), y = param_ci(params, ys), k = param_ci(params, ks);
+    if (isnan(k)) k = fb_json_num(r->json, "matrix.block");
+    if (!isnan(x) && !isnan(y))
+        snprintf(buf, len, "%gx%g", x, y);
+    else if (k >= 1)
+        snprintf(buf, len, "%gx%g", k, k);
+    else
+        return 0;
+    return 1;
+}
+
+static int keep_blockshape(fb_figure *f) { return f->nrows >= 2; }
+
+static fb_status collect_blockshape(const fb_results_set *set, fb_figure_list *out)
+{
+    fb_status status = FB_OK;
+    char group[512], shape[64], extra[256];
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        double gbs = fb_json_num(r->json, "gbs");
+        if (!latest_usable(r) || !(gbs > 0) || !block_shape(r, shape, sizeof shape)) continue;
+        snprintf(extra, sizeof extra, "%s|%s|%s", fb_record_matrix(r), str(r, "suite"), str(r, "case"));
+        device_group(r, extra, group, sizeof group);
+        fb_figure *f = figure_get(out, FB_FIG_BLOCKSHAPE, group, r);
+        if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
+        snprintf(f->name, sizeof f->name, "blockshape %s %s %.40s", str(r, "benchmark"), str(r, "device"),
+                 *fb_record_matrix(r) ? fb_record_matrix(r) : str(r, "case"));
+        snprintf(f->title, sizeof f->title, "%s block shapes on %s%s%s, %s", str(r, "benchmark"), str(r, "device_name"),
+                 *fb_record_matrix(r) ? ", matrix " : "", fb_record_matrix(r), str(r, "precision"));
+        FB_CHECK(figure_put(f, shape, str(r, "kernel"), gbs, 1));
+    }
+    figure_filter(out, keep_blockshape);
+fail:
+    return status;
+}
+
+/* ---- heat maps over two swept parameters -------------------------------- */
+
+static void value_text(const json_t *v, char *buf, size_t len)
+{
+    if (json_is_integer(v))
+        snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+    else if (json_is_number(v))
+        snprintf(buf, len, "%g", json_number_value(v));
+    else if (json_is_string(v))
+        snprintf(buf, len, "%s", json_string_value(v));
+    else
+        snprintf(buf, len, "%s", json_is_true(v) ? "true" : "false");
+}
+
+static void sweep_group(const fb_record *r, char *buf, size_t len)
+{
+    char extra[512];
+    snprintf(extra, sizeof extra, "%s|%s|%s|%s|%s", str(r, "kernel"), str(r, "device"), fb_record_matrix(r),
+             str(r, "suite"), str(r, "case"));
+    device_group(r, extra, buf, len);
+}
+
+/* How many distinct values parameter `name` takes over the records of f's
+ * group; -1 when out of memory. */
+static int distinct_values(const fb_results_set *set, const char *group, const char *name)
+{
+    char **seen = NULL, g[512], v[64];
+    int n = 0, bad = 0;
+    for (int i = 0; i < set->nrecords && !bad; ++i) {
+        const fb_record *r = &set->records[i];
+        const json_t *x = json_object_get(json_object_get(r->json, "params"), name);
+        if (!latest_usable(r) || !x) continue;
+        sweep_group(r, g, sizeof g);
+        if (strcmp(g, group) != 0) continue;
+        value_text(x, v, sizeof v);
+        bad = label_index(&seen, &n, v) < 0;
+    }
+    for (int i = 0; i < n; ++i)
+        free(seen[i]);
+    free(seen);
+    return bad ? -1 : n;
+}
+
+typedef struct axis {
+    const char *name;
+    int nvalues, order;
+} axis;
+
+/* More values first; on a tie the parameter the record lists first (the
+ * kernel's declaration order: work-group size before rows per work-group). */
+static int cmp_axis(const void *a, const void *b)
+{
+    const axis *x = a, *y = b;
+    return x->nvalues != y->nvalues ? y->nvalues - x->nvalues : x->order - y->order;
+}
+
+/* Picks the two parameters with the most values (at least 2 each) as the
+ * axes; any other swept parameter is maximised over and named in f->ref. */
+static fb_status pick_axes(const fb_results_set *set, fb_figure *f, int *ok)
+{
+    fb_status status = FB_OK;
+    const json_t *params = json_object_get(f->rep->json, "params");
+    axis *axes = NULL;
+    const char *k;
+    json_t *v;
+    int n = 0;
+    FB_ALLOC(axes, json_object_size(params), "heat map axes");
+    json_object_foreach((json_t *)params, k, v)
+    {
+        int count = distinct_values(set, f->group, k);
+        if (count < 0) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a heat map");
+        if (count >= 2) {
+            axes[n] = (axis){k, count, n};
+            n++;
+        }
+    }
+    if (n > 1) qsort(axes, (size_t)n, sizeof *axes, cmp_axis);
+    *ok = n >= 2;
+    if (n >= 2) {
+        snprintf(f->xlabel, sizeof f->xlabel, "%s", axes[0].name);
+        snprintf(f->ylabel, sizeof f->ylabel, "%s", axes[1].name);
+    }
+    for (int i = 2; i < n; ++i)
+        snprintf(f->ref + strlen(f->ref), sizeof f->ref - strlen(f->ref), "%s%s", i > 2 ? ", " : "", axes[i].name);
+fail:
+    free(axes);
+    return status;
+}
+
+static fb_status fill_heatmap(const fb_results_set *set, fb_figure *f)
+{
+    fb_status status = FB_OK;
+    char g[512], x[64], y[64];
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        const json_t *params = json_object_get(r->json, "params");
+        const json_t *xv = json_object_get(params, f->xlabel), *yv = json_object_get(params, f->ylabel);
+        double gbs = fb_json_num(r->json, "gbs");
+        if (!latest_usable(r) || !xv || !yv || !(gbs > 0)) continue;
+        sweep_group(r, g, sizeof g);
+        if (strcmp(g, f->group) != 0) continue;
+        value_text(xv, x, sizeof x);
+        value_text(yv, y, sizeof y);
+        FB_CHECK(figure_put(f, y, x, gbs, 1));
+    }
+    snprintf(f->name, sizeof f->name, "heatmap %s %s %.40s", str(f->rep, "kernel"), str(f->rep, "device"),
+             *fb_record_matrix(f->rep) ? fb_record_matrix(f->rep) : str(f->rep, "case"));
+    snprintf(f->title, sizeof f->title, "%s %s on %s%s%s, %s: GB/s%s%s%s", str(f->rep, "benchmark"),
+             str(f->rep, "kernel"), str(f->rep, "device_name"), *fb_record_matrix(f->rep) ? ", matrix " : "",
+             fb_record_matrix(f->rep), str(f->rep, "precision"), *f->ref ? " (best over " : "", f->ref,
+             *f->ref ? ")" : "");
+fail:
+    return status;
+}
+
+/* A grid mostly blank (three block shapes on a 3 x 3 grid) says nothing a
+ * bar chart does not: heat maps need at least half their cells. */
+static int keep_heatmap(fb_figure *f) { return f->ncells > 0 && 2 * f->ncells >= f->nrows * f->ncols; }
+
+static fb_status collect_heatmap(const fb_results_set *set, fb_figure_list *out)
+{
+    fb_status status = FB_OK;
+    char group[512];
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        if (!latest_usable(r) || json_object_size(json_object_get(r->json, "params")) < 2) continue;
+        sweep_group(r, group, sizeof group);
+        if (!figure_get(out, FB_FIG_HEATMAP, group, r)) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
+    }
+    for (int i = 0; i < out->n; ++i) {
+        int ok = 0;
+        FB_CHECK(pick_axes(set, &out->f[i], &ok));
+        if (ok) FB_CHECK(fill_heatmap(set, &out->f[i]));
+    }
+    figure_filter(out, keep_heatmap);
+fail:
+    return status;
+}
+
+/* ---- names and entry point ---------------------------------------------- */
+
+/* File stems: each collector wrote a readable one into name ("heatmap
+ * csr-multirow opencl:0.0 ahmed"); made safe for file names and unique. */
+static void assign_names(fb_figure_list *list)
+{
+    for (int i = 0; i < list->n; ++i) {
+        fb_figure *f = &list->f[i];
+        size_t n = 0;
+        for (const char *p = f->name; *p && n + 8 < sizeof f->name; ++p) {
+            if (isalnum((unsigned char)*p) || *p == '.')
+                f->name[n++] = (char)tolower((unsigned char)*p);
+            else if (n && f->name[n - 1] != '-')
+                f->name[n++] = '-';
+        }
+        while (n && f->name[n - 1] == '-')
+            --n;
+        f->name[n] = '\0';
+        for (int j = 0; j < i; ++j)
+            if (strcmp(list->f[j].name, f->name) == 0) snprintf(f->name + n, sizeof f->name - n, "-%d", i + 1);
+    }
+}
+
+fb_status fb_figures_collect(const fb_results_set *set, fb_figure_kind kind, fb_figure_list *out)
+{
+    fb_status status = FB_OK;
+    memset(out, 0, sizeof *out);
+    switch (kind) {
+    case FB_FIG_STREAM: FB_CHECK(collect_stream(set, out)); break;
+    case FB_FIG_SPEEDUP: FB_CHECK(collect_speedup(set, out)); break;
+    case FB_FIG_HEATMAP: FB_CHECK(collect_heatmap(set, out)); break;
+    case FB_FIG_BLOCKSHAPE: FB_CHECK(collect_blockshape(set, out)); break;
+    case FB_FIG_VARIANTS:
+    case FB_FIG_ROOFLINE: FB_CHECK(collect_per_matrix(set, kind, out)); break;
+    case FB_FIG_PROFILE: FB_CHECK(collect_profile(set, out)); break;
+    default: break;
+    }
+    assign_names(out);
+    return FB_OK;
+fail:
+    fb_figure_list_free(out);
+    return status;
+}
+
+/* ---- data files -------------------------------------------------------------- */
+
+static double cell_value(const fb_figure *f, int row, int col)
+{
+    for (int i = 0; i < f->ncells; ++i)
+        if (f->cells[i].row == row && f->cells[i].col == col) return f->cells[i].value;
+    return NAN;
+}
+
+/* "label,COL1,COL2,..." then one row per row label; NaN marks a gap. */
+static void write_bars(const fb_figure *f, FILE *out)
+{
+    fb_csv_field(out, "label");
+    for (int c = 0; c < f->ncols; ++c) {
+        fputc(',', out);
+        fb_csv_field(out, f->cols[c]);
+    }
+    fputc('\n', out);
+    for (int r = 0; r < f->nrows; ++r) {
+        fb_csv_field(out, f->rows[r]);
+        for (int c = 0; c < f->ncols; ++c) {
+            double v = cell_value(f, r, c);
+            if (isnan(v))
+                fputs(",NaN", out);
+            else
+                fprintf(out, ",%.6g", v);
+        }
+        fputc('\n', out);
+    }
+}
+
+static char **sort_labels;
+
+/* Numeric order when both labels are numbers (parameter values), else text. */
+static int cmp_label(const void *a, const void *b)
+{
+    const char *x = sort_labels[*(const int *)a], *y = sort_labels[*(const int *)b];
+    char *ex, *ey;
+    double dx = strtod(x, &ex), dy = strtod(y, &ey);
+    if (*x && *y && !*ex && !*ey) return (dx > dy) - (dx < dy);
+    return strcmp(x, y);
+}
+
+/* positions[i]: the place of label i in sorted order. */
+static fb_status label_positions(char **labels, int n, int **positions)
+{
+    fb_status status = FB_OK;
+    int *order = NULL;
+    FB_ALLOC(order, n, "label order");
+    FB_ALLOC(*positions, n, "label order");
+    for (int i = 0; i < n; ++i)
+        order[i] = i;
+    sort_labels = labels;
+    qsort(order, (size_t)n, sizeof *order, cmp_label);
+    for (int i = 0; i < n; ++i)
+        (*positions)[order[i]] = i;
+fail:
+    free(order);
+    return status;
+}
+
+/* "xi,yi,x,y,gbs": one line per measured cell, xi/yi the places of the
+ * values on each axis in numeric order (the plot draws cells there). */
+static fb_status write_heatmap(const fb_figure *f, FILE *out)
+{
+    fb_status status = FB_OK;
+    int *xpos = NULL, *ypos = NULL;
+    FB_CHECK(label_positions(f->cols, f->ncols, &xpos));
+    FB_CHECK(label_positions(f->rows, f->nrows, &ypos));
+    fprintf(out, "xi,yi,%s,%s,gbs\n", f->xlabel, f->ylabel);
+    for (int i = 0; i < f->ncells; ++i) {
+        const fb_cell *c = &f->cells[i];
+        fprintf(out, "%d,%d,", xpos[c->col], ypos[c->row]);
+        fb_csv_field(out, f->cols[c->col]);
+        fputc(',', out);
+        fb_csv_field(out, f->rows[c->row]);
+        fprintf(out, ",%.6g\n", c->value);
+    }
+fail:
+    free(xpos);
+    free(ypos);
+    return status;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The ratios time / best time of solver c over the matrices it ran, sorted;
+ * returns how many. */
+static int solver_ratios(const fb_figure *f, int c, const double *best, double *ratios)
+{
+    int n = 0;
+    for (int r = 0; r < f->nrows; ++r) {
+        double t = cell_value(f, r, c);
+        if (!isnan(t)) ratios[n++] = t / best[r];
+    }
+    qsort(ratios, (size_t)n, sizeof *ratios, cmp_double);
+    return n;
+}
+
+/* One block per solver ("ratio,SOLVER" then "tau,fraction" rows: its sorted
+ * ratios time / best time per matrix and the fraction of matrices reached),
+ * blocks separated by two blank lines (gnuplot's `index`). Every curve
+ * starts at (1, 0) and runs on to the largest ratio of all, so a solver
+ * that is always fastest still shows; a matrix it did not run never counts. */
+static fb_status write_profile(const fb_figure *f, FILE *out)
+{
+    fb_status status = FB_OK;
+    double *best = NULL, *ratios = NULL, end = 2;
+    FB_ALLOC(best, f->nrows, "profile");
+    FB_ALLOC(ratios, f->nrows, "profile");
+    for (int r = 0; r < f->nrows; ++r)
+        best[r] = INFINITY;
+    for (int i = 0; i < f->ncells; ++i)
+        best[f->cells[i].row] = fmin(best[f->cells[i].row], f->cells[i].value);
+    for (int i = 0; i < f->ncells; ++i)
+        end = fmax(end, 1.1 * f->cells[i].value / best[f->cells[i].row]);
+    for (int c = 0; c < f->ncols; ++c) {
+        int n = solver_ratios(f, c, best, ratios);
+        fprintf(out, "%sratio,", c ? "\n\n" : "");
+        fb_csv_field(out, f->cols[c]);
+        fprintf(out, "\n1,0\n");
+        for (int k = 0; k < n; ++k)
+            fprintf(out, "%.6g,%.6g\n", ratios[k], (double)(k + 1) / f->nrows);
+        fprintf(out, "%.6g,%.6g\n", end, (double)n / f->nrows);
+    }
+fail:
+    free(best);
+    free(ratios);
+    return status;
+}
+
+fb_status fb_figure_write(const fb_figure *fig, const char *path)
+{
+    fb_status status = FB_OK;
+    FILE *out = fopen(path, "w");
+    if (!out) FB_FAIL(FB_ERR_IO, "%s: cannot open for writing", path);
+    if (fig->kind == FB_FIG_HEATMAP)
+        FB_CHECK(write_heatmap(fig, out));
+    else if (fig->kind == FB_FIG_PROFILE)
+        FB_CHECK(write_profile(fig, out));
+    else
+        write_bars(fig, out);
+    if (ferror(out)) FB_FAIL(FB_ERR_IO, "%s: write failed", path);
+fail:
+    if (out && fclose(out) != 0 && status == FB_OK)
+        status = fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "%s: write failed", path);
+    return status;
+}

@@ -1,0 +1,67 @@
+/* figures.h - the data behind each plot type, taken from a results set.
+ *
+ * A figure is a table of cells (row label, column label, value), grouped so
+ * that one figure shows one host / device / precision / problem. Each plot
+ * type selects its records by their common fields only (benchmark, kernel,
+ * backend, device, precision, params, matrix, suite, case), so it works on
+ * any family that fills them. Every figure keeps the best value per cell
+ * (the best settings of that kernel there). The plot types and the records
+ * they need are listed in docs/plots-and-compare.md.
+ */
+#ifndef FB_FIGURES_H
+#define FB_FIGURES_H
+
+#include <stdio.h>
+
+#include "reader.h"
+
+typedef enum fb_figure_kind {
+    FB_FIG_STREAM,     /* stream GB/s: kernels x devices */
+    FB_FIG_SPEEDUP,    /* time of OpenMP / time of device: problems x devices */
+    FB_FIG_HEATMAP,    /* GB/s over two swept parameters */
+    FB_FIG_BLOCKSHAPE, /* GB/s per block shape: shapes x kernels */
+    FB_FIG_VARIANTS,   /* GFLOP/s: matrices x kernels (peers beside) */
+    FB_FIG_ROOFLINE,   /* fraction of stream bandwidth: matrices x kernels */
+    FB_FIG_PROFILE,    /* performance profile: matrices x solvers (times) */
+    FB_FIG_NKINDS
+} fb_figure_kind;
+
+typedef struct fb_cell {
+    int row, col;
+    double value;
+} fb_cell;
+
+typedef struct fb_figure {
+    fb_figure_kind kind;
+    char group[512]; /* what the figure is of; figures are unique by kind + group */
+    char name[128];  /* file stem: "stream-double-n2000000" */
+    char title[512];
+    char xlabel[128], ylabel[128]; /* heat map axes: the parameter names */
+    char ref[160];                 /* speedup: the OpenMP device; heat map: parameters maximised over */
+    const fb_record *rep;          /* the first record of the figure: host, device, precision */
+    char **rows, **cols;
+    int nrows, ncols;
+    fb_cell *cells;
+    int ncells;
+} fb_figure;
+
+typedef struct fb_figure_list {
+    fb_figure *f;
+    int n;
+} fb_figure_list;
+
+/* The script (without ".gp") and a one-line description of each kind. */
+const char *fb_figure_script(fb_figure_kind kind);
+/* What a kind needs, for the line printed when a file has none:
+ * "heat map: no sweep records with two swept parameters". */
+const char *fb_figure_missing(fb_figure_kind kind);
+
+/* Every figure of one kind the set has data for (possibly none). */
+fb_status fb_figures_collect(const fb_results_set *set, fb_figure_kind kind, fb_figure_list *out);
+
+/* Writes the figure's data file (CSV, documented per kind). */
+fb_status fb_figure_write(const fb_figure *fig, const char *path);
+
+void fb_figure_list_free(fb_figure_list *list);
+
+#endif

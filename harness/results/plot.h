@@ -1,0 +1,39 @@
+/* plot.h - `flowbench plot`: figures from a results file with gnuplot.
+ *
+ * For each plot type (figures.h) and each figure it has data for, writes the
+ * figure's table as DIR/NAME.csv and runs the matching script in plots/ on
+ * it for PNG and SVG; then checks that both files are there and are what
+ * they claim to be. The scripts read only those tables, and DIR/replot.sh
+ * repeats every gnuplot call, so a user can restyle a script and redraw
+ * without flowbench. A plot type without data is skipped with one line.
+ */
+#ifndef FB_PLOT_H
+#define FB_PLOT_H
+
+#include <stdio.h>
+
+#include "reader.h"
+
+typedef struct fb_plot_options {
+    const char *out_dir;     /* created if missing */
+    const char *scripts_dir; /* NULL: search (fb_plot_find_scripts) */
+    const char *gnuplot;     /* the program; NULL: "gnuplot" */
+} fb_plot_options;
+
+typedef struct fb_plot_summary {
+    int figures; /* figures drawn (each as PNG and SVG) */
+    int skipped; /* plot types without data */
+} fb_plot_summary;
+
+/* The folder holding the gnuplot scripts: `given` if not NULL, else
+ * $FLOWBENCH_PLOT_SCRIPTS, ./plots, plots/ beside or above the executable,
+ * or the source tree this file was compiled from. */
+fb_status fb_plot_find_scripts(const char *given, char *dir, size_t len);
+
+/* Draws every figure the set has data for; progress lines go to log. */
+fb_status fb_plot_results(const fb_results_set *set, const fb_plot_options *opt, FILE *log, fb_plot_summary *s);
+
+/* 1 if path is a PNG (signature) or SVG (an <svg> element, closed) file. */
+int fb_plot_file_valid(const char *path);
+
+#endif

@@ -1,0 +1,394 @@
+/* reader.c - loading and validating results files, configuration keys and
+ * the field accessors the other readers (export, plot, compare, report)
+ * share. */
+#include "reader.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results.h"
+
+static const char *const header_strings[] = {"run_id", "date", NULL};
+static const char *const measurement_strings[] = {"run_id",      "benchmark", "kernel", "backend", "device",
+                                                  "device_name", "precision", "status", NULL};
+
+const json_t *fb_json_get(const json_t *obj, const char *path)
+{
+    char part[64];
+    while (obj && *path) {
+        size_t n = strcspn(path, ".");
+        snprintf(part, sizeof part, "%.*s", (int)n, path);
+        obj = json_is_object(obj) ? json_object_get(obj, part) : NULL;
+        path += n + (path[n] == '.');
+    }
+    return obj;
+}
+
+const char *fb_json_str(const json_t *obj, const char *path)
+{
+    const json_t *v = fb_json_get(obj, path);
+    return json_is_string(v) ? json_string_value(v) : "";
+}
+
+double fb_json_num(const json_t *obj, const char *path)
+{
+    const json_t *v = fb_json_get(obj, path);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* Fails naming the first of `names` that is not a string in rec. */
+static fb_status require_strings(const json_t *rec, const char *const *names, const char *where)
+{
+    fb_status status = FB_OK;
+    for (int i = 0; names[i]; ++i)
+        if (!json_is_string(json_object_get(rec, names[i])))
+            FB_FAIL(FB_ERR_INPUT, "%s: %s record lacks the string field \"%s\"", where, fb_json_str(rec, "type"),
+                    names[i]);
+fail:
+    return status;
+}
+
+static fb_status check_samples(const json_t *rec, const char *where)
+{
+    fb_status status = FB_OK;
+    const json_t *stats = json_object_get(rec, "stats"), *samples = fb_json_get(rec, "stats.samples_s"), *v;
+    size_t i;
+    if (!stats) return FB_OK; /* a failed configuration may have no statistics */
+    if (!json_is_object(stats)) FB_FAIL(FB_ERR_INPUT, "%s: \"stats\" is not an object", where);
+    if (samples && !json_is_array(samples)) FB_FAIL(FB_ERR_INPUT, "%s: \"stats.samples_s\" is not an array", where);
+    json_array_foreach(samples, i, v)
+    {
+        if (!json_is_number(v) || !(json_number_value(v) >= 0))
+            FB_FAIL(FB_ERR_INPUT, "%s: stats.samples_s[%zu] is not a non-negative number", where, i);
+    }
+fail:
+    return status;
+}
+
+static fb_status check_record(const json_t *rec, const char *where)
+{
+    fb_status status = FB_OK;
+    const char *type = fb_json_str(rec, "type");
+    const json_t *schema = json_object_get(rec, "schema");
+    if (!json_is_integer(schema) || json_integer_value(schema) < 1)
+        FB_FAIL(FB_ERR_INPUT, "%s: no integer \"schema\" field (not a flowbench results record?)", where);
+    if (json_integer_value(schema) > FB_RESULTS_SCHEMA)
+        FB_FAIL(FB_ERR_INPUT, "%s: schema %lld is newer than this flowbench reads (%d)", where,
+                (long long)json_integer_value(schema), FB_RESULTS_SCHEMA);
+    if (strcmp(type, "header") == 0) {
+        FB_CHECK(require_strings(rec, header_strings, where));
+        if (!json_is_object(json_object_get(rec, "host")) || !json_is_array(json_object_get(rec, "devices")))
+            FB_FAIL(FB_ERR_INPUT, "%s: header record lacks the \"host\" object or the \"devices\" array", where);
+    } else if (strcmp(type, "measurement") == 0) {
+        FB_CHECK(require_strings(rec, measurement_strings, where));
+        if (!json_is_object(json_object_get(rec, "params")))
+            FB_FAIL(FB_ERR_INPUT, "%s: measurement record lacks the \"params\" object", where);
+        FB_CHECK(check_samples(rec, where));
+    } else {
+        FB_FAIL(FB_ERR_INPUT, "%s: \"type\" is '%s', not header or measurement", where, type);
+    }
+fail:
+    return status;
+}
+
+fb_status fb_results_check_line(const char *text, const char *path, int line, json_t **out)
+{
+    fb_status status = FB_OK;
+    json_error_t err;
+    char where[1100];
+    json_t *rec = json_loads(text, JSON_REJECT_DUPLICATES, &err);
+    snprintf(where, sizeof where, "%s: line %d", path, line);
+    *out = NULL;
+    if (!rec) FB_FAIL(FB_ERR_INPUT, "%s: not valid JSON (%s, column %d)", where, err.text, err.column);
+    if (!json_is_object(rec)) FB_FAIL(FB_ERR_INPUT, "%s: not a JSON object", where);
+    FB_CHECK(check_record(rec, where));
+    *out = rec;
+    return FB_OK;
+fail:
+    json_decref(rec);
+    return status;
+}
+
+static void append_matrix_id(const json_t *rec, char *buf, size_t len)
+{
+    const json_t *m = json_object_get(rec, "matrix");
+    const char *id = json_is_string(m) ? json_string_value(m) : fb_json_str(m, "hash");
+    if (!*id) id = fb_json_str(m, "source");
+    snprintf(buf + strlen(buf), len - strlen(buf), "|%s", id);
+}
+
+char *fb_record_key(const json_t *rec)
+{
+    char *params = json_dumps(json_object_get(rec, "params"), JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+    size_t len = 1024 + (params ? strlen(params) : 0);
+    char *key = malloc(len);
+    if (key) {
+        snprintf(key, len, "%s|%s|%s|%s|%s|%s", fb_json_str(rec, "benchmark"), fb_json_str(rec, "kernel"),
+                 fb_json_str(rec, "backend"), fb_json_str(rec, "device_name"), fb_json_str(rec, "precision"),
+                 params ? params : "{}");
+        append_matrix_id(rec, key, len);
+        /* cold and warm caches measure different things: never pair them */
+        snprintf(key + strlen(key), len - strlen(key), "|%s|%s|%s", fb_json_str(rec, "suite"), fb_json_str(rec, "case"),
+                 json_is_true(json_object_get(rec, "cold")) ? "cold" : "");
+    }
+    free(params);
+    return key;
+}
+
+static fb_status copy_samples(fb_record *r)
+{
+    fb_status status = FB_OK;
+    const json_t *samples = fb_json_get(r->json, "stats.samples_s"), *v;
+    size_t i;
+    if (!json_is_array(samples) || json_array_size(samples) == 0) return FB_OK;
+    FB_ALLOC(r->samples, json_array_size(samples), "samples");
+    json_array_foreach(samples, i, v) r->samples[i] = json_number_value(v);
+    r->nsamples = (int)json_array_size(samples);
+fail:
+    return status;
+}
+
+/* Takes ownership of rec. */
+static fb_status add_record(fb_results_set *set, json_t *rec, int line)
+{
+    fb_status status = FB_OK;
+    if (strcmp(fb_json_str(rec, "type"), "header") == 0) {
+        json_t **h = realloc(set->headers, (size_t)(set->nheaders + 1) * sizeof *h);
+        if (!h) FB_FAIL(FB_ERR_NOMEM, "out of host memory reading %s", set->path);
+        set->headers = h;
+        set->headers[set->nheaders++] = rec;
+        return FB_OK;
+    }
+    fb_record *rs = realloc(set->records, (size_t)(set->nrecords + 1) * sizeof *rs);
+    if (!rs) FB_FAIL(FB_ERR_NOMEM, "out of host memory reading %s", set->path);
+    set->records = rs;
+    fb_record *r = memset(&rs[set->nrecords++], 0, sizeof *r);
+    r->json = rec; /* the set owns it from here on */
+    r->line = line;
+    /* the header of the run this record carries the id of, usually the last one */
+    for (int h = set->nheaders - 1; h >= 0 && !r->header; --h)
+        if (strcmp(fb_json_str(set->headers[h], "run_id"), fb_json_str(rec, "run_id")) == 0)
+            r->header = set->headers[h];
+    r->key = fb_record_key(rec);
+    if (!r->key) return fb_error_set(FB_ERR_NOMEM, __FILE__, __LINE__, "out of host memory reading %s", set->path);
+    return copy_samples(r);
+fail:
+    json_decref(rec);
+    return status;
+}
+
+static const fb_record *sort_base;
+
+static int cmp_by_key(const void *a, const void *b)
+{
+    int i = *(const int *)a, j = *(const int *)b;
+    int c = strcmp(sort_base[i].key, sort_base[j].key);
+    return c ? c : (i > j) - (i < j);
+}
+
+/* Marks every record that a later one with the same key replaces, so that a
+ * file holding several runs reads as "the latest measurement of each".
+ * Sorting keeps this fast on sweeps of many thousand records. */
+static fb_status mark_superseded(fb_results_set *set)
+{
+    fb_status status = FB_OK;
+    int *order = NULL;
+    FB_ALLOC(set->by_key, set->nrecords, "record index");
+    order = set->by_key;
+    for (int i = 0; i < set->nrecords; ++i)
+        order[i] = i;
+    sort_base = set->records;
+    qsort(order, (size_t)set->nrecords, sizeof *order, cmp_by_key);
+    FB_ALLOC(set->latest, set->nrecords, "record index");
+    for (int i = 0; i < set->nrecords; ++i) {
+        fb_record *r = &set->records[order[i]];
+        r->superseded = i + 1 < set->nrecords && strcmp(r->key, set->records[order[i + 1]].key) == 0;
+        if (!r->superseded) set->latest[set->nlatest++] = order[i];
+    }
+fail:
+    return status;
+}
+
+const fb_record *fb_results_find(const fb_results_set *set, const char *key)
+{
+    int lo = 0, hi = set->nlatest - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2, c = strcmp(set->records[set->latest[mid]].key, key);
+        if (c == 0) return &set->records[set->latest[mid]];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return NULL;
+}
+
+int fb_results_find_all(const fb_results_set *set, const char *key, int *first)
+{
+    int lo = 0, hi = set->nrecords, n = 0;
+    while (lo < hi) { /* the first position whose key is >= key */
+        int mid = lo + (hi - lo) / 2;
+        if (strcmp(set->records[set->by_key[mid]].key, key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *first = lo;
+    while (lo + n < set->nrecords && strcmp(set->records[set->by_key[lo + n]].key, key) == 0)
+        ++n;
+    return n;
+}
+
+static fb_status read_lines(FILE *f, fb_results_set *set)
+{
+    fb_status status = FB_OK;
+    char *text = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    json_t *rec = NULL;
+    for (int line = 1; (n = getline(&text, &cap, f)) >= 0; ++line) {
+        while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r'))
+            text[--n] = '\0';
+        if (strspn(text, " \t") == (size_t)n) continue; /* tolerate blank lines (hand-edited files) */
+        FB_CHECK(fb_results_check_line(text, set->path, line, &rec));
+        FB_CHECK(add_record(set, rec, line));
+    }
+    if (ferror(f)) FB_FAIL(FB_ERR_IO, "%s: read failed", set->path);
+fail:
+    free(text);
+    return status;
+}
+
+fb_status fb_results_load(const char *path, fb_results_set **out)
+{
+    fb_status status = FB_OK;
+    fb_results_set *set = NULL;
+    FILE *f = NULL;
+    *out = NULL;
+    FB_ALLOC(set, 1, "results set");
+    snprintf(set->path, sizeof set->path, "%s", path);
+    f = fopen(path, "r");
+    if (!f) FB_FAIL(FB_ERR_INPUT, "%s: cannot open (no such file or not readable)", path);
+    FB_CHECK(read_lines(f, set));
+    if (set->nheaders == 0 && set->nrecords == 0) FB_FAIL(FB_ERR_INPUT, "%s: empty results file", path);
+    FB_CHECK(mark_superseded(set));
+    *out = set;
+    set = NULL;
+fail:
+    if (f) fclose(f);
+    fb_results_set_free(set);
+    return status;
+}
+
+void fb_results_set_free(fb_results_set *set)
+{
+    if (!set) return;
+    for (int i = 0; i < set->nheaders; ++i)
+        json_decref(set->headers[i]);
+    for (int i = 0; i < set->nrecords; ++i) {
+        json_decref(set->records[i].json);
+        free(set->records[i].key);
+        free(set->records[i].samples);
+    }
+    free(set->headers);
+    free(set->records);
+    free(set->latest);
+    free(set->by_key);
+    free(set);
+}
+
+int fb_record_usable(const fb_record *r)
+{
+    return strcmp(fb_json_str(r->json, "status"), "ok") == 0 && r->nsamples > 0 && fb_record_median(r) > 0;
+}
+
+void fb_record_failure(const fb_record *r, char *buf, size_t len)
+{
+    const char *st = fb_json_str(r->json, "status"), *reason = fb_json_str(r->json, "reason");
+    if (strcmp(st, "ok") == 0)
+        snprintf(buf, len, "ok but %s", r->nsamples ? "median is not positive" : "no samples");
+    else
+        snprintf(buf, len, "%s%s%s", st, *reason ? ": " : "", reason);
+}
+
+double fb_record_median(const fb_record *r)
+{
+    double m = fb_json_num(r->json, "stats.median_s");
+    return isnan(m) ? 0.0 : m;
+}
+
+void fb_params_text(const json_t *params, char *buf, size_t len)
+{
+    const char *k;
+    const json_t *v;
+    size_t used = 0;
+    buf[0] = '\0';
+    /* a sorted dump read back in order gives the keys sorted */
+    char *dump = json_dumps(params, JSON_COMPACT | JSON_SORT_KEYS);
+    json_t *canon = dump ? json_loads(dump, JSON_PRESERVE_ORDER, NULL) : NULL;
+    json_object_foreach(canon, k, v)
+    {
+        char val[64];
+        if (json_is_integer(v))
+            snprintf(val, sizeof val, "%lld", (long long)json_integer_value(v));
+        else if (json_is_number(v))
+            snprintf(val, sizeof val, "%g", json_number_value(v));
+        else if (json_is_string(v))
+            snprintf(val, sizeof val, "%s", json_string_value(v));
+        else
+            snprintf(val, sizeof val, "%s", json_is_true(v) ? "true" : json_is_false(v) ? "false" : "?");
+        if (used < len) used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "", k, val);
+    }
+    json_decref(canon);
+    free(dump);
+}
+
+const char *fb_record_matrix(const fb_record *r)
+{
+    const json_t *m = json_object_get(r->json, "matrix");
+    const char *name, *slash;
+    if (json_is_string(m)) return json_string_value(m);
+    if (!json_is_object(m)) return "";
+    name = fb_json_str(m, "name");
+    if (*name) return name;
+    name = fb_json_str(m, "source");
+    slash = strrchr(name, '/');
+    return slash ? slash + 1 : name;
+}
+
+void fb_record_label(const fb_record *r, char *buf, size_t len)
+{
+    char params[512];
+    const char *matrix = fb_record_matrix(r);
+    fb_params_text(json_object_get(r->json, "params"), params, sizeof params);
+    snprintf(buf, len, "%s %s %s %s%s%s%s%s", fb_json_str(r->json, "benchmark"), fb_json_str(r->json, "kernel"),
+             fb_json_str(r->json, "device"), fb_json_str(r->json, "precision"), *matrix ? " " : "", matrix,
+             *params ? " " : "", params);
+}
+
+const char *fb_record_host(const fb_record *r) { return r->header ? fb_json_str(r->header, "host.hostname") : ""; }
+
+static int is_stream_reference(const fb_record *ref, const fb_record *r)
+{
+    const json_t *a = ref->json, *b = r->json;
+    return fb_record_usable(ref) && strcmp(fb_json_str(a, "benchmark"), "stream") == 0 &&
+           strcmp(fb_json_str(a, "kernel"), "triad") == 0 &&
+           strcmp(fb_json_str(a, "run_id"), fb_json_str(b, "run_id")) == 0 &&
+           strcmp(fb_json_str(a, "device"), fb_json_str(b, "device")) == 0 &&
+           strcmp(fb_json_str(a, "precision"), fb_json_str(b, "precision")) == 0;
+}
+
+double fb_record_fraction(const fb_results_set *set, const fb_record *r)
+{
+    double own = fb_json_num(r->json, "fraction_of_stream"), gbs = fb_json_num(r->json, "gbs");
+    if (!isnan(own)) return own;
+    if (!fb_record_usable(r) || !(gbs > 0)) return NAN;
+    /* the design's rule: the reference is measured in the same run, on the same device */
+    for (int i = 0; i < set->nrecords; ++i) {
+        double ref = fb_json_num(set->records[i].json, "gbs");
+        if (is_stream_reference(&set->records[i], r) && ref > 0) return gbs / ref;
+    }
+    return NAN;
+}

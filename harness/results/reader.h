@@ -1,0 +1,97 @@
+/* reader.h - loads a JSON Lines results file for export, plot, compare and
+ * report.
+ *
+ * Every line is parsed and checked against the required fields of
+ * docs/results.md; the first bad line fails the load with its number
+ * ("r.jsonl: line 7: not valid JSON (...)"), so a user can open the file at
+ * the right place. Nothing here knows a benchmark family: records are
+ * handled through their common fields (benchmark, kernel, backend,
+ * device_name, precision, params, matrix, suite, case, stats, status), so
+ * SpMV and sweep records work as stream records do.
+ */
+#ifndef FB_READER_H
+#define FB_READER_H
+
+#include <jansson.h>
+
+#include "../core/status.h"
+
+typedef struct fb_record {
+    json_t *json;         /* the measurement record (owned by the set) */
+    const json_t *header; /* the header of its run; NULL if no header precedes it */
+    int line;             /* 1-based line number in the file */
+    char *key;            /* configuration key (fb_record_key) */
+    double *samples;      /* stats.samples_s, seconds; NULL if none */
+    int nsamples;
+    int superseded; /* a later record of the same file has the same key */
+} fb_record;
+
+typedef struct fb_results_set {
+    char path[1024];
+    json_t **headers;
+    int nheaders;
+    fb_record *records;
+    int nrecords;
+    int *latest; /* indices of the records nothing supersedes, sorted by key */
+    int nlatest;
+    int *by_key; /* indices of all records, sorted by key, then file order */
+} fb_results_set;
+
+/* Loads and validates path. FB_ERR_INPUT (naming file and line) on a
+ * malformed file, FB_ERR_IO if it cannot be read. */
+fb_status fb_results_load(const char *path, fb_results_set **out);
+
+/* Parses one line's text as a record; used by the loader and the tests.
+ * On failure the message is "PATH: line N: WHY". */
+fb_status fb_results_check_line(const char *text, const char *path, int line, json_t **out);
+
+void fb_results_set_free(fb_results_set *set);
+
+/* The latest record with this configuration key, or NULL. */
+const fb_record *fb_results_find(const fb_results_set *set, const char *key);
+
+/* Every record with this key (one per run that measured it), in file
+ * order: returns how many, and the first one's position in set->by_key. */
+int fb_results_find_all(const fb_results_set *set, const char *key, int *first);
+
+/* The configuration key: benchmark, kernel, backend, device name,
+ * precision, params (keys sorted), matrix hash (or source), suite, case and
+ * the cold flag, joined by '|'. Two records with equal keys measured the
+ * same thing. Returns a malloc'd string or NULL. */
+char *fb_record_key(const json_t *rec);
+
+/* A record that can be compared and plotted: status "ok" and samples. */
+int fb_record_usable(const fb_record *r);
+
+/* Why a record is not usable: its status, plus its "reason" if it has one. */
+void fb_record_failure(const fb_record *r, char *buf, size_t len);
+
+/* One-line human label: "stream triad openmp:0 double n=2000000 wg=256". */
+void fb_record_label(const fb_record *r, char *buf, size_t len);
+
+/* "name=value name=value" of the params object, keys sorted. */
+void fb_params_text(const json_t *params, char *buf, size_t len);
+
+/* The matrix's display name (matrix.name, the source's base name, or the
+ * spec string); "" for records without a matrix. */
+const char *fb_record_matrix(const fb_record *r);
+
+/* Dotted-path lookups ("stats.median_s", "host.cpu"): the value or NULL;
+ * as a string or number, "" / NAN if absent or of another type. */
+const json_t *fb_json_get(const json_t *obj, const char *path);
+const char *fb_json_str(const json_t *obj, const char *path);
+double fb_json_num(const json_t *obj, const char *path);
+
+/* Median time in seconds of a usable record. */
+double fb_record_median(const fb_record *r);
+
+/* The record's fraction of the measured stream bandwidth: its own
+ * "fraction_of_stream" if it has one, else its GB/s over the stream triad
+ * GB/s measured in the same run on the same device and precision; NAN when
+ * neither exists. */
+double fb_record_fraction(const fb_results_set *set, const fb_record *r);
+
+/* Host name of the record's run ("" without a header). */
+const char *fb_record_host(const fb_record *r);
+
+#endif

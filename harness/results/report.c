@@ -1,0 +1,253 @@
+/* report.c - the markdown report of a results file. Sections that have no
+ * data say so in one line rather than disappear, so a reader can tell "not
+ * measured" from "forgot to look". */
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "figures.h"
+
+static const char *str(const json_t *o, const char *path) { return fb_json_str(o, path); }
+
+/* Markdown table cells must not contain '|' or newlines. */
+static void cell(FILE *out, const char *text)
+{
+    fputs("| ", out);
+    for (const char *p = text; *p; ++p) {
+        if (*p == '|') fputc('\\', out);
+        fputc(*p == '\n' ? ' ' : *p, out);
+    }
+    fputc(' ', out);
+}
+
+static void bytes_text(double b, char *buf, size_t len)
+{
+    if (!(b > 0))
+        snprintf(buf, len, "-");
+    else if (b >= 1 << 30)
+        snprintf(buf, len, "%.1f GiB", b / (1 << 30));
+    else
+        snprintf(buf, len, "%.1f MiB", b / (1 << 20));
+}
+
+static void write_devices(const json_t *header, FILE *out)
+{
+    size_t i;
+    json_t *d;
+    char mem[32], llc[32], cu[16];
+    fprintf(out,
+            "\n| device | name | vendor | version | driver | runtime | compute units | memory | last-level cache |\n"
+            "|---|---|---|---|---|---|---:|---:|---:|\n");
+    json_array_foreach(json_object_get(header, "devices"), i, d)
+    {
+        bytes_text(fb_json_num(d, "global_mem_bytes"), mem, sizeof mem);
+        bytes_text(fb_json_num(d, "cache_bytes"), llc, sizeof llc);
+        snprintf(cu, sizeof cu, "%.0f", fb_json_num(d, "compute_units"));
+        const char *cells[] = {str(d, "id"),
+                               str(d, "name"),
+                               str(d, "vendor"),
+                               str(d, "device_version"),
+                               str(d, "driver_version"),
+                               str(d, "runtime_version"),
+                               cu,
+                               mem,
+                               llc};
+        for (size_t c = 0; c < sizeof cells / sizeof *cells; ++c)
+            cell(out, cells[c]);
+        fputs("|\n", out);
+    }
+}
+
+static void write_machine(const fb_results_set *set, FILE *out)
+{
+    const json_t *h = set->headers[set->nheaders - 1];
+    char mem[32], llc[32];
+    bytes_text(fb_json_num(h, "host.memory_bytes"), mem, sizeof mem);
+    bytes_text(fb_json_num(h, "host.llc_bytes"), llc, sizeof llc);
+    fprintf(out, "\n## Machine\n\n");
+    fprintf(out, "- host: %s (%s)\n", str(h, "host.hostname"), str(h, "host.os"));
+    fprintf(out, "- CPU: %s, %.0f logical CPUs, %s last-level cache, %s memory; %.0f OpenMP threads\n",
+            str(h, "host.cpu"), fb_json_num(h, "host.logical_cpus"), llc, mem, fb_json_num(h, "host.omp_threads"));
+    fprintf(out, "- flowbench %s (git %s), %s, flags `%s`\n", str(h, "build.flowbench_version"),
+            str(h, "build.git_revision"), str(h, "build.compiler"), str(h, "build.flags"));
+    fprintf(out, "- runs in this file: %d, from %s to %s\n", set->nheaders, str(set->headers[0], "date"),
+            str(h, "date"));
+    for (int i = 0; i + 1 < set->nheaders; ++i)
+        if (strcmp(str(set->headers[i], "host.cpu"), str(h, "host.cpu")) != 0)
+            fprintf(out, "- note: run %s ran on another CPU (%s)\n", str(set->headers[i], "run_id"),
+                    str(set->headers[i], "host.cpu"));
+    write_devices(h, out);
+}
+
+/* A figure's table as markdown: rows x columns, values with `fmt`. */
+static void write_table(const fb_figure *f, const char *corner, const char *fmt, FILE *out)
+{
+    fprintf(out, "\n%s\n\n", f->title);
+    cell(out, corner);
+    for (int c = 0; c < f->ncols; ++c)
+        cell(out, f->cols[c]);
+    fputs("|\n|---", out);
+    for (int c = 0; c < f->ncols; ++c)
+        fputs("|---:", out);
+    fputs("|\n", out);
+    for (int r = 0; r < f->nrows; ++r) {
+        cell(out, f->rows[r]);
+        for (int c = 0; c < f->ncols; ++c) {
+            char v[32] = "-";
+            for (int i = 0; i < f->ncells; ++i)
+                if (f->cells[i].row == r && f->cells[i].col == c) snprintf(v, sizeof v, fmt, f->cells[i].value);
+            cell(out, v);
+        }
+        fputs("|\n", out);
+    }
+}
+
+static fb_status write_figure_tables(const fb_results_set *set, fb_figure_kind kind, const char *heading,
+                                     const char *corner, const char *fmt, FILE *out)
+{
+    fb_status status = FB_OK;
+    fb_figure_list list = {0};
+    FB_CHECK(fb_figures_collect(set, kind, &list));
+    fprintf(out, "\n## %s\n", heading);
+    if (list.n == 0) fprintf(out, "\nNone in this file (%s).\n", fb_figure_missing(kind));
+    for (int i = 0; i < list.n; ++i)
+        write_table(&list.f[i], corner, fmt, out);
+fail:
+    fb_figure_list_free(&list);
+    return status;
+}
+
+/* The fastest record per (matrix, device, precision), in file order. */
+static fb_status best_per_matrix(const fb_results_set *set, const fb_record ***best, int *n)
+{
+    fb_status status = FB_OK;
+    FB_ALLOC(*best, set->nrecords, "report");
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        int k = 0;
+        if (r->superseded || !fb_record_usable(r) || !*fb_record_matrix(r)) continue;
+        for (; k < *n; ++k) {
+            const fb_record *b = (*best)[k];
+            if (!strcmp(fb_record_matrix(b), fb_record_matrix(r)) &&
+                !strcmp(str(b->json, "device_name"), str(r->json, "device_name")) &&
+                !strcmp(str(b->json, "precision"), str(r->json, "precision")))
+                break;
+        }
+        if (k == *n)
+            (*best)[(*n)++] = r;
+        else if (fb_record_median(r) < fb_record_median((*best)[k]))
+            (*best)[k] = r;
+    }
+fail:
+    return status;
+}
+
+static fb_status write_best(const fb_results_set *set, FILE *out)
+{
+    fb_status status = FB_OK;
+    const fb_record **best = NULL;
+    int n = 0;
+    char params[512], v[4][32];
+    FB_CHECK(best_per_matrix(set, &best, &n));
+    fprintf(out, "\n## Best variant per matrix\n\n");
+    if (n == 0)
+        fprintf(out, "No records with a matrix in this file.\n");
+    else
+        fprintf(
+            out,
+            "| matrix | device | precision | kernel | settings | median time | GFLOP/s | GB/s | fraction of stream |\n"
+            "|---|---|---|---|---|---:|---:|---:|---:|\n");
+    for (int i = 0; i < n; ++i) {
+        const json_t *j = best[i]->json;
+        fb_params_text(json_object_get(j, "params"), params, sizeof params);
+        snprintf(v[0], sizeof v[0], "%.4g ms", 1e3 * fb_record_median(best[i]));
+        snprintf(v[1], sizeof v[1], "%.4g", fb_json_num(j, "gflops"));
+        snprintf(v[2], sizeof v[2], "%.4g", fb_json_num(j, "gbs"));
+        double fraction = fb_record_fraction(set, best[i]);
+        if (isnan(fraction))
+            snprintf(v[3], sizeof v[3], "-");
+        else
+            snprintf(v[3], sizeof v[3], "%.3f", fraction);
+        const char *cells[] = {fb_record_matrix(best[i]),
+                               str(j, "device_name"),
+                               str(j, "precision"),
+                               str(j, "kernel"),
+                               params,
+                               v[0],
+                               v[1],
+                               v[2],
+                               v[3]};
+        for (size_t c = 0; c < sizeof cells / sizeof *cells; ++c)
+            cell(out, cells[c]);
+        fputs("|\n", out);
+    }
+fail:
+    free(best);
+    return status;
+}
+
+static void write_failures(const fb_results_set *set, FILE *out)
+{
+    char label[1024], why[512], line[16];
+    int n = 0;
+    fprintf(out, "\n## Failures\n\n");
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        if (r->superseded || fb_record_usable(r)) continue;
+        if (!n++) fprintf(out, "| line | configuration | status |\n|---:|---|---|\n");
+        fb_record_label(r, label, sizeof label);
+        fb_record_failure(r, why, sizeof why);
+        snprintf(line, sizeof line, "%d", r->line);
+        cell(out, line);
+        cell(out, label);
+        cell(out, why);
+        fputs("|\n", out);
+    }
+    if (!n) fprintf(out, "None: every measurement passed its check.\n");
+}
+
+static fb_status write_plots(const fb_results_set *set, const fb_report_options *opt, FILE *out)
+{
+    fb_status status = FB_OK;
+    char path[2048];
+    int n = 0;
+    fprintf(out, "\n## Figures\n\n");
+    for (int k = 0; k < FB_FIG_NKINDS; ++k) {
+        fb_figure_list list = {0};
+        FB_CHECK(fb_figures_collect(set, (fb_figure_kind)k, &list));
+        for (int i = 0; i < list.n; ++i) {
+            snprintf(path, sizeof path, "%s/%s.png", opt->plots_dir, list.f[i].name);
+            if (access(path, R_OK) != 0) continue;
+            fprintf(out, "![%s](%s%s.png)\n\n", list.f[i].title, opt->link_prefix, list.f[i].name);
+            n++;
+        }
+        fb_figure_list_free(&list);
+    }
+    if (!n)
+        fprintf(out, "No figures in %s (draw them with `flowbench plot %s --out %s`).\n", opt->plots_dir, set->path,
+                opt->plots_dir);
+fail:
+    return status;
+}
+
+fb_status fb_report_write(const fb_results_set *set, const fb_report_options *opt, FILE *out)
+{
+    fb_status status = FB_OK;
+    fprintf(out, "# flowbench report: %s\n", set->path);
+    if (set->nheaders)
+        write_machine(set, out);
+    else
+        fprintf(out, "\nThis file has no header record: the machine is unknown.\n");
+    FB_CHECK(write_figure_tables(set, FB_FIG_STREAM, "Stream bandwidth (GB/s, median)", "kernel", "%.2f", out));
+    FB_CHECK(write_best(set, out));
+    FB_CHECK(write_figure_tables(set, FB_FIG_SPEEDUP, "Speedup over OpenMP (OpenMP time / device time)", "problem",
+                                 "%.2fx", out));
+    write_failures(set, out);
+    if (opt->plots_dir) FB_CHECK(write_plots(set, opt, out));
+    if (fflush(out) != 0 || ferror(out)) FB_FAIL(FB_ERR_IO, "report: write failed");
+fail:
+    return status;
+}

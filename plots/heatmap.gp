@@ -1,0 +1,31 @@
+# heatmap.gp - a sweep over two parameters: one cell per measured pair of
+# values, coloured and labelled by GB/s (the best over any other swept
+# parameter). Cells that were not measured (constraints, failures) stay
+# blank.
+# Input: CSV "xi,yi,X,Y,gbs": xi, yi the positions of the values on each
+# axis (0, 1, ... in numeric order), X, Y the values, gbs in GB/s.
+# Variables: xname, yname (the parameter names) and ncols, nrows (how many
+# values each axis has).
+# Usage: gnuplot -e "datafile='h.csv'; outfile='h.png'; term='png'; xname='WG'; yname='R'; ncols=6; nrows=11" plots/heatmap.gp
+if (!exists("term")) term = 'png'
+if (!exists("plottitle")) plottitle = 'Sweep'
+if (!exists("xname")) xname = 'x'
+if (!exists("yname")) yname = 'y'
+if (term eq 'svg') { set terminal svg size 900,640 dynamic background rgb 'white' } \
+else { set terminal pngcairo size 900,640 }
+set output outfile
+set datafile separator comma
+if (!exists("ncols")) { stats datafile using 1 nooutput; ncols = STATS_max + 1 }
+if (!exists("nrows")) { stats datafile using 2 nooutput; nrows = STATS_max + 1 }
+set title plottitle noenhanced
+set xlabel xname noenhanced
+set ylabel yname noenhanced
+set cblabel 'effective bandwidth [GB/s = 1e9 B/s]'
+set palette defined (0 '#ffffcc', 0.5 '#fd8d3c', 1 '#bd0026')
+set xrange [-0.5:ncols-0.5]
+set yrange [-0.5:nrows-0.5]
+set tics out nomirror
+set cbrange [0:*]
+unset key
+plot datafile using 1:2:(0.5):(0.5):5:xtic(3):ytic(4) skip 1 with boxxyerror fs solid 1 noborder lc palette, \
+     '' using 1:2:(sprintf('%.3g', $5)) skip 1 with labels font ',10' tc rgb 'black'

@@ -1,0 +1,25 @@
+# variants.gp - GFLOP/s of every kernel variant (bars) per matrix (x) on one
+# device, each variant with its best settings, peer libraries (peer:NAME)
+# beside them.
+# Input: CSV "label,KERNEL1,KERNEL2,..." with one row per matrix, GFLOP/s;
+# NaN = the variant did not run on that matrix.
+# Usage: gnuplot -e "datafile='t.csv'; outfile='v.png'; term='png'; plottitle='...'" plots/variants.gp
+if (!exists("term")) term = 'png'
+if (!exists("plottitle")) plottitle = 'Kernel variants per matrix'
+if (term eq 'svg') { set terminal svg size 1100,560 dynamic background rgb 'white' } \
+else { set terminal pngcairo size 1100,560 }
+set output outfile
+set datafile separator comma
+set datafile missing 'NaN'
+if (!exists("ncols")) { stats datafile using 2 nooutput; ncols = STATS_columns - 1 }
+set title plottitle noenhanced
+set ylabel 'performance [GFLOP/s = 1e9 flop/s, 2 flops per stored entry]'
+set xlabel 'matrix'
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set grid ytics
+set key above noenhanced
+set xtics noenhanced rotate by -30
+set yrange [0:*]
+plot for [i=2:ncols+1] datafile using i:xtic(1) title columnheader(i)

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# plots.sh FLOWBENCH SOURCE_DIR WORKDIR - `flowbench plot`, `export` and
+# `report` end to end:
+#  1. on the constructed sweep file (tests/data/results, test data): every
+#     plot type is drawn, as a valid PNG and a well-formed SVG, and the
+#     sweep too sparse for a heat map is skipped rather than drawn;
+#  2. on a real stream run: the stream bars (and, with OpenCL, speedup bars
+#     over OpenMP) are drawn, and the types without data say so in one line;
+#  3. replot.sh redraws the figures from the tables alone.
+set -euo pipefail
+bin=$1; src=$2; dir=$3
+rm -rf "$dir"
+mkdir -p "$dir"
+fail() { echo "FAIL: $*"; exit 1; }
+
+valid_png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
+valid_svg() {
+  if command -v xmllint > /dev/null; then xmllint --noout "$1"; else grep -q '</svg>' "$1"; fi &&
+    grep -q '<svg' "$1"
+}
+check_figures() { # DIR KIND...: at least one valid PNG and SVG per kind, and nothing else broken
+  local d=$1; shift
+  for kind in "$@"; do
+    ls "$d/$kind"-*.png > /dev/null 2>&1 || fail "$d: no $kind figure"
+  done
+  for f in "$d"/*.png; do valid_png "$f" || fail "$f is not a PNG"; done
+  for f in "$d"/*.svg; do valid_svg "$f" || fail "$f is not a well-formed SVG"; done
+}
+
+echo "== 1. constructed sweep (test data)"
+"$bin" plot "$src/tests/data/results/constructed-sweep.jsonl" --out "$dir/constructed" --scripts "$src/plots" \
+  | tee "$dir/constructed.txt"
+check_figures "$dir/constructed" stream speedup heatmap blockshape variants roofline profile
+[ ! -e "$dir/constructed/heatmap-heat2d-opencl-0.0.png" ] || fail "3 block shapes on a 3 x 3 grid drawn as a heat map"
+grep -q 'WORKGROUP_SIZE_BITS' "$dir"/constructed/heatmap-csr-multirow-opencl-0.0-ahmed.csv || fail "heat map axes"
+
+echo "== 2. real stream run"
+"$bin" stream --size 100000 --max-samples 10 --budget 0.5 --out "$dir/real.jsonl" > /dev/null
+"$bin" plot "$dir/real.jsonl" --out "$dir/real" --scripts "$src/plots" | tee "$dir/real.txt"
+check_figures "$dir/real" stream
+grep -q '^heat map: no sweep records with two swept parameters$' "$dir/real.txt" || fail "no line for the missing heat map"
+if [ "$(head -1 "$dir/real.jsonl" | jq '[.devices[].backend] | index("opencl") != null')" = true ]; then
+  check_figures "$dir/real" speedup
+fi
+"$bin" export "$dir/real.jsonl" --csv --out "$dir/real.csv"
+[ "$(wc -l < "$dir/real.csv")" -eq "$(( $(grep -c '"type":"measurement"' "$dir/real.jsonl") + 1 ))" ] ||
+  fail "export: one row per measurement plus the header row"
+"$bin" report "$dir/real.jsonl" --plots "$dir/real" --out "$dir/real/report.md"
+grep -q '^## Stream bandwidth' "$dir/real/report.md" || fail "report: no stream section"
+grep -q '](stream-' "$dir/real/report.md" || fail "report: no link to the stream figure"
+
+echo "== 3. replot.sh from the tables alone"
+rm "$dir"/real/*.png "$dir"/real/*.svg
+sh "$dir/real/replot.sh"
+check_figures "$dir/real" stream
+echo "ok"

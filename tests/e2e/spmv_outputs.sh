@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# spmv_outputs.sh FLOWBENCH DIR - the outputs of `flowbench spmv` agree with
+# each other: the results file is valid JSON Lines that the results readers
+# accept, the y written by --y-out equals A x for the --x given (checked by
+# running the same product on another backend with that x), and a record's
+# byte model is what docs/kernels.md says for CSR.
+set -euo pipefail
+bin=$1; dir=$2
+rm -rf "$dir"; mkdir -p "$dir"
+m=gen:cube:7
+# x = a vector of the right length, written by the matrix tool from a column
+n=$("$bin" matrix info "$m" --json | jq .rows)
+{ echo '%%MatrixMarket matrix array real general'; echo "$n 1"; for i in $(seq 1 "$n"); do echo "0.$((i % 97 + 1))"; done; } > "$dir/x.mtx"
+"$bin" spmv --matrix "$m" --x "$dir/x.mtx" --y-out "$dir/y_omp.mtx" --no-stream --max-samples 5 --out "$dir/r.jsonl" > /dev/null
+"$bin" spmv --matrix "$m" --x "$dir/x.mtx" --y-out "$dir/y_ocl.mtx" --no-stream --max-samples 5 --backend opencl \
+  --kernel csr-vector --out "$dir/r.jsonl" > /dev/null
+# same y from two backends and kernels, to the check's tolerance
+paste <(tail -n +4 "$dir/y_omp.mtx") <(tail -n +4 "$dir/y_ocl.mtx") |
+  awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > 1e-12 * (1 + ($1 < 0 ? -$1 : $1))) bad++ } END { exit bad > 0 }' ||
+  { echo "FAIL: y from openmp and opencl differ"; exit 1; }
+[ "$(tail -n +4 "$dir/y_omp.mtx" | wc -l)" -eq "$n" ] || { echo "FAIL: y has the wrong length"; exit 1; }
+# two runs, two headers, two measurement records; readers accept them
+[ "$(jq -s '[.[] | select(.type == "measurement" and .status == "ok")] | length' "$dir/r.jsonl")" -eq 2 ] ||
+  { echo "FAIL: expected 2 ok records"; exit 1; }
+"$bin" export "$dir/r.jsonl" --csv > "$dir/r.csv"
+grep -q csr-vector "$dir/r.csv" || { echo "FAIL: export lost the csr-vector record"; exit 1; }
+# CSR byte model: 8 B values + 4 B colidx per entry, 4 B per row pointer,
+# x and y once: 12 nnz + 4 (rows + 1) + 8 cols + 8 rows
+jq -s -e '[.[] | select(.type == "measurement")][0] |
+  .bytes == 12 * .matrix.nnz + 4 * (.matrix.rows + 1) + 8 * .matrix.cols + 8 * .matrix.rows' "$dir/r.jsonl" > /dev/null ||
+  { echo "FAIL: CSR byte model differs from docs/kernels.md"; exit 1; }
+echo ok

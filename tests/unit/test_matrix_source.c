@@ -1,0 +1,105 @@
+/* test_matrix_source.c - SRC resolution: files by extension, gen:cube specs,
+ * :block= / :matrix= / :reader= options, RCM before blocking, and the
+ * usage errors for specs that mean nothing. */
+#include "test_matrix_util.h"
+
+#include "matrix/source.h"
+
+static void load_ok(const char *src, int rcm, fb_matrix *m)
+{
+    fb_matrix_options opt = {.reorder_rcm = rcm};
+    if (fb_matrix_load(src, &opt, m) != FB_OK) fail_msg("%s: %s", src, fb_error_message());
+}
+
+static void test_gen_cube(void **state)
+{
+    (void)state;
+    fb_matrix m;
+    load_ok("gen:cube:level=0", 0, &m);
+    assert_int_equal(m.A.nrows, 3375);
+    assert_int_equal(m.mesh_nodes, 3375);
+    assert_int_equal(m.mesh_tets, 16464);
+    assert_int_equal(m.block, 0);
+    fb_matrix_free(&m);
+    load_ok("gen:cube:4:matrix=graph:block=3", 0, &m);
+    assert_int_equal(m.A.nrows, 3 * 64);
+    assert_int_equal(m.block, 3);
+    assert_int_equal(m.B.r, 3);
+    assert_int_equal(m.B.nblocks, m.A.nnz / 9);
+    assert_true(fb_bcsr_fill(&m.B) == 1.0);
+    fb_matrix_free(&m);
+}
+
+static void test_files(void **state)
+{
+    (void)state;
+    char src[4200];
+    fb_matrix m;
+    load_ok(shipped("vector.mtx"), 0, &m);
+    assert_true(m.is_vector);
+    assert_int_equal(m.A.nrows, 6);
+    fb_matrix_free(&m);
+    snprintf(src, sizeof src, "%s:reader=cholmod:block=2", shipped("general.mtx"));
+    load_ok(src, 0, &m);
+    assert_int_equal(m.B.nbrows, 3);
+    assert_true(fb_bcsr_fill(&m.B) > 1.0);
+    fb_matrix_free(&m);
+    snprintf(src, sizeof src, "%s:matrix=graph", shipped("tiny_cube.su2"));
+    load_ok(src, 0, &m);
+    assert_int_equal(m.mesh_tets, 101);
+    fb_matrix_free(&m);
+}
+
+static void test_rcm_before_blocking(void **state)
+{
+    (void)state;
+    fb_matrix plain, m;
+    char src[4200];
+    snprintf(src, sizeof src, "%s:block=4", shipped("tiny_cube_v41.msh"));
+    load_ok(src, 0, &plain);
+    load_ok(src, 1, &m);
+    assert_true(m.reordered);
+    assert_int_equal(m.A.nnz, plain.A.nnz);
+    assert_true(fb_bcsr_fill(&m.B) == 1.0); /* nodes were renumbered, not scalar rows */
+    assert_true(m.bandwidth_before >= fb_csr_bandwidth(&m.A) / 4);
+    fb_matrix_free(&plain);
+    fb_matrix_free(&m);
+}
+
+static void expect_usage(const char *src, fb_status want, const char *needle)
+{
+    fb_matrix m;
+    fb_status st = fb_matrix_load(src, NULL, &m);
+    if (st != want) fail_msg("%s: status %d, want %d (%s)", src, st, want, fb_error_message());
+    if (!strstr(fb_error_message(), needle)) fail_msg("%s: '%s' lacks '%s'", src, fb_error_message(), needle);
+}
+
+static void test_bad_specs(void **state)
+{
+    (void)state;
+    expect_usage("gen:cube:1", FB_ERR_USAGE, "N must be an integer >= 2");
+    expect_usage("gen:cube:level=3", FB_ERR_USAGE, "level must be 0, 1 or 2");
+    expect_usage("gen:cube:abc", FB_ERR_USAGE, "N must be");
+    expect_usage("gen:cube:2000", FB_ERR_USAGE, "32-bit indices");
+    expect_usage("gen:cube:500:block=5", FB_ERR_USAGE, "32-bit indices");
+    expect_usage("gen:sphere:4", FB_ERR_USAGE, "unknown generator");
+    expect_usage("gen:cube:4:block=6", FB_ERR_USAGE, "K must be an integer 1..5");
+    expect_usage("gen:cube:4:block=2:block=3", FB_ERR_USAGE, "block= given twice");
+    expect_usage("gen:cube:4:matrix=stokes", FB_ERR_USAGE, "expected laplacian or graph");
+    expect_usage("gen:cube:4:reader=cholmod", FB_ERR_USAGE, "reader= applies to Matrix Market");
+    expect_usage("matrix.txt", FB_ERR_USAGE, "unknown matrix source");
+    expect_usage("", FB_ERR_USAGE, "empty matrix source");
+    expect_usage("a.mtx:matrix=graph", FB_ERR_USAGE, "matrix= applies to meshes");
+    expect_usage("/nonexistent/a.mtx", FB_ERR_INPUT, "cannot open");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gen_cube),
+        cmocka_unit_test(test_files),
+        cmocka_unit_test(test_rcm_before_blocking),
+        cmocka_unit_test(test_bad_specs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,344 @@
+/* test_results.c - the results writer (every record valid JSON, flushed per
+ * record), the reader (required fields, line-numbered errors, configuration
+ * keys, repeated runs), the fraction-of-stream rule and the CSV export. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "results/export.h"
+#include "results/reader.h"
+#include "results/results.h"
+
+static void temp_path(char *path, size_t len, const char *name)
+{
+    snprintf(path, len, "/tmp/fb-test-results-%ld-%s", (long)getpid(), name);
+    unlink(path);
+}
+
+static fb_device_info test_device(void)
+{
+    fb_device_info d;
+    memset(&d, 0, sizeof d);
+    snprintf(d.backend, sizeof d.backend, "openmp");
+    snprintf(d.id, sizeof d.id, "openmp:0");
+    snprintf(d.name, sizeof d.name, "Test CPU (unit test)");
+    snprintf(d.driver_version, sizeof d.driver_version, "test driver 1");
+    snprintf(d.runtime_version, sizeof d.runtime_version, "test runtime 2");
+    d.compute_units = 2;
+    return d;
+}
+
+/* A measurement record the way cmd_stream.c builds one, with 3 samples. */
+static json_t *test_record(const char *kernel, double t)
+{
+    double samples[3] = {t, 1.1 * t, 0.9 * t};
+    fb_measurement m = {.samples = samples, .nsamples = 3};
+    fb_stats_compute(samples, 3, &m.stats);
+    json_t *rec =
+        json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:{s:i, s:i}, s:f, s:s}", "benchmark", "stream", "kernel", kernel,
+                  "backend", "openmp", "device", "openmp:0", "device_name", "Test CPU (unit test)", "precision",
+                  "double", "params", "wg", 256, "n", 1000, "gbs", 24e3 / t / 1e9, "status", "ok");
+    json_object_set_new(rec, "stats", fb_json_measurement(&m));
+    return rec;
+}
+
+static int count_valid_lines(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[1 << 16];
+    int n = 0;
+    assert_non_null(f);
+    while (fgets(line, sizeof line, f)) {
+        json_t *j = json_loads(line, 0, NULL);
+        assert_non_null(j); /* every line is one complete JSON object */
+        assert_true(json_is_object(j));
+        json_decref(j);
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+static void test_writer_flushes_each_record(void **state)
+{
+    (void)state;
+    char path[256];
+    fb_device_info d = test_device();
+    fb_results *w = NULL;
+    temp_path(path, sizeof path, "writer.jsonl");
+    assert_int_equal(fb_results_open(path, "test", &d, 1, &w), FB_OK);
+    assert_int_equal(count_valid_lines(path), 1); /* the header is on disk before any measurement */
+    for (int i = 0; i < 3; ++i) {
+        json_t *rec = test_record("triad", 1e-3);
+        assert_int_equal(fb_results_append(w, rec), FB_OK);
+        json_decref(rec);
+        /* read back through another handle while the writer is still open */
+        assert_int_equal(count_valid_lines(path), 2 + i);
+    }
+    fb_results_close(w);
+    unlink(path);
+}
+
+static void assert_has(const json_t *obj, const char *path)
+{
+    if (!*fb_json_str(obj, path) && isnan(fb_json_num(obj, path))) fail_msg("missing required field %s", path);
+}
+
+static void test_header_has_required_fields(void **state)
+{
+    (void)state;
+    fb_device_info d = test_device();
+    json_t *h = fb_json_header("test", &d, 1);
+    const char *fields[] = {"date",
+                            "command",
+                            "host.hostname",
+                            "host.cpu",
+                            "host.os",
+                            "host.logical_cpus",
+                            "build.flowbench_version",
+                            "build.git_revision",
+                            "build.compiler",
+                            "build.flags",
+                            NULL};
+    for (int i = 0; fields[i]; ++i)
+        assert_has(h, fields[i]);
+    const json_t *dev = json_array_get(json_object_get(h, "devices"), 0);
+    assert_string_equal(fb_json_str(dev, "driver_version"), "test driver 1");
+    assert_string_equal(fb_json_str(dev, "runtime_version"), "test runtime 2");
+    assert_string_equal(fb_json_str(dev, "name"), "Test CPU (unit test)");
+    json_decref(h);
+}
+
+static void test_measurement_stats_fields(void **state)
+{
+    (void)state;
+    json_t *rec = test_record("copy", 2e-3);
+    const char *fields[] = {"stats.n", "stats.median_s", "stats.min_s", "stats.mean_s", "stats.stddev_s", NULL};
+    for (int i = 0; fields[i]; ++i)
+        assert_has(rec, fields[i]);
+    assert_int_equal(json_array_size(json_object_get(json_object_get(rec, "stats"), "samples_s")), 3);
+    assert_float_equal(fb_json_num(rec, "stats.median_s"), 2e-3, 1e-15);
+    json_decref(rec);
+}
+
+static void test_fraction_of_stream_helper(void **state)
+{
+    (void)state;
+    json_t *rec = json_object();
+    fb_json_set_fraction_of_stream(rec, 50, 200);
+    assert_float_equal(fb_json_num(rec, "fraction_of_stream"), 0.25, 1e-15);
+    assert_float_equal(fb_json_num(rec, "stream_gbs"), 200, 0);
+    fb_json_set_fraction_of_stream(rec, 50, 0); /* unknown reference: null, not 0 or inf */
+    assert_true(json_is_null(json_object_get(rec, "fraction_of_stream")));
+    json_decref(rec);
+}
+
+static const char *valid =
+    "{\"type\":\"measurement\",\"schema\":1,\"run_id\":\"r1\",\"benchmark\":\"spmv\",\"kernel\":\"csr\","
+    "\"backend\":\"opencl\",\"device\":\"opencl:0.0\",\"device_name\":\"GPU\",\"precision\":\"double\","
+    "\"params\":{\"WG\":64},\"status\":\"ok\",\"stats\":{\"samples_s\":[1e-3,2e-3],\"median_s\":1.5e-3}}";
+
+static void test_reader_accepts_valid_record(void **state)
+{
+    (void)state;
+    json_t *rec = NULL;
+    assert_int_equal(fb_results_check_line(valid, "r.jsonl", 3, &rec), FB_OK);
+    assert_non_null(rec);
+    json_decref(rec);
+}
+
+/* Removing any required field fails with the file, the line and the field. */
+static void test_reader_names_missing_required_field(void **state)
+{
+    (void)state;
+    const char *required[] = {"run_id",      "benchmark", "kernel", "backend", "device",
+                              "device_name", "precision", "status", "params",  NULL};
+    for (int i = 0; required[i]; ++i) {
+        json_t *rec = json_loads(valid, 0, NULL), *out = NULL;
+        char *text, want[64];
+        json_object_del(rec, required[i]);
+        text = json_dumps(rec, JSON_COMPACT);
+        assert_int_equal(fb_results_check_line(text, "r.jsonl", 7, &out), FB_ERR_INPUT);
+        assert_null(out);
+        assert_non_null(strstr(fb_error_message(), "r.jsonl: line 7: "));
+        snprintf(want, sizeof want, "\"%s\"", required[i]);
+        if (!strstr(fb_error_message(), want)) fail_msg("'%s' does not name %s", fb_error_message(), want);
+        free(text);
+        json_decref(rec);
+    }
+}
+
+static void test_reader_rejects_bad_lines(void **state)
+{
+    (void)state;
+    json_t *out = NULL;
+    assert_int_equal(fb_results_check_line("{\"type\":", "r.jsonl", 7, &out), FB_ERR_INPUT);
+    assert_non_null(strstr(fb_error_message(), "r.jsonl: line 7: not valid JSON ("));
+    assert_int_equal(fb_results_check_line("[1,2]", "r.jsonl", 2, &out), FB_ERR_INPUT);
+    assert_non_null(strstr(fb_error_message(), "not a JSON object"));
+    assert_int_equal(fb_results_check_line("{\"type\":\"measurement\",\"schema\":99}", "r.jsonl", 1, &out),
+                     FB_ERR_INPUT);
+    assert_non_null(strstr(fb_error_message(), "schema 99 is newer"));
+    assert_int_equal(fb_results_check_line("{\"type\":\"other\",\"schema\":1}", "r.jsonl", 1, &out), FB_ERR_INPUT);
+    assert_non_null(strstr(fb_error_message(), "not header or measurement"));
+    char *bad = strdup(valid);
+    strcpy(strstr(bad, "[1e-3"), "[-1,2]}}");
+    assert_int_equal(fb_results_check_line(bad, "r.jsonl", 4, &out), FB_ERR_INPUT);
+    assert_non_null(strstr(fb_error_message(), "samples_s[0]"));
+    free(bad);
+}
+
+static char *key_of(const char *text)
+{
+    json_t *rec = json_loads(text, 0, NULL);
+    char *key = fb_record_key(rec);
+    json_decref(rec);
+    return key;
+}
+
+static void test_key_canonical(void **state)
+{
+    (void)state;
+    char *a = key_of("{\"benchmark\":\"b\",\"kernel\":\"k\",\"params\":{\"X\":1,\"Y\":2}}");
+    char *b = key_of("{\"kernel\":\"k\",\"params\":{\"Y\":2,\"X\":1},\"benchmark\":\"b\"}");
+    char *c =
+        key_of("{\"benchmark\":\"b\",\"kernel\":\"k\",\"params\":{\"X\":1,\"Y\":2},\"matrix\":{\"hash\":\"h1\"}}");
+    char *d = key_of("{\"benchmark\":\"b\",\"kernel\":\"k\",\"params\":{\"X\":1,\"Y\":2},\"cold\":true}");
+    assert_string_equal(a, b);     /* parameter order does not matter */
+    assert_string_not_equal(a, c); /* the matrix does */
+    assert_string_not_equal(a, d); /* cold and warm caches never pair */
+    free(a), free(b), free(c), free(d);
+}
+
+static void write_file(const char *path, const char *const *lines)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    for (int i = 0; lines[i]; ++i)
+        fprintf(f, "%s\n", lines[i]);
+    fclose(f);
+}
+
+#define HEADER(id)                                                                                                     \
+    "{\"type\":\"header\",\"schema\":1,\"run_id\":\"" id "\",\"date\":\"d\",\"host\":{\"hostname\":\"h\","             \
+    "\"cpu\":\"Test CPU\"},\"devices\":[]}"
+#define STREAM(id, kernel, gbs, t)                                                                                     \
+    "{\"type\":\"measurement\",\"schema\":1,\"run_id\":\"" id "\",\"benchmark\":\"stream\",\"kernel\":\"" kernel       \
+    "\",\"backend\":\"openmp\",\"device\":\"openmp:0\",\"device_name\":\"Test CPU\",\"precision\":\"double\","         \
+    "\"params\":{\"n\":1000},\"status\":\"ok\",\"gbs\":" gbs ",\"stats\":{\"samples_s\":[" t "],\"median_s\":" t "}}"
+
+static void test_repeated_runs_and_fraction(void **state)
+{
+    (void)state;
+    char path[256];
+    fb_results_set *set = NULL;
+    const char *lines[] = {HEADER("r1"),
+                           STREAM("r1", "triad", "10", "1e-3"),
+                           STREAM("r1", "copy", "5", "2e-3"),
+                           "",
+                           HEADER("r2"),
+                           STREAM("r2", "triad", "20", "5e-4"),
+                           NULL};
+    temp_path(path, sizeof path, "runs.jsonl");
+    write_file(path, lines);
+    assert_int_equal(fb_results_load(path, &set), FB_OK);
+    assert_int_equal(set->nheaders, 2);
+    assert_int_equal(set->nrecords, 3);
+    assert_int_equal(set->records[0].line, 2);
+    assert_int_equal(set->records[2].line, 6); /* the blank line still counts */
+    assert_true(set->records[0].superseded);   /* run r2 measured triad again */
+    assert_false(set->records[2].superseded);
+    assert_ptr_equal(set->records[2].header, set->headers[1]);
+    int first;
+    assert_int_equal(fb_results_find_all(set, set->records[0].key, &first), 2);
+    assert_ptr_equal(fb_results_find(set, set->records[0].key), &set->records[2]);
+    /* copy's fraction comes from the triad of its own run (r1), not r2's */
+    assert_float_equal(fb_record_fraction(set, &set->records[1]), 0.5, 1e-12);
+    fb_results_set_free(set);
+    unlink(path);
+}
+
+static void test_load_reports_line_number(void **state)
+{
+    (void)state;
+    char path[256];
+    fb_results_set *set = NULL;
+    const char *lines[] = {HEADER("r1"), STREAM("r1", "triad", "10", "1e-3"), "{not json", NULL};
+    temp_path(path, sizeof path, "bad.jsonl");
+    write_file(path, lines);
+    assert_int_equal(fb_results_load(path, &set), FB_ERR_INPUT);
+    assert_null(set);
+    assert_non_null(strstr(fb_error_message(), ": line 3: not valid JSON"));
+    unlink(path);
+    assert_int_equal(fb_results_load(path, &set), FB_ERR_INPUT); /* now missing */
+    assert_non_null(strstr(fb_error_message(), "cannot open"));
+}
+
+static void test_export_csv(void **state)
+{
+    (void)state;
+    char path[256], csv[256], line[4096];
+    fb_results_set *set = NULL;
+    const char *lines[] = {HEADER("r1"), STREAM("r1", "triad", "10", "1e-3"), NULL};
+    temp_path(path, sizeof path, "export.jsonl");
+    temp_path(csv, sizeof csv, "export.csv");
+    write_file(path, lines);
+    assert_int_equal(fb_results_load(path, &set), FB_OK);
+    FILE *out = fopen(csv, "w");
+    assert_int_equal(fb_export_csv(set, out, 0), FB_OK);
+    fclose(out);
+    out = fopen(csv, "r");
+    assert_non_null(fgets(line, sizeof line, out));
+    assert_non_null(strstr(line, "run_id,host,benchmark,suite,case,kernel,backend,device,device_name,precision,"));
+    assert_non_null(strstr(line, ",median_s,min_s,mean_s,stddev_s,gflops,gbs,fraction_of_stream,max_rel_error,status"));
+    assert_non_null(strstr(line, ",param_n\n"));
+    assert_non_null(fgets(line, sizeof line, out));
+    assert_non_null(strstr(line, "r1,h,stream,,,triad,openmp,openmp:0,Test CPU,double,"));
+    assert_non_null(strstr(line, ",10,1,,ok,")); /* gbs 10, fraction 1 (triad over itself), no check error */
+    assert_null(fgets(line, sizeof line, out));
+    fclose(out);
+    fb_results_set_free(set);
+    unlink(path);
+    unlink(csv);
+}
+
+static void test_csv_quoting(void **state)
+{
+    (void)state;
+    char buf[128] = "";
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    fb_csv_field(f, "plain");
+    fputc(' ', f);
+    fb_csv_field(f, "a,b \"c\"");
+    fputc(' ', f);
+    fb_csv_number(f, NAN);
+    fclose(f);
+    assert_string_equal(buf, "plain \"a,b \"\"c\"\"\" ");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_writer_flushes_each_record),
+        cmocka_unit_test(test_header_has_required_fields),
+        cmocka_unit_test(test_measurement_stats_fields),
+        cmocka_unit_test(test_fraction_of_stream_helper),
+        cmocka_unit_test(test_reader_accepts_valid_record),
+        cmocka_unit_test(test_reader_names_missing_required_field),
+        cmocka_unit_test(test_reader_rejects_bad_lines),
+        cmocka_unit_test(test_key_canonical),
+        cmocka_unit_test(test_repeated_runs_and_fraction),
+        cmocka_unit_test(test_load_reports_line_number),
+        cmocka_unit_test(test_export_csv),
+        cmocka_unit_test(test_csv_quoting),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
