@@ -1,0 +1,154 @@
+/* spmv_family.c - the SpMV kernels and peer libraries as a sweep family
+ * (harness/tune/family.h). Problems are matrix SRC specs; kernel indices
+ * past the flowbench kernels are the peers. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../peers/peers.h"
+#include "../tune/family.h"
+#include "spmv_matrix.h"
+#include "spmv_record.h"
+
+#define MAX_FAMILY_KERNELS 32
+
+typedef struct spmv_problem {
+    fb_matrix m;
+    json_t *json;
+} spmv_problem;
+
+static fb_family_kernel kernels[MAX_FAMILY_KERNELS];
+
+/* Filled on first use from the kernel table and the peer registry. */
+static void fill_kernels(void)
+{
+    if (kernels[0].name) return;
+    for (int i = 0; i < fb_spmv_kernel_count; ++i)
+        kernels[i] = (fb_family_kernel){fb_spmv_kernels[i].name, fb_spmv_kernels[i].summary,
+                                        fb_spmv_kernels[i].nparams, fb_spmv_kernels[i].params};
+    for (int i = 0; i < fb_peer_count(); ++i) {
+        const fb_peer *p = fb_peer_at(i);
+        kernels[fb_spmv_kernel_count + i] = (fb_family_kernel){p->def.name, p->def.summary, 0, p->def.params};
+    }
+}
+
+static const fb_family_kernel *kernel_at(int i)
+{
+    fill_kernels();
+    return &kernels[i];
+}
+
+static int kernel_count(void) { return fb_spmv_kernel_count + fb_peer_count(); }
+
+static const fb_spmv_kernel_def *kernel_def(int i, const fb_peer **peer)
+{
+    *peer = i >= fb_spmv_kernel_count ? fb_peer_at(i - fb_spmv_kernel_count) : NULL;
+    return *peer ? &(*peer)->def : &fb_spmv_kernels[i];
+}
+
+static fb_status problem_open(const char *spec, void **out)
+{
+    fb_status status = FB_OK;
+    fb_matrix_options opt = {0};
+    spmv_problem *p = NULL;
+    FB_ALLOC(p, 1, "a matrix problem");
+    FB_CHECK(fb_matrix_load(spec, &opt, &p->m));
+    if (p->m.is_vector) FB_FAIL(FB_ERR_INPUT, "%s: is a vector (Matrix Market array), not a matrix", spec);
+    FB_CHECK(fb_spmv_matrix_json(&p->m, &p->json));
+    *out = p;
+    return FB_OK;
+fail:
+    if (p) fb_matrix_free(&p->m);
+    free(p);
+    return status;
+}
+
+static void problem_close(void *vp)
+{
+    spmv_problem *p = vp;
+    if (!p) return;
+    json_decref(p->json);
+    fb_matrix_free(&p->m);
+    free(p);
+}
+
+static const json_t *problem_json(const void *vp) { return ((const spmv_problem *)vp)->json; }
+
+/* The kernel's view of the matrix; BCSR kernels switch the block layout in
+ * place (a transpose of the values, O(nnz), not timed). */
+static fb_status view_for(spmv_problem *p, const fb_spmv_kernel_def *k, fb_spmv_matrix *A)
+{
+    fb_status status = FB_OK;
+    if (k->format == FB_FORMAT_CSR) return fb_spmv_view_csr(&p->m.A, A);
+    if (!p->m.block) FB_FAIL(FB_ERR_USAGE, "%s reads block CSR: the matrix needs :block=K", k->name);
+    FB_CHECK(fb_bcsr_set_layout(&p->m.B, k->format == FB_FORMAT_BCSR_SOA ? FB_BLOCK_SOA : FB_BLOCK_AOS));
+    FB_CHECK(fb_spmv_view_bcsr(&p->m.B, A));
+fail:
+    return status;
+}
+
+static fb_spmv_config config_of(const fb_spmv_kernel_def *k, const fb_family_run *run)
+{
+    fb_spmv_config cfg = {.kernel = k, .point = run->point, .is_double = run->is_double, .measure = run->measure};
+    return cfg;
+}
+
+static fb_status check(const void *vp, const fb_family_run *run, const fb_device_info *dev)
+{
+    fb_status status = FB_OK;
+    const fb_peer *peer;
+    const fb_spmv_kernel_def *k = kernel_def(run->kernel, &peer);
+    const spmv_problem *p = vp;
+    fb_spmv_config cfg = config_of(k, run);
+    fb_spmv_matrix A;
+    char why[256] = "";
+    if (peer) {
+        if (!peer->available(why, sizeof why)) FB_FAIL(FB_ERR_USAGE, "%s: %s", k->name, why);
+        if (strcmp(peer->backend, dev->backend) != 0)
+            FB_FAIL(FB_ERR_USAGE, "%s runs on the %s backend only", k->name, peer->backend);
+        return FB_OK;
+    }
+    if (k->format != FB_FORMAT_CSR && !p->m.block)
+        FB_FAIL(FB_ERR_USAGE, "%s reads block CSR: the matrix needs :block=K", k->name);
+    /* the layout does not change the shape, so the AoS/SoA view is not needed here */
+    FB_CHECK(k->format == FB_FORMAT_CSR ? fb_spmv_view_csr(&p->m.A, &A) : fb_spmv_view_bcsr(&p->m.B, &A));
+    A.format = k->format;
+    FB_CHECK(fb_spmv_check_point(&cfg, dev, &A));
+fail:
+    return status;
+}
+
+static fb_status run(fb_target *t, void *vp, const fb_family_run *frun, json_t **record)
+{
+    fb_status status = FB_OK, run_status;
+    const fb_peer *peer;
+    const fb_spmv_kernel_def *k = kernel_def(frun->kernel, &peer);
+    spmv_problem *p = vp;
+    fb_spmv_config cfg = config_of(k, frun);
+    fb_spmv_matrix A;
+    fb_spmv_result r;
+    memset(&r, 0, sizeof r);
+    *record = NULL;
+    FB_CHECK(view_for(p, k, &A));
+    run_status = peer ? fb_peer_run(peer, t, &A, &cfg, &r) : fb_spmv_run(t, &A, &cfg, &r);
+    if (run_status != FB_OK && run_status != FB_ERR_CHECK) {
+        status = run_status;
+        goto fail;
+    }
+    *record = fb_spmv_record(fb_target_info(t), p->json, &A, &cfg, &r, 0.0);
+    status = run_status;
+fail:
+    fb_spmv_result_free(&r);
+    return status;
+}
+
+const fb_family fb_family_spmv = {
+    .name = "spmv",
+    .problem_key = "matrix",
+    .kernel_count = kernel_count,
+    .kernel = kernel_at,
+    .problem_open = problem_open,
+    .problem_close = problem_close,
+    .problem_json = problem_json,
+    .check = check,
+    .run = run,
+};

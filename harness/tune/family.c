@@ -1,0 +1,27 @@
+/* family.c - the registry of benchmark families the sweep runner knows.
+ * A new family adds one line to `families` (and defines its fb_family). */
+#include "family.h"
+
+#include <string.h>
+
+static const fb_family *const families[] = {
+    &fb_family_spmv,
+};
+
+int fb_family_count(void) { return (int)(sizeof families / sizeof families[0]); }
+
+const fb_family *fb_family_at(int i) { return i >= 0 && i < fb_family_count() ? families[i] : NULL; }
+
+const fb_family *fb_family_find(const char *name)
+{
+    for (int i = 0; i < fb_family_count(); ++i)
+        if (strcmp(families[i]->name, name) == 0) return families[i];
+    return NULL;
+}
+
+int fb_family_kernel_find(const fb_family *f, const char *name)
+{
+    for (int i = 0; i < f->kernel_count(); ++i)
+        if (strcmp(f->kernel(i)->name, name) == 0) return i;
+    return -1;
+}

@@ -1,0 +1,77 @@
+/* family.h - what `flowbench sweep` and `flowbench tune` need from a
+ * benchmark family (spmv, stream, heat2d, fv-surface, ...), so the sweep
+ * runner and the search strategies know no family by name.
+ *
+ * A family has kernels; each kernel has a parameter space (params.h axes,
+ * passed to the kernel as -D defines) and a constraint check. A "problem"
+ * is what the kernels run on: a matrix SRC for spmv, a grid spec for the
+ * grid families. It is opened once per case and shared by every
+ * configuration run on it.
+ *
+ * A configuration is (problem, kernel, point, precision, target). The
+ * family runs it, checks the result against its reference, and returns the
+ * measurement record (docs/results.md) with "status" "ok" or
+ * "wrong-result"; the sweep adds suite, case, stream fraction and run id.
+ */
+#ifndef FB_TUNE_FAMILY_H
+#define FB_TUNE_FAMILY_H
+
+#include <jansson.h>
+
+#include "../backends/target.h"
+#include "../bench/params.h"
+#include "../core/measure.h"
+
+typedef struct fb_family_kernel {
+    const char *name;     /* "csr-vector", "heat-jacobi" */
+    const char *summary;
+    int nparams;
+    const fb_param_axis *params; /* nparams axes */
+} fb_family_kernel;
+
+typedef struct fb_family_run {
+    int kernel;                /* index into the family's kernels */
+    fb_param_point point;      /* values[i] for params[i] */
+    int is_double;
+    fb_measure_config measure;
+} fb_family_run;
+
+typedef struct fb_family {
+    const char *name;          /* the "benchmark" field of its records */
+    const char *problem_key;   /* the record field of the problem object: "matrix", "grid" */
+    int (*kernel_count)(void);
+    const fb_family_kernel *(*kernel)(int i); /* 0 <= i < kernel_count() */
+
+    /* Opens a problem from its spec ("gen:cube:10:block=3", "grid:101x101").
+     * FB_ERR_USAGE / FB_ERR_INPUT naming the spec on bad input. */
+    fb_status (*problem_open)(const char *spec, void **problem);
+    void (*problem_close)(void *problem);
+    /* The record's problem object (goes in the field problem_key), owned
+     * by the problem: name, spec, identity hash, size. */
+    const json_t *(*problem_json)(const void *problem);
+
+    /* Why this configuration cannot run here, decided without compiling
+     * (work-group over the device limit, local memory too small, a block
+     * kernel on a scalar matrix): FB_ERR_USAGE with the reason, or FB_OK.
+     * The sweep counts these as pruned. */
+    fb_status (*check)(const void *problem, const fb_family_run *run, const fb_device_info *dev);
+
+    /* Runs, measures and checks one configuration. On FB_OK or FB_ERR_CHECK
+     * *record is the measurement record (status "ok" / "wrong-result");
+     * on any other error *record is NULL and the error message says why
+     * (build log's first line, launch error). FB_ERR_INTERRUPTED passes
+     * through. */
+    fb_status (*run)(fb_target *t, void *problem, const fb_family_run *run, json_t **record);
+} fb_family;
+
+extern const fb_family fb_family_spmv;
+
+/* Every family compiled in, for lookup by name. */
+const fb_family *fb_family_find(const char *name);
+int fb_family_count(void);
+const fb_family *fb_family_at(int i);
+
+/* The kernel index of a name in a family, or -1. */
+int fb_family_kernel_find(const fb_family *f, const char *name);
+
+#endif
