@@ -150,6 +150,11 @@ extern const fb_backend_ops fb_backend_cuda;
  * string), FB_ERR_NOMEM if out is too small. */
 fb_status fb_defines_render(const fb_define *defines, int ndefines, char *out, size_t out_len);
 
+/* The first line of a compiler log that mentions an error, else its first
+ * non-empty line, else "" (for FB_ERR_BUILD messages; every backend's
+ * compiler words its log differently). */
+void fb_build_log_first_error(const char *log, char *out, size_t out_len);
+
 /* Value of a define, or NULL if absent. */
 const char *fb_defines_get(const fb_define *defines, int ndefines, const char *name);
 

@@ -599,36 +599,6 @@ static fb_status build_options(const fb_device *dev, const fb_program_spec *spec
     return fb_defines_render(spec->defines, spec->ndefines, out + used, out_len - (size_t)used);
 }
 
-/* Case-insensitive: PoCL/clang say "error:", NVIDIA "error :", others "Error". */
-static int mentions_error(const char *line, size_t len)
-{
-    for (size_t i = 0; i + 5 <= len; ++i)
-        if (strncasecmp(line + i, "error", 5) == 0) return 1;
-    return 0;
-}
-
-/* The first log line that mentions an error, else the first non-empty one. */
-static void first_error_line(const char *log, char *out, size_t out_len)
-{
-    const char *fallback = NULL;
-    size_t fallback_len = 0;
-    out[0] = '\0';
-    for (const char *line = log; line && *line;) {
-        size_t len = strcspn(line, "\r\n");
-        if (mentions_error(line, len)) {
-            snprintf(out, out_len, "%.*s", (int)len, line);
-            return;
-        }
-        if (!fallback && len > 0) {
-            fallback = line;
-            fallback_len = len;
-        }
-        line += len;
-        line += strspn(line, "\r\n");
-    }
-    if (fallback) snprintf(out, out_len, "%.*s", (int)fallback_len, fallback);
-}
-
 /* PoCL and AMD compile a temporary copy of the source, so their log names
  * "/root/.cache/pocl/kcache/tempfile_XXXX.cl:3:12"; put the source's own
  * name in its place so the message points at the file the user edits. */
@@ -659,7 +629,7 @@ static fb_status report_build_failure(const fb_device *dev, cl_program program, 
         (text = calloc(size + 1, 1)) != NULL &&
         clGetProgramBuildInfo(program, dev->device, CL_PROGRAM_BUILD_LOG, size, text, NULL) != CL_SUCCESS)
         text[0] = '\0';
-    first_error_line(text, line, sizeof line);
+    fb_build_log_first_error(text, line, sizeof line);
     name_source(line, sizeof line, spec->source_name);
     if (!line[0]) snprintf(line, sizeof line, "%s (%d), empty build log", cl_error_name(err), (int)err);
     FB_FAIL(FB_ERR_BUILD, "%s: %s: build failed: %s", spec->source_name, spec->kernel_name, line);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../core/hash.h"
 
@@ -261,4 +262,34 @@ const char *fb_defines_get(const fb_define *defines, int ndefines, const char *n
     for (int i = 0; i < ndefines; ++i)
         if (strcmp(defines[i].name, name) == 0) return defines[i].value ? defines[i].value : "";
     return NULL;
+}
+
+/* Case-insensitive: PoCL/clang/NVRTC say "error:", NVIDIA OpenCL "error :", others "Error". */
+static int mentions_error(const char *line, size_t len)
+{
+    for (size_t i = 0; i + 5 <= len; ++i)
+        if (strncasecmp(line + i, "error", 5) == 0) return 1;
+    return 0;
+}
+
+/* The first log line that mentions an error, else the first non-empty one. */
+void fb_build_log_first_error(const char *log, char *out, size_t out_len)
+{
+    const char *fallback = NULL;
+    size_t fallback_len = 0;
+    out[0] = '\0';
+    for (const char *line = log; line && *line;) {
+        size_t len = strcspn(line, "\r\n");
+        if (mentions_error(line, len)) {
+            snprintf(out, out_len, "%.*s", (int)len, line);
+            return;
+        }
+        if (!fallback && len > 0) {
+            fallback = line;
+            fallback_len = len;
+        }
+        line += len;
+        line += strspn(line, "\r\n");
+    }
+    if (fallback) snprintf(out, out_len, "%.*s", (int)fallback_len, fallback);
 }

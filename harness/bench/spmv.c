@@ -72,35 +72,51 @@ fail:
     return status;
 }
 
-/* Copies n doubles to the device as REAL. */
-static fb_status upload_reals(spmv_run *s, const double *src, size_t n, fb_buffer **out)
+fb_status fb_spmv_upload_reals(fb_target *t, int is_double, const double *src, size_t n, fb_buffer **out)
 {
     fb_status status = FB_OK;
-    size_t bytes = n * (s->cfg->is_double ? sizeof(double) : sizeof(float));
+    size_t bytes = n * (is_double ? sizeof(double) : sizeof(float));
     float *tmp = NULL;
-    FB_CHECK(fb_target_alloc(s->t, bytes, out));
-    if (s->cfg->is_double) {
-        FB_CHECK(fb_target_copy_in(s->t, *out, src, bytes));
+    FB_CHECK(fb_target_alloc(t, bytes, out));
+    if (is_double) {
+        FB_CHECK(fb_target_copy_in(t, *out, src, bytes));
     } else {
         FB_ALLOC(tmp, n, "single-precision copy");
         for (size_t i = 0; i < n; ++i) tmp[i] = (float)src[i];
-        FB_CHECK(fb_target_copy_in(s->t, *out, tmp, bytes));
+        FB_CHECK(fb_target_copy_in(t, *out, tmp, bytes));
     }
 fail:
     free(tmp);
     return status;
 }
 
-static fb_status upload_ints(spmv_run *s, const int *src, size_t n, fb_buffer **out)
+fb_status fb_spmv_upload_ints(fb_target *t, const int *src, size_t n, fb_buffer **out)
 {
     fb_status status = FB_OK;
-    FB_CHECK(fb_target_alloc(s->t, n * sizeof(int), out));
-    FB_CHECK(fb_target_copy_in(s->t, *out, src, n * sizeof(int)));
+    FB_CHECK(fb_target_alloc(t, n * sizeof(int), out));
+    FB_CHECK(fb_target_copy_in(t, *out, src, n * sizeof(int)));
 fail:
     return status;
 }
 
-static size_t value_count(const fb_spmv_matrix *A)
+fb_status fb_spmv_download_reals(fb_target *t, int is_double, fb_buffer *src, size_t n, double **out)
+{
+    fb_status status = FB_OK;
+    float *tmp = NULL;
+    FB_ALLOC(*out, n, "result vector");
+    if (is_double) {
+        FB_CHECK(fb_target_copy_out(t, *out, src, n * sizeof(double)));
+    } else {
+        FB_ALLOC(tmp, n, "single-precision result");
+        FB_CHECK(fb_target_copy_out(t, tmp, src, n * sizeof(float)));
+        for (size_t i = 0; i < n; ++i) (*out)[i] = tmp[i];
+    }
+fail:
+    free(tmp);
+    return status;
+}
+
+size_t fb_spmv_value_count(const fb_spmv_matrix *A)
 {
     size_t K = (size_t)block_of(A);
     return A->format == FB_FORMAT_CSR ? (size_t)A->shape.nnz : (size_t)A->shape.nblocks * K * K;
@@ -111,10 +127,10 @@ static fb_status upload(spmv_run *s, const double *x)
     fb_status status = FB_OK;
     const fb_spmv_matrix *A = s->A;
     size_t real = s->cfg->is_double ? sizeof(double) : sizeof(float);
-    FB_CHECK(upload_ints(s, A->ptr, (size_t)A->shape.nbrows + 1, &s->ptr));
-    FB_CHECK(upload_ints(s, A->idx, (size_t)A->shape.nblocks, &s->idx));
-    FB_CHECK(upload_reals(s, A->values, value_count(A), &s->val));
-    FB_CHECK(upload_reals(s, x, (size_t)A->shape.ncols, &s->x));
+    FB_CHECK(fb_spmv_upload_ints(s->t, A->ptr, (size_t)A->shape.nbrows + 1, &s->ptr));
+    FB_CHECK(fb_spmv_upload_ints(s->t, A->idx, (size_t)A->shape.nblocks, &s->idx));
+    FB_CHECK(fb_spmv_upload_reals(s->t, s->cfg->is_double, A->values, fb_spmv_value_count(A), &s->val));
+    FB_CHECK(fb_spmv_upload_reals(s->t, s->cfg->is_double, x, (size_t)A->shape.ncols, &s->x));
     FB_CHECK(fb_target_alloc(s->t, (size_t)A->shape.nrows * real, &s->y));
     if (s->cfg->kernel->fixup_kernel) {
         FB_CHECK(fb_target_alloc(s->t, (size_t)s->nthreads * sizeof(int), &s->carry_row));
@@ -192,24 +208,6 @@ fail:
 
 static fb_status flush(void *ctx) { return fb_target_flush_cache(((spmv_run *)ctx)->t); }
 
-static fb_status fetch_y(spmv_run *s, fb_spmv_result *r)
-{
-    fb_status status = FB_OK;
-    size_t n = (size_t)s->A->shape.nrows;
-    float *tmp = NULL;
-    FB_ALLOC(r->y, n, "result vector");
-    if (s->cfg->is_double) {
-        FB_CHECK(fb_target_copy_out(s->t, r->y, s->y, n * sizeof(double)));
-    } else {
-        FB_ALLOC(tmp, n, "single-precision result");
-        FB_CHECK(fb_target_copy_out(s->t, tmp, s->y, n * sizeof(float)));
-        for (size_t i = 0; i < n; ++i) r->y[i] = tmp[i];
-    }
-fail:
-    free(tmp);
-    return status;
-}
-
 /* Inputs rounded as the device saw them, so single precision is judged on
  * its arithmetic, not on the rounding of the data. */
 static fb_status rounded_copy(const double *src, size_t n, int is_double, double **out)
@@ -235,7 +233,7 @@ fb_status fb_spmv_finish(const fb_spmv_matrix *A, const fb_spmv_config *cfg, con
     FB_ALLOC(ref, n, "reference y");
     FB_ALLOC(abs_ref, n, "reference |A||x|");
     FB_CHECK(rounded_copy(x, (size_t)A->shape.ncols, cfg->is_double, &xr));
-    FB_CHECK(rounded_copy(A->values, value_count(A), cfg->is_double, &vr));
+    FB_CHECK(rounded_copy(A->values, fb_spmv_value_count(A), cfg->is_double, &vr));
     fb_spmv_matrix rounded = *A;
     rounded.values = vr;
     fb_spmv_reference(&rounded, xr, ref, abs_ref);
@@ -297,7 +295,7 @@ fb_status fb_spmv_run(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_confi
     if (cfg->kernel->fixup_kernel) FB_CHECK(build_one(&s, cfg->kernel->fixup_kernel, &s.fixup_kernel));
     set_args(&s);
     FB_CHECK(fb_measure(&cfg->measure, sample, &s, flush, &s, &out->m));
-    FB_CHECK(fetch_y(&s, out));
+    FB_CHECK(fb_spmv_download_reals(t, cfg->is_double, s.y, (size_t)A->shape.nrows, &out->y));
     FB_CHECK(fb_spmv_finish(A, cfg, x, fb_target_info(t)->id, out));
 fail:
     release_all(&s);

@@ -61,6 +61,15 @@ fb_status fb_spmv_make_x(const fb_spmv_matrix *A, const double *given, double **
 fb_status fb_spmv_finish(const fb_spmv_matrix *A, const fb_spmv_config *cfg, const double *x, const char *where,
                          fb_spmv_result *r);
 
+/* Device transfers in the run's precision (single rounds on the way in and
+ * widens on the way out), shared by the kernels and the device peers. */
+fb_status fb_spmv_upload_reals(fb_target *t, int is_double, const double *src, size_t n, fb_buffer **out);
+fb_status fb_spmv_upload_ints(fb_target *t, const int *src, size_t n, fb_buffer **out);
+fb_status fb_spmv_download_reals(fb_target *t, int is_double, fb_buffer *src, size_t n, double **out);
+
+/* Number of stored values (CSR nnz; BCSR nblocks * K^2). */
+size_t fb_spmv_value_count(const fb_spmv_matrix *A);
+
 /* The serial reference: y = A x and s = |A| |x| row-wise, in double. */
 void fb_spmv_reference(const fb_spmv_matrix *A, const double *x, double *y, double *s);
 

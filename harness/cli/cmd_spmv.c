@@ -291,7 +291,8 @@ const fb_command fb_cmd_spmv = {
         "x and y once each, docs/kernels.md) by the median time, and is also given as a\n"
         "fraction of the stream triad measured on the same device just before.\n"
         "Block kernels (bcsr, bcsr-vector, bcsr-soa) need SRC:block=K. A peer library\n"
-        "(peer:graphblas) runs on its own backend with the same check.",
+        "(peer:graphblas, peer:cusparse, peer:cusparse-bsr) runs on its own backend\n"
+        "with the same check.",
     .options = options,
     .min_positional = 0,
     .max_positional = 0,

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const fb_peer *const peers[] = {&fb_peer_graphblas};
+static const fb_peer *const peers[] = {&fb_peer_graphblas, &fb_peer_cusparse, &fb_peer_cusparse_bsr};
 
 int fb_peer_count(void) { return (int)(sizeof peers / sizeof peers[0]); }
 
@@ -27,9 +27,11 @@ fb_status fb_peer_run(const fb_peer *p, fb_target *t, const fb_spmv_matrix *A, c
     const double *x = NULL;
     const fb_device_info *dev = fb_target_info(t);
     memset(out, 0, sizeof *out);
-    if (!p->available(why, sizeof why)) FB_FAIL(FB_ERR_UNAVAILABLE, "%s: %s", p->def.name, why);
+    /* A usage error first: asking for a peer on the wrong backend is wrong
+     * whether or not this build has the peer. */
     if (strcmp(dev->backend, p->backend) != 0)
         FB_FAIL(FB_ERR_USAGE, "%s runs on the %s backend, not %s", p->def.name, p->backend, dev->id);
+    if (!p->available(why, sizeof why)) FB_FAIL(FB_ERR_UNAVAILABLE, "%s: %s", p->def.name, why);
     if (A->format != p->def.format)
         FB_FAIL(FB_ERR_USAGE, "%s needs a %s matrix", p->def.name, p->def.format == FB_FORMAT_CSR ? "CSR" : "BCSR");
     FB_CHECK(fb_spmv_make_x(A, cfg->x, &owned_x, &x));

@@ -19,6 +19,8 @@ typedef struct fb_peer {
 } fb_peer;
 
 extern const fb_peer fb_peer_graphblas;
+extern const fb_peer fb_peer_cusparse;
+extern const fb_peer fb_peer_cusparse_bsr;
 
 const fb_peer *fb_peer_find(const char *name); /* "peer:graphblas" */
 int fb_peer_count(void);

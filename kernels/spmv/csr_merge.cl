@@ -28,10 +28,13 @@
 #if defined(cl_khr_fp64)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
+#ifndef FB_INLINE /* the CUDA prelude makes helpers __device__ */
+#define FB_INLINE static inline
+#endif
 
 /* Number of row ends before diagonal d on the merge path: the largest i with
  * rowptr[i] (the end of row i-1) <= d - i, searched in [max(0, d - nnz), min(d, nrows)]. */
-static int merge_path_rows(const int d, const int nrows, const int nnz, __global const int *restrict rowptr)
+FB_INLINE int merge_path_rows(const int d, const int nrows, const int nnz, __global const int *restrict rowptr)
 {
     int lo = max(d - nnz, 0), hi = min(d, nrows);
     while (lo < hi) {

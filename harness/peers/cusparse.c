@@ -1,0 +1,243 @@
+/* cusparse.c - NVIDIA cuSPARSE as the CUDA peers, on the cuda backend's
+ * own device buffers (cuda_interop.h) and under the same measurement and
+ * check as flowbench's kernels:
+ *   peer:cusparse      cusparseSpMV, CSR, 32-bit indices, default algorithm,
+ *                      with its work buffer and cusparseSpMV_preprocess done
+ *                      once before timing (what a solver loop would do);
+ *   peer:cusparse-bsr  cusparse<D|S>bsrmv, BSR with row-major blocks
+ *                      (CUSPARSE_DIRECTION_ROW, the bcsr kernels' layout).
+ * Each sample times one product with CUDA events on the default stream. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../backends/cuda_interop.h"
+#include "peers.h"
+
+#ifdef FB_HAVE_CUSPARSE
+#include <cuda_runtime_api.h>
+#include <cusparse.h>
+
+#define CHECK_SPARSE(call, what)                                                                                       \
+    do {                                                                                                               \
+        cusparseStatus_t s_ = (call);                                                                                  \
+        if (s_ != CUSPARSE_STATUS_SUCCESS)                                                                             \
+            FB_FAIL(FB_ERR_BACKEND, "%s: %s failed: %s", run->name, (what), cusparseGetErrorString(s_));             \
+    } while (0)
+
+#define CHECK_RT(call, what)                                                                                           \
+    do {                                                                                                               \
+        cudaError_t e_ = (call);                                                                                       \
+        if (e_ != cudaSuccess) FB_FAIL(FB_ERR_BACKEND, "%s: %s failed: %s", run->name, (what), cudaGetErrorName(e_)); \
+    } while (0)
+
+typedef struct sparse_run {
+    const char *name;
+    fb_target *t;
+    const fb_spmv_matrix *M;
+    int is_double;
+    cusparseHandle_t handle;
+    cudaEvent_t start, stop;
+    fb_buffer *ptr, *idx, *val, *x, *y, *work;
+    /* CSR (generic API) */
+    cusparseSpMatDescr_t A;
+    cusparseDnVecDescr_t X, Y;
+    /* BSR (legacy API) */
+    cusparseMatDescr_t descr;
+    double alpha, beta;
+    float alpha_s, beta_s;
+} sparse_run;
+
+static void *dev_ptr(const fb_buffer *b) { return (void *)(uintptr_t)fb_cuda_buffer_address(b); }
+
+static int available_cusparse(char *why, size_t len)
+{
+    (void)why, (void)len;
+    return 1;
+}
+
+static fb_status upload(sparse_run *run, const double *x)
+{
+    fb_status status = FB_OK;
+    const fb_spmv_matrix *M = run->M;
+    size_t real = run->is_double ? sizeof(double) : sizeof(float);
+    FB_CHECK(fb_spmv_upload_ints(run->t, M->ptr, (size_t)M->shape.nbrows + 1, &run->ptr));
+    FB_CHECK(fb_spmv_upload_ints(run->t, M->idx, (size_t)M->shape.nblocks, &run->idx));
+    FB_CHECK(fb_spmv_upload_reals(run->t, run->is_double, M->values, fb_spmv_value_count(M), &run->val));
+    FB_CHECK(fb_spmv_upload_reals(run->t, run->is_double, x, (size_t)M->shape.ncols, &run->x));
+    FB_CHECK(fb_target_alloc(run->t, (size_t)M->shape.nrows * real, &run->y));
+fail:
+    return status;
+}
+
+static const void *alpha_of(const sparse_run *run) { return run->is_double ? (const void *)&run->alpha : &run->alpha_s; }
+static const void *beta_of(const sparse_run *run) { return run->is_double ? (const void *)&run->beta : &run->beta_s; }
+
+static fb_status prepare_csr(sparse_run *run)
+{
+    fb_status status = FB_OK;
+    const fb_spmv_matrix *M = run->M;
+    cudaDataType type = run->is_double ? CUDA_R_64F : CUDA_R_32F;
+    size_t work = 0;
+    CHECK_SPARSE(cusparseCreateCsr(&run->A, M->shape.nrows, M->shape.ncols, M->shape.nnz, dev_ptr(run->ptr),
+                                   dev_ptr(run->idx), dev_ptr(run->val), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_BASE_ZERO, type),
+                 "cusparseCreateCsr");
+    CHECK_SPARSE(cusparseCreateDnVec(&run->X, M->shape.ncols, dev_ptr(run->x), type), "cusparseCreateDnVec");
+    CHECK_SPARSE(cusparseCreateDnVec(&run->Y, M->shape.nrows, dev_ptr(run->y), type), "cusparseCreateDnVec");
+    CHECK_SPARSE(cusparseSpMV_bufferSize(run->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha_of(run), run->A, run->X,
+                                         beta_of(run), run->Y, type, CUSPARSE_SPMV_ALG_DEFAULT, &work),
+                 "cusparseSpMV_bufferSize");
+    FB_CHECK(fb_target_alloc(run->t, work, &run->work));
+    CHECK_SPARSE(cusparseSpMV_preprocess(run->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha_of(run), run->A, run->X,
+                                         beta_of(run), run->Y, type, CUSPARSE_SPMV_ALG_DEFAULT, dev_ptr(run->work)),
+                 "cusparseSpMV_preprocess");
+fail:
+    return status;
+}
+
+static fb_status product_csr(sparse_run *run)
+{
+    fb_status status = FB_OK;
+    cudaDataType type = run->is_double ? CUDA_R_64F : CUDA_R_32F;
+    CHECK_SPARSE(cusparseSpMV(run->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha_of(run), run->A, run->X,
+                              beta_of(run), run->Y, type, CUSPARSE_SPMV_ALG_DEFAULT, dev_ptr(run->work)),
+                 "cusparseSpMV");
+fail:
+    return status;
+}
+
+static fb_status prepare_bsr(sparse_run *run)
+{
+    fb_status status = FB_OK;
+    CHECK_SPARSE(cusparseCreateMatDescr(&run->descr), "cusparseCreateMatDescr");
+    CHECK_SPARSE(cusparseSetMatType(run->descr, CUSPARSE_MATRIX_TYPE_GENERAL), "cusparseSetMatType");
+    CHECK_SPARSE(cusparseSetMatIndexBase(run->descr, CUSPARSE_INDEX_BASE_ZERO), "cusparseSetMatIndexBase");
+fail:
+    return status;
+}
+
+static fb_status product_bsr(sparse_run *run)
+{
+    fb_status status = FB_OK;
+    const fb_spmv_shape *s = &run->M->shape;
+    int mb = s->nbrows, nb = s->ncols / s->block, nnzb = (int)s->nblocks;
+    if (run->is_double)
+        CHECK_SPARSE(cusparseDbsrmv(run->handle, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE, mb, nb, nnzb,
+                                    &run->alpha, run->descr, dev_ptr(run->val), dev_ptr(run->ptr), dev_ptr(run->idx),
+                                    s->block, dev_ptr(run->x), &run->beta, dev_ptr(run->y)),
+                     "cusparseDbsrmv");
+    else
+        CHECK_SPARSE(cusparseSbsrmv(run->handle, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE, mb, nb, nnzb,
+                                    &run->alpha_s, run->descr, dev_ptr(run->val), dev_ptr(run->ptr),
+                                    dev_ptr(run->idx), s->block, dev_ptr(run->x), &run->beta_s, dev_ptr(run->y)),
+                     "cusparseSbsrmv");
+fail:
+    return status;
+}
+
+static fb_status product(sparse_run *run)
+{
+    return run->M->format == FB_FORMAT_CSR ? product_csr(run) : product_bsr(run);
+}
+
+static fb_status sample_cusparse(void *ctx, double *seconds)
+{
+    fb_status status = FB_OK;
+    sparse_run *run = ctx;
+    float ms = 0;
+    CHECK_RT(cudaEventRecord(run->start, 0), "cudaEventRecord");
+    FB_CHECK(product(run));
+    CHECK_RT(cudaEventRecord(run->stop, 0), "cudaEventRecord");
+    CHECK_RT(cudaEventSynchronize(run->stop), "cudaEventSynchronize");
+    CHECK_RT(cudaEventElapsedTime(&ms, run->start, run->stop), "cudaEventElapsedTime");
+    *seconds = (double)ms * 1e-3;
+fail:
+    return status;
+}
+
+static fb_status flush_cusparse(void *ctx) { return fb_target_flush_cache(((sparse_run *)ctx)->t); }
+
+static void release_run(sparse_run *run)
+{
+    if (run->A) cusparseDestroySpMat(run->A);
+    if (run->X) cusparseDestroyDnVec(run->X);
+    if (run->Y) cusparseDestroyDnVec(run->Y);
+    if (run->descr) cusparseDestroyMatDescr(run->descr);
+    if (run->start) cudaEventDestroy(run->start);
+    if (run->stop) cudaEventDestroy(run->stop);
+    if (run->handle) cusparseDestroy(run->handle);
+    fb_buffer *all[] = {run->ptr, run->idx, run->val, run->x, run->y, run->work};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) fb_target_release(run->t, all[i]);
+}
+
+static fb_status run_cusparse(const char *name, fb_target *t, const fb_spmv_matrix *M, const fb_spmv_config *cfg,
+                              const double *x, fb_spmv_result *out)
+{
+    fb_status status = FB_OK;
+    sparse_run r = {.name = name, .t = t, .M = M, .is_double = cfg->is_double, .alpha = 1, .beta = 0, .alpha_s = 1,
+                    .beta_s = 0};
+    sparse_run *run = &r;
+    FB_CHECK(upload(run, x)); /* first: makes the device's context current */
+    CHECK_SPARSE(cusparseCreate(&run->handle), "cusparseCreate");
+    CHECK_RT(cudaEventCreate(&run->start), "cudaEventCreate");
+    CHECK_RT(cudaEventCreate(&run->stop), "cudaEventCreate");
+    FB_CHECK(M->format == FB_FORMAT_CSR ? prepare_csr(run) : prepare_bsr(run));
+    FB_CHECK(fb_measure(&cfg->measure, sample_cusparse, run, flush_cusparse, run, &out->m));
+    FB_CHECK(fb_spmv_download_reals(t, cfg->is_double, run->y, (size_t)M->shape.nrows, &out->y));
+fail:
+    release_run(run);
+    return status;
+}
+
+static fb_status run_csr(fb_target *t, const fb_spmv_matrix *M, const fb_spmv_config *cfg, const double *x,
+                         fb_spmv_result *out)
+{
+    return run_cusparse("peer:cusparse", t, M, cfg, x, out);
+}
+
+static fb_status run_bsr(fb_target *t, const fb_spmv_matrix *M, const fb_spmv_config *cfg, const double *x,
+                         fb_spmv_result *out)
+{
+    return run_cusparse("peer:cusparse-bsr", t, M, cfg, x, out);
+}
+
+#else
+
+static int available_cusparse(char *why, size_t len)
+{
+    snprintf(why, len, "not built (cuSPARSE not found with the CUDA toolkit at configure time)");
+    return 0;
+}
+
+static fb_status not_built(const fb_spmv_matrix *M)
+{
+    (void)M;
+    return fb_error_set(FB_ERR_UNAVAILABLE, __FILE__, __LINE__, "peer:cusparse: not built");
+}
+
+static fb_status run_csr(fb_target *t, const fb_spmv_matrix *M, const fb_spmv_config *cfg, const double *x,
+                         fb_spmv_result *out)
+{
+    (void)t, (void)cfg, (void)x, (void)out;
+    return not_built(M);
+}
+
+#define run_bsr run_csr
+
+#endif
+
+const fb_peer fb_peer_cusparse = {
+    .def = {.name = "peer:cusparse", .summary = "NVIDIA cuSPARSE cusparseSpMV, CSR (CUDA)", .format = FB_FORMAT_CSR},
+    .backend = "cuda",
+    .available = available_cusparse,
+    .run = run_csr,
+};
+
+const fb_peer fb_peer_cusparse_bsr = {
+    .def = {.name = "peer:cusparse-bsr", .summary = "NVIDIA cuSPARSE bsrmv, BSR with row-major blocks (CUDA)",
+            .format = FB_FORMAT_BCSR},
+    .backend = "cuda",
+    .available = available_cusparse,
+    .run = run_bsr,
+};

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# reference-run.sh OUTDIR - on a GPU node, with build-gpu/ and .devlibs/ from
+# scripts/device/bundle.sh beside the source: the whole test suite (CUDA tests
+# included), then the reference benchmarks committed under results/reference/:
+#   stream (cuda double and single; openmp on the node's CPU),
+#   every SpMV kernel and the cuSPARSE peers on the cavity level-2 Laplacian
+#   (gen:cube:57) and on gen:cube:120 (well beyond a 50 MB L2), CSR and
+#   4x4 blocks, double and single,
+#   the csr-multirow space (the paper's brute force) and csr-vector's,
+#   and the OpenCL backend on the NVIDIA OpenCL driver when the node has one.
+# Every record is appended to OUTDIR/results.jsonl as it completes.
+set -uo pipefail
+out=${1:?usage: reference-run.sh OUTDIR}
+mkdir -p "$out"
+root=$PWD
+bin=$root/build-gpu/flowbench
+export LD_LIBRARY_PATH=$root/.devlibs:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+export OMP_PROC_BIND=close OMP_PLACES=cores
+
+# The NVIDIA OpenCL driver, when the node registers no ICD for it.
+if [ ! -e /etc/OpenCL/vendors/nvidia.icd ]; then
+  mkdir -p "$root/.icd" && echo libnvidia-opencl.so.1 >"$root/.icd/nvidia.icd"
+  export OCL_ICD_VENDORS=$root/.icd
+fi
+# ctest keeps the configure machine's absolute paths.
+src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' build-gpu/CMakeCache.txt)
+if [ "$src" != "$root" ] && [ ! -e "$src" ]; then mkdir -p "$(dirname "$src")" && ln -s "$root" "$src"; fi
+
+nvidia-smi >"$out/nvidia-smi.txt" 2>&1
+{ "$bin" devices; "$bin" devices --json; } >"$out/devices.txt" 2>&1
+head -n 12 "$out/devices.txt"
+
+echo "== ctest"
+ctest --test-dir build-gpu -j 8 --output-on-failure --timeout 300 >"$out/ctest.log" 2>&1
+grep -E "tests passed|tests failed|\*\*\*|Failed|Not Run" "$out/ctest.log" | tail -n 25
+
+res=$out/results.jsonl
+log=$out/bench.log
+spmv() { "$bin" spmv --out "$res" "$@" >>"$log" 2>&1 || echo "FAILED ($?): spmv $*" | tee -a "$log"; }
+
+echo "== stream"
+for p in double single; do "$bin" stream --backend cuda --precision $p --out "$res" >>"$log" 2>&1; done
+"$bin" stream --backend openmp --out "$res" >>"$log" 2>&1
+
+echo "== spmv variants and peers"
+for m in gen:cube:57 gen:cube:120; do
+  for p in double single; do
+    for k in csr-scalar csr-vector csr-multirow csr-merge peer:cusparse; do
+      spmv --matrix $m --backend cuda --kernel $k --precision $p
+    done
+    for k in bcsr bcsr-vector bcsr-soa peer:cusparse-bsr; do
+      spmv --matrix $m:block=4 --backend cuda --kernel $k --precision $p
+    done
+    spmv --matrix $m --backend openmp --kernel csr-scalar --precision $p
+    spmv --matrix $m:block=4 --backend openmp --kernel bcsr --precision $p
+  done
+done
+
+echo "== csr-multirow space on gen:cube:57 (the paper's brute force)"
+for w in 5 6 7 8 9 10; do
+  for r in $(seq 0 $w); do
+    spmv --matrix gen:cube:57 --backend cuda --kernel csr-multirow --no-stream \
+      --param WORKGROUP_SIZE_BITS=$w --param ROWS_PER_WORKGROUP_BITS=$r
+  done
+done
+echo "== csr-vector space on gen:cube:57"
+for v in 1 2 4 8 16 32; do
+  for wg in 128 256 512; do
+    spmv --matrix gen:cube:57 --backend cuda --kernel csr-vector --no-stream --param VECTOR_SIZE=$v --param WG_SIZE=$wg
+  done
+done
+
+echo "== opencl on the NVIDIA driver"
+if "$bin" devices 2>/dev/null | grep -q '^opencl:'; then
+  "$bin" stream --backend opencl --out "$res" >>"$log" 2>&1
+  for k in csr-scalar csr-vector csr-multirow; do spmv --matrix gen:cube:57 --backend opencl --kernel $k; done
+else
+  echo "no OpenCL device on this node" | tee -a "$log"
+fi
+grep -c '"status": *"ok"' "$res" | sed 's/^/ok records: /'
+grep -E "FAILED|wrong" "$log" | head -n 20

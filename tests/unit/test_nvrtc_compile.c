@@ -1,0 +1,115 @@
+/* test_nvrtc_compile.c - every device kernel variant (harness/bench/variants.c)
+ * compiles through NVRTC, after the OpenCL-to-CUDA prelude, for sm_80 and
+ * sm_90, on a machine with no GPU and no driver: what the CUDA backend would
+ * build on a GPU node is known to compile before it gets there. Also: the
+ * compiled image carries the kernel under its OpenCL name (extern "C"), and
+ * a compiler error names the .cl file and its own line. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/cuda_compile.h"
+#include "bench/variants.h"
+
+static const int archs[][2] = {{8, 0}, {9, 0}};
+
+static int image_names_kernel(const fb_cuda_image *img, const char *kernel)
+{
+    size_t len = strlen(kernel);
+    for (size_t i = 0; i + len <= img->size; ++i)
+        if (memcmp(img->data + i, kernel, len) == 0 && (i + len == img->size || img->data[i + len] == '\0'))
+            return 1;
+    return 0;
+}
+
+static void test_every_variant_compiles(void **state)
+{
+    (void)state;
+    int n = fb_variant_count();
+    assert_true(n > 50); /* stream + the whole SpMV space: a shrunken list is a bug */
+    for (int a = 0; a < 2; ++a) {
+        int ok = 0;
+        for (int i = 0; i < n; ++i) {
+            fb_variant v;
+            fb_cuda_image img;
+            assert_int_equal(fb_variant_get(i, &v), FB_OK);
+            if (fb_cuda_compile(&v.spec, archs[a][0], archs[a][1], &img, NULL) != FB_OK)
+                fail_msg("sm_%d%d: %s: %s", archs[a][0], archs[a][1], v.label, fb_error_message());
+            assert_true(img.is_cubin);
+            assert_true(img.size > 0);
+            if (!image_names_kernel(&img, v.spec.kernel_name))
+                fail_msg("sm_%d%d: %s: cubin has no symbol %s", archs[a][0], archs[a][1], v.label, v.spec.kernel_name);
+            fb_cuda_image_free(&img);
+            ++ok;
+        }
+        print_message("sm_%d%d: %d of %d variants compiled to cubin\n", archs[a][0], archs[a][1], ok, n);
+    }
+}
+
+static void test_error_names_source_line(void **state)
+{
+    (void)state;
+    const char *broken = "__kernel void broken_kernel(__global float *x)\n{\n    x[0] = ;\n}\n";
+    fb_program_spec spec = {"test/broken.cl", broken, "broken_kernel", NULL, 0};
+    fb_cuda_image img;
+    char *log = NULL;
+    assert_int_equal(fb_cuda_compile(&spec, 9, 0, &img, &log), FB_ERR_BUILD);
+    const char *msg = fb_error_message();
+    print_message("build error: %s\n", msg);
+    assert_non_null(strstr(msg, "test/broken.cl(3)"));
+    assert_non_null(strstr(msg, "broken_kernel"));
+    assert_non_null(strstr(msg, "sm_90"));
+    assert_non_null(log);
+    assert_non_null(strstr(log, "error"));
+    assert_null(img.data);
+    free(log);
+}
+
+/* A GPU newer than NVRTC knows gets PTX for the newest architecture below. */
+static void test_newer_device_gets_ptx(void **state)
+{
+    (void)state;
+    const char *text = "__kernel void k(__global float *x) { x[get_global_id(0)] = 1.0f; }\n";
+    fb_program_spec spec = {"test/k.cl", text, "k", NULL, 0};
+    fb_cuda_image img;
+    assert_int_equal(fb_cuda_compile(&spec, 99, 9, &img, NULL), FB_OK);
+    assert_false(img.is_cubin);
+    assert_memory_equal(img.arch, "compute_", 8);
+    assert_non_null(strstr(img.data, ".entry k"));
+    fb_cuda_image_free(&img);
+    /* And one older than any it supports is refused, saying so. */
+    assert_int_equal(fb_cuda_compile(&spec, 1, 0, &img, NULL), FB_ERR_UNAVAILABLE);
+    assert_non_null(strstr(fb_error_message(), "older than any"));
+}
+
+static void test_defines_reach_the_compiler(void **state)
+{
+    (void)state;
+    const char *text = "#ifndef MUST_BE_SET\n#error MUST_BE_SET missing\n#endif\n"
+                       "__kernel void k(__global REAL *x) { x[0] = (REAL)MUST_BE_SET; }\n";
+    const fb_define defines[] = {{"REAL", "double"}, {"MUST_BE_SET", "3"}};
+    fb_program_spec spec = {"test/defines.cl", text, "k", defines, 2};
+    fb_cuda_image img;
+    assert_int_equal(fb_cuda_compile(&spec, 8, 0, &img, NULL), FB_OK);
+    fb_cuda_image_free(&img);
+    spec.ndefines = 1;
+    assert_int_equal(fb_cuda_compile(&spec, 8, 0, &img, NULL), FB_ERR_BUILD);
+    assert_non_null(strstr(fb_error_message(), "MUST_BE_SET missing"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_error_names_source_line),
+        cmocka_unit_test(test_newer_device_gets_ptx),
+        cmocka_unit_test(test_defines_reach_the_compiler),
+        cmocka_unit_test(test_every_variant_compiles),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
