@@ -115,6 +115,21 @@ typedef struct fb_host_kernel {
     fb_host_kernel_fn fn;
 } fb_host_kernel;
 
+/* What the compiler and runtime say about one built kernel launched with a
+ * given work-group size: the numbers that explain a throughput (register
+ * pressure, spills, occupancy). 0 where the backend cannot say. */
+typedef struct fb_kernel_resources {
+    int registers;             /* per work-item (CUDA: CU_FUNC_ATTRIBUTE_NUM_REGS) */
+    size_t private_bytes;      /* per work-item memory outside registers: CUDA local memory
+                                  (spills and indexed arrays), OpenCL CL_KERNEL_PRIVATE_MEM_SIZE */
+    size_t local_bytes;        /* __local / __shared__ per work-group, as compiled */
+    size_t max_group_items;    /* this kernel's own work-group limit */
+    size_t group_multiple;     /* preferred work-group multiple (warp, SIMD width) */
+    int groups_per_unit;       /* work-groups resident per compute unit at this size
+                                  (CUDA occupancy API); 0 if unknown */
+    double occupancy;          /* resident warps / the SM's maximum (CUDA); 0 if unknown */
+} fb_kernel_resources;
+
 typedef struct fb_backend_ops {
     const char *name;
     /* Number of usable devices (>= 0). When 0, writes one short reason
@@ -137,6 +152,9 @@ typedef struct fb_backend_ops {
     /* Evicts the last-level cache (cold measurements): writes a buffer
      * larger than cache_bytes. Not timed. */
     fb_status (*flush_cache)(fb_device *dev);
+    /* Optional (NULL on the host backend): resources of a built kernel at
+     * group_items work-items per group. */
+    fb_status (*kernel_resources)(fb_device *dev, fb_kernel *kernel, size_t group_items, fb_kernel_resources *out);
 } fb_backend_ops;
 
 /* Backend tables, defined in openmp.c, opencl.c, cuda.c. A backend that was

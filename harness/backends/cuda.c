@@ -41,7 +41,7 @@
     X(cuCtxSetCurrent) X(cuCtxSynchronize) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH)                \
     X(cuMemsetD32) X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) X(cuFuncGetAttribute)                 \
     X(cuLaunchKernel) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)                      \
-    X(cuEventElapsedTime)
+    X(cuEventElapsedTime) X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
 
 /* Newer than the oldest driver we accept; used when present. */
 #define OPTIONAL_DRIVER_FUNCTIONS(X) X(cuFuncGetParamInfo)
@@ -153,6 +153,7 @@ struct fb_device {
     int cc_major, cc_minor;
     size_t global_bytes, cache_bytes;
     int max_grid[3];
+    int max_threads_per_sm;
     CUdeviceptr flush; /* cache-eviction buffer, allocated on first use */
     size_t flush_bytes;
     unsigned flush_count;
@@ -314,6 +315,7 @@ static fb_status read_device_limits(fb_device *dev)
     ATTRIBUTE(dev->device, MAX_GRID_DIM_X, dev->max_grid[0]);
     ATTRIBUTE(dev->device, MAX_GRID_DIM_Y, dev->max_grid[1]);
     ATTRIBUTE(dev->device, MAX_GRID_DIM_Z, dev->max_grid[2]);
+    ATTRIBUTE(dev->device, MAX_THREADS_PER_MULTIPROCESSOR, dev->max_threads_per_sm);
     dev->cache_bytes = (size_t)l2;
     CHECK_CU(CU(cuDeviceTotalMem)(&dev->global_bytes, dev->device), "cuDeviceTotalMem");
 fail:
@@ -618,6 +620,43 @@ fail:
     return status;
 }
 
+static fb_status function_attribute(const fb_kernel *k, CUfunction_attribute a, const char *what, int *out)
+{
+    fb_status status = FB_OK;
+    CHECK_CU_AS(FB_ERR_BACKEND, k->name, CU(cuFuncGetAttribute)(out, a, k->function), what);
+fail:
+    return status;
+}
+
+#define FUNC_ATTRIBUTE(k, name, var) FB_CHECK(function_attribute((k), CU_FUNC_ATTRIBUTE_##name, #name, &(var)))
+
+static fb_status kernel_resources_cuda(fb_device *dev, fb_kernel *k, size_t group_items, fb_kernel_resources *out)
+{
+    fb_status status = FB_OK;
+    int regs = 0, local = 0, shared = 0, max_threads = 0, blocks = 0;
+    memset(out, 0, sizeof *out);
+    FB_CHECK(use(dev));
+    FUNC_ATTRIBUTE(k, NUM_REGS, regs);
+    FUNC_ATTRIBUTE(k, LOCAL_SIZE_BYTES, local);
+    FUNC_ATTRIBUTE(k, SHARED_SIZE_BYTES, shared);
+    FUNC_ATTRIBUTE(k, MAX_THREADS_PER_BLOCK, max_threads);
+    out->registers = regs;
+    out->private_bytes = (size_t)local;
+    out->local_bytes = (size_t)shared;
+    out->max_group_items = (size_t)max_threads;
+    out->group_multiple = 32;
+    if (group_items == 0 || group_items > (size_t)max_threads) return FB_OK; /* no occupancy for a launch that cannot run */
+    CHECK_CU_AS(FB_ERR_BACKEND, k->name,
+                CU(cuOccupancyMaxActiveBlocksPerMultiprocessor)(&blocks, k->function, (int)group_items, 0),
+                "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+    out->groups_per_unit = blocks;
+    size_t warps_per_group = (group_items + 31) / 32;
+    if (dev->max_threads_per_sm > 0)
+        out->occupancy = (double)((size_t)blocks * warps_per_group) / (double)(dev->max_threads_per_sm / 32);
+fail:
+    return status;
+}
+
 unsigned long long fb_cuda_buffer_address(const fb_buffer *buffer) { return buffer ? buffer->ptr : 0; }
 
 #else /* !FB_HAVE_CUDA */
@@ -697,6 +736,13 @@ static fb_status flush_cache_cuda(fb_device *dev)
     return not_built();
 }
 
+static fb_status kernel_resources_cuda(fb_device *dev, fb_kernel *k, size_t group_items, fb_kernel_resources *out)
+{
+    (void)dev, (void)k, (void)group_items;
+    memset(out, 0, sizeof *out);
+    return not_built();
+}
+
 unsigned long long fb_cuda_buffer_address(const fb_buffer *buffer)
 {
     (void)buffer;
@@ -720,4 +766,5 @@ const fb_backend_ops fb_backend_cuda = {
     .launch = launch_cuda,
     .finish = finish_cuda,
     .flush_cache = flush_cache_cuda,
+    .kernel_resources = kernel_resources_cuda,
 };

@@ -811,6 +811,32 @@ fail:
     return status;
 }
 
+/* One clGetKernelWorkGroupInfo value into var (of the type the spec gives). */
+#define GROUP_INFO(dev, k, param, var)                                                                                 \
+    CHECK_CL_AS(FB_ERR_BACKEND, (k)->name,                                                                             \
+                clGetKernelWorkGroupInfo((k)->kernel, (dev)->device, (param), sizeof(var), &(var), NULL), #param)
+
+/* What OpenCL 1.2 says of a built kernel; registers and occupancy it does
+ * not say. */
+static fb_status kernel_resources_opencl(fb_device *dev, fb_kernel *k, size_t group_items, fb_kernel_resources *out)
+{
+    fb_status status = FB_OK;
+    size_t max_items = 0, multiple = 0;
+    cl_ulong local = 0, private_mem = 0;
+    (void)group_items;
+    memset(out, 0, sizeof *out);
+    GROUP_INFO(dev, k, CL_KERNEL_WORK_GROUP_SIZE, max_items);
+    GROUP_INFO(dev, k, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, multiple);
+    GROUP_INFO(dev, k, CL_KERNEL_LOCAL_MEM_SIZE, local);
+    GROUP_INFO(dev, k, CL_KERNEL_PRIVATE_MEM_SIZE, private_mem);
+    out->max_group_items = max_items;
+    out->group_multiple = multiple;
+    out->local_bytes = (size_t)local;
+    out->private_bytes = (size_t)private_mem;
+fail:
+    return status;
+}
+
 #else /* !FB_HAVE_OPENCL */
 
 #define NOT_BUILT "not built (OpenCL headers or ICD loader missing at configure time)"
@@ -910,6 +936,13 @@ static fb_status flush_cache_opencl(fb_device *dev)
     return not_built();
 }
 
+static fb_status kernel_resources_opencl(fb_device *dev, fb_kernel *k, size_t group_items, fb_kernel_resources *out)
+{
+    (void)dev, (void)k, (void)group_items;
+    memset(out, 0, sizeof *out);
+    return not_built();
+}
+
 #endif /* FB_HAVE_OPENCL */
 
 const fb_backend_ops fb_backend_opencl = {
@@ -927,4 +960,5 @@ const fb_backend_ops fb_backend_opencl = {
     .launch = launch_opencl,
     .finish = finish_opencl,
     .flush_cache = flush_cache_opencl,
+    .kernel_resources = kernel_resources_opencl,
 };

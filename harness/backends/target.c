@@ -224,6 +224,17 @@ fb_arg fb_arg_buffer(fb_buffer *b) { return (fb_arg){.kind = FB_ARG_BUFFER, .v.b
 
 fb_arg fb_arg_i32(int32_t v) { return (fb_arg){.kind = FB_ARG_I32, .v.i32 = v}; }
 
+fb_status fb_target_kernel_resources(fb_target *t, fb_kernel *k, size_t group_items, fb_kernel_resources *out)
+{
+    fb_status status = FB_OK;
+    memset(out, 0, sizeof *out);
+    if (!t->ops->kernel_resources)
+        FB_FAIL(FB_ERR_UNAVAILABLE, "%s: the backend reports no kernel resources", t->ops->name);
+    FB_CHECK(t->ops->kernel_resources(t->dev, k, group_items, out));
+fail:
+    return status;
+}
+
 fb_arg fb_arg_real(int is_double, double v)
 {
     if (is_double) return (fb_arg){.kind = FB_ARG_F64, .v.f64 = v};

@@ -47,6 +47,11 @@ fb_status fb_target_launch(fb_target *t, fb_kernel *k, const fb_launch *launch,
 fb_status fb_target_finish(fb_target *t);
 fb_status fb_target_flush_cache(fb_target *t);
 
+/* Registers, private memory, local memory and occupancy of a built kernel
+ * at group_items per work-group; FB_ERR_UNAVAILABLE on backends that cannot
+ * say (openmp). */
+fb_status fb_target_kernel_resources(fb_target *t, fb_kernel *k, size_t group_items, fb_kernel_resources *out);
+
 /* Argument constructors. fb_arg_real picks f32 or f64 by precision. */
 fb_arg fb_arg_buffer(fb_buffer *b);
 fb_arg fb_arg_i32(int32_t v);

@@ -293,6 +293,8 @@ fb_status fb_spmv_run(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_confi
     FB_CHECK(upload(&s, x));
     FB_CHECK(build_one(&s, cfg->kernel->kernel, &s.main_kernel));
     if (cfg->kernel->fixup_kernel) FB_CHECK(build_one(&s, cfg->kernel->fixup_kernel, &s.fixup_kernel));
+    /* Best effort: a backend that cannot say leaves has_resources 0. */
+    out->has_resources = fb_target_kernel_resources(t, s.main_kernel, s.main_launch.local[0], &out->resources) == FB_OK;
     set_args(&s);
     FB_CHECK(fb_measure(&cfg->measure, sample, &s, flush, &s, &out->m));
     FB_CHECK(fb_spmv_download_reals(t, cfg->is_double, s.y, (size_t)A->shape.nrows, &out->y));

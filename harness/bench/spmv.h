@@ -38,6 +38,8 @@ typedef struct fb_spmv_result {
     double tolerance;
     int checked_ok;
     fb_launch launch;      /* geometry of the main kernel */
+    int has_resources;     /* resources below were reported (device backends) */
+    fb_kernel_resources resources; /* of the main kernel at launch.local */
     double *y;             /* the result (nrows), malloc'd, for --y-out */
 } fb_spmv_result;
 

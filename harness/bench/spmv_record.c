@@ -60,6 +60,14 @@ static json_t *launch_json(const fb_launch *l)
     return json_pack("{s:o, s:o}", "global", g, "local", w);
 }
 
+json_t *fb_kernel_resources_json(const fb_kernel_resources *k)
+{
+    return json_pack("{s:i, s:I, s:I, s:I, s:I, s:i, s:f}", "registers", k->registers, "private_bytes",
+                     (json_int_t)k->private_bytes, "local_bytes", (json_int_t)k->local_bytes, "max_group_items",
+                     (json_int_t)k->max_group_items, "group_multiple", (json_int_t)k->group_multiple,
+                     "groups_per_unit", k->groups_per_unit, "occupancy", k->occupancy);
+}
+
 json_t *fb_spmv_record(const fb_device_info *d, const json_t *matrix, const fb_spmv_matrix *A,
                        const fb_spmv_config *cfg, const fb_spmv_result *r, double stream_gbs)
 {
@@ -71,6 +79,7 @@ json_t *fb_spmv_record(const fb_device_info *d, const json_t *matrix, const fb_s
     json_object_set_new(rec, "matrix", json_deep_copy(matrix));
     json_object_set_new(rec, "params", fb_spmv_params_json(cfg, A));
     if (r->launch.dims > 0) json_object_set_new(rec, "launch", launch_json(&r->launch));
+    if (r->has_resources) json_object_set_new(rec, "kernel_resources", fb_kernel_resources_json(&r->resources));
     json_object_set_new(rec, "flops", json_real(r->model.flops));
     json_object_set_new(rec, "bytes", json_real(r->model.min_bytes));
     json_object_set_new(rec, "stats", fb_json_measurement(&r->m));

@@ -163,30 +163,45 @@ fail:
     return status;
 }
 
-static void print_params(const spmv_cli *c, const fb_spmv_matrix *A)
+static void print_params(FILE *f, const spmv_cli *c, const fb_spmv_matrix *A)
 {
-    printf("  params:");
+    fprintf(f, "  params:");
     for (int i = 0; i < c->kernel->nparams; ++i)
-        printf(" %s=%d", c->kernel->params[i].name, c->cfg.point.values[i]);
-    if (A->format != FB_FORMAT_CSR) printf(" BLOCK_SIZE=%d", A->shape.block);
-    if (!c->kernel->nparams && A->format == FB_FORMAT_CSR) printf(" (none)");
-    printf("\n");
+        fprintf(f, " %s=%d", c->kernel->params[i].name, c->cfg.point.values[i]);
+    if (A->format != FB_FORMAT_CSR) fprintf(f, " BLOCK_SIZE=%d", A->shape.block);
+    if (!c->kernel->nparams && A->format == FB_FORMAT_CSR) fprintf(f, " (none)");
+    fprintf(f, "\n");
 }
 
-static void print_result(const spmv_cli *c, const fb_matrix *m, const fb_spmv_matrix *A, const fb_device_info *d,
+/* What the compiler made of the kernel; registers and occupancy only where
+ * the runtime says (CUDA). */
+static void print_resources(FILE *f, const fb_kernel_resources *k)
+{
+    fprintf(f, "  kernel: ");
+    if (k->registers) fprintf(f, "%d registers, ", k->registers);
+    fprintf(f, "%zu B private, %zu B local per group, max group %zu", k->private_bytes, k->local_bytes,
+           k->max_group_items);
+    if (k->groups_per_unit)
+        fprintf(f, ", %d groups per compute unit, occupancy %.0f%%", k->groups_per_unit, 100.0 * k->occupancy);
+    fprintf(f, "\n");
+}
+
+/* To f: stdout, or stderr when stdout carries the JSON record. */
+static void print_result(FILE *f, const spmv_cli *c, const fb_matrix *m, const fb_spmv_matrix *A, const fb_device_info *d,
                          const fb_spmv_result *r, double stream_gbs)
 {
-    printf("spmv %s on %s (%s), %s\n", c->kernel->name, d->id, d->name, c->cfg.is_double ? "double" : "single");
-    printf("  matrix: %s, %d x %d, %lld stored entries%s\n", m->source, A->shape.nrows, A->shape.ncols,
+    fprintf(f, "spmv %s on %s (%s), %s\n", c->kernel->name, d->id, d->name, c->cfg.is_double ? "double" : "single");
+    fprintf(f, "  matrix: %s, %d x %d, %lld stored entries%s\n", m->source, A->shape.nrows, A->shape.ncols,
            A->shape.nnz, m->reordered ? ", rcm order" : "");
-    print_params(c, A);
+    print_params(f, c, A);
     if (r->launch.dims > 0)
-        printf("  launch: global %zu, local %zu\n", r->launch.global[0], r->launch.local[0]);
-    printf("  median %.4f ms over %d samples (95%% CI +-%.2f%%, %s)\n", r->m.stats.median * 1e3, r->m.nsamples,
+        fprintf(f, "  launch: global %zu, local %zu\n", r->launch.global[0], r->launch.local[0]);
+    if (r->has_resources) print_resources(f, &r->resources);
+    fprintf(f, "  median %.4f ms over %d samples (95%% CI +-%.2f%%, %s)\n", r->m.stats.median * 1e3, r->m.nsamples,
            100.0 * r->m.stats.median_spread, fb_stop_reason_name(r->m.stop));
-    printf("  %.3f GFLOP/s, %.3f GB/s of %.4g model bytes", r->gflops, r->gbs, r->model.min_bytes);
-    if (stream_gbs > 0) printf(" = %.1f%% of stream triad %.2f GB/s", 100.0 * r->gbs / stream_gbs, stream_gbs);
-    printf("\n  check: %s (max rel error %.3g, tolerance %.3g)\n", r->checked_ok ? "ok" : "WRONG", r->rel_error,
+    fprintf(f, "  %.3f GFLOP/s, %.3f GB/s of %.4g model bytes", r->gflops, r->gbs, r->model.min_bytes);
+    if (stream_gbs > 0) fprintf(f, " = %.1f%% of stream triad %.2f GB/s", 100.0 * r->gbs / stream_gbs, stream_gbs);
+    fprintf(f, "\n  check: %s (max rel error %.3g, tolerance %.3g)\n", r->checked_ok ? "ok" : "WRONG", r->rel_error,
            r->tolerance);
 }
 
@@ -265,7 +280,7 @@ static int run_spmv(const fb_parsed *args)
     }
     const fb_device_info *d = fb_target_info(s.t);
     s.rec = fb_spmv_record(d, s.matrix_json, &s.A, &c.cfg, &s.r, s.stream_gbs);
-    print_result(&c, &s.m, &s.A, d, &s.r, s.stream_gbs);
+    print_result(fb_cli_flag(args, "json") ? stderr : stdout, &c, &s.m, &s.A, d, &s.r, s.stream_gbs);
     FB_CHECK(write_outputs(args, &c, d, s.rec, &s.r, &s.m));
     if (run_status == FB_ERR_CHECK) FB_FAIL(FB_ERR_CHECK, "%s: y is wrong (see check above)", c.kernel->name);
 fail:

@@ -5,7 +5,9 @@
  *
  * - Address spaces: __global and __private vanish (CUDA pointers are
  *   generic); __local becomes __shared__, which is only legal for arrays
- *   declared at kernel scope, as every kernel here does.
+ *   declared at kernel scope: never write a `__local T *p` pointer variable
+ *   (NVRTC: "initializer not allowed for __shared__ variable"); index the
+ *   array instead.
  * - __kernel becomes extern "C" __global__, so cuModuleGetFunction finds the
  *   kernel by its OpenCL name.
  * - Work-item functions map onto blockIdx/blockDim/threadIdx; backend.h's

@@ -96,6 +96,29 @@ static void geometry_vector(const fb_param_point *p, const fb_spmv_shape *s, fb_
     *nthreads = (int)main->global[0];
 }
 
+/* ---- bcsr-lanes: K^2 * BLOCKS_PER_ITER items per block row --------------- */
+
+static size_t lanes_group_items(const fb_param_point *p, const fb_spmv_shape *s)
+{
+    return (size_t)s->block * (size_t)s->block * (size_t)p->values[0] * (size_t)p->values[1];
+}
+
+static int allowed_lanes(const fb_param_point *p, const fb_device_info *dev, const fb_spmv_shape *s, char *why,
+                         size_t len)
+{
+    if (bad_block(s, why, len)) return 0;
+    size_t wg = lanes_group_items(p, s);
+    return !too_big_group(wg, dev, why, len) && !too_much_local(wg * (size_t)s->real_bytes, dev, why, len);
+}
+
+static void geometry_lanes(const fb_param_point *p, const fb_spmv_shape *s, fb_launch *main, fb_launch *fixup,
+                           int *nthreads)
+{
+    (void)fixup;
+    *main = launch_groups(groups_for(s->nbrows, p->values[1]), lanes_group_items(p, s));
+    *nthreads = (int)main->global[0];
+}
+
 /* ---- csr-multirow: 2^W items, 2^R rows per group ------------------------ */
 
 static int allowed_multirow(const fb_param_point *p, const fb_device_info *dev, const fb_spmv_shape *s, char *why,
@@ -168,6 +191,11 @@ const fb_spmv_kernel_def fb_spmv_kernels[] = {
      {{"WG_SIZE", 128, POW2_WG, "work-group size", 0},
       {"VECTOR_SIZE", 4, {1, 2, 4, 8, 16, 32}, 6, "work-items per block row", 0}},
      allowed_vector, geometry_vector},
+    {"bcsr-lanes", "BCSR K x K blocks (AoS), K^2 x BLOCKS_PER_ITER lanes per block row, coalesced",
+     "spmv/bcsr_lanes.cl", "spmv_bcsr_lanes", NULL, FB_FORMAT_BCSR, 2,
+     {{"BLOCKS_PER_ITER", 2, {1, 2, 4, 8}, 4, "blocks a block row's team reads per step", 0},
+      {"BROWS_PER_GROUP", 8, {1, 2, 4, 8, 16, 32}, 6, "block rows per work-group", 0}},
+     allowed_lanes, geometry_lanes},
     {"bcsr-soa", "BCSR K x K blocks as K^2 value arrays (SoA), one work-item per block row", "spmv/bcsr_soa.cl",
      "spmv_bcsr_soa", NULL, FB_FORMAT_BCSR_SOA, 1, {{"WG_SIZE", 128, POW2_WG, "work-group size", 1}},
      allowed_block_per_item, geometry_one_per_row},

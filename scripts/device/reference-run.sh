@@ -6,7 +6,8 @@
 #   every SpMV kernel and the cuSPARSE peers on the cavity level-2 Laplacian
 #   (gen:cube:57) and on gen:cube:120 (well beyond a 50 MB L2), CSR and
 #   4x4 blocks, double and single,
-#   the csr-multirow space (the paper's brute force) and csr-vector's,
+#   the csr-multirow space (the paper's brute force), csr-vector's and
+#   bcsr-lanes', the best kernels with a cold L2,
 #   and the OpenCL backend on the NVIDIA OpenCL driver when the node has one.
 # Every record is appended to OUTDIR/results.jsonl as it completes.
 set -uo pipefail
@@ -48,7 +49,7 @@ for m in gen:cube:57 gen:cube:120; do
     for k in csr-scalar csr-vector csr-multirow csr-merge peer:cusparse; do
       spmv --matrix $m --backend cuda --kernel $k --precision $p
     done
-    for k in bcsr bcsr-vector bcsr-soa peer:cusparse-bsr; do
+    for k in bcsr bcsr-vector bcsr-lanes bcsr-soa peer:cusparse-bsr; do
       spmv --matrix $m:block=4 --backend cuda --kernel $k --precision $p
     done
     spmv --matrix $m --backend openmp --kernel csr-scalar --precision $p
@@ -70,10 +71,22 @@ for v in 1 2 4 8 16 32; do
   done
 done
 
+echo "== bcsr-lanes space on gen:cube:57:block=4"
+for bpi in 1 2 4 8; do
+  for g in 1 2 4 8 16; do
+    spmv --matrix gen:cube:57:block=4 --backend cuda --kernel bcsr-lanes --no-stream \
+      --param BLOCKS_PER_ITER=$bpi --param BROWS_PER_GROUP=$g
+  done
+done
+echo "== cold L2 (flushed before every sample) on gen:cube:57"
+for k in csr-vector peer:cusparse; do spmv --matrix gen:cube:57 --backend cuda --kernel $k --cold; done
+for k in bcsr-lanes peer:cusparse-bsr; do spmv --matrix gen:cube:57:block=4 --backend cuda --kernel $k --cold; done
+
 echo "== opencl on the NVIDIA driver"
 if "$bin" devices 2>/dev/null | grep -q '^opencl:'; then
   "$bin" stream --backend opencl --out "$res" >>"$log" 2>&1
   for k in csr-scalar csr-vector csr-multirow; do spmv --matrix gen:cube:57 --backend opencl --kernel $k; done
+  for k in bcsr bcsr-lanes; do spmv --matrix gen:cube:57:block=4 --backend opencl --kernel $k; done
 else
   echo "no OpenCL device on this node" | tee -a "$log"
 fi

@@ -3,7 +3,8 @@
 # each other: the results file is valid JSON Lines that the results readers
 # accept, the y written by --y-out equals A x for the --x given (checked by
 # running the same product on another backend with that x), and a record's
-# byte model is what docs/kernels.md says for CSR.
+# byte model is what docs/kernels.md says for CSR, and --json prints the
+# record alone, with the device kernel's resources.
 set -euo pipefail
 bin=$1; dir=$2
 rm -rf "$dir"; mkdir -p "$dir"
@@ -29,4 +30,11 @@ grep -q csr-vector "$dir/r.csv" || { echo "FAIL: export lost the csr-vector reco
 jq -s -e '[.[] | select(.type == "measurement")][0] |
   .bytes == 12 * .matrix.nnz + 4 * (.matrix.rows + 1) + 8 * .matrix.cols + 8 * .matrix.rows' "$dir/r.jsonl" > /dev/null ||
   { echo "FAIL: CSR byte model differs from docs/kernels.md"; exit 1; }
+# --json puts the record alone on stdout (the text report goes to stderr);
+# device kernels carry what the runtime says of them, host ones nothing.
+"$bin" spmv --matrix "$m" --no-stream --max-samples 5 --backend opencl --kernel csr-vector --json 2>/dev/null |
+  jq -e '.kernel_resources.local_bytes >= 8 * 128 and .kernel_resources.max_group_items >= 128' > /dev/null ||
+  { echo "FAIL: opencl record lacks kernel_resources (or --json output is not JSON alone)"; exit 1; }
+"$bin" spmv --matrix "$m" --no-stream --max-samples 5 --json 2>/dev/null | jq -e 'has("kernel_resources") | not' > /dev/null ||
+  { echo "FAIL: openmp record claims kernel_resources"; exit 1; }
 echo ok

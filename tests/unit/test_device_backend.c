@@ -283,6 +283,32 @@ static void test_build_cache(void **state)
     fb_target_close(t);
 }
 
+/* The runtime's word on a built kernel (docs/results.md, kernel_resources):
+ * CUDA gives registers and occupancy, OpenCL the work-group info. */
+static void test_kernel_resources(void **state)
+{
+    (void)state;
+    fb_target *t = open_or_skip();
+    const fb_define defines[] = {{"REAL", "float"}};
+    fb_program_spec spec = stream_spec("stream_triad", defines, 1);
+    fb_kernel *k = NULL;
+    fb_kernel_resources r;
+    assert_int_equal(fb_target_build(t, &spec, &k), FB_OK);
+    assert_int_equal(fb_target_kernel_resources(t, k, 256, &r), FB_OK);
+    print_message("%s stream_triad: %d registers, %zu B private, %zu B local, max group %zu, multiple %zu, "
+                  "%d groups/CU, occupancy %.2f\n", fb_target_info(t)->id, r.registers, r.private_bytes, r.local_bytes,
+                  r.max_group_items, r.group_multiple, r.groups_per_unit, r.occupancy);
+    assert_true(r.max_group_items >= 256);
+    assert_true(r.group_multiple >= 1);
+    assert_int_equal(r.local_bytes, 0); /* the kernel declares no __local */
+    if (strcmp(words->name, "cuda") == 0) {
+        assert_true(r.registers > 0);
+        assert_true(r.groups_per_unit > 0);
+        assert_true(r.occupancy > 0 && r.occupancy <= 1.0);
+    }
+    fb_target_close(t);
+}
+
 /* Limits and misuse, straight through the table: each fails with the status
  * and the names the caller needs, and close() frees what is still held. */
 static void test_backend_limits(void **state)
@@ -344,7 +370,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_device_info),    cmocka_unit_test(test_triad_double),
         cmocka_unit_test(test_triad_float),    cmocka_unit_test(test_build_error_names_kernel),
         cmocka_unit_test(test_build_log),      cmocka_unit_test(test_build_cache),
-        cmocka_unit_test(test_backend_limits),
+        cmocka_unit_test(test_backend_limits), cmocka_unit_test(test_kernel_resources),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
