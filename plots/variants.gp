@@ -22,4 +22,8 @@ set grid ytics
 set key above noenhanced
 set xtics noenhanced rotate by -30
 set yrange [0:*]
-plot for [i=2:ncols+1] datafile using i:xtic(1) title columnheader(i)
+# Fourteen distinct colours: gnuplot's default eight repeat with the ten
+# SpMV variants and the peers beside them.
+array palette[14] = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', \
+                     '#7f7f7f', '#bcbd22', '#17becf', '#393b79', '#e7ba52', '#843c39', '#000000']
+plot for [i=2:ncols+1] datafile using i:xtic(1) title columnheader(i) lc rgb palette[(i - 2) % 14 + 1]

@@ -166,14 +166,20 @@ static int speedup_transform(fb_figure *f)
     for (int c = 0; c < f->ncols; ++c)
         if (strcmp(f->cols[c], "openmp") == 0) ref = c;
     if (ref < 0) return 0;
+    /* Read from a copy: compacting in place would overwrite the openmp
+     * cells that later rows still need as their base. */
+    fb_cell *orig = malloc((size_t)f->ncells * sizeof *orig);
+    if (!orig) return 0;
+    memcpy(orig, f->cells, (size_t)f->ncells * sizeof *orig);
     for (int i = 0; i < f->ncells; ++i) {
-        fb_cell x = f->cells[i];
+        fb_cell x = orig[i];
         double base = NAN;
         for (int j = 0; j < f->ncells; ++j)
-            if (f->cells[j].row == x.row && f->cells[j].col == ref) base = f->cells[j].value;
+            if (orig[j].row == x.row && orig[j].col == ref) base = orig[j].value;
         if (x.col == ref || isnan(base)) continue;
         f->cells[n++] = (fb_cell){x.row, x.col > ref ? x.col - 1 : x.col, base / x.value};
     }
+    free(orig);
     free(f->cols[ref]);
     memmove(&f->cols[ref], &f->cols[ref + 1], (size_t)(f->ncols - ref - 1) * sizeof *f->cols);
     f->ncols--;
@@ -210,14 +216,17 @@ fail:
 /* ---- matrices: variants, roofline fraction, performance profile ------- */
 
 /* Group keys are compared, never shown: bounded parts keep them in 512 bytes. */
+/* By device id, not name: the same GPU seen through cuda and opencl is two
+ * sets of results that must not overwrite each other's columns. */
 static void device_group(const fb_record *r, const char *extra, char *buf, size_t len)
 {
-    snprintf(buf, len, "%.64s|%.32s|%.128s|%.16s|%.250s", fb_record_host(r), str(r, "benchmark"), str(r, "device_name"),
+    snprintf(buf, len, "%.64s|%.32s|%.128s|%.16s|%.250s", fb_record_host(r), str(r, "benchmark"), str(r, "device"),
              str(r, "precision"), extra);
 }
 
-/* Peer libraries measured on other devices of the same host, benchmark and
- * precision, added beside the kernels ("peer:graphblas (openmp:0)"). */
+/* Peer libraries measured on other devices (or backends) of the same host,
+ * benchmark and precision, added beside the kernels ("peer:graphblas
+ * (openmp:0)", "peer:cusparse (cuda:0)" beside the opencl kernels). */
 static fb_status add_foreign_peers(const fb_results_set *set, fb_figure *f)
 {
     fb_status status = FB_OK;
@@ -225,7 +234,7 @@ static fb_status add_foreign_peers(const fb_results_set *set, fb_figure *f)
     for (int i = 0; i < set->nrecords; ++i) {
         const fb_record *r = &set->records[i];
         if (!latest_usable(r) || !is_peer(r) || !*fb_record_matrix(r)) continue;
-        if (strcmp(str(r, "device_name"), str(f->rep, "device_name")) == 0) continue;
+        if (strcmp(str(r, "device"), str(f->rep, "device")) == 0) continue;
         if (strcmp(fb_record_host(r), fb_record_host(f->rep)) ||
             strcmp(str(r, "precision"), str(f->rep, "precision")) ||
             strcmp(str(r, "benchmark"), str(f->rep, "benchmark")))
@@ -250,9 +259,9 @@ static fb_status collect_per_matrix(const fb_results_set *set, fb_figure_kind ki
         if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
         snprintf(f->name, sizeof f->name, "%s %s %s %s", kind == FB_FIG_VARIANTS ? "variants" : "roofline",
                  str(r, "benchmark"), str(r, "device"), str(r, "precision"));
-        snprintf(f->title, sizeof f->title, "%s %s on %s (%s), %s", str(r, "benchmark"),
+        snprintf(f->title, sizeof f->title, "%s %s on %s %s (%s), %s", str(r, "benchmark"),
                  kind == FB_FIG_VARIANTS ? "kernel variants per matrix" : "fraction of measured stream bandwidth",
-                 str(r, "device_name"), fb_record_host(r), str(r, "precision"));
+                 str(r, "device"), str(r, "device_name"), fb_record_host(r), str(r, "precision"));
         FB_CHECK(figure_put(f, fb_record_matrix(r), str(r, "kernel"), v, 1));
     }
     for (int i = 0; i < out->n && kind == FB_FIG_VARIANTS; ++i)

@@ -33,31 +33,47 @@ static void bytes_text(double b, char *buf, size_t len)
         snprintf(buf, len, "%.1f MiB", b / (1 << 20));
 }
 
-static void write_devices(const json_t *header, FILE *out)
+static void write_device_row(const json_t *d, FILE *out)
 {
-    size_t i;
-    json_t *d;
     char mem[32], llc[32], cu[16];
+    bytes_text(fb_json_num(d, "global_mem_bytes"), mem, sizeof mem);
+    bytes_text(fb_json_num(d, "cache_bytes"), llc, sizeof llc);
+    snprintf(cu, sizeof cu, "%.0f", fb_json_num(d, "compute_units"));
+    const char *cells[] = {str(d, "id"),
+                           str(d, "name"),
+                           str(d, "vendor"),
+                           str(d, "device_version"),
+                           str(d, "driver_version"),
+                           str(d, "runtime_version"),
+                           cu,
+                           mem,
+                           llc};
+    for (size_t c = 0; c < sizeof cells / sizeof *cells; ++c)
+        cell(out, cells[c]);
+    fputs("|\n", out);
+}
+
+/* Every device any run of the file used, once each: a file of many runs
+ * (one `spmv` per header) names a different device in each header. */
+static void write_devices(const fb_results_set *set, FILE *out)
+{
     fprintf(out,
             "\n| device | name | vendor | version | driver | runtime | compute units | memory | last-level cache |\n"
             "|---|---|---|---|---|---|---:|---:|---:|\n");
-    json_array_foreach(json_object_get(header, "devices"), i, d)
-    {
-        bytes_text(fb_json_num(d, "global_mem_bytes"), mem, sizeof mem);
-        bytes_text(fb_json_num(d, "cache_bytes"), llc, sizeof llc);
-        snprintf(cu, sizeof cu, "%.0f", fb_json_num(d, "compute_units"));
-        const char *cells[] = {str(d, "id"),
-                               str(d, "name"),
-                               str(d, "vendor"),
-                               str(d, "device_version"),
-                               str(d, "driver_version"),
-                               str(d, "runtime_version"),
-                               cu,
-                               mem,
-                               llc};
-        for (size_t c = 0; c < sizeof cells / sizeof *cells; ++c)
-            cell(out, cells[c]);
-        fputs("|\n", out);
+    for (int h = set->nheaders - 1; h >= 0; --h) {
+        size_t i;
+        json_t *d;
+        json_array_foreach(json_object_get(set->headers[h], "devices"), i, d)
+        {
+            int seen = 0;
+            for (int later = h + 1; later < set->nheaders && !seen; ++later) {
+                size_t k;
+                json_t *e;
+                json_array_foreach(json_object_get(set->headers[later], "devices"), k, e)
+                    seen |= strcmp(str(e, "id"), str(d, "id")) == 0;
+            }
+            if (!seen) write_device_row(d, out);
+        }
     }
 }
 
@@ -79,7 +95,7 @@ static void write_machine(const fb_results_set *set, FILE *out)
         if (strcmp(str(set->headers[i], "host.cpu"), str(h, "host.cpu")) != 0)
             fprintf(out, "- note: run %s ran on another CPU (%s)\n", str(set->headers[i], "run_id"),
                     str(set->headers[i], "host.cpu"));
-    write_devices(h, out);
+    write_devices(set, out);
 }
 
 /* A figure's table as markdown: rows x columns, values with `fmt`. */
@@ -120,7 +136,7 @@ fail:
     return status;
 }
 
-/* The fastest record per (matrix, device, precision), in file order. */
+/* The fastest record per (matrix, device id, precision), in file order. */
 static fb_status best_per_matrix(const fb_results_set *set, const fb_record ***best, int *n)
 {
     fb_status status = FB_OK;
@@ -132,7 +148,7 @@ static fb_status best_per_matrix(const fb_results_set *set, const fb_record ***b
         for (; k < *n; ++k) {
             const fb_record *b = (*best)[k];
             if (!strcmp(fb_record_matrix(b), fb_record_matrix(r)) &&
-                !strcmp(str(b->json, "device_name"), str(r->json, "device_name")) &&
+                !strcmp(str(b->json, "device"), str(r->json, "device")) &&
                 !strcmp(str(b->json, "precision"), str(r->json, "precision")))
                 break;
         }
@@ -150,7 +166,7 @@ static fb_status write_best(const fb_results_set *set, FILE *out)
     fb_status status = FB_OK;
     const fb_record **best = NULL;
     int n = 0;
-    char params[512], v[4][32];
+    char params[512], v[4][32], device[256];
     FB_CHECK(best_per_matrix(set, &best, &n));
     fprintf(out, "\n## Best variant per matrix\n\n");
     if (n == 0)
@@ -171,8 +187,9 @@ static fb_status write_best(const fb_results_set *set, FILE *out)
             snprintf(v[3], sizeof v[3], "-");
         else
             snprintf(v[3], sizeof v[3], "%.3f", fraction);
+        snprintf(device, sizeof device, "%s %s", str(j, "device"), str(j, "device_name"));
         const char *cells[] = {fb_record_matrix(best[i]),
-                               str(j, "device_name"),
+                               device,
                                str(j, "precision"),
                                str(j, "kernel"),
                                params,

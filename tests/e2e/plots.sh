@@ -6,7 +6,10 @@
 #     sweep too sparse for a heat map is skipped rather than drawn;
 #  2. on a real stream run: the stream bars (and, with OpenCL, speedup bars
 #     over OpenMP) are drawn, and the types without data say so in one line;
-#  3. replot.sh redraws the figures from the tables alone.
+#  3. replot.sh redraws the figures from the tables alone;
+#  4. on the committed H100 reference run: the same GPU through cuda and
+#     opencl gets a figure each, and every device with a baseline gets a
+#     speedup (two bugs once hid them).
 set -euo pipefail
 bin=$1; src=$2; dir=$3
 rm -rf "$dir"
@@ -53,4 +56,12 @@ echo "== 3. replot.sh from the tables alone"
 rm "$dir"/real/*.png "$dir"/real/*.svg
 sh "$dir/real/replot.sh"
 check_figures "$dir/real" stream
+echo "== 4. H100 reference run"
+ref=$(ls "$src"/results/reference/h100-*/results.jsonl | head -n 1)
+"$bin" plot "$ref" --out "$dir/h100" --scripts "$src/plots" > "$dir/h100.txt"
+check_figures "$dir/h100" variants roofline speedup heatmap
+for d in cuda-0 opencl-0.0; do
+  [ -e "$dir/h100/variants-spmv-$d-double.png" ] || fail "no variants figure for $d"
+done
+grep -q '^gen:cube:57,[0-9.]*,[0-9.]*$' "$dir/h100/speedup-spmv-double.csv" || fail "speedup lost a device on gen:cube:57"
 echo "ok"
