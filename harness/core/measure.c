@@ -43,6 +43,8 @@ const char *fb_stop_reason_name(fb_stop_reason r)
     case FB_STOP_CONVERGED: return "converged";
     case FB_STOP_MAX_SAMPLES: return "max-samples";
     case FB_STOP_BUDGET: return "budget";
+    case FB_STOP_ABANDONED: return "abandoned";
+    case FB_STOP_TIMEOUT: return "timeout";
     }
     return "unknown";
 }
@@ -87,6 +89,14 @@ fb_status fb_measure(const fb_measure_config *cfg, fb_sample_fn sample, void *ct
     while (out->nsamples < cfg->max_samples) {
         FB_CHECK(one_sample(cfg, sample, ctx, flush, flush_ctx, &out->samples[out->nsamples]));
         out->nsamples++;
+        if (cfg->deadline > 0 && fb_now() > cfg->deadline) {
+            out->stop = FB_STOP_TIMEOUT;
+            break;
+        }
+        if (out->nsamples == 1 && cfg->abandon_above_s > 0 && out->samples[0] > cfg->abandon_above_s) {
+            out->stop = FB_STOP_ABANDONED;
+            break;
+        }
         if (out->nsamples < cfg->min_samples) continue;
         fb_stats_compute(out->samples, (size_t)out->nsamples, &out->stats);
         if (out->stats.median_spread <= cfg->target_spread) {

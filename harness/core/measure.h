@@ -21,9 +21,22 @@ typedef struct fb_measure_config {
     double target_spread; /* default 0.01 (1%) */
     double budget_s;      /* wall-clock budget for one measurement (default 2 s) */
     int cold;             /* flush the last-level cache before each sample */
+    /* Sweeps only (0 = off). abandon_above_s: stop after the first sample
+     * when it is slower than this (k x the best so far: finishing the
+     * measurement could not change the verdict). deadline: fb_now() time
+     * after which sampling stops (the per-configuration time-out; checked
+     * between samples, so one sample that never returns is not caught). */
+    double abandon_above_s;
+    double deadline;
 } fb_measure_config;
 
-typedef enum fb_stop_reason { FB_STOP_CONVERGED, FB_STOP_MAX_SAMPLES, FB_STOP_BUDGET } fb_stop_reason;
+typedef enum fb_stop_reason {
+    FB_STOP_CONVERGED,
+    FB_STOP_MAX_SAMPLES,
+    FB_STOP_BUDGET,
+    FB_STOP_ABANDONED, /* first sample over abandon_above_s */
+    FB_STOP_TIMEOUT    /* past the deadline */
+} fb_stop_reason;
 
 typedef struct fb_measurement {
     double *samples; /* seconds, in the order taken (malloc'd) */

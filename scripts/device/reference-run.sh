@@ -43,38 +43,29 @@ echo "== stream"
 for p in double single; do "$bin" stream --backend cuda --precision $p --out "$res" >>"$log" 2>&1; done
 "$bin" stream --backend openmp --out "$res" >>"$log" 2>&1
 
-echo "== spmv variants and peers"
-for m in gen:cube:57 gen:cube:120; do
-  for p in double single; do
-    for k in csr-scalar csr-vector csr-multirow csr-merge peer:cusparse; do
-      spmv --matrix $m --backend cuda --kernel $k --precision $p
-    done
-    for k in bcsr bcsr-vector bcsr-lanes bcsr-soa peer:cusparse-bsr; do
-      spmv --matrix $m:block=4 --backend cuda --kernel $k --precision $p
-    done
-    spmv --matrix $m --backend openmp --kernel csr-scalar --precision $p
-    spmv --matrix $m:block=4 --backend openmp --kernel bcsr --precision $p
-  done
+echo "== spmv variants and peers (scripts/spmv-study.sh)"
+for b in cuda openmp; do
+  scripts/spmv-study.sh "$bin" "$res" $b gen:cube:57 gen:cube:120 >>"$log" 2>&1 || echo "FAILED: spmv-study $b" | tee -a "$log"
 done
 
 echo "== csr-multirow space on gen:cube:57 (the paper's brute force)"
 for w in 5 6 7 8 9 10; do
   for r in $(seq 0 $w); do
-    spmv --matrix gen:cube:57 --backend cuda --kernel csr-multirow --no-stream \
+    spmv --matrix gen:cube:57 --backend cuda --kernel csr-multirow  \
       --param WORKGROUP_SIZE_BITS=$w --param ROWS_PER_WORKGROUP_BITS=$r
   done
 done
 echo "== csr-vector space on gen:cube:57"
 for v in 1 2 4 8 16 32; do
   for wg in 128 256 512; do
-    spmv --matrix gen:cube:57 --backend cuda --kernel csr-vector --no-stream --param VECTOR_SIZE=$v --param WG_SIZE=$wg
+    spmv --matrix gen:cube:57 --backend cuda --kernel csr-vector  --param VECTOR_SIZE=$v --param WG_SIZE=$wg
   done
 done
 
 echo "== bcsr-lanes space on gen:cube:57:block=4"
 for bpi in 1 2 4 8; do
   for g in 1 2 4 8 16; do
-    spmv --matrix gen:cube:57:block=4 --backend cuda --kernel bcsr-lanes --no-stream \
+    spmv --matrix gen:cube:57:block=4 --backend cuda --kernel bcsr-lanes  \
       --param BLOCKS_PER_ITER=$bpi --param BROWS_PER_GROUP=$g
   done
 done

@@ -148,6 +148,31 @@ static void test_interrupt_stops_with_samples_kept(void **state)
     fb_measurement_free(&m);
 }
 
+/* Sweeps: a first sample slower than abandon_above_s ends the measurement
+ * at once; past the deadline sampling stops between samples. */
+static void test_abandon_and_deadline(void **state)
+{
+    (void)state;
+    fake f = {.value = 1e-3, .noisy = 1};
+    fb_measure_config cfg = fb_measure_defaults();
+    fb_measurement m;
+    cfg.abandon_above_s = 0.5e-3;
+    assert_int_equal(fb_measure(&cfg, fake_sample, &f, NULL, NULL, &m), FB_OK);
+    assert_int_equal(m.nsamples, 1);
+    assert_int_equal(m.stop, FB_STOP_ABANDONED);
+    assert_string_equal(fb_stop_reason_name(m.stop), "abandoned");
+    fb_measurement_free(&m);
+
+    fake g = {.value = 1e-3, .noisy = 1};
+    cfg = fb_measure_defaults();
+    cfg.deadline = fb_now() - 1; /* already past: one sample, then stop */
+    assert_int_equal(fb_measure(&cfg, fake_sample, &g, NULL, NULL, &m), FB_OK);
+    assert_int_equal(m.nsamples, 1);
+    assert_int_equal(m.stop, FB_STOP_TIMEOUT);
+    assert_string_equal(fb_stop_reason_name(m.stop), "timeout");
+    fb_measurement_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -159,6 +184,7 @@ int main(void)
         cmocka_unit_test(test_bad_config_rejected),
         cmocka_unit_test(test_sample_error_propagates),
         cmocka_unit_test(test_interrupt_stops_with_samples_kept),
+        cmocka_unit_test(test_abandon_and_deadline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

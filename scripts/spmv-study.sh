@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# spmv-study.sh FLOWBENCH OUT.jsonl BACKEND MATRIX... - every SpMV kernel at
+# its default settings, and every peer library that runs on BACKEND, on each
+# MATRIX (CSR kernels) and its 4x4-block form (block kernels), in double and
+# single precision. Each run measures the stream triad on the same device
+# first (the roofline fraction), checks y against the serial reference, and
+# appends its record to OUT.jsonl; a failing run is reported and the study
+# goes on. The figures of docs/kernels.md come from this script.
+set -uo pipefail
+bin=${1:?usage: spmv-study.sh FLOWBENCH OUT.jsonl BACKEND MATRIX...}
+out=${2:?usage}; backend=${3:?usage}; shift 3
+[ $# -gt 0 ] || { echo "spmv-study.sh: no matrix given" >&2; exit 2; }
+
+# Kernels and the peers of this backend, from the binary itself.
+mapfile -t kernels < <("$bin" spmv --list | awk '/^[a-z]/ && !/^peer:/ {print $1}')
+mapfile -t peers < <("$bin" spmv --list | awk -v b="on the ${backend%%:*} backend" '/^peer:/ && index($0, b) {print $1}')
+is_block() { case $1 in bcsr*|*-bsr) return 0 ;; *) return 1 ;; esac; }
+
+failed=0
+for m in "$@"; do
+  for p in double single; do
+    for k in "${kernels[@]}" "${peers[@]}"; do
+      src=$m; is_block "$k" && src=$m:block=4
+      line=$("$bin" spmv --matrix "$src" --backend "$backend" --kernel "$k" --precision "$p" --out "$out" 2>&1 |
+             grep -E 'GFLOP/s|flowbench:' | sed 's/^ *//')
+      printf '%-18s %-22s %-6s %s\n' "$k" "$src" "$p" "$line"
+      case $line in *GFLOP/s*) ;; *) failed=$((failed + 1)) ;; esac
+    done
+  done
+done
+[ $failed -eq 0 ] || { echo "spmv-study.sh: $failed runs failed" >&2; exit 1; }
