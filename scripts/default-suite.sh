@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# default-suite.sh FLOWBENCH - the default suite: the devices found and the
-# stream bandwidth of each, as JSON Lines, CSV, gnuplot figures (PNG, SVG)
-# and a markdown report under results/run-DATE/. Interrupting keeps every
-# record already written.
+# default-suite.sh FLOWBENCH - the default suite: the devices found, the
+# stream bandwidth of each, and every SpMV kernel and peer library on each
+# device on the cavity level-1 Laplacian (gen:cube:29) and its 4x4-block
+# form, as JSON Lines, CSV, gnuplot figures (PNG, SVG) and a markdown report
+# under results/run-DATE/. Interrupting keeps every record already written.
 set -euo pipefail
 bin=${1:-build/flowbench}
 dir=results/run-$(date -u +%Y%m%d-%H%M%S)
@@ -15,6 +16,12 @@ echo "== devices"
 echo "== stream (every device; validated)"
 status=0
 "$bin" stream --out "$dir/results.jsonl" || status=$?
+
+echo "== spmv: every kernel and peer on every device (checked), gen:cube:29"
+for dev in $("$bin" devices | awk '/^[a-z]+:[0-9.]+ /{print $1}'); do
+  echo "-- $dev"
+  "$(dirname "$0")/spmv-study.sh" "$bin" "$dir/results.jsonl" "$dev" gen:cube:29 || status=1
+done
 
 if [ -s "$dir/results.jsonl" ]; then
   echo "== export, figures, report"
