@@ -15,6 +15,7 @@
  */
 #include "backend.h"
 #include "cuda_interop.h"
+#include "object_list.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,23 +161,6 @@ struct fb_device {
     fb_buffer *buffers; /* live objects, freed by close() */
     fb_kernel *kernels;
 };
-
-#define LIST_PUSH(head, node)                                                                                          \
-    do {                                                                                                               \
-        (node)->prev = NULL;                                                                                           \
-        (node)->next = (head);                                                                                         \
-        if (head) (head)->prev = (node);                                                                               \
-        (head) = (node);                                                                                               \
-    } while (0)
-
-#define LIST_UNLINK(head, node)                                                                                        \
-    do {                                                                                                               \
-        if ((node)->prev)                                                                                              \
-            (node)->prev->next = (node)->next;                                                                         \
-        else                                                                                                           \
-            (head) = (node)->next;                                                                                     \
-        if ((node)->next) (node)->next->prev = (node)->prev;                                                           \
-    } while (0)
 
 /* ---- devices ------------------------------------------------------------ */
 

@@ -13,6 +13,7 @@
  * every other method returns FB_ERR_UNAVAILABLE.
  */
 #include "backend.h"
+#include "object_list.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,24 +179,6 @@ struct fb_device {
     fb_buffer *buffers; /* live objects, freed by close() */
     fb_kernel *kernels;
 };
-
-/* Doubly linked lists of live objects (fb_buffer, fb_kernel). */
-#define LIST_PUSH(head, node)                                                                                          \
-    do {                                                                                                               \
-        (node)->prev = NULL;                                                                                           \
-        (node)->next = (head);                                                                                         \
-        if (head) (head)->prev = (node);                                                                               \
-        (head) = (node);                                                                                               \
-    } while (0)
-
-#define LIST_UNLINK(head, node)                                                                                        \
-    do {                                                                                                               \
-        if ((node)->prev)                                                                                              \
-            (node)->prev->next = (node)->next;                                                                         \
-        else                                                                                                           \
-            (head) = (node)->next;                                                                                     \
-        if ((node)->next) (node)->next->prev = (node)->prev;                                                           \
-    } while (0)
 
 /* ---- device enumeration ------------------------------------------------ */
 
