@@ -505,7 +505,9 @@ fail:
 static fb_status pack_args(const fb_kernel *k, const fb_arg *args, int nargs, arg_value *values, void **params)
 {
     fb_status status = FB_OK;
-    if (nargs > MAX_KERNEL_PARAMS || (k->nparams >= 0 && nargs != k->nparams))
+    if (nargs > MAX_KERNEL_PARAMS)
+        FB_FAIL(FB_ERR_LAUNCH, "cuda: kernel %s: %d arguments, at most %d supported", k->name, nargs, MAX_KERNEL_PARAMS);
+    if (k->nparams >= 0 && nargs != k->nparams)
         FB_FAIL(FB_ERR_LAUNCH, "cuda: kernel %s takes %d arguments, got %d", k->name, k->nparams, nargs);
     for (int i = 0; i < nargs; ++i) {
         FB_CHECK(pack_arg(k, i, &args[i], &values[i]));
