@@ -289,19 +289,23 @@ static void close_cuda(fb_device *dev)
     free(dev);
 }
 
+/* What build, alloc, launch and flush_cache need: the properties `devices`
+ * reports (fill_limits, read once more here rather than kept twice) plus the
+ * launch limits only a launch cares about. */
 static fb_status read_device_limits(fb_device *dev)
 {
     fb_status status = FB_OK;
-    int l2 = 0;
-    ATTRIBUTE(dev->device, COMPUTE_CAPABILITY_MAJOR, dev->cc_major);
-    ATTRIBUTE(dev->device, COMPUTE_CAPABILITY_MINOR, dev->cc_minor);
-    ATTRIBUTE(dev->device, L2_CACHE_SIZE, l2);
+    fb_device_info info;
+    memset(&info, 0, sizeof info);
+    FB_CHECK(fill_limits(dev->device, &info));
+    dev->cc_major = info.cc_major;
+    dev->cc_minor = info.cc_minor;
+    dev->cache_bytes = info.cache_bytes;
+    dev->global_bytes = info.global_mem_bytes;
     ATTRIBUTE(dev->device, MAX_GRID_DIM_X, dev->max_grid[0]);
     ATTRIBUTE(dev->device, MAX_GRID_DIM_Y, dev->max_grid[1]);
     ATTRIBUTE(dev->device, MAX_GRID_DIM_Z, dev->max_grid[2]);
     ATTRIBUTE(dev->device, MAX_THREADS_PER_MULTIPROCESSOR, dev->max_threads_per_sm);
-    dev->cache_bytes = (size_t)l2;
-    CHECK_CU(CU(cuDeviceTotalMem)(&dev->global_bytes, dev->device), "cuDeviceTotalMem");
 fail:
     return status;
 }

@@ -13,7 +13,8 @@ typedef struct spmv_run {
     fb_target *t;
     const fb_spmv_matrix *A;
     const fb_spmv_config *cfg;
-    fb_buffer *ptr, *idx, *val, *x, *y, *carry_row, *carry_val;
+    fb_spmv_buffers d;
+    fb_buffer *carry_row, *carry_val;
     fb_kernel *main_kernel, *fixup_kernel;
     fb_launch main_launch, fixup_launch;
     int nthreads;
@@ -72,7 +73,7 @@ fail:
     return status;
 }
 
-fb_status fb_spmv_upload_reals(fb_target *t, int is_double, const double *src, size_t n, fb_buffer **out)
+static fb_status upload_reals(fb_target *t, int is_double, const double *src, size_t n, fb_buffer **out)
 {
     fb_status status = FB_OK;
     size_t bytes = n * (is_double ? sizeof(double) : sizeof(float));
@@ -90,7 +91,7 @@ fail:
     return status;
 }
 
-fb_status fb_spmv_upload_ints(fb_target *t, const int *src, size_t n, fb_buffer **out)
+static fb_status upload_ints(fb_target *t, const int *src, size_t n, fb_buffer **out)
 {
     fb_status status = FB_OK;
     FB_CHECK(fb_target_alloc(t, n * sizeof(int), out));
@@ -122,16 +123,32 @@ size_t fb_spmv_value_count(const fb_spmv_matrix *A)
     return A->format == FB_FORMAT_CSR ? (size_t)A->shape.nnz : (size_t)A->shape.nblocks * K * K;
 }
 
+fb_status fb_spmv_upload(fb_target *t, const fb_spmv_matrix *A, int is_double, const double *x, fb_spmv_buffers *out)
+{
+    fb_status status = FB_OK;
+    size_t real = is_double ? sizeof(double) : sizeof(float);
+    memset(out, 0, sizeof *out);
+    FB_CHECK(upload_ints(t, A->ptr, (size_t)A->shape.nbrows + 1, &out->ptr));
+    FB_CHECK(upload_ints(t, A->idx, (size_t)A->shape.nblocks, &out->idx));
+    FB_CHECK(upload_reals(t, is_double, A->values, fb_spmv_value_count(A), &out->val));
+    FB_CHECK(upload_reals(t, is_double, x, (size_t)A->shape.ncols, &out->x));
+    FB_CHECK(fb_target_alloc(t, (size_t)A->shape.nrows * real, &out->y));
+fail:
+    return status;
+}
+
+void fb_spmv_buffers_release(fb_target *t, fb_spmv_buffers *b)
+{
+    fb_buffer *all[] = {b->ptr, b->idx, b->val, b->x, b->y};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) fb_target_release(t, all[i]);
+    memset(b, 0, sizeof *b);
+}
+
 static fb_status upload(spmv_run *s, const double *x)
 {
     fb_status status = FB_OK;
-    const fb_spmv_matrix *A = s->A;
     size_t real = s->cfg->is_double ? sizeof(double) : sizeof(float);
-    FB_CHECK(fb_spmv_upload_ints(s->t, A->ptr, (size_t)A->shape.nbrows + 1, &s->ptr));
-    FB_CHECK(fb_spmv_upload_ints(s->t, A->idx, (size_t)A->shape.nblocks, &s->idx));
-    FB_CHECK(fb_spmv_upload_reals(s->t, s->cfg->is_double, A->values, fb_spmv_value_count(A), &s->val));
-    FB_CHECK(fb_spmv_upload_reals(s->t, s->cfg->is_double, x, (size_t)A->shape.ncols, &s->x));
-    FB_CHECK(fb_target_alloc(s->t, (size_t)A->shape.nrows * real, &s->y));
+    FB_CHECK(fb_spmv_upload(s->t, s->A, s->cfg->is_double, x, &s->d));
     if (s->cfg->kernel->fixup_kernel) {
         FB_CHECK(fb_target_alloc(s->t, (size_t)s->nthreads * sizeof(int), &s->carry_row));
         FB_CHECK(fb_target_alloc(s->t, (size_t)s->nthreads * real, &s->carry_val));
@@ -168,8 +185,8 @@ fail:
 static void set_args(spmv_run *s)
 {
     const fb_spmv_matrix *A = s->A;
-    fb_arg P = fb_arg_buffer(s->ptr), I = fb_arg_buffer(s->idx), V = fb_arg_buffer(s->val);
-    fb_arg X = fb_arg_buffer(s->x), Y = fb_arg_buffer(s->y);
+    fb_arg P = fb_arg_buffer(s->d.ptr), I = fb_arg_buffer(s->d.idx), V = fb_arg_buffer(s->d.val);
+    fb_arg X = fb_arg_buffer(s->d.x), Y = fb_arg_buffer(s->d.y);
     fb_arg rows = fb_arg_i32(A->shape.nbrows);
     int n = 0;
     if (s->cfg->kernel->fixup_kernel) {
@@ -273,8 +290,9 @@ fail:
 
 static void release_all(spmv_run *s)
 {
-    fb_buffer *all[] = {s->ptr, s->idx, s->val, s->x, s->y, s->carry_row, s->carry_val};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) fb_target_release(s->t, all[i]);
+    fb_spmv_buffers_release(s->t, &s->d);
+    fb_target_release(s->t, s->carry_row);
+    fb_target_release(s->t, s->carry_val);
 }
 
 fb_status fb_spmv_run(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_config *cfg, fb_spmv_result *out)
@@ -297,7 +315,7 @@ fb_status fb_spmv_run(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_confi
     out->has_resources = fb_target_kernel_resources(t, s.main_kernel, s.main_launch.local[0], &out->resources) == FB_OK;
     set_args(&s);
     FB_CHECK(fb_measure(&cfg->measure, sample, &s, flush, &s, &out->m));
-    FB_CHECK(fb_spmv_download_reals(t, cfg->is_double, s.y, (size_t)A->shape.nrows, &out->y));
+    FB_CHECK(fb_spmv_download_reals(t, cfg->is_double, s.d.y, (size_t)A->shape.nrows, &out->y));
     FB_CHECK(fb_spmv_finish(A, cfg, x, fb_target_info(t)->id, out));
 fail:
     release_all(&s);

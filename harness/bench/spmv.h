@@ -63,10 +63,18 @@ fb_status fb_spmv_make_x(const fb_spmv_matrix *A, const double *given, double **
 fb_status fb_spmv_finish(const fb_spmv_matrix *A, const fb_spmv_config *cfg, const double *x, const char *where,
                          fb_spmv_result *r);
 
-/* Device transfers in the run's precision (single rounds on the way in and
- * widens on the way out), shared by the kernels and the device peers. */
-fb_status fb_spmv_upload_reals(fb_target *t, int is_double, const double *src, size_t n, fb_buffer **out);
-fb_status fb_spmv_upload_ints(fb_target *t, const int *src, size_t n, fb_buffer **out);
+/* A matrix, x and y on a device, in the run's precision (single rounds on
+ * the way in): what the kernels and the device peers both read. */
+typedef struct fb_spmv_buffers {
+    fb_buffer *ptr, *idx, *val, *x, *y;
+} fb_spmv_buffers;
+
+/* Uploads A and x, allocates y (nrows). On failure what was allocated is
+ * still in *out for fb_spmv_buffers_release. */
+fb_status fb_spmv_upload(fb_target *t, const fb_spmv_matrix *A, int is_double, const double *x, fb_spmv_buffers *out);
+void fb_spmv_buffers_release(fb_target *t, fb_spmv_buffers *b);
+
+/* n REALs from the device, widened to double (malloc'd). */
 fb_status fb_spmv_download_reals(fb_target *t, int is_double, fb_buffer *src, size_t n, double **out);
 
 /* Number of stored values (CSR nnz; BCSR nblocks * K^2). */

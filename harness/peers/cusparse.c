@@ -36,9 +36,11 @@ typedef struct sparse_run {
     fb_target *t;
     const fb_spmv_matrix *M;
     int is_double;
+    cudaDataType type; /* CUDA_R_64F or CUDA_R_32F, from is_double */
     cusparseHandle_t handle;
     cudaEvent_t start, stop;
-    fb_buffer *ptr, *idx, *val, *x, *y, *work;
+    fb_spmv_buffers d;
+    fb_buffer *work;
     /* CSR (generic API) */
     cusparseSpMatDescr_t A;
     cusparseDnVecDescr_t X, Y;
@@ -56,20 +58,6 @@ static int available_cusparse(char *why, size_t len)
     return 1;
 }
 
-static fb_status upload(sparse_run *run, const double *x)
-{
-    fb_status status = FB_OK;
-    const fb_spmv_matrix *M = run->M;
-    size_t real = run->is_double ? sizeof(double) : sizeof(float);
-    FB_CHECK(fb_spmv_upload_ints(run->t, M->ptr, (size_t)M->shape.nbrows + 1, &run->ptr));
-    FB_CHECK(fb_spmv_upload_ints(run->t, M->idx, (size_t)M->shape.nblocks, &run->idx));
-    FB_CHECK(fb_spmv_upload_reals(run->t, run->is_double, M->values, fb_spmv_value_count(M), &run->val));
-    FB_CHECK(fb_spmv_upload_reals(run->t, run->is_double, x, (size_t)M->shape.ncols, &run->x));
-    FB_CHECK(fb_target_alloc(run->t, (size_t)M->shape.nrows * real, &run->y));
-fail:
-    return status;
-}
-
 static const void *alpha_of(const sparse_run *run) { return run->is_double ? (const void *)&run->alpha : &run->alpha_s; }
 static const void *beta_of(const sparse_run *run) { return run->is_double ? (const void *)&run->beta : &run->beta_s; }
 
@@ -77,14 +65,14 @@ static fb_status prepare_csr(sparse_run *run)
 {
     fb_status status = FB_OK;
     const fb_spmv_matrix *M = run->M;
-    cudaDataType type = run->is_double ? CUDA_R_64F : CUDA_R_32F;
+    cudaDataType type = run->type;
     size_t work = 0;
-    CHECK_SPARSE(cusparseCreateCsr(&run->A, M->shape.nrows, M->shape.ncols, M->shape.nnz, dev_ptr(run->ptr),
-                                   dev_ptr(run->idx), dev_ptr(run->val), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+    CHECK_SPARSE(cusparseCreateCsr(&run->A, M->shape.nrows, M->shape.ncols, M->shape.nnz, dev_ptr(run->d.ptr),
+                                   dev_ptr(run->d.idx), dev_ptr(run->d.val), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
                                    CUSPARSE_INDEX_BASE_ZERO, type),
                  "cusparseCreateCsr");
-    CHECK_SPARSE(cusparseCreateDnVec(&run->X, M->shape.ncols, dev_ptr(run->x), type), "cusparseCreateDnVec");
-    CHECK_SPARSE(cusparseCreateDnVec(&run->Y, M->shape.nrows, dev_ptr(run->y), type), "cusparseCreateDnVec");
+    CHECK_SPARSE(cusparseCreateDnVec(&run->X, M->shape.ncols, dev_ptr(run->d.x), type), "cusparseCreateDnVec");
+    CHECK_SPARSE(cusparseCreateDnVec(&run->Y, M->shape.nrows, dev_ptr(run->d.y), type), "cusparseCreateDnVec");
     CHECK_SPARSE(cusparseSpMV_bufferSize(run->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha_of(run), run->A, run->X,
                                          beta_of(run), run->Y, type, CUSPARSE_SPMV_ALG_DEFAULT, &work),
                  "cusparseSpMV_bufferSize");
@@ -99,9 +87,8 @@ fail:
 static fb_status product_csr(sparse_run *run)
 {
     fb_status status = FB_OK;
-    cudaDataType type = run->is_double ? CUDA_R_64F : CUDA_R_32F;
     CHECK_SPARSE(cusparseSpMV(run->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha_of(run), run->A, run->X,
-                              beta_of(run), run->Y, type, CUSPARSE_SPMV_ALG_DEFAULT, dev_ptr(run->work)),
+                              beta_of(run), run->Y, run->type, CUSPARSE_SPMV_ALG_DEFAULT, dev_ptr(run->work)),
                  "cusparseSpMV");
 fail:
     return status;
@@ -124,13 +111,13 @@ static fb_status product_bsr(sparse_run *run)
     int mb = s->nbrows, nb = s->ncols / s->block, nnzb = (int)s->nblocks;
     if (run->is_double)
         CHECK_SPARSE(cusparseDbsrmv(run->handle, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE, mb, nb, nnzb,
-                                    &run->alpha, run->descr, dev_ptr(run->val), dev_ptr(run->ptr), dev_ptr(run->idx),
-                                    s->block, dev_ptr(run->x), &run->beta, dev_ptr(run->y)),
+                                    &run->alpha, run->descr, dev_ptr(run->d.val), dev_ptr(run->d.ptr), dev_ptr(run->d.idx),
+                                    s->block, dev_ptr(run->d.x), &run->beta, dev_ptr(run->d.y)),
                      "cusparseDbsrmv");
     else
         CHECK_SPARSE(cusparseSbsrmv(run->handle, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE, mb, nb, nnzb,
-                                    &run->alpha_s, run->descr, dev_ptr(run->val), dev_ptr(run->ptr),
-                                    dev_ptr(run->idx), s->block, dev_ptr(run->x), &run->beta_s, dev_ptr(run->y)),
+                                    &run->alpha_s, run->descr, dev_ptr(run->d.val), dev_ptr(run->d.ptr),
+                                    dev_ptr(run->d.idx), s->block, dev_ptr(run->d.x), &run->beta_s, dev_ptr(run->d.y)),
                      "cusparseSbsrmv");
 fail:
     return status;
@@ -167,24 +154,24 @@ static void release_run(sparse_run *run)
     if (run->start) cudaEventDestroy(run->start);
     if (run->stop) cudaEventDestroy(run->stop);
     if (run->handle) cusparseDestroy(run->handle);
-    fb_buffer *all[] = {run->ptr, run->idx, run->val, run->x, run->y, run->work};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) fb_target_release(run->t, all[i]);
+    fb_spmv_buffers_release(run->t, &run->d);
+    fb_target_release(run->t, run->work);
 }
 
 static fb_status run_cusparse(const char *name, fb_target *t, const fb_spmv_matrix *M, const fb_spmv_config *cfg,
                               const double *x, fb_spmv_result *out)
 {
     fb_status status = FB_OK;
-    sparse_run r = {.name = name, .t = t, .M = M, .is_double = cfg->is_double, .alpha = 1, .beta = 0, .alpha_s = 1,
-                    .beta_s = 0};
+    sparse_run r = {.name = name, .t = t, .M = M, .is_double = cfg->is_double,
+                    .type = cfg->is_double ? CUDA_R_64F : CUDA_R_32F, .alpha = 1, .beta = 0, .alpha_s = 1, .beta_s = 0};
     sparse_run *run = &r;
-    FB_CHECK(upload(run, x)); /* first: makes the device's context current */
+    FB_CHECK(fb_spmv_upload(t, M, run->is_double, x, &run->d)); /* first: makes the device's context current */
     CHECK_SPARSE(cusparseCreate(&run->handle), "cusparseCreate");
     CHECK_RT(cudaEventCreate(&run->start), "cudaEventCreate");
     CHECK_RT(cudaEventCreate(&run->stop), "cudaEventCreate");
     FB_CHECK(M->format == FB_FORMAT_CSR ? prepare_csr(run) : prepare_bsr(run));
     FB_CHECK(fb_measure(&cfg->measure, sample_cusparse, run, flush_cusparse, run, &out->m));
-    FB_CHECK(fb_spmv_download_reals(t, cfg->is_double, run->y, (size_t)M->shape.nrows, &out->y));
+    FB_CHECK(fb_spmv_download_reals(t, cfg->is_double, run->d.y, (size_t)M->shape.nrows, &out->y));
 fail:
     release_run(run);
     return status;

@@ -53,10 +53,12 @@ static void write_device_row(const json_t *d, FILE *out)
     fputs("|\n", out);
 }
 
-/* Every device any run of the file used, once each: a file of many runs
- * (one `spmv` per header) names a different device in each header. */
+/* Every device any run of the file used, once each, latest run first: a
+ * file of many runs (one `spmv` per header) names a different device in
+ * each header. */
 static void write_devices(const fb_results_set *set, FILE *out)
 {
+    json_t *seen = json_object(); /* ids written, as keys */
     fprintf(out,
             "\n| device | name | vendor | version | driver | runtime | compute units | memory | last-level cache |\n"
             "|---|---|---|---|---|---|---:|---:|---:|\n");
@@ -65,16 +67,12 @@ static void write_devices(const fb_results_set *set, FILE *out)
         json_t *d;
         json_array_foreach(json_object_get(set->headers[h], "devices"), i, d)
         {
-            int seen = 0;
-            for (int later = h + 1; later < set->nheaders && !seen; ++later) {
-                size_t k;
-                json_t *e;
-                json_array_foreach(json_object_get(set->headers[later], "devices"), k, e)
-                    seen |= strcmp(str(e, "id"), str(d, "id")) == 0;
-            }
-            if (!seen) write_device_row(d, out);
+            if (json_object_get(seen, str(d, "id"))) continue;
+            json_object_set_new(seen, str(d, "id"), json_true());
+            write_device_row(d, out);
         }
     }
+    json_decref(seen);
 }
 
 static void write_machine(const fb_results_set *set, FILE *out)
