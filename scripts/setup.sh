@@ -8,7 +8,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake pkg-config git
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
-  libjansson-dev libcmocka-dev libinih-dev
+  libjansson-dev libcmocka-dev libyaml-dev
   libsuitesparse-dev libgraphblas-dev zlib1g-dev
   libpapi-dev
   gnuplot-nox gmsh jq

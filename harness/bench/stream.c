@@ -8,6 +8,8 @@
  */
 #include "stream.h"
 
+#include "../results/results.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -199,4 +201,23 @@ fb_status fb_stream_triad_gbs(fb_target *t, size_t n, int is_double, double *gbs
     *gbs = status == FB_OK ? results[3].gbs : 0.0;
     fb_stream_results_free(results);
     return status;
+}
+
+json_t *fb_stream_record(const fb_device_info *d, const fb_stream_config *cfg, const fb_stream_result *r)
+{
+    size_t elem = cfg->is_double ? sizeof(double) : sizeof(float);
+    json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:{s:I, s:I}, s:f, s:f, s:I, s:I, s:b}", "benchmark",
+                            "stream", "kernel", r->model->name, "backend", d->backend, "device", d->id,
+                            "device_name", d->name, "precision", cfg->is_double ? "double" : "single", "params",
+                            "n", (json_int_t)cfg->n, "wg", (json_int_t)cfg->wg, "bytes", r->bytes, "flops",
+                            (double)r->model->flops * (double)cfg->n, "working_set_bytes",
+                            (json_int_t)(3 * cfg->n * elem), "device_cache_bytes", (json_int_t)d->cache_bytes,
+                            "cold", cfg->measure.cold);
+    json_object_set_new(rec, "stats", fb_json_measurement(&r->m));
+    json_object_set_new(rec, "gbs", json_real(r->gbs));
+    json_object_set_new(rec, "gbs_best", json_real(r->gbs_best));
+    json_object_set_new(rec, "gflops", json_real(r->gflops));
+    json_object_set_new(rec, "check", json_pack("{s:f, s:b}", "max_rel_error", r->max_rel_error, "ok", r->checked_ok));
+    json_object_set_new(rec, "status", json_string(r->checked_ok ? "ok" : "wrong-result"));
+    return rec;
 }

@@ -7,6 +7,8 @@
 #include "../backends/target.h"
 #include "../core/measure.h"
 
+#include <jansson.h>
+
 #define FB_STREAM_NKERNELS 4
 #define FB_STREAM_SCALAR 0.4
 #define FB_STREAM_DEFAULT_N (1u << 25) /* BabelStream's default: 3 x 256 MiB in double */
@@ -54,5 +56,9 @@ void fb_stream_results_free(fb_stream_result results[FB_STREAM_NKERNELS]);
  * n elements (0: the default 2^25) and a short budget, and gives the
  * validated triad GB/s. A wrong stream result is an error (FB_ERR_CHECK). */
 fb_status fb_stream_triad_gbs(fb_target *t, size_t n, int is_double, double *gbs);
+
+/* The measurement record of one stream kernel (docs/results.md), shared by
+ * `flowbench stream` and the sweep runner. */
+json_t *fb_stream_record(const fb_device_info *d, const fb_stream_config *cfg, const fb_stream_result *r);
 
 #endif

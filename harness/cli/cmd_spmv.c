@@ -14,6 +14,7 @@
 #include "../matrix/source.h"
 #include "../peers/peers.h"
 #include "../results/results.h"
+#include "../tune/tuned.h"
 
 static const fb_option options[] = {
     {"matrix", "SRC", "matrix file (.mtx, .mtx.gz, .msh, .su2) or gen: spec", 0},
@@ -33,6 +34,8 @@ static const fb_option options[] = {
     {"budget", "S", "seconds of sampling per measurement (default 2)", 0},
     {"out", "FILE", "append a header and the record to this JSON Lines file", 0},
     {"json", NULL, "print the record as JSON on stdout", 0},
+    {"tuned", NULL, "take the parameters from the tuning cache (exact, nearest signature, else defaults)", 0},
+    {"cache", "FILE", "tuning cache for --tuned (default $FLOWBENCH_TUNING_CACHE or ~/.cache/flowbench/tuning.json)", 0},
     {"list", NULL, "list the kernels and their parameters, then exit", 0},
     {NULL, NULL, NULL, 0},
 };
@@ -122,6 +125,8 @@ static fb_status read_options(const fb_parsed *args, spmv_cli *c)
     c->cfg.is_double = !prec || !strcmp(prec, "double");
     c->cfg.point = fb_spmv_default_point(c->kernel);
     if (c->peer && nparams) FB_FAIL(FB_ERR_USAGE, "--param: %s takes no parameters", name);
+    if (fb_cli_flag(args, "tuned") && nparams) FB_FAIL(FB_ERR_USAGE, "--tuned and --param exclude each other");
+    if (fb_cli_value(args, "cache") && !fb_cli_flag(args, "tuned")) FB_FAIL(FB_ERR_USAGE, "--cache is read with --tuned only");
     for (int i = 0; i < nparams; ++i) FB_CHECK(parse_param(c->kernel, params[i], &c->cfg.point));
     FB_CHECK(read_measure(args, &c->cfg.measure));
     if (!fb_cli_value(args, "matrix")) FB_FAIL(FB_ERR_USAGE, "spmv: --matrix SRC is required");
@@ -236,9 +241,28 @@ typedef struct spmv_run {
     double *x;
     fb_target *t;
     fb_spmv_result r;
-    json_t *matrix_json, *rec;
+    json_t *matrix_json, *rec, *tuning;
     double stream_gbs;
 } spmv_run;
+
+/* --tuned: the cached point for this device, kernel, precision and matrix. */
+static fb_status apply_tuning(const fb_parsed *args, spmv_cli *c, spmv_run *s)
+{
+    fb_status status = FB_OK;
+    fb_tuning_cache *cache = NULL;
+    char path[1024], text[512];
+    if (fb_cli_value(args, "cache")) snprintf(path, sizeof path, "%s", fb_cli_value(args, "cache"));
+    else fb_cache_default_path(path, sizeof path);
+    FB_CHECK(fb_cache_load(path, &cache));
+    FB_CHECK(fb_tuned_point(cache, fb_target_info(s->t), c->kernel->name, c->kernel->params, c->kernel->nparams,
+                            c->cfg.is_double, s->matrix_json, &c->cfg.point, &s->tuning));
+    json_object_set_new(s->tuning, "cache", json_string(path));
+    fb_tuning_text(s->tuning, text, sizeof text);
+    fprintf(stderr, "--tuned: %s (cache %s)\n", text, path);
+fail:
+    fb_cache_free(cache);
+    return status;
+}
 
 static fb_status prepare(const fb_parsed *args, spmv_cli *c, spmv_run *s)
 {
@@ -258,6 +282,7 @@ static fb_status prepare(const fb_parsed *args, spmv_cli *c, spmv_run *s)
         FB_CHECK(fb_stream_triad_gbs(s->t, stream_n, c->cfg.is_double, &s->stream_gbs));
     }
     FB_CHECK(fb_spmv_matrix_json(&s->m, &s->matrix_json));
+    if (fb_cli_flag(args, "tuned")) FB_CHECK(apply_tuning(args, c, s));
 fail:
     return status;
 }
@@ -280,11 +305,13 @@ static int run_spmv(const fb_parsed *args)
     }
     const fb_device_info *d = fb_target_info(s.t);
     s.rec = fb_spmv_record(d, s.matrix_json, &s.A, &c.cfg, &s.r, s.stream_gbs);
+    if (s.tuning) json_object_set(s.rec, "tuning", s.tuning);
     print_result(fb_cli_flag(args, "json") ? stderr : stdout, &c, &s.m, &s.A, d, &s.r, s.stream_gbs);
     FB_CHECK(write_outputs(args, &c, d, s.rec, &s.r, &s.m));
     if (run_status == FB_ERR_CHECK) FB_FAIL(FB_ERR_CHECK, "%s: y is wrong (see check above)", c.kernel->name);
 fail:
     json_decref(s.rec);
+    json_decref(s.tuning);
     json_decref(s.matrix_json);
     fb_spmv_result_free(&s.r);
     fb_target_close(s.t);

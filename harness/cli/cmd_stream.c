@@ -83,25 +83,6 @@ static void print_progress(const fb_stream_result *r, void *vctx)
     fflush(ctx->progress);
 }
 
-static json_t *record_json(const fb_device_info *d, const fb_stream_config *cfg, const fb_stream_result *r)
-{
-    size_t elem = cfg->is_double ? sizeof(double) : sizeof(float);
-    json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:{s:I, s:I}, s:f, s:f, s:I, s:I, s:b}", "benchmark",
-                            "stream", "kernel", r->model->name, "backend", d->backend, "device", d->id,
-                            "device_name", d->name, "precision", cfg->is_double ? "double" : "single", "params",
-                            "n", (json_int_t)cfg->n, "wg", (json_int_t)cfg->wg, "bytes", r->bytes, "flops",
-                            (double)r->model->flops * (double)cfg->n, "working_set_bytes",
-                            (json_int_t)(3 * cfg->n * elem), "device_cache_bytes", (json_int_t)d->cache_bytes,
-                            "cold", cfg->measure.cold);
-    json_object_set_new(rec, "stats", fb_json_measurement(&r->m));
-    json_object_set_new(rec, "gbs", json_real(r->gbs));
-    json_object_set_new(rec, "gbs_best", json_real(r->gbs_best));
-    json_object_set_new(rec, "gflops", json_real(r->gflops));
-    json_object_set_new(rec, "check", json_pack("{s:f, s:b}", "max_rel_error", r->max_rel_error, "ok", r->checked_ok));
-    json_object_set_new(rec, "status", json_string(r->checked_ok ? "ok" : "wrong-result"));
-    return rec;
-}
-
 static void print_header(FILE *f, const fb_device_info *d, const fb_stream_config *cfg)
 {
     size_t elem = cfg->is_double ? sizeof(double) : sizeof(float);
@@ -126,7 +107,7 @@ static fb_status run_one(fb_target *t, const fb_stream_config *cfg, fb_results *
     print_header(ctx->progress, d, cfg);
     run_status = fb_stream_run(t, cfg, results, print_progress, ctx);
     for (int k = 0; k < FB_STREAM_NKERNELS && results[k].m.nsamples > 0; ++k) {
-        json_t *rec = record_json(d, cfg, &results[k]);
+        json_t *rec = fb_stream_record(d, cfg, &results[k]);
         json_array_append_new(json_records, rec);
         if (out) FB_CHECK(fb_results_append(out, rec));
     }

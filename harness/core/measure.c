@@ -8,9 +8,15 @@
 
 volatile sig_atomic_t fb_interrupted = 0;
 
+/* The first Ctrl-C asks long loops to stop between samples; a second one
+ * (a kernel that never returns) ends the process at once. */
 static void on_sigint(int sig)
 {
-    (void)sig;
+    if (fb_interrupted) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
     fb_interrupted = 1;
 }
 

@@ -1,0 +1,416 @@
+/* cache.c - see cache.h. The cache is the JSON "entries" array itself:
+ * caches hold tens to hundreds of entries, so a linear scan per lookup is
+ * cheaper than keeping a parsed index in sync with the JSON. */
+#include "cache.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define FB_CACHE_VERSION 1
+
+struct fb_tuning_cache {
+    json_t *entries; /* array of validated entry objects */
+};
+
+void fb_device_fingerprint(const fb_device_info *d, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s|%s|%s|%s|%d", d->backend, d->name, d->vendor, d->driver_version, d->compute_units);
+}
+
+/* ---- signatures ---------------------------------------------------------- */
+
+static int read_int(const json_t *obj, const char *key, long long *out)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (!json_is_integer(v)) return 0;
+    *out = (long long)json_integer_value(v);
+    return 1;
+}
+
+/* Integers count: a hand-edited file may well say "nnz_per_row_max": 27. */
+static int read_number(const json_t *obj, const char *key, double *out)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (!json_is_number(v)) return 0;
+    *out = json_number_value(v);
+    return 1;
+}
+
+/* spmv_record.c writes "block" only for blocked matrices, as an object
+ * {"size", "blocks", "fill"}; no "block" means plain CSR, block size 1. */
+static fb_status block_size_from_json(const json_t *matrix, int *block)
+{
+    fb_status status = FB_OK;
+    const json_t *b = json_object_get(matrix, "block");
+    long long size = 1;
+    if (b && (!json_is_object(b) || !read_int(b, "size", &size) || size < 1 || size > INT_MAX))
+        FB_FAIL(FB_ERR_INPUT, "matrix record: \"block\" is not an object with a positive integer \"size\"");
+    *block = (int)size;
+fail:
+    return status;
+}
+
+fb_status fb_signature_from_json(const json_t *matrix, fb_signature *out)
+{
+    fb_status status = FB_OK;
+    const json_t *per_row = json_object_get(matrix, "nnz_per_row");
+    if (!json_is_object(matrix)) FB_FAIL(FB_ERR_INPUT, "matrix record: not a JSON object");
+    if (!read_int(matrix, "rows", &out->rows)) FB_FAIL(FB_ERR_INPUT, "matrix record lacks the integer \"rows\"");
+    if (!read_int(matrix, "nnz", &out->nnz)) FB_FAIL(FB_ERR_INPUT, "matrix record lacks the integer \"nnz\"");
+    if (!json_is_object(per_row)) FB_FAIL(FB_ERR_INPUT, "matrix record lacks the \"nnz_per_row\" object");
+    if (!read_number(per_row, "mean", &out->row_mean) || !read_number(per_row, "stddev", &out->row_stddev) ||
+        !read_number(per_row, "max", &out->row_max))
+        FB_FAIL(FB_ERR_INPUT, "matrix record: \"nnz_per_row\" lacks a number \"mean\", \"stddev\" or \"max\"");
+    FB_CHECK(block_size_from_json(matrix, &out->block));
+fail:
+    return status;
+}
+
+json_t *fb_signature_json(const fb_signature *s)
+{
+    return json_pack("{s:I, s:I, s:f, s:f, s:f, s:i}", "rows", (json_int_t)s->rows, "nnz", (json_int_t)s->nnz,
+                     "nnz_per_row_mean", s->row_mean, "nnz_per_row_stddev", s->row_stddev, "nnz_per_row_max",
+                     s->row_max, "block", s->block);
+}
+
+/* The inverse of fb_signature_json. NULL on success, else what is wrong. */
+static const char *signature_from_cache_json(const json_t *s, fb_signature *out)
+{
+    long long block = 0;
+    if (!json_is_object(s)) return "lacks the \"signature\" object";
+    if (!read_int(s, "rows", &out->rows)) return "\"signature\" lacks the integer \"rows\"";
+    if (!read_int(s, "nnz", &out->nnz)) return "\"signature\" lacks the integer \"nnz\"";
+    if (!read_number(s, "nnz_per_row_mean", &out->row_mean)) return "\"signature\" lacks \"nnz_per_row_mean\"";
+    if (!read_number(s, "nnz_per_row_stddev", &out->row_stddev)) return "\"signature\" lacks \"nnz_per_row_stddev\"";
+    if (!read_number(s, "nnz_per_row_max", &out->row_max)) return "\"signature\" lacks \"nnz_per_row_max\"";
+    if (!read_int(s, "block", &block) || block < 1 || block > INT_MAX)
+        return "\"signature\" lacks a positive integer \"block\"";
+    out->block = (int)block;
+    return NULL;
+}
+
+/* log1p keeps empty matrices and rows (0 entries) finite, and for the sizes
+ * that matter (hundreds and up) it is the plain log ratio. */
+static double log_ratio(double a, double b) { return fabs(log1p(fmax(a, 0.0)) - log1p(fmax(b, 0.0))); }
+
+static double variation(const fb_signature *s) { return s->row_mean > 0 ? s->row_stddev / s->row_mean : 0.0; }
+
+/* The terms follow what the tuned parameters trade off: rows set the
+ * available parallelism (work-groups, rows per group), nnz and the mean row
+ * length set the work per row and so the best vector width, and the
+ * coefficient of variation measures irregularity, i.e. load balance. Ratios,
+ * not differences, because a kernel tuned at 1e4 rows says as much about 2e4
+ * as one tuned at 1e6 says about 2e6. The block size changes the kernel's
+ * data layout itself, so parameters never carry across block sizes. */
+double fb_signature_distance(const fb_signature *a, const fb_signature *b)
+{
+    if (a->block != b->block) return INFINITY;
+    return log_ratio((double)a->rows, (double)b->rows) + log_ratio((double)a->nnz, (double)b->nnz) +
+           log_ratio(a->row_mean, b->row_mean) + fabs(variation(a) - variation(b));
+}
+
+/* "Same signature" in cache.h's sense: distance 0 and the same longest row,
+ * which the distance leaves out (the variation already stands for
+ * irregularity) but which still tells two matrices apart. */
+static int signatures_equal(const fb_signature *a, const fb_signature *b)
+{
+    return fb_signature_distance(a, b) == 0.0 && a->row_max == b->row_max;
+}
+
+/* ---- entries ------------------------------------------------------------- */
+
+/* Writes the reason into why and returns 0, so checks read as one line. */
+static int invalid(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int invalid(char *why, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, len, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+/* 1 if `entry` is a usable cache entry (its signature goes to *sig), else 0
+ * with the reason in why. fb_cache_put and fb_cache_load share it, so a file
+ * loads exactly when every entry could have been put. */
+static int entry_is_valid(const json_t *entry, fb_signature *sig, char *why, size_t len)
+{
+    static const char *const strings[] = {"device", "kernel", "precision"};
+    if (!json_is_object(entry)) return invalid(why, len, "not a JSON object");
+    for (size_t i = 0; i < sizeof strings / sizeof strings[0]; ++i)
+        if (!json_is_string(json_object_get(entry, strings[i])))
+            return invalid(why, len, "lacks the string \"%s\"", strings[i]);
+    const char *precision = json_string_value(json_object_get(entry, "precision"));
+    if (strcmp(precision, "double") != 0 && strcmp(precision, "single") != 0)
+        return invalid(why, len, "\"precision\" is '%s', not 'double' or 'single'", precision);
+    const char *problem = signature_from_cache_json(json_object_get(entry, "signature"), sig);
+    if (problem) return invalid(why, len, "%s", problem);
+    if (!json_is_object(json_object_get(entry, "params"))) return invalid(why, len, "lacks the \"params\" object");
+    return 1;
+}
+
+static int entry_has_key(const json_t *entry, const char *device, const char *kernel, const char *precision)
+{
+    return strcmp(json_string_value(json_object_get(entry, "device")), device) == 0 &&
+           strcmp(json_string_value(json_object_get(entry, "kernel")), kernel) == 0 &&
+           strcmp(json_string_value(json_object_get(entry, "precision")), precision) == 0;
+}
+
+/* Entries in the cache were validated on the way in. */
+static fb_signature entry_signature(const json_t *entry)
+{
+    fb_signature sig = {0};
+    signature_from_cache_json(json_object_get(entry, "signature"), &sig);
+    return sig;
+}
+
+/* ---- the cache ----------------------------------------------------------- */
+
+static fb_status cache_new(fb_tuning_cache **out)
+{
+    fb_status status = FB_OK;
+    fb_tuning_cache *c = NULL;
+    FB_ALLOC(c, 1, "the tuning cache");
+    c->entries = json_array();
+    if (!c->entries) FB_FAIL(FB_ERR_NOMEM, "out of host memory allocating the tuning cache");
+    *out = c;
+    return FB_OK;
+fail:
+    free(c);
+    return status;
+}
+
+int fb_cache_size(const fb_tuning_cache *c) { return c ? (int)json_array_size(c->entries) : 0; }
+
+void fb_cache_free(fb_tuning_cache *c)
+{
+    if (!c) return;
+    json_decref(c->entries);
+    free(c);
+}
+
+const char *fb_cache_match_name(fb_cache_match m)
+{
+    switch (m) {
+    case FB_CACHE_EXACT: return "exact";
+    case FB_CACHE_NEAREST: return "nearest";
+    case FB_CACHE_NONE: return "none";
+    }
+    return "none";
+}
+
+/* Index of the entry with the same key and signature, or -1. */
+static long find_same(const fb_tuning_cache *c, const char *device, const char *kernel, const char *precision,
+                      const fb_signature *sig)
+{
+    for (size_t i = 0; i < json_array_size(c->entries); ++i) {
+        const json_t *e = json_array_get(c->entries, i);
+        fb_signature other = entry_signature(e);
+        if (entry_has_key(e, device, kernel, precision) && signatures_equal(&other, sig)) return (long)i;
+    }
+    return -1;
+}
+
+fb_status fb_cache_put(fb_tuning_cache *c, json_t *entry)
+{
+    fb_status status = FB_OK;
+    fb_signature sig;
+    char why[256];
+    if (!entry_is_valid(entry, &sig, why, sizeof why)) FB_FAIL(FB_ERR_USAGE, "tuning cache entry: %s", why);
+    long i = find_same(c, json_string_value(json_object_get(entry, "device")),
+                       json_string_value(json_object_get(entry, "kernel")),
+                       json_string_value(json_object_get(entry, "precision")), &sig);
+    /* json_array_set/append (not _new) take the cache's own reference. */
+    int rc = i >= 0 ? json_array_set(c->entries, (size_t)i, entry) : json_array_append(c->entries, entry);
+    if (rc != 0) FB_FAIL(FB_ERR_NOMEM, "out of host memory adding a tuning cache entry");
+fail:
+    return status;
+}
+
+const json_t *fb_cache_lookup(const fb_tuning_cache *c, const char *device, const char *kernel, int is_double,
+                              const fb_signature *sig, fb_cache_match *match)
+{
+    const char *precision = is_double ? "double" : "single";
+    const json_t *best = NULL;
+    double best_distance = INFINITY;
+    fb_cache_match how = FB_CACHE_NONE;
+    for (size_t i = 0; c && i < json_array_size(c->entries); ++i) {
+        const json_t *e = json_array_get(c->entries, i);
+        if (!entry_has_key(e, device, kernel, precision)) continue;
+        fb_signature other = entry_signature(e);
+        if (signatures_equal(&other, sig)) {
+            best = e;
+            how = FB_CACHE_EXACT;
+            break;
+        }
+        double d = fb_signature_distance(&other, sig);
+        if (d < best_distance) { /* INFINITY (another block size) never gets here */
+            best = e;
+            best_distance = d;
+            how = FB_CACHE_NEAREST;
+        }
+    }
+    if (match) *match = how;
+    return best;
+}
+
+/* ---- files --------------------------------------------------------------- */
+
+static fb_status check_top_level(const json_t *root, const char *path)
+{
+    fb_status status = FB_OK;
+    const json_t *version = json_object_get(root, "flowbench_tuning_cache");
+    if (!json_is_object(root) || !json_is_integer(version))
+        FB_FAIL(FB_ERR_INPUT, "%s: not a flowbench tuning cache (no \"flowbench_tuning_cache\": %d)", path,
+                FB_CACHE_VERSION);
+    if (json_integer_value(version) != FB_CACHE_VERSION)
+        FB_FAIL(FB_ERR_INPUT, "%s: tuning cache version %lld, this flowbench reads version %d", path,
+                (long long)json_integer_value(version), FB_CACHE_VERSION);
+    if (!json_is_array(json_object_get(root, "entries")))
+        FB_FAIL(FB_ERR_INPUT, "%s: tuning cache without an \"entries\" array", path);
+fail:
+    return status;
+}
+
+/* Entry numbers in messages are 0-based, as jq '.entries[N]' counts them. */
+static fb_status put_entries(fb_tuning_cache *c, const json_t *entries, const char *path)
+{
+    fb_status status = FB_OK;
+    fb_signature sig;
+    char why[256];
+    for (size_t i = 0; i < json_array_size(entries); ++i) {
+        json_t *e = json_array_get(entries, i);
+        if (!entry_is_valid(e, &sig, why, sizeof why)) FB_FAIL(FB_ERR_INPUT, "%s: entry %zu: %s", path, i, why);
+        FB_CHECK(fb_cache_put(c, e));
+    }
+fail:
+    return status;
+}
+
+static fb_status read_cache_file(FILE *f, const char *path, fb_tuning_cache *c)
+{
+    fb_status status = FB_OK;
+    json_error_t err;
+    json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
+    if (!root) FB_FAIL(FB_ERR_INPUT, "%s: not valid JSON (%s, line %d)", path, err.text, err.line);
+    FB_CHECK(check_top_level(root, path));
+    FB_CHECK(put_entries(c, json_object_get(root, "entries"), path));
+fail:
+    json_decref(root);
+    return status;
+}
+
+fb_status fb_cache_load(const char *path, fb_tuning_cache **out)
+{
+    fb_status status = FB_OK;
+    fb_tuning_cache *c = NULL;
+    FILE *f = NULL;
+    *out = NULL;
+    FB_CHECK(cache_new(&c));
+    f = fopen(path, "r");
+    /* ENOENT is no error: nothing has been tuned yet. */
+    if (!f && errno != ENOENT) FB_FAIL(FB_ERR_IO, "%s: cannot open (%s)", path, strerror(errno));
+    if (f) {
+        status = read_cache_file(f, path, c);
+        fclose(f);
+        if (status != FB_OK) goto fail;
+    }
+    *out = c;
+    return FB_OK;
+fail:
+    fb_cache_free(c);
+    return status;
+}
+
+/* mkdir -p dir ("a/b/c" -> a, a/b, a/b/c); dir is modified and restored. */
+static fb_status make_dirs(char *dir)
+{
+    fb_status status = FB_OK;
+    for (char *p = dir + 1;; ++p) {
+        if (*p != '/' && *p != '\0') continue;
+        char c = *p;
+        *p = '\0';
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+            FB_FAIL(FB_ERR_IO, "%s: cannot create directory (%s)", dir, strerror(errno));
+        *p = c;
+        if (!c) break;
+    }
+fail:
+    return status;
+}
+
+static fb_status make_parent_dirs(const char *path)
+{
+    fb_status status = FB_OK;
+    char dir[PATH_MAX];
+    if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir) FB_FAIL(FB_ERR_IO, "%s: path too long", path);
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir) { /* else the file is in "." or "/": nothing to create */
+        *slash = '\0';
+        FB_CHECK(make_dirs(dir));
+    }
+fail:
+    return status;
+}
+
+/* fsync before rename: otherwise a crash can leave the renamed file empty. */
+static fb_status write_json_file(const json_t *root, const char *path)
+{
+    fb_status status = FB_OK;
+    FILE *f = fopen(path, "w");
+    if (!f) FB_FAIL(FB_ERR_IO, "%s: cannot create (%s)", path, strerror(errno));
+    if (json_dumpf(root, f, JSON_INDENT(2) | JSON_SORT_KEYS) != 0 || fputc('\n', f) == EOF || fflush(f) != 0 ||
+        fsync(fileno(f)) != 0)
+        FB_FAIL(FB_ERR_IO, "%s: cannot write (%s)", path, strerror(errno));
+    int rc = fclose(f);
+    f = NULL;
+    if (rc != 0) FB_FAIL(FB_ERR_IO, "%s: cannot write (%s)", path, strerror(errno));
+fail:
+    if (f) fclose(f);
+    return status;
+}
+
+fb_status fb_cache_save(const fb_tuning_cache *c, const char *path)
+{
+    fb_status status = FB_OK;
+    char tmp[PATH_MAX];
+    int tmp_written = 0;
+    json_t *root = json_pack("{s:i, s:O}", "flowbench_tuning_cache", FB_CACHE_VERSION, "entries", c->entries);
+    if (!root) FB_FAIL(FB_ERR_NOMEM, "out of host memory saving the tuning cache");
+    /* The PID keeps two flowbench processes saving at once off each other's
+     * temporary file; the last rename wins, whole. */
+    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
+        FB_FAIL(FB_ERR_IO, "%s: path too long", path);
+    FB_CHECK(make_parent_dirs(path));
+    tmp_written = 1;
+    FB_CHECK(write_json_file(root, tmp));
+    if (rename(tmp, path) != 0) FB_FAIL(FB_ERR_IO, "%s: cannot replace (%s)", path, strerror(errno));
+    tmp_written = 0;
+fail:
+    if (tmp_written) unlink(tmp);
+    json_decref(root);
+    return status;
+}
+
+static int is_set(const char *s) { return s && *s; }
+
+void fb_cache_default_path(char *buf, size_t len)
+{
+    const char *explicit_path = getenv("FLOWBENCH_TUNING_CACHE");
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (is_set(explicit_path))
+        snprintf(buf, len, "%s", explicit_path);
+    else if (is_set(xdg) && xdg[0] == '/') /* the XDG spec says to ignore relative values */
+        snprintf(buf, len, "%s/flowbench/tuning.json", xdg);
+    else if (is_set(home))
+        snprintf(buf, len, "%s/.cache/flowbench/tuning.json", home);
+    else
+        snprintf(buf, len, "flowbench-tuning.json");
+}

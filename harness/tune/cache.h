@@ -1,0 +1,83 @@
+/* cache.h - the tuning cache: the best parameters found by `flowbench tune`
+ * (or a sweep), keyed by device fingerprint, kernel, precision and matrix
+ * signature, stored as one JSON file users can read, diff and ship.
+ *
+ * Lookup falls back in a fixed order and says which it used:
+ *   FB_CACHE_EXACT    same device, kernel, precision and signature
+ *   FB_CACHE_NEAREST  same device, kernel and precision; the entry whose
+ *                     signature is nearest (fb_signature_distance) and whose
+ *                     block size is the same
+ *   FB_CACHE_NONE     nothing usable: the caller uses the kernel's default
+ *
+ * File format (docs/tuning.md): {"flowbench_tuning_cache": 1, "entries": [
+ *   {"device": FINGERPRINT, "kernel": "csr-vector", "precision": "double",
+ *    "signature": {"rows", "nnz", "nnz_per_row_mean", "nnz_per_row_stddev",
+ *                  "nnz_per_row_max", "block"},
+ *    "params": {"WG_SIZE": 128, ...}, "median_s", "gbs", "matrix": NAME,
+ *    "strategy", "evaluations", "date"} ...]}
+ */
+#ifndef FB_TUNE_CACHE_H
+#define FB_TUNE_CACHE_H
+
+#include <jansson.h>
+
+#include "../backends/backend.h"
+#include "../core/status.h"
+
+/* What the tuned parameters depend on in a matrix. */
+typedef struct fb_signature {
+    long long rows, nnz;
+    double row_mean, row_stddev, row_max; /* stored entries per row */
+    int block;                            /* BCSR block size, 1 for CSR */
+} fb_signature;
+
+typedef enum fb_cache_match { FB_CACHE_NONE, FB_CACHE_NEAREST, FB_CACHE_EXACT } fb_cache_match;
+
+typedef struct fb_tuning_cache fb_tuning_cache;
+
+/* The device's fingerprint: backend, name, vendor, driver version and
+ * compute units, joined by '|'. Two devices with equal fingerprints are
+ * assumed to tune alike. */
+void fb_device_fingerprint(const fb_device_info *d, char *buf, size_t len);
+
+/* From a matrix record object (spmv_record.h: "rows", "nnz",
+ * "nnz_per_row": {"mean","stddev","max"}, "block"). FB_ERR_INPUT if a field
+ * is missing. */
+fb_status fb_signature_from_json(const json_t *matrix, fb_signature *out);
+
+/* 0 for equal signatures; grows with |log| ratios of rows, nnz and
+ * row_mean, and with the difference of the coefficients of variation
+ * (stddev / mean). INFINITY when the block sizes differ. */
+double fb_signature_distance(const fb_signature *a, const fb_signature *b);
+
+/* Loads path; a missing file is an empty cache. FB_ERR_INPUT naming the
+ * file (and the entry index) when it is not a tuning cache. */
+fb_status fb_cache_load(const char *path, fb_tuning_cache **out);
+
+/* Adds an entry, replacing one with the same device, kernel, precision
+ * and equal signature. `entry` must hold "device", "kernel", "precision",
+ * "signature" (as written by fb_signature_json) and "params"; the cache
+ * takes a reference of its own. FB_ERR_USAGE if a field is missing. */
+fb_status fb_cache_put(fb_tuning_cache *c, json_t *entry);
+
+/* The best entry for the key (borrowed, valid until the next put/free),
+ * with how it matched; NULL and FB_CACHE_NONE if nothing fits. */
+const json_t *fb_cache_lookup(const fb_tuning_cache *c, const char *device, const char *kernel, int is_double,
+                              const fb_signature *sig, fb_cache_match *match);
+
+/* Writes the cache to path atomically (temporary file, then rename), so an
+ * interrupted save never leaves a half-written cache. Creates the parent
+ * directory if missing. */
+fb_status fb_cache_save(const fb_tuning_cache *c, const char *path);
+
+int fb_cache_size(const fb_tuning_cache *c);
+void fb_cache_free(fb_tuning_cache *c);
+
+json_t *fb_signature_json(const fb_signature *s);
+const char *fb_cache_match_name(fb_cache_match m); /* "exact", "nearest", "none" */
+
+/* The cache file used when --cache is not given: $FLOWBENCH_TUNING_CACHE,
+ * else $XDG_CACHE_HOME/flowbench/tuning.json, else ~/.cache/flowbench/tuning.json. */
+void fb_cache_default_path(char *buf, size_t len);
+
+#endif

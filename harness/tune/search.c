@@ -1,0 +1,559 @@
+/* search.c - the search strategies of search.h.
+ *
+ * Every strategy works on point indices: a point is its flat index into the
+ * cross product of the axes (row-major, last axis fastest), and values are
+ * looked up only to call the cost function. A per-point table maps each
+ * point to its history entry, so no point is ever measured twice; spaces
+ * above MAX_SEARCH_POINTS are refused rather than hashed, because such a
+ * table costs 4 bytes a point and no shipped kernel comes near the limit.
+ *
+ * A cost call that fails (status other than FB_OK) is not recorded in the
+ * history: it has no cost to record. After k cost calls of which the k-th
+ * failed, the history holds the k-1 calls that answered. */
+#include "search.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SEARCH_POINTS (1 << 20)
+
+/* Neighbours of one point: one axis +-1 and +-2, two axes +-1 each. */
+#define MAX_NEIGHBOURS (4 * FB_MAX_PARAMS + 2 * FB_MAX_PARAMS * (FB_MAX_PARAMS - 1))
+
+/* Annealing temperature at the start, on relative cost: a move 5% worse is
+ * first accepted with probability 1/e, enough to step over bumps the size of
+ * measurement noise. On the landscapes of test_search.c and on harder random
+ * quadratics, success hardly changes between 0 and 0.05 and falls from 0.1
+ * up: budgets of a quarter of the space cannot afford many uphill steps. */
+#define ANNEAL_T0 0.05
+
+static const char *const strategy_names[] = {"exhaustive", "random", "anneal"};
+#define NSTRATEGIES ((int)(sizeof strategy_names / sizeof strategy_names[0]))
+
+fb_status fb_strategy_parse(const char *name, fb_strategy *out)
+{
+    fb_status status = FB_OK;
+    for (int s = 0; name && s < NSTRATEGIES; ++s) {
+        if (strcmp(name, strategy_names[s]) == 0) {
+            *out = (fb_strategy)s;
+            return FB_OK;
+        }
+    }
+    FB_FAIL(FB_ERR_USAGE, "--strategy: '%s' is not exhaustive, random or anneal", name ? name : "");
+fail:
+    return status;
+}
+
+const char *fb_strategy_name(fb_strategy s)
+{
+    return (int)s >= 0 && (int)s < NSTRATEGIES ? strategy_names[s] : "unknown";
+}
+
+int fb_search_space_size(const fb_search_space *space)
+{
+    if (space->naxes < 0 || space->naxes > FB_MAX_PARAMS) return 0;
+    int size = 1;
+    for (int a = 0; a < space->naxes; ++a) {
+        if (space->nvalues[a] < 1 || space->nvalues[a] > FB_MAX_PARAM_VALUES) return 0;
+        size *= space->nvalues[a];
+    }
+    return size;
+}
+
+void fb_search_result_free(fb_search_result *r)
+{
+    if (!r) return;
+    free(r->history);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- small self-contained PRNG (splitmix64): the same seed gives the same
+ * sequence on every platform, which the search's determinism promises. ---- */
+
+static uint64_t rng_next(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* The modulo bias is below 2^-40 for the at most 2^20 points of a space. */
+static int rng_below(uint64_t *state, int n) { return (int)(rng_next(state) % (uint64_t)n); }
+
+static double rng_unit(uint64_t *state) { return (double)(rng_next(state) >> 11) * 0x1p-53; }
+
+static void shuffle(uint64_t *state, int *items, int n)
+{
+    for (int i = n - 1; i > 0; --i) {
+        int j = rng_below(state, i + 1);
+        int t = items[i];
+        items[i] = items[j];
+        items[j] = t;
+    }
+}
+
+/* ---- points ------------------------------------------------------------- */
+
+static void index_to_coords(const fb_search_space *space, int index, int coords[FB_MAX_PARAMS])
+{
+    for (int a = space->naxes - 1; a >= 0; --a) {
+        coords[a] = index % space->nvalues[a];
+        index /= space->nvalues[a];
+    }
+}
+
+static int coords_to_index(const fb_search_space *space, const int coords[FB_MAX_PARAMS])
+{
+    int index = 0;
+    for (int a = 0; a < space->naxes; ++a) index = index * space->nvalues[a] + coords[a];
+    return index;
+}
+
+static fb_param_point point_at(const fb_search_space *space, int index)
+{
+    fb_param_point point = {{0}};
+    int coords[FB_MAX_PARAMS];
+    index_to_coords(space, index, coords);
+    for (int a = 0; a < space->naxes; ++a) point.values[a] = space->values[a][coords[a]];
+    return point;
+}
+
+/* The kernel's default need not be one of the values a sweep lists. */
+static int nearest_value(const fb_search_space *space, int axis, int value)
+{
+    int best = 0;
+    for (int k = 1; k < space->nvalues[axis]; ++k)
+        if (abs(space->values[axis][k] - value) < abs(space->values[axis][best] - value)) best = k;
+    return best;
+}
+
+static int start_index(const fb_search_space *space)
+{
+    int coords[FB_MAX_PARAMS];
+    for (int a = 0; a < space->naxes; ++a) coords[a] = nearest_value(space, a, space->start.values[a]);
+    return coords_to_index(space, coords);
+}
+
+/* The index of coords + delta, or -1 when that leaves the space. */
+static int shifted_index(const fb_search_space *space, const int coords[FB_MAX_PARAMS],
+                         const int delta[FB_MAX_PARAMS])
+{
+    int moved[FB_MAX_PARAMS];
+    for (int a = 0; a < space->naxes; ++a) {
+        moved[a] = coords[a] + delta[a];
+        if (moved[a] < 0 || moved[a] >= space->nvalues[a]) return -1;
+    }
+    return coords_to_index(space, moved);
+}
+
+/* ---- one search run: the visited map and the history -------------------- */
+
+typedef struct search_run {
+    const fb_search_space *space;
+    fb_cost_fn cost;
+    void *ctx;
+    fb_search_result *out;
+    int npoints;
+    int budget;     /* evaluations allowed, already resolved from the options */
+    int *slot;      /* per point: its history entry, -1 while unvisited */
+    int nvisited;
+    int capacity;   /* entries allocated in out->history */
+    int best_index; /* -1 while no point has a finite cost */
+    uint64_t rng;
+} search_run;
+
+static int budget_left(const search_run *run)
+{
+    return run->out->evaluations < run->budget && run->nvisited < run->npoints;
+}
+
+static fb_status reserve_history(search_run *run)
+{
+    fb_status status = FB_OK;
+    fb_search_result *out = run->out;
+    if (out->nhistory < run->capacity) return FB_OK;
+    int capacity = run->capacity ? 2 * run->capacity : 16;
+    fb_search_eval *grown = realloc(out->history, (size_t)capacity * sizeof *grown);
+    if (!grown)
+        FB_FAIL(FB_ERR_NOMEM, "out of host memory growing the search history (%zu bytes)",
+                (size_t)capacity * sizeof *grown);
+    out->history = grown;
+    run->capacity = capacity;
+fail:
+    return status;
+}
+
+static void record(search_run *run, int index, const fb_param_point *point, double cost)
+{
+    fb_search_result *out = run->out;
+    run->slot[index] = out->nhistory;
+    out->history[out->nhistory++] = (fb_search_eval){*point, cost};
+    run->nvisited++;
+    if (isnan(cost)) out->pruned++;
+    else out->evaluations++;
+    if (isfinite(cost) && cost < out->best_cost) {
+        out->best_cost = cost;
+        out->best = *point;
+        run->best_index = index;
+    }
+}
+
+/* Calls the cost function at most once per point; a revisit is answered
+ * from the history. */
+static fb_status evaluate(search_run *run, int index, double *cost)
+{
+    fb_status status = FB_OK;
+    if (run->slot[index] >= 0) {
+        *cost = run->out->history[run->slot[index]].cost;
+        return FB_OK;
+    }
+    FB_CHECK(reserve_history(run));
+    fb_param_point point = point_at(run->space, index);
+    double c = NAN;
+    FB_CHECK(run->cost(run->ctx, &point, &c));
+    record(run, index, &point, c);
+    *cost = c;
+fail:
+    return status;
+}
+
+/* ---- exhaustive and random ---------------------------------------------- */
+
+static fb_status search_exhaustive(search_run *run)
+{
+    fb_status status = FB_OK;
+    double cost;
+    for (int i = 0; i < run->npoints && budget_left(run); ++i) FB_CHECK(evaluate(run, i, &cost));
+fail:
+    return status;
+}
+
+static fb_status search_random(search_run *run)
+{
+    fb_status status = FB_OK;
+    int *order = NULL;
+    FB_ALLOC(order, run->npoints, "the random search order");
+    for (int i = 0; i < run->npoints; ++i) order[i] = i;
+    /* A Fisher-Yates shuffle drawn one step at a time: each draw is uniform
+     * over the points not tried yet, and only as many draws as needed. */
+    for (int i = 0; i < run->npoints && budget_left(run); ++i) {
+        int j = i + rng_below(&run->rng, run->npoints - i);
+        int chosen = order[j];
+        order[j] = order[i];
+        order[i] = chosen;
+        double cost;
+        FB_CHECK(evaluate(run, chosen, &cost));
+    }
+fail:
+    free(order);
+    return status;
+}
+
+/* ---- anneal --------------------------------------------------------------
+ *
+ * A first-improvement descent with annealing acceptance, built for the small
+ * budgets tuning gets (a quarter of a space of a few dozen points). From the
+ * current point it proposes, in order:
+ *   1. the last improving move again: on smooth landscapes a good direction
+ *      usually stays good, and this walks a slope at one evaluation a step;
+ *   2. the one-axis +-1 moves, the direction with more of the space ahead
+ *      first (with no other information, the optimum is more likely there;
+ *      from a default in the middle of one axis this alone decides whether a
+ *      4-evaluation walk reaches the far end), ties in random order;
+ *   3. the wider ring: one axis +-2 (crosses plateaus) and two axes +-1
+ *      (follows valleys that run diagonally, where every one-axis step goes
+ *      uphill). By then the +-1 neighbours are known, so this ring is ranked
+ *      by the slope they show: a diagonal scores the sum of its two one-axis
+ *      steps' cost changes, a +-2 twice its +-1 step's.
+ * A better point is taken at once; a worse one with probability
+ * exp(-(c_new/c_cur - 1)/T), T cooling linearly to 0 over the budget.
+ * Pruned neighbours cost nothing, so proposing goes on until something is
+ * evaluated. When the current point's neighbourhood is exhausted the walk
+ * returns to the best point, and when that one is exhausted too it jumps to
+ * a random unvisited point. */
+
+typedef struct walk {
+    int cur;
+    double cur_cost; /* NAN or INFINITY: anything evaluable is better */
+    int momentum[FB_MAX_PARAMS];
+    int has_momentum;
+    int next[MAX_NEIGHBOURS + 1]; /* the current point's neighbours, in proposal order */
+    int nnext, inext;
+    int wide_from;   /* next[wide_from..] is the wider ring */
+    int wide_ranked;
+} walk;
+
+/* Stable, so items shuffled beforehand keep ties in random order. */
+static void sort_by_key(int *items, double *key, int n)
+{
+    for (int i = 1; i < n; ++i) {
+        int item = items[i];
+        double k = key[i];
+        int j = i;
+        for (; j > 0 && key[j - 1] > k; --j) {
+            items[j] = items[j - 1];
+            key[j] = key[j - 1];
+        }
+        items[j] = item;
+        key[j] = k;
+    }
+}
+
+static int near_ring(const fb_search_space *space, const int coords[FB_MAX_PARAMS], int *ring)
+{
+    int n = 0;
+    for (int a = 0; a < space->naxes; ++a) {
+        for (int s = -1; s <= 1; s += 2) {
+            int delta[FB_MAX_PARAMS] = {0};
+            delta[a] = s;
+            if ((ring[n] = shifted_index(space, coords, delta)) >= 0) n++;
+        }
+    }
+    return n;
+}
+
+static int wide_ring(const fb_search_space *space, const int coords[FB_MAX_PARAMS], int *ring)
+{
+    int n = 0;
+    for (int a = 0; a < space->naxes; ++a) {
+        for (int sa = -1; sa <= 1; sa += 2) {
+            int delta[FB_MAX_PARAMS] = {0};
+            delta[a] = 2 * sa;
+            if ((ring[n] = shifted_index(space, coords, delta)) >= 0) n++;
+            for (int b = a + 1; b < space->naxes; ++b) {
+                for (int sb = -1; sb <= 1; sb += 2) {
+                    int diagonal[FB_MAX_PARAMS] = {0};
+                    diagonal[a] = sa;
+                    diagonal[b] = sb;
+                    if ((ring[n] = shifted_index(space, coords, diagonal)) >= 0) n++;
+                }
+            }
+        }
+    }
+    return n;
+}
+
+/* Index steps left beyond `from` in the direction of the move to `index`. */
+static int room_ahead(const fb_search_space *space, const int from[FB_MAX_PARAMS], int index)
+{
+    int to[FB_MAX_PARAMS], room = 0;
+    index_to_coords(space, index, to);
+    for (int a = 0; a < space->naxes; ++a) {
+        if (to[a] > from[a]) room += space->nvalues[a] - 1 - from[a];
+        if (to[a] < from[a]) room += from[a];
+    }
+    return room;
+}
+
+static void plan_neighbours(search_run *run, walk *w)
+{
+    const fb_search_space *space = run->space;
+    int coords[FB_MAX_PARAMS] = {0}, near[2 * FB_MAX_PARAMS];
+    double key[2 * FB_MAX_PARAMS];
+    index_to_coords(space, w->cur, coords);
+    w->nnext = w->inext = 0;
+    int ahead = w->has_momentum ? shifted_index(space, coords, w->momentum) : -1;
+    if (ahead >= 0) w->next[w->nnext++] = ahead;
+    int nnear = near_ring(space, coords, near);
+    shuffle(&run->rng, near, nnear);
+    for (int i = 0; i < nnear; ++i) key[i] = -room_ahead(space, coords, near[i]);
+    sort_by_key(near, key, nnear);
+    memcpy(w->next + w->nnext, near, (size_t)nnear * sizeof *near);
+    w->nnext += nnear;
+    w->wide_from = w->nnext;
+    w->wide_ranked = 0;
+    int nwide = wide_ring(space, coords, w->next + w->nnext);
+    shuffle(&run->rng, w->next + w->nnext, nwide);
+    w->nnext += nwide;
+}
+
+static double known_cost(const search_run *run, int index)
+{
+    return index >= 0 && run->slot[index] >= 0 ? run->out->history[run->slot[index]].cost : NAN;
+}
+
+/* The cost change the one-axis steps toward `index` showed; pruned steps
+ * tell nothing and add 0. */
+static double slope_toward(const search_run *run, const walk *w, int index)
+{
+    int from[FB_MAX_PARAMS], to[FB_MAX_PARAMS];
+    index_to_coords(run->space, w->cur, from);
+    index_to_coords(run->space, index, to);
+    double change = 0;
+    for (int a = 0; a < run->space->naxes; ++a) {
+        if (to[a] == from[a]) continue;
+        int unit[FB_MAX_PARAMS] = {0};
+        unit[a] = to[a] > from[a] ? 1 : -1;
+        double c = known_cost(run, shifted_index(run->space, from, unit));
+        if (!isnan(c)) change += abs(to[a] - from[a]) * (c - w->cur_cost);
+    }
+    return change;
+}
+
+static void rank_wide_ring(const search_run *run, walk *w)
+{
+    double key[MAX_NEIGHBOURS];
+    int n = w->nnext - w->wide_from, *ring = w->next + w->wide_from;
+    w->wide_ranked = 1;
+    if (!isfinite(w->cur_cost)) return; /* no slope from a failed or pruned point */
+    for (int i = 0; i < n; ++i) key[i] = slope_toward(run, w, ring[i]);
+    sort_by_key(ring, key, n);
+}
+
+static void move_to(search_run *run, walk *w, int index, double cost)
+{
+    int from[FB_MAX_PARAMS], to[FB_MAX_PARAMS];
+    index_to_coords(run->space, w->cur, from);
+    index_to_coords(run->space, index, to);
+    w->has_momentum = cost < w->cur_cost;
+    for (int a = 0; a < run->space->naxes; ++a) w->momentum[a] = to[a] - from[a];
+    w->cur = index;
+    w->cur_cost = cost;
+    plan_neighbours(run, w);
+}
+
+/* Jumps (back to the best, to a random point) carry no direction. */
+static void jump_to(search_run *run, walk *w, int index, double cost)
+{
+    w->has_momentum = 0;
+    w->cur = index;
+    w->cur_cost = cost;
+    plan_neighbours(run, w);
+}
+
+static int next_unvisited_neighbour(const search_run *run, walk *w)
+{
+    while (w->inext < w->nnext) {
+        if (w->inext == w->wide_from && !w->wide_ranked) rank_wide_ring(run, w);
+        int index = w->next[w->inext++];
+        if (run->slot[index] < 0) return index;
+    }
+    return -1;
+}
+
+static int has_unvisited_neighbour(const search_run *run, const walk *w)
+{
+    for (int i = w->inext; i < w->nnext; ++i)
+        if (run->slot[w->next[i]] < 0) return 1;
+    return 0;
+}
+
+static int random_unvisited(search_run *run)
+{
+    int skip = rng_below(&run->rng, run->npoints - run->nvisited);
+    for (int i = 0; i < run->npoints; ++i)
+        if (run->slot[i] < 0 && skip-- == 0) return i;
+    return -1;
+}
+
+static double temperature(const search_run *run)
+{
+    double left = 1.0 - (double)run->out->evaluations / run->budget;
+    return left > 0 ? ANNEAL_T0 * left : 0;
+}
+
+static int accept_move(search_run *run, double cur, double cand)
+{
+    if (!isfinite(cur)) return 1;  /* leave a failed or pruned point */
+    if (!isfinite(cand)) return 0; /* never walk onto a failure */
+    if (cand < cur) return 1;
+    double t = temperature(run);
+    return t > 0 && cur > 0 && rng_unit(&run->rng) < exp(-(cand / cur - 1) / t);
+}
+
+/* The neighbourhood of the current point is exhausted. */
+static fb_status restart(search_run *run, walk *w)
+{
+    fb_status status = FB_OK;
+    if (run->best_index >= 0 && run->best_index != w->cur) {
+        jump_to(run, w, run->best_index, run->out->best_cost);
+        if (has_unvisited_neighbour(run, w)) return FB_OK;
+    }
+    int index = random_unvisited(run);
+    double cost;
+    FB_CHECK(evaluate(run, index, &cost));
+    jump_to(run, w, index, cost);
+fail:
+    return status;
+}
+
+static fb_status search_anneal(search_run *run)
+{
+    fb_status status = FB_OK;
+    walk w = {.cur = start_index(run->space)};
+    double cost;
+    FB_CHECK(evaluate(run, w.cur, &cost));
+    jump_to(run, &w, w.cur, cost);
+    while (budget_left(run)) {
+        int cand = next_unvisited_neighbour(run, &w);
+        if (cand < 0) {
+            FB_CHECK(restart(run, &w));
+            continue;
+        }
+        FB_CHECK(evaluate(run, cand, &cost));
+        if (!isnan(cost) && accept_move(run, w.cur_cost, cost)) move_to(run, &w, cand, cost);
+    }
+fail:
+    return status;
+}
+
+/* ---- entry point -------------------------------------------------------- */
+
+static fb_status check_space(const fb_search_space *space)
+{
+    fb_status status = FB_OK;
+    if (space->naxes < 0 || space->naxes > FB_MAX_PARAMS)
+        FB_FAIL(FB_ERR_USAGE, "search space: %d axes (0 to %d allowed)", space->naxes, FB_MAX_PARAMS);
+    for (int a = 0; a < space->naxes; ++a)
+        if (space->nvalues[a] < 1 || space->nvalues[a] > FB_MAX_PARAM_VALUES)
+            FB_FAIL(FB_ERR_USAGE, "search space: axis %d has %d values (1 to %d allowed)", a, space->nvalues[a],
+                    FB_MAX_PARAM_VALUES);
+    if (fb_search_space_size(space) > MAX_SEARCH_POINTS)
+        FB_FAIL(FB_ERR_USAGE, "search space: %d points (at most %d supported)", fb_search_space_size(space),
+                MAX_SEARCH_POINTS);
+fail:
+    return status;
+}
+
+/* Anneal without a budget gets a quarter of the space: what it is designed
+ * to need; tiny spaces get a few points more, since a walk of one or two
+ * steps cannot even look both ways. */
+static int resolve_budget(const fb_search_options *opt, int npoints)
+{
+    if (opt->budget > 0) return opt->budget < npoints ? opt->budget : npoints;
+    if (opt->strategy != FB_STRATEGY_ANNEAL) return npoints;
+    int quarter = (npoints + 3) / 4, at_least = npoints < 4 ? npoints : 4;
+    return quarter > at_least ? quarter : at_least;
+}
+
+fb_status fb_search(const fb_search_space *space, const fb_search_options *opt, fb_cost_fn cost, void *ctx,
+                    fb_search_result *out)
+{
+    fb_status status = FB_OK;
+    search_run run = {.best_index = -1};
+    if (!out) FB_FAIL(FB_ERR_USAGE, "fb_search: no result to fill");
+    memset(out, 0, sizeof *out);
+    out->best_cost = INFINITY;
+    if (!space || !opt || !cost) FB_FAIL(FB_ERR_USAGE, "fb_search: space, options and cost function are required");
+    FB_CHECK(check_space(space));
+    run.space = space;
+    run.cost = cost;
+    run.ctx = ctx;
+    run.out = out;
+    run.npoints = out->space_size = fb_search_space_size(space);
+    run.budget = resolve_budget(opt, run.npoints);
+    run.rng = opt->seed;
+    FB_ALLOC(run.slot, run.npoints, "the search's visited map");
+    for (int i = 0; i < run.npoints; ++i) run.slot[i] = -1;
+    switch (opt->strategy) {
+    case FB_STRATEGY_EXHAUSTIVE: FB_CHECK(search_exhaustive(&run)); break;
+    case FB_STRATEGY_RANDOM: FB_CHECK(search_random(&run)); break;
+    case FB_STRATEGY_ANNEAL: FB_CHECK(search_anneal(&run)); break;
+    default: FB_FAIL(FB_ERR_USAGE, "fb_search: unknown strategy %d", (int)opt->strategy);
+    }
+fail:
+    free(run.slot);
+    return status;
+}

@@ -1,0 +1,80 @@
+/* search.h - search strategies over a kernel's discrete parameter space,
+ * used by `flowbench tune` and tested on synthetic cost functions.
+ *
+ * The space is the cross product of the kernel's axes (params.h): axis i
+ * takes the values values[i][0..nvalues[i]-1], in the order the kernel
+ * declares them (ascending for every shipped kernel, so index distance is a
+ * meaningful neighbourhood for the guided search). A strategy proposes
+ * points and calls the cost function, which measures one configuration:
+ *
+ *   *cost = seconds (finite, > 0)  a measured configuration
+ *   *cost = INFINITY               it ran but failed (build error, wrong
+ *                                  result, time-out): counts as an evaluation
+ *   *cost = NAN                    pruned without running (the device or the
+ *                                  problem cannot take it): not an evaluation
+ *
+ * Returning a status other than FB_OK (FB_ERR_INTERRUPTED, ...) stops the
+ * search at once and passes the status through; the result so far is kept.
+ * A strategy never evaluates the same point twice: a revisit is answered
+ * from its history and does not count.
+ */
+#ifndef FB_TUNE_SEARCH_H
+#define FB_TUNE_SEARCH_H
+
+#include <stdint.h>
+
+#include "../bench/params.h"
+#include "../core/status.h"
+
+typedef enum fb_strategy {
+    FB_STRATEGY_EXHAUSTIVE, /* every point, in lexicographic index order (the paper's brute force) */
+    FB_STRATEGY_RANDOM,     /* `budget` distinct points drawn uniformly */
+    FB_STRATEGY_ANNEAL      /* simulated annealing over index neighbours, from the default */
+} fb_strategy;
+
+typedef struct fb_search_space {
+    int naxes;                               /* 0..FB_MAX_PARAMS; 0 = one point */
+    int nvalues[FB_MAX_PARAMS];              /* >= 1 each */
+    int values[FB_MAX_PARAMS][FB_MAX_PARAM_VALUES];
+    fb_param_point start;                    /* the default point (values, not indices) */
+} fb_search_space;
+
+/* cost: see above. ctx is the caller's. */
+typedef fb_status (*fb_cost_fn)(void *ctx, const fb_param_point *point, double *cost);
+
+typedef struct fb_search_eval {
+    fb_param_point point;
+    double cost;   /* seconds, INFINITY (failed) or NAN (pruned) */
+} fb_search_eval;
+
+typedef struct fb_search_result {
+    fb_param_point best;      /* valid when best_cost is finite */
+    double best_cost;         /* INFINITY if nothing ran successfully */
+    int evaluations;          /* cost calls that were not pruned */
+    int pruned;               /* cost calls answered NAN */
+    int space_size;           /* points in the space */
+    fb_search_eval *history;  /* every cost call in order (malloc'd), nhistory entries */
+    int nhistory;
+} fb_search_result;
+
+typedef struct fb_search_options {
+    fb_strategy strategy;
+    int budget;               /* max evaluations (pruned ones excluded); <= 0: the whole space */
+    uint64_t seed;            /* random and anneal; the same seed gives the same sequence */
+} fb_search_options;
+
+/* Parses "exhaustive", "random", "anneal"; FB_ERR_USAGE naming the choices. */
+fb_status fb_strategy_parse(const char *name, fb_strategy *out);
+const char *fb_strategy_name(fb_strategy s);
+
+/* Number of points in the space (product of nvalues). */
+int fb_search_space_size(const fb_search_space *space);
+
+/* Runs the strategy. *out is filled (and must be freed) even when the status
+ * is not FB_OK. FB_ERR_USAGE for an empty or malformed space. */
+fb_status fb_search(const fb_search_space *space, const fb_search_options *opt, fb_cost_fn cost, void *ctx,
+                    fb_search_result *out);
+
+void fb_search_result_free(fb_search_result *r);
+
+#endif

@@ -1,0 +1,222 @@
+/* sweep.c - the sweep runner: expands a suite into configurations, runs
+ * each on its target, and writes one record per configuration as it ends.
+ * Resuming, the in-flight marker and the progress line are in
+ * sweep_state.c; this file is the loop. */
+#include "sweep.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../bench/stream.h"
+#include "../results/results.h"
+#include "sweep_state.h"
+
+/* ---- the plan: every configuration, in run order ---- */
+
+static void point_text(const fb_family_kernel *k, const fb_param_point *p, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (int i = 0; i < k->nparams; ++i)
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s=%d", i ? " " : "", k->params[i].name, p->values[i]);
+}
+
+static fb_status plan_add(sweep *w, int c, int m, int target, int prec, int kernel, const fb_param_point *p)
+{
+    fb_status status = FB_OK;
+    const fb_suite_case *cs = &w->s->cases[c];
+    const fb_family_kernel *k = cs->family->kernel(kernel);
+    sweep_config *cfg;
+    char params[512];
+    if (w->nplan == w->cap) {
+        int cap = w->cap ? 2 * w->cap : 256;
+        sweep_config *grown = realloc(w->plan, (size_t)cap * sizeof *grown);
+        if (!grown) FB_FAIL(FB_ERR_NOMEM, "out of host memory planning the sweep");
+        w->plan = grown, w->cap = cap;
+    }
+    cfg = &w->plan[w->nplan++];
+    memset(cfg, 0, sizeof *cfg);
+    *cfg = (sweep_config){.kase = c, .matrix = m, .backend = target, .is_double = cs->is_double[prec], .kernel = kernel};
+    if (p) cfg->point = *p;
+    else cfg->tuned = 1;
+    point_text(k, &cfg->point, params, sizeof params);
+    snprintf(cfg->key, sizeof cfg->key, "%s|%s|%s|%s|%s|%s|%s", w->s->name, cs->name, cs->matrices[m],
+             sweep_backend(w, cfg), cfg->is_double ? "double" : "single", k->name,
+             cfg->tuned ? "tuned" : params);
+fail:
+    return status;
+}
+
+/* The points of one kernel: the case's space, or one tuned point filled in
+ * when the matrix is open (--tuned). */
+static fb_status plan_kernel(sweep *w, int c, int m, int target, int prec, int kernel)
+{
+    fb_status status = FB_OK;
+    fb_param_point *points = NULL;
+    int n = 0;
+    if (w->o->tuned) return plan_add(w, c, m, target, prec, kernel, NULL);
+    FB_CHECK(fb_suite_points(&w->s->cases[c], kernel, &points, &n));
+    for (int i = 0; i < n; ++i) FB_CHECK(plan_add(w, c, m, target, prec, kernel, &points[i]));
+fail:
+    free(points);
+    return status;
+}
+
+static fb_status make_plan(sweep *w)
+{
+    fb_status status = FB_OK;
+    for (int c = 0; c < w->s->ncases; ++c) {
+        const fb_suite_case *cs = &w->s->cases[c];
+        int nb = w->o->nbackends ? w->o->nbackends : cs->nbackends;
+        for (int m = 0; m < cs->nmatrices; ++m)
+            for (int b = 0; b < nb; ++b) {
+                int t = sweep_target_index(w, w->o->nbackends ? w->o->backends[b] : cs->backends[b]);
+                if (!w->targets[t].t) continue; /* said once when opening; nothing to record per point */
+                for (int p = 0; p < cs->nprecisions; ++p)
+                    for (int k = 0; k < cs->nkernels; ++k) FB_CHECK(plan_kernel(w, c, m, t, p, cs->kernels[k]));
+            }
+    }
+fail:
+    return status;
+}
+
+/* ---- one configuration ---- */
+
+static const char *status_of_error(fb_status st)
+{
+    switch (st) {
+    case FB_ERR_BUILD: return "build-error";
+    case FB_ERR_LAUNCH: return "launch-error";
+    case FB_ERR_UNAVAILABLE: return "unavailable";
+    default: return "failed";
+    }
+}
+
+/* The measurement settings of one configuration: the case's, with the
+ * time-out as a deadline and the abandon threshold from the best so far. */
+static fb_measure_config measure_for(sweep *w, const sweep_config *cfg)
+{
+    const fb_suite_measure *sm = &w->s->cases[cfg->kase].measure;
+    fb_measure_config m = sm->measure;
+    double best = sweep_best(w, cfg);
+    if (sm->timeout_s > 0) m.deadline = fb_now() + sm->timeout_s;
+    if (sm->abandon_factor > 0 && best > 0) m.abandon_above_s = sm->abandon_factor * best;
+    return m;
+}
+
+/* Sets status "abandoned" or "timeout" where the measurement stopped so. */
+static void mark_stop(json_t *rec, const fb_measure_config *m)
+{
+    const char *stop = json_string_value(json_object_get(json_object_get(rec, "stats"), "stop"));
+    const char *st = json_string_value(json_object_get(rec, "status"));
+    char reason[160];
+    if (!stop || !st || strcmp(st, "ok")) return;
+    if (!strcmp(stop, "abandoned")) {
+        snprintf(reason, sizeof reason, "first sample over %.4g ms (abandon_factor x the best of this kernel)",
+                 m->abandon_above_s * 1e3);
+        json_object_set_new(rec, "status", json_string("abandoned"));
+        json_object_set_new(rec, "reason", json_string(reason));
+    } else if (!strcmp(stop, "timeout")) {
+        json_object_set_new(rec, "status", json_string("timeout"));
+        json_object_set_new(rec, "reason", json_string("timeout_s passed; the samples taken are kept"));
+    }
+}
+
+static fb_status measure_config(sweep *w, sweep_config *cfg, sweep_target *st, json_t **rec)
+{
+    fb_status status = FB_OK, run_status;
+    const fb_suite_case *cs = &w->s->cases[cfg->kase];
+    fb_family_run run = {.kernel = cfg->kernel, .point = cfg->point, .is_double = cfg->is_double};
+    run.measure = measure_for(w, cfg);
+    if (cs->family->check(w->problem, &run, fb_target_info(st->t)) != FB_OK) {
+        *rec = sweep_failure(w, cfg, "pruned", fb_error_message());
+        return FB_OK;
+    }
+    FB_CHECK(sweep_inflight_begin(w, cfg));
+    run_status = cs->family->run(st->t, w->problem, &run, rec);
+    if (run_status == FB_ERR_INTERRUPTED) {
+        sweep_inflight_end(w);
+        json_decref(*rec);
+        *rec = NULL;
+        FB_FAIL(FB_ERR_INTERRUPTED, "interrupted"); /* not recorded: --resume runs it again */
+    }
+    if (*rec) mark_stop(*rec, &run.measure);
+    else *rec = sweep_failure(w, cfg, status_of_error(run_status), fb_error_message());
+fail:
+    return status;
+}
+
+static fb_status run_config(sweep *w, sweep_config *cfg)
+{
+    fb_status status = FB_OK;
+    json_t *rec = NULL;
+    if (!strcmp(cfg->key, w->crashed_key)) rec = sweep_failure(w, cfg, "crashed", sweep_crashed_reason);
+    else if (w->problem_error[0]) rec = sweep_failure(w, cfg, "failed", w->problem_error);
+    else if (cfg->tuned && sweep_tuned_point(w, cfg) != FB_OK) rec = sweep_failure(w, cfg, "failed", fb_error_message());
+    else FB_CHECK(measure_config(w, cfg, &w->targets[cfg->backend], &rec));
+    FB_CHECK(sweep_write(w, cfg, rec));
+    sweep_inflight_end(w); /* after the write: a kill in between leaves a marker the file already answers */
+fail:
+    json_decref(rec);
+    return status;
+}
+
+/* ---- the loop ---- */
+
+/* Between configurations on different targets: the previous device's work
+ * is finished and its CPU threads get a moment to go idle. PoCL's workers
+ * keep spinning after a kernel; measured on 2 cores, the first OpenMP
+ * configuration after an OpenCL stream ran at a hundredth of its speed. */
+static void switch_target(sweep *w, int next)
+{
+    const struct timespec pause = {0, 200000000L};
+    if (w->last_target == next) return;
+    if (w->last_target >= 0 && w->targets[w->last_target].t) fb_target_finish(w->targets[w->last_target].t);
+    if (w->last_target >= 0) nanosleep(&pause, NULL);
+    w->last_target = next;
+}
+
+static fb_status run_plan(sweep *w)
+{
+    fb_status status = FB_OK;
+    for (int i = 0; i < w->nplan; ++i) {
+        sweep_config *cfg = &w->plan[i];
+        if (sweep_is_done(w, cfg->key)) continue;
+        if (fb_interrupted) FB_FAIL(FB_ERR_INTERRUPTED, "interrupted");
+        if (w->o->limit > 0 && w->sum->recorded >= w->o->limit) {
+            w->sum->stopped = 1;
+            break;
+        }
+        FB_CHECK(sweep_open_problem(w, cfg));
+        switch_target(w, cfg->backend);
+        FB_CHECK(run_config(w, cfg));
+    }
+fail:
+    if (status == FB_ERR_INTERRUPTED) w->sum->stopped = 1;
+    return status;
+}
+
+fb_status fb_sweep_run(const fb_suite *s, const fb_sweep_options *o, fb_sweep_summary *sum)
+{
+    fb_status status = FB_OK;
+    sweep w;
+    memset(&w, 0, sizeof w);
+    memset(sum, 0, sizeof *sum);
+    w.s = s, w.o = o, w.sum = sum;
+    w.started = fb_now();
+    w.last_target = -1;
+    FB_CHECK(sweep_open_targets(&w));
+    for (int i = 0; i < w.ntargets; ++i) sum->unavailable += !w.targets[i].t;
+    if (sum->unavailable == w.ntargets) FB_FAIL(FB_ERR_UNAVAILABLE, "sweep %s: none of its backends can be opened here", s->name);
+    FB_CHECK(make_plan(&w));
+    sum->total = w.nplan;
+    FB_CHECK(sweep_state_open(&w));
+    if (s->stream) FB_CHECK(sweep_stream(&w));
+    FB_CHECK(run_plan(&w));
+fail:
+    sum->seconds = fb_now() - w.started;
+    sweep_state_close(&w);
+    free(w.plan);
+    return status;
+}

@@ -1,0 +1,51 @@
+/* sweep.h - runs a suite (suite.h): every configuration measured, checked
+ * and written to a JSON Lines results file as it completes.
+ *
+ * A configuration is (case, matrix, backend, precision, kernel, point);
+ * its "sweep_key" names it in the file. Each one ends as exactly one
+ * record whose "status" says how: ok, wrong-result, abandoned (the first
+ * sample was abandon_factor x slower than the best of its kernel so far),
+ * timeout (timeout_s passed; the samples taken are kept), pruned (the
+ * device or matrix cannot take it; decided before compiling), build-error,
+ * launch-error, failed (any other error, with "reason") or crashed (the
+ * previous process ended while it ran: found on --resume through the
+ * OUT.inflight marker). A backend that cannot be opened is reported once
+ * and its configurations are left out of the plan.
+ *
+ * SIGINT stops between samples; the configuration then running is not
+ * recorded, so --resume runs it again and nothing else.
+ */
+#ifndef FB_TUNE_SWEEP_H
+#define FB_TUNE_SWEEP_H
+
+#include <stdio.h>
+
+#include "cache.h"
+#include "suite.h"
+
+typedef struct fb_sweep_options {
+    const char *out_path;
+    int resume;                  /* skip configurations the file already has */
+    int limit;                   /* record at most this many this time (0: all) */
+    const char *const *backends; /* replaces every case's backends when nbackends > 0 */
+    int nbackends;
+    fb_tuning_cache *tuned;      /* non-NULL: each kernel runs its cached point only */
+    FILE *progress;              /* one line per configuration (stderr) */
+} fb_sweep_options;
+
+typedef struct fb_sweep_summary {
+    int total;        /* configurations in the suite */
+    int skipped;      /* already in the file (--resume) */
+    int recorded;     /* records written this time */
+    int ok, wrong, failed, pruned, abandoned, timeouts;
+    int unavailable;  /* backends that could not be opened (left out) */
+    int stopped;      /* 1 if --limit or SIGINT ended the sweep early */
+    double seconds;
+} fb_sweep_summary;
+
+/* Runs the suite. FB_ERR_INTERRUPTED after a clean stop on SIGINT; other
+ * errors only for what stops everything (the results file cannot be
+ * written). Failing configurations are records, not errors. */
+fb_status fb_sweep_run(const fb_suite *s, const fb_sweep_options *o, fb_sweep_summary *sum);
+
+#endif

@@ -1,0 +1,203 @@
+/* sweep_records.c - what the sweep writes: failure records, the common
+ * fields of every record, the stream references, the best time per kernel
+ * and the progress line. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../bench/stream.h"
+#include "../results/reader.h"
+#include "sweep_state.h"
+#include "tuned.h"
+
+/* ---- best time per kernel group (early abandon) ---- */
+
+static void group_key(const sweep *w, const sweep_config *cfg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%d|%d|%d|%d|%d", cfg->kase, cfg->matrix, cfg->backend, cfg->is_double, cfg->kernel);
+    (void)w;
+}
+
+double sweep_best(const sweep *w, const sweep_config *cfg)
+{
+    char key[128];
+    group_key(w, cfg, key, sizeof key);
+    return json_number_value(json_object_get(w->best, key));
+}
+
+static void update_best(sweep *w, const sweep_config *cfg, const json_t *rec)
+{
+    char key[128];
+    double median = fb_json_num(rec, "stats.median_s"), best = sweep_best(w, cfg);
+    if (strcmp(fb_json_str(rec, "status"), "ok") || !(median > 0)) return;
+    group_key(w, cfg, key, sizeof key);
+    if (best <= 0 || median < best) json_object_set_new(w->best, key, json_real(median));
+}
+
+/* ---- records ---- */
+
+static json_t *params_json(const sweep *w, const sweep_config *cfg)
+{
+    const fb_family_kernel *k = w->s->cases[cfg->kase].family->kernel(cfg->kernel);
+    json_t *p = json_object();
+    for (int i = 0; i < k->nparams; ++i) json_object_set_new(p, k->params[i].name, json_integer(cfg->point.values[i]));
+    return p;
+}
+
+/* The first line of an error message: build logs run to pages. */
+static json_t *first_line(const char *text)
+{
+    return json_stringn(text, strcspn(text, "\n"));
+}
+
+json_t *sweep_failure(const sweep *w, const sweep_config *cfg, const char *status, const char *reason)
+{
+    const fb_suite_case *cs = &w->s->cases[cfg->kase];
+    const sweep_target *st = &w->targets[cfg->backend];
+    const fb_device_info *d = st->t ? fb_target_info(st->t) : NULL;
+    json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:b}", "benchmark", cs->family->name, "kernel",
+                            cs->family->kernel(cfg->kernel)->name, "backend", d ? d->backend : st->spec, "device",
+                            d ? d->id : st->spec, "device_name", d ? d->name : "", "precision",
+                            cfg->is_double ? "double" : "single", "status", status, "cold", cs->measure.measure.cold);
+    json_object_set_new(rec, "params", params_json(w, cfg));
+    if (w->problem) json_object_set_new(rec, cs->family->problem_key, json_deep_copy(cs->family->problem_json(w->problem)));
+    else json_object_set_new(rec, cs->family->problem_key, json_pack("{s:s}", "source", cs->matrices[cfg->matrix]));
+    json_object_set_new(rec, "reason", first_line(reason));
+    return rec;
+}
+
+fb_status sweep_tuned_point(sweep *w, sweep_config *cfg)
+{
+    const fb_suite_case *cs = &w->s->cases[cfg->kase];
+    const fb_family_kernel *k = cs->family->kernel(cfg->kernel);
+    json_decref(w->tuning);
+    w->tuning = NULL;
+    return fb_tuned_point(w->o->tuned, fb_target_info(w->targets[cfg->backend].t), k->name, k->params, k->nparams,
+                          cfg->is_double, cs->family->problem_json(w->problem), &cfg->point, &w->tuning);
+}
+
+static void stream_key(const sweep *w, int target, int is_double, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s|%s", w->targets[target].spec, is_double ? "double" : "single");
+}
+
+static void add_common_fields(sweep *w, const sweep_config *cfg, json_t *rec)
+{
+    char key[128];
+    double gbs = fb_json_num(rec, "gbs");
+    json_object_set_new(rec, "suite", json_string(w->s->name));
+    json_object_set_new(rec, "case", json_string(w->s->cases[cfg->kase].name));
+    json_object_set_new(rec, "sweep_key", json_string(cfg->key));
+    if (cfg->tuned && w->tuning) json_object_set(rec, "tuning", w->tuning);
+    stream_key(w, cfg->backend, cfg->is_double, key, sizeof key);
+    if (!isnan(gbs)) fb_json_set_fraction_of_stream(rec, gbs, json_number_value(json_object_get(w->stream_gbs, key)));
+}
+
+/* ---- counting and progress ---- */
+
+static void count(fb_sweep_summary *sum, const char *status)
+{
+    if (!strcmp(status, "ok")) sum->ok++;
+    else if (!strcmp(status, "wrong-result")) sum->wrong++;
+    else if (!strcmp(status, "pruned")) sum->pruned++;
+    else if (!strcmp(status, "abandoned")) sum->abandoned++;
+    else if (!strcmp(status, "timeout")) sum->timeouts++;
+    else sum->failed++;
+}
+
+static void format_duration(double s, char *buf, size_t len)
+{
+    if (s < 60) snprintf(buf, len, "%.0fs", s);
+    else if (s < 3600) snprintf(buf, len, "%dm%02ds", (int)(s / 60), (int)fmod(s, 60));
+    else snprintf(buf, len, "%dh%02dm", (int)(s / 3600), (int)fmod(s / 60, 60));
+}
+
+/* "[ 12/240] ok 3.2 GB/s csr-vector WG_SIZE=128 on opencl, double, gen:cube:12 | 1 failed, 5 pruned, ~1m20s left" */
+static void progress_line(sweep *w, const sweep_config *cfg, const json_t *rec)
+{
+    const fb_sweep_summary *sum = w->sum;
+    int done = sum->skipped + sum->recorded, left = sum->total - done;
+    char params[512], eta[32] = "?", figure[48] = "";
+    const char *st = fb_json_str(rec, "status");
+    double gbs = fb_json_num(rec, "gbs");
+    fb_params_text(json_object_get(rec, "params"), params, sizeof params);
+    if (sum->recorded > 0) format_duration((fb_now() - w->started) / sum->recorded * left, eta, sizeof eta);
+    if (!isnan(gbs) && strcmp(st, "pruned")) snprintf(figure, sizeof figure, " %.3g GB/s", gbs);
+    fprintf(w->o->progress, "[%*d/%d] %s%s  %s %s on %s, %s, %s | %d failed, %d pruned, ~%s left\n",
+            (int)snprintf(NULL, 0, "%d", sum->total), done, sum->total, st, figure,
+            w->s->cases[cfg->kase].family->kernel(cfg->kernel)->name, params, sweep_backend(w, cfg),
+            cfg->is_double ? "double" : "single", w->s->cases[cfg->kase].matrices[cfg->matrix],
+            sum->failed + sum->wrong, sum->pruned, eta);
+    if (strcmp(st, "ok") && strcmp(st, "pruned") && fb_json_str(rec, "reason")[0])
+        fprintf(w->o->progress, "    %s: %s\n", st, fb_json_str(rec, "reason"));
+    fflush(w->o->progress);
+}
+
+fb_status sweep_write(sweep *w, const sweep_config *cfg, json_t *rec)
+{
+    fb_status status = FB_OK;
+    add_common_fields(w, cfg, rec);
+    FB_CHECK(fb_results_append(w->out, rec));
+    json_object_set_new(w->done, cfg->key, json_true());
+    w->sum->recorded++;
+    count(w->sum, fb_json_str(rec, "status"));
+    update_best(w, cfg, rec);
+    progress_line(w, cfg, rec);
+fail:
+    return status;
+}
+
+/* ---- stream references ---- */
+
+static fb_status stream_one(sweep *w, int target, int is_double)
+{
+    fb_status status = FB_OK, run_status;
+    fb_target *t = w->targets[target].t;
+    fb_stream_config cfg = {.n = w->s->stream_n ? w->s->stream_n : FB_STREAM_DEFAULT_N, .is_double = is_double, .wg = 256};
+    fb_stream_result r[FB_STREAM_NKERNELS];
+    char skey[128], key[2048];
+    memset(r, 0, sizeof r);
+    cfg.measure = fb_measure_defaults();
+    cfg.measure.budget_s = 0.5;
+    stream_key(w, target, is_double, skey, sizeof skey);
+    snprintf(key, sizeof key, "%s|stream|%s|triad", w->s->name, skey);
+    if (json_is_number(json_object_get(w->done, key))) {
+        json_object_set(w->stream_gbs, skey, json_object_get(w->done, key));
+        return FB_OK;
+    }
+    fprintf(w->o->progress, "sweep: stream triad on %s, %s (n = %zu)\n", w->targets[target].spec,
+            is_double ? "double" : "single", cfg.n);
+    run_status = fb_stream_run(t, &cfg, r, NULL, NULL);
+    w->last_target = target;
+    if (run_status == FB_ERR_INTERRUPTED) FB_FAIL(FB_ERR_INTERRUPTED, "interrupted");
+    for (int k = 0; k < FB_STREAM_NKERNELS && r[k].m.nsamples > 0; ++k) {
+        json_t *rec = fb_stream_record(fb_target_info(t), &cfg, &r[k]);
+        snprintf(key, sizeof key, "%s|stream|%s|%s", w->s->name, skey, r[k].model->name);
+        json_object_set_new(rec, "suite", json_string(w->s->name));
+        json_object_set_new(rec, "case", json_string("stream"));
+        json_object_set_new(rec, "sweep_key", json_string(key));
+        status = fb_results_append(w->out, rec);
+        json_decref(rec);
+        FB_CHECK(status);
+    }
+    if (run_status == FB_OK) json_object_set_new(w->stream_gbs, skey, json_real(r[3].gbs));
+    else fprintf(w->o->progress, "sweep: stream on %s failed (%s): no roofline fraction\n", w->targets[target].spec,
+                 fb_error_message());
+fail:
+    fb_stream_results_free(r);
+    return status;
+}
+
+fb_status sweep_stream(sweep *w)
+{
+    fb_status status = FB_OK;
+    for (int t = 0; t < w->ntargets; ++t)
+        for (int d = 1; d >= 0 && w->targets[t].t; --d) {
+            int used = 0;
+            for (int i = 0; i < w->nplan && !used; ++i) used = w->plan[i].backend == t && w->plan[i].is_double == d;
+            if (used) FB_CHECK(stream_one(w, t, d));
+        }
+fail:
+    return status;
+}

@@ -1,0 +1,198 @@
+/* sweep_state.c - the sweep's bookkeeping: targets, the open problem,
+ * resuming from the results file, the in-flight marker, stream
+ * references, the best time per kernel and the progress line. */
+#include "sweep_state.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../results/reader.h"
+
+const char sweep_crashed_reason[] =
+    "the previous sweep process ended while this configuration ran (crash, hang or kill); not retried";
+
+/* ---- targets ---- */
+
+int sweep_target_index(const sweep *w, const char *spec)
+{
+    for (int i = 0; i < w->ntargets; ++i)
+        if (!strcmp(w->targets[i].spec, spec)) return i;
+    return -1;
+}
+
+const char *sweep_backend(const sweep *w, const sweep_config *cfg) { return w->targets[cfg->backend].spec; }
+
+static fb_status open_target(sweep *w, const char *spec)
+{
+    fb_status status = FB_OK;
+    sweep_target *st = &w->targets[w->ntargets];
+    if (sweep_target_index(w, spec) >= 0) return FB_OK;
+    if (w->ntargets == SWEEP_MAX_TARGETS) FB_FAIL(FB_ERR_USAGE, "a sweep takes at most %d backends", SWEEP_MAX_TARGETS);
+    w->ntargets++;
+    snprintf(st->spec, sizeof st->spec, "%s", spec);
+    if (fb_target_open(spec, &st->t) != FB_OK) {
+        snprintf(st->why, sizeof st->why, "%s", fb_error_message());
+        fprintf(w->o->progress, "sweep: %s unavailable (%s): its configurations are left out\n", spec,
+                st->why);
+    }
+fail:
+    return status;
+}
+
+fb_status sweep_open_targets(sweep *w)
+{
+    fb_status status = FB_OK;
+    for (int i = 0; i < w->o->nbackends; ++i) FB_CHECK(open_target(w, w->o->backends[i]));
+    for (int c = 0; c < w->s->ncases && !w->o->nbackends; ++c)
+        for (int b = 0; b < w->s->cases[c].nbackends; ++b) FB_CHECK(open_target(w, w->s->cases[c].backends[b]));
+fail:
+    return status;
+}
+
+/* ---- the problem ---- */
+
+fb_status sweep_open_problem(sweep *w, const sweep_config *cfg)
+{
+    const fb_suite_case *cs = &w->s->cases[cfg->kase];
+    const char *spec = cs->matrices[cfg->matrix];
+    if (w->problem_family == cs->family && !strcmp(w->problem_spec, spec)) return FB_OK;
+    if (w->problem_family) w->problem_family->problem_close(w->problem);
+    w->problem = NULL;
+    w->problem_family = cs->family;
+    w->problem_error[0] = '\0';
+    snprintf(w->problem_spec, sizeof w->problem_spec, "%s", spec);
+    fprintf(w->o->progress, "sweep: opening %s\n", spec);
+    if (cs->family->problem_open(spec, &w->problem) != FB_OK) {
+        snprintf(w->problem_error, sizeof w->problem_error, "%s", fb_error_message());
+        fprintf(w->o->progress, "sweep: %s: its configurations are recorded as failed\n", w->problem_error);
+        w->problem = NULL;
+    }
+    return FB_OK;
+}
+
+/* ---- resuming ---- */
+
+static void remember(sweep *w, const json_t *rec)
+{
+    const char *key = json_string_value(json_object_get(rec, "sweep_key"));
+    const json_t *gbs = json_object_get(rec, "gbs");
+    int is_triad = !strcmp(fb_json_str(rec, "kernel"), "triad") && !strcmp(fb_json_str(rec, "status"), "ok");
+    if (key) json_object_set_new(w->done, key, is_triad && json_is_number(gbs) ? json_copy((json_t *)gbs) : json_true());
+}
+
+/* A line without its newline is a record cut by a kill during the write:
+ * it is dropped so the file stays valid JSON Lines. */
+static fb_status drop_partial_line(sweep *w, FILE *f, long good_end)
+{
+    fb_status status = FB_OK;
+    long end;
+    fseek(f, 0, SEEK_END);
+    end = ftell(f);
+    if (end == good_end) return FB_OK;
+    if (truncate(w->o->out_path, good_end) != 0)
+        FB_FAIL(FB_ERR_IO, "%s: cannot drop the incomplete last line: %s", w->o->out_path, strerror(errno));
+    fprintf(w->o->progress, "sweep: %s: dropped an incomplete last line (%ld bytes)\n", w->o->out_path, end - good_end);
+fail:
+    return status;
+}
+
+static fb_status read_done(sweep *w)
+{
+    fb_status status = FB_OK;
+    FILE *f = fopen(w->o->out_path, "r");
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    long good_end = 0;
+    if (!f) return errno == ENOENT ? FB_OK : fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "%s: cannot read: %s",
+                                                          w->o->out_path, strerror(errno));
+    while ((len = getline(&line, &cap, f)) > 0) {
+        json_t *rec;
+        if (line[len - 1] != '\n') break;
+        good_end += len;
+        if ((rec = json_loads(line, 0, NULL)) != NULL) remember(w, rec);
+        json_decref(rec);
+    }
+    FB_CHECK(drop_partial_line(w, f, good_end));
+fail:
+    free(line);
+    fclose(f);
+    return status;
+}
+
+static void read_inflight(sweep *w)
+{
+    FILE *f = fopen(w->inflight_path, "r");
+    if (!f) return;
+    if (fgets(w->crashed_key, sizeof w->crashed_key, f)) w->crashed_key[strcspn(w->crashed_key, "\n")] = '\0';
+    fclose(f);
+    if (sweep_is_done(w, w->crashed_key)) w->crashed_key[0] = '\0';
+    else if (w->crashed_key[0])
+        fprintf(w->o->progress, "sweep: the previous run ended inside %s: recording it as crashed\n", w->crashed_key);
+}
+
+int sweep_is_done(const sweep *w, const char *key) { return json_object_get(w->done, key) != NULL; }
+
+static fb_status open_results(sweep *w)
+{
+    fb_status status = FB_OK;
+    fb_device_info infos[SWEEP_MAX_TARGETS];
+    int n = 0;
+    for (int i = 0; i < w->ntargets; ++i)
+        if (w->targets[i].t) infos[n++] = *fb_target_info(w->targets[i].t);
+    FB_CHECK(fb_results_open(w->o->out_path, "sweep", infos, n, &w->out));
+fail:
+    return status;
+}
+
+fb_status sweep_state_open(sweep *w)
+{
+    fb_status status = FB_OK;
+    w->done = json_object();
+    w->best = json_object();
+    w->stream_gbs = json_object();
+    snprintf(w->inflight_path, sizeof w->inflight_path, "%s.inflight", w->o->out_path);
+    if (w->o->resume) {
+        FB_CHECK(read_done(w));
+        read_inflight(w);
+        for (int i = 0; i < w->nplan; ++i) w->sum->skipped += sweep_is_done(w, w->plan[i].key);
+        fprintf(w->o->progress, "sweep: resuming %s: %d of %d configurations already recorded\n", w->o->out_path,
+                w->sum->skipped, w->nplan);
+    }
+    FB_CHECK(open_results(w));
+fail:
+    return status;
+}
+
+void sweep_state_close(sweep *w)
+{
+    if (w->problem_family) w->problem_family->problem_close(w->problem);
+    for (int i = 0; i < w->ntargets; ++i) fb_target_close(w->targets[i].t);
+    fb_results_close(w->out);
+    json_decref(w->done);
+    json_decref(w->best);
+    json_decref(w->stream_gbs);
+    json_decref(w->tuning);
+}
+
+/* ---- the in-flight marker ---- */
+
+fb_status sweep_inflight_begin(sweep *w, const sweep_config *cfg)
+{
+    fb_status status = FB_OK;
+    FILE *f = fopen(w->inflight_path, "w");
+    if (!f) FB_FAIL(FB_ERR_IO, "%s: cannot write: %s", w->inflight_path, strerror(errno));
+    fprintf(f, "%s\n", cfg->key);
+    if (fflush(f) != 0 || fsync(fileno(f)) != 0) {
+        fclose(f);
+        FB_FAIL(FB_ERR_IO, "%s: cannot write: %s", w->inflight_path, strerror(errno));
+    }
+    fclose(f);
+fail:
+    return status;
+}
+
+void sweep_inflight_end(sweep *w) { unlink(w->inflight_path); }

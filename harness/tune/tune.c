@@ -1,0 +1,155 @@
+/* tune.c - the cost function behind `flowbench tune`: one checked
+ * measurement per point, or a lookup in a recorded sweep (replay). */
+#include "tune.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct tune_ctx {
+    const fb_tune_request *rq;
+    fb_tune_outcome *out;
+    double best;
+    int calls;
+} tune_ctx;
+
+void fb_tune_space(const fb_family_kernel *k, fb_search_space *space)
+{
+    memset(space, 0, sizeof *space);
+    space->naxes = k->nparams;
+    for (int i = 0; i < k->nparams; ++i) {
+        space->nvalues[i] = k->params[i].nvalues;
+        memcpy(space->values[i], k->params[i].values, sizeof space->values[i]);
+        space->start.values[i] = k->params[i].def;
+    }
+}
+
+/* Whether a record of the replay set is this point of this kernel. */
+static int replay_matches(const fb_tune_request *rq, const fb_family_kernel *k, const fb_param_point *p,
+                          const fb_record *r)
+{
+    const json_t *params = json_object_get(r->json, "params");
+    const json_t *problem = rq->family->problem_json(rq->problem);
+    if (strcmp(fb_json_str(r->json, "kernel"), k->name) ||
+        strcmp(fb_json_str(r->json, "precision"), rq->is_double ? "double" : "single") ||
+        strcmp(fb_json_str(r->json, "matrix.hash"), fb_json_str(problem, "hash")))
+        return 0;
+    for (int i = 0; i < k->nparams; ++i)
+        if (json_integer_value(json_object_get(params, k->params[i].name)) != p->values[i]) return 0;
+    return 1;
+}
+
+/* The cost a recorded sweep gives a point: its median, NAN if it was
+ * pruned, INFINITY if it failed or is missing. The latest record wins. */
+static double replay_cost(const fb_tune_request *rq, int kernel, const fb_param_point *p)
+{
+    const fb_family_kernel *k = rq->family->kernel(kernel);
+    double cost = INFINITY;
+    for (int i = 0; i < rq->replay->nrecords; ++i) {
+        const fb_record *r = &rq->replay->records[i];
+        if (!replay_matches(rq, k, p, r)) continue;
+        if (!strcmp(fb_json_str(r->json, "status"), "pruned")) cost = NAN;
+        else cost = fb_record_usable(r) ? fb_record_median(r) : INFINITY;
+    }
+    return cost;
+}
+
+static double cost_of_record(const json_t *rec)
+{
+    const char *st = fb_json_str(rec, "status");
+    double median = fb_json_num(rec, "stats.median_s");
+    if (!strcmp(st, "ok") || !strcmp(st, "timeout")) return median > 0 ? median : INFINITY;
+    if (!strcmp(st, "abandoned")) return median; /* its one sample: slower than the best anyway */
+    return INFINITY;
+}
+
+static fb_status measure_point(const fb_tune_request *rq, int kernel, const fb_param_point *p, double abandon_s,
+                               double *seconds, json_t **record)
+{
+    fb_status status = FB_OK;
+    fb_family_run run = {.kernel = kernel, .point = *p, .is_double = rq->is_double, .measure = rq->measure};
+    *record = NULL;
+    *seconds = NAN;
+    run.measure.abandon_above_s = abandon_s;
+    if (rq->family->check(rq->problem, &run, fb_target_info(rq->t)) != FB_OK) return FB_OK;
+    status = rq->family->run(rq->t, rq->problem, &run, record);
+    if (status == FB_ERR_INTERRUPTED) goto fail;
+    if (*record && abandon_s > 0 && !strcmp(fb_json_str(fb_json_get(*record, "stats"), "stop"), "abandoned"))
+        json_object_set_new(*record, "status", json_string("abandoned"));
+    *seconds = *record ? cost_of_record(*record) : INFINITY;
+    status = FB_OK;
+fail:
+    return status;
+}
+
+fb_status fb_tune_measure(const fb_tune_request *rq, int kernel, const fb_param_point *p, double *seconds,
+                          json_t **record)
+{
+    if (rq->replay) {
+        *record = NULL;
+        *seconds = replay_cost(rq, kernel, p);
+        return FB_OK;
+    }
+    return measure_point(rq, kernel, p, 0.0, seconds, record);
+}
+
+static void print_eval(const tune_ctx *c, const fb_param_point *p, double cost)
+{
+    const fb_family_kernel *k = c->rq->family->kernel(c->rq->kernel);
+    if (!c->rq->progress) return;
+    fprintf(c->rq->progress, "  [%d]", c->calls);
+    for (int i = 0; i < k->nparams; ++i) fprintf(c->rq->progress, " %s=%d", k->params[i].name, p->values[i]);
+    if (isnan(cost)) fprintf(c->rq->progress, "  pruned\n");
+    else if (isinf(cost)) fprintf(c->rq->progress, "  failed: %s\n", fb_error_message());
+    else fprintf(c->rq->progress, "  %.4f ms%s\n", cost * 1e3, cost < c->best ? "  (best so far)" : "");
+}
+
+static fb_status keep_best(tune_ctx *c, double cost, json_t *rec)
+{
+    if (!(cost < c->best)) {
+        json_decref(rec);
+        return FB_OK;
+    }
+    c->best = cost;
+    json_decref(c->out->best_record);
+    c->out->best_record = rec;
+    return FB_OK;
+}
+
+static fb_status cost_fn(void *vctx, const fb_param_point *p, double *cost)
+{
+    fb_status status = FB_OK;
+    tune_ctx *c = vctx;
+    const fb_tune_request *rq = c->rq;
+    json_t *rec = NULL;
+    double abandon = rq->abandon_factor > 0 && isfinite(c->best) ? rq->abandon_factor * c->best : 0.0;
+    c->calls++;
+    if (rq->replay) *cost = replay_cost(rq, rq->kernel, p);
+    else FB_CHECK(measure_point(rq, rq->kernel, p, abandon, cost, &rec));
+    if (rec && rq->out) FB_CHECK(fb_results_append(rq->out, rec));
+    print_eval(c, p, *cost);
+    if (rec && strcmp(fb_json_str(rec, "status"), "ok")) {
+        json_decref(rec); /* only a fully measured, checked point can be the best */
+        rec = NULL;
+    }
+    return keep_best(c, *cost, rec);
+fail:
+    json_decref(rec);
+    return status;
+}
+
+fb_status fb_tune_run(const fb_tune_request *rq, fb_tune_outcome *out)
+{
+    fb_search_space space;
+    tune_ctx c = {.rq = rq, .out = out, .best = INFINITY};
+    memset(out, 0, sizeof *out);
+    fb_tune_space(rq->family->kernel(rq->kernel), &space);
+    return fb_search(&space, &rq->search, cost_fn, &c, &out->search);
+}
+
+void fb_tune_outcome_free(fb_tune_outcome *o)
+{
+    fb_search_result_free(&o->search);
+    json_decref(o->best_record);
+    o->best_record = NULL;
+}

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# sweep.sh FLOWBENCH SOURCE_DIR WORK_DIR - the sweep runner and the tuner
+# end to end: pruning and a failing configuration recorded while the sweep
+# goes on; --limit, SIGINT and kill -9 each followed by --resume with no
+# record lost or duplicated; tune -> cache -> spmv/sweep --tuned with the
+# exact, nearest and default fallbacks; a strategy replayed on a recorded
+# exhaustive sweep.
+set -euo pipefail
+bin=$(realpath "$1")
+src=$(realpath "$2")
+work=$3
+rm -rf "$work" && mkdir -p "$work"
+cd "$src"
+suites=tests/data/suites
+fail() { echo "FAIL: $*" >&2; exit 1; }
+measurements() { jq -c 'select(.type == "measurement" and .benchmark != "stream")' "$1"; }
+count() { measurements "$1" | jq -s "map(select($2)) | length"; }
+# Every configuration of the plan exactly once: N records, N distinct keys.
+exactly_once() { # FILE N
+  local n keys
+  n=$(measurements "$1" | wc -l)
+  keys=$(measurements "$1" | jq -r .sweep_key | sort -u | wc -l)
+  [ "$n" -eq "$2" ] && [ "$keys" -eq "$2" ] || fail "$1: $n records, $keys distinct keys, want $2 of each"
+}
+wait_records() { # FILE N PID: until FILE has N measurement records
+  for _ in $(seq 300); do
+    [ -f "$1" ] && [ "$(measurements "$1" | wc -l)" -ge "$2" ] && return 0
+    kill -0 "$3" 2>/dev/null || fail "the sweep ended before $2 records"
+    sleep 0.1
+  done
+  fail "no $2 records in 30 s"
+}
+
+echo "== pruning and failures are records; the sweep goes on"
+"$bin" sweep $suites/e2e.suite --out "$work/e2e.jsonl" 2> "$work/e2e.log" || fail "sweep exited $?"
+exactly_once "$work/e2e.jsonl" 12
+[ "$(count "$work/e2e.jsonl" '.status == "ok"')" -eq 3 ] || fail "want 3 ok"
+[ "$(count "$work/e2e.jsonl" '.status == "pruned"')" -eq 3 ] || fail "want 3 pruned"
+[ "$(count "$work/e2e.jsonl" '.status == "failed" and (.reason | test("bad_field.mtx: line 1"))')" -eq 6 ] ||
+  fail "want 6 failed naming the file"
+[ "$(count "$work/e2e.jsonl" '.status == "ok" and .fraction_of_stream > 0 and .suite == "e2e" and .case == "vector"')" -eq 3 ] ||
+  fail "ok records lack suite, case or the stream fraction"
+grep -q '3 pruned' "$work/e2e.log" || fail "summary lacks the pruned count"
+
+echo "== --limit then --resume"
+"$bin" sweep $suites/e2e.suite --out "$work/limit.jsonl" --limit 5 2> "$work/limit.log"
+exactly_once "$work/limit.jsonl" 5
+grep -q -- '--resume' "$work/limit.log" || fail "a stopped sweep must say how to resume"
+"$bin" sweep $suites/e2e.suite --out "$work/limit.jsonl" --resume 2> "$work/resume.log"
+grep -q 'resuming .*: 5 of 12' "$work/resume.log" || fail "resume did not find the 5 records"
+exactly_once "$work/limit.jsonl" 12
+[ "$(jq -s 'map(select(.benchmark == "stream")) | length' "$work/limit.jsonl")" -eq 4 ] ||
+  fail "resume measured the stream again"
+
+echo "== SIGINT stops cleanly; --resume runs only what is missing"
+"$bin" sweep $suites/slow.suite --out "$work/int.jsonl" 2> "$work/int.log" &
+pid=$!
+wait_records "$work/int.jsonl" 2 $pid
+kill -INT $pid
+code=0
+wait $pid || code=$?
+[ "$code" -eq 130 ] || fail "interrupted sweep exited $code, want 130"
+[ ! -e "$work/int.jsonl.inflight" ] || fail "a clean stop left the in-flight marker"
+before=$(measurements "$work/int.jsonl" | wc -l)
+[ "$before" -lt 8 ] || fail "the interrupt came too late to test anything"
+"$bin" sweep $suites/slow.suite --out "$work/int.jsonl" --resume 2> "$work/int2.log"
+exactly_once "$work/int.jsonl" 8
+[ "$(count "$work/int.jsonl" '.status == "ok"')" -eq 8 ] || fail "resumed records not all ok"
+
+echo "== kill -9 inside a configuration: recorded as crashed on --resume"
+"$bin" sweep $suites/slow.suite --out "$work/kill.jsonl" 2> "$work/kill.log" &
+pid=$!
+wait_records "$work/kill.jsonl" 2 $pid
+for _ in $(seq 100); do # until the marker names a configuration the file lacks
+  key=$(cat "$work/kill.jsonl.inflight" 2>/dev/null || true)
+  [ -n "$key" ] && ! measurements "$work/kill.jsonl" | jq -e --arg k "$key" 'select(.sweep_key == $k)' >/dev/null &&
+    break
+  sleep 0.05
+done
+kill -9 $pid
+wait $pid || true
+[ -s "$work/kill.jsonl.inflight" ] || fail "no in-flight marker after kill -9"
+victim=$(cat "$work/kill.jsonl.inflight")
+"$bin" sweep $suites/slow.suite --out "$work/kill.jsonl" --resume 2> "$work/kill2.log"
+exactly_once "$work/kill.jsonl" 8
+[ "$(measurements "$work/kill.jsonl" | jq -r 'select(.status == "crashed") | .sweep_key')" = "$victim" ] ||
+  fail "the configuration killed is not the one recorded as crashed"
+[ ! -e "$work/kill.jsonl.inflight" ] || fail "the in-flight marker outlived the sweep"
+
+echo "== tune stores the best point; spmv --tuned: exact, nearest, default"
+cache=$work/cache/tuning.json
+"$bin" tune --matrix gen:cube:8 --kernel csr-vector --strategy exhaustive --time 0.02 --min-samples 3 \
+  --cache "$cache" --out "$work/tune.jsonl" --no-variants > "$work/tune.txt" 2> "$work/tune.log"
+grep -q '41 of 42 points evaluated (1 pruned)' "$work/tune.txt" || fail "exhaustive did not evaluate every point the device takes"
+grep -q 'stored in' "$work/tune.txt" || fail "tune did not store its result"
+[ "$(jq '.entries | length' "$cache")" -eq 1 ] || fail "cache should hold one entry"
+best=$(jq -cS '.entries[0].params' "$cache")
+tuned() { "$bin" spmv --no-stream --tuned --cache "$cache" --json --min-samples 3 --budget 0.02 "$@" 2>/dev/null; }
+[ "$(tuned --matrix gen:cube:8 --kernel csr-vector | jq -r .tuning.source)" = exact ] || fail "no exact match"
+[ "$(tuned --matrix gen:cube:8 --kernel csr-vector | jq -cS .params)" = "$best" ] || fail "exact match ran other params"
+[ "$(tuned --matrix gen:cube:11 --kernel csr-vector | jq -r .tuning.source)" = nearest ] || fail "no nearest match"
+[ "$(tuned --matrix gen:cube:8 --kernel csr-vector --precision single | jq -r .tuning.source)" = default ] ||
+  fail "another precision must fall back to the defaults"
+[ "$(tuned --matrix gen:cube:8:block=2 --kernel csr-vector | jq -r .tuning.source)" = default ] ||
+  fail "another block size must fall back to the defaults"
+
+echo "== sweep --tuned runs each kernel once, saying where its point came from"
+"$bin" sweep $suites/e2e.suite --tuned --cache "$cache" --out "$work/tuned.jsonl" 2> "$work/tuned.log" || true
+# the cache was tuned on gen:cube:8, the suite runs gen:cube:6: the nearest signature
+[ "$(count "$work/tuned.jsonl" '.kernel == "csr-vector" and .tuning.source == "nearest"')" -eq 1 ] ||
+  fail "sweep --tuned did not use the nearest entry"
+[ "$(measurements "$work/tuned.jsonl" | jq -cS 'select(.kernel == "csr-vector" and .status == "ok") | .params')" = "$best" ] ||
+  fail "sweep --tuned ran other params than the cached ones"
+[ "$(count "$work/tuned.jsonl" '.kernel == "bcsr" and .status == "pruned"')" -eq 1 ] || fail "bcsr should be pruned once"
+
+echo "== a strategy replayed on the recorded exhaustive sweep"
+"$bin" tune --matrix gen:cube:8 --kernel csr-vector --strategy anneal --replay "$work/tune.jsonl" --seeds 20 \
+  > "$work/replay.txt" 2> "$work/replay.log"
+grep -Eq 'replay over 20 seeds: .* within 5% of the optimum in [0-9]+' "$work/replay.txt" || fail "no replay summary"
+grep -q 'recorded optimum' "$work/replay.txt" || fail "no recorded optimum"
+echo "sweep e2e: all checks passed"

@@ -1,0 +1,407 @@
+/* test_cache.c - the tuning cache: signatures and their distance, the
+ * exact / nearest / none fallback of lookups, and the file round trip with
+ * its error messages. Files live in one mkdtemp directory per run. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <ftw.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tune/cache.h"
+
+static char tmp_dir[] = "/tmp/fb-cache-test-XXXXXX";
+
+static int make_tmp_dir(void **state)
+{
+    (void)state;
+    return mkdtemp(tmp_dir) ? 0 : -1;
+}
+
+static int remove_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+static int remove_tmp_dir(void **state)
+{
+    (void)state;
+    return nftw(tmp_dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void tmp_path(char *buf, size_t len, const char *name) { snprintf(buf, len, "%s/%s", tmp_dir, name); }
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+static fb_signature sig_of(long long rows, double mean, double stddev, int block)
+{
+    fb_signature s = {.rows = rows,
+                      .nnz = (long long)(rows * mean),
+                      .row_mean = mean,
+                      .row_stddev = stddev,
+                      .row_max = mean + 3 * stddev,
+                      .block = block};
+    return s;
+}
+
+static json_t *entry_of(const char *device, const char *kernel, const char *precision, fb_signature s, int wg)
+{
+    return json_pack("{s:s, s:s, s:s, s:o, s:{s:i}, s:f}", "device", device, "kernel", kernel, "precision", precision,
+                     "signature", fb_signature_json(&s), "params", "WG_SIZE", wg, "median_s", 1e-4);
+}
+
+/* Puts the entry and drops the test's reference: the cache must hold its own. */
+static void put(fb_tuning_cache *c, json_t *entry)
+{
+    assert_non_null(entry);
+    assert_int_equal(fb_cache_put(c, entry), FB_OK);
+    json_decref(entry);
+}
+
+static int wg_of(const json_t *entry)
+{
+    return (int)json_integer_value(json_object_get(json_object_get(entry, "params"), "WG_SIZE"));
+}
+
+static fb_tuning_cache *empty_cache(void)
+{
+    char path[128];
+    fb_tuning_cache *c = NULL;
+    tmp_path(path, sizeof path, "never-written.json");
+    assert_int_equal(fb_cache_load(path, &c), FB_OK);
+    assert_non_null(c);
+    return c;
+}
+
+static void test_fingerprint_format(void **state)
+{
+    (void)state;
+    fb_device_info d = {.backend = "cuda",
+                        .name = "NVIDIA H100 80GB HBM3",
+                        .vendor = "NVIDIA Corporation",
+                        .driver_version = "12040",
+                        .compute_units = 132};
+    char buf[256];
+    fb_device_fingerprint(&d, buf, sizeof buf);
+    assert_string_equal(buf, "cuda|NVIDIA H100 80GB HBM3|NVIDIA Corporation|12040|132");
+}
+
+/* Shaped like fb_spmv_matrix_json writes it, "block" included only for BCSR. */
+static json_t *matrix_record(void)
+{
+    return json_pack("{s:s, s:i, s:i, s:I, s:{s:i, s:f, s:i, s:f}, s:I}", "name", "poisson2d", "rows", 10000, "cols",
+                     10000, "nnz", (json_int_t)49600, "nnz_per_row", "min", 3, "mean", 4.96, "max", 5, "stddev", 0.2,
+                     "bandwidth", (json_int_t)100);
+}
+
+static void test_signature_from_matrix_record(void **state)
+{
+    (void)state;
+    json_t *m = matrix_record();
+    fb_signature s;
+    assert_int_equal(fb_signature_from_json(m, &s), FB_OK);
+    assert_int_equal(s.rows, 10000);
+    assert_int_equal(s.nnz, 49600);
+    assert_float_equal(s.row_mean, 4.96, 1e-12);
+    assert_float_equal(s.row_stddev, 0.2, 1e-12);
+    assert_float_equal(s.row_max, 5, 0);
+    assert_int_equal(s.block, 1); /* CSR: no "block" object */
+
+    json_object_set_new(m, "block", json_pack("{s:i, s:I, s:f}", "size", 2, "blocks", (json_int_t)12400, "fill", 1.0));
+    assert_int_equal(fb_signature_from_json(m, &s), FB_OK);
+    assert_int_equal(s.block, 2);
+
+    json_object_set_new(m, "block", json_integer(2)); /* not what spmv_record writes */
+    assert_int_equal(fb_signature_from_json(m, &s), FB_ERR_INPUT);
+    json_object_del(m, "block");
+
+    json_object_del(json_object_get(m, "nnz_per_row"), "stddev");
+    assert_int_equal(fb_signature_from_json(m, &s), FB_ERR_INPUT);
+    json_decref(m);
+
+    m = matrix_record();
+    json_object_del(m, "nnz");
+    assert_int_equal(fb_signature_from_json(m, &s), FB_ERR_INPUT);
+    assert_non_null(strstr(fb_error_message(), "\"nnz\""));
+    json_decref(m);
+}
+
+static void test_distance(void **state)
+{
+    (void)state;
+    fb_signature a = sig_of(10000, 5, 1, 1), b = sig_of(20000, 5, 1, 1), c = sig_of(1000000, 5, 1, 1);
+    assert_true(fb_signature_distance(&a, &a) == 0.0);
+    assert_float_equal(fb_signature_distance(&a, &b), fb_signature_distance(&b, &a), 1e-15);
+    assert_true(fb_signature_distance(&a, &b) > 0);
+    assert_true(fb_signature_distance(&a, &c) > fb_signature_distance(&a, &b));
+
+    fb_signature irregular = sig_of(10000, 5, 10, 1); /* same size, cv 2 instead of 0.2 */
+    assert_float_equal(fb_signature_distance(&a, &irregular), 1.8, 1e-12);
+
+    fb_signature empty = sig_of(0, 0, 0, 1); /* zeros must not give NaN or infinity */
+    assert_true(isfinite(fb_signature_distance(&a, &empty)));
+
+    fb_signature blocked = sig_of(10000, 5, 1, 2);
+    assert_true(isinf(fb_signature_distance(&a, &blocked)));
+    assert_true(isinf(fb_signature_distance(&blocked, &a)));
+}
+
+static void test_lookup_exact_and_nearest(void **state)
+{
+    (void)state;
+    fb_tuning_cache *c = empty_cache();
+    fb_signature big = sig_of(1000000, 5, 1, 1), small = sig_of(10000, 5, 1, 1);
+    put(c, entry_of("dev", "csr-vector", "double", big, 256)); /* the far one first: order must not matter */
+    put(c, entry_of("dev", "csr-vector", "double", small, 64));
+    assert_int_equal(fb_cache_size(c), 2);
+
+    fb_cache_match match;
+    const json_t *e = fb_cache_lookup(c, "dev", "csr-vector", 1, &small, &match);
+    assert_int_equal(match, FB_CACHE_EXACT);
+    assert_int_equal(wg_of(e), 64);
+
+    fb_signature query = sig_of(20000, 5, 1, 1);
+    e = fb_cache_lookup(c, "dev", "csr-vector", 1, &query, &match);
+    assert_int_equal(match, FB_CACHE_NEAREST);
+    assert_int_equal(wg_of(e), 64);
+
+    query = sig_of(500000, 5, 1, 1);
+    e = fb_cache_lookup(c, "dev", "csr-vector", 1, &query, &match);
+    assert_int_equal(match, FB_CACHE_NEAREST);
+    assert_int_equal(wg_of(e), 256);
+    assert_string_equal(fb_cache_match_name(match), "nearest");
+    fb_cache_free(c);
+}
+
+static void test_lookup_never_crosses_key_or_block(void **state)
+{
+    (void)state;
+    fb_tuning_cache *c = empty_cache();
+    fb_signature s = sig_of(10000, 5, 1, 1);
+    put(c, entry_of("dev", "csr-vector", "double", s, 64));
+
+    fb_cache_match match = FB_CACHE_EXACT;
+    assert_null(fb_cache_lookup(c, "other-dev", "csr-vector", 1, &s, &match));
+    assert_int_equal(match, FB_CACHE_NONE);
+    assert_null(fb_cache_lookup(c, "dev", "csr-scalar", 1, &s, &match));
+    assert_int_equal(match, FB_CACHE_NONE);
+    assert_null(fb_cache_lookup(c, "dev", "csr-vector", 0, &s, &match));
+    assert_int_equal(match, FB_CACHE_NONE);
+
+    fb_signature blocked = sig_of(10000, 5, 1, 2); /* the only entry, but another block size */
+    assert_null(fb_cache_lookup(c, "dev", "csr-vector", 1, &blocked, &match));
+    assert_int_equal(match, FB_CACHE_NONE);
+    assert_string_equal(fb_cache_match_name(match), "none");
+    fb_cache_free(c);
+}
+
+static void test_put_replaces_equal_key(void **state)
+{
+    (void)state;
+    fb_tuning_cache *c = empty_cache();
+    fb_signature s = sig_of(10000, 5, 1, 1);
+    put(c, entry_of("dev", "csr-vector", "single", s, 64));
+    put(c, entry_of("dev", "csr-vector", "single", s, 128));
+    assert_int_equal(fb_cache_size(c), 1);
+    fb_cache_match match;
+    const json_t *e = fb_cache_lookup(c, "dev", "csr-vector", 0, &s, &match);
+    assert_int_equal(match, FB_CACHE_EXACT);
+    assert_string_equal(fb_cache_match_name(match), "exact");
+    assert_int_equal(wg_of(e), 128);
+
+    put(c, entry_of("dev", "csr-vector", "double", s, 32)); /* another precision is another key */
+    assert_int_equal(fb_cache_size(c), 2);
+    fb_cache_free(c);
+}
+
+static void test_put_rejects_incomplete_entries(void **state)
+{
+    (void)state;
+    fb_tuning_cache *c = empty_cache();
+    json_t *e = entry_of("dev", "csr-vector", "double", sig_of(100, 5, 1, 1), 64);
+    json_object_del(e, "params");
+    assert_int_equal(fb_cache_put(c, e), FB_ERR_USAGE);
+    assert_non_null(strstr(fb_error_message(), "\"params\""));
+    json_decref(e);
+
+    e = entry_of("dev", "csr-vector", "half", sig_of(100, 5, 1, 1), 64);
+    assert_int_equal(fb_cache_put(c, e), FB_ERR_USAGE);
+    assert_non_null(strstr(fb_error_message(), "precision"));
+    json_decref(e);
+
+    e = entry_of("dev", "csr-vector", "double", sig_of(100, 5, 1, 1), 64);
+    json_object_del(json_object_get(e, "signature"), "block");
+    assert_int_equal(fb_cache_put(c, e), FB_ERR_USAGE);
+    assert_non_null(strstr(fb_error_message(), "\"block\""));
+    json_decref(e);
+
+    e = entry_of("dev", "csr-vector", "double", sig_of(100, 5, 1, 1), 64);
+    json_object_del(e, "device");
+    assert_int_equal(fb_cache_put(c, e), FB_ERR_USAGE);
+    assert_non_null(strstr(fb_error_message(), "\"device\""));
+    json_decref(e);
+    assert_int_equal(fb_cache_size(c), 0);
+    fb_cache_free(c);
+}
+
+static void test_save_load_round_trip(void **state)
+{
+    (void)state;
+    char path[256], tmp[300];
+    tmp_path(path, sizeof path, "new/sub/dir/tuning.json"); /* none of the directories exists yet */
+    fb_tuning_cache *c = empty_cache(), *back = NULL;
+    put(c, entry_of("dev", "csr-vector", "double", sig_of(10000, 4.96, 0.2, 1), 64));
+    put(c, entry_of("dev", "bcsr", "single", sig_of(123457, 7.3333333333333339, 2.5, 2), 128));
+    assert_int_equal(fb_cache_save(c, path), FB_OK);
+
+    assert_int_equal(fb_cache_load(path, &back), FB_OK);
+    assert_int_equal(fb_cache_size(back), 2);
+    fb_signature s = sig_of(123457, 7.3333333333333339, 2.5, 2);
+    fb_cache_match m1, m2;
+    const json_t *orig = fb_cache_lookup(c, "dev", "bcsr", 0, &s, &m1);
+    const json_t *loaded = fb_cache_lookup(back, "dev", "bcsr", 0, &s, &m2);
+    assert_int_equal(m2, FB_CACHE_EXACT); /* doubles survive the text form exactly */
+    assert_true(json_equal(orig, loaded));
+
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    struct stat st;
+    assert_int_equal(stat(tmp, &st), -1); /* the temporary file was renamed away */
+
+    put(back, entry_of("dev", "csr-vector", "double", sig_of(10000, 4.96, 0.2, 1), 512));
+    assert_int_equal(fb_cache_save(back, path), FB_OK); /* over an existing file */
+    fb_cache_free(back);
+    assert_int_equal(fb_cache_load(path, &back), FB_OK);
+    assert_int_equal(fb_cache_size(back), 2);
+    s = sig_of(10000, 4.96, 0.2, 1);
+    assert_int_equal(wg_of(fb_cache_lookup(back, "dev", "csr-vector", 1, &s, &m1)), 512);
+    fb_cache_free(back);
+    fb_cache_free(c);
+}
+
+static void test_save_error_names_path(void **state)
+{
+    (void)state;
+    char file[128], path[256];
+    tmp_path(file, sizeof file, "plain-file");
+    write_file(file, "x");
+    snprintf(path, sizeof path, "%s/tuning.json", file); /* its "directory" is a file */
+    fb_tuning_cache *c = empty_cache();
+    assert_int_equal(fb_cache_save(c, path), FB_ERR_IO);
+    assert_non_null(strstr(fb_error_message(), file));
+    fb_cache_free(c);
+}
+
+static void expect_load_error(const char *name, const char *text, const char *needle)
+{
+    char path[128];
+    tmp_path(path, sizeof path, name);
+    write_file(path, text);
+    fb_tuning_cache *c = (fb_tuning_cache *)1;
+    assert_int_equal(fb_cache_load(path, &c), FB_ERR_INPUT);
+    assert_null(c);
+    assert_non_null(strstr(fb_error_message(), path));
+    assert_non_null(strstr(fb_error_message(), needle));
+}
+
+static void test_load_errors(void **state)
+{
+    (void)state;
+    expect_load_error("bad.json", "{\"flowbench_tuning_cache\": 1,\n \"entries\": [", "line 2");
+    expect_load_error("other.json", "{\"entries\": []}", "flowbench_tuning_cache");
+    expect_load_error("version.json", "{\"flowbench_tuning_cache\": 2, \"entries\": []}", "version 2");
+    expect_load_error("entries.json", "{\"flowbench_tuning_cache\": 1, \"entries\": {}}", "entries");
+
+    /* entry 1 (0-based) lacks "params" */
+    json_t *entries = json_array();
+    json_array_append_new(entries, entry_of("dev", "k", "double", sig_of(100, 5, 1, 1), 64));
+    json_array_append_new(entries, entry_of("dev", "k", "double", sig_of(200, 5, 1, 1), 64));
+    json_object_del(json_array_get(entries, 1), "params");
+    json_t *root = json_pack("{s:i, s:o}", "flowbench_tuning_cache", 1, "entries", entries);
+    char *text = json_dumps(root, JSON_INDENT(2));
+    expect_load_error("no-params.json", text, "entry 1: lacks the \"params\" object");
+    free(text);
+    json_decref(root);
+}
+
+static void test_missing_file_is_empty_cache(void **state)
+{
+    (void)state;
+    fb_tuning_cache *c = empty_cache();
+    assert_int_equal(fb_cache_size(c), 0);
+    fb_signature s = sig_of(100, 5, 1, 1);
+    fb_cache_match match;
+    assert_null(fb_cache_lookup(c, "dev", "k", 1, &s, &match));
+    assert_int_equal(match, FB_CACHE_NONE);
+    fb_cache_free(c);
+}
+
+/* setenv, or unsetenv when value is NULL (a variable that was not set). */
+static void set_env(const char *name, const char *value)
+{
+    if (value)
+        setenv(name, value, 1);
+    else
+        unsetenv(name);
+}
+
+static void test_default_path(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"FLOWBENCH_TUNING_CACHE", "XDG_CACHE_HOME", "HOME"};
+    char *saved[3], buf[256];
+    for (int i = 0; i < 3; ++i)
+        saved[i] = getenv(names[i]) ? strdup(getenv(names[i])) : NULL;
+
+    set_env("FLOWBENCH_TUNING_CACHE", "/srv/tuning.json");
+    set_env("XDG_CACHE_HOME", "/xdg");
+    set_env("HOME", "/home/u");
+    fb_cache_default_path(buf, sizeof buf);
+    assert_string_equal(buf, "/srv/tuning.json");
+    unsetenv("FLOWBENCH_TUNING_CACHE");
+    fb_cache_default_path(buf, sizeof buf);
+    assert_string_equal(buf, "/xdg/flowbench/tuning.json");
+    unsetenv("XDG_CACHE_HOME");
+    fb_cache_default_path(buf, sizeof buf);
+    assert_string_equal(buf, "/home/u/.cache/flowbench/tuning.json");
+    unsetenv("HOME");
+    fb_cache_default_path(buf, sizeof buf);
+    assert_string_equal(buf, "flowbench-tuning.json");
+
+    for (int i = 0; i < 3; ++i) {
+        set_env(names[i], saved[i]);
+        free(saved[i]);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fingerprint_format),
+        cmocka_unit_test(test_signature_from_matrix_record),
+        cmocka_unit_test(test_distance),
+        cmocka_unit_test(test_lookup_exact_and_nearest),
+        cmocka_unit_test(test_lookup_never_crosses_key_or_block),
+        cmocka_unit_test(test_put_replaces_equal_key),
+        cmocka_unit_test(test_put_rejects_incomplete_entries),
+        cmocka_unit_test(test_save_load_round_trip),
+        cmocka_unit_test(test_save_error_names_path),
+        cmocka_unit_test(test_load_errors),
+        cmocka_unit_test(test_missing_file_is_empty_cache),
+        cmocka_unit_test(test_default_path),
+    };
+    return cmocka_run_group_tests(tests, make_tmp_dir, remove_tmp_dir);
+}
