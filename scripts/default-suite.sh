@@ -3,7 +3,7 @@
 # stream bandwidth of each, and every SpMV kernel and peer library on each
 # device on the cavity level-1 Laplacian (gen:cube:29) and its 4x4-block
 # form, as JSON Lines, CSV, gnuplot figures (PNG, SVG) and a markdown report
-# under results/run-DATE/. Interrupting keeps every record already written.
+# under results/run-DATE/, then the quick sweep suite (sweep-quick.jsonl). Interrupting keeps every record already written.
 set -euo pipefail
 bin=${1:-build/flowbench}
 dir=results/run-$(date -u +%Y%m%d-%H%M%S)
@@ -22,6 +22,9 @@ for dev in $("$bin" devices | awk '/^[a-z]+:[0-9.]+ /{print $1}'); do
   echo "-- $dev"
   "$(dirname "$0")/spmv-study.sh" "$bin" "$dir/results.jsonl" "$dev" gen:cube:29 || status=1
 done
+
+echo "== sweep: cases/quick.suite (every configuration checked and recorded)"
+"$bin" sweep cases/quick.suite --out "$dir/sweep-quick.jsonl" || status=1
 
 if [ -s "$dir/results.jsonl" ]; then
   echo "== export, figures, report"

@@ -517,13 +517,14 @@ fail:
     return status;
 }
 
-/* Anneal without a budget gets a quarter of the space: what it is designed
- * to need; tiny spaces get a few points more, since a walk of one or two
- * steps cannot even look both ways. */
+/* Anneal and random without a budget get a quarter of the space: what the
+ * guided search is designed to need, and random gets the same to compare;
+ * tiny spaces get a few points more, since a walk of one or two steps
+ * cannot even look both ways. */
 static int resolve_budget(const fb_search_options *opt, int npoints)
 {
     if (opt->budget > 0) return opt->budget < npoints ? opt->budget : npoints;
-    if (opt->strategy != FB_STRATEGY_ANNEAL) return npoints;
+    if (opt->strategy == FB_STRATEGY_EXHAUSTIVE) return npoints;
     int quarter = (npoints + 3) / 4, at_least = npoints < 4 ? npoints : 4;
     return quarter > at_least ? quarter : at_least;
 }

@@ -16,7 +16,8 @@
  * Returning a status other than FB_OK (FB_ERR_INTERRUPTED, ...) stops the
  * search at once and passes the status through; the result so far is kept.
  * A strategy never evaluates the same point twice: a revisit is answered
- * from its history and does not count.
+ * from its history and does not count. A cost call that returns an error
+ * is not in the history (it has no cost).
  */
 #ifndef FB_TUNE_SEARCH_H
 #define FB_TUNE_SEARCH_H
@@ -28,7 +29,7 @@
 
 typedef enum fb_strategy {
     FB_STRATEGY_EXHAUSTIVE, /* every point, in lexicographic index order (the paper's brute force) */
-    FB_STRATEGY_RANDOM,     /* `budget` distinct points drawn uniformly */
+    FB_STRATEGY_RANDOM,     /* `budget` distinct points drawn uniformly (default: as anneal) */
     FB_STRATEGY_ANNEAL      /* simulated annealing over index neighbours, from the default */
 } fb_strategy;
 
@@ -59,7 +60,8 @@ typedef struct fb_search_result {
 
 typedef struct fb_search_options {
     fb_strategy strategy;
-    int budget;               /* max evaluations (pruned ones excluded); <= 0: the whole space */
+    int budget;               /* max evaluations (pruned ones excluded); <= 0: exhaustive the whole
+                                 space, random and anneal a quarter of it (at least 4) */
     uint64_t seed;            /* random and anneal; the same seed gives the same sequence */
 } fb_search_options;
 

@@ -33,7 +33,10 @@ static fb_status open_target(sweep *w, const char *spec)
     if (w->ntargets == SWEEP_MAX_TARGETS) FB_FAIL(FB_ERR_USAGE, "a sweep takes at most %d backends", SWEEP_MAX_TARGETS);
     w->ntargets++;
     snprintf(st->spec, sizeof st->spec, "%s", spec);
-    if (fb_target_open(spec, &st->t) != FB_OK) {
+    status = fb_target_open(spec, &st->t);
+    if (status == FB_ERR_USAGE) goto fail; /* an unknown backend name is a typo, not a missing device */
+    status = FB_OK;
+    if (!st->t) {
         snprintf(st->why, sizeof st->why, "%s", fb_error_message());
         fprintf(w->o->progress, "sweep: %s unavailable (%s): its configurations are left out\n", spec,
                 st->why);

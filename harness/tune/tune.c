@@ -31,6 +31,7 @@ static int replay_matches(const fb_tune_request *rq, const fb_family_kernel *k, 
     const json_t *params = json_object_get(r->json, "params");
     const json_t *problem = rq->family->problem_json(rq->problem);
     if (strcmp(fb_json_str(r->json, "kernel"), k->name) ||
+        strcmp(fb_json_str(r->json, "device"), fb_target_info(rq->t)->id) ||
         strcmp(fb_json_str(r->json, "precision"), rq->is_double ? "double" : "single") ||
         strcmp(fb_json_str(r->json, "matrix.hash"), fb_json_str(problem, "hash")))
         return 0;
