@@ -251,8 +251,7 @@ static fb_status apply_tuning(const fb_parsed *args, spmv_cli *c, spmv_run *s)
     fb_status status = FB_OK;
     fb_tuning_cache *cache = NULL;
     char path[1024], text[512];
-    if (fb_cli_value(args, "cache")) snprintf(path, sizeof path, "%s", fb_cli_value(args, "cache"));
-    else fb_cache_default_path(path, sizeof path);
+    fb_cache_path(fb_cli_value(args, "cache"), path, sizeof path);
     FB_CHECK(fb_cache_load(path, &cache));
     FB_CHECK(fb_tuned_point(cache, fb_target_info(s->t), c->kernel->name, c->kernel->params, c->kernel->nparams,
                             c->cfg.is_double, s->matrix_json, &c->cfg.point, &s->tuning));

@@ -37,8 +37,7 @@ static fb_status open_cache(const fb_parsed *args, fb_tuning_cache **cache)
         if (fb_cli_value(args, "cache")) FB_FAIL(FB_ERR_USAGE, "--cache is read with --tuned only");
         return FB_OK;
     }
-    if (fb_cli_value(args, "cache")) snprintf(path, sizeof path, "%s", fb_cli_value(args, "cache"));
-    else fb_cache_default_path(path, sizeof path);
+    fb_cache_path(fb_cli_value(args, "cache"), path, sizeof path);
     FB_CHECK(fb_cache_load(path, cache));
     fprintf(stderr, "sweep: tuning cache %s (%d entries)\n", path, fb_cache_size(*cache));
 fail:

@@ -92,17 +92,15 @@ static fb_status read_options(const fb_parsed *args, tune_cli *c)
     c->rq.is_double = !prec || !strcmp(prec, "double");
     FB_CHECK(read_measure(args, &c->rq));
     FB_CHECK(read_search(args, &c->rq.search, &c->seeds));
-    if (fb_cli_value(args, "cache")) snprintf(c->cache_path, sizeof c->cache_path, "%s", fb_cli_value(args, "cache"));
-    else fb_cache_default_path(c->cache_path, sizeof c->cache_path);
+    fb_cache_path(fb_cli_value(args, "cache"), c->cache_path, sizeof c->cache_path);
 fail:
     return status;
 }
 
+/* The point's parameters, or "(no parameters)" for a peer. */
 static void point_text(const fb_family_kernel *k, const fb_param_point *p, char *buf, size_t len)
 {
-    buf[0] = '\0';
-    for (int i = 0; i < k->nparams; ++i)
-        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s=%d", i ? " " : "", k->params[i].name, p->values[i]);
+    fb_family_point_text(k, p, buf, len);
     if (!k->nparams) snprintf(buf, len, "(no parameters)");
 }
 

@@ -414,3 +414,9 @@ void fb_cache_default_path(char *buf, size_t len)
     else
         snprintf(buf, len, "flowbench-tuning.json");
 }
+
+void fb_cache_path(const char *given, char *buf, size_t len)
+{
+    if (given) snprintf(buf, len, "%s", given);
+    else fb_cache_default_path(buf, len);
+}

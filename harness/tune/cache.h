@@ -80,4 +80,7 @@ const char *fb_cache_match_name(fb_cache_match m); /* "exact", "nearest", "none"
  * else $XDG_CACHE_HOME/flowbench/tuning.json, else ~/.cache/flowbench/tuning.json. */
 void fb_cache_default_path(char *buf, size_t len);
 
+/* `given` (a --cache value) if not NULL, else the default path. */
+void fb_cache_path(const char *given, char *buf, size_t len);
+
 #endif

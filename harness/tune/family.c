@@ -2,6 +2,7 @@
  * A new family adds one line to `families` (and defines its fb_family). */
 #include "family.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const fb_family *const families[] = {
@@ -24,4 +25,11 @@ int fb_family_kernel_find(const fb_family *f, const char *name)
     for (int i = 0; i < f->kernel_count(); ++i)
         if (strcmp(f->kernel(i)->name, name) == 0) return i;
     return -1;
+}
+
+void fb_family_point_text(const fb_family_kernel *k, const fb_param_point *p, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (int i = 0; i < k->nparams; ++i)
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s=%d", i ? " " : "", k->params[i].name, p->values[i]);
 }

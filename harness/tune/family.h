@@ -71,6 +71,9 @@ const fb_family *fb_family_find(const char *name);
 int fb_family_count(void);
 const fb_family *fb_family_at(int i);
 
+/* "NAME=V NAME=V" of a point of kernel k ("" for a kernel without parameters). */
+void fb_family_point_text(const fb_family_kernel *k, const fb_param_point *p, char *buf, size_t len);
+
 /* The kernel index of a name in a family, or -1. */
 int fb_family_kernel_find(const fb_family *f, const char *name);
 

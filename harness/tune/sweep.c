@@ -15,13 +15,6 @@
 
 /* ---- the plan: every configuration, in run order ---- */
 
-static void point_text(const fb_family_kernel *k, const fb_param_point *p, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    for (int i = 0; i < k->nparams; ++i)
-        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s=%d", i ? " " : "", k->params[i].name, p->values[i]);
-}
-
 static fb_status plan_add(sweep *w, int c, int m, int target, int prec, int kernel, const fb_param_point *p)
 {
     fb_status status = FB_OK;
@@ -40,7 +33,7 @@ static fb_status plan_add(sweep *w, int c, int m, int target, int prec, int kern
     *cfg = (sweep_config){.kase = c, .matrix = m, .backend = target, .is_double = cs->is_double[prec], .kernel = kernel};
     if (p) cfg->point = *p;
     else cfg->tuned = 1;
-    point_text(k, &cfg->point, params, sizeof params);
+    fb_family_point_text(k, &cfg->point, params, sizeof params);
     snprintf(cfg->key, sizeof cfg->key, "%s|%s|%s|%s|%s|%s|%s", w->s->name, cs->name, cs->matrices[m],
              sweep_backend(w, cfg), cfg->is_double ? "double" : "single", k->name,
              cfg->tuned ? "tuned" : params);
