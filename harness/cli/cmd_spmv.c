@@ -15,6 +15,7 @@
 #include "../peers/peers.h"
 #include "../results/results.h"
 #include "../tune/tuned.h"
+#include "../core/counters.h"
 
 static const fb_option options[] = {
     {"matrix", "SRC", "matrix file (.mtx, .mtx.gz, .msh, .su2) or gen: spec", 0},
@@ -34,6 +35,7 @@ static const fb_option options[] = {
     {"budget", "S", "seconds of sampling per measurement (default 2)", 0},
     {"out", "FILE", "append a header and the record to this JSON Lines file", 0},
     {"json", NULL, "print the record as JSON on stdout", 0},
+    {"counters", "LIST", "PAPI events per sample, comma-separated, or default (cycles, instructions, LLC misses, DP ops)", 0},
     {"tuned", NULL, "take the parameters from the tuning cache (exact, nearest signature, else defaults)", 0},
     {"cache", "FILE", "tuning cache for --tuned (default $FLOWBENCH_TUNING_CACHE or ~/.cache/flowbench/tuning.json)", 0},
     {"list", NULL, "list the kernels and their parameters, then exit", 0},
@@ -243,7 +245,42 @@ typedef struct spmv_run {
     fb_spmv_result r;
     json_t *matrix_json, *rec, *tuning;
     double stream_gbs;
+    fb_counters *counters;
 } spmv_run;
+
+/* --counters: PAPI sees this process's OpenMP threads, so only the openmp
+ * backend (and its peers) can be counted; other backends record why not. */
+static fb_status open_counters(const fb_parsed *args, spmv_cli *c, spmv_run *s)
+{
+    fb_status status = FB_OK;
+    const fb_device_info *d = fb_target_info(s->t);
+    char why[200];
+    if (!fb_cli_value(args, "counters")) return FB_OK;
+    if (strcmp(d->backend, "openmp")) {
+        snprintf(why, sizeof why, "%s runs its work outside this process's OpenMP threads", d->id);
+        FB_CHECK(fb_counters_unavailable(why, &s->counters));
+    } else {
+        FB_CHECK(fb_counters_open(fb_cli_value(args, "counters"), &s->counters));
+    }
+    c->cfg.measure.counters = s->counters;
+fail:
+    return status;
+}
+
+static void print_counters(FILE *f, const json_t *counters)
+{
+    const char *key;
+    json_t *v;
+    if (!counters) return;
+    if (json_object_get(counters, "unavailable")) {
+        fprintf(f, "  counters unavailable: %s\n", json_string_value(json_object_get(counters, "unavailable")));
+        return;
+    }
+    fprintf(f, "  counters per run:");
+    json_object_foreach(json_object_get(counters, "events"), key, v) fprintf(f, " %s %.4g", key, json_number_value(v));
+    json_object_foreach(json_object_get(counters, "derived"), key, v) fprintf(f, " | %s %.3g", key, json_number_value(v));
+    fprintf(f, "\n");
+}
 
 /* --tuned: the cached point for this device, kernel, precision and matrix. */
 static fb_status apply_tuning(const fb_parsed *args, spmv_cli *c, spmv_run *s)
@@ -282,6 +319,7 @@ static fb_status prepare(const fb_parsed *args, spmv_cli *c, spmv_run *s)
     }
     FB_CHECK(fb_spmv_matrix_json(&s->m, &s->matrix_json));
     if (fb_cli_flag(args, "tuned")) FB_CHECK(apply_tuning(args, c, s));
+    FB_CHECK(open_counters(args, c, s));
 fail:
     return status;
 }
@@ -305,12 +343,15 @@ static int run_spmv(const fb_parsed *args)
     const fb_device_info *d = fb_target_info(s.t);
     s.rec = fb_spmv_record(d, s.matrix_json, &s.A, &c.cfg, &s.r, s.stream_gbs);
     if (s.tuning) json_object_set(s.rec, "tuning", s.tuning);
+    if (s.counters) json_object_set_new(s.rec, "counters", fb_counters_json(s.counters, s.r.model.min_bytes));
     print_result(fb_cli_flag(args, "json") ? stderr : stdout, &c, &s.m, &s.A, d, &s.r, s.stream_gbs);
+    print_counters(fb_cli_flag(args, "json") ? stderr : stdout, json_object_get(s.rec, "counters"));
     FB_CHECK(write_outputs(args, &c, d, s.rec, &s.r, &s.m));
     if (run_status == FB_ERR_CHECK) FB_FAIL(FB_ERR_CHECK, "%s: y is wrong (see check above)", c.kernel->name);
 fail:
     json_decref(s.rec);
     json_decref(s.tuning);
+    fb_counters_close(s.counters);
     json_decref(s.matrix_json);
     fb_spmv_result_free(&s.r);
     fb_target_close(s.t);

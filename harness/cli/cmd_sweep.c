@@ -11,6 +11,7 @@ static const fb_option options[] = {
     {"resume", NULL, "skip configurations FILE already records; record the one a crash ended in", 0},
     {"backend", "B", "run on these backends instead of the suite's (repeatable)", 1},
     {"limit", "N", "record at most N configurations this time, then stop (continue with --resume)", 0},
+    {"counters", "LIST", "PAPI events per sample on openmp (comma-separated, or default); docs/measurement.md", 0},
     {"tuned", NULL, "run each kernel once, with its parameters from the tuning cache (else defaults)", 0},
     {"cache", "FILE", "tuning cache for --tuned (default $FLOWBENCH_TUNING_CACHE or ~/.cache/flowbench/tuning.json)", 0},
     {NULL, NULL, NULL, 0},
@@ -49,7 +50,8 @@ static int run_sweep(const fb_parsed *args)
     fb_status status = FB_OK;
     fb_suite suite;
     fb_sweep_summary sum;
-    fb_sweep_options o = {.resume = fb_cli_flag(args, "resume"), .progress = stderr};
+    fb_sweep_options o = {.resume = fb_cli_flag(args, "resume"), .counters = fb_cli_value(args, "counters"),
+                          .progress = stderr};
     char out[1200];
     memset(&suite, 0, sizeof suite);
     memset(&sum, 0, sizeof sum);

@@ -2,6 +2,8 @@
  * cap and a time budget; the cold mode flushes caches between samples. */
 #include "measure.h"
 
+#include "counters.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -69,13 +71,16 @@ fail:
     return status;
 }
 
+/* One run; `counters` (NULL for warm-ups) count the run alone, not the flush. */
 static fb_status one_sample(const fb_measure_config *cfg, fb_sample_fn sample, void *ctx, fb_flush_fn flush,
-                            void *flush_ctx, double *seconds)
+                            void *flush_ctx, fb_counters *counters, double *seconds)
 {
     fb_status status = FB_OK;
     if (fb_interrupted) FB_FAIL(FB_ERR_INTERRUPTED, "interrupted");
     if (cfg->cold) FB_CHECK(flush(flush_ctx));
-    FB_CHECK(sample(ctx, seconds));
+    fb_counters_start(counters);
+    status = sample(ctx, seconds);
+    fb_counters_stop(counters);
 fail:
     return status;
 }
@@ -89,11 +94,12 @@ fb_status fb_measure(const fb_measure_config *cfg, fb_sample_fn sample, void *ct
     FB_CHECK(validate(cfg, flush));
     FB_ALLOC(out->samples, cfg->max_samples, "timing samples");
 
-    for (int i = 0; i < cfg->warmups; ++i) FB_CHECK(one_sample(cfg, sample, ctx, flush, flush_ctx, &dummy));
+    for (int i = 0; i < cfg->warmups; ++i) FB_CHECK(one_sample(cfg, sample, ctx, flush, flush_ctx, NULL, &dummy));
+    fb_counters_reset(cfg->counters);
 
     out->stop = FB_STOP_MAX_SAMPLES;
     while (out->nsamples < cfg->max_samples) {
-        FB_CHECK(one_sample(cfg, sample, ctx, flush, flush_ctx, &out->samples[out->nsamples]));
+        FB_CHECK(one_sample(cfg, sample, ctx, flush, flush_ctx, cfg->counters, &out->samples[out->nsamples]));
         out->nsamples++;
         if (cfg->deadline > 0 && fb_now() > cfg->deadline) {
             out->stop = FB_STOP_TIMEOUT;

@@ -28,6 +28,9 @@ typedef struct fb_measure_config {
      * between samples, so one sample that never returns is not caught). */
     double abandon_above_s;
     double deadline;
+    /* Hardware counters started before and stopped after each timed sample
+     * (not warm-ups or flushes); NULL = none. counters.h. */
+    struct fb_counters *counters;
 } fb_measure_config;
 
 typedef enum fb_stop_reason {

@@ -4,13 +4,10 @@
  * sweep_state.c; this file is the loop. */
 #include "sweep.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "../bench/stream.h"
-#include "../results/results.h"
 #include "sweep_state.h"
 
 /* ---- the plan: every configuration, in run order ---- */
@@ -92,6 +89,7 @@ static fb_measure_config measure_for(sweep *w, const sweep_config *cfg)
 {
     const fb_suite_measure *sm = &w->s->cases[cfg->kase].measure;
     fb_measure_config m = sm->measure;
+    m.counters = w->targets[cfg->backend].counters;
     double best = sweep_best(w, cfg);
     if (sm->timeout_s > 0) m.deadline = fb_now() + sm->timeout_s;
     if (sm->abandon_factor > 0 && best > 0) m.abandon_above_s = sm->abandon_factor * best;

@@ -30,6 +30,7 @@ typedef struct fb_sweep_options {
     const char *const *backends; /* replaces every case's backends when nbackends > 0 */
     int nbackends;
     fb_tuning_cache *tuned;      /* non-NULL: each kernel runs its cached point only */
+    const char *counters;        /* PAPI events per sample on openmp targets (counters.h), or NULL */
     FILE *progress;              /* one line per configuration (stderr) */
 } fb_sweep_options;
 

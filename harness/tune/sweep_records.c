@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../bench/stream.h"
+#include "../core/counters.h"
 #include "../results/reader.h"
 #include "sweep_state.h"
 #include "tuned.h"
@@ -90,6 +91,8 @@ static void add_common_fields(sweep *w, const sweep_config *cfg, json_t *rec)
     json_object_set_new(rec, "case", json_string(w->s->cases[cfg->kase].name));
     json_object_set_new(rec, "sweep_key", json_string(cfg->key));
     if (cfg->tuned && w->tuning) json_object_set(rec, "tuning", w->tuning);
+    if (w->targets[cfg->backend].counters && json_object_get(rec, "stats"))
+        json_object_set_new(rec, "counters", fb_counters_json(w->targets[cfg->backend].counters, fb_json_num(rec, "bytes")));
     stream_key(w, cfg->backend, cfg->is_double, key, sizeof key);
     if (!isnan(gbs)) fb_json_set_fraction_of_stream(rec, gbs, json_number_value(json_object_get(w->stream_gbs, key)));
 }

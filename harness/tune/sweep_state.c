@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../core/counters.h"
 #include "../results/reader.h"
 
 const char sweep_crashed_reason[] =
@@ -45,12 +46,29 @@ fail:
     return status;
 }
 
+/* --counters: PAPI counts this process's OpenMP threads, so the openmp
+ * target only; the others record why not. */
+static fb_status open_counters(sweep *w, sweep_target *st)
+{
+    char why[200];
+    if (!w->o->counters || !st->t) return FB_OK;
+    if (!strcmp(fb_target_info(st->t)->backend, "openmp")) return fb_counters_open(w->o->counters, &st->counters);
+    snprintf(why, sizeof why, "%s runs its work outside this process's OpenMP threads", fb_target_info(st->t)->id);
+    return fb_counters_unavailable(why, &st->counters);
+}
+
 fb_status sweep_open_targets(sweep *w)
 {
     fb_status status = FB_OK;
     for (int i = 0; i < w->o->nbackends; ++i) FB_CHECK(open_target(w, w->o->backends[i]));
     for (int c = 0; c < w->s->ncases && !w->o->nbackends; ++c)
         for (int b = 0; b < w->s->cases[c].nbackends; ++b) FB_CHECK(open_target(w, w->s->cases[c].backends[b]));
+    for (int i = 0; i < w->ntargets; ++i) {
+        const char *why;
+        FB_CHECK(open_counters(w, &w->targets[i]));
+        if (w->targets[i].counters && !fb_counters_available(w->targets[i].counters, &why))
+            fprintf(w->o->progress, "sweep: counters on %s unavailable: %s\n", w->targets[i].spec, why);
+    }
 fail:
     return status;
 }
@@ -173,7 +191,10 @@ fail:
 void sweep_state_close(sweep *w)
 {
     if (w->problem_family) w->problem_family->problem_close(w->problem);
-    for (int i = 0; i < w->ntargets; ++i) fb_target_close(w->targets[i].t);
+    for (int i = 0; i < w->ntargets; ++i) {
+        fb_counters_close(w->targets[i].counters);
+        fb_target_close(w->targets[i].t);
+    }
     fb_results_close(w->out);
     json_decref(w->done);
     json_decref(w->best);

@@ -23,6 +23,7 @@ typedef struct sweep_config {
 typedef struct sweep_target {
     char spec[64];
     fb_target *t;     /* NULL if it could not be opened */
+    struct fb_counters *counters; /* --counters: this target's set (unavailable off openmp) */
     char why[512];    /* then: the reason */
 } sweep_target;
 
