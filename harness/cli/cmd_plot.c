@@ -11,6 +11,7 @@ static const fb_option options[] = {
     {"out", "DIR", "write the figures, their .csv tables and replot.sh here (default: RESULTS's folder)", 0},
     {"scripts", "DIR", "the gnuplot scripts (default: ./plots, or plots/ of the source tree)", 0},
     {"gnuplot", "PROG", "the gnuplot program (default gnuplot)", 0},
+    {"beside", "FIELD", "also plot GB/s against this numeric field (kernel_resources.occupancy, counters.derived.ipc)", 0},
     {NULL, NULL, NULL, 0},
 };
 
@@ -32,7 +33,8 @@ static int run_plot(const fb_parsed *args)
     fb_results_set *set = NULL;
     fb_plot_summary summary;
     char dir[PATH_MAX];
-    fb_plot_options opt = {fb_cli_value(args, "out"), fb_cli_value(args, "scripts"), fb_cli_value(args, "gnuplot")};
+    fb_plot_options opt = {fb_cli_value(args, "out"), fb_cli_value(args, "scripts"), fb_cli_value(args, "gnuplot"),
+                           fb_cli_value(args, "beside")};
     if (!opt.out_dir) {
         folder_of(args->positional[0], dir, sizeof dir);
         opt.out_dir = dir;
@@ -58,6 +60,8 @@ const fb_command fb_cmd_plot = {
                    "  variants    GFLOP/s of each kernel variant per matrix, peer libraries beside\n"
                    "  roofline    fraction of the measured stream bandwidth per matrix\n"
                    "  profile     performance profile of the kernels over a matrix suite\n"
+                   "  beside      with --beside FIELD: GB/s of each kernel against a counter or\n"
+                   "              resource field per device and matrix (e.g. occupancy)\n"
                    "A type the file has no data for is skipped with one line saying what it needs.\n"
                    "Each figure's table is written beside it (NAME.csv) and the scripts in plots/\n"
                    "read nothing else: restyle a script, then run DIR/replot.sh. For the whole\n"

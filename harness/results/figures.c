@@ -23,6 +23,7 @@ static const struct {
     [FB_FIG_ROOFLINE] = {"roofline", "roofline fraction: no matrix records with a measured stream bandwidth "
                                      "(run stream in the same run, on the same device)"},
     [FB_FIG_PROFILE] = {"profile", "performance profile: no two matrices measured by two or more kernels"},
+    [FB_FIG_BESIDE] = {"beside", "GB/s beside a field: no matrix records with two or more values of it"},
 };
 
 const char *fb_figure_script(fb_figure_kind kind) { return kinds[kind].script; }
@@ -497,6 +498,38 @@ fail:
 
 /* File stems: each collector wrote a readable one into name ("heatmap
  * csr-multirow opencl:0.0 ahmed"); made safe for file names and unique. */
+static void assign_names(fb_figure_list *list);
+
+/* ---- GB/s beside a counter or resource field (plot --beside) ---------- */
+
+static int keep_beside(fb_figure *f) { return f->nrows >= 2; }
+
+fb_status fb_figures_collect_beside(const fb_results_set *set, const char *field, fb_figure_list *out)
+{
+    fb_status status = FB_OK;
+    char group[512], value[64];
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        double x = fb_json_num(r->json, field), gbs = fb_json_num(r->json, "gbs");
+        if (!latest_usable(r) || !*fb_record_matrix(r) || isnan(x) || isnan(gbs)) continue;
+        device_group(r, fb_record_matrix(r), group, sizeof group);
+        fb_figure *f = figure_get(out, FB_FIG_BESIDE, group, r);
+        if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
+        snprintf(f->name, sizeof f->name, "beside %s %s %s %s", field, str(r, "device"), str(r, "precision"),
+                 fb_record_matrix(r));
+        snprintf(f->title, sizeof f->title, "%s: GB/s against %s on %s %s (%s), %s", fb_record_matrix(r), field,
+                 str(r, "device"), str(r, "device_name"), fb_record_host(r), str(r, "precision"));
+        snprintf(f->xlabel, sizeof f->xlabel, "%s", field);
+        snprintf(value, sizeof value, "%.6g", x);
+        FB_CHECK(figure_put(f, value, str(r, "kernel"), gbs, 1));
+    }
+    figure_filter(out, keep_beside);
+    assign_names(out);
+fail:
+    return status;
+}
+
 static void assign_names(fb_figure_list *list)
 {
     for (int i = 0; i < list->n; ++i) {
@@ -621,6 +654,36 @@ fail:
     return status;
 }
 
+/* "FIELD,KERNEL1,..." then one row per field value in numeric order: the
+ * x of a line plot; NaN where a kernel has no record at that value. */
+static fb_status write_lines(const fb_figure *f, FILE *out)
+{
+    fb_status status = FB_OK;
+    int *pos = NULL, *row_at = NULL;
+    FB_CHECK(label_positions(f->rows, f->nrows, &pos));
+    FB_ALLOC(row_at, f->nrows, "row order");
+    for (int r = 0; r < f->nrows; ++r) row_at[pos[r]] = r;
+    fb_csv_field(out, f->xlabel);
+    for (int c = 0; c < f->ncols; ++c) {
+        fputc(',', out);
+        fb_csv_field(out, f->cols[c]);
+    }
+    fputc('\n', out);
+    for (int i = 0; i < f->nrows; ++i) {
+        fputs(f->rows[row_at[i]], out);
+        for (int c = 0; c < f->ncols; ++c) {
+            double v = cell_value(f, row_at[i], c);
+            if (isnan(v)) fputs(",NaN", out);
+            else fprintf(out, ",%.6g", v);
+        }
+        fputc('\n', out);
+    }
+fail:
+    free(pos);
+    free(row_at);
+    return status;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -679,6 +742,8 @@ fb_status fb_figure_write(const fb_figure *fig, const char *path)
     if (!out) FB_FAIL(FB_ERR_IO, "%s: cannot open for writing", path);
     if (fig->kind == FB_FIG_HEATMAP)
         FB_CHECK(write_heatmap(fig, out));
+    else if (fig->kind == FB_FIG_BESIDE)
+        FB_CHECK(write_lines(fig, out));
     else if (fig->kind == FB_FIG_PROFILE)
         FB_CHECK(write_profile(fig, out));
     else

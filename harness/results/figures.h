@@ -23,6 +23,7 @@ typedef enum fb_figure_kind {
     FB_FIG_VARIANTS,   /* GFLOP/s: matrices x kernels (peers beside) */
     FB_FIG_ROOFLINE,   /* fraction of stream bandwidth: matrices x kernels */
     FB_FIG_PROFILE,    /* performance profile: matrices x solvers (times) */
+    FB_FIG_BESIDE,     /* GB/s against a counter or resource field: its values x kernels (plot --beside) */
     FB_FIG_NKINDS
 } fb_figure_kind;
 
@@ -58,6 +59,12 @@ const char *fb_figure_missing(fb_figure_kind kind);
 
 /* Every figure of one kind the set has data for (possibly none). */
 fb_status fb_figures_collect(const fb_results_set *set, fb_figure_kind kind, fb_figure_list *out);
+
+/* GB/s of each kernel against the numeric record field `field` (a dotted
+ * path: "kernel_resources.occupancy", "counters.derived.ipc",
+ * "params.WG_SIZE"), one figure per device, precision and matrix with at
+ * least two values of it; best GB/s per (value, kernel). */
+fb_status fb_figures_collect_beside(const fb_results_set *set, const char *field, fb_figure_list *out);
 
 /* Writes the figure's data file (CSV, documented per kind). */
 fb_status fb_figure_write(const fb_figure *fig, const char *path);

@@ -18,6 +18,7 @@ typedef struct fb_plot_options {
     const char *out_dir;     /* created if missing */
     const char *scripts_dir; /* NULL: search (fb_plot_find_scripts) */
     const char *gnuplot;     /* the program; NULL: "gnuplot" */
+    const char *beside;      /* a numeric record field to plot GB/s against, or NULL */
 } fb_plot_options;
 
 typedef struct fb_plot_summary {
