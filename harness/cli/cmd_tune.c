@@ -125,18 +125,17 @@ static void print_best(const tune_cli *c, const fb_tune_outcome *o)
 }
 
 /* The default point's time: from the search history, else measured now. */
-static fb_status default_cost(const tune_cli *c, const fb_tune_outcome *o, double *seconds)
+static fb_status default_cost(const tune_cli *c, const fb_tune_outcome *o, const fb_param_point *start,
+                              double *seconds)
 {
     fb_status status = FB_OK;
-    fb_search_space space;
     json_t *rec = NULL;
-    fb_tune_space(c->rq.family->kernel(c->rq.kernel), &space);
     for (int i = 0; i < o->search.nhistory; ++i)
-        if (!memcmp(&o->search.history[i].point, &space.start, sizeof space.start)) {
+        if (!memcmp(&o->search.history[i].point, start, sizeof *start)) {
             *seconds = o->search.history[i].cost;
             return FB_OK;
         }
-    FB_CHECK(fb_tune_measure(&c->rq, c->rq.kernel, &space.start, seconds, &rec));
+    FB_CHECK(fb_tune_measure(&c->rq, c->rq.kernel, start, seconds, &rec));
 fail:
     json_decref(rec);
     return status;
@@ -149,7 +148,7 @@ static fb_status print_versus_default(const tune_cli *c, const fb_tune_outcome *
     char params[512];
     fb_search_space space;
     fb_tune_space(c->rq.family->kernel(c->rq.kernel), &space);
-    FB_CHECK(default_cost(c, o, &def));
+    FB_CHECK(default_cost(c, o, &space.start, &def));
     point_text(c->rq.family->kernel(c->rq.kernel), &space.start, params, sizeof params);
     if (isfinite(def)) printf("  default %s: %.4f ms; the best is %.2fx faster\n", params, def * 1e3, def / o->search.best_cost);
     else printf("  default %s: %s\n", params, isnan(def) ? "cannot run here (pruned)" : "failed");

@@ -33,3 +33,20 @@ void fb_family_point_text(const fb_family_kernel *k, const fb_param_point *p, ch
     for (int i = 0; i < k->nparams; ++i)
         snprintf(buf + strlen(buf), len - strlen(buf), "%s%s=%d", i ? " " : "", k->params[i].name, p->values[i]);
 }
+
+void fb_family_mark_stop(json_t *rec, double abandon_above_s)
+{
+    const char *stop = json_string_value(json_object_get(json_object_get(rec, "stats"), "stop"));
+    const char *st = json_string_value(json_object_get(rec, "status"));
+    char reason[160];
+    if (!stop || !st || strcmp(st, "ok")) return;
+    if (!strcmp(stop, "abandoned")) {
+        snprintf(reason, sizeof reason, "first sample over %.4g ms (abandon_factor x the best of this kernel)",
+                 abandon_above_s * 1e3);
+        json_object_set_new(rec, "status", json_string("abandoned"));
+        json_object_set_new(rec, "reason", json_string(reason));
+    } else if (!strcmp(stop, "timeout")) {
+        json_object_set_new(rec, "status", json_string("timeout"));
+        json_object_set_new(rec, "reason", json_string("timeout_s passed; the samples taken are kept"));
+    }
+}

@@ -74,6 +74,12 @@ const fb_family *fb_family_at(int i);
 /* "NAME=V NAME=V" of a point of kernel k ("" for a kernel without parameters). */
 void fb_family_point_text(const fb_family_kernel *k, const fb_param_point *p, char *buf, size_t len);
 
+/* A record whose measurement stopped early gets the status that says so:
+ * "abandoned" (first sample over abandon_above_s, with the threshold in
+ * "reason") or "timeout" (the deadline passed; samples kept). Records
+ * that are not "ok" are left alone. Shared by the sweep and the tuner. */
+void fb_family_mark_stop(json_t *record, double abandon_above_s);
+
 /* The kernel index of a name in a family, or -1. */
 int fb_family_kernel_find(const fb_family *f, const char *name);
 

@@ -503,17 +503,19 @@ static yaml_node_t *map_get(parser *P, yaml_node_t *n, const char *key)
     return NULL;
 }
 
-/* Accepts exactly the keys in the comma-separated list `known`. */
+/* Accepts exactly the keys in the ", "-separated list `known`: whole names,
+ * so neither "" nor a slice of the list ("name, description") passes. */
 static fb_status known_key(parser *P, const char *key, yaml_node_t *v, void *ctx)
 {
-    const char *known = ctx, *at = known;
+    const char *at = ctx;
     size_t len = strlen(key);
     (void)P;
     (void)v;
-    if (!len) return FB_ERR_USAGE;
-    while ((at = strstr(at, key)) != NULL) {
-        if ((at == known || at[-1] == ' ') && (at[len] == ',' || at[len] == '\0')) return FB_OK;
-        at += len;
+    while (*at) {
+        size_t n = strcspn(at, ",");
+        if (n == len && !strncmp(at, key, len)) return FB_OK;
+        at += n;
+        at += strspn(at, ", ");
     }
     return FB_ERR_USAGE;
 }

@@ -96,24 +96,6 @@ static fb_measure_config measure_for(sweep *w, const sweep_config *cfg)
     return m;
 }
 
-/* Sets status "abandoned" or "timeout" where the measurement stopped so. */
-static void mark_stop(json_t *rec, const fb_measure_config *m)
-{
-    const char *stop = json_string_value(json_object_get(json_object_get(rec, "stats"), "stop"));
-    const char *st = json_string_value(json_object_get(rec, "status"));
-    char reason[160];
-    if (!stop || !st || strcmp(st, "ok")) return;
-    if (!strcmp(stop, "abandoned")) {
-        snprintf(reason, sizeof reason, "first sample over %.4g ms (abandon_factor x the best of this kernel)",
-                 m->abandon_above_s * 1e3);
-        json_object_set_new(rec, "status", json_string("abandoned"));
-        json_object_set_new(rec, "reason", json_string(reason));
-    } else if (!strcmp(stop, "timeout")) {
-        json_object_set_new(rec, "status", json_string("timeout"));
-        json_object_set_new(rec, "reason", json_string("timeout_s passed; the samples taken are kept"));
-    }
-}
-
 static fb_status measure_config(sweep *w, sweep_config *cfg, sweep_target *st, json_t **rec)
 {
     fb_status status = FB_OK, run_status;
@@ -132,7 +114,7 @@ static fb_status measure_config(sweep *w, sweep_config *cfg, sweep_target *st, j
         *rec = NULL;
         FB_FAIL(FB_ERR_INTERRUPTED, "interrupted"); /* not recorded: --resume runs it again */
     }
-    if (*rec) mark_stop(*rec, &run.measure);
+    if (*rec) fb_family_mark_stop(*rec, run.measure.abandon_above_s);
     else *rec = sweep_failure(w, cfg, status_of_error(run_status), fb_error_message());
 fail:
     return status;

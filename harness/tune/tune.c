@@ -75,31 +75,37 @@ static fb_status measure_point(const fb_tune_request *rq, int kernel, const fb_p
     if (rq->family->check(rq->problem, &run, fb_target_info(rq->t)) != FB_OK) return FB_OK;
     status = rq->family->run(rq->t, rq->problem, &run, record);
     if (status == FB_ERR_INTERRUPTED) goto fail;
-    if (*record && abandon_s > 0 && !strcmp(fb_json_str(fb_json_get(*record, "stats"), "stop"), "abandoned"))
-        json_object_set_new(*record, "status", json_string("abandoned"));
+    if (*record) fb_family_mark_stop(*record, abandon_s);
     *seconds = *record ? cost_of_record(*record) : INFINITY;
     status = FB_OK;
 fail:
     return status;
 }
 
-fb_status fb_tune_measure(const fb_tune_request *rq, int kernel, const fb_param_point *p, double *seconds,
-                          json_t **record)
+/* One point's cost: from the replay set, or measured (record set). */
+static fb_status evaluate_point(const fb_tune_request *rq, int kernel, const fb_param_point *p, double abandon_s,
+                                double *seconds, json_t **record)
 {
     if (rq->replay) {
         *record = NULL;
         *seconds = replay_cost(rq, kernel, p);
         return FB_OK;
     }
-    return measure_point(rq, kernel, p, 0.0, seconds, record);
+    return measure_point(rq, kernel, p, abandon_s, seconds, record);
+}
+
+fb_status fb_tune_measure(const fb_tune_request *rq, int kernel, const fb_param_point *p, double *seconds,
+                          json_t **record)
+{
+    return evaluate_point(rq, kernel, p, 0.0, seconds, record);
 }
 
 static void print_eval(const tune_ctx *c, const fb_param_point *p, double cost)
 {
-    const fb_family_kernel *k = c->rq->family->kernel(c->rq->kernel);
+    char params[512];
     if (!c->rq->progress) return;
-    fprintf(c->rq->progress, "  [%d]", c->calls);
-    for (int i = 0; i < k->nparams; ++i) fprintf(c->rq->progress, " %s=%d", k->params[i].name, p->values[i]);
+    fb_family_point_text(c->rq->family->kernel(c->rq->kernel), p, params, sizeof params);
+    fprintf(c->rq->progress, "  [%d] %s", c->calls, params);
     if (isnan(cost)) fprintf(c->rq->progress, "  pruned\n");
     else if (isinf(cost)) fprintf(c->rq->progress, "  failed: %s\n", fb_error_message());
     else fprintf(c->rq->progress, "  %.4f ms%s\n", cost * 1e3, cost < c->best ? "  (best so far)" : "");
@@ -125,8 +131,7 @@ static fb_status cost_fn(void *vctx, const fb_param_point *p, double *cost)
     json_t *rec = NULL;
     double abandon = rq->abandon_factor > 0 && isfinite(c->best) ? rq->abandon_factor * c->best : 0.0;
     c->calls++;
-    if (rq->replay) *cost = replay_cost(rq, rq->kernel, p);
-    else FB_CHECK(measure_point(rq, rq->kernel, p, abandon, cost, &rec));
+    FB_CHECK(evaluate_point(rq, rq->kernel, p, abandon, cost, &rec));
     if (rec && rq->out) FB_CHECK(fb_results_append(rq->out, rec));
     print_eval(c, p, *cost);
     if (rec && strcmp(fb_json_str(rec, "status"), "ok")) {
