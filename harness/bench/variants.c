@@ -20,13 +20,14 @@ static const char *const reals[] = {"double", "float"};
 #define NREAL 2
 #define MAX_BLOCK 8
 
-typedef struct variant_sink {
+struct fb_variant_sink {
     int target; /* index wanted, or -1 to count */
     int seen;
     fb_variant *out;
-} variant_sink;
+};
+typedef fb_variant_sink variant_sink;
 
-static void set_define(fb_variant *v, const char *name, const char *value)
+void fb_variant_define(fb_variant *v, const char *name, const char *value)
 {
     int slot = v->spec.ndefines++;
     snprintf(v->values[slot], sizeof v->values[slot], "%s", value);
@@ -34,14 +35,14 @@ static void set_define(fb_variant *v, const char *name, const char *value)
     v->defines[slot].value = v->values[slot];
 }
 
-static void begin(fb_variant *v, const char *source, const char *kernel, const char *real)
+void fb_variant_begin(fb_variant *v, const char *source, const char *kernel, const char *real)
 {
     memset(v, 0, sizeof *v);
     v->spec.source_name = source;
     v->spec.source_text = fb_kernel_source(source);
     v->spec.kernel_name = kernel;
     v->spec.defines = v->defines;
-    set_define(v, "REAL", real);
+    fb_variant_define(v, "REAL", real);
 }
 
 static void finish_label(fb_variant *v)
@@ -51,8 +52,7 @@ static void finish_label(fb_variant *v)
         n += snprintf(v->label + n, sizeof v->label - (size_t)n, " %s=%s", v->defines[i].name, v->defines[i].value);
 }
 
-/* Returns 1 when the sink has been filled (stop enumerating). */
-static int emit(variant_sink *sink, const fb_variant *v)
+int fb_variant_emit(fb_variant_sink *sink, const fb_variant *v)
 {
     if (sink->seen++ == sink->target) {
         *sink->out = *v;
@@ -72,8 +72,8 @@ static int stream_variants(variant_sink *sink)
     fb_variant v;
     for (int k = 0; k < NSTREAM; ++k)
         for (int r = 0; r < NREAL; ++r) {
-            begin(&v, "stream/stream.cl", stream_kernels[k], reals[r]);
-            if (emit(sink, &v)) return 1;
+            fb_variant_begin(&v, "stream/stream.cl", stream_kernels[k], reals[r]);
+            if (fb_variant_emit(sink, &v)) return 1;
         }
     return 0;
 }
@@ -116,17 +116,17 @@ static int spmv_point_variants(variant_sink *sink, const fb_spmv_kernel_def *k, 
     for (int more = first_point(k, pos, &p); more; more = next_point(k, pos, &p)) {
         if (!k->allowed(&p, &generic_gpu, &shape, why, sizeof why)) continue;
         fb_variant v;
-        begin(&v, k->source, kernel_name, real);
+        fb_variant_begin(&v, k->source, kernel_name, real);
         for (int i = 0; i < k->nparams; ++i) {
             if (k->params[i].launch_only) continue;
             snprintf(num, sizeof num, "%d", p.values[i]);
-            set_define(&v, k->params[i].name, num);
+            fb_variant_define(&v, k->params[i].name, num);
         }
         if (k->format != FB_FORMAT_CSR) {
             snprintf(num, sizeof num, "%d", block);
-            set_define(&v, "BLOCK_SIZE", num);
+            fb_variant_define(&v, "BLOCK_SIZE", num);
         }
-        if (emit(sink, &v)) return 1;
+        if (fb_variant_emit(sink, &v)) return 1;
     }
     return 0;
 }
@@ -146,10 +146,17 @@ static int spmv_variants(variant_sink *sink)
     return 0;
 }
 
+/* Each family's enumerator, in a fixed order so variant numbers are stable
+ * within a build. A new family adds its fb_<family>_variants here. */
+static int (*const enumerators[])(fb_variant_sink *) = {
+    stream_variants,
+    spmv_variants,
+};
+
 static void enumerate(variant_sink *sink)
 {
-    if (stream_variants(sink)) return;
-    spmv_variants(sink);
+    for (size_t i = 0; i < sizeof enumerators / sizeof enumerators[0]; ++i)
+        if (enumerators[i](sink)) return;
 }
 
 int fb_variant_count(void)

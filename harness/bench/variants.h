@@ -21,6 +21,15 @@ typedef struct fb_variant {
 
 int fb_variant_count(void);
 
+/* ---- for the families' enumerators (variants.c's `enumerators` table) ----
+ * A family lists its variants by filling a fb_variant with begin + define
+ * and handing it to emit; emit returns 1 when the sink is full (the caller
+ * returns 1 at once), else 0. Enumerators return 1 to stop, 0 when done. */
+typedef struct fb_variant_sink fb_variant_sink;
+void fb_variant_begin(fb_variant *v, const char *source, const char *kernel, const char *real);
+void fb_variant_define(fb_variant *v, const char *name, const char *value);
+int fb_variant_emit(fb_variant_sink *sink, const fb_variant *v);
+
 /* Fills v with variant i (0 <= i < fb_variant_count()); v->spec points into v. */
 fb_status fb_variant_get(int i, fb_variant *v);
 

@@ -265,7 +265,7 @@ static void join_path(const char *dir, const char *rel, char *out, size_t len)
     }
 }
 
-/* One matrix item: gen: specs as given; paths relative to the suite file;
+/* One problem item: gen: and grid: specs as given; paths relative to the suite file;
  * globs expanded in sorted order. Options after the first ':' (":block=4")
  * are kept on every file a glob matches. */
 static fb_status add_matrix(parser *P, yaml_node_t *n, const char *spec, char ***list, int *count)
@@ -274,7 +274,7 @@ static fb_status add_matrix(parser *P, yaml_node_t *n, const char *spec, char **
     char path[2048], file[1024], full[3072];
     const char *opts = strchr(spec, ':');
     glob_t g = {0};
-    if (!strncmp(spec, "gen:", 4)) return push_string(list, count, spec);
+    if (!strncmp(spec, "gen:", 4) || !strncmp(spec, "grid:", 5)) return push_string(list, count, spec);
     snprintf(file, sizeof file, "%.*s", opts ? (int)(opts - spec) : (int)strlen(spec), spec);
     join_path(P->dir, file, path, sizeof path);
     if (!strpbrk(file, "*?[")) {
@@ -292,7 +292,7 @@ fail:
     return status;
 }
 
-static fb_status read_matrices(parser *P, yaml_node_t *n, char ***list, int *count)
+static fb_status read_matrices(parser *P, yaml_node_t *n, const char *key, char ***list, int *count)
 {
     fb_status status = FB_OK;
     yaml_node_t **items = NULL;
@@ -300,10 +300,10 @@ static fb_status read_matrices(parser *P, yaml_node_t *n, char ***list, int *cou
     free_strings(*list, *count);
     *list = NULL;
     *count = 0;
-    FB_CHECK(items_of(P, n, "matrices", &items, &nitems));
+    FB_CHECK(items_of(P, n, key, &items, &nitems));
     for (int i = 0; i < nitems; ++i) {
         const char *s = scalar_of(items[i]);
-        if (!s || !*s) SUITE_FAIL(items[i], "matrices: item %d is not a string", i + 1);
+        if (!s || !*s) SUITE_FAIL(items[i], "%s: item %d is not a string", key, i + 1);
         FB_CHECK(add_matrix(P, items[i], s, list, count));
     }
 fail:
@@ -521,9 +521,9 @@ static fb_status known_key(parser *P, const char *key, yaml_node_t *v, void *ctx
 }
 
 static const char case_keys[] =
-    "name, description, family, kernels, space, params, zip, matrices, backends, precisions, measure";
+    "name, description, family, kernels, space, params, zip, matrices, grids, backends, precisions, measure";
 static const char suite_keys[] =
-    "suite, description, backends, precisions, stream, stream_n, measure, matrices, cases";
+    "suite, description, backends, precisions, stream, stream_n, measure, matrices, grids, cases";
 
 static fb_status copy_strings(char **from, int n, char ***to, int *nto)
 {
@@ -556,6 +556,19 @@ fail:
     return status;
 }
 
+/* The problems of a suite or case: `matrices:` (spmv) or `grids:` (the
+ * grid families), one list either way; giving both is an error. */
+static fb_status read_problems(parser *P, yaml_node_t *map, char ***list, int *count)
+{
+    fb_status status = FB_OK;
+    yaml_node_t *m = map_get(P, map, "matrices"), *g = map_get(P, map, "grids");
+    if (m && g) SUITE_FAIL(g, "grids: give matrices or grids, not both");
+    if (m) FB_CHECK(read_matrices(P, m, "matrices", list, count));
+    if (g) FB_CHECK(read_matrices(P, g, "grids", list, count));
+fail:
+    return status;
+}
+
 /* A case inherits the suite's matrices, backends, precisions and measure
  * (already in *c) and may override each. */
 static fb_status read_case(parser *P, yaml_node_t *n, fb_suite_case *c)
@@ -569,11 +582,11 @@ static fb_status read_case(parser *P, yaml_node_t *n, fb_suite_case *c)
     if ((v = map_get(P, n, "params"))) FB_CHECK(read_params(P, v, c));
     if ((v = map_get(P, n, "zip"))) FB_CHECK(read_zip(P, v, c));
     if ((v = map_get(P, n, "space"))) FB_CHECK(read_space(P, v, c));
-    if ((v = map_get(P, n, "matrices"))) FB_CHECK(read_matrices(P, v, &c->matrices, &c->nmatrices));
+    FB_CHECK(read_problems(P, n, &c->matrices, &c->nmatrices));
     if ((v = map_get(P, n, "backends"))) FB_CHECK(read_strings(P, v, "backends", &c->backends, &c->nbackends));
     if ((v = map_get(P, n, "precisions"))) FB_CHECK(read_precisions(P, v, c->is_double, &c->nprecisions));
     if ((v = map_get(P, n, "measure"))) FB_CHECK(read_measure(P, v, &c->measure));
-    if (c->nmatrices == 0) SUITE_FAIL(n, "case %s: no matrices (give them here or at the top)", c->name);
+    if (c->nmatrices == 0) SUITE_FAIL(n, "case %s: no matrices or grids (give them here or at the top)", c->name);
 fail:
     return status;
 }
@@ -623,7 +636,7 @@ static fb_status read_defaults(parser *P, yaml_node_t *root, fb_suite *s, fb_sui
     if ((v = map_get(P, root, "backends"))) FB_CHECK(read_strings(P, v, "backends", &base->backends, &base->nbackends));
     if ((v = map_get(P, root, "precisions"))) FB_CHECK(read_precisions(P, v, base->is_double, &base->nprecisions));
     if ((v = map_get(P, root, "measure"))) FB_CHECK(read_measure(P, v, &base->measure));
-    if ((v = map_get(P, root, "matrices"))) FB_CHECK(read_matrices(P, v, &base->matrices, &base->nmatrices));
+    FB_CHECK(read_problems(P, root, &base->matrices, &base->nmatrices));
 fail:
     return status;
 }

@@ -10,6 +10,7 @@
  *   measure: {min_samples: 3, max_samples: 50, spread_pct: 2, budget_s: 0.5,
  *             timeout_s: 20, abandon_factor: 4, cold: false}
  *   matrices: [gen:cube:12, "../matrices/g*.mtx"]  # globs relative to the suite file
+ *   grids: ["grid:heat:101x101"]    # or: the problems of a grid family (specs as given)
  *   cases:
  *     - name: vector                # default: case1, case2, ...
  *       family: spmv                # default spmv
