@@ -6,6 +6,8 @@
 static const fb_host_kernel *const tables[] = {
     fb_stream_host_kernels,
     fb_spmv_host_kernels,
+    fb_fv_surface_host_kernels,
+    fb_heat2d_host_kernels,
 };
 
 const fb_host_kernel *fb_host_kernel_find(const char *name, const char *real)

@@ -12,6 +12,8 @@
 
 extern const fb_host_kernel fb_stream_host_kernels[];
 extern const fb_host_kernel fb_spmv_host_kernels[];
+extern const fb_host_kernel fb_fv_surface_host_kernels[];
+extern const fb_host_kernel fb_heat2d_host_kernels[];
 
 /* The host kernel with this name and precision ("double"/"float"), or NULL. */
 const fb_host_kernel *fb_host_kernel_find(const char *name, const char *real);

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "../core/kernel_sources.h"
+#include "fv_surface.h"
+#include "heat2d.h"
 #include "spmv/spmv_kernels.h"
 
 static const char *const stream_kernels[] = {"stream_copy", "stream_mul", "stream_add", "stream_triad",
@@ -151,6 +153,8 @@ static int spmv_variants(variant_sink *sink)
 static int (*const enumerators[])(fb_variant_sink *) = {
     stream_variants,
     spmv_variants,
+    fb_fv_surface_variants,
+    fb_heat2d_variants,
 };
 
 static void enumerate(variant_sink *sink)

@@ -65,11 +65,13 @@ extern const fb_command fb_cmd_devices;
 extern const fb_command fb_cmd_stream;
 extern const fb_command fb_cmd_matrix;
 extern const fb_command fb_cmd_spmv;
+extern const fb_command fb_cmd_grid;
 extern const fb_command fb_cmd_sweep;
 extern const fb_command fb_cmd_tune;
 extern const fb_command fb_cmd_export;
 extern const fb_command fb_cmd_compare;
 extern const fb_command fb_cmd_plot;
 extern const fb_command fb_cmd_report;
+extern const fb_command fb_cmd_solve;
 
 #endif

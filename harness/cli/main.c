@@ -10,12 +10,14 @@ static const fb_command *const commands[] = {
     &fb_cmd_stream,
     &fb_cmd_matrix,
     &fb_cmd_spmv,
+    &fb_cmd_grid,
     &fb_cmd_sweep,
     &fb_cmd_tune,
     &fb_cmd_export,
     &fb_cmd_compare,
     &fb_cmd_plot,
     &fb_cmd_report,
+    &fb_cmd_solve,
 };
 
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))

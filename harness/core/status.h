@@ -62,7 +62,7 @@ int fb_status_exit_code(fb_status status);
 /* Allocation that fails with FB_ERR_NOMEM naming what was being allocated. */
 #define FB_ALLOC(ptr, count, what)                                                       \
     do {                                                                                 \
-        (ptr) = calloc((count) ? (size_t)(count) : 1u, sizeof *(ptr));                   \
+        (ptr) = calloc(((count) != 0) ? (size_t)(count) : 1u, sizeof *(ptr));            \
         if (!(ptr)) FB_FAIL(FB_ERR_NOMEM, "out of host memory allocating %s (%zu bytes)", \
                             (what), (size_t)(count) * sizeof *(ptr));                    \
     } while (0)

@@ -40,6 +40,7 @@ static const column columns[] = {
     {"stddev_s", COL_NUM, "stats.stddev_s"},
     {"gflops", COL_NUM, "gflops"},
     {"gbs", COL_NUM, "gbs"},
+    {"ns_per_cell", COL_NUM, "ns_per_cell"},
     {"fraction_of_stream", COL_SPECIAL, NULL},
     {"max_rel_error", COL_NUM, "check.max_rel_error"},
     {"status", COL_STR, "status"},

@@ -24,6 +24,8 @@ static const struct {
                                      "(run stream in the same run, on the same device)"},
     [FB_FIG_PROFILE] = {"profile", "performance profile: no two matrices measured by two or more kernels"},
     [FB_FIG_BESIDE] = {"beside", "GB/s beside a field: no matrix records with two or more values of it"},
+    [FB_FIG_PERCELL] = {"percell", "time per cell: no grid records (ns_per_cell) with two or more block shapes "
+                                   "or layouts"},
 };
 
 const char *fb_figure_script(fb_figure_kind kind) { return kinds[kind].script; }
@@ -355,6 +357,55 @@ fail:
     return status;
 }
 
+/* ---- time per cell by block shape or layout (grid families) --------------- */
+
+/* The x label of a grid record: its work-group shape ("32x4") or, without
+ * one, its cell layout ("soa"); 0 if it has neither. */
+static int shape_or_layout(const fb_record *r, char *buf, size_t len)
+{
+    const char *layout = str(r, "layout");
+    if (block_shape(r, buf, len)) return 1;
+    if (!*layout) return 0;
+    snprintf(buf, len, "%s", layout);
+    return 1;
+}
+
+/* The bar of a record: its kernel, and its array order where it has one
+ * (heat2d's ORDER), so row- and column-major stand side by side. */
+static void percell_series(const fb_record *r, char *buf, size_t len)
+{
+    double order = fb_json_num(json_object_get(r->json, "params"), "ORDER");
+    if (isnan(order))
+        snprintf(buf, len, "%s", str(r, "kernel"));
+    else
+        snprintf(buf, len, "%s %s", str(r, "kernel"), order == 0 ? "row-major" : "column-major");
+}
+
+static int keep_percell(fb_figure *f) { return f->nrows >= 2; }
+
+static fb_status collect_percell(const fb_results_set *set, fb_figure_list *out)
+{
+    fb_status status = FB_OK;
+    char group[512], row[64], col[160];
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        double ns = fb_json_num(r->json, "ns_per_cell");
+        if (!latest_usable(r) || !(ns > 0) || !shape_or_layout(r, row, sizeof row)) continue;
+        device_group(r, fb_record_matrix(r), group, sizeof group);
+        fb_figure *f = figure_get(out, FB_FIG_PERCELL, group, r);
+        if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
+        snprintf(f->name, sizeof f->name, "percell %s %s %s %.40s", str(r, "benchmark"), str(r, "device"),
+                 str(r, "precision"), fb_record_matrix(r));
+        snprintf(f->title, sizeof f->title, "%s time per cell, %.40s, grid %s, %s",
+                 str(r, "benchmark"), str(r, "device_name"), fb_record_matrix(r), str(r, "precision"));
+        percell_series(r, col, sizeof col);
+        FB_CHECK(figure_put(f, row, col, ns, 0));
+    }
+    figure_filter(out, keep_percell);
+fail:
+    return status;
+}
+
 /* ---- heat maps over two swept parameters -------------------------------- */
 
 static void value_text(const json_t *v, char *buf, size_t len)
@@ -561,6 +612,7 @@ fb_status fb_figures_collect(const fb_results_set *set, fb_figure_kind kind, fb_
     case FB_FIG_VARIANTS:
     case FB_FIG_ROOFLINE: FB_CHECK(collect_per_matrix(set, kind, out)); break;
     case FB_FIG_PROFILE: FB_CHECK(collect_profile(set, out)); break;
+    case FB_FIG_PERCELL: FB_CHECK(collect_percell(set, out)); break;
     default: break;
     }
     assign_names(out);

@@ -111,9 +111,19 @@ fail:
     return status;
 }
 
+const json_t *fb_record_problem(const json_t *rec)
+{
+    static const char *const keys[] = {"matrix", "grid", "mesh"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; ++i) {
+        const json_t *p = json_object_get(rec, keys[i]);
+        if (p) return p;
+    }
+    return NULL;
+}
+
 static void append_matrix_id(const json_t *rec, char *buf, size_t len)
 {
-    const json_t *m = json_object_get(rec, "matrix");
+    const json_t *m = fb_record_problem(rec);
     const char *id = json_is_string(m) ? json_string_value(m) : fb_json_str(m, "hash");
     if (!*id) id = fb_json_str(m, "source");
     snprintf(buf + strlen(buf), len - strlen(buf), "|%s", id);
@@ -347,7 +357,7 @@ void fb_params_text(const json_t *params, char *buf, size_t len)
 
 const char *fb_record_matrix(const fb_record *r)
 {
-    const json_t *m = json_object_get(r->json, "matrix");
+    const json_t *m = fb_record_problem(r->json);
     const char *name, *slash;
     if (json_is_string(m)) return json_string_value(m);
     if (!json_is_object(m)) return "";

@@ -72,8 +72,14 @@ void fb_record_label(const fb_record *r, char *buf, size_t len);
 /* "name=value name=value" of the params object, keys sorted. */
 void fb_params_text(const json_t *params, char *buf, size_t len);
 
-/* The matrix's display name (matrix.name, the source's base name, or the
- * spec string); "" for records without a matrix. */
+/* What a record ran on: its "matrix" (spmv), "grid" (the grid families) or
+ * "mesh" (the solver) object or string; NULL if none. Configuration keys
+ * and figures identify problems through it. */
+const json_t *fb_record_problem(const json_t *rec);
+
+/* The problem's display name: the matrix's (matrix.name, the source's base
+ * name, or the spec string) or, for the grid families, the grid's; "" for
+ * records with neither. */
 const char *fb_record_matrix(const fb_record *r);
 
 /* Dotted-path lookups ("stats.median_s", "host.cpu"): the value or NULL;

@@ -7,6 +7,8 @@
 
 static const fb_family *const families[] = {
     &fb_family_spmv,
+    &fb_family_fv_surface,
+    &fb_family_heat2d,
 };
 
 int fb_family_count(void) { return (int)(sizeof families / sizeof families[0]); }

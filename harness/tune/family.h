@@ -65,6 +65,8 @@ typedef struct fb_family {
 } fb_family;
 
 extern const fb_family fb_family_spmv;
+extern const fb_family fb_family_fv_surface;
+extern const fb_family fb_family_heat2d;
 
 /* Every family compiled in, for lookup by name. */
 const fb_family *fb_family_find(const char *name);

@@ -9,7 +9,9 @@
 #  3. replot.sh redraws the figures from the tables alone;
 #  4. on the committed H100 reference run: the same GPU through cuda and
 #     opencl gets a figure each, and every device with a baseline gets a
-#     speedup (two bugs once hid them).
+#     speedup (two bugs once hid them);
+#  5. on a real grid-quick sweep: time per cell by work-group shape (heat2d,
+#     row- and column-major side by side) and by cell layout (fv-surface).
 set -euo pipefail
 bin=$1; src=$2; dir=$3
 rm -rf "$dir"
@@ -64,4 +66,14 @@ for d in cuda-0 opencl-0.0; do
   [ -e "$dir/h100/variants-spmv-$d-double.png" ] || fail "no variants figure for $d"
 done
 grep -q '^gen:cube:57,[0-9.]*,[0-9.]*$' "$dir/h100/speedup-spmv-double.csv" || fail "speedup lost a device on gen:cube:57"
+
+echo "== 5. grid families: time per cell by shape and by layout"
+"$bin" sweep "$src/cases/grid-quick.suite" --backend openmp --out "$dir/grid.jsonl" > /dev/null 2>&1
+"$bin" plot "$dir/grid.jsonl" --out "$dir/grid" --scripts "$src/plots" > "$dir/grid.txt"
+check_figures "$dir/grid" percell blockshape
+heat=$(ls "$dir"/grid/percell-heat2d-openmp-0-double-101x101.csv) || fail "no heat2d percell table for 101x101"
+head -1 "$heat" | grep -q '^label,heat-jacobi row-major,heat-jacobi column-major' || fail "heat2d percell columns: $(head -1 "$heat")"
+for shape in 128x1 32x4 1x128; do grep -q "^$shape,[0-9.]*,[0-9.]*" "$heat" || fail "no $shape row in $heat"; done
+fv=$(ls "$dir"/grid/percell-fv-surface-openmp-0-double-16x16x16.csv) || fail "no fv-surface percell table"
+for layout in aos soa aosoa8; do grep -q "^$layout,[0-9.]*,[0-9.]*,[0-9.]*$" "$fv" || fail "no $layout row in $fv"; done
 echo "ok"

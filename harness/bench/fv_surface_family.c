@@ -1,0 +1,101 @@
+/* fv_surface_family.c - the fv-surface kernels as a sweep family
+ * (harness/tune/family.h), and the JSON record of one measurement
+ * (docs/results.md; the fields of fb_spmv_record plus the layout, the
+ * grid, ns per cell and the bitwise flag of the check). */
+#include <stdio.h>
+#include <string.h>
+
+#include "../results/results.h"
+#include "../tune/family.h"
+#include "fv_surface.h"
+#include "spmv_record.h"
+
+static fb_family_kernel kernels[FB_FV_KERNEL_COUNT];
+
+static const fb_family_kernel *kernel_at(int i)
+{
+    if (!kernels[0].name)
+        for (int k = 0; k < FB_FV_KERNEL_COUNT; ++k)
+            kernels[k] = (fb_family_kernel){fb_fv_kernels[k].name, fb_fv_kernels[k].summary, FB_FV_NPARAMS,
+                                            fb_fv_kernels[k].params};
+    return &kernels[i];
+}
+
+static int kernel_count(void) { return FB_FV_KERNEL_COUNT; }
+
+static fb_status problem_open(const char *spec, void **out) { return fb_fv_grid_open(spec, (fb_fv_grid **)out); }
+
+static void problem_close(void *p) { fb_fv_grid_close(p); }
+
+static const json_t *problem_json(const void *p) { return ((const fb_fv_grid *)p)->json; }
+
+static fb_fv_config config_of(const fb_family_run *run)
+{
+    fb_fv_config cfg = {
+        .kernel = run->kernel, .point = run->point, .is_double = run->is_double, .measure = run->measure};
+    return cfg;
+}
+
+static fb_status check(const void *p, const fb_family_run *run, const fb_device_info *dev)
+{
+    fb_fv_config cfg = config_of(run);
+    return fb_fv_check_point(p, &cfg, dev);
+}
+
+static fb_status run(fb_target *t, void *p, const fb_family_run *frun, json_t **record)
+{
+    fb_status status;
+    fb_fv_config cfg = config_of(frun);
+    fb_fv_result r;
+    *record = NULL;
+    status = fb_fv_run(t, p, &cfg, &r);
+    if (status == FB_OK || status == FB_ERR_CHECK) *record = fb_fv_record(fb_target_info(t), p, &cfg, &r);
+    fb_fv_result_free(&r);
+    return status;
+}
+
+const fb_family fb_family_fv_surface = {
+    .name = "fv-surface",
+    .problem_key = "grid",
+    .kernel_count = kernel_count,
+    .kernel = kernel_at,
+    .problem_open = problem_open,
+    .problem_close = problem_close,
+    .problem_json = problem_json,
+    .check = check,
+    .run = run,
+};
+
+static json_t *launch_json(const fb_launch *l)
+{
+    return json_pack("{s:[I], s:[I]}", "global", (json_int_t)l->global[0], "local", (json_int_t)l->local[0]);
+}
+
+json_t *fb_fv_record(const fb_device_info *d, const fb_fv_grid *g, const fb_fv_config *cfg, const fb_fv_result *r)
+{
+    const fb_fv_kernel *k = &fb_fv_kernels[cfg->kernel];
+    char layout[16];
+    fb_fv_layout_name(&cfg->point, layout, sizeof layout);
+    json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:b}", "benchmark", "fv-surface", "kernel", k->name,
+                            "layout", layout, "backend", d->backend, "device", d->id, "device_name", d->name,
+                            "precision", cfg->is_double ? "double" : "single", "cold", cfg->measure.cold);
+    json_t *params = json_object();
+    for (int i = 0; i < FB_FV_NPARAMS; ++i)
+        json_object_set_new(params, k->params[i].name, json_integer(cfg->point.values[i]));
+    json_object_set_new(rec, "grid", json_deep_copy(g->json));
+    json_object_set_new(rec, "params", params);
+    json_object_set_new(rec, "launch", launch_json(&r->launch));
+    if (r->has_resources) json_object_set_new(rec, "kernel_resources", fb_kernel_resources_json(&r->resources));
+    json_object_set_new(rec, "flops", json_real(r->model.flops));
+    json_object_set_new(rec, "bytes", json_real(r->model.min_bytes));
+    json_object_set_new(rec, "bytes_moved", json_real(r->model.moved_bytes));
+    json_object_set_new(rec, "stats", fb_json_measurement(&r->m));
+    json_object_set_new(rec, "gflops", json_real(r->gflops));
+    json_object_set_new(rec, "gbs", json_real(r->gbs));
+    json_object_set_new(rec, "ns_per_cell", json_real(r->ns_per_cell));
+    json_object_set_new(rec, "check",
+                        json_pack("{s:f, s:f, s:b, s:b}", "rel_error", r->rel_error, "tolerance", r->tolerance, "ok",
+                                  r->checked_ok, "bitwise", r->bitwise));
+    json_object_set_new(rec, "status", json_string(r->checked_ok ? "ok" : "wrong-result"));
+    return rec;
+}

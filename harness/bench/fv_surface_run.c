@@ -1,0 +1,208 @@
+/* fv_surface_run.c - upload, build, measure and check one fv-surface
+ * configuration: the field in the variant's layout and precision, the
+ * kernels of its distribution strategy built with the point as -D defines,
+ * one residual evaluation per sample (every launch it takes), and the check
+ * of the downloaded residual against the reference (fv_surface.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/kernel_sources.h"
+#include "fv_surface.h"
+
+#define FV_SOURCE "grid/fv_surface.cl"
+#define FV_MAX_LAUNCHES 6
+
+typedef struct fv_step {
+    fb_kernel *kernel;
+    fb_launch launch;
+    fb_arg args[8];
+    int nargs;
+} fv_step;
+
+typedef struct fv_run {
+    fb_target *t;
+    const fb_fv_grid *g;
+    const fb_fv_config *cfg;
+    size_t padded; /* cells rounded up to whole AoSoA blocks */
+    fb_buffer *U, *R, *F;
+    fv_step steps[FV_MAX_LAUNCHES];
+    int nsteps;
+} fv_run;
+
+static size_t padded_cells(const fb_fv_grid *g, const fb_param_point *p)
+{
+    size_t b = p->values[FB_FV_LAYOUT] == 2 ? (size_t)p->values[FB_FV_AOSOA_BLOCK] : 1;
+    return ((size_t)g->cells + b - 1) / b * b;
+}
+
+/* Where value v of cell c lives in the variant's layout (fv_surface.cl's fv_at). */
+static size_t layout_index(const fb_param_point *p, size_t c, size_t v, size_t n)
+{
+    size_t b = (size_t)p->values[FB_FV_AOSOA_BLOCK];
+    if (p->values[FB_FV_LAYOUT] == 0) return c * FV_NVAR + v;
+    if (p->values[FB_FV_LAYOUT] == 1) return v * n + c;
+    return ((c / b) * FV_NVAR + v) * b + c % b;
+}
+
+static fb_status upload_field(fv_run *s)
+{
+    fb_status status = FB_OK;
+    const size_t n = (size_t)s->g->cells, count = s->padded * FV_NVAR;
+    const size_t real = s->cfg->is_double ? sizeof(double) : sizeof(float), bytes = count * real;
+    char *host = NULL;
+    FB_ALLOC(host, bytes, "the field in the variant's layout");
+    for (size_t c = 0; c < n; ++c)
+        for (size_t v = 0; v < FV_NVAR; ++v) {
+            size_t at = layout_index(&s->cfg->point, c, v, n);
+            double x = s->g->U[c * FV_NVAR + v];
+            if (s->cfg->is_double)
+                ((double *)host)[at] = x;
+            else
+                ((float *)host)[at] = (float)x;
+        }
+    FB_CHECK(fb_target_alloc(s->t, count * real, &s->U));
+    FB_CHECK(fb_target_copy_in(s->t, s->U, host, count * real));
+    FB_CHECK(fb_target_alloc(s->t, count * real, &s->R));
+    if (s->cfg->kernel == FB_FV_GATHER) FB_CHECK(fb_target_alloc(s->t, 3 * n * FV_NVAR * real, &s->F));
+fail:
+    free(host);
+    return status;
+}
+
+/* The residual back as AoS doubles. */
+static fb_status download_residual(fv_run *s, double **out)
+{
+    fb_status status = FB_OK;
+    const size_t n = (size_t)s->g->cells, count = s->padded * FV_NVAR;
+    const size_t real = s->cfg->is_double ? sizeof(double) : sizeof(float), bytes = count * real;
+    char *host = NULL;
+    FB_ALLOC(host, bytes, "the residual");
+    const size_t values = n * FV_NVAR;
+    FB_ALLOC(*out, values, "the residual (AoS)");
+    FB_CHECK(fb_target_copy_out(s->t, host, s->R, count * real));
+    for (size_t c = 0; c < n; ++c)
+        for (size_t v = 0; v < FV_NVAR; ++v) {
+            size_t at = layout_index(&s->cfg->point, c, v, n);
+            (*out)[c * FV_NVAR + v] = s->cfg->is_double ? ((double *)host)[at] : ((float *)host)[at];
+        }
+fail:
+    free(host);
+    return status;
+}
+
+static fb_status build(fv_run *s, const char *kernel_name, fb_kernel **out)
+{
+    fb_status status = FB_OK;
+    const fb_fv_kernel *k = &fb_fv_kernels[s->cfg->kernel];
+    fb_define defines[FB_FV_NPARAMS + 1];
+    char values[FB_FV_NPARAMS][16];
+    defines[0] = (fb_define){"REAL", s->cfg->is_double ? "double" : "float"};
+    for (int i = 0; i < FB_FV_NPARAMS; ++i) {
+        snprintf(values[i], sizeof values[i], "%d", s->cfg->point.values[i]);
+        defines[i + 1] = (fb_define){k->params[i].name, values[i]};
+    }
+    fb_program_spec spec = {FV_SOURCE, fb_kernel_source(FV_SOURCE), kernel_name, defines, FB_FV_NPARAMS + 1};
+    if (!spec.source_text) FB_FAIL(FB_ERR_INPUT, "kernel source %s is not embedded", FV_SOURCE);
+    FB_CHECK(fb_target_build(s->t, &spec, out));
+fail:
+    return status;
+}
+
+/* Appends one launch of kernel_name over `items` work-items. */
+static fb_status add_step(fv_run *s, const char *kernel_name, size_t items, const fb_arg *args, int nargs)
+{
+    fb_status status = FB_OK;
+    fv_step *st = &s->steps[s->nsteps];
+    FB_CHECK(build(s, kernel_name, &st->kernel));
+    st->launch = fb_launch_1d(items, (size_t)s->cfg->point.values[FB_FV_WG_SIZE]);
+    memcpy(st->args, args, (size_t)nargs * sizeof *args);
+    st->nargs = nargs;
+    s->nsteps++;
+fail:
+    return status;
+}
+
+/* The launches of one residual evaluation, in order; *main is the index of
+ * the flux kernel (the one whose resources the record reports). */
+static fb_status plan(fv_run *s, int *main)
+{
+    fb_status status = FB_OK;
+    const fb_fv_grid *g = s->g;
+    const int dbl = s->cfg->is_double;
+    const size_t n = (size_t)g->cells;
+    fb_arg nx = fb_arg_i32(g->nx), ny = fb_arg_i32(g->ny), nz = fb_arg_i32(g->nz);
+    fb_arg U = fb_arg_buffer(s->U), R = fb_arg_buffer(s->R);
+    fb_arg areas[3] = {fb_arg_real(dbl, g->area[0]), fb_arg_real(dbl, g->area[1]), fb_arg_real(dbl, g->area[2])};
+    *main = 0;
+    if (s->cfg->kernel == FB_FV_PASSES) {
+        for (int d = 0; d < 3; ++d)
+            for (int side = 0; side < 2; ++side) {
+                fb_arg a[] = {nx, ny, nz, fb_arg_i32(d), fb_arg_i32(side), areas[d], U, R};
+                FB_CHECK(add_step(s, "fv_pass", n, a, 8));
+            }
+    } else if (s->cfg->kernel == FB_FV_ATOMIC) {
+        fb_arg zero[] = {fb_arg_i32((int32_t)(s->padded * FV_NVAR)), R};
+        fb_arg faces[] = {nx, ny, nz, areas[0], areas[1], areas[2], U, R};
+        FB_CHECK(add_step(s, "fv_zero", s->padded * FV_NVAR, zero, 2));
+        FB_CHECK(add_step(s, "fv_face_atomic", 3 * n, faces, 8));
+        *main = 1;
+    } else {
+        fb_arg F = fb_arg_buffer(s->F);
+        fb_arg faces[] = {nx, ny, nz, areas[0], areas[1], areas[2], U, F};
+        fb_arg gather[] = {nx, ny, nz, F, R};
+        FB_CHECK(add_step(s, "fv_surface", 3 * n, faces, 8));
+        FB_CHECK(add_step(s, "fv_gather", n, gather, 5));
+    }
+fail:
+    return status;
+}
+
+static fb_status sample(void *ctx, double *seconds)
+{
+    fb_status status = FB_OK;
+    fv_run *s = ctx;
+    *seconds = 0;
+    for (int i = 0; i < s->nsteps; ++i) {
+        double t = 0;
+        FB_CHECK(
+            fb_target_launch(s->t, s->steps[i].kernel, &s->steps[i].launch, s->steps[i].args, s->steps[i].nargs, &t));
+        *seconds += t;
+    }
+fail:
+    return status;
+}
+
+static fb_status flush(void *ctx) { return fb_target_flush_cache(((fv_run *)ctx)->t); }
+
+fb_status fb_fv_run(fb_target *t, const fb_fv_grid *g, const fb_fv_config *cfg, fb_fv_result *out)
+{
+    fb_status status = FB_OK;
+    fv_run s = {.t = t, .g = g, .cfg = cfg};
+    const fb_device_info *dev = fb_target_info(t);
+    int main_step;
+    memset(out, 0, sizeof *out);
+    FB_CHECK(fb_fv_check_point(g, cfg, dev));
+    s.padded = padded_cells(g, &cfg->point);
+    FB_CHECK(upload_field(&s));
+    FB_CHECK(plan(&s, &main_step));
+    out->launch = s.steps[main_step].launch;
+    /* Best effort: a backend that cannot say leaves has_resources 0. */
+    out->has_resources =
+        fb_target_kernel_resources(t, s.steps[main_step].kernel, out->launch.local[0], &out->resources) == FB_OK;
+    FB_CHECK(fb_measure(&cfg->measure, sample, &s, flush, &s, &out->m));
+    FB_CHECK(download_residual(&s, &out->R));
+    FB_CHECK(fb_fv_finish(g, cfg, dev, out));
+fail:
+    fb_target_release(t, s.U);
+    fb_target_release(t, s.R);
+    fb_target_release(t, s.F);
+    return status;
+}
+
+void fb_fv_result_free(fb_fv_result *r)
+{
+    fb_measurement_free(&r->m);
+    free(r->R);
+    r->R = NULL;
+}

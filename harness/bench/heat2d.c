@@ -1,0 +1,434 @@
+/* heat2d.c - the heat2d kernels as data (parameter space, constraints,
+ * launch geometry, flop/byte model) and the run: upload the mesh, build,
+ * measure one solver iteration, then solve a short transient on the device
+ * and check it against the serial reference and the exact mode. Read with
+ * kernels/grid/heat2d.cl, whose header states the same geometry and model. */
+#include "heat2d.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/kernel_sources.h"
+
+#define SHAPES {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}, 11
+#define MAX_SIDE 1024
+#define MIN_GROUP_ITEMS 32
+#define FLOPS_PER_CELL 21.0
+#define MAX_ITERATIONS 5000    /* per step of the check transient */
+#define ITERATION_TOL_EPS 50.0 /* stop a step when max change <= 50 eps */
+#define ROUNDING_EPS 16.0      /* per step: rounding of a sweep's five-term sum and the divide */
+#define REFERENCE_TOL 1e-14
+/* "far above what the mesh predicts": twice the truncation bound (on a
+ * uniform mesh the error reaches 0.99 of the bound itself) */
+#define ANALYTIC_MARGIN 2.0
+
+// clang-format off
+/* BLOCK_X and BLOCK_Y change the code through GROUP_ITEMS = their product
+ * (the reduction's local array), so neither is launch-only. */
+#define HEAT_AXES                                                                                                     \
+    {{"BLOCK_X", 32, SHAPES, "work-group width (x, NDRange dimension 0)", 0},                                         \
+     {"BLOCK_Y", 4, SHAPES, "work-group height (y, NDRange dimension 1)", 0},                                         \
+     {"ORDER", 0, {0, 1}, 2, "array order: 0 row-major (x fastest), 1 column-major (y fastest)", 0}}
+// clang-format on
+
+const fb_heat2d_kernel_def fb_heat2d_kernels[] = {
+    {"heat-jacobi", "Jacobi sweep t_in -> t_out + device max-change reduction", "heat_jacobi", 0, 3, HEAT_AXES},
+    {"heat-rbgs", "red-black Gauss-Seidel (two in-place colour passes) + device max-change reduction", "heat_rbgs", 1,
+     3, HEAT_AXES},
+};
+const int fb_heat2d_kernel_count = (int)(sizeof fb_heat2d_kernels / sizeof fb_heat2d_kernels[0]);
+
+/* ---- space, geometry, model ---- */
+
+static int is_pow2_side(int v) { return v >= 1 && v <= MAX_SIDE && (v & (v - 1)) == 0; }
+
+static fb_status check_shape(const fb_heat2d_config *cfg, const fb_device_info *dev)
+{
+    fb_status status = FB_OK;
+    const char *k = cfg->kernel->name;
+    const int bx = cfg->point.values[FB_HEAT2D_BLOCK_X], by = cfg->point.values[FB_HEAT2D_BLOCK_Y];
+    const size_t items = (size_t)bx * (size_t)by, real = cfg->is_double ? sizeof(double) : sizeof(float);
+    if (!is_pow2_side(bx)) FB_FAIL(FB_ERR_USAGE, "%s: BLOCK_X=%d is not a power of two in 1..%d", k, bx, MAX_SIDE);
+    if (!is_pow2_side(by)) FB_FAIL(FB_ERR_USAGE, "%s: BLOCK_Y=%d is not a power of two in 1..%d", k, by, MAX_SIDE);
+    if (items < MIN_GROUP_ITEMS)
+        FB_FAIL(FB_ERR_USAGE, "%s: work-group %dx%d has %zu items, under %d (a warp; SIMD lanes would idle)", k, bx, by,
+                items, MIN_GROUP_ITEMS);
+    if (dev->max_work_group_size && items > dev->max_work_group_size)
+        FB_FAIL(FB_ERR_USAGE, "%s on %s: work-group %dx%d = %zu items exceeds the device limit %zu", k, dev->id, bx, by,
+                items, dev->max_work_group_size);
+    for (int d = 0; d < 2; ++d)
+        if (dev->max_work_item_sizes[d] && (size_t)(d ? by : bx) > dev->max_work_item_sizes[d])
+            FB_FAIL(FB_ERR_USAGE, "%s on %s: %s=%d exceeds the device's %zu items in dimension %d", k, dev->id,
+                    d ? "BLOCK_Y" : "BLOCK_X", d ? by : bx, dev->max_work_item_sizes[d], d);
+    if (dev->local_mem_bytes && items * real > dev->local_mem_bytes)
+        FB_FAIL(FB_ERR_USAGE, "%s on %s: the reduction needs %zu bytes of local memory, device has %zu", k, dev->id,
+                items * real, dev->local_mem_bytes);
+fail:
+    return status;
+}
+
+fb_status fb_heat2d_check_point(const fb_heat2d_config *cfg, const fb_device_info *dev)
+{
+    fb_status status = FB_OK;
+    const int order = cfg->point.values[FB_HEAT2D_ORDER];
+    if (order != 0 && order != 1)
+        FB_FAIL(FB_ERR_USAGE, "%s: ORDER=%d is not 0 (row-major) or 1 (column-major)", cfg->kernel->name, order);
+    FB_CHECK(check_shape(cfg, dev));
+    if (dev->max_work_group_size && dev->max_work_group_size < FB_HEAT2D_REDUCE_ITEMS)
+        FB_FAIL(FB_ERR_USAGE, "%s on %s: heat_max_reduce needs %d items per group, the device allows %zu",
+                cfg->kernel->name, dev->id, FB_HEAT2D_REDUCE_ITEMS, dev->max_work_group_size);
+    if (cfg->is_double && !dev->double_support)
+        FB_FAIL(FB_ERR_UNAVAILABLE, "%s: device has no double precision (use --precision single)", dev->id);
+fail:
+    return status;
+}
+
+fb_launch fb_heat2d_geometry(const fb_param_point *p, int nx, int ny)
+{
+    const size_t bx = (size_t)p->values[FB_HEAT2D_BLOCK_X], by = (size_t)p->values[FB_HEAT2D_BLOCK_Y];
+    fb_launch l = {.dims = 2, .global = {(nx + bx - 1) / bx * bx, (ny + by - 1) / by * by, 1}, .local = {bx, by, 1}};
+    return l;
+}
+
+fb_heat2d_model fb_heat2d_model_of(const fb_heat2d_kernel_def *k, int nx, int ny, int is_double, long long groups)
+{
+    const double real = is_double ? 8.0 : 4.0, cells = (double)nx * (double)ny;
+    const double per_cell = k->red_black ? 4.0 : 3.0;
+    /* dx, dy, gx, gy once; each group's partial written and read; the result */
+    const double small = (double)(2 * nx + 2 * ny + 2) + 2.0 * (double)groups + 1.0;
+    fb_heat2d_model m = {FLOPS_PER_CELL * cells, real * (per_cell * cells + small)};
+    return m;
+}
+
+/* ---- the problem ---- */
+
+fb_status fb_heat2d_problem_open(const char *spec, fb_heat2d_problem **out)
+{
+    fb_status status = FB_OK;
+    fb_heat2d_problem *p = NULL;
+    char hash[32], name[256];
+    FB_ALLOC(p, 1, "a grid problem");
+    FB_CHECK(fb_heat2d_grid_open(spec, &p->g));
+    p->dt = fb_heat2d_check_dt(&p->g);
+    p->ref_tol = REFERENCE_TOL;
+    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)p->g.hash);
+    snprintf(name, sizeof name, "%s", spec + 5); /* "grid:" checked by the parser */
+    p->json = json_pack("{s:s, s:s, s:i, s:i, s:I, s:f, s:f, s:f, s:s}", "name", name, "spec", spec, "nx", p->g.nx,
+                        "ny", p->g.ny, "cells", (json_int_t)p->g.nx * p->g.ny, "stretch", p->g.stretch, "h_min",
+                        p->g.h_min, "h_max", p->g.h_max, "hash", hash);
+    if (!p->json) FB_FAIL(FB_ERR_NOMEM, "out of host memory describing %s", spec);
+    *out = p;
+    return FB_OK;
+fail:
+    fb_heat2d_problem_close(p);
+    return status;
+}
+
+void fb_heat2d_problem_close(fb_heat2d_problem *p)
+{
+    if (!p) return;
+    fb_heat2d_grid_free(&p->g);
+    json_decref(p->json);
+    free(p->ref);
+    free(p);
+}
+
+/* ---- one run ---- */
+
+typedef struct heat_run {
+    fb_target *t;
+    fb_heat2d_problem *p;
+    const fb_heat2d_config *cfg;
+    size_t real;
+    fb_buffer *dx, *dy, *gx, *gy, *tn, *ta, *tb, *partial, *result;
+    fb_kernel *update, *reduce;
+    fb_launch launch, reduce_launch;
+    int groups;
+    int flip; /* Jacobi: the next sweep reads tb (1) or ta (0) */
+} heat_run;
+
+/* n doubles into dst as REALs, in the device layout when `order` >= 0
+ * (src row-major nx x ny), else as they are. */
+static void to_reals(const heat_run *s, const double *src, size_t n, int order, void *dst)
+{
+    const int nx = s->p->g.nx, ny = s->p->g.ny;
+    for (size_t q = 0; q < n; ++q) {
+        size_t from = order == 1 ? (q % (size_t)ny) * (size_t)nx + q / (size_t)ny : q; /* q = i ny + j */
+        if (s->real == sizeof(double))
+            ((double *)dst)[q] = src[from];
+        else
+            ((float *)dst)[q] = (float)src[from];
+    }
+}
+
+/* The inverse of to_reals with a layout: device field -> row-major doubles. */
+static void from_reals(const heat_run *s, const void *src, int order, double *dst)
+{
+    const size_t nx = (size_t)s->p->g.nx, ny = (size_t)s->p->g.ny, n = nx * ny;
+    for (size_t q = 0; q < n; ++q) {
+        double v = s->real == sizeof(double) ? ((const double *)src)[q] : ((const float *)src)[q];
+        dst[order == 1 ? (q % ny) * nx + q / ny : q] = v;
+    }
+}
+
+static fb_status upload_array(heat_run *s, const double *src, size_t n, fb_buffer **out)
+{
+    fb_status status = FB_OK;
+    const size_t bytes = n * s->real;
+    unsigned char *tmp = NULL;
+    FB_ALLOC(tmp, bytes, "a REAL array");
+    to_reals(s, src, n, -1, tmp);
+    FB_CHECK(fb_target_alloc(s->t, n * s->real, out));
+    FB_CHECK(fb_target_copy_in(s->t, *out, tmp, n * s->real));
+fail:
+    free(tmp);
+    return status;
+}
+
+static fb_status upload(heat_run *s)
+{
+    fb_status status = FB_OK;
+    const fb_heat2d_grid *g = &s->p->g;
+    const size_t cells = (size_t)g->nx * (size_t)g->ny;
+    FB_CHECK(upload_array(s, g->dx, (size_t)g->nx, &s->dx));
+    FB_CHECK(upload_array(s, g->dy, (size_t)g->ny, &s->dy));
+    FB_CHECK(upload_array(s, g->gx, (size_t)g->nx + 1, &s->gx));
+    FB_CHECK(upload_array(s, g->gy, (size_t)g->ny + 1, &s->gy));
+    FB_CHECK(fb_target_alloc(s->t, cells * s->real, &s->tn));
+    FB_CHECK(fb_target_alloc(s->t, cells * s->real, &s->ta));
+    FB_CHECK(fb_target_alloc(s->t, cells * s->real, &s->tb));
+    FB_CHECK(fb_target_alloc(s->t, (size_t)s->groups * s->real, &s->partial));
+    FB_CHECK(fb_target_alloc(s->t, s->real, &s->result));
+fail:
+    return status;
+}
+
+static fb_status build(heat_run *s)
+{
+    fb_status status = FB_OK;
+    const char *real = s->cfg->is_double ? "double" : "float", *src = "grid/heat2d.cl";
+    char order[16], items[16];
+    snprintf(order, sizeof order, "%d", s->cfg->point.values[FB_HEAT2D_ORDER]);
+    snprintf(items, sizeof items, "%zu", s->launch.local[0] * s->launch.local[1]);
+    fb_define upd[] = {{"REAL", real}, {"ORDER", order}, {"GROUP_ITEMS", items}}, red[] = {{"REAL", real}};
+    fb_program_spec spec = {src, fb_kernel_source(src), s->cfg->kernel->kernel, upd, 3};
+    if (!spec.source_text) FB_FAIL(FB_ERR_INPUT, "kernel source %s is not embedded", src);
+    FB_CHECK(fb_target_build(s->t, &spec, &s->update));
+    spec = (fb_program_spec){src, spec.source_text, "heat_max_reduce", red, 1};
+    FB_CHECK(fb_target_build(s->t, &spec, &s->reduce));
+fail:
+    return status;
+}
+
+/* One solver iteration: the update pass(es), then the device reduction. */
+static fb_status iteration(heat_run *s, double *seconds)
+{
+    fb_status status = FB_OK;
+    const fb_heat2d_grid *g = &s->p->g;
+    const int is_double = s->cfg->is_double;
+    fb_arg nx = fb_arg_i32(g->nx), ny = fb_arg_i32(g->ny), inv_dt = fb_arg_real(is_double, 1.0 / s->p->dt);
+    fb_arg dx = fb_arg_buffer(s->dx), dy = fb_arg_buffer(s->dy), gx = fb_arg_buffer(s->gx), gy = fb_arg_buffer(s->gy);
+    fb_arg tn = fb_arg_buffer(s->tn), part = fb_arg_buffer(s->partial);
+    fb_arg red[] = {fb_arg_i32(s->groups), part, fb_arg_buffer(s->result)};
+    double t1 = 0, t2 = 0, t3 = 0;
+    if (s->cfg->kernel->red_black) {
+        fb_arg a[] = {nx, ny, inv_dt, fb_arg_i32(0), dx, dy, gx, gy, tn, fb_arg_buffer(s->ta), part};
+        FB_CHECK(fb_target_launch(s->t, s->update, &s->launch, a, 11, &t1));
+        a[3] = fb_arg_i32(1);
+        FB_CHECK(fb_target_launch(s->t, s->update, &s->launch, a, 11, &t2));
+    } else {
+        fb_buffer *from = s->flip ? s->tb : s->ta, *to = s->flip ? s->ta : s->tb;
+        fb_arg a[] = {nx, ny, inv_dt, dx, dy, gx, gy, tn, fb_arg_buffer(from), fb_arg_buffer(to), part};
+        FB_CHECK(fb_target_launch(s->t, s->update, &s->launch, a, 11, &t1));
+        s->flip ^= 1;
+    }
+    FB_CHECK(fb_target_launch(s->t, s->reduce, &s->reduce_launch, red, 3, &t3));
+    *seconds = t1 + t2 + t3;
+fail:
+    return status;
+}
+
+static fb_status sample(void *ctx, double *seconds) { return iteration(ctx, seconds); }
+
+static fb_status flush(void *ctx) { return fb_target_flush_cache(((heat_run *)ctx)->t); }
+
+/* The field the last iteration wrote. */
+static fb_buffer *current(const heat_run *s) { return s->cfg->kernel->red_black || !s->flip ? s->ta : s->tb; }
+
+/* Steps of the check transient on the device, from the exact mode; the
+ * result (row-major doubles) in T. Each step iterates until the device's
+ * max change is under tol, reading back only that scalar. */
+static fb_status transient(heat_run *s, double tol, double *T, int *iterations)
+{
+    fb_status status = FB_OK;
+    const fb_heat2d_grid *g = &s->p->g;
+    const size_t cells = (size_t)g->nx * (size_t)g->ny;
+    const int order = s->cfg->point.values[FB_HEAT2D_ORDER];
+    const size_t bytes = cells * s->real;
+    unsigned char *h = NULL;
+    double res = 0, seconds;
+    float res32;
+    FB_ALLOC(h, bytes, "the check field");
+    for (int j = 0; j < g->ny; ++j)
+        for (int i = 0; i < g->nx; ++i)
+            T[(size_t)j * g->nx + i] = fb_heat2d_exact(g, i, j, 0);
+    to_reals(s, T, cells, order, h);
+    *iterations = 0;
+    for (int step = 0; step < FB_HEAT2D_CHECK_STEPS; ++step) {
+        FB_CHECK(fb_target_copy_in(s->t, s->tn, h, bytes));
+        FB_CHECK(fb_target_copy_in(s->t, s->ta, h, bytes));
+        s->flip = 0;
+        for (int it = 1;; ++it) {
+            FB_CHECK(iteration(s, &seconds));
+            FB_CHECK(fb_target_copy_out(s->t, s->cfg->is_double ? (void *)&res : (void *)&res32, s->result, s->real));
+            if (!s->cfg->is_double) res = res32;
+            ++*iterations;
+            if (res <= tol) break;
+            if (it == MAX_ITERATIONS)
+                FB_FAIL(FB_ERR_CHECK, "%s on %s: check step %d did not converge in %d iterations (max change %.3g)",
+                        s->cfg->kernel->name, fb_target_info(s->t)->id, step + 1, it, res);
+        }
+        FB_CHECK(fb_target_copy_out(s->t, h, current(s), cells * s->real));
+    }
+    from_reals(s, h, order, T);
+fail:
+    free(h);
+    return status;
+}
+
+/* max |a - b| and max |b| over n values; NaN counts as the worst. */
+static void max_diff(const double *a, const double *b, size_t n, double *diff, double *scale)
+{
+    *diff = 0, *scale = 0;
+    for (size_t q = 0; q < n; ++q) {
+        double e = fabs(a[q] - b[q]);
+        if (!(e <= *diff)) *diff = e;
+        if (fabs(b[q]) > *scale) *scale = fabs(b[q]);
+    }
+}
+
+/* Compares the device transient with the reference and the exact mode.
+ * Errors are on a unit-amplitude field. Device and reference each stop a
+ * step within (stop tolerance) q / (1 - q) of the step's exact discrete
+ * solution and round within a few eps / (1 - q) (q: the Jacobi contraction,
+ * which also bounds Gauss-Seidel's); step errors add. The exact mode is
+ * met within t (k |L_h phi + lambda phi|) + steps (e^x - 1 - x), x = k lambda
+ * dt: space and backward Euler truncation, carried by the contractive
+ * step operator. */
+static fb_status judge(heat_run *s, const double *T, fb_heat2d_result *r)
+{
+    fb_status status = FB_OK;
+    fb_heat2d_problem *p = s->p;
+    const fb_heat2d_grid *g = &p->g;
+    const size_t cells = (size_t)g->nx * (size_t)g->ny;
+    const double eps = s->cfg->is_double ? DBL_EPSILON : FLT_EPSILON, q = fb_heat2d_contraction(g, p->dt);
+    const double steps = FB_HEAT2D_CHECK_STEPS, t_end = steps * p->dt, x = fb_heat2d_decay_rate(g) * p->dt;
+    double *exact = NULL, diff, scale;
+    FB_ALLOC(exact, cells, "the exact solution");
+    const double dev = (ITERATION_TOL_EPS + ROUNDING_EPS) * eps, ref = p->ref_tol + ROUNDING_EPS * DBL_EPSILON;
+    const double abs_tol = steps * (dev + ref) / (1.0 - q);
+    max_diff(T, p->ref, cells, &diff, &scale);
+    r->rel_error = diff / scale;
+    r->tolerance = abs_tol / scale;
+    for (int j = 0; j < g->ny; ++j)
+        for (int i = 0; i < g->nx; ++i)
+            exact[(size_t)j * g->nx + i] = fb_heat2d_exact(g, i, j, t_end);
+    max_diff(T, exact, cells, &diff, &scale);
+    r->analytic_error = diff / scale;
+    r->analytic_bound =
+        (ANALYTIC_MARGIN * (t_end * fb_heat2d_truncation(g) + steps * (exp(x) - 1.0 - x)) + abs_tol) / scale;
+    r->checked_ok = r->rel_error <= r->tolerance && r->analytic_error <= r->analytic_bound;
+    if (!(r->rel_error <= r->tolerance))
+        FB_FAIL(FB_ERR_CHECK, "%s on %s: wrong result (relative error %.3g > tolerance %.3g against the reference)",
+                s->cfg->kernel->name, fb_target_info(s->t)->id, r->rel_error, r->tolerance);
+    if (!(r->analytic_error <= r->analytic_bound))
+        FB_FAIL(FB_ERR_CHECK, "%s on %s: error %.3g against the exact mode exceeds the truncation bound %.3g",
+                s->cfg->kernel->name, fb_target_info(s->t)->id, r->analytic_error, r->analytic_bound);
+fail:
+    free(exact);
+    return status;
+}
+
+static fb_status ensure_reference(fb_heat2d_problem *p)
+{
+    fb_status status = FB_OK;
+    const size_t cells = (size_t)p->g.nx * (size_t)p->g.ny;
+    if (p->ref) return FB_OK;
+    FB_ALLOC(p->ref, cells, "the reference solution");
+    status = fb_heat2d_reference(&p->g, p->dt, FB_HEAT2D_CHECK_STEPS, p->ref_tol, p->ref, NULL);
+    if (status != FB_OK) {
+        free(p->ref);
+        p->ref = NULL;
+    }
+fail:
+    return status;
+}
+
+static fb_status check_run(heat_run *s, fb_heat2d_result *r)
+{
+    fb_status status = FB_OK;
+    const double eps = s->cfg->is_double ? DBL_EPSILON : FLT_EPSILON;
+    const size_t cells = (size_t)s->p->g.nx * (size_t)s->p->g.ny;
+    double *T = NULL;
+    FB_CHECK(ensure_reference(s->p));
+    FB_ALLOC(T, cells, "the device solution");
+    status = transient(s, ITERATION_TOL_EPS * eps, T, &r->iterations);
+    if (status == FB_OK) status = judge(s, T, r);
+fail:
+    free(T);
+    return status;
+}
+
+static void release_all(heat_run *s)
+{
+    fb_buffer *all[] = {s->dx, s->dy, s->gx, s->gy, s->tn, s->ta, s->tb, s->partial, s->result};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
+        fb_target_release(s->t, all[i]);
+}
+
+fb_status fb_heat2d_run(fb_target *t, fb_heat2d_problem *p, const fb_heat2d_config *cfg, fb_heat2d_result *r)
+{
+    fb_status status = FB_OK;
+    const fb_heat2d_grid *g = &p->g;
+    heat_run s = {.t = t, .p = p, .cfg = cfg, .real = cfg->is_double ? sizeof(double) : sizeof(float)};
+    double *T0 = NULL;
+    unsigned char *h = NULL;
+    memset(r, 0, sizeof *r);
+    FB_CHECK(fb_heat2d_check_point(cfg, fb_target_info(t)));
+    s.launch = r->launch = fb_heat2d_geometry(&cfg->point, g->nx, g->ny);
+    s.reduce_launch = fb_launch_1d(FB_HEAT2D_REDUCE_ITEMS, FB_HEAT2D_REDUCE_ITEMS);
+    s.groups = (int)(s.launch.global[0] / s.launch.local[0] * (s.launch.global[1] / s.launch.local[1]));
+    FB_CHECK(upload(&s));
+    FB_CHECK(build(&s));
+    /* Best effort: a backend that cannot say leaves has_resources 0. */
+    r->has_resources =
+        fb_target_kernel_resources(t, s.update, s.launch.local[0] * s.launch.local[1], &r->resources) == FB_OK;
+    /* The timed iterations start from the exact mode, as the check does. */
+    const size_t cells = (size_t)g->nx * (size_t)g->ny;
+    FB_ALLOC(T0, cells, "the initial field");
+    const size_t bytes = cells * s.real;
+    FB_ALLOC(h, bytes, "the initial field");
+    for (int j = 0; j < g->ny; ++j)
+        for (int i = 0; i < g->nx; ++i)
+            T0[(size_t)j * g->nx + i] = fb_heat2d_exact(g, i, j, 0);
+    to_reals(&s, T0, cells, cfg->point.values[FB_HEAT2D_ORDER], h);
+    FB_CHECK(fb_target_copy_in(t, s.tn, h, cells * s.real));
+    FB_CHECK(fb_target_copy_in(t, s.ta, h, cells * s.real));
+    FB_CHECK(fb_target_copy_in(t, s.tb, h, cells * s.real));
+    FB_CHECK(fb_measure(&cfg->measure, sample, &s, flush, &s, &r->m));
+    r->model = fb_heat2d_model_of(cfg->kernel, g->nx, g->ny, cfg->is_double, s.groups);
+    r->gflops = r->model.flops / r->m.stats.median * 1e-9;
+    r->gbs = r->model.min_bytes / r->m.stats.median * 1e-9;
+    r->ns_per_cell = r->m.stats.median / (double)cells * 1e9;
+    FB_CHECK(check_run(&s, r));
+fail:
+    free(T0);
+    free(h);
+    release_all(&s);
+    return status;
+}
+
+void fb_heat2d_result_free(fb_heat2d_result *r) { fb_measurement_free(&r->m); }

@@ -1,0 +1,145 @@
+/* heat2d.h - the heat2d benchmark family: implicit finite-volume heat
+ * conduction on a non-uniform NX x NY mesh (kernels/grid/heat2d.cl), its
+ * grid specs, parameter space, constraints, launch geometry, byte/flop
+ * model, the serial reference and the analytic solution it is checked
+ * against, and the run that measures one solver iteration.
+ *
+ * Grid spec: "grid:NXxNY[:stretch=R]" on the unit square, k = 1; R is the
+ * ratio of the widest to the narrowest cell (geometric growth from x = 0
+ * and from y = 0), 1 = uniform. Walls at T = 0. The exact solution is the
+ * decaying Fourier mode T = exp(-k pi^2 (1/Lx^2 + 1/Ly^2) t) sin(pi x/Lx)
+ * sin(pi y/Ly).
+ */
+#ifndef FB_HEAT2D_H
+#define FB_HEAT2D_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "../backends/target.h"
+#include "../core/measure.h"
+#include "params.h"
+#include "variants.h"
+
+#define FB_HEAT2D_MAX_CELLS (1 << 27) /* one double field is 1 GiB there */
+#define FB_HEAT2D_REDUCE_ITEMS 256    /* heat_max_reduce's group (REDUCE_ITEMS in heat2d.cl) */
+#define FB_HEAT2D_CHECK_STEPS 4       /* backward Euler steps of the check transient */
+
+typedef struct fb_heat2d_grid {
+    char spec[256];
+    int nx, ny;
+    double stretch;      /* widest / narrowest cell, per direction */
+    double lx, ly, k;    /* 1, 1, 1 */
+    double *dx, *dy;     /* cell widths: nx, ny */
+    double *xc, *yc;     /* cell centres: nx, ny */
+    double *gx, *gy;     /* k / centre distance: nx + 1, ny + 1 (ends: half-cell to the wall) */
+    double h_min, h_max; /* narrowest and widest cell, both directions */
+    uint64_t hash;       /* of nx, ny, dx, dy */
+} fb_heat2d_grid;
+
+/* Parses a spec and builds the mesh. FB_ERR_USAGE naming the spec and
+ * what is wrong with it. */
+fb_status fb_heat2d_grid_open(const char *spec, fb_heat2d_grid *g);
+void fb_heat2d_grid_free(fb_heat2d_grid *g);
+
+/* The exact solution at the centre of cell (i, j) at time t. */
+double fb_heat2d_exact(const fb_heat2d_grid *g, int i, int j, double t);
+/* The continuous decay rate k pi^2 (1/Lx^2 + 1/Ly^2). */
+double fb_heat2d_decay_rate(const fb_heat2d_grid *g);
+/* The step of the check transient: 0.5 h_min^2 / k (a Jacobi sweep then
+ * contracts the error by about 2/3 on the narrowest cells). */
+double fb_heat2d_check_dt(const fb_heat2d_grid *g);
+/* max over cells of |k L_h phi + k pi^2 (..) phi| for the initial mode phi:
+ * the spatial truncation error of the discrete operator, exactly. */
+double fb_heat2d_truncation(const fb_heat2d_grid *g);
+/* max over cells of sum G / a_P with step dt: the Jacobi iteration's
+ * infinity-norm contraction (< 1), for the error bounds. */
+double fb_heat2d_contraction(const fb_heat2d_grid *g, double dt);
+
+/* The serial reference: nsteps backward Euler steps of dt from the exact
+ * mode at t = 0, each solved by lexicographic Gauss-Seidel in double until
+ * the largest change is <= tol. T: nx * ny, row-major (j * nx + i), filled
+ * here. *sweeps (may be NULL) gets the total sweep count. FB_ERR_CHECK if a
+ * step does not converge in 100000 sweeps. */
+fb_status fb_heat2d_reference(const fb_heat2d_grid *g, double dt, int nsteps, double tol, double *T, int *sweeps);
+
+/* ---- the kernels ---- */
+
+typedef struct fb_heat2d_kernel_def {
+    const char *name; /* "heat-jacobi" */
+    const char *summary;
+    const char *kernel; /* "heat_jacobi" */
+    int red_black;      /* two colour passes per iteration */
+    int nparams;
+    fb_param_axis params[FB_MAX_PARAMS]; /* BLOCK_X, BLOCK_Y, ORDER */
+} fb_heat2d_kernel_def;
+
+extern const fb_heat2d_kernel_def fb_heat2d_kernels[];
+extern const int fb_heat2d_kernel_count;
+
+enum { FB_HEAT2D_BLOCK_X, FB_HEAT2D_BLOCK_Y, FB_HEAT2D_ORDER }; /* axis indices */
+
+typedef struct fb_heat2d_model {
+    double flops;     /* 21 per cell per iteration */
+    double min_bytes; /* Jacobi 3, red-black 4 REALs per cell, + 1D arrays + 2 partials per group */
+} fb_heat2d_model;
+
+fb_heat2d_model fb_heat2d_model_of(const fb_heat2d_kernel_def *k, int nx, int ny, int is_double, long long groups);
+
+/* The update kernels' launch for a point; the reduce kernel is one group. */
+fb_launch fb_heat2d_geometry(const fb_param_point *p, int nx, int ny);
+
+typedef struct fb_heat2d_config {
+    const fb_heat2d_kernel_def *kernel;
+    fb_param_point point;
+    int is_double;
+    fb_measure_config measure;
+} fb_heat2d_config;
+
+/* Why the point cannot run on dev (FB_ERR_USAGE, one line naming the
+ * parameter), or FB_OK. Decided without compiling. */
+fb_status fb_heat2d_check_point(const fb_heat2d_config *cfg, const fb_device_info *dev);
+
+/* A problem: the grid, its record object, and the reference solution of
+ * the check transient (computed on first use, shared by every
+ * configuration run on this grid). */
+typedef struct fb_heat2d_problem {
+    fb_heat2d_grid g;
+    json_t *json;
+    double dt;      /* check transient step */
+    double *ref;    /* nx * ny after FB_HEAT2D_CHECK_STEPS steps, or NULL */
+    double ref_tol; /* the reference's own stopping tolerance */
+} fb_heat2d_problem;
+
+fb_status fb_heat2d_problem_open(const char *spec, fb_heat2d_problem **out);
+void fb_heat2d_problem_close(fb_heat2d_problem *p);
+
+typedef struct fb_heat2d_result {
+    fb_measurement m; /* one solver iteration per sample */
+    fb_heat2d_model model;
+    double gflops, gbs, ns_per_cell;
+    double rel_error; /* max |T - T_ref| / max |T_ref| after the transient */
+    double tolerance;
+    double analytic_error; /* max |T - T_exact| / max |T_exact| */
+    double analytic_bound; /* truncation bound + tolerance, same scale */
+    int iterations;        /* solver iterations of the whole transient */
+    int checked_ok;
+    fb_launch launch;
+    int has_resources;
+    fb_kernel_resources resources;
+} fb_heat2d_result;
+
+/* Measures one iteration (update pass(es) + device max reduction), then
+ * runs the check transient on the device and checks it. FB_ERR_CHECK if
+ * the result is wrong (result still filled). */
+fb_status fb_heat2d_run(fb_target *t, fb_heat2d_problem *p, const fb_heat2d_config *cfg, fb_heat2d_result *r);
+void fb_heat2d_result_free(fb_heat2d_result *r);
+
+/* The measurement record (docs/results.md): benchmark "heat2d", grid, params, ... */
+json_t *fb_heat2d_record(const fb_device_info *d, const fb_heat2d_problem *p, const fb_heat2d_config *cfg,
+                         const fb_heat2d_result *r);
+
+/* Every device program of the family (variants.c's enumerator table). */
+int fb_heat2d_variants(fb_variant_sink *sink);
+
+#endif

@@ -1,0 +1,155 @@
+/* heat2d_family.c - the heat2d kernels as a sweep family
+ * (harness/tune/family.h; problems are grid:NXxNY[:stretch=R] specs), their
+ * measurement record, and every device program they can build for the
+ * NVRTC compile test (variants.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "../results/results.h"
+#include "../tune/family.h"
+#include "heat2d.h"
+#include "spmv_record.h"
+#include "variants.h"
+
+static fb_family_kernel kernels[8];
+
+static const fb_family_kernel *kernel_at(int i)
+{
+    if (!kernels[0].name) /* filled on first use from the kernel table */
+        for (int k = 0; k < fb_heat2d_kernel_count; ++k)
+            kernels[k] = (fb_family_kernel){fb_heat2d_kernels[k].name, fb_heat2d_kernels[k].summary,
+                                            fb_heat2d_kernels[k].nparams, fb_heat2d_kernels[k].params};
+    return &kernels[i];
+}
+
+static int kernel_count(void) { return fb_heat2d_kernel_count; }
+
+static fb_status problem_open(const char *spec, void **out)
+{
+    return fb_heat2d_problem_open(spec, (fb_heat2d_problem **)out);
+}
+
+static void problem_close(void *p) { fb_heat2d_problem_close(p); }
+
+static const json_t *problem_json(const void *p) { return ((const fb_heat2d_problem *)p)->json; }
+
+static fb_heat2d_config config_of(const fb_family_run *run)
+{
+    fb_heat2d_config cfg = {&fb_heat2d_kernels[run->kernel], run->point, run->is_double, run->measure};
+    return cfg;
+}
+
+#define CUDA_MAX_GRID_Y 65535
+
+/* Every grid takes every shape (the tail is guarded), except where CUDA's
+ * grid limit in y (65535 blocks) is below NY / BLOCK_Y. p may be NULL. */
+static fb_status check(const void *p, const fb_family_run *run, const fb_device_info *dev)
+{
+    fb_status status = FB_OK;
+    const fb_heat2d_problem *prob = p;
+    fb_heat2d_config cfg = config_of(run);
+    const int by = run->point.values[FB_HEAT2D_BLOCK_Y];
+    FB_CHECK(fb_heat2d_check_point(&cfg, dev));
+    if (prob && !strcmp(dev->backend, "cuda") && (prob->g.ny + by - 1) / by > CUDA_MAX_GRID_Y)
+        FB_FAIL(FB_ERR_USAGE, "%s on %s: %d groups in y exceed CUDA's %d (raise BLOCK_Y)", cfg.kernel->name, dev->id,
+                (prob->g.ny + by - 1) / by, CUDA_MAX_GRID_Y);
+fail:
+    return status;
+}
+
+static json_t *launch_json(const fb_launch *l)
+{
+    json_t *g = json_array(), *w = json_array();
+    for (int d = 0; d < l->dims; ++d) {
+        json_array_append_new(g, json_integer((json_int_t)l->global[d]));
+        json_array_append_new(w, json_integer((json_int_t)l->local[d]));
+    }
+    return json_pack("{s:o, s:o}", "global", g, "local", w);
+}
+
+json_t *fb_heat2d_record(const fb_device_info *d, const fb_heat2d_problem *p, const fb_heat2d_config *cfg,
+                         const fb_heat2d_result *r)
+{
+    const fb_heat2d_kernel_def *k = cfg->kernel;
+    json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:b}", "benchmark", "heat2d", "kernel", k->name, "backend",
+                            d->backend, "device", d->id, "device_name", d->name, "precision",
+                            cfg->is_double ? "double" : "single", "cold", cfg->measure.cold);
+    json_t *params = json_object();
+    for (int i = 0; i < k->nparams; ++i)
+        json_object_set_new(params, k->params[i].name, json_integer(cfg->point.values[i]));
+    json_object_set_new(rec, "grid", json_deep_copy(p->json));
+    json_object_set_new(rec, "params", params);
+    json_object_set_new(rec, "launch", launch_json(&r->launch));
+    if (r->has_resources) json_object_set_new(rec, "kernel_resources", fb_kernel_resources_json(&r->resources));
+    /* T^n and the two iterates: whether the last-level cache can hold them
+     * decides whether GB/s measures memory or cache (design.md pitfalls) */
+    json_object_set_new(rec, "working_set_bytes",
+                        json_integer((json_int_t)3 * p->g.nx * p->g.ny * (cfg->is_double ? 8 : 4)));
+    json_object_set_new(rec, "device_cache_bytes", json_integer((json_int_t)d->cache_bytes));
+    json_object_set_new(rec, "flops", json_real(r->model.flops));
+    json_object_set_new(rec, "bytes", json_real(r->model.min_bytes));
+    json_object_set_new(rec, "stats", fb_json_measurement(&r->m));
+    json_object_set_new(rec, "gflops", json_real(r->gflops));
+    json_object_set_new(rec, "gbs", json_real(r->gbs));
+    json_object_set_new(rec, "ns_per_cell", json_real(r->ns_per_cell));
+    json_object_set_new(rec, "check",
+                        json_pack("{s:f, s:f, s:b, s:f, s:f, s:i, s:i, s:f}", "rel_error", r->rel_error, "tolerance",
+                                  r->tolerance, "ok", r->checked_ok, "analytic_error", r->analytic_error,
+                                  "analytic_bound", r->analytic_bound, "steps", FB_HEAT2D_CHECK_STEPS, "iterations",
+                                  r->iterations, "dt", p->dt));
+    json_object_set_new(rec, "status", json_string(r->checked_ok ? "ok" : "wrong-result"));
+    return rec;
+}
+
+static fb_status run(fb_target *t, void *p, const fb_family_run *frun, json_t **record)
+{
+    fb_status status;
+    fb_heat2d_config cfg = config_of(frun);
+    fb_heat2d_result r;
+    *record = NULL;
+    status = fb_heat2d_run(t, p, &cfg, &r);
+    /* a wrong result is a record; a check that could not finish (no
+     * convergence) is one too, with the measurement it had */
+    if (status == FB_OK || (status == FB_ERR_CHECK && r.m.nsamples > 0))
+        *record = fb_heat2d_record(fb_target_info(t), p, &cfg, &r);
+    if (*record && status == FB_ERR_CHECK) json_object_set_new(*record, "reason", json_string(fb_error_message()));
+    fb_heat2d_result_free(&r);
+    return status;
+}
+
+const fb_family fb_family_heat2d = {
+    .name = "heat2d",
+    .problem_key = "grid",
+    .kernel_count = kernel_count,
+    .kernel = kernel_at,
+    .problem_open = problem_open,
+    .problem_close = problem_close,
+    .problem_json = problem_json,
+    .check = check,
+    .run = run,
+};
+
+/* ---- variants: every program a sweep can build on a CUDA-class device ----
+ * The update kernels' code depends on REAL, ORDER and GROUP_ITEMS (the
+ * product of the shape, 32..1024 on a GPU); the reduction on REAL only. */
+int fb_heat2d_variants(fb_variant_sink *sink)
+{
+    static const char *const reals[] = {"double", "float"};
+    fb_variant v;
+    char num[2][16];
+    for (int r = 0; r < 2; ++r) {
+        for (int k = 0; k < fb_heat2d_kernel_count; ++k)
+            for (int order = 0; order <= 1; ++order)
+                for (int items = 32; items <= 1024; items *= 2) {
+                    snprintf(num[0], sizeof num[0], "%d", order);
+                    snprintf(num[1], sizeof num[1], "%d", items);
+                    fb_variant_begin(&v, "grid/heat2d.cl", fb_heat2d_kernels[k].kernel, reals[r]);
+                    fb_variant_define(&v, "ORDER", num[0]);
+                    fb_variant_define(&v, "GROUP_ITEMS", num[1]);
+                    if (fb_variant_emit(sink, &v)) return 1;
+                }
+        fb_variant_begin(&v, "grid/heat2d.cl", "heat_max_reduce", reals[r]);
+        if (fb_variant_emit(sink, &v)) return 1;
+    }
+    return 0;
+}

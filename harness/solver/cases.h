@@ -1,0 +1,69 @@
+/* cases.h - the flows `flowbench solve` runs: their mesh, viscosity,
+ * boundary conditions, initial state, default end time, and what each
+ * reports when it ends (docs/solver.md):
+ *
+ *   cavity           lid-driven cavity, unit cube, lid z = 1 moving at
+ *                    (1, 0, 0), Re = 100 (nu = 0.01), levels 0, 1, 2 =
+ *                    the cube meshes N = 15, 29, 57; pressure 0 at the
+ *                    centre of the bottom wall (its reference point); t
+ *                    from 0 to 0.1.
+ *   ethier-steinman  the exact 3D Navier-Stokes solution of Ethier and
+ *                    Steinman (exact.h) on [-1, 1]^3, a = pi/4, d = pi/2,
+ *                    nu = 0.1, exact velocity on the whole boundary and
+ *                    pressure level from the exact value at one corner;
+ *                    levels 0..3 = N = 9, 17, 33, 65; t from 0 to 0.1;
+ *                    reports L2 errors of velocity and pressure.
+ *   ahmed            the Ahmed body (solver/ahmed.h) from a gmsh mesh
+ *                    (--mesh, default results/ahmed.msh): inlet velocity,
+ *                    outlet pressure 0, slip tunnel walls, no-slip ground
+ *                    and body; reports drag and lift coefficients; t from 0 to 0.1 s.
+ */
+#ifndef FB_SOLVER_CASES_H
+#define FB_SOLVER_CASES_H
+
+#include <jansson.h>
+
+#include "solver/exact.h"
+#include "solver/ns.h"
+
+typedef enum fb_case_kind { FB_CASE_CAVITY, FB_CASE_ETHIER_STEINMAN, FB_CASE_AHMED } fb_case_kind;
+
+typedef struct fb_solve_case {
+    fb_case_kind kind;
+    const char *name;
+    int level;        /* -1 when the case has no levels */
+    char source[512]; /* the mesh: "gen:cube:15" or a file */
+    fb_mesh mesh;
+    fb_boundary bnd;
+    fb_ns_config cfg;              /* defaults of this case (nu set) */
+    fb_ns_bc bc;                   /* ctx points at this struct: keep it in place */
+    double t_end;                  /* default end time */
+    fb_ethier_steinman es;         /* ethier-steinman */
+    double u_ref, l_ref, area_ref; /* ahmed: reference velocity, length, frontal area */
+} fb_solve_case;
+
+/* The names of the cases, NULL-terminated. */
+extern const char *const fb_case_names[];
+
+/* Opens case `name` at `level` (-1: the case's default); mesh_path
+ * overrides the case's mesh file (ahmed). Unknown names and levels are
+ * FB_ERR_USAGE naming the choices. */
+fb_status fb_case_open(const char *name, int level, const char *mesh_path, fb_solve_case *c);
+
+/* Sets the initial velocity and pressure (t = 0) and imposes the
+ * boundary values. */
+void fb_case_initial(fb_solve_case *c, fb_ns *ns);
+
+/* The case's validation numbers for the current state, as a JSON object:
+ * always the divergence norm and net boundary flux; ethier-steinman the
+ * L2 errors; ahmed the forces and Cd, Cl. */
+fb_status fb_case_validate(fb_solve_case *c, const fb_ns *ns, json_t **out);
+
+/* L2 errors against the Ethier-Steinman solution at ns->t (lumped-mass
+ * quadrature): velocity absolute and relative, pressure (means removed)
+ * absolute and relative. */
+void fb_case_es_errors(const fb_solve_case *c, const fb_ns *ns, double *eu, double *eu_rel, double *ep, double *ep_rel);
+
+void fb_case_free(fb_solve_case *c);
+
+#endif

@@ -1,0 +1,364 @@
+/* ns.c - the fractional-step solver's driver: setup (operators packed and
+ * first-touched), one time step as three timed steps, boundary values, the
+ * watch, and the byte model (contracts in ns.h). */
+#include "solver/ns.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/measure.h"
+
+fb_ns_config fb_ns_config_defaults(double nu)
+{
+    fb_ns_config c = {
+        .nu = nu, .cfl = 0.5, .dt_fixed = 0, .cfl_limit = 5.0, .div_limit = 1.0, .cg_tol = 1e-6, .cg_max_its = 2000};
+    return c;
+}
+
+/* 64-byte aligned, not yet touched: the first touch is the caller's
+ * parallel loop, so pages land by the loops' static partition. */
+static fb_status alloc_raw(void **p, size_t bytes, const char *what)
+{
+    fb_status status = FB_OK;
+    size_t rounded = (bytes + 63) / 64 * 64;
+    *p = aligned_alloc(64, rounded ? rounded : 64);
+    if (!*p) FB_FAIL(FB_ERR_NOMEM, "out of host memory allocating %s (%zu bytes)", what, bytes);
+fail:
+    return status;
+}
+
+/* A per-node array of k doubles, zeroed in parallel by node. */
+static fb_status node_array(double **p, int n, int k, const char *what)
+{
+    fb_status status = FB_OK;
+    FB_CHECK(alloc_raw((void **)p, (size_t)n * k * sizeof **p, what));
+    double *a = *p;
+#pragma omp parallel for schedule(static)
+    for (int i = 0; i < n; ++i)
+        for (int c = 0; c < k; ++c)
+            a[(long)k * i + c] = 0.0;
+fail:
+    return status;
+}
+
+/* Copies the edge structure and the hot edge data, each row written by the
+ * thread that will read it; Ld is reduced to its symmetric part, all the
+ * scheme uses (u . Ld u and trace Ld). */
+static fb_status pack_edges(fb_ns *ns, const fb_edge_ops *ops)
+{
+    fb_status status = FB_OK;
+    const int n = ops->nnodes;
+    FB_CHECK(alloc_raw((void **)&ns->rowptr, ((size_t)n + 1) * sizeof(int), "edge row pointers"));
+    FB_CHECK(alloc_raw((void **)&ns->col, (size_t)ops->nedges * sizeof(int), "edge columns"));
+    FB_CHECK(alloc_raw((void **)&ns->nd, (size_t)ops->nedges * 3 * sizeof(double), "edge nabla"));
+    FB_CHECK(alloc_raw((void **)&ns->dn, (size_t)ops->nedges * 3 * sizeof(double), "edge G"));
+    FB_CHECK(alloc_raw((void **)&ns->ls, (size_t)ops->nedges * 6 * sizeof(double), "edge Ld"));
+    ns->rowptr[0] = 0;
+#pragma omp parallel for schedule(static)
+    for (int i = 0; i < n; ++i) {
+        ns->rowptr[i + 1] = ops->rowptr[i + 1];
+        for (long e = ops->rowptr[i]; e < ops->rowptr[i + 1]; ++e) {
+            const double *l = ops->ld + 9 * e;
+            ns->col[e] = ops->col[e];
+            for (int k = 0; k < 3; ++k)
+                ns->nd[3 * e + k] = ops->nd[3 * e + k], ns->dn[3 * e + k] = ops->dn[3 * e + k];
+            double *s = ns->ls + 6 * e;
+            s[0] = l[0], s[1] = 0.5 * (l[1] + l[3]), s[2] = 0.5 * (l[2] + l[6]);
+            s[3] = l[4], s[4] = 0.5 * (l[5] + l[7]), s[5] = l[8];
+        }
+    }
+    ns->E = (fb_ns_edges){
+        .n = n, .nedges = ops->nedges, .rowptr = ns->rowptr, .col = ns->col, .nd = ns->nd, .dn = ns->dn, .ls = ns->ls};
+fail:
+    return status;
+}
+
+static fb_status alloc_state(fb_ns *ns, const fb_edge_ops *ops)
+{
+    fb_status status = FB_OK;
+    const int n = ops->nnodes;
+    double **per_node3[] = {&ns->bnorm, &ns->u, &ns->u1, &ns->u2, &ns->acc, &ns->pic, &ns->pip};
+    double **per_node1[] = {&ns->mass, &ns->h, &ns->p, &ns->tau, &ns->p_old, &ns->p_nm1, &ns->invdiag,
+                            &ns->b,    &ns->r, &ns->z, &ns->d,   &ns->d2,    &ns->q};
+    for (size_t k = 0; k < sizeof per_node3 / sizeof *per_node3; ++k)
+        FB_CHECK(node_array(per_node3[k], n, 3, "solver vectors"));
+    for (size_t k = 0; k < sizeof per_node1 / sizeof *per_node1; ++k)
+        FB_CHECK(node_array(per_node1[k], n, 1, "solver vectors"));
+    FB_CHECK(alloc_raw((void **)&ns->A, (size_t)ops->nedges * sizeof(double), "pressure matrix"));
+#pragma omp parallel for schedule(static)
+    for (int i = 0; i < n; ++i)
+        for (int e = ops->rowptr[i]; e < ops->rowptr[i + 1]; ++e)
+            ns->A[e] = 0.0;
+    const int64_t nfixed3 = 3 * (int64_t)ns->bnd->nfixed;
+    FB_ALLOC(ns->ubc, nfixed3, "boundary velocities");
+    FB_ALLOC(ns->vfixed, n, "fixed-velocity mask");
+    for (int k = 0; k < ns->bnd->nfixed; ++k)
+        ns->vfixed[ns->bnd->fixed[k]] = 1;
+    ns->volume = 0.0;
+    for (int i = 0; i < n; ++i) {
+        ns->mass[i] = ops->mass[i];
+        ns->h[i] = cbrt(ops->mass[i]);
+        ns->volume += ops->mass[i];
+        for (int k = 0; k < 3; ++k)
+            ns->bnorm[3 * (int64_t)i + k] = ns->bnd->normal[3 * (int64_t)i + k];
+    }
+fail:
+    return status;
+}
+
+fb_status fb_ns_init(fb_ns *ns, const fb_mesh *m, const fb_boundary *bnd, const fb_ns_config *cfg, const fb_ns_bc *bc)
+{
+    fb_status status = FB_OK;
+    fb_edge_ops ops = {0};
+    memset(ns, 0, sizeof *ns);
+    ns->mesh = m;
+    ns->bnd = bnd;
+    ns->cfg = *cfg;
+    ns->bc = *bc;
+    ns->ubc_time = NAN;
+    FB_CHECK(fb_edge_ops_build(m, &ops));
+    FB_CHECK(pack_edges(ns, &ops));
+    FB_CHECK(alloc_state(ns, &ops));
+fail:
+    fb_edge_ops_free(&ops);
+    if (status != FB_OK) fb_ns_free(ns);
+    return status;
+}
+
+/* Boundary velocities at time t (evaluated once when constant in time). */
+static void update_ubc(fb_ns *ns, double t)
+{
+    if (ns->ubc_time == t || (!ns->bc.time_dependent && !isnan(ns->ubc_time))) return;
+    const fb_boundary *b = ns->bnd;
+    for (int k = 0; k < b->nfixed; ++k) {
+        int i = b->fixed[k];
+        double *v = ns->ubc + 3 * (int64_t)k;
+        v[0] = v[1] = v[2] = 0.0;
+        if (b->kind[i] == FB_BC_VELOCITY && ns->bc.velocity)
+            ns->bc.velocity(ns->bc.ctx, ns->mesh->xyz + 3 * (int64_t)i, t, v);
+    }
+    ns->ubc_time = t;
+}
+
+static void impose_velocity(fb_ns *ns, double *u, double t)
+{
+    update_ubc(ns, t);
+    fb_ns_omp_apply_bc(ns->bnd->nfixed, ns->bnd->fixed, ns->ubc, ns->bnd->nslip, ns->bnd->slip, ns->bnd->slip_normal,
+                       u);
+}
+
+static void impose_pressure(fb_ns *ns, double *p, double t)
+{
+    for (int k = 0; k < ns->bnd->npfixed; ++k) {
+        int i = ns->bnd->pfixed_list[k];
+        p[i] = ns->bc.pressure ? ns->bc.pressure(ns->bc.ctx, ns->mesh->xyz + 3 * (int64_t)i, t) : 0.0;
+    }
+}
+
+void fb_ns_impose(fb_ns *ns)
+{
+    impose_velocity(ns, ns->u, ns->t);
+    impose_pressure(ns, ns->p, ns->t);
+}
+
+/* dt from the CFL number; the CFL and NaN watch on u^n. */
+static fb_status choose_dt(fb_ns *ns, double t_end, int k, fb_ns_step_info *info)
+{
+    fb_status status = FB_OK;
+    double conv;
+    int bad;
+    double rate = fb_ns_omp_rate(ns->E.n, ns->u, ns->h, ns->vfixed, ns->cfg.nu, &conv, &bad);
+    if (bad >= 0) {
+        const double *x = ns->mesh->xyz + 3 * (int64_t)bad;
+        FB_FAIL(FB_ERR_CHECK, "step %d: velocity is not finite at node %d (%g, %g, %g): the run blew up", k, bad, x[0],
+                x[1], x[2]);
+    }
+    double dt = ns->cfg.dt_fixed > 0 ? ns->cfg.dt_fixed : ns->cfg.cfl / rate;
+    if (t_end > 0) {
+        /* the steps left share what is left equally: a last sliver of a
+         * step would divide the pressure update by a tiny dt */
+        double left = t_end - ns->t, nleft = ceil(left / dt - 1e-9);
+        dt = left / (nleft > 1 ? nleft : 1);
+    }
+    if (!(dt > 0) || !isfinite(dt)) FB_FAIL(FB_ERR_CHECK, "step %d: no usable time step (dt = %g)", k, dt);
+    info->dt = dt;
+    info->cfl = dt * conv;
+    if (info->cfl > ns->cfg.cfl_limit)
+        FB_FAIL(FB_ERR_CHECK, "step %d: CFL %.3g is above the limit %.3g (dt %g, max |u|/h %g): the run is unstable", k,
+                info->cfl, ns->cfg.cfl_limit, dt, conv);
+fail:
+    return status;
+}
+
+/* Step 1: projections and the four Runge-Kutta stages; u~ ends in u2. */
+static fb_status step1(fb_ns *ns, int k, fb_ns_step_info *info)
+{
+    fb_status status = FB_OK;
+    const double dt = info->dt, t = ns->t, nu = ns->cfg.nu;
+    double div2 = fb_ns_omp_projections(&ns->E, ns->mass, ns->h, nu, dt, ns->u, ns->p, ns->tau, ns->pic, ns->pip);
+    info->div_norm = sqrt(div2);
+    double rel = dt * info->div_norm / sqrt(ns->volume);
+    if (!(rel <= ns->cfg.div_limit))
+        FB_FAIL(FB_ERR_CHECK, "step %d: divergence %.3g (dt ||div u|| / sqrt(volume)) is above the limit %.3g", k, rel,
+                ns->cfg.div_limit);
+    const fb_ns_edges *E = &ns->E;
+    fb_ns_omp_rk_stage(E, ns->mass, ns->bnorm, nu, ns->tau, ns->pic, ns->p, ns->u, ns->u, NULL, ns->acc, ns->u1, dt / 2,
+                       dt / 6);
+    impose_velocity(ns, ns->u1, t + dt / 2);
+    fb_ns_omp_rk_stage(E, ns->mass, ns->bnorm, nu, ns->tau, ns->pic, ns->p, ns->u1, ns->u, ns->acc, ns->acc, ns->u2,
+                       dt / 2, dt / 3);
+    impose_velocity(ns, ns->u2, t + dt / 2);
+    fb_ns_omp_rk_stage(E, ns->mass, ns->bnorm, nu, ns->tau, ns->pic, ns->p, ns->u2, ns->u, ns->acc, ns->acc, ns->u1, dt,
+                       dt / 3);
+    impose_velocity(ns, ns->u1, t + dt);
+    fb_ns_omp_rk_stage(E, ns->mass, ns->bnorm, nu, ns->tau, ns->pic, ns->p, ns->u1, ns->u, ns->acc, NULL, ns->u2, 0,
+                       dt / 6);
+    impose_velocity(ns, ns->u2, t + dt);
+fail:
+    return status;
+}
+
+/* Without fixed-pressure nodes the pressure matrix is singular (constants
+ * are its null space, zero row sums): the system is consistent when
+ * sum b = 0, so the mean of b is removed (the discrepancy, from the
+ * stabilisation terms and the boundary flux of the interpolated boundary
+ * velocity, spreads over all nodes instead of becoming a mass source at a
+ * pinned node). CG then stays in the range of the matrix. Returns ||b||^2. */
+static double make_compatible(int n, double *b)
+{
+    double sum = 0.0, b2 = 0.0;
+#pragma omp parallel for schedule(static) reduction(+ : sum)
+    for (int i = 0; i < n; ++i)
+        sum += b[i];
+    const double mean = sum / n;
+#pragma omp parallel for schedule(static) reduction(+ : b2)
+    for (int i = 0; i < n; ++i) {
+        b[i] -= mean;
+        b2 += b[i] * b[i];
+    }
+    return b2;
+}
+
+/* The pressure level: p(reference node) = the prescribed value. */
+static void shift_to_reference(fb_ns *ns, double t)
+{
+    const int r = ns->bnd->p_ref;
+    const double want = ns->bc.pressure ? ns->bc.pressure(ns->bc.ctx, ns->mesh->xyz + 3 * (int64_t)r, t) : 0.0;
+    const double shift = want - ns->p[r];
+    double *p = ns->p;
+#pragma omp parallel for schedule(static)
+    for (int i = 0; i < ns->E.n; ++i)
+        p[i] += shift;
+}
+
+/* Step 2: the pressure equation by CG, from p^n. */
+static fb_status step2(fb_ns *ns, int k, fb_ns_step_info *info)
+{
+    fb_status status = FB_OK;
+    const int n = ns->E.n;
+    const double dt = info->dt;
+    double *p = ns->p, *p_old = ns->p_old, *p_nm1 = ns->p_nm1;
+    /* CG starts from p extrapolated linearly in time from p^{n-1} and p^n:
+     * the pressure moves smoothly, and this start saves iterations */
+    const double ratio = ns->step > 0 && ns->dt_prev > 0 ? dt / ns->dt_prev : 0.0;
+#pragma omp parallel for schedule(static)
+    for (int i = 0; i < n; ++i) {
+        const double pn = p[i];
+        p[i] = pn + ratio * (pn - p_nm1[i]);
+        p_nm1[i] = pn;
+        p_old[i] = pn;
+    }
+    ns->dt_prev = dt;
+    impose_pressure(ns, p, ns->t + dt);
+    double b2 = fb_ns_omp_pressure_setup(&ns->E, ns->bnd->p_fixed, ns->bnorm, dt, ns->tau, p_old, ns->pip, ns->u2,
+                                         ns->A, ns->invdiag, ns->b);
+    if (!isfinite(b2)) FB_FAIL(FB_ERR_CHECK, "step %d: the pressure right-hand side is not finite: the run blew up", k);
+    if (ns->bnd->npfixed == 0) b2 = make_compatible(n, ns->b);
+    double tol2 = ns->cfg.cg_tol * ns->cfg.cg_tol * b2, res2;
+    info->cg_its = fb_ns_omp_cg(n, ns->rowptr, ns->col, ns->A, ns->invdiag, ns->b, p, ns->r, ns->z, ns->d, ns->d2,
+                                ns->q, tol2, ns->cfg.cg_max_its, &res2);
+    info->cg_res = b2 > 0 ? sqrt(res2 / b2) : 0.0;
+    if (isnan(res2)) FB_FAIL(FB_ERR_CHECK, "step %d: the pressure CG broke down (residual not finite)", k);
+    if (res2 > tol2)
+        FB_FAIL(FB_ERR_CHECK,
+                "step %d: the pressure CG did not converge in %d iterations (relative residual %.3g, "
+                "tolerance %.3g)",
+                k, info->cg_its, info->cg_res, ns->cfg.cg_tol);
+    if (ns->bnd->p_ref >= 0) shift_to_reference(ns, ns->t + dt);
+fail:
+    return status;
+}
+
+fb_status fb_ns_step(fb_ns *ns, double t_end, fb_ns_step_info *info)
+{
+    fb_status status = FB_OK;
+    const int k = ns->step + 1;
+    memset(info, 0, sizeof *info);
+    info->step = k;
+    double t0 = fb_now();
+    FB_CHECK(choose_dt(ns, t_end, k, info));
+    FB_CHECK(step1(ns, k, info));
+    double t1 = fb_now();
+    FB_CHECK(step2(ns, k, info));
+    double t2 = fb_now();
+    fb_ns_omp_correct(&ns->E, ns->mass, info->dt, ns->p, ns->p_old, ns->u2, ns->u);
+    impose_velocity(ns, ns->u, ns->t + info->dt);
+    double t3 = fb_now();
+    ns->t += info->dt;
+    ns->step = k;
+    info->t = ns->t;
+    info->t_step1 = t1 - t0, info->t_step2 = t2 - t1, info->t_step3 = t3 - t2;
+fail:
+    return status;
+}
+
+void fb_ns_divergence(const fb_ns *ns, double *norm, double *net)
+{
+    double s2 = 0.0, s = 0.0;
+    fb_ns_omp_divergence(&ns->E, ns->u, ns->q);
+    for (int i = 0; i < ns->E.n; ++i) {
+        s2 += ns->q[i] * ns->q[i] / ns->mass[i];
+        s += ns->q[i];
+    }
+    if (norm) *norm = sqrt(s2);
+    if (net) *net = s;
+}
+
+void fb_ns_bytes_split(const fb_ns *ns, double cg_its, double bytes[3])
+{
+    const double E = ns->E.nedges, N = ns->E.n, F = ns->bnd->nfixed + ns->bnd->nslip;
+    double rate = 33 * N;
+    double proj = 28 * E + 108 * N;
+    double rk = 400 * E + 712 * N + 4 * 52 * F;
+    double setup = 108 * E + 149 * N + (ns->bnd->npfixed ? 0 : 24 * N) + (ns->bnd->p_ref >= 0 ? 16 * N : 0);
+    double cg = 12 * E + 60 * N + cg_its * (12 * E + 100 * N);
+    double correct = 28 * E + 76 * N + 52 * F;
+    bytes[0] = rate + proj + rk;
+    bytes[1] = setup + cg;
+    bytes[2] = correct;
+}
+
+double fb_ns_bytes_per_step(const fb_ns *ns, double cg_its)
+{
+    double b[3];
+    fb_ns_bytes_split(ns, cg_its, b);
+    return b[0] + b[1] + b[2];
+}
+
+double fb_ns_bytes_resident(const fb_ns *ns)
+{
+    const double E = ns->E.nedges, N = ns->E.n;
+    /* per edge: col, nd, dn, Ls, A; per node: rowptr, 7 vectors of 3, 13 of 1, the mask */
+    return E * (4 + 3 * 8 + 3 * 8 + 6 * 8 + 8) + N * (4 + 8 * (7 * 3 + 13) + 1) + 8.0 * 3 * ns->bnd->nfixed;
+}
+
+void fb_ns_free(fb_ns *ns)
+{
+    void *arrays[] = {ns->rowptr,  ns->col, ns->nd, ns->dn,  ns->ls,  ns->mass, ns->h,     ns->bnorm, ns->u,
+                      ns->p,       ns->u1,  ns->u2, ns->acc, ns->tau, ns->pic,  ns->pip,   ns->p_old, ns->A,
+                      ns->invdiag, ns->b,   ns->r,  ns->d,   ns->q,   ns->ubc,  ns->vfixed, ns->p_nm1, ns->z, ns->d2};
+    for (size_t k = 0; k < sizeof arrays / sizeof *arrays; ++k)
+        free(arrays[k]);
+    memset(ns, 0, sizeof *ns);
+}

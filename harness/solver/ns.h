@@ -1,0 +1,116 @@
+/* ns.h - the edge-based fractional-step incompressible Navier-Stokes
+ * solver (density 1, kinematic viscosity nu), OpenMP version: the state,
+ * one time step, the time-step choice and the watch that stops a run that
+ * blows up. docs/solver.md states the discretisation; the hot loops are in
+ * kernels/ns/ns_omp.c.
+ *
+ * One time step from (u^n, p^n) at t^n, dt from the CFL number:
+ *   step 1  tau, the projections of convection and pressure gradient
+ *           (split OSS), then the fractional velocity u~ by explicit RK4 on
+ *           M du/dt = -C(u) u - nu K u - G p^n - S(u), boundary values
+ *           imposed after every stage;
+ *   step 2  (dt + tau) K p^{n+1} = dt K p^n + tau P(pi_p) - D u~, by
+ *           Jacobi-preconditioned CG from p^n, fixed-pressure rows removed;
+ *   step 3  u^{n+1} = u~ - dt M^-1 G (p^{n+1} - p^n), boundary values imposed.
+ */
+#ifndef FB_SOLVER_NS_H
+#define FB_SOLVER_NS_H
+
+#include "core/status.h"
+#include "matrix/mesh.h"
+#include "ns/ns_omp.h"
+#include "solver/boundary.h"
+#include "solver/edge_ops.h"
+
+typedef struct fb_ns_config {
+    double nu;        /* kinematic viscosity */
+    double cfl;       /* dt = cfl / max_I (|u_I|/h_I + 2 nu/h_I^2) (ns_omp.h); default 0.5 */
+    double dt_fixed;  /* > 0: this dt instead (the CFL watch still applies) */
+    double cfl_limit; /* watch: stop when dt max(|u|/h) exceeds it (default 5) */
+    double div_limit; /* watch: stop when dt ||div u|| / sqrt(volume) exceeds it (default 1) */
+    double cg_tol;    /* ||r|| <= cg_tol ||b|| (default 1e-6) */
+    int cg_max_its;   /* default 2000 */
+} fb_ns_config;
+
+fb_ns_config fb_ns_config_defaults(double nu);
+
+/* Prescribed values at time t: the velocity of a VELOCITY node, the
+ * pressure of a fixed-pressure node. NULL velocity: 0; NULL pressure: 0. */
+typedef void (*fb_ns_velocity_fn)(void *ctx, const double x[3], double t, double u[3]);
+typedef double (*fb_ns_pressure_fn)(void *ctx, const double x[3], double t);
+
+typedef struct fb_ns_bc {
+    fb_ns_velocity_fn velocity;
+    fb_ns_pressure_fn pressure;
+    void *ctx;
+    int time_dependent; /* re-evaluate at every stage time (else once) */
+} fb_ns_bc;
+
+/* What one step did. */
+typedef struct fb_ns_step_info {
+    int step;        /* 1-based number of the step just done */
+    double t, dt;    /* time reached, step size used */
+    double cfl;      /* dt max(|u|/h) at the start of the step */
+    double div_norm; /* ||div u^n||_L2 at the start of the step */
+    int cg_its;
+    double cg_res;                    /* final ||r|| / ||b|| (0 when b = 0) */
+    double t_step1, t_step2, t_step3; /* seconds */
+} fb_ns_step_info;
+
+typedef struct fb_ns {
+    const fb_mesh *mesh;
+    const fb_boundary *bnd;
+    fb_ns_config cfg;
+    fb_ns_bc bc;
+    fb_ns_edges E;                               /* views of the owned arrays below */
+    int *rowptr, *col;                           /* edge structure (copied, first-touched) */
+    double *nd, *dn, *ls;                        /* edge data the time loop reads */
+    double *mass, *h, *bnorm;                    /* lumped mass, h = cbrt(M), int_Gamma N n */
+    double *u, *p;                               /* the state u^n (3 per node), p^n */
+    double *u1, *u2, *acc;                       /* RK stage buffers */
+    double *tau, *pic, *pip;                     /* per step: tau, projections */
+    double *p_old, *A, *invdiag, *b;             /* pressure system */
+    double *r, *z, *d, *d2, *q;                  /* CG vectors */
+    double *p_nm1;                               /* p^{n-1}, for the CG start */
+    double dt_prev;                              /* the previous step's dt */
+    double *ubc;                                 /* 3 per fixed node at the time last evaluated */
+    unsigned char *vfixed;                       /* 1 where the velocity is prescribed */
+    double ubc_time;
+    double volume;
+    double t;
+    int step;
+} fb_ns;
+
+/* Sets up the solver on mesh m with boundary bnd (both must outlive it):
+ * builds the edge operators, packs what the time loop reads, first-touches
+ * every array with the loops' partition. u and p start at zero; set them
+ * (ns->u, ns->p) and call fb_ns_impose(ns) before the first step. */
+fb_status fb_ns_init(fb_ns *ns, const fb_mesh *m, const fb_boundary *bnd, const fb_ns_config *cfg, const fb_ns_bc *bc);
+
+/* Imposes the boundary values at the current time on ns->u and ns->p. */
+void fb_ns_impose(fb_ns *ns);
+
+/* One time step, dt from the CFL number (not past t_end when t_end > 0).
+ * The watch: a non-finite velocity or pressure, the CFL limit, the
+ * divergence limit or a CG that does not converge gives FB_ERR_CHECK with
+ * "step K: WHAT" (K the step that failed). */
+fb_status fb_ns_step(fb_ns *ns, double t_end, fb_ns_step_info *info);
+
+/* ||div u||_L2 (sqrt of sum D_I^2 / M_I) and the net sum_I D_I (the mass
+ * flux through the boundary) of the current velocity. */
+void fb_ns_divergence(const fb_ns *ns, double *norm, double *net);
+
+/* Bytes the model says one step moves with cg_its CG iterations (8-byte
+ * reals, 4-byte indices; docs/solver.md). */
+double fb_ns_bytes_per_step(const fb_ns *ns, double cg_its);
+
+/* The same, split into step 1 (time step, projections, RK4), step 2
+ * (pressure setup and CG) and step 3 (correction). */
+void fb_ns_bytes_split(const fb_ns *ns, double cg_its, double bytes[3]);
+
+/* Resident bytes of the solver's arrays. */
+double fb_ns_bytes_resident(const fb_ns *ns);
+
+void fb_ns_free(fb_ns *ns);
+
+#endif

@@ -1,0 +1,299 @@
+/* output.c - the solve command's log, record, table, VTK file and
+ * centreline profiles (output.h). */
+#include "solver/output.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hash.h"
+#include "core/stats.h"
+#include "results/results.h"
+
+fb_status fb_solve_log_add(fb_solve_log *log, const fb_ns_step_info *info)
+{
+    fb_status status = FB_OK;
+    if (log->n == log->cap) {
+        int cap = log->cap ? 2 * log->cap : 256;
+        fb_ns_step_info *grown = realloc(log->steps, (size_t)cap * sizeof *grown);
+        if (!grown) FB_FAIL(FB_ERR_NOMEM, "out of host memory growing the step log");
+        log->steps = grown, log->cap = cap;
+    }
+    log->steps[log->n++] = *info;
+fail:
+    return status;
+}
+
+void fb_solve_log_free(fb_solve_log *log)
+{
+    free(log->steps);
+    memset(log, 0, sizeof *log);
+}
+
+static double median_of(const fb_solve_log *log, double (*get)(const fb_ns_step_info *))
+{
+    if (log->n == 0) return 0.0;
+    double *v = malloc((size_t)log->n * sizeof *v), m = 0.0;
+    if (!v) return NAN;
+    for (int k = 0; k < log->n; ++k)
+        v[k] = get(&log->steps[k]);
+    m = fb_median(v, (size_t)log->n);
+    free(v);
+    return m;
+}
+
+static double get_s1(const fb_ns_step_info *s) { return s->t_step1; }
+static double get_s2(const fb_ns_step_info *s) { return s->t_step2; }
+static double get_s3(const fb_ns_step_info *s) { return s->t_step3; }
+static double get_step(const fb_ns_step_info *s) { return s->t_step1 + s->t_step2 + s->t_step3; }
+static double get_dt(const fb_ns_step_info *s) { return s->dt; }
+
+void fb_solve_summarize(const fb_solve_log *log, const fb_ns *ns, fb_solve_summary *s)
+{
+    memset(s, 0, sizeof *s);
+    s->step_median[0] = median_of(log, get_s1);
+    s->step_median[1] = median_of(log, get_s2);
+    s->step_median[2] = median_of(log, get_s3);
+    s->step_time_median = median_of(log, get_step);
+    s->dt_median = median_of(log, get_dt);
+    s->dt_min = INFINITY, s->its_min = INT32_MAX;
+    for (int k = 0; k < log->n; ++k) {
+        const fb_ns_step_info *st = &log->steps[k];
+        s->step_total[0] += st->t_step1, s->step_total[1] += st->t_step2, s->step_total[2] += st->t_step3;
+        s->dt_min = fmin(s->dt_min, st->dt), s->dt_max = fmax(s->dt_max, st->dt);
+        s->its_min = st->cg_its < s->its_min ? st->cg_its : s->its_min;
+        s->its_max = st->cg_its > s->its_max ? st->cg_its : s->its_max;
+        s->its_total += st->cg_its;
+    }
+    if (log->n == 0) s->dt_min = 0, s->its_min = 0;
+    s->its_mean = log->n ? (double)s->its_total / log->n : 0.0;
+    s->total_s = s->step_total[0] + s->step_total[1] + s->step_total[2];
+    s->bytes_per_step = fb_ns_bytes_per_step(ns, s->its_mean);
+    s->gbs = log->n && s->total_s > 0 ? s->bytes_per_step * log->n / s->total_s / 1e9 : 0.0;
+    fb_ns_bytes_split(ns, s->its_mean, s->step_bytes);
+    for (int k = 0; k < 3; ++k)
+        s->step_gbs[k] = log->n && s->step_total[k] > 0 ? s->step_bytes[k] * log->n / s->step_total[k] / 1e9 : 0.0;
+}
+
+static uint64_t mesh_hash(const fb_mesh *m)
+{
+    uint64_t h = fb_hash_bytes(FB_HASH_SEED, m->xyz, 3 * (size_t)m->nnodes * sizeof *m->xyz);
+    return fb_hash_bytes(h, m->tets, 4 * (size_t)m->ntets * sizeof *m->tets);
+}
+
+static json_t *mesh_json(const fb_solve_case *c, const fb_ns *ns)
+{
+    char hash[17];
+    snprintf(hash, sizeof hash, "%016" PRIx64, mesh_hash(&c->mesh));
+    return json_pack("{s:s, s:i, s:i, s:i, s:i, s:s}", "source", c->source, "nodes", c->mesh.nnodes, "tets",
+                     c->mesh.ntets, "edges", ns->E.nedges, "boundary_faces", c->bnd.nfaces, "hash", hash);
+}
+
+static json_t *step_json(const fb_solve_summary *s, int k)
+{
+    return json_pack("{s:f, s:f, s:f, s:f}", "median_s", s->step_median[k], "total_s", s->step_total[k], "bytes",
+                     s->step_bytes[k], "gbs", s->step_gbs[k]);
+}
+
+/* stats over the whole-step times, so plot/compare/report can use the record */
+static json_t *stats_json(const fb_solve_log *log, const fb_solve_summary *s)
+{
+    fb_measurement m = {0};
+    m.nsamples = log->n;
+    m.samples = malloc((size_t)(log->n ? log->n : 1) * sizeof *m.samples);
+    if (!m.samples) return json_null();
+    for (int k = 0; k < log->n; ++k)
+        m.samples[k] = get_step(&log->steps[k]);
+    if (log->n) fb_stats_compute(m.samples, (size_t)log->n, &m.stats);
+    m.stop = FB_STOP_MAX_SAMPLES;
+    m.wall_s = s->total_s;
+    json_t *j = fb_json_measurement(&m);
+    free(m.samples);
+    return j;
+}
+
+json_t *fb_solve_record(const fb_solve_case *c, const fb_ns *ns, const fb_solve_log *log, const fb_device_info *d,
+                        double stream_gbs, double rss_setup, json_t *validation, const char *status, const char *reason)
+{
+    fb_solve_summary s;
+    fb_solve_summarize(log, ns, &s);
+    json_t *rec = json_object(), *mesh = mesh_json(c, ns);
+    json_object_set_new(rec, "benchmark", json_string("solve"));
+    json_object_set_new(rec, "kernel", json_string("fractional-step"));
+    json_object_set_new(rec, "case", json_string(c->name));
+    json_object_set_new(rec, "level", c->level >= 0 ? json_integer(c->level) : json_null());
+    json_object_set_new(rec, "backend", json_string(d->backend));
+    json_object_set_new(rec, "device", json_string(d->id));
+    json_object_set_new(rec, "device_name", json_string(d->name));
+    json_object_set_new(rec, "precision", json_string("double"));
+    json_object_set_new(rec, "params",
+                        json_pack("{s:o, s:f, s:f, s:f}", "level", c->level >= 0 ? json_integer(c->level) : json_null(),
+                                  "cfl", ns->cfg.cfl, "dt_fixed", ns->cfg.dt_fixed, "cg_tol", ns->cfg.cg_tol));
+    json_object_set(rec, "mesh", mesh);
+    json_object_set_new(rec, "matrix",
+                        json_pack("{s:s, s:s, s:O, s:i, s:i}", "name", c->name, "source", c->source, "hash",
+                                  json_object_get(mesh, "hash"), "rows", c->mesh.nnodes, "nnz",
+                                  ns->E.nedges + c->mesh.nnodes));
+    json_decref(mesh);
+    json_object_set_new(rec, "threads", json_integer(omp_get_max_threads()));
+    json_object_set_new(rec, "nu", json_real(ns->cfg.nu));
+    json_object_set_new(rec, "steps", json_integer(log->n));
+    json_object_set_new(rec, "t_end", json_real(ns->t));
+    json_object_set_new(rec, "dt",
+                        json_pack("{s:f, s:f, s:f}", "min", s.dt_min, "median", s.dt_median, "max", s.dt_max));
+    json_object_set_new(rec, "timings",
+                        json_pack("{s:o, s:o, s:o, s:f, s:f}", "step1", step_json(&s, 0), "step2", step_json(&s, 1),
+                                  "step3", step_json(&s, 2), "cpu_to_gpu_s", 0.0, "gpu_to_cpu_s", 0.0));
+    json_object_set_new(rec, "cg",
+                        json_pack("{s:i, s:f, s:i, s:i, s:f}", "its_min", s.its_min, "its_mean", s.its_mean, "its_max",
+                                  s.its_max, "its_total", s.its_total, "tol", ns->cfg.cg_tol));
+    json_object_set_new(rec, "stats", stats_json(log, &s));
+    json_object_set_new(rec, "total_s", json_real(s.total_s));
+    json_object_set_new(rec, "bytes_per_step", json_real(s.bytes_per_step));
+    json_object_set_new(rec, "bytes", json_real(s.bytes_per_step));
+    json_object_set_new(rec, "gbs", json_real(s.gbs));
+    fb_json_set_fraction_of_stream(rec, s.gbs, stream_gbs);
+    json_object_set_new(rec, "memory",
+                        json_pack("{s:f, s:f, s:f}", "solver_bytes", fb_ns_bytes_resident(ns), "rss_after_setup_bytes",
+                                  rss_setup, "peak_rss_bytes", fb_peak_rss_bytes()));
+    json_object_set(rec, "validation", validation ? validation : json_null());
+    json_object_set_new(rec, "status", json_string(status));
+    if (reason) json_object_set_new(rec, "reason", json_string(reason));
+    return rec;
+}
+
+void fb_solve_print_table(FILE *f, const fb_solve_case *c, const fb_ns *ns, const fb_solve_log *log, double stream_gbs,
+                          double rss_setup, json_t *validation)
+{
+    fb_solve_summary s;
+    const char *key;
+    json_t *v;
+    fb_solve_summarize(log, ns, &s);
+    fprintf(f, "solve %s", c->name);
+    if (c->level >= 0) fprintf(f, " level %d", c->level);
+    fprintf(f, ": %s, %d nodes, %d tets, %d edges; openmp, %d threads\n", c->source, c->mesh.nnodes, c->mesh.ntets,
+            ns->E.nedges, omp_get_max_threads());
+    fprintf(f, "  %d steps to t = %.6g, dt %.3g .. %.3g (median %.3g)\n", log->n, ns->t, s.dt_min, s.dt_max,
+            s.dt_median);
+    fprintf(f, "  %-24s %12s %12s %7s %10s\n", "per step", "median ms", "total s", "share", "model GB/s");
+    const char *names[3] = {"step 1 (momentum, RK4)", "step 2 (pressure, CG)", "step 3 (correction)"};
+    for (int k = 0; k < 3; ++k)
+        fprintf(f, "  %-24s %12.3f %12.4f %6.1f%% %10.2f\n", names[k], 1e3 * s.step_median[k], s.step_total[k],
+                s.total_s > 0 ? 100.0 * s.step_total[k] / s.total_s : 0.0, s.step_gbs[k]);
+    fprintf(f, "  %-24s %12s %12s\n", "CPU->GPU, GPU->CPU", "-", "-");
+    fprintf(f, "  %-24s %12.3f %12.4f\n", "total", 1e3 * s.step_time_median, s.total_s);
+    fprintf(f, "  CG iterations per step: min %d, mean %.1f, max %d (total %d, tolerance %.1g)\n", s.its_min,
+            s.its_mean, s.its_max, s.its_total, ns->cfg.cg_tol);
+    fprintf(f, "  model bytes per step %.4g (%.1f MB): %.2f GB/s", s.bytes_per_step, s.bytes_per_step / 1e6, s.gbs);
+    if (stream_gbs > 0) fprintf(f, " = %.1f%% of stream triad %.2f GB/s", 100.0 * s.gbs / stream_gbs, stream_gbs);
+    fprintf(f, "\n  memory: solver arrays %.1f MB, resident after setup %.1f MB, peak resident %.1f MB\n",
+            fb_ns_bytes_resident(ns) / 1e6, rss_setup / 1e6, fb_peak_rss_bytes() / 1e6);
+    if (!validation) return;
+    fprintf(f, "  validation:");
+    json_object_foreach(validation, key, v) if (json_is_number(v)) fprintf(f, " %s %.4g", key, json_number_value(v));
+    fprintf(f, "\n");
+}
+
+fb_status fb_solve_write_vtk(const char *path, const fb_solve_case *c, const fb_ns *ns)
+{
+    fb_status status = FB_OK;
+    const fb_mesh *m = &c->mesh;
+    FILE *f = fopen(path, "w");
+    if (!f) FB_FAIL(FB_ERR_IO, "%s: cannot write (%s)", path, strerror(errno));
+    fb_ns_omp_divergence(&ns->E, ns->u, ns->q);
+    fprintf(f,
+            "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
+            "<UnstructuredGrid>\n<Piece NumberOfPoints=\"%d\" NumberOfCells=\"%d\">\n",
+            m->nnodes, m->ntets);
+    fprintf(f, "<PointData Vectors=\"velocity\" Scalars=\"pressure\">\n"
+               "<DataArray type=\"Float64\" Name=\"velocity\" NumberOfComponents=\"3\" format=\"ascii\">\n");
+    for (int i = 0; i < m->nnodes; ++i)
+        fprintf(f, "%.9g %.9g %.9g\n", ns->u[3 * (int64_t)i], ns->u[3 * (int64_t)i + 1], ns->u[3 * (int64_t)i + 2]);
+    fprintf(f, "</DataArray>\n<DataArray type=\"Float64\" Name=\"pressure\" format=\"ascii\">\n");
+    for (int i = 0; i < m->nnodes; ++i)
+        fprintf(f, "%.9g\n", ns->p[i]);
+    fprintf(f, "</DataArray>\n<DataArray type=\"Float64\" Name=\"divergence\" format=\"ascii\">\n");
+    for (int i = 0; i < m->nnodes; ++i)
+        fprintf(f, "%.6g\n", ns->q[i] / ns->mass[i]);
+    fprintf(f, "</DataArray>\n<DataArray type=\"UInt8\" Name=\"bc_kind\" format=\"ascii\">\n");
+    for (int i = 0; i < m->nnodes; ++i)
+        fprintf(f, "%d\n", c->bnd.kind[i]);
+    fprintf(f, "</DataArray>\n</PointData>\n<Points>\n<DataArray type=\"Float64\" NumberOfComponents=\"3\" "
+               "format=\"ascii\">\n");
+    for (int i = 0; i < m->nnodes; ++i)
+        fprintf(f, "%.12g %.12g %.12g\n", m->xyz[3 * (int64_t)i], m->xyz[3 * (int64_t)i + 1],
+                m->xyz[3 * (int64_t)i + 2]);
+    fprintf(f, "</DataArray>\n</Points>\n<Cells>\n<DataArray type=\"Int32\" Name=\"connectivity\" format=\"ascii\">\n");
+    for (int t = 0; t < m->ntets; ++t) {
+        const int *v = m->tets + 4 * (int64_t)t;
+        fprintf(f, "%d %d %d %d\n", v[0], v[1], v[2], v[3]);
+    }
+    fprintf(f, "</DataArray>\n<DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n");
+    for (int t = 0; t < m->ntets; ++t)
+        fprintf(f, "%lld\n", 4LL * (t + 1));
+    fprintf(f, "</DataArray>\n<DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n");
+    for (int t = 0; t < m->ntets; ++t)
+        fprintf(f, "10\n");
+    fprintf(f, "</DataArray>\n</Cells>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n");
+    if (ferror(f)) FB_FAIL(FB_ERR_IO, "%s: write failed", path);
+fail:
+    if (f && fclose(f) != 0 && status == FB_OK)
+        status = fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "%s: write failed", path);
+    return status;
+}
+
+/* Nodes with coordinates a == b == 0.5 (within the mesh's rounding),
+ * written as (coordinate c, velocity component k), sorted along c. */
+static fb_status write_line(const char *path, const fb_solve_case *c, const fb_ns *ns, int a, int b, int along,
+                            int comp, const char *what)
+{
+    fb_status status = FB_OK;
+    const fb_mesh *m = &c->mesh;
+    FILE *f = fopen(path, "w");
+    if (!f) FB_FAIL(FB_ERR_IO, "%s: cannot write (%s)", path, strerror(errno));
+    fprintf(f, "# flowbench solve %s level %d, t = %.6g: %s\n# %c  u_%c\n", c->name, c->level, ns->t, what,
+            "xyz"[along], "xyz"[comp]);
+    /* the cube numbers nodes lexicographically, so nodes on a line come sorted along it */
+    for (int i = 0; i < m->nnodes; ++i) {
+        const double *x = m->xyz + 3 * (int64_t)i;
+        if (fabs(x[a] - 0.5) < 1e-9 && fabs(x[b] - 0.5) < 1e-9)
+            fprintf(f, "%.9g %.9g\n", x[along], ns->u[3 * (int64_t)i + comp]);
+    }
+    if (ferror(f)) FB_FAIL(FB_ERR_IO, "%s: write failed", path);
+fail:
+    if (f) fclose(f);
+    return status;
+}
+
+fb_status fb_solve_write_profiles(const char *prefix, const fb_solve_case *c, const fb_ns *ns)
+{
+    fb_status status = FB_OK;
+    char path[1100];
+    if (c->kind != FB_CASE_CAVITY)
+        FB_FAIL(FB_ERR_USAGE, "solve %s: --profiles is for the cavity (centrelines of the unit cube)", c->name);
+    snprintf(path, sizeof path, "%s-u.dat", prefix);
+    FB_CHECK(write_line(path, c, ns, 0, 1, 2, 0, "u along the vertical centreline x = y = 0.5"));
+    snprintf(path, sizeof path, "%s-w.dat", prefix);
+    FB_CHECK(write_line(path, c, ns, 1, 2, 0, 2, "w along the horizontal centreline y = z = 0.5"));
+fail:
+    return status;
+}
+
+static double proc_status_kb(const char *field)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    double kb = 0;
+    size_t n = strlen(field);
+    if (!f) return 0;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, field, n) == 0 && sscanf(line + n, " %lf", &kb) == 1) break;
+    fclose(f);
+    return kb * 1024.0;
+}
+
+double fb_rss_bytes(void) { return proc_status_kb("VmRSS:"); }
+double fb_peak_rss_bytes(void) { return proc_status_kb("VmHWM:"); }

@@ -1,0 +1,65 @@
+/* output.h - what `flowbench solve` leaves behind: the per-step log, the
+ * results record (docs/results.md, benchmark "solve"), the paper-style
+ * table of the per-step time split, the fields as VTK XML for ParaView, and
+ * the cavity's centreline profiles as data files for gnuplot. */
+#ifndef FB_SOLVER_OUTPUT_H
+#define FB_SOLVER_OUTPUT_H
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "backends/backend.h"
+#include "solver/cases.h"
+
+/* Every step's numbers, grown as the run goes. */
+typedef struct fb_solve_log {
+    int n, cap;
+    fb_ns_step_info *steps;
+    double wall_s; /* the time loop, from the first step to the last */
+} fb_solve_log;
+
+fb_status fb_solve_log_add(fb_solve_log *log, const fb_ns_step_info *info);
+void fb_solve_log_free(fb_solve_log *log);
+
+typedef struct fb_solve_summary {
+    double step_median[3], step_total[3]; /* steps 1, 2, 3 */
+    double step_time_median, total_s;     /* whole step */
+    double dt_min, dt_median, dt_max;
+    int its_min, its_max, its_total;
+    double its_mean;
+    double bytes_per_step, gbs; /* model bytes of a mean step / mean step time */
+    double step_bytes[3], step_gbs[3]; /* the same per step 1, 2, 3 */
+} fb_solve_summary;
+
+void fb_solve_summarize(const fb_solve_log *log, const fb_ns *ns, fb_solve_summary *s);
+
+/* The measurement record. rss_setup: resident bytes after the solver was
+ * set up (fb_rss_bytes). status: "ok", "failed" or "interrupted"; reason
+ * may be NULL. validation is borrowed. */
+json_t *fb_solve_record(const fb_solve_case *c, const fb_ns *ns, const fb_solve_log *log, const fb_device_info *d,
+                        double stream_gbs, double rss_setup, json_t *validation, const char *status,
+                        const char *reason);
+
+/* The table: per-step time split (median and total), CG iterations,
+ * bytes and GB/s against the stream triad, the validation numbers. */
+void fb_solve_print_table(FILE *f, const fb_solve_case *c, const fb_ns *ns, const fb_solve_log *log, double stream_gbs,
+                          double rss_setup, json_t *validation);
+
+/* Velocity, pressure, boundary kind and nodal divergence on the mesh, as a
+ * VTK XML unstructured grid (.vtu, ASCII). */
+fb_status fb_solve_write_vtk(const char *path, const fb_solve_case *c, const fb_ns *ns);
+
+/* Cavity: u_x along the vertical centreline (x = y = 0.5) and u_z along
+ * the horizontal one (y = z = 0.5) into PREFIX-u.dat and PREFIX-w.dat
+ * (nodes on the lines; the cube meshes have odd N, so the lines are mesh
+ * lines). */
+fb_status fb_solve_write_profiles(const char *prefix, const fb_solve_case *c, const fb_ns *ns);
+
+/* Resident set of this process now (VmRSS) and at its peak (VmHWM), in
+ * bytes; 0 if unknown. The peak includes the stream measurement's arrays
+ * (768 MiB by default) when it ran. */
+double fb_rss_bytes(void);
+double fb_peak_rss_bytes(void);
+
+#endif

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# solve.sh FLOWBENCH SOURCE_DIR DIR - `flowbench solve` end to end: the
+# cavity at level 0 for a few steps with --vtk, --profiles, --out and
+# --json; the record (fields, per-step split, CG counts, byte model), the
+# results file as the readers take it, the VTK file as XML with the mesh's
+# sizes, the centreline profiles and their gnuplot plot; the Ahmed case on
+# a coarse gmsh mesh (drag and lift in the record); and Ctrl-C, which
+# must stop the run cleanly with an "interrupted" record and exit 130.
+set -euo pipefail
+bin=$1; src=$2; dir=$3
+rm -rf "$dir"; mkdir -p "$dir"
+"$bin" solve cavity --level 0 --steps 4 --no-stream --vtk "$dir/cavity.vtu" --profiles "$dir/cavity" \
+  --out "$dir/r.jsonl" --json > "$dir/record.json" 2> "$dir/table.txt"
+# --json: the record alone on stdout; the table on stderr
+jq -e '.benchmark == "solve" and .case == "cavity" and .level == 0 and .status == "ok" and .steps == 4
+       and .backend == "openmp" and .mesh.nodes == 3375 and .mesh.tets == 16464 and .mesh.edges > 0
+       and (.mesh.hash | test("^[0-9a-f]{16}$")) and .cg.its_min > 0 and .cg.its_total >= 4 * .cg.its_min
+       and .timings.step1.total_s > 0 and .timings.step2.total_s > 0 and .timings.step3.total_s > 0
+       and .timings.cpu_to_gpu_s == 0 and .bytes_per_step > 0 and .gbs > 0 and .fraction_of_stream == null
+       and (.stats.samples_s | length) == 4 and .validation.divergence_l2 >= 0
+       and (.validation.net_boundary_flux | fabs) < 1e-10' "$dir/record.json" > /dev/null ||
+  { echo "FAIL: record lacks or misstates fields"; cat "$dir/record.json"; exit 1; }
+grep -q "step 2 (pressure, CG)" "$dir/table.txt" || { echo "FAIL: no per-step table on stderr"; exit 1; }
+# the byte model grows with CG iterations: bytes = fixed + its_mean * per-iteration part > 0
+# results file: a header then the record; the readers accept it
+[ "$(jq -s 'length' "$dir/r.jsonl")" -eq 2 ] || { echo "FAIL: results file should hold 2 records"; exit 1; }
+[ "$(head -1 "$dir/r.jsonl" | jq -r '.type + " " + .command')" = "header solve" ] || { echo "FAIL: no header"; exit 1; }
+"$bin" export "$dir/r.jsonl" --csv > "$dir/r.csv"
+grep -q fractional-step "$dir/r.csv" || { echo "FAIL: export lost the solve record"; exit 1; }
+# VTK: well-formed XML, points and cells of the mesh, the fields ParaView shows
+xmllint --noout "$dir/cavity.vtu" || { echo "FAIL: cavity.vtu is not well-formed XML"; exit 1; }
+grep -q 'NumberOfPoints="3375" NumberOfCells="16464"' "$dir/cavity.vtu" || { echo "FAIL: vtu sizes"; exit 1; }
+for f in velocity pressure divergence; do
+  grep -q "Name=\"$f\"" "$dir/cavity.vtu" || { echo "FAIL: vtu lacks $f"; exit 1; }
+done
+# profiles: 15 nodes on each centreline, u = 1 at the lid, 0 at the bottom
+[ "$(grep -vc '^#' "$dir/cavity-u.dat")" -eq 15 ] || { echo "FAIL: cavity-u.dat should have 15 points"; exit 1; }
+[ "$(grep -vc '^#' "$dir/cavity-w.dat")" -eq 15 ] || { echo "FAIL: cavity-w.dat should have 15 points"; exit 1; }
+awk '!/^#/ && $1 == 1 && $2 != 1 { bad = 1 } !/^#/ && $1 == 0 && $2 != 0 { bad = 1 } END { exit bad }' \
+  "$dir/cavity-u.dat" || { echo "FAIL: profile boundary values"; exit 1; }
+if command -v gnuplot > /dev/null; then
+  gnuplot -e "prefix='$dir/cavity'; out='$dir/centreline.png'" "$src/plots/centreline.gp"
+  [ -s "$dir/centreline.png" ] || { echo "FAIL: gnuplot made no centreline.png"; exit 1; }
+fi
+# Ahmed on a coarse mesh of cases/ahmed.geo (when gmsh is here): drag and lift come out
+if command -v gmsh > /dev/null; then
+  "$src/scripts/mesh-ahmed.sh" "$dir/ahmed4.msh" 4 > /dev/null
+  "$bin" solve ahmed --mesh "$dir/ahmed4.msh" --steps 3 --no-stream --quiet --json 2> /dev/null > "$dir/ahmed.json"
+  jq -e '.status == "ok" and .validation.body_faces > 100 and (.validation.cd | type) == "number"
+         and (.validation.cl | type) == "number" and (.validation.force_pressure | length) == 3' "$dir/ahmed.json" \
+    > /dev/null || { echo "FAIL: ahmed record lacks drag and lift"; cat "$dir/ahmed.json"; exit 1; }
+else
+  echo "note: gmsh not found, the Ahmed case was not run"
+fi
+# Ctrl-C: a clean stop with the steps measured so far
+"$bin" solve cavity --level 1 --steps 100000 --no-stream --quiet --out "$dir/int.jsonl" > "$dir/int.txt" 2>&1 &
+pid=$!
+for _ in $(seq 1 100); do grep -q '^solve cavity' "$dir/int.txt" 2>/dev/null && break; sleep 0.1; done
+sleep 2
+kill -INT "$pid"
+set +e; wait "$pid"; rc=$?; set -e
+[ "$rc" -eq 130 ] || { echo "FAIL: Ctrl-C gave exit $rc, expected 130"; cat "$dir/int.txt"; exit 1; }
+jq -s -e '.[1].status == "interrupted" and .[1].steps > 0 and (.[1].reason | test("interrupted"))' "$dir/int.jsonl" > /dev/null ||
+  { echo "FAIL: no interrupted record"; cat "$dir/int.jsonl"; exit 1; }
+echo ok
