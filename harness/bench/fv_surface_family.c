@@ -66,11 +66,6 @@ const fb_family fb_family_fv_surface = {
     .run = run,
 };
 
-static json_t *launch_json(const fb_launch *l)
-{
-    return json_pack("{s:[I], s:[I]}", "global", (json_int_t)l->global[0], "local", (json_int_t)l->local[0]);
-}
-
 json_t *fb_fv_record(const fb_device_info *d, const fb_fv_grid *g, const fb_fv_config *cfg, const fb_fv_result *r)
 {
     const fb_fv_kernel *k = &fb_fv_kernels[cfg->kernel];
@@ -84,7 +79,7 @@ json_t *fb_fv_record(const fb_device_info *d, const fb_fv_grid *g, const fb_fv_c
         json_object_set_new(params, k->params[i].name, json_integer(cfg->point.values[i]));
     json_object_set_new(rec, "grid", json_deep_copy(g->json));
     json_object_set_new(rec, "params", params);
-    json_object_set_new(rec, "launch", launch_json(&r->launch));
+    json_object_set_new(rec, "launch", fb_json_launch(&r->launch));
     if (r->has_resources) json_object_set_new(rec, "kernel_resources", fb_kernel_resources_json(&r->resources));
     json_object_set_new(rec, "flops", json_real(r->model.flops));
     json_object_set_new(rec, "bytes", json_real(r->model.min_bytes));

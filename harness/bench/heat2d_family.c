@@ -57,16 +57,6 @@ fail:
     return status;
 }
 
-static json_t *launch_json(const fb_launch *l)
-{
-    json_t *g = json_array(), *w = json_array();
-    for (int d = 0; d < l->dims; ++d) {
-        json_array_append_new(g, json_integer((json_int_t)l->global[d]));
-        json_array_append_new(w, json_integer((json_int_t)l->local[d]));
-    }
-    return json_pack("{s:o, s:o}", "global", g, "local", w);
-}
-
 json_t *fb_heat2d_record(const fb_device_info *d, const fb_heat2d_problem *p, const fb_heat2d_config *cfg,
                          const fb_heat2d_result *r)
 {
@@ -79,7 +69,7 @@ json_t *fb_heat2d_record(const fb_device_info *d, const fb_heat2d_problem *p, co
         json_object_set_new(params, k->params[i].name, json_integer(cfg->point.values[i]));
     json_object_set_new(rec, "grid", json_deep_copy(p->json));
     json_object_set_new(rec, "params", params);
-    json_object_set_new(rec, "launch", launch_json(&r->launch));
+    json_object_set_new(rec, "launch", fb_json_launch(&r->launch));
     if (r->has_resources) json_object_set_new(rec, "kernel_resources", fb_kernel_resources_json(&r->resources));
     /* T^n and the two iterates: whether the last-level cache can hold them
      * decides whether GB/s measures memory or cache (design.md pitfalls) */

@@ -50,16 +50,6 @@ json_t *fb_spmv_params_json(const fb_spmv_config *cfg, const fb_spmv_matrix *A)
     return params;
 }
 
-static json_t *launch_json(const fb_launch *l)
-{
-    json_t *g = json_array(), *w = json_array();
-    for (int d = 0; d < l->dims; ++d) {
-        json_array_append_new(g, json_integer((json_int_t)l->global[d]));
-        json_array_append_new(w, json_integer((json_int_t)l->local[d]));
-    }
-    return json_pack("{s:o, s:o}", "global", g, "local", w);
-}
-
 json_t *fb_kernel_resources_json(const fb_kernel_resources *k)
 {
     return json_pack("{s:i, s:I, s:I, s:I, s:I, s:i, s:f}", "registers", k->registers, "private_bytes",
@@ -78,7 +68,7 @@ json_t *fb_spmv_record(const fb_device_info *d, const json_t *matrix, const fb_s
                             cfg->is_double ? "double" : "single", "cold", cfg->measure.cold);
     json_object_set_new(rec, "matrix", json_deep_copy(matrix));
     json_object_set_new(rec, "params", fb_spmv_params_json(cfg, A));
-    if (r->launch.dims > 0) json_object_set_new(rec, "launch", launch_json(&r->launch));
+    if (r->launch.dims > 0) json_object_set_new(rec, "launch", fb_json_launch(&r->launch));
     if (r->has_resources) json_object_set_new(rec, "kernel_resources", fb_kernel_resources_json(&r->resources));
     json_object_set_new(rec, "flops", json_real(r->model.flops));
     json_object_set_new(rec, "bytes", json_real(r->model.min_bytes));

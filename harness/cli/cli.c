@@ -171,3 +171,39 @@ int fb_cli_report(fb_status status)
     if (getenv("FLOWBENCH_TRACE")) fprintf(stderr, "flowbench: (detected at %s)\n", fb_error_origin());
     return fb_status_exit_code(status);
 }
+
+fb_status fb_cli_param(const char *kernel, const fb_param_axis *axes, int naxes, const char *text,
+                       const char *list_hint, fb_param_point *p)
+{
+    fb_status status = FB_OK;
+    const char *eq = strchr(text, '=');
+    char *end = NULL;
+    if (!eq) FB_FAIL(FB_ERR_USAGE, "--param: '%s' is not NAME=VALUE", text);
+    for (int i = 0; i < naxes; ++i) {
+        if (strlen(axes[i].name) != (size_t)(eq - text) || strncmp(axes[i].name, text, (size_t)(eq - text))) continue;
+        long v = strtol(eq + 1, &end, 10);
+        if (end == eq + 1 || *end) FB_FAIL(FB_ERR_USAGE, "--param: '%s' is not an integer", eq + 1);
+        p->values[i] = (int)v;
+        return FB_OK;
+    }
+    FB_FAIL(FB_ERR_USAGE, "--param: %s has no parameter %.*s (see %s)", kernel, (int)(eq - text), text, list_hint);
+fail:
+    return status;
+}
+
+fb_status fb_cli_measure(const fb_parsed *args, fb_measure_config *m)
+{
+    fb_status status = FB_OK;
+    double spread = 1.0;
+    *m = fb_measure_defaults();
+    FB_CHECK(fb_cli_int(args, "min-samples", m->min_samples, &m->min_samples));
+    FB_CHECK(fb_cli_int(args, "max-samples", m->max_samples, &m->max_samples));
+    FB_CHECK(fb_cli_double(args, "spread", spread, &spread));
+    FB_CHECK(fb_cli_double(args, "budget", m->budget_s, &m->budget_s));
+    m->target_spread = spread / 100.0;
+    if (m->min_samples < 1 || m->max_samples < m->min_samples)
+        FB_FAIL(FB_ERR_USAGE, "--min-samples/--max-samples: need 1 <= min <= max");
+    if (!(m->target_spread > 0) || !(m->budget_s > 0)) FB_FAIL(FB_ERR_USAGE, "--spread and --budget must be positive");
+fail:
+    return status;
+}

@@ -10,6 +10,8 @@
 #ifndef FB_CLI_H
 #define FB_CLI_H
 
+#include "../bench/params.h"
+#include "../core/measure.h"
 #include "../core/status.h"
 
 #define FB_CLI_MAX_VALUES 64
@@ -56,6 +58,16 @@ int fb_cli_values(const fb_parsed *p, const char *name, const char *const **valu
 fb_status fb_cli_size(const fb_parsed *p, const char *name, size_t dflt, size_t *out);
 fb_status fb_cli_double(const fb_parsed *p, const char *name, double dflt, double *out);
 fb_status fb_cli_int(const fb_parsed *p, const char *name, int dflt, int *out);
+
+/* One "--param NAME=VALUE" of kernel `kernel` (axes: its parameters) into
+ * p; FB_ERR_USAGE naming the kernel, the name and `list_hint` (the command
+ * that lists the parameters) when NAME is not an axis or VALUE not an integer. */
+fb_status fb_cli_param(const char *kernel, const fb_param_axis *axes, int naxes, const char *text,
+                       const char *list_hint, fb_param_point *p);
+
+/* The sampling options every measuring command shares: --min-samples,
+ * --max-samples, --spread (percent, default 1) and --budget, checked. */
+fb_status fb_cli_measure(const fb_parsed *args, fb_measure_config *m);
 
 /* Prints "flowbench: MESSAGE" for the last error and maps it to an exit code. */
 int fb_cli_report(fb_status status);

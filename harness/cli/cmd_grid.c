@@ -58,43 +58,6 @@ typedef struct grid_cli {
     const char *backend, *spec;
 } grid_cli;
 
-static fb_status parse_param(const fb_family_kernel *k, const char *text, fb_param_point *p)
-{
-    fb_status status = FB_OK;
-    const char *eq = strchr(text, '=');
-    char *end = NULL;
-    if (!eq) FB_FAIL(FB_ERR_USAGE, "--param: '%s' is not NAME=VALUE", text);
-    for (int i = 0; i < k->nparams; ++i) {
-        if (strlen(k->params[i].name) != (size_t)(eq - text) || strncmp(k->params[i].name, text, (size_t)(eq - text)))
-            continue;
-        long v = strtol(eq + 1, &end, 10);
-        if (end == eq + 1 || *end) FB_FAIL(FB_ERR_USAGE, "--param: '%s' is not an integer", eq + 1);
-        p->values[i] = (int)v;
-        return FB_OK;
-    }
-    FB_FAIL(FB_ERR_USAGE, "--param: %s has no parameter %.*s (see flowbench grid --list)", k->name,
-            (int)(eq - text), text);
-fail:
-    return status;
-}
-
-static fb_status read_measure(const fb_parsed *args, fb_measure_config *m)
-{
-    fb_status status = FB_OK;
-    double spread = 1.0;
-    *m = fb_measure_defaults();
-    FB_CHECK(fb_cli_int(args, "min-samples", m->min_samples, &m->min_samples));
-    FB_CHECK(fb_cli_int(args, "max-samples", m->max_samples, &m->max_samples));
-    FB_CHECK(fb_cli_double(args, "spread", spread, &spread));
-    FB_CHECK(fb_cli_double(args, "budget", m->budget_s, &m->budget_s));
-    m->target_spread = spread / 100.0;
-    if (m->min_samples < 1 || m->max_samples < m->min_samples)
-        FB_FAIL(FB_ERR_USAGE, "--min-samples/--max-samples: need 1 <= min <= max");
-    if (!(m->target_spread > 0) || !(m->budget_s > 0)) FB_FAIL(FB_ERR_USAGE, "--spread and --budget must be positive");
-fail:
-    return status;
-}
-
 static fb_status read_kernel(const fb_parsed *args, grid_cli *c)
 {
     fb_status status = FB_OK;
@@ -106,7 +69,8 @@ static fb_status read_kernel(const fb_parsed *args, grid_cli *c)
         FB_FAIL(FB_ERR_USAGE, "--kernel: %s has no kernel '%s' (see flowbench grid --list)", c->family->name, name);
     const fb_family_kernel *k = c->family->kernel(c->run.kernel);
     for (int i = 0; i < k->nparams; ++i) c->run.point.values[i] = k->params[i].def;
-    for (int i = 0; i < nparams; ++i) FB_CHECK(parse_param(k, params[i], &c->run.point));
+    for (int i = 0; i < nparams; ++i)
+        FB_CHECK(fb_cli_param(k->name, k->params, k->nparams, params[i], "flowbench grid --list", &c->run.point));
 fail:
     return status;
 }
@@ -126,7 +90,7 @@ static fb_status read_options(const fb_parsed *args, grid_cli *c)
     c->run.is_double = !prec || !strcmp(prec, "double");
     c->backend = fb_cli_value(args, "backend") ? fb_cli_value(args, "backend") : "openmp";
     FB_CHECK(read_kernel(args, c));
-    FB_CHECK(read_measure(args, &c->run.measure));
+    FB_CHECK(fb_cli_measure(args, &c->run.measure));
 fail:
     return status;
 }

@@ -71,44 +71,6 @@ typedef struct spmv_cli {
     const char *backend;
 } spmv_cli;
 
-static fb_status parse_param(const fb_spmv_kernel_def *k, const char *text, fb_param_point *p)
-{
-    fb_status status = FB_OK;
-    const char *eq = strchr(text, '=');
-    char *end = NULL;
-    if (!eq) FB_FAIL(FB_ERR_USAGE, "--param: '%s' is not NAME=VALUE", text);
-    for (int i = 0; i < k->nparams; ++i) {
-        if (strlen(k->params[i].name) != (size_t)(eq - text) || strncmp(k->params[i].name, text, (size_t)(eq - text)))
-            continue;
-        long v = strtol(eq + 1, &end, 10);
-        if (end == eq + 1 || *end) FB_FAIL(FB_ERR_USAGE, "--param: '%s' is not an integer", eq + 1);
-        p->values[i] = (int)v;
-        return FB_OK;
-    }
-    FB_FAIL(FB_ERR_USAGE, "--param: %s has no parameter %.*s (see flowbench spmv --list)", k->name,
-            (int)(eq - text), text);
-fail:
-    return status;
-}
-
-static fb_status read_measure(const fb_parsed *args, fb_measure_config *m)
-{
-    fb_status status = FB_OK;
-    double spread = 1.0;
-    *m = fb_measure_defaults();
-    FB_CHECK(fb_cli_int(args, "min-samples", m->min_samples, &m->min_samples));
-    FB_CHECK(fb_cli_int(args, "max-samples", m->max_samples, &m->max_samples));
-    FB_CHECK(fb_cli_double(args, "spread", spread, &spread));
-    FB_CHECK(fb_cli_double(args, "budget", m->budget_s, &m->budget_s));
-    m->target_spread = spread / 100.0;
-    m->cold = fb_cli_flag(args, "cold");
-    if (m->min_samples < 1 || m->max_samples < m->min_samples)
-        FB_FAIL(FB_ERR_USAGE, "--min-samples/--max-samples: need 1 <= min <= max");
-    if (!(m->target_spread > 0) || !(m->budget_s > 0)) FB_FAIL(FB_ERR_USAGE, "--spread and --budget must be positive");
-fail:
-    return status;
-}
-
 static fb_status read_options(const fb_parsed *args, spmv_cli *c)
 {
     fb_status status = FB_OK;
@@ -129,8 +91,11 @@ static fb_status read_options(const fb_parsed *args, spmv_cli *c)
     if (c->peer && nparams) FB_FAIL(FB_ERR_USAGE, "--param: %s takes no parameters", name);
     if (fb_cli_flag(args, "tuned") && nparams) FB_FAIL(FB_ERR_USAGE, "--tuned and --param exclude each other");
     if (fb_cli_value(args, "cache") && !fb_cli_flag(args, "tuned")) FB_FAIL(FB_ERR_USAGE, "--cache is read with --tuned only");
-    for (int i = 0; i < nparams; ++i) FB_CHECK(parse_param(c->kernel, params[i], &c->cfg.point));
-    FB_CHECK(read_measure(args, &c->cfg.measure));
+    for (int i = 0; i < nparams; ++i)
+        FB_CHECK(fb_cli_param(c->kernel->name, c->kernel->params, c->kernel->nparams, params[i],
+                              "flowbench spmv --list", &c->cfg.point));
+    FB_CHECK(fb_cli_measure(args, &c->cfg.measure));
+    c->cfg.measure.cold = fb_cli_flag(args, "cold");
     if (!fb_cli_value(args, "matrix")) FB_FAIL(FB_ERR_USAGE, "spmv: --matrix SRC is required");
     const char *reorder = fb_cli_value(args, "reorder");
     if (reorder && strcmp(reorder, "rcm")) FB_FAIL(FB_ERR_USAGE, "--reorder: '%s' is not rcm", reorder);

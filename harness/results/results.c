@@ -73,6 +73,16 @@ json_t *fb_json_header(const char *command, const fb_device_info *devices, int n
                      host_json(), "build", build_json(), "devices", devs);
 }
 
+json_t *fb_json_launch(const fb_launch *l)
+{
+    json_t *g = json_array(), *w = json_array();
+    for (int d = 0; d < l->dims; ++d) {
+        json_array_append_new(g, json_integer((json_int_t)l->global[d]));
+        json_array_append_new(w, json_integer((json_int_t)l->local[d]));
+    }
+    return json_pack("{s:o, s:o}", "global", g, "local", w);
+}
+
 json_t *fb_json_measurement(const fb_measurement *m)
 {
     json_t *samples = json_array();

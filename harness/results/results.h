@@ -33,6 +33,10 @@ void fb_results_close(fb_results *r);
 /* The header record alone (also used by `devices --json`). */
 json_t *fb_json_header(const char *command, const fb_device_info *devices, int ndevices);
 json_t *fb_json_device(const fb_device_info *info);
+/* A kernel launch's geometry: {"global": [...], "local": [...]}, work-items
+ * per dimension (OpenCL convention). */
+json_t *fb_json_launch(const fb_launch *l);
+
 /* samples (seconds), median_s, min_s, max_s, mean_s, stddev_s, spread, stop. */
 json_t *fb_json_measurement(const fb_measurement *m);
 

@@ -355,9 +355,10 @@ double fb_ns_bytes_resident(const fb_ns *ns)
 
 void fb_ns_free(fb_ns *ns)
 {
-    void *arrays[] = {ns->rowptr,  ns->col, ns->nd, ns->dn,  ns->ls,  ns->mass, ns->h,     ns->bnorm, ns->u,
-                      ns->p,       ns->u1,  ns->u2, ns->acc, ns->tau, ns->pic,  ns->pip,   ns->p_old, ns->A,
-                      ns->invdiag, ns->b,   ns->r,  ns->d,   ns->q,   ns->ubc,  ns->vfixed, ns->p_nm1, ns->z, ns->d2};
+    void *arrays[] = {ns->rowptr, ns->col, ns->nd,    ns->dn,     ns->ls,      ns->mass, ns->h,
+                      ns->bnorm,  ns->u,   ns->p,     ns->u1,     ns->u2,      ns->acc,  ns->tau,
+                      ns->pic,    ns->pip, ns->p_old, ns->A,      ns->invdiag, ns->b,    ns->r,
+                      ns->d,      ns->q,   ns->ubc,   ns->vfixed, ns->p_nm1,   ns->z,    ns->d2};
     for (size_t k = 0; k < sizeof arrays / sizeof *arrays; ++k)
         free(arrays[k]);
     memset(ns, 0, sizeof *ns);

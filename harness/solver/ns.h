@@ -62,19 +62,19 @@ typedef struct fb_ns {
     const fb_boundary *bnd;
     fb_ns_config cfg;
     fb_ns_bc bc;
-    fb_ns_edges E;                               /* views of the owned arrays below */
-    int *rowptr, *col;                           /* edge structure (copied, first-touched) */
-    double *nd, *dn, *ls;                        /* edge data the time loop reads */
-    double *mass, *h, *bnorm;                    /* lumped mass, h = cbrt(M), int_Gamma N n */
-    double *u, *p;                               /* the state u^n (3 per node), p^n */
-    double *u1, *u2, *acc;                       /* RK stage buffers */
-    double *tau, *pic, *pip;                     /* per step: tau, projections */
-    double *p_old, *A, *invdiag, *b;             /* pressure system */
-    double *r, *z, *d, *d2, *q;                  /* CG vectors */
-    double *p_nm1;                               /* p^{n-1}, for the CG start */
-    double dt_prev;                              /* the previous step's dt */
-    double *ubc;                                 /* 3 per fixed node at the time last evaluated */
-    unsigned char *vfixed;                       /* 1 where the velocity is prescribed */
+    fb_ns_edges E;                   /* views of the owned arrays below */
+    int *rowptr, *col;               /* edge structure (copied, first-touched) */
+    double *nd, *dn, *ls;            /* edge data the time loop reads */
+    double *mass, *h, *bnorm;        /* lumped mass, h = cbrt(M), int_Gamma N n */
+    double *u, *p;                   /* the state u^n (3 per node), p^n */
+    double *u1, *u2, *acc;           /* RK stage buffers */
+    double *tau, *pic, *pip;         /* per step: tau, projections */
+    double *p_old, *A, *invdiag, *b; /* pressure system */
+    double *r, *z, *d, *d2, *q;      /* CG vectors */
+    double *p_nm1;                   /* p^{n-1}, for the CG start */
+    double dt_prev;                  /* the previous step's dt */
+    double *ubc;                     /* 3 per fixed node at the time last evaluated */
+    unsigned char *vfixed;           /* 1 where the velocity is prescribed */
     double ubc_time;
     double volume;
     double t;

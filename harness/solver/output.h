@@ -28,7 +28,7 @@ typedef struct fb_solve_summary {
     double dt_min, dt_median, dt_max;
     int its_min, its_max, its_total;
     double its_mean;
-    double bytes_per_step, gbs; /* model bytes of a mean step / mean step time */
+    double bytes_per_step, gbs;        /* model bytes of a mean step / mean step time */
     double step_bytes[3], step_gbs[3]; /* the same per step 1, 2, 3 */
 } fb_solve_summary;
 

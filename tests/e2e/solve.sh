@@ -60,6 +60,7 @@ sleep 2
 kill -INT "$pid"
 set +e; wait "$pid"; rc=$?; set -e
 [ "$rc" -eq 130 ] || { echo "FAIL: Ctrl-C gave exit $rc, expected 130"; cat "$dir/int.txt"; exit 1; }
-jq -s -e '.[1].status == "interrupted" and .[1].steps > 0 and (.[1].reason | test("interrupted"))' "$dir/int.jsonl" > /dev/null ||
+jq -s -e '.[1].status == "interrupted" and .[1].steps > 0 and (.[1].reason | test("interrupted"))' \
+  "$dir/int.jsonl" > /dev/null ||
   { echo "FAIL: no interrupted record"; cat "$dir/int.jsonl"; exit 1; }
 echo ok
