@@ -132,6 +132,13 @@ static unsigned long long field_hash(const fb_fv_grid *g)
     return h;
 }
 
+fb_status fb_fv_grid_parse(const char *spec)
+{
+    fb_fv_grid g;
+    memset(&g, 0, sizeof g);
+    return parse_spec(spec, &g);
+}
+
 fb_status fb_fv_grid_open(const char *spec, fb_fv_grid **out)
 {
     fb_status status = FB_OK;

@@ -51,6 +51,8 @@ typedef struct fb_fv_grid {
 /* Parses "grid:NXxNYxNZ" strictly (each 1..4096, at most FV_MAX_CELLS
  * cells) and builds the field. FB_ERR_USAGE naming the spec and the fault. */
 fb_status fb_fv_grid_open(const char *spec, fb_fv_grid **out);
+/* The spec's syntax and ranges alone (nothing built): FB_ERR_USAGE naming it. */
+fb_status fb_fv_grid_parse(const char *spec);
 void fb_fv_grid_close(fb_fv_grid *g);
 
 typedef struct fb_fv_config {

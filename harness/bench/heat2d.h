@@ -40,6 +40,8 @@ typedef struct fb_heat2d_grid {
 /* Parses a spec and builds the mesh. FB_ERR_USAGE naming the spec and
  * what is wrong with it. */
 fb_status fb_heat2d_grid_open(const char *spec, fb_heat2d_grid *g);
+/* The spec's syntax and ranges alone (nothing built): FB_ERR_USAGE naming it. */
+fb_status fb_heat2d_grid_parse(const char *spec);
 void fb_heat2d_grid_free(fb_heat2d_grid *g);
 
 /* The exact solution at the centre of cell (i, j) at time t. */

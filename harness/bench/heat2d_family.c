@@ -112,6 +112,7 @@ const fb_family fb_family_heat2d = {
     .problem_key = "grid",
     .kernel_count = kernel_count,
     .kernel = kernel_at,
+    .problem_parse = fb_heat2d_grid_parse,
     .problem_open = problem_open,
     .problem_close = problem_close,
     .problem_json = problem_json,

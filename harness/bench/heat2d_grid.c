@@ -100,6 +100,13 @@ static double min_of(const double *v, int n, int want_max)
     return m;
 }
 
+fb_status fb_heat2d_grid_parse(const char *spec)
+{
+    fb_heat2d_grid g;
+    memset(&g, 0, sizeof g);
+    return parse_spec(spec, &g);
+}
+
 fb_status fb_heat2d_grid_open(const char *spec, fb_heat2d_grid *g)
 {
     fb_status status = FB_OK;

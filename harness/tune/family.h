@@ -42,6 +42,11 @@ typedef struct fb_family {
     int (*kernel_count)(void);
     const fb_family_kernel *(*kernel)(int i); /* 0 <= i < kernel_count() */
 
+    /* Optional: checks a spec's syntax without building the problem, so a
+     * suite with a bad spec is refused at load, naming its line (NULL: the
+     * spec is checked when the sweep opens it, and its configurations are
+     * recorded as failed). FB_ERR_USAGE naming the spec. */
+    fb_status (*problem_parse)(const char *spec);
     /* Opens a problem from its spec ("gen:cube:10:block=3", "grid:101x101").
      * FB_ERR_USAGE / FB_ERR_INPUT naming the spec on bad input. */
     fb_status (*problem_open)(const char *spec, void **problem);

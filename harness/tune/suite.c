@@ -587,6 +587,12 @@ static fb_status read_case(parser *P, yaml_node_t *n, fb_suite_case *c)
     if ((v = map_get(P, n, "precisions"))) FB_CHECK(read_precisions(P, v, c->is_double, &c->nprecisions));
     if ((v = map_get(P, n, "measure"))) FB_CHECK(read_measure(P, v, &c->measure));
     if (c->nmatrices == 0) SUITE_FAIL(n, "case %s: no matrices or grids (give them here or at the top)", c->name);
+    for (int i = 0; c->family->problem_parse && i < c->nmatrices; ++i) {
+        char why[512];
+        if (c->family->problem_parse(c->matrices[i]) == FB_OK) continue;
+        snprintf(why, sizeof why, "%s", fb_error_message()); /* suite_error sets a new message */
+        SUITE_FAIL(n, "case %s: %s", c->name, why);
+    }
 fail:
     return status;
 }
