@@ -3,7 +3,9 @@
 # stream bandwidth of each, and every SpMV kernel and peer library on each
 # device on the cavity level-1 Laplacian (gen:cube:29) and its 4x4-block
 # form, as JSON Lines, CSV, gnuplot figures (PNG, SVG) and a markdown report
-# under results/run-DATE/, then the quick sweep suite (sweep-quick.jsonl). Interrupting keeps every record already written.
+# under results/run-DATE/, then the quick sweep suites (sweep-quick.jsonl, and
+# sweep-grid.jsonl with its time-per-cell figures in grid/). Interrupting keeps
+# every record already written.
 set -euo pipefail
 bin=${1:-build/flowbench}
 dir=results/run-$(date -u +%Y%m%d-%H%M%S)
@@ -25,6 +27,12 @@ done
 
 echo "== sweep: cases/quick.suite (every configuration checked and recorded)"
 "$bin" sweep cases/quick.suite --out "$dir/sweep-quick.jsonl" || status=1
+
+echo "== sweep: cases/grid-quick.suite (heat2d shapes, fv-surface layouts; checked)"
+"$bin" sweep cases/grid-quick.suite --out "$dir/sweep-grid.jsonl" || status=1
+if [ -s "$dir/sweep-grid.jsonl" ]; then
+  "$bin" plot "$dir/sweep-grid.jsonl" --out "$dir/grid" --scripts plots > "$dir/grid-plots.txt" || status=1
+fi
 
 if [ -s "$dir/results.jsonl" ]; then
   echo "== export, figures, report"
