@@ -1,6 +1,8 @@
 /* cli.c - option parsing and help text generated from fb_option tables. */
 #include "cli.h"
 
+#include "../results/results.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -205,5 +207,22 @@ fb_status fb_cli_measure(const fb_parsed *args, fb_measure_config *m)
         FB_FAIL(FB_ERR_USAGE, "--min-samples/--max-samples: need 1 <= min <= max");
     if (!(m->target_spread > 0) || !(m->budget_s > 0)) FB_FAIL(FB_ERR_USAGE, "--spread and --budget must be positive");
 fail:
+    return status;
+}
+
+fb_status fb_cli_emit_record(const fb_parsed *args, const char *command, const fb_device_info *d, json_t *rec)
+{
+    fb_status status = FB_OK;
+    fb_results *out = NULL;
+    if (fb_cli_value(args, "out")) {
+        FB_CHECK(fb_results_open(fb_cli_value(args, "out"), command, d, 1, &out));
+        FB_CHECK(fb_results_append(out, rec));
+    }
+    if (fb_cli_flag(args, "json")) {
+        json_dumpf(rec, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+        printf("\n");
+    }
+fail:
+    fb_results_close(out);
     return status;
 }

@@ -10,6 +10,9 @@
 #ifndef FB_CLI_H
 #define FB_CLI_H
 
+#include <jansson.h>
+
+#include "../backends/backend.h"
 #include "../bench/params.h"
 #include "../core/measure.h"
 #include "../core/status.h"
@@ -68,6 +71,11 @@ fb_status fb_cli_param(const char *kernel, const fb_param_axis *axes, int naxes,
 /* The sampling options every measuring command shares: --min-samples,
  * --max-samples, --spread (percent, default 1) and --budget, checked. */
 fb_status fb_cli_measure(const fb_parsed *args, fb_measure_config *m);
+
+/* A measuring command's record: appended (after a header naming `command`
+ * and device d) to --out FILE when given, printed as JSON on stdout with
+ * --json. */
+fb_status fb_cli_emit_record(const fb_parsed *args, const char *command, const fb_device_info *d, json_t *rec);
 
 /* Prints "flowbench: MESSAGE" for the last error and maps it to an exit code. */
 int fb_cli_report(fb_status status);

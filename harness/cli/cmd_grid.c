@@ -114,23 +114,6 @@ static void print_result(FILE *f, const grid_cli *c, const json_t *rec)
             fb_json_num(rec, "check.rel_error"), fb_json_num(rec, "check.tolerance"));
 }
 
-static fb_status write_outputs(const fb_parsed *args, const fb_device_info *d, json_t *rec)
-{
-    fb_status status = FB_OK;
-    fb_results *out = NULL;
-    if (fb_cli_value(args, "out")) {
-        FB_CHECK(fb_results_open(fb_cli_value(args, "out"), "grid", d, 1, &out));
-        FB_CHECK(fb_results_append(out, rec));
-    }
-    if (fb_cli_flag(args, "json")) {
-        json_dumpf(rec, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-        printf("\n");
-    }
-fail:
-    fb_results_close(out);
-    return status;
-}
-
 static fb_status measure_stream(const fb_parsed *args, const grid_cli *c, fb_target *t, double *gbs)
 {
     fb_status status = FB_OK;
@@ -168,7 +151,7 @@ static int run_grid(const fb_parsed *args)
     }
     fb_json_set_fraction_of_stream(rec, fb_json_num(rec, "gbs"), stream_gbs);
     print_result(fb_cli_flag(args, "json") ? stderr : stdout, &c, rec);
-    FB_CHECK(write_outputs(args, fb_target_info(t), rec));
+    FB_CHECK(fb_cli_emit_record(args, "grid", fb_target_info(t), rec));
     if (run_status == FB_ERR_CHECK)
         FB_FAIL(FB_ERR_CHECK, "%s: wrong result (see check above)", c.family->kernel(c.run.kernel)->name);
 fail:

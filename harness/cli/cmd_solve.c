@@ -128,20 +128,10 @@ static fb_status write_outputs(const fb_parsed *args, const fb_solve_case *c, co
                                json_t *rec)
 {
     fb_status status = FB_OK;
-    fb_results *out = NULL;
-    const char *out_path = fb_cli_value(args, "out");
-    if (out_path) {
-        FB_CHECK(fb_results_open(out_path, "solve", d, 1, &out));
-        FB_CHECK(fb_results_append(out, rec));
-    }
     if (fb_cli_value(args, "vtk")) FB_CHECK(fb_solve_write_vtk(fb_cli_value(args, "vtk"), c, ns));
     if (fb_cli_value(args, "profiles")) FB_CHECK(fb_solve_write_profiles(fb_cli_value(args, "profiles"), c, ns));
-    if (fb_cli_flag(args, "json")) {
-        json_dumpf(rec, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-        printf("\n");
-    }
+    FB_CHECK(fb_cli_emit_record(args, "solve", d, rec));
 fail:
-    fb_results_close(out);
     return status;
 }
 

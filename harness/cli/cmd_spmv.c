@@ -181,24 +181,15 @@ static fb_status write_outputs(const fb_parsed *args, const spmv_cli *c, const f
                                const fb_spmv_result *r, const fb_matrix *m)
 {
     fb_status status = FB_OK;
-    fb_results *out = NULL;
-    const char *out_path = fb_cli_value(args, "out"), *y_path = fb_cli_value(args, "y-out");
-    if (out_path) {
-        FB_CHECK(fb_results_open(out_path, "spmv", d, 1, &out));
-        FB_CHECK(fb_results_append(out, rec));
-    }
+    const char *y_path = fb_cli_value(args, "y-out");
     if (y_path && r->y) {
         char comment[600];
         snprintf(comment, sizeof comment, " y = A x by flowbench spmv --kernel %s on %s, matrix %s", c->kernel->name,
                  d->id, m->source);
         FB_CHECK(fb_mtx_write_vector(y_path, r->y, (int)m->A.nrows, comment));
     }
-    if (fb_cli_flag(args, "json")) {
-        json_dumpf(rec, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-        printf("\n");
-    }
+    FB_CHECK(fb_cli_emit_record(args, "spmv", d, rec));
 fail:
-    fb_results_close(out);
     return status;
 }
 
