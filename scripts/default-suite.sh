@@ -4,8 +4,10 @@
 # device on the cavity level-1 Laplacian (gen:cube:29) and its 4x4-block
 # form, as JSON Lines, CSV, gnuplot figures (PNG, SVG) and a markdown report
 # under results/run-DATE/, then the quick sweep suites (sweep-quick.jsonl, and
-# sweep-grid.jsonl with its time-per-cell figures in grid/). Interrupting keeps
-# every record already written.
+# sweep-grid.jsonl with its time-per-cell figures in grid/), then the
+# Navier-Stokes solver: cavity levels 0-2, the steady level-1 cavity's
+# centreline profiles against Ghia et al., and 20 timed steps of the Ahmed
+# body (solve.jsonl). Interrupting keeps every record already written.
 set -euo pipefail
 bin=${1:-build/flowbench}
 dir=results/run-$(date -u +%Y%m%d-%H%M%S)
@@ -32,6 +34,20 @@ echo "== sweep: cases/grid-quick.suite (heat2d shapes, fv-surface layouts; check
 "$bin" sweep cases/grid-quick.suite --out "$dir/sweep-grid.jsonl" || status=1
 if [ -s "$dir/sweep-grid.jsonl" ]; then
   "$bin" plot "$dir/sweep-grid.jsonl" --out "$dir/grid" --scripts plots > "$dir/grid-plots.txt" || status=1
+fi
+
+echo "== solve: the Navier-Stokes cavity at levels 0, 1, 2 (t 0..0.1) and the Ahmed body (20 steps)"
+for level in 0 1 2; do
+  "$bin" solve cavity --level "$level" --no-stream --out "$dir/solve.jsonl" || status=1
+done
+"$bin" solve cavity --level 1 --t-end 20 --no-stream --quiet --profiles "$dir/cavity-re100-l1" \
+  --out "$dir/solve.jsonl" > /dev/null || status=1
+gnuplot -e "prefix='$dir/cavity-re100-l1'; out='$dir/cavity-re100-l1.png'; \
+  ref='cases/data/cavity2d-re100-ghia.dat'; reftitle='Ghia, Ghia and Shin 1982 (2D)'" plots/centreline.gp || status=1
+if [ -s results/ahmed.msh ] || "$(dirname "$0")/mesh-ahmed.sh" results/ahmed.msh; then
+  "$bin" solve ahmed --mesh results/ahmed.msh --steps 20 --no-stream --out "$dir/solve.jsonl" || status=1
+else
+  status=1
 fi
 
 if [ -s "$dir/results.jsonl" ]; then
