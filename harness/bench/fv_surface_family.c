@@ -50,6 +50,7 @@ static fb_status run(fb_target *t, void *p, const fb_family_run *frun, json_t **
     *record = NULL;
     status = fb_fv_run(t, p, &cfg, &r);
     if (status == FB_OK || status == FB_ERR_CHECK) *record = fb_fv_record(fb_target_info(t), p, &cfg, &r);
+    if (*record && status == FB_ERR_CHECK) json_object_set_new(*record, "reason", json_string(fb_error_message()));
     fb_fv_result_free(&r);
     return status;
 }

@@ -21,6 +21,7 @@
 #define ITERATION_TOL_EPS 50.0 /* stop a step when max change <= 50 eps */
 #define ROUNDING_EPS 16.0      /* per step: rounding of a sweep's five-term sum and the divide */
 #define REFERENCE_TOL 1e-14
+#define ITERATION_CHECK_EPS 32.0 /* one update: a five-term weighted mean and a divide, coefficients rounded */
 /* "far above what the mesh predicts": twice the truncation bound (on a
  * uniform mesh the error reaches 0.99 of the bound itself) */
 #define ANALYTIC_MARGIN 2.0
@@ -367,12 +368,95 @@ fail:
     return status;
 }
 
+/* Deterministic values in [0, 1), rounded to the run's precision. */
+static void random_field(const heat_run *s, unsigned seed, double *v, size_t n)
+{
+    for (size_t q = 0; q < n; ++q) {
+        seed = seed * 1664525u + 1013904223u;
+        v[q] = (double)(seed >> 8) / 16777216.0;
+        if (s->real == sizeof(float)) v[q] = (float)v[q];
+    }
+}
+
+/* The serial twin of one iteration on row-major T (in place): a Jacobi
+ * sweep from a copy, or the two colour passes of red-black; returns the
+ * largest change, as the device reduction should. */
+static double serial_iteration(const heat_run *s, const double *tn, double *T, double *scratch)
+{
+    const fb_heat2d_grid *g = &s->p->g;
+    const size_t n = (size_t)g->nx * (size_t)g->ny;
+    const double inv_dt = 1.0 / s->p->dt;
+    double worst = 0;
+    memcpy(scratch, T, n * sizeof *T);
+    for (int pass = 0; pass < (s->cfg->kernel->red_black ? 2 : 1); ++pass)
+        for (int j = 0; j < g->ny; ++j)
+            for (int i = 0; i < g->nx; ++i) {
+                if (s->cfg->kernel->red_black && ((i + j) & 1) != pass) continue;
+                const size_t at = (size_t)j * g->nx + (size_t)i;
+                T[at] = fb_heat2d_cell_update(g, inv_dt, tn, s->cfg->kernel->red_black ? T : scratch, i, j);
+                worst = fmax(worst, fabs(T[at] - scratch[at]));
+            }
+    return worst;
+}
+
+/* The timed unit itself, checked directly: one iteration from random
+ * fields (every cell's five-point update, both colours, the tails of the
+ * padded groups, and the device max reduction) against its serial twin.
+ * The transient below checks convergence; this catches a kernel that
+ * barely changes a smooth field (a no-op passes a short transient in single
+ * precision). Outputs are weighted means of inputs in [0, 1): a few eps. */
+static fb_status one_iteration_check(heat_run *s, fb_heat2d_result *r)
+{
+    fb_status status = FB_OK;
+    const size_t cells = (size_t)s->p->g.nx * (size_t)s->p->g.ny, bytes = cells * s->real;
+    const int order = s->cfg->point.values[FB_HEAT2D_ORDER];
+    double *tn = NULL, *T = NULL, *dev = NULL, *scratch = NULL, change = 0, seconds;
+    float change32;
+    unsigned char *h = NULL;
+    FB_ALLOC(tn, cells, "the check field");
+    FB_ALLOC(T, cells, "the check field");
+    FB_ALLOC(dev, cells, "the check field");
+    FB_ALLOC(scratch, cells, "the check field");
+    FB_ALLOC(h, bytes, "the check field");
+    random_field(s, 12345u, tn, cells);
+    random_field(s, 67890u, T, cells);
+    to_reals(s, tn, cells, order, h);
+    FB_CHECK(fb_target_copy_in(s->t, s->tn, h, bytes));
+    to_reals(s, T, cells, order, h);
+    FB_CHECK(fb_target_copy_in(s->t, s->ta, h, bytes));
+    s->flip = 0;
+    FB_CHECK(iteration(s, &seconds));
+    FB_CHECK(fb_target_copy_out(s->t, h, current(s), bytes));
+    from_reals(s, h, order, dev);
+    FB_CHECK(fb_target_copy_out(s->t, s->real == sizeof(double) ? (void *)&change : (void *)&change32, s->result,
+                                s->real));
+    if (s->real == sizeof(float)) change = change32;
+    const double expected = serial_iteration(s, tn, T, scratch);
+    double diff, scale;
+    max_diff(dev, T, cells, &diff, &scale);
+    /* recorded finite (JSON has no NaN): a NaN result is the largest error */
+    r->iteration_error = isfinite(diff) ? diff : DBL_MAX;
+    r->change_error = isfinite(change) ? fabs(change - expected) : DBL_MAX;
+    if (!(diff <= r->iteration_tolerance))
+        FB_FAIL(FB_ERR_CHECK, "%s on %s, %s: one iteration from a random field differs from its serial twin by %.3g "
+                "(tolerance %.3g)", s->cfg->kernel->name, fb_target_info(s->t)->id, s->p->g.spec, diff,
+                r->iteration_tolerance);
+    if (!(r->change_error <= r->iteration_tolerance))
+        FB_FAIL(FB_ERR_CHECK, "%s on %s, %s: device max change %.17g, serial %.17g", s->cfg->kernel->name,
+                fb_target_info(s->t)->id, s->p->g.spec, change, expected);
+fail:
+    free(tn), free(T), free(dev), free(scratch), free(h);
+    return status;
+}
+
 static fb_status check_run(heat_run *s, fb_heat2d_result *r)
 {
     fb_status status = FB_OK;
     const double eps = s->cfg->is_double ? DBL_EPSILON : FLT_EPSILON;
     const size_t cells = (size_t)s->p->g.nx * (size_t)s->p->g.ny;
     double *T = NULL;
+    r->iteration_tolerance = ITERATION_CHECK_EPS * eps;
+    FB_CHECK(one_iteration_check(s, r));
     FB_CHECK(ensure_reference(s->p));
     FB_ALLOC(T, cells, "the device solution");
     status = transient(s, ITERATION_TOL_EPS * eps, T, &r->iterations);

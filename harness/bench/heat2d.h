@@ -58,6 +58,11 @@ double fb_heat2d_truncation(const fb_heat2d_grid *g);
  * infinity-norm contraction (< 1), for the error bounds. */
 double fb_heat2d_contraction(const fb_heat2d_grid *g, double dt);
 
+/* The backward-Euler update of cell (i, j) from its neighbours in T (row-major;
+ * 0 beyond the walls) and its previous value in tn: what every kernel
+ * computes per cell, in double. */
+double fb_heat2d_cell_update(const fb_heat2d_grid *g, double inv_dt, const double *tn, const double *T, int i, int j);
+
 /* The serial reference: nsteps backward Euler steps of dt from the exact
  * mode at t = 0, each solved by lexicographic Gauss-Seidel in double until
  * the largest change is <= tol. T: nx * ny, row-major (j * nx + i), filled
@@ -125,6 +130,9 @@ typedef struct fb_heat2d_result {
     double analytic_error; /* max |T - T_exact| / max |T_exact| */
     double analytic_bound; /* truncation bound + tolerance, same scale */
     int iterations;        /* solver iterations of the whole transient */
+    double iteration_error; /* one iteration from a random field: max |T - T_serial| (values in [0, 1)) */
+    double change_error;    /* and |device max change - serial max change| */
+    double iteration_tolerance;
     int checked_ok;
     fb_launch launch;
     int has_resources;

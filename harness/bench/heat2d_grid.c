@@ -204,20 +204,26 @@ double fb_heat2d_contraction(const fb_heat2d_grid *g, double dt)
     return worst;
 }
 
+double fb_heat2d_cell_update(const fb_heat2d_grid *g, double inv_dt, const double *tn, const double *T, int i, int j)
+{
+    const int nx = g->nx, ny = g->ny;
+    const size_t at = (size_t)j * nx + (size_t)i;
+    double G[4], vdt = g->dx[i] * g->dy[j] * inv_dt;
+    conductances(g, i, j, G);
+    double sum = vdt * tn[at];
+    sum += G[0] * (i > 0 ? T[at - 1] : 0) + G[1] * (i + 1 < nx ? T[at + 1] : 0);
+    sum += G[2] * (j > 0 ? T[at - nx] : 0) + G[3] * (j + 1 < ny ? T[at + nx] : 0);
+    return sum / (vdt + G[0] + G[1] + G[2] + G[3]);
+}
+
 /* One lexicographic Gauss-Seidel sweep in place; returns the largest change. */
 static double gauss_seidel_sweep(const fb_heat2d_grid *g, double inv_dt, const double *tn, double *T)
 {
-    const int nx = g->nx, ny = g->ny;
     double worst = 0;
-    for (int j = 0; j < ny; ++j)
-        for (int i = 0; i < nx; ++i) {
-            const size_t at = (size_t)j * nx + (size_t)i;
-            double G[4], vdt = g->dx[i] * g->dy[j] * inv_dt;
-            conductances(g, i, j, G);
-            double sum = vdt * tn[at];
-            sum += G[0] * (i > 0 ? T[at - 1] : 0) + G[1] * (i + 1 < nx ? T[at + 1] : 0);
-            sum += G[2] * (j > 0 ? T[at - nx] : 0) + G[3] * (j + 1 < ny ? T[at + nx] : 0);
-            double v = sum / (vdt + G[0] + G[1] + G[2] + G[3]);
+    for (int j = 0; j < g->ny; ++j)
+        for (int i = 0; i < g->nx; ++i) {
+            const size_t at = (size_t)j * g->nx + (size_t)i;
+            double v = fb_heat2d_cell_update(g, inv_dt, tn, T, i, j);
             worst = fmax(worst, fabs(v - T[at]));
             T[at] = v;
         }

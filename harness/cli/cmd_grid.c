@@ -112,6 +112,7 @@ static void print_result(FILE *f, const grid_cli *c, const json_t *rec)
                 fb_json_num(rec, "stream_gbs"));
     fprintf(f, "\n  check: %s (rel error %.3g, tolerance %.3g)\n", fb_json_str(rec, "status"),
             fb_json_num(rec, "check.rel_error"), fb_json_num(rec, "check.tolerance"));
+    if (*fb_json_str(rec, "reason")) fprintf(f, "  reason: %s\n", fb_json_str(rec, "reason"));
 }
 
 static fb_status measure_stream(const fb_parsed *args, const grid_cli *c, fb_target *t, double *gbs)
@@ -169,7 +170,8 @@ const fb_command fb_cmd_grid = {
         "Runs one configuration of a structured-grid family exactly as `flowbench sweep`\n"
         "does (same constraints, measurement, check and record): heat2d is one iteration\n"
         "of the implicit heat-conduction solver on a 2D work-group shape (BLOCK_X x\n"
-        "BLOCK_Y, ORDER), checked against OpenMP and the analytic decaying mode;\n"
+        "BLOCK_Y, ORDER), checked against its serial twin (one iteration from a random\n"
+        "field), a serial reference transient and the analytic decaying mode;\n"
         "fv-surface is one Euler residual evaluation on a 3D Cartesian grid with a cell\n"
         "layout, a flux distribution and an occupancy cap, checked against the serial\n"
         "reference (bit-for-bit where the order of additions allows). Reports time per\n"

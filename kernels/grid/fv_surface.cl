@@ -39,8 +39,8 @@
  * Geometry: 1D, global = items rounded up to WG_SIZE, local = WG_SIZE,
  * items = N (fv_pass, fv_gather), 3N (fv_surface, fv_face_atomic),
  * 5 N_padded (fv_zero); every kernel guards its tail.
- * Model (per cell; fb_fv_model_of in harness/bench/fv_surface.c): flops 3 x 76 (one
- * flux per face) + 30 (accumulation) = 258; minimal bytes 10 REALs (U read
+ * Model (per cell; fb_fv_model_of in harness/bench/fv_surface.c): flops 3 x 78 (one
+ * flux per face) + 30 (accumulation) = 264; minimal bytes 10 REALs (U read
  * once, R written once). Bytes the variants move with perfect reuse inside
  * a launch: passes 85 REALs (6 reads of U, 5 read-modify-writes of R, one
  * write), atomic 20 (zero R, read U, read-modify-write R), gather 40 (read U,

@@ -8,8 +8,10 @@
  * layout, direction and side gets its own copy of the loops (constants at
  * every call site of the always-inline bodies), so the address arithmetic
  * and the flux's branches fold. The loops over i are marked simd, but GCC
- * keeps them scalar under the project's flags: sqrt may set errno, a side
- * effect it will not vectorise (-fno-math-errno lifts it; results equal).
+ * 12 keeps every one of them scalar, even with the -fno-math-errno that
+ * CMakeLists.txt gives the kernels/ C files (-fopt-info-vec-missed: "control flow
+ * in loop", "two or more consecutive inner loops"): the CPU baseline is
+ * scalar code.
  * The atomic strategy's twin uses `omp atomic` updates: the honest cost of
  * scattering with atomics on a CPU.
  */

@@ -3,7 +3,11 @@
  * sm_90, on a machine with no GPU and no driver: what the CUDA backend would
  * build on a GPU node is known to compile before it gets there. Also: the
  * compiled image carries the kernel under its OpenCL name (extern "C"), and
- * a compiler error names the .cl file and its own line. */
+ * a compiler error names the .cl file and its own line.
+ *
+ * `test_nvrtc_compile K N` compiles only the variants i with i % N == K (one
+ * shard; ctest runs N of them side by side, each well inside its time-out)
+ * and runs the small tests in shard 0 only. No arguments: everything. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +22,7 @@
 #include "bench/variants.h"
 
 static const int archs[][2] = {{8, 0}, {9, 0}};
+static int shard = 0, nshards = 1;
 
 static int image_names_kernel(const fb_cuda_image *img, const char *kernel)
 {
@@ -35,7 +40,7 @@ static void test_every_variant_compiles(void **state)
     assert_true(n > 50); /* stream + the whole SpMV space: a shrunken list is a bug */
     for (int a = 0; a < 2; ++a) {
         int ok = 0;
-        for (int i = 0; i < n; ++i) {
+        for (int i = shard; i < n; i += nshards) {
             fb_variant v;
             fb_cuda_image img;
             assert_int_equal(fb_variant_get(i, &v), FB_OK);
@@ -48,7 +53,8 @@ static void test_every_variant_compiles(void **state)
             fb_cuda_image_free(&img);
             ++ok;
         }
-        print_message("sm_%d%d: %d of %d variants compiled to cubin\n", archs[a][0], archs[a][1], ok, n);
+        print_message("sm_%d%d: %d variants (shard %d of %d) of %d compiled to cubin\n", archs[a][0], archs[a][1], ok,
+                      shard, nshards, n);
     }
 }
 
@@ -103,13 +109,22 @@ static void test_defines_reach_the_compiler(void **state)
     assert_non_null(strstr(fb_error_message(), "MUST_BE_SET missing"));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
+    const struct CMUnitTest all[] = {
+        cmocka_unit_test(test_every_variant_compiles),
         cmocka_unit_test(test_error_names_source_line),
         cmocka_unit_test(test_newer_device_gets_ptx),
         cmocka_unit_test(test_defines_reach_the_compiler),
-        cmocka_unit_test(test_every_variant_compiles),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    if (argc == 3) {
+        shard = atoi(argv[1]);
+        nshards = atoi(argv[2]);
+        if (nshards < 1 || shard < 0 || shard >= nshards) {
+            fprintf(stderr, "usage: test_nvrtc_compile [SHARD NSHARDS] (0 <= SHARD < NSHARDS)\n");
+            return 2;
+        }
+    }
+    /* the small tests once, in shard 0 */
+    return _cmocka_run_group_tests("nvrtc", all, shard == 0 ? 4 : 1, NULL, NULL);
 }

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# grid_mutants.sh FLOWBENCH SOURCE_DIR WORKDIR - the grid families' checks
+# catch wrong kernels: copies of the device kernels with one deliberate bug
+# each, loaded through FLOWBENCH_KERNEL_DIR on the OpenCL device, must be
+# reported as wrong results (exit 1, status wrong-result, a reason naming
+# the check), while the unmodified copies pass. Skips (77) without OpenCL.
+set -euo pipefail
+bin=$1; src=$2; dir=$3
+rm -rf "$dir"; mkdir -p "$dir"
+fail() { echo "FAIL: $*"; exit 1; }
+if ! "$bin" devices | grep -q '^opencl:'; then echo "no OpenCL device: skipped"; exit 77; fi
+
+run() { # KERNEL_DIR ARGS... -> exit status; output in $dir/out.txt
+  local kdir=$1; shift
+  set +e
+  FLOWBENCH_KERNEL_DIR=$kdir "$bin" grid --backend opencl --no-stream --budget 0.05 --json "$@" \
+    > "$dir/out.json" 2> "$dir/out.txt"
+  local rc=$?
+  set -e
+  return $rc
+}
+
+mutant() { # NAME FILE SED-EXPRESSION: a copy of kernels/ with one change, which must take
+  local name=$1 file=$2 expr=$3
+  rm -rf "$dir/$name"; cp -r "$src/kernels" "$dir/$name"
+  sed -i "$expr" "$dir/$name/$file"
+  cmp -s "$src/kernels/$file" "$dir/$name/$file" && fail "mutant $name: the edit did not apply"
+  echo "$dir/$name"
+}
+
+expect_wrong() { # NAME ARGS...
+  local name=$1; shift
+  local rc=0
+  run "$(cat "$dir/$name.path")" "$@" || rc=$?
+  [ "$rc" -eq 1 ] || fail "$name: exit $rc, expected 1 (wrong result): $(tail -1 "$dir/out.txt")"
+  [ "$(jq -r .status "$dir/out.json")" = wrong-result ] || fail "$name: status $(jq -r .status "$dir/out.json")"
+  jq -r .reason "$dir/out.json" | grep -q . || fail "$name: no reason in the record"
+  echo "ok: $name caught: $(jq -r .reason "$dir/out.json")"
+}
+
+echo "== unmodified kernels from disk pass"
+run "$src/kernels" --family heat2d --grid grid:257x129 --precision single || fail "heat2d from disk: $(tail -1 "$dir/out.txt")"
+run "$src/kernels" --family fv-surface --grid grid:9x7x5 --kernel fv-passes || fail "fv-surface from disk: $(tail -1 "$dir/out.txt")"
+
+echo "== heat2d: an update that leaves T as it was (passed a short transient in single precision once)"
+mutant heat-noop grid/heat2d.cl \
+  's|const REAL v = heat_update(i, j, nx, ny, inv_dt, dx, dy, gx, gy, tn, t_in);|const REAL v = t_in[HEAT_AT(i, j)];|' \
+  > "$dir/heat-noop.path"
+expect_wrong heat-noop --family heat2d --grid grid:1001x1001 --precision single
+expect_wrong heat-noop --family heat2d --grid grid:257x129 --kernel heat-jacobi --param ORDER=1
+
+echo "== heat2d: the device reduction reports half the largest change (a convergence test that stops early)"
+mutant heat-reduce grid/heat2d.cl '0,/red\[lid\] = change;/s||red[lid] = change * (REAL)0.5;|' \
+  > "$dir/heat-reduce.path"
+expect_wrong heat-reduce --family heat2d --grid grid:37x23 --kernel heat-jacobi
+
+echo "== fv-surface: the Rusanov dissipation dropped"
+mutant fv-nodiss grid/fv_surface.cl 's|hs \* (uR\[v\] - uL\[v\])|hs * (uR[v] - uR[v])|' > "$dir/fv-nodiss.path"
+for k in fv-passes fv-atomic fv-gather; do
+  expect_wrong fv-nodiss --family fv-surface --grid grid:9x7x5 --kernel "$k"
+done
+echo "ok"
