@@ -57,7 +57,16 @@
 #define HEAT_AT(i, j) ((i) * ny + (j))
 #endif
 
-#define HEAT_MAX(a, b) ((a) > (b) ? (a) : (b))
+/* NaN wins, so a diverging iterate never looks converged. */
+#define HEAT_MAX(a, b) ((a) > (b) || (a) != (a) ? (a) : (b))
+
+/* CUDA: promise the group size, so a 1024-item group is never refused for
+ * registers at launch. */
+#ifdef __CUDACC__
+#define HEAT_BOUNDS __launch_bounds__(GROUP_ITEMS)
+#else
+#define HEAT_BOUNDS
+#endif
 
 /* Tree reduction of red[0 .. GROUP_ITEMS) to red[0] by item lid. A macro,
  * not a function: __local arrays live at kernel scope (opencl_to_cuda.h).
@@ -89,7 +98,7 @@ FB_INLINE REAL heat_update(const int i, const int j, const int nx, const int ny,
 }
 
 /* One Jacobi sweep t_in -> t_out; partial[group] = the group's max change. */
-__kernel void heat_jacobi(const int nx, const int ny, const REAL inv_dt, __global const REAL *restrict dx,
+__kernel void HEAT_BOUNDS heat_jacobi(const int nx, const int ny, const REAL inv_dt, __global const REAL *restrict dx,
                           __global const REAL *restrict dy, __global const REAL *restrict gx,
                           __global const REAL *restrict gy, __global const REAL *restrict tn,
                           __global const REAL *restrict t_in, __global REAL *restrict t_out,
@@ -114,7 +123,7 @@ __kernel void heat_jacobi(const int nx, const int ny, const REAL inv_dt, __globa
  * (i + j) % 2 == colour. Their neighbours all have the other colour, so no
  * item reads a value another item of the pass writes. The black pass
  * (colour 1) folds the red pass's group maximum into its own. */
-__kernel void heat_rbgs(const int nx, const int ny, const REAL inv_dt, const int colour,
+__kernel void HEAT_BOUNDS heat_rbgs(const int nx, const int ny, const REAL inv_dt, const int colour,
                         __global const REAL *restrict dx, __global const REAL *restrict dy,
                         __global const REAL *restrict gx, __global const REAL *restrict gy,
                         __global const REAL *restrict tn, __global REAL *t, __global REAL *restrict partial)
