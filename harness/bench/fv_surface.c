@@ -201,6 +201,9 @@ fb_status fb_fv_check_point(const fb_fv_grid *g, const fb_fv_config *cfg, const 
     if (dev->max_work_group_size && (size_t)v[FB_FV_WG_SIZE] > dev->max_work_group_size)
         FB_FAIL(FB_ERR_USAGE, "%s on %s: WG_SIZE %d exceeds the device limit %zu", k->name, dev->id, v[FB_FV_WG_SIZE],
                 dev->max_work_group_size);
+    if (dev->max_work_item_sizes[0] && (size_t)v[FB_FV_WG_SIZE] > dev->max_work_item_sizes[0])
+        FB_FAIL(FB_ERR_USAGE, "%s on %s: WG_SIZE %d exceeds the device's dimension-0 limit %zu", k->name, dev->id,
+                v[FB_FV_WG_SIZE], dev->max_work_item_sizes[0]);
     if (dev->local_mem_bytes && (size_t)v[FB_FV_LOCAL_RESERVE] > dev->local_mem_bytes)
         FB_FAIL(FB_ERR_USAGE, "%s on %s: LOCAL_RESERVE %d exceeds the device's %zu bytes of local memory", k->name,
                 dev->id, v[FB_FV_LOCAL_RESERVE], dev->local_mem_bytes);
