@@ -132,10 +132,9 @@ fail:
     return status;
 }
 
-/* Gradients of the 4 barycentric functions and the volume of tetrahedron
- * t: with rows d_k = x_k - x_0, grad l_1 = d2 x d3 / det, grad l_2 =
+/* With rows d_k = x_k - x_0: grad l_1 = d2 x d3 / det, grad l_2 =
  * d3 x d1 / det, grad l_3 = d1 x d2 / det, grad l_0 = -(their sum). */
-static double element(const fb_mesh *m, int64_t t, double g[4][3])
+double fb_tet_gradients(const fb_mesh *m, int64_t t, double g[4][3])
 {
     const int *v = m->tets + 4 * t;
     double d[3][3];
@@ -154,7 +153,7 @@ static double element(const fb_mesh *m, int64_t t, double g[4][3])
             g[k][c] /= det;
         g[0][c] = -(g[1][c] + g[2][c] + g[3][c]);
     }
-    return fabs(det) / 6.0;
+    return det / 6.0;
 }
 
 static fb_status check_volumes(const fb_mesh *m)
@@ -164,7 +163,7 @@ static fb_status check_volumes(const fb_mesh *m)
 #pragma omp parallel for reduction(min : bad) schedule(static)
     for (int t = 0; t < m->ntets; ++t) {
         double g[4][3];
-        double vol = element(m, t, g);
+        double vol = fabs(fb_tet_gradients(m, t, g));
         if (!(vol > 0.0) || !isfinite(vol) || !isfinite(g[0][0] + g[0][1] + g[0][2])) bad = t < bad ? t : bad;
     }
     if (bad < m->ntets) {
@@ -201,7 +200,7 @@ static void laplacian_row(const fb_mesh *m, const incidence *inc, fb_csr *A, int
     for (int p = inc->ptr[i]; p < inc->ptr[i + 1]; ++p) {
         int64_t t = inc->tet[p];
         const int *v = m->tets + 4 * t;
-        double g[4][3], vol = element(m, t, g);
+        double g[4][3], vol = fabs(fb_tet_gradients(m, t, g));
         int a = 0;
         while (v[a] != i)
             ++a;

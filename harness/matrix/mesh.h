@@ -50,6 +50,11 @@ void fb_mesh_free(fb_mesh *m);
 
 /* ---- matrices on a mesh (fem.c) ---------------------------------------- */
 
+/* Gradients of the 4 barycentric (P1) functions of tetrahedron t,
+ * g[a][k] = dN_a/dx_k, and its signed volume (negative for a left-handed
+ * vertex order): the element quantities of every P1 operator. */
+double fb_tet_gradients(const fb_mesh *m, int64_t t, double g[4][3]);
+
 /* Node adjacency including the diagonal, every value 1 (the pattern of
  * every P1 operator on the mesh). */
 fb_status fb_mesh_graph(const fb_mesh *m, fb_csr *out);

@@ -12,28 +12,6 @@
 
 #include "matrix/csr.h"
 
-double fb_tet_gradients(const fb_mesh *m, int64_t t, double g[4][3])
-{
-    const int *v = m->tets + 4 * t;
-    double d[3][3];
-    for (int k = 0; k < 3; ++k)
-        for (int c = 0; c < 3; ++c)
-            d[k][c] = m->xyz[3 * (int64_t)v[k + 1] + c] - m->xyz[3 * (int64_t)v[0] + c];
-    for (int k = 0; k < 3; ++k) {
-        const double *a = d[(k + 1) % 3], *b = d[(k + 2) % 3];
-        g[k + 1][0] = a[1] * b[2] - a[2] * b[1];
-        g[k + 1][1] = a[2] * b[0] - a[0] * b[2];
-        g[k + 1][2] = a[0] * b[1] - a[1] * b[0];
-    }
-    double det = d[0][0] * g[1][0] + d[0][1] * g[1][1] + d[0][2] * g[1][2];
-    for (int c = 0; c < 3; ++c) {
-        for (int k = 1; k < 4; ++k)
-            g[k][c] /= det;
-        g[0][c] = -(g[1][c] + g[2][c] + g[3][c]);
-    }
-    return det / 6.0;
-}
-
 int fb_edge_find(const fb_edge_ops *ops, int i, int j)
 {
     int lo = ops->rowptr[i], hi = ops->rowptr[i + 1];

@@ -57,9 +57,7 @@ void fb_edge_ops_drop_cold(fb_edge_ops *ops);
 
 void fb_edge_ops_free(fb_edge_ops *ops);
 
-/* Gradients of the 4 barycentric functions of tetrahedron t and its
- * (signed) volume: g[a][k] = dN_a/dx_k. Shared with the tests, which
- * assemble element by element. */
-double fb_tet_gradients(const fb_mesh *m, int64_t t, double g[4][3]);
+/* fb_tet_gradients (matrix/mesh.h) gives each tetrahedron's P1 gradients
+ * and signed volume, for the assembly here and in the tests. */
 
 #endif

@@ -21,25 +21,13 @@ static void cross3(const double *a, const double *b, double *r)
 static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
 /* The constant velocity gradient of P1 tetrahedron `t`, g[3 i + j] =
- * du_i/dx_j; 0 if the tetrahedron has zero volume. The shape-function
- * gradients are the cross products of the edge vectors over the signed
- * 6 * volume, valid for either orientation. */
+ * du_i/dx_j, from the shape-function gradients of fb_tet_gradients (valid
+ * for either orientation); 0 if the tetrahedron has zero volume. */
 static int tet_gradient(const fb_mesh *m, int t, const double *u, double g[9])
 {
     const int *v = m->tets + 4 * (size_t)t;
-    const double *x0 = m->xyz + 3 * (size_t)v[0];
-    double e[3][3], gphi[4][3];
-    for (int k = 0; k < 3; ++k)
-        sub3(m->xyz + 3 * (size_t)v[k + 1], x0, e[k]);
-    cross3(e[1], e[2], gphi[1]);
-    cross3(e[2], e[0], gphi[2]);
-    cross3(e[0], e[1], gphi[3]);
-    double det = dot3(e[0], gphi[1]);
-    if (det == 0.0 || !isfinite(det)) return 0;
-    for (int j = 0; j < 3; ++j) {
-        gphi[1][j] /= det, gphi[2][j] /= det, gphi[3][j] /= det;
-        gphi[0][j] = -(gphi[1][j] + gphi[2][j] + gphi[3][j]);
-    }
+    double gphi[4][3], vol = fb_tet_gradients(m, t, gphi);
+    if (vol == 0.0 || !isfinite(vol)) return 0;
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) {
             double s = 0.0;
