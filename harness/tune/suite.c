@@ -143,7 +143,18 @@ fail:
     return status;
 }
 
-static fb_status read_strings(parser *P, yaml_node_t *n, const char *what, char ***out, int *nout)
+/* How one list item is added: as given, or (problems) with paths resolved
+ * and globs expanded. */
+typedef fb_status (*item_adder)(parser *P, yaml_node_t *n, const char *s, char ***list, int *count);
+
+static fb_status add_plain(parser *P, yaml_node_t *n, const char *s, char ***list, int *count)
+{
+    (void)P, (void)n;
+    return push_string(list, count, s);
+}
+
+/* A list of non-empty strings under key `what`, replacing *out. */
+static fb_status read_list(parser *P, yaml_node_t *n, const char *what, item_adder add, char ***out, int *nout)
 {
     fb_status status = FB_OK;
     yaml_node_t **items = NULL;
@@ -155,7 +166,7 @@ static fb_status read_strings(parser *P, yaml_node_t *n, const char *what, char 
     for (int i = 0; i < count; ++i) {
         const char *s = scalar_of(items[i]);
         if (!s || !*s) SUITE_FAIL(items[i], "%s: item %d is not a string", what, i + 1);
-        FB_CHECK(push_string(out, nout, s));
+        FB_CHECK(add(P, items[i], s, out, nout));
     }
 fail:
     free(items);
@@ -289,25 +300,6 @@ static fb_status add_matrix(parser *P, yaml_node_t *n, const char *spec, char **
     }
 fail:
     globfree(&g);
-    return status;
-}
-
-static fb_status read_matrices(parser *P, yaml_node_t *n, const char *key, char ***list, int *count)
-{
-    fb_status status = FB_OK;
-    yaml_node_t **items = NULL;
-    int nitems;
-    free_strings(*list, *count);
-    *list = NULL;
-    *count = 0;
-    FB_CHECK(items_of(P, n, key, &items, &nitems));
-    for (int i = 0; i < nitems; ++i) {
-        const char *s = scalar_of(items[i]);
-        if (!s || !*s) SUITE_FAIL(items[i], "%s: item %d is not a string", key, i + 1);
-        FB_CHECK(add_matrix(P, items[i], s, list, count));
-    }
-fail:
-    free(items);
     return status;
 }
 
@@ -563,8 +555,8 @@ static fb_status read_problems(parser *P, yaml_node_t *map, char ***list, int *c
     fb_status status = FB_OK;
     yaml_node_t *m = map_get(P, map, "matrices"), *g = map_get(P, map, "grids");
     if (m && g) SUITE_FAIL(g, "grids: give matrices or grids, not both");
-    if (m) FB_CHECK(read_matrices(P, m, "matrices", list, count));
-    if (g) FB_CHECK(read_matrices(P, g, "grids", list, count));
+    if (m) FB_CHECK(read_list(P, m, "matrices", add_matrix, list, count));
+    if (g) FB_CHECK(read_list(P, g, "grids", add_matrix, list, count));
 fail:
     return status;
 }
@@ -583,7 +575,7 @@ static fb_status read_case(parser *P, yaml_node_t *n, fb_suite_case *c)
     if ((v = map_get(P, n, "zip"))) FB_CHECK(read_zip(P, v, c));
     if ((v = map_get(P, n, "space"))) FB_CHECK(read_space(P, v, c));
     FB_CHECK(read_problems(P, n, &c->matrices, &c->nmatrices));
-    if ((v = map_get(P, n, "backends"))) FB_CHECK(read_strings(P, v, "backends", &c->backends, &c->nbackends));
+    if ((v = map_get(P, n, "backends"))) FB_CHECK(read_list(P, v, "backends", add_plain, &c->backends, &c->nbackends));
     if ((v = map_get(P, n, "precisions"))) FB_CHECK(read_precisions(P, v, c->is_double, &c->nprecisions));
     if ((v = map_get(P, n, "measure"))) FB_CHECK(read_measure(P, v, &c->measure));
     if (c->nmatrices == 0) SUITE_FAIL(n, "case %s: no matrices or grids (give them here or at the top)", c->name);
@@ -639,7 +631,7 @@ static fb_status read_defaults(parser *P, yaml_node_t *root, fb_suite *s, fb_sui
         if (n < 1024) SUITE_FAIL(v, "stream_n: %d is under 1024 elements", n);
         s->stream_n = (size_t)n;
     }
-    if ((v = map_get(P, root, "backends"))) FB_CHECK(read_strings(P, v, "backends", &base->backends, &base->nbackends));
+    if ((v = map_get(P, root, "backends"))) FB_CHECK(read_list(P, v, "backends", add_plain, &base->backends, &base->nbackends));
     if ((v = map_get(P, root, "precisions"))) FB_CHECK(read_precisions(P, v, base->is_double, &base->nprecisions));
     if ((v = map_get(P, root, "measure"))) FB_CHECK(read_measure(P, v, &base->measure));
     FB_CHECK(read_problems(P, root, &base->matrices, &base->nmatrices));
