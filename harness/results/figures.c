@@ -332,7 +332,8 @@ static int block_shape(const fb_record *r, char *buf, size_t len)
     return 1;
 }
 
-static int keep_blockshape(fb_figure *f) { return f->nrows >= 2; }
+/* Bars or lines need two x values to compare anything. */
+static int keep_two_rows(fb_figure *f) { return f->nrows >= 2; }
 
 static fb_status collect_blockshape(const fb_results_set *set, fb_figure_list *out)
 {
@@ -352,7 +353,7 @@ static fb_status collect_blockshape(const fb_results_set *set, fb_figure_list *o
                  *fb_record_matrix(r) ? ", matrix " : "", fb_record_matrix(r), str(r, "precision"));
         FB_CHECK(figure_put(f, shape, str(r, "kernel"), gbs, 1));
     }
-    figure_filter(out, keep_blockshape);
+    figure_filter(out, keep_two_rows);
 fail:
     return status;
 }
@@ -381,8 +382,6 @@ static void percell_series(const fb_record *r, char *buf, size_t len)
         snprintf(buf, len, "%s %s", str(r, "kernel"), order == 0 ? "row-major" : "column-major");
 }
 
-static int keep_percell(fb_figure *f) { return f->nrows >= 2; }
-
 static fb_status collect_percell(const fb_results_set *set, fb_figure_list *out)
 {
     fb_status status = FB_OK;
@@ -401,7 +400,7 @@ static fb_status collect_percell(const fb_results_set *set, fb_figure_list *out)
         percell_series(r, col, sizeof col);
         FB_CHECK(figure_put(f, row, col, ns, 0));
     }
-    figure_filter(out, keep_percell);
+    figure_filter(out, keep_two_rows);
 fail:
     return status;
 }
@@ -553,8 +552,6 @@ static void assign_names(fb_figure_list *list);
 
 /* ---- GB/s beside a counter or resource field (plot --beside) ---------- */
 
-static int keep_beside(fb_figure *f) { return f->nrows >= 2; }
-
 fb_status fb_figures_collect_beside(const fb_results_set *set, const char *field, fb_figure_list *out)
 {
     fb_status status = FB_OK;
@@ -575,7 +572,7 @@ fb_status fb_figures_collect_beside(const fb_results_set *set, const char *field
         snprintf(value, sizeof value, "%.6g", x);
         FB_CHECK(figure_put(f, value, str(r, "kernel"), gbs, 1));
     }
-    figure_filter(out, keep_beside);
+    figure_filter(out, keep_two_rows);
     assign_names(out);
 fail:
     return status;
