@@ -27,7 +27,7 @@ static const column columns[] = {
     {"device_name", COL_STR, "device_name"},
     {"precision", COL_STR, "precision"},
     {"matrix", COL_SPECIAL, NULL},
-    {"matrix_hash", COL_STR, "matrix.hash"},
+    {"matrix_hash", COL_SPECIAL, NULL},
     {"matrix_rows", COL_NUM, "matrix.rows"},
     {"matrix_cols", COL_NUM, "matrix.cols"},
     {"matrix_nnz", COL_NUM, "matrix.nnz"},
@@ -77,6 +77,8 @@ static void write_special(FILE *out, const fb_results_set *set, const fb_record 
         fb_csv_field(out, fb_record_host(r));
     else if (strcmp(name, "matrix") == 0)
         fb_csv_field(out, fb_record_matrix(r));
+    else if (strcmp(name, "matrix_hash") == 0) /* the matrix's or the grid's */
+        fb_csv_field(out, fb_json_str(fb_record_problem(r->json), "hash"));
     else if (strcmp(name, "samples") == 0)
         fprintf(out, "%d", r->nsamples);
     else if (strcmp(name, "fraction_of_stream") == 0)

@@ -113,7 +113,7 @@ fail:
 
 const json_t *fb_record_problem(const json_t *rec)
 {
-    static const char *const keys[] = {"matrix", "grid", "mesh"};
+    static const char *const keys[] = {"matrix", "grid"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; ++i) {
         const json_t *p = json_object_get(rec, keys[i]);
         if (p) return p;

@@ -72,9 +72,9 @@ void fb_record_label(const fb_record *r, char *buf, size_t len);
 /* "name=value name=value" of the params object, keys sorted. */
 void fb_params_text(const json_t *params, char *buf, size_t len);
 
-/* What a record ran on: its "matrix" (spmv), "grid" (the grid families) or
- * "mesh" (the solver) object or string; NULL if none. Configuration keys
- * and figures identify problems through it. */
+/* What a record ran on: its "matrix" (spmv; the solver's records repeat
+ * their mesh there) or "grid" (the grid families) object or string; NULL
+ * if none. Configuration keys and figures identify problems through it. */
 const json_t *fb_record_problem(const json_t *rec);
 
 /* The problem's display name: the matrix's (matrix.name, the source's base
