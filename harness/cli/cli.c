@@ -1,6 +1,7 @@
 /* cli.c - option parsing and help text generated from fb_option tables. */
 #include "cli.h"
 
+#include "../bench/stream.h"
 #include "../results/results.h"
 
 #include <errno.h>
@@ -224,5 +225,18 @@ fb_status fb_cli_emit_record(const fb_parsed *args, const char *command, const f
     }
 fail:
     fb_results_close(out);
+    return status;
+}
+
+fb_status fb_cli_stream_triad(const fb_parsed *args, fb_target *t, const char *label, int is_double, double *gbs)
+{
+    fb_status status = FB_OK;
+    size_t n = 0;
+    *gbs = 0;
+    FB_CHECK(fb_cli_size(args, "stream-size", 0, &n));
+    if (fb_cli_flag(args, "no-stream")) return FB_OK;
+    fprintf(stderr, "measuring the stream triad on %s first (--no-stream skips it)...\n", label);
+    FB_CHECK(fb_stream_triad_gbs(t, n, is_double, gbs));
+fail:
     return status;
 }

@@ -12,7 +12,7 @@
 
 #include <jansson.h>
 
-#include "../backends/backend.h"
+#include "../backends/target.h"
 #include "../bench/params.h"
 #include "../core/measure.h"
 #include "../core/status.h"
@@ -71,6 +71,11 @@ fb_status fb_cli_param(const char *kernel, const fb_param_axis *axes, int naxes,
 /* The sampling options every measuring command shares: --min-samples,
  * --max-samples, --spread (percent, default 1) and --budget, checked. */
 fb_status fb_cli_measure(const fb_parsed *args, fb_measure_config *m);
+
+/* The roofline reference of a measuring command: the stream triad on t, in
+ * its precision, with --stream-size elements per array (default 2^25),
+ * announced on stderr as measured "on `label`"; *gbs = 0 with --no-stream. */
+fb_status fb_cli_stream_triad(const fb_parsed *args, fb_target *t, const char *label, int is_double, double *gbs);
 
 /* A measuring command's record: appended (after a header naming `command`
  * and device d) to --out FILE when given, printed as JSON on stdout with

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "../bench/stream.h"
 #include "../results/reader.h"
 #include "../results/results.h"
 #include "../tune/family.h"
@@ -115,19 +114,6 @@ static void print_result(FILE *f, const grid_cli *c, const json_t *rec)
     if (*fb_json_str(rec, "reason")) fprintf(f, "  reason: %s\n", fb_json_str(rec, "reason"));
 }
 
-static fb_status measure_stream(const fb_parsed *args, const grid_cli *c, fb_target *t, double *gbs)
-{
-    fb_status status = FB_OK;
-    size_t n = 0;
-    *gbs = 0;
-    if (fb_cli_flag(args, "no-stream")) return FB_OK;
-    FB_CHECK(fb_cli_size(args, "stream-size", 0, &n));
-    fprintf(stderr, "measuring the stream triad on %s first (--no-stream skips it)...\n", c->backend);
-    FB_CHECK(fb_stream_triad_gbs(t, n, c->run.is_double, gbs));
-fail:
-    return status;
-}
-
 static int run_grid(const fb_parsed *args)
 {
     fb_status status = FB_OK, run_status = FB_OK;
@@ -144,7 +130,7 @@ static int run_grid(const fb_parsed *args)
     FB_CHECK(c.family->problem_open(c.spec, &problem));
     FB_CHECK(fb_target_open(c.backend, &t));
     FB_CHECK(c.family->check(problem, &c.run, fb_target_info(t)));
-    FB_CHECK(measure_stream(args, &c, t, &stream_gbs));
+    FB_CHECK(fb_cli_stream_triad(args, t, c.backend, c.run.is_double, &stream_gbs));
     run_status = c.family->run(t, problem, &c.run, &rec);
     if (run_status != FB_OK && run_status != FB_ERR_CHECK) {
         status = run_status; /* the message is already set */

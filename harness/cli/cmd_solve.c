@@ -9,7 +9,6 @@
 
 #include "cli.h"
 #include "../backends/target.h"
-#include "../bench/stream.h"
 #include "../core/measure.h"
 #include "../results/results.h"
 #include "../solver/cases.h"
@@ -147,14 +146,9 @@ typedef struct solve_run {
 static fb_status prepare(const fb_parsed *args, solve_opts *o, solve_run *s)
 {
     fb_status status = FB_OK;
-    size_t stream_n = 0;
     FB_CHECK(read_opts(args, o, &s->c));
-    FB_CHECK(fb_cli_size(args, "stream-size", 0, &stream_n));
     FB_CHECK(fb_target_open("openmp", &s->t));
-    if (!fb_cli_flag(args, "no-stream")) {
-        fprintf(stderr, "measuring the stream triad on openmp first (--no-stream skips it)...\n");
-        FB_CHECK(fb_stream_triad_gbs(s->t, stream_n, 1, &s->stream_gbs));
-    }
+    FB_CHECK(fb_cli_stream_triad(args, s->t, "openmp", 1, &s->stream_gbs));
     FB_CHECK(fb_ns_init(&s->ns, &s->c.mesh, &s->c.bnd, &s->c.cfg, &s->c.bc));
     fb_case_initial(&s->c, &s->ns);
     s->rss_setup = fb_rss_bytes();

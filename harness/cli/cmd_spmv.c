@@ -9,7 +9,6 @@
 #include "../bench/spmv.h"
 #include "../bench/spmv_matrix.h"
 #include "../bench/spmv_record.h"
-#include "../bench/stream.h"
 #include "../matrix/mtx.h"
 #include "../matrix/source.h"
 #include "../peers/peers.h"
@@ -260,19 +259,14 @@ static fb_status prepare(const fb_parsed *args, spmv_cli *c, spmv_run *s)
 {
     fb_status status = FB_OK;
     fb_matrix_options opt = {.reorder_rcm = fb_cli_value(args, "reorder") != NULL};
-    size_t stream_n = 0;
     FB_CHECK(read_options(args, c));
-    FB_CHECK(fb_cli_size(args, "stream-size", 0, &stream_n));
     FB_CHECK(fb_matrix_load(fb_cli_value(args, "matrix"), &opt, &s->m));
     if (s->m.is_vector) FB_FAIL(FB_ERR_INPUT, "%s: is a vector (Matrix Market array), not a matrix", s->m.source);
     FB_CHECK(make_view(&s->m, c->kernel, &s->A));
     if (fb_cli_value(args, "x")) FB_CHECK(read_x(fb_cli_value(args, "x"), s->A.shape.ncols, &s->x));
     c->cfg.x = s->x;
     FB_CHECK(fb_target_open(c->backend, &s->t));
-    if (!fb_cli_flag(args, "no-stream")) {
-        fprintf(stderr, "measuring the stream triad on %s first (--no-stream skips it)...\n", c->backend);
-        FB_CHECK(fb_stream_triad_gbs(s->t, stream_n, c->cfg.is_double, &s->stream_gbs));
-    }
+    FB_CHECK(fb_cli_stream_triad(args, s->t, c->backend, c->cfg.is_double, &s->stream_gbs));
     FB_CHECK(fb_spmv_matrix_json(&s->m, &s->matrix_json));
     if (fb_cli_flag(args, "tuned")) FB_CHECK(apply_tuning(args, c, s));
     FB_CHECK(open_counters(args, c, s));
