@@ -240,3 +240,13 @@ fb_status fb_cli_stream_triad(const fb_parsed *args, fb_target *t, const char *l
 fail:
     return status;
 }
+
+void fb_cli_print_axes(const fb_param_axis *axes, int naxes, const char *indent)
+{
+    for (int p = 0; p < naxes; ++p) {
+        const fb_param_axis *a = &axes[p];
+        printf("%s%s = {", indent, a->name);
+        for (int v = 0; v < a->nvalues; ++v) printf("%s%d", v ? ", " : "", a->values[v]);
+        printf("}, default %d: %s%s\n", a->def, a->help ? a->help : "", a->launch_only ? " (launch geometry only)" : "");
+    }
+}

@@ -72,6 +72,10 @@ fb_status fb_cli_param(const char *kernel, const fb_param_axis *axes, int naxes,
  * --max-samples, --spread (percent, default 1) and --budget, checked. */
 fb_status fb_cli_measure(const fb_parsed *args, fb_measure_config *m);
 
+/* One line per parameter axis for a --list: "INDENT NAME = {v, ...},
+ * default D: help", marking launch-geometry-only axes. */
+void fb_cli_print_axes(const fb_param_axis *axes, int naxes, const char *indent);
+
 /* The roofline reference of a measuring command: the stream triad on t, in
  * its precision, with --stream-size elements per array (default 2^25),
  * announced on stderr as measured "on `label`"; *gbs = 0 with --no-stream. */

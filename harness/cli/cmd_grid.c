@@ -41,12 +41,7 @@ static void print_list(void)
         for (int k = 0; k < f->kernel_count(); ++k) {
             const fb_family_kernel *fk = f->kernel(k);
             printf("  %s  %s\n", fk->name, fk->summary);
-            for (int p = 0; p < fk->nparams; ++p) {
-                const fb_param_axis *a = &fk->params[p];
-                printf("      %s = {", a->name);
-                for (int v = 0; v < a->nvalues; ++v) printf("%s%d", v ? ", " : "", a->values[v]);
-                printf("}, default %d: %s\n", a->def, a->help ? a->help : "");
-            }
+            fb_cli_print_axes(fk->params, fk->nparams, "      ");
         }
     }
 }

@@ -46,12 +46,7 @@ static void print_list(void)
     for (int i = 0; i < fb_spmv_kernel_count; ++i) {
         const fb_spmv_kernel_def *k = &fb_spmv_kernels[i];
         printf("%s  %s\n", k->name, k->summary);
-        for (int p = 0; p < k->nparams; ++p) {
-            const fb_param_axis *a = &k->params[p];
-            printf("    %s = {", a->name);
-            for (int v = 0; v < a->nvalues; ++v) printf("%s%d", v ? ", " : "", a->values[v]);
-            printf("}, default %d: %s%s\n", a->def, a->help, a->launch_only ? " (launch geometry only)" : "");
-        }
+        fb_cli_print_axes(k->params, k->nparams, "    ");
         if (k->format != FB_FORMAT_CSR) printf("    BLOCK_SIZE = the matrix's block size (SRC:block=K)\n");
     }
     for (int i = 0; i < fb_peer_count(); ++i) {
