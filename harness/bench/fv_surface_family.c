@@ -8,7 +8,6 @@
 #include "../results/results.h"
 #include "../tune/family.h"
 #include "fv_surface.h"
-#include "spmv_record.h"
 
 static fb_family_kernel kernels[FB_FV_KERNEL_COUNT];
 
@@ -73,22 +72,14 @@ json_t *fb_fv_record(const fb_device_info *d, const fb_fv_grid *g, const fb_fv_c
     const fb_fv_kernel *k = &fb_fv_kernels[cfg->kernel];
     char layout[16];
     fb_fv_layout_name(&cfg->point, layout, sizeof layout);
-    json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:b}", "benchmark", "fv-surface", "kernel", k->name,
-                            "layout", layout, "backend", d->backend, "device", d->id, "device_name", d->name,
-                            "precision", cfg->is_double ? "double" : "single", "cold", cfg->measure.cold);
-    json_t *params = json_object();
-    for (int i = 0; i < FB_FV_NPARAMS; ++i)
-        json_object_set_new(params, k->params[i].name, json_integer(cfg->point.values[i]));
+    fb_kernel_record base = {"fv-surface", k->name, cfg->is_double, cfg->measure.cold,
+                             fb_json_params(k->params, FB_FV_NPARAMS, &cfg->point), &r->launch,
+                             r->has_resources ? &r->resources : NULL, r->model.flops, r->model.min_bytes, r->gflops,
+                             r->gbs, &r->m};
+    json_t *rec = fb_json_kernel_record(d, &base);
+    json_object_set_new(rec, "layout", json_string(layout));
     json_object_set_new(rec, "grid", json_deep_copy(g->json));
-    json_object_set_new(rec, "params", params);
-    json_object_set_new(rec, "launch", fb_json_launch(&r->launch));
-    if (r->has_resources) json_object_set_new(rec, "kernel_resources", fb_kernel_resources_json(&r->resources));
-    json_object_set_new(rec, "flops", json_real(r->model.flops));
-    json_object_set_new(rec, "bytes", json_real(r->model.min_bytes));
     json_object_set_new(rec, "bytes_moved", json_real(r->model.moved_bytes));
-    json_object_set_new(rec, "stats", fb_json_measurement(&r->m));
-    json_object_set_new(rec, "gflops", json_real(r->gflops));
-    json_object_set_new(rec, "gbs", json_real(r->gbs));
     json_object_set_new(rec, "ns_per_cell", json_real(r->ns_per_cell));
     json_object_set_new(rec, "check",
                         json_pack("{s:f, s:f, s:b, s:b}", "rel_error", r->rel_error, "tolerance", r->tolerance, "ok",

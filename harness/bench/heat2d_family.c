@@ -8,7 +8,6 @@
 #include "../results/results.h"
 #include "../tune/family.h"
 #include "heat2d.h"
-#include "spmv_record.h"
 #include "variants.h"
 
 static fb_family_kernel kernels[8];
@@ -61,26 +60,17 @@ json_t *fb_heat2d_record(const fb_device_info *d, const fb_heat2d_problem *p, co
                          const fb_heat2d_result *r)
 {
     const fb_heat2d_kernel_def *k = cfg->kernel;
-    json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:b}", "benchmark", "heat2d", "kernel", k->name, "backend",
-                            d->backend, "device", d->id, "device_name", d->name, "precision",
-                            cfg->is_double ? "double" : "single", "cold", cfg->measure.cold);
-    json_t *params = json_object();
-    for (int i = 0; i < k->nparams; ++i)
-        json_object_set_new(params, k->params[i].name, json_integer(cfg->point.values[i]));
+    fb_kernel_record base = {"heat2d", k->name, cfg->is_double, cfg->measure.cold,
+                             fb_json_params(k->params, k->nparams, &cfg->point), &r->launch,
+                             r->has_resources ? &r->resources : NULL, r->model.flops, r->model.min_bytes, r->gflops,
+                             r->gbs, &r->m};
+    json_t *rec = fb_json_kernel_record(d, &base);
     json_object_set_new(rec, "grid", json_deep_copy(p->json));
-    json_object_set_new(rec, "params", params);
-    json_object_set_new(rec, "launch", fb_json_launch(&r->launch));
-    if (r->has_resources) json_object_set_new(rec, "kernel_resources", fb_kernel_resources_json(&r->resources));
     /* T^n and the two iterates: whether the last-level cache can hold them
      * decides whether GB/s measures memory or cache (design.md pitfalls) */
     json_object_set_new(rec, "working_set_bytes",
                         json_integer((json_int_t)3 * p->g.nx * p->g.ny * (cfg->is_double ? 8 : 4)));
     json_object_set_new(rec, "device_cache_bytes", json_integer((json_int_t)d->cache_bytes));
-    json_object_set_new(rec, "flops", json_real(r->model.flops));
-    json_object_set_new(rec, "bytes", json_real(r->model.min_bytes));
-    json_object_set_new(rec, "stats", fb_json_measurement(&r->m));
-    json_object_set_new(rec, "gflops", json_real(r->gflops));
-    json_object_set_new(rec, "gbs", json_real(r->gbs));
     json_object_set_new(rec, "ns_per_cell", json_real(r->ns_per_cell));
     json_object_set_new(rec, "check",
                         json_pack("{s:f, s:f, s:b, s:f, s:f, s:i, s:i, s:f, s:f, s:f, s:f}", "rel_error",

@@ -43,38 +43,21 @@ fail:
 
 json_t *fb_spmv_params_json(const fb_spmv_config *cfg, const fb_spmv_matrix *A)
 {
-    json_t *params = json_object();
-    for (int i = 0; i < cfg->kernel->nparams; ++i)
-        json_object_set_new(params, cfg->kernel->params[i].name, json_integer(cfg->point.values[i]));
+    json_t *params = fb_json_params(cfg->kernel->params, cfg->kernel->nparams, &cfg->point);
     if (A->format != FB_FORMAT_CSR) json_object_set_new(params, "BLOCK_SIZE", json_integer(A->shape.block));
     return params;
-}
-
-json_t *fb_kernel_resources_json(const fb_kernel_resources *k)
-{
-    return json_pack("{s:i, s:I, s:I, s:I, s:I, s:i, s:f}", "registers", k->registers, "private_bytes",
-                     (json_int_t)k->private_bytes, "local_bytes", (json_int_t)k->local_bytes, "max_group_items",
-                     (json_int_t)k->max_group_items, "group_multiple", (json_int_t)k->group_multiple,
-                     "groups_per_unit", k->groups_per_unit, "occupancy", k->occupancy);
 }
 
 json_t *fb_spmv_record(const fb_device_info *d, const json_t *matrix, const fb_spmv_matrix *A,
                        const fb_spmv_config *cfg, const fb_spmv_result *r, double stream_gbs)
 {
-    json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:b}", "benchmark", "spmv", "kernel",
-                            cfg->kernel->name, "format",
-                            A->format == FB_FORMAT_CSR ? "csr" : A->format == FB_FORMAT_BCSR ? "bcsr" : "bcsr-soa",
-                            "backend", d->backend, "device", d->id, "device_name", d->name, "precision",
-                            cfg->is_double ? "double" : "single", "cold", cfg->measure.cold);
+    fb_kernel_record k = {"spmv", cfg->kernel->name, cfg->is_double, cfg->measure.cold, fb_spmv_params_json(cfg, A),
+                          &r->launch, r->has_resources ? &r->resources : NULL, r->model.flops, r->model.min_bytes,
+                          r->gflops, r->gbs, &r->m};
+    json_t *rec = fb_json_kernel_record(d, &k);
+    json_object_set_new(rec, "format",
+                        json_string(A->format == FB_FORMAT_CSR ? "csr" : A->format == FB_FORMAT_BCSR ? "bcsr" : "bcsr-soa"));
     json_object_set_new(rec, "matrix", json_deep_copy(matrix));
-    json_object_set_new(rec, "params", fb_spmv_params_json(cfg, A));
-    if (r->launch.dims > 0) json_object_set_new(rec, "launch", fb_json_launch(&r->launch));
-    if (r->has_resources) json_object_set_new(rec, "kernel_resources", fb_kernel_resources_json(&r->resources));
-    json_object_set_new(rec, "flops", json_real(r->model.flops));
-    json_object_set_new(rec, "bytes", json_real(r->model.min_bytes));
-    json_object_set_new(rec, "stats", fb_json_measurement(&r->m));
-    json_object_set_new(rec, "gflops", json_real(r->gflops));
-    json_object_set_new(rec, "gbs", json_real(r->gbs));
     fb_json_set_fraction_of_stream(rec, r->gbs, stream_gbs);
     json_object_set_new(rec, "check", json_pack("{s:f, s:f, s:b}", "rel_error", r->rel_error, "tolerance",
                                                 r->tolerance, "ok", r->checked_ok));

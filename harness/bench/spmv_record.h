@@ -19,10 +19,6 @@ fb_status fb_spmv_matrix_json(const fb_matrix *m, json_t **out);
 json_t *fb_spmv_record(const fb_device_info *d, const json_t *matrix, const fb_spmv_matrix *A,
                        const fb_spmv_config *cfg, const fb_spmv_result *r, double stream_gbs);
 
-/* {"registers", "private_bytes", "local_bytes", "max_group_items",
- * "group_multiple", "groups_per_unit", "occupancy"} (docs/results.md). */
-json_t *fb_kernel_resources_json(const fb_kernel_resources *k);
-
 /* The parameters of cfg as {"NAME": value}, BLOCK_SIZE included for BCSR. */
 json_t *fb_spmv_params_json(const fb_spmv_config *cfg, const fb_spmv_matrix *A);
 

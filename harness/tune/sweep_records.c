@@ -41,9 +41,7 @@ static void update_best(sweep *w, const sweep_config *cfg, const json_t *rec)
 static json_t *params_json(const sweep *w, const sweep_config *cfg)
 {
     const fb_family_kernel *k = w->s->cases[cfg->kase].family->kernel(cfg->kernel);
-    json_t *p = json_object();
-    for (int i = 0; i < k->nparams; ++i) json_object_set_new(p, k->params[i].name, json_integer(cfg->point.values[i]));
-    return p;
+    return fb_json_params(k->params, k->nparams, &cfg->point);
 }
 
 /* The first line of an error message: build logs run to pages. */
