@@ -256,6 +256,17 @@ static fb_status sample(void *ctx, double *seconds) { return iteration(ctx, seco
 
 static fb_status flush(void *ctx) { return fb_target_flush_cache(((heat_run *)ctx)->t); }
 
+/* The device-reduced max change of the last iteration: one REAL read back. */
+static fb_status read_max_change(heat_run *s, double *out)
+{
+    fb_status status = FB_OK;
+    float single;
+    FB_CHECK(fb_target_copy_out(s->t, s->cfg->is_double ? (void *)out : (void *)&single, s->result, s->real));
+    if (!s->cfg->is_double) *out = single;
+fail:
+    return status;
+}
+
 /* The field the last iteration wrote. */
 static fb_buffer *current(const heat_run *s) { return s->cfg->kernel->red_black || !s->flip ? s->ta : s->tb; }
 
@@ -271,7 +282,6 @@ static fb_status transient(heat_run *s, double tol, double *T, int *iterations)
     const size_t bytes = cells * s->real;
     unsigned char *h = NULL;
     double res = 0, seconds;
-    float res32;
     FB_ALLOC(h, bytes, "the check field");
     for (int j = 0; j < g->ny; ++j)
         for (int i = 0; i < g->nx; ++i)
@@ -284,8 +294,7 @@ static fb_status transient(heat_run *s, double tol, double *T, int *iterations)
         s->flip = 0;
         for (int it = 1;; ++it) {
             FB_CHECK(iteration(s, &seconds));
-            FB_CHECK(fb_target_copy_out(s->t, s->cfg->is_double ? (void *)&res : (void *)&res32, s->result, s->real));
-            if (!s->cfg->is_double) res = res32;
+            FB_CHECK(read_max_change(s, &res));
             ++*iterations;
             if (res <= tol) break;
             if (it == MAX_ITERATIONS)
@@ -411,7 +420,6 @@ static fb_status one_iteration_check(heat_run *s, fb_heat2d_result *r)
     const size_t cells = (size_t)s->p->g.nx * (size_t)s->p->g.ny, bytes = cells * s->real;
     const int order = s->cfg->point.values[FB_HEAT2D_ORDER];
     double *tn = NULL, *T = NULL, *dev = NULL, *scratch = NULL, change = 0, seconds;
-    float change32;
     unsigned char *h = NULL;
     FB_ALLOC(tn, cells, "the check field");
     FB_ALLOC(T, cells, "the check field");
@@ -428,9 +436,7 @@ static fb_status one_iteration_check(heat_run *s, fb_heat2d_result *r)
     FB_CHECK(iteration(s, &seconds));
     FB_CHECK(fb_target_copy_out(s->t, h, current(s), bytes));
     from_reals(s, h, order, dev);
-    FB_CHECK(fb_target_copy_out(s->t, s->real == sizeof(double) ? (void *)&change : (void *)&change32, s->result,
-                                s->real));
-    if (s->real == sizeof(float)) change = change32;
+    FB_CHECK(read_max_change(s, &change));
     const double expected = serial_iteration(s, tn, T, scratch);
     double diff, scale;
     max_diff(dev, T, cells, &diff, &scale);
