@@ -11,9 +11,10 @@
  *   work-items per dimension and must be a multiple of `local`. CUDA maps it
  *   to grid = global / local, block = local.
  * - Kernels are built from OpenCL C text plus -D defines. The OpenMP backend
- *   has no device compiler: it looks the kernel name up in the host kernel
- *   table (kernels/host_kernels.c) and picks the variant whose precision
- *   matches the REAL define; the source text is ignored there.
+ *   has no device compiler: it looks the kernel name up in the OpenMP twins
+ *   the spec carries (its family's table, fb_program_spec.host) and picks
+ *   the one whose precision matches the REAL define; the source text is
+ *   ignored there.
  * - Device-side timing: launch() with a non-NULL `seconds` waits for the
  *   kernel and returns its duration from device events (OpenCL profiling
  *   events, CUDA events) or the host monotonic clock (OpenMP).
@@ -59,13 +60,17 @@ typedef struct fb_define {
     const char *value; /* NULL for a bare "-DNAME" */
 } fb_define;
 
-/* What to build: one kernel function out of an OpenCL C source text. */
+struct fb_host_kernel;
+
+/* What to build: one kernel function out of an OpenCL C source text, or,
+ * on the openmp backend, its twin out of the family's host table. */
 typedef struct fb_program_spec {
     const char *source_name;  /* e.g. "stream/stream.cl", for messages and caching */
     const char *source_text;  /* OpenCL C */
     const char *kernel_name;  /* the __kernel function */
     const fb_define *defines;
     int ndefines;
+    const struct fb_host_kernel *host; /* the family's OpenMP twins, NULL-name terminated */
 } fb_program_spec;
 
 typedef enum fb_arg_kind { FB_ARG_BUFFER, FB_ARG_I32, FB_ARG_F32, FB_ARG_F64 } fb_arg_kind;

@@ -2,8 +2,8 @@
  * measured against.
  *
  * There is no device compiler here. build() looks the kernel name up in the
- * host kernel table (kernels/host_kernels.c) and picks the precision the
- * REAL define names; launch() calls the C function and times it with the
+ * OpenMP twins the program spec carries (its family's host table) and
+ * picks the precision the REAL define names; launch() calls the C function and times it with the
  * monotonic clock. Buffers are host memory, 64-byte aligned and first
  * touched in parallel with a static schedule, so pages land near the
  * threads whose static loops will stream them.
@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "backend.h"
-#include "host_kernels.h"
 #include "../core/measure.h"
 #include "../core/sysinfo.h"
 
@@ -188,6 +187,14 @@ int fb_host_define_int(const fb_host_defines *defs, const char *name, int dflt)
     return dflt;
 }
 
+/* The twin with this name and precision in a family's table, or NULL. */
+static const fb_host_kernel *find_twin(const fb_host_kernel *table, const char *name, const char *real)
+{
+    for (const fb_host_kernel *k = table; k && k->name; ++k)
+        if (strcmp(k->name, name) == 0 && strcmp(k->real, real) == 0) return k;
+    return NULL;
+}
+
 static fb_status build_openmp(fb_device *dev, const fb_program_spec *spec, fb_kernel **out, char **log)
 {
     fb_status status = FB_OK;
@@ -196,7 +203,7 @@ static fb_status build_openmp(fb_device *dev, const fb_program_spec *spec, fb_ke
     if (log) *log = NULL;
     const char *real = fb_defines_get(spec->defines, spec->ndefines, "REAL");
     if (!real) real = "double";
-    const fb_host_kernel *host = fb_host_kernel_find(spec->kernel_name, real);
+    const fb_host_kernel *host = find_twin(spec->host, spec->kernel_name, real);
     if (!host) FB_FAIL(FB_ERR_UNAVAILABLE, "openmp: no host kernel %s for REAL=%s", spec->kernel_name, real);
     FB_ALLOC(k, 1, "kernel record");
     k->host = host;

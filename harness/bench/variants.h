@@ -1,14 +1,17 @@
-/* variants.h - every device kernel variant flowbench can build.
+/* variants.h - the device kernel variants a family can build.
  *
- * Each kernel family contributes the programs (source, kernel, defines) its
- * parameter space can produce. The NVRTC test compiles all of them for
- * sm_80 and sm_90, and the OpenCL tests build them on PoCL, so a variant
- * that a sweep could pick on a GPU is known to compile before it gets there.
+ * Each family lists the programs (source, kernel, defines) its parameter
+ * space can produce through its descriptor's `variants` enumerator; the
+ * registry (kernels/families.c) numbers them all. The NVRTC test compiles
+ * every one for sm_80 and sm_90, and the OpenCL tests build them on PoCL,
+ * so a variant that a sweep could pick on a GPU is known to compile before
+ * it gets there.
  */
 #ifndef FB_VARIANTS_H
 #define FB_VARIANTS_H
 
 #include "../backends/backend.h"
+#include "../core/params.h"
 
 #define FB_VARIANT_MAX_DEFINES 8 /* REAL, up to 6 parameters, BLOCK_SIZE */
 
@@ -19,18 +22,32 @@ typedef struct fb_variant {
     char values[FB_VARIANT_MAX_DEFINES][32];
 } fb_variant;
 
-int fb_variant_count(void);
+/* Where an enumerator hands its variants: counting them (target -1) or
+ * picking number `target` into out. */
+typedef struct fb_variant_sink {
+    int target;
+    int seen;
+    fb_variant *out;
+} fb_variant_sink;
 
-/* ---- for the families' enumerators (variants.c's `enumerators` table) ----
- * A family lists its variants by filling a fb_variant with begin + define
+/* A family lists its variants by filling a fb_variant with begin + define
  * and handing it to emit; emit returns 1 when the sink is full (the caller
  * returns 1 at once), else 0. Enumerators return 1 to stop, 0 when done. */
-typedef struct fb_variant_sink fb_variant_sink;
 void fb_variant_begin(fb_variant *v, const char *source, const char *kernel, const char *real);
 void fb_variant_define(fb_variant *v, const char *name, const char *value);
 int fb_variant_emit(fb_variant_sink *sink, const fb_variant *v);
 
-/* Fills v with variant i (0 <= i < fb_variant_count()); v->spec points into v. */
-fb_status fb_variant_get(int i, fb_variant *v);
+/* The two precisions every family builds, "double" then "float". */
+extern const char *const fb_variant_reals[2];
+
+/* A generic CUDA-class device (1024 work-items per group, 48 KiB of static
+ * local memory): the limits enumerators filter points against, so every
+ * listed variant is one a GPU sweep could pick. */
+extern const fb_device_info fb_variant_generic_gpu;
+
+/* Enumerates the code-changing points of an axis space (launch-only axes
+ * stay at their default): first sets *p and pos, next advances; 0 when done. */
+int fb_variant_first_point(const fb_param_axis *axes, int naxes, int *pos, fb_param_point *p);
+int fb_variant_next_point(const fb_param_axis *axes, int naxes, int *pos, fb_param_point *p);
 
 #endif

@@ -1,7 +1,8 @@
 /* cli.c - option parsing and help text generated from fb_option tables. */
 #include "cli.h"
 
-#include "../bench/stream.h"
+#include "bench/family.h"
+#include "stream/stream.h"
 #include "../results/results.h"
 
 #include <errno.h>
@@ -247,6 +248,14 @@ void fb_cli_print_axes(const fb_param_axis *axes, int naxes, const char *indent)
         const fb_param_axis *a = &axes[p];
         printf("%s%s = {", indent, a->name);
         for (int v = 0; v < a->nvalues; ++v) printf("%s%d", v ? ", " : "", a->values[v]);
-        printf("}, default %d: %s%s\n", a->def, a->help ? a->help : "", a->launch_only ? " (launch geometry only)" : "");
+        printf("}, default %d: %s%s", a->def, a->help ? a->help : "", a->launch_only ? " (launch geometry only)" : "");
+        printf(a->role != FB_ROLE_OTHER ? " [%s]\n" : "\n", fb_axis_role_name(a->role));
     }
+}
+
+void fb_cli_print_family(const fb_family *f)
+{
+    printf("family %s: %s\n", f->name, f->summary);
+    printf("  model: %s\n", f->model);
+    printf("  checked against: %s\n", f->reference);
 }

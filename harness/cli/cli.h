@@ -13,7 +13,7 @@
 #include <jansson.h>
 
 #include "../backends/target.h"
-#include "../bench/params.h"
+#include "../core/params.h"
 #include "../core/measure.h"
 #include "../core/status.h"
 
@@ -75,6 +75,11 @@ fb_status fb_cli_measure(const fb_parsed *args, fb_measure_config *m);
 /* One line per parameter axis for a --list: "INDENT NAME = {v, ...},
  * default D: help", marking launch-geometry-only axes. */
 void fb_cli_print_axes(const fb_param_axis *axes, int naxes, const char *indent);
+
+/* --list's head of a family: its name and summary, its model and what it
+ * is checked against (the descriptor's own words). */
+struct fb_family;
+void fb_cli_print_family(const struct fb_family *f);
 
 /* The roofline reference of a measuring command: the stream triad on t, in
  * its precision, with --stream-size elements per array (default 2^25),

@@ -1,6 +1,6 @@
 /* cmd_grid.c - `flowbench grid`: one configuration of a grid family
  * (heat2d, fv-surface) on one grid and one backend, measured and checked
- * through the same family interface the sweep uses (harness/tune/family.h),
+ * through the same family interface the sweep uses (harness/bench/family.h),
  * so a point seen in a sweep can be rerun and inspected alone. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,8 +8,9 @@
 
 #include "cli.h"
 #include "../results/reader.h"
+#include "../bench/record.h"
 #include "../results/results.h"
-#include "../tune/family.h"
+#include "families.h"
 
 static const fb_option options[] = {
     {"family", "F", "grid family: heat2d or fv-surface (required unless --list)", 0},
@@ -30,14 +31,14 @@ static const fb_option options[] = {
     {NULL, NULL, NULL, 0},
 };
 
-static int is_grid_family(const fb_family *f) { return strcmp(f->problem_key, "grid") == 0; }
+static int is_grid_family(const fb_family *f) { return f->problem_key && strcmp(f->problem_key, "grid") == 0; }
 
 static void print_list(void)
 {
     for (int i = 0; i < fb_family_count(); ++i) {
         const fb_family *f = fb_family_at(i);
         if (!is_grid_family(f)) continue;
-        printf("family %s\n", f->name);
+        fb_cli_print_family(f);
         for (int k = 0; k < f->kernel_count(); ++k) {
             const fb_family_kernel *fk = f->kernel(k);
             printf("  %s  %s\n", fk->name, fk->summary);

@@ -6,12 +6,12 @@
 #include <string.h>
 
 #include "cli.h"
-#include "../bench/spmv.h"
-#include "../bench/spmv_matrix.h"
-#include "../bench/spmv_record.h"
+#include "spmv/spmv.h"
+#include "spmv/spmv_matrix.h"
+#include "spmv/spmv_record.h"
 #include "../matrix/mtx.h"
 #include "../matrix/source.h"
-#include "../peers/peers.h"
+#include "spmv/peers.h"
 #include "../results/results.h"
 #include "../tune/tuned.h"
 #include "../core/counters.h"
@@ -43,6 +43,7 @@ static const fb_option options[] = {
 
 static void print_list(void)
 {
+    fb_cli_print_family(&fb_family_spmv);
     for (int i = 0; i < fb_spmv_kernel_count; ++i) {
         const fb_spmv_kernel_def *k = &fb_spmv_kernels[i];
         printf("%s  %s\n", k->name, k->summary);

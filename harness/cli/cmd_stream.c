@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "../bench/stream.h"
+#include "stream/stream.h"
 #include "../results/results.h"
 
 #define MAX_TARGETS 16

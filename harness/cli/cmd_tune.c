@@ -13,6 +13,7 @@
 #include "../results/reader.h"
 #include "../tune/cache.h"
 #include "../tune/tune.h"
+#include "spmv/spmv.h"
 
 static const fb_option options[] = {
     {"matrix", "SRC", "matrix file or gen: spec (required)", 0},
@@ -81,7 +82,7 @@ static fb_status read_options(const fb_parsed *args, tune_cli *c)
 {
     fb_status status = FB_OK;
     const char *kernel = fb_cli_value(args, "kernel"), *prec = fb_cli_value(args, "precision");
-    c->rq.family = &fb_family_spmv;
+    c->rq.family = &fb_family_spmv; /* the cache signature reads matrix fields (issue 21: every family) */
     c->rq.progress = stderr;
     c->matrix = fb_cli_value(args, "matrix");
     if (!c->matrix || !kernel) FB_FAIL(FB_ERR_USAGE, "tune: --matrix SRC and --kernel K are required");

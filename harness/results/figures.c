@@ -8,9 +8,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "export.h"
+#include "families.h"
 
 static const struct {
     const char *script, *missing;
@@ -301,28 +301,22 @@ fail:
 
 /* ---- block shapes ---------------------------------------------------------- */
 
-static double param_ci(const json_t *params, const char *const *names)
+/* The value of the record's parameter that plays `role` in its family's
+ * kernel (fb_param_axis.role), or NAN: figures know no define by name. */
+static double param_with_role(const fb_record *r, fb_axis_role role)
 {
-    const char *k;
-    json_t *v;
-    json_object_foreach((json_t *)params, k, v)
-    {
-        for (int i = 0; names[i]; ++i)
-            if (strcasecmp(k, names[i]) == 0 && json_is_number(v)) return json_number_value(v);
-    }
-    return NAN;
+    const fb_family *f = fb_family_find(str(r, "benchmark"));
+    if (!f) return NAN;
+    const fb_param_axis *a = fb_family_axis_with_role(f, fb_family_kernel_find(f, str(r, "kernel")), role);
+    return a ? fb_json_num(json_object_get(r->json, "params"), a->name) : NAN;
 }
 
-/* "XxY" from thread-block parameters, or "KxK" from a BCSR block size; 0 if
- * the record has neither (see docs/plots-and-compare.md for the names). */
+/* "XxY" from the work-group shape axes, or "KxK" from a block matrix's
+ * block size; 0 if the record has neither. */
 static int block_shape(const fb_record *r, char *buf, size_t len)
 {
-    static const char *const xs[] = {"BLOCK_X", "BLOCK_DIM_X", "WG_X", NULL};
-    static const char *const ys[] = {"BLOCK_Y", "BLOCK_DIM_Y", "WG_Y", NULL};
-    static const char *const ks[] = {"BLOCK_SIZE", "BLOCK", NULL};
-    const json_t *params = json_object_get(r->json, "params");
-    double x = param_ci(params, xs), y = param_ci(params, ys), k = param_ci(params, ks);
-    if (isnan(k)) k = fb_json_num(r->json, "matrix.block");
+    double x = param_with_role(r, FB_ROLE_GROUP_X), y = param_with_role(r, FB_ROLE_GROUP_Y);
+    double k = fb_json_num(r->json, "matrix.block");
     if (!isnan(x) && !isnan(y))
         snprintf(buf, len, "%gx%g", x, y);
     else if (k >= 1)
@@ -371,11 +365,11 @@ static int shape_or_layout(const fb_record *r, char *buf, size_t len)
     return 1;
 }
 
-/* The bar of a record: its kernel, and its array order where it has one
- * (heat2d's ORDER), so row- and column-major stand side by side. */
+/* The bar of a record: its kernel, and its array order where its kernel
+ * has one (heat2d's ORDER), so row- and column-major stand side by side. */
 static void percell_series(const fb_record *r, char *buf, size_t len)
 {
-    double order = fb_json_num(json_object_get(r->json, "params"), "ORDER");
+    double order = param_with_role(r, FB_ROLE_ORDER);
     if (isnan(order))
         snprintf(buf, len, "%s", str(r, "kernel"));
     else

@@ -13,7 +13,6 @@
 #include <jansson.h>
 
 #include "../backends/backend.h"
-#include "../bench/params.h"
 #include "../core/measure.h"
 
 #define FB_RESULTS_SCHEMA 1
@@ -34,38 +33,4 @@ void fb_results_close(fb_results *r);
 /* The header record alone (also used by `devices --json`). */
 json_t *fb_json_header(const char *command, const fb_device_info *devices, int ndevices);
 json_t *fb_json_device(const fb_device_info *info);
-/* A kernel launch's geometry: {"global": [...], "local": [...]}, work-items
- * per dimension (OpenCL convention). */
-json_t *fb_json_launch(const fb_launch *l);
-
-/* {"NAME": value} of a parameter point over its axes. */
-json_t *fb_json_params(const fb_param_axis *axes, int naxes, const fb_param_point *p);
-
-/* {"registers", "private_bytes", "local_bytes", "max_group_items",
- * "group_multiple", "groups_per_unit", "occupancy"} (docs/results.md). */
-json_t *fb_kernel_resources_json(const fb_kernel_resources *k);
-
-/* What every kernel measurement record holds (docs/results.md); a family
- * adds its problem, its check, its status and its own figures. */
-typedef struct fb_kernel_record {
-    const char *benchmark, *kernel;
-    int is_double, cold;
-    json_t *params;                       /* taken over by the record */
-    const fb_launch *launch;              /* NULL or dims 0: not recorded */
-    const fb_kernel_resources *resources; /* NULL: the backend did not say */
-    double flops, bytes, gflops, gbs;     /* the model and its rates at the median */
-    const fb_measurement *m;
-} fb_kernel_record;
-
-json_t *fb_json_kernel_record(const fb_device_info *d, const fb_kernel_record *k);
-
-/* samples (seconds), median_s, min_s, max_s, mean_s, stddev_s, spread, stop. */
-json_t *fb_json_measurement(const fb_measurement *m);
-
-/* Sets the roofline fields of a measurement record: "stream_gbs" (the stream
- * triad GB/s measured in the same run on the same device) and
- * "fraction_of_stream" = gbs / stream_gbs. Both are null when stream_gbs is
- * unknown (<= 0), so a reader can tell "not measured" from zero. */
-void fb_json_set_fraction_of_stream(json_t *record, double gbs, double stream_gbs);
-
 #endif

@@ -11,6 +11,7 @@
 
 #include "core/hash.h"
 #include "core/stats.h"
+#include "bench/record.h"
 #include "results/results.h"
 
 fb_status fb_solve_log_add(fb_solve_log *log, const fb_ns_step_info *info)

@@ -24,7 +24,7 @@
 
 #include <stdint.h>
 
-#include "../bench/params.h"
+#include "../core/params.h"
 #include "../core/status.h"
 
 typedef enum fb_strategy {

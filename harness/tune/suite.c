@@ -532,6 +532,7 @@ static fb_status read_case_family(parser *P, yaml_node_t *n, fb_suite_case *c)
     const char *name = v ? scalar_of(v) : "spmv";
     if (!name || !(c->family = fb_family_find(name)))
         SUITE_FAIL(v, "family: '%s' is not a benchmark family this flowbench has", name ? name : "(a list)");
+    if (!fb_family_sweepable(c->family)) SUITE_FAIL(v, "family: %s has no sweep run (it is the roofline reference)", name);
     if (!(v = map_get(P, n, "kernels"))) SUITE_FAIL(n, "case %s: no kernels (a list, or all)", c->name);
     FB_CHECK(read_kernels(P, v, c));
 fail:

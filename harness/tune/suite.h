@@ -27,7 +27,7 @@
 #define FB_TUNE_SUITE_H
 
 #include "../core/measure.h"
-#include "family.h"
+#include "families.h"
 
 #define FB_SUITE_MAX_AXIS_VALUES 256
 

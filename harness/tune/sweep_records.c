@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bench/stream.h"
+#include "stream/stream.h"
+#include "../bench/record.h"
 #include "../core/counters.h"
 #include "../results/reader.h"
 #include "sweep_state.h"

@@ -9,7 +9,7 @@
 
 #include "../results/reader.h"
 #include "../results/results.h"
-#include "family.h"
+#include "families.h"
 #include "search.h"
 
 typedef struct fb_tune_request {

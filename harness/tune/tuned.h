@@ -5,7 +5,7 @@
 
 #include <jansson.h>
 
-#include "../bench/params.h"
+#include "../core/params.h"
 #include "cache.h"
 
 /* Looks up (device, kernel, precision, the matrix record's signature) and

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "host_kernels.h"
+#include "fv_surface.h"
 
 #define FV_ALWAYS __attribute__((always_inline))
 

@@ -4,7 +4,7 @@
  * the device kernels' arguments in the same order. */
 #include <stddef.h>
 
-#include "host_kernels.h"
+#include "heat2d.h"
 
 #define REAL double
 #define SUFFIX d

@@ -6,7 +6,7 @@
 #define FB_SPMV_KERNELS_H
 
 #include "backends/backend.h"
-#include "bench/params.h"
+#include "core/params.h"
 
 typedef enum fb_spmv_format { FB_FORMAT_CSR, FB_FORMAT_BCSR, FB_FORMAT_BCSR_SOA } fb_spmv_format;
 
@@ -49,5 +49,8 @@ extern const int fb_spmv_kernel_count;
 const fb_spmv_kernel_def *fb_spmv_kernel_find(const char *name);
 fb_param_point fb_spmv_default_point(const fb_spmv_kernel_def *k);
 fb_spmv_model fb_spmv_model_of(fb_spmv_format format, const fb_spmv_shape *s);
+
+/* The OpenMP twins (spmv_omp.c), one per device kernel and precision. */
+extern const fb_host_kernel fb_spmv_host_kernels[];
 
 #endif

@@ -3,7 +3,7 @@
  * the device kernels' arguments in the same order. */
 #include <omp.h>
 
-#include "host_kernels.h"
+#include "spmv_kernels.h"
 
 #define FB_OMP_MAX_THREADS 1024
 

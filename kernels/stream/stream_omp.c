@@ -1,6 +1,6 @@
 /* stream_omp.c - the OpenMP baseline of the stream kernels, instantiated in
  * double and single precision from one template (CHOLMOD-style). */
-#include "host_kernels.h"
+#include "stream.h"
 
 #define ARG_REAL_d(arg) ((arg).f64)
 #define ARG_REAL_s(arg) ((arg).f32)

@@ -36,7 +36,7 @@ echo "== 1. constructed sweep (test data)"
 "$bin" plot "$src/tests/data/results/constructed-sweep.jsonl" --out "$dir/constructed" --scripts "$src/plots" \
   | tee "$dir/constructed.txt"
 check_figures "$dir/constructed" stream speedup heatmap blockshape variants roofline profile
-[ ! -e "$dir/constructed/heatmap-heat2d-opencl-0.0.png" ] || fail "3 block shapes on a 3 x 3 grid drawn as a heat map"
+[ ! -e "$dir/constructed/heatmap-heat-jacobi-opencl-0.0.png" ] || fail "3 block shapes on a 3 x 3 grid drawn as a heat map"
 grep -q 'WORKGROUP_SIZE_BITS' "$dir"/constructed/heatmap-csr-multirow-opencl-0.0-ahmed.csv || fail "heat map axes"
 
 echo "== 2. real stream run"

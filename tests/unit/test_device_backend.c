@@ -65,7 +65,7 @@ static fb_program_spec stream_spec(const char *kernel, const fb_define *defines,
 {
     const char *text = fb_kernel_source("stream/stream.cl");
     assert_non_null(text);
-    return (fb_program_spec){"stream/stream.cl", text, kernel, defines, ndefines};
+    return (fb_program_spec){"stream/stream.cl", text, kernel, defines, ndefines, NULL};
 }
 
 /* Host arrays in either precision, read and written as double. */
@@ -212,7 +212,7 @@ static void test_build_error_names_kernel(void **state)
 {
     (void)state;
     fb_target *t = open_or_skip();
-    fb_program_spec spec = {"test/broken.cl", broken_source, "broken_kernel", NULL, 0};
+    fb_program_spec spec = {"test/broken.cl", broken_source, "broken_kernel", NULL, 0, NULL};
     fb_kernel *k = NULL;
     assert_int_equal(fb_target_build(t, &spec, &k), FB_ERR_BUILD);
     const char *msg = fb_error_message();
@@ -248,7 +248,7 @@ static void test_build_log(void **state)
     fb_target_close(t);
     fb_device *dev = NULL;
     assert_int_equal(ops->open(0, &dev), FB_OK);
-    fb_program_spec spec = {"test/broken.cl", broken_source, "broken_kernel", NULL, 0};
+    fb_program_spec spec = {"test/broken.cl", broken_source, "broken_kernel", NULL, 0, NULL};
     fb_kernel *k = NULL;
     char *log = NULL;
     assert_int_equal(ops->build(dev, &spec, &k, &log), FB_ERR_BUILD);

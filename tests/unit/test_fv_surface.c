@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/fv_surface.h"
+#include "grid/fv_surface.h"
 #include "bench/variants.h"
-#include "tune/family.h"
+#include "families.h"
 
 static fb_measure_config quick(void)
 {

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/heat2d.h"
+#include "grid/heat2d.h"
 #include "bench/variants.h"
-#include "tune/family.h"
+#include "families.h"
 
 static fb_measure_config quick(void)
 {

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "backends/cuda_compile.h"
-#include "bench/variants.h"
+#include "families.h"
 
 static const int archs[][2] = {{8, 0}, {9, 0}};
 static int shard = 0, nshards = 1;
@@ -62,7 +62,7 @@ static void test_error_names_source_line(void **state)
 {
     (void)state;
     const char *broken = "__kernel void broken_kernel(__global float *x)\n{\n    x[0] = ;\n}\n";
-    fb_program_spec spec = {"test/broken.cl", broken, "broken_kernel", NULL, 0};
+    fb_program_spec spec = {"test/broken.cl", broken, "broken_kernel", NULL, 0, NULL};
     fb_cuda_image img;
     char *log = NULL;
     assert_int_equal(fb_cuda_compile(&spec, 9, 0, &img, &log), FB_ERR_BUILD);
@@ -82,7 +82,7 @@ static void test_newer_device_gets_ptx(void **state)
 {
     (void)state;
     const char *text = "__kernel void k(__global float *x) { x[get_global_id(0)] = 1.0f; }\n";
-    fb_program_spec spec = {"test/k.cl", text, "k", NULL, 0};
+    fb_program_spec spec = {"test/k.cl", text, "k", NULL, 0, NULL};
     fb_cuda_image img;
     assert_int_equal(fb_cuda_compile(&spec, 99, 9, &img, NULL), FB_OK);
     assert_false(img.is_cubin);
@@ -100,7 +100,7 @@ static void test_defines_reach_the_compiler(void **state)
     const char *text = "#ifndef MUST_BE_SET\n#error MUST_BE_SET missing\n#endif\n"
                        "__kernel void k(__global REAL *x) { x[0] = (REAL)MUST_BE_SET; }\n";
     const fb_define defines[] = {{"REAL", "double"}, {"MUST_BE_SET", "3"}};
-    fb_program_spec spec = {"test/defines.cl", text, "k", defines, 2};
+    fb_program_spec spec = {"test/defines.cl", text, "k", defines, 2, NULL};
     fb_cuda_image img;
     assert_int_equal(fb_cuda_compile(&spec, 8, 0, &img, NULL), FB_OK);
     fb_cuda_image_free(&img);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench/record.h"
 #include "results/export.h"
 #include "results/reader.h"
 #include "results/results.h"

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/spmv.h"
-#include "peers/peers.h"
+#include "spmv/spmv.h"
+#include "spmv/peers.h"
 
 typedef struct test_matrix {
     fb_spmv_matrix view;

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bench/stream.h"
+#include "stream/stream.h"
 #include "core/kernel_sources.h"
 
 static fb_stream_config small_config(int is_double)

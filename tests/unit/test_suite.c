@@ -17,7 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tune/family.h"
+#include "families.h"
+#include "spmv/spmv.h"
 #include "tune/suite.h"
 
 static char tmpdir[256];

@@ -10,6 +10,7 @@
 
 #include "backends/target.h"
 #include "core/kernel_sources.h"
+#include "stream/stream.h"
 
 static void test_registry_lists_three_backends(void **state)
 {
@@ -59,7 +60,7 @@ static void test_build_cache_and_launch(void **state)
     const char *src = fb_kernel_source("stream/stream.cl");
     assert_non_null(src);
     fb_define dbl[] = {{"REAL", "double"}}, flt[] = {{"REAL", "float"}};
-    fb_program_spec spec = {"stream/stream.cl", src, "stream_triad", dbl, 1};
+    fb_program_spec spec = {"stream/stream.cl", src, "stream_triad", dbl, 1, fb_stream_host_kernels};
     assert_int_equal(fb_target_open("openmp", &t), FB_OK);
     assert_int_equal(fb_target_build(t, &spec, &k1), FB_OK);
     assert_int_equal(fb_target_build(t, &spec, &k2), FB_OK);
@@ -106,7 +107,7 @@ static void test_unknown_host_kernel(void **state)
     (void)state;
     fb_target *t = NULL;
     fb_kernel *k = NULL;
-    fb_program_spec spec = {"x.cl", "", "no_such_kernel", NULL, 0};
+    fb_program_spec spec = {"x.cl", "", "no_such_kernel", NULL, 0, fb_stream_host_kernels};
     assert_int_equal(fb_target_open("openmp", &t), FB_OK);
     assert_int_equal(fb_target_build(t, &spec, &k), FB_ERR_UNAVAILABLE);
     assert_non_null(strstr(fb_error_message(), "no_such_kernel"));

@@ -91,11 +91,13 @@ def stream_records(run_id, rng):
     return out
 
 
-def spmv(run_id, rng, kernel, dev, matrix, params, efficiency, **extra):
+def spmv(run_id, rng, kernel, dev, matrix, params, efficiency, block=None, **extra):
     name, source, digest, rows, nnz = matrix
     b = nnz * 12 + rows * 20
     t = b / (STREAM_GBS[dev] * 1e9 * efficiency)
     m = {"name": name, "source": source, "hash": digest, "rows": rows, "cols": rows, "nnz": nnz}
+    if block:
+        m["block"] = block
     return measurement(run_id, rng, "spmv", kernel, dev, params, t, bytes_=b, flops=2.0 * nnz,
                        matrix=m, suite="constructed-suite", case=name, **extra)
 
@@ -112,8 +114,9 @@ def sweep_records(run_id, rng):
                                 {"WORKGROUP_SIZE_BITS": w, "ROWS_PER_WORKGROUP_BITS": r}, eff))
         for wg in (64, 128, 256):
             out.append(spmv(run_id, rng, "csr-scalar", OCL, m, {"WG_SIZE": wg}, 0.2 + wg / 2560))
-        for k in (2, 3, 4):            # BCSR block size: a parameter, so each is its own configuration
-            out.append(spmv(run_id, rng, "bcsr", OCL, m, {"WG_SIZE": 128, "BLOCK_SIZE": k}, 0.4 + 0.1 * k))
+        for k in (2, 3, 4):            # BCSR block size: the matrix's (SRC:block=K), recorded in params too
+            out.append(spmv(run_id, rng, "bcsr", OCL, m, {"WG_SIZE": 128, "BLOCK_SIZE": k}, 0.4 + 0.1 * k,
+                            block=k))
         out.append(spmv(run_id, rng, "csr-scalar", OMP, m, {}, 0.7))
         out.append(spmv(run_id, rng, "peer:graphblas", OMP, m, {}, 0.8))
     return out
@@ -123,7 +126,7 @@ def stencil_records(run_id, rng):
     out = []
     for (bx, by), eff in (((128, 1), 0.8), ((32, 4), 0.78), ((1, 128), 0.2)):
         b = 2 * 8 * 4096 * 4096
-        out.append(measurement(run_id, rng, "stencil", "heat2d", OCL, {"BLOCK_X": bx, "BLOCK_Y": by},
+        out.append(measurement(run_id, rng, "heat2d", "heat-jacobi", OCL, {"BLOCK_X": bx, "BLOCK_Y": by, "ORDER": 0},
                                b / (STREAM_GBS[OCL] * 1e9 * eff), bytes_=b, flops=5.0 * 4096 * 4096))
     return out
 

@@ -1,6 +1,9 @@
-/* family.h - what `flowbench sweep` and `flowbench tune` need from a
- * benchmark family (spmv, stream, heat2d, fv-surface, ...), so the sweep
- * runner and the search strategies know no family by name.
+/* family.h - the one descriptor of a benchmark family (spmv, stream,
+ * heat2d, fv-surface, ...): everything the commands, the sweep runner, the
+ * search strategies, the figures and the NVRTC compile test need from it,
+ * so none of them knows a family by name. A family defines one fb_family
+ * in kernels/<folder>/<family>_family.c and is registered by one line in
+ * kernels/families.c (docs/architecture.md, "Adding a family").
  *
  * A family has kernels; each kernel has a parameter space (params.h axes,
  * passed to the kernel as -D defines) and a constraint check. A "problem"
@@ -13,14 +16,15 @@
  * measurement record (docs/results.md) with "status" "ok" or
  * "wrong-result"; the sweep adds suite, case, stream fraction and run id.
  */
-#ifndef FB_TUNE_FAMILY_H
-#define FB_TUNE_FAMILY_H
+#ifndef FB_BENCH_FAMILY_H
+#define FB_BENCH_FAMILY_H
 
 #include <jansson.h>
 
 #include "../backends/target.h"
-#include "../bench/params.h"
+#include "../core/params.h"
 #include "../core/measure.h"
+#include "variants.h"
 
 typedef struct fb_family_kernel {
     const char *name;     /* "csr-vector", "heat-jacobi" */
@@ -38,9 +42,26 @@ typedef struct fb_family_run {
 
 typedef struct fb_family {
     const char *name;          /* the "benchmark" field of its records */
-    const char *problem_key;   /* the record field of the problem object: "matrix", "grid" */
+    const char *summary;       /* one line for --list */
+    /* Where its numbers come from, one line each, printed by --list and
+     * written in full beside the code (kernels/<folder>/<family>_kernels.c,
+     * <family>_ref.c): the flop and minimal-byte model, and what every
+     * timed run is checked against. */
+    const char *model;
+    const char *reference;
     int (*kernel_count)(void);
     const fb_family_kernel *(*kernel)(int i); /* 0 <= i < kernel_count() */
+
+    /* Every device program its space can produce (variants.h), for the
+     * NVRTC compile test; returns 1 when the sink is full. */
+    int (*variants)(fb_variant_sink *sink);
+    /* Its OpenMP twins, terminated by a NULL name: what the openmp backend
+     * "builds" for a program spec of this family (fb_program_spec.host). */
+    const fb_host_kernel *host_kernels;
+
+    /* The rest is for `sweep`, `tune` and `grid`; a family without a run
+     * (stream: the roofline reference) cannot be swept. */
+    const char *problem_key;   /* the record field of the problem object: "matrix", "grid" */
 
     /* Optional: checks a spec's syntax without building the problem, so a
      * suite with a bad spec is refused at load, naming its line (NULL: the
@@ -69,15 +90,6 @@ typedef struct fb_family {
     fb_status (*run)(fb_target *t, void *problem, const fb_family_run *run, json_t **record);
 } fb_family;
 
-extern const fb_family fb_family_spmv;
-extern const fb_family fb_family_fv_surface;
-extern const fb_family fb_family_heat2d;
-
-/* Every family compiled in, for lookup by name. */
-const fb_family *fb_family_find(const char *name);
-int fb_family_count(void);
-const fb_family *fb_family_at(int i);
-
 /* "NAME=V NAME=V" of a point of kernel k ("" for a kernel without parameters). */
 void fb_family_point_text(const fb_family_kernel *k, const fb_param_point *p, char *buf, size_t len);
 
@@ -89,5 +101,11 @@ void fb_family_mark_stop(json_t *record, double abandon_above_s);
 
 /* The kernel index of a name in a family, or -1. */
 int fb_family_kernel_find(const fb_family *f, const char *name);
+
+/* The axis of kernel k with this role, or NULL (none, or k < 0). */
+const fb_param_axis *fb_family_axis_with_role(const fb_family *f, int k, fb_axis_role role);
+
+/* A family runs in sweeps, tune and grid when it has a run. */
+int fb_family_sweepable(const fb_family *f);
 
 #endif

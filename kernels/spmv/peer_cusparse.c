@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../backends/cuda_interop.h"
+#include "backends/cuda_interop.h"
 #include "peers.h"
 
 #ifdef FB_HAVE_CUSPARSE

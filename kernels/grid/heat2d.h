@@ -16,10 +16,10 @@
 #include <jansson.h>
 #include <stdint.h>
 
-#include "../backends/target.h"
-#include "../core/measure.h"
-#include "params.h"
-#include "variants.h"
+#include "backends/target.h"
+#include "core/measure.h"
+#include "bench/family.h"
+#include "core/params.h"
 
 #define FB_HEAT2D_MAX_CELLS (1 << 27) /* one double field is 1 GiB there */
 #define FB_HEAT2D_REDUCE_ITEMS 256    /* heat_max_reduce's group (REDUCE_ITEMS in heat2d.cl) */
@@ -149,7 +149,7 @@ void fb_heat2d_result_free(fb_heat2d_result *r);
 json_t *fb_heat2d_record(const fb_device_info *d, const fb_heat2d_problem *p, const fb_heat2d_config *cfg,
                          const fb_heat2d_result *r);
 
-/* Every device program of the family (variants.c's enumerator table). */
-int fb_heat2d_variants(fb_variant_sink *sink);
+extern const fb_family fb_family_heat2d;
+extern const fb_host_kernel fb_heat2d_host_kernels[];
 
 #endif

@@ -3,7 +3,7 @@
 #ifndef FB_SPMV_MATRIX_H
 #define FB_SPMV_MATRIX_H
 
-#include "../matrix/csr.h"
+#include "matrix/csr.h"
 #include "spmv.h"
 
 fb_status fb_spmv_view_csr(const fb_csr *A, fb_spmv_matrix *out);

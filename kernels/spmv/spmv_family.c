@@ -1,11 +1,13 @@
-/* spmv_family.c - the SpMV kernels and peer libraries as a sweep family
- * (harness/tune/family.h). Problems are matrix SRC specs; kernel indices
- * past the flowbench kernels are the peers. */
+/* spmv_family.c - the SpMV family's descriptor (bench/family.h): its
+ * kernels and the peer libraries (kernel indices past the flowbench kernels
+ * are the peers), problems as matrix SRC specs, and every device program
+ * its space can produce. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../peers/peers.h"
-#include "../tune/family.h"
+#include "peers.h"
+#include "spmv.h"
 #include "spmv_matrix.h"
 #include "spmv_record.h"
 
@@ -141,11 +143,63 @@ fail:
     return status;
 }
 
+/* ---- variants: every program a sweep can build on a CUDA-class device ---- */
+
+#define MAX_BLOCK 8
+
+static int point_variants(fb_variant_sink *sink, const fb_spmv_kernel_def *k, const char *kernel_name, int block,
+                          const char *real)
+{
+    int pos[FB_MAX_PARAMS];
+    fb_param_point p;
+    char why[256], num[16];
+    fb_spmv_shape shape = {.nrows = 1024, .ncols = 1024, .nnz = 8192, .block = block, .nbrows = 1024,
+                           .nblocks = 8192, .real_bytes = strcmp(real, "double") == 0 ? 8 : 4};
+    for (int more = fb_variant_first_point(k->params, k->nparams, pos, &p); more;
+         more = fb_variant_next_point(k->params, k->nparams, pos, &p)) {
+        if (!k->allowed(&p, &fb_variant_generic_gpu, &shape, why, sizeof why)) continue;
+        fb_variant v;
+        fb_variant_begin(&v, k->source, kernel_name, real);
+        for (int i = 0; i < k->nparams; ++i) {
+            if (k->params[i].launch_only) continue;
+            snprintf(num, sizeof num, "%d", p.values[i]);
+            fb_variant_define(&v, k->params[i].name, num);
+        }
+        if (k->format != FB_FORMAT_CSR) {
+            snprintf(num, sizeof num, "%d", block);
+            fb_variant_define(&v, "BLOCK_SIZE", num);
+        }
+        if (fb_variant_emit(sink, &v)) return 1;
+    }
+    return 0;
+}
+
+static int variants(fb_variant_sink *sink)
+{
+    for (int i = 0; i < fb_spmv_kernel_count; ++i) {
+        const fb_spmv_kernel_def *k = &fb_spmv_kernels[i];
+        int max_block = k->format == FB_FORMAT_CSR ? 1 : MAX_BLOCK;
+        for (int r = 0; r < 2; ++r)
+            for (int b = 1; b <= max_block; ++b) {
+                if (point_variants(sink, k, k->kernel, b, fb_variant_reals[r])) return 1;
+                if (k->fixup_kernel && b == 1 && point_variants(sink, k, k->fixup_kernel, b, fb_variant_reals[r]))
+                    return 1;
+            }
+    }
+    return 0;
+}
+
 const fb_family fb_family_spmv = {
     .name = "spmv",
-    .problem_key = "matrix",
+    .summary = "sparse matrix-vector product y = A x, CSR and K x K block CSR, with library peers",
+    .model = "2 flops per stored entry; bytes: values, 32-bit indices and row pointers once, x once, y once "
+             "(fb_spmv_model_of, spmv_kernels.c)",
+    .reference = "serial double y = A x; |y - y_ref| within a bound from |A| |x| and the longest row (spmv_ref.c)",
     .kernel_count = kernel_count,
     .kernel = kernel_at,
+    .variants = variants,
+    .host_kernels = fb_spmv_host_kernels,
+    .problem_key = "matrix",
     .problem_open = problem_open,
     .problem_close = problem_close,
     .problem_json = problem_json,

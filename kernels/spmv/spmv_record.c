@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "../results/results.h"
+#include "bench/record.h"
 
 /* "matrices/poisson2d.mtx:block=2" -> "poisson2d:block=2"; gen: specs as given. */
 static void short_name(const char *source, char *out, size_t len)

@@ -5,8 +5,9 @@
 #ifndef FB_SPMV_H
 #define FB_SPMV_H
 
-#include "../backends/target.h"
-#include "../core/measure.h"
+#include "backends/target.h"
+#include "core/measure.h"
+#include "bench/family.h"
 #include "spmv/spmv_kernels.h"
 
 /* A matrix as the SpMV layer needs it, in one of the three formats. The
@@ -80,7 +81,9 @@ fb_status fb_spmv_download_reals(fb_target *t, int is_double, fb_buffer *src, si
 /* Number of stored values (CSR nnz; BCSR nblocks * K^2). */
 size_t fb_spmv_value_count(const fb_spmv_matrix *A);
 
-/* The serial reference: y = A x and s = |A| |x| row-wise, in double. */
+/* The serial reference (spmv_ref.c): y = A x and s = |A| |x| row-wise, in double. */
 void fb_spmv_reference(const fb_spmv_matrix *A, const double *x, double *y, double *s);
+
+extern const fb_family fb_family_spmv;
 
 #endif

@@ -1,4 +1,4 @@
-/* stream.c - runs, times and checks the stream kernels on one target.
+/* stream_run.c - runs, times and checks the stream kernels on one target.
  *
  * Arrays start as a = 0.1, b = 0.2, c = 0.0 (BabelStream). Each kernel's
  * output is not among its inputs, so repeating one kernel any number of
@@ -8,7 +8,7 @@
  */
 #include "stream.h"
 
-#include "../results/results.h"
+#include "bench/record.h"
 
 #include <float.h>
 #include <math.h>
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/kernel_sources.h"
+#include "core/kernel_sources.h"
 
 #define STREAM_SOURCE "stream/stream.cl"
 
@@ -41,7 +41,8 @@ static fb_status build(stream_run *s, const char *kernel_name, fb_kernel **out)
 {
     fb_status status = FB_OK;
     fb_define defines[] = {{"REAL", s->cfg->is_double ? "double" : "float"}};
-    fb_program_spec spec = {STREAM_SOURCE, fb_kernel_source(STREAM_SOURCE), kernel_name, defines, 1};
+    fb_program_spec spec = {STREAM_SOURCE, fb_kernel_source(STREAM_SOURCE), kernel_name, defines, 1,
+                            fb_stream_host_kernels};
     if (!spec.source_text) FB_FAIL(FB_ERR_INPUT, "kernel source %s is not embedded", STREAM_SOURCE);
     FB_CHECK(fb_target_build(s->t, &spec, out));
 fail:

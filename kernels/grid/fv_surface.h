@@ -15,9 +15,10 @@
 
 #include <jansson.h>
 
-#include "../backends/target.h"
-#include "../core/measure.h"
-#include "params.h"
+#include "backends/target.h"
+#include "core/measure.h"
+#include "bench/family.h"
+#include "core/params.h"
 
 #define FV_NVAR 5
 #define FV_MAX_CELLS (1 << 25) /* 3 N faces x 5 values stay within 32-bit indices */
@@ -108,8 +109,7 @@ fb_status fb_fv_finish(const fb_fv_grid *g, const fb_fv_config *cfg, const fb_de
 
 json_t *fb_fv_record(const fb_device_info *d, const fb_fv_grid *g, const fb_fv_config *cfg, const fb_fv_result *r);
 
-/* Every device program of the family (variants.c's enumerator table). */
-struct fb_variant_sink;
-int fb_fv_surface_variants(struct fb_variant_sink *sink);
+extern const fb_family fb_family_fv_surface;
+extern const fb_host_kernel fb_fv_surface_host_kernels[];
 
 #endif

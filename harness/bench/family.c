@@ -1,26 +1,9 @@
-/* family.c - the registry of benchmark families the sweep runner knows.
- * A new family adds one line to `families` (and defines its fb_family). */
+/* family.c - helpers over one family descriptor (the registry of every
+ * family is kernels/families.c). */
 #include "family.h"
 
 #include <stdio.h>
 #include <string.h>
-
-static const fb_family *const families[] = {
-    &fb_family_spmv,
-    &fb_family_fv_surface,
-    &fb_family_heat2d,
-};
-
-int fb_family_count(void) { return (int)(sizeof families / sizeof families[0]); }
-
-const fb_family *fb_family_at(int i) { return i >= 0 && i < fb_family_count() ? families[i] : NULL; }
-
-const fb_family *fb_family_find(const char *name)
-{
-    for (int i = 0; i < fb_family_count(); ++i)
-        if (strcmp(families[i]->name, name) == 0) return families[i];
-    return NULL;
-}
 
 int fb_family_kernel_find(const fb_family *f, const char *name)
 {
@@ -52,3 +35,14 @@ void fb_family_mark_stop(json_t *rec, double abandon_above_s)
         json_object_set_new(rec, "reason", json_string("timeout_s passed; the samples taken are kept"));
     }
 }
+
+const fb_param_axis *fb_family_axis_with_role(const fb_family *f, int k, fb_axis_role role)
+{
+    if (k < 0 || k >= f->kernel_count()) return NULL;
+    const fb_family_kernel *fk = f->kernel(k);
+    for (int i = 0; i < fk->nparams; ++i)
+        if (fk->params[i].role == role) return &fk->params[i];
+    return NULL;
+}
+
+int fb_family_sweepable(const fb_family *f) { return f->run != NULL; }

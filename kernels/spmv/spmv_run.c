@@ -1,4 +1,4 @@
-/* spmv.c - upload, build, measure and check one SpMV configuration. */
+/* spmv_run.c - upload, build, measure and check one SpMV configuration. */
 #include "spmv.h"
 
 #include <float.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/kernel_sources.h"
+#include "core/kernel_sources.h"
 
 typedef struct spmv_run {
     fb_target *t;
@@ -23,31 +23,6 @@ typedef struct spmv_run {
 } spmv_run;
 
 double fb_spmv_default_x(int j) { return 0.5 + (double)((j * 7919L) % 1000) / 1000.0; }
-
-static int block_of(const fb_spmv_matrix *A) { return A->format == FB_FORMAT_CSR ? 1 : A->shape.block; }
-
-void fb_spmv_reference(const fb_spmv_matrix *A, const double *x, double *y, double *s)
-{
-    const int K = block_of(A);
-    const size_t nb = (size_t)A->shape.nblocks;
-    for (int br = 0; br < A->shape.nbrows; ++br) {
-        for (int r = 0; r < K; ++r) {
-            double sum = 0, abs_sum = 0;
-            for (int b = A->ptr[br]; b < A->ptr[br + 1]; ++b) {
-                for (int c = 0; c < K; ++c) {
-                    size_t at = A->format == FB_FORMAT_CSR        ? (size_t)b
-                                : A->format == FB_FORMAT_BCSR     ? (size_t)b * K * K + (size_t)(r * K + c)
-                                                                  : (size_t)(r * K + c) * nb + (size_t)b;
-                    double a = A->values[at], xv = x[(size_t)A->idx[b] * K + c];
-                    sum += a * xv;
-                    abs_sum += fabs(a * xv);
-                }
-            }
-            y[(size_t)br * K + r] = sum;
-            s[(size_t)br * K + r] = abs_sum;
-        }
-    }
-}
 
 fb_status fb_spmv_check_point(const fb_spmv_config *cfg, const fb_device_info *dev, const fb_spmv_matrix *A)
 {
@@ -119,7 +94,7 @@ fail:
 
 size_t fb_spmv_value_count(const fb_spmv_matrix *A)
 {
-    size_t K = (size_t)block_of(A);
+    size_t K = (size_t)A->shape.block;
     return A->format == FB_FORMAT_CSR ? (size_t)A->shape.nnz : (size_t)A->shape.nblocks * K * K;
 }
 
@@ -174,7 +149,7 @@ static fb_status build_one(spmv_run *s, const char *kernel_name, fb_kernel **out
         defines[n] = (fb_define){"BLOCK_SIZE", values[n]};
         n++;
     }
-    fb_program_spec spec = {k->source, fb_kernel_source(k->source), kernel_name, defines, n};
+    fb_program_spec spec = {k->source, fb_kernel_source(k->source), kernel_name, defines, n, fb_spmv_host_kernels};
     if (!spec.source_text) FB_FAIL(FB_ERR_INPUT, "kernel source %s is not embedded", k->source);
     FB_CHECK(fb_target_build(s->t, &spec, out));
 fail:

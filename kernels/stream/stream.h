@@ -4,8 +4,9 @@
 #ifndef FB_STREAM_H
 #define FB_STREAM_H
 
-#include "../backends/target.h"
-#include "../core/measure.h"
+#include "backends/target.h"
+#include "bench/family.h"
+#include "core/measure.h"
 
 #include <jansson.h>
 
@@ -60,5 +61,10 @@ fb_status fb_stream_triad_gbs(fb_target *t, size_t n, int is_double, double *gbs
 /* The measurement record of one stream kernel (docs/results.md), shared by
  * `flowbench stream` and the sweep runner. */
 json_t *fb_stream_record(const fb_device_info *d, const fb_stream_config *cfg, const fb_stream_result *r);
+
+/* The family (stream_family.c: its programs and OpenMP twins; no sweep
+ * run: stream is the roofline reference) and its twins (stream_omp.c). */
+extern const fb_family fb_family_stream;
+extern const fb_host_kernel fb_stream_host_kernels[];
 
 #endif

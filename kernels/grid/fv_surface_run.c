@@ -2,12 +2,14 @@
  * configuration: the field in the variant's layout and precision, the
  * kernels of its distribution strategy built with the point as -D defines,
  * one residual evaluation per sample (every launch it takes), and the check
- * of the downloaded residual against the reference (fv_surface.c). */
+ * of the downloaded residual against the reference (fv_surface_ref.c). */
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/kernel_sources.h"
+#include "core/kernel_sources.h"
 #include "fv_surface.h"
 
 #define FV_SOURCE "grid/fv_surface.cl"
@@ -102,7 +104,8 @@ static fb_status build(fv_run *s, const char *kernel_name, fb_kernel **out)
         snprintf(values[i], sizeof values[i], "%d", s->cfg->point.values[i]);
         defines[i + 1] = (fb_define){k->params[i].name, values[i]};
     }
-    fb_program_spec spec = {FV_SOURCE, fb_kernel_source(FV_SOURCE), kernel_name, defines, FB_FV_NPARAMS + 1};
+    fb_program_spec spec = {FV_SOURCE, fb_kernel_source(FV_SOURCE), kernel_name, defines, FB_FV_NPARAMS + 1,
+                            fb_fv_surface_host_kernels};
     if (!spec.source_text) FB_FAIL(FB_ERR_INPUT, "kernel source %s is not embedded", FV_SOURCE);
     FB_CHECK(fb_target_build(s->t, &spec, out));
 fail:
@@ -205,4 +208,78 @@ void fb_fv_result_free(fb_fv_result *r)
     fb_measurement_free(&r->m);
     free(r->R);
     r->R = NULL;
+}
+
+/* ---- the check against the reference (fv_surface_ref.c) ---------------- */
+
+/* Longest chain of rounded operations from the inputs to one face term
+ * (kinetic energy 5, pressure 2, sound speed 3, wave speed 2, dissipation 2,
+ * average and area 2): the flux's share of the error bound. */
+#define FV_FLUX_DEPTH 16
+
+/* Bit for bit where the additions follow the reference's order and the
+ * arithmetic is the reference's: double precision, a deterministic variant,
+ * and a backend that does not fuse multiply-adds (NVRTC does by default). */
+static int claims_bitwise(const fb_fv_config *cfg, const fb_device_info *dev)
+{
+    return cfg->is_double && fb_fv_kernels[cfg->kernel].deterministic && strcmp(dev->backend, "cuda") != 0;
+}
+
+/* Reassociating a cell's 6 terms costs up to 5 roundings of the sum of
+ * their magnitudes, a face term up to FV_FLUX_DEPTH roundings of its own
+ * magnitude; a factor 2 of slack as in the SpMV check. */
+static double tolerance_of(const fb_fv_config *cfg, const fb_device_info *dev)
+{
+    double eps = cfg->is_double ? DBL_EPSILON : FLT_EPSILON;
+    if (claims_bitwise(cfg, dev)) return 0;
+    if (cfg->is_double && fb_fv_kernels[cfg->kernel].deterministic) return 2.0 * FV_FLUX_DEPTH * eps; /* FMA only */
+    return 2.0 * (6 + FV_FLUX_DEPTH) * eps;
+}
+
+static fb_status rounded_field(const fb_fv_grid *g, int is_double, double **out)
+{
+    fb_status status = FB_OK;
+    size_t n = (size_t)g->cells * FV_NVAR;
+    FB_ALLOC(*out, n, "reference input");
+    for (size_t i = 0; i < n; ++i)
+        (*out)[i] = is_double ? g->U[i] : (double)(float)g->U[i];
+fail:
+    return status;
+}
+
+fb_status fb_fv_finish(const fb_fv_grid *g, const fb_fv_config *cfg, const fb_device_info *dev, fb_fv_result *r)
+{
+    fb_status status = FB_OK;
+    size_t n = (size_t)g->cells * FV_NVAR;
+    double *ref = NULL, *scale = NULL, *u = NULL, worst = 0, top = 0;
+    int same = 1;
+    r->model = fb_fv_model_of(cfg->kernel, g->cells, cfg->is_double ? 8 : 4);
+    r->gflops = r->model.flops / r->m.stats.median * 1e-9;
+    r->gbs = r->model.min_bytes / r->m.stats.median * 1e-9;
+    r->ns_per_cell = r->m.stats.median / g->cells * 1e9;
+    FB_ALLOC(ref, n, "reference residual");
+    FB_ALLOC(scale, n, "reference scale");
+    FB_CHECK(rounded_field(g, cfg->is_double, &u));
+    fb_fv_grid seen = *g; /* the face areas as the device got them, too */
+    for (int d = 0; d < 3; ++d) seen.area[d] = cfg->is_double ? g->area[d] : (double)(float)g->area[d];
+    fb_fv_reference(&seen, u, ref, scale);
+    for (size_t i = 0; i < n; ++i) {
+        double e = fabs(r->R[i] - ref[i]);
+        if (!(e <= worst)) worst = e; /* NaN counts as the worst */
+        if (scale[i] > top) top = scale[i];
+        same &= r->R[i] == ref[i];
+    }
+    r->rel_error = top > 0 ? worst / top : worst;
+    r->bitwise = same;
+    r->tolerance = tolerance_of(cfg, dev);
+    r->checked_ok = r->rel_error <= r->tolerance;
+    if (!r->checked_ok)
+        FB_FAIL(FB_ERR_CHECK, "%s on %s: wrong residual (relative error %.3g > tolerance %.3g%s)",
+                fb_fv_kernels[cfg->kernel].name, dev->id, r->rel_error, r->tolerance,
+                r->tolerance == 0 ? ", bitwise equality expected" : "");
+fail:
+    free(ref);
+    free(scale);
+    free(u);
+    return status;
 }

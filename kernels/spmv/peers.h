@@ -5,7 +5,7 @@
 #ifndef FB_PEERS_H
 #define FB_PEERS_H
 
-#include "../bench/spmv.h"
+#include "spmv.h"
 
 typedef struct fb_peer {
     fb_spmv_kernel_def def; /* name "peer:...", format; no parameters */

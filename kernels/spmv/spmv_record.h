@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "../matrix/source.h"
+#include "matrix/source.h"
 #include "spmv.h"
 
 /* The matrix object of a record: name, source, origin, hash, shape, row

@@ -1,14 +1,11 @@
-/* heat2d_family.c - the heat2d kernels as a sweep family
- * (harness/tune/family.h; problems are grid:NXxNY[:stretch=R] specs), their
- * measurement record, and every device program they can build for the
- * NVRTC compile test (variants.h). */
+/* heat2d_family.c - the heat2d family's descriptor (bench/family.h;
+ * problems are grid:NXxNY[:stretch=R] specs), its measurement record, and
+ * every device program it can build for the NVRTC compile test. */
 #include <stdio.h>
 #include <string.h>
 
-#include "../results/results.h"
-#include "../tune/family.h"
+#include "bench/record.h"
 #include "heat2d.h"
-#include "variants.h"
 
 static fb_family_kernel kernels[8];
 
@@ -99,11 +96,20 @@ static fb_status run(fb_target *t, void *p, const fb_family_run *frun, json_t **
     return status;
 }
 
+static int variants(fb_variant_sink *sink);
+
 const fb_family fb_family_heat2d = {
     .name = "heat2d",
-    .problem_key = "grid",
+    .summary = "implicit heat conduction on a stretched 2D grid: Jacobi or red-black Gauss-Seidel, device max reduction",
+    .model = "21 flops per cell per iteration; bytes: 3 (Jacobi) or 4 (red-black) REALs per cell, the 1D mesh arrays "
+             "and 2 partials per group (fb_heat2d_model_of, heat2d_kernels.c)",
+    .reference = "one iteration from a random field against its serial twin, a 4-step transient against serial "
+                 "Gauss-Seidel, the exact decaying mode within a mesh bound (heat2d_ref.c)",
     .kernel_count = kernel_count,
     .kernel = kernel_at,
+    .variants = variants,
+    .host_kernels = fb_heat2d_host_kernels,
+    .problem_key = "grid",
     .problem_parse = fb_heat2d_grid_parse,
     .problem_open = problem_open,
     .problem_close = problem_close,
@@ -115,9 +121,8 @@ const fb_family fb_family_heat2d = {
 /* ---- variants: every program a sweep can build on a CUDA-class device ----
  * The update kernels' code depends on REAL, ORDER and GROUP_ITEMS (the
  * product of the shape, 32..1024 on a GPU); the reduction on REAL only. */
-int fb_heat2d_variants(fb_variant_sink *sink)
+static int variants(fb_variant_sink *sink)
 {
-    static const char *const reals[] = {"double", "float"};
     fb_variant v;
     char num[2][16];
     for (int r = 0; r < 2; ++r) {
@@ -126,12 +131,12 @@ int fb_heat2d_variants(fb_variant_sink *sink)
                 for (int items = 32; items <= 1024; items *= 2) {
                     snprintf(num[0], sizeof num[0], "%d", order);
                     snprintf(num[1], sizeof num[1], "%d", items);
-                    fb_variant_begin(&v, "grid/heat2d.cl", fb_heat2d_kernels[k].kernel, reals[r]);
+                    fb_variant_begin(&v, "grid/heat2d.cl", fb_heat2d_kernels[k].kernel, fb_variant_reals[r]);
                     fb_variant_define(&v, "ORDER", num[0]);
                     fb_variant_define(&v, "GROUP_ITEMS", num[1]);
                     if (fb_variant_emit(sink, &v)) return 1;
                 }
-        fb_variant_begin(&v, "grid/heat2d.cl", "heat_max_reduce", reals[r]);
+        fb_variant_begin(&v, "grid/heat2d.cl", "heat_max_reduce", fb_variant_reals[r]);
         if (fb_variant_emit(sink, &v)) return 1;
     }
     return 0;

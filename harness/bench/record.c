@@ -1,0 +1,61 @@
+/* record.c - the fields every measurement record shares (docs/results.md),
+ * built once for every family. */
+#include "record.h"
+
+json_t *fb_json_params(const fb_param_axis *axes, int naxes, const fb_param_point *p)
+{
+    json_t *params = json_object();
+    for (int i = 0; i < naxes; ++i) json_object_set_new(params, axes[i].name, json_integer(p->values[i]));
+    return params;
+}
+
+json_t *fb_kernel_resources_json(const fb_kernel_resources *k)
+{
+    return json_pack("{s:i, s:I, s:I, s:I, s:I, s:i, s:f}", "registers", k->registers, "private_bytes",
+                     (json_int_t)k->private_bytes, "local_bytes", (json_int_t)k->local_bytes, "max_group_items",
+                     (json_int_t)k->max_group_items, "group_multiple", (json_int_t)k->group_multiple,
+                     "groups_per_unit", k->groups_per_unit, "occupancy", k->occupancy);
+}
+
+json_t *fb_json_kernel_record(const fb_device_info *d, const fb_kernel_record *k)
+{
+    json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:b}", "benchmark", k->benchmark, "kernel", k->kernel,
+                            "backend", d->backend, "device", d->id, "device_name", d->name, "precision",
+                            k->is_double ? "double" : "single", "cold", k->cold);
+    json_object_set_new(rec, "params", k->params);
+    if (k->launch && k->launch->dims > 0) json_object_set_new(rec, "launch", fb_json_launch(k->launch));
+    if (k->resources) json_object_set_new(rec, "kernel_resources", fb_kernel_resources_json(k->resources));
+    json_object_set_new(rec, "flops", json_real(k->flops));
+    json_object_set_new(rec, "bytes", json_real(k->bytes));
+    json_object_set_new(rec, "stats", fb_json_measurement(k->m));
+    json_object_set_new(rec, "gflops", json_real(k->gflops));
+    json_object_set_new(rec, "gbs", json_real(k->gbs));
+    return rec;
+}
+
+json_t *fb_json_launch(const fb_launch *l)
+{
+    json_t *g = json_array(), *w = json_array();
+    for (int d = 0; d < l->dims; ++d) {
+        json_array_append_new(g, json_integer((json_int_t)l->global[d]));
+        json_array_append_new(w, json_integer((json_int_t)l->local[d]));
+    }
+    return json_pack("{s:o, s:o}", "global", g, "local", w);
+}
+
+json_t *fb_json_measurement(const fb_measurement *m)
+{
+    json_t *samples = json_array();
+    for (int i = 0; i < m->nsamples; ++i) json_array_append_new(samples, json_real(m->samples[i]));
+    return json_pack("{s:o, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:s, s:f}", "samples_s", samples, "n",
+                     m->nsamples, "median_s", m->stats.median, "min_s", m->stats.min, "max_s", m->stats.max,
+                     "mean_s", m->stats.mean, "stddev_s", m->stats.stddev, "median_spread",
+                     m->stats.median_spread, "stop", fb_stop_reason_name(m->stop), "wall_s", m->wall_s);
+}
+
+void fb_json_set_fraction_of_stream(json_t *record, double gbs, double stream_gbs)
+{
+    int known = stream_gbs > 0;
+    json_object_set_new(record, "stream_gbs", known ? json_real(stream_gbs) : json_null());
+    json_object_set_new(record, "fraction_of_stream", known ? json_real(gbs / stream_gbs) : json_null());
+}

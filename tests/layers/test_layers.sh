@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# test_layers.sh SRC WORK - the module order holds in the tree, and the
+# checker catches what it is for: an include up the order, one family
+# folder reaching into another, and an include of a missing file.
+set -euo pipefail
+src=$1 work=$2
+here=$(cd "$(dirname "$0")" && pwd)
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+"$here/check_layers.sh" "$src" || fail "the tree breaks the module order (see above)"
+
+rm -rf "$work" && mkdir -p "$work"/harness/{core,bench,tune} "$work"/kernels/{spmv,grid}
+printf '#include "../tune/sweep.h"\n' > "$work/harness/bench/up.c"
+: > "$work/harness/tune/sweep.h"
+printf '#include "spmv/spmv.h"\n' > "$work/kernels/grid/cross.c"
+: > "$work/kernels/spmv/spmv.h"
+printf '#include "core/missing.h"\n#include "bench/up.c"\n' > "$work/harness/core/lost.c"
+if out=$("$here/check_layers.sh" "$work" 2>&1); then fail "a tree with bad includes passed: $out"; fi
+for want in "harness/bench/up.c includes harness/tune/sweep.h: bench may not include tune" \
+            "kernels/grid/cross.c includes kernels/spmv/spmv.h: family folder kernels/grid may not include kernels/spmv" \
+            'harness/core/lost.c: #include "core/missing.h" names no file' \
+            "harness/core/lost.c includes harness/bench/up.c: core may not include bench"; do
+  grep -qF "$want" <<<"$out" || fail "expected '$want' in: $out"
+done
+echo "layers: the tree passes; 4 planted faults caught"
