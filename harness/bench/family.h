@@ -31,6 +31,7 @@ typedef struct fb_family_kernel {
     const char *summary;
     int nparams;
     const fb_param_axis *params; /* nparams axes */
+    const char *source;   /* the .cl it is built from ("grid/heat2d.cl"); NULL for a library peer */
 } fb_family_kernel;
 
 typedef struct fb_family_run {

@@ -20,6 +20,7 @@
 #include "bench/family.h"
 #include "core/params.h"
 
+#define FB_FV_SOURCE "grid/fv_surface.cl"
 #define FV_NVAR 5
 #define FV_MAX_CELLS (1 << 25) /* 3 N faces x 5 values stay within 32-bit indices */
 

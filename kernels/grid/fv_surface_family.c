@@ -15,7 +15,7 @@ static const fb_family_kernel *kernel_at(int i)
     if (!kernels[0].name)
         for (int k = 0; k < FB_FV_KERNEL_COUNT; ++k)
             kernels[k] = (fb_family_kernel){fb_fv_kernels[k].name, fb_fv_kernels[k].summary, FB_FV_NPARAMS,
-                                            fb_fv_kernels[k].params};
+                                            fb_fv_kernels[k].params, FB_FV_SOURCE};
     return &kernels[i];
 }
 
@@ -108,7 +108,6 @@ json_t *fb_fv_record(const fb_device_info *d, const fb_fv_grid *g, const fb_fv_c
  * WG_SIZE and LOCAL_RESERVE, plus every WG_SIZE x LOCAL_RESERVE on the
  * kernel with the most code (fv_face_atomic, SoA) in both precisions. */
 
-#define FV_SOURCE "grid/fv_surface.cl"
 
 static const char *const programs[] = {"fv_pass", "fv_face_atomic", "fv_surface", "fv_gather", "fv_zero"};
 
@@ -116,7 +115,7 @@ static int emit(fb_variant_sink *sink, const char *kernel, const char *real, con
 {
     fb_variant v;
     char num[16];
-    fb_variant_begin(&v, FV_SOURCE, kernel, real);
+    fb_variant_begin(&v, FB_FV_SOURCE, kernel, real);
     for (int i = 0; i < FB_FV_NPARAMS; ++i) {
         snprintf(num, sizeof num, "%d", values[i]);
         fb_variant_define(&v, fb_fv_kernels[0].params[i].name, num);

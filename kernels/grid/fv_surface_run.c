@@ -12,7 +12,6 @@
 #include "core/kernel_sources.h"
 #include "fv_surface.h"
 
-#define FV_SOURCE "grid/fv_surface.cl"
 #define FV_MAX_LAUNCHES 6
 
 typedef struct fv_step {
@@ -104,9 +103,9 @@ static fb_status build(fv_run *s, const char *kernel_name, fb_kernel **out)
         snprintf(values[i], sizeof values[i], "%d", s->cfg->point.values[i]);
         defines[i + 1] = (fb_define){k->params[i].name, values[i]};
     }
-    fb_program_spec spec = {FV_SOURCE, fb_kernel_source(FV_SOURCE), kernel_name, defines, FB_FV_NPARAMS + 1,
+    fb_program_spec spec = {FB_FV_SOURCE, fb_kernel_source(FB_FV_SOURCE), kernel_name, defines, FB_FV_NPARAMS + 1,
                             fb_fv_surface_host_kernels};
-    if (!spec.source_text) FB_FAIL(FB_ERR_INPUT, "kernel source %s is not embedded", FV_SOURCE);
+    if (!spec.source_text) FB_FAIL(FB_ERR_INPUT, "kernel source %s is not embedded", FB_FV_SOURCE);
     FB_CHECK(fb_target_build(s->t, &spec, out));
 fail:
     return status;

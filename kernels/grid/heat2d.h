@@ -21,6 +21,7 @@
 #include "bench/family.h"
 #include "core/params.h"
 
+#define FB_HEAT2D_SOURCE "grid/heat2d.cl"
 #define FB_HEAT2D_MAX_CELLS (1 << 27) /* one double field is 1 GiB there */
 #define FB_HEAT2D_REDUCE_ITEMS 256    /* heat_max_reduce's group (REDUCE_ITEMS in heat2d.cl) */
 #define FB_HEAT2D_CHECK_STEPS 4       /* backward Euler steps of the check transient */

@@ -14,7 +14,7 @@ static const fb_family_kernel *kernel_at(int i)
     if (!kernels[0].name) /* filled on first use from the kernel table */
         for (int k = 0; k < fb_heat2d_kernel_count; ++k)
             kernels[k] = (fb_family_kernel){fb_heat2d_kernels[k].name, fb_heat2d_kernels[k].summary,
-                                            fb_heat2d_kernels[k].nparams, fb_heat2d_kernels[k].params};
+                                            fb_heat2d_kernels[k].nparams, fb_heat2d_kernels[k].params, FB_HEAT2D_SOURCE};
     return &kernels[i];
 }
 
@@ -131,12 +131,12 @@ static int variants(fb_variant_sink *sink)
                 for (int items = 32; items <= 1024; items *= 2) {
                     snprintf(num[0], sizeof num[0], "%d", order);
                     snprintf(num[1], sizeof num[1], "%d", items);
-                    fb_variant_begin(&v, "grid/heat2d.cl", fb_heat2d_kernels[k].kernel, fb_variant_reals[r]);
+                    fb_variant_begin(&v, FB_HEAT2D_SOURCE, fb_heat2d_kernels[k].kernel, fb_variant_reals[r]);
                     fb_variant_define(&v, "ORDER", num[0]);
                     fb_variant_define(&v, "GROUP_ITEMS", num[1]);
                     if (fb_variant_emit(sink, &v)) return 1;
                 }
-        fb_variant_begin(&v, "grid/heat2d.cl", "heat_max_reduce", fb_variant_reals[r]);
+        fb_variant_begin(&v, FB_HEAT2D_SOURCE, "heat_max_reduce", fb_variant_reals[r]);
         if (fb_variant_emit(sink, &v)) return 1;
     }
     return 0;

@@ -128,7 +128,7 @@ fail:
 static fb_status build(heat_run *s)
 {
     fb_status status = FB_OK;
-    const char *real = s->cfg->is_double ? "double" : "float", *src = "grid/heat2d.cl";
+    const char *real = s->cfg->is_double ? "double" : "float", *src = FB_HEAT2D_SOURCE;
     char order[16], items[16];
     snprintf(order, sizeof order, "%d", s->cfg->point.values[FB_HEAT2D_ORDER]);
     snprintf(items, sizeof items, "%zu", s->launch.local[0] * s->launch.local[1]);

@@ -22,7 +22,7 @@
 #define WORKGROUP_SIZE_BITS 7
 #endif
 #ifndef ROWS_PER_WORKGROUP_BITS
-#define ROWS_PER_WORKGROUP_BITS 2
+#define ROWS_PER_WORKGROUP_BITS 4
 #endif
 #if defined(cl_khr_fp64)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable

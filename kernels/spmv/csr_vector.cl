@@ -20,7 +20,7 @@
 #define WG_SIZE 128
 #endif
 #ifndef VECTOR_SIZE
-#define VECTOR_SIZE 32
+#define VECTOR_SIZE 8
 #endif
 #if defined(cl_khr_fp64)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable

@@ -1,11 +1,12 @@
-/* test_fv_surface.c - the fv-surface family: the reference (by hand on two
- * cells, the flux of moving states against the textbook formula, zero
- * residual for a uniform state, conservation on the periodic
- * grid), every kernel x layout x backend (openmp, opencl) x precision on
- * small odd-sized grids with tails (checked by fb_fv_run against the
- * reference, bitwise where claimed), grid specs refused with their reason,
- * constraints that prune, the model, the variant list and the family's
- * record. OpenCL cases skip with the reason when there is no device. */
+/* test_fv_surface.c BACKEND - the fv-surface family: every kernel x layout
+ * x precision on the backend named on the command line (openmp, opencl or
+ * cuda; test_family_backend.h), on small odd-sized grids with tails, checked
+ * by fb_fv_run against the reference, bitwise where claimed. The openmp
+ * instance also checks the reference (by hand on two cells, the flux of
+ * moving states against the textbook formula, zero residual for a uniform
+ * state, conservation on the periodic grid), grid specs refused with their
+ * reason, constraints that prune, the model, the variant list and the
+ * family's record. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,6 +22,7 @@
 #include "grid/fv_surface.h"
 #include "bench/variants.h"
 #include "families.h"
+#include "test_family_backend.h"
 
 static fb_measure_config quick(void)
 {
@@ -157,16 +159,17 @@ static void test_reference_conserves(void **state)
     fb_fv_grid_close(g);
 }
 
-static int open_or_skip(const char *spec, fb_target **t)
+/* The family claims bit-for-bit equality with the reference for the
+ * deterministic kernels in double, except on cuda: NVRTC fuses multiply-adds
+ * (fv_surface.cl turns contraction off for OpenCL only). */
+static int expect_bitwise(int kernel, int is_double)
 {
-    if (fb_target_open(spec, t) == FB_OK) return 1;
-    printf("skipped on %s: %s\n", spec, fb_error_message());
-    return 0;
+    return is_double && fb_fv_kernels[kernel].deterministic && strcmp(test_backend, "cuda") != 0;
 }
 
-/* Runs kernel at (layout, block, wg, reserve) in both precisions on t and
- * asserts the check passed, bit for bit where the check claims it. */
-static void run_checked(fb_target *t, const fb_fv_grid *g, int kernel, const int *point)
+/* Runs kernel at (layout, block, wg, reserve) in both precisions on the
+ * backend under test and asserts the check passed, bit for bit where claimed. */
+static void run_checked(const fb_fv_grid *g, int kernel, const int *point)
 {
     for (int is_double = 1; is_double >= 0; --is_double) {
         fb_fv_config cfg = {
@@ -174,16 +177,16 @@ static void run_checked(fb_target *t, const fb_fv_grid *g, int kernel, const int
         for (int i = 0; i < FB_FV_NPARAMS; ++i)
             cfg.point.values[i] = point[i];
         fb_fv_result r;
-        fb_status st = fb_fv_run(t, g, &cfg, &r);
+        fb_status st = fb_fv_run(test_target, g, &cfg, &r);
         if (st != FB_OK)
             print_error("%s %s on %s (%s, LAYOUT=%d B=%d WG=%d RES=%d): %s\n", fb_fv_kernels[kernel].name, g->spec,
-                        fb_target_info(t)->id, is_double ? "double" : "single", point[0], point[1], point[2], point[3],
-                        fb_error_message());
+                        fb_target_info(test_target)->id, is_double ? "double" : "single", point[0], point[1], point[2],
+                        point[3], fb_error_message());
         assert_int_equal(st, FB_OK);
         assert_true(r.checked_ok);
         assert_true(r.ns_per_cell > 0);
-        if (is_double && fb_fv_kernels[kernel].deterministic) {
-            assert_true(r.bitwise); /* openmp and opencl: no fused multiply-adds */
+        if (expect_bitwise(kernel, is_double)) {
+            assert_true(r.bitwise);
             assert_true(r.tolerance == 0);
         } else {
             assert_true(r.tolerance > 0);
@@ -194,35 +197,21 @@ static void run_checked(fb_target *t, const fb_fv_grid *g, int kernel, const int
 
 /* Every kernel x layout, on grids whose cell counts are not multiples of
  * any work-group or AoSoA block (tail guards, padded blocks). */
-static void every_variant_on(const char *backend)
+static void test_every_variant(void **state)
 {
+    (void)state;
     static const int layouts[][2] = {{0, 8}, {1, 8}, {2, 4}, {2, 32}};
-    fb_target *t = NULL;
-    if (!open_or_skip(backend, &t)) skip();
     fb_fv_grid *g = open_grid("grid:5x7x3"), *flat = open_grid("grid:1x3x2");
     for (int k = 0; k < FB_FV_KERNEL_COUNT; ++k)
         for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; ++l) {
-            run_checked(t, g, k, (int[]){layouts[l][0], layouts[l][1], 32, 0});
-            run_checked(t, flat, k, (int[]){layouts[l][0], layouts[l][1], 64, 0});
+            run_checked(g, k, (int[]){layouts[l][0], layouts[l][1], 32, 0});
+            run_checked(flat, k, (int[]){layouts[l][0], layouts[l][1], 64, 0});
         }
     /* the occupancy cap changes the program, not the result */
-    run_checked(t, g, FB_FV_ATOMIC, (int[]){1, 8, 256, 8192});
-    run_checked(t, g, FB_FV_GATHER, (int[]){2, 16, 1024, 49152});
+    run_checked(g, FB_FV_ATOMIC, (int[]){1, 8, 256, 8192});
+    run_checked(g, FB_FV_GATHER, (int[]){2, 16, 1024, 49152});
     fb_fv_grid_close(g);
     fb_fv_grid_close(flat);
-    fb_target_close(t);
-}
-
-static void test_every_variant_openmp(void **state)
-{
-    (void)state;
-    every_variant_on("openmp");
-}
-
-static void test_every_variant_opencl(void **state)
-{
-    (void)state;
-    every_variant_on("opencl");
 }
 
 static void test_bad_specs(void **state)
@@ -342,9 +331,11 @@ static void test_family_record(void **state)
     f->problem_close(p);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
+    int code = test_backend_open(argc, argv);
+    if (code != TEST_GO_ON) return code;
+    const struct CMUnitTest host[] = {
         cmocka_unit_test(test_reference_two_cells_by_hand),
         cmocka_unit_test(test_reference_uniform_state_is_zero),
         cmocka_unit_test(test_reference_flux_against_textbook),
@@ -354,8 +345,11 @@ int main(void)
         cmocka_unit_test(test_model),
         cmocka_unit_test(test_variants_listed),
         cmocka_unit_test(test_family_record),
-        cmocka_unit_test(test_every_variant_openmp),
-        cmocka_unit_test(test_every_variant_opencl),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const struct CMUnitTest device[] = {
+        cmocka_unit_test(test_every_variant),
+    };
+    int failed = test_on_host() ? cmocka_run_group_tests_name("host", host, NULL, NULL) : 0;
+    failed += cmocka_run_group_tests_name(test_backend, device, NULL, NULL);
+    return test_backend_close(failed);
 }

@@ -1,10 +1,12 @@
-/* test_heat2d.c - the heat2d family: grid specs (good ones and every way a
- * bad one is refused), the stretched mesh, the serial reference against
- * the exact decaying mode (second-order convergence), the constraints, the
- * model, and every kernel x backend (openmp, opencl) x precision x a few
- * work-group shapes and both array orders on small odd-sized grids whose
- * sides are not multiples of the shapes (the guarded tails). Each run is
- * checked by fb_heat2d_run against the reference and the exact mode. */
+/* test_heat2d.c BACKEND - the heat2d family: every kernel x precision x a
+ * few work-group shapes and both array orders on the backend named on the
+ * command line (openmp, opencl or cuda; test_family_backend.h), on small
+ * odd-sized grids whose sides are not multiples of the shapes (the guarded
+ * tails), each run checked by fb_heat2d_run against the reference and the
+ * exact mode. The openmp instance also checks grid specs (good ones and
+ * every way a bad one is refused), the stretched mesh, the serial reference
+ * against the exact decaying mode (second-order convergence), the
+ * constraints, the model, the variant list and the family's record. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +21,7 @@
 #include "grid/heat2d.h"
 #include "bench/variants.h"
 #include "families.h"
+#include "test_family_backend.h"
 
 static fb_measure_config quick(void)
 {
@@ -208,15 +211,8 @@ static void test_variants_listed(void **state)
     assert_int_equal(heat, 2 * (2 * 2 * 6 + 1));
 }
 
-static int open_or_skip(const char *spec, fb_target **t)
-{
-    if (fb_target_open(spec, t) == FB_OK) return 1;
-    printf("skipped on %s: %s\n", spec, fb_error_message());
-    return 0;
-}
-
-/* Every solver x precision x shape on one backend and grid, checked. */
-static void run_shapes(fb_target *t, const char *backend, fb_heat2d_problem *p, const int (*shapes)[3], int nshapes)
+/* Every solver x precision x shape on the backend under test and one grid, checked. */
+static void run_shapes(fb_heat2d_problem *p, const int (*shapes)[3], int nshapes)
 {
     for (int k = 0; k < fb_heat2d_kernel_count; ++k)
         for (int is_double = 1; is_double >= 0; --is_double)
@@ -224,10 +220,11 @@ static void run_shapes(fb_target *t, const char *backend, fb_heat2d_problem *p, 
                 fb_heat2d_config cfg = {
                     &fb_heat2d_kernels[k], {{shapes[s][0], shapes[s][1], shapes[s][2]}}, is_double, quick()};
                 fb_heat2d_result r;
-                fb_status st = fb_heat2d_run(t, p, &cfg, &r);
+                fb_status st = fb_heat2d_run(test_target, p, &cfg, &r);
                 if (st != FB_OK)
                     print_error("%s %dx%d ORDER=%d on %s (%s), %s: %s\n", cfg.kernel->name, shapes[s][0], shapes[s][1],
-                                shapes[s][2], backend, is_double ? "double" : "single", p->g.spec, fb_error_message());
+                                shapes[s][2], fb_target_info(test_target)->id, is_double ? "double" : "single",
+                                p->g.spec, fb_error_message());
                 assert_int_equal(st, FB_OK);
                 assert_true(r.checked_ok);
                 assert_true(r.rel_error <= r.tolerance);
@@ -238,35 +235,19 @@ static void run_shapes(fb_target *t, const char *backend, fb_heat2d_problem *p, 
             }
 }
 
-static void run_on(const char *backend)
+/* Every kernel on the backend under test. */
+static void test_every_kernel(void **state)
 {
+    (void)state;
     /* sides that no shape divides: every launch has a guarded tail in x and y */
     const char *grids[] = {"grid:37x23", "grid:19x41:stretch=3"};
     const int shapes[][3] = {{128, 1, 0}, {1, 128, 1}, {32, 4, 1}, {4, 32, 0}, {16, 2, 0}};
-    fb_target *t = NULL;
-    if (!open_or_skip(backend, &t)) {
-        if (strcmp(backend, "opencl") == 0) skip();
-        return;
-    }
     for (int g = 0; g < 2; ++g) {
         fb_heat2d_problem *p = NULL;
         assert_int_equal(fb_heat2d_problem_open(grids[g], &p), FB_OK);
-        run_shapes(t, backend, p, shapes, g == 0 ? 5 : 2);
+        run_shapes(p, shapes, g == 0 ? 5 : 2);
         fb_heat2d_problem_close(p);
     }
-    fb_target_close(t);
-}
-
-static void test_openmp(void **state)
-{
-    (void)state;
-    run_on("openmp");
-}
-
-static void test_opencl(void **state)
-{
-    (void)state;
-    run_on("opencl");
 }
 
 /* The family's run returns a record with the fields docs/results.md lists. */
@@ -323,9 +304,11 @@ static void test_check_catches_wrong_result(void **state)
     fb_heat2d_problem_close(p);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
+    int code = test_backend_open(argc, argv);
+    if (code != TEST_GO_ON) return code;
+    const struct CMUnitTest host[] = {
         cmocka_unit_test(test_specs),
         cmocka_unit_test(test_mesh),
         cmocka_unit_test(test_reference_against_exact_mode),
@@ -334,8 +317,11 @@ int main(void)
         cmocka_unit_test(test_variants_listed),
         cmocka_unit_test(test_family_record),
         cmocka_unit_test(test_check_catches_wrong_result),
-        cmocka_unit_test(test_openmp),
-        cmocka_unit_test(test_opencl),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const struct CMUnitTest device[] = {
+        cmocka_unit_test(test_every_kernel),
+    };
+    int failed = test_on_host() ? cmocka_run_group_tests_name("host", host, NULL, NULL) : 0;
+    failed += cmocka_run_group_tests_name(test_backend, device, NULL, NULL);
+    return test_backend_close(failed);
 }

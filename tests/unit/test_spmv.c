@@ -1,9 +1,11 @@
-/* test_spmv.c - every SpMV variant x backend (openmp, opencl) x precision on
+/* test_spmv.c BACKEND - every SpMV variant x precision on the backend named
+ * on the command line (openmp, opencl or cuda; test_family_backend.h), on
  * matrices built here with the shapes that break SpMV kernels: empty rows
  * (first, inner, last), one dense row, a rectangular shape, power-law row
  * lengths, and K x K blocks for K = 1..5 in AoS and SoA form. Each run is
- * checked by fb_spmv_run against the serial reference; this test also
- * checks the reference itself on a matrix small enough to do by hand. */
+ * checked by fb_spmv_run against the serial reference. The openmp instance
+ * also checks the reference itself on a matrix small enough to do by hand,
+ * the model, the constraints and the GraphBLAS peer. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +18,7 @@
 
 #include "spmv/spmv.h"
 #include "spmv/peers.h"
+#include "test_family_backend.h"
 
 typedef struct test_matrix {
     fb_spmv_matrix view;
@@ -109,41 +112,26 @@ static fb_measure_config quick(void)
     return c;
 }
 
-static int open_or_skip(const char *spec, fb_target **t)
+/* Runs kernel at point on the backend under test in both precisions;
+ * asserts it ran and fb_spmv_run's check passed. */
+static void run_checked(const char *kernel, const fb_spmv_matrix *A, const int *point, int npoint)
 {
-    if (fb_target_open(spec, t) == FB_OK) return 1;
-    printf("skipped on %s: %s\n", spec, fb_error_message());
-    return 0;
-}
-
-/* Runs kernel at point on every backend and precision; asserts checked.
- * cuda runs where a GPU is (the test says when it was skipped); a missing
- * OpenCL device (PoCL in CI) skips the test. */
-static void run_everywhere(const char *kernel, const fb_spmv_matrix *A, const int *point, int npoint)
-{
-    const char *specs[] = {"openmp", "cuda", "opencl"};
     const fb_spmv_kernel_def *k = fb_spmv_kernel_find(kernel);
     assert_non_null(k);
-    for (int b = 0; b < 3; ++b) {
-        fb_target *t = NULL;
-        if (!open_or_skip(specs[b], &t)) {
-            if (strcmp(specs[b], "opencl") == 0) skip();
-            continue;
-        }
-        for (int is_double = 1; is_double >= 0; --is_double) {
-            fb_spmv_config cfg = {.kernel = k, .point = fb_spmv_default_point(k), .is_double = is_double,
-                                  .measure = quick()};
-            for (int i = 0; i < npoint; ++i) cfg.point.values[i] = point[i];
-            fb_spmv_result r;
-            fb_status st = fb_spmv_run(t, A, &cfg, &r);
-            if (st != FB_OK) print_error("%s on %s (%s): %s\n", kernel, specs[b], is_double ? "double" : "single",
-                                         fb_error_message());
-            assert_int_equal(st, FB_OK);
-            assert_true(r.checked_ok);
-            assert_true(r.gbs > 0);
-            fb_spmv_result_free(&r);
-        }
-        fb_target_close(t);
+    for (int is_double = 1; is_double >= 0; --is_double) {
+        fb_spmv_config cfg = {
+            .kernel = k, .point = fb_spmv_default_point(k), .is_double = is_double, .measure = quick()};
+        for (int i = 0; i < npoint; ++i)
+            cfg.point.values[i] = point[i];
+        fb_spmv_result r;
+        fb_status st = fb_spmv_run(test_target, A, &cfg, &r);
+        if (st != FB_OK)
+            print_error("%s on %s (%s): %s\n", kernel, fb_target_info(test_target)->id, is_double ? "double" : "single",
+                        fb_error_message());
+        assert_int_equal(st, FB_OK);
+        assert_true(r.checked_ok);
+        assert_true(r.gbs > 0);
+        fb_spmv_result_free(&r);
     }
 }
 
@@ -195,16 +183,16 @@ static void test_csr_kernels_irregular(void **state)
     (void)state;
     test_matrix m;
     build_csr(&m, 40, 30, irregular_len);
-    run_everywhere("csr-scalar", &m.view, (int[]){64}, 1);
-    run_everywhere("csr-vector", &m.view, NULL, 0);
-    run_everywhere("csr-vector", &m.view, (int[]){64, 1}, 2);
-    run_everywhere("csr-vector", &m.view, (int[]){256, 64}, 2);
-    run_everywhere("csr-multirow", &m.view, NULL, 0);
-    run_everywhere("csr-multirow", &m.view, (int[]){5, 5}, 2);  /* one item per row */
-    run_everywhere("csr-multirow", &m.view, (int[]){8, 0}, 2);  /* 256 items on one row */
-    run_everywhere("csr-merge", &m.view, NULL, 0);
-    run_everywhere("csr-merge", &m.view, (int[]){32, 1}, 2);
-    run_everywhere("csr-merge", &m.view, (int[]){64, 64}, 2);
+    run_checked("csr-scalar", &m.view, (int[]){64}, 1);
+    run_checked("csr-vector", &m.view, NULL, 0);
+    run_checked("csr-vector", &m.view, (int[]){64, 1}, 2);
+    run_checked("csr-vector", &m.view, (int[]){256, 64}, 2);
+    run_checked("csr-multirow", &m.view, NULL, 0);
+    run_checked("csr-multirow", &m.view, (int[]){5, 5}, 2);  /* one item per row */
+    run_checked("csr-multirow", &m.view, (int[]){8, 0}, 2);  /* 256 items on one row */
+    run_checked("csr-merge", &m.view, NULL, 0);
+    run_checked("csr-merge", &m.view, (int[]){32, 1}, 2);
+    run_checked("csr-merge", &m.view, (int[]){64, 64}, 2);
     free_matrix(&m);
 }
 
@@ -213,10 +201,10 @@ static void test_csr_kernels_powerlaw(void **state)
     (void)state;
     test_matrix m;
     build_csr(&m, 3000, 2500, powerlaw_len);
-    run_everywhere("csr-scalar", &m.view, NULL, 0);
-    run_everywhere("csr-vector", &m.view, NULL, 0);
-    run_everywhere("csr-multirow", &m.view, NULL, 0);
-    run_everywhere("csr-merge", &m.view, NULL, 0);
+    run_checked("csr-scalar", &m.view, NULL, 0);
+    run_checked("csr-vector", &m.view, NULL, 0);
+    run_checked("csr-multirow", &m.view, NULL, 0);
+    run_checked("csr-merge", &m.view, NULL, 0);
     free_matrix(&m);
 }
 
@@ -227,12 +215,12 @@ static void test_bcsr_kernels_all_blocks(void **state)
         test_matrix aos, soa;
         build_bcsr(&aos, 23, 17, K, 0);
         build_bcsr(&soa, 23, 17, K, 1);
-        run_everywhere("bcsr", &aos.view, NULL, 0);
-        run_everywhere("bcsr-vector", &aos.view, NULL, 0);
-        run_everywhere("bcsr-vector", &aos.view, (int[]){32, 32}, 2);
-        run_everywhere("bcsr-lanes", &aos.view, NULL, 0);
-        run_everywhere("bcsr-lanes", &aos.view, (int[]){8, 1}, 2);
-        run_everywhere("bcsr-soa", &soa.view, NULL, 0);
+        run_checked("bcsr", &aos.view, NULL, 0);
+        run_checked("bcsr-vector", &aos.view, NULL, 0);
+        run_checked("bcsr-vector", &aos.view, (int[]){32, 32}, 2);
+        run_checked("bcsr-lanes", &aos.view, NULL, 0);
+        run_checked("bcsr-lanes", &aos.view, (int[]){8, 1}, 2);
+        run_checked("bcsr-soa", &soa.view, NULL, 0);
         free_matrix(&aos);
         free_matrix(&soa);
     }
@@ -298,16 +286,22 @@ static void test_graphblas_peer(void **state)
     free_matrix(&m);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
+    int code = test_backend_open(argc, argv);
+    if (code != TEST_GO_ON) return code;
+    const struct CMUnitTest host[] = {
         cmocka_unit_test(test_reference_by_hand),
         cmocka_unit_test(test_model_counts_bytes),
         cmocka_unit_test(test_constraints_refuse),
+        cmocka_unit_test(test_graphblas_peer),
+    };
+    const struct CMUnitTest device[] = {
         cmocka_unit_test(test_csr_kernels_irregular),
         cmocka_unit_test(test_csr_kernels_powerlaw),
         cmocka_unit_test(test_bcsr_kernels_all_blocks),
-        cmocka_unit_test(test_graphblas_peer),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int failed = test_on_host() ? cmocka_run_group_tests_name("host", host, NULL, NULL) : 0;
+    failed += cmocka_run_group_tests_name(test_backend, device, NULL, NULL);
+    return test_backend_close(failed);
 }
