@@ -158,7 +158,8 @@ typedef struct fb_backend_ops {
 } fb_backend_ops;
 
 /* Backend tables, defined in openmp.c, opencl.c, cuda.c. A backend that was
- * not compiled in is still present with a probe that says why. */
+ * not compiled in is still present: only its name and a probe that says why
+ * (target.c checks the other methods once probe has found a device). */
 extern const fb_backend_ops fb_backend_openmp;
 extern const fb_backend_ops fb_backend_opencl;
 extern const fb_backend_ops fb_backend_cuda;
