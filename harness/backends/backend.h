@@ -1,7 +1,7 @@
 /* backend.h - the one interface every compute backend implements.
  *
  * A backend (openmp, opencl, cuda) is a table of function pointers, one file
- * each under harness/backends/, registered by name in registry.c and chosen
+ * each under harness/backends/, registered by name in target.c and chosen
  * at run time with "--backend NAME[:INDEX]". Callers never use the table
  * directly: they open an fb_target (target.h), which checks for missing
  * methods, caches kernel builds and keeps the device properties.
