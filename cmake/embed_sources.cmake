@@ -1,6 +1,7 @@
 # Generates a C file holding every device kernel source as a byte array, so
-# the flowbench binary carries its kernels (design.md: sources embedded at
-# build time). Run as: cmake -DROOT=kernels -DOUT=file.c -DFILES="a;b" -P this
+# the flowbench binary carries its kernels (docs/architecture.md, "Kernels":
+# FLOWBENCH_KERNEL_DIR reads them from disk instead).
+# Run as: cmake -DROOT=kernels -DOUT=file.c -DFILES="a;b" -P this
 set(body "")
 set(table "")
 set(i 0)

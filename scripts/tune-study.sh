@@ -3,7 +3,7 @@
 # strategy gets to the exhaustive optimum, and with what fraction of the
 # evaluations, on a recorded exhaustive sweep (cases/tune-study.suite):
 # for every (matrix, kernel) with more than 4 points, `flowbench tune
-# --replay` runs anneal and random with the default budget (a quarter of
+# --replay` runs anneal and random with the default --evals (a quarter of
 # the space) over SEEDS seeds (default 100). Prints a markdown table.
 set -euo pipefail
 bin=$1 file=$2 backend=$3 seeds=${4:-100}

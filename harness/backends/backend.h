@@ -1,7 +1,7 @@
 /* backend.h - the one interface every compute backend implements.
  *
  * A backend (openmp, opencl, cuda) is a table of function pointers, one file
- * each under harness/backends/, registered by name in registry.c and chosen
+ * each under harness/backends/, registered by name in target.c and chosen
  * at run time with "--backend NAME[:INDEX]". Callers never use the table
  * directly: they open an fb_target (target.h), which checks for missing
  * methods, caches kernel builds and keeps the device properties.
@@ -163,7 +163,8 @@ typedef struct fb_backend_ops {
 } fb_backend_ops;
 
 /* Backend tables, defined in openmp.c, opencl.c, cuda.c. A backend that was
- * not compiled in is still present with a probe that says why. */
+ * not compiled in is still present: only its name and a probe that says why
+ * (target.c checks the other methods once probe has found a device). */
 extern const fb_backend_ops fb_backend_openmp;
 extern const fb_backend_ops fb_backend_opencl;
 extern const fb_backend_ops fb_backend_cuda;

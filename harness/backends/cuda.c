@@ -649,98 +649,6 @@ fail:
 
 unsigned long long fb_cuda_buffer_address(const fb_buffer *buffer) { return buffer ? buffer->ptr : 0; }
 
-#else /* !FB_HAVE_CUDA */
-
-#define NOT_BUILT "not built (CUDA toolkit with NVRTC not found at configure time)"
-
-static fb_status not_built(void) { return fb_error_set(FB_ERR_UNAVAILABLE, __FILE__, __LINE__, "cuda: " NOT_BUILT); }
-
-static int probe_cuda(char *why, size_t why_len)
-{
-    snprintf(why, why_len, "%s", NOT_BUILT);
-    return 0;
-}
-
-static fb_status info_cuda(int index, fb_device_info *info)
-{
-    (void)index, (void)info;
-    return not_built();
-}
-
-static fb_status open_cuda(int index, fb_device **out)
-{
-    (void)index;
-    *out = NULL;
-    return not_built();
-}
-
-static void close_cuda(fb_device *dev) { (void)dev; }
-
-static fb_status alloc_cuda(fb_device *dev, size_t bytes, fb_buffer **out)
-{
-    (void)dev, (void)bytes;
-    *out = NULL;
-    return not_built();
-}
-
-static void release_cuda(fb_device *dev, fb_buffer *buffer) { (void)dev, (void)buffer; }
-
-static fb_status copy_in_cuda(fb_device *dev, fb_buffer *dst, const void *src, size_t bytes)
-{
-    (void)dev, (void)dst, (void)src, (void)bytes;
-    return not_built();
-}
-
-static fb_status copy_out_cuda(fb_device *dev, void *dst, fb_buffer *src, size_t bytes)
-{
-    (void)dev, (void)dst, (void)src, (void)bytes;
-    return not_built();
-}
-
-static fb_status build_cuda(fb_device *dev, const fb_program_spec *spec, fb_kernel **out, char **log)
-{
-    (void)dev, (void)spec;
-    *out = NULL;
-    if (log) *log = NULL;
-    return not_built();
-}
-
-static void release_kernel_cuda(fb_device *dev, fb_kernel *kernel) { (void)dev, (void)kernel; }
-
-static fb_status launch_cuda(fb_device *dev, fb_kernel *k, const fb_launch *launch, const fb_arg *args, int nargs,
-                             double *seconds)
-{
-    (void)dev, (void)k, (void)launch, (void)args, (void)nargs, (void)seconds;
-    return not_built();
-}
-
-static fb_status finish_cuda(fb_device *dev)
-{
-    (void)dev;
-    return not_built();
-}
-
-static fb_status flush_cache_cuda(fb_device *dev)
-{
-    (void)dev;
-    return not_built();
-}
-
-static fb_status kernel_resources_cuda(fb_device *dev, fb_kernel *k, size_t group_items, fb_kernel_resources *out)
-{
-    (void)dev, (void)k, (void)group_items;
-    memset(out, 0, sizeof *out);
-    return not_built();
-}
-
-unsigned long long fb_cuda_buffer_address(const fb_buffer *buffer)
-{
-    (void)buffer;
-    return 0;
-}
-
-#endif /* FB_HAVE_CUDA */
-
 const fb_backend_ops fb_backend_cuda = {
     .name = "cuda",
     .probe = probe_cuda,
@@ -758,3 +666,28 @@ const fb_backend_ops fb_backend_cuda = {
     .flush_cache = flush_cache_cuda,
     .kernel_resources = kernel_resources_cuda,
 };
+
+#else /* !FB_HAVE_CUDA */
+
+/* Not compiled in: the name and a probe that says why. target.c asks for
+ * the other methods only once probe has found a device. */
+#define NOT_BUILT "not built (CUDA toolkit with NVRTC not found at configure time)"
+
+static int probe_cuda(char *why, size_t why_len)
+{
+    snprintf(why, why_len, "%s", NOT_BUILT);
+    return 0;
+}
+
+const fb_backend_ops fb_backend_cuda = {
+    .name = "cuda",
+    .probe = probe_cuda,
+};
+
+unsigned long long fb_cuda_buffer_address(const fb_buffer *buffer)
+{
+    (void)buffer;
+    return 0;
+}
+
+#endif /* FB_HAVE_CUDA */

@@ -3,7 +3,7 @@
  *
  * The CUDA backend builds kernels with it, and the NVRTC test compiles every
  * kernel variant with it for sm_80 and sm_90 on machines that have no GPU
- * (design.md: every variant CUDA would run is compiled in CI). The source is
+ * (docs/architecture.md: every variant CUDA would run is compiled in CI). The source is
  * read after kernels/cuda/opencl_to_cuda.h, with a #line directive so that
  * compiler messages name the .cl file and its own line numbers.
  */

@@ -9,8 +9,8 @@
  * profiling command queue, so NVIDIA's 1.2/3.0 runtime works as well as
  * PoCL's 3.0 one.
  *
- * Built without OpenCL, the table is still present: probe() says why and
- * every other method returns FB_ERR_UNAVAILABLE.
+ * Built without OpenCL, the table is only the name and a probe() that says
+ * why.
  */
 #include "backend.h"
 #include "object_list.h"
@@ -820,114 +820,6 @@ fail:
     return status;
 }
 
-#else /* !FB_HAVE_OPENCL */
-
-#define NOT_BUILT "not built (OpenCL headers or ICD loader missing at configure time)"
-
-static fb_status not_built(void) { return fb_error_set(FB_ERR_UNAVAILABLE, __FILE__, __LINE__, "opencl: " NOT_BUILT); }
-
-static int probe_opencl(char *why, size_t why_len)
-{
-    snprintf(why, why_len, "%s", NOT_BUILT);
-    return 0;
-}
-
-static fb_status info_opencl(int index, fb_device_info *info)
-{
-    (void)index;
-    (void)info;
-    return not_built();
-}
-
-static fb_status open_opencl(int index, fb_device **out)
-{
-    (void)index;
-    *out = NULL;
-    return not_built();
-}
-
-static void close_opencl(fb_device *dev) { (void)dev; }
-
-static fb_status alloc_opencl(fb_device *dev, size_t bytes, fb_buffer **out)
-{
-    (void)dev;
-    (void)bytes;
-    *out = NULL;
-    return not_built();
-}
-
-static void release_opencl(fb_device *dev, fb_buffer *buffer)
-{
-    (void)dev;
-    (void)buffer;
-}
-
-static fb_status copy_in_opencl(fb_device *dev, fb_buffer *dst, const void *src, size_t bytes)
-{
-    (void)dev;
-    (void)dst;
-    (void)src;
-    (void)bytes;
-    return not_built();
-}
-
-static fb_status copy_out_opencl(fb_device *dev, void *dst, fb_buffer *src, size_t bytes)
-{
-    (void)dev;
-    (void)dst;
-    (void)src;
-    (void)bytes;
-    return not_built();
-}
-
-static fb_status build_opencl(fb_device *dev, const fb_program_spec *spec, fb_kernel **out, char **log)
-{
-    (void)dev;
-    (void)spec;
-    *out = NULL;
-    if (log) *log = NULL;
-    return not_built();
-}
-
-static void release_kernel_opencl(fb_device *dev, fb_kernel *kernel)
-{
-    (void)dev;
-    (void)kernel;
-}
-
-static fb_status launch_opencl(fb_device *dev, fb_kernel *k, const fb_launch *launch, const fb_arg *args, int nargs,
-                               double *seconds)
-{
-    (void)dev;
-    (void)k;
-    (void)launch;
-    (void)args;
-    (void)nargs;
-    (void)seconds;
-    return not_built();
-}
-
-static fb_status finish_opencl(fb_device *dev)
-{
-    (void)dev;
-    return not_built();
-}
-
-static fb_status flush_cache_opencl(fb_device *dev)
-{
-    (void)dev;
-    return not_built();
-}
-
-static fb_status kernel_resources_opencl(fb_device *dev, fb_kernel *k, size_t group_items, fb_kernel_resources *out)
-{
-    (void)dev, (void)k, (void)group_items;
-    memset(out, 0, sizeof *out);
-    return not_built();
-}
-
-#endif /* FB_HAVE_OPENCL */
-
 const fb_backend_ops fb_backend_opencl = {
     .name = "opencl",
     .probe = probe_opencl,
@@ -945,3 +837,22 @@ const fb_backend_ops fb_backend_opencl = {
     .flush_cache = flush_cache_opencl,
     .kernel_resources = kernel_resources_opencl,
 };
+
+#else /* !FB_HAVE_OPENCL */
+
+/* Not compiled in: the name and a probe that says why. target.c asks for
+ * the other methods only once probe has found a device. */
+#define NOT_BUILT "not built (OpenCL headers or ICD loader missing at configure time)"
+
+static int probe_opencl(char *why, size_t why_len)
+{
+    snprintf(why, why_len, "%s", NOT_BUILT);
+    return 0;
+}
+
+const fb_backend_ops fb_backend_opencl = {
+    .name = "opencl",
+    .probe = probe_opencl,
+};
+
+#endif /* FB_HAVE_OPENCL */

@@ -69,25 +69,25 @@ fail:
     return status;
 }
 
+#define REQUIRE(ops, m) \
+    if (!(ops)->m) FB_FAIL(FB_ERR_UNAVAILABLE, "backend %s does not implement %s()", (ops)->name, #m)
+
 fb_status fb_backend_check_methods(const fb_backend_ops *ops)
 {
     fb_status status = FB_OK;
-#define REQUIRE(m) \
-    if (!ops->m) FB_FAIL(FB_ERR_UNAVAILABLE, "backend %s does not implement %s()", ops->name, #m)
-    REQUIRE(probe);
-    REQUIRE(device_info);
-    REQUIRE(open);
-    REQUIRE(close);
-    REQUIRE(alloc);
-    REQUIRE(release);
-    REQUIRE(copy_in);
-    REQUIRE(copy_out);
-    REQUIRE(build);
-    REQUIRE(release_kernel);
-    REQUIRE(launch);
-    REQUIRE(finish);
-    REQUIRE(flush_cache);
-#undef REQUIRE
+    REQUIRE(ops, probe);
+    REQUIRE(ops, device_info);
+    REQUIRE(ops, open);
+    REQUIRE(ops, close);
+    REQUIRE(ops, alloc);
+    REQUIRE(ops, release);
+    REQUIRE(ops, copy_in);
+    REQUIRE(ops, copy_out);
+    REQUIRE(ops, build);
+    REQUIRE(ops, release_kernel);
+    REQUIRE(ops, launch);
+    REQUIRE(ops, finish);
+    REQUIRE(ops, flush_cache);
 fail:
     return status;
 }
@@ -107,11 +107,13 @@ fb_status fb_target_open(const char *spec, fb_target **out)
 
     const fb_backend_ops *ops = fb_backend_find(name);
     if (!ops) FB_FAIL(FB_ERR_USAGE, "unknown backend '%s' (known: openmp, opencl, cuda)", name);
-    FB_CHECK(fb_backend_check_methods(ops));
-
+    /* probe first, the rest only once it found a device: a backend that was
+     * not compiled in is a table with just its name and a probe saying so. */
+    REQUIRE(ops, probe);
     char why[256] = "";
     int ndev = ops->probe(why, sizeof why);
     if (ndev <= 0) FB_FAIL(FB_ERR_UNAVAILABLE, "%s: %s", ops->name, why[0] ? why : "no device");
+    FB_CHECK(fb_backend_check_methods(ops));
     int index = 0;
     if (colon) FB_CHECK(resolve_device(ops, colon + 1, ndev, &index));
 

@@ -68,9 +68,31 @@ fb_status fb_cli_int(const fb_parsed *p, const char *name, int dflt, int *out);
 fb_status fb_cli_param(const char *kernel, const fb_param_axis *axes, int naxes, const char *text,
                        const char *list_hint, fb_param_point *p);
 
-/* The sampling options every measuring command shares: --min-samples,
- * --max-samples, --spread (percent, default 1) and --budget, checked. */
-fb_status fb_cli_measure(const fb_parsed *args, fb_measure_config *m);
+/* The measurement options, declared once for every measuring command (spmv,
+ * grid, stream, tune): FB_CLI_MEASURE_OPTIONS(BUDGET_S, SPREAD_PCT) in its
+ * option table, FB_CLI_OPTION_COLD and FB_CLI_OPTION_WARMUPS where the
+ * command offers them, and fb_cli_measure to read them. The two defaults
+ * that differ per command (tune samples each point shorter and looser) are
+ * macro arguments, so the help text and the parser are given the same
+ * number: FB_CLI_MEASURE_OPTIONS(FB_CLI_BUDGET_S, FB_CLI_SPREAD_PCT) and
+ * fb_cli_measure(args, FB_CLI_BUDGET_S, FB_CLI_SPREAD_PCT, &m). */
+#define FB_CLI_STR_(x) #x
+#define FB_CLI_STR(x) FB_CLI_STR_(x)
+#define FB_CLI_BUDGET_S 2   /* fb_measure_defaults()'s budget_s */
+#define FB_CLI_SPREAD_PCT 1 /* fb_measure_defaults()'s target_spread, in percent */
+#define FB_CLI_MEASURE_OPTIONS(BUDGET_S, SPREAD_PCT)                                                              \
+    {"min-samples", "N", "at least this many samples (default 5)", 0},                                            \
+    {"max-samples", "N", "at most this many samples (default 200)", 0},                                           \
+    {"spread", "PCT", "target 95% CI half-width of the median, percent (default " FB_CLI_STR(SPREAD_PCT) ")", 0}, \
+    {"budget", "S", "seconds of sampling per measurement (default " FB_CLI_STR(BUDGET_S) ")", 0}
+#define FB_CLI_OPTION_COLD {"cold", NULL, "flush the last-level cache before every sample", 0}
+#define FB_CLI_OPTION_WARMUPS {"warmups", "N", "untimed runs before sampling (default 2)", 0}
+
+/* Reads the measurement options into *m (fb_measure_defaults() with budget_s
+ * and spread_pct as the defaults of --budget and --spread), --cold and
+ * --warmups when the command declares them; FB_ERR_USAGE unless
+ * 1 <= min <= max samples and spread and budget are positive. */
+fb_status fb_cli_measure(const fb_parsed *args, double budget_s, double spread_pct, fb_measure_config *m);
 
 /* One line per parameter axis for a --list: "INDENT NAME = {v, ...},
  * default D: help", marking launch-geometry-only axes. */

@@ -21,10 +21,7 @@ static const fb_option options[] = {
     {"precision", "P", "double or single (default double)", 0},
     {"no-stream", NULL, "skip the stream triad measurement (no roofline fraction)", 0},
     {"stream-size", "N", "elements per stream array (default 2^25)", 0},
-    {"min-samples", "N", "at least this many samples (default 5)", 0},
-    {"max-samples", "N", "at most this many samples (default 200)", 0},
-    {"spread", "PCT", "target 95% CI half-width of the median, percent (default 1)", 0},
-    {"budget", "S", "seconds of sampling per measurement (default 2)", 0},
+    FB_CLI_MEASURE_OPTIONS(FB_CLI_BUDGET_S, FB_CLI_SPREAD_PCT),
     {"out", "FILE", "append a header and the record to this JSON Lines file", 0},
     {"json", NULL, "print the record as JSON on stdout", 0},
     {"list", NULL, "list the grid families, their kernels and parameters, then exit", 0},
@@ -85,7 +82,7 @@ static fb_status read_options(const fb_parsed *args, grid_cli *c)
     c->run.is_double = !prec || !strcmp(prec, "double");
     c->backend = fb_cli_value(args, "backend") ? fb_cli_value(args, "backend") : "openmp";
     FB_CHECK(read_kernel(args, c));
-    FB_CHECK(fb_cli_measure(args, &c->run.measure));
+    FB_CHECK(fb_cli_measure(args, FB_CLI_BUDGET_S, FB_CLI_SPREAD_PCT, &c->run.measure));
 fail:
     return status;
 }

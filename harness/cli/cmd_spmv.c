@@ -27,11 +27,8 @@ static const fb_option options[] = {
     {"y-out", "Y.mtx", "write the computed y (Matrix Market array)", 0},
     {"no-stream", NULL, "skip the stream triad measurement (no roofline fraction)", 0},
     {"stream-size", "N", "elements per stream array (default 2^25)", 0},
-    {"cold", NULL, "flush the last-level cache before every sample", 0},
-    {"min-samples", "N", "at least this many samples (default 5)", 0},
-    {"max-samples", "N", "at most this many samples (default 200)", 0},
-    {"spread", "PCT", "target 95% CI half-width of the median, percent (default 1)", 0},
-    {"budget", "S", "seconds of sampling per measurement (default 2)", 0},
+    FB_CLI_OPTION_COLD,
+    FB_CLI_MEASURE_OPTIONS(FB_CLI_BUDGET_S, FB_CLI_SPREAD_PCT),
     {"out", "FILE", "append a header and the record to this JSON Lines file", 0},
     {"json", NULL, "print the record as JSON on stdout", 0},
     {"counters", "LIST", "PAPI events per sample, comma-separated, or default (cycles, instructions, LLC misses, DP ops)", 0},
@@ -89,8 +86,7 @@ static fb_status read_options(const fb_parsed *args, spmv_cli *c)
     for (int i = 0; i < nparams; ++i)
         FB_CHECK(fb_cli_param(c->kernel->name, c->kernel->params, c->kernel->nparams, params[i],
                               "flowbench spmv --list", &c->cfg.point));
-    FB_CHECK(fb_cli_measure(args, &c->cfg.measure));
-    c->cfg.measure.cold = fb_cli_flag(args, "cold");
+    FB_CHECK(fb_cli_measure(args, FB_CLI_BUDGET_S, FB_CLI_SPREAD_PCT, &c->cfg.measure));
     if (!fb_cli_value(args, "matrix")) FB_FAIL(FB_ERR_USAGE, "spmv: --matrix SRC is required");
     const char *reorder = fb_cli_value(args, "reorder");
     if (reorder && strcmp(reorder, "rcm")) FB_FAIL(FB_ERR_USAGE, "--reorder: '%s' is not rcm", reorder);

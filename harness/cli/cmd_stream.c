@@ -14,12 +14,9 @@ static const fb_option options[] = {
     {"size", "N", "elements per array (default 33554432 = 2^25)", 0},
     {"precision", "P", "double or single (default double)", 0},
     {"wg", "N", "work-group size of the device kernels (default 256)", 0},
-    {"cold", NULL, "flush the last-level cache before every sample", 0},
-    {"warmups", "N", "untimed runs before sampling (default 2)", 0},
-    {"min-samples", "N", "at least this many samples (default 5)", 0},
-    {"max-samples", "N", "at most this many samples (default 200)", 0},
-    {"spread", "PCT", "stop when the median's 95% CI half-width is under PCT % (default 1)", 0},
-    {"budget", "S", "stop sampling one kernel after S seconds (default 2)", 0},
+    FB_CLI_OPTION_COLD,
+    FB_CLI_OPTION_WARMUPS,
+    FB_CLI_MEASURE_OPTIONS(FB_CLI_BUDGET_S, FB_CLI_SPREAD_PCT),
     {"out", "FILE", "append a header and one record per kernel to this JSON Lines file", 0},
     {"json", NULL, "print the records as JSON on stdout (progress goes to stderr)", 0},
     {NULL, NULL, NULL, 0},
@@ -33,26 +30,14 @@ static fb_status read_config(const fb_parsed *args, fb_stream_config *cfg)
 {
     fb_status status = FB_OK;
     const char *prec = fb_cli_value(args, "precision");
-    double spread_pct = 1.0;
     memset(cfg, 0, sizeof *cfg);
-    cfg->measure = fb_measure_defaults();
     if (prec && strcmp(prec, "double") != 0 && strcmp(prec, "single") != 0)
         FB_FAIL(FB_ERR_USAGE, "--precision: '%s' is not double or single", prec);
     cfg->is_double = !prec || strcmp(prec, "double") == 0;
     FB_CHECK(fb_cli_size(args, "size", FB_STREAM_DEFAULT_N, &cfg->n));
     FB_CHECK(fb_cli_size(args, "wg", 256, &cfg->wg));
-    FB_CHECK(fb_cli_int(args, "warmups", cfg->measure.warmups, &cfg->measure.warmups));
-    FB_CHECK(fb_cli_int(args, "min-samples", cfg->measure.min_samples, &cfg->measure.min_samples));
-    FB_CHECK(fb_cli_int(args, "max-samples", cfg->measure.max_samples, &cfg->measure.max_samples));
-    FB_CHECK(fb_cli_double(args, "spread", spread_pct, &spread_pct));
-    FB_CHECK(fb_cli_double(args, "budget", cfg->measure.budget_s, &cfg->measure.budget_s));
-    cfg->measure.target_spread = spread_pct / 100.0;
-    cfg->measure.cold = fb_cli_flag(args, "cold");
+    FB_CHECK(fb_cli_measure(args, FB_CLI_BUDGET_S, FB_CLI_SPREAD_PCT, &cfg->measure));
     if (cfg->n == 0) FB_FAIL(FB_ERR_USAGE, "--size: must be at least 1");
-    if (cfg->measure.min_samples < 1 || cfg->measure.max_samples < cfg->measure.min_samples)
-        FB_FAIL(FB_ERR_USAGE, "--min-samples/--max-samples: need 1 <= min <= max");
-    if (!(cfg->measure.target_spread > 0)) FB_FAIL(FB_ERR_USAGE, "--spread: must be positive");
-    if (!(cfg->measure.budget_s > 0)) FB_FAIL(FB_ERR_USAGE, "--budget: must be positive");
 fail:
     return status;
 }

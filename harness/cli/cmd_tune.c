@@ -15,18 +15,21 @@
 #include "../tune/tune.h"
 #include "spmv/spmv.h"
 
+/* A search measures many points: each is sampled shorter and to a looser
+ * spread than a single measurement (--budget, --spread). */
+#define BUDGET_S 0.5
+#define SPREAD_PCT 2
+
 static const fb_option options[] = {
     {"matrix", "SRC", "matrix file or gen: spec (required)", 0},
     {"kernel", "K", "kernel to tune (required; flowbench spmv --list)", 0},
     {"backend", "B", "backend[:device] (default openmp)", 0},
     {"precision", "P", "double or single (default double)", 0},
     {"strategy", "S", "exhaustive, random or anneal (default anneal)", 0},
-    {"budget", "N", "evaluations at most (default: exhaustive all, others a quarter of the space)", 0},
+    {"evals", "N", "evaluations at most (default: exhaustive all, others a quarter of the space)", 0},
     {"seed", "N", "seed of random and anneal (default 1)", 0},
     {"abandon", "K", "stop sampling a point after one sample K x slower than the best (default 4, 0 never)", 0},
-    {"time", "S", "seconds of sampling per point (default 0.5)", 0},
-    {"min-samples", "N", "at least this many samples per point (default 5)", 0},
-    {"spread", "PCT", "target 95% CI half-width of the median, percent (default 2)", 0},
+    FB_CLI_MEASURE_OPTIONS(BUDGET_S, SPREAD_PCT),
     {"out", "FILE", "append every evaluation's record to this JSON Lines file", 0},
     {"cache", "FILE", "tuning cache (default $FLOWBENCH_TUNING_CACHE or ~/.cache/flowbench/tuning.json)", 0},
     {"no-cache", NULL, "do not store the best point", 0},
@@ -47,16 +50,8 @@ typedef struct tune_cli {
 static fb_status read_measure(const fb_parsed *args, fb_tune_request *rq)
 {
     fb_status status = FB_OK;
-    double spread = 2.0;
-    rq->measure = fb_measure_defaults();
-    rq->measure.budget_s = 0.5;
-    FB_CHECK(fb_cli_double(args, "time", rq->measure.budget_s, &rq->measure.budget_s));
-    FB_CHECK(fb_cli_int(args, "min-samples", rq->measure.min_samples, &rq->measure.min_samples));
-    FB_CHECK(fb_cli_double(args, "spread", spread, &spread));
+    FB_CHECK(fb_cli_measure(args, BUDGET_S, SPREAD_PCT, &rq->measure));
     FB_CHECK(fb_cli_double(args, "abandon", 4.0, &rq->abandon_factor));
-    rq->measure.target_spread = spread / 100.0;
-    if (!(rq->measure.budget_s > 0) || !(spread > 0) || rq->measure.min_samples < 1)
-        FB_FAIL(FB_ERR_USAGE, "--time, --spread and --min-samples must be positive");
     if (rq->abandon_factor != 0 && rq->abandon_factor <= 1) FB_FAIL(FB_ERR_USAGE, "--abandon must be above 1 (or 0)");
 fail:
     return status;
@@ -68,7 +63,7 @@ static fb_status read_search(const fb_parsed *args, fb_search_options *s, int *s
     int seed = 1;
     s->strategy = FB_STRATEGY_ANNEAL;
     if (fb_cli_value(args, "strategy")) FB_CHECK(fb_strategy_parse(fb_cli_value(args, "strategy"), &s->strategy));
-    FB_CHECK(fb_cli_int(args, "budget", 0, &s->budget));
+    FB_CHECK(fb_cli_int(args, "evals", 0, &s->budget));
     FB_CHECK(fb_cli_int(args, "seed", seed, &seed));
     FB_CHECK(fb_cli_int(args, "seeds", 1, seeds));
     s->seed = (uint64_t)seed;
@@ -322,18 +317,19 @@ fail:
 const fb_command fb_cmd_tune = {
     .name = "tune",
     .summary = "search one kernel's parameter space on one matrix; store the best in the tuning cache",
-    .usage = "tune --matrix SRC --kernel K [--backend B] [--strategy S] [--budget N] [--replay FILE [--seeds N]]",
+    .usage = "tune --matrix SRC --kernel K [--backend B] [--strategy S] [--evals N] [--replay FILE [--seeds N]]",
     .description =
         "Searches the kernel's declared parameter space (flowbench spmv --list) with a\n"
         "strategy: exhaustive (every point, the paper's start-up brute force), random\n"
-        "(--budget points) or anneal (simulated annealing over neighbouring values from\n"
-        "the default; by default a quarter of the space). Every point is measured and\n"
-        "checked; points the device or the matrix cannot take are pruned without\n"
-        "compiling and do not count. Prints the best point, its speedup over the\n"
-        "kernel's default and over the other variants at their defaults, and stores\n"
-        "it in the tuning cache under (device fingerprint, kernel, precision, matrix\n"
-        "signature) for spmv/sweep --tuned. --replay FILE takes each point's cost from\n"
-        "a recorded sweep (nothing runs, nothing is cached) to study a strategy.",
+        "(--evals points) or anneal (simulated annealing over neighbouring values from\n"
+        "the default; --evals by default a quarter of the space). Every point is measured\n"
+        "(--budget seconds of sampling) and checked; points the device or the matrix\n"
+        "cannot take are pruned without compiling and do not count. Prints the best\n"
+        "point, its speedup over the kernel's default and over the other variants at\n"
+        "their defaults, and stores it in the tuning cache under (device fingerprint,\n"
+        "kernel, precision, matrix signature) for spmv/sweep --tuned. --replay FILE takes\n"
+        "each point's cost from a recorded sweep (nothing runs, nothing is cached) to\n"
+        "study a strategy.",
     .options = options,
     .min_positional = 0,
     .max_positional = 0,

@@ -6,8 +6,8 @@
  *
  * Indices are 32-bit: row pointers and column indices are int, so a matrix
  * holds at most FB_CSR_MAX_NNZ entries. 64-bit indices would cost 25% of the
- * CSR bandwidth ceiling (design.md, "Known pitfalls"); larger matrices are
- * refused with a message, never truncated.
+ * CSR bandwidth ceiling (docs/matrices.md); larger matrices are refused with
+ * a message, never truncated.
  *
  * Invariants of an fb_csr built here: rowptr[0] = 0, rowptr is
  * non-decreasing, rowptr[nrows] = nnz, column indices are sorted and

@@ -371,7 +371,7 @@ fail:
     return status;
 }
 
-static fb_status parse(const char *name, const fb_buffer *buf, fb_mesh *out)
+static fb_status parse(const char *name, const fb_text_bytes *buf, fb_mesh *out)
 {
     fb_status status = FB_OK;
     gmsh g;
@@ -390,23 +390,23 @@ fail:
 fb_status fb_mesh_read_gmsh_memory(const char *name, const void *data, size_t n, fb_mesh *out)
 {
     fb_status status = FB_OK;
-    fb_buffer buf = {0};
+    fb_text_bytes buf = {0};
     memset(out, 0, sizeof *out);
-    FB_CHECK(fb_buffer_from_memory(name, data, n, &buf));
+    FB_CHECK(fb_text_bytes_from_memory(name, data, n, &buf));
     status = parse(name, &buf, out);
 fail:
-    fb_buffer_free(&buf);
+    fb_text_bytes_free(&buf);
     return status;
 }
 
 fb_status fb_mesh_read_gmsh(const char *path, fb_mesh *out)
 {
     fb_status status = FB_OK;
-    fb_buffer buf = {0};
+    fb_text_bytes buf = {0};
     memset(out, 0, sizeof *out);
-    FB_CHECK(fb_buffer_load(path, &buf));
+    FB_CHECK(fb_text_bytes_load(path, &buf));
     status = parse(path, &buf, out);
 fail:
-    fb_buffer_free(&buf);
+    fb_text_bytes_free(&buf);
     return status;
 }

@@ -39,7 +39,7 @@ int fb_mesh_cube_level(int level);
 
 /* ---- files ------------------------------------------------------------- */
 
-/* By extension: .msh (Gmsh) or .su2. */
+/* By extension (format.h): .msh (Gmsh) or .su2. */
 fb_status fb_mesh_read(const char *path, fb_mesh *out);
 fb_status fb_mesh_read_gmsh(const char *path, fb_mesh *out);
 fb_status fb_mesh_read_su2(const char *path, fb_mesh *out);

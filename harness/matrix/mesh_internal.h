@@ -1,6 +1,7 @@
 /* mesh_internal.h - bookkeeping the Gmsh and SU2 readers share: nodes as
  * (tag, x, y, z) in file order, tetrahedra as node positions, and the step
- * that turns them into an fb_mesh. Not part of the public API. */
+ * that turns them into an fb_mesh (mesh_build.c). Not part of the public
+ * API. */
 #ifndef FB_MATRIX_MESH_INTERNAL_H
 #define FB_MATRIX_MESH_INTERNAL_H
 

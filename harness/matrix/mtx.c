@@ -481,7 +481,7 @@ static void body_free(body *b)
     free(b->val);
 }
 
-static fb_status read_body(fb_cursor *c, fb_buffer *buf, const fb_mtx_info *info, fb_mtx *out)
+static fb_status read_body(fb_cursor *c, fb_text_bytes *buf, const fb_mtx_info *info, fb_mtx *out)
 {
     fb_status status = FB_OK;
     body b = {.name = c->name, .info = *info};
@@ -492,7 +492,7 @@ static fb_status read_body(fb_cursor *c, fb_buffer *buf, const fb_mtx_info *info
     FB_CHECK(alloc_body(&b, b.entries < info->entries ? b.entries : info->entries));
     FB_CHECK(parse_all(&b));
     FB_CHECK(count_matches(&b));
-    fb_buffer_free(buf); /* the text is no longer needed: give its memory to CSR */
+    fb_text_bytes_free(buf); /* the text is no longer needed: give its memory to CSR */
     if (info->array) {
         FB_CHECK(to_dense(&b, &out->dense));
     } else {
@@ -505,7 +505,7 @@ fail:
     return status;
 }
 
-static fb_status read_buffer(const char *name, fb_buffer *buf, fb_mtx *out)
+static fb_status read_buffer(const char *name, fb_text_bytes *buf, fb_mtx *out)
 {
     fb_status status = FB_OK;
     fb_cursor c;
@@ -522,11 +522,11 @@ fail:
 fb_status fb_mtx_read(const char *path, fb_mtx *out)
 {
     fb_status status = FB_OK;
-    fb_buffer buf;
+    fb_text_bytes buf;
     memset(out, 0, sizeof *out);
-    FB_CHECK(fb_buffer_load(path, &buf));
+    FB_CHECK(fb_text_bytes_load(path, &buf));
     status = read_buffer(path, &buf, out);
-    fb_buffer_free(&buf);
+    fb_text_bytes_free(&buf);
 fail:
     return status;
 }
@@ -534,11 +534,11 @@ fail:
 fb_status fb_mtx_read_memory(const char *name, const void *data, size_t n, fb_mtx *out)
 {
     fb_status status = FB_OK;
-    fb_buffer buf;
+    fb_text_bytes buf;
     memset(out, 0, sizeof *out);
-    FB_CHECK(fb_buffer_from_memory(name, data, n, &buf));
+    FB_CHECK(fb_text_bytes_from_memory(name, data, n, &buf));
     status = read_buffer(name, &buf, out);
-    fb_buffer_free(&buf);
+    fb_text_bytes_free(&buf);
 fail:
     return status;
 }

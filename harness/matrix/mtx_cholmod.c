@@ -34,7 +34,7 @@ static void record_error(int status, const char *file, int line, const char *mes
     if (status < 0 && !cholmod_message[0]) snprintf(cholmod_message, sizeof cholmod_message, "%s", message);
 }
 
-static fb_status check_line_lengths(const char *name, const fb_buffer *buf)
+static fb_status check_line_lengths(const char *name, const fb_text_bytes *buf)
 {
     fb_status status = FB_OK;
     int64_t line = 1;
@@ -127,7 +127,7 @@ fail:
     return status;
 }
 
-static fb_status read_with_cholmod(const char *name, fb_buffer *buf, fb_mtx *out)
+static fb_status read_with_cholmod(const char *name, fb_text_bytes *buf, fb_mtx *out)
 {
     fb_status status = FB_OK;
     cholmod_common cc;
@@ -160,7 +160,7 @@ fail:
     return status;
 }
 
-static fb_status read_buffer(const char *name, fb_buffer *buf, fb_mtx *out)
+static fb_status read_buffer(const char *name, fb_text_bytes *buf, fb_mtx *out)
 {
     fb_status status = FB_OK;
     fb_cursor c;
@@ -179,11 +179,11 @@ fail:
 fb_status fb_mtx_read_cholmod(const char *path, fb_mtx *out)
 {
     fb_status status = FB_OK;
-    fb_buffer buf;
+    fb_text_bytes buf;
     memset(out, 0, sizeof *out);
-    FB_CHECK(fb_buffer_load(path, &buf));
+    FB_CHECK(fb_text_bytes_load(path, &buf));
     status = read_buffer(path, &buf, out);
-    fb_buffer_free(&buf);
+    fb_text_bytes_free(&buf);
 fail:
     return status;
 }
@@ -191,11 +191,11 @@ fail:
 fb_status fb_mtx_read_cholmod_memory(const char *name, const void *data, size_t n, fb_mtx *out)
 {
     fb_status status = FB_OK;
-    fb_buffer buf;
+    fb_text_bytes buf;
     memset(out, 0, sizeof *out);
-    FB_CHECK(fb_buffer_from_memory(name, data, n, &buf));
+    FB_CHECK(fb_text_bytes_from_memory(name, data, n, &buf));
     status = read_buffer(name, &buf, out);
-    fb_buffer_free(&buf);
+    fb_text_bytes_free(&buf);
 fail:
     return status;
 }

@@ -7,31 +7,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 
+#include "format.h"
 #include "mesh.h"
 #include "mtx.h"
 
 #define MAX_BLOCK_OPTION 5
 
-typedef enum kind { KIND_MTX, KIND_GMSH, KIND_SU2, KIND_GEN } kind;
-
 typedef struct spec {
     char base[512];
-    kind kind;
-    int block;    /* 0: none */
-    int graph;    /* matrix=graph */
-    int cholmod;  /* reader=cholmod */
-    int given[3]; /* block, matrix, reader seen */
+    int gen;               /* gen:cube:N, else a file */
+    fb_file_format format; /* of a file */
+    int block;             /* 0: none */
+    int graph;             /* matrix=graph */
+    int cholmod;           /* reader=cholmod */
+    int given[3];          /* block, matrix, reader seen */
     int cube_n;
 } spec;
-
-static int ends_with_ci(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcasecmp(s + n - m, suffix) == 0;
-}
 
 static fb_status option(const char *src, spec *s, int key, const char *value)
 {
@@ -103,24 +96,18 @@ static fb_status classify(const char *src, spec *s)
 {
     fb_status status = FB_OK;
     if (strncmp(s->base, "gen:", 4) == 0) {
-        s->kind = KIND_GEN;
+        s->gen = 1;
         if (strncmp(s->base, "gen:cube:", 9) != 0)
             FB_FAIL(FB_ERR_USAGE, "%s: unknown generator (known: gen:cube:N, gen:cube:level=0|1|2)", src);
         FB_CHECK(cube_size(src, s->base + 9, s));
-    } else if (ends_with_ci(s->base, ".mtx") || ends_with_ci(s->base, ".mtx.gz") || ends_with_ci(s->base, ".mm") ||
-               ends_with_ci(s->base, ".mm.gz")) {
-        s->kind = KIND_MTX;
-    } else if (ends_with_ci(s->base, ".msh")) {
-        s->kind = KIND_GMSH;
-    } else if (ends_with_ci(s->base, ".su2")) {
-        s->kind = KIND_SU2;
-    } else {
+    } else if ((s->format = fb_file_format_of(s->base)) == FB_FILE_UNKNOWN) {
         FB_FAIL(FB_ERR_USAGE, "%s: unknown matrix source (expected a .mtx, .mtx.gz, .msh or .su2 file, or gen:cube:N)",
                 src);
     }
-    if (s->given[1] && s->kind == KIND_MTX)
+    if (s->given[1] && s->format == FB_FILE_MTX)
         FB_FAIL(FB_ERR_USAGE, "%s: matrix= applies to meshes and gen:cube, not to Matrix Market files", src);
-    if (s->given[2] && s->kind != KIND_MTX) FB_FAIL(FB_ERR_USAGE, "%s: reader= applies to Matrix Market files", src);
+    if (s->given[2] && s->format != FB_FILE_MTX)
+        FB_FAIL(FB_ERR_USAGE, "%s: reader= applies to Matrix Market files", src);
 fail:
     return status;
 }
@@ -158,16 +145,14 @@ static fb_status load_mesh(const char *src, const spec *s, fb_matrix *out, fb_cs
 {
     fb_status status = FB_OK;
     fb_mesh mesh = {0};
-    if (s->kind == KIND_GEN)
+    if (s->gen)
         FB_CHECK(fb_mesh_cube(s->cube_n, &mesh));
-    else if (s->kind == KIND_GMSH)
-        FB_CHECK(fb_mesh_read_gmsh(s->base, &mesh));
     else
-        FB_CHECK(fb_mesh_read_su2(s->base, &mesh));
+        FB_CHECK(fb_mesh_read(s->base, &mesh));
     snprintf(out->origin, sizeof out->origin, "%s, %s",
-             s->kind == KIND_GEN    ? "gen:cube mesh"
-             : s->kind == KIND_GMSH ? "gmsh mesh"
-                                    : "su2 mesh",
+             s->gen                      ? "gen:cube mesh"
+             : s->format == FB_FILE_GMSH ? "gmsh mesh"
+                                         : "su2 mesh",
              s->graph ? "node graph" : "P1 Laplacian");
     out->mesh_nodes = mesh.nnodes;
     out->mesh_tets = mesh.ntets;
@@ -208,9 +193,9 @@ static fb_status build(const char *src, const spec *s, const fb_matrix_options *
 {
     fb_status status = FB_OK;
     fb_csr base = {0};
-    FB_CHECK(s->kind == KIND_MTX ? load_mtx(s, out, &base) : load_mesh(src, s, out, &base));
+    FB_CHECK(s->format == FB_FILE_MTX ? load_mtx(s, out, &base) : load_mesh(src, s, out, &base));
     if (opt && opt->reorder_rcm) FB_CHECK(reorder(src, &base, out));
-    if (s->block && s->kind != KIND_MTX) {
+    if (s->block && s->format != FB_FILE_MTX) {
         FB_CHECK(with_source(fb_csr_kron_block(&base, s->block, &out->A), src));
         fb_csr_free(&base);
     } else {

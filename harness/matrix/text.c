@@ -16,7 +16,7 @@
 
 /* ---- buffers ----------------------------------------------------------- */
 
-void fb_buffer_free(fb_buffer *b)
+void fb_text_bytes_free(fb_text_bytes *b)
 {
     if (!b) return;
     if (b->mapped)
@@ -30,7 +30,7 @@ static int is_gzip(const unsigned char *d, size_t n) { return n >= 2 && d[0] == 
 
 /* Inflates gzip members one after another. The output grows as data
  * actually decompresses: no size is taken from the gzip trailer. */
-static fb_status gunzip(const char *name, const unsigned char *in, size_t n, fb_buffer *out)
+static fb_status gunzip(const char *name, const unsigned char *in, size_t n, fb_text_bytes *out)
 {
     fb_status status = FB_OK;
     z_stream zs;
@@ -82,7 +82,7 @@ fail:
     return status;
 }
 
-fb_status fb_buffer_from_memory(const char *name, const void *data, size_t n, fb_buffer *out)
+fb_status fb_text_bytes_from_memory(const char *name, const void *data, size_t n, fb_text_bytes *out)
 {
     fb_status status = FB_OK;
     memset(out, 0, sizeof *out);
@@ -115,7 +115,7 @@ fail:
 
 /* Maps a large plain (not gzip) file; *mapped = 0 when it is small,
  * compressed, or the mapping fails (then it is read instead). */
-static void try_map(int fd, off_t size, fb_buffer *out)
+static void try_map(int fd, off_t size, fb_text_bytes *out)
 {
     unsigned char magic[2] = {0, 0};
     if (size < MAP_THRESHOLD || pread(fd, magic, 2, 0) != 2 || is_gzip(magic, 2)) return;
@@ -128,7 +128,7 @@ static void try_map(int fd, off_t size, fb_buffer *out)
 }
 
 /* Reads a file that is not mapped; gunzips it when it starts with the magic. */
-static fb_status read_file(const char *path, int fd, size_t size, fb_buffer *out)
+static fb_status read_file(const char *path, int fd, size_t size, fb_text_bytes *out)
 {
     fb_status status = FB_OK;
     char *raw = malloc(size + 1);
@@ -147,7 +147,7 @@ fail:
     return status;
 }
 
-fb_status fb_buffer_load(const char *path, fb_buffer *out)
+fb_status fb_text_bytes_load(const char *path, fb_text_bytes *out)
 {
     fb_status status = FB_OK;
     struct stat st;

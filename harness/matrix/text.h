@@ -14,21 +14,21 @@
 
 #include "../core/status.h"
 
-typedef struct fb_buffer {
+typedef struct fb_text_bytes {
     char *data; /* size bytes (no terminator: every parser stops at data + size) */
     size_t size;
     int gzipped; /* the input was gzip data */
     int mapped;  /* data is a read-only mmap of the file */
-} fb_buffer;
+} fb_text_bytes;
 
 /* Reads the whole file: FB_ERR_INPUT if it is missing or not a regular
  * file, FB_ERR_IO if reading fails. Large plain files are mapped rather
  * than copied: reading 3 GB into fresh memory costs the kernel as much
  * time zeroing pages as the parse itself (see docs/matrices.md). */
-fb_status fb_buffer_load(const char *path, fb_buffer *out);
+fb_status fb_text_bytes_load(const char *path, fb_text_bytes *out);
 /* A copy of memory, gunzipped if it starts with the gzip magic. */
-fb_status fb_buffer_from_memory(const char *name, const void *data, size_t n, fb_buffer *out);
-void fb_buffer_free(fb_buffer *b);
+fb_status fb_text_bytes_from_memory(const char *name, const void *data, size_t n, fb_text_bytes *out);
+void fb_text_bytes_free(fb_text_bytes *b);
 
 typedef enum fb_num { FB_NUM_OK, FB_NUM_BAD, FB_NUM_RANGE } fb_num;
 

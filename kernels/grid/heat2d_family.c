@@ -64,7 +64,7 @@ json_t *fb_heat2d_record(const fb_device_info *d, const fb_heat2d_problem *p, co
     json_t *rec = fb_json_kernel_record(d, &base);
     json_object_set_new(rec, "grid", json_deep_copy(p->json));
     /* T^n and the two iterates: whether the last-level cache can hold them
-     * decides whether GB/s measures memory or cache (design.md pitfalls) */
+     * decides whether GB/s measures memory or cache (docs/grid-studies.md) */
     json_object_set_new(rec, "working_set_bytes",
                         json_integer((json_int_t)3 * p->g.nx * p->g.ny * (cfg->is_double ? 8 : 4)));
     json_object_set_new(rec, "device_cache_bytes", json_integer((json_int_t)d->cache_bytes));

@@ -89,7 +89,7 @@ exactly_once "$work/kill.jsonl" 8
 
 echo "== tune stores the best point; spmv --tuned: exact, nearest, default"
 cache=$work/cache/tuning.json
-"$bin" tune --matrix gen:cube:8 --kernel csr-vector --strategy exhaustive --time 0.02 --min-samples 3 \
+"$bin" tune --matrix gen:cube:8 --kernel csr-vector --strategy exhaustive --budget 0.02 --min-samples 3 \
   --cache "$cache" --out "$work/tune.jsonl" --no-variants > "$work/tune.txt" 2> "$work/tune.log"
 grep -q '41 of 42 points evaluated (1 pruned)' "$work/tune.txt" || fail "exhaustive did not evaluate every point the device takes"
 grep -q 'stored in' "$work/tune.txt" || fail "tune did not store its result"

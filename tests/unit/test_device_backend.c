@@ -195,7 +195,7 @@ static void test_device_info(void **state)
     } else {
         assert_int_equal(info->cc_major, 0);
     }
-    /* PoCL has no sub-groups; design.md relies on it reporting 0. */
+    /* PoCL has no sub-groups: it must say 0, not a width a kernel could rely on (docs/kernels.md, csr-vector). */
     if (strstr(info->runtime_version, "Portable Computing Language")) assert_int_equal(info->subgroup_size, 0);
 
     /* The id devices prints opens the same device. */

@@ -20,7 +20,22 @@ static void test_registry_lists_three_backends(void **state)
     assert_non_null(fb_backend_find("opencl"));
     assert_non_null(fb_backend_find("cuda"));
     assert_null(fb_backend_find("vulkan"));
-    for (int i = 0; i < fb_backend_count(); ++i) assert_int_equal(fb_backend_check_methods(fb_backend_at(i)), FB_OK);
+    for (int i = 0; i < fb_backend_count(); ++i) {
+        const fb_backend_ops *ops = fb_backend_at(i);
+        char why[256] = "";
+        fb_target *t = NULL;
+        assert_non_null(ops->probe);
+        if (ops->device_info) {
+            assert_int_equal(fb_backend_check_methods(ops), FB_OK);
+            continue;
+        }
+        /* not compiled in: only a probe, which says so, and opening it says why */
+        assert_int_equal(ops->probe(why, sizeof why), 0);
+        assert_non_null(strstr(why, "not built"));
+        assert_int_equal(fb_target_open(ops->name, &t), FB_ERR_UNAVAILABLE);
+        assert_null(t);
+        assert_non_null(strstr(fb_error_message(), "not built"));
+    }
 }
 
 static void test_missing_method_named(void **state)
@@ -32,6 +47,9 @@ static void test_missing_method_named(void **state)
     assert_int_equal(fb_backend_check_methods(&partial), FB_ERR_UNAVAILABLE);
     assert_non_null(strstr(fb_error_message(), "partial"));
     assert_non_null(strstr(fb_error_message(), "flush_cache"));
+    partial.probe = NULL;
+    assert_int_equal(fb_backend_check_methods(&partial), FB_ERR_UNAVAILABLE);
+    assert_non_null(strstr(fb_error_message(), "probe"));
 }
 
 static void test_spec_parsing(void **state)
