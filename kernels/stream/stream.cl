@@ -13,13 +13,6 @@
  * launch parameter only; the global size is padded to a multiple of it and
  * each kernel guards the tail.
  */
-#ifndef REAL
-#define REAL double
-#endif
-
-#if defined(cl_khr_fp64)
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
 
 __kernel void stream_copy(__global const REAL *restrict a, __global REAL *restrict c, const int n)
 {
