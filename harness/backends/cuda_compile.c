@@ -11,7 +11,7 @@
 #ifdef FB_HAVE_CUDA
 #include <nvrtc.h>
 
-#define PRELUDE_PATH "cuda/opencl_to_cuda.h"
+#define CUDA_PRELUDE "cuda/opencl_to_cuda.h"
 #define MAX_OPTIONS 40
 
 #define CHECK_NVRTC(call, what)                                                                                        \
@@ -53,21 +53,6 @@ static fb_status pick_arch(int cc, int *arch, int *exact)
     *exact = *arch == cc;
 fail:
     free(archs);
-    return status;
-}
-
-/* The prelude, then the kernel text renumbered as its own file. */
-static fb_status compose_source(const fb_program_spec *spec, char **out)
-{
-    fb_status status = FB_OK;
-    const char *prelude = fb_kernel_source(PRELUDE_PATH);
-    char *text = NULL;
-    if (!prelude) FB_FAIL(FB_ERR_INPUT, "cuda: kernel prelude %s is not embedded", PRELUDE_PATH);
-    size_t len = strlen(prelude) + strlen(spec->source_name) + strlen(spec->source_text) + 32;
-    FB_ALLOC(text, len, "CUDA kernel source");
-    snprintf(text, len, "%s\n#line 1 \"%s\"\n%s", prelude, spec->source_name, spec->source_text);
-    *out = text;
-fail:
     return status;
 }
 
@@ -133,7 +118,9 @@ fb_status fb_cuda_compile(const fb_program_spec *spec, int cc_major, int cc_mino
     out->is_cubin = exact;
     snprintf(out->arch, sizeof out->arch, "%s_%d", exact ? "sm" : "compute", arch);
     snprintf(arch_option, sizeof arch_option, "--gpu-architecture=%s", out->arch);
-    FB_CHECK(compose_source(spec, &text));
+    /* opencl_to_cuda.h, then what the OpenCL driver reads too (the common
+     * prelude, the kernel and its includes), each renumbered as its file */
+    FB_CHECK(fb_kernel_program_text(CUDA_PRELUDE, spec->source_name, spec->source_text, &text));
     FB_CHECK(make_options(spec, arch_option, storage, sizeof storage, options, &noptions));
     CHECK_NVRTC(nvrtcCreateProgram(&prog, text, spec->source_name, 0, NULL, NULL), "nvrtcCreateProgram");
     nvrtcResult compiled = nvrtcCompileProgram(prog, noptions, options);

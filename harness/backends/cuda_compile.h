@@ -4,8 +4,10 @@
  * The CUDA backend builds kernels with it, and the NVRTC test compiles every
  * kernel variant with it for sm_80 and sm_90 on machines that have no GPU
  * (docs/architecture.md: every variant CUDA would run is compiled in CI). The source is
- * read after kernels/cuda/opencl_to_cuda.h, with a #line directive so that
- * compiler messages name the .cl file and its own line numbers.
+ * read after kernels/cuda/opencl_to_cuda.h and kernels/common.cl, its
+ * includes expanded, with #line directives so that compiler messages name
+ * the .cl file (or included helper) and its own line numbers
+ * (fb_kernel_program_text).
  */
 #ifndef FB_CUDA_COMPILE_H
 #define FB_CUDA_COMPILE_H

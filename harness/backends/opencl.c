@@ -14,6 +14,7 @@
  */
 #include "backend.h"
 #include "object_list.h"
+#include "../core/kernel_sources.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -582,23 +583,6 @@ static fb_status build_options(const fb_device *dev, const fb_program_spec *spec
     return fb_defines_render(spec->defines, spec->ndefines, out + used, out_len - (size_t)used);
 }
 
-/* PoCL and AMD compile a temporary copy of the source, so their log names
- * "/root/.cache/pocl/kcache/tempfile_XXXX.cl:3:12"; put the source's own
- * name in its place so the message points at the file the user edits. */
-static void name_source(char *line, size_t line_len, const char *source_name)
-{
-    char *at = line;
-    while ((at = strstr(at, ".cl:")) != NULL && !(at[4] >= '0' && at[4] <= '9'))
-        at += 4;
-    if (!at || !source_name) return;
-    char *start = at;
-    while (start > line && start[-1] != ' ' && start[-1] != '"' && start[-1] != '\'')
-        --start;
-    char rest[512];
-    snprintf(rest, sizeof rest, "%s", at + 3);
-    snprintf(start, line_len - (size_t)(start - line), "%s%s", source_name, rest);
-}
-
 /* Turns a failed clBuildProgram into FB_ERR_BUILD (always): the log's first
  * error line goes into the message, the whole log to *log. */
 static fb_status report_build_failure(const fb_device *dev, cl_program program, const fb_program_spec *spec, cl_int err,
@@ -613,7 +597,6 @@ static fb_status report_build_failure(const fb_device *dev, cl_program program, 
         clGetProgramBuildInfo(program, dev->device, CL_PROGRAM_BUILD_LOG, size, text, NULL) != CL_SUCCESS)
         text[0] = '\0';
     fb_build_log_first_error(text, line, sizeof line);
-    name_source(line, sizeof line, spec->source_name);
     if (!line[0]) snprintf(line, sizeof line, "%s (%d), empty build log", cl_error_name(err), (int)err);
     FB_FAIL(FB_ERR_BUILD, "%s: %s: build failed: %s", spec->source_name, spec->kernel_name, line);
 fail:
@@ -636,7 +619,7 @@ static fb_status build_opencl(fb_device *dev, const fb_program_spec *spec, fb_ke
 {
     fb_status status = FB_OK;
     fb_kernel *k = NULL;
-    char options[4096];
+    char options[4096], *program = NULL;
     cl_int err = CL_SUCCESS;
     fb_program_spec named = *spec; /* every message names the source */
     if (!named.source_name) named.source_name = "(unnamed source)";
@@ -649,8 +632,14 @@ static fb_status build_opencl(fb_device *dev, const fb_program_spec *spec, fb_ke
     FB_CHECK(build_options(dev, spec, options, sizeof options));
     FB_ALLOC(k, 1, "OpenCL kernel record");
     snprintf(k->name, sizeof k->name, "%s", spec->kernel_name);
-    const char *text = spec->source_text;
+    /* The common prelude and the includes, under #line directives: the
+     * log names the kernel's file and line (PoCL and AMD compile a temporary
+     * copy and would name that). The driver keeps its own copy of the text. */
+    FB_CHECK(fb_kernel_program_text(NULL, spec->source_name, spec->source_text, &program));
+    const char *text = program;
     k->program = clCreateProgramWithSource(dev->context, 1, &text, NULL, &err);
+    free(program);
+    program = NULL;
     CHECK_CL_AS(FB_ERR_BUILD, k->name, err, "clCreateProgramWithSource");
     err = clBuildProgram(k->program, 1, &dev->device, options, NULL, NULL);
     if (err != CL_SUCCESS) FB_CHECK(report_build_failure(dev, k->program, spec, err, log));
@@ -664,6 +653,7 @@ static fb_status build_opencl(fb_device *dev, const fb_program_spec *spec, fb_ke
     *out = k;
     return FB_OK;
 fail:
+    free(program);
     free_kernel(k);
     return status;
 }

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "../core/hash.h"
+#include "../core/kernel_sources.h"
 
 static const fb_backend_ops *const registry[] = {
     &fb_backend_openmp,
@@ -160,22 +161,32 @@ fb_status fb_target_copy_out(fb_target *t, void *dst, fb_buffer *src, size_t byt
     return t->ops->copy_out(t->dev, dst, src, bytes);
 }
 
-static uint64_t build_key(const fb_target *t, const fb_program_spec *spec)
+/* A build's key: the device, the text the device compiler reads (the
+ * preludes and the included helpers with the kernel's own file, not that
+ * file alone), the kernel name and the defines. */
+static fb_status build_key(const fb_target *t, const fb_program_spec *spec, uint64_t *key)
 {
+    fb_status status = FB_OK;
+    char *program = NULL;
+    if (spec->source_text) FB_CHECK(fb_kernel_program_text(NULL, spec->source_name, spec->source_text, &program));
     uint64_t h = fb_hash_str(FB_HASH_SEED, t->info.id);
-    h = fb_hash_str(h, spec->source_text ? spec->source_text : "");
+    h = fb_hash_str(h, program ? program : "");
     h = fb_hash_str(h, spec->kernel_name);
     for (int i = 0; i < spec->ndefines; ++i) {
         h = fb_hash_str(h, spec->defines[i].name);
         h = fb_hash_str(h, spec->defines[i].value ? spec->defines[i].value : "");
     }
-    return h;
+    *key = h;
+fail:
+    free(program);
+    return status;
 }
 
 fb_status fb_target_build(fb_target *t, const fb_program_spec *spec, fb_kernel **out)
 {
     fb_status status = FB_OK;
-    uint64_t key = build_key(t, spec);
+    uint64_t key = 0;
+    FB_CHECK(build_key(t, spec, &key));
     for (int i = 0; i < t->ncache; ++i) {
         if (t->cache[i].key == key) {
             t->cached_hits++;

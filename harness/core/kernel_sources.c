@@ -1,5 +1,6 @@
 /* kernel_sources.c - lookup of embedded kernel sources, with an on-disk
- * override for kernel development (FLOWBENCH_KERNEL_DIR). */
+ * override for kernel development (FLOWBENCH_KERNEL_DIR), and the program
+ * text the device compilers read: preludes, #line directives, includes. */
 #include "kernel_sources.h"
 
 #include <stdio.h>
@@ -7,6 +8,8 @@
 #include <string.h>
 
 #define MAX_OVERRIDES 64
+#define COMMON_PRELUDE "common.cl"
+#define MAX_INCLUDE_DEPTH 8
 
 static struct {
     char *path;
@@ -62,4 +65,140 @@ const char *fb_kernel_source(const char *path)
     for (int i = 0; i < fb_embedded_source_count; ++i)
         if (strcmp(fb_embedded_sources[i].path, path) == 0) return fb_embedded_sources[i].text;
     return NULL;
+}
+
+/* A growing, NUL-terminated text. */
+typedef struct program_text {
+    char *data;
+    size_t len, cap;
+} program_text;
+
+static fb_status append(program_text *p, const char *s, size_t n)
+{
+    fb_status status = FB_OK;
+    if (p->len + n + 1 > p->cap) {
+        size_t cap = 2 * (p->len + n + 1);
+        char *grown = realloc(p->data, cap);
+        if (!grown) FB_FAIL(FB_ERR_NOMEM, "out of host memory assembling a kernel program (%zu bytes)", cap);
+        p->data = grown;
+        p->cap = cap;
+    }
+    memcpy(p->data + p->len, s, n);
+    p->len += n;
+    p->data[p->len] = '\0';
+fail:
+    return status;
+}
+
+/* What follows is line `line` of file `name`, for the compiler's messages. */
+static fb_status append_line_directive(program_text *p, int line, const char *name)
+{
+    fb_status status = FB_OK;
+    char directive[600];
+    int n = snprintf(directive, sizeof directive, "#line %d \"%s\"\n", line, name);
+    if (n < 0 || (size_t)n >= sizeof directive) FB_FAIL(FB_ERR_INPUT, "kernel source name too long: %.80s...", name);
+    FB_CHECK(append(p, directive, (size_t)n));
+fail:
+    return status;
+}
+
+static const char *skip_blanks(const char *s, const char *end)
+{
+    while (s < end && (*s == ' ' || *s == '\t'))
+        ++s;
+    return s;
+}
+
+/* 1 and the path in `path` if the line (len bytes, no newline) is
+ * `#include "path"` (blanks allowed around the '#'), else 0. The <path>
+ * form is left to the compiler, which has no files to find it in. */
+static int include_path(const char *line, size_t len, char *path, size_t path_len)
+{
+    const char *end = line + len, *s = skip_blanks(line, end);
+    if (s == end || *s != '#') return 0;
+    s = skip_blanks(s + 1, end);
+    if ((size_t)(end - s) < 7 || strncmp(s, "include", 7) != 0) return 0;
+    s = skip_blanks(s + 7, end);
+    if (s == end || *s != '"') return 0;
+    const char *close = memchr(s + 1, '"', (size_t)(end - s - 1));
+    if (!close) return 0;
+    snprintf(path, path_len, "%.*s", (int)(close - s - 1), s + 1); /* a longer one matches no source */
+    return 1;
+}
+
+static void describe_origin(char *out, size_t out_len)
+{
+    const char *dir = getenv("FLOWBENCH_KERNEL_DIR");
+    if (dir && *dir)
+        snprintf(out, out_len, "none under FLOWBENCH_KERNEL_DIR=%s", dir);
+    else
+        snprintf(out, out_len, "none embedded; paths are relative to kernels/");
+}
+
+/* Copies text (file `name`) into p, replacing each #include line by the
+ * file it names, expanded in turn, between #line directives. */
+static fb_status expand(program_text *p, const char *name, const char *text, int depth)
+{
+    fb_status status = FB_OK;
+    char path[512], origin[300];
+    int line_no = 1;
+    for (const char *line = text; *line; ++line_no) {
+        size_t len = strcspn(line, "\n");
+        const char *next = line + len + (line[len] == '\n');
+        if (!include_path(line, len, path, sizeof path)) {
+            FB_CHECK(append(p, line, (size_t)(next - line)));
+        } else {
+            const char *included = fb_kernel_source(path);
+            if (!included) {
+                describe_origin(origin, sizeof origin);
+                FB_FAIL(FB_ERR_BUILD, "%s:%d: #include \"%s\": no such kernel source (%s)", name, line_no, path,
+                        origin);
+            }
+            if (depth == MAX_INCLUDE_DEPTH)
+                FB_FAIL(FB_ERR_BUILD, "%s:%d: #include \"%s\": includes nested deeper than %d (a cycle?)", name,
+                        line_no, path, MAX_INCLUDE_DEPTH);
+            FB_CHECK(append_line_directive(p, 1, path));
+            FB_CHECK(expand(p, path, included, depth + 1));
+            FB_CHECK(append_line_directive(p, line_no + 1, name));
+        }
+        line = next;
+    }
+    if (p->len > 0 && p->data[p->len - 1] != '\n') FB_CHECK(append(p, "\n", 1)); /* a directive may follow */
+fail:
+    return status;
+}
+
+/* A prelude by its path, under its own name. */
+static fb_status expand_prelude(program_text *p, const char *path)
+{
+    fb_status status = FB_OK;
+    char origin[300];
+    const char *text = fb_kernel_source(path);
+    if (!text) {
+        describe_origin(origin, sizeof origin);
+        FB_FAIL(FB_ERR_INPUT, "kernel prelude %s is missing (%s)", path, origin);
+    }
+    FB_CHECK(append_line_directive(p, 1, path));
+    FB_CHECK(expand(p, path, text, 0));
+fail:
+    return status;
+}
+
+fb_status fb_kernel_program_text(const char *backend_prelude, const char *source_name, const char *source_text,
+                                 char **out)
+{
+    fb_status status = FB_OK;
+    program_text p = {NULL, 0, 0};
+    const char *name = source_name ? source_name : "(unnamed source)";
+    *out = NULL;
+    if (!source_text) FB_FAIL(FB_ERR_INPUT, "%s: no source text", name);
+    if (backend_prelude) FB_CHECK(expand_prelude(&p, backend_prelude));
+    FB_CHECK(expand_prelude(&p, COMMON_PRELUDE));
+    FB_CHECK(append_line_directive(&p, 1, name));
+    FB_CHECK(expand(&p, name, source_text, 0));
+    *out = p.data;
+    return FB_OK;
+fail:
+    free(p.data);
+    return status;
 }

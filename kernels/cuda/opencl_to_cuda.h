@@ -1,6 +1,7 @@
-/* opencl_to_cuda.h - the prelude NVRTC reads before every kernels/ *.cl file,
- * so the one OpenCL C source compiles as CUDA C++ (the approach of
- * CLBlast's opencl_to_cuda.h). It covers exactly the OpenCL C the kernels
+/* opencl_to_cuda.h - the prelude NVRTC reads before every kernels/ *.cl file
+ * (ahead of kernels/common.cl, the prelude of both device compilers), so
+ * the one OpenCL C source compiles as CUDA C++ (the approach of CLBlast's
+ * opencl_to_cuda.h). It covers exactly the OpenCL C the kernels
  * use; a kernel that needs more adds it here, not a CUDA copy of itself.
  *
  * - Address spaces: __global and __private vanish (CUDA pointers are
@@ -15,6 +16,8 @@
  * - barrier() is __syncthreads() for either fence (it orders shared and
  *   global memory for the block, which is at least what OpenCL asks).
  * - FB_INLINE marks helper functions, which CUDA must know are __device__.
+ * - FB_LAUNCH_BOUNDS(...) is __launch_bounds__ (common.cl makes it nothing
+ *   for OpenCL C).
  * - __CUDACC__ (set by NVRTC) is how a kernel selects a CUDA-only path.
  */
 #ifndef FB_OPENCL_TO_CUDA_H
@@ -28,6 +31,7 @@
 #define restrict __restrict__
 
 #define FB_INLINE static __device__ __forceinline__
+#define FB_LAUNCH_BOUNDS(...) __launch_bounds__(__VA_ARGS__)
 
 #define CLK_LOCAL_MEM_FENCE 1
 #define CLK_GLOBAL_MEM_FENCE 2

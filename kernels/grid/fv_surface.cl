@@ -30,7 +30,7 @@
  *   1 SoA    U[v * N + c]
  *   2 AoSoA  U[((c / B) * 5 + v) * B + c % B], B = AOSOA_BLOCK (arrays padded to whole blocks)
  *
- * Parameters (-D, #ifndef defaults below): REAL (double|float); LAYOUT
+ * Parameters (-D, #ifndef defaults below; REAL's in common.cl): REAL (double|float); LAYOUT
  * (0, 1, 2); AOSOA_BLOCK (cells per block, LAYOUT 2 only); WG_SIZE
  * (work-group size, 32..1024; on CUDA also __launch_bounds__); LOCAL_RESERVE
  * (bytes of __local per group that the kernel reserves and never needs, so
@@ -39,16 +39,13 @@
  * Geometry: 1D, global = items rounded up to WG_SIZE, local = WG_SIZE,
  * items = N (fv_pass, fv_gather), 3N (fv_surface, fv_face_atomic),
  * 5 N_padded (fv_zero); every kernel guards its tail.
- * Model (per cell; fb_fv_model_of in harness/bench/fv_surface.c): flops 3 x 78 (one
+ * Model (per cell; fb_fv_model_of in fv_surface_kernels.c): flops 3 x 78 (one
  * flux per face) + 30 (accumulation) = 264; minimal bytes 10 REALs (U read
  * once, R written once). Bytes the variants move with perfect reuse inside
  * a launch: passes 85 REALs (6 reads of U, 5 read-modify-writes of R, one
  * write), atomic 20 (zero R, read U, read-modify-write R), gather 40 (read U,
  * write and read 15 face values, write R).
  */
-#ifndef REAL
-#define REAL double
-#endif
 #ifndef LAYOUT
 #define LAYOUT 1
 #endif
@@ -64,23 +61,13 @@
 #ifndef MIN_BLOCKS
 #define MIN_BLOCKS 1
 #endif
-#if defined(cl_khr_fp64)
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
 #ifndef __CUDACC__
 /* a fused multiply-add rounds once where the reference rounds twice: off,
  * so that passes and gather equal the serial reference bit for bit */
 #pragma OPENCL FP_CONTRACT OFF
 #endif
-#ifndef FB_INLINE /* the CUDA prelude makes helpers __device__ */
-#define FB_INLINE static inline
-#endif
 
-#ifdef __CUDACC__
-#define FV_BOUNDS __launch_bounds__(WG_SIZE, MIN_BLOCKS)
-#else
-#define FV_BOUNDS
-#endif
+#define FV_BOUNDS FB_LAUNCH_BOUNDS(WG_SIZE, MIN_BLOCKS)
 
 /* The reservation must survive the compiler: one volatile store per item. */
 #if LOCAL_RESERVE > 0
@@ -92,9 +79,6 @@
 #endif
 
 #define NVAR 5
-#define FV_GAMMA ((REAL)1.4)
-#define FV_GM1 ((REAL)0.4)
-#define FV_HALF ((REAL)0.5)
 
 FB_INLINE size_t fv_at(const int c, const int v, const int n)
 {
@@ -115,35 +99,9 @@ FB_INLINE void fv_load(__global const REAL *restrict U, const int c, const int n
         u[v] = U[fv_at(c, v, n)];
 }
 
-/* Rusanov flux x area through a face of normal direction d (0 x, 1 y, 2 z)
- * from left state uL to right state uR. The same operations in the same
- * order as fv_rusanov in fv_surface_flux.h (the OpenMP twins and the
- * reference), so that results agree bit for bit. */
-FB_INLINE void fv_flux(const int d, const REAL *uL, const REAL *uR, const REAL area, REAL *f)
-{
-    const REAL iL = 1 / uL[0], iR = 1 / uR[0]; /* one division per state */
-    /* a select, not uL[1 + d]: a run-time index would put the arrays in
-     * local memory on CUDA (an 80-byte stack frame per thread) */
-    const REAL mL = d == 0 ? uL[1] : d == 1 ? uL[2] : uL[3], mR = d == 0 ? uR[1] : d == 1 ? uR[2] : uR[3];
-    const REAL unL = mL * iL, unR = mR * iR;
-    const REAL keL = FV_HALF * (uL[1] * uL[1] + uL[2] * uL[2] + uL[3] * uL[3]) * iL;
-    const REAL keR = FV_HALF * (uR[1] * uR[1] + uR[2] * uR[2] + uR[3] * uR[3]) * iR;
-    const REAL pL = FV_GM1 * (uL[4] - keL), pR = FV_GM1 * (uR[4] - keR);
-    const REAL cL = sqrt(FV_GAMMA * pL * iL), cR = sqrt(FV_GAMMA * pR * iR);
-    const REAL hs = FV_HALF * fmax(fabs(unL) + cL, fabs(unR) + cR);
-    for (int v = 0; v < NVAR; ++v) {
-        REAL fl = uL[v] * unL, fr = uR[v] * unR;
-        if (v == 1 + d) {
-            fl = fl + pL;
-            fr = fr + pR;
-        }
-        if (v == 4) {
-            fl = fl + pL * unL;
-            fr = fr + pR * unR;
-        }
-        f[v] = area * (FV_HALF * (fl + fr) - hs * (uR[v] - uL[v]));
-    }
-}
+/* fv_rusanov(d, uL, uR, area, f): the flux x area through a face, the code
+ * the OpenMP twins and the reference compile too (bit for bit the same). */
+#include "grid/rusanov.h"
 
 /* The neighbour of cell (i, j, k) one step along d (step -1 or +1), periodic. */
 FB_INLINE int fv_neighbour(const int c, const int d, const int step, const int nx, const int ny, const int nz)
@@ -166,11 +124,11 @@ __kernel void FV_BOUNDS fv_pass(const int nx, const int ny, const int nz, const 
     fv_load(U, c, n, uc);
     fv_load(U, fv_neighbour(c, d, side ? 1 : -1, nx, ny, nz), n, un);
     if (side) {
-        fv_flux(d, uc, un, area, f);
+        fv_rusanov(d, uc, un, area, f);
         for (int v = 0; v < NVAR; ++v)
             R[fv_at(c, v, n)] = R[fv_at(c, v, n)] - f[v];
     } else {
-        fv_flux(d, un, uc, area, f);
+        fv_rusanov(d, un, uc, area, f);
         for (int v = 0; v < NVAR; ++v)
             R[fv_at(c, v, n)] = d == 0 ? f[v] : R[fv_at(c, v, n)] + f[v];
     }
@@ -227,7 +185,7 @@ __kernel void FV_BOUNDS fv_face_atomic(const int nx, const int ny, const int nz,
     REAL ul[NVAR], ur[NVAR], f[NVAR];
     fv_load(U, left, n, ul);
     fv_load(U, c, n, ur);
-    fv_flux(d, ul, ur, d == 0 ? ax : d == 1 ? ay : az, f);
+    fv_rusanov(d, ul, ur, d == 0 ? ax : d == 1 ? ay : az, f);
     for (int v = 0; v < NVAR; ++v) {
         fv_atomic_add(&R[fv_at(c, v, n)], f[v]);
         fv_atomic_add(&R[fv_at(left, v, n)], -f[v]);
@@ -245,7 +203,7 @@ __kernel void FV_BOUNDS fv_surface(const int nx, const int ny, const int nz, con
     REAL ul[NVAR], ur[NVAR], f[NVAR];
     fv_load(U, fv_neighbour(c, d, -1, nx, ny, nz), n, ul);
     fv_load(U, c, n, ur);
-    fv_flux(d, ul, ur, d == 0 ? ax : d == 1 ? ay : az, f);
+    fv_rusanov(d, ul, ur, d == 0 ? ax : d == 1 ? ay : az, f);
     for (int v = 0; v < NVAR; ++v)
         F[(size_t)(d * NVAR + v) * (size_t)n + (size_t)c] = f[v];
 }

@@ -57,22 +57,18 @@ static inline FV_ALWAYS size_t fv_step(const fv_grid_args *g, int i, int j, int 
 #define REAL double
 #define SUFFIX d
 #define ARG_REAL f64
-#define FV_SQRT sqrt
 #include "fv_surface_omp_template.h"
 #undef REAL
 #undef SUFFIX
 #undef ARG_REAL
-#undef FV_SQRT
 
 #define REAL float
 #define SUFFIX s
 #define ARG_REAL f32
-#define FV_SQRT sqrtf
 #include "fv_surface_omp_template.h"
 #undef REAL
 #undef SUFFIX
 #undef ARG_REAL
-#undef FV_SQRT
 
 #define BOTH(name, nargs, fn)                                                                                          \
     {name, "double", nargs, fn##d}, { name, "float", nargs, fn##s }

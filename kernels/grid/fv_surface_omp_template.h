@@ -1,6 +1,6 @@
 /* fv_surface_omp_template.h - OpenMP twins of the fv-surface device kernels
  * (kernels/grid/fv_surface.cl), one precision per inclusion (REAL, SUFFIX
- * and FV_SQRT set by fv_surface_omp.c). Same names and arguments as the
+ * and ARG_REAL set by fv_surface_omp.c). Same names and arguments as the
  * device kernels; the layout comes from the LAYOUT / AOSOA_BLOCK defines.
  *
  * A CPU thread owns whole (j, k) lines of cells (static schedule), so the

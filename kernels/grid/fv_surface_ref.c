@@ -8,11 +8,9 @@
 
 /* The reference's flux: the twins' code, in double (kernels/grid/). */
 #define REAL double
-#define FV_SQRT sqrt
 #define FV_FN(base) base##ref
-#include "grid/fv_surface_flux.h"
+#include "fv_surface_flux.h"
 #undef REAL
-#undef FV_SQRT
 #undef FV_FN
 
 /* Magnitude of the terms of one face's flux x area (the error scale). */

@@ -27,16 +27,13 @@
  * global = {NX rounded up to BLOCK_X, NY rounded up to BLOCK_Y}; the tail
  * items skip the update but join every barrier. heat_max_reduce: one group
  * of REDUCE_ITEMS (256) items over the per-group maxima.
- * Model per cell and iteration (harness/bench/heat2d.c, fb_heat2d_model):
+ * Model per cell and iteration (heat2d_kernels.c, fb_heat2d_model_of):
  * 21 flops (4 conductances, V/dt, 5 products and 4 sums above, 4 sums
  * below, one divide, the change). Minimal bytes: Jacobi 3 REALs (read T,
  * read T^n, write T_new); red-black 4 (each colour pass reads T; T^n read
  * and T written once over the two passes); plus the 1D arrays, and one
  * partial maximum per group written and read again.
  */
-#ifndef REAL
-#define REAL double
-#endif
 #ifndef ORDER
 #define ORDER 0
 #endif
@@ -44,12 +41,6 @@
 #define GROUP_ITEMS 128
 #endif
 #define REDUCE_ITEMS 256
-#if defined(cl_khr_fp64)
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
-#ifndef FB_INLINE /* the CUDA prelude makes helpers __device__ */
-#define FB_INLINE static inline
-#endif
 
 #if ORDER == 0
 #define HEAT_AT(i, j) ((j) * nx + (i))
@@ -62,11 +53,7 @@
 
 /* CUDA: promise the group size, so a 1024-item group is never refused for
  * registers at launch. */
-#ifdef __CUDACC__
-#define HEAT_BOUNDS __launch_bounds__(GROUP_ITEMS)
-#else
-#define HEAT_BOUNDS
-#endif
+#define HEAT_BOUNDS FB_LAUNCH_BOUNDS(GROUP_ITEMS)
 
 /* Tree reduction of red[0 .. GROUP_ITEMS) to red[0] by item lid. A macro,
  * not a function: __local arrays live at kernel scope (opencl_to_cuda.h).

@@ -11,14 +11,8 @@
  * Model: flops 2 nblocks BLOCK_SIZE^2; minimal bytes nblocks (BLOCK_SIZE^2
  *   sizeof REAL + 4) + (nbrows + 1) 4 + (ncols + nrows) sizeof REAL.
  */
-#ifndef REAL
-#define REAL double
-#endif
 #ifndef BLOCK_SIZE
 #define BLOCK_SIZE 4
-#endif
-#if defined(cl_khr_fp64)
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 
 __kernel void spmv_bcsr(const int nbrows, __global const int *restrict browptr, __global const int *restrict bcolidx,

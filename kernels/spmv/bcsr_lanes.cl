@@ -17,9 +17,6 @@
  * Geometry: global = ceil(nbrows / BROWS_PER_GROUP) * work-group size.
  * Model: as bcsr.
  */
-#ifndef REAL
-#define REAL double
-#endif
 #ifndef BLOCK_SIZE
 #define BLOCK_SIZE 4
 #endif
@@ -28,9 +25,6 @@
 #endif
 #ifndef BROWS_PER_GROUP
 #define BROWS_PER_GROUP 8
-#endif
-#if defined(cl_khr_fp64)
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 
 #define BLOCK_ENTRIES (BLOCK_SIZE * BLOCK_SIZE)

@@ -9,14 +9,8 @@
  * Geometry: global = nbrows rounded up to WG_SIZE.
  * Model: as bcsr.
  */
-#ifndef REAL
-#define REAL double
-#endif
 #ifndef BLOCK_SIZE
 #define BLOCK_SIZE 4
-#endif
-#if defined(cl_khr_fp64)
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 
 __kernel void spmv_bcsr_soa(const int nbrows, const int nblocks, __global const int *restrict browptr,

@@ -10,9 +10,6 @@
  * Geometry: global = ceil(nbrows / (WG_SIZE / VECTOR_SIZE)) * WG_SIZE.
  * Model: as bcsr.
  */
-#ifndef REAL
-#define REAL double
-#endif
 #ifndef BLOCK_SIZE
 #define BLOCK_SIZE 4
 #endif
@@ -21,9 +18,6 @@
 #endif
 #ifndef VECTOR_SIZE
 #define VECTOR_SIZE 4
-#endif
-#if defined(cl_khr_fp64)
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 
 #define BROWS_PER_GROUP (WG_SIZE / VECTOR_SIZE)

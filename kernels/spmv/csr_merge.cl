@@ -19,31 +19,13 @@
  * Model: as csr_scalar (carries are nthreads (4 + sizeof REAL) bytes more
  *   each way, not counted in the minimal model).
  */
-#ifndef REAL
-#define REAL double
-#endif
 #ifndef ITEMS_PER_THREAD
 #define ITEMS_PER_THREAD 8
 #endif
-#if defined(cl_khr_fp64)
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
-#ifndef FB_INLINE /* the CUDA prelude makes helpers __device__ */
-#define FB_INLINE static inline
-#endif
 
-/* Number of row ends before diagonal d on the merge path: the largest i with
- * rowptr[i] (the end of row i-1) <= d - i, searched in [max(0, d - nnz), min(d, nrows)]. */
-FB_INLINE int merge_path_rows(const int d, const int nrows, const int nnz, __global const int *restrict rowptr)
-{
-    int lo = max(d - nnz, 0), hi = min(d, nrows);
-    while (lo < hi) {
-        const int mid = (lo + hi) >> 1;
-        if (rowptr[mid + 1] <= d - mid - 1) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
+/* merge_path_rows(d, nrows, nnz, rowptr): where diagonal d cuts the
+ * merge path, the search the OpenMP twin runs too (spmv_omp.c). */
+#include "spmv/merge_path.h"
 
 __kernel void spmv_csr_merge(const int nrows, const int nnz, const int nthreads, __global const int *restrict rowptr,
                              __global const int *restrict colidx, __global const REAL *restrict values,

@@ -15,17 +15,11 @@
  * Geometry: global = ceil(nrows / 2^R) * 2^W, local = 2^W.
  * Model: as csr_scalar.
  */
-#ifndef REAL
-#define REAL double
-#endif
 #ifndef WORKGROUP_SIZE_BITS
 #define WORKGROUP_SIZE_BITS 7
 #endif
 #ifndef ROWS_PER_WORKGROUP_BITS
 #define ROWS_PER_WORKGROUP_BITS 4
-#endif
-#if defined(cl_khr_fp64)
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 
 #define GROUP_SIZE (1 << WORKGROUP_SIZE_BITS)

@@ -8,12 +8,6 @@
  * Model (kernels/spmv/spmv_kernels.c): flops 2 nnz; minimal bytes
  *   nnz (sizeof REAL + 4) + (nrows + 1) 4 + ncols sizeof REAL + nrows sizeof REAL.
  */
-#ifndef REAL
-#define REAL double
-#endif
-#if defined(cl_khr_fp64)
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
 
 __kernel void spmv_csr_scalar(const int nrows, __global const int *restrict rowptr,
                               __global const int *restrict colidx, __global const REAL *restrict values,

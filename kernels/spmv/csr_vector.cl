@@ -13,17 +13,11 @@
  * Geometry: global = ceil(nrows / (WG_SIZE / VECTOR_SIZE)) * WG_SIZE.
  * Model: as csr_scalar.
  */
-#ifndef REAL
-#define REAL double
-#endif
 #ifndef WG_SIZE
 #define WG_SIZE 128
 #endif
 #ifndef VECTOR_SIZE
 #define VECTOR_SIZE 8
-#endif
-#if defined(cl_khr_fp64)
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 
 #define ROWS_PER_GROUP (WG_SIZE / VECTOR_SIZE)

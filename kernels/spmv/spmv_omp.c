@@ -3,6 +3,8 @@
  * the device kernels' arguments in the same order. */
 #include <omp.h>
 
+#include "../common_host.h"
+#include "merge_path.h" /* merge_path_rows, as the device kernel */
 #include "spmv_kernels.h"
 
 #define FB_OMP_MAX_THREADS 1024
@@ -27,18 +29,6 @@ static void fb_omp_balanced_rows(const int *rowptr, int nrows, int *r0, int *r1)
     const long long nnz = rowptr[nrows];
     *r0 = t == 0 ? 0 : row_at_nnz(rowptr, nrows, nnz * t / nt);
     *r1 = t == nt - 1 ? nrows : row_at_nnz(rowptr, nrows, nnz * (t + 1) / nt);
-}
-
-/* Rows finished before merge diagonal d (see kernels/spmv/csr_merge.cl). */
-static int fb_merge_path_rows(int d, int nrows, int nnz, const int *rowptr)
-{
-    int lo = d - nnz > 0 ? d - nnz : 0, hi = d < nrows ? d : nrows;
-    while (lo < hi) {
-        const int mid = (lo + hi) >> 1;
-        if (rowptr[mid + 1] <= d - mid - 1) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
 }
 
 #define REAL double

@@ -47,7 +47,7 @@ static REAL FB_NAME(merge_segment_)(int d0, int d1, int nrows, const int *restri
                                     const int *restrict colidx, const REAL *restrict values,
                                     const REAL *restrict x, REAL *restrict y, int *row_out)
 {
-    int row = fb_merge_path_rows(d0, nrows, rowptr[nrows], rowptr);
+    int row = merge_path_rows(d0, nrows, rowptr[nrows], rowptr);
     int j = d0 - row;
     REAL sum = 0;
     for (int step = d0; step < d1; ++step) {

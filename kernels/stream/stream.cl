@@ -6,20 +6,13 @@
  *   mul    b[i] = scalar * c[i]        2 words, 1 flop
  *   add    c[i] = a[i] + b[i]          3 words, 1 flop
  *   triad  a[i] = b[i] + scalar * c[i] 3 words, 2 flops
- * The byte model and reference live in harness/bench/stream.c; the OpenMP
+ * The byte model and reference live in stream_run.c; the OpenMP
  * twins in kernels/stream/stream_omp.c.
  *
  * Parameters (-D defines): REAL (double|float). The work-group size is a
  * launch parameter only; the global size is padded to a multiple of it and
  * each kernel guards the tail.
  */
-#ifndef REAL
-#define REAL double
-#endif
-
-#if defined(cl_khr_fp64)
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
 
 __kernel void stream_copy(__global const REAL *restrict a, __global REAL *restrict c, const int n)
 {

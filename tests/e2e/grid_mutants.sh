@@ -54,8 +54,8 @@ mutant heat-reduce grid/heat2d.cl '0,/red\[lid\] = change;/s||red[lid] = change 
   > "$dir/heat-reduce.path"
 expect_wrong heat-reduce --family heat2d --grid grid:37x23 --kernel heat-jacobi
 
-echo "== fv-surface: the Rusanov dissipation dropped"
-mutant fv-nodiss grid/fv_surface.cl 's|hs \* (uR\[v\] - uL\[v\])|hs * (uR[v] - uR[v])|' > "$dir/fv-nodiss.path"
+echo "== fv-surface: the Rusanov dissipation dropped (in the helper fv_surface.cl includes: read from disk too)"
+mutant fv-nodiss grid/rusanov.h 's|hs \* (uR\[v\] - uL\[v\])|hs * (uR[v] - uR[v])|' > "$dir/fv-nodiss.path"
 for k in fv-passes fv-atomic fv-gather; do
   expect_wrong fv-nodiss --family fv-surface --grid grid:9x7x5 --kernel "$k"
 done

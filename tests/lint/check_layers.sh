@@ -5,8 +5,9 @@
 # include its own module and the modules before it, never one after it.
 #   core < matrix < backends < bench < kernels < results < tune < solver < cli
 # Inside kernels/, each family folder (kernels/spmv, kernels/grid, ...) is
-# closed: it includes only itself and the harness modules below kernels;
-# the registry (kernels/families.*) alone includes the family folders.
+# closed: it includes only itself, the files every family shares at the top
+# of kernels/ (common_host.h) and the harness modules below kernels; the
+# registry (kernels/families.*) alone includes the family folders.
 # A quoted #include that names no file in the tree is an error too.
 set -uo pipefail
 root=${1:?usage: check_layers.sh ROOT}
@@ -56,8 +57,10 @@ while IFS= read -r file; do
       report "$file includes $target: $from_mod may not include $to_mod (order: ${order[*]})"
     elif [ "$from_mod" = kernels ] && [ "$to_mod" = kernels ]; then
       from_f=$(folder_of "$file"); to_f=$(folder_of "$target")
-      if [ -n "$from_f" ] && [ "$from_f" != "$to_f" ]; then
-        report "$file includes $target: family folder kernels/$from_f may not include kernels/${to_f:-families}"
+      if [ -n "$from_f" ] && [ -n "$to_f" ] && [ "$from_f" != "$to_f" ]; then
+        report "$file includes $target: family folder kernels/$from_f may not include kernels/$to_f"
+      elif [ -n "$from_f" ] && [ -z "$to_f" ] && [[ "$target" == kernels/families.* ]]; then
+        report "$file includes $target: family folder kernels/$from_f may not include the registry"
       fi
     fi
   done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$file")

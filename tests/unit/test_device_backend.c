@@ -31,11 +31,12 @@ typedef struct backend_words {
     const char *version_word; /* in device_version */
     const char *arg_size;     /* the error for a float passed where a double is taken */
     const char *broken_line;  /* how the compiler names line 3 of test/broken.cl */
+    const char *later_line;   /* and line 4 */
 } backend_words;
 
 static const backend_words all_words[] = {
-    {"opencl", "OpenCL", "CL_INVALID_ARG_SIZE", "test/broken.cl:3:"},
-    {"cuda", "sm_", "the parameter takes 4 bytes", "test/broken.cl(3)"},
+    {"opencl", "OpenCL", "CL_INVALID_ARG_SIZE", "test/broken.cl:3:", "test/broken.cl:4:"},
+    {"cuda", "sm_", "the parameter takes 4 bytes", "test/broken.cl(3)", "test/broken.cl(4)"},
 };
 
 static const backend_words *words; /* the backend under test, from argv[1] */
@@ -44,6 +45,13 @@ static const char *const broken_source = "__kernel void broken_kernel(__global f
                                          "{\n"
                                          "    x[0] = ;\n"
                                          "}\n";
+
+/* The same error on line 4, after a helper the build path includes. */
+static const char *const broken_after_include = "#include \"spmv/merge_path.h\"\n"
+                                                "__kernel void broken_kernel(__global float *x)\n"
+                                                "{\n"
+                                                "    x[0] = ;\n"
+                                                "}\n";
 
 /* Opens device 0 of the backend, or skips the test saying why there is none. */
 static fb_target *open_or_skip(void)
@@ -221,10 +229,23 @@ static void test_build_error_names_kernel(void **state)
     assert_non_null(strstr(msg, "test/broken.cl"));
     assert_non_null(strstr(msg, "build failed"));
     assert_null(k);
-    /* PoCL compiles a temporary copy; the message names ours, with the line,
-     * as NVRTC's does through the prelude's #line. */
-    if (strcmp(words->name, "cuda") == 0 || strstr(fb_target_info(t)->runtime_version, "Portable Computing Language"))
-        assert_non_null(strstr(msg, words->broken_line));
+    /* The kernel is compiled after the prelude (common.cl), and PoCL compiles
+     * a temporary copy; the message names ours, with its own line, through
+     * the #line directives of the program text, as NVRTC's does. Likewise
+     * after an included helper: numbering resumes in the kernel's file. */
+    int names_lines =
+        strcmp(words->name, "cuda") == 0 || strstr(fb_target_info(t)->runtime_version, "Portable Computing Language");
+    if (names_lines) assert_non_null(strstr(msg, words->broken_line));
+    fb_program_spec later = {"test/broken.cl", broken_after_include, "broken_kernel", NULL, 0, NULL};
+    assert_int_equal(fb_target_build(t, &later, &k), FB_ERR_BUILD);
+    print_message("after an include: %s\n", fb_error_message());
+    if (names_lines) assert_non_null(strstr(fb_error_message(), words->later_line));
+
+    /* An include the kernel sources lack is a build error naming the line. */
+    fb_program_spec missing_include = {"test/broken.cl", "\n#include \"spmv/no_such.h\"\n", "broken_kernel", NULL, 0,
+                                       NULL};
+    assert_int_equal(fb_target_build(t, &missing_include, &k), FB_ERR_BUILD);
+    assert_non_null(strstr(fb_error_message(), "test/broken.cl:2: #include \"spmv/no_such.h\": no such kernel source"));
 
     /* A kernel name the source lacks is a build error too, named. */
     fb_program_spec missing = stream_spec("no_such_kernel", NULL, 0);

@@ -61,8 +61,9 @@ static void test_reference_two_cells_by_hand(void **state)
 }
 
 /* The Rusanov flux from the textbook, in primitive variables, written
- * independently of fv_surface_flux.h (which the reference and the OpenMP
- * twins share, so only this test judges the physics of that code). */
+ * independently of grid/rusanov.h (which the reference, the OpenMP twins
+ * and the device kernels share, so only this test judges the physics of
+ * that code). */
 static void textbook_rusanov(int d, const double *wl, const double *wr, double *F)
 {
     const double gamma = 1.4, *w[2] = {wl, wr};

@@ -75,6 +75,14 @@ static void test_error_names_source_line(void **state)
     assert_non_null(strstr(log, "error"));
     assert_null(img.data);
     free(log);
+
+    /* After a helper the build path includes, the kernel's own numbering
+     * resumes: the same error, one line down. */
+    spec.source_text = "#include \"spmv/merge_path.h\"\n"
+                       "__kernel void broken_kernel(__global float *x)\n{\n    x[0] = ;\n}\n";
+    assert_int_equal(fb_cuda_compile(&spec, 9, 0, &img, NULL), FB_ERR_BUILD);
+    print_message("after an include: %s\n", fb_error_message());
+    assert_non_null(strstr(fb_error_message(), "test/broken.cl(4)"));
 }
 
 /* A GPU newer than NVRTC knows gets PTX for the newest architecture below. */

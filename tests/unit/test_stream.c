@@ -76,7 +76,8 @@ static void test_oversized_work_group_refused(void **state)
 }
 
 /* A kernel that gets one element wrong must fail the check: the override
- * directory serves a stream.cl whose triad corrupts element 777. */
+ * directory serves a stream.cl whose triad corrupts element 777 (and the
+ * prelude every program reads, which comes from that directory too). */
 static void test_wrong_result_is_caught(void **state)
 {
     (void)state;
@@ -84,8 +85,15 @@ static void test_wrong_result_is_caught(void **state)
     const char *needle = "a[i] = b[i] + scalar * c[i];";
     const char *at = strstr(good, needle);
     assert_non_null(at);
-    char dir[] = "/tmp/fb-test-XXXXXX", sub[64], path[96];
+    const char *prelude = fb_kernel_source("common.cl");
+    assert_non_null(prelude);
+    char dir[] = "/tmp/fb-test-XXXXXX", sub[64], path[96], prelude_path[96];
     assert_non_null(mkdtemp(dir));
+    snprintf(prelude_path, sizeof prelude_path, "%s/common.cl", dir);
+    FILE *pf = fopen(prelude_path, "w");
+    assert_non_null(pf);
+    fputs(prelude, pf);
+    fclose(pf);
     snprintf(sub, sizeof sub, "%s/stream", dir);
     snprintf(path, sizeof path, "%s/stream.cl", sub);
     assert_int_equal(mkdir(sub, 0700), 0);
@@ -110,6 +118,7 @@ static void test_wrong_result_is_caught(void **state)
     }
     unsetenv("FLOWBENCH_KERNEL_DIR");
     unlink(path);
+    unlink(prelude_path);
     rmdir(sub);
     rmdir(dir);
     if (open_status != FB_OK) skip();

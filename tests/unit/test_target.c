@@ -1,12 +1,16 @@
 /* test_target.c - backend registry, spec parsing, method checks, the build
- * cache and define rendering, on the always-present openmp backend. */
+ * cache and define rendering, on the always-present openmp backend; the
+ * program text the device compilers read (preludes, #line, includes). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backends/target.h"
 #include "core/kernel_sources.h"
@@ -148,6 +152,84 @@ static void test_defines_render(void **state)
     assert_int_equal(fb_defines_render(d, 3, tiny, sizeof tiny), FB_ERR_NOMEM);
 }
 
+/* common.cl, then the kernel, each under a #line naming it; an #include
+ * expanded from the kernel sources as its own file, the includer's
+ * numbering resumed after it; a missing file named with the includer's
+ * file and line. */
+static void test_program_text(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    const char *kernel = "/* line 1 */\n#include \"spmv/merge_path.h\"\nint after;\n";
+    assert_int_equal(fb_kernel_program_text(NULL, "test/k.cl", kernel, &text), FB_OK);
+    const char *own = strstr(text, "#line 1 \"test/k.cl\"\n/* line 1 */\n");
+    const char *helper = strstr(text, "#line 1 \"spmv/merge_path.h\"\n");
+    const char *resumed = strstr(text, "#line 3 \"test/k.cl\"\nint after;\n");
+    assert_memory_equal(text, "#line 1 \"common.cl\"\n", 20);
+    assert_non_null(strstr(text, "#define REAL double"));
+    assert_true(own && helper && resumed && own < helper && helper < resumed);
+    assert_non_null(strstr(helper, "FB_INLINE int merge_path_rows("));
+    free(text);
+
+    assert_int_equal(fb_kernel_program_text("cuda/opencl_to_cuda.h", "test/k.cl", "int x;", &text), FB_OK);
+    assert_memory_equal(text, "#line 1 \"cuda/opencl_to_cuda.h\"\n", 32);
+    assert_non_null(strstr(text, "#line 1 \"common.cl\"\n"));
+    free(text);
+
+    const char *missing = "int x;\n  #  include \"grid/no_such.h\" /* spaced */\n";
+    assert_int_equal(fb_kernel_program_text(NULL, "test/k.cl", missing, &text), FB_ERR_BUILD);
+    assert_null(text);
+    assert_non_null(strstr(fb_error_message(), "test/k.cl:2: #include \"grid/no_such.h\": no such kernel source"));
+}
+
+static void write_file(const char *path, const char *a, const char *b)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(a, f);
+    fputs(b, f);
+    fclose(f);
+}
+
+/* FLOWBENCH_KERNEL_DIR serves the prelude and included files too; the
+ * prelude is part of a build's cache key; an include cycle is an error. */
+static void test_program_text_from_kernel_dir(void **state)
+{
+    (void)state;
+    const char *prelude = fb_kernel_source("common.cl"), *src = fb_kernel_source("stream/stream.cl");
+    assert_true(prelude && src);
+    char dir[] = "/tmp/fb-test-XXXXXX", prelude_path[64], loop_path[64], *text = NULL;
+    assert_non_null(mkdtemp(dir));
+    snprintf(prelude_path, sizeof prelude_path, "%s/common.cl", dir);
+    snprintf(loop_path, sizeof loop_path, "%s/loop.h", dir);
+    write_file(prelude_path, prelude, "/* edited prelude */\n");
+    write_file(loop_path, "#include \"loop.h\"\n", "");
+
+    fb_target *t = NULL;
+    fb_kernel *k = NULL;
+    int cached = -1, compiled = -1;
+    const fb_define dbl[] = {{"REAL", "double"}};
+    const fb_program_spec spec = {"stream/stream.cl", src, "stream_triad", dbl, 1, fb_stream_host_kernels};
+    assert_int_equal(fb_target_open("openmp", &t), FB_OK);
+    assert_int_equal(fb_target_build(t, &spec, &k), FB_OK);
+    setenv("FLOWBENCH_KERNEL_DIR", dir, 1);
+    assert_int_equal(fb_target_build(t, &spec, &k), FB_OK); /* same kernel text, other prelude */
+    fb_target_build_counts(t, &cached, &compiled);
+    assert_int_equal(cached, 0);
+    assert_int_equal(compiled, 2);
+    fb_target_close(t);
+
+    assert_int_equal(fb_kernel_program_text(NULL, "test/k.cl", "int x;\n", &text), FB_OK);
+    assert_non_null(strstr(text, "/* edited prelude */"));
+    free(text);
+    assert_int_equal(fb_kernel_program_text(NULL, "test/k.cl", "#include \"loop.h\"\n", &text), FB_ERR_BUILD);
+    assert_non_null(strstr(fb_error_message(), "loop.h:1: #include \"loop.h\": includes nested deeper than 8"));
+    unsetenv("FLOWBENCH_KERNEL_DIR");
+    unlink(prelude_path);
+    unlink(loop_path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -157,6 +239,8 @@ int main(void)
         cmocka_unit_test(test_build_cache_and_launch),
         cmocka_unit_test(test_unknown_host_kernel),
         cmocka_unit_test(test_defines_render),
+        cmocka_unit_test(test_program_text),
+        cmocka_unit_test(test_program_text_from_kernel_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
