@@ -19,7 +19,7 @@
 #define FB_GLOBAL
 
 /* OpenCL C overloads sqrt on float and double; _Generic picks the same way. */
-#define FB_SQRT(x) _Generic((x), float: sqrtf, default: sqrt)(x)
+#define FB_SQRT(x) _Generic((x), float : sqrtf, default : sqrt)(x)
 
 /* The device's fabs and fmax are instructions; on the host fmax is a libm
  * call (GCC does not inline it), so the host keeps the comparisons it has

@@ -7,7 +7,7 @@
 #include "bench/family.h"
 
 int fb_family_count(void);
-const fb_family *fb_family_at(int i); /* NULL outside 0..count-1 */
+const fb_family *fb_family_at(int i);              /* NULL outside 0..count-1 */
 const fb_family *fb_family_find(const char *name); /* NULL if unknown */
 
 /* Every device program of every family, in registry order, so variant

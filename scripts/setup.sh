@@ -12,7 +12,7 @@ PACKAGES=(
   libsuitesparse-dev libgraphblas-dev zlib1g-dev
   libpapi-dev
   gnuplot-nox gmsh jq
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev clang-format
 )
 
 missing=()

@@ -32,8 +32,8 @@
 /* Properties that matter for tuning, filled by device_info(). Zero or an
  * empty string means "the runtime did not say". */
 typedef struct fb_device_info {
-    char backend[16];                  /* "openmp", "opencl", "cuda" */
-    char id[32];                       /* what --backend accepts: "opencl:0.1" */
+    char backend[16]; /* "openmp", "opencl", "cuda" */
+    char id[32];      /* what --backend accepts: "opencl:0.1" */
     char name[FB_TEXT_LEN];
     char vendor[FB_TEXT_LEN];
     char device_version[FB_TEXT_LEN];  /* "OpenCL 3.0 PoCL ...", "sm_90" */
@@ -44,11 +44,11 @@ typedef struct fb_device_info {
     size_t max_work_item_sizes[3];
     size_t local_mem_bytes;
     size_t global_mem_bytes;
-    size_t cache_bytes;                /* last-level cache: GPU L2, CPU L3 */
+    size_t cache_bytes; /* last-level cache: GPU L2, CPU L3 */
     int clock_mhz;
-    int double_support;                /* 1 if double precision kernels run */
-    int subgroup_size;                 /* warp/sub-group width, 0 if none */
-    int cc_major, cc_minor;            /* CUDA compute capability, else 0 */
+    int double_support;     /* 1 if double precision kernels run */
+    int subgroup_size;      /* warp/sub-group width, 0 if none */
+    int cc_major, cc_minor; /* CUDA compute capability, else 0 */
 } fb_device_info;
 
 typedef struct fb_device fb_device; /* an opened device: backend-private */
@@ -65,9 +65,9 @@ struct fb_host_kernel;
 /* What to build: one kernel function out of an OpenCL C source text, or,
  * on the openmp backend, its twin out of the family's host table. */
 typedef struct fb_program_spec {
-    const char *source_name;  /* e.g. "stream/stream.cl", for messages and caching */
-    const char *source_text;  /* OpenCL C */
-    const char *kernel_name;  /* the __kernel function */
+    const char *source_name; /* e.g. "stream/stream.cl", for messages and caching */
+    const char *source_text; /* OpenCL C */
+    const char *kernel_name; /* the __kernel function */
     const fb_define *defines;
     int ndefines;
     const struct fb_host_kernel *host; /* the family's OpenMP twins, NULL-name terminated */
@@ -86,9 +86,9 @@ typedef struct fb_arg {
 } fb_arg;
 
 typedef struct fb_launch {
-    int dims;          /* 1..3 */
-    size_t global[3];  /* total work-items per dimension */
-    size_t local[3];   /* work-group size per dimension */
+    int dims;         /* 1..3 */
+    size_t global[3]; /* total work-items per dimension */
+    size_t local[3];  /* work-group size per dimension */
 } fb_launch;
 
 /* Host (OpenMP) kernels receive their arguments with buffers already
@@ -114,8 +114,8 @@ int fb_host_define_int(const fb_host_defines *defs, const char *name, int dflt);
 typedef void (*fb_host_kernel_fn)(const fb_host_arg *args, const fb_launch *launch, const fb_host_defines *defs);
 
 typedef struct fb_host_kernel {
-    const char *name;  /* same name as the device kernel */
-    const char *real;  /* "double" or "float" */
+    const char *name; /* same name as the device kernel */
+    const char *real; /* "double" or "float" */
     int nargs;
     fb_host_kernel_fn fn;
 } fb_host_kernel;
@@ -124,15 +124,15 @@ typedef struct fb_host_kernel {
  * given work-group size: the numbers that explain a throughput (register
  * pressure, spills, occupancy). 0 where the backend cannot say. */
 typedef struct fb_kernel_resources {
-    int registers;             /* per work-item (CUDA: CU_FUNC_ATTRIBUTE_NUM_REGS) */
-    size_t private_bytes;      /* per work-item memory outside registers: CUDA local memory
-                                  (spills and indexed arrays), OpenCL CL_KERNEL_PRIVATE_MEM_SIZE */
-    size_t local_bytes;        /* __local / __shared__ per work-group, as compiled */
-    size_t max_group_items;    /* this kernel's own work-group limit */
-    size_t group_multiple;     /* preferred work-group multiple (warp, SIMD width) */
-    int groups_per_unit;       /* work-groups resident per compute unit at this size
-                                  (CUDA occupancy API); 0 if unknown */
-    double occupancy;          /* resident warps / the SM's maximum (CUDA); 0 if unknown */
+    int registers;          /* per work-item (CUDA: CU_FUNC_ATTRIBUTE_NUM_REGS) */
+    size_t private_bytes;   /* per work-item memory outside registers: CUDA local memory
+                               (spills and indexed arrays), OpenCL CL_KERNEL_PRIVATE_MEM_SIZE */
+    size_t local_bytes;     /* __local / __shared__ per work-group, as compiled */
+    size_t max_group_items; /* this kernel's own work-group limit */
+    size_t group_multiple;  /* preferred work-group multiple (warp, SIMD width) */
+    int groups_per_unit;    /* work-groups resident per compute unit at this size
+                               (CUDA occupancy API); 0 if unknown */
+    double occupancy;       /* resident warps / the SM's maximum (CUDA); 0 if unknown */
 } fb_kernel_resources;
 
 typedef struct fb_backend_ops {
@@ -151,8 +151,8 @@ typedef struct fb_backend_ops {
      * line in the message; the whole log goes to *log (malloc'd) if log != NULL. */
     fb_status (*build)(fb_device *dev, const fb_program_spec *spec, fb_kernel **out, char **log);
     void (*release_kernel)(fb_device *dev, fb_kernel *kernel);
-    fb_status (*launch)(fb_device *dev, fb_kernel *kernel, const fb_launch *launch,
-                        const fb_arg *args, int nargs, double *seconds);
+    fb_status (*launch)(fb_device *dev, fb_kernel *kernel, const fb_launch *launch, const fb_arg *args, int nargs,
+                        double *seconds);
     fb_status (*finish)(fb_device *dev);
     /* Evicts the last-level cache (cold measurements): writes a buffer
      * larger than cache_bytes. Not timed. */

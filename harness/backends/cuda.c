@@ -36,6 +36,7 @@
 /* Every driver function used, by its cuda.h name; the header's macros give
  * the versioned symbol (cuMemAlloc -> cuMemAlloc_v2) for both the pointer
  * type and the dlsym name. */
+// clang-format off
 #define DRIVER_FUNCTIONS(X)                                                                                            \
     X(cuInit) X(cuDriverGetVersion) X(cuGetErrorName) X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName)           \
     X(cuDeviceGetAttribute) X(cuDeviceTotalMem) X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease)               \
@@ -43,6 +44,7 @@
     X(cuMemsetD32) X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) X(cuFuncGetAttribute)                 \
     X(cuLaunchKernel) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)                      \
     X(cuEventElapsedTime) X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
+// clang-format on
 
 /* Newer than the oldest driver we accept; used when present. */
 #define OPTIONAL_DRIVER_FUNCTIONS(X) X(cuFuncGetParamInfo)
@@ -79,8 +81,8 @@ static void load_driver(void)
         return;
     }
 #define LOAD_REQUIRED(name)                                                                                            \
-    if (!(drv.p_##name = (__typeof__(drv.p_##name))dlsym(lib, SYMBOL(name)))) {                                       \
-        snprintf(drv.why, sizeof drv.why, "driver too old: libcuda.so.1 lacks %s", SYMBOL(name));                     \
+    if (!(drv.p_##name = (__typeof__(drv.p_##name))dlsym(lib, SYMBOL(name)))) {                                        \
+        snprintf(drv.why, sizeof drv.why, "driver too old: libcuda.so.1 lacks %s", SYMBOL(name));                      \
         return;                                                                                                        \
     }
 #define LOAD_OPTIONAL(name) drv.p_##name = (__typeof__(drv.p_##name))dlsym(lib, SYMBOL(name));
@@ -141,8 +143,8 @@ struct fb_kernel {
     CUmodule module;
     CUfunction function;
     char name[FB_TEXT_LEN];
-    int max_threads;                         /* this kernel's own limit (registers) */
-    int nparams;                             /* -1: the driver cannot say */
+    int max_threads; /* this kernel's own limit (registers) */
+    int nparams;     /* -1: the driver cannot say */
     size_t param_size[MAX_KERNEL_PARAMS];
     fb_kernel *prev, *next;
 };
@@ -510,7 +512,8 @@ static fb_status pack_args(const fb_kernel *k, const fb_arg *args, int nargs, ar
 {
     fb_status status = FB_OK;
     if (nargs > MAX_KERNEL_PARAMS)
-        FB_FAIL(FB_ERR_LAUNCH, "cuda: kernel %s: %d arguments, at most %d supported", k->name, nargs, MAX_KERNEL_PARAMS);
+        FB_FAIL(FB_ERR_LAUNCH, "cuda: kernel %s: %d arguments, at most %d supported", k->name, nargs,
+                MAX_KERNEL_PARAMS);
     if (k->nparams >= 0 && nargs != k->nparams)
         FB_FAIL(FB_ERR_LAUNCH, "cuda: kernel %s takes %d arguments, got %d", k->name, k->nparams, nargs);
     for (int i = 0; i < nargs; ++i) {
@@ -532,8 +535,10 @@ static fb_status grid_of(const fb_device *dev, const fb_kernel *k, const fb_laun
     for (int d = 0; d < 3; ++d) {
         size_t global = d < l->dims ? l->global[d] : 1, local = d < l->dims ? l->local[d] : 1;
         if (local == 0 || global % local != 0)
-            FB_FAIL(FB_ERR_LAUNCH, "cuda: kernel %s: global size %zu is not a multiple of the work-group size %zu "
-                    "in dimension %d", k->name, global, local, d);
+            FB_FAIL(FB_ERR_LAUNCH,
+                    "cuda: kernel %s: global size %zu is not a multiple of the work-group size %zu "
+                    "in dimension %d",
+                    k->name, global, local, d);
         if (global / local > (size_t)dev->max_grid[d])
             FB_FAIL(FB_ERR_LAUNCH, "cuda: kernel %s: %zu work-groups in dimension %d exceed the device's %d", k->name,
                     global / local, d, dev->max_grid[d]);
@@ -542,8 +547,10 @@ static fb_status grid_of(const fb_device *dev, const fb_kernel *k, const fb_laun
         items *= local;
     }
     if (items > (size_t)k->max_threads)
-        FB_FAIL(FB_ERR_LAUNCH, "cuda: kernel %s: work-group of %zu items exceeds this kernel's limit of %d "
-                "(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)", k->name, items, k->max_threads);
+        FB_FAIL(FB_ERR_LAUNCH,
+                "cuda: kernel %s: work-group of %zu items exceeds this kernel's limit of %d "
+                "(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)",
+                k->name, items, k->max_threads);
 fail:
     return status;
 }
@@ -572,10 +579,10 @@ static fb_status launch_cuda(fb_device *dev, fb_kernel *k, const fb_launch *laun
     FB_CHECK(pack_args(k, args, nargs, values, params));
     FB_CHECK(use(dev));
     if (seconds) CHECK_CU(CU(cuEventRecord)(dev->start, NULL), "cuEventRecord");
-    CHECK_CU_AS(FB_ERR_LAUNCH, k->name,
-                CU(cuLaunchKernel)(k->function, grid[0], grid[1], grid[2], block[0], block[1], block[2], 0, NULL,
-                                   params, NULL),
-                "cuLaunchKernel");
+    CHECK_CU_AS(
+        FB_ERR_LAUNCH, k->name,
+        CU(cuLaunchKernel)(k->function, grid[0], grid[1], grid[2], block[0], block[1], block[2], 0, NULL, params, NULL),
+        "cuLaunchKernel");
     if (seconds) {
         CHECK_CU(CU(cuEventRecord)(dev->stop, NULL), "cuEventRecord");
         FB_CHECK(event_seconds(dev, k, seconds));
@@ -635,7 +642,8 @@ static fb_status kernel_resources_cuda(fb_device *dev, fb_kernel *k, size_t grou
     out->local_bytes = (size_t)shared;
     out->max_group_items = (size_t)max_threads;
     out->group_multiple = 32;
-    if (group_items == 0 || group_items > (size_t)max_threads) return FB_OK; /* no occupancy for a launch that cannot run */
+    if (group_items == 0 || group_items > (size_t)max_threads)
+        return FB_OK; /* no occupancy for a launch that cannot run */
     CHECK_CU_AS(FB_ERR_BACKEND, k->name,
                 CU(cuOccupancyMaxActiveBlocksPerMultiprocessor)(&blocks, k->function, (int)group_items, 0),
                 "cuOccupancyMaxActiveBlocksPerMultiprocessor");

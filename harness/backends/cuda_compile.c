@@ -42,14 +42,14 @@ static fb_status pick_arch(int cc, int *arch, int *exact)
     if (nvrtcGetNumSupportedArchs(&n) != NVRTC_SUCCESS || n <= 0)
         FB_FAIL(FB_ERR_BACKEND, "cuda: NVRTC lists no supported architecture");
     FB_ALLOC(archs, n, "NVRTC architecture list");
-    if (nvrtcGetSupportedArchs(archs) != NVRTC_SUCCESS)
-        FB_FAIL(FB_ERR_BACKEND, "cuda: nvrtcGetSupportedArchs failed");
+    if (nvrtcGetSupportedArchs(archs) != NVRTC_SUCCESS) FB_FAIL(FB_ERR_BACKEND, "cuda: nvrtcGetSupportedArchs failed");
     *arch = 0;
     for (int i = 0; i < n; ++i)
         if (archs[i] <= cc && archs[i] > *arch) *arch = archs[i];
     if (*arch == 0)
-        FB_FAIL(FB_ERR_UNAVAILABLE, "cuda: compute capability %d.%d is older than any this NVRTC supports (oldest sm_%d)",
-                cc / 10, cc % 10, archs[0]);
+        FB_FAIL(FB_ERR_UNAVAILABLE,
+                "cuda: compute capability %d.%d is older than any this NVRTC supports (oldest sm_%d)", cc / 10, cc % 10,
+                archs[0]);
     *exact = *arch == cc;
 fail:
     free(archs);
@@ -68,7 +68,8 @@ static fb_status make_options(const fb_program_spec *spec, const char *arch_opti
     options[n++] = arch_option;
     options[n++] = "--std=c++17";
     for (char *tok = strtok(storage, " "); tok; tok = strtok(NULL, " ")) {
-        if (n == MAX_OPTIONS) FB_FAIL(FB_ERR_INPUT, "cuda: %s: more than %d defines", spec->source_name, MAX_OPTIONS - 2);
+        if (n == MAX_OPTIONS)
+            FB_FAIL(FB_ERR_INPUT, "cuda: %s: more than %d defines", spec->source_name, MAX_OPTIONS - 2);
         options[n++] = tok;
     }
     *noptions = n;

@@ -15,10 +15,10 @@
 #include "backend.h"
 
 typedef struct fb_cuda_image {
-    char *data;        /* cubin, or NUL-terminated PTX (malloc'd) */
+    char *data; /* cubin, or NUL-terminated PTX (malloc'd) */
     size_t size;
-    int is_cubin;      /* 0: PTX for the driver to JIT */
-    char arch[16];     /* what it was compiled for: "sm_90", "compute_90" */
+    int is_cubin;  /* 0: PTX for the driver to JIT */
+    char arch[16]; /* what it was compiled for: "sm_90", "compute_90" */
 } fb_cuda_image;
 
 /* Compiles spec for compute capability major.minor: a cubin when NVRTC
@@ -26,8 +26,7 @@ typedef struct fb_cuda_image {
  * below it (the driver JIT-compiles PTX for newer GPUs). On a compiler
  * error: FB_ERR_BUILD with the log's first error line; the whole log goes
  * to *log (malloc'd) when log != NULL, on success too (warnings). */
-fb_status fb_cuda_compile(const fb_program_spec *spec, int cc_major, int cc_minor, fb_cuda_image *out,
-                          char **log);
+fb_status fb_cuda_compile(const fb_program_spec *spec, int cc_major, int cc_minor, fb_cuda_image *out, char **log);
 
 void fb_cuda_image_free(fb_cuda_image *image);
 

@@ -102,8 +102,10 @@ static void parallel_copy(unsigned char *dst, const unsigned char *src, size_t b
         size_t chunk = (bytes + (size_t)nt - 1) / (size_t)nt;
         size_t lo = (size_t)t * chunk, hi = lo + chunk > bytes ? bytes : lo + chunk;
         if (lo < hi) {
-            if (src) memcpy(dst + lo, src + lo, hi - lo);
-            else memset(dst + lo, 0, hi - lo);
+            if (src)
+                memcpy(dst + lo, src + lo, hi - lo);
+            else
+                memset(dst + lo, 0, hi - lo);
         }
     }
 }
@@ -143,7 +145,8 @@ static fb_status copy_in_openmp(fb_device *dev, fb_buffer *dst, const void *src,
 {
     fb_status status = FB_OK;
     (void)dev;
-    if (bytes > dst->bytes) FB_FAIL(FB_ERR_LAUNCH, "openmp: copy of %zu bytes into a %zu-byte buffer", bytes, dst->bytes);
+    if (bytes > dst->bytes)
+        FB_FAIL(FB_ERR_LAUNCH, "openmp: copy of %zu bytes into a %zu-byte buffer", bytes, dst->bytes);
     parallel_copy(dst->data, src, bytes);
 fail:
     return status;
@@ -153,7 +156,8 @@ static fb_status copy_out_openmp(fb_device *dev, void *dst, fb_buffer *src, size
 {
     fb_status status = FB_OK;
     (void)dev;
-    if (bytes > src->bytes) FB_FAIL(FB_ERR_LAUNCH, "openmp: copy of %zu bytes out of a %zu-byte buffer", bytes, src->bytes);
+    if (bytes > src->bytes)
+        FB_FAIL(FB_ERR_LAUNCH, "openmp: copy of %zu bytes out of a %zu-byte buffer", bytes, src->bytes);
     parallel_copy(dst, src->data, bytes);
 fail:
     return status;

@@ -50,8 +50,8 @@ static fb_status resolve_device(const fb_backend_ops *ops, const char *suffix, i
     long k = strtol(suffix, &end, 10);
     if (end != suffix && *end == '\0') {
         if (k < 0 || k >= ndev)
-            FB_FAIL(FB_ERR_UNAVAILABLE, "%s: no device %ld (%d device%s found; see `flowbench devices`)",
-                    ops->name, k, ndev, ndev == 1 ? "" : "s");
+            FB_FAIL(FB_ERR_UNAVAILABLE, "%s: no device %ld (%d device%s found; see `flowbench devices`)", ops->name, k,
+                    ndev, ndev == 1 ? "" : "s");
         *index = (int)k;
         return FB_OK;
     }
@@ -70,7 +70,7 @@ fail:
     return status;
 }
 
-#define REQUIRE(ops, m) \
+#define REQUIRE(ops, m)                                                                                                \
     if (!(ops)->m) FB_FAIL(FB_ERR_UNAVAILABLE, "backend %s does not implement %s()", (ops)->name, #m)
 
 fb_status fb_backend_check_methods(const fb_backend_ops *ops)
@@ -101,8 +101,7 @@ fb_status fb_target_open(const char *spec, fb_target **out)
     const char *colon = strchr(spec, ':');
     size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
     *out = NULL;
-    if (len == 0 || len >= sizeof name)
-        FB_FAIL(FB_ERR_USAGE, "bad backend '%s' (expected NAME or NAME:DEVICE)", spec);
+    if (len == 0 || len >= sizeof name) FB_FAIL(FB_ERR_USAGE, "bad backend '%s' (expected NAME or NAME:DEVICE)", spec);
     memcpy(name, spec, len);
     name[len] = '\0';
 
@@ -132,7 +131,8 @@ fail:
 void fb_target_close(fb_target *t)
 {
     if (!t) return;
-    for (int i = 0; i < t->ncache; ++i) t->ops->release_kernel(t->dev, t->cache[i].kernel);
+    for (int i = 0; i < t->ncache; ++i)
+        t->ops->release_kernel(t->dev, t->cache[i].kernel);
     free(t->cache);
     if (t->dev) t->ops->close(t->dev);
     free(t);
@@ -141,10 +141,7 @@ void fb_target_close(fb_target *t)
 const fb_device_info *fb_target_info(const fb_target *t) { return &t->info; }
 const fb_backend_ops *fb_target_ops(const fb_target *t) { return t->ops; }
 
-fb_status fb_target_alloc(fb_target *t, size_t bytes, fb_buffer **out)
-{
-    return t->ops->alloc(t->dev, bytes, out);
-}
+fb_status fb_target_alloc(fb_target *t, size_t bytes, fb_buffer **out) { return t->ops->alloc(t->dev, bytes, out); }
 
 void fb_target_release(fb_target *t, fb_buffer *buffer)
 {
@@ -216,14 +213,14 @@ void fb_target_build_counts(const fb_target *t, int *cached, int *compiled)
     *compiled = t->compiled;
 }
 
-fb_status fb_target_launch(fb_target *t, fb_kernel *k, const fb_launch *launch,
-                           const fb_arg *args, int nargs, double *seconds)
+fb_status fb_target_launch(fb_target *t, fb_kernel *k, const fb_launch *launch, const fb_arg *args, int nargs,
+                           double *seconds)
 {
     fb_status status = FB_OK;
     for (int d = 0; d < launch->dims; ++d)
         if (launch->local[d] == 0 || launch->global[d] % launch->local[d] != 0)
-            FB_FAIL(FB_ERR_LAUNCH, "%s: global size %zu is not a multiple of local size %zu (dimension %d)",
-                    t->info.id, launch->global[d], launch->local[d], d);
+            FB_FAIL(FB_ERR_LAUNCH, "%s: global size %zu is not a multiple of local size %zu (dimension %d)", t->info.id,
+                    launch->global[d], launch->local[d], d);
     return t->ops->launch(t->dev, k, launch, args, nargs, seconds);
 fail:
     return status;

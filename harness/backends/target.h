@@ -42,8 +42,8 @@ fb_status fb_target_build(fb_target *t, const fb_program_spec *spec, fb_kernel *
 /* Number of builds served from the cache / compiled, for tests and logs. */
 void fb_target_build_counts(const fb_target *t, int *cached, int *compiled);
 
-fb_status fb_target_launch(fb_target *t, fb_kernel *k, const fb_launch *launch,
-                           const fb_arg *args, int nargs, double *seconds);
+fb_status fb_target_launch(fb_target *t, fb_kernel *k, const fb_launch *launch, const fb_arg *args, int nargs,
+                           double *seconds);
 fb_status fb_target_finish(fb_target *t);
 fb_status fb_target_flush_cache(fb_target *t);
 

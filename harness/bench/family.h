@@ -27,23 +27,23 @@
 #include "variants.h"
 
 typedef struct fb_family_kernel {
-    const char *name;     /* "csr-vector", "heat-jacobi" */
+    const char *name; /* "csr-vector", "heat-jacobi" */
     const char *summary;
     int nparams;
     const fb_param_axis *params; /* nparams axes */
-    const char *source;   /* the .cl it is built from ("grid/heat2d.cl"); NULL for a library peer */
+    const char *source;          /* the .cl it is built from ("grid/heat2d.cl"); NULL for a library peer */
 } fb_family_kernel;
 
 typedef struct fb_family_run {
-    int kernel;                /* index into the family's kernels */
-    fb_param_point point;      /* values[i] for params[i] */
+    int kernel;           /* index into the family's kernels */
+    fb_param_point point; /* values[i] for params[i] */
     int is_double;
     fb_measure_config measure;
 } fb_family_run;
 
 typedef struct fb_family {
-    const char *name;          /* the "benchmark" field of its records */
-    const char *summary;       /* one line for --list */
+    const char *name;    /* the "benchmark" field of its records */
+    const char *summary; /* one line for --list */
     /* Where its numbers come from, one line each, printed by --list and
      * written in full beside the code (kernels/<folder>/<family>_kernels.c,
      * <family>_ref.c): the flop and minimal-byte model, and what every
@@ -62,7 +62,7 @@ typedef struct fb_family {
 
     /* The rest is for `sweep`, `tune` and `grid`; a family without a run
      * (stream: the roofline reference) cannot be swept. */
-    const char *problem_key;   /* the record field of the problem object: "matrix", "grid" */
+    const char *problem_key; /* the record field of the problem object: "matrix", "grid" */
 
     /* Optional: checks a spec's syntax without building the problem, so a
      * suite with a bad spec is refused at load, naming its line (NULL: the

@@ -5,7 +5,8 @@
 json_t *fb_json_params(const fb_param_axis *axes, int naxes, const fb_param_point *p)
 {
     json_t *params = json_object();
-    for (int i = 0; i < naxes; ++i) json_object_set_new(params, axes[i].name, json_integer(p->values[i]));
+    for (int i = 0; i < naxes; ++i)
+        json_object_set_new(params, axes[i].name, json_integer(p->values[i]));
     return params;
 }
 
@@ -13,8 +14,8 @@ json_t *fb_kernel_resources_json(const fb_kernel_resources *k)
 {
     return json_pack("{s:i, s:I, s:I, s:I, s:I, s:i, s:f}", "registers", k->registers, "private_bytes",
                      (json_int_t)k->private_bytes, "local_bytes", (json_int_t)k->local_bytes, "max_group_items",
-                     (json_int_t)k->max_group_items, "group_multiple", (json_int_t)k->group_multiple,
-                     "groups_per_unit", k->groups_per_unit, "occupancy", k->occupancy);
+                     (json_int_t)k->max_group_items, "group_multiple", (json_int_t)k->group_multiple, "groups_per_unit",
+                     k->groups_per_unit, "occupancy", k->occupancy);
 }
 
 json_t *fb_json_kernel_record(const fb_device_info *d, const fb_kernel_record *k)
@@ -46,11 +47,12 @@ json_t *fb_json_launch(const fb_launch *l)
 json_t *fb_json_measurement(const fb_measurement *m)
 {
     json_t *samples = json_array();
-    for (int i = 0; i < m->nsamples; ++i) json_array_append_new(samples, json_real(m->samples[i]));
-    return json_pack("{s:o, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:s, s:f}", "samples_s", samples, "n",
-                     m->nsamples, "median_s", m->stats.median, "min_s", m->stats.min, "max_s", m->stats.max,
-                     "mean_s", m->stats.mean, "stddev_s", m->stats.stddev, "median_spread",
-                     m->stats.median_spread, "stop", fb_stop_reason_name(m->stop), "wall_s", m->wall_s);
+    for (int i = 0; i < m->nsamples; ++i)
+        json_array_append_new(samples, json_real(m->samples[i]));
+    return json_pack("{s:o, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:s, s:f}", "samples_s", samples, "n", m->nsamples,
+                     "median_s", m->stats.median, "min_s", m->stats.min, "max_s", m->stats.max, "mean_s", m->stats.mean,
+                     "stddev_s", m->stats.stddev, "median_spread", m->stats.median_spread, "stop",
+                     fb_stop_reason_name(m->stop), "wall_s", m->wall_s);
 }
 
 void fb_json_set_fraction_of_stream(json_t *record, double gbs, double stream_gbs)

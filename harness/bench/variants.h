@@ -16,7 +16,7 @@
 #define FB_VARIANT_MAX_DEFINES 8 /* REAL, up to 6 parameters, BLOCK_SIZE */
 
 typedef struct fb_variant {
-    char label[256];  /* "stream/stream.cl/stream_triad REAL=double" */
+    char label[256]; /* "stream/stream.cl/stream_triad REAL=double" */
     fb_program_spec spec;
     fb_define defines[FB_VARIANT_MAX_DEFINES];
     char values[FB_VARIANT_MAX_DEFINES][32];

@@ -22,8 +22,7 @@ static fb_status store(const fb_command *cmd, fb_parsed *out, int i, const char 
 {
     fb_status status = FB_OK;
     const fb_option *o = &cmd->options[i];
-    if (out->count[i] > 0 && !o->repeatable)
-        FB_FAIL(FB_ERR_USAGE, "%s: --%s given twice", cmd->name, o->name);
+    if (out->count[i] > 0 && !o->repeatable) FB_FAIL(FB_ERR_USAGE, "%s: --%s given twice", cmd->name, o->name);
     if (out->count[i] >= FB_CLI_MAX_VALUES)
         FB_FAIL(FB_ERR_USAGE, "%s: --%s given more than %d times", cmd->name, o->name, FB_CLI_MAX_VALUES);
     out->values[i][out->count[i]++] = value;
@@ -39,7 +38,9 @@ static fb_status parse_long(const fb_command *cmd, int argc, char **argv, int *k
     const char *eq = strchr(arg, '=');
     size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
     int i = find_option(cmd, arg, len);
-    if (i < 0) FB_FAIL(FB_ERR_USAGE, "%s: unknown option --%.*s (see flowbench %s --help)", cmd->name, (int)len, arg, cmd->name);
+    if (i < 0)
+        FB_FAIL(FB_ERR_USAGE, "%s: unknown option --%.*s (see flowbench %s --help)", cmd->name, (int)len, arg,
+                cmd->name);
     const fb_option *o = &cmd->options[i];
     if (!o->metavar) {
         if (eq) FB_FAIL(FB_ERR_USAGE, "%s: --%s takes no value", cmd->name, o->name);
@@ -60,7 +61,8 @@ fb_status fb_cli_parse(const fb_command *cmd, int argc, char **argv, fb_parsed *
     int only_positional = 0;
     memset(out, 0, sizeof *out);
     out->options = cmd->options;
-    for (int i = 0; cmd->options && cmd->options[i].name; ++i) out->noptions++;
+    for (int i = 0; cmd->options && cmd->options[i].name; ++i)
+        out->noptions++;
     *help_requested = 0;
     for (int k = 0; k < argc; ++k) {
         const char *a = argv[k];
@@ -258,7 +260,8 @@ void fb_cli_print_axes(const fb_param_axis *axes, int naxes, const char *indent)
     for (int p = 0; p < naxes; ++p) {
         const fb_param_axis *a = &axes[p];
         printf("%s%s = {", indent, a->name);
-        for (int v = 0; v < a->nvalues; ++v) printf("%s%d", v ? ", " : "", a->values[v]);
+        for (int v = 0; v < a->nvalues; ++v)
+            printf("%s%d", v ? ", " : "", a->values[v]);
         printf("}, default %d: %s%s", a->def, a->help ? a->help : "", a->launch_only ? " (launch geometry only)" : "");
         printf(a->role != FB_ROLE_OTHER ? " [%s]\n" : "\n", fb_axis_role_name(a->role));
     }

@@ -29,8 +29,8 @@ typedef struct fb_option {
 typedef struct fb_parsed {
     const fb_option *options;
     int noptions;
-    int count[32];                         /* how many times each option was given */
-    const char *value[32];                 /* last value of each option */
+    int count[32];                             /* how many times each option was given */
+    const char *value[32];                     /* last value of each option */
     const char *values[32][FB_CLI_MAX_VALUES]; /* every value of a repeatable option */
     const char *positional[16];
     int npositional;
@@ -38,10 +38,10 @@ typedef struct fb_parsed {
 
 typedef struct fb_command {
     const char *name;
-    const char *summary;     /* one line for `flowbench --help` */
-    const char *usage;       /* "devices [--json]" */
-    const char *description; /* paragraph(s) for `flowbench devices --help` */
-    const fb_option *options;/* terminated by a NULL name */
+    const char *summary;      /* one line for `flowbench --help` */
+    const char *usage;        /* "devices [--json]" */
+    const char *description;  /* paragraph(s) for `flowbench devices --help` */
+    const fb_option *options; /* terminated by a NULL name */
     int min_positional, max_positional;
     int (*run)(const fb_parsed *args); /* returns the exit code */
 } fb_command;
@@ -80,13 +80,21 @@ fb_status fb_cli_param(const char *kernel, const fb_param_axis *axes, int naxes,
 #define FB_CLI_STR(x) FB_CLI_STR_(x)
 #define FB_CLI_BUDGET_S 2   /* fb_measure_defaults()'s budget_s */
 #define FB_CLI_SPREAD_PCT 1 /* fb_measure_defaults()'s target_spread, in percent */
-#define FB_CLI_MEASURE_OPTIONS(BUDGET_S, SPREAD_PCT)                                                              \
-    {"min-samples", "N", "at least this many samples (default 5)", 0},                                            \
-    {"max-samples", "N", "at most this many samples (default 200)", 0},                                           \
-    {"spread", "PCT", "target 95% CI half-width of the median, percent (default " FB_CLI_STR(SPREAD_PCT) ")", 0}, \
-    {"budget", "S", "seconds of sampling per measurement (default " FB_CLI_STR(BUDGET_S) ")", 0}
-#define FB_CLI_OPTION_COLD {"cold", NULL, "flush the last-level cache before every sample", 0}
-#define FB_CLI_OPTION_WARMUPS {"warmups", "N", "untimed runs before sampling (default 2)", 0}
+#define FB_CLI_MEASURE_OPTIONS(BUDGET_S, SPREAD_PCT)                                                                   \
+    {"min-samples", "N", "at least this many samples (default 5)", 0},                                                 \
+        {"max-samples", "N", "at most this many samples (default 200)", 0},                                            \
+        {"spread", "PCT", "target 95% CI half-width of the median, percent (default " FB_CLI_STR(SPREAD_PCT) ")", 0},  \
+    {                                                                                                                  \
+        "budget", "S", "seconds of sampling per measurement (default " FB_CLI_STR(BUDGET_S) ")", 0                     \
+    }
+#define FB_CLI_OPTION_COLD                                                                                             \
+    {                                                                                                                  \
+        "cold", NULL, "flush the last-level cache before every sample", 0                                              \
+    }
+#define FB_CLI_OPTION_WARMUPS                                                                                          \
+    {                                                                                                                  \
+        "warmups", "N", "untimed runs before sampling (default 2)", 0                                                  \
+    }
 
 /* Reads the measurement options into *m (fb_measure_defaults() with budget_s
  * and spread_pct as the defaults of --budget and --spread), --cold and

@@ -14,25 +14,30 @@ static const fb_option options[] = {
 
 static void print_bytes(const char *label, size_t bytes)
 {
-    if (!bytes) printf("%s -", label);
-    else if (bytes >= (1u << 30)) printf("%s %.1f GiB", label, (double)bytes / (1u << 30));
-    else if (bytes >= (1u << 20)) printf("%s %.1f MiB", label, (double)bytes / (1u << 20));
-    else printf("%s %.0f KiB", label, (double)bytes / 1024.0);
+    if (!bytes)
+        printf("%s -", label);
+    else if (bytes >= (1u << 30))
+        printf("%s %.1f GiB", label, (double)bytes / (1u << 30));
+    else if (bytes >= (1u << 20))
+        printf("%s %.1f MiB", label, (double)bytes / (1u << 20));
+    else
+        printf("%s %.0f KiB", label, (double)bytes / 1024.0);
 }
 
 static void print_device_text(const fb_device_info *d)
 {
     printf("%-12s %s (%s)\n", d->id, d->name, d->vendor);
     printf("    compute units %d | max work-group ", d->compute_units);
-    if (d->max_work_group_size) printf("%zu", d->max_work_group_size);
-    else printf("-");
+    if (d->max_work_group_size)
+        printf("%zu", d->max_work_group_size);
+    else
+        printf("-");
     print_bytes(" | local mem", d->local_mem_bytes);
     print_bytes(" | global mem", d->global_mem_bytes);
     print_bytes(" | last-level cache", d->cache_bytes);
     printf(" | clock %d MHz | double %s", d->clock_mhz, d->double_support ? "yes" : "no");
     if (d->subgroup_size) printf(" | sub-group %d", d->subgroup_size);
-    printf("\n    version %s | driver %s | runtime %s\n", d->device_version, d->driver_version,
-           d->runtime_version);
+    printf("\n    version %s | driver %s | runtime %s\n", d->device_version, d->driver_version, d->runtime_version);
 }
 
 /* Visits every backend; devices fills info for each device it finds. */
@@ -61,7 +66,8 @@ static int run_devices(const fb_parsed *args)
 {
     int as_json = fb_cli_flag(args, "json");
     json_t *all = json_array();
-    for (int i = 0; i < fb_backend_count(); ++i) json_array_append_new(all, backend_json(fb_backend_at(i), !as_json));
+    for (int i = 0; i < fb_backend_count(); ++i)
+        json_array_append_new(all, backend_json(fb_backend_at(i), !as_json));
     if (as_json) {
         json_t *doc = json_pack("{s:o}", "backends", all);
         json_dumpf(doc, stdout, JSON_INDENT(2));

@@ -60,7 +60,8 @@ static fb_status read_kernel(const fb_parsed *args, grid_cli *c)
     if (c->run.kernel < 0)
         FB_FAIL(FB_ERR_USAGE, "--kernel: %s has no kernel '%s' (see flowbench grid --list)", c->family->name, name);
     const fb_family_kernel *k = c->family->kernel(c->run.kernel);
-    for (int i = 0; i < k->nparams; ++i) c->run.point.values[i] = k->params[i].def;
+    for (int i = 0; i < k->nparams; ++i)
+        c->run.point.values[i] = k->params[i].def;
     for (int i = 0; i < nparams; ++i)
         FB_CHECK(fb_cli_param(k->name, k->params, k->nparams, params[i], "flowbench grid --list", &c->run.point));
 fail:
@@ -145,17 +146,16 @@ const fb_command fb_cmd_grid = {
     .name = "grid",
     .summary = "measure one grid-family kernel (heat2d, fv-surface) on one grid, checked",
     .usage = "grid --family F --grid SPEC [--kernel K] [--param NAME=VALUE]... [--backend B] [--out FILE] [--json]",
-    .description =
-        "Runs one configuration of a structured-grid family exactly as `flowbench sweep`\n"
-        "does (same constraints, measurement, check and record): heat2d is one iteration\n"
-        "of the implicit heat-conduction solver on a 2D work-group shape (BLOCK_X x\n"
-        "BLOCK_Y, ORDER), checked against its serial twin (one iteration from a random\n"
-        "field), a serial reference transient and the analytic decaying mode;\n"
-        "fv-surface is one Euler residual evaluation on a 3D Cartesian grid with a cell\n"
-        "layout, a flux distribution and an occupancy cap, checked against the serial\n"
-        "reference (bit-for-bit where the order of additions allows). Reports time per\n"
-        "cell, GB/s of the minimal traffic (docs/grid-studies.md) and the fraction of\n"
-        "the stream triad measured on the same device just before.",
+    .description = "Runs one configuration of a structured-grid family exactly as `flowbench sweep`\n"
+                   "does (same constraints, measurement, check and record): heat2d is one iteration\n"
+                   "of the implicit heat-conduction solver on a 2D work-group shape (BLOCK_X x\n"
+                   "BLOCK_Y, ORDER), checked against its serial twin (one iteration from a random\n"
+                   "field), a serial reference transient and the analytic decaying mode;\n"
+                   "fv-surface is one Euler residual evaluation on a 3D Cartesian grid with a cell\n"
+                   "layout, a flux distribution and an occupancy cap, checked against the serial\n"
+                   "reference (bit-for-bit where the order of additions allows). Reports time per\n"
+                   "cell, GB/s of the minimal traffic (docs/grid-studies.md) and the fraction of\n"
+                   "the stream triad measured on the same device just before.",
     .options = options,
     .min_positional = 0,
     .max_positional = 0,

@@ -11,7 +11,8 @@ static const fb_option options[] = {
     {"out", "DIR", "write the figures, their .csv tables and replot.sh here (default: RESULTS's folder)", 0},
     {"scripts", "DIR", "the gnuplot scripts (default: ./plots, or plots/ of the source tree)", 0},
     {"gnuplot", "PROG", "the gnuplot program (default gnuplot)", 0},
-    {"beside", "FIELD", "also plot GB/s against this numeric field (kernel_resources.occupancy, counters.derived.ipc)", 0},
+    {"beside", "FIELD", "also plot GB/s against this numeric field (kernel_resources.occupancy, counters.derived.ipc)",
+     0},
     {NULL, NULL, NULL, 0},
 };
 

@@ -31,9 +31,11 @@ static const fb_option options[] = {
     FB_CLI_MEASURE_OPTIONS(FB_CLI_BUDGET_S, FB_CLI_SPREAD_PCT),
     {"out", "FILE", "append a header and the record to this JSON Lines file", 0},
     {"json", NULL, "print the record as JSON on stdout", 0},
-    {"counters", "LIST", "PAPI events per sample, comma-separated, or default (cycles, instructions, LLC misses, DP ops)", 0},
+    {"counters", "LIST",
+     "PAPI events per sample, comma-separated, or default (cycles, instructions, LLC misses, DP ops)", 0},
     {"tuned", NULL, "take the parameters from the tuning cache (exact, nearest signature, else defaults)", 0},
-    {"cache", "FILE", "tuning cache for --tuned (default $FLOWBENCH_TUNING_CACHE or ~/.cache/flowbench/tuning.json)", 0},
+    {"cache", "FILE", "tuning cache for --tuned (default $FLOWBENCH_TUNING_CACHE or ~/.cache/flowbench/tuning.json)",
+     0},
     {"list", NULL, "list the kernels and their parameters, then exit", 0},
     {NULL, NULL, NULL, 0},
 };
@@ -82,7 +84,8 @@ static fb_status read_options(const fb_parsed *args, spmv_cli *c)
     c->cfg.point = fb_spmv_default_point(c->kernel);
     if (c->peer && nparams) FB_FAIL(FB_ERR_USAGE, "--param: %s takes no parameters", name);
     if (fb_cli_flag(args, "tuned") && nparams) FB_FAIL(FB_ERR_USAGE, "--tuned and --param exclude each other");
-    if (fb_cli_value(args, "cache") && !fb_cli_flag(args, "tuned")) FB_FAIL(FB_ERR_USAGE, "--cache is read with --tuned only");
+    if (fb_cli_value(args, "cache") && !fb_cli_flag(args, "tuned"))
+        FB_FAIL(FB_ERR_USAGE, "--cache is read with --tuned only");
     for (int i = 0; i < nparams; ++i)
         FB_CHECK(fb_cli_param(c->kernel->name, c->kernel->params, c->kernel->nparams, params[i],
                               "flowbench spmv --list", &c->cfg.point));
@@ -143,29 +146,28 @@ static void print_resources(FILE *f, const fb_kernel_resources *k)
     fprintf(f, "  kernel: ");
     if (k->registers) fprintf(f, "%d registers, ", k->registers);
     fprintf(f, "%zu B private, %zu B local per group, max group %zu", k->private_bytes, k->local_bytes,
-           k->max_group_items);
+            k->max_group_items);
     if (k->groups_per_unit)
         fprintf(f, ", %d groups per compute unit, occupancy %.0f%%", k->groups_per_unit, 100.0 * k->occupancy);
     fprintf(f, "\n");
 }
 
 /* To f: stdout, or stderr when stdout carries the JSON record. */
-static void print_result(FILE *f, const spmv_cli *c, const fb_matrix *m, const fb_spmv_matrix *A, const fb_device_info *d,
-                         const fb_spmv_result *r, double stream_gbs)
+static void print_result(FILE *f, const spmv_cli *c, const fb_matrix *m, const fb_spmv_matrix *A,
+                         const fb_device_info *d, const fb_spmv_result *r, double stream_gbs)
 {
     fprintf(f, "spmv %s on %s (%s), %s\n", c->kernel->name, d->id, d->name, c->cfg.is_double ? "double" : "single");
     fprintf(f, "  matrix: %s, %d x %d, %lld stored entries%s\n", m->source, A->shape.nrows, A->shape.ncols,
-           A->shape.nnz, m->reordered ? ", rcm order" : "");
+            A->shape.nnz, m->reordered ? ", rcm order" : "");
     print_params(f, c, A);
-    if (r->launch.dims > 0)
-        fprintf(f, "  launch: global %zu, local %zu\n", r->launch.global[0], r->launch.local[0]);
+    if (r->launch.dims > 0) fprintf(f, "  launch: global %zu, local %zu\n", r->launch.global[0], r->launch.local[0]);
     if (r->has_resources) print_resources(f, &r->resources);
     fprintf(f, "  median %.4f ms over %d samples (95%% CI +-%.2f%%, %s)\n", r->m.stats.median * 1e3, r->m.nsamples,
-           100.0 * r->m.stats.median_spread, fb_stop_reason_name(r->m.stop));
+            100.0 * r->m.stats.median_spread, fb_stop_reason_name(r->m.stop));
     fprintf(f, "  %.3f GFLOP/s, %.3f GB/s of %.4g model bytes", r->gflops, r->gbs, r->model.min_bytes);
     if (stream_gbs > 0) fprintf(f, " = %.1f%% of stream triad %.2f GB/s", 100.0 * r->gbs / stream_gbs, stream_gbs);
     fprintf(f, "\n  check: %s (max rel error %.3g, tolerance %.3g)\n", r->checked_ok ? "ok" : "WRONG", r->rel_error,
-           r->tolerance);
+            r->tolerance);
 }
 
 static fb_status write_outputs(const fb_parsed *args, const spmv_cli *c, const fb_device_info *d, json_t *rec,
@@ -225,7 +227,8 @@ static void print_counters(FILE *f, const json_t *counters)
     }
     fprintf(f, "  counters per run:");
     json_object_foreach(json_object_get(counters, "events"), key, v) fprintf(f, " %s %.4g", key, json_number_value(v));
-    json_object_foreach(json_object_get(counters, "derived"), key, v) fprintf(f, " | %s %.3g", key, json_number_value(v));
+    json_object_foreach(json_object_get(counters, "derived"), key, v)
+        fprintf(f, " | %s %.3g", key, json_number_value(v));
     fprintf(f, "\n");
 }
 
@@ -306,17 +309,16 @@ const fb_command fb_cmd_spmv = {
     .name = "spmv",
     .summary = "measure one SpMV kernel (or a peer library) on one matrix, checked",
     .usage = "spmv --matrix SRC [--backend B] [--kernel K] [--param NAME=VALUE]... [--out FILE] [--json]",
-    .description =
-        "Runs y = A x with one kernel variant on one backend, measures it with the common\n"
-        "policy (warm-ups, then samples until the median's 95% CI is within --spread),\n"
-        "and checks every y_i against the serial double-precision reference: the error\n"
-        "bound is 2 eps (|A||x|)_i times the longest row. GFLOP/s counts 2 flops per\n"
-        "stored entry; GB/s divides the minimal traffic (values, indices, row pointers,\n"
-        "x and y once each, docs/kernels.md) by the median time, and is also given as a\n"
-        "fraction of the stream triad measured on the same device just before.\n"
-        "Block kernels (bcsr, bcsr-vector, bcsr-soa) need SRC:block=K. A peer library\n"
-        "(peer:graphblas, peer:cusparse, peer:cusparse-bsr) runs on its own backend\n"
-        "with the same check.",
+    .description = "Runs y = A x with one kernel variant on one backend, measures it with the common\n"
+                   "policy (warm-ups, then samples until the median's 95% CI is within --spread),\n"
+                   "and checks every y_i against the serial double-precision reference: the error\n"
+                   "bound is 2 eps (|A||x|)_i times the longest row. GFLOP/s counts 2 flops per\n"
+                   "stored entry; GB/s divides the minimal traffic (values, indices, row pointers,\n"
+                   "x and y once each, docs/kernels.md) by the median time, and is also given as a\n"
+                   "fraction of the stream triad measured on the same device just before.\n"
+                   "Block kernels (bcsr, bcsr-vector, bcsr-soa) need SRC:block=K. A peer library\n"
+                   "(peer:graphblas, peer:cusparse, peer:cusparse-bsr) runs on its own backend\n"
+                   "with the same check.",
     .options = options,
     .min_positional = 0,
     .max_positional = 0,

@@ -47,14 +47,16 @@ static int collect_specs(const fb_parsed *args, char specs[][40], FILE *note)
 {
     const char *const *given;
     int n = fb_cli_values(args, "backend", &given), count = 0;
-    for (int i = 0; i < n && count < MAX_TARGETS; ++i) snprintf(specs[count++], 40, "%s", given[i]);
+    for (int i = 0; i < n && count < MAX_TARGETS; ++i)
+        snprintf(specs[count++], 40, "%s", given[i]);
     if (n > 0) return count;
     for (int b = 0; b < fb_backend_count(); ++b) {
         const fb_backend_ops *ops = fb_backend_at(b);
         char why[256] = "";
         int ndev = ops->probe(why, sizeof why);
         if (ndev <= 0) fprintf(note, "%s: skipped: %s\n", ops->name, why);
-        for (int d = 0; d < ndev && count < MAX_TARGETS; ++d) snprintf(specs[count++], 40, "%s:%d", ops->name, d);
+        for (int d = 0; d < ndev && count < MAX_TARGETS; ++d)
+            snprintf(specs[count++], 40, "%s:%d", ops->name, d);
     }
     return count;
 }
@@ -82,8 +84,7 @@ static void print_header(FILE *f, const fb_device_info *d, const fb_stream_confi
 }
 
 /* Runs stream on one target; appends records to `out` and `json_records`. */
-static fb_status run_one(fb_target *t, const fb_stream_config *cfg, fb_results *out, json_t *json_records,
-                         run_ctx *ctx)
+static fb_status run_one(fb_target *t, const fb_stream_config *cfg, fb_results *out, json_t *json_records, run_ctx *ctx)
 {
     fb_status status = FB_OK, run_status;
     fb_stream_result results[FB_STREAM_NKERNELS];
@@ -104,8 +105,7 @@ fail:
 
 /* Opens every target first so the results header can name all devices of
  * the run. A target that cannot be opened is reported and skipped. */
-static int open_targets(const fb_parsed *args, fb_target **targets, fb_device_info *infos, fb_status *worst,
-                        FILE *note)
+static int open_targets(const fb_parsed *args, fb_target **targets, fb_device_info *infos, fb_status *worst, FILE *note)
 {
     char specs[MAX_TARGETS][40];
     int nspec = collect_specs(args, specs, note), n = 0;
@@ -154,7 +154,8 @@ fail:
     }
     json_decref(records);
     fb_results_close(out);
-    for (int i = 0; i < ntargets; ++i) fb_target_close(targets[i]);
+    for (int i = 0; i < ntargets; ++i)
+        fb_target_close(targets[i]);
     if (status != FB_OK) return fb_cli_report(status);
     return fb_status_exit_code(worst);
 }
@@ -163,14 +164,13 @@ const fb_command fb_cmd_stream = {
     .name = "stream",
     .summary = "measure copy, mul, add and triad bandwidth (the roofline reference)",
     .usage = "stream [--backend B]... [--size N] [--precision double|single] [--out FILE] [--json]",
-    .description =
-        "Runs BabelStream's four kernels (copy c=a, mul b=q*c, add c=a+b, triad a=b+q*c,\n"
-        "q = 0.4) on each backend and checks every element of each output against the\n"
-        "serial value. Bytes counted per element: copy and mul 2 words, add and triad\n"
-        "3 words. GB/s is bytes / median time (1 GB = 1e9 B); best GB/s uses the fastest\n"
-        "sample, as BabelStream reports. The triad figure is the bandwidth every other\n"
-        "flowbench result is divided by. Keep the working set (3 arrays) well above the\n"
-        "last-level cache (the default 2^25 doubles is 768 MiB) or use --cold.",
+    .description = "Runs BabelStream's four kernels (copy c=a, mul b=q*c, add c=a+b, triad a=b+q*c,\n"
+                   "q = 0.4) on each backend and checks every element of each output against the\n"
+                   "serial value. Bytes counted per element: copy and mul 2 words, add and triad\n"
+                   "3 words. GB/s is bytes / median time (1 GB = 1e9 B); best GB/s uses the fastest\n"
+                   "sample, as BabelStream reports. The triad figure is the bandwidth every other\n"
+                   "flowbench result is divided by. Keep the working set (3 arrays) well above the\n"
+                   "last-level cache (the default 2^25 doubles is 768 MiB) or use --cold.",
     .options = options,
     .min_positional = 0,
     .max_positional = 0,

@@ -13,7 +13,8 @@ static const fb_option options[] = {
     {"limit", "N", "record at most N configurations this time, then stop (continue with --resume)", 0},
     {"counters", "LIST", "PAPI events per sample on openmp (comma-separated, or default); docs/measurement.md", 0},
     {"tuned", NULL, "run each kernel once, with its parameters from the tuning cache (else defaults)", 0},
-    {"cache", "FILE", "tuning cache for --tuned (default $FLOWBENCH_TUNING_CACHE or ~/.cache/flowbench/tuning.json)", 0},
+    {"cache", "FILE", "tuning cache for --tuned (default $FLOWBENCH_TUNING_CACHE or ~/.cache/flowbench/tuning.json)",
+     0},
     {NULL, NULL, NULL, 0},
 };
 
@@ -25,9 +26,11 @@ static void print_summary(const fb_suite *s, const fb_sweep_summary *sum, const 
             s->name, sum->total, sum->ok, sum->wrong, sum->failed, sum->pruned, sum->abandoned, sum->timeouts,
             sum->skipped, sum->unavailable, sum->seconds);
     if (sum->stopped)
-        fprintf(stderr, "sweep %s: stopped with %d of %d recorded; continue with: flowbench sweep %s --out %s --resume\n",
+        fprintf(stderr,
+                "sweep %s: stopped with %d of %d recorded; continue with: flowbench sweep %s --out %s --resume\n",
                 s->name, sum->skipped + sum->recorded, sum->total, s->path, out);
-    else fprintf(stderr, "sweep %s: results in %s\n", s->name, out);
+    else
+        fprintf(stderr, "sweep %s: results in %s\n", s->name, out);
 }
 
 static fb_status open_cache(const fb_parsed *args, fb_tuning_cache **cache)
@@ -50,8 +53,8 @@ static int run_sweep(const fb_parsed *args)
     fb_status status = FB_OK;
     fb_suite suite;
     fb_sweep_summary sum;
-    fb_sweep_options o = {.resume = fb_cli_flag(args, "resume"), .counters = fb_cli_value(args, "counters"),
-                          .progress = stderr};
+    fb_sweep_options o = {
+        .resume = fb_cli_flag(args, "resume"), .counters = fb_cli_value(args, "counters"), .progress = stderr};
     char out[1200];
     memset(&suite, 0, sizeof suite);
     memset(&sum, 0, sizeof sum);
@@ -59,12 +62,15 @@ static int run_sweep(const fb_parsed *args)
     FB_CHECK(open_cache(args, &o.tuned));
     o.nbackends = fb_cli_values(args, "backend", &o.backends);
     FB_CHECK(fb_suite_load(args->positional[0], &suite));
-    if (fb_cli_value(args, "out")) snprintf(out, sizeof out, "%s", fb_cli_value(args, "out"));
-    else snprintf(out, sizeof out, "results/sweep-%s.jsonl", suite.name);
+    if (fb_cli_value(args, "out"))
+        snprintf(out, sizeof out, "%s", fb_cli_value(args, "out"));
+    else
+        snprintf(out, sizeof out, "results/sweep-%s.jsonl", suite.name);
     o.out_path = out;
     status = fb_sweep_run(&suite, &o, &sum);
     if (sum.total) print_summary(&suite, &sum, out);
-    if (status == FB_OK && sum.wrong) FB_FAIL(FB_ERR_CHECK, "sweep %s: %d configurations gave a wrong result", suite.name, sum.wrong);
+    if (status == FB_OK && sum.wrong)
+        FB_FAIL(FB_ERR_CHECK, "sweep %s: %d configurations gave a wrong result", suite.name, sum.wrong);
 fail:
     fb_cache_free(o.tuned);
     fb_suite_free(&suite);
@@ -75,17 +81,16 @@ const fb_command fb_cmd_sweep = {
     .name = "sweep",
     .summary = "run a suite (cases/*.suite): every configuration measured, checked, recorded; resumable",
     .usage = "sweep SUITE [--out FILE] [--resume] [--backend B]... [--limit N] [--tuned [--cache FILE]]",
-    .description =
-        "Expands SUITE (YAML, docs/tuning.md) into configurations - matrix x backend x\n"
-        "precision x kernel x parameter point - and runs each with the common measurement\n"
-        "policy and the result check. Every configuration ends as one record, flushed\n"
-        "to FILE as it completes: ok, wrong-result, abandoned (first sample over\n"
-        "abandon_factor x the best of its kernel), timeout, pruned (the device or the\n"
-        "matrix cannot take it; not compiled), build-error, launch-error, failed,\n"
-        "or crashed. One failing configuration never ends the sweep; a backend that\n"
-        "cannot be opened here is said once and left out.\n"
-        "Ctrl-C stops cleanly (twice: at once); --resume then runs only what FILE lacks.\n"
-        "Exit 1 if any configuration gave a wrong result.",
+    .description = "Expands SUITE (YAML, docs/tuning.md) into configurations - matrix x backend x\n"
+                   "precision x kernel x parameter point - and runs each with the common measurement\n"
+                   "policy and the result check. Every configuration ends as one record, flushed\n"
+                   "to FILE as it completes: ok, wrong-result, abandoned (first sample over\n"
+                   "abandon_factor x the best of its kernel), timeout, pruned (the device or the\n"
+                   "matrix cannot take it; not compiled), build-error, launch-error, failed,\n"
+                   "or crashed. One failing configuration never ends the sweep; a backend that\n"
+                   "cannot be opened here is said once and left out.\n"
+                   "Ctrl-C stops cleanly (twice: at once); --resume then runs only what FILE lacks.\n"
+                   "Exit 1 if any configuration gave a wrong result.",
     .options = options,
     .min_positional = 1,
     .max_positional = 1,

@@ -68,7 +68,8 @@ static fb_status read_search(const fb_parsed *args, fb_search_options *s, int *s
     FB_CHECK(fb_cli_int(args, "seeds", 1, seeds));
     s->seed = (uint64_t)seed;
     if (*seeds < 1) FB_FAIL(FB_ERR_USAGE, "--seeds must be at least 1");
-    if (*seeds > 1 && !fb_cli_value(args, "replay")) FB_FAIL(FB_ERR_USAGE, "--seeds needs --replay (measuring N searches is a sweep)");
+    if (*seeds > 1 && !fb_cli_value(args, "replay"))
+        FB_FAIL(FB_ERR_USAGE, "--seeds needs --replay (measuring N searches is a sweep)");
 fail:
     return status;
 }
@@ -107,9 +108,9 @@ static void print_best(const tune_cli *c, const fb_tune_outcome *o)
     const fb_family_kernel *k = c->rq.family->kernel(c->rq.kernel);
     const fb_search_result *s = &o->search;
     char params[512];
-    printf("tune %s on %s, %s, %s: %s, %d of %d points evaluated (%d pruned)\n", k->name,
-           fb_target_info(c->rq.t)->id, c->rq.is_double ? "double" : "single", c->matrix,
-           fb_strategy_name(c->rq.search.strategy), s->evaluations, s->space_size, s->pruned);
+    printf("tune %s on %s, %s, %s: %s, %d of %d points evaluated (%d pruned)\n", k->name, fb_target_info(c->rq.t)->id,
+           c->rq.is_double ? "double" : "single", c->matrix, fb_strategy_name(c->rq.search.strategy), s->evaluations,
+           s->space_size, s->pruned);
     if (!isfinite(s->best_cost)) {
         printf("  no point ran successfully\n");
         return;
@@ -121,8 +122,7 @@ static void print_best(const tune_cli *c, const fb_tune_outcome *o)
 }
 
 /* The default point's time: from the search history, else measured now. */
-static fb_status default_cost(const tune_cli *c, const fb_tune_outcome *o, const fb_param_point *start,
-                              double *seconds)
+static fb_status default_cost(const tune_cli *c, const fb_tune_outcome *o, const fb_param_point *start, double *seconds)
 {
     fb_status status = FB_OK;
     json_t *rec = NULL;
@@ -146,8 +146,10 @@ static fb_status print_versus_default(const tune_cli *c, const fb_tune_outcome *
     fb_tune_space(c->rq.family->kernel(c->rq.kernel), &space);
     FB_CHECK(default_cost(c, o, &space.start, &def));
     point_text(c->rq.family->kernel(c->rq.kernel), &space.start, params, sizeof params);
-    if (isfinite(def)) printf("  default %s: %.4f ms; the best is %.2fx faster\n", params, def * 1e3, def / o->search.best_cost);
-    else printf("  default %s: %s\n", params, isnan(def) ? "cannot run here (pruned)" : "failed");
+    if (isfinite(def))
+        printf("  default %s: %.4f ms; the best is %.2fx faster\n", params, def * 1e3, def / o->search.best_cost);
+    else
+        printf("  default %s: %s\n", params, isnan(def) ? "cannot run here (pruned)" : "failed");
 fail:
     return status;
 }
@@ -165,8 +167,9 @@ static fb_status print_versus_variants(const tune_cli *c, const fb_tune_outcome 
         fb_tune_space(f->kernel(k), &space);
         FB_CHECK(fb_tune_measure(&c->rq, k, &space.start, &t, &rec));
         json_decref(rec);
-        if (isfinite(t)) printf("\n    %-18s %.4f ms (the best is %.2fx faster)", f->kernel(k)->name, t * 1e3,
-                                t / o->search.best_cost);
+        if (isfinite(t))
+            printf("\n    %-18s %.4f ms (the best is %.2fx faster)", f->kernel(k)->name, t * 1e3,
+                   t / o->search.best_cost);
     }
     printf("\n");
 fail:
@@ -278,7 +281,8 @@ static fb_status report(const fb_parsed *args, tune_cli *c, const fb_tune_outcom
 {
     fb_status status = FB_OK;
     print_best(c, o);
-    if (!isfinite(o->search.best_cost)) FB_FAIL(FB_ERR_CHECK, "tune: no point of %s ran successfully", c->rq.family->kernel(c->rq.kernel)->name);
+    if (!isfinite(o->search.best_cost))
+        FB_FAIL(FB_ERR_CHECK, "tune: no point of %s ran successfully", c->rq.family->kernel(c->rq.kernel)->name);
     FB_CHECK(print_versus_default(c, o));
     if (!fb_cli_flag(args, "no-variants")) FB_CHECK(print_versus_variants(c, o));
     if (c->replay) {
@@ -318,18 +322,17 @@ const fb_command fb_cmd_tune = {
     .name = "tune",
     .summary = "search one kernel's parameter space on one matrix; store the best in the tuning cache",
     .usage = "tune --matrix SRC --kernel K [--backend B] [--strategy S] [--evals N] [--replay FILE [--seeds N]]",
-    .description =
-        "Searches the kernel's declared parameter space (flowbench spmv --list) with a\n"
-        "strategy: exhaustive (every point, the paper's start-up brute force), random\n"
-        "(--evals points) or anneal (simulated annealing over neighbouring values from\n"
-        "the default; --evals by default a quarter of the space). Every point is measured\n"
-        "(--budget seconds of sampling) and checked; points the device or the matrix\n"
-        "cannot take are pruned without compiling and do not count. Prints the best\n"
-        "point, its speedup over the kernel's default and over the other variants at\n"
-        "their defaults, and stores it in the tuning cache under (device fingerprint,\n"
-        "kernel, precision, matrix signature) for spmv/sweep --tuned. --replay FILE takes\n"
-        "each point's cost from a recorded sweep (nothing runs, nothing is cached) to\n"
-        "study a strategy.",
+    .description = "Searches the kernel's declared parameter space (flowbench spmv --list) with a\n"
+                   "strategy: exhaustive (every point, the paper's start-up brute force), random\n"
+                   "(--evals points) or anneal (simulated annealing over neighbouring values from\n"
+                   "the default; --evals by default a quarter of the space). Every point is measured\n"
+                   "(--budget seconds of sampling) and checked; points the device or the matrix\n"
+                   "cannot take are pruned without compiling and do not count. Prints the best\n"
+                   "point, its speedup over the kernel's default and over the other variants at\n"
+                   "their defaults, and stores it in the tuning cache under (device fingerprint,\n"
+                   "kernel, precision, matrix signature) for spmv/sweep --tuned. --replay FILE takes\n"
+                   "each point's cost from a recorded sweep (nothing runs, nothing is cached) to\n"
+                   "study a strategy.",
     .options = options,
     .min_positional = 0,
     .max_positional = 0,

@@ -6,18 +6,8 @@
 #include "core/measure.h"
 
 static const fb_command *const commands[] = {
-    &fb_cmd_devices,
-    &fb_cmd_stream,
-    &fb_cmd_matrix,
-    &fb_cmd_spmv,
-    &fb_cmd_grid,
-    &fb_cmd_sweep,
-    &fb_cmd_tune,
-    &fb_cmd_export,
-    &fb_cmd_compare,
-    &fb_cmd_plot,
-    &fb_cmd_report,
-    &fb_cmd_solve,
+    &fb_cmd_devices, &fb_cmd_stream, &fb_cmd_matrix,  &fb_cmd_spmv, &fb_cmd_grid,   &fb_cmd_sweep,
+    &fb_cmd_tune,    &fb_cmd_export, &fb_cmd_compare, &fb_cmd_plot, &fb_cmd_report, &fb_cmd_solve,
 };
 
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
@@ -26,7 +16,8 @@ static void print_usage(FILE *f)
 {
     fprintf(f, "flowbench %s - benchmark and autotune CFD kernels on OpenMP, OpenCL and CUDA\n\n", FB_VERSION);
     fprintf(f, "usage: flowbench COMMAND [OPTIONS]\n       flowbench COMMAND --help\n\ncommands:\n");
-    for (int i = 0; i < NCOMMANDS; ++i) fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+    for (int i = 0; i < NCOMMANDS; ++i)
+        fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
     fprintf(f, "\nexit status: 0 success, 1 failed check or regression, 2 usage or input error,\n"
                "3 runtime failure (backend, kernel build or launch, memory, i/o), 130 interrupted\n");
 }

@@ -18,7 +18,7 @@ struct fb_counters {
     char names[FB_COUNTERS_MAX][64];
     int codes[FB_COUNTERS_MAX];
     int nthreads;
-    int *sets;                        /* one PAPI event set per OpenMP thread */
+    int *sets; /* one PAPI event set per OpenMP thread */
     long long totals[FB_COUNTERS_MAX];
     long long samples;
 };
@@ -68,7 +68,8 @@ static int papi_ready(char *why, size_t len)
     static char reason[200];
     if (state == 0) {
         int r = PAPI_library_init(PAPI_VER_CURRENT);
-        if (r != PAPI_VER_CURRENT) snprintf(reason, sizeof reason, "PAPI_library_init: %s", PAPI_strerror(r));
+        if (r != PAPI_VER_CURRENT)
+            snprintf(reason, sizeof reason, "PAPI_library_init: %s", PAPI_strerror(r));
         else if ((r = PAPI_thread_init(thread_id)) != PAPI_OK)
             snprintf(reason, sizeof reason, "PAPI_thread_init: %s", PAPI_strerror(r));
         state = reason[0] ? -1 : 1;
@@ -164,7 +165,8 @@ void fb_counters_stop(fb_counters *c)
         long long v[FB_COUNTERS_MAX] = {0};
         failed += PAPI_stop(c->sets[omp_get_thread_num()], v) != PAPI_OK;
 #pragma omp critical(fb_counters)
-        for (int i = 0; i < c->nevents; ++i) c->totals[i] += v[i];
+        for (int i = 0; i < c->nevents; ++i)
+            c->totals[i] += v[i];
     }
     if (failed) set_unavailable(c, "PAPI_stop failed on an OpenMP thread");
     c->samples++;
@@ -242,7 +244,8 @@ json_t *fb_counters_json(const fb_counters *c, double model_bytes)
     if (!c->available || c->samples == 0)
         return json_pack("{s:s}", "unavailable", c->available ? "no sample was counted" : c->reason);
     events = json_object();
-    for (int i = 0; i < c->nevents; ++i) json_object_set_new(events, c->names[i], json_real(per_sample(c, c->names[i])));
+    for (int i = 0; i < c->nevents; ++i)
+        json_object_set_new(events, c->names[i], json_real(per_sample(c, c->names[i])));
     return json_pack("{s:o, s:I, s:o}", "events", events, "samples", (json_int_t)c->samples, "derived",
                      derived_json(c, model_bytes));
 }

@@ -39,8 +39,10 @@ static char *read_whole_file(const char *path)
         len += got;
     }
     fclose(f);
-    if (!text) text = calloc(1, 1);
-    else text[len] = '\0';
+    if (!text)
+        text = calloc(1, 1);
+    else
+        text[len] = '\0';
     return text;
 }
 

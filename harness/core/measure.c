@@ -61,8 +61,7 @@ static fb_status validate(const fb_measure_config *cfg, fb_flush_fn flush)
 {
     fb_status status = FB_OK;
     if (cfg->min_samples < 1 || cfg->max_samples < cfg->min_samples)
-        FB_FAIL(FB_ERR_USAGE, "need 1 <= min samples (%d) <= max samples (%d)", cfg->min_samples,
-                cfg->max_samples);
+        FB_FAIL(FB_ERR_USAGE, "need 1 <= min samples (%d) <= max samples (%d)", cfg->min_samples, cfg->max_samples);
     if (cfg->warmups < 0) FB_FAIL(FB_ERR_USAGE, "warm-up count %d is negative", cfg->warmups);
     if (!(cfg->target_spread > 0)) FB_FAIL(FB_ERR_USAGE, "target spread must be positive");
     if (!(cfg->budget_s > 0)) FB_FAIL(FB_ERR_USAGE, "time budget must be positive");
@@ -85,8 +84,8 @@ fail:
     return status;
 }
 
-fb_status fb_measure(const fb_measure_config *cfg, fb_sample_fn sample, void *ctx, fb_flush_fn flush,
-                     void *flush_ctx, fb_measurement *out)
+fb_status fb_measure(const fb_measure_config *cfg, fb_sample_fn sample, void *ctx, fb_flush_fn flush, void *flush_ctx,
+                     fb_measurement *out)
 {
     fb_status status = FB_OK;
     double t0 = fb_now(), dummy;
@@ -94,7 +93,8 @@ fb_status fb_measure(const fb_measure_config *cfg, fb_sample_fn sample, void *ct
     FB_CHECK(validate(cfg, flush));
     FB_ALLOC(out->samples, cfg->max_samples, "timing samples");
 
-    for (int i = 0; i < cfg->warmups; ++i) FB_CHECK(one_sample(cfg, sample, ctx, flush, flush_ctx, NULL, &dummy));
+    for (int i = 0; i < cfg->warmups; ++i)
+        FB_CHECK(one_sample(cfg, sample, ctx, flush, flush_ctx, NULL, &dummy));
     fb_counters_reset(cfg->counters);
 
     out->stop = FB_STOP_MAX_SAMPLES;

@@ -46,7 +46,7 @@ typedef struct fb_measurement {
     int nsamples;
     fb_stats stats;
     fb_stop_reason stop;
-    double wall_s;   /* wall time spent, warm-ups and flushes included */
+    double wall_s; /* wall time spent, warm-ups and flushes included */
 } fb_measurement;
 
 /* Runs one timed execution and returns its duration in seconds. */
@@ -58,8 +58,8 @@ fb_measure_config fb_measure_defaults(void);
 
 /* Measures; flush may be NULL unless cfg->cold. Returns FB_ERR_INTERRUPTED
  * (with the samples so far in out) if fb_interrupted was set. */
-fb_status fb_measure(const fb_measure_config *cfg, fb_sample_fn sample, void *ctx, fb_flush_fn flush,
-                     void *flush_ctx, fb_measurement *out);
+fb_status fb_measure(const fb_measure_config *cfg, fb_sample_fn sample, void *ctx, fb_flush_fn flush, void *flush_ctx,
+                     fb_measurement *out);
 
 void fb_measurement_free(fb_measurement *m);
 

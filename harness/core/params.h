@@ -33,12 +33,12 @@ typedef enum fb_axis_role {
 const char *fb_axis_role_name(fb_axis_role role);
 
 typedef struct fb_param_axis {
-    const char *name;  /* the -D define: "WORKGROUP_SIZE_BITS" */
-    int def;           /* default value */
+    const char *name; /* the -D define: "WORKGROUP_SIZE_BITS" */
+    int def;          /* default value */
     int values[FB_MAX_PARAM_VALUES];
     int nvalues;
     const char *help;
-    int launch_only;   /* 1: changes only the launch geometry, not the code */
+    int launch_only; /* 1: changes only the launch geometry, not the code */
     fb_axis_role role;
 } fb_param_axis;
 

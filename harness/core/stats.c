@@ -38,9 +38,11 @@ int fb_stats_compute(const double *samples, size_t n, fb_stats *out)
     qsort(sorted, n, sizeof *sorted, cmp_double);
 
     double sum = 0;
-    for (size_t i = 0; i < n; ++i) sum += sorted[i];
+    for (size_t i = 0; i < n; ++i)
+        sum += sorted[i];
     double mean = sum / (double)n, ss = 0;
-    for (size_t i = 0; i < n; ++i) ss += (sorted[i] - mean) * (sorted[i] - mean);
+    for (size_t i = 0; i < n; ++i)
+        ss += (sorted[i] - mean) * (sorted[i] - mean);
 
     out->n = n;
     out->min = sorted[0];

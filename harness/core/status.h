@@ -47,24 +47,25 @@ const char *fb_status_name(fb_status status);
 /* Process exit code for a status: 0 ok, 1 failed check, 2 usage or input, 3 other. */
 int fb_status_exit_code(fb_status status);
 
-#define FB_FAIL(st, ...)                                                 \
-    do {                                                                 \
-        status = fb_error_set((st), __FILE__, __LINE__, __VA_ARGS__);    \
-        goto fail;                                                       \
+#define FB_FAIL(st, ...)                                                                                               \
+    do {                                                                                                               \
+        status = fb_error_set((st), __FILE__, __LINE__, __VA_ARGS__);                                                  \
+        goto fail;                                                                                                     \
     } while (0)
 
-#define FB_CHECK(call)                                                   \
-    do {                                                                 \
-        status = (call);                                                 \
-        if (status != FB_OK) goto fail;                                  \
+#define FB_CHECK(call)                                                                                                 \
+    do {                                                                                                               \
+        status = (call);                                                                                               \
+        if (status != FB_OK) goto fail;                                                                                \
     } while (0)
 
 /* Allocation that fails with FB_ERR_NOMEM naming what was being allocated. */
-#define FB_ALLOC(ptr, count, what)                                                       \
-    do {                                                                                 \
-        (ptr) = calloc(((count) != 0) ? (size_t)(count) : 1u, sizeof *(ptr));            \
-        if (!(ptr)) FB_FAIL(FB_ERR_NOMEM, "out of host memory allocating %s (%zu bytes)", \
-                            (what), (size_t)(count) * sizeof *(ptr));                    \
+#define FB_ALLOC(ptr, count, what)                                                                                     \
+    do {                                                                                                               \
+        (ptr) = calloc(((count) != 0) ? (size_t)(count) : 1u, sizeof *(ptr));                                          \
+        if (!(ptr))                                                                                                    \
+            FB_FAIL(FB_ERR_NOMEM, "out of host memory allocating %s (%zu bytes)", (what),                              \
+                    (size_t)(count) * sizeof *(ptr));                                                                  \
     } while (0)
 
 #endif

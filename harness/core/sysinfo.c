@@ -22,7 +22,8 @@ static void cpuinfo_field(const char *key, char *out, size_t len)
         char *colon = strchr(line, ':');
         if (!colon) continue;
         colon++;
-        while (*colon == ' ' || *colon == '\t') colon++;
+        while (*colon == ' ' || *colon == '\t')
+            colon++;
         colon[strcspn(colon, "\n")] = '\0';
         snprintf(out, len, "%s", colon);
         break;
@@ -36,8 +37,10 @@ static size_t parse_cache_size(const char *s)
     char *end = NULL;
     double v = strtod(s, &end);
     if (end == s) return 0;
-    if (*end == 'K') v *= 1024.0;
-    else if (*end == 'M') v *= 1024.0 * 1024.0;
+    if (*end == 'K')
+        v *= 1024.0;
+    else if (*end == 'M')
+        v *= 1024.0 * 1024.0;
     return (size_t)v;
 }
 
@@ -63,7 +66,8 @@ void fb_host_info_get(fb_host_info *info)
     char mhz[64];
     struct utsname u;
     memset(info, 0, sizeof *info);
-    if (gethostname(info->hostname, sizeof info->hostname - 1) != 0) snprintf(info->hostname, sizeof info->hostname, "unknown");
+    if (gethostname(info->hostname, sizeof info->hostname - 1) != 0)
+        snprintf(info->hostname, sizeof info->hostname, "unknown");
     cpuinfo_field("model name", info->cpu_model, sizeof info->cpu_model);
     cpuinfo_field("vendor_id", info->cpu_vendor, sizeof info->cpu_vendor);
     cpuinfo_field("cpu MHz", mhz, sizeof mhz);
@@ -72,8 +76,10 @@ void fb_host_info_get(fb_host_info *info)
     info->omp_threads = omp_get_max_threads();
     info->llc_bytes = largest_cache_bytes();
     info->memory_bytes = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
-    if (uname(&u) == 0) snprintf(info->os, sizeof info->os, "%.24s %.64s %.24s", u.sysname, u.release, u.machine);
-    else snprintf(info->os, sizeof info->os, "unknown");
+    if (uname(&u) == 0)
+        snprintf(info->os, sizeof info->os, "%.24s %.64s %.24s", u.sysname, u.release, u.machine);
+    else
+        snprintf(info->os, sizeof info->os, "unknown");
 }
 
 void fb_utc_now(char *out, size_t len)

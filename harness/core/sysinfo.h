@@ -8,12 +8,12 @@ typedef struct fb_host_info {
     char hostname[128];
     char cpu_model[128];
     char cpu_vendor[64];
-    int logical_cpus;      /* online CPUs */
-    int omp_threads;       /* omp_get_max_threads() */
-    double cpu_mhz;        /* as /proc/cpuinfo reports it (may be the current clock) */
-    size_t llc_bytes;      /* largest cache level's size, 0 if unknown */
-    size_t memory_bytes;   /* physical memory */
-    char os[128];          /* uname sysname release machine */
+    int logical_cpus;    /* online CPUs */
+    int omp_threads;     /* omp_get_max_threads() */
+    double cpu_mhz;      /* as /proc/cpuinfo reports it (may be the current clock) */
+    size_t llc_bytes;    /* largest cache level's size, 0 if unknown */
+    size_t memory_bytes; /* physical memory */
+    char os[128];        /* uname sysname release machine */
 } fb_host_info;
 
 void fb_host_info_get(fb_host_info *info);

@@ -389,8 +389,8 @@ static fb_status collect_percell(const fb_results_set *set, fb_figure_list *out)
         if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
         snprintf(f->name, sizeof f->name, "percell %s %s %s %.40s", str(r, "benchmark"), str(r, "device"),
                  str(r, "precision"), fb_record_matrix(r));
-        snprintf(f->title, sizeof f->title, "%s time per cell, %.40s, grid %s, %s",
-                 str(r, "benchmark"), str(r, "device_name"), fb_record_matrix(r), str(r, "precision"));
+        snprintf(f->title, sizeof f->title, "%s time per cell, %.40s, grid %s, %s", str(r, "benchmark"),
+                 str(r, "device_name"), fb_record_matrix(r), str(r, "precision"));
         percell_series(r, col, sizeof col);
         FB_CHECK(figure_put(f, row, col, ns, 0));
     }
@@ -705,7 +705,8 @@ static fb_status write_lines(const fb_figure *f, FILE *out)
     int *pos = NULL, *row_at = NULL;
     FB_CHECK(label_positions(f->rows, f->nrows, &pos));
     FB_ALLOC(row_at, f->nrows, "row order");
-    for (int r = 0; r < f->nrows; ++r) row_at[pos[r]] = r;
+    for (int r = 0; r < f->nrows; ++r)
+        row_at[pos[r]] = r;
     fb_csv_field(out, f->xlabel);
     for (int c = 0; c < f->ncols; ++c) {
         fputc(',', out);
@@ -716,8 +717,10 @@ static fb_status write_lines(const fb_figure *f, FILE *out)
         fputs(f->rows[row_at[i]], out);
         for (int c = 0; c < f->ncols; ++c) {
             double v = cell_value(f, row_at[i], c);
-            if (isnan(v)) fputs(",NaN", out);
-            else fprintf(out, ",%.6g", v);
+            if (isnan(v))
+                fputs(",NaN", out);
+            else
+                fprintf(out, ",%.6g", v);
         }
         fputc('\n', out);
     }

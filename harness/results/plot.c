@@ -200,8 +200,10 @@ static fb_status draw_kind(plot_ctx *ctx, const fb_results_set *set, fb_figure_k
     fb_status status = FB_OK;
     fb_figure_list list = {0};
     if (kind == FB_FIG_BESIDE && !ctx->opt->beside) return FB_OK; /* only on request */
-    if (kind == FB_FIG_BESIDE) FB_CHECK(fb_figures_collect_beside(set, ctx->opt->beside, &list));
-    else FB_CHECK(fb_figures_collect(set, kind, &list));
+    if (kind == FB_FIG_BESIDE)
+        FB_CHECK(fb_figures_collect_beside(set, ctx->opt->beside, &list));
+    else
+        FB_CHECK(fb_figures_collect(set, kind, &list));
     if (list.n == 0) {
         fprintf(ctx->log, "%s\n", fb_figure_missing(kind));
         s->skipped++;

@@ -186,15 +186,8 @@ static fb_status write_best(const fb_results_set *set, FILE *out)
         else
             snprintf(v[3], sizeof v[3], "%.3f", fraction);
         snprintf(device, sizeof device, "%s %s", str(j, "device"), str(j, "device_name"));
-        const char *cells[] = {fb_record_matrix(best[i]),
-                               device,
-                               str(j, "precision"),
-                               str(j, "kernel"),
-                               params,
-                               v[0],
-                               v[1],
-                               v[2],
-                               v[3]};
+        const char *cells[] = {
+            fb_record_matrix(best[i]), device, str(j, "precision"), str(j, "kernel"), params, v[0], v[1], v[2], v[3]};
         for (size_t c = 0; c < sizeof cells / sizeof *cells; ++c)
             cell(out, cells[c]);
         fputs("|\n", out);

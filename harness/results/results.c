@@ -18,14 +18,13 @@ json_t *fb_json_device(const fb_device_info *d)
 {
     char cc[16] = "";
     if (d->cc_major) snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
-    json_t *sizes = json_pack("[I,I,I]", (json_int_t)d->max_work_item_sizes[0],
-                              (json_int_t)d->max_work_item_sizes[1], (json_int_t)d->max_work_item_sizes[2]);
-    return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:I, s:o, s:I, s:I, s:I, s:i, s:b, s:i, s:s}",
-                     "backend", d->backend, "id", d->id, "name", d->name, "vendor", d->vendor,
-                     "device_version", d->device_version, "driver_version", d->driver_version,
-                     "runtime_version", d->runtime_version, "compute_units", d->compute_units,
-                     "max_work_group_size", (json_int_t)d->max_work_group_size, "max_work_item_sizes", sizes,
-                     "local_mem_bytes", (json_int_t)d->local_mem_bytes, "global_mem_bytes",
+    json_t *sizes = json_pack("[I,I,I]", (json_int_t)d->max_work_item_sizes[0], (json_int_t)d->max_work_item_sizes[1],
+                              (json_int_t)d->max_work_item_sizes[2]);
+    return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:I, s:o, s:I, s:I, s:I, s:i, s:b, s:i, s:s}", "backend",
+                     d->backend, "id", d->id, "name", d->name, "vendor", d->vendor, "device_version", d->device_version,
+                     "driver_version", d->driver_version, "runtime_version", d->runtime_version, "compute_units",
+                     d->compute_units, "max_work_group_size", (json_int_t)d->max_work_group_size, "max_work_item_sizes",
+                     sizes, "local_mem_bytes", (json_int_t)d->local_mem_bytes, "global_mem_bytes",
                      (json_int_t)d->global_mem_bytes, "cache_bytes", (json_int_t)d->cache_bytes, "clock_mhz",
                      d->clock_mhz, "double_support", d->double_support, "subgroup_size", d->subgroup_size,
                      "compute_capability", cc);
@@ -68,9 +67,10 @@ json_t *fb_json_header(const char *command, const fb_device_info *devices, int n
     char date[32];
     fb_utc_now(date, sizeof date);
     json_t *devs = json_array();
-    for (int i = 0; i < ndevices; ++i) json_array_append_new(devs, fb_json_device(&devices[i]));
-    return json_pack("{s:s, s:s, s:o, s:o, s:o}", "date", date, "command", command ? command : "", "host",
-                     host_json(), "build", build_json(), "devices", devs);
+    for (int i = 0; i < ndevices; ++i)
+        json_array_append_new(devs, fb_json_device(&devices[i]));
+    return json_pack("{s:s, s:s, s:o, s:o, s:o}", "date", date, "command", command ? command : "", "host", host_json(),
+                     "build", build_json(), "devices", devs);
 }
 
 static fb_status write_line(fb_results *r, json_t *record)
@@ -78,8 +78,7 @@ static fb_status write_line(fb_results *r, json_t *record)
     fb_status status = FB_OK;
     char *line = json_dumps(record, JSON_COMPACT | JSON_REAL_PRECISION(17));
     if (!line) FB_FAIL(FB_ERR_NOMEM, "%s: could not serialise a record", r->path);
-    if (fprintf(r->f, "%s\n", line) < 0 || fflush(r->f) != 0)
-        FB_FAIL(FB_ERR_IO, "%s: write failed", r->path);
+    if (fprintf(r->f, "%s\n", line) < 0 || fflush(r->f) != 0) FB_FAIL(FB_ERR_IO, "%s: write failed", r->path);
     fsync(fileno(r->f)); /* best effort: survive a crash, not only Ctrl-C */
 fail:
     free(line);

@@ -417,6 +417,8 @@ void fb_cache_default_path(char *buf, size_t len)
 
 void fb_cache_path(const char *given, char *buf, size_t len)
 {
-    if (given) snprintf(buf, len, "%s", given);
-    else fb_cache_default_path(buf, len);
+    if (given)
+        snprintf(buf, len, "%s", given);
+    else
+        fb_cache_default_path(buf, len);
 }

@@ -107,7 +107,8 @@ static void index_to_coords(const fb_search_space *space, int index, int coords[
 static int coords_to_index(const fb_search_space *space, const int coords[FB_MAX_PARAMS])
 {
     int index = 0;
-    for (int a = 0; a < space->naxes; ++a) index = index * space->nvalues[a] + coords[a];
+    for (int a = 0; a < space->naxes; ++a)
+        index = index * space->nvalues[a] + coords[a];
     return index;
 }
 
@@ -116,7 +117,8 @@ static fb_param_point point_at(const fb_search_space *space, int index)
     fb_param_point point = {{0}};
     int coords[FB_MAX_PARAMS];
     index_to_coords(space, index, coords);
-    for (int a = 0; a < space->naxes; ++a) point.values[a] = space->values[a][coords[a]];
+    for (int a = 0; a < space->naxes; ++a)
+        point.values[a] = space->values[a][coords[a]];
     return point;
 }
 
@@ -132,13 +134,13 @@ static int nearest_value(const fb_search_space *space, int axis, int value)
 static int start_index(const fb_search_space *space)
 {
     int coords[FB_MAX_PARAMS];
-    for (int a = 0; a < space->naxes; ++a) coords[a] = nearest_value(space, a, space->start.values[a]);
+    for (int a = 0; a < space->naxes; ++a)
+        coords[a] = nearest_value(space, a, space->start.values[a]);
     return coords_to_index(space, coords);
 }
 
 /* The index of coords + delta, or -1 when that leaves the space. */
-static int shifted_index(const fb_search_space *space, const int coords[FB_MAX_PARAMS],
-                         const int delta[FB_MAX_PARAMS])
+static int shifted_index(const fb_search_space *space, const int coords[FB_MAX_PARAMS], const int delta[FB_MAX_PARAMS])
 {
     int moved[FB_MAX_PARAMS];
     for (int a = 0; a < space->naxes; ++a) {
@@ -156,8 +158,8 @@ typedef struct search_run {
     void *ctx;
     fb_search_result *out;
     int npoints;
-    int budget;     /* evaluations allowed, already resolved from the options */
-    int *slot;      /* per point: its history entry, -1 while unvisited */
+    int budget; /* evaluations allowed, already resolved from the options */
+    int *slot;  /* per point: its history entry, -1 while unvisited */
     int nvisited;
     int capacity;   /* entries allocated in out->history */
     int best_index; /* -1 while no point has a finite cost */
@@ -191,8 +193,10 @@ static void record(search_run *run, int index, const fb_param_point *point, doub
     run->slot[index] = out->nhistory;
     out->history[out->nhistory++] = (fb_search_eval){*point, cost};
     run->nvisited++;
-    if (isnan(cost)) out->pruned++;
-    else out->evaluations++;
+    if (isnan(cost))
+        out->pruned++;
+    else
+        out->evaluations++;
     if (isfinite(cost) && cost < out->best_cost) {
         out->best_cost = cost;
         out->best = *point;
@@ -225,7 +229,8 @@ static fb_status search_exhaustive(search_run *run)
 {
     fb_status status = FB_OK;
     double cost;
-    for (int i = 0; i < run->npoints && budget_left(run); ++i) FB_CHECK(evaluate(run, i, &cost));
+    for (int i = 0; i < run->npoints && budget_left(run); ++i)
+        FB_CHECK(evaluate(run, i, &cost));
 fail:
     return status;
 }
@@ -235,7 +240,8 @@ static fb_status search_random(search_run *run)
     fb_status status = FB_OK;
     int *order = NULL;
     FB_ALLOC(order, run->npoints, "the random search order");
-    for (int i = 0; i < run->npoints; ++i) order[i] = i;
+    for (int i = 0; i < run->npoints; ++i)
+        order[i] = i;
     /* A Fisher-Yates shuffle drawn one step at a time: each draw is uniform
      * over the points not tried yet, and only as many draws as needed. */
     for (int i = 0; i < run->npoints && budget_left(run); ++i) {
@@ -281,7 +287,7 @@ typedef struct walk {
     int has_momentum;
     int next[MAX_NEIGHBOURS + 1]; /* the current point's neighbours, in proposal order */
     int nnext, inext;
-    int wide_from;   /* next[wide_from..] is the wider ring */
+    int wide_from; /* next[wide_from..] is the wider ring */
     int wide_ranked;
 } walk;
 
@@ -358,7 +364,8 @@ static void plan_neighbours(search_run *run, walk *w)
     if (ahead >= 0) w->next[w->nnext++] = ahead;
     int nnear = near_ring(space, coords, near);
     shuffle(&run->rng, near, nnear);
-    for (int i = 0; i < nnear; ++i) key[i] = -room_ahead(space, coords, near[i]);
+    for (int i = 0; i < nnear; ++i)
+        key[i] = -room_ahead(space, coords, near[i]);
     sort_by_key(near, key, nnear);
     memcpy(w->next + w->nnext, near, (size_t)nnear * sizeof *near);
     w->nnext += nnear;
@@ -398,7 +405,8 @@ static void rank_wide_ring(const search_run *run, walk *w)
     int n = w->nnext - w->wide_from, *ring = w->next + w->wide_from;
     w->wide_ranked = 1;
     if (!isfinite(w->cur_cost)) return; /* no slope from a failed or pruned point */
-    for (int i = 0; i < n; ++i) key[i] = slope_toward(run, w, ring[i]);
+    for (int i = 0; i < n; ++i)
+        key[i] = slope_toward(run, w, ring[i]);
     sort_by_key(ring, key, n);
 }
 
@@ -408,7 +416,8 @@ static void move_to(search_run *run, walk *w, int index, double cost)
     index_to_coords(run->space, w->cur, from);
     index_to_coords(run->space, index, to);
     w->has_momentum = cost < w->cur_cost;
-    for (int a = 0; a < run->space->naxes; ++a) w->momentum[a] = to[a] - from[a];
+    for (int a = 0; a < run->space->naxes; ++a)
+        w->momentum[a] = to[a] - from[a];
     w->cur = index;
     w->cur_cost = cost;
     plan_neighbours(run, w);
@@ -547,7 +556,8 @@ fb_status fb_search(const fb_search_space *space, const fb_search_options *opt, 
     run.budget = resolve_budget(opt, run.npoints);
     run.rng = opt->seed;
     FB_ALLOC(run.slot, run.npoints, "the search's visited map");
-    for (int i = 0; i < run.npoints; ++i) run.slot[i] = -1;
+    for (int i = 0; i < run.npoints; ++i)
+        run.slot[i] = -1;
     switch (opt->strategy) {
     case FB_STRATEGY_EXHAUSTIVE: FB_CHECK(search_exhaustive(&run)); break;
     case FB_STRATEGY_RANDOM: FB_CHECK(search_random(&run)); break;

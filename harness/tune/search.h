@@ -34,10 +34,10 @@ typedef enum fb_strategy {
 } fb_strategy;
 
 typedef struct fb_search_space {
-    int naxes;                               /* 0..FB_MAX_PARAMS; 0 = one point */
-    int nvalues[FB_MAX_PARAMS];              /* >= 1 each */
+    int naxes;                  /* 0..FB_MAX_PARAMS; 0 = one point */
+    int nvalues[FB_MAX_PARAMS]; /* >= 1 each */
     int values[FB_MAX_PARAMS][FB_MAX_PARAM_VALUES];
-    fb_param_point start;                    /* the default point (values, not indices) */
+    fb_param_point start; /* the default point (values, not indices) */
 } fb_search_space;
 
 /* cost: see above. ctx is the caller's. */
@@ -45,24 +45,24 @@ typedef fb_status (*fb_cost_fn)(void *ctx, const fb_param_point *point, double *
 
 typedef struct fb_search_eval {
     fb_param_point point;
-    double cost;   /* seconds, INFINITY (failed) or NAN (pruned) */
+    double cost; /* seconds, INFINITY (failed) or NAN (pruned) */
 } fb_search_eval;
 
 typedef struct fb_search_result {
-    fb_param_point best;      /* valid when best_cost is finite */
-    double best_cost;         /* INFINITY if nothing ran successfully */
-    int evaluations;          /* cost calls that were not pruned */
-    int pruned;               /* cost calls answered NAN */
-    int space_size;           /* points in the space */
-    fb_search_eval *history;  /* every cost call in order (malloc'd), nhistory entries */
+    fb_param_point best;     /* valid when best_cost is finite */
+    double best_cost;        /* INFINITY if nothing ran successfully */
+    int evaluations;         /* cost calls that were not pruned */
+    int pruned;              /* cost calls answered NAN */
+    int space_size;          /* points in the space */
+    fb_search_eval *history; /* every cost call in order (malloc'd), nhistory entries */
     int nhistory;
 } fb_search_result;
 
 typedef struct fb_search_options {
     fb_strategy strategy;
-    int budget;               /* max evaluations (pruned ones excluded); <= 0: exhaustive the whole
-                                 space, random and anneal a quarter of it (at least 4) */
-    uint64_t seed;            /* random and anneal; the same seed gives the same sequence */
+    int budget;    /* max evaluations (pruned ones excluded); <= 0: exhaustive the whole
+                      space, random and anneal a quarter of it (at least 4) */
+    uint64_t seed; /* random and anneal; the same seed gives the same sequence */
 } fb_search_options;
 
 /* Parses "exhaustive", "random", "anneal"; FB_ERR_USAGE naming the choices. */

@@ -36,10 +36,10 @@ static fb_status suite_error(const parser *P, const yaml_node_t *n, const char *
     return fb_error_set(FB_ERR_INPUT, __FILE__, __LINE__, "%s: line %d: %s", P->path, line_of(n), msg);
 }
 
-#define SUITE_FAIL(node, ...)                             \
-    do {                                                  \
-        status = suite_error(P, (node), __VA_ARGS__);     \
-        goto fail;                                        \
+#define SUITE_FAIL(node, ...)                                                                                          \
+    do {                                                                                                               \
+        status = suite_error(P, (node), __VA_ARGS__);                                                                  \
+        goto fail;                                                                                                     \
     } while (0)
 
 static yaml_node_t *node_at(parser *P, int id) { return yaml_document_get_node(&P->doc, id); }
@@ -83,9 +83,12 @@ static fb_status read_bool(parser *P, yaml_node_t *n, const char *what, int *out
 {
     fb_status status = FB_OK;
     const char *s = scalar_of(n);
-    if (s && (!strcmp(s, "true") || !strcmp(s, "yes"))) *out = 1;
-    else if (s && (!strcmp(s, "false") || !strcmp(s, "no"))) *out = 0;
-    else SUITE_FAIL(n, "%s: expected true or false", what);
+    if (s && (!strcmp(s, "true") || !strcmp(s, "yes")))
+        *out = 1;
+    else if (s && (!strcmp(s, "false") || !strcmp(s, "no")))
+        *out = 0;
+    else
+        SUITE_FAIL(n, "%s: expected true or false", what);
 fail:
     return status;
 }
@@ -127,7 +130,8 @@ fail:
 
 static void free_strings(char **s, int n)
 {
-    for (int i = 0; i < n; ++i) free(s[i]);
+    for (int i = 0; i < n; ++i)
+        free(s[i]);
     free(s);
 }
 
@@ -187,7 +191,8 @@ static fb_status each_key(parser *P, yaml_node_t *n, const char *what, const cha
         yaml_node_t *k = node_at(P, p->key), *v = node_at(P, p->value);
         const char *key = scalar_of(k);
         if (!key) SUITE_FAIL(k, "%s: a key is not a plain name", what);
-        for (yaml_node_pair_t *q = n->data.mapping.pairs.start; q < p; ++q) /* YAML takes the last; we would take the first */
+        for (yaml_node_pair_t *q = n->data.mapping.pairs.start; q < p;
+             ++q) /* YAML takes the last; we would take the first */
             if (!strcmp(scalar_of(node_at(P, q->key)) ? scalar_of(node_at(P, q->key)) : "", key))
                 SUITE_FAIL(k, "%s: '%s' is given twice", what, key);
         status = fn(P, key, v, ctx);
@@ -228,7 +233,8 @@ static fb_status read_measure(parser *P, yaml_node_t *n, fb_suite_measure *m)
                       measure_key, m));
     if (c->min_samples < 1 || c->max_samples < c->min_samples || c->warmups < 0)
         SUITE_FAIL(n, "measure: need 1 <= min_samples <= max_samples and warmups >= 0");
-    if (!(c->target_spread > 0) || !(c->budget_s > 0)) SUITE_FAIL(n, "measure: spread_pct and budget_s must be positive");
+    if (!(c->target_spread > 0) || !(c->budget_s > 0))
+        SUITE_FAIL(n, "measure: spread_pct and budget_s must be positive");
     if (m->abandon_factor != 0 && m->abandon_factor <= 1)
         SUITE_FAIL(n, "measure: abandon_factor must be above 1 (or 0 for never)");
 fail:
@@ -262,15 +268,18 @@ fail:
 static void join_path(const char *dir, const char *rel, char *out, size_t len)
 {
     char *p;
-    if (rel[0] == '/' || !strcmp(dir, ".")) snprintf(out, len, "%s", rel);
-    else snprintf(out, len, "%s/%s", dir, rel);
+    if (rel[0] == '/' || !strcmp(dir, "."))
+        snprintf(out, len, "%s", rel);
+    else
+        snprintf(out, len, "%s/%s", dir, rel);
     while ((p = strstr(out, "/../")) != NULL) {
         char *seg = p;
         if (p == out) { /* "/.." is "/" */
             memmove(out, out + 3, strlen(out + 3) + 1);
             continue;
         }
-        while (seg > out && seg[-1] != '/') --seg;
+        while (seg > out && seg[-1] != '/')
+            --seg;
         if (p - seg == 2 && !strncmp(seg, "..", 2)) break;
         memmove(seg, p + 4, strlen(p + 4) + 1);
     }
@@ -331,7 +340,8 @@ static fb_status read_bounds(parser *P, yaml_node_t *n, const fb_suite_axis *a, 
     FB_CHECK(items_of(P, n, what, &items, nb));
     if (*nb < 2 || *nb > 3 || (*nb == 3 && !strcmp(gen, "pow2")))
         SUITE_FAIL(n, "%s needs [%s]", what, strcmp(gen, "pow2") ? "from, to] or [from, to, step" : "low, high");
-    for (int i = 0; i < *nb; ++i) FB_CHECK(read_int(P, items[i], what, &b[i]));
+    for (int i = 0; i < *nb; ++i)
+        FB_CHECK(read_int(P, items[i], what, &b[i]));
     if (*nb == 2) b[2] = 1;
 fail:
     free(items);
@@ -344,7 +354,8 @@ static fb_status read_generator(parser *P, yaml_node_t *n, fb_suite_axis *a)
     yaml_node_pair_t *p = n->data.mapping.pairs.start;
     const char *gen;
     int b[3], nb;
-    if (n->data.mapping.pairs.top - p != 1) SUITE_FAIL(n, "%s: expected {pow2: [lo, hi]} or {range: [from, to, step]}", a->name);
+    if (n->data.mapping.pairs.top - p != 1)
+        SUITE_FAIL(n, "%s: expected {pow2: [lo, hi]} or {range: [from, to, step]}", a->name);
     gen = scalar_of(node_at(P, p->key));
     if (!gen || (strcmp(gen, "pow2") && strcmp(gen, "range")))
         SUITE_FAIL(n, "%s: '%s' is not pow2 or range", a->name, gen ? gen : "(not a name)");
@@ -352,10 +363,12 @@ static fb_status read_generator(parser *P, yaml_node_t *n, fb_suite_axis *a)
     if (!strcmp(gen, "pow2")) {
         if (b[0] < 1 || b[1] < b[0] || (b[0] & (b[0] - 1)) || (b[1] & (b[1] - 1)))
             SUITE_FAIL(n, "%s: pow2 bounds must be powers of two with low <= high", a->name);
-        for (long v = b[0]; v <= b[1]; v *= 2) FB_CHECK(push_value(P, n, a, (int)v));
+        for (long v = b[0]; v <= b[1]; v *= 2)
+            FB_CHECK(push_value(P, n, a, (int)v));
     } else {
         if (b[2] < 1 || b[1] < b[0]) SUITE_FAIL(n, "%s: range needs from <= to and step >= 1", a->name);
-        for (long v = b[0]; v <= b[1]; v += b[2]) FB_CHECK(push_value(P, n, a, (int)v));
+        for (long v = b[0]; v <= b[1]; v += b[2])
+            FB_CHECK(push_value(P, n, a, (int)v));
     }
 fail:
     return status;
@@ -448,7 +461,8 @@ static fb_status read_zip(parser *P, yaml_node_t *n, fb_suite_case *c)
     int count;
     if (n->type != YAML_SEQUENCE_NODE) SUITE_FAIL(n, "zip: expected a list of groups, e.g. [[A, B]]");
     FB_CHECK(items_of(P, n, "zip", &groups, &count));
-    for (int g = 0; g < count; ++g) FB_CHECK(read_zip_group(P, groups[g], c, g));
+    for (int g = 0; g < count; ++g)
+        FB_CHECK(read_zip_group(P, groups[g], c, g));
 fail:
     free(groups);
     return status;
@@ -464,7 +478,8 @@ static fb_status read_kernels(parser *P, yaml_node_t *n, fb_suite_case *c)
     int nk = c->family->kernel_count();
     FB_ALLOC(c->kernels, nk, "suite kernels");
     if (all) {
-        for (int i = 0; i < nk; ++i) c->kernels[c->nkernels++] = i;
+        for (int i = 0; i < nk; ++i)
+            c->kernels[c->nkernels++] = i;
         return FB_OK;
     }
     FB_CHECK(items_of(P, n, "kernels", &items, &count));
@@ -520,7 +535,8 @@ static const char suite_keys[] =
 static fb_status copy_strings(char **from, int n, char ***to, int *nto)
 {
     fb_status status = FB_OK;
-    for (int i = 0; i < n; ++i) FB_CHECK(push_string(to, nto, from[i]));
+    for (int i = 0; i < n; ++i)
+        FB_CHECK(push_string(to, nto, from[i]));
 fail:
     return status;
 }
@@ -532,7 +548,8 @@ static fb_status read_case_family(parser *P, yaml_node_t *n, fb_suite_case *c)
     const char *name = v ? scalar_of(v) : "spmv";
     if (!name || !(c->family = fb_family_find(name)))
         SUITE_FAIL(v, "family: '%s' is not a benchmark family this flowbench has", name ? name : "(a list)");
-    if (!fb_family_sweepable(c->family)) SUITE_FAIL(v, "family: %s has no sweep run (it is the roofline reference)", name);
+    if (!fb_family_sweepable(c->family))
+        SUITE_FAIL(v, "family: %s has no sweep run (it is the roofline reference)", name);
     if (!(v = map_get(P, n, "kernels"))) SUITE_FAIL(n, "case %s: no kernels (a list, or all)", c->name);
     FB_CHECK(read_kernels(P, v, c));
 fail:
@@ -632,7 +649,8 @@ static fb_status read_defaults(parser *P, yaml_node_t *root, fb_suite *s, fb_sui
         if (n < 1024) SUITE_FAIL(v, "stream_n: %d is under 1024 elements", n);
         s->stream_n = (size_t)n;
     }
-    if ((v = map_get(P, root, "backends"))) FB_CHECK(read_list(P, v, "backends", add_plain, &base->backends, &base->nbackends));
+    if ((v = map_get(P, root, "backends")))
+        FB_CHECK(read_list(P, v, "backends", add_plain, &base->backends, &base->nbackends));
     if ((v = map_get(P, root, "precisions"))) FB_CHECK(read_precisions(P, v, base->is_double, &base->nprecisions));
     if ((v = map_get(P, root, "measure"))) FB_CHECK(read_measure(P, v, &base->measure));
     FB_CHECK(read_problems(P, root, &base->matrices, &base->nmatrices));
@@ -691,7 +709,8 @@ fb_status fb_suite_load(const char *path, fb_suite *out)
     int loaded = 0;
     const char *slash = strrchr(path, '/');
     memset(out, 0, sizeof *out);
-    if (!f) FB_FAIL(FB_ERR_INPUT, "%s: cannot open suite: %s", path, strerror(errno)); /* exit 2, like a missing matrix */
+    if (!f)
+        FB_FAIL(FB_ERR_INPUT, "%s: cannot open suite: %s", path, strerror(errno)); /* exit 2, like a missing matrix */
     snprintf(P.dir, sizeof P.dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
     snprintf(out->path, sizeof out->path, "%s", path);
     default_name(path, out->name, sizeof out->name);
@@ -712,7 +731,8 @@ void fb_suite_free(fb_suite *s)
         free_strings(c->matrices, c->nmatrices);
         free_strings(c->backends, c->nbackends);
         free(c->kernels);
-        for (int a = 0; a < c->naxes; ++a) free(c->axes[a].values);
+        for (int a = 0; a < c->naxes; ++a)
+            free(c->axes[a].values);
         free(c->axes);
     }
     free(s->cases);
@@ -739,14 +759,17 @@ static void axis_values(const fb_suite_case *c, const fb_param_axis *p, const in
             return;
         }
     *group = -1;
-    if (c->full_space) *values = p->values, *n = p->nvalues;
-    else *values = &p->def, *n = 1;
+    if (c->full_space)
+        *values = p->values, *n = p->nvalues;
+    else
+        *values = &p->def, *n = 1;
 }
 
 static int build_dims(const fb_suite_case *c, const fb_family_kernel *k, space_dim *dims)
 {
     int ndims = 0, group_dim[FB_MAX_PARAMS * 4];
-    for (int g = 0; g < FB_MAX_PARAMS * 4; ++g) group_dim[g] = -1;
+    for (int g = 0; g < FB_MAX_PARAMS * 4; ++g)
+        group_dim[g] = -1;
     for (int p = 0; p < k->nparams; ++p) {
         const int *values;
         int n, group;
@@ -768,12 +791,15 @@ fb_status fb_suite_points(const fb_suite_case *c, int kernel, fb_param_point **p
     int idx[FB_MAX_PARAMS] = {0}, ndims, total = 1;
     memset(dims, 0, sizeof dims);
     ndims = build_dims(c, k, dims);
-    for (int d = 0; d < ndims; ++d) total *= dims[d].len;
+    for (int d = 0; d < ndims; ++d)
+        total *= dims[d].len;
     FB_ALLOC(*points, total, "parameter points");
     for (int n = 0; n < total; ++n) {
         for (int d = 0; d < ndims; ++d)
-            for (int a = 0; a < dims[d].naxes; ++a) (*points)[n].values[dims[d].axes[a]] = dims[d].values[a][idx[d]];
-        for (int d = ndims - 1; d >= 0 && ++idx[d] == dims[d].len; --d) idx[d] = 0; /* last axis fastest */
+            for (int a = 0; a < dims[d].naxes; ++a)
+                (*points)[n].values[dims[d].axes[a]] = dims[d].values[a][idx[d]];
+        for (int d = ndims - 1; d >= 0 && ++idx[d] == dims[d].len; --d)
+            idx[d] = 0; /* last axis fastest */
     }
     *npoints = total;
 fail:

@@ -33,7 +33,7 @@
 
 typedef struct fb_suite_axis {
     char name[64];
-    int *values;   /* nvalues (malloc'd) */
+    int *values; /* nvalues (malloc'd) */
     int nvalues;
     int zip_group; /* axes with the same group >= 0 advance together; -1 alone */
     int line;
@@ -49,12 +49,17 @@ typedef struct fb_suite_case {
     char name[64];
     int line;
     const fb_family *family;
-    char **matrices;  int nmatrices;  /* globs expanded, gen: specs as given */
-    char **backends;  int nbackends;
-    int is_double[2]; int nprecisions;
-    int *kernels;     int nkernels;   /* indices into the family */
-    int full_space;                   /* unnamed axes take every declared value */
-    fb_suite_axis *axes; int naxes;
+    char **matrices;
+    int nmatrices; /* globs expanded, gen: specs as given */
+    char **backends;
+    int nbackends;
+    int is_double[2];
+    int nprecisions;
+    int *kernels;
+    int nkernels;   /* indices into the family */
+    int full_space; /* unnamed axes take every declared value */
+    fb_suite_axis *axes;
+    int naxes;
     fb_suite_measure measure;
 } fb_suite_case;
 
@@ -62,7 +67,7 @@ typedef struct fb_suite {
     char path[1024];
     char name[64];
     int stream;
-    size_t stream_n;  /* elements per stream array (0: the stream default) */
+    size_t stream_n; /* elements per stream array (0: the stream default) */
     fb_suite_case *cases;
     int ncases;
 } fb_suite;

@@ -27,13 +27,15 @@ static fb_status plan_add(sweep *w, int c, int m, int target, int prec, int kern
     }
     cfg = &w->plan[w->nplan++];
     memset(cfg, 0, sizeof *cfg);
-    *cfg = (sweep_config){.kase = c, .matrix = m, .backend = target, .is_double = cs->is_double[prec], .kernel = kernel};
-    if (p) cfg->point = *p;
-    else cfg->tuned = 1;
+    *cfg =
+        (sweep_config){.kase = c, .matrix = m, .backend = target, .is_double = cs->is_double[prec], .kernel = kernel};
+    if (p)
+        cfg->point = *p;
+    else
+        cfg->tuned = 1;
     fb_family_point_text(k, &cfg->point, params, sizeof params);
     snprintf(cfg->key, sizeof cfg->key, "%s|%s|%s|%s|%s|%s|%s", w->s->name, cs->name, cs->matrices[m],
-             sweep_backend(w, cfg), cfg->is_double ? "double" : "single", k->name,
-             cfg->tuned ? "tuned" : params);
+             sweep_backend(w, cfg), cfg->is_double ? "double" : "single", k->name, cfg->tuned ? "tuned" : params);
 fail:
     return status;
 }
@@ -47,7 +49,8 @@ static fb_status plan_kernel(sweep *w, int c, int m, int target, int prec, int k
     int n = 0;
     if (w->o->tuned) return plan_add(w, c, m, target, prec, kernel, NULL);
     FB_CHECK(fb_suite_points(&w->s->cases[c], kernel, &points, &n));
-    for (int i = 0; i < n; ++i) FB_CHECK(plan_add(w, c, m, target, prec, kernel, &points[i]));
+    for (int i = 0; i < n; ++i)
+        FB_CHECK(plan_add(w, c, m, target, prec, kernel, &points[i]));
 fail:
     free(points);
     return status;
@@ -64,7 +67,8 @@ static fb_status make_plan(sweep *w)
                 int t = sweep_target_index(w, w->o->nbackends ? w->o->backends[b] : cs->backends[b]);
                 if (!w->targets[t].t) continue; /* said once when opening; nothing to record per point */
                 for (int p = 0; p < cs->nprecisions; ++p)
-                    for (int k = 0; k < cs->nkernels; ++k) FB_CHECK(plan_kernel(w, c, m, t, p, cs->kernels[k]));
+                    for (int k = 0; k < cs->nkernels; ++k)
+                        FB_CHECK(plan_kernel(w, c, m, t, p, cs->kernels[k]));
             }
     }
 fail:
@@ -114,8 +118,10 @@ static fb_status measure_config(sweep *w, sweep_config *cfg, sweep_target *st, j
         *rec = NULL;
         FB_FAIL(FB_ERR_INTERRUPTED, "interrupted"); /* not recorded: --resume runs it again */
     }
-    if (*rec) fb_family_mark_stop(*rec, run.measure.abandon_above_s);
-    else *rec = sweep_failure(w, cfg, status_of_error(run_status), fb_error_message());
+    if (*rec)
+        fb_family_mark_stop(*rec, run.measure.abandon_above_s);
+    else
+        *rec = sweep_failure(w, cfg, status_of_error(run_status), fb_error_message());
 fail:
     return status;
 }
@@ -124,10 +130,14 @@ static fb_status run_config(sweep *w, sweep_config *cfg)
 {
     fb_status status = FB_OK;
     json_t *rec = NULL;
-    if (!strcmp(cfg->key, w->crashed_key)) rec = sweep_failure(w, cfg, "crashed", sweep_crashed_reason);
-    else if (w->problem_error[0]) rec = sweep_failure(w, cfg, "failed", w->problem_error);
-    else if (cfg->tuned && sweep_tuned_point(w, cfg) != FB_OK) rec = sweep_failure(w, cfg, "failed", fb_error_message());
-    else FB_CHECK(measure_config(w, cfg, &w->targets[cfg->backend], &rec));
+    if (!strcmp(cfg->key, w->crashed_key))
+        rec = sweep_failure(w, cfg, "crashed", sweep_crashed_reason);
+    else if (w->problem_error[0])
+        rec = sweep_failure(w, cfg, "failed", w->problem_error);
+    else if (cfg->tuned && sweep_tuned_point(w, cfg) != FB_OK)
+        rec = sweep_failure(w, cfg, "failed", fb_error_message());
+    else
+        FB_CHECK(measure_config(w, cfg, &w->targets[cfg->backend], &rec));
     FB_CHECK(sweep_write(w, cfg, rec));
     sweep_inflight_end(w); /* after the write: a kill in between leaves a marker the file already answers */
 fail:
@@ -180,8 +190,10 @@ fb_status fb_sweep_run(const fb_suite *s, const fb_sweep_options *o, fb_sweep_su
     w.started = fb_now();
     w.last_target = -1;
     FB_CHECK(sweep_open_targets(&w));
-    for (int i = 0; i < w.ntargets; ++i) sum->unavailable += !w.targets[i].t;
-    if (sum->unavailable == w.ntargets) FB_FAIL(FB_ERR_UNAVAILABLE, "sweep %s: none of its backends can be opened here", s->name);
+    for (int i = 0; i < w.ntargets; ++i)
+        sum->unavailable += !w.targets[i].t;
+    if (sum->unavailable == w.ntargets)
+        FB_FAIL(FB_ERR_UNAVAILABLE, "sweep %s: none of its backends can be opened here", s->name);
     FB_CHECK(make_plan(&w));
     sum->total = w.nplan;
     FB_CHECK(sweep_state_open(&w));

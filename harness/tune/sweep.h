@@ -29,18 +29,18 @@ typedef struct fb_sweep_options {
     int limit;                   /* record at most this many this time (0: all) */
     const char *const *backends; /* replaces every case's backends when nbackends > 0 */
     int nbackends;
-    fb_tuning_cache *tuned;      /* non-NULL: each kernel runs its cached point only */
-    const char *counters;        /* PAPI events per sample on openmp targets (counters.h), or NULL */
-    FILE *progress;              /* one line per configuration (stderr) */
+    fb_tuning_cache *tuned; /* non-NULL: each kernel runs its cached point only */
+    const char *counters;   /* PAPI events per sample on openmp targets (counters.h), or NULL */
+    FILE *progress;         /* one line per configuration (stderr) */
 } fb_sweep_options;
 
 typedef struct fb_sweep_summary {
-    int total;        /* configurations in the suite */
-    int skipped;      /* already in the file (--resume) */
-    int recorded;     /* records written this time */
+    int total;    /* configurations in the suite */
+    int skipped;  /* already in the file (--resume) */
+    int recorded; /* records written this time */
     int ok, wrong, failed, pruned, abandoned, timeouts;
-    int unavailable;  /* backends that could not be opened (left out) */
-    int stopped;      /* 1 if --limit or SIGINT ended the sweep early */
+    int unavailable; /* backends that could not be opened (left out) */
+    int stopped;     /* 1 if --limit or SIGINT ended the sweep early */
     double seconds;
 } fb_sweep_summary;
 

@@ -46,10 +46,7 @@ static json_t *params_json(const sweep *w, const sweep_config *cfg)
 }
 
 /* The first line of an error message: build logs run to pages. */
-static json_t *first_line(const char *text)
-{
-    return json_stringn(text, strcspn(text, "\n"));
-}
+static json_t *first_line(const char *text) { return json_stringn(text, strcspn(text, "\n")); }
 
 json_t *sweep_failure(const sweep *w, const sweep_config *cfg, const char *status, const char *reason)
 {
@@ -61,8 +58,10 @@ json_t *sweep_failure(const sweep *w, const sweep_config *cfg, const char *statu
                             d ? d->id : st->spec, "device_name", d ? d->name : "", "precision",
                             cfg->is_double ? "double" : "single", "status", status, "cold", cs->measure.measure.cold);
     json_object_set_new(rec, "params", params_json(w, cfg));
-    if (w->problem) json_object_set_new(rec, cs->family->problem_key, json_deep_copy(cs->family->problem_json(w->problem)));
-    else json_object_set_new(rec, cs->family->problem_key, json_pack("{s:s}", "source", cs->matrices[cfg->matrix]));
+    if (w->problem)
+        json_object_set_new(rec, cs->family->problem_key, json_deep_copy(cs->family->problem_json(w->problem)));
+    else
+        json_object_set_new(rec, cs->family->problem_key, json_pack("{s:s}", "source", cs->matrices[cfg->matrix]));
     json_object_set_new(rec, "reason", first_line(reason));
     return rec;
 }
@@ -91,7 +90,8 @@ static void add_common_fields(sweep *w, const sweep_config *cfg, json_t *rec)
     json_object_set_new(rec, "sweep_key", json_string(cfg->key));
     if (cfg->tuned && w->tuning) json_object_set(rec, "tuning", w->tuning);
     if (w->targets[cfg->backend].counters && json_object_get(rec, "stats"))
-        json_object_set_new(rec, "counters", fb_counters_json(w->targets[cfg->backend].counters, fb_json_num(rec, "bytes")));
+        json_object_set_new(rec, "counters",
+                            fb_counters_json(w->targets[cfg->backend].counters, fb_json_num(rec, "bytes")));
     stream_key(w, cfg->backend, cfg->is_double, key, sizeof key);
     if (!isnan(gbs)) fb_json_set_fraction_of_stream(rec, gbs, json_number_value(json_object_get(w->stream_gbs, key)));
 }
@@ -100,19 +100,28 @@ static void add_common_fields(sweep *w, const sweep_config *cfg, json_t *rec)
 
 static void count(fb_sweep_summary *sum, const char *status)
 {
-    if (!strcmp(status, "ok")) sum->ok++;
-    else if (!strcmp(status, "wrong-result")) sum->wrong++;
-    else if (!strcmp(status, "pruned")) sum->pruned++;
-    else if (!strcmp(status, "abandoned")) sum->abandoned++;
-    else if (!strcmp(status, "timeout")) sum->timeouts++;
-    else sum->failed++;
+    if (!strcmp(status, "ok"))
+        sum->ok++;
+    else if (!strcmp(status, "wrong-result"))
+        sum->wrong++;
+    else if (!strcmp(status, "pruned"))
+        sum->pruned++;
+    else if (!strcmp(status, "abandoned"))
+        sum->abandoned++;
+    else if (!strcmp(status, "timeout"))
+        sum->timeouts++;
+    else
+        sum->failed++;
 }
 
 static void format_duration(double s, char *buf, size_t len)
 {
-    if (s < 60) snprintf(buf, len, "%.0fs", s);
-    else if (s < 3600) snprintf(buf, len, "%dm%02ds", (int)(s / 60), (int)fmod(s, 60));
-    else snprintf(buf, len, "%dh%02dm", (int)(s / 3600), (int)fmod(s / 60, 60));
+    if (s < 60)
+        snprintf(buf, len, "%.0fs", s);
+    else if (s < 3600)
+        snprintf(buf, len, "%dm%02ds", (int)(s / 60), (int)fmod(s, 60));
+    else
+        snprintf(buf, len, "%dh%02dm", (int)(s / 3600), (int)fmod(s / 60, 60));
 }
 
 /* "[ 12/240] ok 3.2 GB/s csr-vector WG_SIZE=128 on opencl, double, gen:cube:12 | 1 failed, 5 pruned, ~1m20s left" */
@@ -156,7 +165,8 @@ static fb_status stream_one(sweep *w, int target, int is_double)
 {
     fb_status status = FB_OK, run_status;
     fb_target *t = w->targets[target].t;
-    fb_stream_config cfg = {.n = w->s->stream_n ? w->s->stream_n : FB_STREAM_DEFAULT_N, .is_double = is_double, .wg = 256};
+    fb_stream_config cfg = {
+        .n = w->s->stream_n ? w->s->stream_n : FB_STREAM_DEFAULT_N, .is_double = is_double, .wg = 256};
     fb_stream_result r[FB_STREAM_NKERNELS];
     char skey[128], key[2048];
     memset(r, 0, sizeof r);
@@ -183,9 +193,11 @@ static fb_status stream_one(sweep *w, int target, int is_double)
         json_decref(rec);
         FB_CHECK(status);
     }
-    if (run_status == FB_OK) json_object_set_new(w->stream_gbs, skey, json_real(r[3].gbs));
-    else fprintf(w->o->progress, "sweep: stream on %s failed (%s): no roofline fraction\n", w->targets[target].spec,
-                 fb_error_message());
+    if (run_status == FB_OK)
+        json_object_set_new(w->stream_gbs, skey, json_real(r[3].gbs));
+    else
+        fprintf(w->o->progress, "sweep: stream on %s failed (%s): no roofline fraction\n", w->targets[target].spec,
+                fb_error_message());
 fail:
     fb_stream_results_free(r);
     return status;
@@ -197,7 +209,8 @@ fb_status sweep_stream(sweep *w)
     for (int t = 0; t < w->ntargets; ++t)
         for (int d = 1; d >= 0 && w->targets[t].t; --d) {
             int used = 0;
-            for (int i = 0; i < w->nplan && !used; ++i) used = w->plan[i].backend == t && w->plan[i].is_double == d;
+            for (int i = 0; i < w->nplan && !used; ++i)
+                used = w->plan[i].backend == t && w->plan[i].is_double == d;
             if (used) FB_CHECK(stream_one(w, t, d));
         }
 fail:

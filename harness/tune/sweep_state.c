@@ -39,8 +39,7 @@ static fb_status open_target(sweep *w, const char *spec)
     status = FB_OK;
     if (!st->t) {
         snprintf(st->why, sizeof st->why, "%s", fb_error_message());
-        fprintf(w->o->progress, "sweep: %s unavailable (%s): its configurations are left out\n", spec,
-                st->why);
+        fprintf(w->o->progress, "sweep: %s unavailable (%s): its configurations are left out\n", spec, st->why);
     }
 fail:
     return status;
@@ -60,9 +59,11 @@ static fb_status open_counters(sweep *w, sweep_target *st)
 fb_status sweep_open_targets(sweep *w)
 {
     fb_status status = FB_OK;
-    for (int i = 0; i < w->o->nbackends; ++i) FB_CHECK(open_target(w, w->o->backends[i]));
+    for (int i = 0; i < w->o->nbackends; ++i)
+        FB_CHECK(open_target(w, w->o->backends[i]));
     for (int c = 0; c < w->s->ncases && !w->o->nbackends; ++c)
-        for (int b = 0; b < w->s->cases[c].nbackends; ++b) FB_CHECK(open_target(w, w->s->cases[c].backends[b]));
+        for (int b = 0; b < w->s->cases[c].nbackends; ++b)
+            FB_CHECK(open_target(w, w->s->cases[c].backends[b]));
     for (int i = 0; i < w->ntargets; ++i) {
         const char *why;
         FB_CHECK(open_counters(w, &w->targets[i]));
@@ -101,7 +102,8 @@ static void remember(sweep *w, const json_t *rec)
     const char *key = json_string_value(json_object_get(rec, "sweep_key"));
     const json_t *gbs = json_object_get(rec, "gbs");
     int is_triad = !strcmp(fb_json_str(rec, "kernel"), "triad") && !strcmp(fb_json_str(rec, "status"), "ok");
-    if (key) json_object_set_new(w->done, key, is_triad && json_is_number(gbs) ? json_copy((json_t *)gbs) : json_true());
+    if (key)
+        json_object_set_new(w->done, key, is_triad && json_is_number(gbs) ? json_copy((json_t *)gbs) : json_true());
 }
 
 /* A line without its newline is a record cut by a kill during the write:
@@ -128,8 +130,10 @@ static fb_status read_done(sweep *w)
     size_t cap = 0;
     ssize_t len;
     long good_end = 0;
-    if (!f) return errno == ENOENT ? FB_OK : fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "%s: cannot read: %s",
-                                                          w->o->out_path, strerror(errno));
+    if (!f)
+        return errno == ENOENT ? FB_OK
+                               : fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "%s: cannot read: %s", w->o->out_path,
+                                              strerror(errno));
     while ((len = getline(&line, &cap, f)) > 0) {
         json_t *rec;
         if (line[len - 1] != '\n') break;
@@ -150,7 +154,8 @@ static void read_inflight(sweep *w)
     if (!f) return;
     if (fgets(w->crashed_key, sizeof w->crashed_key, f)) w->crashed_key[strcspn(w->crashed_key, "\n")] = '\0';
     fclose(f);
-    if (sweep_is_done(w, w->crashed_key)) w->crashed_key[0] = '\0';
+    if (sweep_is_done(w, w->crashed_key))
+        w->crashed_key[0] = '\0';
     else if (w->crashed_key[0])
         fprintf(w->o->progress, "sweep: the previous run ended inside %s: recording it as crashed\n", w->crashed_key);
 }
@@ -179,7 +184,8 @@ fb_status sweep_state_open(sweep *w)
     if (w->o->resume) {
         FB_CHECK(read_done(w));
         read_inflight(w);
-        for (int i = 0; i < w->nplan; ++i) w->sum->skipped += sweep_is_done(w, w->plan[i].key);
+        for (int i = 0; i < w->nplan; ++i)
+            w->sum->skipped += sweep_is_done(w, w->plan[i].key);
         fprintf(w->o->progress, "sweep: resuming %s: %d of %d configurations already recorded\n", w->o->out_path,
                 w->sum->skipped, w->nplan);
     }

@@ -17,14 +17,14 @@ typedef struct sweep_config {
     int kase, matrix, backend; /* backend: index into sweep.targets */
     int is_double, kernel, tuned;
     fb_param_point point;
-    char key[2048];            /* the record's "sweep_key" */
+    char key[2048]; /* the record's "sweep_key" */
 } sweep_config;
 
 typedef struct sweep_target {
     char spec[64];
-    fb_target *t;     /* NULL if it could not be opened */
+    fb_target *t;                 /* NULL if it could not be opened */
     struct fb_counters *counters; /* --counters: this target's set (unavailable off openmp) */
-    char why[512];    /* then: the reason */
+    char why[512];                /* then: the reason */
 } sweep_target;
 
 typedef struct sweep {
@@ -35,19 +35,19 @@ typedef struct sweep {
     int nplan, cap;
     sweep_target targets[SWEEP_MAX_TARGETS];
     int ntargets;
-    void *problem;              /* the open problem, of problem_family */
+    void *problem; /* the open problem, of problem_family */
     const fb_family *problem_family;
     char problem_spec[1024];
-    char problem_error[1024];   /* why it could not be opened ("" if it was) */
+    char problem_error[1024]; /* why it could not be opened ("" if it was) */
     fb_results *out;
-    json_t *done;               /* sweep_key -> true (or the triad GB/s of stream records) */
-    json_t *best;               /* kernel group -> best median seconds */
-    json_t *stream_gbs;         /* "target|precision" -> triad GB/s */
-    json_t *tuning;             /* the "tuning" object of the configuration running (--tuned) */
+    json_t *done;       /* sweep_key -> true (or the triad GB/s of stream records) */
+    json_t *best;       /* kernel group -> best median seconds */
+    json_t *stream_gbs; /* "target|precision" -> triad GB/s */
+    json_t *tuning;     /* the "tuning" object of the configuration running (--tuned) */
     char inflight_path[1100];
-    char crashed_key[2048];     /* key the previous process died in (--resume) */
+    char crashed_key[2048]; /* key the previous process died in (--resume) */
     double started, run_seconds;
-    int last_target;            /* target of the last configuration or stream run, -1 none */
+    int last_target; /* target of the last configuration or stream run, -1 none */
 } sweep;
 
 extern const char sweep_crashed_reason[];

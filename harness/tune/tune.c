@@ -49,8 +49,10 @@ static double replay_cost(const fb_tune_request *rq, int kernel, const fb_param_
     for (int i = 0; i < rq->replay->nrecords; ++i) {
         const fb_record *r = &rq->replay->records[i];
         if (!replay_matches(rq, k, p, r)) continue;
-        if (!strcmp(fb_json_str(r->json, "status"), "pruned")) cost = NAN;
-        else cost = fb_record_usable(r) ? fb_record_median(r) : INFINITY;
+        if (!strcmp(fb_json_str(r->json, "status"), "pruned"))
+            cost = NAN;
+        else
+            cost = fb_record_usable(r) ? fb_record_median(r) : INFINITY;
     }
     return cost;
 }
@@ -106,9 +108,12 @@ static void print_eval(const tune_ctx *c, const fb_param_point *p, double cost)
     if (!c->rq->progress) return;
     fb_family_point_text(c->rq->family->kernel(c->rq->kernel), p, params, sizeof params);
     fprintf(c->rq->progress, "  [%d] %s", c->calls, params);
-    if (isnan(cost)) fprintf(c->rq->progress, "  pruned\n");
-    else if (isinf(cost)) fprintf(c->rq->progress, "  failed: %s\n", fb_error_message());
-    else fprintf(c->rq->progress, "  %.4f ms%s\n", cost * 1e3, cost < c->best ? "  (best so far)" : "");
+    if (isnan(cost))
+        fprintf(c->rq->progress, "  pruned\n");
+    else if (isinf(cost))
+        fprintf(c->rq->progress, "  failed: %s\n", fb_error_message());
+    else
+        fprintf(c->rq->progress, "  %.4f ms%s\n", cost * 1e3, cost < c->best ? "  (best so far)" : "");
 }
 
 static fb_status keep_best(tune_ctx *c, double cost, json_t *rec)

@@ -16,10 +16,10 @@ typedef struct fb_tune_request {
     const fb_family *family;
     void *problem;
     fb_target *t;
-    int kernel;                   /* family kernel index */
+    int kernel; /* family kernel index */
     int is_double;
     fb_measure_config measure;
-    double abandon_factor;        /* stop a point's sampling at k x the best (0: never) */
+    double abandon_factor; /* stop a point's sampling at k x the best (0: never) */
     fb_search_options search;
     fb_results *out;              /* every evaluation's record (NULL: none) */
     const fb_results_set *replay; /* non-NULL: costs from these records, nothing runs */
@@ -28,7 +28,7 @@ typedef struct fb_tune_request {
 
 typedef struct fb_tune_outcome {
     fb_search_result search;
-    json_t *best_record;          /* the measurement record of the best point (NULL in replay or if none ran) */
+    json_t *best_record; /* the measurement record of the best point (NULL in replay or if none ran) */
 } fb_tune_outcome;
 
 /* The search space of a family kernel: its declared axes and default. */

@@ -14,7 +14,8 @@ fb_status fb_tuned_point(const fb_tuning_cache *c, const fb_device_info *dev, co
     fb_cache_match match = FB_CACHE_NONE;
     const json_t *entry, *params;
     *tuning = NULL;
-    for (int i = 0; i < naxes; ++i) point->values[i] = axes[i].def;
+    for (int i = 0; i < naxes; ++i)
+        point->values[i] = axes[i].def;
     FB_CHECK(fb_signature_from_json(matrix, &sig));
     fb_device_fingerprint(dev, device, sizeof device);
     entry = fb_cache_lookup(c, device, kernel, is_double, &sig, &match);
@@ -36,7 +37,10 @@ void fb_tuning_text(const json_t *tuning, char *buf, size_t len)
 {
     const char *source = json_string_value(json_object_get(tuning, "source"));
     const char *from = json_string_value(json_object_get(tuning, "matrix"));
-    if (!source || !strcmp(source, "default")) snprintf(buf, len, "no tuning cache entry fits: the kernel's defaults");
-    else if (!strcmp(source, "exact")) snprintf(buf, len, "tuned for this matrix signature (%s)", from ? from : "?");
-    else snprintf(buf, len, "tuned for the nearest signature in the cache (%s)", from ? from : "?");
+    if (!source || !strcmp(source, "default"))
+        snprintf(buf, len, "no tuning cache entry fits: the kernel's defaults");
+    else if (!strcmp(source, "exact"))
+        snprintf(buf, len, "tuned for this matrix signature (%s)", from ? from : "?");
+    else
+        snprintf(buf, len, "tuned for the nearest signature in the cache (%s)", from ? from : "?");
 }

@@ -80,10 +80,18 @@ json_t *fb_fv_record(const fb_device_info *d, const fb_fv_grid *g, const fb_fv_c
     const fb_fv_kernel *k = &fb_fv_kernels[cfg->kernel];
     char layout[16];
     fb_fv_layout_name(&cfg->point, layout, sizeof layout);
-    fb_kernel_record base = {"fv-surface", k->name, cfg->is_double, cfg->measure.cold,
-                             fb_json_params(k->params, FB_FV_NPARAMS, &cfg->point), &r->launch,
-                             r->has_resources ? &r->resources : NULL, r->model.flops, r->model.min_bytes, r->gflops,
-                             r->gbs, &r->m};
+    fb_kernel_record base = {"fv-surface",
+                             k->name,
+                             cfg->is_double,
+                             cfg->measure.cold,
+                             fb_json_params(k->params, FB_FV_NPARAMS, &cfg->point),
+                             &r->launch,
+                             r->has_resources ? &r->resources : NULL,
+                             r->model.flops,
+                             r->model.min_bytes,
+                             r->gflops,
+                             r->gbs,
+                             &r->m};
     json_t *rec = fb_json_kernel_record(d, &base);
     json_object_set_new(rec, "layout", json_string(layout));
     json_object_set_new(rec, "grid", json_deep_copy(g->json));
@@ -107,7 +115,6 @@ json_t *fb_fv_record(const fb_device_info *d, const fb_fv_grid *g, const fb_fv_c
  * are covered as a factor: every kernel x layout x precision at the default
  * WG_SIZE and LOCAL_RESERVE, plus every WG_SIZE x LOCAL_RESERVE on the
  * kernel with the most code (fv_face_atomic, SoA) in both precisions. */
-
 
 static const char *const programs[] = {"fv_pass", "fv_face_atomic", "fv_surface", "fv_gather", "fv_zero"};
 

@@ -103,8 +103,8 @@ static fb_status build(fv_run *s, const char *kernel_name, fb_kernel **out)
         snprintf(values[i], sizeof values[i], "%d", s->cfg->point.values[i]);
         defines[i + 1] = (fb_define){k->params[i].name, values[i]};
     }
-    fb_program_spec spec = {FB_FV_SOURCE, fb_kernel_source(FB_FV_SOURCE), kernel_name, defines, FB_FV_NPARAMS + 1,
-                            fb_fv_surface_host_kernels};
+    const char *text = fb_kernel_source(FB_FV_SOURCE);
+    fb_program_spec spec = {FB_FV_SOURCE, text, kernel_name, defines, FB_FV_NPARAMS + 1, fb_fv_surface_host_kernels};
     if (!spec.source_text) FB_FAIL(FB_ERR_INPUT, "kernel source %s is not embedded", FB_FV_SOURCE);
     FB_CHECK(fb_target_build(s->t, &spec, out));
 fail:
@@ -260,7 +260,8 @@ fb_status fb_fv_finish(const fb_fv_grid *g, const fb_fv_config *cfg, const fb_de
     FB_ALLOC(scale, n, "reference scale");
     FB_CHECK(rounded_field(g, cfg->is_double, &u));
     fb_fv_grid seen = *g; /* the face areas as the device got them, too */
-    for (int d = 0; d < 3; ++d) seen.area[d] = cfg->is_double ? g->area[d] : (double)(float)g->area[d];
+    for (int d = 0; d < 3; ++d)
+        seen.area[d] = cfg->is_double ? g->area[d] : (double)(float)g->area[d];
     fb_fv_reference(&seen, u, ref, scale);
     for (size_t i = 0; i < n; ++i) {
         double e = fabs(r->R[i] - ref[i]);

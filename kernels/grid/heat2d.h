@@ -128,9 +128,9 @@ typedef struct fb_heat2d_result {
     double gflops, gbs, ns_per_cell;
     double rel_error; /* max |T - T_ref| / max |T_ref| after the transient */
     double tolerance;
-    double analytic_error; /* max |T - T_exact| / max |T_exact| */
-    double analytic_bound; /* truncation bound + tolerance, same scale */
-    int iterations;        /* solver iterations of the whole transient */
+    double analytic_error;  /* max |T - T_exact| / max |T_exact| */
+    double analytic_bound;  /* truncation bound + tolerance, same scale */
+    int iterations;         /* solver iterations of the whole transient */
     double iteration_error; /* one iteration from a random field: max |T - T_serial| (values in [0, 1)) */
     double change_error;    /* and |device max change - serial max change| */
     double iteration_tolerance;

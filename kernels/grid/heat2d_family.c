@@ -13,8 +13,9 @@ static const fb_family_kernel *kernel_at(int i)
 {
     if (!kernels[0].name) /* filled on first use from the kernel table */
         for (int k = 0; k < fb_heat2d_kernel_count; ++k)
-            kernels[k] = (fb_family_kernel){fb_heat2d_kernels[k].name, fb_heat2d_kernels[k].summary,
-                                            fb_heat2d_kernels[k].nparams, fb_heat2d_kernels[k].params, FB_HEAT2D_SOURCE};
+            kernels[k] =
+                (fb_family_kernel){fb_heat2d_kernels[k].name, fb_heat2d_kernels[k].summary,
+                                   fb_heat2d_kernels[k].nparams, fb_heat2d_kernels[k].params, FB_HEAT2D_SOURCE};
     return &kernels[i];
 }
 
@@ -57,10 +58,18 @@ json_t *fb_heat2d_record(const fb_device_info *d, const fb_heat2d_problem *p, co
                          const fb_heat2d_result *r)
 {
     const fb_heat2d_kernel_def *k = cfg->kernel;
-    fb_kernel_record base = {"heat2d", k->name, cfg->is_double, cfg->measure.cold,
-                             fb_json_params(k->params, k->nparams, &cfg->point), &r->launch,
-                             r->has_resources ? &r->resources : NULL, r->model.flops, r->model.min_bytes, r->gflops,
-                             r->gbs, &r->m};
+    fb_kernel_record base = {"heat2d",
+                             k->name,
+                             cfg->is_double,
+                             cfg->measure.cold,
+                             fb_json_params(k->params, k->nparams, &cfg->point),
+                             &r->launch,
+                             r->has_resources ? &r->resources : NULL,
+                             r->model.flops,
+                             r->model.min_bytes,
+                             r->gflops,
+                             r->gbs,
+                             &r->m};
     json_t *rec = fb_json_kernel_record(d, &base);
     json_object_set_new(rec, "grid", json_deep_copy(p->json));
     /* T^n and the two iterates: whether the last-level cache can hold them
@@ -70,12 +79,11 @@ json_t *fb_heat2d_record(const fb_device_info *d, const fb_heat2d_problem *p, co
     json_object_set_new(rec, "device_cache_bytes", json_integer((json_int_t)d->cache_bytes));
     json_object_set_new(rec, "ns_per_cell", json_real(r->ns_per_cell));
     json_object_set_new(rec, "check",
-                        json_pack("{s:f, s:f, s:b, s:f, s:f, s:i, s:i, s:f, s:f, s:f, s:f}", "rel_error",
-                                  r->rel_error, "tolerance", r->tolerance, "ok", r->checked_ok, "analytic_error",
-                                  r->analytic_error, "analytic_bound", r->analytic_bound, "steps",
-                                  FB_HEAT2D_CHECK_STEPS, "iterations", r->iterations, "dt", p->dt, "iteration_error",
-                                  r->iteration_error, "change_error", r->change_error, "iteration_tolerance",
-                                  r->iteration_tolerance));
+                        json_pack("{s:f, s:f, s:b, s:f, s:f, s:i, s:i, s:f, s:f, s:f, s:f}", "rel_error", r->rel_error,
+                                  "tolerance", r->tolerance, "ok", r->checked_ok, "analytic_error", r->analytic_error,
+                                  "analytic_bound", r->analytic_bound, "steps", FB_HEAT2D_CHECK_STEPS, "iterations",
+                                  r->iterations, "dt", p->dt, "iteration_error", r->iteration_error, "change_error",
+                                  r->change_error, "iteration_tolerance", r->iteration_tolerance));
     json_object_set_new(rec, "status", json_string(r->checked_ok ? "ok" : "wrong-result"));
     return rec;
 }
@@ -100,7 +108,8 @@ static int variants(fb_variant_sink *sink);
 
 const fb_family fb_family_heat2d = {
     .name = "heat2d",
-    .summary = "implicit heat conduction on a stretched 2D grid: Jacobi or red-black Gauss-Seidel, device max reduction",
+    .summary =
+        "implicit heat conduction on a stretched 2D grid: Jacobi or red-black Gauss-Seidel, device max reduction",
     .model = "21 flops per cell per iteration; bytes: 3 (Jacobi) or 4 (red-black) REALs per cell, the 1D mesh arrays "
              "and 2 partials per group (fb_heat2d_model_of, heat2d_kernels.c)",
     .reference = "one iteration from a random field against its serial twin, a 4-step transient against serial "

@@ -21,7 +21,6 @@
  * uniform mesh the error reaches 0.99 of the bound itself) */
 #define ANALYTIC_MARGIN 2.0
 
-
 /* ---- the problem ---- */
 
 fb_status fb_heat2d_problem_open(const char *spec, fb_heat2d_problem **out)
@@ -362,9 +361,10 @@ static fb_status one_iteration_check(heat_run *s, fb_heat2d_result *r)
     r->iteration_error = isfinite(diff) ? diff : DBL_MAX;
     r->change_error = isfinite(change) ? fabs(change - expected) : DBL_MAX;
     if (!(diff <= r->iteration_tolerance))
-        FB_FAIL(FB_ERR_CHECK, "%s on %s, %s: one iteration from a random field differs from its serial twin by %.3g "
-                "(tolerance %.3g)", s->cfg->kernel->name, fb_target_info(s->t)->id, s->p->g.spec, diff,
-                r->iteration_tolerance);
+        FB_FAIL(FB_ERR_CHECK,
+                "%s on %s, %s: one iteration from a random field differs from its serial twin by %.3g "
+                "(tolerance %.3g)",
+                s->cfg->kernel->name, fb_target_info(s->t)->id, s->p->g.spec, diff, r->iteration_tolerance);
     if (!(r->change_error <= r->iteration_tolerance))
         FB_FAIL(FB_ERR_CHECK, "%s on %s, %s: device max change %.17g, serial %.17g", s->cfg->kernel->name,
                 fb_target_info(s->t)->id, s->p->g.spec, change, expected);

@@ -16,8 +16,10 @@ FB_INLINE int merge_path_rows(const int d, const int nrows, const int nnz, FB_GL
     int lo = least > 0 ? least : 0, hi = d < nrows ? d : nrows;
     while (lo < hi) {
         const int mid = (lo + hi) >> 1;
-        if (rowptr[mid + 1] <= d - mid - 1) lo = mid + 1;
-        else hi = mid;
+        if (rowptr[mid + 1] <= d - mid - 1)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo;
 }

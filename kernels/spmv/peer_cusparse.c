@@ -22,13 +22,13 @@
     do {                                                                                                               \
         cusparseStatus_t s_ = (call);                                                                                  \
         if (s_ != CUSPARSE_STATUS_SUCCESS)                                                                             \
-            FB_FAIL(FB_ERR_BACKEND, "%s: %s failed: %s", run->name, (what), cusparseGetErrorString(s_));             \
+            FB_FAIL(FB_ERR_BACKEND, "%s: %s failed: %s", run->name, (what), cusparseGetErrorString(s_));               \
     } while (0)
 
 #define CHECK_RT(call, what)                                                                                           \
     do {                                                                                                               \
         cudaError_t e_ = (call);                                                                                       \
-        if (e_ != cudaSuccess) FB_FAIL(FB_ERR_BACKEND, "%s: %s failed: %s", run->name, (what), cudaGetErrorName(e_)); \
+        if (e_ != cudaSuccess) FB_FAIL(FB_ERR_BACKEND, "%s: %s failed: %s", run->name, (what), cudaGetErrorName(e_));  \
     } while (0)
 
 typedef struct sparse_run {
@@ -58,7 +58,10 @@ static int available_cusparse(char *why, size_t len)
     return 1;
 }
 
-static const void *alpha_of(const sparse_run *run) { return run->is_double ? (const void *)&run->alpha : &run->alpha_s; }
+static const void *alpha_of(const sparse_run *run)
+{
+    return run->is_double ? (const void *)&run->alpha : &run->alpha_s;
+}
 static const void *beta_of(const sparse_run *run) { return run->is_double ? (const void *)&run->beta : &run->beta_s; }
 
 static fb_status prepare_csr(sparse_run *run)
@@ -111,8 +114,8 @@ static fb_status product_bsr(sparse_run *run)
     int mb = s->nbrows, nb = s->ncols / s->block, nnzb = (int)s->nblocks;
     if (run->is_double)
         CHECK_SPARSE(cusparseDbsrmv(run->handle, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE, mb, nb, nnzb,
-                                    &run->alpha, run->descr, dev_ptr(run->d.val), dev_ptr(run->d.ptr), dev_ptr(run->d.idx),
-                                    s->block, dev_ptr(run->d.x), &run->beta, dev_ptr(run->d.y)),
+                                    &run->alpha, run->descr, dev_ptr(run->d.val), dev_ptr(run->d.ptr),
+                                    dev_ptr(run->d.idx), s->block, dev_ptr(run->d.x), &run->beta, dev_ptr(run->d.y)),
                      "cusparseDbsrmv");
     else
         CHECK_SPARSE(cusparseSbsrmv(run->handle, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE, mb, nb, nnzb,
@@ -162,8 +165,15 @@ static fb_status run_cusparse(const char *name, fb_target *t, const fb_spmv_matr
                               const double *x, fb_spmv_result *out)
 {
     fb_status status = FB_OK;
-    sparse_run r = {.name = name, .t = t, .M = M, .is_double = cfg->is_double,
-                    .type = cfg->is_double ? CUDA_R_64F : CUDA_R_32F, .alpha = 1, .beta = 0, .alpha_s = 1, .beta_s = 0};
+    sparse_run r = {.name = name,
+                    .t = t,
+                    .M = M,
+                    .is_double = cfg->is_double,
+                    .type = cfg->is_double ? CUDA_R_64F : CUDA_R_32F,
+                    .alpha = 1,
+                    .beta = 0,
+                    .alpha_s = 1,
+                    .beta_s = 0};
     sparse_run *run = &r;
     FB_CHECK(fb_spmv_upload(t, M, run->is_double, x, &run->d)); /* first: makes the device's context current */
     CHECK_SPARSE(cusparseCreate(&run->handle), "cusparseCreate");
@@ -222,7 +232,8 @@ const fb_peer fb_peer_cusparse = {
 };
 
 const fb_peer fb_peer_cusparse_bsr = {
-    .def = {.name = "peer:cusparse-bsr", .summary = "NVIDIA cuSPARSE bsrmv, BSR with row-major blocks (CUDA)",
+    .def = {.name = "peer:cusparse-bsr",
+            .summary = "NVIDIA cuSPARSE bsrmv, BSR with row-major blocks (CUDA)",
             .format = FB_FORMAT_BCSR},
     .backend = "cuda",
     .available = available_cusparse,

@@ -11,11 +11,11 @@
 #ifdef FB_HAVE_GRAPHBLAS
 #include <GraphBLAS.h>
 
-#define CHECK_GRB(call, what)                                                                         \
-    do {                                                                                              \
-        GrB_Info info_ = (call);                                                                      \
-        if (info_ != GrB_SUCCESS && info_ != GrB_NO_VALUE)                                            \
-            FB_FAIL(FB_ERR_BACKEND, "peer:graphblas: %s failed (GrB_Info %d)", (what), (int)info_);  \
+#define CHECK_GRB(call, what)                                                                                          \
+    do {                                                                                                               \
+        GrB_Info info_ = (call);                                                                                       \
+        if (info_ != GrB_SUCCESS && info_ != GrB_NO_VALUE)                                                             \
+            FB_FAIL(FB_ERR_BACKEND, "peer:graphblas: %s failed (GrB_Info %d)", (what), (int)info_);                    \
     } while (0)
 
 typedef struct grb_run {
@@ -46,13 +46,15 @@ static fb_status build_matrix(const fb_spmv_matrix *M, int is_double, grb_run *g
             I[k] = (GrB_Index)r;
             J[k] = (GrB_Index)M->idx[k];
         }
-    CHECK_GRB(GrB_Matrix_new(&g->A, is_double ? GrB_FP64 : GrB_FP32, (GrB_Index)M->shape.nrows,
-                             (GrB_Index)M->shape.ncols), "GrB_Matrix_new");
+    CHECK_GRB(
+        GrB_Matrix_new(&g->A, is_double ? GrB_FP64 : GrB_FP32, (GrB_Index)M->shape.nrows, (GrB_Index)M->shape.ncols),
+        "GrB_Matrix_new");
     if (is_double) {
         CHECK_GRB(GrB_Matrix_build_FP64(g->A, I, J, M->values, n, GrB_PLUS_FP64), "GrB_Matrix_build");
     } else {
         FB_ALLOC(xs, n, "single-precision values");
-        for (GrB_Index k = 0; k < n; ++k) xs[k] = (float)M->values[k];
+        for (GrB_Index k = 0; k < n; ++k)
+            xs[k] = (float)M->values[k];
         CHECK_GRB(GrB_Matrix_build_FP32(g->A, I, J, xs, n, GrB_PLUS_FP32), "GrB_Matrix_build");
     }
     CHECK_GRB(GrB_Matrix_wait(g->A, GrB_MATERIALIZE), "GrB_Matrix_wait");
@@ -70,8 +72,10 @@ static fb_status build_x(const fb_spmv_matrix *M, const double *x, int is_double
     CHECK_GRB(GrB_Vector_new(&g->x, type, (GrB_Index)M->shape.ncols), "GrB_Vector_new");
     CHECK_GRB(GrB_Vector_new(&g->y, type, (GrB_Index)M->shape.nrows), "GrB_Vector_new");
     for (int j = 0; j < M->shape.ncols; ++j) {
-        if (is_double) CHECK_GRB(GrB_Vector_setElement_FP64(g->x, x[j], (GrB_Index)j), "GrB_Vector_setElement");
-        else CHECK_GRB(GrB_Vector_setElement_FP32(g->x, (float)x[j], (GrB_Index)j), "GrB_Vector_setElement");
+        if (is_double)
+            CHECK_GRB(GrB_Vector_setElement_FP64(g->x, x[j], (GrB_Index)j), "GrB_Vector_setElement");
+        else
+            CHECK_GRB(GrB_Vector_setElement_FP32(g->x, (float)x[j], (GrB_Index)j), "GrB_Vector_setElement");
     }
     CHECK_GRB(GrB_Vector_wait(g->x, GrB_MATERIALIZE), "GrB_Vector_wait");
     g->semiring = is_double ? GrB_PLUS_TIMES_SEMIRING_FP64 : GrB_PLUS_TIMES_SEMIRING_FP32;
@@ -103,8 +107,10 @@ static fb_status read_y(const fb_spmv_matrix *M, int is_double, grb_run *g, doub
         float f = 0;
         GrB_Info info = is_double ? GrB_Vector_extractElement_FP64(&d, g->y, (GrB_Index)i)
                                   : GrB_Vector_extractElement_FP32(&f, g->y, (GrB_Index)i);
-        if (info == GrB_SUCCESS) y[i] = is_double ? d : (double)f;
-        else if (info != GrB_NO_VALUE) FB_FAIL(FB_ERR_BACKEND, "peer:graphblas: reading y failed (GrB_Info %d)", (int)info);
+        if (info == GrB_SUCCESS)
+            y[i] = is_double ? d : (double)f;
+        else if (info != GrB_NO_VALUE)
+            FB_FAIL(FB_ERR_BACKEND, "peer:graphblas: reading y failed (GrB_Info %d)", (int)info);
     }
 fail:
     return status;
@@ -149,7 +155,8 @@ static fb_status run_graphblas(fb_target *t, const fb_spmv_matrix *M, const fb_s
 #endif
 
 const fb_peer fb_peer_graphblas = {
-    .def = {.name = "peer:graphblas", .summary = "SuiteSparse:GraphBLAS GrB_mxv (CPU, OpenMP)",
+    .def = {.name = "peer:graphblas",
+            .summary = "SuiteSparse:GraphBLAS GrB_mxv (CPU, OpenMP)",
             .format = FB_FORMAT_CSR},
     .backend = "openmp",
     .available = available_graphblas,

@@ -15,33 +15,33 @@
  * precision runs round them (and x) to float on upload. */
 typedef struct fb_spmv_matrix {
     fb_spmv_format format;
-    fb_spmv_shape shape;   /* real_bytes is ignored here (set per run) */
-    const int *ptr;        /* CSR rowptr (nrows + 1) or BCSR browptr (nbrows + 1) */
-    const int *idx;        /* CSR colidx (nnz) or BCSR block column (nblocks) */
-    const double *values;  /* CSR: nnz. BCSR: nblocks * K^2, block-major, each block
-                              row-major. BCSR SoA: K^2 arrays of nblocks. */
-    int max_row_entries;   /* longest row in scalar entries, for the error bound */
+    fb_spmv_shape shape;  /* real_bytes is ignored here (set per run) */
+    const int *ptr;       /* CSR rowptr (nrows + 1) or BCSR browptr (nbrows + 1) */
+    const int *idx;       /* CSR colidx (nnz) or BCSR block column (nblocks) */
+    const double *values; /* CSR: nnz. BCSR: nblocks * K^2, block-major, each block
+                             row-major. BCSR SoA: K^2 arrays of nblocks. */
+    int max_row_entries;  /* longest row in scalar entries, for the error bound */
 } fb_spmv_matrix;
 
 typedef struct fb_spmv_config {
     const fb_spmv_kernel_def *kernel;
     fb_param_point point;
     int is_double;
-    const double *x;       /* ncols values, or NULL for the default x */
+    const double *x; /* ncols values, or NULL for the default x */
     fb_measure_config measure;
 } fb_spmv_config;
 
 typedef struct fb_spmv_result {
     fb_measurement m;
-    fb_spmv_model model;   /* flops and minimal bytes of this run */
-    double gflops, gbs;    /* model / median time */
-    double rel_error;      /* max |y - ref| / max (|A| |x|) */
+    fb_spmv_model model; /* flops and minimal bytes of this run */
+    double gflops, gbs;  /* model / median time */
+    double rel_error;    /* max |y - ref| / max (|A| |x|) */
     double tolerance;
     int checked_ok;
-    fb_launch launch;      /* geometry of the main kernel */
-    int has_resources;     /* resources below were reported (device backends) */
+    fb_launch launch;              /* geometry of the main kernel */
+    int has_resources;             /* resources below were reported (device backends) */
     fb_kernel_resources resources; /* of the main kernel at launch.local */
-    double *y;             /* the result (nrows), malloc'd, for --y-out */
+    double *y;                     /* the result (nrows), malloc'd, for --y-out */
 } fb_spmv_result;
 
 /* Default x: deterministic, non-constant, in [0.5, 1.5). */

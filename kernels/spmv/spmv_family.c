@@ -25,9 +25,8 @@ static void fill_kernels(void)
 {
     if (kernels[0].name) return;
     for (int i = 0; i < fb_spmv_kernel_count; ++i)
-        kernels[i] = (fb_family_kernel){fb_spmv_kernels[i].name, fb_spmv_kernels[i].summary,
-                                        fb_spmv_kernels[i].nparams, fb_spmv_kernels[i].params,
-                                        fb_spmv_kernels[i].source};
+        kernels[i] = (fb_family_kernel){fb_spmv_kernels[i].name, fb_spmv_kernels[i].summary, fb_spmv_kernels[i].nparams,
+                                        fb_spmv_kernels[i].params, fb_spmv_kernels[i].source};
     for (int i = 0; i < fb_peer_count(); ++i) {
         const fb_peer *p = fb_peer_at(i);
         kernels[fb_spmv_kernel_count + i] = (fb_family_kernel){p->def.name, p->def.summary, 0, p->def.params, NULL};
@@ -154,8 +153,13 @@ static int point_variants(fb_variant_sink *sink, const fb_spmv_kernel_def *k, co
     int pos[FB_MAX_PARAMS];
     fb_param_point p;
     char why[256], num[16];
-    fb_spmv_shape shape = {.nrows = 1024, .ncols = 1024, .nnz = 8192, .block = block, .nbrows = 1024,
-                           .nblocks = 8192, .real_bytes = strcmp(real, "double") == 0 ? 8 : 4};
+    fb_spmv_shape shape = {.nrows = 1024,
+                           .ncols = 1024,
+                           .nnz = 8192,
+                           .block = block,
+                           .nbrows = 1024,
+                           .nblocks = 8192,
+                           .real_bytes = strcmp(real, "double") == 0 ? 8 : 4};
     for (int more = fb_variant_first_point(k->params, k->nparams, pos, &p); more;
          more = fb_variant_next_point(k->params, k->nparams, pos, &p)) {
         if (!k->allowed(&p, &fb_variant_generic_gpu, &shape, why, sizeof why)) continue;

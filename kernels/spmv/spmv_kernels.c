@@ -58,8 +58,8 @@ static int allowed_one_per_row(const fb_param_point *p, const fb_device_info *de
     return !too_big_group((size_t)p->values[0], dev, why, len);
 }
 
-static int allowed_block_per_item(const fb_param_point *p, const fb_device_info *dev, const fb_spmv_shape *s,
-                                  char *why, size_t len)
+static int allowed_block_per_item(const fb_param_point *p, const fb_device_info *dev, const fb_spmv_shape *s, char *why,
+                                  size_t len)
 {
     return !bad_block(s, why, len) && allowed_one_per_row(p, dev, s, why, len);
 }
@@ -165,6 +165,8 @@ static void geometry_merge(const fb_param_point *p, const fb_spmv_shape *s, fb_l
 
 /* ---- the table ------------------------------------------------------------ */
 
+/* One row per kernel; clang-format would put every field on its own line. */
+// clang-format off
 const fb_spmv_kernel_def fb_spmv_kernels[] = {
     {"csr-scalar", "CSR, one work-item per row", "spmv/csr_scalar.cl", "spmv_csr_scalar", NULL, FB_FORMAT_CSR, 1,
      {{"WG_SIZE", 128, POW2_WG, "work-group size", 1, FB_ROLE_GROUP_SIZE}}, allowed_one_per_row, geometry_one_per_row},
@@ -200,6 +202,7 @@ const fb_spmv_kernel_def fb_spmv_kernels[] = {
      "spmv_bcsr_soa", NULL, FB_FORMAT_BCSR_SOA, 1, {{"WG_SIZE", 128, POW2_WG, "work-group size", 1, FB_ROLE_GROUP_SIZE}},
      allowed_block_per_item, geometry_one_per_row},
 };
+// clang-format on
 
 const int fb_spmv_kernel_count = (int)(sizeof fb_spmv_kernels / sizeof fb_spmv_kernels[0]);
 
@@ -214,7 +217,8 @@ fb_param_point fb_spmv_default_point(const fb_spmv_kernel_def *k)
 {
     fb_param_point p;
     memset(&p, 0, sizeof p);
-    for (int i = 0; i < k->nparams; ++i) p.values[i] = k->params[i].def;
+    for (int i = 0; i < k->nparams; ++i)
+        p.values[i] = k->params[i].def;
     return p;
 }
 

@@ -13,34 +13,32 @@ typedef enum fb_spmv_format { FB_FORMAT_CSR, FB_FORMAT_BCSR, FB_FORMAT_BCSR_SOA 
 /* Problem facts the geometry and constraints depend on. */
 typedef struct fb_spmv_shape {
     int nrows, ncols;
-    long long nnz;         /* stored scalar entries (BCSR: nblocks * block^2) */
-    int block;             /* 1 for CSR */
-    int nbrows;            /* block rows (CSR: nrows) */
-    long long nblocks;     /* BCSR blocks (CSR: nnz) */
-    int real_bytes;        /* 8 double, 4 single */
+    long long nnz;     /* stored scalar entries (BCSR: nblocks * block^2) */
+    int block;         /* 1 for CSR */
+    int nbrows;        /* block rows (CSR: nrows) */
+    long long nblocks; /* BCSR blocks (CSR: nnz) */
+    int real_bytes;    /* 8 double, 4 single */
 } fb_spmv_shape;
 
 typedef struct fb_spmv_kernel_def {
-    const char *name;          /* "csr-multirow" */
+    const char *name; /* "csr-multirow" */
     const char *summary;
-    const char *source;        /* "spmv/csr_multirow.cl" */
-    const char *kernel;        /* "spmv_csr_multirow" */
-    const char *fixup_kernel;  /* second kernel (merge path), or NULL */
+    const char *source;       /* "spmv/csr_multirow.cl" */
+    const char *kernel;       /* "spmv_csr_multirow" */
+    const char *fixup_kernel; /* second kernel (merge path), or NULL */
     fb_spmv_format format;
     int nparams;
     fb_param_axis params[FB_MAX_PARAMS];
     /* 0 if the point is allowed on this device for this problem, else
      * writes the reason ("WG_SIZE 2048 exceeds the device limit 1024"). */
-    int (*allowed)(const fb_param_point *p, const fb_device_info *dev, const fb_spmv_shape *s, char *why,
-                   size_t len);
+    int (*allowed)(const fb_param_point *p, const fb_device_info *dev, const fb_spmv_shape *s, char *why, size_t len);
     /* Launch geometry of the main kernel (and of the fix-up, if any). */
-    void (*geometry)(const fb_param_point *p, const fb_spmv_shape *s, fb_launch *main, fb_launch *fixup,
-                     int *nthreads);
+    void (*geometry)(const fb_param_point *p, const fb_spmv_shape *s, fb_launch *main, fb_launch *fixup, int *nthreads);
 } fb_spmv_kernel_def;
 
 typedef struct fb_spmv_model {
-    double flops;      /* 2 per stored entry */
-    double min_bytes;  /* values + indices + row pointers + x once + y once */
+    double flops;     /* 2 per stored entry */
+    double min_bytes; /* values + indices + row pointers + x once + y once */
 } fb_spmv_model;
 
 extern const fb_spmv_kernel_def fb_spmv_kernels[];

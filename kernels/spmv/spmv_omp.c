@@ -15,8 +15,10 @@ static int row_at_nnz(const int *rowptr, int nrows, long long target)
     int lo = 0, hi = nrows;
     while (lo < hi) {
         int mid = lo + (hi - lo) / 2;
-        if (rowptr[mid] < target) lo = mid + 1;
-        else hi = mid;
+        if (rowptr[mid] < target)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo;
 }
@@ -43,7 +45,8 @@ static void fb_omp_balanced_rows(const int *rowptr, int nrows, int *r0, int *r1)
 #undef REAL
 #undef SUFFIX
 
-#define BOTH(name, nargs, fn) {name, "double", nargs, fn##d}, {name, "float", nargs, fn##s}
+#define BOTH(name, nargs, fn)                                                                                          \
+    {name, "double", nargs, fn##d}, { name, "float", nargs, fn##s }
 
 const fb_host_kernel fb_spmv_host_kernels[] = {
     BOTH("spmv_csr_scalar", 6, spmv_csr_omp_),

@@ -19,7 +19,8 @@ static inline REAL FB_NAME(csr_row_dot_)(int row, const int *restrict rowptr, co
     REAL sum = 0;
     const int end = rowptr[row + 1];
 #pragma omp simd reduction(+ : sum)
-    for (int j = rowptr[row]; j < end; ++j) sum += values[j] * x[colidx[j]];
+    for (int j = rowptr[row]; j < end; ++j)
+        sum += values[j] * x[colidx[j]];
     return sum;
 }
 
@@ -37,15 +38,15 @@ static void FB_NAME(spmv_csr_omp_)(const fb_host_arg *args, const fb_launch *lau
     {
         int r0, r1;
         fb_omp_balanced_rows(rowptr, nrows, &r0, &r1);
-        for (int row = r0; row < r1; ++row) y[row] = FB_NAME(csr_row_dot_)(row, rowptr, colidx, values, x);
+        for (int row = r0; row < r1; ++row)
+            y[row] = FB_NAME(csr_row_dot_)(row, rowptr, colidx, values, x);
     }
 }
 
 /* Consumes merge steps [d0, d1) starting at row `row`; returns the partial
  * sum of the row it stops in, and that row in *row_out. */
-static REAL FB_NAME(merge_segment_)(int d0, int d1, int nrows, const int *restrict rowptr,
-                                    const int *restrict colidx, const REAL *restrict values,
-                                    const REAL *restrict x, REAL *restrict y, int *row_out)
+static REAL FB_NAME(merge_segment_)(int d0, int d1, int nrows, const int *restrict rowptr, const int *restrict colidx,
+                                    const REAL *restrict values, const REAL *restrict x, REAL *restrict y, int *row_out)
 {
     int row = merge_path_rows(d0, nrows, rowptr[nrows], rowptr);
     int j = d0 - row;
@@ -64,8 +65,7 @@ static REAL FB_NAME(merge_segment_)(int d0, int d1, int nrows, const int *restri
     return sum;
 }
 
-static void FB_NAME(spmv_csr_merge_omp_)(const fb_host_arg *args, const fb_launch *launch,
-                                         const fb_host_defines *defs)
+static void FB_NAME(spmv_csr_merge_omp_)(const fb_host_arg *args, const fb_launch *launch, const fb_host_defines *defs)
 {
     (void)launch;
     (void)defs;
@@ -118,20 +118,22 @@ static inline void FB_NAME(bcsr_row_)(int brow, int K, size_t entry_stride, size
         const REAL *xb = x + (size_t)bcolidx[b] * K;
         const REAL *block = values + (size_t)b * block_stride;
         for (int r = 0; r < K; ++r)
-            for (int c = 0; c < K; ++c) acc[r] += block[(size_t)(r * K + c) * entry_stride] * xb[c];
+            for (int c = 0; c < K; ++c)
+                acc[r] += block[(size_t)(r * K + c) * entry_stride] * xb[c];
     }
-    for (int r = 0; r < K; ++r) y[(size_t)brow * K + r] = acc[r];
+    for (int r = 0; r < K; ++r)
+        y[(size_t)brow * K + r] = acc[r];
 }
 
-#define FB_BCSR_CASE(K)                                                                                  \
-    case K:                                                                                              \
-        _Pragma("omp parallel for schedule(static)") for (int brow = 0; brow < nbrows; ++brow)          \
-            FB_NAME(bcsr_row_)(brow, K, entry_stride, soa ? 1 : (size_t)(K * K), browptr, bcolidx, values, x, y); \
+#define FB_BCSR_CASE(K)                                                                                                \
+    case K:                                                                                                            \
+        _Pragma("omp parallel for schedule(static)") for (int brow = 0; brow < nbrows; ++brow)                         \
+            FB_NAME(bcsr_row_)(brow, K, entry_stride, soa ? 1 : (size_t)(K * K), browptr, bcolidx, values, x, y);      \
         break
 
 static void FB_NAME(bcsr_dispatch_)(int K, int soa, int nbrows, size_t nblocks, const int *restrict browptr,
-                                    const int *restrict bcolidx, const REAL *restrict values,
-                                    const REAL *restrict x, REAL *restrict y)
+                                    const int *restrict bcolidx, const REAL *restrict values, const REAL *restrict x,
+                                    REAL *restrict y)
 {
     const size_t entry_stride = soa ? nblocks : 1;
     switch (K) {
@@ -151,16 +153,17 @@ static void FB_NAME(bcsr_dispatch_)(int K, int soa, int nbrows, size_t nblocks, 
 static void FB_NAME(spmv_bcsr_omp_)(const fb_host_arg *args, const fb_launch *launch, const fb_host_defines *defs)
 {
     (void)launch;
-    FB_NAME(bcsr_dispatch_)(fb_host_define_int(defs, "BLOCK_SIZE", 4), 0, args[0].i32, 0, args[1].ptr, args[2].ptr,
-                            args[3].ptr, args[4].ptr, args[5].ptr);
+    FB_NAME(bcsr_dispatch_)
+    (fb_host_define_int(defs, "BLOCK_SIZE", 4), 0, args[0].i32, 0, args[1].ptr, args[2].ptr, args[3].ptr, args[4].ptr,
+     args[5].ptr);
 }
 
-static void FB_NAME(spmv_bcsr_soa_omp_)(const fb_host_arg *args, const fb_launch *launch,
-                                        const fb_host_defines *defs)
+static void FB_NAME(spmv_bcsr_soa_omp_)(const fb_host_arg *args, const fb_launch *launch, const fb_host_defines *defs)
 {
     (void)launch;
-    FB_NAME(bcsr_dispatch_)(fb_host_define_int(defs, "BLOCK_SIZE", 4), 1, args[0].i32, (size_t)args[1].i32,
-                            args[2].ptr, args[3].ptr, args[4].ptr, args[5].ptr, args[6].ptr);
+    FB_NAME(bcsr_dispatch_)
+    (fb_host_define_int(defs, "BLOCK_SIZE", 4), 1, args[0].i32, (size_t)args[1].i32, args[2].ptr, args[3].ptr,
+     args[4].ptr, args[5].ptr, args[6].ptr);
 }
 
 #undef FB_NAME

@@ -27,15 +27,14 @@ fb_status fb_spmv_matrix_json(const fb_matrix *m, json_t **out)
     FB_CHECK(fb_csr_stats_compute(&m->A, &s));
     snprintf(hash, sizeof hash, "%016llx", (unsigned long long)s.hash);
     short_name(m->source, name, sizeof name);
-    *out = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:I, s:{s:i, s:f, s:i, s:f}, s:I, s:s}", "name", name,
-                     "source", m->source, "origin", m->origin, "hash", hash, "rows", s.nrows, "cols", s.ncols,
-                     "nnz", (json_int_t)s.nnz, "nnz_per_row", "min", s.row_min, "mean", s.row_mean, "max",
-                     s.row_max, "stddev", s.row_stddev, "bandwidth", (json_int_t)s.bandwidth, "symmetry",
-                     fb_symmetry_name(s.symmetry));
+    *out = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:I, s:{s:i, s:f, s:i, s:f}, s:I, s:s}", "name", name, "source",
+                     m->source, "origin", m->origin, "hash", hash, "rows", s.nrows, "cols", s.ncols, "nnz",
+                     (json_int_t)s.nnz, "nnz_per_row", "min", s.row_min, "mean", s.row_mean, "max", s.row_max, "stddev",
+                     s.row_stddev, "bandwidth", (json_int_t)s.bandwidth, "symmetry", fb_symmetry_name(s.symmetry));
     if (m->block)
         json_object_set_new(*out, "block",
-                            json_pack("{s:i, s:I, s:f}", "size", m->block, "blocks", (json_int_t)m->B.nblocks,
-                                      "fill", fb_bcsr_fill(&m->B)));
+                            json_pack("{s:i, s:I, s:f}", "size", m->block, "blocks", (json_int_t)m->B.nblocks, "fill",
+                                      fb_bcsr_fill(&m->B)));
     if (m->reordered) json_object_set_new(*out, "reorder", json_string("rcm"));
 fail:
     return status;
@@ -51,16 +50,28 @@ json_t *fb_spmv_params_json(const fb_spmv_config *cfg, const fb_spmv_matrix *A)
 json_t *fb_spmv_record(const fb_device_info *d, const json_t *matrix, const fb_spmv_matrix *A,
                        const fb_spmv_config *cfg, const fb_spmv_result *r, double stream_gbs)
 {
-    fb_kernel_record k = {"spmv", cfg->kernel->name, cfg->is_double, cfg->measure.cold, fb_spmv_params_json(cfg, A),
-                          &r->launch, r->has_resources ? &r->resources : NULL, r->model.flops, r->model.min_bytes,
-                          r->gflops, r->gbs, &r->m};
+    fb_kernel_record k = {"spmv",
+                          cfg->kernel->name,
+                          cfg->is_double,
+                          cfg->measure.cold,
+                          fb_spmv_params_json(cfg, A),
+                          &r->launch,
+                          r->has_resources ? &r->resources : NULL,
+                          r->model.flops,
+                          r->model.min_bytes,
+                          r->gflops,
+                          r->gbs,
+                          &r->m};
     json_t *rec = fb_json_kernel_record(d, &k);
     json_object_set_new(rec, "format",
-                        json_string(A->format == FB_FORMAT_CSR ? "csr" : A->format == FB_FORMAT_BCSR ? "bcsr" : "bcsr-soa"));
+                        json_string(A->format == FB_FORMAT_CSR    ? "csr"
+                                    : A->format == FB_FORMAT_BCSR ? "bcsr"
+                                                                  : "bcsr-soa"));
     json_object_set_new(rec, "matrix", json_deep_copy(matrix));
     fb_json_set_fraction_of_stream(rec, r->gbs, stream_gbs);
-    json_object_set_new(rec, "check", json_pack("{s:f, s:f, s:b}", "rel_error", r->rel_error, "tolerance",
-                                                r->tolerance, "ok", r->checked_ok));
+    json_object_set_new(
+        rec, "check",
+        json_pack("{s:f, s:f, s:b}", "rel_error", r->rel_error, "tolerance", r->tolerance, "ok", r->checked_ok));
     json_object_set_new(rec, "status", json_string(r->checked_ok ? "ok" : "wrong-result"));
     return rec;
 }

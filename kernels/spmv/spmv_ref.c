@@ -16,9 +16,9 @@ void fb_spmv_reference(const fb_spmv_matrix *A, const double *x, double *y, doub
             double sum = 0, abs_sum = 0;
             for (int b = A->ptr[br]; b < A->ptr[br + 1]; ++b) {
                 for (int c = 0; c < K; ++c) {
-                    size_t at = A->format == FB_FORMAT_CSR        ? (size_t)b
-                                : A->format == FB_FORMAT_BCSR     ? (size_t)b * K * K + (size_t)(r * K + c)
-                                                                  : (size_t)(r * K + c) * nb + (size_t)b;
+                    size_t at = A->format == FB_FORMAT_CSR    ? (size_t)b
+                                : A->format == FB_FORMAT_BCSR ? (size_t)b * K * K + (size_t)(r * K + c)
+                                                              : (size_t)(r * K + c) * nb + (size_t)b;
                     double a = A->values[at], xv = x[(size_t)A->idx[b] * K + c];
                     sum += a * xv;
                     abs_sum += fabs(a * xv);

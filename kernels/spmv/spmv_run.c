@@ -36,9 +36,11 @@ fb_status fb_spmv_check_point(const fb_spmv_config *cfg, const fb_device_info *d
                 k->format == FB_FORMAT_CSR ? "CSR" : "BCSR");
     for (int i = 0; i < k->nparams; ++i) {
         int ok = 0;
-        for (int v = 0; v < k->params[i].nvalues; ++v) ok |= k->params[i].values[v] == cfg->point.values[i];
-        if (!ok) FB_FAIL(FB_ERR_USAGE, "%s: %s=%d is not in its space (see flowbench spmv --list)", k->name,
-                         k->params[i].name, cfg->point.values[i]);
+        for (int v = 0; v < k->params[i].nvalues; ++v)
+            ok |= k->params[i].values[v] == cfg->point.values[i];
+        if (!ok)
+            FB_FAIL(FB_ERR_USAGE, "%s: %s=%d is not in its space (see flowbench spmv --list)", k->name,
+                    k->params[i].name, cfg->point.values[i]);
     }
     if (!k->allowed(&cfg->point, dev, &shape, why, sizeof why))
         FB_FAIL(FB_ERR_USAGE, "%s on %s: %s", k->name, dev->id, why);
@@ -58,7 +60,8 @@ static fb_status upload_reals(fb_target *t, int is_double, const double *src, si
         FB_CHECK(fb_target_copy_in(t, *out, src, bytes));
     } else {
         FB_ALLOC(tmp, n, "single-precision copy");
-        for (size_t i = 0; i < n; ++i) tmp[i] = (float)src[i];
+        for (size_t i = 0; i < n; ++i)
+            tmp[i] = (float)src[i];
         FB_CHECK(fb_target_copy_in(t, *out, tmp, bytes));
     }
 fail:
@@ -85,7 +88,8 @@ fb_status fb_spmv_download_reals(fb_target *t, int is_double, fb_buffer *src, si
     } else {
         FB_ALLOC(tmp, n, "single-precision result");
         FB_CHECK(fb_target_copy_out(t, tmp, src, n * sizeof(float)));
-        for (size_t i = 0; i < n; ++i) (*out)[i] = tmp[i];
+        for (size_t i = 0; i < n; ++i)
+            (*out)[i] = tmp[i];
     }
 fail:
     free(tmp);
@@ -115,7 +119,8 @@ fail:
 void fb_spmv_buffers_release(fb_target *t, fb_spmv_buffers *b)
 {
     fb_buffer *all[] = {b->ptr, b->idx, b->val, b->x, b->y};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) fb_target_release(t, all[i]);
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
+        fb_target_release(t, all[i]);
     memset(b, 0, sizeof *b);
 }
 
@@ -206,7 +211,8 @@ static fb_status rounded_copy(const double *src, size_t n, int is_double, double
 {
     fb_status status = FB_OK;
     FB_ALLOC(*out, n, "reference input");
-    for (size_t i = 0; i < n; ++i) (*out)[i] = is_double ? src[i] : (double)(float)src[i];
+    for (size_t i = 0; i < n; ++i)
+        (*out)[i] = is_double ? src[i] : (double)(float)src[i];
 fail:
     return status;
 }
@@ -241,8 +247,8 @@ fb_status fb_spmv_finish(const fb_spmv_matrix *A, const fb_spmv_config *cfg, con
     r->tolerance = 2.0 * eps * (double)(A->max_row_entries > 1 ? A->max_row_entries : 1);
     r->checked_ok = r->rel_error <= r->tolerance;
     if (!r->checked_ok)
-        FB_FAIL(FB_ERR_CHECK, "%s on %s: wrong result (relative error %.3g > tolerance %.3g)", cfg->kernel->name,
-                where, r->rel_error, r->tolerance);
+        FB_FAIL(FB_ERR_CHECK, "%s on %s: wrong result (relative error %.3g > tolerance %.3g)", cfg->kernel->name, where,
+                r->rel_error, r->tolerance);
 fail:
     free(ref);
     free(abs_ref);
@@ -257,7 +263,8 @@ fb_status fb_spmv_make_x(const fb_spmv_matrix *A, const double *given, double **
     *x = given;
     if (given) return FB_OK;
     FB_ALLOC(*owned, (size_t)A->shape.ncols, "x");
-    for (int j = 0; j < A->shape.ncols; ++j) (*owned)[j] = fb_spmv_default_x(j);
+    for (int j = 0; j < A->shape.ncols; ++j)
+        (*owned)[j] = fb_spmv_default_x(j);
     *x = *owned;
 fail:
     return status;

@@ -15,9 +15,9 @@
 #define FB_STREAM_DEFAULT_N (1u << 25) /* BabelStream's default: 3 x 256 MiB in double */
 
 typedef struct fb_stream_config {
-    size_t n;          /* elements per array */
-    int is_double;     /* 1: double, 0: float */
-    size_t wg;         /* work-group size of the device kernels */
+    size_t n;      /* elements per array */
+    int is_double; /* 1: double, 0: float */
+    size_t wg;     /* work-group size of the device kernels */
     fb_measure_config measure;
 } fb_stream_config;
 
@@ -34,11 +34,11 @@ extern const fb_stream_model fb_stream_models[FB_STREAM_NKERNELS];
 typedef struct fb_stream_result {
     const fb_stream_model *model;
     fb_measurement m;
-    double bytes;        /* words * n * sizeof(REAL) */
-    double gbs;          /* bytes / median time, 1e9 B/s */
-    double gbs_best;     /* bytes / min time (BabelStream's figure) */
-    double gflops;       /* flops / median time */
-    double max_rel_error;/* of the output array against the serial reference */
+    double bytes;         /* words * n * sizeof(REAL) */
+    double gbs;           /* bytes / median time, 1e9 B/s */
+    double gbs_best;      /* bytes / min time (BabelStream's figure) */
+    double gflops;        /* flops / median time */
+    double max_rel_error; /* of the output array against the serial reference */
     int checked_ok;
 } fb_stream_result;
 

@@ -8,8 +8,7 @@
 #define FB_CAT(a, b) FB_CAT_(a, b)
 #define FB_NAME(base) FB_CAT(base, SUFFIX)
 
-static void FB_NAME(stream_copy_omp_)(const fb_host_arg *args, const fb_launch *launch,
-                                      const fb_host_defines *defs)
+static void FB_NAME(stream_copy_omp_)(const fb_host_arg *args, const fb_launch *launch, const fb_host_defines *defs)
 {
     (void)launch;
     (void)defs;
@@ -17,11 +16,11 @@ static void FB_NAME(stream_copy_omp_)(const fb_host_arg *args, const fb_launch *
     REAL *restrict c = args[1].ptr;
     const int n = args[2].i32;
 #pragma omp parallel for simd schedule(static)
-    for (int i = 0; i < n; ++i) c[i] = a[i];
+    for (int i = 0; i < n; ++i)
+        c[i] = a[i];
 }
 
-static void FB_NAME(stream_mul_omp_)(const fb_host_arg *args, const fb_launch *launch,
-                                      const fb_host_defines *defs)
+static void FB_NAME(stream_mul_omp_)(const fb_host_arg *args, const fb_launch *launch, const fb_host_defines *defs)
 {
     (void)launch;
     (void)defs;
@@ -30,11 +29,11 @@ static void FB_NAME(stream_mul_omp_)(const fb_host_arg *args, const fb_launch *l
     const REAL scalar = (REAL)FB_CAT(ARG_REAL_, SUFFIX)(args[2]);
     const int n = args[3].i32;
 #pragma omp parallel for simd schedule(static)
-    for (int i = 0; i < n; ++i) b[i] = scalar * c[i];
+    for (int i = 0; i < n; ++i)
+        b[i] = scalar * c[i];
 }
 
-static void FB_NAME(stream_add_omp_)(const fb_host_arg *args, const fb_launch *launch,
-                                      const fb_host_defines *defs)
+static void FB_NAME(stream_add_omp_)(const fb_host_arg *args, const fb_launch *launch, const fb_host_defines *defs)
 {
     (void)launch;
     (void)defs;
@@ -43,11 +42,11 @@ static void FB_NAME(stream_add_omp_)(const fb_host_arg *args, const fb_launch *l
     REAL *restrict c = args[2].ptr;
     const int n = args[3].i32;
 #pragma omp parallel for simd schedule(static)
-    for (int i = 0; i < n; ++i) c[i] = a[i] + b[i];
+    for (int i = 0; i < n; ++i)
+        c[i] = a[i] + b[i];
 }
 
-static void FB_NAME(stream_triad_omp_)(const fb_host_arg *args, const fb_launch *launch,
-                                      const fb_host_defines *defs)
+static void FB_NAME(stream_triad_omp_)(const fb_host_arg *args, const fb_launch *launch, const fb_host_defines *defs)
 {
     (void)launch;
     (void)defs;
@@ -57,11 +56,11 @@ static void FB_NAME(stream_triad_omp_)(const fb_host_arg *args, const fb_launch 
     const REAL scalar = (REAL)FB_CAT(ARG_REAL_, SUFFIX)(args[3]);
     const int n = args[4].i32;
 #pragma omp parallel for simd schedule(static)
-    for (int i = 0; i < n; ++i) a[i] = b[i] + scalar * c[i];
+    for (int i = 0; i < n; ++i)
+        a[i] = b[i] + scalar * c[i];
 }
 
-static void FB_NAME(stream_fill_omp_)(const fb_host_arg *args, const fb_launch *launch,
-                                      const fb_host_defines *defs)
+static void FB_NAME(stream_fill_omp_)(const fb_host_arg *args, const fb_launch *launch, const fb_host_defines *defs)
 {
     (void)launch;
     (void)defs;
@@ -69,7 +68,8 @@ static void FB_NAME(stream_fill_omp_)(const fb_host_arg *args, const fb_launch *
     const REAL value = (REAL)FB_CAT(ARG_REAL_, SUFFIX)(args[1]);
     const int n = args[2].i32;
 #pragma omp parallel for simd schedule(static)
-    for (int i = 0; i < n; ++i) x[i] = value;
+    for (int i = 0; i < n; ++i)
+        x[i] = value;
 }
 
 #undef FB_NAME

@@ -41,8 +41,8 @@ static fb_status build(stream_run *s, const char *kernel_name, fb_kernel **out)
 {
     fb_status status = FB_OK;
     fb_define defines[] = {{"REAL", s->cfg->is_double ? "double" : "float"}};
-    fb_program_spec spec = {STREAM_SOURCE, fb_kernel_source(STREAM_SOURCE), kernel_name, defines, 1,
-                            fb_stream_host_kernels};
+    const char *text = fb_kernel_source(STREAM_SOURCE);
+    fb_program_spec spec = {STREAM_SOURCE, text, kernel_name, defines, 1, fb_stream_host_kernels};
     if (!spec.source_text) FB_FAIL(FB_ERR_INPUT, "kernel source %s is not embedded", STREAM_SOURCE);
     FB_CHECK(fb_target_build(s->t, &spec, out));
 fail:
@@ -66,12 +66,15 @@ static void set_args(stream_run *s, int which)
     int d = s->cfg->is_double;
     fb_arg n = fb_arg_i32((int32_t)s->cfg->n), q = fb_arg_real(d, FB_STREAM_SCALAR);
     fb_arg A = fb_arg_buffer(s->a), B = fb_arg_buffer(s->b), C = fb_arg_buffer(s->c);
+    /* one line per kernel, its arguments in signature order */
+    // clang-format off
     switch (which) {
     case 0: s->nargs = 3; s->args[0] = A; s->args[1] = C; s->args[2] = n; break;
     case 1: s->nargs = 4; s->args[0] = B; s->args[1] = C; s->args[2] = q; s->args[3] = n; break;
     case 2: s->nargs = 4; s->args[0] = A; s->args[1] = B; s->args[2] = C; s->args[3] = n; break;
     default: s->nargs = 5; s->args[0] = A; s->args[1] = B; s->args[2] = C; s->args[3] = q; s->args[4] = n; break;
     }
+    // clang-format on
 }
 
 static fb_status sample(void *ctx, double *seconds)
@@ -85,6 +88,8 @@ static fb_status flush(void *ctx) { return fb_target_flush_cache(((stream_run *)
 /* Expected values after each kernel, computed in the kernels' precision. */
 static void expected_values(int is_double, double out[FB_STREAM_NKERNELS])
 {
+    /* each kernel in order, as the device runs them */
+    // clang-format off
     if (is_double) {
         double a = 0.1, b = 0.2, c = 0.0, q = FB_STREAM_SCALAR;
         c = a; out[0] = c;
@@ -98,6 +103,7 @@ static void expected_values(int is_double, double out[FB_STREAM_NKERNELS])
         c = a + b; out[2] = c;
         a = b + q * c; out[3] = a;
     }
+    // clang-format on
 }
 
 static fb_status check_output(stream_run *s, int which, fb_stream_result *r)
@@ -188,7 +194,8 @@ fail:
 
 void fb_stream_results_free(fb_stream_result results[FB_STREAM_NKERNELS])
 {
-    for (int k = 0; k < FB_STREAM_NKERNELS; ++k) fb_measurement_free(&results[k].m);
+    for (int k = 0; k < FB_STREAM_NKERNELS; ++k)
+        fb_measurement_free(&results[k].m);
 }
 
 fb_status fb_stream_triad_gbs(fb_target *t, size_t n, int is_double, double *gbs)
@@ -207,13 +214,12 @@ fb_status fb_stream_triad_gbs(fb_target *t, size_t n, int is_double, double *gbs
 json_t *fb_stream_record(const fb_device_info *d, const fb_stream_config *cfg, const fb_stream_result *r)
 {
     size_t elem = cfg->is_double ? sizeof(double) : sizeof(float);
-    json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:{s:I, s:I}, s:f, s:f, s:I, s:I, s:b}", "benchmark",
-                            "stream", "kernel", r->model->name, "backend", d->backend, "device", d->id,
-                            "device_name", d->name, "precision", cfg->is_double ? "double" : "single", "params",
-                            "n", (json_int_t)cfg->n, "wg", (json_int_t)cfg->wg, "bytes", r->bytes, "flops",
-                            (double)r->model->flops * (double)cfg->n, "working_set_bytes",
-                            (json_int_t)(3 * cfg->n * elem), "device_cache_bytes", (json_int_t)d->cache_bytes,
-                            "cold", cfg->measure.cold);
+    json_t *rec = json_pack(
+        "{s:s, s:s, s:s, s:s, s:s, s:s, s:{s:I, s:I}, s:f, s:f, s:I, s:I, s:b}", "benchmark", "stream", "kernel",
+        r->model->name, "backend", d->backend, "device", d->id, "device_name", d->name, "precision",
+        cfg->is_double ? "double" : "single", "params", "n", (json_int_t)cfg->n, "wg", (json_int_t)cfg->wg, "bytes",
+        r->bytes, "flops", (double)r->model->flops * (double)cfg->n, "working_set_bytes",
+        (json_int_t)(3 * cfg->n * elem), "device_cache_bytes", (json_int_t)d->cache_bytes, "cold", cfg->measure.cold);
     json_object_set_new(rec, "stats", fb_json_measurement(&r->m));
     json_object_set_new(rec, "gbs", json_real(r->gbs));
     json_object_set_new(rec, "gbs_best", json_real(r->gbs_best));

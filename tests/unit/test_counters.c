@@ -16,7 +16,8 @@
 static fb_status busy_sample(void *ctx, double *seconds)
 {
     volatile double x = 0;
-    for (int i = 0; i < 100000; ++i) x += i * 0.5;
+    for (int i = 0; i < 100000; ++i)
+        x += i * 0.5;
     (void)ctx;
     *seconds = 1e-3;
     return FB_OK;

@@ -242,8 +242,8 @@ static void test_build_error_names_kernel(void **state)
     if (names_lines) assert_non_null(strstr(fb_error_message(), words->later_line));
 
     /* An include the kernel sources lack is a build error naming the line. */
-    fb_program_spec missing_include = {"test/broken.cl", "\n#include \"spmv/no_such.h\"\n", "broken_kernel", NULL, 0,
-                                       NULL};
+    fb_program_spec missing_include = {
+        "test/broken.cl", "\n#include \"spmv/no_such.h\"\n", "broken_kernel", NULL, 0, NULL};
     assert_int_equal(fb_target_build(t, &missing_include, &k), FB_ERR_BUILD);
     assert_non_null(strstr(fb_error_message(), "test/broken.cl:2: #include \"spmv/no_such.h\": no such kernel source"));
 
@@ -317,8 +317,9 @@ static void test_kernel_resources(void **state)
     assert_int_equal(fb_target_build(t, &spec, &k), FB_OK);
     assert_int_equal(fb_target_kernel_resources(t, k, 256, &r), FB_OK);
     print_message("%s stream_triad: %d registers, %zu B private, %zu B local, max group %zu, multiple %zu, "
-                  "%d groups/CU, occupancy %.2f\n", fb_target_info(t)->id, r.registers, r.private_bytes, r.local_bytes,
-                  r.max_group_items, r.group_multiple, r.groups_per_unit, r.occupancy);
+                  "%d groups/CU, occupancy %.2f\n",
+                  fb_target_info(t)->id, r.registers, r.private_bytes, r.local_bytes, r.max_group_items,
+                  r.group_multiple, r.groups_per_unit, r.occupancy);
     assert_true(r.max_group_items >= 256);
     assert_true(r.group_multiple >= 1);
     assert_int_equal(r.local_bytes, 0); /* the kernel declares no __local */

@@ -23,7 +23,8 @@ static void test_registry(void **state)
     for (int i = 0; i < fb_family_count(); ++i) {
         const fb_family *f = fb_family_at(i);
         assert_ptr_equal(fb_family_find(f->name), f);
-        for (int j = 0; j < i; ++j) assert_string_not_equal(fb_family_at(j)->name, f->name);
+        for (int j = 0; j < i; ++j)
+            assert_string_not_equal(fb_family_at(j)->name, f->name);
     }
     assert_null(fb_family_at(fb_family_count()));
     assert_null(fb_family_find("no-such-family"));
@@ -34,7 +35,8 @@ static void check_axes(const fb_family *f, const fb_family_kernel *k)
     for (int a = 0; a < k->nparams; ++a) {
         const fb_param_axis *ax = &k->params[a];
         int seen = 0;
-        for (int v = 0; v < ax->nvalues; ++v) seen |= ax->values[v] == ax->def;
+        for (int v = 0; v < ax->nvalues; ++v)
+            seen |= ax->values[v] == ax->def;
         if (!seen) fail_msg("%s/%s: %s's default %d is not among its values", f->name, k->name, ax->name, ax->def);
         if (!has_text(ax->help)) fail_msg("%s/%s: %s has no help", f->name, k->name, ax->name);
         assert_true(ax->role >= FB_ROLE_OTHER && ax->role < FB_ROLE_COUNT);

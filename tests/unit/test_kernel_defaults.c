@@ -251,7 +251,7 @@ int main(void)
                                                  cmocka_unit_test(test_exemptions_name_real_axes)};
     int n = 2;
     for (int i = 0; i < fb_family_count() && n < MAX_FAMILIES + 2; ++i)
-        tests[n++] = (struct CMUnitTest){fb_family_at(i)->name, test_family_defaults, NULL, NULL,
-                                         (void *)fb_family_at(i)};
+        tests[n++] =
+            (struct CMUnitTest){fb_family_at(i)->name, test_family_defaults, NULL, NULL, (void *)fb_family_at(i)};
     return _cmocka_run_group_tests("test_kernel_defaults", tests, (size_t)n, NULL, NULL);
 }

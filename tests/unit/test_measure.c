@@ -13,8 +13,8 @@
 typedef struct fake {
     int calls, flushes, flushed_before_each;
     double value;
-    int noisy;      /* alternate 1x and 3x: never converges */
-    int fail_at;    /* return an error on this call (0: never) */
+    int noisy;   /* alternate 1x and 3x: never converges */
+    int fail_at; /* return an error on this call (0: never) */
     int sleep_us;
 } fake;
 

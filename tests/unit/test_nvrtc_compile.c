@@ -28,8 +28,7 @@ static int image_names_kernel(const fb_cuda_image *img, const char *kernel)
 {
     size_t len = strlen(kernel);
     for (size_t i = 0; i + len <= img->size; ++i)
-        if (memcmp(img->data + i, kernel, len) == 0 && (i + len == img->size || img->data[i + len] == '\0'))
-            return 1;
+        if (memcmp(img->data + i, kernel, len) == 0 && (i + len == img->size || img->data[i + len] == '\0')) return 1;
     return 0;
 }
 

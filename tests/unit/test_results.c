@@ -299,11 +299,13 @@ static void test_export_csv(void **state)
     out = fopen(csv, "r");
     assert_non_null(fgets(line, sizeof line, out));
     assert_non_null(strstr(line, "run_id,host,benchmark,suite,case,kernel,backend,device,device_name,precision,"));
-    assert_non_null(strstr(line, ",median_s,min_s,mean_s,stddev_s,gflops,gbs,ns_per_cell,fraction_of_stream,max_rel_error,status"));
+    assert_non_null(
+        strstr(line, ",median_s,min_s,mean_s,stddev_s,gflops,gbs,ns_per_cell,fraction_of_stream,max_rel_error,status"));
     assert_non_null(strstr(line, ",param_n\n"));
     assert_non_null(fgets(line, sizeof line, out));
     assert_non_null(strstr(line, "r1,h,stream,,,triad,openmp,openmp:0,Test CPU,double,"));
-    assert_non_null(strstr(line, ",10,,1,,ok,")); /* gbs 10, no ns_per_cell, fraction 1 (triad over itself), no check error */
+    assert_non_null(
+        strstr(line, ",10,,1,,ok,")); /* gbs 10, no ns_per_cell, fraction 1 (triad over itself), no check error */
     assert_null(fgets(line, sizeof line, out));
     fclose(out);
     fb_results_set_free(set);

@@ -26,12 +26,12 @@ typedef double (*shape_fn)(const fake *f, int i, int j);
 struct fake {
     const fb_search_space *space;
     shape_fn shape;
-    int oi, oj;        /* where the shape puts its minimum */
-    int k;             /* shape-specific (the valley's offset) */
-    double noise;      /* relative, uniform in [-noise, +noise] */
+    int oi, oj;   /* where the shape puts its minimum */
+    int k;        /* shape-specific (the valley's offset) */
+    double noise; /* relative, uniform in [-noise, +noise] */
     uint64_t rng;
     int calls;
-    int fail_at;       /* return FB_ERR_INTERRUPTED on this call (0: never) */
+    int fail_at; /* return FB_ERR_INTERRUPTED on this call (0: never) */
     int duplicates;
     int called[MAX_POINTS];
     int order[MAX_POINTS]; /* flat index of each call */
@@ -56,7 +56,8 @@ static int value_index(const fb_search_space *s, int axis, int value)
 static int flat_index(const fb_search_space *s, const fb_param_point *p)
 {
     int index = 0;
-    for (int a = 0; a < s->naxes; ++a) index = index * s->nvalues[a] + value_index(s, a, p->values[a]);
+    for (int a = 0; a < s->naxes; ++a)
+        index = index * s->nvalues[a] + value_index(s, a, p->values[a]);
     return index;
 }
 
@@ -92,8 +93,10 @@ static fb_status fake_cost(void *ctx, const fb_param_point *p, double *cost)
 static fb_search_space multirow_space(void)
 {
     fb_search_space s = {.naxes = 2, .nvalues = {6, 11}};
-    for (int k = 0; k < 6; ++k) s.values[0][k] = 5 + k;
-    for (int k = 0; k < 11; ++k) s.values[1][k] = k;
+    for (int k = 0; k < 6; ++k)
+        s.values[0][k] = 5 + k;
+    for (int k = 0; k < 11; ++k)
+        s.values[1][k] = k;
     s.start.values[0] = 7;
     s.start.values[1] = 4;
     return s;
@@ -103,8 +106,10 @@ static fb_search_space multirow_space(void)
 static fb_search_space vector_space(void)
 {
     fb_search_space s = {.naxes = 2, .nvalues = {6, 7}};
-    for (int k = 0; k < 6; ++k) s.values[0][k] = 32 << k;
-    for (int k = 0; k < 7; ++k) s.values[1][k] = 1 << k;
+    for (int k = 0; k < 6; ++k)
+        s.values[0][k] = 32 << k;
+    for (int k = 0; k < 7; ++k)
+        s.values[1][k] = 1 << k;
     s.start.values[0] = 128;
     s.start.values[1] = 8;
     return s;
@@ -114,7 +119,8 @@ static fb_search_space vector_space(void)
 static fb_search_space wg_space(void)
 {
     fb_search_space s = {.naxes = 1, .nvalues = {6}};
-    for (int k = 0; k < 6; ++k) s.values[0][k] = 32 << k;
+    for (int k = 0; k < 6; ++k)
+        s.values[0][k] = 32 << k;
     s.start.values[0] = 128;
     return s;
 }
@@ -169,7 +175,8 @@ static int evaluable_points(const fake *f)
 {
     int n = 0, ni = f->space->naxes > 0 ? f->space->nvalues[0] : 1, nj = f->space->naxes > 1 ? f->space->nvalues[1] : 1;
     for (int i = 0; i < ni; ++i)
-        for (int j = 0; j < nj; ++j) n += !isnan(f->shape(f, i, j));
+        for (int j = 0; j < nj; ++j)
+            n += !isnan(f->shape(f, i, j));
     return n;
 }
 
@@ -210,7 +217,8 @@ static void test_exhaustive_finds_exact_optimum_in_order(void **state)
     assert_int_equal(f.calls, 66);
     assert_int_equal(r.evaluations, 66);
     assert_result_consistent(&f, &r);
-    for (int h = 0; h < r.nhistory; ++h) assert_int_equal(f.order[h], h); /* last axis fastest */
+    for (int h = 0; h < r.nhistory; ++h)
+        assert_int_equal(f.order[h], h); /* last axis fastest */
     assert_int_equal(r.best.values[0], 9);
     assert_int_equal(r.best.values[1], 7);
     assert_true(r.best_cost == cheapest_true_cost(&f));
@@ -221,7 +229,8 @@ static void test_exhaustive_finds_exact_optimum_in_order(void **state)
     fake g = {.space = &s, .shape = bowl, .oi = 4, .oj = 7};
     assert_int_equal(run_search(&g, FB_STRATEGY_EXHAUSTIVE, 20, 1, &r), FB_OK);
     assert_int_equal(g.calls, 20);
-    for (int h = 0; h < r.nhistory; ++h) assert_int_equal(g.order[h], h);
+    for (int h = 0; h < r.nhistory; ++h)
+        assert_int_equal(g.order[h], h);
     fb_search_result_free(&r);
 }
 
@@ -355,7 +364,8 @@ static double holes(const fake *f, int i, int j)
 static fb_search_space holes_space(void)
 {
     fb_search_space s = {.naxes = 1, .nvalues = {16}};
-    for (int k = 0; k < 16; ++k) s.values[0][k] = k;
+    for (int k = 0; k < 16; ++k)
+        s.values[0][k] = k;
     s.start.values[0] = 4;
     return s;
 }
@@ -371,7 +381,8 @@ static void test_pruned_points_are_free_failures_count(void **state)
         assert_int_equal(r.evaluations, 5);
         assert_result_consistent(&f, &r);
         int failed = 0;
-        for (int h = 0; h < r.nhistory; ++h) failed += isinf(r.history[h].cost);
+        for (int h = 0; h < r.nhistory; ++h)
+            failed += isinf(r.history[h].cost);
         if (strategy == FB_STRATEGY_EXHAUSTIVE) {
             /* indices 0..8: 0 2 4(failed) 6 8 evaluated, 1 3 5 7 pruned */
             assert_int_equal(r.nhistory, 9);

@@ -52,10 +52,13 @@ static void build_csr(test_matrix *m, int nrows, int ncols, int (*len)(int row, 
             m->values[m->ptr[r] + k] = value_at(&st);
         }
     }
-    m->view = (fb_spmv_matrix){.format = FB_FORMAT_CSR,
-                               .shape = {.nrows = nrows, .ncols = ncols, .nnz = cap, .block = 1, .nbrows = nrows,
-                                         .nblocks = cap},
-                               .ptr = m->ptr, .idx = m->idx, .values = m->values, .max_row_entries = maxlen};
+    m->view = (fb_spmv_matrix){
+        .format = FB_FORMAT_CSR,
+        .shape = {.nrows = nrows, .ncols = ncols, .nnz = cap, .block = 1, .nbrows = nrows, .nblocks = cap},
+        .ptr = m->ptr,
+        .idx = m->idx,
+        .values = m->values,
+        .max_row_entries = maxlen};
 }
 
 static int irregular_len(int row, int ncols, unsigned *st)
@@ -77,13 +80,15 @@ static void build_bcsr(test_matrix *m, int nbrows, int nbcols, int K, int soa)
 {
     unsigned st = 777u;
     m->ptr = calloc((size_t)nbrows + 1, sizeof(int));
-    for (int br = 0; br < nbrows; ++br) m->ptr[br + 1] = m->ptr[br] + (br == 5 ? nbcols : br % 4);
+    for (int br = 0; br < nbrows; ++br)
+        m->ptr[br + 1] = m->ptr[br] + (br == 5 ? nbcols : br % 4);
     int nb = m->ptr[nbrows];
     m->idx = malloc((size_t)nb * sizeof(int));
     m->values = malloc((size_t)nb * K * K * sizeof(double));
     for (int br = 0; br < nbrows; ++br) {
         int n = m->ptr[br + 1] - m->ptr[br];
-        for (int k = 0; k < n; ++k) m->idx[m->ptr[br] + k] = br == 5 ? k : (br * 7 + k * 5) % nbcols;
+        for (int k = 0; k < n; ++k)
+            m->idx[m->ptr[br] + k] = br == 5 ? k : (br * 7 + k * 5) % nbcols;
     }
     for (int b = 0; b < nb; ++b)
         for (int e = 0; e < K * K; ++e) {
@@ -91,9 +96,16 @@ static void build_bcsr(test_matrix *m, int nbrows, int nbcols, int K, int soa)
             m->values[soa ? (size_t)e * nb + b : (size_t)b * K * K + e] = v;
         }
     m->view = (fb_spmv_matrix){.format = soa ? FB_FORMAT_BCSR_SOA : FB_FORMAT_BCSR,
-                               .shape = {.nrows = nbrows * K, .ncols = nbcols * K, .nnz = (long long)nb * K * K,
-                                         .block = K, .nbrows = nbrows, .nblocks = nb},
-                               .ptr = m->ptr, .idx = m->idx, .values = m->values, .max_row_entries = nbcols * K};
+                               .shape = {.nrows = nbrows * K,
+                                         .ncols = nbcols * K,
+                                         .nnz = (long long)nb * K * K,
+                                         .block = K,
+                                         .nbrows = nbrows,
+                                         .nblocks = nb},
+                               .ptr = m->ptr,
+                               .idx = m->idx,
+                               .values = m->values,
+                               .max_row_entries = nbcols * K};
 }
 
 static void free_matrix(test_matrix *m)
@@ -141,9 +153,12 @@ static void test_reference_by_hand(void **state)
     /* [1 2 0; 0 0 0; 0 -3 4] x [1 1 2] = [3 0 5]; |A||x| = [3 0 11] */
     int ptr[] = {0, 2, 2, 4}, idx[] = {0, 1, 1, 2};
     double val[] = {1, 2, -3, 4}, x[] = {1, 1, 2}, y[3], s[3];
-    fb_spmv_matrix A = {.format = FB_FORMAT_CSR, .shape = {.nrows = 3, .ncols = 3, .nnz = 4, .block = 1, .nbrows = 3,
-                                                           .nblocks = 4},
-                        .ptr = ptr, .idx = idx, .values = val, .max_row_entries = 2};
+    fb_spmv_matrix A = {.format = FB_FORMAT_CSR,
+                        .shape = {.nrows = 3, .ncols = 3, .nnz = 4, .block = 1, .nbrows = 3, .nblocks = 4},
+                        .ptr = ptr,
+                        .idx = idx,
+                        .values = val,
+                        .max_row_entries = 2};
     fb_spmv_reference(&A, x, y, s);
     assert_float_equal(y[0], 3, 0);
     assert_float_equal(y[1], 0, 0);
@@ -152,9 +167,12 @@ static void test_reference_by_hand(void **state)
     /* One 2x2 block [1 2; 3 4] at block column 0 of a 1x1 block matrix, x = [1 10]. */
     int bptr[] = {0, 1}, bidx[] = {0};
     double aos[] = {1, 2, 3, 4}, soa[] = {1, 2, 3, 4}, bx[] = {1, 10};
-    fb_spmv_matrix B = {.format = FB_FORMAT_BCSR, .shape = {.nrows = 2, .ncols = 2, .nnz = 4, .block = 2,
-                                                            .nbrows = 1, .nblocks = 1},
-                        .ptr = bptr, .idx = bidx, .values = aos, .max_row_entries = 2};
+    fb_spmv_matrix B = {.format = FB_FORMAT_BCSR,
+                        .shape = {.nrows = 2, .ncols = 2, .nnz = 4, .block = 2, .nbrows = 1, .nblocks = 1},
+                        .ptr = bptr,
+                        .idx = bidx,
+                        .values = aos,
+                        .max_row_entries = 2};
     fb_spmv_reference(&B, bx, y, s);
     assert_float_equal(y[0], 21, 0);
     assert_float_equal(y[1], 43, 0);
@@ -167,8 +185,7 @@ static void test_reference_by_hand(void **state)
 static void test_model_counts_bytes(void **state)
 {
     (void)state;
-    fb_spmv_shape s = {.nrows = 10, .ncols = 20, .nnz = 100, .block = 1, .nbrows = 10, .nblocks = 100,
-                       .real_bytes = 8};
+    fb_spmv_shape s = {.nrows = 10, .ncols = 20, .nnz = 100, .block = 1, .nbrows = 10, .nblocks = 100, .real_bytes = 8};
     fb_spmv_model m = fb_spmv_model_of(FB_FORMAT_CSR, &s);
     assert_float_equal(m.flops, 200, 0);
     assert_float_equal(m.min_bytes, 100 * 12 + 11 * 4 + 30 * 8, 0);
@@ -188,8 +205,8 @@ static void test_csr_kernels_irregular(void **state)
     run_checked("csr-vector", &m.view, (int[]){64, 1}, 2);
     run_checked("csr-vector", &m.view, (int[]){256, 64}, 2);
     run_checked("csr-multirow", &m.view, NULL, 0);
-    run_checked("csr-multirow", &m.view, (int[]){5, 5}, 2);  /* one item per row */
-    run_checked("csr-multirow", &m.view, (int[]){8, 0}, 2);  /* 256 items on one row */
+    run_checked("csr-multirow", &m.view, (int[]){5, 5}, 2); /* one item per row */
+    run_checked("csr-multirow", &m.view, (int[]){8, 0}, 2); /* 256 items on one row */
     run_checked("csr-merge", &m.view, NULL, 0);
     run_checked("csr-merge", &m.view, (int[]){32, 1}, 2);
     run_checked("csr-merge", &m.view, (int[]){64, 64}, 2);

@@ -59,7 +59,8 @@ static void test_spread_identical_samples_is_zero(void **state)
 {
     (void)state;
     double x[20];
-    for (int i = 0; i < 20; ++i) x[i] = 1e-3;
+    for (int i = 0; i < 20; ++i)
+        x[i] = 1e-3;
     fb_stats s;
     fb_stats_compute(x, 20, &s);
     assert_float_equal(s.median_spread, 0.0, 0);
@@ -71,7 +72,8 @@ static void test_spread_uses_order_statistics(void **state)
     /* n = 100, values 1..100: ranks floor(50 - 9.8) = 40 and ceil(50 + 9.8) = 60
      * (0-based) hold 41 and 61; median 50.5; spread = (61 - 41) / (2 * 50.5). */
     double x[100];
-    for (int i = 0; i < 100; ++i) x[i] = (double)(100 - i);
+    for (int i = 0; i < 100; ++i)
+        x[i] = (double)(100 - i);
     fb_stats s;
     fb_stats_compute(x, 100, &s);
     assert_float_equal(s.median, 50.5, 1e-12);
@@ -83,7 +85,8 @@ static void test_spread_ignores_one_outlier(void **state)
     (void)state;
     /* A single slow sample (a context switch) must not block convergence. */
     double x[30];
-    for (int i = 0; i < 30; ++i) x[i] = 1.0 + 1e-4 * (i % 3);
+    for (int i = 0; i < 30; ++i)
+        x[i] = 1.0 + 1e-4 * (i % 3);
     x[7] = 50.0;
     fb_stats s;
     fb_stats_compute(x, 30, &s);

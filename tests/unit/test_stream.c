@@ -47,10 +47,26 @@ static void run_on(const char *spec, int is_double)
     fb_target_close(t);
 }
 
-static void test_openmp_double(void **state) { (void)state; run_on("openmp", 1); }
-static void test_openmp_single(void **state) { (void)state; run_on("openmp", 0); }
-static void test_opencl_double(void **state) { (void)state; run_on("opencl", 1); }
-static void test_opencl_single(void **state) { (void)state; run_on("opencl", 0); }
+static void test_openmp_double(void **state)
+{
+    (void)state;
+    run_on("openmp", 1);
+}
+static void test_openmp_single(void **state)
+{
+    (void)state;
+    run_on("openmp", 0);
+}
+static void test_opencl_double(void **state)
+{
+    (void)state;
+    run_on("opencl", 1);
+}
+static void test_opencl_single(void **state)
+{
+    (void)state;
+    run_on("opencl", 0);
+}
 
 static void test_models_match_babelstream(void **state)
 {
@@ -99,8 +115,7 @@ static void test_wrong_result_is_caught(void **state)
     assert_int_equal(mkdir(sub, 0700), 0);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
-    fprintf(f, "%.*sa[i] = b[i] + scalar * c[i] + (i == 777 ? 1 : 0);%s", (int)(at - good), good,
-            at + strlen(needle));
+    fprintf(f, "%.*sa[i] = b[i] + scalar * c[i] + (i == 777 ? 1 : 0);%s", (int)(at - good), good, at + strlen(needle));
     fclose(f);
     setenv("FLOWBENCH_KERNEL_DIR", dir, 1);
 

@@ -23,11 +23,10 @@
 
 static char tmpdir[256];
 
-static const char small_mtx[] =
-    "%%MatrixMarket matrix coordinate real general\n"
-    "2 2 2\n"
-    "1 1 1.0\n"
-    "2 2 2.0\n";
+static const char small_mtx[] = "%%MatrixMarket matrix coordinate real general\n"
+                                "2 2 2\n"
+                                "1 1 1.0\n"
+                                "2 2 2.0\n";
 
 /* ---- files ---- */
 
@@ -112,34 +111,34 @@ static void test_good_suite_values_and_inheritance(void **state)
     tmp_path("general.mtx", general, sizeof general);
     make_matrix("general.mtx");
     snprintf(text, sizeof text,
-             "# a nightly sweep\n"                                             /* 1 */
-             "suite: nightly\n"                                                /* 2 */
-             "description: what the night measures\n"                          /* 3 */
-             "backends: [openmp, opencl]\n"                                    /* 4 */
-             "precisions: [double, single]\n"                                  /* 5 */
-             "stream: true\n"                                                  /* 6 */
-             "stream_n: 4096\n"                                                /* 7 */
+             "# a nightly sweep\n"                                                        /* 1 */
+             "suite: nightly\n"                                                           /* 2 */
+             "description: what the night measures\n"                                     /* 3 */
+             "backends: [openmp, opencl]\n"                                               /* 4 */
+             "precisions: [double, single]\n"                                             /* 5 */
+             "stream: true\n"                                                             /* 6 */
+             "stream_n: 4096\n"                                                           /* 7 */
              "measure: {min_samples: 3, max_samples: 50, spread_pct: 2, budget_s: 0.5,\n" /* 8 */
-             "          timeout_s: 20, abandon_factor: 4, cold: true, warmups: 1}\n"     /* 9 */
-             "matrices: [gen:cube:12, \"%s\"]\n"                               /* 10 */
-             "cases:\n"                                                        /* 11 */
-             "  - kernels: [csr-vector]\n"                                     /* 12 */
-             "  - name: over\n"                                                /* 13 */
-             "    description: everything overridden\n"                        /* 14 */
-             "    family: spmv\n"                                              /* 15 */
-             "    kernels: [csr-scalar, csr-multirow]\n"                       /* 16 */
-             "    space: default\n"                                            /* 17 */
-             "    matrices: [\"gen:cube:4:block=2\"]\n"                        /* 18 */
-             "    backends: cuda\n"                                            /* 19 */
-             "    precisions: [single]\n"                                      /* 20 */
-             "    measure:\n"                                                  /* 21 */
-             "      max_samples: 10\n"                                         /* 22 */
-             "      cold: false\n"                                             /* 23 */
-             "      spread_pct: 5\n"                                           /* 24 */
-             "      timeout_s: 0\n"                                            /* 25 */
-             "      abandon_factor: 0\n"                                       /* 26 */
-             "  - kernels: [csr-merge]\n"                                      /* 27 */
-             "    precisions: single\n",                                       /* 28 */
+             "          timeout_s: 20, abandon_factor: 4, cold: true, warmups: 1}\n"      /* 9 */
+             "matrices: [gen:cube:12, \"%s\"]\n"                                          /* 10 */
+             "cases:\n"                                                                   /* 11 */
+             "  - kernels: [csr-vector]\n"                                                /* 12 */
+             "  - name: over\n"                                                           /* 13 */
+             "    description: everything overridden\n"                                   /* 14 */
+             "    family: spmv\n"                                                         /* 15 */
+             "    kernels: [csr-scalar, csr-multirow]\n"                                  /* 16 */
+             "    space: default\n"                                                       /* 17 */
+             "    matrices: [\"gen:cube:4:block=2\"]\n"                                   /* 18 */
+             "    backends: cuda\n"                                                       /* 19 */
+             "    precisions: [single]\n"                                                 /* 20 */
+             "    measure:\n"                                                             /* 21 */
+             "      max_samples: 10\n"                                                    /* 22 */
+             "      cold: false\n"                                                        /* 23 */
+             "      spread_pct: 5\n"                                                      /* 24 */
+             "      timeout_s: 0\n"                                                       /* 25 */
+             "      abandon_factor: 0\n"                                                  /* 26 */
+             "  - kernels: [csr-merge]\n"                                                 /* 27 */
+             "    precisions: single\n",                                                  /* 28 */
              general);
     assert_int_equal(load_text("nightly-file.suite", text, &s, path, sizeof path), FB_OK);
 
@@ -187,9 +186,9 @@ static void test_good_suite_values_and_inheritance(void **state)
     assert_string_equal(c->backends[0], "cuda");
     assert_int_equal(c->nprecisions, 1);
     assert_int_equal(c->is_double[0], 0);
-    assert_int_equal(c->measure.measure.min_samples, 3);  /* inherited */
+    assert_int_equal(c->measure.measure.min_samples, 3); /* inherited */
     assert_int_equal(c->measure.measure.max_samples, 10);
-    assert_int_equal(c->measure.measure.warmups, 1);      /* inherited */
+    assert_int_equal(c->measure.measure.warmups, 1); /* inherited */
     assert_float_equal(c->measure.measure.target_spread, 0.05, 1e-12);
     assert_float_equal(c->measure.measure.budget_s, 0.5, 1e-12);
     assert_int_equal(c->measure.measure.cold, 0);
@@ -255,9 +254,8 @@ static void test_defaults_and_name_from_file(void **state)
     fb_suite_free(&s);
 
     /* only the last extension goes */
-    assert_int_equal(load_text("a.b.suite", "matrices: gen:cube:6\ncases: [{kernels: csr-scalar}]\n", &s, path,
-                               sizeof path),
-                     FB_OK);
+    assert_int_equal(
+        load_text("a.b.suite", "matrices: gen:cube:6\ncases: [{kernels: csr-scalar}]\n", &s, path, sizeof path), FB_OK);
     assert_string_equal(s.name, "a.b");
     assert_int_equal(s.ncases, 1);
     fb_suite_free(&s);
@@ -619,8 +617,8 @@ static void test_error_yaml_and_structure(void **state)
     expect_error(CASE_HEAD "  - kernels: all\n    kernel: csr-scalar\n", 4, "case: unknown key 'kernel'");
     expect_error(CASE_HEAD "  - name: a\n    space: default\n", 3, "case a: no kernels");
     expect_error(CASE_HEAD "  - kernels: [csr-scalar]\n  - space: default\n", 4, "case case2: no kernels");
-    expect_error(CASE_HEAD "  - {name: a, kernels: all}\n  - {name: b, kernels: all}\n  - {name: a, kernels: all}\n",
-                 5, "case name 'a' is used twice");
+    expect_error(CASE_HEAD "  - {name: a, kernels: all}\n  - {name: b, kernels: all}\n  - {name: a, kernels: all}\n", 5,
+                 "case name 'a' is used twice");
     expect_error(CASE_HEAD "  - {name: case2, kernels: all}\n  - {kernels: all}\n", 4,
                  "case name 'case2' is used twice");
     expect_error(CASE_HEAD "  - {name: 'a|b', kernels: all}\n", 3, "may not contain '|'");
@@ -633,8 +631,7 @@ static void test_error_top_level_values(void **state)
     (void)state;
     expect_error("suite: x\n"
                  "stream: true\n"
-                 "stream_n: 1000\n"
-                 CASE_HEAD "  - kernels: all\n",
+                 "stream_n: 1000\n" CASE_HEAD "  - kernels: all\n",
                  3, "stream_n: 1000 is under 1024 elements");
     expect_error("stream_n: lots\n" CASE_HEAD "  - kernels: all\n", 1, "stream_n: 'lots' is not an integer");
     expect_error("stream: maybe\n" CASE_HEAD "  - kernels: all\n", 1, "stream: expected true or false");
@@ -656,15 +653,15 @@ static void test_error_measure(void **state)
     expect_error("suite: x\n"
                  "measure:\n"
                  "  min_samples: 3\n"
-                 "  max_sample: 50\n"
-                 CASE_HEAD "  - kernels: all\n",
+                 "  max_sample: 50\n" CASE_HEAD "  - kernels: all\n",
                  4, "measure: unknown key 'max_sample'");
     expect_error("measure: {abandon_factor: 0.5}\n" CASE_HEAD "  - kernels: all\n", 1,
                  "abandon_factor must be above 1");
     expect_error("measure: {min_samples: 0}\n" CASE_HEAD "  - kernels: all\n", 1,
                  "need 1 <= min_samples <= max_samples");
     expect_error("measure: {warmups: -1}\n" CASE_HEAD "  - kernels: all\n", 1, "warmups >= 0");
-    expect_error("measure: {spread_pct: 0}\n" CASE_HEAD "  - kernels: all\n", 1, "spread_pct and budget_s must be positive");
+    expect_error("measure: {spread_pct: 0}\n" CASE_HEAD "  - kernels: all\n", 1,
+                 "spread_pct and budget_s must be positive");
     expect_error("measure: {budget_s: -1}\n" CASE_HEAD "  - kernels: all\n", 1,
                  "budget_s: '-1' is not a non-negative number");
     expect_error("measure: {timeout_s: soon}\n" CASE_HEAD "  - kernels: all\n", 1,
@@ -682,8 +679,7 @@ static void test_error_measure(void **state)
 static void test_error_kernels_and_params(void **state)
 {
     (void)state;
-    expect_error(CASE_HEAD "  - kernels: [csr-scalar, csr-vectr]\n", 3,
-                 "kernels: 'csr-vectr' is not a spmv kernel");
+    expect_error(CASE_HEAD "  - kernels: [csr-scalar, csr-vectr]\n", 3, "kernels: 'csr-vectr' is not a spmv kernel");
     expect_error(CASE_HEAD "  - kernels: [csr-scalar, csr-scalar]\n", 3, "kernels: csr-scalar is listed twice");
     expect_error(CASE_HEAD "  - kernels: [csr-scalar]\n"
                            "    params:\n"
@@ -787,8 +783,7 @@ static void test_error_missing_file(void **state)
 static void test_error_empty_key(void **state)
 {
     (void)state;
-    const char *texts[] = {"\"\": 1\n" CASE_HEAD "  - kernels: all\n",
-                           CASE_HEAD "  - kernels: all\n    \"\": x\n"};
+    const char *texts[] = {"\"\": 1\n" CASE_HEAD "  - kernels: all\n", CASE_HEAD "  - kernels: all\n    \"\": x\n"};
     const int lines[] = {1, 4};
     for (int i = 0; i < 2; ++i) {
         char path[512], at[600];
@@ -844,9 +839,11 @@ static void test_matrix_path_above_root(void **state)
     make_dir("r");
     make_matrix("r/e.mtx");
     tmp_path("r/e.mtx", expect, sizeof expect);
-    for (const char *c = tmpdir; *c; ++c) depth += *c == '/';
+    for (const char *c = tmpdir; *c; ++c)
+        depth += *c == '/';
     /* the suite is in tmpdir: depth "../" reach the root, one more passes it */
-    for (int i = 0; i <= depth; ++i) strcat(up, "../");
+    for (int i = 0; i <= depth; ++i)
+        strcat(up, "../");
     snprintf(text, sizeof text, "matrices: [\"%s%s/r/e.mtx\"]\ncases: [{kernels: all}]\n", up, tmpdir + 1);
     fb_status st = load_text("above.suite", text, &s, path, sizeof path);
     if (st != FB_OK) print_error("%s\n", fb_error_message());

@@ -114,7 +114,8 @@ static void test_build_cache_and_launch(void **state)
     assert_int_equal(fb_target_launch(t, k1, &l, args, 5, &secs), FB_OK);
     assert_true(secs >= 0);
     assert_int_equal(fb_target_copy_out(t, a, A, sizeof a), FB_OK);
-    for (int i = 0; i < N; ++i) assert_float_equal(a[i], b[i] + 0.4 * c[i], 0);
+    for (int i = 0; i < N; ++i)
+        assert_float_equal(a[i], b[i] + 0.4 * c[i], 0);
     /* Wrong argument count is a launch error, not a crash. */
     assert_int_equal(fb_target_launch(t, k1, &l, args, 4, NULL), FB_ERR_LAUNCH);
     /* Geometry that is not a multiple of the work-group is refused. */
