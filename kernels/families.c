@@ -5,14 +5,12 @@
 
 #include "grid/fv_surface.h"
 #include "grid/heat2d.h"
+#include "ns/ns_kernels.h"
 #include "spmv/spmv.h"
 #include "stream/stream.h"
 
 static const fb_family *const families[] = {
-    &fb_family_stream,
-    &fb_family_spmv,
-    &fb_family_fv_surface,
-    &fb_family_heat2d,
+    &fb_family_stream, &fb_family_spmv, &fb_family_fv_surface, &fb_family_heat2d, &fb_family_ns,
 };
 
 int fb_family_count(void) { return (int)(sizeof families / sizeof families[0]); }

@@ -57,7 +57,9 @@ typedef struct fb_family {
      * NVRTC compile test; returns 1 when the sink is full. */
     int (*variants)(fb_variant_sink *sink);
     /* Its OpenMP twins, terminated by a NULL name: what the openmp backend
-     * "builds" for a program spec of this family (fb_program_spec.host). */
+     * "builds" for a program spec of this family (fb_program_spec.host).
+     * NULL for the solver's kernels, whose OpenMP baseline is a pipeline
+     * called directly (kernels/ns/ns_omp.c), not a kernel per launch. */
     const fb_host_kernel *host_kernels;
 
     /* The rest is for `sweep`, `tune` and `grid`; a family without a run

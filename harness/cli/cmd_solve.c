@@ -12,11 +12,14 @@
 #include "../core/measure.h"
 #include "../results/results.h"
 #include "../solver/cases.h"
+#include "../solver/ns_device.h"
 #include "../solver/output.h"
 
 static const fb_option options[] = {
     {"level", "L", "refinement level: cavity 0, 1, 2 (N = 15, 29, 57), ethier-steinman 0..3 (default 0)", 0},
-    {"backend", "B", "where to run: openmp (default; the device ports are separate)", 0},
+    {"backend", "B",
+     "where to run: openmp (default, the baseline), opencl[:P.D] or cuda[:K] (the whole time loop on the device)", 0},
+    {"wg", "N", "device work-group size of the solver's kernels, a power of two (default 128)", 0},
     {"re", "RE", "cavity: Reynolds number lid speed x side / nu (default 100)", 0},
     {"t-end", "T", "simulate from t = 0 to T (default: the case's end time, 0.1)", 0},
     {"steps", "N", "run N time steps instead of running to --t-end", 0},
@@ -37,8 +40,8 @@ static const fb_option options[] = {
 };
 
 typedef struct solve_opts {
-    const char *name;
-    int level, steps;
+    const char *name, *backend;
+    int level, steps, wg;
     double t_end;
     int quiet, as_json;
 } solve_opts;
@@ -51,11 +54,12 @@ static fb_status read_opts(const fb_parsed *args, solve_opts *o, fb_solve_case *
     o->name = args->positional[0];
     o->quiet = fb_cli_flag(args, "quiet");
     o->as_json = fb_cli_flag(args, "json");
-    if (backend && strcmp(backend, "openmp") != 0 && strcmp(backend, "openmp:0") != 0)
-        FB_FAIL(FB_ERR_USAGE,
-                "solve: backend '%s': the solver runs on openmp only so far (the OpenCL and CUDA "
-                "ports are separate)",
-                backend);
+    o->backend = backend ? backend : "openmp";
+    FB_CHECK(fb_cli_int(args, "wg", FB_NS_WG_SIZE, &o->wg));
+    if (o->wg < 1 || o->wg > 1024 || (o->wg & (o->wg - 1)))
+        FB_FAIL(FB_ERR_USAGE, "--wg: %d is not a power of two in 1..1024", o->wg);
+    if (fb_cli_value(args, "wg") && !strncmp(o->backend, "openmp", 6))
+        FB_FAIL(FB_ERR_USAGE, "--wg is for the device backends (opencl, cuda); openmp runs its own loops");
     if (fb_cli_value(args, "t-end") && fb_cli_value(args, "steps"))
         FB_FAIL(FB_ERR_USAGE, "solve: give --t-end or --steps, not both");
     o->level = -1; /* the case's default */
@@ -143,16 +147,23 @@ typedef struct solve_run {
     double stream_gbs, rss_setup;
 } solve_run;
 
+static int on_device(const fb_target *t) { return strcmp(fb_target_info(t)->backend, "openmp") != 0; }
+
 static fb_status prepare(const fb_parsed *args, solve_opts *o, solve_run *s)
 {
     fb_status status = FB_OK;
     FB_CHECK(read_opts(args, o, &s->c));
-    FB_CHECK(fb_target_open("openmp", &s->t));
-    FB_CHECK(fb_cli_stream_triad(args, s->t, "openmp", 1, &s->stream_gbs));
+    FB_CHECK(fb_target_open(o->backend, &s->t));
+    FB_CHECK(fb_cli_stream_triad(args, s->t, fb_target_info(s->t)->id, 1, &s->stream_gbs));
     FB_CHECK(fb_ns_init(&s->ns, &s->c.mesh, &s->c.bnd, &s->c.cfg, &s->c.bc));
     fb_case_initial(&s->c, &s->ns);
+    if (on_device(s->t)) FB_CHECK(fb_ns_device_open(&s->ns, s->t, o->wg, &s->log.upload_s));
     s->rss_setup = fb_rss_bytes();
-    if (!o->quiet)
+    if (!o->quiet && on_device(s->t))
+        fprintf(stderr, "solve %s: %d nodes, %d edges, %d boundary faces; %s (%s), work-groups of %d\n", s->c.name,
+                s->c.mesh.nnodes, s->ns.E.nedges, s->c.bnd.nfaces, fb_target_info(s->t)->id, fb_target_info(s->t)->name,
+                o->wg);
+    else if (!o->quiet)
         fprintf(stderr, "solve %s: %d nodes, %d edges, %d boundary faces; %d threads\n", s->c.name, s->c.mesh.nnodes,
                 s->ns.E.nedges, s->c.bnd.nfaces, omp_get_max_threads());
 fail:
@@ -173,11 +184,13 @@ static int run_solve(const fb_parsed *args)
         goto fail;
     }
     if (run_status != FB_OK) snprintf(reason, sizeof reason, "%s", fb_error_message());
+    FB_CHECK(fb_ns_device_download(&s.ns, &s.log.download_s));
     FB_CHECK(fb_case_validate(&s.c, &s.ns, &s.validation));
     const char *verdict = run_status == FB_OK ? "ok" : run_status == FB_ERR_CHECK ? "failed" : "interrupted";
     s.rec = fb_solve_record(&s.c, &s.ns, &s.log, fb_target_info(s.t), s.stream_gbs, s.rss_setup, s.validation, verdict,
                             run_status == FB_OK ? NULL : reason);
-    fb_solve_print_table(o.as_json ? stderr : stdout, &s.c, &s.ns, &s.log, s.stream_gbs, s.rss_setup, s.validation);
+    fb_solve_print_table(o.as_json ? stderr : stdout, &s.c, &s.ns, &s.log, fb_target_info(s.t), s.stream_gbs,
+                         s.rss_setup, s.validation);
     FB_CHECK(write_outputs(args, &s.c, &s.ns, fb_target_info(s.t), s.rec));
     if (run_status == FB_ERR_INTERRUPTED) status = FB_ERR_INTERRUPTED;
     if (run_status == FB_ERR_CHECK) FB_FAIL(FB_ERR_CHECK, "solve %s: %s", s.c.name, reason);
@@ -194,7 +207,9 @@ fail:
 const fb_command fb_cmd_solve = {
     .name = "solve",
     .summary = "run the edge-based incompressible Navier-Stokes solver on a case, timed per step",
-    .usage = "solve CASE [--level L] [--backend openmp] [--t-end T | --steps N] [--vtk OUT.vtu] [--out FILE] [--json]",
+    .usage =
+        "solve CASE [--level L] [--backend openmp|opencl|cuda] [--t-end T | --steps N] [--vtk OUT.vtu] [--out FILE] "
+        "[--json]",
     .description = "Runs the fractional-step solver of the source paper on CASE (cavity, ethier-steinman,\n"
                    "ahmed): edge operators precomputed from the P1 tetrahedra; per step (1) the\n"
                    "fractional velocity by explicit RK4 with convection, viscosity and split-OSS\n"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/measure.h"
+#include "solver/ns_device.h"
 
 fb_ns_config fb_ns_config_defaults(double nu)
 {
@@ -127,9 +128,9 @@ fail:
 }
 
 /* Boundary velocities at time t (evaluated once when constant in time). */
-static void update_ubc(fb_ns *ns, double t)
+int fb_ns_update_ubc(fb_ns *ns, double t)
 {
-    if (ns->ubc_time == t || (!ns->bc.time_dependent && !isnan(ns->ubc_time))) return;
+    if (ns->ubc_time == t || (!ns->bc.time_dependent && !isnan(ns->ubc_time))) return 0;
     const fb_boundary *b = ns->bnd;
     for (int k = 0; k < b->nfixed; ++k) {
         int i = b->fixed[k];
@@ -139,21 +140,25 @@ static void update_ubc(fb_ns *ns, double t)
             ns->bc.velocity(ns->bc.ctx, ns->mesh->xyz + 3 * (int64_t)i, t, v);
     }
     ns->ubc_time = t;
+    return 1;
 }
 
 static void impose_velocity(fb_ns *ns, double *u, double t)
 {
-    update_ubc(ns, t);
+    fb_ns_update_ubc(ns, t);
     fb_ns_omp_apply_bc(ns->bnd->nfixed, ns->bnd->fixed, ns->ubc, ns->bnd->nslip, ns->bnd->slip, ns->bnd->slip_normal,
                        u);
 }
 
+double fb_ns_pressure_at(const fb_ns *ns, int node, double t)
+{
+    return ns->bc.pressure ? ns->bc.pressure(ns->bc.ctx, ns->mesh->xyz + 3 * (int64_t)node, t) : 0.0;
+}
+
 static void impose_pressure(fb_ns *ns, double *p, double t)
 {
-    for (int k = 0; k < ns->bnd->npfixed; ++k) {
-        int i = ns->bnd->pfixed_list[k];
-        p[i] = ns->bc.pressure ? ns->bc.pressure(ns->bc.ctx, ns->mesh->xyz + 3 * (int64_t)i, t) : 0.0;
-    }
+    for (int k = 0; k < ns->bnd->npfixed; ++k)
+        p[ns->bnd->pfixed_list[k]] = fb_ns_pressure_at(ns, ns->bnd->pfixed_list[k], t);
 }
 
 void fb_ns_impose(fb_ns *ns)
@@ -162,13 +167,9 @@ void fb_ns_impose(fb_ns *ns)
     impose_pressure(ns, ns->p, ns->t);
 }
 
-/* dt from the CFL number; the CFL and NaN watch on u^n. */
-static fb_status choose_dt(fb_ns *ns, double t_end, int k, fb_ns_step_info *info)
+fb_status fb_ns_pick_dt(fb_ns *ns, double t_end, int k, double rate, double conv, int bad, fb_ns_step_info *info)
 {
     fb_status status = FB_OK;
-    double conv;
-    int bad;
-    double rate = fb_ns_omp_rate(ns->E.n, ns->u, ns->h, ns->vfixed, ns->cfg.nu, &conv, &bad);
     if (bad >= 0) {
         const double *x = ns->mesh->xyz + 3 * (int64_t)bad;
         FB_FAIL(FB_ERR_CHECK, "step %d: velocity is not finite at node %d (%g, %g, %g): the run blew up", k, bad, x[0],
@@ -191,17 +192,34 @@ fail:
     return status;
 }
 
+/* dt from the CFL number; the CFL and NaN watch on u^n. */
+static fb_status choose_dt(fb_ns *ns, double t_end, int k, fb_ns_step_info *info)
+{
+    double conv;
+    int bad;
+    double rate = fb_ns_omp_rate(ns->E.n, ns->u, ns->h, ns->vfixed, ns->cfg.nu, &conv, &bad);
+    return fb_ns_pick_dt(ns, t_end, k, rate, conv, bad, info);
+}
+
+fb_status fb_ns_watch_divergence(const fb_ns *ns, int k, double div2, fb_ns_step_info *info)
+{
+    fb_status status = FB_OK;
+    info->div_norm = sqrt(div2);
+    double rel = info->dt * info->div_norm / sqrt(ns->volume);
+    if (!(rel <= ns->cfg.div_limit))
+        FB_FAIL(FB_ERR_CHECK, "step %d: divergence %.3g (dt ||div u|| / sqrt(volume)) is above the limit %.3g", k, rel,
+                ns->cfg.div_limit);
+fail:
+    return status;
+}
+
 /* Step 1: projections and the four Runge-Kutta stages; u~ ends in u2. */
 static fb_status step1(fb_ns *ns, int k, fb_ns_step_info *info)
 {
     fb_status status = FB_OK;
     const double dt = info->dt, t = ns->t, nu = ns->cfg.nu;
     double div2 = fb_ns_omp_projections(&ns->E, ns->mass, ns->h, nu, dt, ns->u, ns->p, ns->tau, ns->pic, ns->pip);
-    info->div_norm = sqrt(div2);
-    double rel = dt * info->div_norm / sqrt(ns->volume);
-    if (!(rel <= ns->cfg.div_limit))
-        FB_FAIL(FB_ERR_CHECK, "step %d: divergence %.3g (dt ||div u|| / sqrt(volume)) is above the limit %.3g", k, rel,
-                ns->cfg.div_limit);
+    FB_CHECK(fb_ns_watch_divergence(ns, k, div2, info));
     const fb_ns_edges *E = &ns->E;
     fb_ns_omp_rk_stage(E, ns->mass, ns->bnorm, nu, ns->tau, ns->pic, ns->p, ns->u, ns->u, NULL, ns->acc, ns->u1, dt / 2,
                        dt / 6);
@@ -244,8 +262,7 @@ static double make_compatible(int n, double *b)
 static void shift_to_reference(fb_ns *ns, double t)
 {
     const int r = ns->bnd->p_ref;
-    const double want = ns->bc.pressure ? ns->bc.pressure(ns->bc.ctx, ns->mesh->xyz + 3 * (int64_t)r, t) : 0.0;
-    const double shift = want - ns->p[r];
+    const double shift = fb_ns_pressure_at(ns, r, t) - ns->p[r];
     double *p = ns->p;
 #pragma omp parallel for schedule(static)
     for (int i = 0; i < ns->E.n; ++i)
@@ -259,9 +276,7 @@ static fb_status step2(fb_ns *ns, int k, fb_ns_step_info *info)
     const int n = ns->E.n;
     const double dt = info->dt;
     double *p = ns->p, *p_old = ns->p_old, *p_nm1 = ns->p_nm1;
-    /* CG starts from p extrapolated linearly in time from p^{n-1} and p^n:
-     * the pressure moves smoothly, and this start saves iterations */
-    const double ratio = ns->step > 0 && ns->dt_prev > 0 ? dt / ns->dt_prev : 0.0;
+    const double ratio = fb_ns_extrapolation_ratio(ns, dt);
 #pragma omp parallel for schedule(static)
     for (int i = 0; i < n; ++i) {
         const double pn = p[i];
@@ -269,7 +284,6 @@ static fb_status step2(fb_ns *ns, int k, fb_ns_step_info *info)
         p_nm1[i] = pn;
         p_old[i] = pn;
     }
-    ns->dt_prev = dt;
     impose_pressure(ns, p, ns->t + dt);
     double b2 = fb_ns_omp_pressure_setup(&ns->E, ns->bnd->p_fixed, ns->bnorm, dt, ns->tau, p_old, ns->pip, ns->u2,
                                          ns->A, ns->invdiag, ns->b);
@@ -278,6 +292,25 @@ static fb_status step2(fb_ns *ns, int k, fb_ns_step_info *info)
     double tol2 = ns->cfg.cg_tol * ns->cfg.cg_tol * b2, res2;
     info->cg_its = fb_ns_omp_cg(n, ns->rowptr, ns->col, ns->A, ns->invdiag, ns->b, p, ns->r, ns->z, ns->d, ns->d2,
                                 ns->q, tol2, ns->cfg.cg_max_its, &res2);
+    FB_CHECK(fb_ns_watch_cg(ns, k, b2, res2, info));
+    if (ns->bnd->p_ref >= 0) shift_to_reference(ns, ns->t + dt);
+fail:
+    return status;
+}
+
+double fb_ns_extrapolation_ratio(fb_ns *ns, double dt)
+{
+    /* CG starts from p extrapolated linearly in time from p^{n-1} and p^n:
+     * the pressure moves smoothly, and this start saves iterations */
+    const double ratio = ns->step > 0 && ns->dt_prev > 0 ? dt / ns->dt_prev : 0.0;
+    ns->dt_prev = dt;
+    return ratio;
+}
+
+fb_status fb_ns_watch_cg(const fb_ns *ns, int k, double b2, double res2, fb_ns_step_info *info)
+{
+    fb_status status = FB_OK;
+    const double tol2 = ns->cfg.cg_tol * ns->cfg.cg_tol * b2;
     info->cg_res = b2 > 0 ? sqrt(res2 / b2) : 0.0;
     if (isnan(res2)) FB_FAIL(FB_ERR_CHECK, "step %d: the pressure CG broke down (residual not finite)", k);
     if (res2 > tol2)
@@ -285,13 +318,13 @@ static fb_status step2(fb_ns *ns, int k, fb_ns_step_info *info)
                 "step %d: the pressure CG did not converge in %d iterations (relative residual %.3g, "
                 "tolerance %.3g)",
                 k, info->cg_its, info->cg_res, ns->cfg.cg_tol);
-    if (ns->bnd->p_ref >= 0) shift_to_reference(ns, ns->t + dt);
 fail:
     return status;
 }
 
 fb_status fb_ns_step(fb_ns *ns, double t_end, fb_ns_step_info *info)
 {
+    if (ns->dev) return fb_ns_device_step(ns, t_end, info);
     fb_status status = FB_OK;
     const int k = ns->step + 1;
     memset(info, 0, sizeof *info);
@@ -304,13 +337,17 @@ fb_status fb_ns_step(fb_ns *ns, double t_end, fb_ns_step_info *info)
     double t2 = fb_now();
     fb_ns_omp_correct(&ns->E, ns->mass, info->dt, ns->p, ns->p_old, ns->u2, ns->u);
     impose_velocity(ns, ns->u, ns->t + info->dt);
-    double t3 = fb_now();
-    ns->t += info->dt;
-    ns->step = k;
-    info->t = ns->t;
-    info->t_step1 = t1 - t0, info->t_step2 = t2 - t1, info->t_step3 = t3 - t2;
+    fb_ns_step_done(ns, info, (double[4]){t0, t1, t2, fb_now()});
 fail:
     return status;
+}
+
+void fb_ns_step_done(fb_ns *ns, fb_ns_step_info *info, const double times[4])
+{
+    ns->t += info->dt;
+    ns->step = info->step;
+    info->t = ns->t;
+    info->t_step1 = times[1] - times[0], info->t_step2 = times[2] - times[1], info->t_step3 = times[3] - times[2];
 }
 
 void fb_ns_divergence(const fb_ns *ns, double *norm, double *net)
@@ -355,6 +392,7 @@ double fb_ns_bytes_resident(const fb_ns *ns)
 
 void fb_ns_free(fb_ns *ns)
 {
+    fb_ns_device_close(ns);
     void *arrays[] = {ns->rowptr, ns->col, ns->nd,    ns->dn,     ns->ls,      ns->mass, ns->h,
                       ns->bnorm,  ns->u,   ns->p,     ns->u1,     ns->u2,      ns->acc,  ns->tau,
                       ns->pic,    ns->pip, ns->p_old, ns->A,      ns->invdiag, ns->b,    ns->r,

@@ -79,6 +79,7 @@ typedef struct fb_ns {
     double volume;
     double t;
     int step;
+    struct fb_ns_device *dev; /* NULL: the OpenMP loops; else the state lives on a device (ns_device.h) */
 } fb_ns;
 
 /* Sets up the solver on mesh m with boundary bnd (both must outlive it):
@@ -112,5 +113,29 @@ void fb_ns_bytes_split(const fb_ns *ns, double cg_its, double bytes[3]);
 double fb_ns_bytes_resident(const fb_ns *ns);
 
 void fb_ns_free(fb_ns *ns);
+
+/* ---- shared with the device driver (ns_device.c): one step's decisions,
+ * the same on every backend ---- */
+
+/* dt from the largest rate (cfl / rate, or the fixed dt; the steps left
+ * share what is left equally when t_end > 0) and the watch for a
+ * non-finite velocity (bad >= 0) and the CFL limit; sets info->dt, cfl. */
+fb_status fb_ns_pick_dt(fb_ns *ns, double t_end, int k, double rate, double conv, int bad, fb_ns_step_info *info);
+/* The divergence watch on sum D_I^2 / M_I; sets info->div_norm. */
+fb_status fb_ns_watch_divergence(const fb_ns *ns, int k, double div2, fb_ns_step_info *info);
+/* The CG watch: broke down or did not converge (info->cg_its set); sets info->cg_res. */
+fb_status fb_ns_watch_cg(const fb_ns *ns, int k, double b2, double res2, fb_ns_step_info *info);
+/* dt / dt_prev for the CG's starting guess (0 on the first step); keeps dt. */
+double fb_ns_extrapolation_ratio(fb_ns *ns, double dt);
+/* ns->ubc at time t; 1 if it was recomputed, 0 if it already held t's values. */
+int fb_ns_update_ubc(fb_ns *ns, double t);
+/* The prescribed pressure of a node at time t (0 without a pressure function). */
+double fb_ns_pressure_at(const fb_ns *ns, int node, double t);
+/* Advances t and the step count; info's times from times[0..3] (start,
+ * end of step 1, 2, 3). */
+void fb_ns_step_done(fb_ns *ns, fb_ns_step_info *info, const double times[4]);
+
+/* One step on the device the state lives on (ns_device.c). */
+fb_status fb_ns_device_step(fb_ns *ns, double t_end, fb_ns_step_info *info);
 
 #endif

@@ -13,6 +13,7 @@
 #include "core/stats.h"
 #include "bench/record.h"
 #include "results/results.h"
+#include "solver/ns_device.h"
 
 fb_status fb_solve_log_add(fb_solve_log *log, const fb_ns_step_info *info)
 {
@@ -134,12 +135,16 @@ json_t *fb_solve_record(const fb_solve_case *c, const fb_ns *ns, const fb_solve_
                         json_pack("{s:o, s:f, s:f, s:f}", "level", c->level >= 0 ? json_integer(c->level) : json_null(),
                                   "cfl", ns->cfg.cfl, "dt_fixed", ns->cfg.dt_fixed, "cg_tol", ns->cfg.cg_tol));
     json_object_set(rec, "mesh", mesh);
+    char problem[64];
+    fb_solve_problem_name(c, problem, sizeof problem);
     json_object_set_new(rec, "matrix",
-                        json_pack("{s:s, s:s, s:O, s:i, s:i}", "name", c->name, "source", c->source, "hash",
+                        json_pack("{s:s, s:s, s:O, s:i, s:i}", "name", problem, "source", c->source, "hash",
                                   json_object_get(mesh, "hash"), "rows", c->mesh.nnodes, "nnz",
                                   ns->E.nedges + c->mesh.nnodes));
     json_decref(mesh);
     json_object_set_new(rec, "threads", json_integer(omp_get_max_threads()));
+    if (ns->dev)
+        json_object_set_new(rec, "launches_per_cg_iteration", json_integer(fb_ns_device_launches_per_cg_iteration()));
     json_object_set_new(rec, "nu", json_real(ns->cfg.nu));
     json_object_set_new(rec, "steps", json_integer(log->n));
     json_object_set_new(rec, "t_end", json_real(ns->t));
@@ -147,7 +152,8 @@ json_t *fb_solve_record(const fb_solve_case *c, const fb_ns *ns, const fb_solve_
                         json_pack("{s:f, s:f, s:f}", "min", s.dt_min, "median", s.dt_median, "max", s.dt_max));
     json_object_set_new(rec, "timings",
                         json_pack("{s:o, s:o, s:o, s:f, s:f}", "step1", step_json(&s, 0), "step2", step_json(&s, 1),
-                                  "step3", step_json(&s, 2), "cpu_to_gpu_s", 0.0, "gpu_to_cpu_s", 0.0));
+                                  "step3", step_json(&s, 2), "cpu_to_gpu_s", log->upload_s, "gpu_to_cpu_s",
+                                  log->download_s));
     json_object_set_new(rec, "cg",
                         json_pack("{s:i, s:f, s:i, s:i, s:f}", "its_min", s.its_min, "its_mean", s.its_mean, "its_max",
                                   s.its_max, "its_total", s.its_total, "tol", ns->cfg.cg_tol));
@@ -166,8 +172,16 @@ json_t *fb_solve_record(const fb_solve_case *c, const fb_ns *ns, const fb_solve_
     return rec;
 }
 
-void fb_solve_print_table(FILE *f, const fb_solve_case *c, const fb_ns *ns, const fb_solve_log *log, double stream_gbs,
-                          double rss_setup, json_t *validation)
+void fb_solve_problem_name(const fb_solve_case *c, char *buf, size_t len)
+{
+    if (c->level >= 0)
+        snprintf(buf, len, "%s-l%d", c->name, c->level);
+    else
+        snprintf(buf, len, "%s", c->name);
+}
+
+void fb_solve_print_table(FILE *f, const fb_solve_case *c, const fb_ns *ns, const fb_solve_log *log,
+                          const fb_device_info *d, double stream_gbs, double rss_setup, json_t *validation)
 {
     fb_solve_summary s;
     const char *key;
@@ -175,8 +189,11 @@ void fb_solve_print_table(FILE *f, const fb_solve_case *c, const fb_ns *ns, cons
     fb_solve_summarize(log, ns, &s);
     fprintf(f, "solve %s", c->name);
     if (c->level >= 0) fprintf(f, " level %d", c->level);
-    fprintf(f, ": %s, %d nodes, %d tets, %d edges; openmp, %d threads\n", c->source, c->mesh.nnodes, c->mesh.ntets,
-            ns->E.nedges, omp_get_max_threads());
+    fprintf(f, ": %s, %d nodes, %d tets, %d edges; ", c->source, c->mesh.nnodes, c->mesh.ntets, ns->E.nedges);
+    if (ns->dev)
+        fprintf(f, "%s (%s)\n", d->id, d->name);
+    else
+        fprintf(f, "openmp, %d threads\n", omp_get_max_threads());
     fprintf(f, "  %d steps to t = %.6g, dt %.3g .. %.3g (median %.3g)\n", log->n, ns->t, s.dt_min, s.dt_max,
             s.dt_median);
     fprintf(f, "  %-24s %12s %12s %7s %10s\n", "per step", "median ms", "total s", "share", "model GB/s");
@@ -184,7 +201,12 @@ void fb_solve_print_table(FILE *f, const fb_solve_case *c, const fb_ns *ns, cons
     for (int k = 0; k < 3; ++k)
         fprintf(f, "  %-24s %12.3f %12.4f %6.1f%% %10.2f\n", names[k], 1e3 * s.step_median[k], s.step_total[k],
                 s.total_s > 0 ? 100.0 * s.step_total[k] / s.total_s : 0.0, s.step_gbs[k]);
-    fprintf(f, "  %-24s %12s %12s\n", "CPU->GPU, GPU->CPU", "-", "-");
+    if (ns->dev) {
+        fprintf(f, "  %-24s %12s %12.4f\n", "CPU->GPU (before)", "", log->upload_s);
+        fprintf(f, "  %-24s %12s %12.4f\n", "GPU->CPU (after)", "", log->download_s);
+    } else {
+        fprintf(f, "  %-24s %12s %12s\n", "CPU->GPU, GPU->CPU", "-", "-");
+    }
     fprintf(f, "  %-24s %12.3f %12.4f\n", "total", 1e3 * s.step_time_median, s.total_s);
     fprintf(f, "  CG iterations per step: min %d, mean %.1f, max %d (total %d, tolerance %.1g)\n", s.its_min,
             s.its_mean, s.its_max, s.its_total, ns->cfg.cg_tol);

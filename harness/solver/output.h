@@ -16,7 +16,9 @@
 typedef struct fb_solve_log {
     int n, cap;
     fb_ns_step_info *steps;
-    double wall_s; /* the time loop, from the first step to the last */
+    double wall_s;     /* the time loop, from the first step to the last */
+    double upload_s;   /* the state to the device before the loop (the paper's CPU->GPU; 0 on openmp) */
+    double download_s; /* the fields back after it (GPU->CPU) */
 } fb_solve_log;
 
 fb_status fb_solve_log_add(fb_solve_log *log, const fb_ns_step_info *info);
@@ -43,8 +45,12 @@ json_t *fb_solve_record(const fb_solve_case *c, const fb_ns *ns, const fb_solve_
 
 /* The table: per-step time split (median and total), CG iterations,
  * bytes and GB/s against the stream triad, the validation numbers. */
-void fb_solve_print_table(FILE *f, const fb_solve_case *c, const fb_ns *ns, const fb_solve_log *log, double stream_gbs,
-                          double rss_setup, json_t *validation);
+void fb_solve_print_table(FILE *f, const fb_solve_case *c, const fb_ns *ns, const fb_solve_log *log,
+                          const fb_device_info *d, double stream_gbs, double rss_setup, json_t *validation);
+
+/* The problem's name in records and figures: the case and its level
+ * ("cavity-l2"), or the case alone ("ahmed"), so levels never merge. */
+void fb_solve_problem_name(const fb_solve_case *c, char *buf, size_t len);
 
 /* Velocity, pressure, boundary kind and nodal divergence on the mesh, as a
  * VTK XML unstructured grid (.vtu, ASCII). */

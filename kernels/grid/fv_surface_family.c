@@ -80,18 +80,18 @@ json_t *fb_fv_record(const fb_device_info *d, const fb_fv_grid *g, const fb_fv_c
     const fb_fv_kernel *k = &fb_fv_kernels[cfg->kernel];
     char layout[16];
     fb_fv_layout_name(&cfg->point, layout, sizeof layout);
-    fb_kernel_record base = {"fv-surface",
-                             k->name,
-                             cfg->is_double,
-                             cfg->measure.cold,
-                             fb_json_params(k->params, FB_FV_NPARAMS, &cfg->point),
-                             &r->launch,
-                             r->has_resources ? &r->resources : NULL,
-                             r->model.flops,
-                             r->model.min_bytes,
-                             r->gflops,
-                             r->gbs,
-                             &r->m};
+    fb_kernel_record base = {.benchmark = "fv-surface",
+                             .kernel = k->name,
+                             .is_double = cfg->is_double,
+                             .cold = cfg->measure.cold,
+                             .params = fb_json_params(k->params, FB_FV_NPARAMS, &cfg->point),
+                             .launch = &r->launch,
+                             .resources = r->has_resources ? &r->resources : NULL,
+                             .flops = r->model.flops,
+                             .bytes = r->model.min_bytes,
+                             .gflops = r->gflops,
+                             .gbs = r->gbs,
+                             .m = &r->m};
     json_t *rec = fb_json_kernel_record(d, &base);
     json_object_set_new(rec, "layout", json_string(layout));
     json_object_set_new(rec, "grid", json_deep_copy(g->json));

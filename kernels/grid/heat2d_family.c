@@ -58,18 +58,18 @@ json_t *fb_heat2d_record(const fb_device_info *d, const fb_heat2d_problem *p, co
                          const fb_heat2d_result *r)
 {
     const fb_heat2d_kernel_def *k = cfg->kernel;
-    fb_kernel_record base = {"heat2d",
-                             k->name,
-                             cfg->is_double,
-                             cfg->measure.cold,
-                             fb_json_params(k->params, k->nparams, &cfg->point),
-                             &r->launch,
-                             r->has_resources ? &r->resources : NULL,
-                             r->model.flops,
-                             r->model.min_bytes,
-                             r->gflops,
-                             r->gbs,
-                             &r->m};
+    fb_kernel_record base = {.benchmark = "heat2d",
+                             .kernel = k->name,
+                             .is_double = cfg->is_double,
+                             .cold = cfg->measure.cold,
+                             .params = fb_json_params(k->params, k->nparams, &cfg->point),
+                             .launch = &r->launch,
+                             .resources = r->has_resources ? &r->resources : NULL,
+                             .flops = r->model.flops,
+                             .bytes = r->model.min_bytes,
+                             .gflops = r->gflops,
+                             .gbs = r->gbs,
+                             .m = &r->m};
     json_t *rec = fb_json_kernel_record(d, &base);
     json_object_set_new(rec, "grid", json_deep_copy(p->json));
     /* T^n and the two iterates: whether the last-level cache can hold them

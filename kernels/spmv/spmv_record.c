@@ -50,18 +50,18 @@ json_t *fb_spmv_params_json(const fb_spmv_config *cfg, const fb_spmv_matrix *A)
 json_t *fb_spmv_record(const fb_device_info *d, const json_t *matrix, const fb_spmv_matrix *A,
                        const fb_spmv_config *cfg, const fb_spmv_result *r, double stream_gbs)
 {
-    fb_kernel_record k = {"spmv",
-                          cfg->kernel->name,
-                          cfg->is_double,
-                          cfg->measure.cold,
-                          fb_spmv_params_json(cfg, A),
-                          &r->launch,
-                          r->has_resources ? &r->resources : NULL,
-                          r->model.flops,
-                          r->model.min_bytes,
-                          r->gflops,
-                          r->gbs,
-                          &r->m};
+    fb_kernel_record k = {.benchmark = "spmv",
+                          .kernel = cfg->kernel->name,
+                          .is_double = cfg->is_double,
+                          .cold = cfg->measure.cold,
+                          .params = fb_spmv_params_json(cfg, A),
+                          .launch = &r->launch,
+                          .resources = r->has_resources ? &r->resources : NULL,
+                          .flops = r->model.flops,
+                          .bytes = r->model.min_bytes,
+                          .gflops = r->gflops,
+                          .gbs = r->gbs,
+                          .m = &r->m};
     json_t *rec = fb_json_kernel_record(d, &k);
     json_object_set_new(rec, "format",
                         json_string(A->format == FB_FORMAT_CSR    ? "csr"

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# grid_mutants.sh FLOWBENCH SOURCE_DIR WORKDIR - the grid families' checks
+# grid_mutants.sh FLOWBENCH SOURCE_DIR WORKDIR [SOLVER_TEST] - the checks
 # catch wrong kernels: copies of the device kernels with one deliberate bug
 # each, loaded through FLOWBENCH_KERNEL_DIR on the OpenCL device, must be
-# reported as wrong results (exit 1, status wrong-result, a reason naming
-# the check), while the unmodified copies pass. Skips (77) without OpenCL.
+# reported as wrong results (grid families: exit 1, status wrong-result, a
+# reason naming the check; the solver: its device-against-OpenMP test,
+# tests/unit/test_solver_device.c, fails), while the unmodified copies pass.
+# Skips (77) without OpenCL.
 set -euo pipefail
-bin=$1; src=$2; dir=$3
+bin=$1; src=$2; dir=$3; solver_test=${4:-}
 rm -rf "$dir"; mkdir -p "$dir"
 fail() { echo "FAIL: $*"; exit 1; }
 if ! "$bin" devices | grep -q '^opencl:'; then echo "no OpenCL device: skipped"; exit 77; fi
@@ -59,4 +61,31 @@ mutant fv-nodiss grid/rusanov.h 's|hs \* (uR\[v\] - uL\[v\])|hs * (uR[v] - uR[v]
 for k in fv-passes fv-atomic fv-gather; do
   expect_wrong fv-nodiss --family fv-surface --grid grid:9x7x5 --kernel "$k"
 done
+
+[ -n "$solver_test" ] || { echo "ok (no solver test given)"; exit 0; }
+solver() { # KERNEL_DIR -> the device solver test's exit status; output in $dir/solver.txt
+  set +e
+  FLOWBENCH_KERNEL_DIR=$1 "$solver_test" opencl > "$dir/solver.txt" 2>&1
+  local rc=$?
+  set -e
+  return $rc
+}
+expect_solver_caught() { # NAME
+  local rc=0
+  solver "$(cat "$dir/$1.path")" || rc=$?
+  [ "$rc" -eq 1 ] || fail "$1: the solver comparison exited $rc, expected 1: $(tail -3 "$dir/solver.txt")"
+  grep -q FAILED "$dir/solver.txt" || fail "$1: no failed comparison in: $(tail -3 "$dir/solver.txt")"
+  echo "ok: $1 caught: $(grep -m1 -E 'differ|ERROR:' "$dir/solver.txt" || true)"
+}
+
+echo "== ns: the unmodified solver kernels from disk match the OpenMP solver"
+solver "$src/kernels" || fail "solver kernels from disk: $(tail -3 "$dir/solver.txt")"
+
+echo "== ns: the viscous term dropped from the momentum right-hand side"
+mutant ns-inviscid ns/ns.cl 's|nu \* (ls\[e6\] + ls\[e6 + 3\] + ls\[e6 + 5\])|(REAL)0|' > "$dir/ns-inviscid.path"
+expect_solver_caught ns-inviscid
+
+echo "== ns: the CG's r.z dot product halved"
+mutant ns-halfdot ns/ns.cl 's|zr = zi \* ri, rr = ri \* ri;|zr = (REAL)0.5 * zi * ri, rr = ri * ri;|' > "$dir/ns-halfdot.path"
+expect_solver_caught ns-halfdot
 echo "ok"

@@ -1,0 +1,483 @@
+/* ns_device.c - the solver's time step as a launch sequence of the
+ * kernels/ns/ns.cl kernels on one device (contracts in ns_device.h). The
+ * order of operations is ns.c's, loop for loop; the decisions (dt, the
+ * watch, the CG's stopping test) are ns.c's own functions, fed with the
+ * scalars the device reduced. */
+#include "solver/ns_device.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/kernel_sources.h"
+#include "core/measure.h"
+#include "ns/ns_kernels.h"
+
+/* Slots of the device's scalar array. The CG keeps r.z and r.r of two
+ * consecutive iterations (parity 0 and 1), so beta = rz_k / rz_{k-1} is
+ * read on the device and no slot needs copying. */
+enum {
+    S_RATE, /* max rate, max |u|/h, lowest bad node: one ns_rate reduction */
+    S_CONV,
+    S_BAD,
+    S_DIV2,
+    S_B2,
+    S_BSUM,
+    S_SHIFT,
+    S_CG = 8, /* rz, rr of parity 0 at 8, 9; of parity 1 at 10, 11 */
+    S_DQ = 12,
+    NSCAL
+};
+
+enum { OP_SUM, OP_MAX, OP_MIN }; /* NS_SUM, NS_MAX, NS_MIN in ns.cl */
+
+struct fb_ns_device {
+    fb_target *t;
+    int wg, stride; /* stride: work-groups over the nodes, the partials of one value */
+    fb_kernel *k[FB_NS_NKERNELS];
+    /* read-only after the upload */
+    fb_buffer *rowptr, *col, *nd, *dn, *ls, *mass, *h, *bnorm, *vfixed, *pfixed, *fixed, *slip, *slip_normal,
+        *pfixed_list;
+    /* the state and the work arrays */
+    fb_buffer *u, *p, *u1, *u2, *acc, *tau, *pic, *pip, *p_old, *p_nm1, *A, *invdiag, *b, *r, *z, *d, *d2, *q;
+    fb_buffer *ubc, *pvals, *partial, *scal;
+    double scal_host[NSCAL];
+    double *pvals_host;
+    int ubc_uploaded;
+    double ubc_time; /* ns->ubc_time when ubc was last uploaded */
+};
+
+int fb_ns_device_launches_per_cg_iteration(void) { return 4; }
+
+/* ---- launches ---- */
+
+#define BUF(x) fb_arg_buffer(dv->x)
+#define INT(v) fb_arg_i32(v)
+#define DBL(v) fb_arg_real(1, v)
+#define NARGS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* One launch over items work-items (none when items is 0). */
+static fb_status launch(struct fb_ns_device *dv, fb_ns_kernel_id k, size_t items, const fb_arg *args, int nargs)
+{
+    if (items == 0) return FB_OK;
+    fb_launch l = fb_launch_1d(items, (size_t)dv->wg);
+    return fb_target_launch(dv->t, dv->k[k], &l, args, nargs, NULL);
+}
+
+/* scal[slot + v - v0] = op over the groups' partials v0 .. v0 + nvals - 1. */
+static fb_status reduce(struct fb_ns_device *dv, int v0, int nvals, int op, int slot)
+{
+    const fb_arg a[] = {INT(dv->stride), INT(dv->stride), INT(v0),   INT(nvals),
+                        INT(op),         BUF(partial),    BUF(scal), INT(slot)};
+    fb_launch l = fb_launch_1d((size_t)dv->wg, (size_t)dv->wg);
+    return fb_target_launch(dv->t, dv->k[FB_NS_REDUCE], &l, a, NARGS(a), NULL);
+}
+
+static fb_status read_scalars(struct fb_ns_device *dv)
+{
+    return fb_target_copy_out(dv->t, dv->scal_host, dv->scal, sizeof dv->scal_host);
+}
+
+/* ---- boundary values ---- */
+
+static fb_status impose_velocity(fb_ns *ns, fb_buffer *u, double t)
+{
+    fb_status status = FB_OK;
+    struct fb_ns_device *dv = ns->dev;
+    const fb_boundary *bnd = ns->bnd;
+    fb_ns_update_ubc(ns, t);
+    if (!dv->ubc_uploaded || dv->ubc_time != ns->ubc_time) {
+        if (bnd->nfixed) FB_CHECK(fb_target_copy_in(dv->t, dv->ubc, ns->ubc, 3 * sizeof(double) * bnd->nfixed));
+        dv->ubc_uploaded = 1, dv->ubc_time = ns->ubc_time;
+    }
+    const fb_arg fixed[] = {INT(bnd->nfixed), BUF(fixed), BUF(ubc), fb_arg_buffer(u)};
+    const fb_arg slip[] = {INT(bnd->nslip), BUF(slip), BUF(slip_normal), fb_arg_buffer(u)};
+    FB_CHECK(launch(dv, FB_NS_APPLY_FIXED, (size_t)bnd->nfixed, fixed, NARGS(fixed)));
+    FB_CHECK(launch(dv, FB_NS_APPLY_SLIP, (size_t)bnd->nslip, slip, NARGS(slip)));
+fail:
+    return status;
+}
+
+static fb_status impose_pressure(fb_ns *ns, double t)
+{
+    fb_status status = FB_OK;
+    struct fb_ns_device *dv = ns->dev;
+    const int count = ns->bnd->npfixed;
+    if (!count) return FB_OK;
+    for (int k = 0; k < count; ++k)
+        dv->pvals_host[k] = fb_ns_pressure_at(ns, ns->bnd->pfixed_list[k], t);
+    FB_CHECK(fb_target_copy_in(dv->t, dv->pvals, dv->pvals_host, sizeof(double) * count));
+    const fb_arg a[] = {INT(count), BUF(pfixed_list), BUF(pvals), BUF(p)};
+    FB_CHECK(launch(dv, FB_NS_SET_VALUES, (size_t)count, a, NARGS(a)));
+fail:
+    return status;
+}
+
+/* ---- the three steps ---- */
+
+static fb_status choose_dt(fb_ns *ns, double t_end, int k, fb_ns_step_info *info)
+{
+    fb_status status = FB_OK;
+    struct fb_ns_device *dv = ns->dev;
+    const int n = ns->E.n;
+    const fb_arg a[] = {INT(n), BUF(u), BUF(h), BUF(vfixed), DBL(ns->cfg.nu), BUF(partial), INT(dv->stride)};
+    FB_CHECK(launch(dv, FB_NS_RATE, (size_t)n, a, NARGS(a)));
+    FB_CHECK(reduce(dv, 0, 2, OP_MAX, S_RATE));
+    FB_CHECK(reduce(dv, 2, 1, OP_MIN, S_BAD));
+    FB_CHECK(read_scalars(dv));
+    const double bad = dv->scal_host[S_BAD];
+    FB_CHECK(fb_ns_pick_dt(ns, t_end, k, dv->scal_host[S_RATE], dv->scal_host[S_CONV], bad < n ? (int)bad : -1, info));
+fail:
+    return status;
+}
+
+/* One Runge-Kutta stage (ns_rk_stage's stage: 0 first, 1 middle, 2 last). */
+static fb_status rk_stage(fb_ns *ns, fb_buffer *u_in, fb_buffer *u_out, double c_dt, double w_dt, int stage)
+{
+    struct fb_ns_device *dv = ns->dev;
+    const int n = ns->E.n;
+    const fb_arg a[] = {INT(n),
+                        BUF(rowptr),
+                        BUF(col),
+                        BUF(nd),
+                        BUF(dn),
+                        BUF(ls),
+                        BUF(mass),
+                        BUF(bnorm),
+                        DBL(ns->cfg.nu),
+                        BUF(tau),
+                        BUF(pic),
+                        BUF(p),
+                        fb_arg_buffer(u_in),
+                        BUF(u),
+                        BUF(acc),
+                        BUF(acc),
+                        fb_arg_buffer(u_out),
+                        DBL(c_dt),
+                        DBL(w_dt),
+                        INT(stage)};
+    return launch(dv, FB_NS_RK_STAGE, (size_t)n, a, NARGS(a));
+}
+
+static fb_status step1(fb_ns *ns, int k, fb_ns_step_info *info)
+{
+    fb_status status = FB_OK;
+    struct fb_ns_device *dv = ns->dev;
+    const int n = ns->E.n;
+    const double dt = info->dt, t = ns->t;
+    const fb_arg a[] = {INT(n), BUF(rowptr), BUF(col), BUF(nd),  BUF(mass), BUF(h),       DBL(ns->cfg.nu), DBL(dt),
+                        BUF(u), BUF(p),      BUF(tau), BUF(pic), BUF(pip),  BUF(partial), INT(dv->stride)};
+    FB_CHECK(launch(dv, FB_NS_PROJECTIONS, (size_t)n, a, NARGS(a)));
+    FB_CHECK(reduce(dv, 0, 1, OP_SUM, S_DIV2));
+    FB_CHECK(read_scalars(dv));
+    FB_CHECK(fb_ns_watch_divergence(ns, k, dv->scal_host[S_DIV2], info));
+    FB_CHECK(rk_stage(ns, dv->u, dv->u1, dt / 2, dt / 6, 0));
+    FB_CHECK(impose_velocity(ns, dv->u1, t + dt / 2));
+    FB_CHECK(rk_stage(ns, dv->u1, dv->u2, dt / 2, dt / 3, 1));
+    FB_CHECK(impose_velocity(ns, dv->u2, t + dt / 2));
+    FB_CHECK(rk_stage(ns, dv->u2, dv->u1, dt, dt / 3, 1));
+    FB_CHECK(impose_velocity(ns, dv->u1, t + dt));
+    FB_CHECK(rk_stage(ns, dv->u1, dv->u2, 0, dt / 6, 2));
+    FB_CHECK(impose_velocity(ns, dv->u2, t + dt));
+fail:
+    return status;
+}
+
+/* The pressure system and ||b||^2 (ns.c's step 2 up to the CG). */
+static fb_status pressure_system(fb_ns *ns, double dt, double *b2)
+{
+    fb_status status = FB_OK;
+    struct fb_ns_device *dv = ns->dev;
+    const int n = ns->E.n;
+    const fb_arg setup[] = {INT(n),      BUF(rowptr), BUF(col),     BUF(nd),  BUF(dn),      BUF(ls),
+                            BUF(pfixed), BUF(bnorm),  DBL(dt),      BUF(tau), BUF(p_old),   BUF(pip),
+                            BUF(u2),     BUF(A),      BUF(invdiag), BUF(b),   BUF(partial), INT(dv->stride)};
+    FB_CHECK(launch(dv, FB_NS_PRESSURE_SETUP, (size_t)n, setup, NARGS(setup)));
+    FB_CHECK(reduce(dv, 0, 1, OP_SUM, S_B2));
+    if (ns->bnd->npfixed == 0) { /* ns.c's make_compatible */
+        const fb_arg sum[] = {INT(n), BUF(b), BUF(partial), INT(dv->stride)};
+        const fb_arg mean[] = {INT(n), BUF(b), BUF(scal), INT(S_BSUM), BUF(partial), INT(dv->stride)};
+        FB_CHECK(launch(dv, FB_NS_SUM, (size_t)n, sum, NARGS(sum)));
+        FB_CHECK(reduce(dv, 0, 1, OP_SUM, S_BSUM));
+        FB_CHECK(launch(dv, FB_NS_REMOVE_MEAN, (size_t)n, mean, NARGS(mean)));
+        FB_CHECK(reduce(dv, 0, 1, OP_SUM, S_B2));
+    }
+    FB_CHECK(read_scalars(dv));
+    *b2 = dv->scal_host[S_B2];
+fail:
+    return status;
+}
+
+/* fb_ns_omp_cg on the device: 4 launches and one scalar read per iteration. */
+static fb_status cg(fb_ns *ns, double tol2, int *its, double *res2)
+{
+    fb_status status = FB_OK;
+    struct fb_ns_device *dv = ns->dev;
+    const int n = ns->E.n;
+    fb_buffer *dold = dv->d, *dnew = dv->d2;
+    const fb_arg start[] = {INT(n), BUF(rowptr), BUF(col), BUF(A),  BUF(invdiag), BUF(b),         BUF(p),
+                            BUF(r), BUF(z),      BUF(d),   BUF(d2), BUF(partial), INT(dv->stride)};
+    FB_CHECK(launch(dv, FB_NS_CG_START, (size_t)n, start, NARGS(start)));
+    FB_CHECK(reduce(dv, 0, 2, OP_SUM, S_CG));
+    FB_CHECK(read_scalars(dv));
+    double rr = dv->scal_host[S_CG + 1];
+    int k = 0;
+    while (k < ns->cfg.cg_max_its && rr > tol2 && isfinite(rr)) {
+        const int cur = S_CG + 2 * (k & 1), next = S_CG + 2 * ((k + 1) & 1);
+        const fb_arg dir[] = {
+            INT(n), BUF(rowptr), BUF(col), BUF(A),    BUF(z),      fb_arg_buffer(dold), fb_arg_buffer(dnew),
+            BUF(q), BUF(scal),   INT(cur), INT(next), INT(k == 0), BUF(partial),        INT(dv->stride)};
+        const fb_arg upd[] = {INT(n), BUF(p),    BUF(r),   BUF(z),    BUF(invdiag), fb_arg_buffer(dnew),
+                              BUF(q), BUF(scal), INT(cur), INT(S_DQ), BUF(partial), INT(dv->stride)};
+        FB_CHECK(launch(dv, FB_NS_CG_DIRECTION, (size_t)n, dir, NARGS(dir)));
+        FB_CHECK(reduce(dv, 0, 1, OP_SUM, S_DQ));
+        FB_CHECK(launch(dv, FB_NS_CG_UPDATE, (size_t)n, upd, NARGS(upd)));
+        FB_CHECK(reduce(dv, 0, 2, OP_SUM, next));
+        FB_CHECK(read_scalars(dv));
+        rr = dv->scal_host[next + 1];
+        fb_buffer *swap = dold;
+        dold = dnew, dnew = swap;
+        ++k;
+    }
+    *its = k;
+    *res2 = isfinite(rr) ? rr : NAN;
+fail:
+    return status;
+}
+
+/* The pressure level: p(reference node) = the prescribed value. */
+static fb_status shift_to_reference(fb_ns *ns, double t)
+{
+    fb_status status = FB_OK;
+    struct fb_ns_device *dv = ns->dev;
+    const int r = ns->bnd->p_ref;
+    const fb_arg read[] = {BUF(p), INT(r), DBL(fb_ns_pressure_at(ns, r, t)), BUF(scal), INT(S_SHIFT)};
+    const fb_arg add[] = {INT(ns->E.n), BUF(p), BUF(scal), INT(S_SHIFT)};
+    fb_launch one = {.dims = 1, .global = {1, 1, 1}, .local = {1, 1, 1}};
+    FB_CHECK(fb_target_launch(dv->t, dv->k[FB_NS_REFERENCE_SHIFT], &one, read, NARGS(read), NULL));
+    FB_CHECK(launch(dv, FB_NS_ADD_SCALAR, (size_t)ns->E.n, add, NARGS(add)));
+fail:
+    return status;
+}
+
+static fb_status step2(fb_ns *ns, int k, fb_ns_step_info *info)
+{
+    fb_status status = FB_OK;
+    struct fb_ns_device *dv = ns->dev;
+    const int n = ns->E.n;
+    const double dt = info->dt;
+    double b2, res2;
+    const fb_arg extra[] = {INT(n), DBL(fb_ns_extrapolation_ratio(ns, dt)), BUF(p), BUF(p_nm1), BUF(p_old)};
+    FB_CHECK(launch(dv, FB_NS_EXTRAPOLATE, (size_t)n, extra, NARGS(extra)));
+    FB_CHECK(impose_pressure(ns, ns->t + dt));
+    FB_CHECK(pressure_system(ns, dt, &b2));
+    if (!isfinite(b2)) FB_FAIL(FB_ERR_CHECK, "step %d: the pressure right-hand side is not finite: the run blew up", k);
+    FB_CHECK(cg(ns, ns->cfg.cg_tol * ns->cfg.cg_tol * b2, &info->cg_its, &res2));
+    FB_CHECK(fb_ns_watch_cg(ns, k, b2, res2, info));
+    if (ns->bnd->p_ref >= 0) FB_CHECK(shift_to_reference(ns, ns->t + dt));
+fail:
+    return status;
+}
+
+static fb_status step3(fb_ns *ns, double dt)
+{
+    fb_status status = FB_OK;
+    struct fb_ns_device *dv = ns->dev;
+    const int n = ns->E.n;
+    const fb_arg a[] = {INT(n),  BUF(rowptr), BUF(col),   BUF(nd), BUF(mass),
+                        DBL(dt), BUF(p),      BUF(p_old), BUF(u2), BUF(u)};
+    FB_CHECK(launch(dv, FB_NS_CORRECT, (size_t)n, a, NARGS(a)));
+    FB_CHECK(impose_velocity(ns, dv->u, ns->t + dt));
+fail:
+    return status;
+}
+
+/* The time at the end of the device work queued so far. */
+static fb_status clock_after(struct fb_ns_device *dv, double *when)
+{
+    fb_status status = fb_target_finish(dv->t);
+    *when = fb_now();
+    return status;
+}
+
+fb_status fb_ns_device_step(fb_ns *ns, double t_end, fb_ns_step_info *info)
+{
+    fb_status status = FB_OK;
+    const int k = ns->step + 1;
+    double times[4];
+    memset(info, 0, sizeof *info);
+    info->step = k;
+    times[0] = fb_now();
+    FB_CHECK(choose_dt(ns, t_end, k, info));
+    FB_CHECK(step1(ns, k, info));
+    FB_CHECK(clock_after(ns->dev, &times[1]));
+    FB_CHECK(step2(ns, k, info));
+    FB_CHECK(clock_after(ns->dev, &times[2]));
+    FB_CHECK(step3(ns, info->dt));
+    FB_CHECK(clock_after(ns->dev, &times[3]));
+    fb_ns_step_done(ns, info, times);
+fail:
+    return status;
+}
+
+/* ---- setup ---- */
+
+/* A device buffer of bytes (at least one double: a boundary list may be
+ * empty), filled from host when host is not NULL. */
+static fb_status upload(fb_target *t, fb_buffer **out, const void *host, size_t bytes)
+{
+    fb_status status = FB_OK;
+    FB_CHECK(fb_target_alloc(t, bytes ? bytes : sizeof(double), out));
+    if (host && bytes) FB_CHECK(fb_target_copy_in(t, *out, host, bytes));
+fail:
+    return status;
+}
+
+/* A mask of bytes as ints (the kernels read int: OpenCL C and CUDA agree on it). */
+static fb_status upload_mask(fb_target *t, fb_buffer **out, const unsigned char *mask, int n)
+{
+    fb_status status = FB_OK;
+    int *wide = NULL;
+    FB_ALLOC(wide, n > 0 ? n : 1, "a node mask");
+    for (int i = 0; i < n; ++i)
+        wide[i] = mask[i];
+    FB_CHECK(upload(t, out, wide, sizeof(int) * (size_t)n));
+fail:
+    free(wide);
+    return status;
+}
+
+static fb_status upload_edges(struct fb_ns_device *dv, const fb_ns *ns)
+{
+    fb_status status = FB_OK;
+    const size_t n = (size_t)ns->E.n, e = (size_t)ns->E.nedges, D = sizeof(double);
+    FB_CHECK(upload(dv->t, &dv->rowptr, ns->rowptr, sizeof(int) * (n + 1)));
+    FB_CHECK(upload(dv->t, &dv->col, ns->col, sizeof(int) * e));
+    FB_CHECK(upload(dv->t, &dv->nd, ns->nd, 3 * D * e));
+    FB_CHECK(upload(dv->t, &dv->dn, ns->dn, 3 * D * e));
+    FB_CHECK(upload(dv->t, &dv->ls, ns->ls, 6 * D * e));
+    FB_CHECK(upload(dv->t, &dv->A, NULL, D * e));
+fail:
+    return status;
+}
+
+static fb_status upload_nodes(struct fb_ns_device *dv, const fb_ns *ns)
+{
+    fb_status status = FB_OK;
+    const size_t n = (size_t)ns->E.n, D = sizeof(double);
+    const fb_boundary *bnd = ns->bnd;
+    FB_CHECK(upload(dv->t, &dv->mass, ns->mass, D * n));
+    FB_CHECK(upload(dv->t, &dv->h, ns->h, D * n));
+    FB_CHECK(upload(dv->t, &dv->bnorm, ns->bnorm, 3 * D * n));
+    FB_CHECK(upload(dv->t, &dv->u, ns->u, 3 * D * n));
+    FB_CHECK(upload(dv->t, &dv->p, ns->p, D * n));
+    FB_CHECK(upload(dv->t, &dv->p_nm1, ns->p_nm1, D * n));
+    FB_CHECK(upload_mask(dv->t, &dv->vfixed, ns->vfixed, (int)n));
+    FB_CHECK(upload_mask(dv->t, &dv->pfixed, bnd->p_fixed, (int)n));
+    FB_CHECK(upload(dv->t, &dv->fixed, bnd->fixed, sizeof(int) * (size_t)bnd->nfixed));
+    FB_CHECK(upload(dv->t, &dv->slip, bnd->slip, sizeof(int) * (size_t)bnd->nslip));
+    FB_CHECK(upload(dv->t, &dv->slip_normal, bnd->slip_normal, 3 * D * n));
+    FB_CHECK(upload(dv->t, &dv->pfixed_list, bnd->pfixed_list, sizeof(int) * (size_t)bnd->npfixed));
+fail:
+    return status;
+}
+
+/* The arrays the steps write before they read them. */
+static fb_status alloc_work(struct fb_ns_device *dv, const fb_ns *ns)
+{
+    fb_status status = FB_OK;
+    const size_t n = (size_t)ns->E.n, D = sizeof(double);
+    fb_buffer **by3[] = {&dv->u1, &dv->u2, &dv->acc, &dv->pic, &dv->pip};
+    fb_buffer **by1[] = {&dv->tau, &dv->p_old, &dv->invdiag, &dv->b, &dv->r, &dv->z, &dv->d, &dv->d2, &dv->q};
+    for (size_t k = 0; k < sizeof by3 / sizeof *by3; ++k)
+        FB_CHECK(upload(dv->t, by3[k], NULL, 3 * D * n));
+    for (size_t k = 0; k < sizeof by1 / sizeof *by1; ++k)
+        FB_CHECK(upload(dv->t, by1[k], NULL, D * n));
+    FB_CHECK(upload(dv->t, &dv->ubc, NULL, 3 * D * (size_t)ns->bnd->nfixed));
+    FB_CHECK(upload(dv->t, &dv->pvals, NULL, D * (size_t)ns->bnd->npfixed));
+    FB_CHECK(upload(dv->t, &dv->partial, NULL, 3 * D * (size_t)dv->stride));
+    FB_CHECK(upload(dv->t, &dv->scal, dv->scal_host, sizeof dv->scal_host));
+    FB_ALLOC(dv->pvals_host, ns->bnd->npfixed > 0 ? ns->bnd->npfixed : 1, "prescribed pressures");
+fail:
+    return status;
+}
+
+static fb_status build_kernels(struct fb_ns_device *dv)
+{
+    fb_status status = FB_OK;
+    char wg[16];
+    snprintf(wg, sizeof wg, "%d", dv->wg);
+    const fb_define defines[] = {{"REAL", "double"}, {"WG_SIZE", wg}};
+    const char *text = fb_kernel_source(FB_NS_SOURCE);
+    if (!text) FB_FAIL(FB_ERR_INPUT, "kernel source %s is not embedded", FB_NS_SOURCE);
+    for (int k = 0; k < FB_NS_NKERNELS; ++k) {
+        const fb_program_spec spec = {FB_NS_SOURCE, text, fb_ns_kernel_names[k], defines, 2, NULL};
+        FB_CHECK(fb_target_build(dv->t, &spec, &dv->k[k]));
+    }
+fail:
+    return status;
+}
+
+fb_status fb_ns_device_open(fb_ns *ns, fb_target *t, int wg, double *upload_s)
+{
+    fb_status status = FB_OK;
+    struct fb_ns_device *dv = NULL;
+    const fb_device_info *info = fb_target_info(t);
+    if (!strcmp(info->backend, "openmp"))
+        FB_FAIL(FB_ERR_USAGE, "openmp runs the solver's own OpenMP loops (ns_omp.c); the device kernels are for "
+                              "opencl and cuda");
+    if (wg < 1 || (wg & (wg - 1)) || wg > 1024)
+        FB_FAIL(FB_ERR_USAGE, "solver work-group size %d: not a power of two in 1..1024", wg);
+    if (info->max_work_group_size && (size_t)wg > info->max_work_group_size)
+        FB_FAIL(FB_ERR_USAGE, "solver work-group size %d exceeds %s's limit %zu", wg, info->id,
+                info->max_work_group_size);
+    if (!info->double_support) FB_FAIL(FB_ERR_UNAVAILABLE, "%s: the solver needs double precision", info->id);
+    FB_ALLOC(dv, 1, "the device solver");
+    dv->t = t, dv->wg = wg;
+    dv->stride = (ns->E.n + wg - 1) / wg;
+    ns->dev = dv;
+    FB_CHECK(build_kernels(dv));
+    const double start = fb_now();
+    FB_CHECK(upload_edges(dv, ns));
+    FB_CHECK(upload_nodes(dv, ns));
+    FB_CHECK(alloc_work(dv, ns));
+    FB_CHECK(fb_target_finish(t));
+    if (upload_s) *upload_s = fb_now() - start;
+    return FB_OK;
+fail:
+    if (ns->dev) fb_ns_device_close(ns);
+    return status;
+}
+
+fb_status fb_ns_device_download(fb_ns *ns, double *seconds)
+{
+    fb_status status = FB_OK;
+    struct fb_ns_device *dv = ns->dev;
+    const double start = fb_now();
+    if (dv) {
+        const size_t n = (size_t)ns->E.n;
+        FB_CHECK(fb_target_copy_out(dv->t, ns->u, dv->u, 3 * sizeof(double) * n));
+        FB_CHECK(fb_target_copy_out(dv->t, ns->p, dv->p, sizeof(double) * n));
+    }
+    if (seconds) *seconds = dv ? fb_now() - start : 0.0;
+fail:
+    return status;
+}
+
+void fb_ns_device_close(fb_ns *ns)
+{
+    struct fb_ns_device *dv = ns->dev;
+    if (!dv) return;
+    fb_buffer *all[] = {dv->rowptr,      dv->col,         dv->nd,     dv->dn,     dv->ls,      dv->mass,
+                        dv->h,           dv->bnorm,       dv->vfixed, dv->pfixed, dv->fixed,   dv->slip,
+                        dv->slip_normal, dv->pfixed_list, dv->u,      dv->p,      dv->u1,      dv->u2,
+                        dv->acc,         dv->tau,         dv->pic,    dv->pip,    dv->p_old,   dv->p_nm1,
+                        dv->A,           dv->invdiag,     dv->b,      dv->r,      dv->z,       dv->d,
+                        dv->d2,          dv->q,           dv->ubc,    dv->pvals,  dv->partial, dv->scal};
+    for (size_t k = 0; k < sizeof all / sizeof *all; ++k)
+        if (all[k]) fb_target_release(dv->t, all[k]);
+    free(dv->pvals_host);
+    free(dv);
+    ns->dev = NULL;
+}

@@ -1,0 +1,40 @@
+/* ns_device.h - the solver's time loop on an OpenCL or CUDA device.
+ *
+ * The state (edge data, fields, the pressure system, the CG vectors) is
+ * uploaded once and stays on the device; a step is the launch sequence of
+ * kernels/ns/ns.cl, one kernel per loop of the OpenMP baseline
+ * (ns_omp.c), with the same decisions (time step, watch, CG stopping test)
+ * made by the same host code in ns.c from scalars reduced on the device.
+ * The host reads back 3 scalars per step for the watch plus one per CG
+ * iteration (the residual), and the fields only when asked
+ * (fb_ns_device_download: VTK, profiles, validation, the end).
+ *
+ * Use: fb_ns_init on the host as always (it builds the operators and the
+ * initial state), set u and p and impose them, then fb_ns_device_open;
+ * fb_ns_step then runs on the device. */
+#ifndef FB_SOLVER_NS_DEVICE_H
+#define FB_SOLVER_NS_DEVICE_H
+
+#include "backends/target.h"
+#include "solver/ns.h"
+
+#define FB_NS_WG_SIZE 128 /* the default work-group size (WG_SIZE in ns.cl, fb_ns_wg_axis) */
+
+/* Builds the kernels with work-group size wg (a power of two), uploads the
+ * host state of ns to t's device and makes ns run there. *upload_s = the
+ * seconds the copies took (the paper's CPU->GPU). t must outlive ns. */
+fb_status fb_ns_device_open(fb_ns *ns, fb_target *t, int wg, double *upload_s);
+
+/* Copies u and p back into ns->u and ns->p; *seconds = the time it took
+ * (the paper's GPU->CPU). A no-op (0 s) when ns runs on the host. */
+fb_status fb_ns_device_download(fb_ns *ns, double *seconds);
+
+/* Kernel launches per CG iteration (for the record): direction, its
+ * reduction, update, its reduction. */
+int fb_ns_device_launches_per_cg_iteration(void);
+
+/* Releases the device state; ns runs on the host again from its host
+ * arrays (download first to keep the device's state). */
+void fb_ns_device_close(fb_ns *ns);
+
+#endif

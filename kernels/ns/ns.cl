@@ -1,0 +1,393 @@
+/* ns.cl - the device kernels of the edge-based fractional-step
+ * Navier-Stokes solver: one kernel per loop of ns_omp.c (the OpenMP
+ * baseline, whose contracts in ns_omp.h these keep), one work-item per
+ * node, gather form (node I walks its edge row and writes only its own
+ * entries: no races, no atomics). harness/solver/ns_device.c launches them.
+ *
+ * Reductions: a kernel that reduces (the time-step rate, the divergence
+ * norm, ||b||^2, the CG dot products) leaves one partial per work-group
+ * and per value in partial[v * stride + group]; ns_reduce then folds them,
+ * in a fixed order, into scal[slot + v] on the device. The CG reads its
+ * alpha and beta from scal inside its kernels, so the host reads back one
+ * scalar per iteration (the residual, for the stopping test), no more.
+ *
+ * Data: edges as split arrays (col, nd 3, dn 3, ls 6 per edge), the
+ * velocity interleaved 3 per node, as on the host.
+ *
+ * Parameters: REAL (double; the solver runs in double), WG_SIZE (items per
+ * work-group, a power of two: the local arrays of the reductions).
+ * Model: the bytes of each pass are fb_ns_bytes_split's (ns.c), the same
+ * passes as the OpenMP baseline.
+ */
+#ifndef WG_SIZE
+#define WG_SIZE 128
+#endif
+
+#define NS_SUM 0
+#define NS_MAX 1
+#define NS_MIN 2
+
+#define NS_BOUNDS FB_LAUNCH_BOUNDS(WG_SIZE)
+
+/* Tree reduction of red[0 .. WG_SIZE) into red[0] with op. A macro: local
+ * arrays live at kernel scope (opencl_to_cuda.h). Barriers every step (no
+ * warp-synchronous steps: PoCL has no sub-groups, Volta and later do not
+ * run a warp in lockstep). */
+#define NS_GROUP_REDUCE(red, lid, op)                                                                                 \
+    do {                                                                                                              \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                                                 \
+        for (int s_ = WG_SIZE / 2; s_ > 0; s_ >>= 1) {                                                                \
+            if ((lid) < s_) red[lid] = ns_combine(op, red[lid], red[(lid) + s_]);                                     \
+            barrier(CLK_LOCAL_MEM_FENCE);                                                                             \
+        }                                                                                                             \
+    } while (0)
+
+/* One value per item into the group's partial v (red is reused, so every
+ * item passes the barrier before the next value is written). */
+#define NS_PARTIAL(red, lid, value, op, partial, v, stride)                                                           \
+    do {                                                                                                              \
+        red[lid] = (value);                                                                                           \
+        NS_GROUP_REDUCE(red, lid, op);                                                                                \
+        if ((lid) == 0) partial[(v) * (stride) + get_group_id(0)] = red[0];                                           \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                                                 \
+    } while (0)
+
+FB_INLINE REAL ns_combine(const int op, const REAL a, const REAL b)
+{
+    return op == NS_SUM ? a + b : op == NS_MAX ? (a > b ? a : b) : (a < b ? a : b);
+}
+
+FB_INLINE REAL ns_identity(const int op) { return op == NS_SUM ? (REAL)0 : op == NS_MAX ? (REAL)0 : (REAL)1e300; }
+
+/* scal[slot + v - v0] = op over partial[v * stride + 0 .. ngroups), for
+ * v0 <= v < v0 + nvals: one work-group, each item folding a strided slice
+ * in order, then the tree, so the sum is the same at every run. */
+__kernel void NS_BOUNDS ns_reduce(const int ngroups, const int stride, const int v0, const int nvals, const int op,
+                                  __global const REAL *restrict partial, __global REAL *restrict scal, const int slot)
+{
+    __local REAL red[WG_SIZE];
+    const int lid = (int)get_local_id(0);
+    for (int v = v0; v < v0 + nvals; ++v) {
+        REAL acc = ns_identity(op);
+        for (int g = lid; g < ngroups; g += WG_SIZE) acc = ns_combine(op, acc, partial[v * stride + g]);
+        red[lid] = acc;
+        NS_GROUP_REDUCE(red, lid, op);
+        if (lid == 0) scal[slot + v - v0] = red[0];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
+/* fb_ns_omp_rate: partials 0 max rate, 1 max |u|/h, 2 lowest node whose
+ * velocity is not finite (n if none). */
+__kernel void NS_BOUNDS ns_rate(const int n, __global const REAL *restrict u, __global const REAL *restrict h,
+                                __global const int *restrict fixed, const REAL nu, __global REAL *restrict partial,
+                                const int stride)
+{
+    __local REAL red[WG_SIZE];
+    const int lid = (int)get_local_id(0), i = (int)get_global_id(0);
+    REAL rate = 0, conv = 0, bad = (REAL)n;
+    if (i < n) {
+        const REAL ux = u[3 * i], uy = u[3 * i + 1], uz = u[3 * i + 2], s = ux * ux + uy * uy + uz * uz;
+        if (isfinite(s)) {
+            conv = sqrt(s) / h[i];
+            rate = fixed[i] ? conv : conv + (REAL)2 * nu / (h[i] * h[i]);
+        } else {
+            bad = (REAL)i;
+        }
+    }
+    NS_PARTIAL(red, lid, rate, NS_MAX, partial, 0, stride);
+    NS_PARTIAL(red, lid, conv, NS_MAX, partial, 1, stride);
+    NS_PARTIAL(red, lid, bad, NS_MIN, partial, 2, stride);
+}
+
+/* fb_ns_omp_projections: tau, pic, pip; partial 0 = sum D_I^2 / M_I. */
+__kernel void NS_BOUNDS ns_projections(const int n, __global const int *restrict rowptr,
+                                       __global const int *restrict col, __global const REAL *restrict nd,
+                                       __global const REAL *restrict mass, __global const REAL *restrict h,
+                                       const REAL nu, const REAL dt, __global const REAL *restrict u,
+                                       __global const REAL *restrict p, __global REAL *restrict tau,
+                                       __global REAL *restrict pic, __global REAL *restrict pip,
+                                       __global REAL *restrict partial, const int stride)
+{
+    __local REAL red[WG_SIZE];
+    const int lid = (int)get_local_id(0), i = (int)get_global_id(0);
+    REAL div2 = 0;
+    if (i < n) {
+        const REAL ux = u[3 * i], uy = u[3 * i + 1], uz = u[3 * i + 2], pi = p[i];
+        REAL cx = 0, cy = 0, cz = 0, gx = 0, gy = 0, gz = 0, d = 0;
+        for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) {
+            const int j = col[e];
+            const REAL nx = nd[3 * e], ny = nd[3 * e + 1], nz = nd[3 * e + 2];
+            const REAL dx = u[3 * j] - ux, dy = u[3 * j + 1] - uy, dz = u[3 * j + 2] - uz, dp = p[j] - pi;
+            const REAL an = ux * nx + uy * ny + uz * nz;
+            cx += an * dx, cy += an * dy, cz += an * dz;
+            gx += nx * dp, gy += ny * dp, gz += nz * dp;
+            d += nx * dx + ny * dy + nz * dz;
+        }
+        const REAL im = (REAL)1 / mass[i], hi = h[i], speed = sqrt(ux * ux + uy * uy + uz * uz);
+        pic[3 * i] = cx * im, pic[3 * i + 1] = cy * im, pic[3 * i + 2] = cz * im;
+        pip[3 * i] = gx * im, pip[3 * i + 1] = gy * im, pip[3 * i + 2] = gz * im;
+        tau[i] = (REAL)1 / ((REAL)1 / dt + nu / (hi * hi) + speed / hi);
+        div2 = d * d * im;
+    }
+    NS_PARTIAL(red, lid, div2, NS_SUM, partial, 0, stride);
+}
+
+/* fb_ns_omp_rk_stage. stage 0: base u0, writes acc_out and u_out; 1: base
+ * acc_in, writes both; 2 (the last): u_out = acc_in + w_dt r only. */
+__kernel void NS_BOUNDS ns_rk_stage(const int n, __global const int *restrict rowptr, __global const int *restrict col,
+                                    __global const REAL *restrict nd, __global const REAL *restrict dn,
+                                    __global const REAL *restrict ls, __global const REAL *restrict mass,
+                                    __global const REAL *restrict bnorm, const REAL nu, __global const REAL *restrict tau,
+                                    __global const REAL *restrict pic, __global const REAL *restrict p,
+                                    __global const REAL *restrict u_in, __global const REAL *restrict u0,
+                                    __global const REAL *acc_in, __global REAL *acc_out, __global REAL *restrict u_out,
+                                    const REAL c_dt, const REAL w_dt, const int stage)
+{
+    const int i = (int)get_global_id(0);
+    if (i >= n) return;
+    const int i3 = 3 * i;
+    const REAL ux = u_in[i3], uy = u_in[i3 + 1], uz = u_in[i3 + 2], pi = p[i], ti = tau[i];
+    const REAL px = pic[i3], py = pic[i3 + 1], pz = pic[i3 + 2];
+    REAL sx = 0, sy = 0, sz = 0, gx = 0, gy = 0, gz = 0, qx = 0, qy = 0, qz = 0;
+    for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) {
+        const int j = col[e], e3 = 3 * e, e6 = 6 * e;
+        const REAL nx = nd[e3], ny = nd[e3 + 1], nz = nd[e3 + 2];
+        const REAL an = ux * nx + uy * ny + uz * nz;
+        const REAL ad = ux * dn[e3] + uy * dn[e3 + 1] + uz * dn[e3 + 2];
+        const REAL ala = ux * ux * ls[e6] + uy * uy * ls[e6 + 3] + uz * uz * ls[e6 + 5] +
+                         (REAL)2 * (ux * uy * ls[e6 + 1] + ux * uz * ls[e6 + 2] + uy * uz * ls[e6 + 4]);
+        /* convection, viscosity and streamline stabilisation share u_J - u_I */
+        const REAL w = an + nu * (ls[e6] + ls[e6 + 3] + ls[e6 + 5]) + ti * ala, dp = p[j] - pi;
+        sx += w * (u_in[3 * j] - ux), sy += w * (u_in[3 * j + 1] - uy), sz += w * (u_in[3 * j + 2] - uz);
+        gx += nx * dp, gy += ny * dp, gz += nz * dp;
+        qx += ad * (pic[3 * j] - px), qy += ad * (pic[3 * j + 1] - py), qz += ad * (pic[3 * j + 2] - pz);
+    }
+    const REAL ab = ux * bnorm[i3] + uy * bnorm[i3 + 1] + uz * bnorm[i3 + 2], im = (REAL)1 / mass[i];
+    const REAL rx = (-sx - gx + ti * (qx + ab * px)) * im, ry = (-sy - gy + ti * (qy + ab * py)) * im,
+               rz = (-sz - gz + ti * (qz + ab * pz)) * im;
+    __global const REAL *base = stage == 0 ? u0 : acc_in;
+    const REAL bx = base[i3], by = base[i3 + 1], bz = base[i3 + 2];
+    if (stage < 2) {
+        acc_out[i3] = bx + w_dt * rx, acc_out[i3 + 1] = by + w_dt * ry, acc_out[i3 + 2] = bz + w_dt * rz;
+        u_out[i3] = u0[i3] + c_dt * rx, u_out[i3 + 1] = u0[i3 + 1] + c_dt * ry, u_out[i3 + 2] = u0[i3 + 2] + c_dt * rz;
+    } else {
+        u_out[i3] = bx + w_dt * rx, u_out[i3 + 1] = by + w_dt * ry, u_out[i3 + 2] = bz + w_dt * rz;
+    }
+}
+
+/* fb_ns_omp_apply_bc, prescribed nodes: u[fixed[k]] = ubc[3k..3k+2]. */
+__kernel void NS_BOUNDS ns_apply_fixed(const int nfixed, __global const int *restrict fixed,
+                                       __global const REAL *restrict ubc, __global REAL *restrict u)
+{
+    const int k = (int)get_global_id(0);
+    if (k >= nfixed) return;
+    const int i3 = 3 * fixed[k];
+    u[i3] = ubc[3 * k], u[i3 + 1] = ubc[3 * k + 1], u[i3 + 2] = ubc[3 * k + 2];
+}
+
+/* fb_ns_omp_apply_bc, slip nodes: the normal component removed. */
+__kernel void NS_BOUNDS ns_apply_slip(const int nslip, __global const int *restrict slip,
+                                      __global const REAL *restrict normal, __global REAL *restrict u)
+{
+    const int k = (int)get_global_id(0);
+    if (k >= nslip) return;
+    const int i3 = 3 * slip[k];
+    const REAL nx = normal[i3], ny = normal[i3 + 1], nz = normal[i3 + 2];
+    const REAL un = u[i3] * nx + u[i3 + 1] * ny + u[i3 + 2] * nz;
+    u[i3] -= un * nx, u[i3 + 1] -= un * ny, u[i3 + 2] -= un * nz;
+}
+
+/* The CG's start: p linearly extrapolated from p^{n-1} and p^n; p_nm1 and
+ * p_old keep p^n (ns.c, step2). */
+__kernel void NS_BOUNDS ns_extrapolate(const int n, const REAL ratio, __global REAL *restrict p,
+                                       __global REAL *restrict p_nm1, __global REAL *restrict p_old)
+{
+    const int i = (int)get_global_id(0);
+    if (i >= n) return;
+    const REAL pn = p[i];
+    p[i] = pn + ratio * (pn - p_nm1[i]);
+    p_nm1[i] = pn;
+    p_old[i] = pn;
+}
+
+/* Prescribed pressures: p[list[k]] = values[k]. */
+__kernel void NS_BOUNDS ns_set_values(const int count, __global const int *restrict list,
+                                      __global const REAL *restrict values, __global REAL *restrict p)
+{
+    const int k = (int)get_global_id(0);
+    if (k < count) p[list[k]] = values[k];
+}
+
+/* fb_ns_omp_pressure_setup: A, invdiag, b; partial 0 = ||b||^2. */
+__kernel void NS_BOUNDS ns_pressure_setup(const int n, __global const int *restrict rowptr,
+                                          __global const int *restrict col, __global const REAL *restrict nd,
+                                          __global const REAL *restrict dn, __global const REAL *restrict ls,
+                                          __global const int *restrict p_fixed, __global const REAL *restrict bnorm,
+                                          const REAL dt, __global const REAL *restrict tau,
+                                          __global const REAL *restrict p, __global const REAL *restrict pip,
+                                          __global const REAL *restrict ut, __global REAL *restrict A,
+                                          __global REAL *restrict invdiag, __global REAL *restrict b,
+                                          __global REAL *restrict partial, const int stride)
+{
+    __local REAL red[WG_SIZE];
+    const int lid = (int)get_local_id(0), i = (int)get_global_id(0);
+    REAL b2 = 0;
+    if (i < n && p_fixed[i]) {
+        for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) A[e] = 0;
+        invdiag[i] = 0, b[i] = 0;
+    } else if (i < n) {
+        const int i3 = 3 * i;
+        const REAL ti = tau[i], pi = p[i], ux = ut[i3], uy = ut[i3 + 1], uz = ut[i3 + 2];
+        const REAL px = pip[i3], py = pip[i3 + 1], pz = pip[i3 + 2];
+        REAL diag = 0, kp = 0, proj = 0, div = 0;
+        for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) {
+            const int j = col[e], e3 = 3 * e, e6 = 6 * e;
+            const REAL k = ls[e6] + ls[e6 + 3] + ls[e6 + 5];
+            const REAL a = (dt + (REAL)0.5 * (ti + tau[j])) * k;
+            A[e] = a;
+            diag -= a;
+            kp += k * (p[j] - pi);
+            proj += dn[e3] * (pip[3 * j] - px) + dn[e3 + 1] * (pip[3 * j + 1] - py) + dn[e3 + 2] * (pip[3 * j + 2] - pz);
+            div += nd[e3] * (ut[3 * j] - ux) + nd[e3 + 1] * (ut[3 * j + 1] - uy) + nd[e3 + 2] * (ut[3 * j + 2] - uz);
+        }
+        const REAL bi = dt * kp + ti * (proj + bnorm[i3] * px + bnorm[i3 + 1] * py + bnorm[i3 + 2] * pz) - div;
+        invdiag[i] = (REAL)1 / diag;
+        b[i] = bi;
+        b2 = bi * bi;
+    }
+    NS_PARTIAL(red, lid, b2, NS_SUM, partial, 0, stride);
+}
+
+/* partial 0 = sum of v (for the mean of b). */
+__kernel void NS_BOUNDS ns_sum(const int n, __global const REAL *restrict v, __global REAL *restrict partial,
+                               const int stride)
+{
+    __local REAL red[WG_SIZE];
+    const int lid = (int)get_local_id(0), i = (int)get_global_id(0);
+    NS_PARTIAL(red, lid, i < n ? v[i] : (REAL)0, NS_SUM, partial, 0, stride);
+}
+
+/* ns.c's make_compatible: b -= scal[slot] / n; partial 0 = ||b||^2. */
+__kernel void NS_BOUNDS ns_remove_mean(const int n, __global REAL *restrict b, __global const REAL *restrict scal,
+                                       const int slot, __global REAL *restrict partial, const int stride)
+{
+    __local REAL red[WG_SIZE];
+    const int lid = (int)get_local_id(0), i = (int)get_global_id(0);
+    REAL b2 = 0;
+    if (i < n) {
+        const REAL bi = b[i] - scal[slot] / (REAL)n;
+        b[i] = bi;
+        b2 = bi * bi;
+    }
+    NS_PARTIAL(red, lid, b2, NS_SUM, partial, 0, stride);
+}
+
+/* The pressure level, first half: scal[slot] = want - p[ref] (one item,
+ * so no item reads p[ref] while another shifts it). */
+__kernel void ns_reference_shift(__global const REAL *restrict p, const int ref, const REAL want,
+                                 __global REAL *restrict scal, const int slot)
+{
+    if (get_global_id(0) == 0) scal[slot] = want - p[ref];
+}
+
+/* Second half: p += scal[slot]. */
+__kernel void NS_BOUNDS ns_add_scalar(const int n, __global REAL *restrict p, __global const REAL *restrict scal,
+                                      const int slot)
+{
+    const int i = (int)get_global_id(0);
+    if (i < n) p[i] += scal[slot];
+}
+
+/* ---- the pressure CG (fb_ns_omp_cg, step for step) ---- */
+
+/* r = b - A x, z = M^-1 r, both directions zeroed; partials 0 r.z, 1 r.r. */
+__kernel void NS_BOUNDS ns_cg_start(const int n, __global const int *restrict rowptr, __global const int *restrict col,
+                                    __global const REAL *restrict A, __global const REAL *restrict invdiag,
+                                    __global const REAL *restrict b, __global const REAL *restrict x,
+                                    __global REAL *restrict r, __global REAL *restrict z, __global REAL *restrict d,
+                                    __global REAL *restrict d2, __global REAL *restrict partial, const int stride)
+{
+    __local REAL red[WG_SIZE];
+    const int lid = (int)get_local_id(0), i = (int)get_global_id(0);
+    REAL rz = 0, rr = 0;
+    if (i < n) {
+        const REAL xi = x[i];
+        REAL s = 0;
+        for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) s += A[e] * (x[col[e]] - xi);
+        const REAL ri = b[i] - s, zi = invdiag[i] * ri;
+        r[i] = ri, z[i] = zi, d[i] = 0, d2[i] = 0;
+        rz = ri * zi, rr = ri * ri;
+    }
+    NS_PARTIAL(red, lid, rz, NS_SUM, partial, 0, stride);
+    NS_PARTIAL(red, lid, rr, NS_SUM, partial, 1, stride);
+}
+
+/* The new direction z + beta dold (beta = scal[rz] / scal[rz_prev], 0 on
+ * the first iteration), for this row and, recomputed, for its neighbours,
+ * and q = A dnew; partial 0 = dnew . q. */
+__kernel void NS_BOUNDS ns_cg_direction(const int n, __global const int *restrict rowptr,
+                                        __global const int *restrict col, __global const REAL *restrict A,
+                                        __global const REAL *restrict z, __global const REAL *restrict dold,
+                                        __global REAL *restrict dnew, __global REAL *restrict q,
+                                        __global const REAL *restrict scal, const int rz, const int rz_prev,
+                                        const int first, __global REAL *restrict partial, const int stride)
+{
+    __local REAL red[WG_SIZE];
+    const int lid = (int)get_local_id(0), i = (int)get_global_id(0);
+    const REAL beta = first ? (REAL)0 : scal[rz] / scal[rz_prev];
+    REAL dq = 0;
+    if (i < n) {
+        const REAL di = z[i] + beta * dold[i];
+        REAL s = 0;
+        for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) {
+            const int j = col[e];
+            s += A[e] * ((z[j] + beta * dold[j]) - di);
+        }
+        dnew[i] = di, q[i] = s;
+        dq = di * s;
+    }
+    NS_PARTIAL(red, lid, dq, NS_SUM, partial, 0, stride);
+}
+
+/* alpha = scal[rz] / scal[dq]; x += alpha d, r -= alpha q, z = M^-1 r;
+ * partials 0 r.z, 1 r.r. */
+__kernel void NS_BOUNDS ns_cg_update(const int n, __global REAL *restrict x, __global REAL *restrict r,
+                                     __global REAL *restrict z, __global const REAL *restrict invdiag,
+                                     __global const REAL *restrict d, __global const REAL *restrict q,
+                                     __global const REAL *restrict scal, const int rz, const int dq,
+                                     __global REAL *restrict partial, const int stride)
+{
+    __local REAL red[WG_SIZE];
+    const int lid = (int)get_local_id(0), i = (int)get_global_id(0);
+    const REAL alpha = scal[rz] / scal[dq];
+    REAL zr = 0, rr = 0;
+    if (i < n) {
+        x[i] += alpha * d[i];
+        const REAL ri = r[i] - alpha * q[i], zi = invdiag[i] * ri;
+        r[i] = ri, z[i] = zi;
+        zr = zi * ri, rr = ri * ri;
+    }
+    NS_PARTIAL(red, lid, zr, NS_SUM, partial, 0, stride);
+    NS_PARTIAL(red, lid, rr, NS_SUM, partial, 1, stride);
+}
+
+/* fb_ns_omp_correct: step 3. */
+__kernel void NS_BOUNDS ns_correct(const int n, __global const int *restrict rowptr, __global const int *restrict col,
+                                   __global const REAL *restrict nd, __global const REAL *restrict mass, const REAL dt,
+                                   __global const REAL *restrict p, __global const REAL *restrict p_old,
+                                   __global const REAL *restrict ut, __global REAL *restrict u_out)
+{
+    const int i = (int)get_global_id(0);
+    if (i >= n) return;
+    const REAL dpi = p[i] - p_old[i];
+    REAL gx = 0, gy = 0, gz = 0;
+    for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) {
+        const int j = col[e];
+        const REAL dp = p[j] - p_old[j] - dpi;
+        gx += nd[3 * e] * dp, gy += nd[3 * e + 1] * dp, gz += nd[3 * e + 2] * dp;
+    }
+    const REAL f = dt / mass[i];
+    const int i3 = 3 * i;
+    u_out[i3] = ut[i3] - f * gx, u_out[i3 + 1] = ut[i3 + 1] - f * gy, u_out[i3 + 2] = ut[i3 + 2] - f * gz;
+}

@@ -1,0 +1,71 @@
+/* ns_family.c - the solver's device kernels (ns.cl) as a family: their
+ * names, their work-group axis, and every program a GPU run can build, for
+ * the NVRTC compile test. Not swept yet: the solver runs as a whole
+ * (`flowbench solve --backend opencl|cuda`). */
+#include <stdio.h>
+
+#include "ns_kernels.h"
+
+const char *const fb_ns_kernel_names[FB_NS_NKERNELS] = {
+    [FB_NS_REDUCE] = "ns_reduce",
+    [FB_NS_RATE] = "ns_rate",
+    [FB_NS_PROJECTIONS] = "ns_projections",
+    [FB_NS_RK_STAGE] = "ns_rk_stage",
+    [FB_NS_APPLY_FIXED] = "ns_apply_fixed",
+    [FB_NS_APPLY_SLIP] = "ns_apply_slip",
+    [FB_NS_EXTRAPOLATE] = "ns_extrapolate",
+    [FB_NS_SET_VALUES] = "ns_set_values",
+    [FB_NS_PRESSURE_SETUP] = "ns_pressure_setup",
+    [FB_NS_SUM] = "ns_sum",
+    [FB_NS_REMOVE_MEAN] = "ns_remove_mean",
+    [FB_NS_REFERENCE_SHIFT] = "ns_reference_shift",
+    [FB_NS_ADD_SCALAR] = "ns_add_scalar",
+    [FB_NS_CG_START] = "ns_cg_start",
+    [FB_NS_CG_DIRECTION] = "ns_cg_direction",
+    [FB_NS_CG_UPDATE] = "ns_cg_update",
+    [FB_NS_CORRECT] = "ns_correct",
+};
+
+const fb_param_axis fb_ns_wg_axis = {
+    "WG_SIZE", 128, {32, 64, 128, 256, 512, 1024}, 6, "work-group size of every solver kernel", 0, FB_ROLE_GROUP_SIZE};
+
+static fb_family_kernel kernels[FB_NS_NKERNELS];
+
+static int kernel_count(void) { return FB_NS_NKERNELS; }
+
+static const fb_family_kernel *kernel_at(int i)
+{
+    if (!kernels[0].name)
+        for (int k = 0; k < FB_NS_NKERNELS; ++k)
+            kernels[k] = (fb_family_kernel){fb_ns_kernel_names[k], "a loop of ns_omp.c, one work-item per node", 1,
+                                            &fb_ns_wg_axis, FB_NS_SOURCE};
+    return &kernels[i];
+}
+
+/* Every kernel at every work-group size, in double (the solver's precision). */
+static int variants(fb_variant_sink *sink)
+{
+    fb_variant v;
+    char wg[16];
+    for (int k = 0; k < FB_NS_NKERNELS; ++k)
+        for (int w = 0; w < fb_ns_wg_axis.nvalues; ++w) {
+            snprintf(wg, sizeof wg, "%d", fb_ns_wg_axis.values[w]);
+            fb_variant_begin(&v, FB_NS_SOURCE, fb_ns_kernel_names[k], "double");
+            fb_variant_define(&v, "WG_SIZE", wg);
+            if (fb_variant_emit(sink, &v)) return 1;
+        }
+    return 0;
+}
+
+const fb_family fb_family_ns = {
+    .name = "ns",
+    .summary = "the Navier-Stokes solver's device kernels: every loop of the OpenMP baseline, gather form, one "
+               "work-item per node",
+    .model = "the bytes each pass moves, fb_ns_bytes_split (harness/solver/ns.c), the same passes as the OpenMP "
+             "baseline",
+    .reference = "the OpenMP solver (ns_omp.c): the same run within a stated tolerance, CG iterations within one per "
+                 "step (docs/solver.md)",
+    .kernel_count = kernel_count,
+    .kernel = kernel_at,
+    .variants = variants,
+};

@@ -1,0 +1,169 @@
+/* test_solver_device.c BACKEND - the Navier-Stokes solver's device path
+ * against its OpenMP baseline, on one backend (registered once per backend
+ * built, skipped where a device backend has no device):
+ * - the cavity at levels 0 and 1 from rest to t = 0.1: every step's CG
+ *   iteration count equal or within one, and u and p after the run within
+ *   a relative L2 tolerance of the OpenMP run's;
+ * - Ethier-Steinman (time-dependent boundary velocities, fixed pressures):
+ *   the same validation errors;
+ * - on openmp, the device path refuses the host backend (the baseline runs
+ *   its own loops).
+ *
+ * Why the tolerances: both runs take the same steps with the same dt, but
+ * the device sums its reductions (dot products, norms) in another order and
+ * a GPU compiler fuses multiply-adds, so a CG that stops at
+ * ||r|| <= 1e-6 ||b|| may stop one iteration earlier or later, at an
+ * iterate that differs by up to about that tolerance: p within 1e-4
+ * relative (the CG tolerance times the pressure matrix's conditioning, with
+ * margin), u within 1e-6 (dt times that pressure gradient). Measured on
+ * PoCL: the same CG iterations every step and differences of 1e-16
+ * (rounding) at levels 0 and 1; a wrong kernel moves them by orders of
+ * magnitude more (e2e.grid_mutants plants some). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver/cases.h"
+#include "solver/ns_device.h"
+#include "test_family_backend.h"
+
+#define U_TOLERANCE 1e-6
+#define P_TOLERANCE 1e-4
+#define MAX_STEPS 64
+
+typedef struct run {
+    fb_solve_case c;
+    fb_ns ns;
+    int steps, its[MAX_STEPS];
+} run;
+
+/* case at level from rest to t_end on the host (t NULL) or on t's device. */
+static void solve(run *r, const char *name, int level, double t_end, fb_target *t)
+{
+    memset(r, 0, sizeof *r);
+    assert_int_equal(fb_case_open(name, level, NULL, &r->c), FB_OK);
+    assert_int_equal(fb_ns_init(&r->ns, &r->c.mesh, &r->c.bnd, &r->c.cfg, &r->c.bc), FB_OK);
+    fb_case_initial(&r->c, &r->ns);
+    if (t && fb_ns_device_open(&r->ns, t, FB_NS_WG_SIZE, NULL) != FB_OK) fail_msg("%s", fb_error_message());
+    fb_ns_step_info info;
+    while (r->ns.t < t_end * (1.0 - 1e-12)) {
+        assert_true(r->steps < MAX_STEPS);
+        if (fb_ns_step(&r->ns, t_end, &info) != FB_OK) fail_msg("%s: %s", name, fb_error_message());
+        r->its[r->steps++] = info.cg_its;
+    }
+    assert_int_equal(fb_ns_device_download(&r->ns, NULL), FB_OK);
+}
+
+static void finish(run *r)
+{
+    fb_ns_free(&r->ns);
+    fb_case_free(&r->c);
+}
+
+/* ||a - b|| / ||b|| over n values. */
+static double rel_l2(const double *a, const double *b, size_t n)
+{
+    double d = 0, s = 0;
+    for (size_t i = 0; i < n; ++i)
+        d += (a[i] - b[i]) * (a[i] - b[i]), s += b[i] * b[i];
+    return s > 0 ? sqrt(d / s) : sqrt(d);
+}
+
+static void compare_cavity(int level)
+{
+    run host, dev;
+    solve(&host, "cavity", level, 0.1, NULL);
+    solve(&dev, "cavity", level, 0.1, test_target);
+    assert_int_equal(dev.steps, host.steps);
+    int worst = 0;
+    for (int k = 0; k < host.steps; ++k) {
+        int d = abs(dev.its[k] - host.its[k]);
+        worst = d > worst ? d : worst;
+    }
+    const size_t n = (size_t)host.ns.E.n;
+    const double du = rel_l2(dev.ns.u, host.ns.u, 3 * n), dp = rel_l2(dev.ns.p, host.ns.p, n);
+    print_message("cavity level %d on %s: %d steps, CG iterations differ by at most %d, relative L2 u %.3g, p %.3g\n",
+                  level, test_backend, host.steps, worst, du, dp);
+    assert_true(worst <= 1);
+    assert_true(du <= U_TOLERANCE);
+    assert_true(dp <= P_TOLERANCE);
+    finish(&host);
+    finish(&dev);
+}
+
+static void test_cavity_level0(void **state)
+{
+    (void)state;
+    compare_cavity(0);
+}
+
+static void test_cavity_level1(void **state)
+{
+    (void)state;
+    compare_cavity(1);
+}
+
+/* Time-dependent velocities on every boundary node and the exact pressure
+ * at fixed nodes: the device's boundary uploads and pressure values. */
+static void test_ethier_steinman(void **state)
+{
+    (void)state;
+    run host, dev;
+    json_t *vh = NULL, *vd = NULL;
+    solve(&host, "ethier-steinman", 0, 0.02, NULL);
+    solve(&dev, "ethier-steinman", 0, 0.02, test_target);
+    assert_int_equal(fb_case_validate(&host.c, &host.ns, &vh), FB_OK);
+    assert_int_equal(fb_case_validate(&dev.c, &dev.ns, &vd), FB_OK);
+    const char *key;
+    json_t *v;
+    int compared = 0;
+    json_object_foreach(vh, key, v)
+    {
+        if (!json_is_number(v) || strstr(key, "flux")) continue; /* the net flux is rounding noise */
+        double a = json_number_value(v), b = json_number_value(json_object_get(vd, key));
+        print_message("ethier-steinman %s: openmp %.6g, %s %.6g\n", key, a, test_backend, b);
+        assert_true(fabs(a - b) <= 1e-6 * fabs(a) + 1e-12);
+        ++compared;
+    }
+    assert_true(compared >= 2);
+    json_decref(vh);
+    json_decref(vd);
+    finish(&host);
+    finish(&dev);
+}
+
+static void test_host_refused(void **state)
+{
+    (void)state;
+    run r;
+    memset(&r, 0, sizeof r);
+    assert_int_equal(fb_case_open("cavity", 0, NULL, &r.c), FB_OK);
+    assert_int_equal(fb_ns_init(&r.ns, &r.c.mesh, &r.c.bnd, &r.c.cfg, &r.c.bc), FB_OK);
+    assert_int_equal(fb_ns_device_open(&r.ns, test_target, FB_NS_WG_SIZE, NULL), FB_ERR_USAGE);
+    assert_non_null(strstr(fb_error_message(), "own OpenMP loops"));
+    assert_null(r.ns.dev);
+    double s = -1;
+    assert_int_equal(fb_ns_device_download(&r.ns, &s), FB_OK); /* a no-op on the host */
+    assert_true(s == 0.0);
+    finish(&r);
+}
+
+int main(int argc, char **argv)
+{
+    int rc = test_backend_open(argc, argv);
+    if (rc != TEST_GO_ON) return rc;
+    const struct CMUnitTest device[] = {
+        cmocka_unit_test(test_cavity_level0),
+        cmocka_unit_test(test_cavity_level1),
+        cmocka_unit_test(test_ethier_steinman),
+    };
+    const struct CMUnitTest host[] = {cmocka_unit_test(test_host_refused)};
+    int failed = test_on_host() ? cmocka_run_group_tests(host, NULL, NULL) : cmocka_run_group_tests(device, NULL, NULL);
+    return test_backend_close(failed);
+}
