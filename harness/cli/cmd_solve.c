@@ -19,7 +19,8 @@ static const fb_option options[] = {
     {"level", "L", "refinement level: cavity 0, 1, 2 (N = 15, 29, 57), ethier-steinman 0..3 (default 0)", 0},
     {"backend", "B",
      "where to run: openmp (default, the baseline), opencl[:P.D] or cuda[:K] (the whole time loop on the device)", 0},
-    {"wg", "N", "device work-group size of the solver's kernels, a power of two (default 128)", 0},
+    {"param", "NAME=V", "a device kernel parameter, repeatable (WG_SIZE, GROUP_REDUCE; see --list)", 1},
+    {"list", NULL, "list the device kernels and their parameters, then exit", 0},
     {"re", "RE", "cavity: Reynolds number lid speed x side / nu (default 100)", 0},
     {"t-end", "T", "simulate from t = 0 to T (default: the case's end time, 0.1)", 0},
     {"steps", "N", "run N time steps instead of running to --t-end", 0},
@@ -41,25 +42,39 @@ static const fb_option options[] = {
 
 typedef struct solve_opts {
     const char *name, *backend;
-    int level, steps, wg;
+    int level, steps;
+    fb_param_point point; /* of the device kernels (fb_ns_axes) */
     double t_end;
     int quiet, as_json;
 } solve_opts;
+
+/* --param NAME=V for the device kernels; refused on openmp, which runs its own loops. */
+static fb_status read_point(const fb_parsed *args, solve_opts *o)
+{
+    fb_status status = FB_OK;
+    const char *const *params;
+    int nparams = fb_cli_values(args, "param", &params);
+    o->point = fb_ns_default_point();
+    if (nparams && !strncmp(o->backend, "openmp", 6))
+        FB_FAIL(FB_ERR_USAGE, "--param is for the device backends (opencl, cuda); openmp runs its own loops");
+    for (int i = 0; i < nparams; ++i)
+        FB_CHECK(fb_cli_param("the solver", fb_ns_axes, FB_NS_NAXES, params[i], "flowbench solve --list", &o->point));
+fail:
+    return status;
+}
 
 static fb_status read_opts(const fb_parsed *args, solve_opts *o, fb_solve_case *c)
 {
     fb_status status = FB_OK;
     const char *backend = fb_cli_value(args, "backend");
     memset(o, 0, sizeof *o);
+    if (args->npositional < 1)
+        FB_FAIL(FB_ERR_USAGE, "solve: missing argument (usage: flowbench %s)", fb_cmd_solve.usage);
     o->name = args->positional[0];
     o->quiet = fb_cli_flag(args, "quiet");
     o->as_json = fb_cli_flag(args, "json");
     o->backend = backend ? backend : "openmp";
-    FB_CHECK(fb_cli_int(args, "wg", FB_NS_WG_SIZE, &o->wg));
-    if (o->wg < 1 || o->wg > 1024 || (o->wg & (o->wg - 1)))
-        FB_FAIL(FB_ERR_USAGE, "--wg: %d is not a power of two in 1..1024", o->wg);
-    if (fb_cli_value(args, "wg") && !strncmp(o->backend, "openmp", 6))
-        FB_FAIL(FB_ERR_USAGE, "--wg is for the device backends (opencl, cuda); openmp runs its own loops");
+    FB_CHECK(read_point(args, o));
     if (fb_cli_value(args, "t-end") && fb_cli_value(args, "steps"))
         FB_FAIL(FB_ERR_USAGE, "solve: give --t-end or --steps, not both");
     o->level = -1; /* the case's default */
@@ -157,17 +172,27 @@ static fb_status prepare(const fb_parsed *args, solve_opts *o, solve_run *s)
     FB_CHECK(fb_cli_stream_triad(args, s->t, fb_target_info(s->t)->id, 1, &s->stream_gbs));
     FB_CHECK(fb_ns_init(&s->ns, &s->c.mesh, &s->c.bnd, &s->c.cfg, &s->c.bc));
     fb_case_initial(&s->c, &s->ns);
-    if (on_device(s->t)) FB_CHECK(fb_ns_device_open(&s->ns, s->t, o->wg, &s->log.upload_s));
+    if (on_device(s->t)) FB_CHECK(fb_ns_device_open(&s->ns, s->t, &o->point, &s->log.upload_s, &s->log.setup_s));
     s->rss_setup = fb_rss_bytes();
     if (!o->quiet && on_device(s->t))
-        fprintf(stderr, "solve %s: %d nodes, %d edges, %d boundary faces; %s (%s), work-groups of %d\n", s->c.name,
-                s->c.mesh.nnodes, s->ns.E.nedges, s->c.bnd.nfaces, fb_target_info(s->t)->id, fb_target_info(s->t)->name,
-                o->wg);
+        fprintf(stderr, "solve %s: %d nodes, %d edges, %d boundary faces; %s (%s), WG_SIZE=%d GROUP_REDUCE=%d\n",
+                s->c.name, s->c.mesh.nnodes, s->ns.E.nedges, s->c.bnd.nfaces, fb_target_info(s->t)->id,
+                fb_target_info(s->t)->name, o->point.values[FB_NS_WG_SIZE_AXIS],
+                o->point.values[FB_NS_GROUP_REDUCE_AXIS]);
     else if (!o->quiet)
         fprintf(stderr, "solve %s: %d nodes, %d edges, %d boundary faces; %d threads\n", s->c.name, s->c.mesh.nnodes,
                 s->ns.E.nedges, s->c.bnd.nfaces, omp_get_max_threads());
 fail:
     return status;
+}
+
+static void print_list(void)
+{
+    fb_cli_print_family(&fb_family_ns);
+    for (int k = 0; k < FB_NS_NKERNELS; ++k)
+        printf("  %s\n", fb_ns_kernel_names[k]);
+    printf("  parameters of every kernel (--param NAME=V with --backend opencl or cuda):\n");
+    fb_cli_print_axes(fb_ns_axes, FB_NS_NAXES, "    ");
 }
 
 static int run_solve(const fb_parsed *args)
@@ -177,6 +202,10 @@ static int run_solve(const fb_parsed *args)
     solve_run s;
     char reason[1024] = "";
     memset(&s, 0, sizeof s);
+    if (fb_cli_flag(args, "list")) {
+        print_list();
+        return 0;
+    }
     FB_CHECK(prepare(args, &o, &s));
     run_status = time_loop(&o, &s.ns, &s.log);
     if (run_status != FB_OK && run_status != FB_ERR_CHECK && run_status != FB_ERR_INTERRUPTED) {
@@ -221,7 +250,7 @@ const fb_command fb_cmd_solve = {
                    "converge) stops the run naming the step (exit 1); Ctrl-C stops it cleanly and\n"
                    "keeps the record (status interrupted, exit 130). docs/solver.md has the details.",
     .options = options,
-    .min_positional = 1,
+    .min_positional = 0, /* --list needs no CASE; read_opts asks for it otherwise */
     .max_positional = 1,
     .run = run_solve,
 };

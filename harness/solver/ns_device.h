@@ -16,14 +16,18 @@
 #define FB_SOLVER_NS_DEVICE_H
 
 #include "backends/target.h"
+#include "ns/ns_kernels.h"
 #include "solver/ns.h"
 
-#define FB_NS_WG_SIZE 128 /* the default work-group size (WG_SIZE in ns.cl, fb_ns_wg_axis) */
-
-/* Builds the kernels with work-group size wg (a power of two), uploads the
- * host state of ns to t's device and makes ns run there. *upload_s = the
- * seconds the copies took (the paper's CPU->GPU). t must outlive ns. */
-fb_status fb_ns_device_open(fb_ns *ns, fb_target *t, int wg, double *upload_s);
+/* Builds the kernels at point (fb_ns_axes: work-group size, reductions),
+ * checked against the device first, uploads the
+ * host state of ns to t's device and makes ns run there, then runs one
+ * untimed step and restores the uploaded state (drivers that compile at
+ * the first launch, as PoCL does, would put the compiles into step 1).
+ * *upload_s = the seconds the copies took (the paper's CPU->GPU);
+ * *setup_s = the whole set-up: builds, copies and the untimed step. Either
+ * may be NULL. t must outlive ns. */
+fb_status fb_ns_device_open(fb_ns *ns, fb_target *t, const fb_param_point *point, double *upload_s, double *setup_s);
 
 /* Copies u and p back into ns->u and ns->p; *seconds = the time it took
  * (the paper's GPU->CPU). A no-op (0 s) when ns runs on the host. */

@@ -154,6 +154,7 @@ json_t *fb_solve_record(const fb_solve_case *c, const fb_ns *ns, const fb_solve_
                         json_pack("{s:o, s:o, s:o, s:f, s:f}", "step1", step_json(&s, 0), "step2", step_json(&s, 1),
                                   "step3", step_json(&s, 2), "cpu_to_gpu_s", log->upload_s, "gpu_to_cpu_s",
                                   log->download_s));
+    if (ns->dev) json_object_set_new(json_object_get(rec, "timings"), "device_setup_s", json_real(log->setup_s));
     json_object_set_new(rec, "cg",
                         json_pack("{s:i, s:f, s:i, s:i, s:f}", "its_min", s.its_min, "its_mean", s.its_mean, "its_max",
                                   s.its_max, "its_total", s.its_total, "tol", ns->cfg.cg_tol));
@@ -204,6 +205,8 @@ void fb_solve_print_table(FILE *f, const fb_solve_case *c, const fb_ns *ns, cons
     if (ns->dev) {
         fprintf(f, "  %-24s %12s %12.4f\n", "CPU->GPU (before)", "", log->upload_s);
         fprintf(f, "  %-24s %12s %12.4f\n", "GPU->CPU (after)", "", log->download_s);
+        fprintf(f, "  (set-up, in no step: kernel builds, copies and one untimed warm-up step, %.3f s)\n",
+                log->setup_s);
     } else {
         fprintf(f, "  %-24s %12s %12s\n", "CPU->GPU, GPU->CPU", "-", "-");
     }

@@ -19,6 +19,7 @@ typedef struct fb_solve_log {
     double wall_s;     /* the time loop, from the first step to the last */
     double upload_s;   /* the state to the device before the loop (the paper's CPU->GPU; 0 on openmp) */
     double download_s; /* the fields back after it (GPU->CPU) */
+    double setup_s;    /* device builds, copies and the untimed warm-up step: in no step's time */
 } fb_solve_log;
 
 fb_status fb_solve_log_add(fb_solve_log *log, const fb_ns_step_info *info);

@@ -14,13 +14,25 @@
  * Data: edges as split arrays (col, nd 3, dn 3, ls 6 per edge), the
  * velocity interleaved 3 per node, as on the host.
  *
+ * Launch: a fixed number of work-groups (ns_device.c: a multiple of the
+ * compute units, at most one node per item), each item striding over the
+ * nodes by the global size (NS_FOR_EACH): consecutive items still read
+ * consecutive rows, and a reducing kernel pays its tree of barriers once
+ * per group, not once per WG_SIZE nodes (on a CPU driver such as PoCL a
+ * barrier costs a loop split; on a GPU the groups fill the machine once).
+ *
  * Parameters: REAL (double; the solver runs in double), WG_SIZE (items per
- * work-group, a power of two: the local arrays of the reductions).
+ * work-group, a power of two: the local arrays of the reductions),
+ * GROUP_REDUCE (1: a partial per work-group from a tree in local memory;
+ * 0: a partial per item, folded by ns_reduce alone).
  * Model: the bytes of each pass are fb_ns_bytes_split's (ns.c), the same
  * passes as the OpenMP baseline.
  */
 #ifndef WG_SIZE
 #define WG_SIZE 128
+#endif
+#ifndef GROUP_REDUCE
+#define GROUP_REDUCE 1
 #endif
 
 #define NS_SUM 0
@@ -28,6 +40,9 @@
 #define NS_MIN 2
 
 #define NS_BOUNDS FB_LAUNCH_BOUNDS(WG_SIZE)
+
+/* Item get_global_id(0) takes every get_global_size(0)-th of 0 .. n - 1. */
+#define NS_FOR_EACH(i, n) for (int i = (int)get_global_id(0); i < (n); i += (int)get_global_size(0))
 
 /* Tree reduction of red[0 .. WG_SIZE) into red[0] with op. A macro: local
  * arrays live at kernel scope (opencl_to_cuda.h). Barriers every step (no
@@ -42,8 +57,13 @@
         }                                                                                                             \
     } while (0)
 
-/* One value per item into the group's partial v (red is reused, so every
- * item passes the barrier before the next value is written). */
+/* One value per item into partial v: GROUP_REDUCE 1 folds the group's
+ * items in local memory to one partial per group (red is reused, so every
+ * item passes the barrier before the next value is written); 0 writes one
+ * partial per item, no barrier, and ns_reduce folds them all (n more
+ * REALs written and read per reduction, for drivers where a barrier is
+ * dear). */
+#if GROUP_REDUCE
 #define NS_PARTIAL(red, lid, value, op, partial, v, stride)                                                           \
     do {                                                                                                              \
         red[lid] = (value);                                                                                           \
@@ -51,6 +71,13 @@
         if ((lid) == 0) partial[(v) * (stride) + get_group_id(0)] = red[0];                                           \
         barrier(CLK_LOCAL_MEM_FENCE);                                                                                 \
     } while (0)
+#else
+#define NS_PARTIAL(red, lid, value, op, partial, v, stride)                                                           \
+    do {                                                                                                              \
+        (void)red, (void)(lid);                                                                                       \
+        partial[(v) * (stride) + get_global_id(0)] = (value);                                                         \
+    } while (0)
+#endif
 
 FB_INLINE REAL ns_combine(const int op, const REAL a, const REAL b)
 {
@@ -84,14 +111,16 @@ __kernel void NS_BOUNDS ns_rate(const int n, __global const REAL *restrict u, __
                                 const int stride)
 {
     __local REAL red[WG_SIZE];
-    const int lid = (int)get_local_id(0), i = (int)get_global_id(0);
+    const int lid = (int)get_local_id(0);
     REAL rate = 0, conv = 0, bad = (REAL)n;
-    if (i < n) {
+    NS_FOR_EACH(i, n)
+    {
         const REAL ux = u[3 * i], uy = u[3 * i + 1], uz = u[3 * i + 2], s = ux * ux + uy * uy + uz * uz;
         if (isfinite(s)) {
-            conv = sqrt(s) / h[i];
-            rate = fixed[i] ? conv : conv + (REAL)2 * nu / (h[i] * h[i]);
-        } else {
+            const REAL c = sqrt(s) / h[i], r = fixed[i] ? c : c + (REAL)2 * nu / (h[i] * h[i]);
+            rate = r > rate ? r : rate;
+            conv = c > conv ? c : conv;
+        } else if ((REAL)i < bad) {
             bad = (REAL)i;
         }
     }
@@ -110,9 +139,10 @@ __kernel void NS_BOUNDS ns_projections(const int n, __global const int *restrict
                                        __global REAL *restrict partial, const int stride)
 {
     __local REAL red[WG_SIZE];
-    const int lid = (int)get_local_id(0), i = (int)get_global_id(0);
+    const int lid = (int)get_local_id(0);
     REAL div2 = 0;
-    if (i < n) {
+    NS_FOR_EACH(i, n)
+    {
         const REAL ux = u[3 * i], uy = u[3 * i + 1], uz = u[3 * i + 2], pi = p[i];
         REAL cx = 0, cy = 0, cz = 0, gx = 0, gy = 0, gz = 0, d = 0;
         for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) {
@@ -128,7 +158,7 @@ __kernel void NS_BOUNDS ns_projections(const int n, __global const int *restrict
         pic[3 * i] = cx * im, pic[3 * i + 1] = cy * im, pic[3 * i + 2] = cz * im;
         pip[3 * i] = gx * im, pip[3 * i + 1] = gy * im, pip[3 * i + 2] = gz * im;
         tau[i] = (REAL)1 / ((REAL)1 / dt + nu / (hi * hi) + speed / hi);
-        div2 = d * d * im;
+        div2 += d * d * im;
     }
     NS_PARTIAL(red, lid, div2, NS_SUM, partial, 0, stride);
 }
@@ -144,35 +174,37 @@ __kernel void NS_BOUNDS ns_rk_stage(const int n, __global const int *restrict ro
                                     __global const REAL *acc_in, __global REAL *acc_out, __global REAL *restrict u_out,
                                     const REAL c_dt, const REAL w_dt, const int stage)
 {
-    const int i = (int)get_global_id(0);
-    if (i >= n) return;
-    const int i3 = 3 * i;
-    const REAL ux = u_in[i3], uy = u_in[i3 + 1], uz = u_in[i3 + 2], pi = p[i], ti = tau[i];
-    const REAL px = pic[i3], py = pic[i3 + 1], pz = pic[i3 + 2];
-    REAL sx = 0, sy = 0, sz = 0, gx = 0, gy = 0, gz = 0, qx = 0, qy = 0, qz = 0;
-    for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) {
-        const int j = col[e], e3 = 3 * e, e6 = 6 * e;
-        const REAL nx = nd[e3], ny = nd[e3 + 1], nz = nd[e3 + 2];
-        const REAL an = ux * nx + uy * ny + uz * nz;
-        const REAL ad = ux * dn[e3] + uy * dn[e3 + 1] + uz * dn[e3 + 2];
-        const REAL ala = ux * ux * ls[e6] + uy * uy * ls[e6 + 3] + uz * uz * ls[e6 + 5] +
-                         (REAL)2 * (ux * uy * ls[e6 + 1] + ux * uz * ls[e6 + 2] + uy * uz * ls[e6 + 4]);
-        /* convection, viscosity and streamline stabilisation share u_J - u_I */
-        const REAL w = an + nu * (ls[e6] + ls[e6 + 3] + ls[e6 + 5]) + ti * ala, dp = p[j] - pi;
-        sx += w * (u_in[3 * j] - ux), sy += w * (u_in[3 * j + 1] - uy), sz += w * (u_in[3 * j + 2] - uz);
-        gx += nx * dp, gy += ny * dp, gz += nz * dp;
-        qx += ad * (pic[3 * j] - px), qy += ad * (pic[3 * j + 1] - py), qz += ad * (pic[3 * j + 2] - pz);
-    }
-    const REAL ab = ux * bnorm[i3] + uy * bnorm[i3 + 1] + uz * bnorm[i3 + 2], im = (REAL)1 / mass[i];
-    const REAL rx = (-sx - gx + ti * (qx + ab * px)) * im, ry = (-sy - gy + ti * (qy + ab * py)) * im,
-               rz = (-sz - gz + ti * (qz + ab * pz)) * im;
-    __global const REAL *base = stage == 0 ? u0 : acc_in;
-    const REAL bx = base[i3], by = base[i3 + 1], bz = base[i3 + 2];
-    if (stage < 2) {
-        acc_out[i3] = bx + w_dt * rx, acc_out[i3 + 1] = by + w_dt * ry, acc_out[i3 + 2] = bz + w_dt * rz;
-        u_out[i3] = u0[i3] + c_dt * rx, u_out[i3 + 1] = u0[i3 + 1] + c_dt * ry, u_out[i3 + 2] = u0[i3 + 2] + c_dt * rz;
-    } else {
-        u_out[i3] = bx + w_dt * rx, u_out[i3 + 1] = by + w_dt * ry, u_out[i3 + 2] = bz + w_dt * rz;
+    NS_FOR_EACH(i, n)
+    {
+        const int i3 = 3 * i;
+        const REAL ux = u_in[i3], uy = u_in[i3 + 1], uz = u_in[i3 + 2], pi = p[i], ti = tau[i];
+        const REAL px = pic[i3], py = pic[i3 + 1], pz = pic[i3 + 2];
+        REAL sx = 0, sy = 0, sz = 0, gx = 0, gy = 0, gz = 0, qx = 0, qy = 0, qz = 0;
+        for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) {
+            const int j = col[e], e3 = 3 * e, e6 = 6 * e;
+            const REAL nx = nd[e3], ny = nd[e3 + 1], nz = nd[e3 + 2];
+            const REAL an = ux * nx + uy * ny + uz * nz;
+            const REAL ad = ux * dn[e3] + uy * dn[e3 + 1] + uz * dn[e3 + 2];
+            const REAL ala = ux * ux * ls[e6] + uy * uy * ls[e6 + 3] + uz * uz * ls[e6 + 5] +
+                             (REAL)2 * (ux * uy * ls[e6 + 1] + ux * uz * ls[e6 + 2] + uy * uz * ls[e6 + 4]);
+            /* convection, viscosity and streamline stabilisation share u_J - u_I */
+            const REAL w = an + nu * (ls[e6] + ls[e6 + 3] + ls[e6 + 5]) + ti * ala, dp = p[j] - pi;
+            sx += w * (u_in[3 * j] - ux), sy += w * (u_in[3 * j + 1] - uy), sz += w * (u_in[3 * j + 2] - uz);
+            gx += nx * dp, gy += ny * dp, gz += nz * dp;
+            qx += ad * (pic[3 * j] - px), qy += ad * (pic[3 * j + 1] - py), qz += ad * (pic[3 * j + 2] - pz);
+        }
+        const REAL ab = ux * bnorm[i3] + uy * bnorm[i3 + 1] + uz * bnorm[i3 + 2], im = (REAL)1 / mass[i];
+        const REAL rx = (-sx - gx + ti * (qx + ab * px)) * im, ry = (-sy - gy + ti * (qy + ab * py)) * im,
+                   rz = (-sz - gz + ti * (qz + ab * pz)) * im;
+        __global const REAL *base = stage == 0 ? u0 : acc_in;
+        const REAL bx = base[i3], by = base[i3 + 1], bz = base[i3 + 2];
+        if (stage < 2) {
+            acc_out[i3] = bx + w_dt * rx, acc_out[i3 + 1] = by + w_dt * ry, acc_out[i3 + 2] = bz + w_dt * rz;
+            u_out[i3] = u0[i3] + c_dt * rx, u_out[i3 + 1] = u0[i3 + 1] + c_dt * ry;
+            u_out[i3 + 2] = u0[i3 + 2] + c_dt * rz;
+        } else {
+            u_out[i3] = bx + w_dt * rx, u_out[i3 + 1] = by + w_dt * ry, u_out[i3 + 2] = bz + w_dt * rz;
+        }
     }
 }
 
@@ -180,22 +212,24 @@ __kernel void NS_BOUNDS ns_rk_stage(const int n, __global const int *restrict ro
 __kernel void NS_BOUNDS ns_apply_fixed(const int nfixed, __global const int *restrict fixed,
                                        __global const REAL *restrict ubc, __global REAL *restrict u)
 {
-    const int k = (int)get_global_id(0);
-    if (k >= nfixed) return;
-    const int i3 = 3 * fixed[k];
-    u[i3] = ubc[3 * k], u[i3 + 1] = ubc[3 * k + 1], u[i3 + 2] = ubc[3 * k + 2];
+    NS_FOR_EACH(k, nfixed)
+    {
+        const int i3 = 3 * fixed[k];
+        u[i3] = ubc[3 * k], u[i3 + 1] = ubc[3 * k + 1], u[i3 + 2] = ubc[3 * k + 2];
+    }
 }
 
 /* fb_ns_omp_apply_bc, slip nodes: the normal component removed. */
 __kernel void NS_BOUNDS ns_apply_slip(const int nslip, __global const int *restrict slip,
                                       __global const REAL *restrict normal, __global REAL *restrict u)
 {
-    const int k = (int)get_global_id(0);
-    if (k >= nslip) return;
-    const int i3 = 3 * slip[k];
-    const REAL nx = normal[i3], ny = normal[i3 + 1], nz = normal[i3 + 2];
-    const REAL un = u[i3] * nx + u[i3 + 1] * ny + u[i3 + 2] * nz;
-    u[i3] -= un * nx, u[i3 + 1] -= un * ny, u[i3 + 2] -= un * nz;
+    NS_FOR_EACH(k, nslip)
+    {
+        const int i3 = 3 * slip[k];
+        const REAL nx = normal[i3], ny = normal[i3 + 1], nz = normal[i3 + 2];
+        const REAL un = u[i3] * nx + u[i3 + 1] * ny + u[i3 + 2] * nz;
+        u[i3] -= un * nx, u[i3 + 1] -= un * ny, u[i3 + 2] -= un * nz;
+    }
 }
 
 /* The CG's start: p linearly extrapolated from p^{n-1} and p^n; p_nm1 and
@@ -203,20 +237,20 @@ __kernel void NS_BOUNDS ns_apply_slip(const int nslip, __global const int *restr
 __kernel void NS_BOUNDS ns_extrapolate(const int n, const REAL ratio, __global REAL *restrict p,
                                        __global REAL *restrict p_nm1, __global REAL *restrict p_old)
 {
-    const int i = (int)get_global_id(0);
-    if (i >= n) return;
-    const REAL pn = p[i];
-    p[i] = pn + ratio * (pn - p_nm1[i]);
-    p_nm1[i] = pn;
-    p_old[i] = pn;
+    NS_FOR_EACH(i, n)
+    {
+        const REAL pn = p[i];
+        p[i] = pn + ratio * (pn - p_nm1[i]);
+        p_nm1[i] = pn;
+        p_old[i] = pn;
+    }
 }
 
 /* Prescribed pressures: p[list[k]] = values[k]. */
 __kernel void NS_BOUNDS ns_set_values(const int count, __global const int *restrict list,
                                       __global const REAL *restrict values, __global REAL *restrict p)
 {
-    const int k = (int)get_global_id(0);
-    if (k < count) p[list[k]] = values[k];
+    NS_FOR_EACH(k, count) p[list[k]] = values[k];
 }
 
 /* fb_ns_omp_pressure_setup: A, invdiag, b; partial 0 = ||b||^2. */
@@ -231,12 +265,15 @@ __kernel void NS_BOUNDS ns_pressure_setup(const int n, __global const int *restr
                                           __global REAL *restrict partial, const int stride)
 {
     __local REAL red[WG_SIZE];
-    const int lid = (int)get_local_id(0), i = (int)get_global_id(0);
+    const int lid = (int)get_local_id(0);
     REAL b2 = 0;
-    if (i < n && p_fixed[i]) {
-        for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) A[e] = 0;
-        invdiag[i] = 0, b[i] = 0;
-    } else if (i < n) {
+    NS_FOR_EACH(i, n)
+    {
+        if (p_fixed[i]) {
+            for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) A[e] = 0;
+            invdiag[i] = 0, b[i] = 0;
+            continue;
+        }
         const int i3 = 3 * i;
         const REAL ti = tau[i], pi = p[i], ux = ut[i3], uy = ut[i3 + 1], uz = ut[i3 + 2];
         const REAL px = pip[i3], py = pip[i3 + 1], pz = pip[i3 + 2];
@@ -254,7 +291,7 @@ __kernel void NS_BOUNDS ns_pressure_setup(const int n, __global const int *restr
         const REAL bi = dt * kp + ti * (proj + bnorm[i3] * px + bnorm[i3 + 1] * py + bnorm[i3 + 2] * pz) - div;
         invdiag[i] = (REAL)1 / diag;
         b[i] = bi;
-        b2 = bi * bi;
+        b2 += bi * bi;
     }
     NS_PARTIAL(red, lid, b2, NS_SUM, partial, 0, stride);
 }
@@ -264,8 +301,10 @@ __kernel void NS_BOUNDS ns_sum(const int n, __global const REAL *restrict v, __g
                                const int stride)
 {
     __local REAL red[WG_SIZE];
-    const int lid = (int)get_local_id(0), i = (int)get_global_id(0);
-    NS_PARTIAL(red, lid, i < n ? v[i] : (REAL)0, NS_SUM, partial, 0, stride);
+    const int lid = (int)get_local_id(0);
+    REAL sum = 0;
+    NS_FOR_EACH(i, n) sum += v[i];
+    NS_PARTIAL(red, lid, sum, NS_SUM, partial, 0, stride);
 }
 
 /* ns.c's make_compatible: b -= scal[slot] / n; partial 0 = ||b||^2. */
@@ -273,12 +312,14 @@ __kernel void NS_BOUNDS ns_remove_mean(const int n, __global REAL *restrict b, _
                                        const int slot, __global REAL *restrict partial, const int stride)
 {
     __local REAL red[WG_SIZE];
-    const int lid = (int)get_local_id(0), i = (int)get_global_id(0);
+    const int lid = (int)get_local_id(0);
+    const REAL mean = scal[slot] / (REAL)n;
     REAL b2 = 0;
-    if (i < n) {
-        const REAL bi = b[i] - scal[slot] / (REAL)n;
+    NS_FOR_EACH(i, n)
+    {
+        const REAL bi = b[i] - mean;
         b[i] = bi;
-        b2 = bi * bi;
+        b2 += bi * bi;
     }
     NS_PARTIAL(red, lid, b2, NS_SUM, partial, 0, stride);
 }
@@ -295,8 +336,8 @@ __kernel void ns_reference_shift(__global const REAL *restrict p, const int ref,
 __kernel void NS_BOUNDS ns_add_scalar(const int n, __global REAL *restrict p, __global const REAL *restrict scal,
                                       const int slot)
 {
-    const int i = (int)get_global_id(0);
-    if (i < n) p[i] += scal[slot];
+    const REAL shift = scal[slot];
+    NS_FOR_EACH(i, n) p[i] += shift;
 }
 
 /* ---- the pressure CG (fb_ns_omp_cg, step for step) ---- */
@@ -309,15 +350,16 @@ __kernel void NS_BOUNDS ns_cg_start(const int n, __global const int *restrict ro
                                     __global REAL *restrict d2, __global REAL *restrict partial, const int stride)
 {
     __local REAL red[WG_SIZE];
-    const int lid = (int)get_local_id(0), i = (int)get_global_id(0);
+    const int lid = (int)get_local_id(0);
     REAL rz = 0, rr = 0;
-    if (i < n) {
+    NS_FOR_EACH(i, n)
+    {
         const REAL xi = x[i];
         REAL s = 0;
         for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) s += A[e] * (x[col[e]] - xi);
         const REAL ri = b[i] - s, zi = invdiag[i] * ri;
         r[i] = ri, z[i] = zi, d[i] = 0, d2[i] = 0;
-        rz = ri * zi, rr = ri * ri;
+        rz += ri * zi, rr += ri * ri;
     }
     NS_PARTIAL(red, lid, rz, NS_SUM, partial, 0, stride);
     NS_PARTIAL(red, lid, rr, NS_SUM, partial, 1, stride);
@@ -334,10 +376,11 @@ __kernel void NS_BOUNDS ns_cg_direction(const int n, __global const int *restric
                                         const int first, __global REAL *restrict partial, const int stride)
 {
     __local REAL red[WG_SIZE];
-    const int lid = (int)get_local_id(0), i = (int)get_global_id(0);
+    const int lid = (int)get_local_id(0);
     const REAL beta = first ? (REAL)0 : scal[rz] / scal[rz_prev];
     REAL dq = 0;
-    if (i < n) {
+    NS_FOR_EACH(i, n)
+    {
         const REAL di = z[i] + beta * dold[i];
         REAL s = 0;
         for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) {
@@ -345,7 +388,7 @@ __kernel void NS_BOUNDS ns_cg_direction(const int n, __global const int *restric
             s += A[e] * ((z[j] + beta * dold[j]) - di);
         }
         dnew[i] = di, q[i] = s;
-        dq = di * s;
+        dq += di * s;
     }
     NS_PARTIAL(red, lid, dq, NS_SUM, partial, 0, stride);
 }
@@ -359,14 +402,15 @@ __kernel void NS_BOUNDS ns_cg_update(const int n, __global REAL *restrict x, __g
                                      __global REAL *restrict partial, const int stride)
 {
     __local REAL red[WG_SIZE];
-    const int lid = (int)get_local_id(0), i = (int)get_global_id(0);
+    const int lid = (int)get_local_id(0);
     const REAL alpha = scal[rz] / scal[dq];
     REAL zr = 0, rr = 0;
-    if (i < n) {
+    NS_FOR_EACH(i, n)
+    {
         x[i] += alpha * d[i];
         const REAL ri = r[i] - alpha * q[i], zi = invdiag[i] * ri;
         r[i] = ri, z[i] = zi;
-        zr = zi * ri, rr = ri * ri;
+        zr += zi * ri, rr += ri * ri;
     }
     NS_PARTIAL(red, lid, zr, NS_SUM, partial, 0, stride);
     NS_PARTIAL(red, lid, rr, NS_SUM, partial, 1, stride);
@@ -378,16 +422,17 @@ __kernel void NS_BOUNDS ns_correct(const int n, __global const int *restrict row
                                    __global const REAL *restrict p, __global const REAL *restrict p_old,
                                    __global const REAL *restrict ut, __global REAL *restrict u_out)
 {
-    const int i = (int)get_global_id(0);
-    if (i >= n) return;
-    const REAL dpi = p[i] - p_old[i];
-    REAL gx = 0, gy = 0, gz = 0;
-    for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) {
-        const int j = col[e];
-        const REAL dp = p[j] - p_old[j] - dpi;
-        gx += nd[3 * e] * dp, gy += nd[3 * e + 1] * dp, gz += nd[3 * e + 2] * dp;
+    NS_FOR_EACH(i, n)
+    {
+        const REAL dpi = p[i] - p_old[i];
+        REAL gx = 0, gy = 0, gz = 0;
+        for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) {
+            const int j = col[e];
+            const REAL dp = p[j] - p_old[j] - dpi;
+            gx += nd[3 * e] * dp, gy += nd[3 * e + 1] * dp, gz += nd[3 * e + 2] * dp;
+        }
+        const REAL f = dt / mass[i];
+        const int i3 = 3 * i;
+        u_out[i3] = ut[i3] - f * gx, u_out[i3 + 1] = ut[i3 + 1] - f * gy, u_out[i3 + 2] = ut[i3 + 2] - f * gz;
     }
-    const REAL f = dt / mass[i];
-    const int i3 = 3 * i;
-    u_out[i3] = ut[i3] - f * gx, u_out[i3 + 1] = ut[i3 + 1] - f * gy, u_out[i3 + 2] = ut[i3 + 2] - f * gz;
 }

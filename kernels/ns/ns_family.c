@@ -26,8 +26,24 @@ const char *const fb_ns_kernel_names[FB_NS_NKERNELS] = {
     [FB_NS_CORRECT] = "ns_correct",
 };
 
-const fb_param_axis fb_ns_wg_axis = {
-    "WG_SIZE", 128, {32, 64, 128, 256, 512, 1024}, 6, "work-group size of every solver kernel", 0, FB_ROLE_GROUP_SIZE};
+const fb_param_axis fb_ns_axes[FB_NS_NAXES] = {
+    {"WG_SIZE", 128, {32, 64, 128, 256, 512, 1024}, 6, "work-group size of every solver kernel", 0, FB_ROLE_GROUP_SIZE},
+    {"GROUP_REDUCE",
+     1,
+     {0, 1},
+     2,
+     "reductions: 1 a tree per work-group in local memory, 0 a partial per item",
+     0,
+     FB_ROLE_OTHER},
+};
+
+fb_param_point fb_ns_default_point(void)
+{
+    fb_param_point p = {{0}};
+    for (int i = 0; i < FB_NS_NAXES; ++i)
+        p.values[i] = fb_ns_axes[i].def;
+    return p;
+}
 
 static fb_family_kernel kernels[FB_NS_NKERNELS];
 
@@ -37,21 +53,26 @@ static const fb_family_kernel *kernel_at(int i)
 {
     if (!kernels[0].name)
         for (int k = 0; k < FB_NS_NKERNELS; ++k)
-            kernels[k] = (fb_family_kernel){fb_ns_kernel_names[k], "a loop of ns_omp.c, one work-item per node", 1,
-                                            &fb_ns_wg_axis, FB_NS_SOURCE};
+            kernels[k] = (fb_family_kernel){fb_ns_kernel_names[k], "a loop of ns_omp.c, one work-item per node",
+                                            FB_NS_NAXES, fb_ns_axes, FB_NS_SOURCE};
     return &kernels[i];
 }
 
-/* Every kernel at every work-group size, in double (the solver's precision). */
+/* Every kernel at every point, in double (the solver's precision). */
 static int variants(fb_variant_sink *sink)
 {
-    fb_variant v;
-    char wg[16];
+    int pos[FB_MAX_PARAMS];
+    fb_param_point p;
+    char num[16];
     for (int k = 0; k < FB_NS_NKERNELS; ++k)
-        for (int w = 0; w < fb_ns_wg_axis.nvalues; ++w) {
-            snprintf(wg, sizeof wg, "%d", fb_ns_wg_axis.values[w]);
+        for (int more = fb_variant_first_point(fb_ns_axes, FB_NS_NAXES, pos, &p); more;
+             more = fb_variant_next_point(fb_ns_axes, FB_NS_NAXES, pos, &p)) {
+            fb_variant v;
             fb_variant_begin(&v, FB_NS_SOURCE, fb_ns_kernel_names[k], "double");
-            fb_variant_define(&v, "WG_SIZE", wg);
+            for (int a = 0; a < FB_NS_NAXES; ++a) {
+                snprintf(num, sizeof num, "%d", p.values[a]);
+                fb_variant_define(&v, fb_ns_axes[a].name, num);
+            }
             if (fb_variant_emit(sink, &v)) return 1;
         }
     return 0;

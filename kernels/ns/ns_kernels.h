@@ -35,9 +35,15 @@ typedef enum fb_ns_kernel_id {
 /* "ns_reduce", ...: the __kernel names, indexed by fb_ns_kernel_id. */
 extern const char *const fb_ns_kernel_names[FB_NS_NKERNELS];
 
-/* WG_SIZE: items per work-group of every solver kernel (the local arrays of
- * the reductions are that long). */
-extern const fb_param_axis fb_ns_wg_axis;
+/* The axes every solver kernel shares, in this order (fb_param_point.values):
+ * WG_SIZE (items per work-group; the local arrays of the reductions are
+ * that long) and GROUP_REDUCE (1: reductions fold each group in local
+ * memory; 0: one partial per item, folded by ns_reduce). */
+enum { FB_NS_WG_SIZE_AXIS, FB_NS_GROUP_REDUCE_AXIS, FB_NS_NAXES };
+extern const fb_param_axis fb_ns_axes[FB_NS_NAXES];
+
+/* The point of every axis at its default. */
+fb_param_point fb_ns_default_point(void);
 
 extern const fb_family fb_family_ns;
 

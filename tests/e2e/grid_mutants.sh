@@ -86,6 +86,6 @@ mutant ns-inviscid ns/ns.cl 's|nu \* (ls\[e6\] + ls\[e6 + 3\] + ls\[e6 + 5\])|(R
 expect_solver_caught ns-inviscid
 
 echo "== ns: the CG's r.z dot product halved"
-mutant ns-halfdot ns/ns.cl 's|zr = zi \* ri, rr = ri \* ri;|zr = (REAL)0.5 * zi * ri, rr = ri * ri;|' > "$dir/ns-halfdot.path"
+mutant ns-halfdot ns/ns.cl 's|zr += zi \* ri, rr += ri \* ri;|zr += (REAL)0.5 * zi * ri, rr += ri * ri;|' > "$dir/ns-halfdot.path"
 expect_solver_caught ns-halfdot
 echo "ok"

@@ -50,7 +50,8 @@ static void solve(run *r, const char *name, int level, double t_end, fb_target *
     assert_int_equal(fb_case_open(name, level, NULL, &r->c), FB_OK);
     assert_int_equal(fb_ns_init(&r->ns, &r->c.mesh, &r->c.bnd, &r->c.cfg, &r->c.bc), FB_OK);
     fb_case_initial(&r->c, &r->ns);
-    if (t && fb_ns_device_open(&r->ns, t, FB_NS_WG_SIZE, NULL) != FB_OK) fail_msg("%s", fb_error_message());
+    const fb_param_point point = fb_ns_default_point();
+    if (t && fb_ns_device_open(&r->ns, t, &point, NULL, NULL) != FB_OK) fail_msg("%s", fb_error_message());
     fb_ns_step_info info;
     while (r->ns.t < t_end * (1.0 - 1e-12)) {
         assert_true(r->steps < MAX_STEPS);
@@ -145,7 +146,8 @@ static void test_host_refused(void **state)
     memset(&r, 0, sizeof r);
     assert_int_equal(fb_case_open("cavity", 0, NULL, &r.c), FB_OK);
     assert_int_equal(fb_ns_init(&r.ns, &r.c.mesh, &r.c.bnd, &r.c.cfg, &r.c.bc), FB_OK);
-    assert_int_equal(fb_ns_device_open(&r.ns, test_target, FB_NS_WG_SIZE, NULL), FB_ERR_USAGE);
+    const fb_param_point point = fb_ns_default_point();
+    assert_int_equal(fb_ns_device_open(&r.ns, test_target, &point, NULL, NULL), FB_ERR_USAGE);
     assert_non_null(strstr(fb_error_message(), "own OpenMP loops"));
     assert_null(r.ns.dev);
     double s = -1;
