@@ -18,7 +18,10 @@
 static const fb_option options[] = {
     {"level", "L", "refinement level: cavity 0, 1, 2 (N = 15, 29, 57), ethier-steinman 0..3 (default 0)", 0},
     {"backend", "B",
-     "where to run: openmp (default, the baseline), opencl[:P.D] or cuda[:K] (the whole time loop on the device)", 0},
+     "where to run: openmp (default, the baseline), opencl[:P.D] or cuda[:K] (the whole time loop on the device); "
+     "repeat it to run each on the same mesh and compare",
+     1},
+    {"compare", NULL, "run openmp and every device backend that opens here, and compare (the paper's tables)", 0},
     {"param", "NAME=V", "a device kernel parameter, repeatable (WG_SIZE, GROUP_REDUCE; see --list)", 1},
     {"list", NULL, "list the device kernels and their parameters, then exit", 0},
     {"re", "RE", "cavity: Reynolds number lid speed x side / nu (default 100)", 0},
@@ -40,13 +43,36 @@ static const fb_option options[] = {
     {NULL, NULL, NULL, 0},
 };
 
+#define MAX_BACKENDS 8
+
 typedef struct solve_opts {
-    const char *name, *backend;
+    const char *name;
+    const char *backends[MAX_BACKENDS];
+    int nbackends, compare;
     int level, steps;
     fb_param_point point; /* of the device kernels (fb_ns_axes) */
     double t_end;
     int quiet, as_json;
 } solve_opts;
+
+/* The backends to run, in order: --backend (repeatable; default openmp) or
+ * --compare (openmp, opencl, cuda: each one that opens). */
+static fb_status read_backends(const fb_parsed *args, solve_opts *o)
+{
+    fb_status status = FB_OK;
+    static const char *const all[] = {"openmp", "opencl", "cuda"};
+    const char *const *given;
+    int n = fb_cli_values(args, "backend", &given);
+    o->compare = fb_cli_flag(args, "compare");
+    if (o->compare && n) FB_FAIL(FB_ERR_USAGE, "solve: give --compare or --backend, not both");
+    if (n > MAX_BACKENDS) FB_FAIL(FB_ERR_USAGE, "solve: at most %d backends", MAX_BACKENDS);
+    for (int i = 0; i < (o->compare ? 3 : n ? n : 1); ++i)
+        o->backends[o->nbackends++] = o->compare ? all[i] : n ? given[i] : "openmp";
+    if (o->nbackends > 1 && (fb_cli_value(args, "vtk") || fb_cli_value(args, "profiles")))
+        FB_FAIL(FB_ERR_USAGE, "solve: --vtk and --profiles take one backend (each run would overwrite them)");
+fail:
+    return status;
+}
 
 /* --param NAME=V for the device kernels; refused on openmp, which runs its own loops. */
 static fb_status read_point(const fb_parsed *args, solve_opts *o)
@@ -55,7 +81,10 @@ static fb_status read_point(const fb_parsed *args, solve_opts *o)
     const char *const *params;
     int nparams = fb_cli_values(args, "param", &params);
     o->point = fb_ns_default_point();
-    if (nparams && !strncmp(o->backend, "openmp", 6))
+    int device = o->compare;
+    for (int i = 0; i < o->nbackends; ++i)
+        device |= strncmp(o->backends[i], "openmp", 6) != 0;
+    if (nparams && !device)
         FB_FAIL(FB_ERR_USAGE, "--param is for the device backends (opencl, cuda); openmp runs its own loops");
     for (int i = 0; i < nparams; ++i)
         FB_CHECK(fb_cli_param("the solver", fb_ns_axes, FB_NS_NAXES, params[i], "flowbench solve --list", &o->point));
@@ -66,14 +95,13 @@ fail:
 static fb_status read_opts(const fb_parsed *args, solve_opts *o, fb_solve_case *c)
 {
     fb_status status = FB_OK;
-    const char *backend = fb_cli_value(args, "backend");
     memset(o, 0, sizeof *o);
     if (args->npositional < 1)
         FB_FAIL(FB_ERR_USAGE, "solve: missing argument (usage: flowbench %s)", fb_cmd_solve.usage);
     o->name = args->positional[0];
     o->quiet = fb_cli_flag(args, "quiet");
     o->as_json = fb_cli_flag(args, "json");
-    o->backend = backend ? backend : "openmp";
+    FB_CHECK(read_backends(args, o));
     FB_CHECK(read_point(args, o));
     if (fb_cli_value(args, "t-end") && fb_cli_value(args, "steps"))
         FB_FAIL(FB_ERR_USAGE, "solve: give --t-end or --steps, not both");
@@ -153,8 +181,8 @@ fail:
     return status;
 }
 
+/* One backend's run on the case. */
 typedef struct solve_run {
-    fb_solve_case c;
     fb_ns ns;
     fb_target *t;
     fb_solve_log log;
@@ -164,26 +192,67 @@ typedef struct solve_run {
 
 static int on_device(const fb_target *t) { return strcmp(fb_target_info(t)->backend, "openmp") != 0; }
 
-static fb_status prepare(const fb_parsed *args, solve_opts *o, solve_run *s)
+static void announce(const solve_opts *o, const fb_solve_case *c, const solve_run *s)
+{
+    const fb_device_info *d = fb_target_info(s->t);
+    if (o->quiet) return;
+    fprintf(stderr, "solve %s: %d nodes, %d edges, %d boundary faces; ", c->name, c->mesh.nnodes, s->ns.E.nedges,
+            c->bnd.nfaces);
+    if (on_device(s->t))
+        fprintf(stderr, "%s (%s), WG_SIZE=%d GROUP_REDUCE=%d\n", d->id, d->name, o->point.values[FB_NS_WG_SIZE_AXIS],
+                o->point.values[FB_NS_GROUP_REDUCE_AXIS]);
+    else
+        fprintf(stderr, "%d threads\n", omp_get_max_threads());
+}
+
+static fb_status prepare(const fb_parsed *args, const solve_opts *o, fb_solve_case *c, solve_run *s)
 {
     fb_status status = FB_OK;
-    FB_CHECK(read_opts(args, o, &s->c));
-    FB_CHECK(fb_target_open(o->backend, &s->t));
     FB_CHECK(fb_cli_stream_triad(args, s->t, fb_target_info(s->t)->id, 1, &s->stream_gbs));
-    FB_CHECK(fb_ns_init(&s->ns, &s->c.mesh, &s->c.bnd, &s->c.cfg, &s->c.bc));
-    fb_case_initial(&s->c, &s->ns);
+    FB_CHECK(fb_ns_init(&s->ns, &c->mesh, &c->bnd, &c->cfg, &c->bc));
+    fb_case_initial(c, &s->ns);
     if (on_device(s->t)) FB_CHECK(fb_ns_device_open(&s->ns, s->t, &o->point, &s->log.upload_s, &s->log.setup_s));
     s->rss_setup = fb_rss_bytes();
-    if (!o->quiet && on_device(s->t))
-        fprintf(stderr, "solve %s: %d nodes, %d edges, %d boundary faces; %s (%s), WG_SIZE=%d GROUP_REDUCE=%d\n",
-                s->c.name, s->c.mesh.nnodes, s->ns.E.nedges, s->c.bnd.nfaces, fb_target_info(s->t)->id,
-                fb_target_info(s->t)->name, o->point.values[FB_NS_WG_SIZE_AXIS],
-                o->point.values[FB_NS_GROUP_REDUCE_AXIS]);
-    else if (!o->quiet)
-        fprintf(stderr, "solve %s: %d nodes, %d edges, %d boundary faces; %d threads\n", s->c.name, s->c.mesh.nnodes,
-                s->ns.E.nedges, s->c.bnd.nfaces, omp_get_max_threads());
+    announce(o, c, s);
 fail:
     return status;
+}
+
+/* Runs the case on s->t, prints its table and leaves its record. Returns
+ * FB_OK, FB_ERR_CHECK (the watch stopped it; *reason says why; the record
+ * is still written) or another error. */
+static fb_status run_one(const fb_parsed *args, const solve_opts *o, fb_solve_case *c, solve_run *s, char *reason,
+                         size_t len)
+{
+    fb_status status = FB_OK, run_status;
+    FB_CHECK(prepare(args, o, c, s));
+    run_status = time_loop(o, &s->ns, &s->log);
+    if (run_status != FB_OK && run_status != FB_ERR_CHECK && run_status != FB_ERR_INTERRUPTED) {
+        status = run_status;
+        goto fail;
+    }
+    if (run_status != FB_OK) snprintf(reason, len, "%s", fb_error_message());
+    FB_CHECK(fb_ns_device_download(&s->ns, &s->log.download_s));
+    FB_CHECK(fb_case_validate(c, &s->ns, &s->validation));
+    const char *verdict = run_status == FB_OK ? "ok" : run_status == FB_ERR_CHECK ? "failed" : "interrupted";
+    s->rec = fb_solve_record(c, &s->ns, &s->log, fb_target_info(s->t), s->stream_gbs, s->rss_setup, s->validation,
+                             verdict, run_status == FB_OK ? NULL : reason);
+    fb_solve_print_table(o->as_json ? stderr : stdout, c, &s->ns, &s->log, fb_target_info(s->t), s->stream_gbs,
+                         s->rss_setup, s->validation);
+    FB_CHECK(write_outputs(args, c, &s->ns, fb_target_info(s->t), s->rec));
+    status = run_status;
+fail:
+    return status;
+}
+
+static void free_run(solve_run *s)
+{
+    json_decref(s->rec);
+    json_decref(s->validation);
+    fb_solve_log_free(&s->log);
+    fb_ns_free(&s->ns);
+    fb_target_close(s->t);
+    memset(s, 0, sizeof *s);
 }
 
 static void print_list(void)
@@ -195,41 +264,54 @@ static void print_list(void)
     fb_cli_print_axes(fb_ns_axes, FB_NS_NAXES, "    ");
 }
 
+/* Opens backend k, or says why not: with --compare an absent backend is
+ * left out (1 = skip), else its absence is the error. */
+static fb_status open_backend(const solve_opts *o, int k, fb_target **t, int *skip)
+{
+    fb_status status = fb_target_open(o->backends[k], t);
+    *skip = 0;
+    if (status == FB_ERR_UNAVAILABLE && o->compare) {
+        fprintf(stderr, "solve: %s left out of the comparison: %s\n", o->backends[k], fb_error_message());
+        *skip = 1;
+        return FB_OK;
+    }
+    return status;
+}
+
 static int run_solve(const fb_parsed *args)
 {
-    fb_status status = FB_OK, run_status;
+    fb_status status = FB_OK, failed = FB_OK;
     solve_opts o;
+    fb_solve_case c;
     solve_run s;
-    char reason[1024] = "";
+    fb_solve_row rows[MAX_BACKENDS];
+    int nrows = 0, skip;
+    char reason[1024] = "", first_failure[1100] = "";
     memset(&s, 0, sizeof s);
+    memset(&c, 0, sizeof c);
     if (fb_cli_flag(args, "list")) {
         print_list();
         return 0;
     }
-    FB_CHECK(prepare(args, &o, &s));
-    run_status = time_loop(&o, &s.ns, &s.log);
-    if (run_status != FB_OK && run_status != FB_ERR_CHECK && run_status != FB_ERR_INTERRUPTED) {
-        status = run_status;
-        goto fail;
+    FB_CHECK(read_opts(args, &o, &c));
+    for (int k = 0; k < o.nbackends; ++k) {
+        FB_CHECK(open_backend(&o, k, &s.t, &skip));
+        if (skip) continue;
+        status = run_one(args, &o, &c, &s, reason, sizeof reason);
+        if (status == FB_ERR_CHECK && !*first_failure && o.nbackends > 1)
+            snprintf(first_failure, sizeof first_failure, "%s: %s", fb_target_info(s.t)->id, reason);
+        else if (status == FB_ERR_CHECK && !*first_failure)
+            snprintf(first_failure, sizeof first_failure, "%s", reason);
+        if (status == FB_ERR_CHECK) failed = FB_ERR_CHECK, status = FB_OK;
+        if (status != FB_OK) goto fail;
+        fb_solve_row_of(&rows[nrows++], &s.ns, &s.log, fb_target_info(s.t), s.stream_gbs);
+        free_run(&s);
     }
-    if (run_status != FB_OK) snprintf(reason, sizeof reason, "%s", fb_error_message());
-    FB_CHECK(fb_ns_device_download(&s.ns, &s.log.download_s));
-    FB_CHECK(fb_case_validate(&s.c, &s.ns, &s.validation));
-    const char *verdict = run_status == FB_OK ? "ok" : run_status == FB_ERR_CHECK ? "failed" : "interrupted";
-    s.rec = fb_solve_record(&s.c, &s.ns, &s.log, fb_target_info(s.t), s.stream_gbs, s.rss_setup, s.validation, verdict,
-                            run_status == FB_OK ? NULL : reason);
-    fb_solve_print_table(o.as_json ? stderr : stdout, &s.c, &s.ns, &s.log, fb_target_info(s.t), s.stream_gbs,
-                         s.rss_setup, s.validation);
-    FB_CHECK(write_outputs(args, &s.c, &s.ns, fb_target_info(s.t), s.rec));
-    if (run_status == FB_ERR_INTERRUPTED) status = FB_ERR_INTERRUPTED;
-    if (run_status == FB_ERR_CHECK) FB_FAIL(FB_ERR_CHECK, "solve %s: %s", s.c.name, reason);
+    if (nrows > 1) fb_solve_print_comparison(o.as_json ? stderr : stdout, &c, rows, nrows);
+    if (failed == FB_ERR_CHECK) FB_FAIL(FB_ERR_CHECK, "solve %s: %s", c.name, first_failure);
 fail:
-    json_decref(s.rec);
-    json_decref(s.validation);
-    fb_solve_log_free(&s.log);
-    fb_ns_free(&s.ns);
-    fb_case_free(&s.c);
-    fb_target_close(s.t);
+    free_run(&s);
+    fb_case_free(&c);
     return status == FB_OK ? 0 : fb_cli_report(status);
 }
 
@@ -248,7 +330,13 @@ const fb_command fb_cmd_solve = {
                    "the stream triad measured first, and the case's validation numbers. A blow-up\n"
                    "(non-finite values, CFL or divergence above its limit, a CG that does not\n"
                    "converge) stops the run naming the step (exit 1); Ctrl-C stops it cleanly and\n"
-                   "keeps the record (status interrupted, exit 130). docs/solver.md has the details.",
+                   "keeps the record (status interrupted, exit 130). With --backend opencl or cuda\n"
+                   "the whole time loop runs on the device (kernels/ns/ns.cl; the fields stay there,\n"
+                   "copies are timed as CPU->GPU and GPU->CPU). Several --backend, or --compare (openmp\n"
+                   "and every device backend that opens), run the same case on each, with a record\n"
+                   "each, then print the paper's tables: total time and speedup over openmp, and the\n"
+                   "per-step split with shares and GB/s against each device's triad.\n"
+                   "docs/solver.md has the details.",
     .options = options,
     .min_positional = 0, /* --list needs no CASE; read_opts asks for it otherwise */
     .max_positional = 1,

@@ -323,3 +323,70 @@ static double proc_status_kb(const char *field)
 
 double fb_rss_bytes(void) { return proc_status_kb("VmRSS:"); }
 double fb_peak_rss_bytes(void) { return proc_status_kb("VmHWM:"); }
+
+void fb_solve_row_of(fb_solve_row *row, const fb_ns *ns, const fb_solve_log *log, const fb_device_info *d,
+                     double stream_gbs)
+{
+    memset(row, 0, sizeof *row);
+    snprintf(row->id, sizeof row->id, "%s", d->id);
+    snprintf(row->name, sizeof row->name, "%s", d->name);
+    row->on_device = ns->dev != NULL;
+    fb_solve_summarize(log, ns, &row->s);
+    row->upload_s = log->upload_s, row->download_s = log->download_s, row->stream_gbs = stream_gbs;
+    row->steps = log->n;
+}
+
+/* The row every ratio is taken against: the first openmp run, else the first. */
+static const fb_solve_row *baseline_row(const fb_solve_row *rows, int n)
+{
+    for (int k = 0; k < n; ++k)
+        if (!rows[k].on_device) return &rows[k];
+    return &rows[0];
+}
+
+static void print_totals(FILE *f, const fb_solve_row *rows, int n)
+{
+    const fb_solve_row *base = baseline_row(rows, n);
+    fprintf(f, "  %-14s %-40.40s %10s %10s %8s\n", "backend", "device", "total s", "step ms", "speedup");
+    for (int k = 0; k < n; ++k) {
+        const fb_solve_summary *s = &rows[k].s;
+        double total = s->total_s + rows[k].upload_s + rows[k].download_s;
+        double base_total = base->s.total_s + base->upload_s + base->download_s;
+        fprintf(f, "  %-14s %-40.40s %10.4f %10.3f %7.2fx\n", rows[k].id, rows[k].name, total,
+                1e3 * s->step_time_median, total > 0 ? base_total / total : 0.0);
+    }
+}
+
+static void print_split(FILE *f, const fb_solve_row *r)
+{
+    const fb_solve_summary *s = &r->s;
+    const double total = s->total_s + r->upload_s + r->download_s;
+    const double parts[5] = {r->upload_s, s->step_total[0], s->step_total[1], s->step_total[2], r->download_s};
+    fprintf(f, "  %-14s %10.4f", r->id, total);
+    for (int k = 0; k < 5; ++k)
+        fprintf(f, " %9.4f %5.1f%%", parts[k], total > 0 ? 100.0 * parts[k] / total : 0.0);
+    fprintf(f, " %7.1f", s->its_mean);
+    for (int k = 0; k < 3; ++k)
+        if (r->stream_gbs > 0)
+            fprintf(f, " %6.1f (%4.2f)", s->step_gbs[k], s->step_gbs[k] / r->stream_gbs);
+        else
+            fprintf(f, " %6.1f (   -)", s->step_gbs[k]);
+    fprintf(f, "\n");
+}
+
+void fb_solve_print_comparison(FILE *f, const fb_solve_case *c, const fb_solve_row *rows, int n)
+{
+    char problem[64];
+    fb_solve_problem_name(c, problem, sizeof problem);
+    fprintf(f, "\n%s, %d steps: total time (with CPU->GPU and GPU->CPU) and speedup over %s\n", problem, rows[0].steps,
+            baseline_row(rows, n)->id);
+    print_totals(f, rows, n);
+    fprintf(f,
+            "\n%s: per-step split, seconds and share of the total; mean CG iterations; GB/s of steps 1-3 by the "
+            "byte model (fraction of the device's stream triad)\n",
+            problem);
+    fprintf(f, "  %-14s %10s %16s %16s %16s %16s %16s %7s %13s %13s %13s\n", "backend", "total s", "CPU->GPU", "step 1",
+            "step 2", "step 3", "GPU->CPU", "CG its", "step 1 GB/s", "step 2 GB/s", "step 3 GB/s");
+    for (int k = 0; k < n; ++k)
+        print_split(f, &rows[k]);
+}

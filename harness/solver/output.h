@@ -49,6 +49,24 @@ json_t *fb_solve_record(const fb_solve_case *c, const fb_ns *ns, const fb_solve_
 void fb_solve_print_table(FILE *f, const fb_solve_case *c, const fb_ns *ns, const fb_solve_log *log,
                           const fb_device_info *d, double stream_gbs, double rss_setup, json_t *validation);
 
+/* One backend's line of the comparison tables. */
+typedef struct fb_solve_row {
+    char id[32];    /* "openmp:0", "opencl:0.0" */
+    char name[128]; /* the device */
+    int on_device, steps;
+    fb_solve_summary s;
+    double upload_s, download_s, stream_gbs;
+} fb_solve_row;
+
+void fb_solve_row_of(fb_solve_row *row, const fb_ns *ns, const fb_solve_log *log, const fb_device_info *d,
+                     double stream_gbs);
+
+/* The paper's tables for one case run on several backends: total time and
+ * the ratio to the first openmp row per backend (its Tables 4 and 7), then
+ * the per-step split with shares, CPU->GPU and GPU->CPU, CG iterations and
+ * each step's GB/s against that device's stream triad (Tables 5 and 6). */
+void fb_solve_print_comparison(FILE *f, const fb_solve_case *c, const fb_solve_row *rows, int n);
+
 /* The problem's name in records and figures: the case and its level
  * ("cavity-l2"), or the case alone ("ahmed"), so levels never merge. */
 void fb_solve_problem_name(const fb_solve_case *c, char *buf, size_t len);

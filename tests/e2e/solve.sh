@@ -4,7 +4,8 @@
 # --json; the record (fields, per-step split, CG counts, byte model), the
 # results file as the readers take it, the VTK file as XML with the mesh's
 # sizes, the centreline profiles and their gnuplot plot; the Ahmed case on
-# a coarse gmsh mesh (drag and lift in the record); and Ctrl-C, which
+# a coarse gmsh mesh (drag and lift in the record); --compare on every
+# backend here (a record each, the comparison tables); and Ctrl-C, which
 # must stop the run cleanly with an "interrupted" record and exit 130.
 set -euo pipefail
 bin=$1; src=$2; dir=$3
@@ -27,6 +28,21 @@ grep -q "step 2 (pressure, CG)" "$dir/table.txt" || { echo "FAIL: no per-step ta
 [ "$(head -1 "$dir/r.jsonl" | jq -r '.type + " " + .command')" = "header solve" ] || { echo "FAIL: no header"; exit 1; }
 "$bin" export "$dir/r.jsonl" --csv > "$dir/r.csv"
 grep -q fractional-step "$dir/r.csv" || { echo "FAIL: export lost the solve record"; exit 1; }
+# --compare: openmp and each device backend that opens run the same case;
+# one record each, named per level, and the comparison tables
+"$bin" solve cavity --level 0 --steps 3 --no-stream --quiet --compare --out "$dir/cmp.jsonl" > "$dir/cmp.txt" 2>&1 ||
+  { echo "FAIL: solve --compare: $(tail -3 "$dir/cmp.txt")"; exit 1; }
+jq -e -s '[.[] | select(.type == "measurement")] | length >= 1 and all(.matrix.name == "cavity-l0" and .status == "ok")
+          and any(.backend == "openmp")' "$dir/cmp.jsonl" > /dev/null || { echo "FAIL: --compare records"; exit 1; }
+if "$bin" devices | grep -q '^opencl:'; then
+  jq -e -s '[.[] | select(.type == "measurement")] | (map(.backend) | sort) == ["opencl", "openmp"]
+            and (map(select(.backend == "opencl"))[0] | .timings.cpu_to_gpu_s > 0 and .launches_per_cg_iteration == 4
+                 and .timings.device_setup_s > 0)
+            and (map(.cg.its_total) | unique | length) == 1' "$dir/cmp.jsonl" > /dev/null ||
+    { echo "FAIL: --compare: openmp and opencl records (same CG iterations)"; exit 1; }
+  grep -q "speedup over openmp:0" "$dir/cmp.txt" && grep -q "per-step split" "$dir/cmp.txt" ||
+    { echo "FAIL: no comparison tables"; cat "$dir/cmp.txt"; exit 1; }
+fi
 # VTK: well-formed XML, points and cells of the mesh, the fields ParaView shows
 xmllint --noout "$dir/cavity.vtu" || { echo "FAIL: cavity.vtu is not well-formed XML"; exit 1; }
 grep -q 'NumberOfPoints="3375" NumberOfCells="16464"' "$dir/cavity.vtu" || { echo "FAIL: vtu sizes"; exit 1; }
