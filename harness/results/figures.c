@@ -26,6 +26,7 @@ static const struct {
     [FB_FIG_BESIDE] = {"beside", "GB/s beside a field: no matrix records with two or more values of it"},
     [FB_FIG_PERCELL] = {"percell", "time per cell: no grid records (ns_per_cell) with two or more block shapes "
                                    "or layouts"},
+    [FB_FIG_STEPS] = {"steps", "solver time split: no solve records with step timings"},
 };
 
 const char *fb_figure_script(fb_figure_kind kind) { return kinds[kind].script; }
@@ -399,6 +400,36 @@ fail:
     return status;
 }
 
+/* ---- the solver's time split per backend (the paper's Tables 5 and 6) ---- */
+
+static fb_status collect_steps(const fb_results_set *set, fb_figure_list *out)
+{
+    static const char *const parts[] = {"CPU->GPU", "step 1 (momentum)", "step 2 (pressure CG)", "step 3 (correction)",
+                                        "GPU->CPU"};
+    static const char *const fields[] = {"timings.cpu_to_gpu_s", "timings.step1.total_s", "timings.step2.total_s",
+                                         "timings.step3.total_s", "timings.gpu_to_cpu_s"};
+    fb_status status = FB_OK;
+    char group[512], dev[256];
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        if (!latest_usable(r) || strcmp(str(r, "benchmark"), "solve") != 0) continue;
+        if (!(fb_json_num(r->json, "timings.step1.total_s") > 0)) continue;
+        snprintf(group, sizeof group, "%.64s|%.250s", fb_record_host(r), fb_record_matrix(r));
+        fb_figure *f = figure_get(out, FB_FIG_STEPS, group, r);
+        if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
+        snprintf(f->name, sizeof f->name, "steps %.60s", fb_record_matrix(r));
+        snprintf(f->title, sizeof f->title, "solve %s on %s: time split per backend, %g steps", fb_record_matrix(r),
+                 fb_record_host(r), fb_json_num(r->json, "steps"));
+        device_label(r, dev, sizeof dev);
+        for (size_t k = 0; k < sizeof parts / sizeof parts[0]; ++k) {
+            const double v = fb_json_num(r->json, fields[k]);
+            FB_CHECK(figure_put(f, dev, parts[k], isnan(v) ? 0.0 : v, 0));
+        }
+    }
+fail:
+    return status;
+}
+
 /* ---- heat maps over two swept parameters -------------------------------- */
 
 static void value_text(const json_t *v, char *buf, size_t len)
@@ -604,6 +635,7 @@ fb_status fb_figures_collect(const fb_results_set *set, fb_figure_kind kind, fb_
     case FB_FIG_ROOFLINE: FB_CHECK(collect_per_matrix(set, kind, out)); break;
     case FB_FIG_PROFILE: FB_CHECK(collect_profile(set, out)); break;
     case FB_FIG_PERCELL: FB_CHECK(collect_percell(set, out)); break;
+    case FB_FIG_STEPS: FB_CHECK(collect_steps(set, out)); break;
     default: break;
     }
     assign_names(out);

@@ -42,7 +42,14 @@ if "$bin" devices | grep -q '^opencl:'; then
     { echo "FAIL: --compare: openmp and opencl records (same CG iterations)"; exit 1; }
   grep -q "speedup over openmp:0" "$dir/cmp.txt" && grep -q "per-step split" "$dir/cmp.txt" ||
     { echo "FAIL: no comparison tables"; cat "$dir/cmp.txt"; exit 1; }
+  "$bin" plot "$dir/cmp.jsonl" --out "$dir/plots" > "$dir/plot.txt" 2>&1 || { echo "FAIL: plot: $(tail -2 "$dir/plot.txt")"; exit 1; }
+  grep -q '^cavity-l0,' "$dir/plots/speedup-solve-double.csv" || { echo "FAIL: no speedup row for cavity-l0"; exit 1; }
 fi
+# the time split per backend (stacked bars): a row per backend, the five parts as columns
+"$bin" plot "$dir/cmp.jsonl" --out "$dir/plots" > "$dir/plot.txt" 2>&1 || { echo "FAIL: plot: $(tail -2 "$dir/plot.txt")"; exit 1; }
+head -1 "$dir/plots/steps-cavity-l0.csv" | grep -q '^label,CPU->GPU,step 1 (momentum),step 2 (pressure CG),step 3 (correction),GPU->CPU$' ||
+  { echo "FAIL: steps figure columns: $(head -1 "$dir/plots/steps-cavity-l0.csv")"; exit 1; }
+[ -s "$dir/plots/steps-cavity-l0.png" ] || { echo "FAIL: no steps figure drawn"; exit 1; }
 # VTK: well-formed XML, points and cells of the mesh, the fields ParaView shows
 xmllint --noout "$dir/cavity.vtu" || { echo "FAIL: cavity.vtu is not well-formed XML"; exit 1; }
 grep -q 'NumberOfPoints="3375" NumberOfCells="16464"' "$dir/cavity.vtu" || { echo "FAIL: vtu sizes"; exit 1; }
