@@ -8,7 +8,11 @@
 #   4x4 blocks, double and single,
 #   the csr-multirow space (the paper's brute force), csr-vector's and
 #   bcsr-lanes', the best kernels with a cold L2,
-#   and the OpenCL backend on the NVIDIA OpenCL driver when the node has one.
+#   the OpenCL backend on the NVIDIA OpenCL driver when the node has one,
+#   and the Navier-Stokes solver on every backend (solve --compare: openmp,
+#   cuda, opencl) on cavity levels 0-2 and Ahmed (meshed here when gmsh is
+#   installed), with the paper's tables in OUTDIR/solve-*.txt and the
+#   speedup and time-split figures in OUTDIR/plots/.
 # Every record is appended to OUTDIR/results.jsonl as it completes.
 set -uo pipefail
 out=${1:?usage: reference-run.sh OUTDIR}
@@ -81,5 +85,20 @@ if "$bin" devices 2>/dev/null | grep -q '^opencl:'; then
 else
   echo "no OpenCL device on this node" | tee -a "$log"
 fi
+echo "== the solver on every backend (the paper's tables)"
+solve() { # NAME ARGS...: the tables into OUTDIR/solve-NAME.txt
+  local name=$1; shift
+  "$bin" solve "$@" --compare --quiet --out "$res" >"$out/solve-$name.txt" 2>&1 ||
+    echo "FAILED ($?): solve $*" | tee -a "$log"
+}
+for level in 0 1 2; do solve "cavity-l$level" cavity --level "$level"; done
+if command -v gmsh >/dev/null && scripts/mesh-ahmed.sh "$out/ahmed.msh" >>"$log" 2>&1; then
+  solve ahmed ahmed --mesh "$out/ahmed.msh" --steps 50
+else
+  echo "no Ahmed mesh (gmsh missing or failed): Ahmed not run" | tee -a "$log"
+fi
+"$bin" plot "$res" --out "$out/plots" >>"$log" 2>&1 || echo "FAILED: plot" | tee -a "$log"
+grep -h -A4 "speedup over" "$out"/solve-*.txt
+
 grep -c '"status": *"ok"' "$res" | sed 's/^/ok records: /'
 grep -E "FAILED|wrong" "$log" | head -n 20
