@@ -253,6 +253,8 @@ fb_status fb_report_write(const fb_results_set *set, const fb_report_options *op
     FB_CHECK(write_best(set, out));
     FB_CHECK(write_figure_tables(set, FB_FIG_SPEEDUP, "Speedup over OpenMP (OpenMP time / device time)", "problem",
                                  "%.2fx", out));
+    FB_CHECK(write_figure_tables(set, FB_FIG_STEPS, "Solver time split per backend (seconds, the paper's Tables 5-6)",
+                                 "backend", "%.4f", out));
     write_failures(set, out);
     if (opt->plots_dir) FB_CHECK(write_plots(set, opt, out));
     if (fflush(out) != 0 || ferror(out)) FB_FAIL(FB_ERR_IO, "report: write failed");
