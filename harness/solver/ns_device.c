@@ -27,7 +27,8 @@ enum {
     S_SHIFT,
     S_CG = 8, /* rz, rr of parity 0 at 8, 9; of parity 1 at 10, 11 */
     S_DQ = 12,
-    NSCAL
+    S_CG1 = 13, /* single-reduction CG: gamma, delta, rr, alpha of parity 0 at 13..16, of parity 1 at 17..20 */
+    NSCAL = 21
 };
 
 enum { OP_SUM, OP_MAX, OP_MIN }; /* NS_SUM, NS_MAX, NS_MIN in ns.cl */
@@ -36,7 +37,9 @@ struct fb_ns_device {
     fb_target *t;
     int wg;
     int group_reduce; /* GROUP_REDUCE in ns.cl: 1 a partial per work-group, 0 one per item */
-    int stride;       /* partials of one value: work-groups (or items) of a launch over the nodes */
+    int cg_variant;   /* CG_VARIANT: 0 classic, 1 single reduction */
+    fb_param_point point;
+    int stride; /* partials of one value: work-groups (or items) of a launch over the nodes */
     fb_kernel *k[FB_NS_NKERNELS];
     /* read-only after the upload */
     fb_buffer *rowptr, *col, *nd, *dn, *ls, *mass, *h, *bnorm, *vfixed, *pfixed, *fixed, *slip, *slip_normal,
@@ -50,7 +53,9 @@ struct fb_ns_device {
     double ubc_time; /* ns->ubc_time when ubc was last uploaded */
 };
 
-int fb_ns_device_launches_per_cg_iteration(void) { return 4; }
+const fb_param_point *fb_ns_device_point(const fb_ns *ns) { return ns->dev ? &ns->dev->point : NULL; }
+
+int fb_ns_device_launches_per_cg_iteration(const fb_ns *ns) { return !ns->dev ? 0 : ns->dev->cg_variant ? 3 : 4; }
 
 /* ---- launches ---- */
 
@@ -213,6 +218,42 @@ fail:
     return status;
 }
 
+/* The single-reduction CG (ns.cl's ns_cg1_*): r, u = M^-1 r from
+ * ns_cg_start, then w = A u and its three dot products; per iteration the
+ * vector updates, w = A u again with its dot products, one reduction and
+ * one scalar read. p and s live in d and d2 (zeroed by the start). */
+static fb_status cg_single_reduction(fb_ns *ns, double tol2, int *its, double *res2)
+{
+    fb_status status = FB_OK;
+    struct fb_ns_device *dv = ns->dev;
+    const int n = ns->E.n;
+    const fb_arg start[] = {INT(n), BUF(rowptr), BUF(col), BUF(A),  BUF(invdiag), BUF(b),         BUF(p),
+                            BUF(r), BUF(z),      BUF(d),   BUF(d2), BUF(partial), INT(dv->stride)};
+    const fb_arg matvec[] = {INT(n), BUF(rowptr), BUF(col),     BUF(A),         BUF(r),
+                             BUF(z), BUF(q),      BUF(partial), INT(dv->stride)};
+    FB_CHECK(launch(dv, FB_NS_CG_START, (size_t)n, start, NARGS(start)));
+    FB_CHECK(launch(dv, FB_NS_CG1_MATVEC, (size_t)n, matvec, NARGS(matvec)));
+    FB_CHECK(reduce(dv, 0, 3, OP_SUM, S_CG1));
+    FB_CHECK(read_scalars(dv));
+    double rr = dv->scal_host[S_CG1 + 2];
+    int k = 0;
+    while (k < ns->cfg.cg_max_its && rr > tol2 && isfinite(rr)) {
+        const int cur = S_CG1 + 4 * (k & 1), next = S_CG1 + 4 * ((k + 1) & 1);
+        const fb_arg upd[] = {INT(n),  BUF(p),       BUF(r),    BUF(z),   BUF(q),    BUF(d),
+                              BUF(d2), BUF(invdiag), BUF(scal), INT(cur), INT(next), INT(k == 0)};
+        FB_CHECK(launch(dv, FB_NS_CG1_UPDATE, (size_t)n, upd, NARGS(upd)));
+        FB_CHECK(launch(dv, FB_NS_CG1_MATVEC, (size_t)n, matvec, NARGS(matvec)));
+        FB_CHECK(reduce(dv, 0, 3, OP_SUM, next));
+        FB_CHECK(read_scalars(dv));
+        rr = dv->scal_host[next + 2];
+        ++k;
+    }
+    *its = k;
+    *res2 = isfinite(rr) ? rr : NAN;
+fail:
+    return status;
+}
+
 /* fb_ns_omp_cg on the device: 4 launches and one scalar read per iteration. */
 static fb_status cg(fb_ns *ns, double tol2, int *its, double *res2)
 {
@@ -277,7 +318,11 @@ static fb_status step2(fb_ns *ns, int k, fb_ns_step_info *info)
     FB_CHECK(impose_pressure(ns, ns->t + dt));
     FB_CHECK(pressure_system(ns, dt, &b2));
     if (!isfinite(b2)) FB_FAIL(FB_ERR_CHECK, "step %d: the pressure right-hand side is not finite: the run blew up", k);
-    FB_CHECK(cg(ns, ns->cfg.cg_tol * ns->cfg.cg_tol * b2, &info->cg_its, &res2));
+    const double tol2 = ns->cfg.cg_tol * ns->cfg.cg_tol * b2;
+    if (dv->cg_variant)
+        FB_CHECK(cg_single_reduction(ns, tol2, &info->cg_its, &res2));
+    else
+        FB_CHECK(cg(ns, tol2, &info->cg_its, &res2));
     FB_CHECK(fb_ns_watch_cg(ns, k, b2, res2, info));
     if (ns->bnd->p_ref >= 0) FB_CHECK(shift_to_reference(ns, ns->t + dt));
 fail:
@@ -425,7 +470,7 @@ fail:
 }
 
 /* Why the device or the point cannot run the solver, or FB_OK. */
-static fb_status check_point(const fb_device_info *info, int wg, int group_reduce)
+static fb_status check_point(const fb_device_info *info, int wg, int group_reduce, int cg_variant)
 {
     fb_status status = FB_OK;
     if (!strcmp(info->backend, "openmp"))
@@ -437,6 +482,7 @@ static fb_status check_point(const fb_device_info *info, int wg, int group_reduc
         FB_FAIL(FB_ERR_USAGE, "solver: WG_SIZE=%d exceeds %s's limit %zu", wg, info->id, info->max_work_group_size);
     if (group_reduce != 0 && group_reduce != 1)
         FB_FAIL(FB_ERR_USAGE, "solver: GROUP_REDUCE=%d is not 0 or 1", group_reduce);
+    if (cg_variant != 0 && cg_variant != 1) FB_FAIL(FB_ERR_USAGE, "solver: CG_VARIANT=%d is not 0 or 1", cg_variant);
     if (!info->double_support) FB_FAIL(FB_ERR_UNAVAILABLE, "%s: the solver needs double precision", info->id);
 fail:
     return status;
@@ -473,9 +519,10 @@ fb_status fb_ns_device_open(fb_ns *ns, fb_target *t, const fb_param_point *point
     fb_status status = FB_OK;
     struct fb_ns_device *dv = NULL;
     const int wg = point->values[FB_NS_WG_SIZE_AXIS], group_reduce = point->values[FB_NS_GROUP_REDUCE_AXIS];
-    FB_CHECK(check_point(fb_target_info(t), wg, group_reduce));
+    const int cg_variant = point->values[FB_NS_CG_VARIANT_AXIS];
+    FB_CHECK(check_point(fb_target_info(t), wg, group_reduce, cg_variant));
     FB_ALLOC(dv, 1, "the device solver");
-    dv->t = t, dv->wg = wg, dv->group_reduce = group_reduce;
+    dv->t = t, dv->wg = wg, dv->group_reduce = group_reduce, dv->cg_variant = cg_variant, dv->point = *point;
     dv->stride = (ns->E.n + wg - 1) / wg * (group_reduce ? 1 : wg);
     ns->dev = dv;
     const double begin = fb_now();

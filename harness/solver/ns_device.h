@@ -33,9 +33,13 @@ fb_status fb_ns_device_open(fb_ns *ns, fb_target *t, const fb_param_point *point
  * (the paper's GPU->CPU). A no-op (0 s) when ns runs on the host. */
 fb_status fb_ns_device_download(fb_ns *ns, double *seconds);
 
-/* Kernel launches per CG iteration (for the record): direction, its
- * reduction, update, its reduction. */
-int fb_ns_device_launches_per_cg_iteration(void);
+/* The kernels' point (fb_ns_axes) of a device run, NULL on the host. */
+const fb_param_point *fb_ns_device_point(const fb_ns *ns);
+
+/* Kernel launches per CG iteration (for the record): 4 for the classic CG
+ * (direction with its product, its reduction, update, its reduction), 3
+ * for the single-reduction one (update, product, reduction); 0 on the host. */
+int fb_ns_device_launches_per_cg_iteration(const fb_ns *ns);
 
 /* Releases the device state; ns runs on the host again from its host
  * arrays (download first to keep the device's state). */

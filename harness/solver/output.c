@@ -131,9 +131,10 @@ json_t *fb_solve_record(const fb_solve_case *c, const fb_ns *ns, const fb_solve_
     json_object_set_new(rec, "device", json_string(d->id));
     json_object_set_new(rec, "device_name", json_string(d->name));
     json_object_set_new(rec, "precision", json_string("double"));
-    json_object_set_new(rec, "params",
-                        json_pack("{s:o, s:f, s:f, s:f}", "level", c->level >= 0 ? json_integer(c->level) : json_null(),
-                                  "cfl", ns->cfg.cfl, "dt_fixed", ns->cfg.dt_fixed, "cg_tol", ns->cfg.cg_tol));
+    json_t *params = json_pack("{s:o, s:f, s:f, s:f}", "level", c->level >= 0 ? json_integer(c->level) : json_null(),
+                               "cfl", ns->cfg.cfl, "dt_fixed", ns->cfg.dt_fixed, "cg_tol", ns->cfg.cg_tol);
+    if (ns->dev) json_object_update_new(params, fb_json_params(fb_ns_axes, FB_NS_NAXES, fb_ns_device_point(ns)));
+    json_object_set_new(rec, "params", params);
     json_object_set(rec, "mesh", mesh);
     char problem[64];
     fb_solve_problem_name(c, problem, sizeof problem);
@@ -144,7 +145,7 @@ json_t *fb_solve_record(const fb_solve_case *c, const fb_ns *ns, const fb_solve_
     json_decref(mesh);
     json_object_set_new(rec, "threads", json_integer(omp_get_max_threads()));
     if (ns->dev)
-        json_object_set_new(rec, "launches_per_cg_iteration", json_integer(fb_ns_device_launches_per_cg_iteration()));
+        json_object_set_new(rec, "launches_per_cg_iteration", json_integer(fb_ns_device_launches_per_cg_iteration(ns)));
     json_object_set_new(rec, "nu", json_real(ns->cfg.nu));
     json_object_set_new(rec, "steps", json_integer(log->n));
     json_object_set_new(rec, "t_end", json_real(ns->t));

@@ -24,7 +24,9 @@
  * Parameters: REAL (double; the solver runs in double), WG_SIZE (items per
  * work-group, a power of two: the local arrays of the reductions),
  * GROUP_REDUCE (1: a partial per work-group from a tree in local memory;
- * 0: a partial per item, folded by ns_reduce alone).
+ * 0: a partial per item, folded by ns_reduce alone). The CG's variant
+ * (CG_VARIANT: 0 the classic two-reduction CG, 1 the single-reduction one)
+ * is the host's choice of launch sequence; no kernel reads it.
  * Model: the bytes of each pass are fb_ns_bytes_split's (ns.c), the same
  * passes as the OpenMP baseline.
  */
@@ -414,6 +416,57 @@ __kernel void NS_BOUNDS ns_cg_update(const int n, __global REAL *restrict x, __g
     }
     NS_PARTIAL(red, lid, zr, NS_SUM, partial, 0, stride);
     NS_PARTIAL(red, lid, rr, NS_SUM, partial, 1, stride);
+}
+
+/* ---- the single-reduction CG (CG_VARIANT 1; Chronopoulos and Gear 1989):
+ * the same iterates in exact arithmetic, one reduction and three launches
+ * per iteration. Per parity k the scalar array holds gamma = (r, u),
+ * delta = (w, u), rr = (r, r) and alpha at slot + 4k + 0..3. ---- */
+
+/* w = A u; partials 0 (r, u), 1 (w, u), 2 (r, r). */
+__kernel void NS_BOUNDS ns_cg1_matvec(const int n, __global const int *restrict rowptr,
+                                      __global const int *restrict col, __global const REAL *restrict A,
+                                      __global const REAL *restrict r, __global const REAL *restrict u,
+                                      __global REAL *restrict w, __global REAL *restrict partial, const int stride)
+{
+    __local REAL red[WG_SIZE];
+    const int lid = (int)get_local_id(0);
+    REAL gamma = 0, delta = 0, rr = 0;
+    NS_FOR_EACH(i, n)
+    {
+        const REAL ui = u[i], ri = r[i];
+        REAL s = 0;
+        for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) s += A[e] * (u[col[e]] - ui);
+        w[i] = s;
+        gamma += ri * ui, delta += s * ui, rr += ri * ri;
+    }
+    NS_PARTIAL(red, lid, gamma, NS_SUM, partial, 0, stride);
+    NS_PARTIAL(red, lid, delta, NS_SUM, partial, 1, stride);
+    NS_PARTIAL(red, lid, rr, NS_SUM, partial, 2, stride);
+}
+
+/* beta = gamma_k / gamma_{k-1} (0 when first), alpha = gamma_k / (delta_k -
+ * beta gamma_k / alpha_{k-1}), kept at cur + 3 by item 0 for the next
+ * iteration; then p = u + beta p, s = w + beta s, x += alpha p,
+ * r -= alpha s, u = M^-1 r. */
+__kernel void NS_BOUNDS ns_cg1_update(const int n, __global REAL *restrict x, __global REAL *restrict r,
+                                      __global REAL *restrict u, __global const REAL *restrict w,
+                                      __global REAL *restrict p, __global REAL *restrict s,
+                                      __global const REAL *restrict invdiag, __global REAL *restrict scal,
+                                      const int cur, const int prev, const int first)
+{
+    const REAL gamma = scal[cur], delta = scal[cur + 1];
+    const REAL beta = first ? (REAL)0 : gamma / scal[prev];
+    const REAL alpha = first ? gamma / delta : gamma / (delta - beta * gamma / scal[prev + 3]);
+    if (get_global_id(0) == 0) scal[cur + 3] = alpha;
+    NS_FOR_EACH(i, n)
+    {
+        const REAL pi = u[i] + beta * p[i], si = w[i] + beta * s[i];
+        p[i] = pi, s[i] = si;
+        x[i] += alpha * pi;
+        const REAL ri = r[i] - alpha * si;
+        r[i] = ri, u[i] = invdiag[i] * ri;
+    }
 }
 
 /* fb_ns_omp_correct: step 3. */

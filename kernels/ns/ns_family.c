@@ -23,19 +23,20 @@ const char *const fb_ns_kernel_names[FB_NS_NKERNELS] = {
     [FB_NS_CG_START] = "ns_cg_start",
     [FB_NS_CG_DIRECTION] = "ns_cg_direction",
     [FB_NS_CG_UPDATE] = "ns_cg_update",
+    [FB_NS_CG1_MATVEC] = "ns_cg1_matvec",
+    [FB_NS_CG1_UPDATE] = "ns_cg1_update",
     [FB_NS_CORRECT] = "ns_correct",
 };
 
+// clang-format off
 const fb_param_axis fb_ns_axes[FB_NS_NAXES] = {
     {"WG_SIZE", 128, {32, 64, 128, 256, 512, 1024}, 6, "work-group size of every solver kernel", 0, FB_ROLE_GROUP_SIZE},
-    {"GROUP_REDUCE",
-     1,
-     {0, 1},
-     2,
-     "reductions: 1 a tree per work-group in local memory, 0 a partial per item",
-     0,
+    {"GROUP_REDUCE", 1, {0, 1}, 2, "reductions: 1 a tree per work-group in local memory, 0 a partial per item", 0,
+     FB_ROLE_OTHER},
+    {"CG_VARIANT", 0, {0, 1}, 2, "pressure CG: 0 classic (2 reductions, 4 launches), 1 single reduction (1, 3)", 1,
      FB_ROLE_OTHER},
 };
+// clang-format on
 
 fb_param_point fb_ns_default_point(void)
 {
@@ -70,6 +71,7 @@ static int variants(fb_variant_sink *sink)
             fb_variant v;
             fb_variant_begin(&v, FB_NS_SOURCE, fb_ns_kernel_names[k], "double");
             for (int a = 0; a < FB_NS_NAXES; ++a) {
+                if (fb_ns_axes[a].launch_only) continue;
                 snprintf(num, sizeof num, "%d", p.values[a]);
                 fb_variant_define(&v, fb_ns_axes[a].name, num);
             }

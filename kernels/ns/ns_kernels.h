@@ -28,6 +28,8 @@ typedef enum fb_ns_kernel_id {
     FB_NS_CG_START,
     FB_NS_CG_DIRECTION,
     FB_NS_CG_UPDATE,
+    FB_NS_CG1_MATVEC,
+    FB_NS_CG1_UPDATE,
     FB_NS_CORRECT,
     FB_NS_NKERNELS
 } fb_ns_kernel_id;
@@ -37,9 +39,11 @@ extern const char *const fb_ns_kernel_names[FB_NS_NKERNELS];
 
 /* The axes every solver kernel shares, in this order (fb_param_point.values):
  * WG_SIZE (items per work-group; the local arrays of the reductions are
- * that long) and GROUP_REDUCE (1: reductions fold each group in local
- * memory; 0: one partial per item, folded by ns_reduce). */
-enum { FB_NS_WG_SIZE_AXIS, FB_NS_GROUP_REDUCE_AXIS, FB_NS_NAXES };
+ * that long), GROUP_REDUCE (1: reductions fold each group in local memory;
+ * 0: one partial per item, folded by ns_reduce) and CG_VARIANT (0: the
+ * classic CG, two reductions and four launches per iteration; 1: the
+ * single-reduction CG, one and three; the host's launch sequence only). */
+enum { FB_NS_WG_SIZE_AXIS, FB_NS_GROUP_REDUCE_AXIS, FB_NS_CG_VARIANT_AXIS, FB_NS_NAXES };
 extern const fb_param_axis fb_ns_axes[FB_NS_NAXES];
 
 /* The point of every axis at its default. */

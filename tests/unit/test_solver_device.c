@@ -3,7 +3,8 @@
  * built, skipped where a device backend has no device):
  * - the cavity at levels 0 and 1 from rest to t = 0.1: every step's CG
  *   iteration count equal or within one, and u and p after the run within
- *   a relative L2 tolerance of the OpenMP run's;
+ *   a relative L2 tolerance of the OpenMP run's; level 1 again with the
+ *   per-item reductions and the single-reduction CG;
  * - Ethier-Steinman (time-dependent boundary velocities, fixed pressures):
  *   the same validation errors;
  * - on openmp, the device path refuses the host backend (the baseline runs
@@ -43,14 +44,15 @@ typedef struct run {
     int steps, its[MAX_STEPS];
 } run;
 
-/* case at level from rest to t_end on the host (t NULL) or on t's device. */
-static void solve(run *r, const char *name, int level, double t_end, fb_target *t)
+/* case at level from rest to t_end on the host (t NULL) or on t's device
+ * with the kernels at point (NULL: the defaults). */
+static void solve_at(run *r, const char *name, int level, double t_end, fb_target *t, const fb_param_point *at)
 {
     memset(r, 0, sizeof *r);
     assert_int_equal(fb_case_open(name, level, NULL, &r->c), FB_OK);
     assert_int_equal(fb_ns_init(&r->ns, &r->c.mesh, &r->c.bnd, &r->c.cfg, &r->c.bc), FB_OK);
     fb_case_initial(&r->c, &r->ns);
-    const fb_param_point point = fb_ns_default_point();
+    const fb_param_point point = at ? *at : fb_ns_default_point();
     if (t && fb_ns_device_open(&r->ns, t, &point, NULL, NULL) != FB_OK) fail_msg("%s", fb_error_message());
     fb_ns_step_info info;
     while (r->ns.t < t_end * (1.0 - 1e-12)) {
@@ -59,6 +61,11 @@ static void solve(run *r, const char *name, int level, double t_end, fb_target *
         r->its[r->steps++] = info.cg_its;
     }
     assert_int_equal(fb_ns_device_download(&r->ns, NULL), FB_OK);
+}
+
+static void solve(run *r, const char *name, int level, double t_end, fb_target *t)
+{
+    solve_at(r, name, level, t_end, t, NULL);
 }
 
 static void finish(run *r)
@@ -76,11 +83,11 @@ static double rel_l2(const double *a, const double *b, size_t n)
     return s > 0 ? sqrt(d / s) : sqrt(d);
 }
 
-static void compare_cavity(int level)
+static void compare_cavity(int level, const fb_param_point *at)
 {
     run host, dev;
     solve(&host, "cavity", level, 0.1, NULL);
-    solve(&dev, "cavity", level, 0.1, test_target);
+    solve_at(&dev, "cavity", level, 0.1, test_target, at);
     assert_int_equal(dev.steps, host.steps);
     int worst = 0;
     for (int k = 0; k < host.steps; ++k) {
@@ -101,13 +108,24 @@ static void compare_cavity(int level)
 static void test_cavity_level0(void **state)
 {
     (void)state;
-    compare_cavity(0);
+    compare_cavity(0, NULL);
 }
 
 static void test_cavity_level1(void **state)
 {
     (void)state;
-    compare_cavity(1);
+    compare_cavity(1, NULL);
+}
+
+/* The other reduction scheme and the single-reduction CG: the same run. */
+static void test_cavity_level1_single_reduction(void **state)
+{
+    (void)state;
+    fb_param_point at = fb_ns_default_point();
+    at.values[FB_NS_GROUP_REDUCE_AXIS] = 0;
+    at.values[FB_NS_CG_VARIANT_AXIS] = 1;
+    print_message("GROUP_REDUCE=0 CG_VARIANT=1:\n");
+    compare_cavity(1, &at);
 }
 
 /* Time-dependent velocities on every boundary node and the exact pressure
@@ -163,6 +181,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest device[] = {
         cmocka_unit_test(test_cavity_level0),
         cmocka_unit_test(test_cavity_level1),
+        cmocka_unit_test(test_cavity_level1_single_reduction),
         cmocka_unit_test(test_ethier_steinman),
     };
     const struct CMUnitTest host[] = {cmocka_unit_test(test_host_refused)};
