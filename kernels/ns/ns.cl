@@ -34,7 +34,7 @@
 #define WG_SIZE 128
 #endif
 #ifndef GROUP_REDUCE
-#define GROUP_REDUCE 1
+#define GROUP_REDUCE 0
 #endif
 
 #define NS_SUM 0

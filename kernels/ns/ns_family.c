@@ -31,9 +31,9 @@ const char *const fb_ns_kernel_names[FB_NS_NKERNELS] = {
 // clang-format off
 const fb_param_axis fb_ns_axes[FB_NS_NAXES] = {
     {"WG_SIZE", 128, {32, 64, 128, 256, 512, 1024}, 6, "work-group size of every solver kernel", 0, FB_ROLE_GROUP_SIZE},
-    {"GROUP_REDUCE", 1, {0, 1}, 2, "reductions: 1 a tree per work-group in local memory, 0 a partial per item", 0,
+    {"GROUP_REDUCE", 0, {0, 1}, 2, "reductions: 0 a partial per item, 1 a tree per work-group in local memory", 0,
      FB_ROLE_OTHER},
-    {"CG_VARIANT", 0, {0, 1}, 2, "pressure CG: 0 classic (2 reductions, 4 launches), 1 single reduction (1, 3)", 1,
+    {"CG_VARIANT", 1, {0, 1}, 2, "pressure CG: 1 single reduction (1 reduction, 3 launches), 0 classic (2, 4)", 1,
      FB_ROLE_OTHER},
 };
 // clang-format on
