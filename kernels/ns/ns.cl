@@ -5,28 +5,27 @@
  * entries: no races, no atomics). harness/solver/ns_device.c launches them.
  *
  * Reductions: a kernel that reduces (the time-step rate, the divergence
- * norm, ||b||^2, the CG dot products) leaves one partial per work-group
- * and per value in partial[v * stride + group]; ns_reduce then folds them,
- * in a fixed order, into scal[slot + v] on the device. The CG reads its
- * alpha and beta from scal inside its kernels, so the host reads back one
- * scalar per iteration (the residual, for the stopping test), no more.
+ * norm, ||b||^2, the CG dot products) leaves partials of each value in
+ * partial[v * stride + k] (GROUP_REDUCE 0: one per work-item, no barrier;
+ * 1: one per work-group, folded by a tree in local memory first);
+ * ns_reduce then folds them, in a fixed order, into scal[slot + v] on the
+ * device. The CG reads its alpha and beta from scal inside its kernels, so
+ * the host reads back one scalar per iteration (the residual, for the
+ * stopping test), no more.
  *
  * Data: edges as split arrays (col, nd 3, dn 3, ls 6 per edge), the
  * velocity interleaved 3 per node, as on the host.
  *
- * Launch: a fixed number of work-groups (ns_device.c: a multiple of the
- * compute units, at most one node per item), each item striding over the
- * nodes by the global size (NS_FOR_EACH): consecutive items still read
- * consecutive rows, and a reducing kernel pays its tree of barriers once
- * per group, not once per WG_SIZE nodes (on a CPU driver such as PoCL a
- * barrier costs a loop split; on a GPU the groups fill the machine once).
+ * Launch: one work-item per node (ns_device.c). Each item still strides
+ * over the nodes by the global size (NS_FOR_EACH), so a smaller launch is
+ * also correct; one capped at a few groups per compute unit was measured
+ * 3x slower on PoCL (docs/solver.md).
  *
  * Parameters: REAL (double; the solver runs in double), WG_SIZE (items per
  * work-group, a power of two: the local arrays of the reductions),
- * GROUP_REDUCE (1: a partial per work-group from a tree in local memory;
- * 0: a partial per item, folded by ns_reduce alone). The CG's variant
- * (CG_VARIANT: 0 the classic two-reduction CG, 1 the single-reduction one)
- * is the host's choice of launch sequence; no kernel reads it.
+ * GROUP_REDUCE (above; default 0). The CG's variant (CG_VARIANT: 1 the
+ * single-reduction CG, the default; 0 the classic two-reduction CG) is the
+ * host's choice of launch sequence; no kernel reads it.
  * Model: the bytes of each pass are fb_ns_bytes_split's (ns.c), the same
  * passes as the OpenMP baseline.
  */
