@@ -218,6 +218,17 @@ fail:
     return status;
 }
 
+/* Both CGs start alike: r = b - A p, z = M^-1 r, both direction buffers
+ * zeroed, partials r.z and r.r. */
+static fb_status cg_start(fb_ns *ns)
+{
+    struct fb_ns_device *dv = ns->dev;
+    const int n = ns->E.n;
+    const fb_arg a[] = {INT(n), BUF(rowptr), BUF(col), BUF(A),  BUF(invdiag), BUF(b),         BUF(p),
+                        BUF(r), BUF(z),      BUF(d),   BUF(d2), BUF(partial), INT(dv->stride)};
+    return launch(dv, FB_NS_CG_START, (size_t)n, a, NARGS(a));
+}
+
 /* The single-reduction CG (ns.cl's ns_cg1_*): r, u = M^-1 r from
  * ns_cg_start, then w = A u and its three dot products; per iteration the
  * vector updates, w = A u again with its dot products, one reduction and
@@ -227,11 +238,9 @@ static fb_status cg_single_reduction(fb_ns *ns, double tol2, int *its, double *r
     fb_status status = FB_OK;
     struct fb_ns_device *dv = ns->dev;
     const int n = ns->E.n;
-    const fb_arg start[] = {INT(n), BUF(rowptr), BUF(col), BUF(A),  BUF(invdiag), BUF(b),         BUF(p),
-                            BUF(r), BUF(z),      BUF(d),   BUF(d2), BUF(partial), INT(dv->stride)};
     const fb_arg matvec[] = {INT(n), BUF(rowptr), BUF(col),     BUF(A),         BUF(r),
                              BUF(z), BUF(q),      BUF(partial), INT(dv->stride)};
-    FB_CHECK(launch(dv, FB_NS_CG_START, (size_t)n, start, NARGS(start)));
+    FB_CHECK(cg_start(ns));
     FB_CHECK(launch(dv, FB_NS_CG1_MATVEC, (size_t)n, matvec, NARGS(matvec)));
     FB_CHECK(reduce(dv, 0, 3, OP_SUM, S_CG1));
     FB_CHECK(read_scalars(dv));
@@ -261,9 +270,7 @@ static fb_status cg(fb_ns *ns, double tol2, int *its, double *res2)
     struct fb_ns_device *dv = ns->dev;
     const int n = ns->E.n;
     fb_buffer *dold = dv->d, *dnew = dv->d2;
-    const fb_arg start[] = {INT(n), BUF(rowptr), BUF(col), BUF(A),  BUF(invdiag), BUF(b),         BUF(p),
-                            BUF(r), BUF(z),      BUF(d),   BUF(d2), BUF(partial), INT(dv->stride)};
-    FB_CHECK(launch(dv, FB_NS_CG_START, (size_t)n, start, NARGS(start)));
+    FB_CHECK(cg_start(ns));
     FB_CHECK(reduce(dv, 0, 2, OP_SUM, S_CG));
     FB_CHECK(read_scalars(dv));
     double rr = dv->scal_host[S_CG + 1];
