@@ -72,12 +72,15 @@
         if ((lid) == 0) partial[(v) * (stride) + get_group_id(0)] = red[0];                                           \
         barrier(CLK_LOCAL_MEM_FENCE);                                                                                 \
     } while (0)
+#define NS_PARTIAL_SPACE(red) __local REAL red[WG_SIZE]
 #else
 #define NS_PARTIAL(red, lid, value, op, partial, v, stride)                                                           \
     do {                                                                                                              \
-        (void)red, (void)(lid);                                                                                       \
+        (void)(lid);                                                                                                  \
         partial[(v) * (stride) + get_global_id(0)] = (value);                                                         \
     } while (0)
+/* no tree, so no local memory: a GPU's occupancy is not capped by it */
+#define NS_PARTIAL_SPACE(red) (void)0
 #endif
 
 FB_INLINE REAL ns_combine(const int op, const REAL a, const REAL b)
@@ -111,7 +114,7 @@ __kernel void NS_BOUNDS ns_rate(const int n, __global const REAL *restrict u, __
                                 __global const int *restrict fixed, const REAL nu, __global REAL *restrict partial,
                                 const int stride)
 {
-    __local REAL red[WG_SIZE];
+    NS_PARTIAL_SPACE(red);
     const int lid = (int)get_local_id(0);
     REAL rate = 0, conv = 0, bad = (REAL)n;
     NS_FOR_EACH(i, n)
@@ -139,7 +142,7 @@ __kernel void NS_BOUNDS ns_projections(const int n, __global const int *restrict
                                        __global REAL *restrict pic, __global REAL *restrict pip,
                                        __global REAL *restrict partial, const int stride)
 {
-    __local REAL red[WG_SIZE];
+    NS_PARTIAL_SPACE(red);
     const int lid = (int)get_local_id(0);
     REAL div2 = 0;
     NS_FOR_EACH(i, n)
@@ -265,7 +268,7 @@ __kernel void NS_BOUNDS ns_pressure_setup(const int n, __global const int *restr
                                           __global REAL *restrict invdiag, __global REAL *restrict b,
                                           __global REAL *restrict partial, const int stride)
 {
-    __local REAL red[WG_SIZE];
+    NS_PARTIAL_SPACE(red);
     const int lid = (int)get_local_id(0);
     REAL b2 = 0;
     NS_FOR_EACH(i, n)
@@ -301,7 +304,7 @@ __kernel void NS_BOUNDS ns_pressure_setup(const int n, __global const int *restr
 __kernel void NS_BOUNDS ns_sum(const int n, __global const REAL *restrict v, __global REAL *restrict partial,
                                const int stride)
 {
-    __local REAL red[WG_SIZE];
+    NS_PARTIAL_SPACE(red);
     const int lid = (int)get_local_id(0);
     REAL sum = 0;
     NS_FOR_EACH(i, n) sum += v[i];
@@ -312,7 +315,7 @@ __kernel void NS_BOUNDS ns_sum(const int n, __global const REAL *restrict v, __g
 __kernel void NS_BOUNDS ns_remove_mean(const int n, __global REAL *restrict b, __global const REAL *restrict scal,
                                        const int slot, __global REAL *restrict partial, const int stride)
 {
-    __local REAL red[WG_SIZE];
+    NS_PARTIAL_SPACE(red);
     const int lid = (int)get_local_id(0);
     const REAL mean = scal[slot] / (REAL)n;
     REAL b2 = 0;
@@ -350,7 +353,7 @@ __kernel void NS_BOUNDS ns_cg_start(const int n, __global const int *restrict ro
                                     __global REAL *restrict r, __global REAL *restrict z, __global REAL *restrict d,
                                     __global REAL *restrict d2, __global REAL *restrict partial, const int stride)
 {
-    __local REAL red[WG_SIZE];
+    NS_PARTIAL_SPACE(red);
     const int lid = (int)get_local_id(0);
     REAL rz = 0, rr = 0;
     NS_FOR_EACH(i, n)
@@ -376,7 +379,7 @@ __kernel void NS_BOUNDS ns_cg_direction(const int n, __global const int *restric
                                         __global const REAL *restrict scal, const int rz, const int rz_prev,
                                         const int first, __global REAL *restrict partial, const int stride)
 {
-    __local REAL red[WG_SIZE];
+    NS_PARTIAL_SPACE(red);
     const int lid = (int)get_local_id(0);
     const REAL beta = first ? (REAL)0 : scal[rz] / scal[rz_prev];
     REAL dq = 0;
@@ -402,7 +405,7 @@ __kernel void NS_BOUNDS ns_cg_update(const int n, __global REAL *restrict x, __g
                                      __global const REAL *restrict scal, const int rz, const int dq,
                                      __global REAL *restrict partial, const int stride)
 {
-    __local REAL red[WG_SIZE];
+    NS_PARTIAL_SPACE(red);
     const int lid = (int)get_local_id(0);
     const REAL alpha = scal[rz] / scal[dq];
     REAL zr = 0, rr = 0;
@@ -428,7 +431,7 @@ __kernel void NS_BOUNDS ns_cg1_matvec(const int n, __global const int *restrict 
                                       __global const REAL *restrict r, __global const REAL *restrict u,
                                       __global REAL *restrict w, __global REAL *restrict partial, const int stride)
 {
-    __local REAL red[WG_SIZE];
+    NS_PARTIAL_SPACE(red);
     const int lid = (int)get_local_id(0);
     REAL gamma = 0, delta = 0, rr = 0;
     NS_FOR_EACH(i, n)
