@@ -30,6 +30,16 @@ void fb_variant_begin(fb_variant *v, const char *source, const char *kernel, con
     fb_variant_define(v, "REAL", real);
 }
 
+void fb_variant_define_point(fb_variant *v, const fb_param_axis *axes, int naxes, const fb_param_point *p)
+{
+    char num[16];
+    for (int i = 0; i < naxes; ++i) {
+        if (axes[i].launch_only) continue;
+        snprintf(num, sizeof num, "%d", p->values[i]);
+        fb_variant_define(v, axes[i].name, num);
+    }
+}
+
 static void finish_label(fb_variant *v)
 {
     int n = snprintf(v->label, sizeof v->label, "%s/%s", v->spec.source_name, v->spec.kernel_name);

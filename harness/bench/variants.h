@@ -37,6 +37,9 @@ void fb_variant_begin(fb_variant *v, const char *source, const char *kernel, con
 void fb_variant_define(fb_variant *v, const char *name, const char *value);
 int fb_variant_emit(fb_variant_sink *sink, const fb_variant *v);
 
+/* Defines every code-changing axis (not launch_only) at its value in p. */
+void fb_variant_define_point(fb_variant *v, const fb_param_axis *axes, int naxes, const fb_param_point *p);
+
 /* The two precisions every family builds, "double" then "float". */
 extern const char *const fb_variant_reals[2];
 

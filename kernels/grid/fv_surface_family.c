@@ -121,12 +121,11 @@ static const char *const programs[] = {"fv_pass", "fv_face_atomic", "fv_surface"
 static int emit(fb_variant_sink *sink, const char *kernel, const char *real, const int *values)
 {
     fb_variant v;
-    char num[16];
+    fb_param_point p = {{0}};
+    for (int i = 0; i < FB_FV_NPARAMS; ++i)
+        p.values[i] = values[i];
     fb_variant_begin(&v, FB_FV_SOURCE, kernel, real);
-    for (int i = 0; i < FB_FV_NPARAMS; ++i) {
-        snprintf(num, sizeof num, "%d", values[i]);
-        fb_variant_define(&v, fb_fv_kernels[0].params[i].name, num);
-    }
+    fb_variant_define_point(&v, fb_fv_kernels[0].params, FB_FV_NPARAMS, &p); /* no fv axis is launch-only */
     return fb_variant_emit(sink, &v);
 }
 

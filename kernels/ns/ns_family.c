@@ -64,17 +64,12 @@ static int variants(fb_variant_sink *sink)
 {
     int pos[FB_MAX_PARAMS];
     fb_param_point p;
-    char num[16];
     for (int k = 0; k < FB_NS_NKERNELS; ++k)
         for (int more = fb_variant_first_point(fb_ns_axes, FB_NS_NAXES, pos, &p); more;
              more = fb_variant_next_point(fb_ns_axes, FB_NS_NAXES, pos, &p)) {
             fb_variant v;
             fb_variant_begin(&v, FB_NS_SOURCE, fb_ns_kernel_names[k], "double");
-            for (int a = 0; a < FB_NS_NAXES; ++a) {
-                if (fb_ns_axes[a].launch_only) continue;
-                snprintf(num, sizeof num, "%d", p.values[a]);
-                fb_variant_define(&v, fb_ns_axes[a].name, num);
-            }
+            fb_variant_define_point(&v, fb_ns_axes, FB_NS_NAXES, &p);
             if (fb_variant_emit(sink, &v)) return 1;
         }
     return 0;

@@ -165,11 +165,7 @@ static int point_variants(fb_variant_sink *sink, const fb_spmv_kernel_def *k, co
         if (!k->allowed(&p, &fb_variant_generic_gpu, &shape, why, sizeof why)) continue;
         fb_variant v;
         fb_variant_begin(&v, k->source, kernel_name, real);
-        for (int i = 0; i < k->nparams; ++i) {
-            if (k->params[i].launch_only) continue;
-            snprintf(num, sizeof num, "%d", p.values[i]);
-            fb_variant_define(&v, k->params[i].name, num);
-        }
+        fb_variant_define_point(&v, k->params, k->nparams, &p);
         if (k->format != FB_FORMAT_CSR) {
             snprintf(num, sizeof num, "%d", block);
             fb_variant_define(&v, "BLOCK_SIZE", num);
