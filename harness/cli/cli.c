@@ -262,7 +262,8 @@ void fb_cli_print_axes(const fb_param_axis *axes, int naxes, const char *indent)
         printf("%s%s = {", indent, a->name);
         for (int v = 0; v < a->nvalues; ++v)
             printf("%s%d", v ? ", " : "", a->values[v]);
-        printf("}, default %d: %s%s", a->def, a->help ? a->help : "", a->launch_only ? " (launch geometry only)" : "");
+        printf("}, default %d: %s%s", a->def, a->help ? a->help : "",
+               a->launch_only ? " (host side: the same programs)" : "");
         printf(a->role != FB_ROLE_OTHER ? " [%s]\n" : "\n", fb_axis_role_name(a->role));
     }
 }

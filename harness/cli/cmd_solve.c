@@ -22,7 +22,8 @@ static const fb_option options[] = {
      "repeat it to run each on the same mesh and compare",
      1},
     {"compare", NULL, "run openmp and every device backend that opens here, and compare (the paper's tables)", 0},
-    {"param", "NAME=V", "a device kernel parameter, repeatable (WG_SIZE, GROUP_REDUCE; see --list)", 1},
+    {"param", "NAME=V",
+     "a device kernel parameter, repeatable (WG_SIZE, GROUP_REDUCE, CG_VARIANT, EDGE_LAYOUT, RENUMBER; see --list)", 1},
     {"list", NULL, "list the device kernels and their parameters, then exit", 0},
     {"re", "RE", "cavity: Reynolds number lid speed x side / nu (default 100)", 0},
     {"t-end", "T", "simulate from t = 0 to T (default: the case's end time, 0.1)", 0},
@@ -198,10 +199,11 @@ static void announce(const solve_opts *o, const fb_solve_case *c, const solve_ru
     if (o->quiet) return;
     fprintf(stderr, "solve %s: %d nodes, %d edges, %d boundary faces; ", c->name, c->mesh.nnodes, s->ns.E.nedges,
             c->bnd.nfaces);
-    if (on_device(s->t))
-        fprintf(stderr, "%s (%s), WG_SIZE=%d GROUP_REDUCE=%d\n", d->id, d->name, o->point.values[FB_NS_WG_SIZE_AXIS],
-                o->point.values[FB_NS_GROUP_REDUCE_AXIS]);
-    else
+    if (on_device(s->t)) {
+        char point[256];
+        fb_family_point_text(fb_family_ns.kernel(0), &o->point, point, sizeof point);
+        fprintf(stderr, "%s (%s), %s\n", d->id, d->name, point);
+    } else
         fprintf(stderr, "%d threads\n", omp_get_max_threads());
 }
 

@@ -13,6 +13,7 @@
 #include "core/kernel_sources.h"
 #include "core/measure.h"
 #include "ns/ns_kernels.h"
+#include "solver/ns_order.h"
 
 /* Slots of the device's scalar array. The CG keeps r.z and r.r of two
  * consecutive iterations (parity 0 and 1), so beta = rz_k / rz_{k-1} is
@@ -36,8 +37,10 @@ enum { OP_SUM, OP_MAX, OP_MIN }; /* NS_SUM, NS_MAX, NS_MIN in ns.cl */
 struct fb_ns_device {
     fb_target *t;
     int wg;
-    int group_reduce; /* GROUP_REDUCE in ns.cl: 1 a partial per work-group, 0 one per item */
-    int cg_variant;   /* CG_VARIANT: 0 classic, 1 single reduction */
+    int group_reduce;  /* GROUP_REDUCE in ns.cl: 1 a partial per work-group, 0 one per item */
+    int cg_variant;    /* CG_VARIANT: 0 classic, 1 single reduction */
+    int packed;        /* EDGE_LAYOUT 1: nd, dn and ls are one buffer of 16-REAL records */
+    fb_ns_order order; /* RENUMBER: the node order the device holds */
     fb_param_point point;
     int stride; /* partials of one value: work-groups (or items) of a launch over the nodes */
     fb_kernel *k[FB_NS_NKERNELS];
@@ -136,7 +139,8 @@ static fb_status choose_dt(fb_ns *ns, double t_end, int k, fb_ns_step_info *info
     FB_CHECK(reduce(dv, 2, 1, OP_MIN, S_BAD));
     FB_CHECK(read_scalars(dv));
     const double bad = dv->scal_host[S_BAD];
-    FB_CHECK(fb_ns_pick_dt(ns, t_end, k, dv->scal_host[S_RATE], dv->scal_host[S_CONV], bad < n ? (int)bad : -1, info));
+    const int bad_node = bad < n ? fb_ns_order_old(&dv->order, (int)bad) : -1;
+    FB_CHECK(fb_ns_pick_dt(ns, t_end, k, dv->scal_host[S_RATE], dv->scal_host[S_CONV], bad_node, info));
 fail:
     return status;
 }
@@ -304,7 +308,8 @@ static fb_status shift_to_reference(fb_ns *ns, double t)
     fb_status status = FB_OK;
     struct fb_ns_device *dv = ns->dev;
     const int r = ns->bnd->p_ref;
-    const fb_arg read[] = {BUF(p), INT(r), DBL(fb_ns_pressure_at(ns, r, t)), BUF(scal), INT(S_SHIFT)};
+    const fb_arg read[] = {BUF(p), INT(fb_ns_order_new(&dv->order, r)), DBL(fb_ns_pressure_at(ns, r, t)), BUF(scal),
+                           INT(S_SHIFT)};
     const fb_arg add[] = {INT(ns->E.n), BUF(p), BUF(scal), INT(S_SHIFT)};
     fb_launch one = {.dims = 1, .global = {1, 1, 1}, .local = {1, 1, 1}};
     FB_CHECK(fb_target_launch(dv->t, dv->k[FB_NS_REFERENCE_SHIFT], &one, read, NARGS(read), NULL));
@@ -390,17 +395,73 @@ fail:
     return status;
 }
 
-/* A mask of bytes as ints (the kernels read int: OpenCL C and CUDA agree on it). */
-static fb_status upload_mask(fb_target *t, fb_buffer **out, const unsigned char *mask, int n)
+/* A node array of width values per node, in the device's order. */
+static fb_status put_nodes(struct fb_ns_device *dv, fb_buffer *buf, const double *host, int width)
 {
     fb_status status = FB_OK;
+    double *ordered = NULL;
+    const size_t bytes = sizeof(double) * (size_t)width * (size_t)dv->order.n;
+    if (!dv->order.perm) return fb_target_copy_in(dv->t, buf, host, bytes);
+    FB_ALLOC(ordered, (size_t)width * (size_t)dv->order.n, "a node array in the device's order");
+    fb_ns_order_gather(&dv->order, host, width, ordered);
+    FB_CHECK(fb_target_copy_in(dv->t, buf, ordered, bytes));
+fail:
+    free(ordered);
+    return status;
+}
+
+/* The device's node array back into the mesh's order. */
+static fb_status get_nodes(struct fb_ns_device *dv, double *host, fb_buffer *buf, int width)
+{
+    fb_status status = FB_OK;
+    double *ordered = NULL;
+    const size_t bytes = sizeof(double) * (size_t)width * (size_t)dv->order.n;
+    if (!dv->order.perm) return fb_target_copy_out(dv->t, host, buf, bytes);
+    FB_ALLOC(ordered, (size_t)width * (size_t)dv->order.n, "a node array in the device's order");
+    FB_CHECK(fb_target_copy_out(dv->t, ordered, buf, bytes));
+    fb_ns_order_scatter(&dv->order, ordered, width, host);
+fail:
+    free(ordered);
+    return status;
+}
+
+static fb_status upload_nodes_of(struct fb_ns_device *dv, fb_buffer **out, const double *host, int width)
+{
+    fb_status status = FB_OK;
+    FB_CHECK(upload(dv->t, out, NULL, sizeof(double) * (size_t)width * (size_t)dv->order.n));
+    FB_CHECK(put_nodes(dv, *out, host, width));
+fail:
+    return status;
+}
+
+/* A mask of bytes as ints in the device's order (the kernels read int:
+ * OpenCL C and CUDA agree on it). */
+static fb_status upload_mask(struct fb_ns_device *dv, fb_buffer **out, const unsigned char *mask)
+{
+    fb_status status = FB_OK;
+    const int n = dv->order.n;
     int *wide = NULL;
     FB_ALLOC(wide, n > 0 ? n : 1, "a node mask");
-    for (int i = 0; i < n; ++i)
-        wide[i] = mask[i];
-    FB_CHECK(upload(t, out, wide, sizeof(int) * (size_t)n));
+    for (int r = 0; r < n; ++r)
+        wide[r] = mask[fb_ns_order_old(&dv->order, r)];
+    FB_CHECK(upload(dv->t, out, wide, sizeof(int) * (size_t)n));
 fail:
     free(wide);
+    return status;
+}
+
+/* A list of node numbers, renumbered into the device's order (its order,
+ * which other arrays follow, kept). */
+static fb_status upload_list(struct fb_ns_device *dv, fb_buffer **out, const int *nodes, int count)
+{
+    fb_status status = FB_OK;
+    int *renumbered = NULL;
+    FB_ALLOC(renumbered, count > 0 ? count : 1, "a boundary node list");
+    for (int k = 0; k < count; ++k)
+        renumbered[k] = fb_ns_order_new(&dv->order, nodes[k]);
+    FB_CHECK(upload(dv->t, out, renumbered, sizeof(int) * (size_t)count));
+fail:
+    free(renumbered);
     return status;
 }
 
@@ -408,33 +469,40 @@ static fb_status upload_edges(struct fb_ns_device *dv, const fb_ns *ns)
 {
     fb_status status = FB_OK;
     const size_t n = (size_t)ns->E.n, e = (size_t)ns->E.nedges, D = sizeof(double);
-    FB_CHECK(upload(dv->t, &dv->rowptr, ns->rowptr, sizeof(int) * (n + 1)));
-    FB_CHECK(upload(dv->t, &dv->col, ns->col, sizeof(int) * e));
-    FB_CHECK(upload(dv->t, &dv->nd, ns->nd, 3 * D * e));
-    FB_CHECK(upload(dv->t, &dv->dn, ns->dn, 3 * D * e));
-    FB_CHECK(upload(dv->t, &dv->ls, ns->ls, 6 * D * e));
+    double *nd = NULL, *dn = NULL, *ls = NULL;
+    FB_CHECK(upload(dv->t, &dv->rowptr, dv->order.rowptr, sizeof(int) * (n + 1)));
+    FB_CHECK(upload(dv->t, &dv->col, dv->order.col, sizeof(int) * e));
+    FB_CHECK(fb_ns_order_edge_data(&dv->order, ns, dv->packed, &nd, &dn, &ls));
+    if (dv->packed) {
+        FB_CHECK(upload(dv->t, &dv->nd, nd, 16 * D * e));
+        dv->dn = dv->ls = dv->nd; /* the kernels read all three from the records */
+    } else {
+        FB_CHECK(upload(dv->t, &dv->nd, nd, 3 * D * e));
+        FB_CHECK(upload(dv->t, &dv->dn, dn, 3 * D * e));
+        FB_CHECK(upload(dv->t, &dv->ls, ls, 6 * D * e));
+    }
     FB_CHECK(upload(dv->t, &dv->A, NULL, D * e));
 fail:
+    free(nd), free(dn), free(ls);
     return status;
 }
 
 static fb_status upload_nodes(struct fb_ns_device *dv, const fb_ns *ns)
 {
     fb_status status = FB_OK;
-    const size_t n = (size_t)ns->E.n, D = sizeof(double);
     const fb_boundary *bnd = ns->bnd;
-    FB_CHECK(upload(dv->t, &dv->mass, ns->mass, D * n));
-    FB_CHECK(upload(dv->t, &dv->h, ns->h, D * n));
-    FB_CHECK(upload(dv->t, &dv->bnorm, ns->bnorm, 3 * D * n));
-    FB_CHECK(upload(dv->t, &dv->u, ns->u, 3 * D * n));
-    FB_CHECK(upload(dv->t, &dv->p, ns->p, D * n));
-    FB_CHECK(upload(dv->t, &dv->p_nm1, ns->p_nm1, D * n));
-    FB_CHECK(upload_mask(dv->t, &dv->vfixed, ns->vfixed, (int)n));
-    FB_CHECK(upload_mask(dv->t, &dv->pfixed, bnd->p_fixed, (int)n));
-    FB_CHECK(upload(dv->t, &dv->fixed, bnd->fixed, sizeof(int) * (size_t)bnd->nfixed));
-    FB_CHECK(upload(dv->t, &dv->slip, bnd->slip, sizeof(int) * (size_t)bnd->nslip));
-    FB_CHECK(upload(dv->t, &dv->slip_normal, bnd->slip_normal, 3 * D * n));
-    FB_CHECK(upload(dv->t, &dv->pfixed_list, bnd->pfixed_list, sizeof(int) * (size_t)bnd->npfixed));
+    FB_CHECK(upload_nodes_of(dv, &dv->mass, ns->mass, 1));
+    FB_CHECK(upload_nodes_of(dv, &dv->h, ns->h, 1));
+    FB_CHECK(upload_nodes_of(dv, &dv->bnorm, ns->bnorm, 3));
+    FB_CHECK(upload_nodes_of(dv, &dv->u, ns->u, 3));
+    FB_CHECK(upload_nodes_of(dv, &dv->p, ns->p, 1));
+    FB_CHECK(upload_nodes_of(dv, &dv->p_nm1, ns->p_nm1, 1));
+    FB_CHECK(upload_nodes_of(dv, &dv->slip_normal, bnd->slip_normal, 3));
+    FB_CHECK(upload_mask(dv, &dv->vfixed, ns->vfixed));
+    FB_CHECK(upload_mask(dv, &dv->pfixed, bnd->p_fixed));
+    FB_CHECK(upload_list(dv, &dv->fixed, bnd->fixed, bnd->nfixed));
+    FB_CHECK(upload_list(dv, &dv->slip, bnd->slip, bnd->nslip));
+    FB_CHECK(upload_list(dv, &dv->pfixed_list, bnd->pfixed_list, bnd->npfixed));
 fail:
     return status;
 }
@@ -462,14 +530,18 @@ fail:
 static fb_status build_kernels(struct fb_ns_device *dv)
 {
     fb_status status = FB_OK;
-    char wg[16], reduce[4];
+    char wg[16], reduce[4], layout[4];
     snprintf(wg, sizeof wg, "%d", dv->wg);
     snprintf(reduce, sizeof reduce, "%d", dv->group_reduce);
-    const fb_define defines[] = {{"REAL", "double"}, {"WG_SIZE", wg}, {"GROUP_REDUCE", reduce}};
+    snprintf(layout, sizeof layout, "%d", dv->packed);
+    /* EDGE_LAYOUT only where it changes the code: the programs of the NVRTC compile test (ns_family.c) */
+    const fb_define defines[] = {
+        {"REAL", "double"}, {"WG_SIZE", wg}, {"GROUP_REDUCE", reduce}, {"EDGE_LAYOUT", layout}};
     const char *text = fb_kernel_source(FB_NS_SOURCE);
     if (!text) FB_FAIL(FB_ERR_INPUT, "kernel source %s is not embedded", FB_NS_SOURCE);
     for (int k = 0; k < FB_NS_NKERNELS; ++k) {
-        const fb_program_spec spec = {FB_NS_SOURCE, text, fb_ns_kernel_names[k], defines, 3, NULL};
+        const int ndefines = dv->packed && fb_ns_kernel_reads_edges((fb_ns_kernel_id)k) ? 4 : 3;
+        const fb_program_spec spec = {FB_NS_SOURCE, text, fb_ns_kernel_names[k], defines, ndefines, NULL};
         FB_CHECK(fb_target_build(dv->t, &spec, &dv->k[k]));
     }
 fail:
@@ -477,8 +549,10 @@ fail:
 }
 
 /* Why the device or the point cannot run the solver, or FB_OK. */
-static fb_status check_point(const fb_device_info *info, int wg, int group_reduce, int cg_variant)
+static fb_status check_point(const fb_device_info *info, const fb_param_point *point)
 {
+    const int wg = point->values[FB_NS_WG_SIZE_AXIS], group_reduce = point->values[FB_NS_GROUP_REDUCE_AXIS];
+    const int cg_variant = point->values[FB_NS_CG_VARIANT_AXIS], layout = point->values[FB_NS_EDGE_LAYOUT_AXIS];
     fb_status status = FB_OK;
     if (!strcmp(info->backend, "openmp"))
         FB_FAIL(FB_ERR_USAGE, "openmp runs the solver's own OpenMP loops (ns_omp.c); the device kernels are for "
@@ -490,6 +564,7 @@ static fb_status check_point(const fb_device_info *info, int wg, int group_reduc
     if (group_reduce != 0 && group_reduce != 1)
         FB_FAIL(FB_ERR_USAGE, "solver: GROUP_REDUCE=%d is not 0 or 1", group_reduce);
     if (cg_variant != 0 && cg_variant != 1) FB_FAIL(FB_ERR_USAGE, "solver: CG_VARIANT=%d is not 0 or 1", cg_variant);
+    if (layout != 0 && layout != 1) FB_FAIL(FB_ERR_USAGE, "solver: EDGE_LAYOUT=%d is not 0 or 1", layout);
     if (!info->double_support) FB_FAIL(FB_ERR_UNAVAILABLE, "%s: the solver needs double precision", info->id);
 fail:
     return status;
@@ -503,7 +578,6 @@ static fb_status warm_up(fb_ns *ns)
 {
     fb_status status = FB_OK;
     struct fb_ns_device *dv = ns->dev;
-    const size_t n = (size_t)ns->E.n;
     const double t = ns->t, dt_prev = ns->dt_prev;
     const int step = ns->step;
     fb_ns_step_info info;
@@ -513,9 +587,9 @@ static fb_status warm_up(fb_ns *ns)
     /* the boundary values are recomputed at the next use (NaN: not held) */
     ns->t = t, ns->dt_prev = dt_prev, ns->ubc_time = NAN, ns->step = step;
     dv->ubc_uploaded = 0;
-    FB_CHECK(fb_target_copy_in(dv->t, dv->u, ns->u, 3 * sizeof(double) * n));
-    FB_CHECK(fb_target_copy_in(dv->t, dv->p, ns->p, sizeof(double) * n));
-    FB_CHECK(fb_target_copy_in(dv->t, dv->p_nm1, ns->p_nm1, sizeof(double) * n));
+    FB_CHECK(put_nodes(dv, dv->u, ns->u, 3));
+    FB_CHECK(put_nodes(dv, dv->p, ns->p, 1));
+    FB_CHECK(put_nodes(dv, dv->p_nm1, ns->p_nm1, 1));
     FB_CHECK(fb_target_finish(dv->t));
 fail:
     return status;
@@ -525,15 +599,16 @@ fb_status fb_ns_device_open(fb_ns *ns, fb_target *t, const fb_param_point *point
 {
     fb_status status = FB_OK;
     struct fb_ns_device *dv = NULL;
-    const int wg = point->values[FB_NS_WG_SIZE_AXIS], group_reduce = point->values[FB_NS_GROUP_REDUCE_AXIS];
-    const int cg_variant = point->values[FB_NS_CG_VARIANT_AXIS];
-    FB_CHECK(check_point(fb_target_info(t), wg, group_reduce, cg_variant));
+    FB_CHECK(check_point(fb_target_info(t), point));
     FB_ALLOC(dv, 1, "the device solver");
-    dv->t = t, dv->wg = wg, dv->group_reduce = group_reduce, dv->cg_variant = cg_variant, dv->point = *point;
-    dv->stride = (ns->E.n + wg - 1) / wg * (group_reduce ? 1 : wg);
+    dv->t = t, dv->point = *point, dv->wg = point->values[FB_NS_WG_SIZE_AXIS];
+    dv->group_reduce = point->values[FB_NS_GROUP_REDUCE_AXIS], dv->cg_variant = point->values[FB_NS_CG_VARIANT_AXIS];
+    dv->packed = point->values[FB_NS_EDGE_LAYOUT_AXIS];
+    dv->stride = (ns->E.n + dv->wg - 1) / dv->wg * (dv->group_reduce ? 1 : dv->wg);
     ns->dev = dv;
     const double begin = fb_now();
     FB_CHECK(build_kernels(dv));
+    FB_CHECK(fb_ns_order_build(ns, point->values[FB_NS_RENUMBER_AXIS], &dv->order));
     const double start = fb_now();
     FB_CHECK(upload_edges(dv, ns));
     FB_CHECK(upload_nodes(dv, ns));
@@ -554,9 +629,8 @@ fb_status fb_ns_device_download(fb_ns *ns, double *seconds)
     struct fb_ns_device *dv = ns->dev;
     const double start = fb_now();
     if (dv) {
-        const size_t n = (size_t)ns->E.n;
-        FB_CHECK(fb_target_copy_out(dv->t, ns->u, dv->u, 3 * sizeof(double) * n));
-        FB_CHECK(fb_target_copy_out(dv->t, ns->p, dv->p, sizeof(double) * n));
+        FB_CHECK(get_nodes(dv, ns->u, dv->u, 3));
+        FB_CHECK(get_nodes(dv, ns->p, dv->p, 1));
     }
     if (seconds) *seconds = dv ? fb_now() - start : 0.0;
 fail:
@@ -567,6 +641,7 @@ void fb_ns_device_close(fb_ns *ns)
 {
     struct fb_ns_device *dv = ns->dev;
     if (!dv) return;
+    if (dv->packed) dv->dn = dv->ls = NULL; /* aliases of nd */
     fb_buffer *all[] = {dv->rowptr,      dv->col,         dv->nd,     dv->dn,     dv->ls,      dv->mass,
                         dv->h,           dv->bnorm,       dv->vfixed, dv->pfixed, dv->fixed,   dv->slip,
                         dv->slip_normal, dv->pfixed_list, dv->u,      dv->p,      dv->u1,      dv->u2,
@@ -576,6 +651,7 @@ void fb_ns_device_close(fb_ns *ns)
     for (size_t k = 0; k < sizeof all / sizeof *all; ++k)
         if (all[k]) fb_target_release(dv->t, all[k]);
     free(dv->pvals_host);
+    fb_ns_order_free(&dv->order);
     free(dv);
     ns->dev = NULL;
 }

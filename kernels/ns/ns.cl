@@ -13,8 +13,13 @@
  * the host reads back one scalar per iteration (the residual, for the
  * stopping test), no more.
  *
- * Data: edges as split arrays (col, nd 3, dn 3, ls 6 per edge), the
- * velocity interleaved 3 per node, as on the host.
+ * Data: the velocity interleaved 3 per node, as on the host; the edges'
+ * col and, by EDGE_LAYOUT, their 12 geometric coefficients either as split
+ * arrays (0: nd 3, dn 3, ls 6 per edge, the host's layout) or packed (1:
+ * one 16-REAL record per edge, nd at 0, dn at 3, ls at 6, 4 pad: the
+ * paper's double16, one 128-byte line per edge in double). Packed, the host
+ * passes the one record buffer as nd, dn and ls (read only, so the
+ * restrict qualifiers still hold). Kernels read them through ND, DN, LS.
  *
  * Launch: one work-item per node (ns_device.c). Each item still strides
  * over the nodes by the global size (NS_FOR_EACH), so a smaller launch is
@@ -23,8 +28,9 @@
  *
  * Parameters: REAL (double; the solver runs in double), WG_SIZE (items per
  * work-group, a power of two: the local arrays of the reductions),
- * GROUP_REDUCE (above; default 0). The CG's variant (CG_VARIANT: 1 the
- * single-reduction CG, the default; 0 the classic two-reduction CG) is the
+ * GROUP_REDUCE (above; default 0), EDGE_LAYOUT (above; default 0). The
+ * node numbering (RENUMBER) is the host's: the kernels see its order. The
+ * CG's variant (CG_VARIANT: 1 the single-reduction CG, the default; 0 the classic two-reduction CG) is the
  * host's choice of launch sequence; no kernel reads it.
  * Model: the bytes of each pass are fb_ns_bytes_split's (ns.c), the same
  * passes as the OpenMP baseline.
@@ -34,6 +40,20 @@
 #endif
 #ifndef GROUP_REDUCE
 #define GROUP_REDUCE 0
+#endif
+
+#ifndef EDGE_LAYOUT
+#define EDGE_LAYOUT 0
+#endif
+
+#if EDGE_LAYOUT
+#define ND(e, c) nd[16 * (e) + (c)]
+#define DN(e, c) dn[16 * (e) + 3 + (c)]
+#define LS(e, c) ls[16 * (e) + 6 + (c)]
+#else
+#define ND(e, c) nd[3 * (e) + (c)]
+#define DN(e, c) dn[3 * (e) + (c)]
+#define LS(e, c) ls[6 * (e) + (c)]
 #endif
 
 #define NS_SUM 0
@@ -151,7 +171,7 @@ __kernel void NS_BOUNDS ns_projections(const int n, __global const int *restrict
         REAL cx = 0, cy = 0, cz = 0, gx = 0, gy = 0, gz = 0, d = 0;
         for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) {
             const int j = col[e];
-            const REAL nx = nd[3 * e], ny = nd[3 * e + 1], nz = nd[3 * e + 2];
+            const REAL nx = ND(e, 0), ny = ND(e, 1), nz = ND(e, 2);
             const REAL dx = u[3 * j] - ux, dy = u[3 * j + 1] - uy, dz = u[3 * j + 2] - uz, dp = p[j] - pi;
             const REAL an = ux * nx + uy * ny + uz * nz;
             cx += an * dx, cy += an * dy, cz += an * dz;
@@ -185,14 +205,15 @@ __kernel void NS_BOUNDS ns_rk_stage(const int n, __global const int *restrict ro
         const REAL px = pic[i3], py = pic[i3 + 1], pz = pic[i3 + 2];
         REAL sx = 0, sy = 0, sz = 0, gx = 0, gy = 0, gz = 0, qx = 0, qy = 0, qz = 0;
         for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) {
-            const int j = col[e], e3 = 3 * e, e6 = 6 * e;
-            const REAL nx = nd[e3], ny = nd[e3 + 1], nz = nd[e3 + 2];
+            const int j = col[e];
+            const REAL nx = ND(e, 0), ny = ND(e, 1), nz = ND(e, 2);
             const REAL an = ux * nx + uy * ny + uz * nz;
-            const REAL ad = ux * dn[e3] + uy * dn[e3 + 1] + uz * dn[e3 + 2];
-            const REAL ala = ux * ux * ls[e6] + uy * uy * ls[e6 + 3] + uz * uz * ls[e6 + 5] +
-                             (REAL)2 * (ux * uy * ls[e6 + 1] + ux * uz * ls[e6 + 2] + uy * uz * ls[e6 + 4]);
+            const REAL ad = ux * DN(e, 0) + uy * DN(e, 1) + uz * DN(e, 2);
+            const REAL lxx = LS(e, 0), lxy = LS(e, 1), lxz = LS(e, 2), lyy = LS(e, 3), lyz = LS(e, 4), lzz = LS(e, 5);
+            const REAL ala =
+                ux * ux * lxx + uy * uy * lyy + uz * uz * lzz + (REAL)2 * (ux * uy * lxy + ux * uz * lxz + uy * uz * lyz);
             /* convection, viscosity and streamline stabilisation share u_J - u_I */
-            const REAL w = an + nu * (ls[e6] + ls[e6 + 3] + ls[e6 + 5]) + ti * ala, dp = p[j] - pi;
+            const REAL w = an + nu * (lxx + lyy + lzz) + ti * ala, dp = p[j] - pi;
             sx += w * (u_in[3 * j] - ux), sy += w * (u_in[3 * j + 1] - uy), sz += w * (u_in[3 * j + 2] - uz);
             gx += nx * dp, gy += ny * dp, gz += nz * dp;
             qx += ad * (pic[3 * j] - px), qy += ad * (pic[3 * j + 1] - py), qz += ad * (pic[3 * j + 2] - pz);
@@ -283,14 +304,14 @@ __kernel void NS_BOUNDS ns_pressure_setup(const int n, __global const int *restr
         const REAL px = pip[i3], py = pip[i3 + 1], pz = pip[i3 + 2];
         REAL diag = 0, kp = 0, proj = 0, div = 0;
         for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) {
-            const int j = col[e], e3 = 3 * e, e6 = 6 * e;
-            const REAL k = ls[e6] + ls[e6 + 3] + ls[e6 + 5];
+            const int j = col[e];
+            const REAL k = LS(e, 0) + LS(e, 3) + LS(e, 5);
             const REAL a = (dt + (REAL)0.5 * (ti + tau[j])) * k;
             A[e] = a;
             diag -= a;
             kp += k * (p[j] - pi);
-            proj += dn[e3] * (pip[3 * j] - px) + dn[e3 + 1] * (pip[3 * j + 1] - py) + dn[e3 + 2] * (pip[3 * j + 2] - pz);
-            div += nd[e3] * (ut[3 * j] - ux) + nd[e3 + 1] * (ut[3 * j + 1] - uy) + nd[e3 + 2] * (ut[3 * j + 2] - uz);
+            proj += DN(e, 0) * (pip[3 * j] - px) + DN(e, 1) * (pip[3 * j + 1] - py) + DN(e, 2) * (pip[3 * j + 2] - pz);
+            div += ND(e, 0) * (ut[3 * j] - ux) + ND(e, 1) * (ut[3 * j + 1] - uy) + ND(e, 2) * (ut[3 * j + 2] - uz);
         }
         const REAL bi = dt * kp + ti * (proj + bnorm[i3] * px + bnorm[i3 + 1] * py + bnorm[i3 + 2] * pz) - div;
         invdiag[i] = (REAL)1 / diag;
@@ -484,7 +505,7 @@ __kernel void NS_BOUNDS ns_correct(const int n, __global const int *restrict row
         for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) {
             const int j = col[e];
             const REAL dp = p[j] - p_old[j] - dpi;
-            gx += nd[3 * e] * dp, gy += nd[3 * e + 1] * dp, gz += nd[3 * e + 2] * dp;
+            gx += ND(e, 0) * dp, gy += ND(e, 1) * dp, gz += ND(e, 2) * dp;
         }
         const REAL f = dt / mass[i];
         const int i3 = 3 * i;

@@ -35,8 +35,17 @@ const fb_param_axis fb_ns_axes[FB_NS_NAXES] = {
      FB_ROLE_OTHER},
     {"CG_VARIANT", 1, {0, 1}, 2, "pressure CG: 1 single reduction (1 reduction, 3 launches), 0 classic (2, 4)", 1,
      FB_ROLE_OTHER},
+    {"EDGE_LAYOUT", 0, {0, 1}, 2, "edge coefficients: 0 split arrays (nd, dn, ls), 1 packed 16-REAL record per edge", 0,
+     FB_ROLE_LAYOUT},
+    {"RENUMBER", 0, {0, 1, 2}, 3, "node order on the device: 0 the mesh's, 1 reverse Cuthill-McKee, 2 by neighbour count",
+     1, FB_ROLE_OTHER},
 };
 // clang-format on
+
+int fb_ns_kernel_reads_edges(fb_ns_kernel_id k)
+{
+    return k == FB_NS_PROJECTIONS || k == FB_NS_RK_STAGE || k == FB_NS_PRESSURE_SETUP || k == FB_NS_CORRECT;
+}
 
 fb_param_point fb_ns_default_point(void)
 {
@@ -59,7 +68,9 @@ static const fb_family_kernel *kernel_at(int i)
     return &kernels[i];
 }
 
-/* Every kernel at every point, in double (the solver's precision). */
+/* Every kernel at every point, in double (the solver's precision); the
+ * packed edge layout only for the kernels that read edge coefficients
+ * (the others would be the same program under another name). */
 static int variants(fb_variant_sink *sink)
 {
     int pos[FB_MAX_PARAMS];
@@ -67,6 +78,7 @@ static int variants(fb_variant_sink *sink)
     for (int k = 0; k < FB_NS_NKERNELS; ++k)
         for (int more = fb_variant_first_point(fb_ns_axes, FB_NS_NAXES, pos, &p); more;
              more = fb_variant_next_point(fb_ns_axes, FB_NS_NAXES, pos, &p)) {
+            if (p.values[FB_NS_EDGE_LAYOUT_AXIS] && !fb_ns_kernel_reads_edges(k)) continue;
             fb_variant v;
             fb_variant_begin(&v, FB_NS_SOURCE, fb_ns_kernel_names[k], "double");
             fb_variant_define_point(&v, fb_ns_axes, FB_NS_NAXES, &p);

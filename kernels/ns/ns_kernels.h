@@ -42,11 +42,26 @@ extern const char *const fb_ns_kernel_names[FB_NS_NKERNELS];
  * that long), GROUP_REDUCE (0: one partial per item, folded by ns_reduce;
  * 1: reductions fold each group in local memory first) and CG_VARIANT (1:
  * the single-reduction CG, one reduction and three launches per iteration;
- * 0: the classic CG, two and four; the host's launch sequence only). The
- * defaults, 0 and 1, are the fastest measured (PoCL: 2-3x faster CG than
- * 1 and 0); a GPU may prefer the trees, which write fewer partials. */
-enum { FB_NS_WG_SIZE_AXIS, FB_NS_GROUP_REDUCE_AXIS, FB_NS_CG_VARIANT_AXIS, FB_NS_NAXES };
+ * 0: the classic CG, two and four; the host's launch sequence only),
+ * EDGE_LAYOUT (0: the edge coefficients as split arrays nd, dn, ls; 1: one
+ * packed 16-REAL record per edge) and RENUMBER (the node order the device
+ * holds: 0 the mesh's, 1 reverse Cuthill-McKee, 2 by neighbour count; the
+ * host's permutation only, ns_device_data.c). The defaults of GROUP_REDUCE
+ * and CG_VARIANT, 0 and 1, are the fastest measured (PoCL: 2-3x faster CG
+ * than 1 and 0); a GPU may prefer the trees, which write fewer partials. */
+enum {
+    FB_NS_WG_SIZE_AXIS,
+    FB_NS_GROUP_REDUCE_AXIS,
+    FB_NS_CG_VARIANT_AXIS,
+    FB_NS_EDGE_LAYOUT_AXIS,
+    FB_NS_RENUMBER_AXIS,
+    FB_NS_NAXES
+};
 extern const fb_param_axis fb_ns_axes[FB_NS_NAXES];
+
+/* 1 for the kernels that read the edge coefficients (nd, dn, ls), the
+ * only ones EDGE_LAYOUT changes. */
+int fb_ns_kernel_reads_edges(fb_ns_kernel_id k);
 
 /* The point of every axis at its default. */
 fb_param_point fb_ns_default_point(void);
