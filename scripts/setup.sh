@@ -9,7 +9,7 @@ PACKAGES=(
   build-essential cmake pkg-config git
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
   libjansson-dev libcmocka-dev libyaml-dev
-  libsuitesparse-dev libgraphblas-dev zlib1g-dev
+  libsuitesparse-dev libgraphblas-dev zlib1g-dev libviennacl-dev
   libpapi-dev
   gnuplot-nox gmsh jq
   clang libclang-rt-14-dev clang-format

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "solve_peer.h"
 #include "../backends/target.h"
 #include "../core/measure.h"
 #include "../results/results.h"
@@ -25,6 +26,9 @@ static const fb_option options[] = {
     {"param", "NAME=V",
      "a device kernel parameter, repeatable (WG_SIZE, GROUP_REDUCE, CG_VARIANT, EDGE_LAYOUT, RENUMBER; see --list)", 1},
     {"list", NULL, "list the device kernels and their parameters, then exit", 0},
+    {"peer", "NAME",
+     "viennacl: after an opencl run, solve the last pressure system with flowbench's CG and ViennaCL's, and compare",
+     0},
     {"re", "RE", "cavity: Reynolds number lid speed x side / nu (default 100)", 0},
     {"t-end", "T", "simulate from t = 0 to T (default: the case's end time, 0.1)", 0},
     {"steps", "N", "run N time steps instead of running to --t-end", 0},
@@ -54,6 +58,7 @@ typedef struct solve_opts {
     fb_param_point point; /* of the device kernels (fb_ns_axes) */
     double t_end;
     int quiet, as_json;
+    const char *peer; /* --peer NAME (solve_peer.h), or NULL */
 } solve_opts;
 
 /* The backends to run, in order: --backend (repeatable; default openmp) or
@@ -104,6 +109,8 @@ static fb_status read_opts(const fb_parsed *args, solve_opts *o, fb_solve_case *
     o->as_json = fb_cli_flag(args, "json");
     FB_CHECK(read_backends(args, o));
     FB_CHECK(read_point(args, o));
+    o->peer = fb_cli_value(args, "peer");
+    FB_CHECK(fb_solve_peer_check(o->peer, o->backends, o->nbackends, o->compare));
     if (fb_cli_value(args, "t-end") && fb_cli_value(args, "steps"))
         FB_FAIL(FB_ERR_USAGE, "solve: give --t-end or --steps, not both");
     o->level = -1; /* the case's default */
@@ -241,6 +248,8 @@ static fb_status run_one(const fb_parsed *args, const solve_opts *o, fb_solve_ca
                              verdict, run_status == FB_OK ? NULL : reason);
     fb_solve_print_table(o->as_json ? stderr : stdout, c, &s->ns, &s->log, fb_target_info(s->t), s->stream_gbs,
                          s->rss_setup, s->validation);
+    if (run_status == FB_OK)
+        FB_CHECK(fb_solve_peer_run(o->peer, c, &s->ns, s->t, s->rec, o->as_json ? stderr : stdout));
     FB_CHECK(write_outputs(args, c, &s->ns, fb_target_info(s->t), s->rec));
     status = run_status;
 fail:

@@ -12,6 +12,7 @@
 
 #include "core/kernel_sources.h"
 #include "core/measure.h"
+#include "core/stats.h"
 #include "ns/ns_kernels.h"
 #include "solver/ns_order.h"
 
@@ -634,6 +635,88 @@ fb_status fb_ns_device_download(fb_ns *ns, double *seconds)
     }
     if (seconds) *seconds = dv ? fb_now() - start : 0.0;
 fail:
+    return status;
+}
+
+/* ---- the pressure system for the peers ---- */
+
+fb_status fb_ns_device_pressure_system(fb_ns *ns)
+{
+    fb_status status = FB_OK;
+    struct fb_ns_device *dv = ns->dev;
+    const size_t n = (size_t)ns->E.n, e = (size_t)ns->E.nedges, D = sizeof(double);
+    if (!dv) FB_FAIL(FB_ERR_USAGE, "the pressure system is on the device only in a device run");
+    FB_CHECK(fb_target_copy_out(dv->t, ns->A, dv->A, D * e));
+    FB_CHECK(fb_target_copy_out(dv->t, ns->invdiag, dv->invdiag, D * n));
+    FB_CHECK(fb_target_copy_out(dv->t, ns->b, dv->b, D * n));
+fail:
+    return status;
+}
+
+/* ||b||^2 of the resident right-hand side (its stopping test's scale). */
+static fb_status resident_b2(fb_ns *ns, double *b2)
+{
+    fb_status status = FB_OK;
+    double *b = NULL;
+    const int n = ns->E.n;
+    FB_ALLOC(b, n, "a copy of the pressure right-hand side");
+    FB_CHECK(fb_target_copy_out(ns->dev->t, b, ns->dev->b, sizeof(double) * (size_t)n));
+    *b2 = 0.0;
+    for (int i = 0; i < n; ++i)
+        *b2 += b[i] * b[i];
+fail:
+    free(b);
+    return status;
+}
+
+/* The CG functions solve into dv->p; a scratch buffer takes its place for
+ * the solve, so the solver's pressure stays as the run left it. */
+fb_status fb_ns_device_cg_solve(fb_ns *ns, const double *x0, double *x, fb_ns_cg_run *out)
+{
+    fb_status status = FB_OK;
+    struct fb_ns_device *dv = ns->dev;
+    fb_buffer *scratch = NULL, *p = NULL;
+    const size_t bytes = sizeof(double) * (size_t)ns->E.n;
+    double b2 = 0.0, res2 = NAN;
+    memset(out, 0, sizeof *out);
+    if (!dv) FB_FAIL(FB_ERR_USAGE, "the device CG runs in a device run only");
+    FB_CHECK(resident_b2(ns, &b2));
+    FB_CHECK(upload(dv->t, &scratch, x0, bytes));
+    FB_CHECK(fb_target_finish(dv->t));
+    p = dv->p, dv->p = scratch;
+    const double tol2 = ns->cfg.cg_tol * ns->cfg.cg_tol * b2, start = fb_now();
+    if (dv->cg_variant)
+        FB_CHECK(cg_single_reduction(ns, tol2, &out->its, &res2));
+    else
+        FB_CHECK(cg(ns, tol2, &out->its, &res2));
+    FB_CHECK(fb_target_finish(dv->t));
+    out->seconds = fb_now() - start;
+    out->res = b2 > 0 ? sqrt(res2 / b2) : 0.0;
+    FB_CHECK(fb_target_copy_out(dv->t, x, scratch, bytes));
+fail:
+    if (p) dv->p = p;
+    if (scratch) fb_target_release(dv->t, scratch);
+    return status;
+}
+
+fb_status fb_ns_device_time_matvec(fb_ns *ns, int repeats, double *median_s)
+{
+    fb_status status = FB_OK;
+    struct fb_ns_device *dv = ns->dev;
+    double *times = NULL;
+    const int n = ns->E.n;
+    const fb_arg a[] = {INT(n), BUF(rowptr), BUF(col), BUF(A), BUF(r), BUF(z), BUF(q), BUF(partial), INT(dv->stride)};
+    FB_ALLOC(times, repeats, "matvec times");
+    for (int k = 0; k < repeats; ++k) {
+        FB_CHECK(fb_target_finish(dv->t));
+        const double start = fb_now();
+        FB_CHECK(launch(dv, FB_NS_CG1_MATVEC, (size_t)n, a, NARGS(a)));
+        FB_CHECK(fb_target_finish(dv->t));
+        times[k] = fb_now() - start;
+    }
+    *median_s = fb_median(times, (size_t)repeats);
+fail:
+    free(times);
     return status;
 }
 

@@ -41,6 +41,28 @@ const fb_param_point *fb_ns_device_point(const fb_ns *ns);
  * for the single-reduction one (update, product, reduction); 0 on the host. */
 int fb_ns_device_launches_per_cg_iteration(const fb_ns *ns);
 
+/* ---- the last step's pressure system, for the peers (ns_pressure.h) ---- */
+
+/* Copies the pressure system the last step left on the device (A per
+ * edge, 1/diag, b) into ns->A, ns->invdiag and ns->b. */
+fb_status fb_ns_device_pressure_system(fb_ns *ns);
+
+/* One CG solve: iterations, its own final ||r|| / ||b||, wall seconds. */
+typedef struct fb_ns_cg_run {
+    int its;
+    double res, seconds;
+} fb_ns_cg_run;
+
+/* Solves the system resident on the device again with the point's CG
+ * (CG_VARIANT), from x0, at ns->cfg's tolerance and iteration limit,
+ * timed from the start vector on the device to the last iteration done;
+ * x (n values) gets the solution. The solver's p is left as it was. */
+fb_status fb_ns_device_cg_solve(fb_ns *ns, const double *x0, double *x, fb_ns_cg_run *out);
+
+/* Median seconds of one launch of the CG's product (ns_cg1_matvec: w = A u
+ * and its three dot products per node) over repeats launches. */
+fb_status fb_ns_device_time_matvec(fb_ns *ns, int repeats, double *median_s);
+
 /* Releases the device state; ns runs on the host again from its host
  * arrays (download first to keep the device's state). */
 void fb_ns_device_close(fb_ns *ns);

@@ -28,7 +28,7 @@ while IFS= read -r f; do
     echo "format: $f differs from .clang-format (clang-format -i $f)" >&2
     bad=$((bad + 1))
   fi
-done < <(find harness kernels tests -type f \( -name '*.c' -o -name '*.h' \) -not -path 'tests/data/*' | sort)
+done < <(find harness kernels tests -type f \( -name '*.c' -o -name '*.cpp' -o -name '*.h' \) -not -path 'tests/data/*' | sort)
 
 if [ "$bad" -gt 0 ]; then
   echo "format: $bad of $files files differ" >&2

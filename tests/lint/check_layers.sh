@@ -64,7 +64,7 @@ while IFS= read -r file; do
       fi
     fi
   done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$file")
-done < <(find harness kernels -type f \( -name '*.c' -o -name '*.h' -o -name '*.inc' \) | sort)
+done < <(find harness kernels -type f \( -name '*.c' -o -name '*.cpp' -o -name '*.h' -o -name '*.inc' \) | sort)
 
 if [ "$errors" -gt 0 ]; then
   echo "layers: $errors include(s) break the module order" >&2

@@ -1,0 +1,170 @@
+/* solve_peer.c - the solver's CG beside a peer's on the last step's
+ * pressure system (contracts in solve_peer.h). Both start from x = 0 on
+ * the same device and tolerance; both residuals are recomputed on the host
+ * from the explicit matrix, so neither solver's own estimate is trusted. */
+#include "solve_peer.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../solver/ns_device.h"
+#include "../solver/ns_pressure.h"
+#include "../solver/peers/viennacl_cg.h"
+
+enum { SPMV_REPEATS = 20 };
+
+/* What each solver did on the system. */
+typedef struct peer_side {
+    int its;
+    double res;     /* true ||b - A x|| / ||b||, on the host */
+    double own_res; /* the solver's own final estimate */
+    double total_s, spmv_s;
+} peer_side;
+
+static double per_it(const peer_side *s) { return s->its > 0 ? s->total_s / s->its : NAN; }
+
+fb_status fb_solve_peer_check(const char *name, const char *const *backends, int nbackends, int compare)
+{
+    fb_status status = FB_OK;
+    char why[256];
+    if (!name) return FB_OK;
+    if (strcmp(name, "viennacl") != 0) FB_FAIL(FB_ERR_USAGE, "--peer: unknown peer '%s' (peers: viennacl)", name);
+    if (compare) FB_FAIL(FB_ERR_USAGE, "--peer viennacl takes one --backend opencl[:P.D], not --compare");
+    for (int i = 0; i < nbackends; ++i)
+        if (strncmp(backends[i], "opencl", 6) != 0 || (backends[i][6] && backends[i][6] != ':'))
+            FB_FAIL(FB_ERR_USAGE,
+                    "--peer viennacl runs on ViennaCL's OpenCL backend: give --backend opencl[:P.D], not %s",
+                    backends[i]);
+    if (!fb_viennacl_available(why, sizeof why)) FB_FAIL(FB_ERR_UNAVAILABLE, "--peer viennacl: %s", why);
+fail:
+    return status;
+}
+
+/* OpenCL platform and device of an "opencl:P.D" device id. */
+static fb_status device_indices(const fb_device_info *d, int *platform, int *device)
+{
+    fb_status status = FB_OK;
+    if (sscanf(d->id, "opencl:%d.%d", platform, device) != 2)
+        FB_FAIL(FB_ERR_USAGE, "--peer viennacl: %s is not an OpenCL device (opencl:P.D)", d->id);
+fail:
+    return status;
+}
+
+static fb_status run_flowbench(fb_ns *ns, const fb_pressure_csr *m, double *x, peer_side *s)
+{
+    fb_status status = FB_OK;
+    double *x0 = NULL;
+    fb_ns_cg_run run;
+    FB_ALLOC(x0, m->n, "the CG's start vector");
+    FB_CHECK(fb_ns_device_cg_solve(ns, x0, x, &run));
+    FB_CHECK(fb_ns_device_time_matvec(ns, SPMV_REPEATS, &s->spmv_s));
+    s->its = run.its, s->own_res = run.res, s->total_s = run.seconds;
+    s->res = fb_pressure_residual(m, x);
+fail:
+    free(x0);
+    return status;
+}
+
+static fb_status run_viennacl(const fb_device_info *d, const fb_ns *ns, const fb_pressure_csr *m, double *x,
+                              peer_side *s, fb_viennacl_result *v)
+{
+    fb_status status = FB_OK;
+    int platform, device;
+    const fb_viennacl_system sys = {m->n, m->nnz, m->rowptr, m->col, m->val, m->b};
+    FB_CHECK(device_indices(d, &platform, &device));
+    FB_CHECK(fb_viennacl_cg(platform, device, &sys, ns->cfg.cg_tol, ns->cfg.cg_max_its, SPMV_REPEATS, x, v));
+    s->its = v->its, s->own_res = v->est_res, s->total_s = v->solve_s, s->spmv_s = v->spmv_s;
+    s->res = fb_pressure_residual(m, x);
+fail:
+    return status;
+}
+
+static void print_row(FILE *f, const char *name, const peer_side *s, const peer_side *ref)
+{
+    fprintf(f, "  %-30s %6d %14.3e %10.4f %12.3e %10.3e %8.2fx\n", name, s->its, s->res, s->total_s, per_it(s),
+            s->spmv_s, per_it(s) / per_it(ref));
+}
+
+static void print_table(FILE *f, const fb_pressure_csr *m, const fb_ns *ns, int cg_variant, const peer_side *fb,
+                        const peer_side *vc, const fb_viennacl_result *v, double diff)
+{
+    char name[64];
+    fprintf(f,
+            "\npeer viennacl %s on %s: the last step's pressure system, %d rows, %d nonzeros, %d fixed rows, "
+            "from x = 0, tol %.3g\n",
+            v->version, v->device, m->n, m->nnz, m->nfixed, ns->cfg.cg_tol);
+    fprintf(f, "  %-30s %6s %14s %10s %12s %10s %9s\n", "solver", "its", "rel. residual", "total s", "s/iteration",
+            "SpMV s", "s/it / fb");
+    snprintf(name, sizeof name, "flowbench CG (CG_VARIANT=%d)", cg_variant);
+    print_row(f, name, fb, fb);
+    print_row(f, "ViennaCL CG (jacobi_precond)", vc, fb);
+    fprintf(f, "  solutions differ by %.3e (relative L2 on the free nodes%s)\n", diff,
+            m->singular ? ", means removed" : "");
+    fprintf(f,
+            "  residuals are ||b - Ax|| / ||b|| on the host; ViennaCL stops on (r, D^-1 r) / (b, D^-1 b) "
+            "(its estimate %.3e), flowbench on ||r|| / ||b||; ViennaCL's upload %.4f s; flowbench's SpMV is "
+            "ns_cg1_matvec (with 3 dot products)\n",
+            vc->own_res, v->upload_s);
+}
+
+/* A number, or null when it is not finite (JSON has no NaN). */
+static json_t *real(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
+static json_t *side_json(const peer_side *s)
+{
+    return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o}", "its", s->its, "rel_residual", real(s->res), "own_residual",
+                     real(s->own_res), "total_s", real(s->total_s), "s_per_iteration", real(per_it(s)), "spmv_s",
+                     real(s->spmv_s));
+}
+
+static fb_status add_record(json_t *rec, const fb_pressure_csr *m, const fb_ns *ns, int cg_variant, const peer_side *fb,
+                            const peer_side *vc, const fb_viennacl_result *v, double diff)
+{
+    fb_status status = FB_OK;
+    json_t *flow = side_json(fb), *peer = side_json(vc), *obj = NULL;
+    if (!flow || !peer) FB_FAIL(FB_ERR_NOMEM, "out of memory building the peer record");
+    json_object_set_new(flow, "cg_variant", json_integer(cg_variant));
+    json_object_set_new(flow, "spmv_kernel", json_string("ns_cg1_matvec"));
+    json_object_set_new(peer, "upload_s", real(v->upload_s));
+    json_object_set_new(peer, "stopping_test", json_string("(r, D^-1 r) / (b, D^-1 b) < tol^2"));
+    obj = json_pack("{s:s, s:s, s:s, s:{s:i, s:i, s:i, s:b}, s:f, s:i, s:o, s:o, s:o, s:o, s:o}", "name", "viennacl",
+                    "version", v->version, "device", v->device, "system", "rows", m->n, "nnz", m->nnz, "fixed_rows",
+                    m->nfixed, "singular", m->singular, "tol", ns->cfg.cg_tol, "max_its", ns->cfg.cg_max_its,
+                    "flowbench", flow, "viennacl", peer, "ratio_total", real(vc->total_s / fb->total_s),
+                    "ratio_per_iteration", real(per_it(vc) / per_it(fb)), "solution_rel_diff", real(diff));
+    flow = peer = NULL; /* json_pack's "o" took them, even on failure */
+    if (!obj) FB_FAIL(FB_ERR_NOMEM, "out of memory building the peer record");
+    json_object_set_new(rec, "peer", obj);
+fail:
+    json_decref(flow);
+    json_decref(peer);
+    return status;
+}
+
+fb_status fb_solve_peer_run(const char *name, const fb_solve_case *c, fb_ns *ns, fb_target *t, json_t *rec, FILE *f)
+{
+    fb_status status = FB_OK;
+    fb_pressure_csr m;
+    double *xf = NULL, *xv = NULL;
+    peer_side fb = {0}, vc = {0};
+    fb_viennacl_result v;
+    memset(&m, 0, sizeof m);
+    if (!name) return FB_OK;
+    if (!ns->dev) FB_FAIL(FB_ERR_USAGE, "--peer %s: the run was not on a device", name);
+    const int cg_variant = fb_ns_device_point(ns)->values[FB_NS_CG_VARIANT_AXIS];
+    FB_CHECK(fb_ns_device_pressure_system(ns));
+    FB_CHECK(fb_ns_pressure_csr(ns, &m));
+    FB_ALLOC(xf, m.n, "flowbench's CG solution");
+    FB_ALLOC(xv, m.n, "ViennaCL's CG solution");
+    FB_CHECK(run_flowbench(ns, &m, xf, &fb));
+    FB_CHECK(run_viennacl(fb_target_info(t), ns, &m, xv, &vc, &v));
+    const double diff = fb_pressure_rel_diff(&m, c->bnd.p_fixed, xv, xf);
+    print_table(f, &m, ns, cg_variant, &fb, &vc, &v, diff);
+    FB_CHECK(add_record(rec, &m, ns, cg_variant, &fb, &vc, &v, diff));
+fail:
+    fb_pressure_csr_free(&m);
+    free(xf);
+    free(xv);
+    return status;
+}
