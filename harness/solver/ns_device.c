@@ -319,6 +319,12 @@ fail:
     return status;
 }
 
+/* The point's CG (CG_VARIANT) on the resident system, into dv->p. */
+static fb_status run_cg(fb_ns *ns, double tol2, int *its, double *res2)
+{
+    return ns->dev->cg_variant ? cg_single_reduction(ns, tol2, its, res2) : cg(ns, tol2, its, res2);
+}
+
 static fb_status step2(fb_ns *ns, int k, fb_ns_step_info *info)
 {
     fb_status status = FB_OK;
@@ -331,11 +337,7 @@ static fb_status step2(fb_ns *ns, int k, fb_ns_step_info *info)
     FB_CHECK(impose_pressure(ns, ns->t + dt));
     FB_CHECK(pressure_system(ns, dt, &b2));
     if (!isfinite(b2)) FB_FAIL(FB_ERR_CHECK, "step %d: the pressure right-hand side is not finite: the run blew up", k);
-    const double tol2 = ns->cfg.cg_tol * ns->cfg.cg_tol * b2;
-    if (dv->cg_variant)
-        FB_CHECK(cg_single_reduction(ns, tol2, &info->cg_its, &res2));
-    else
-        FB_CHECK(cg(ns, tol2, &info->cg_its, &res2));
+    FB_CHECK(run_cg(ns, ns->cfg.cg_tol * ns->cfg.cg_tol * b2, &info->cg_its, &res2));
     FB_CHECK(fb_ns_watch_cg(ns, k, b2, res2, info));
     if (ns->bnd->p_ref >= 0) FB_CHECK(shift_to_reference(ns, ns->t + dt));
 fail:
@@ -640,15 +642,30 @@ fail:
 
 /* ---- the pressure system for the peers ---- */
 
+/* The device's per-edge array back into the mesh's edge order. */
+static fb_status get_edges(struct fb_ns_device *dv, double *host, fb_buffer *buf)
+{
+    fb_status status = FB_OK;
+    double *ordered = NULL;
+    const size_t e = (size_t)dv->order.nedges;
+    if (!dv->order.emap) return fb_target_copy_out(dv->t, host, buf, sizeof(double) * e);
+    FB_ALLOC(ordered, e, "an edge array in the device's order");
+    FB_CHECK(fb_target_copy_out(dv->t, ordered, buf, sizeof(double) * e));
+    for (size_t k = 0; k < e; ++k)
+        host[dv->order.emap[k]] = ordered[k];
+fail:
+    free(ordered);
+    return status;
+}
+
 fb_status fb_ns_device_pressure_system(fb_ns *ns)
 {
     fb_status status = FB_OK;
     struct fb_ns_device *dv = ns->dev;
-    const size_t n = (size_t)ns->E.n, e = (size_t)ns->E.nedges, D = sizeof(double);
     if (!dv) FB_FAIL(FB_ERR_USAGE, "the pressure system is on the device only in a device run");
-    FB_CHECK(fb_target_copy_out(dv->t, ns->A, dv->A, D * e));
-    FB_CHECK(fb_target_copy_out(dv->t, ns->invdiag, dv->invdiag, D * n));
-    FB_CHECK(fb_target_copy_out(dv->t, ns->b, dv->b, D * n));
+    FB_CHECK(get_edges(dv, ns->A, dv->A));
+    FB_CHECK(get_nodes(dv, ns->invdiag, dv->invdiag, 1));
+    FB_CHECK(get_nodes(dv, ns->b, dv->b, 1));
 fail:
     return status;
 }
@@ -681,18 +698,16 @@ fb_status fb_ns_device_cg_solve(fb_ns *ns, const double *x0, double *x, fb_ns_cg
     memset(out, 0, sizeof *out);
     if (!dv) FB_FAIL(FB_ERR_USAGE, "the device CG runs in a device run only");
     FB_CHECK(resident_b2(ns, &b2));
-    FB_CHECK(upload(dv->t, &scratch, x0, bytes));
+    FB_CHECK(upload(dv->t, &scratch, NULL, bytes));
+    FB_CHECK(put_nodes(dv, scratch, x0, 1));
     FB_CHECK(fb_target_finish(dv->t));
     p = dv->p, dv->p = scratch;
-    const double tol2 = ns->cfg.cg_tol * ns->cfg.cg_tol * b2, start = fb_now();
-    if (dv->cg_variant)
-        FB_CHECK(cg_single_reduction(ns, tol2, &out->its, &res2));
-    else
-        FB_CHECK(cg(ns, tol2, &out->its, &res2));
+    const double start = fb_now();
+    FB_CHECK(run_cg(ns, ns->cfg.cg_tol * ns->cfg.cg_tol * b2, &out->its, &res2));
     FB_CHECK(fb_target_finish(dv->t));
     out->seconds = fb_now() - start;
     out->res = b2 > 0 ? sqrt(res2 / b2) : 0.0;
-    FB_CHECK(fb_target_copy_out(dv->t, x, scratch, bytes));
+    FB_CHECK(get_nodes(dv, x, scratch, 1));
 fail:
     if (p) dv->p = p;
     if (scratch) fb_target_release(dv->t, scratch);
