@@ -392,7 +392,7 @@ static void print_table(FILE *f, const fb_solve_sweep *sw, const fb_solve_case *
     qsort(rows, (size_t)sw->nrows, sizeof *rows, by_time);
     fprintf(f, "solve %s on %s: %d points by median time per step (u, p: relative L2 to the first point)\n", c->name,
             sw->device_id[0] ? sw->device_id : "?", sw->nrows);
-    fprintf(f, "  %-48s %10s %8s %9s %9s  %s\n", "point", "ms/step", "CG its", "u", "p", "");
+    fprintf(f, "  %-48s %10s %8s %9s %9s  %s\n", "point", "ms/step", "CG its", "u", "p", "check");
     for (int i = 0; i < sw->nrows; ++i) {
         const sweep_row *r = &rows[i];
         fb_solve_point_text(&r->point, text, sizeof text);
@@ -400,7 +400,7 @@ static void print_table(FILE *f, const fb_solve_sweep *sw, const fb_solve_case *
             fprintf(f, "  %-48s %10s %8s %9s %9s  failed: %s\n", text, "-", "-", "-", "-", r->why);
         else
             fprintf(f, "  %-48s %10.3f %8.1f %9.2g %9.2g  %s\n", text, r->ms, r->its, r->du, r->dp,
-                    r->state == ROW_WRONG ? "wrong (never chosen)" : "");
+                    r->state == ROW_WRONG ? "wrong (never chosen)" : "ok");
     }
     free(rows);
 }
