@@ -15,6 +15,7 @@
 #include "../solver/cases.h"
 #include "../solver/ns_device.h"
 #include "../solver/output.h"
+#include "solve_tune.h"
 
 static const fb_option options[] = {
     {"level", "L", "refinement level: cavity 0, 1, 2 (N = 15, 29, 57), ethier-steinman 0..3 (default 0)", 0},
@@ -23,8 +24,14 @@ static const fb_option options[] = {
      "repeat it to run each on the same mesh and compare",
      1},
     {"compare", NULL, "run openmp and every device backend that opens here, and compare (the paper's tables)", 0},
-    {"param", "NAME=V",
-     "a device kernel parameter, repeatable (WG_SIZE, GROUP_REDUCE, CG_VARIANT, EDGE_LAYOUT, RENUMBER; see --list)", 1},
+    {"param", "NAME=V[,V...]",
+     "a device kernel parameter, repeatable (see --list); several values sweep the cross product, a run each", 1},
+    {"tune", NULL, "sweep (--param lists, else every point) and store the fastest correct point in the tuning cache",
+     0},
+    {"tuned", NULL,
+     "device backends: the parameters from the tuning cache (exact, nearest mesh signature, else defaults)", 0},
+    {"cache", "FILE",
+     "tuning cache of --tune and --tuned (default $FLOWBENCH_TUNING_CACHE or ~/.cache/flowbench/tuning.json)", 0},
     {"list", NULL, "list the device kernels and their parameters, then exit", 0},
     {"peer", "NAME",
      "viennacl: after an opencl run, solve the last pressure system with flowbench's CG and ViennaCL's, and compare",
@@ -56,6 +63,8 @@ typedef struct solve_opts {
     int nbackends, compare;
     int level, steps;
     fb_param_point point; /* of the device kernels (fb_ns_axes) */
+    fb_solve_plan plan;   /* --param lists, --tune, --tuned (solve_tune.h) */
+    double stream_gbs;    /* a sweep measures the triad once: >= 0 when known */
     double t_end;
     int quiet, as_json;
     const char *peer; /* --peer NAME (solve_peer.h), or NULL */
@@ -80,20 +89,15 @@ fail:
     return status;
 }
 
-/* --param NAME=V for the device kernels; refused on openmp, which runs its own loops. */
+/* --param NAME=V[,V...] for the device kernels (refused on openmp, which
+ * runs its own loops), --tune and --tuned: solve_tune.c. */
 static fb_status read_point(const fb_parsed *args, solve_opts *o)
 {
     fb_status status = FB_OK;
-    const char *const *params;
-    int nparams = fb_cli_values(args, "param", &params);
-    o->point = fb_ns_default_point();
-    int device = o->compare;
-    for (int i = 0; i < o->nbackends; ++i)
-        device |= strncmp(o->backends[i], "openmp", 6) != 0;
-    if (nparams && !device)
-        FB_FAIL(FB_ERR_USAGE, "--param is for the device backends (opencl, cuda); openmp runs its own loops");
-    for (int i = 0; i < nparams; ++i)
-        FB_CHECK(fb_cli_param("the solver", fb_ns_axes, FB_NS_NAXES, params[i], "flowbench solve --list", &o->point));
+    FB_CHECK(fb_solve_plan_read(args, o->backends, o->nbackends, o->compare, &o->plan));
+    o->point = o->plan.points[0];
+    o->stream_gbs = -1;
+    if (o->plan.sweep) o->quiet = 1; /* the sweep prints a line per point instead */
 fail:
     return status;
 }
@@ -111,6 +115,8 @@ static fb_status read_opts(const fb_parsed *args, solve_opts *o, fb_solve_case *
     FB_CHECK(read_point(args, o));
     o->peer = fb_cli_value(args, "peer");
     FB_CHECK(fb_solve_peer_check(o->peer, o->backends, o->nbackends, o->compare));
+    if (o->peer && o->plan.sweep)
+        FB_FAIL(FB_ERR_USAGE, "solve: --peer compares one run's pressure solve: give one point, not a sweep or --tune");
     if (fb_cli_value(args, "t-end") && fb_cli_value(args, "steps"))
         FB_FAIL(FB_ERR_USAGE, "solve: give --t-end or --steps, not both");
     o->level = -1; /* the case's default */
@@ -194,7 +200,8 @@ typedef struct solve_run {
     fb_ns ns;
     fb_target *t;
     fb_solve_log log;
-    json_t *validation, *rec;
+    fb_param_point point; /* the device kernels' (o->point, or --tuned's) */
+    json_t *validation, *rec, *tuning;
     double stream_gbs, rss_setup;
 } solve_run;
 
@@ -206,21 +213,24 @@ static void announce(const solve_opts *o, const fb_solve_case *c, const solve_ru
     if (o->quiet) return;
     fprintf(stderr, "solve %s: %d nodes, %d edges, %d boundary faces; ", c->name, c->mesh.nnodes, s->ns.E.nedges,
             c->bnd.nfaces);
-    if (on_device(s->t)) {
-        char point[256];
-        fb_family_point_text(fb_family_ns.kernel(0), &o->point, point, sizeof point);
-        fprintf(stderr, "%s (%s), %s\n", d->id, d->name, point);
-    } else
+    char params[256];
+    fb_solve_point_text(&s->point, params, sizeof params);
+    if (on_device(s->t))
+        fprintf(stderr, "%s (%s), %s\n", d->id, d->name, params);
+    else
         fprintf(stderr, "%d threads\n", omp_get_max_threads());
 }
 
 static fb_status prepare(const fb_parsed *args, const solve_opts *o, fb_solve_case *c, solve_run *s)
 {
     fb_status status = FB_OK;
-    FB_CHECK(fb_cli_stream_triad(args, s->t, fb_target_info(s->t)->id, 1, &s->stream_gbs));
+    s->stream_gbs = o->stream_gbs;
+    if (o->stream_gbs < 0) FB_CHECK(fb_cli_stream_triad(args, s->t, fb_target_info(s->t)->id, 1, &s->stream_gbs));
     FB_CHECK(fb_ns_init(&s->ns, &c->mesh, &c->bnd, &c->cfg, &c->bc));
     fb_case_initial(c, &s->ns);
-    if (on_device(s->t)) FB_CHECK(fb_ns_device_open(&s->ns, s->t, &o->point, &s->log.upload_s, &s->log.setup_s));
+    s->point = o->point;
+    if (o->plan.tuned) FB_CHECK(fb_solve_tuned_point(&o->plan, fb_target_info(s->t), c, &s->ns, &s->point, &s->tuning));
+    if (on_device(s->t)) FB_CHECK(fb_ns_device_open(&s->ns, s->t, &s->point, &s->log.upload_s, &s->log.setup_s));
     s->rss_setup = fb_rss_bytes();
     announce(o, c, s);
 fail:
@@ -246,8 +256,10 @@ static fb_status run_one(const fb_parsed *args, const solve_opts *o, fb_solve_ca
     const char *verdict = run_status == FB_OK ? "ok" : run_status == FB_ERR_CHECK ? "failed" : "interrupted";
     s->rec = fb_solve_record(c, &s->ns, &s->log, fb_target_info(s->t), s->stream_gbs, s->rss_setup, s->validation,
                              verdict, run_status == FB_OK ? NULL : reason);
-    fb_solve_print_table(o->as_json ? stderr : stdout, c, &s->ns, &s->log, fb_target_info(s->t), s->stream_gbs,
-                         s->rss_setup, s->validation);
+    if (s->tuning) json_object_set(s->rec, "tuning", s->tuning);
+    if (!o->plan.sweep) /* a sweep tabulates its points at the end */
+        fb_solve_print_table(o->as_json ? stderr : stdout, c, &s->ns, &s->log, fb_target_info(s->t), s->stream_gbs,
+                             s->rss_setup, s->validation);
     if (run_status == FB_OK)
         FB_CHECK(fb_solve_peer_run(o->peer, c, &s->ns, s->t, s->rec, o->as_json ? stderr : stdout));
     FB_CHECK(write_outputs(args, c, &s->ns, fb_target_info(s->t), s->rec));
@@ -259,6 +271,7 @@ fail:
 static void free_run(solve_run *s)
 {
     json_decref(s->rec);
+    json_decref(s->tuning);
     json_decref(s->validation);
     fb_solve_log_free(&s->log);
     fb_ns_free(&s->ns);
@@ -273,6 +286,29 @@ static void print_list(void)
         printf("  %s\n", fb_ns_kernel_names[k]);
     printf("  parameters of every kernel (--param NAME=V with --backend opencl or cuda):\n");
     fb_cli_print_axes(fb_ns_axes, FB_NS_NAXES, "    ");
+}
+
+typedef struct sweep_ctx {
+    const fb_parsed *args;
+    solve_opts *o;
+    fb_solve_case *c;
+} sweep_ctx;
+
+/* One point of a sweep (solve_tune.c): a whole run on the one backend,
+ * its record written; the triad measured at the first point only. */
+static fb_status sweep_point(void *ctx, const fb_param_point *point, fb_solve_sweep *sw)
+{
+    sweep_ctx *x = ctx;
+    solve_run s;
+    char reason[1024];
+    memset(&s, 0, sizeof s);
+    x->o->point = *point;
+    fb_status status = fb_target_open(x->o->backends[0], &s.t);
+    if (status == FB_OK) status = run_one(x->args, x->o, x->c, &s, reason, sizeof reason);
+    if (s.t && x->o->stream_gbs < 0) x->o->stream_gbs = s.stream_gbs;
+    if (status == FB_OK) status = fb_solve_sweep_note(sw, fb_target_info(s.t), x->c, &s.ns, &s.log);
+    free_run(&s);
+    return status;
 }
 
 /* Opens backend k, or says why not: with --compare an absent backend is
@@ -300,11 +336,16 @@ static int run_solve(const fb_parsed *args)
     char reason[1024] = "", first_failure[1100] = "";
     memset(&s, 0, sizeof s);
     memset(&c, 0, sizeof c);
+    memset(&o, 0, sizeof o);
     if (fb_cli_flag(args, "list")) {
         print_list();
         return 0;
     }
     FB_CHECK(read_opts(args, &o, &c));
+    if (o.plan.sweep) {
+        FB_CHECK(fb_solve_sweep_run(&o.plan, &c, sweep_point, &(sweep_ctx){args, &o, &c}));
+        goto fail;
+    }
     for (int k = 0; k < o.nbackends; ++k) {
         FB_CHECK(open_backend(&o, k, &s.t, &skip));
         if (skip) continue;
@@ -322,6 +363,7 @@ static int run_solve(const fb_parsed *args)
     if (failed == FB_ERR_CHECK) FB_FAIL(FB_ERR_CHECK, "solve %s: %s", c.name, first_failure);
 fail:
     free_run(&s);
+    fb_solve_plan_free(&o.plan);
     fb_case_free(&c);
     return status == FB_OK ? 0 : fb_cli_report(status);
 }
@@ -329,9 +371,8 @@ fail:
 const fb_command fb_cmd_solve = {
     .name = "solve",
     .summary = "run the edge-based incompressible Navier-Stokes solver on a case, timed per step",
-    .usage =
-        "solve CASE [--level L] [--backend openmp|opencl|cuda] [--t-end T | --steps N] [--vtk OUT.vtu] [--out FILE] "
-        "[--json]",
+    .usage = "solve CASE [--level L] [--backend openmp|opencl|cuda] [--t-end T | --steps N] [--param NAME=V[,V...]]... "
+             "[--tune | --tuned] [--cache FILE] [--vtk OUT.vtu] [--out FILE] [--json]",
     .description = "Runs the fractional-step solver of the source paper on CASE (cavity, ethier-steinman,\n"
                    "ahmed): edge operators precomputed from the P1 tetrahedra; per step (1) the\n"
                    "fractional velocity by explicit RK4 with convection, viscosity and split-OSS\n"
@@ -347,6 +388,13 @@ const fb_command fb_cmd_solve = {
                    "and every device backend that opens), run the same case on each, with a record\n"
                    "each, then print the paper's tables: total time and speedup over openmp, and the\n"
                    "per-step split with shares and GB/s against each device's triad.\n"
+                   "On one device backend, --param NAME=V1,V2,... sweeps the cross product of the\n"
+                   "lists (a run and a record per point; default point first) and prints them by\n"
+                   "time per step with u and p against the first point's; a point off by more\n"
+                   "than the device tests' tolerances is marked wrong. --tune does the same (over\n"
+                   "every point without --param) and stores the fastest correct point in the\n"
+                   "tuning cache under (device, \"ns\", double, mesh signature); --tuned runs with\n"
+                   "the cached point (exact, nearest signature, else the defaults).\n"
                    "docs/solver.md has the details.",
     .options = options,
     .min_positional = 0, /* --list needs no CASE; read_opts asks for it otherwise */

@@ -82,6 +82,9 @@ static fb_status read_options(const fb_parsed *args, tune_cli *c)
     c->rq.progress = stderr;
     c->matrix = fb_cli_value(args, "matrix");
     if (!c->matrix || !kernel) FB_FAIL(FB_ERR_USAGE, "tune: --matrix SRC and --kernel K are required");
+    if (!strcmp(kernel, "ns") || !strncmp(kernel, "ns_", 3)) /* a family of its own, tuned as a whole solver run */
+        FB_FAIL(FB_ERR_USAGE, "tune: the solver's kernels (ns) are tuned by flowbench solve CASE --backend "
+                              "opencl|cuda --tune [--param NAME=V1,V2]");
     if ((c->rq.kernel = fb_family_kernel_find(c->rq.family, kernel)) < 0)
         FB_FAIL(FB_ERR_USAGE, "--kernel: unknown kernel '%s' (see flowbench spmv --list)", kernel);
     if (prec && strcmp(prec, "double") && strcmp(prec, "single"))

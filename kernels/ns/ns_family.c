@@ -1,7 +1,8 @@
 /* ns_family.c - the solver's device kernels (ns.cl) as a family: their
  * names, their work-group axis, and every program a GPU run can build, for
- * the NVRTC compile test. Not swept yet: the solver runs as a whole
- * (`flowbench solve --backend opencl|cuda`). */
+ * the NVRTC compile test. Swept as whole solver runs, not through a
+ * family run: `flowbench solve --backend opencl|cuda --param NAME=V1,V2`,
+ * `--tune`, `--tuned` (harness/cli/solve_tune.c). */
 #include <stdio.h>
 
 #include "ns_kernels.h"

@@ -1,0 +1,508 @@
+/* solve_tune.c - see solve_tune.h. */
+#include "solve_tune.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../bench/record.h"
+#include "../core/measure.h"
+#include "../solver/ns_device.h"
+#include "../tune/cache.h"
+#include "../tune/tuned.h"
+
+/* The tolerances of unit.test_solver_device (tests/unit/test_solver_device.c):
+ * relative L2 of u and p between two runs of the same steps. Reductions
+ * summed in another order may stop the CG one iteration apart; a wrong
+ * kernel is orders of magnitude further off. */
+#define U_TOLERANCE 1e-6
+#define P_TOLERANCE 1e-4
+
+#define LIST_HINT "flowbench solve --list"
+
+/* ---- the plan: --param lists, --tune, --tuned ---------------------------- */
+
+typedef struct axis_list {
+    int n, v[FB_MAX_PARAM_VALUES];
+} axis_list;
+
+static int axis_index(const char *text, size_t len)
+{
+    for (int a = 0; a < FB_NS_NAXES; ++a)
+        if (strlen(fb_ns_axes[a].name) == len && !strncmp(fb_ns_axes[a].name, text, len)) return a;
+    return -1;
+}
+
+/* One value of a list through fb_cli_param, so it is refused as a single
+ * --param value would be. */
+static fb_status read_value(const char *name, const char *value, size_t len, int axis, int *out)
+{
+    fb_status status = FB_OK;
+    char item[128];
+    fb_param_point scratch = fb_ns_default_point();
+    if (len > 32) FB_FAIL(FB_ERR_USAGE, "--param: '%.*s' is not an integer", (int)len, value);
+    snprintf(item, sizeof item, "%s=%.*s", name, (int)len, value);
+    FB_CHECK(fb_cli_param("the solver", fb_ns_axes, FB_NS_NAXES, item, LIST_HINT, &scratch));
+    *out = scratch.values[axis];
+fail:
+    return status;
+}
+
+/* "NAME=V1,V2,...": the values (repeats once) into lists[axis]; the last
+ * --param of an axis wins, as it always did for single values. */
+static fb_status read_list(const char *text, axis_list *lists, int *given)
+{
+    fb_status status = FB_OK;
+    fb_param_point scratch = fb_ns_default_point();
+    const char *eq = strchr(text, '=');
+    int a = eq ? axis_index(text, (size_t)(eq - text)) : -1;
+    if (a < 0) return fb_cli_param("the solver", fb_ns_axes, FB_NS_NAXES, text, LIST_HINT, &scratch);
+    given[a] = 1;
+    lists[a].n = 0;
+    for (const char *v = eq + 1;; ++v) {
+        size_t len = strcspn(v, ",");
+        int value = 0, seen = 0;
+        FB_CHECK(read_value(fb_ns_axes[a].name, v, len, a, &value));
+        for (int k = 0; k < lists[a].n; ++k)
+            seen |= lists[a].v[k] == value;
+        if (!seen && lists[a].n == FB_MAX_PARAM_VALUES)
+            FB_FAIL(FB_ERR_USAGE, "--param: %s lists more values than the axis has (see %s)", fb_ns_axes[a].name,
+                    LIST_HINT);
+        if (!seen) lists[a].v[lists[a].n++] = value;
+        v += len;
+        if (!*v) break;
+    }
+fail:
+    return status;
+}
+
+/* A swept value must be one the axis declares: the sweep and the cache
+ * cover the declared space, as `tune` does for the other families. */
+static fb_status check_declared(const axis_list *lists, const int *given)
+{
+    fb_status status = FB_OK;
+    for (int a = 0; a < FB_NS_NAXES; ++a)
+        for (int k = 0; given[a] && k < lists[a].n; ++k) {
+            int ok = 0;
+            for (int j = 0; j < fb_ns_axes[a].nvalues; ++j)
+                ok |= fb_ns_axes[a].values[j] == lists[a].v[k];
+            if (!ok)
+                FB_FAIL(FB_ERR_USAGE, "--param: %s=%d is not one of the axis's values (see %s)", fb_ns_axes[a].name,
+                        lists[a].v[k], LIST_HINT);
+        }
+fail:
+    return status;
+}
+
+/* Axes no --param names: every value when --tune sweeps the whole space,
+ * else the default. */
+static long fill_lists(axis_list *lists, const int *given, int whole_space)
+{
+    long count = 1;
+    for (int a = 0; a < FB_NS_NAXES; ++a) {
+        if (!given[a] && whole_space) {
+            lists[a].n = fb_ns_axes[a].nvalues;
+            memcpy(lists[a].v, fb_ns_axes[a].values, sizeof lists[a].v);
+        } else if (!given[a]) {
+            lists[a].n = 1;
+            lists[a].v[0] = fb_ns_axes[a].def;
+        }
+        count *= lists[a].n;
+    }
+    return count;
+}
+
+/* The cross product, last axis fastest; the default point moved to the
+ * front, so it is the reference the others are compared with. */
+static fb_status cross_product(const axis_list *lists, long count, fb_solve_plan *plan)
+{
+    fb_status status = FB_OK;
+    const fb_param_point def = fb_ns_default_point();
+    FB_ALLOC(plan->points, count, "the solver's sweep points");
+    for (long i = 0; i < count; ++i) {
+        long rest = i;
+        plan->points[i] = def;
+        for (int a = FB_NS_NAXES - 1; a >= 0; --a) {
+            plan->points[i].values[a] = lists[a].v[rest % lists[a].n];
+            rest /= lists[a].n;
+        }
+        if (!memcmp(&plan->points[i], &def, sizeof def) && i > 0) {
+            memmove(plan->points + 1, plan->points, (size_t)i * sizeof *plan->points);
+            plan->points[0] = def;
+        }
+    }
+    plan->npoints = (int)count;
+fail:
+    return status;
+}
+
+static fb_status read_points(const fb_parsed *args, fb_solve_plan *plan)
+{
+    fb_status status = FB_OK;
+    axis_list lists[FB_NS_NAXES];
+    int given[FB_NS_NAXES] = {0};
+    const char *const *params;
+    int nparams = fb_cli_values(args, "param", &params);
+    memset(lists, 0, sizeof lists);
+    for (int i = 0; i < nparams; ++i)
+        FB_CHECK(read_list(params[i], lists, given));
+    long count = fill_lists(lists, given, plan->tune && !nparams);
+    plan->sweep = plan->tune || count > 1;
+    if (plan->sweep) FB_CHECK(check_declared(lists, given));
+    if (plan->tune && !nparams && count > FB_SOLVE_MAX_TUNE_POINTS)
+        FB_FAIL(FB_ERR_USAGE,
+                "--tune: the solver's axes have %ld points, more than %d solver runs: narrow them with "
+                "--param NAME=V1,V2",
+                count, FB_SOLVE_MAX_TUNE_POINTS);
+    FB_CHECK(cross_product(lists, count, plan));
+fail:
+    return status;
+}
+
+/* The combinations that make no sense, each refused in one line. */
+static fb_status check_modes(const fb_parsed *args, const char *const *backends, int nbackends, int compare,
+                             const fb_solve_plan *plan)
+{
+    fb_status status = FB_OK;
+    int host = compare, device = compare;
+    const char *const *params;
+    int nparams = fb_cli_values(args, "param", &params);
+    for (int i = 0; i < nbackends; ++i) {
+        int is_host = strncmp(backends[i], "openmp", 6) == 0;
+        host |= is_host, device |= !is_host;
+    }
+    if (fb_cli_value(args, "cache") && !plan->tune && !plan->tuned)
+        FB_FAIL(FB_ERR_USAGE, "--cache is for --tune (written) and --tuned (read)");
+    if (plan->tune && plan->tuned) FB_FAIL(FB_ERR_USAGE, "--tune and --tuned exclude each other");
+    if (plan->tuned && nparams) FB_FAIL(FB_ERR_USAGE, "--tuned and --param exclude each other");
+    if (nparams && !device)
+        FB_FAIL(FB_ERR_USAGE, "--param is for the device backends (opencl, cuda); openmp runs its own loops");
+    if ((plan->tuned || plan->tune) && host)
+        FB_FAIL(FB_ERR_USAGE,
+                "--%s is for the device backends (opencl, cuda): openmp runs its own loops, which have "
+                "no parameters",
+                plan->tune ? "tune" : "tuned");
+fail:
+    return status;
+}
+
+static fb_status check_sweep(const fb_parsed *args, int nbackends, int compare)
+{
+    fb_status status = FB_OK;
+    if (compare || nbackends != 1)
+        FB_FAIL(FB_ERR_USAGE, "solve: a sweep (--param lists, --tune) runs on one --backend, opencl or cuda");
+    if (fb_cli_value(args, "vtk") || fb_cli_value(args, "profiles"))
+        FB_FAIL(FB_ERR_USAGE,
+                "solve: --vtk and --profiles take one run, not a sweep (each point would overwrite them)");
+fail:
+    return status;
+}
+
+fb_status fb_solve_plan_read(const fb_parsed *args, const char *const *backends, int nbackends, int compare,
+                             fb_solve_plan *plan)
+{
+    fb_status status = FB_OK;
+    memset(plan, 0, sizeof *plan);
+    plan->tune = fb_cli_flag(args, "tune");
+    plan->tuned = fb_cli_flag(args, "tuned");
+    plan->quiet = fb_cli_flag(args, "quiet");
+    plan->as_json = fb_cli_flag(args, "json");
+    fb_cache_path(fb_cli_value(args, "cache"), plan->cache, sizeof plan->cache);
+    FB_CHECK(check_modes(args, backends, nbackends, compare, plan));
+    FB_CHECK(read_points(args, plan));
+    if (plan->sweep) FB_CHECK(check_sweep(args, nbackends, compare));
+    return FB_OK;
+fail:
+    fb_solve_plan_free(plan);
+    return status;
+}
+
+void fb_solve_plan_free(fb_solve_plan *plan)
+{
+    free(plan->points);
+    plan->points = NULL;
+    plan->npoints = 0;
+}
+
+void fb_solve_point_text(const fb_param_point *p, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int a = 0; a < FB_NS_NAXES && used < len; ++a)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s=%d", a ? " " : "", fb_ns_axes[a].name, p->values[a]);
+}
+
+/* ---- the mesh's signature ------------------------------------------------ */
+
+/* What fb_signature_from_json reads from a matrix record, for the
+ * pressure matrix of the edge graph: a row per node, its neighbours plus
+ * the diagonal. The kernels walk the same rows (one work-item per node),
+ * so rows, entries and their spread say what they say for an SpMV: the
+ * parallelism, the work per item and its balance; nearest-signature
+ * lookups then carry a point from one mesh to a similar one. */
+static json_t *mesh_signature_record(const fb_solve_case *c, const fb_ns *ns)
+{
+    const int n = ns->E.n;
+    double sum = 0, sum2 = 0, max = 0;
+    char name[64];
+    for (int i = 0; i < n; ++i) {
+        double len = ns->E.rowptr[i + 1] - ns->E.rowptr[i] + 1;
+        sum += len, sum2 += len * len, max = fmax(max, len);
+    }
+    double mean = n ? sum / n : 0, var = n ? fmax(sum2 / n - mean * mean, 0) : 0;
+    fb_solve_problem_name(c, name, sizeof name);
+    return json_pack("{s:s, s:s, s:i, s:I, s:{s:f, s:f, s:f}}", "name", name, "source", c->source, "rows", n, "nnz",
+                     (json_int_t)ns->E.nedges + n, "nnz_per_row", "mean", mean, "stddev", sqrt(var), "max", max);
+}
+
+/* ---- --tuned ------------------------------------------------------------- */
+
+fb_status fb_solve_tuned_point(const fb_solve_plan *plan, const fb_device_info *d, const fb_solve_case *c,
+                               const fb_ns *ns, fb_param_point *point, json_t **tuning)
+{
+    fb_status status = FB_OK;
+    fb_tuning_cache *cache = NULL;
+    json_t *mesh = mesh_signature_record(c, ns);
+    char text[512], params[256];
+    *tuning = NULL;
+    if (!mesh) FB_FAIL(FB_ERR_NOMEM, "out of host memory describing the mesh");
+    FB_CHECK(fb_cache_load(plan->cache, &cache));
+    FB_CHECK(fb_tuned_point(cache, d, "ns", fb_ns_axes, FB_NS_NAXES, 1, mesh, point, tuning));
+    json_object_set_new(*tuning, "cache", json_string(plan->cache));
+    fb_tuning_text(*tuning, text, sizeof text);
+    fb_solve_point_text(point, params, sizeof params);
+    fprintf(stderr, "--tuned: %s on %s: %s (cache %s)\n", text, d->id, params, plan->cache);
+fail:
+    json_decref(mesh);
+    fb_cache_free(cache);
+    return status;
+}
+
+/* ---- the sweep ----------------------------------------------------------- */
+
+typedef enum row_state { ROW_OK, ROW_WRONG, ROW_FAILED } row_state;
+
+typedef struct sweep_row {
+    fb_param_point point;
+    row_state state;
+    int noted; /* fb_solve_sweep_note was called */
+    double ms, its, gbs, du, dp;
+    char why[200];
+} sweep_row;
+
+struct fb_solve_sweep {
+    const fb_solve_plan *plan;
+    sweep_row *rows, *current;
+    int nrows;
+    double *u0, *p0; /* the first correct run's fields: the reference */
+    size_t n;
+    char device[1024], device_id[64];
+    json_t *mesh; /* the signature record */
+};
+
+/* ||a - b|| / ||b||, as unit.test_solver_device measures it. */
+static double rel_l2(const double *a, const double *b, size_t n)
+{
+    double d = 0, s = 0;
+    for (size_t i = 0; i < n; ++i)
+        d += (a[i] - b[i]) * (a[i] - b[i]), s += b[i] * b[i];
+    return s > 0 ? sqrt(d / s) : sqrt(d);
+}
+
+static fb_status keep_reference(fb_solve_sweep *sw, const fb_ns *ns)
+{
+    fb_status status = FB_OK;
+    sw->n = (size_t)ns->E.n;
+    FB_ALLOC(sw->u0, 3 * sw->n, "the sweep's reference velocity");
+    FB_ALLOC(sw->p0, sw->n, "the sweep's reference pressure");
+    memcpy(sw->u0, ns->u, 3 * sw->n * sizeof *sw->u0);
+    memcpy(sw->p0, ns->p, sw->n * sizeof *sw->p0);
+fail:
+    return status;
+}
+
+fb_status fb_solve_sweep_note(fb_solve_sweep *sw, const fb_device_info *d, const fb_solve_case *c, const fb_ns *ns,
+                              const fb_solve_log *log)
+{
+    fb_status status = FB_OK;
+    sweep_row *r = sw->current;
+    fb_solve_summary s;
+    fb_solve_summarize(log, ns, &s);
+    r->noted = 1;
+    r->ms = s.step_time_median * 1e3, r->its = s.its_mean, r->gbs = s.gbs;
+    if (!sw->mesh) {
+        sw->mesh = mesh_signature_record(c, ns);
+        if (!sw->mesh) FB_FAIL(FB_ERR_NOMEM, "out of host memory describing the mesh");
+        fb_device_fingerprint(d, sw->device, sizeof sw->device);
+        snprintf(sw->device_id, sizeof sw->device_id, "%s", d->id);
+    }
+    if (!sw->u0) FB_CHECK(keep_reference(sw, ns));
+    r->du = rel_l2(ns->u, sw->u0, 3 * sw->n);
+    r->dp = rel_l2(ns->p, sw->p0, sw->n);
+    r->state = r->du <= U_TOLERANCE && r->dp <= P_TOLERANCE ? ROW_OK : ROW_WRONG;
+fail:
+    return status;
+}
+
+static void print_plan(const fb_solve_plan *plan, const fb_solve_case *c)
+{
+    char text[256];
+    const fb_param_point def = fb_ns_default_point();
+    fb_solve_point_text(&plan->points[0], text, sizeof text);
+    fprintf(stderr,
+            "solve %s: %s %d point%s of the device kernels, each a run of the case on the same mesh; u and p "
+            "compared with the first, %s%s\n",
+            c->name, plan->tune ? "tuning over" : "sweeping", plan->npoints, plan->npoints == 1 ? "" : "s", text,
+            memcmp(&plan->points[0], &def, sizeof def) ? "" : " (the defaults)");
+}
+
+static void print_progress(const fb_solve_plan *plan, int i, const sweep_row *r, double seconds)
+{
+    char text[256];
+    if (plan->quiet) return;
+    fb_solve_point_text(&r->point, text, sizeof text);
+    fprintf(stderr, "  [%d/%d] %s: ", i + 1, plan->npoints, text);
+    if (r->state == ROW_FAILED)
+        fprintf(stderr, "failed: %s", r->why);
+    else
+        fprintf(stderr, "%.3f ms/step, %.1f CG its, u %.2g p %.2g%s", r->ms, r->its, r->du, r->dp,
+                r->state == ROW_WRONG ? " WRONG" : "");
+    fprintf(stderr, " (%.1f s)\n", seconds);
+}
+
+/* Failed points sort last, then by time per step. */
+static int by_time(const void *a, const void *b)
+{
+    const sweep_row *x = a, *y = b;
+    if ((x->state == ROW_FAILED) != (y->state == ROW_FAILED)) return x->state == ROW_FAILED ? 1 : -1;
+    return (x->ms > y->ms) - (x->ms < y->ms);
+}
+
+static void print_table(FILE *f, const fb_solve_sweep *sw, const fb_solve_case *c)
+{
+    char text[256];
+    sweep_row *rows = malloc((size_t)sw->nrows * sizeof *rows);
+    if (!rows || !sw->nrows) { /* the records and progress lines already hold the numbers */
+        free(rows);
+        return;
+    }
+    memcpy(rows, sw->rows, (size_t)sw->nrows * sizeof *rows);
+    qsort(rows, (size_t)sw->nrows, sizeof *rows, by_time);
+    fprintf(f, "solve %s on %s: %d points by median time per step (u, p: relative L2 to the first point)\n", c->name,
+            sw->device_id[0] ? sw->device_id : "?", sw->nrows);
+    fprintf(f, "  %-48s %10s %8s %9s %9s  %s\n", "point", "ms/step", "CG its", "u", "p", "check");
+    for (int i = 0; i < sw->nrows; ++i) {
+        const sweep_row *r = &rows[i];
+        fb_solve_point_text(&r->point, text, sizeof text);
+        if (r->state == ROW_FAILED)
+            fprintf(f, "  %-48s %10s %8s %9s %9s  failed: %s\n", text, "-", "-", "-", "-", r->why);
+        else
+            fprintf(f, "  %-48s %10.3f %8.1f %9.2g %9.2g  %s\n", text, r->ms, r->its, r->du, r->dp,
+                    r->state == ROW_WRONG ? "wrong (never chosen)" : "ok");
+    }
+    free(rows);
+}
+
+static const sweep_row *fastest(const fb_solve_sweep *sw)
+{
+    const sweep_row *best = NULL;
+    for (int i = 0; i < sw->nrows; ++i)
+        if (sw->rows[i].state == ROW_OK && (!best || sw->rows[i].ms < best->ms)) best = &sw->rows[i];
+    return best;
+}
+
+static fb_status store_best(const fb_solve_sweep *sw, const sweep_row *best, FILE *f)
+{
+    fb_status status = FB_OK;
+    fb_tuning_cache *cache = NULL;
+    fb_signature sig;
+    char date[32], text[256];
+    time_t now = time(NULL);
+    json_t *entry = NULL;
+    int valid = 0;
+    for (int i = 0; i < sw->nrows; ++i)
+        valid += sw->rows[i].state == ROW_OK;
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    FB_CHECK(fb_signature_from_json(sw->mesh, &sig));
+    entry = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:f, s:f, s:s, s:s, s:i, s:i, s:s}", "device", sw->device,
+                      "kernel", "ns", "family", "ns", "precision", "double", "signature", fb_signature_json(&sig),
+                      "params", fb_json_params(fb_ns_axes, FB_NS_NAXES, &best->point), "median_s", best->ms * 1e-3,
+                      "gbs", best->gbs, "matrix", json_string_value(json_object_get(sw->mesh, "name")), "strategy",
+                      "exhaustive", "evaluations", valid, "space_size", sw->plan->npoints, "date", date);
+    if (!entry) FB_FAIL(FB_ERR_NOMEM, "out of host memory building the cache entry");
+    FB_CHECK(fb_cache_load(sw->plan->cache, &cache));
+    FB_CHECK(fb_cache_put(cache, entry));
+    FB_CHECK(fb_cache_save(cache, sw->plan->cache));
+    fb_solve_point_text(&best->point, text, sizeof text);
+    fprintf(f, "  best: %s, %.3f ms/step; stored in %s (%d entries)\n", text, best->ms, sw->plan->cache,
+            fb_cache_size(cache));
+fail:
+    json_decref(entry);
+    fb_cache_free(cache);
+    return status;
+}
+
+/* Errors that every other point would meet as well end the sweep; the
+ * others (the point refused by the device, a build or launch error, the
+ * watch) mark the point failed. */
+static int ends_sweep(fb_status s)
+{
+    return s == FB_ERR_UNAVAILABLE || s == FB_ERR_NOMEM || s == FB_ERR_IO || s == FB_ERR_INPUT ||
+           s == FB_ERR_INTERRUPTED;
+}
+
+static void sweep_free(fb_solve_sweep *sw)
+{
+    free(sw->rows);
+    free(sw->u0);
+    free(sw->p0);
+    json_decref(sw->mesh);
+}
+
+/* Runs the points in order; *stopped = 1 after Ctrl-C. */
+static fb_status run_points(fb_solve_sweep *sw, fb_solve_point_fn run, void *ctx, int *stopped)
+{
+    fb_status status = FB_OK;
+    for (int i = 0; i < sw->plan->npoints; ++i) {
+        if (fb_interrupted) break;
+        sweep_row *r = sw->current = &sw->rows[sw->nrows++];
+        const double start = fb_now();
+        r->point = sw->plan->points[i];
+        fb_status st = run(ctx, &r->point, sw);
+        if (st == FB_ERR_INTERRUPTED) --sw->nrows; /* its record says "interrupted"; the table keeps whole runs */
+        if (ends_sweep(st)) {
+            status = st;
+            break;
+        }
+        if (st != FB_OK || !r->noted) r->state = ROW_FAILED;
+        if (st != FB_OK) snprintf(r->why, sizeof r->why, "%s", fb_error_message());
+        print_progress(sw->plan, i, r, fb_now() - start);
+    }
+    *stopped = fb_interrupted || status == FB_ERR_INTERRUPTED;
+    return *stopped ? FB_OK : status;
+}
+
+fb_status fb_solve_sweep_run(const fb_solve_plan *plan, const fb_solve_case *c, fb_solve_point_fn run, void *ctx)
+{
+    fb_status status = FB_OK;
+    fb_solve_sweep sw = {.plan = plan};
+    FILE *f = plan->as_json ? stderr : stdout;
+    int stopped = 0;
+    FB_ALLOC(sw.rows, plan->npoints, "the sweep's table");
+    print_plan(plan, c);
+    FB_CHECK(run_points(&sw, run, ctx, &stopped));
+    print_table(f, &sw, c);
+    if (stopped) { /* fb_cli_report says only "interrupted": what was kept is said here */
+        fprintf(stderr, "solve %s: interrupted after %d of %d points%s\n", c->name, sw.nrows, plan->npoints,
+                plan->tune ? "; nothing stored in the tuning cache" : "");
+        FB_FAIL(FB_ERR_INTERRUPTED, "interrupted");
+    }
+    const sweep_row *best = fastest(&sw);
+    if (!best) FB_FAIL(FB_ERR_CHECK, "solve %s: no point of the sweep ran correctly", c->name);
+    if (plan->tune) FB_CHECK(store_best(&sw, best, f));
+fail:
+    sweep_free(&sw);
+    return status;
+}

@@ -1,0 +1,76 @@
+/* solve_tune.h - the solver's device kernels swept, tuned and looked up
+ * (`flowbench solve --param NAME=V1,V2 ...`, `--tune`, `--tuned`).
+ *
+ * The solver is not a family the sweep or `tune` can drive (it is a time
+ * loop over many kernels, and the solver layer sits above tune/), so the
+ * cli layer, which may call both, does it around `flowbench solve`: each
+ * point of fb_ns_axes is a whole run of the case on the same mesh, timed
+ * per step and compared with the first point's u and p; `--tune` stores
+ * the fastest correct point in the tuning cache under (device, "ns",
+ * double, the mesh's signature), and `--tuned` reads it back. Everything
+ * here is written over fb_ns_axes / FB_NS_NAXES, so new axes join the
+ * sweep without a change. docs/solver.md, "Sweeping and tuning the device
+ * kernels". */
+#ifndef FB_CLI_SOLVE_TUNE_H
+#define FB_CLI_SOLVE_TUNE_H
+
+#include <jansson.h>
+
+#include "cli.h"
+#include "../solver/cases.h"
+#include "../solver/output.h"
+
+/* --tune with no --param sweeps every point of every axis; more than this
+ * is refused unless --param narrows it (each point is a whole solver run). */
+#define FB_SOLVE_MAX_TUNE_POINTS 200
+
+/* What --param, --tune and --tuned ask for. */
+typedef struct fb_solve_plan {
+    fb_param_point *points; /* the cross product of the --param lists; the default point first if in it */
+    int npoints;
+    int sweep;        /* run every point and tabulate them (a list, or --tune) */
+    int tune;         /* then store the fastest correct point in the cache */
+    int tuned;        /* take the point from the cache, per device backend */
+    int quiet;        /* --quiet: no progress line per point */
+    int as_json;      /* the table goes to stderr */
+    char cache[1024]; /* the tuning cache (--tune, --tuned) */
+} fb_solve_plan;
+
+/* Reads --param (comma-separated values: the cross product), --tune,
+ * --tuned and --cache for the backends given (compare: --compare). Each
+ * value passes fb_cli_param; a swept value must be one of the axis's
+ * values. FB_ERR_USAGE, one line, for a refused combination. */
+fb_status fb_solve_plan_read(const fb_parsed *args, const char *const *backends, int nbackends, int compare,
+                             fb_solve_plan *plan);
+
+void fb_solve_plan_free(fb_solve_plan *plan);
+
+/* "WG_SIZE=128 GROUP_REDUCE=0 ..." over every axis of fb_ns_axes. */
+void fb_solve_point_text(const fb_param_point *p, char *buf, size_t len);
+
+/* --tuned: the cached point for device d and the mesh of c (ns set up, its
+ * edges built), or the defaults; says which on stderr as `spmv --tuned`
+ * does. *tuning (new reference) is the record's "tuning" object. */
+fb_status fb_solve_tuned_point(const fb_solve_plan *plan, const fb_device_info *d, const fb_solve_case *c,
+                               const fb_ns *ns, fb_param_point *point, json_t **tuning);
+
+typedef struct fb_solve_sweep fb_solve_sweep;
+
+/* Runs the case once at *point (a record of its own), and before freeing
+ * the run hands its result to fb_solve_sweep_note. Returns the run's
+ * status: FB_ERR_CHECK (the watch stopped it) and other errors mark the
+ * point failed; FB_ERR_INTERRUPTED ends the sweep. */
+typedef fb_status (*fb_solve_point_fn)(void *ctx, const fb_param_point *point, fb_solve_sweep *sw);
+
+/* Every point of the plan through run, a progress line per point on
+ * stderr, then the table sorted by time per step; with --tune the fastest
+ * correct point goes into the cache. Ctrl-C stops between points (exit
+ * 130; nothing is stored); FB_ERR_CHECK when no point ran correctly. */
+fb_status fb_solve_sweep_run(const fb_solve_plan *plan, const fb_solve_case *c, fb_solve_point_fn run, void *ctx);
+
+/* The result of the point being run: time per step, CG iterations, and u
+ * and p against the first point that ran (downloaded: fb_ns_device_download). */
+fb_status fb_solve_sweep_note(fb_solve_sweep *sw, const fb_device_info *d, const fb_solve_case *c, const fb_ns *ns,
+                              const fb_solve_log *log);
+
+#endif
