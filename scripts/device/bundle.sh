@@ -5,6 +5,8 @@
 # and copies those shared libraries into .devlibs/, so the two folders can
 # travel with the source tree and run there with
 #   LD_LIBRARY_PATH=$PWD/.devlibs scripts/device/reference-run.sh OUTDIR
+# Carry results/ahmed.msh too (scripts/mesh-ahmed.sh, 20 MB): GPU nodes
+# rarely have gmsh, and without the mesh the Ahmed runs are left out.
 # The GraphBLAS peer is left out (its library is 170 MB); the CUDA toolkit's
 # own libraries (NVRTC, cuSPARSE, cudart) are the node's.
 set -euo pipefail
