@@ -24,8 +24,9 @@
  * Parameters: REAL (double; the solver runs in double), WG_SIZE (items per
  * work-group, a power of two: the local arrays of the reductions),
  * GROUP_REDUCE (above; default 0). The CG's variant (CG_VARIANT: 1 the
- * single-reduction CG, the default; 0 the classic two-reduction CG) is the
- * host's choice of launch sequence; no kernel reads it.
+ * single-reduction CG, the default, 3 launches per iteration; 0 the classic
+ * two-reduction CG, 4; 2 the pipelined CG, one fused kernel and its
+ * reduction, 2) is the host's choice of launch sequence; no kernel reads it.
  * Model: the bytes of each pass are fb_ns_bytes_split's (ns.c), the same
  * passes as the OpenMP baseline.
  */
@@ -469,6 +470,83 @@ __kernel void NS_BOUNDS ns_cg1_update(const int n, __global REAL *restrict x, __
         const REAL ri = r[i] - alpha * si;
         r[i] = ri, u[i] = invdiag[i] * ri;
     }
+}
+
+/* ---- the pipelined CG (CG_VARIANT 2; Ghysels and Vanroose 2014,
+ * PIPE-PCG, preconditioner M^-1 = invdiag): the same iterates in exact
+ * arithmetic, with u = M^-1 r, w = A u, m = M^-1 w, n = A m carried by
+ * recurrences, so one fused kernel and one reduction per iteration. The
+ * scalars are the single-reduction CG's (the same slots and parities).
+ * w, n and z are double-buffered (_in of this iteration, _out of the next):
+ * an item recomputes its neighbours' new w from their old values, which no
+ * item may overwrite in the same launch. m is not stored: invdiag * w. ---- */
+
+/* After ns_cg_start (r, u, p = s = 0) and ns_cg1_matvec (w = A u and the
+ * first dot products): n = A M^-1 w; the recurrences' z and q zeroed (beta
+ * is 0 at the first iteration, but 0 times garbage may be NaN). */
+__kernel void NS_BOUNDS ns_cg2_start(const int n, __global const int *restrict rowptr,
+                                     __global const int *restrict col, __global const REAL *restrict A,
+                                     __global const REAL *restrict invdiag, __global const REAL *restrict w,
+                                     __global REAL *restrict nv, __global REAL *restrict z, __global REAL *restrict q)
+{
+    NS_FOR_EACH(i, n)
+    {
+        const REAL mi = invdiag[i] * w[i];
+        REAL acc = 0;
+        for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) {
+            const int j = col[e];
+            acc += A[e] * (invdiag[j] * w[j] - mi);
+        }
+        nv[i] = acc, z[i] = 0, q[i] = 0;
+    }
+}
+
+/* One whole iteration. alpha and beta as in ns_cg1_update (alpha kept at
+ * cur + 3 by item 0); z = n + beta z, q = m + beta q, s = w + beta s,
+ * p = u + beta p; x += alpha p, r -= alpha s, u -= alpha q, w -= alpha z;
+ * then the next n = A M^-1 w with each neighbour's new w recomputed from
+ * its old w, n, z (the same expression as its owner's, so the same bits
+ * up to the compiler's contractions); partials 0 (r, u), 1 (w, u), 2 (r, r)
+ * of the new vectors, for the next iteration. */
+__kernel void NS_BOUNDS ns_cg2_iterate(const int n, __global const int *restrict rowptr,
+                                       __global const int *restrict col, __global const REAL *restrict A,
+                                       __global const REAL *restrict invdiag, __global REAL *restrict x,
+                                       __global REAL *restrict r, __global REAL *restrict u, __global REAL *restrict p,
+                                       __global REAL *restrict s, __global REAL *restrict q,
+                                       __global const REAL *restrict w_in, __global const REAL *restrict n_in,
+                                       __global const REAL *restrict z_in, __global REAL *restrict w_out,
+                                       __global REAL *restrict n_out, __global REAL *restrict z_out,
+                                       __global REAL *restrict scal, const int cur, const int prev, const int first,
+                                       __global REAL *restrict partial, const int stride)
+{
+    NS_PARTIAL_SPACE(red);
+    const int lid = (int)get_local_id(0);
+    const REAL gamma = scal[cur], delta = scal[cur + 1];
+    const REAL beta = first ? (REAL)0 : gamma / scal[prev];
+    const REAL alpha = first ? gamma / delta : gamma / (delta - beta * gamma / scal[prev + 3]);
+    if (get_global_id(0) == 0) scal[cur + 3] = alpha;
+    REAL gamma_new = 0, delta_new = 0, rr = 0;
+    NS_FOR_EACH(i, n)
+    {
+        const REAL wi = w_in[i], di = invdiag[i];
+        const REAL zi = n_in[i] + beta * z_in[i], qi = di * wi + beta * q[i];
+        const REAL si = wi + beta * s[i], pi = u[i] + beta * p[i];
+        const REAL wn = wi - alpha * zi, mn = di * wn;
+        REAL acc = 0;
+        for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) {
+            const int j = col[e];
+            const REAL wj = w_in[j] - alpha * (n_in[j] + beta * z_in[j]);
+            acc += A[e] * (invdiag[j] * wj - mn);
+        }
+        const REAL ri = r[i] - alpha * si, ui = u[i] - alpha * qi;
+        x[i] += alpha * pi;
+        z_out[i] = zi, q[i] = qi, s[i] = si, p[i] = pi;
+        r[i] = ri, u[i] = ui, w_out[i] = wn, n_out[i] = acc;
+        gamma_new += ri * ui, delta_new += wn * ui, rr += ri * ri;
+    }
+    NS_PARTIAL(red, lid, gamma_new, NS_SUM, partial, 0, stride);
+    NS_PARTIAL(red, lid, delta_new, NS_SUM, partial, 1, stride);
+    NS_PARTIAL(red, lid, rr, NS_SUM, partial, 2, stride);
 }
 
 /* fb_ns_omp_correct: step 3. */

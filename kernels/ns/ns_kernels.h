@@ -30,6 +30,8 @@ typedef enum fb_ns_kernel_id {
     FB_NS_CG_UPDATE,
     FB_NS_CG1_MATVEC,
     FB_NS_CG1_UPDATE,
+    FB_NS_CG2_START,
+    FB_NS_CG2_ITERATE,
     FB_NS_CORRECT,
     FB_NS_NKERNELS
 } fb_ns_kernel_id;
@@ -42,7 +44,8 @@ extern const char *const fb_ns_kernel_names[FB_NS_NKERNELS];
  * that long), GROUP_REDUCE (0: one partial per item, folded by ns_reduce;
  * 1: reductions fold each group in local memory first) and CG_VARIANT (1:
  * the single-reduction CG, one reduction and three launches per iteration;
- * 0: the classic CG, two and four; the host's launch sequence only). The
+ * 0: the classic CG, two and four; 2: the pipelined CG, one and two; the
+ * host's launch sequence only). The
  * defaults, 0 and 1, are the fastest measured (PoCL: 2-3x faster CG than
  * 1 and 0); a GPU may prefer the trees, which write fewer partials. */
 enum { FB_NS_WG_SIZE_AXIS, FB_NS_GROUP_REDUCE_AXIS, FB_NS_CG_VARIANT_AXIS, FB_NS_NAXES };

@@ -93,7 +93,7 @@ solve() { # NAME ARGS...: the tables into OUTDIR/solve-NAME.txt
 }
 for level in 0 1 2; do solve "cavity-l$level" cavity --level "$level"; done
 # the reductions and CG variants on the GPU (the defaults were chosen on PoCL)
-for gr in 0 1; do for cg in 0 1; do
+for gr in 0 1; do for cg in 0 1 2; do
   "$bin" solve cavity --level 2 --backend cuda --quiet --param GROUP_REDUCE=$gr --param CG_VARIANT=$cg \
     --out "$res" >"$out/solve-cavity-l2-cuda-gr$gr-cg$cg.txt" 2>&1 || echo "FAILED: solve cuda gr$gr cg$cg" | tee -a "$log"
 done; done

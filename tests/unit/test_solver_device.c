@@ -5,7 +5,7 @@
  *   iteration count equal or within one, and u and p after the run within
  *   a relative L2 tolerance of the OpenMP run's; level 1 again with the
  *   work-group trees and the classic CG (the defaults are per-item partials
- *   and the single-reduction CG);
+ *   and the single-reduction CG), and with the pipelined CG;
  * - Ethier-Steinman (time-dependent boundary velocities, fixed pressures):
  *   the same validation errors;
  * - on openmp, the device path refuses the host backend (the baseline runs
@@ -129,6 +129,17 @@ static void test_cavity_level1_classic_cg(void **state)
     compare_cavity(1, &at);
 }
 
+/* The pipelined CG (its recurrences round differently from the classic
+ * CG's, but stop at the same tolerance): the same run and bounds. */
+static void test_cavity_level1_pipelined_cg(void **state)
+{
+    (void)state;
+    fb_param_point at = fb_ns_default_point();
+    at.values[FB_NS_CG_VARIANT_AXIS] = 2;
+    print_message("CG_VARIANT=2:\n");
+    compare_cavity(1, &at);
+}
+
 /* Time-dependent velocities on every boundary node and the exact pressure
  * at fixed nodes: the device's boundary uploads and pressure values. */
 static void test_ethier_steinman(void **state)
@@ -183,6 +194,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_cavity_level0),
         cmocka_unit_test(test_cavity_level1),
         cmocka_unit_test(test_cavity_level1_classic_cg),
+        cmocka_unit_test(test_cavity_level1_pipelined_cg),
         cmocka_unit_test(test_ethier_steinman),
     };
     const struct CMUnitTest host[] = {cmocka_unit_test(test_host_refused)};
