@@ -48,7 +48,7 @@ struct fb_ns_device {
     /* the state and the work arrays */
     fb_buffer *u, *p, *u1, *u2, *acc, *tau, *pic, *pip, *p_old, *p_nm1, *A, *invdiag, *b, *r, *z, *d, *d2, *q;
     fb_buffer *ubc, *pvals, *partial, *scal;
-    fb_buffer *cg_w[2], *cg_n[2], *cg_z[2]; /* the pipelined CG's w, n, z by parity (CG_VARIANT 2 only) */
+    fb_buffer *cg_w, *cg_n, *cg_z, *cg_y, *cg_mn[2]; /* the pipelined CG's own vectors (CG_VARIANT 2 only) */
     double scal_host[NSCAL];
     double *pvals_host;
     int ubc_uploaded;
@@ -270,17 +270,16 @@ fail:
 
 /* The pipelined CG's start: after cg_start (r, u = M^-1 r in z, p and s
  * zeroed in d and d2), w = A u with the first dot products (ns_cg1_matvec),
- * then n = A M^-1 w and the recurrences' z and q zeroed; parity 0 holds
- * the first w, n, z. */
+ * then n = A M^-1 w, mn = M^-1 n into parity 0, and z, q, y zeroed. */
 static fb_status cg_pipelined_start(fb_ns *ns)
 {
     fb_status status = FB_OK;
     struct fb_ns_device *dv = ns->dev;
     const int n = ns->E.n;
-    const fb_arg matvec[] = {INT(n), BUF(rowptr),  BUF(col),     BUF(A),         BUF(r),
-                             BUF(z), BUF(cg_w[0]), BUF(partial), INT(dv->stride)};
-    const fb_arg start[] = {INT(n),       BUF(rowptr),  BUF(col),     BUF(A), BUF(invdiag),
-                            BUF(cg_w[0]), BUF(cg_n[0]), BUF(cg_z[0]), BUF(q)};
+    const fb_arg matvec[] = {INT(n), BUF(rowptr), BUF(col),     BUF(A),         BUF(r),
+                             BUF(z), BUF(cg_w),   BUF(partial), INT(dv->stride)};
+    const fb_arg start[] = {INT(n),    BUF(rowptr),   BUF(col),  BUF(A), BUF(invdiag), BUF(cg_w),
+                            BUF(cg_n), BUF(cg_mn[0]), BUF(cg_z), BUF(q), BUF(cg_y)};
     FB_CHECK(cg_start(ns));
     FB_CHECK(launch(dv, FB_NS_CG1_MATVEC, (size_t)n, matvec, NARGS(matvec)));
     FB_CHECK(launch(dv, FB_NS_CG2_START, (size_t)n, start, NARGS(start)));
@@ -290,11 +289,11 @@ fail:
 }
 
 /* The pipelined CG (ns.cl's ns_cg2_*): per iteration one fused kernel
- * (every recurrence and the next n = A M^-1 w, with the next dot
- * products), one reduction and one scalar read. Iteration k reads w, n, z
- * of parity k and writes those of parity k + 1; u, p, s live in z, d, d2.
- * The stopping test and the counting are cg_single_reduction's: rr after
- * iteration k is ||r_{k+1}||^2 of the recurrence residual. */
+ * (every recurrence and the product, with the next dot products), one
+ * reduction and one scalar read. Iteration k gathers M^-1 n of parity k
+ * and writes that of parity k + 1; u, p, s live in z, d, d2. The stopping
+ * test and the counting are cg_single_reduction's: rr after iteration k
+ * is ||r_{k+1}||^2 of the recurrence residual. */
 static fb_status cg_pipelined(fb_ns *ns, double tol2, int *its, double *res2)
 {
     fb_status status = FB_OK;
@@ -306,11 +305,10 @@ static fb_status cg_pipelined(fb_ns *ns, double tol2, int *its, double *res2)
     int k = 0;
     while (k < ns->cfg.cg_max_its && rr > tol2 && isfinite(rr)) {
         const int in = k & 1, out = (k + 1) & 1, cur = S_CG1 + 4 * in, next = S_CG1 + 4 * out;
-        const fb_arg it[] = {INT(n),         BUF(rowptr),    BUF(col),       BUF(A),        BUF(invdiag),
-                             BUF(p),         BUF(r),         BUF(z),         BUF(d),        BUF(d2),
-                             BUF(q),         BUF(cg_w[in]),  BUF(cg_n[in]),  BUF(cg_z[in]), BUF(cg_w[out]),
-                             BUF(cg_n[out]), BUF(cg_z[out]), BUF(scal),      INT(cur),      INT(next),
-                             INT(k == 0),    BUF(partial),   INT(dv->stride)};
+        const fb_arg it[] = {INT(n),    BUF(rowptr), BUF(col),    BUF(A),         BUF(invdiag),    BUF(p),
+                             BUF(r),    BUF(z),      BUF(d),      BUF(d2),        BUF(q),          BUF(cg_w),
+                             BUF(cg_n), BUF(cg_z),   BUF(cg_y),   BUF(cg_mn[in]), BUF(cg_mn[out]), BUF(scal),
+                             INT(cur),  INT(next),   INT(k == 0), BUF(partial),   INT(dv->stride)};
         FB_CHECK(launch(dv, FB_NS_CG2_ITERATE, (size_t)n, it, NARGS(it)));
         FB_CHECK(reduce(dv, 0, 3, OP_SUM, next));
         FB_CHECK(read_scalars(dv));
@@ -516,11 +514,9 @@ static fb_status alloc_work(struct fb_ns_device *dv, const fb_ns *ns)
     FB_CHECK(upload(dv->t, &dv->pvals, NULL, D * (size_t)ns->bnd->npfixed));
     FB_CHECK(upload(dv->t, &dv->partial, NULL, 3 * D * (size_t)dv->stride));
     FB_CHECK(upload(dv->t, &dv->scal, dv->scal_host, sizeof dv->scal_host));
-    for (int k = 0; dv->cg_variant == 2 && k < 2; ++k) { /* the pipelined CG's own vectors */
-        FB_CHECK(upload(dv->t, &dv->cg_w[k], NULL, D * n));
-        FB_CHECK(upload(dv->t, &dv->cg_n[k], NULL, D * n));
-        FB_CHECK(upload(dv->t, &dv->cg_z[k], NULL, D * n));
-    }
+    fb_buffer **pipelined[] = {&dv->cg_w, &dv->cg_n, &dv->cg_z, &dv->cg_y, &dv->cg_mn[0], &dv->cg_mn[1]};
+    for (size_t k = 0; dv->cg_variant == 2 && k < sizeof pipelined / sizeof *pipelined; ++k)
+        FB_CHECK(upload(dv->t, pipelined[k], NULL, D * n));
     FB_ALLOC(dv->pvals_host, ns->bnd->npfixed > 0 ? ns->bnd->npfixed : 1, "prescribed pressures");
 fail:
     return status;
@@ -642,7 +638,7 @@ void fb_ns_device_close(fb_ns *ns)
                         dv->d2,          dv->q,           dv->ubc,    dv->pvals,  dv->partial, dv->scal};
     for (size_t k = 0; k < sizeof all / sizeof *all; ++k)
         if (all[k]) fb_target_release(dv->t, all[k]);
-    fb_buffer *pipelined[] = {dv->cg_w[0], dv->cg_w[1], dv->cg_n[0], dv->cg_n[1], dv->cg_z[0], dv->cg_z[1]};
+    fb_buffer *pipelined[] = {dv->cg_w, dv->cg_n, dv->cg_z, dv->cg_y, dv->cg_mn[0], dv->cg_mn[1]};
     for (size_t k = 0; k < sizeof pipelined / sizeof *pipelined; ++k)
         if (pipelined[k]) fb_target_release(dv->t, pipelined[k]);
     free(dv->pvals_host);

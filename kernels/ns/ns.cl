@@ -474,48 +474,56 @@ __kernel void NS_BOUNDS ns_cg1_update(const int n, __global REAL *restrict x, __
 
 /* ---- the pipelined CG (CG_VARIANT 2; Ghysels and Vanroose 2014,
  * PIPE-PCG, preconditioner M^-1 = invdiag): the same iterates in exact
- * arithmetic, with u = M^-1 r, w = A u, m = M^-1 w, n = A m carried by
- * recurrences, so one fused kernel and one reduction per iteration. The
- * scalars are the single-reduction CG's (the same slots and parities).
- * w, n and z are double-buffered (_in of this iteration, _out of the next):
- * an item recomputes its neighbours' new w from their old values, which no
- * item may overwrite in the same launch. m is not stored: invdiag * w. ---- */
+ * arithmetic, one fused kernel and one reduction per iteration. With
+ * u = M^-1 r, w = A u, m = M^-1 w, n = A m, the paper's recurrences
+ * z = n + beta z, q = m + beta q, s = w + beta s, p = u + beta p,
+ * x += alpha p, r -= alpha s, u -= alpha q, w -= alpha z. The paper then
+ * computes n = A M^-1 w of the new w; fused into the same launch, each
+ * item would have to recompute its neighbours' new w from their old w, n
+ * and z (4 reads and 3 flops more per edge: 1.5-2x slower than ns_cg1_* on
+ * PoCL). Instead, by linearity, n_new = A M^-1 (w - alpha z) = n - alpha y
+ * with y = A M^-1 z = t + beta y and t = A M^-1 n of the OLD n, which the
+ * previous launch finished: one product of one gathered vector (M^-1 n,
+ * double-buffered by parity: mn_in of this iteration, mn_out of the next),
+ * the same edge work as ns_cg1_matvec. Every other vector is the item's
+ * own, updated in place. The scalars are the single-reduction CG's (the
+ * same slots and parities). ---- */
 
 /* After ns_cg_start (r, u, p = s = 0) and ns_cg1_matvec (w = A u and the
- * first dot products): n = A M^-1 w; the recurrences' z and q zeroed (beta
- * is 0 at the first iteration, but 0 times garbage may be NaN). */
+ * first dot products): n = A M^-1 w, mn = M^-1 n, and the recurrences' z,
+ * q, y zeroed (beta is 0 at the first iteration, but 0 times garbage may
+ * be NaN). */
 __kernel void NS_BOUNDS ns_cg2_start(const int n, __global const int *restrict rowptr,
                                      __global const int *restrict col, __global const REAL *restrict A,
                                      __global const REAL *restrict invdiag, __global const REAL *restrict w,
-                                     __global REAL *restrict nv, __global REAL *restrict z, __global REAL *restrict q)
+                                     __global REAL *restrict nv, __global REAL *restrict mn, __global REAL *restrict z,
+                                     __global REAL *restrict q, __global REAL *restrict y)
 {
     NS_FOR_EACH(i, n)
     {
-        const REAL mi = invdiag[i] * w[i];
+        const REAL di = invdiag[i], mi = di * w[i];
         REAL acc = 0;
         for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) {
             const int j = col[e];
             acc += A[e] * (invdiag[j] * w[j] - mi);
         }
-        nv[i] = acc, z[i] = 0, q[i] = 0;
+        nv[i] = acc, mn[i] = di * acc, z[i] = 0, q[i] = 0, y[i] = 0;
     }
 }
 
 /* One whole iteration. alpha and beta as in ns_cg1_update (alpha kept at
- * cur + 3 by item 0); z = n + beta z, q = m + beta q, s = w + beta s,
- * p = u + beta p; x += alpha p, r -= alpha s, u -= alpha q, w -= alpha z;
- * then the next n = A M^-1 w with each neighbour's new w recomputed from
- * its old w, n, z (the same expression as its owner's, so the same bits
- * up to the compiler's contractions); partials 0 (r, u), 1 (w, u), 2 (r, r)
- * of the new vectors, for the next iteration. */
+ * cur + 3 by item 0); t = A mn_in; y = t + beta y, z = n + beta z,
+ * q = M^-1 w + beta q, s = w + beta s, p = u + beta p; x += alpha p,
+ * r -= alpha s, u -= alpha q, w -= alpha z, n -= alpha y, mn_out = M^-1 n;
+ * partials 0 (r, u), 1 (w, u), 2 (r, r) of the new vectors, for the next
+ * iteration. */
 __kernel void NS_BOUNDS ns_cg2_iterate(const int n, __global const int *restrict rowptr,
                                        __global const int *restrict col, __global const REAL *restrict A,
                                        __global const REAL *restrict invdiag, __global REAL *restrict x,
                                        __global REAL *restrict r, __global REAL *restrict u, __global REAL *restrict p,
-                                       __global REAL *restrict s, __global REAL *restrict q,
-                                       __global const REAL *restrict w_in, __global const REAL *restrict n_in,
-                                       __global const REAL *restrict z_in, __global REAL *restrict w_out,
-                                       __global REAL *restrict n_out, __global REAL *restrict z_out,
+                                       __global REAL *restrict s, __global REAL *restrict q, __global REAL *restrict w,
+                                       __global REAL *restrict nv, __global REAL *restrict z, __global REAL *restrict y,
+                                       __global const REAL *restrict mn_in, __global REAL *restrict mn_out,
                                        __global REAL *restrict scal, const int cur, const int prev, const int first,
                                        __global REAL *restrict partial, const int stride)
 {
@@ -528,20 +536,16 @@ __kernel void NS_BOUNDS ns_cg2_iterate(const int n, __global const int *restrict
     REAL gamma_new = 0, delta_new = 0, rr = 0;
     NS_FOR_EACH(i, n)
     {
-        const REAL wi = w_in[i], di = invdiag[i];
-        const REAL zi = n_in[i] + beta * z_in[i], qi = di * wi + beta * q[i];
+        const REAL mni = mn_in[i];
+        REAL t = 0;
+        for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) t += A[e] * (mn_in[col[e]] - mni);
+        const REAL di = invdiag[i], wi = w[i], ni = nv[i];
+        const REAL yi = t + beta * y[i], zi = ni + beta * z[i], qi = di * wi + beta * q[i];
         const REAL si = wi + beta * s[i], pi = u[i] + beta * p[i];
-        const REAL wn = wi - alpha * zi, mn = di * wn;
-        REAL acc = 0;
-        for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) {
-            const int j = col[e];
-            const REAL wj = w_in[j] - alpha * (n_in[j] + beta * z_in[j]);
-            acc += A[e] * (invdiag[j] * wj - mn);
-        }
-        const REAL ri = r[i] - alpha * si, ui = u[i] - alpha * qi;
+        const REAL ri = r[i] - alpha * si, ui = u[i] - alpha * qi, wn = wi - alpha * zi, nn = ni - alpha * yi;
         x[i] += alpha * pi;
-        z_out[i] = zi, q[i] = qi, s[i] = si, p[i] = pi;
-        r[i] = ri, u[i] = ui, w_out[i] = wn, n_out[i] = acc;
+        y[i] = yi, z[i] = zi, q[i] = qi, s[i] = si, p[i] = pi;
+        r[i] = ri, u[i] = ui, w[i] = wn, nv[i] = nn, mn_out[i] = di * nn;
         gamma_new += ri * ui, delta_new += wn * ui, rr += ri * ri;
     }
     NS_PARTIAL(red, lid, gamma_new, NS_SUM, partial, 0, stride);

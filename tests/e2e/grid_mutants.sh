@@ -93,9 +93,7 @@ echo "== ns: the single-reduction CG's (r, u) halved"
 mutant ns-halfgamma ns/ns.cl 's|gamma += ri \* ui,|gamma += (REAL)0.5 * ri * ui,|' > "$dir/ns-halfgamma.path"
 expect_solver_caught ns-halfgamma
 
-echo "== ns: the pipelined CG's fused product recomputes its neighbours' new w without the beta z term"
-mutant ns-pipe-nbz ns/ns.cl \
-  's|const REAL wj = w_in\[j\] - alpha \* (n_in\[j\] + beta \* z_in\[j\]);|const REAL wj = w_in[j] - alpha * n_in[j];|' \
-  > "$dir/ns-pipe-nbz.path"
-expect_solver_caught ns-pipe-nbz
+echo "== ns: the pipelined CG's recurrence y = A M^-1 z loses its beta y term (n drifts from A M^-1 w)"
+mutant ns-pipe-y ns/ns.cl 's|const REAL yi = t + beta \* y\[i\],|const REAL yi = t,|' > "$dir/ns-pipe-y.path"
+expect_solver_caught ns-pipe-y
 echo "ok"
