@@ -480,14 +480,16 @@ __kernel void NS_BOUNDS ns_cg1_update(const int n, __global REAL *restrict x, __
  * x += alpha p, r -= alpha s, u -= alpha q, w -= alpha z. The paper then
  * computes n = A M^-1 w of the new w; fused into the same launch, each
  * item would have to recompute its neighbours' new w from their old w, n
- * and z (4 reads and 3 flops more per edge: 1.5-2x slower than ns_cg1_* on
- * PoCL). Instead, by linearity, n_new = A M^-1 (w - alpha z) = n - alpha y
- * with y = A M^-1 z = t + beta y and t = A M^-1 n of the OLD n, which the
- * previous launch finished: one product of one gathered vector (M^-1 n,
- * double-buffered by parity: mn_in of this iteration, mn_out of the next),
- * the same edge work as ns_cg1_matvec. Every other vector is the item's
- * own, updated in place. The scalars are the single-reduction CG's (the
- * same slots and parities). ---- */
+ * and z (4 gathered values and 3 more flops per edge: 1.1-1.2x the time of
+ * this form on PoCL). Instead, by linearity,
+ * n_new = A M^-1 (w - alpha z) = n - alpha y with y = A M^-1 z =
+ * t + beta y and t = A M^-1 n of the OLD n, which the previous launch
+ * finished: one product of one gathered vector (M^-1 n, double-buffered by
+ * parity: mn_in of this iteration, mn_out of the next), the same edge work
+ * as ns_cg1_matvec. Every other vector is the item's own, updated in place.
+ * One recurrence more than the paper's (n): it rounds differently (p within
+ * 1e-9 of the OpenMP CG's at cavity level 1, docs/solver.md). The scalars
+ * are the single-reduction CG's (the same slots and parities). ---- */
 
 /* After ns_cg_start (r, u, p = s = 0) and ns_cg1_matvec (w = A u and the
  * first dot products): n = A M^-1 w, mn = M^-1 n, and the recurrences' z,

@@ -45,9 +45,10 @@ extern const char *const fb_ns_kernel_names[FB_NS_NKERNELS];
  * 1: reductions fold each group in local memory first) and CG_VARIANT (1:
  * the single-reduction CG, one reduction and three launches per iteration;
  * 0: the classic CG, two and four; 2: the pipelined CG, one and two; the
- * host's launch sequence only). The
- * defaults, 0 and 1, are the fastest measured (PoCL: 2-3x faster CG than
- * 1 and 0); a GPU may prefer the trees, which write fewer partials. */
+ * host's launch sequence only). The defaults, 0 and 1, are the fastest
+ * measured (PoCL: 2-3x faster CG than 1 and 0; the pipelined CG's fused
+ * kernel is slower there than variant 1's two); a GPU may prefer the
+ * trees, which write fewer partials, and fewer launches. */
 enum { FB_NS_WG_SIZE_AXIS, FB_NS_GROUP_REDUCE_AXIS, FB_NS_CG_VARIANT_AXIS, FB_NS_NAXES };
 extern const fb_param_axis fb_ns_axes[FB_NS_NAXES];
 
