@@ -29,7 +29,8 @@ enum {
     S_SHIFT,
     S_CG = 8, /* rz, rr of parity 0 at 8, 9; of parity 1 at 10, 11 */
     S_DQ = 12,
-    S_CG1 = 13, /* single-reduction CG: gamma, delta, rr, alpha of parity 0 at 13..16, of parity 1 at 17..20 */
+    S_CG1 = 13, /* single-reduction and pipelined CG: gamma, delta, rr, alpha of parity 0 at 13..16, of parity 1
+                   at 17..20 */
     NSCAL = 21
 };
 
@@ -39,7 +40,7 @@ struct fb_ns_device {
     fb_target *t;
     int wg;
     int group_reduce;  /* GROUP_REDUCE in ns.cl: 1 a partial per work-group, 0 one per item */
-    int cg_variant;    /* CG_VARIANT: 0 classic, 1 single reduction */
+    int cg_variant;    /* CG_VARIANT: 0 classic, 1 single reduction, 2 pipelined */
     int packed;        /* EDGE_LAYOUT 1: nd, dn and ls are one buffer of 16-REAL records */
     fb_ns_order order; /* RENUMBER: the node order the device holds */
     fb_param_point point;
@@ -51,6 +52,7 @@ struct fb_ns_device {
     /* the state and the work arrays */
     fb_buffer *u, *p, *u1, *u2, *acc, *tau, *pic, *pip, *p_old, *p_nm1, *A, *invdiag, *b, *r, *z, *d, *d2, *q;
     fb_buffer *ubc, *pvals, *partial, *scal;
+    fb_buffer *cg_w, *cg_n, *cg_z, *cg_y, *cg_mn[2]; /* the pipelined CG's own vectors (CG_VARIANT 2 only) */
     double scal_host[NSCAL];
     double *pvals_host;
     int ubc_uploaded;
@@ -59,7 +61,10 @@ struct fb_ns_device {
 
 const fb_param_point *fb_ns_device_point(const fb_ns *ns) { return ns->dev ? &ns->dev->point : NULL; }
 
-int fb_ns_device_launches_per_cg_iteration(const fb_ns *ns) { return !ns->dev ? 0 : ns->dev->cg_variant ? 3 : 4; }
+/* by CG_VARIANT: classic, single reduction, pipelined (ns_device.c's cg*) */
+static const int cg_launches[] = {4, 3, 2};
+
+int fb_ns_device_launches_per_cg_iteration(const fb_ns *ns) { return !ns->dev ? 0 : cg_launches[ns->dev->cg_variant]; }
 
 /* ---- launches ---- */
 
@@ -268,6 +273,59 @@ fail:
     return status;
 }
 
+/* The pipelined CG's start: after cg_start (r, u = M^-1 r in z, p and s
+ * zeroed in d and d2), w = A u with the first dot products (ns_cg1_matvec),
+ * then n = A M^-1 w, mn = M^-1 n into parity 0, and z, q, y zeroed. */
+static fb_status cg_pipelined_start(fb_ns *ns)
+{
+    fb_status status = FB_OK;
+    struct fb_ns_device *dv = ns->dev;
+    const int n = ns->E.n;
+    const fb_arg matvec[] = {INT(n), BUF(rowptr), BUF(col),     BUF(A),         BUF(r),
+                             BUF(z), BUF(cg_w),   BUF(partial), INT(dv->stride)};
+    const fb_arg start[] = {INT(n),    BUF(rowptr),   BUF(col),  BUF(A), BUF(invdiag), BUF(cg_w),
+                            BUF(cg_n), BUF(cg_mn[0]), BUF(cg_z), BUF(q), BUF(cg_y)};
+    FB_CHECK(cg_start(ns));
+    FB_CHECK(launch(dv, FB_NS_CG1_MATVEC, (size_t)n, matvec, NARGS(matvec)));
+    FB_CHECK(launch(dv, FB_NS_CG2_START, (size_t)n, start, NARGS(start)));
+    FB_CHECK(reduce(dv, 0, 3, OP_SUM, S_CG1));
+fail:
+    return status;
+}
+
+/* The pipelined CG (ns.cl's ns_cg2_*): per iteration one fused kernel
+ * (every recurrence and the product, with the next dot products), one
+ * reduction and one scalar read. Iteration k gathers M^-1 n of parity k
+ * and writes that of parity k + 1; u, p, s live in z, d, d2. The stopping
+ * test and the counting are cg_single_reduction's: rr after iteration k
+ * is ||r_{k+1}||^2 of the recurrence residual. */
+static fb_status cg_pipelined(fb_ns *ns, double tol2, int *its, double *res2)
+{
+    fb_status status = FB_OK;
+    struct fb_ns_device *dv = ns->dev;
+    const int n = ns->E.n;
+    FB_CHECK(cg_pipelined_start(ns));
+    FB_CHECK(read_scalars(dv));
+    double rr = dv->scal_host[S_CG1 + 2];
+    int k = 0;
+    while (k < ns->cfg.cg_max_its && rr > tol2 && isfinite(rr)) {
+        const int in = k & 1, out = (k + 1) & 1, cur = S_CG1 + 4 * in, next = S_CG1 + 4 * out;
+        const fb_arg it[] = {INT(n),    BUF(rowptr), BUF(col),    BUF(A),         BUF(invdiag),    BUF(p),
+                             BUF(r),    BUF(z),      BUF(d),      BUF(d2),        BUF(q),          BUF(cg_w),
+                             BUF(cg_n), BUF(cg_z),   BUF(cg_y),   BUF(cg_mn[in]), BUF(cg_mn[out]), BUF(scal),
+                             INT(cur),  INT(next),   INT(k == 0), BUF(partial),   INT(dv->stride)};
+        FB_CHECK(launch(dv, FB_NS_CG2_ITERATE, (size_t)n, it, NARGS(it)));
+        FB_CHECK(reduce(dv, 0, 3, OP_SUM, next));
+        FB_CHECK(read_scalars(dv));
+        rr = dv->scal_host[next + 2];
+        ++k;
+    }
+    *its = k;
+    *res2 = isfinite(rr) ? rr : NAN;
+fail:
+    return status;
+}
+
 /* fb_ns_omp_cg on the device: 4 launches and one scalar read per iteration. */
 static fb_status cg(fb_ns *ns, double tol2, int *its, double *res2)
 {
@@ -322,7 +380,11 @@ fail:
 /* The point's CG (CG_VARIANT) on the resident system, into dv->p. */
 static fb_status run_cg(fb_ns *ns, double tol2, int *its, double *res2)
 {
-    return ns->dev->cg_variant ? cg_single_reduction(ns, tol2, its, res2) : cg(ns, tol2, its, res2);
+    switch (ns->dev->cg_variant) {
+    case 2: return cg_pipelined(ns, tol2, its, res2);
+    case 1: return cg_single_reduction(ns, tol2, its, res2);
+    default: return cg(ns, tol2, its, res2);
+    }
 }
 
 static fb_status step2(fb_ns *ns, int k, fb_ns_step_info *info)
@@ -525,6 +587,9 @@ static fb_status alloc_work(struct fb_ns_device *dv, const fb_ns *ns)
     FB_CHECK(upload(dv->t, &dv->pvals, NULL, D * (size_t)ns->bnd->npfixed));
     FB_CHECK(upload(dv->t, &dv->partial, NULL, 3 * D * (size_t)dv->stride));
     FB_CHECK(upload(dv->t, &dv->scal, dv->scal_host, sizeof dv->scal_host));
+    fb_buffer **pipelined[] = {&dv->cg_w, &dv->cg_n, &dv->cg_z, &dv->cg_y, &dv->cg_mn[0], &dv->cg_mn[1]};
+    for (size_t k = 0; dv->cg_variant == 2 && k < sizeof pipelined / sizeof *pipelined; ++k)
+        FB_CHECK(upload(dv->t, pipelined[k], NULL, D * n));
     FB_ALLOC(dv->pvals_host, ns->bnd->npfixed > 0 ? ns->bnd->npfixed : 1, "prescribed pressures");
 fail:
     return status;
@@ -566,7 +631,7 @@ static fb_status check_point(const fb_device_info *info, const fb_param_point *p
         FB_FAIL(FB_ERR_USAGE, "solver: WG_SIZE=%d exceeds %s's limit %zu", wg, info->id, info->max_work_group_size);
     if (group_reduce != 0 && group_reduce != 1)
         FB_FAIL(FB_ERR_USAGE, "solver: GROUP_REDUCE=%d is not 0 or 1", group_reduce);
-    if (cg_variant != 0 && cg_variant != 1) FB_FAIL(FB_ERR_USAGE, "solver: CG_VARIANT=%d is not 0 or 1", cg_variant);
+    if (cg_variant < 0 || cg_variant > 2) FB_FAIL(FB_ERR_USAGE, "solver: CG_VARIANT=%d is not 0, 1 or 2", cg_variant);
     if (layout != 0 && layout != 1) FB_FAIL(FB_ERR_USAGE, "solver: EDGE_LAYOUT=%d is not 0 or 1", layout);
     if (!info->double_support) FB_FAIL(FB_ERR_UNAVAILABLE, "%s: the solver needs double precision", info->id);
 fail:
@@ -748,6 +813,9 @@ void fb_ns_device_close(fb_ns *ns)
                         dv->d2,          dv->q,           dv->ubc,    dv->pvals,  dv->partial, dv->scal};
     for (size_t k = 0; k < sizeof all / sizeof *all; ++k)
         if (all[k]) fb_target_release(dv->t, all[k]);
+    fb_buffer *pipelined[] = {dv->cg_w, dv->cg_n, dv->cg_z, dv->cg_y, dv->cg_mn[0], dv->cg_mn[1]};
+    for (size_t k = 0; k < sizeof pipelined / sizeof *pipelined; ++k)
+        if (pipelined[k]) fb_target_release(dv->t, pipelined[k]);
     free(dv->pvals_host);
     fb_ns_order_free(&dv->order);
     free(dv);

@@ -38,7 +38,8 @@ const fb_param_point *fb_ns_device_point(const fb_ns *ns);
 
 /* Kernel launches per CG iteration (for the record): 4 for the classic CG
  * (direction with its product, its reduction, update, its reduction), 3
- * for the single-reduction one (update, product, reduction); 0 on the host. */
+ * for the single-reduction one (update, product, reduction), 2 for the
+ * pipelined one (the fused iteration, its reduction); 0 on the host. */
 int fb_ns_device_launches_per_cg_iteration(const fb_ns *ns);
 
 /* ---- the last step's pressure system, for the peers (ns_pressure.h) ---- */

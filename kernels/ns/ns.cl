@@ -30,8 +30,10 @@
  * work-group, a power of two: the local arrays of the reductions),
  * GROUP_REDUCE (above; default 0), EDGE_LAYOUT (above; default 0). The
  * node numbering (RENUMBER) is the host's: the kernels see its order. The
- * CG's variant (CG_VARIANT: 1 the single-reduction CG, the default; 0 the classic two-reduction CG) is the
- * host's choice of launch sequence; no kernel reads it.
+ * CG's variant (CG_VARIANT: 1 the single-reduction CG, the default, 3
+ * launches per iteration; 0 the classic two-reduction CG, 4; 2 the
+ * pipelined CG, one fused kernel and its reduction, 2) is the host's
+ * choice of launch sequence; no kernel reads it.
  * Model: the bytes of each pass are fb_ns_bytes_split's (ns.c), the same
  * passes as the OpenMP baseline.
  */
@@ -490,6 +492,89 @@ __kernel void NS_BOUNDS ns_cg1_update(const int n, __global REAL *restrict x, __
         const REAL ri = r[i] - alpha * si;
         r[i] = ri, u[i] = invdiag[i] * ri;
     }
+}
+
+/* ---- the pipelined CG (CG_VARIANT 2; Ghysels and Vanroose 2014,
+ * PIPE-PCG, preconditioner M^-1 = invdiag): the same iterates in exact
+ * arithmetic, one fused kernel and one reduction per iteration. With
+ * u = M^-1 r, w = A u, m = M^-1 w, n = A m, the paper's recurrences
+ * z = n + beta z, q = m + beta q, s = w + beta s, p = u + beta p,
+ * x += alpha p, r -= alpha s, u -= alpha q, w -= alpha z. The paper then
+ * computes n = A M^-1 w of the new w; fused into the same launch, each
+ * item would have to recompute its neighbours' new w from their old w, n
+ * and z (4 gathered values and 3 more flops per edge: 1.1-1.2x the time of
+ * this form on PoCL). Instead, by linearity,
+ * n_new = A M^-1 (w - alpha z) = n - alpha y with y = A M^-1 z =
+ * t + beta y and t = A M^-1 n of the OLD n, which the previous launch
+ * finished: one product of one gathered vector (M^-1 n, double-buffered by
+ * parity: mn_in of this iteration, mn_out of the next), the same edge work
+ * as ns_cg1_matvec. Every other vector is the item's own, updated in place.
+ * One recurrence more than the paper's (n): it rounds differently (p within
+ * 1e-9 of the OpenMP CG's at cavity level 1, docs/solver.md). The scalars
+ * are the single-reduction CG's (the same slots and parities). ---- */
+
+/* After ns_cg_start (r, u, p = s = 0) and ns_cg1_matvec (w = A u and the
+ * first dot products): n = A M^-1 w, mn = M^-1 n, and the recurrences' z,
+ * q, y zeroed (beta is 0 at the first iteration, but 0 times garbage may
+ * be NaN). */
+__kernel void NS_BOUNDS ns_cg2_start(const int n, __global const int *restrict rowptr,
+                                     __global const int *restrict col, __global const REAL *restrict A,
+                                     __global const REAL *restrict invdiag, __global const REAL *restrict w,
+                                     __global REAL *restrict nv, __global REAL *restrict mn, __global REAL *restrict z,
+                                     __global REAL *restrict q, __global REAL *restrict y)
+{
+    NS_FOR_EACH(i, n)
+    {
+        const REAL di = invdiag[i], mi = di * w[i];
+        REAL acc = 0;
+        for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) {
+            const int j = col[e];
+            acc += A[e] * (invdiag[j] * w[j] - mi);
+        }
+        nv[i] = acc, mn[i] = di * acc, z[i] = 0, q[i] = 0, y[i] = 0;
+    }
+}
+
+/* One whole iteration. alpha and beta as in ns_cg1_update (alpha kept at
+ * cur + 3 by item 0); t = A mn_in; y = t + beta y, z = n + beta z,
+ * q = M^-1 w + beta q, s = w + beta s, p = u + beta p; x += alpha p,
+ * r -= alpha s, u -= alpha q, w -= alpha z, n -= alpha y, mn_out = M^-1 n;
+ * partials 0 (r, u), 1 (w, u), 2 (r, r) of the new vectors, for the next
+ * iteration. */
+__kernel void NS_BOUNDS ns_cg2_iterate(const int n, __global const int *restrict rowptr,
+                                       __global const int *restrict col, __global const REAL *restrict A,
+                                       __global const REAL *restrict invdiag, __global REAL *restrict x,
+                                       __global REAL *restrict r, __global REAL *restrict u, __global REAL *restrict p,
+                                       __global REAL *restrict s, __global REAL *restrict q, __global REAL *restrict w,
+                                       __global REAL *restrict nv, __global REAL *restrict z, __global REAL *restrict y,
+                                       __global const REAL *restrict mn_in, __global REAL *restrict mn_out,
+                                       __global REAL *restrict scal, const int cur, const int prev, const int first,
+                                       __global REAL *restrict partial, const int stride)
+{
+    NS_PARTIAL_SPACE(red);
+    const int lid = (int)get_local_id(0);
+    const REAL gamma = scal[cur], delta = scal[cur + 1];
+    const REAL beta = first ? (REAL)0 : gamma / scal[prev];
+    const REAL alpha = first ? gamma / delta : gamma / (delta - beta * gamma / scal[prev + 3]);
+    if (get_global_id(0) == 0) scal[cur + 3] = alpha;
+    REAL gamma_new = 0, delta_new = 0, rr = 0;
+    NS_FOR_EACH(i, n)
+    {
+        const REAL mni = mn_in[i];
+        REAL t = 0;
+        for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) t += A[e] * (mn_in[col[e]] - mni);
+        const REAL di = invdiag[i], wi = w[i], ni = nv[i];
+        const REAL yi = t + beta * y[i], zi = ni + beta * z[i], qi = di * wi + beta * q[i];
+        const REAL si = wi + beta * s[i], pi = u[i] + beta * p[i];
+        const REAL ri = r[i] - alpha * si, ui = u[i] - alpha * qi, wn = wi - alpha * zi, nn = ni - alpha * yi;
+        x[i] += alpha * pi;
+        y[i] = yi, z[i] = zi, q[i] = qi, s[i] = si, p[i] = pi;
+        r[i] = ri, u[i] = ui, w[i] = wn, nv[i] = nn, mn_out[i] = di * nn;
+        gamma_new += ri * ui, delta_new += wn * ui, rr += ri * ri;
+    }
+    NS_PARTIAL(red, lid, gamma_new, NS_SUM, partial, 0, stride);
+    NS_PARTIAL(red, lid, delta_new, NS_SUM, partial, 1, stride);
+    NS_PARTIAL(red, lid, rr, NS_SUM, partial, 2, stride);
 }
 
 /* fb_ns_omp_correct: step 3. */

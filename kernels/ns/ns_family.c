@@ -26,6 +26,8 @@ const char *const fb_ns_kernel_names[FB_NS_NKERNELS] = {
     [FB_NS_CG_UPDATE] = "ns_cg_update",
     [FB_NS_CG1_MATVEC] = "ns_cg1_matvec",
     [FB_NS_CG1_UPDATE] = "ns_cg1_update",
+    [FB_NS_CG2_START] = "ns_cg2_start",
+    [FB_NS_CG2_ITERATE] = "ns_cg2_iterate",
     [FB_NS_CORRECT] = "ns_correct",
 };
 
@@ -34,7 +36,8 @@ const fb_param_axis fb_ns_axes[FB_NS_NAXES] = {
     {"WG_SIZE", 128, {32, 64, 128, 256, 512, 1024}, 6, "work-group size of every solver kernel", 0, FB_ROLE_GROUP_SIZE},
     {"GROUP_REDUCE", 0, {0, 1}, 2, "reductions: 0 a partial per item, 1 a tree per work-group in local memory", 0,
      FB_ROLE_OTHER},
-    {"CG_VARIANT", 1, {0, 1}, 2, "pressure CG: 1 single reduction (1 reduction, 3 launches), 0 classic (2, 4)", 1,
+    {"CG_VARIANT", 1, {0, 1, 2}, 3,
+     "pressure CG: 1 single reduction (1 reduction, 3 launches), 0 classic (2, 4), 2 pipelined (1, 2)", 1,
      FB_ROLE_OTHER},
     {"EDGE_LAYOUT", 0, {0, 1}, 2, "edge coefficients: 0 split arrays (nd, dn, ls), 1 packed 16-REAL record per edge", 0,
      FB_ROLE_LAYOUT},

@@ -30,6 +30,8 @@ typedef enum fb_ns_kernel_id {
     FB_NS_CG_UPDATE,
     FB_NS_CG1_MATVEC,
     FB_NS_CG1_UPDATE,
+    FB_NS_CG2_START,
+    FB_NS_CG2_ITERATE,
     FB_NS_CORRECT,
     FB_NS_NKERNELS
 } fb_ns_kernel_id;
@@ -42,13 +44,15 @@ extern const char *const fb_ns_kernel_names[FB_NS_NKERNELS];
  * that long), GROUP_REDUCE (0: one partial per item, folded by ns_reduce;
  * 1: reductions fold each group in local memory first) and CG_VARIANT (1:
  * the single-reduction CG, one reduction and three launches per iteration;
- * 0: the classic CG, two and four; the host's launch sequence only),
- * EDGE_LAYOUT (0: the edge coefficients as split arrays nd, dn, ls; 1: one
- * packed 16-REAL record per edge) and RENUMBER (the node order the device
- * holds: 0 the mesh's, 1 reverse Cuthill-McKee, 2 by neighbour count; the
- * host's permutation only, ns_device_data.c). The defaults of GROUP_REDUCE
- * and CG_VARIANT, 0 and 1, are the fastest measured (PoCL: 2-3x faster CG
- * than 1 and 0); a GPU may prefer the trees, which write fewer partials. */
+ * 0: the classic CG, two and four; 2: the pipelined CG, one and two; the
+ * host's launch sequence only), EDGE_LAYOUT (0: the edge coefficients as
+ * split arrays nd, dn, ls; 1: one packed 16-REAL record per edge) and
+ * RENUMBER (the node order the device holds: 0 the mesh's, 1 reverse
+ * Cuthill-McKee, 2 by neighbour count; the host's permutation only,
+ * harness/solver/ns_order.c). The defaults of GROUP_REDUCE and CG_VARIANT,
+ * 0 and 1, are the fastest measured (PoCL: 2-3x faster CG than 1 and 0;
+ * the pipelined CG's fused kernel is slower there than variant 1's two); a
+ * GPU may prefer the trees, which write fewer partials, and fewer launches. */
 enum {
     FB_NS_WG_SIZE_AXIS,
     FB_NS_GROUP_REDUCE_AXIS,

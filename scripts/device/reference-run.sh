@@ -102,7 +102,7 @@ for level in 0 1 2; do solve "cavity-l$level" cavity --level "$level"; done
 sweep() { # NAME ARGS...: the sweep's table into OUTDIR/sweep-NAME.txt
   local name=$1; shift
   "$bin" solve "$@" --backend cuda --no-stream --tune --cache "$out/tuning.json" --out "$res" \
-    --param GROUP_REDUCE=0,1 --param CG_VARIANT=0,1 --param EDGE_LAYOUT=0,1 --param RENUMBER=0,1,2 \
+    --param GROUP_REDUCE=0,1 --param CG_VARIANT=0,1,2 --param EDGE_LAYOUT=0,1 --param RENUMBER=0,1,2 \
     >"$out/sweep-$name.txt" 2>&1 || echo "FAILED ($?): sweep $name" | tee -a "$log"
   "$bin" solve "$@" --backend cuda --tuned --cache "$out/tuning.json" --quiet --out "$res" \
     >"$out/solve-$name-cuda-tuned.txt" 2>&1 || echo "FAILED ($?): solve $name --tuned" | tee -a "$log"

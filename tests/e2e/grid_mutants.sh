@@ -63,33 +63,39 @@ for k in fv-passes fv-atomic fv-gather; do
 done
 
 [ -n "$solver_test" ] || { echo "ok (no solver test given)"; exit 0; }
-solver() { # KERNEL_DIR -> the device solver test's exit status; output in $dir/solver.txt
+solver() { # KERNEL_DIR TESTS -> the device solver test's exit status (only the tests the glob
+  # TESTS names: each mutant against the comparison that runs the kernel it breaks); output in
+  # $dir/solver.txt
   set +e
-  FLOWBENCH_KERNEL_DIR=$1 "$solver_test" opencl > "$dir/solver.txt" 2>&1
+  FB_TEST_ONLY=$2 FLOWBENCH_KERNEL_DIR=$1 "$solver_test" opencl > "$dir/solver.txt" 2>&1
   local rc=$?
   set -e
   return $rc
 }
-expect_solver_caught() { # NAME
+expect_solver_caught() { # NAME TESTS
   local rc=0
-  solver "$(cat "$dir/$1.path")" || rc=$?
+  solver "$(cat "$dir/$1.path")" "$2" || rc=$?
   [ "$rc" -eq 1 ] || fail "$1: the solver comparison exited $rc, expected 1: $(tail -3 "$dir/solver.txt")"
   grep -q FAILED "$dir/solver.txt" || fail "$1: no failed comparison in: $(tail -3 "$dir/solver.txt")"
   echo "ok: $1 caught: $(grep -m1 -B2 'FAILED  \]' "$dir/solver.txt" | head -1)"
 }
 
 echo "== ns: the unmodified solver kernels from disk match the OpenMP solver"
-solver "$src/kernels" || fail "solver kernels from disk: $(tail -3 "$dir/solver.txt")"
+solver "$src/kernels" "test_cavity_*" || fail "solver kernels from disk: $(tail -3 "$dir/solver.txt")"
 
 echo "== ns: the viscous term dropped from the momentum right-hand side"
 mutant ns-inviscid ns/ns.cl 's|nu \* (lxx + lyy + lzz)|(REAL)0|' > "$dir/ns-inviscid.path"
-expect_solver_caught ns-inviscid
+expect_solver_caught ns-inviscid test_cavity_level0
 
 echo "== ns: the classic CG's r.z dot product halved"
 mutant ns-halfdot ns/ns.cl 's|zr += zi \* ri, rr += ri \* ri;|zr += (REAL)0.5 * zi * ri, rr += ri * ri;|' > "$dir/ns-halfdot.path"
-expect_solver_caught ns-halfdot
+expect_solver_caught ns-halfdot test_cavity_level1_classic_cg
 
 echo "== ns: the single-reduction CG's (r, u) halved"
 mutant ns-halfgamma ns/ns.cl 's|gamma += ri \* ui,|gamma += (REAL)0.5 * ri * ui,|' > "$dir/ns-halfgamma.path"
-expect_solver_caught ns-halfgamma
+expect_solver_caught ns-halfgamma test_cavity_level0
+
+echo "== ns: the pipelined CG's recurrence y = A M^-1 z loses its beta y term (n drifts from A M^-1 w)"
+mutant ns-pipe-y ns/ns.cl 's|const REAL yi = t + beta \* y\[i\],|const REAL yi = t,|' > "$dir/ns-pipe-y.path"
+expect_solver_caught ns-pipe-y test_cavity_level1_pipelined_cg
 echo "ok"

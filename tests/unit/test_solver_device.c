@@ -5,7 +5,7 @@
  *   iteration count equal or within one, and u and p after the run within
  *   a relative L2 tolerance of the OpenMP run's; level 1 again with the
  *   work-group trees and the classic CG (the defaults are per-item partials
- *   and the single-reduction CG);
+ *   and the single-reduction CG), and with the pipelined CG;
  * - Ethier-Steinman (time-dependent boundary velocities, fixed pressures):
  *   the same validation errors;
  * - on openmp, the device path refuses the host backend (the baseline runs
@@ -129,6 +129,17 @@ static void test_cavity_level1_classic_cg(void **state)
     compare_cavity(1, &at);
 }
 
+/* The pipelined CG (its recurrences round differently from the classic
+ * CG's, but stop at the same tolerance): the same run and bounds. */
+static void test_cavity_level1_pipelined_cg(void **state)
+{
+    (void)state;
+    fb_param_point at = fb_ns_default_point();
+    at.values[FB_NS_CG_VARIANT_AXIS] = 2;
+    print_message("CG_VARIANT=2:\n");
+    compare_cavity(1, &at);
+}
+
 /* Time-dependent velocities on every boundary node and the exact pressure
  * at fixed nodes: the device's boundary uploads and pressure values. */
 static void compare_ethier_steinman(const fb_param_point *at)
@@ -207,10 +218,14 @@ int main(int argc, char **argv)
 {
     int rc = test_backend_open(argc, argv);
     if (rc != TEST_GO_ON) return rc;
+    /* FB_TEST_ONLY=GLOB runs the matching tests only: e2e.grid_mutants runs
+     * each mutant against the comparison that exercises it, not all of them */
+    if (getenv("FB_TEST_ONLY")) cmocka_set_test_filter(getenv("FB_TEST_ONLY"));
     const struct CMUnitTest device[] = {
         cmocka_unit_test(test_cavity_level0),
         cmocka_unit_test(test_cavity_level1),
         cmocka_unit_test(test_cavity_level1_classic_cg),
+        cmocka_unit_test(test_cavity_level1_pipelined_cg),
         cmocka_unit_test(test_ethier_steinman),
         cmocka_unit_test(test_cavity_level1_packed_rcm),
         cmocka_unit_test(test_ethier_steinman_by_degree),
