@@ -24,7 +24,9 @@ static const fb_option options[] = {
      1},
     {"compare", NULL, "run openmp and every device backend that opens here, and compare (the paper's tables)", 0},
     {"param", "NAME=V",
-     "a device kernel parameter, repeatable (WG_SIZE, GROUP_REDUCE, CG_VARIANT, EDGE_LAYOUT, RENUMBER; see --list)", 1},
+     "a device kernel parameter, repeatable (WG_SIZE, GROUP_REDUCE, CG_VARIANT, EDGE_LAYOUT, RENUMBER, CG_SPMV; see "
+     "--list)",
+     1},
     {"list", NULL, "list the device kernels and their parameters, then exit", 0},
     {"peer", "NAME",
      "viennacl: after an opencl run, solve the last pressure system with flowbench's CG and ViennaCL's, and compare",

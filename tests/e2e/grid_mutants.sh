@@ -63,16 +63,16 @@ for k in fv-passes fv-atomic fv-gather; do
 done
 
 [ -n "$solver_test" ] || { echo "ok (no solver test given)"; exit 0; }
-solver() { # KERNEL_DIR -> the device solver test's exit status; output in $dir/solver.txt
+solver() { # KERNEL_DIR [TESTS] -> the device solver test's exit status (TESTS: a cmocka name pattern, only those run); output in $dir/solver.txt
   set +e
-  FLOWBENCH_KERNEL_DIR=$1 "$solver_test" opencl > "$dir/solver.txt" 2>&1
+  FLOWBENCH_KERNEL_DIR=$1 FB_TEST_FILTER=${2:-} "$solver_test" opencl > "$dir/solver.txt" 2>&1
   local rc=$?
   set -e
   return $rc
 }
-expect_solver_caught() { # NAME
+expect_solver_caught() { # NAME [TESTS]
   local rc=0
-  solver "$(cat "$dir/$1.path")" || rc=$?
+  solver "$(cat "$dir/$1.path")" "${2:-}" || rc=$?
   [ "$rc" -eq 1 ] || fail "$1: the solver comparison exited $rc, expected 1: $(tail -3 "$dir/solver.txt")"
   grep -q FAILED "$dir/solver.txt" || fail "$1: no failed comparison in: $(tail -3 "$dir/solver.txt")"
   echo "ok: $1 caught: $(grep -m1 -B2 'FAILED  \]' "$dir/solver.txt" | head -1)"
@@ -92,4 +92,8 @@ expect_solver_caught ns-halfdot
 echo "== ns: the single-reduction CG's (r, u) halved"
 mutant ns-halfgamma ns/ns.cl 's|gamma += ri \* ui,|gamma += (REAL)0.5 * ri * ui,|' > "$dir/ns-halfgamma.path"
 expect_solver_caught ns-halfgamma
+
+echo "== ns: the (w, u) dot product after the SpMV family's product halved (CG_SPMV's ns_cg1_dots)"
+mutant ns-halfdelta ns/ns.cl 's|delta += w\[i\] \* ui,|delta += (REAL)0.5 * w[i] * ui,|' > "$dir/ns-halfdelta.path"
+expect_solver_caught ns-halfdelta 'test_cavity_level1_spmv*' # only these runs launch it
 echo "ok"
