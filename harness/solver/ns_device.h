@@ -88,7 +88,8 @@ typedef struct fb_ns_cg_run {
 fb_status fb_ns_device_cg_solve(fb_ns *ns, const double *x0, double *x, fb_ns_cg_run *out);
 
 /* Median seconds of one launch of the CG's product (ns_cg1_matvec: w = A u
- * and its three dot products per node) over repeats launches. */
+ * and its three dot products per node; with CG_SPMV the SpMV kernel and
+ * ns_cg1_dots, two launches) over repeats launches. */
 fb_status fb_ns_device_time_matvec(fb_ns *ns, int repeats, double *median_s);
 
 /* Releases the device state; ns runs on the host again from its host
