@@ -231,6 +231,7 @@ static fb_status prepare(const fb_parsed *args, const solve_opts *o, fb_solve_ca
     s->point = o->point;
     if (o->plan.tuned) FB_CHECK(fb_solve_tuned_point(&o->plan, fb_target_info(s->t), c, &s->ns, &s->point, &s->tuning));
     if (on_device(s->t)) FB_CHECK(fb_ns_device_open(&s->ns, s->t, &s->point, &s->log.upload_s, &s->log.setup_s));
+    if (o->plan.tuned) FB_CHECK(fb_solve_tuned_spmv(&o->plan, fb_target_info(s->t), &s->ns, s->tuning));
     s->rss_setup = fb_rss_bytes();
     announce(o, c, s);
 fail:

@@ -280,6 +280,34 @@ fail:
     return status;
 }
 
+/* --tuned with CG_SPMV: the SpMV kernel's own point for the pressure
+ * matrix, looked up as `spmv --tuned` looks up any matrix's (the kernel's
+ * name, double, the matrix's signature), set on the open device, and kept
+ * in tuning.spmv. */
+fb_status fb_solve_tuned_spmv(const fb_solve_plan *plan, const fb_device_info *d, fb_ns *ns, json_t *tuning)
+{
+    fb_status status = FB_OK;
+    const fb_spmv_kernel_def *k = fb_ns_device_spmv_kernel(ns);
+    fb_tuning_cache *cache = NULL;
+    json_t *matrix = NULL, *spmv = NULL;
+    fb_param_point point;
+    char text[512];
+    if (!k) return FB_OK;
+    FB_CHECK(fb_ns_pressure_matrix_record(ns, &matrix));
+    FB_CHECK(fb_cache_load(plan->cache, &cache));
+    FB_CHECK(fb_tuned_point(cache, d, k->name, k->params, k->nparams, 1, matrix, &point, &spmv));
+    FB_CHECK(fb_ns_device_set_spmv_point(ns, &point));
+    json_object_set_new(spmv, "kernel", json_string(k->name));
+    fb_tuning_text(spmv, text, sizeof text);
+    fprintf(stderr, "--tuned: the CG's SpMV %s: %s\n", k->name, text);
+    if (tuning) json_object_set(tuning, "spmv", spmv);
+fail:
+    json_decref(spmv);
+    json_decref(matrix);
+    fb_cache_free(cache);
+    return status;
+}
+
 /* ---- the sweep ----------------------------------------------------------- */
 
 typedef enum row_state { ROW_OK, ROW_WRONG, ROW_FAILED } row_state;

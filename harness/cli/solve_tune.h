@@ -54,6 +54,11 @@ void fb_solve_point_text(const fb_param_point *p, char *buf, size_t len);
 fb_status fb_solve_tuned_point(const fb_solve_plan *plan, const fb_device_info *d, const fb_solve_case *c,
                                const fb_ns *ns, fb_param_point *point, json_t **tuning);
 
+/* --tuned, after the device is open with CG_SPMV != 0: the SpMV kernel's
+ * cached point for the pressure matrix (exact, nearest signature, else its
+ * defaults) set on the device, said on stderr, and kept in tuning.spmv. */
+fb_status fb_solve_tuned_spmv(const fb_solve_plan *plan, const fb_device_info *d, fb_ns *ns, json_t *tuning);
+
 typedef struct fb_solve_sweep fb_solve_sweep;
 
 /* Runs the case once at *point (a record of its own), and before freeing

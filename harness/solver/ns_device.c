@@ -14,7 +14,9 @@
 #include "core/measure.h"
 #include "core/stats.h"
 #include "ns/ns_kernels.h"
+#include "solver/ns_csr.h"
 #include "solver/ns_order.h"
+#include "spmv/spmv_kernels.h"
 
 /* Slots of the device's scalar array. The CG keeps r.z and r.r of two
  * consecutive iterations (parity 0 and 1), so beta = rz_k / rz_{k-1} is
@@ -57,14 +59,29 @@ struct fb_ns_device {
     double *pvals_host;
     int ubc_uploaded;
     double ubc_time; /* ns->ubc_time when ubc was last uploaded */
+    /* CG_SPMV != 0: the pressure matrix as CSR (ns_csr.h) and the SpMV
+     * family's kernel at its own point; all NULL when 0 */
+    int cg_spmv;
+    const fb_spmv_kernel_def *spmv;
+    fb_param_point spmv_point;
+    fb_spmv_shape spmv_shape;
+    fb_launch spmv_launch;
+    fb_kernel *spmv_kernel;
+    fb_buffer *csr_rowptr, *csr_col, *csr_epos, *csr_diagpos, *csr_values;
 };
 
 const fb_param_point *fb_ns_device_point(const fb_ns *ns) { return ns->dev ? &ns->dev->point : NULL; }
 
-/* by CG_VARIANT: classic, single reduction, pipelined (ns_device.c's cg*) */
+/* by CG_VARIANT: classic, single reduction, pipelined (ns_device.c's cg*);
+ * the single-reduction CG with an external product (CG_SPMV) launches its
+ * dot products apart: update, SpMV, dots, reduction */
 static const int cg_launches[] = {4, 3, 2};
 
-int fb_ns_device_launches_per_cg_iteration(const fb_ns *ns) { return !ns->dev ? 0 : cg_launches[ns->dev->cg_variant]; }
+int fb_ns_device_launches_per_cg_iteration(const fb_ns *ns)
+{
+    if (!ns->dev) return 0;
+    return ns->dev->cg_variant == 1 && ns->dev->cg_spmv ? 4 : cg_launches[ns->dev->cg_variant];
+}
 
 /* ---- launches ---- */
 
@@ -239,6 +256,43 @@ static fb_status cg_start(fb_ns *ns)
     return launch(dv, FB_NS_CG_START, (size_t)n, a, NARGS(a));
 }
 
+/* ---- the CG's product from the SpMV family (CG_SPMV 1..3) ---- */
+
+/* The pressure matrix's CSR values from the per-edge A of this step. */
+static fb_status csr_values(struct fb_ns_device *dv, int n)
+{
+    const fb_arg a[] = {INT(n), BUF(rowptr), BUF(A), BUF(csr_epos), BUF(csr_diagpos), BUF(csr_values)};
+    return launch(dv, FB_NS_CSR_VALUES, (size_t)n, a, NARGS(a));
+}
+
+/* y = A x by the SpMV family's kernel, at its own geometry. */
+static fb_status spmv_product(struct fb_ns_device *dv, fb_kernel *k, fb_buffer *x, fb_buffer *y)
+{
+    const fb_arg a[] = {INT(dv->spmv_shape.nrows), BUF(csr_rowptr),  BUF(csr_col),
+                        BUF(csr_values),           fb_arg_buffer(x), fb_arg_buffer(y)};
+    return fb_target_launch(dv->t, k, &dv->spmv_launch, a, NARGS(a), NULL);
+}
+
+/* w = A u and the partials (r, u), (w, u), (r, r) of the single-reduction
+ * CG (u in z, w in q): ns_cg1_matvec's fused edge product, or (CG_SPMV)
+ * the SpMV kernel and ns_cg1_dots. */
+static fb_status cg1_product(fb_ns *ns)
+{
+    fb_status status = FB_OK;
+    struct fb_ns_device *dv = ns->dev;
+    const int n = ns->E.n;
+    if (!dv->cg_spmv) {
+        const fb_arg a[] = {INT(n), BUF(rowptr), BUF(col),     BUF(A),         BUF(r),
+                            BUF(z), BUF(q),      BUF(partial), INT(dv->stride)};
+        return launch(dv, FB_NS_CG1_MATVEC, (size_t)n, a, NARGS(a));
+    }
+    const fb_arg dots[] = {INT(n), BUF(r), BUF(z), BUF(q), BUF(partial), INT(dv->stride)};
+    FB_CHECK(spmv_product(dv, dv->spmv_kernel, dv->z, dv->q));
+    FB_CHECK(launch(dv, FB_NS_CG1_DOTS, (size_t)n, dots, NARGS(dots)));
+fail:
+    return status;
+}
+
 /* The single-reduction CG (ns.cl's ns_cg1_*): r, u = M^-1 r from
  * ns_cg_start, then w = A u and its three dot products; per iteration the
  * vector updates, w = A u again with its dot products, one reduction and
@@ -248,10 +302,8 @@ static fb_status cg_single_reduction(fb_ns *ns, double tol2, int *its, double *r
     fb_status status = FB_OK;
     struct fb_ns_device *dv = ns->dev;
     const int n = ns->E.n;
-    const fb_arg matvec[] = {INT(n), BUF(rowptr), BUF(col),     BUF(A),         BUF(r),
-                             BUF(z), BUF(q),      BUF(partial), INT(dv->stride)};
     FB_CHECK(cg_start(ns));
-    FB_CHECK(launch(dv, FB_NS_CG1_MATVEC, (size_t)n, matvec, NARGS(matvec)));
+    FB_CHECK(cg1_product(ns));
     FB_CHECK(reduce(dv, 0, 3, OP_SUM, S_CG1));
     FB_CHECK(read_scalars(dv));
     double rr = dv->scal_host[S_CG1 + 2];
@@ -261,7 +313,7 @@ static fb_status cg_single_reduction(fb_ns *ns, double tol2, int *its, double *r
         const fb_arg upd[] = {INT(n),  BUF(p),       BUF(r),    BUF(z),   BUF(q),    BUF(d),
                               BUF(d2), BUF(invdiag), BUF(scal), INT(cur), INT(next), INT(k == 0)};
         FB_CHECK(launch(dv, FB_NS_CG1_UPDATE, (size_t)n, upd, NARGS(upd)));
-        FB_CHECK(launch(dv, FB_NS_CG1_MATVEC, (size_t)n, matvec, NARGS(matvec)));
+        FB_CHECK(cg1_product(ns));
         FB_CHECK(reduce(dv, 0, 3, OP_SUM, next));
         FB_CHECK(read_scalars(dv));
         rr = dv->scal_host[next + 2];
@@ -399,6 +451,7 @@ static fb_status step2(fb_ns *ns, int k, fb_ns_step_info *info)
     FB_CHECK(impose_pressure(ns, ns->t + dt));
     FB_CHECK(pressure_system(ns, dt, &b2));
     if (!isfinite(b2)) FB_FAIL(FB_ERR_CHECK, "step %d: the pressure right-hand side is not finite: the run blew up", k);
+    if (dv->cg_spmv) FB_CHECK(csr_values(dv, n));
     FB_CHECK(run_cg(ns, ns->cfg.cg_tol * ns->cfg.cg_tol * b2, &info->cg_its, &res2));
     FB_CHECK(fb_ns_watch_cg(ns, k, b2, res2, info));
     if (ns->bnd->p_ref >= 0) FB_CHECK(shift_to_reference(ns, ns->t + dt));
@@ -616,6 +669,22 @@ fail:
     return status;
 }
 
+/* CG_SPMV: 0..3, and an external product only for the single-reduction
+ * CG (the classic one fuses its product with the new direction). */
+static fb_status check_cg_spmv(const fb_param_point *point)
+{
+    fb_status status = FB_OK;
+    const int cg_spmv = point->values[FB_NS_CG_SPMV_AXIS], cg_variant = point->values[FB_NS_CG_VARIANT_AXIS];
+    if (cg_spmv < 0 || cg_spmv > 3) FB_FAIL(FB_ERR_USAGE, "solver: CG_SPMV=%d is not 0, 1, 2 or 3", cg_spmv);
+    if (cg_spmv && cg_variant != 1)
+        FB_FAIL(FB_ERR_USAGE,
+                "solver: CG_SPMV=%d needs the single-reduction CG (CG_VARIANT=1): CG_VARIANT=%d fuses its product "
+                "with the new direction",
+                cg_spmv, cg_variant);
+fail:
+    return status;
+}
+
 /* Why the device or the point cannot run the solver, or FB_OK. */
 static fb_status check_point(const fb_device_info *info, const fb_param_point *point)
 {
@@ -633,8 +702,142 @@ static fb_status check_point(const fb_device_info *info, const fb_param_point *p
         FB_FAIL(FB_ERR_USAGE, "solver: GROUP_REDUCE=%d is not 0 or 1", group_reduce);
     if (cg_variant < 0 || cg_variant > 2) FB_FAIL(FB_ERR_USAGE, "solver: CG_VARIANT=%d is not 0, 1 or 2", cg_variant);
     if (layout != 0 && layout != 1) FB_FAIL(FB_ERR_USAGE, "solver: EDGE_LAYOUT=%d is not 0 or 1", layout);
+    FB_CHECK(check_cg_spmv(point));
     if (!info->double_support) FB_FAIL(FB_ERR_UNAVAILABLE, "%s: the solver needs double precision", info->id);
 fail:
+    return status;
+}
+
+/* ---- setup of the CG's SpMV (CG_SPMV 1..3) ---- */
+
+static const char *const spmv_kernel_names[] = {NULL, "csr-scalar", "csr-vector", "csr-multirow"};
+
+static int axis_has(const fb_param_axis *a, int v)
+{
+    for (int i = 0; i < a->nvalues; ++i)
+        if (a->values[i] == v) return 1;
+    return 0;
+}
+
+/* Why the SpMV kernel cannot run at p on this device and matrix, or FB_OK:
+ * every value on its axis, then the kernel's own allowed(). */
+static fb_status check_spmv_point(const struct fb_ns_device *dv, const fb_param_point *p)
+{
+    fb_status status = FB_OK;
+    const fb_spmv_kernel_def *k = dv->spmv;
+    char why[256] = "";
+    for (int i = 0; i < k->nparams; ++i)
+        if (!axis_has(&k->params[i], p->values[i]))
+            FB_FAIL(FB_ERR_USAGE, "solver: %s's %s=%d is not one of its values", k->name, k->params[i].name,
+                    p->values[i]);
+    if (!k->allowed(p, fb_target_info(dv->t), &dv->spmv_shape, why, sizeof why))
+        FB_FAIL(FB_ERR_USAGE, "solver: CG_SPMV=%d (%s) cannot run on %s: %s", dv->cg_spmv, k->name,
+                fb_target_info(dv->t)->id, why);
+fail:
+    return status;
+}
+
+/* The SpMV kernel from its own source at p, in double (REAL and its
+ * parameters as defines, as kernels/spmv builds it). */
+static fb_status build_spmv(struct fb_ns_device *dv, const fb_param_point *p, fb_kernel **out)
+{
+    fb_status status = FB_OK;
+    const fb_spmv_kernel_def *k = dv->spmv;
+    fb_define defines[FB_MAX_PARAMS + 1] = {{"REAL", "double"}};
+    char values[FB_MAX_PARAMS][16];
+    for (int i = 0; i < k->nparams; ++i) {
+        snprintf(values[i], sizeof values[i], "%d", p->values[i]);
+        defines[i + 1] = (fb_define){k->params[i].name, values[i]};
+    }
+    const char *text = fb_kernel_source(k->source);
+    if (!text) FB_FAIL(FB_ERR_INPUT, "kernel source %s is not embedded", k->source);
+    const fb_program_spec spec = {k->source, text, k->kernel, defines, 1 + k->nparams, NULL};
+    FB_CHECK(fb_target_build(dv->t, &spec, out));
+fail:
+    return status;
+}
+
+/* Checks p, builds the kernel at p, and takes both (the old ones kept on
+ * failure). */
+static fb_status use_spmv_point(struct fb_ns_device *dv, const fb_param_point *p)
+{
+    fb_status status = FB_OK;
+    fb_kernel *k = NULL;
+    fb_launch fixup;
+    int nthreads;
+    FB_CHECK(check_spmv_point(dv, p));
+    FB_CHECK(build_spmv(dv, p, &k));
+    dv->spmv_point = *p, dv->spmv_kernel = k;
+    dv->spmv->geometry(p, &dv->spmv_shape, &dv->spmv_launch, &fixup, &nthreads);
+fail:
+    return status;
+}
+
+/* The pressure matrix's CSR pattern in the device's order, uploaded once
+ * (values filled each step by ns_csr_values), and the SpMV kernel at its
+ * defaults (fb_ns_device_set_spmv_point sets a tuned point). */
+static fb_status open_spmv(struct fb_ns_device *dv)
+{
+    fb_status status = FB_OK;
+    fb_ns_csr c;
+    const int n = dv->order.n, I = (int)sizeof(int);
+    FB_CHECK(fb_ns_csr_build(n, dv->order.rowptr, dv->order.col, &c));
+    dv->spmv = fb_spmv_kernel_find(spmv_kernel_names[dv->cg_spmv]);
+    if (!dv->spmv) FB_FAIL(FB_ERR_INPUT, "the SpMV family has no kernel %s", spmv_kernel_names[dv->cg_spmv]);
+    dv->spmv_shape = (fb_spmv_shape){.nrows = n,
+                                     .ncols = n,
+                                     .nnz = c.nnz,
+                                     .block = 1,
+                                     .nbrows = n,
+                                     .nblocks = c.nnz,
+                                     .real_bytes = (int)sizeof(double)};
+    const fb_param_point defaults = fb_spmv_default_point(dv->spmv);
+    FB_CHECK(use_spmv_point(dv, &defaults));
+    FB_CHECK(upload(dv->t, &dv->csr_rowptr, c.rowptr, (size_t)I * ((size_t)n + 1)));
+    FB_CHECK(upload(dv->t, &dv->csr_col, c.col, (size_t)I * (size_t)c.nnz));
+    FB_CHECK(upload(dv->t, &dv->csr_epos, c.epos, (size_t)I * (size_t)dv->order.nedges));
+    FB_CHECK(upload(dv->t, &dv->csr_diagpos, c.diagpos, (size_t)I * (size_t)n));
+    FB_CHECK(upload(dv->t, &dv->csr_values, NULL, sizeof(double) * (size_t)c.nnz));
+fail:
+    fb_ns_csr_free(&c);
+    return status;
+}
+
+const fb_spmv_kernel_def *fb_ns_device_spmv_kernel(const fb_ns *ns) { return ns->dev ? ns->dev->spmv : NULL; }
+
+const fb_param_point *fb_ns_device_spmv_point(const fb_ns *ns)
+{
+    return ns->dev && ns->dev->spmv ? &ns->dev->spmv_point : NULL;
+}
+
+/* After the new kernel is built, one product (into the CG's scratch q) so
+ * a driver that compiles at the first launch does it here, not in step 1. */
+fb_status fb_ns_device_set_spmv_point(fb_ns *ns, const fb_param_point *p)
+{
+    fb_status status = FB_OK;
+    struct fb_ns_device *dv = ns->dev;
+    if (!dv) FB_FAIL(FB_ERR_USAGE, "the CG's SpMV point is for a device run (fb_ns_device_open first)");
+    if (!dv->spmv)
+        FB_FAIL(FB_ERR_USAGE, "solver: CG_SPMV=0 runs the CG's own edge product: no SpMV kernel to set a point for");
+    FB_CHECK(use_spmv_point(dv, p));
+    FB_CHECK(spmv_product(dv, dv->spmv_kernel, dv->z, dv->q));
+    FB_CHECK(fb_target_finish(dv->t));
+fail:
+    return status;
+}
+
+/* The device's order when open (the matrix the kernel multiplies), else
+ * the mesh's: the signature (rows, nnz, row statistics) is the same. */
+fb_status fb_ns_pressure_matrix_record(const fb_ns *ns, json_t **out)
+{
+    fb_status status = FB_OK;
+    fb_ns_csr c;
+    const struct fb_ns_device *dv = ns->dev;
+    *out = NULL;
+    FB_CHECK(fb_ns_csr_build(ns->E.n, dv ? dv->order.rowptr : ns->E.rowptr, dv ? dv->order.col : ns->E.col, &c));
+    FB_CHECK(fb_ns_csr_record(&c, "ns-pressure", out));
+fail:
+    fb_ns_csr_free(&c);
     return status;
 }
 
@@ -671,7 +874,7 @@ fb_status fb_ns_device_open(fb_ns *ns, fb_target *t, const fb_param_point *point
     FB_ALLOC(dv, 1, "the device solver");
     dv->t = t, dv->point = *point, dv->wg = point->values[FB_NS_WG_SIZE_AXIS];
     dv->group_reduce = point->values[FB_NS_GROUP_REDUCE_AXIS], dv->cg_variant = point->values[FB_NS_CG_VARIANT_AXIS];
-    dv->packed = point->values[FB_NS_EDGE_LAYOUT_AXIS];
+    dv->packed = point->values[FB_NS_EDGE_LAYOUT_AXIS], dv->cg_spmv = point->values[FB_NS_CG_SPMV_AXIS];
     dv->stride = (ns->E.n + dv->wg - 1) / dv->wg * (dv->group_reduce ? 1 : dv->wg);
     ns->dev = dv;
     const double begin = fb_now();
@@ -681,6 +884,7 @@ fb_status fb_ns_device_open(fb_ns *ns, fb_target *t, const fb_param_point *point
     FB_CHECK(upload_edges(dv, ns));
     FB_CHECK(upload_nodes(dv, ns));
     FB_CHECK(alloc_work(dv, ns));
+    if (dv->cg_spmv) FB_CHECK(open_spmv(dv));
     FB_CHECK(fb_target_finish(t));
     if (upload_s) *upload_s = fb_now() - start;
     FB_CHECK(warm_up(ns));
@@ -784,13 +988,11 @@ fb_status fb_ns_device_time_matvec(fb_ns *ns, int repeats, double *median_s)
     fb_status status = FB_OK;
     struct fb_ns_device *dv = ns->dev;
     double *times = NULL;
-    const int n = ns->E.n;
-    const fb_arg a[] = {INT(n), BUF(rowptr), BUF(col), BUF(A), BUF(r), BUF(z), BUF(q), BUF(partial), INT(dv->stride)};
     FB_ALLOC(times, repeats, "matvec times");
     for (int k = 0; k < repeats; ++k) {
         FB_CHECK(fb_target_finish(dv->t));
         const double start = fb_now();
-        FB_CHECK(launch(dv, FB_NS_CG1_MATVEC, (size_t)n, a, NARGS(a)));
+        FB_CHECK(cg1_product(ns));
         FB_CHECK(fb_target_finish(dv->t));
         times[k] = fb_now() - start;
     }
@@ -805,12 +1007,13 @@ void fb_ns_device_close(fb_ns *ns)
     struct fb_ns_device *dv = ns->dev;
     if (!dv) return;
     if (dv->packed) dv->dn = dv->ls = NULL; /* aliases of nd */
-    fb_buffer *all[] = {dv->rowptr,      dv->col,         dv->nd,     dv->dn,     dv->ls,      dv->mass,
-                        dv->h,           dv->bnorm,       dv->vfixed, dv->pfixed, dv->fixed,   dv->slip,
-                        dv->slip_normal, dv->pfixed_list, dv->u,      dv->p,      dv->u1,      dv->u2,
-                        dv->acc,         dv->tau,         dv->pic,    dv->pip,    dv->p_old,   dv->p_nm1,
-                        dv->A,           dv->invdiag,     dv->b,      dv->r,      dv->z,       dv->d,
-                        dv->d2,          dv->q,           dv->ubc,    dv->pvals,  dv->partial, dv->scal};
+    fb_buffer *all[] = {dv->rowptr,      dv->col,         dv->nd,       dv->dn,          dv->ls,        dv->mass,
+                        dv->h,           dv->bnorm,       dv->vfixed,   dv->pfixed,      dv->fixed,     dv->slip,
+                        dv->slip_normal, dv->pfixed_list, dv->u,        dv->p,           dv->u1,        dv->u2,
+                        dv->acc,         dv->tau,         dv->pic,      dv->pip,         dv->p_old,     dv->p_nm1,
+                        dv->A,           dv->invdiag,     dv->b,        dv->r,           dv->z,         dv->d,
+                        dv->d2,          dv->q,           dv->ubc,      dv->pvals,       dv->partial,   dv->scal,
+                        dv->csr_rowptr,  dv->csr_col,     dv->csr_epos, dv->csr_diagpos, dv->csr_values};
     for (size_t k = 0; k < sizeof all / sizeof *all; ++k)
         if (all[k]) fb_target_release(dv->t, all[k]);
     fb_buffer *pipelined[] = {dv->cg_w, dv->cg_n, dv->cg_z, dv->cg_y, dv->cg_mn[0], dv->cg_mn[1]};

@@ -15,9 +15,12 @@
 #ifndef FB_SOLVER_NS_DEVICE_H
 #define FB_SOLVER_NS_DEVICE_H
 
+#include <jansson.h>
+
 #include "backends/target.h"
 #include "ns/ns_kernels.h"
 #include "solver/ns.h"
+#include "spmv/spmv_kernels.h"
 
 /* Builds the kernels at point (fb_ns_axes: work-group size, reductions),
  * checked against the device first, uploads the
@@ -38,9 +41,34 @@ const fb_param_point *fb_ns_device_point(const fb_ns *ns);
 
 /* Kernel launches per CG iteration (for the record): 4 for the classic CG
  * (direction with its product, its reduction, update, its reduction), 3
- * for the single-reduction one (update, product, reduction), 2 for the
+ * for the single-reduction one (update, product, reduction), 4 for it with
+ * CG_SPMV != 0 (update, SpMV, dot products, reduction), 2 for the
  * pipelined one (the fused iteration, its reduction); 0 on the host. */
 int fb_ns_device_launches_per_cg_iteration(const fb_ns *ns);
+
+/* ---- the CG's SpMV kernel (CG_SPMV 1..3: csr-scalar, csr-vector,
+ * csr-multirow of kernels/spmv on the pressure matrix as CSR) ---- */
+
+/* The SpMV kernel the CG multiplies with and its point (the kernel's own
+ * axes, fb_spmv_kernel_def.params); NULL on the host or with CG_SPMV=0. */
+const fb_spmv_kernel_def *fb_ns_device_spmv_kernel(const fb_ns *ns);
+const fb_param_point *fb_ns_device_spmv_point(const fb_ns *ns);
+
+/* Runs the CG's SpMV kernel at p from now on (fb_ns_device_open starts it
+ * at the kernel's defaults): p checked against the kernel's axes and its
+ * allowed() on this device and matrix (FB_ERR_USAGE with the reason, the
+ * old point kept), the kernel built, launched once untimed. FB_ERR_USAGE
+ * on the host or with CG_SPMV=0. For `solve --tuned`: the point from
+ * fb_tuned_point(cache, device, kernel->name, kernel->params,
+ * kernel->nparams, 1, the record below, ...). */
+fb_status fb_ns_device_set_spmv_point(fb_ns *ns, const fb_param_point *p);
+
+/* *out (new reference): a matrix record of the pressure matrix's pattern
+ * (edge rows with the diagonal: rows, cols, nnz, nnz_per_row {min, mean,
+ * max, stddev}, bandwidth, symmetry, as spmv_record.h writes them), all
+ * the tuning cache's signature reads. In the device's order when ns runs
+ * on a device, else the mesh's (the same signature). */
+fb_status fb_ns_pressure_matrix_record(const fb_ns *ns, json_t **out);
 
 /* ---- the last step's pressure system, for the peers (ns_pressure.h) ---- */
 
@@ -61,7 +89,8 @@ typedef struct fb_ns_cg_run {
 fb_status fb_ns_device_cg_solve(fb_ns *ns, const double *x0, double *x, fb_ns_cg_run *out);
 
 /* Median seconds of one launch of the CG's product (ns_cg1_matvec: w = A u
- * and its three dot products per node) over repeats launches. */
+ * and its three dot products per node; with CG_SPMV the SpMV kernel and
+ * ns_cg1_dots, two launches) over repeats launches. */
 fb_status fb_ns_device_time_matvec(fb_ns *ns, int repeats, double *median_s);
 
 /* Releases the device state; ns runs on the host again from its host

@@ -146,6 +146,11 @@ json_t *fb_solve_record(const fb_solve_case *c, const fb_ns *ns, const fb_solve_
     json_object_set_new(rec, "threads", json_integer(omp_get_max_threads()));
     if (ns->dev)
         json_object_set_new(rec, "launches_per_cg_iteration", json_integer(fb_ns_device_launches_per_cg_iteration(ns)));
+    const fb_spmv_kernel_def *spmv = fb_ns_device_spmv_kernel(ns);
+    if (spmv) /* CG_SPMV: the SpMV family's kernel and its own point */
+        json_object_set_new(rec, "cg_spmv",
+                            json_pack("{s:s, s:o}", "kernel", spmv->name, "params",
+                                      fb_json_params(spmv->params, spmv->nparams, fb_ns_device_spmv_point(ns))));
     json_object_set_new(rec, "nu", json_real(ns->cfg.nu));
     json_object_set_new(rec, "steps", json_integer(log->n));
     json_object_set_new(rec, "t_end", json_real(ns->t));

@@ -34,6 +34,8 @@
  * launches per iteration; 0 the classic two-reduction CG, 4; 2 the
  * pipelined CG, one fused kernel and its reduction, 2) is the host's
  * choice of launch sequence; no kernel reads it.
+ * So is CG_SPMV (0 ns_cg1_matvec's fused edge product; 1..3 a kernel of
+ * kernels/spmv on the CSR ns_csr_values fills, dots by ns_cg1_dots).
  * Model: the bytes of each pass are fb_ns_bytes_split's (ns.c), the same
  * passes as the OpenMP baseline.
  */
@@ -574,6 +576,48 @@ __kernel void NS_BOUNDS ns_cg2_iterate(const int n, __global const int *restrict
     }
     NS_PARTIAL(red, lid, gamma_new, NS_SUM, partial, 0, stride);
     NS_PARTIAL(red, lid, delta_new, NS_SUM, partial, 1, stride);
+    NS_PARTIAL(red, lid, rr, NS_SUM, partial, 2, stride);
+}
+
+/* ---- the CG with the SpMV family's product (CG_SPMV 1..3): the pressure
+ * matrix as explicit CSR, the diagonal in its column place, filled from
+ * the per-edge A each step; w = A u is then a kernel of kernels/spmv and
+ * its dot products a pass of their own (ns_cg1_dots). ---- */
+
+/* values[epos[e]] = A[e], values[diagpos[i]] = -sum_e A[e]: the edge
+ * product sum_e A[e] (u_j - u_i) as a matrix. A fixed-pressure row has
+ * A = 0, so it is an all-zero row, as the edge product sees it. */
+__kernel void NS_BOUNDS ns_csr_values(const int n, __global const int *restrict rowptr, __global const REAL *restrict A,
+                                      __global const int *restrict epos, __global const int *restrict diagpos,
+                                      __global REAL *restrict values)
+{
+    NS_FOR_EACH(i, n)
+    {
+        REAL diag = 0;
+        for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) {
+            const REAL a = A[e];
+            values[epos[e]] = a;
+            diag -= a;
+        }
+        values[diagpos[i]] = diag;
+    }
+}
+
+/* The dot products ns_cg1_matvec fuses with its product, after an
+ * external one: partials 0 (r, u), 1 (w, u), 2 (r, r). */
+__kernel void NS_BOUNDS ns_cg1_dots(const int n, __global const REAL *restrict r, __global const REAL *restrict u,
+                                    __global const REAL *restrict w, __global REAL *restrict partial, const int stride)
+{
+    NS_PARTIAL_SPACE(red);
+    const int lid = (int)get_local_id(0);
+    REAL gamma = 0, delta = 0, rr = 0;
+    NS_FOR_EACH(i, n)
+    {
+        const REAL ui = u[i], ri = r[i];
+        gamma += ri * ui, delta += w[i] * ui, rr += ri * ri;
+    }
+    NS_PARTIAL(red, lid, gamma, NS_SUM, partial, 0, stride);
+    NS_PARTIAL(red, lid, delta, NS_SUM, partial, 1, stride);
     NS_PARTIAL(red, lid, rr, NS_SUM, partial, 2, stride);
 }
 

@@ -28,6 +28,8 @@ const char *const fb_ns_kernel_names[FB_NS_NKERNELS] = {
     [FB_NS_CG1_UPDATE] = "ns_cg1_update",
     [FB_NS_CG2_START] = "ns_cg2_start",
     [FB_NS_CG2_ITERATE] = "ns_cg2_iterate",
+    [FB_NS_CSR_VALUES] = "ns_csr_values",
+    [FB_NS_CG1_DOTS] = "ns_cg1_dots",
     [FB_NS_CORRECT] = "ns_correct",
 };
 
@@ -43,6 +45,8 @@ const fb_param_axis fb_ns_axes[FB_NS_NAXES] = {
      FB_ROLE_LAYOUT},
     {"RENUMBER", 0, {0, 1, 2}, 3, "node order on the device: 0 the mesh's, 1 reverse Cuthill-McKee, 2 by neighbour count",
      1, FB_ROLE_OTHER},
+    {"CG_SPMV", 0, {0, 1, 2, 3}, 4, "single-reduction CG's product: 0 its fused edge product, 1 csr-scalar, 2 csr-vector, "
+     "3 csr-multirow (kernels/spmv) on the matrix as CSR", 1, FB_ROLE_OTHER},
 };
 // clang-format on
 

@@ -32,6 +32,8 @@ typedef enum fb_ns_kernel_id {
     FB_NS_CG1_UPDATE,
     FB_NS_CG2_START,
     FB_NS_CG2_ITERATE,
+    FB_NS_CSR_VALUES, /* CG_SPMV != 0: the explicit CSR matrix and the product's dot products */
+    FB_NS_CG1_DOTS,
     FB_NS_CORRECT,
     FB_NS_NKERNELS
 } fb_ns_kernel_id;
@@ -46,19 +48,25 @@ extern const char *const fb_ns_kernel_names[FB_NS_NKERNELS];
  * the single-reduction CG, one reduction and three launches per iteration;
  * 0: the classic CG, two and four; 2: the pipelined CG, one and two; the
  * host's launch sequence only), EDGE_LAYOUT (0: the edge coefficients as
- * split arrays nd, dn, ls; 1: one packed 16-REAL record per edge) and
+ * split arrays nd, dn, ls; 1: one packed 16-REAL record per edge),
  * RENUMBER (the node order the device holds: 0 the mesh's, 1 reverse
  * Cuthill-McKee, 2 by neighbour count; the host's permutation only,
- * harness/solver/ns_order.c). The defaults of GROUP_REDUCE and CG_VARIANT,
- * 0 and 1, are the fastest measured (PoCL: 2-3x faster CG than 1 and 0;
- * the pipelined CG's fused kernel is slower there than variant 1's two); a
- * GPU may prefer the trees, which write fewer partials, and fewer launches. */
+ * harness/solver/ns_order.c) and CG_SPMV (the product of the
+ * single-reduction CG: 0 its own edge product fused with the dot products;
+ * 1 csr-scalar, 2 csr-vector, 3 csr-multirow of kernels/spmv on the
+ * pressure matrix as explicit CSR, the dots a pass of their own: 4
+ * launches per iteration; the host's launch sequence only). The defaults
+ * of GROUP_REDUCE and CG_VARIANT, 0 and 1, are the fastest measured (PoCL:
+ * 2-3x faster CG than 1 and 0; the pipelined CG's fused kernel is slower
+ * there than variant 1's two); a GPU may prefer the trees, which write
+ * fewer partials, and fewer launches. */
 enum {
     FB_NS_WG_SIZE_AXIS,
     FB_NS_GROUP_REDUCE_AXIS,
     FB_NS_CG_VARIANT_AXIS,
     FB_NS_EDGE_LAYOUT_AXIS,
     FB_NS_RENUMBER_AXIS,
+    FB_NS_CG_SPMV_AXIS,
     FB_NS_NAXES
 };
 extern const fb_param_axis fb_ns_axes[FB_NS_NAXES];

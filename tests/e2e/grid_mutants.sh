@@ -98,4 +98,8 @@ expect_solver_caught ns-halfgamma test_cavity_level0
 echo "== ns: the pipelined CG's recurrence y = A M^-1 z loses its beta y term (n drifts from A M^-1 w)"
 mutant ns-pipe-y ns/ns.cl 's|const REAL yi = t + beta \* y\[i\],|const REAL yi = t,|' > "$dir/ns-pipe-y.path"
 expect_solver_caught ns-pipe-y test_cavity_level1_pipelined_cg
+
+echo "== ns: the (w, u) dot product after the SpMV family's product halved (CG_SPMV's ns_cg1_dots)"
+mutant ns-halfdelta ns/ns.cl 's|delta += w\[i\] \* ui,|delta += (REAL)0.5 * w[i] * ui,|' > "$dir/ns-halfdelta.path"
+expect_solver_caught ns-halfdelta 'test_cavity_level1_spmv*'
 echo "ok"

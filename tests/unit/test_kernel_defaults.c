@@ -48,6 +48,7 @@ static const no_default no_defaults[] = {
     {"spmv", "bcsr-soa", "WG_SIZE", "launch only: the kernel never reads it"},
     {"ns", NULL, "CG_VARIANT", "the host's choice of launch sequence: no kernel reads it"},
     {"ns", NULL, "RENUMBER", "the host's node order on the device (ns_order.c): no kernel reads it"},
+    {"ns", NULL, "CG_SPMV", "the host's choice of the CG's product (ns_device.c): no ns kernel reads it"},
     {"heat2d", NULL, "BLOCK_X", "compiled in only through GROUP_ITEMS = BLOCK_X * BLOCK_Y (in deriveds)"},
     {"heat2d", NULL, "BLOCK_Y", "compiled in only through GROUP_ITEMS = BLOCK_X * BLOCK_Y (in deriveds)"},
 };

@@ -7,7 +7,10 @@
  *   structured numbering's (about one plane of the cube), far below that
  *   of a random numbering;
  * - gather then scatter gives the array back; the packed records carry nd,
- *   dn and ls at 0, 3 and 6 and zero padding. */
+ *   dn and ls at 0, 3 and 6 and zero padding;
+ * - the pressure matrix's CSR pattern (solver/ns_csr.h) in every order:
+ *   each row the edge row plus its diagonal, sorted, every edge and
+ *   diagonal where epos and diagpos say; unsorted rows refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +21,7 @@
 #include <string.h>
 
 #include "solver/cases.h"
+#include "solver/ns_csr.h"
 #include "solver/ns_order.h"
 
 typedef struct fixture {
@@ -167,6 +171,46 @@ static void test_gather_scatter_and_packing(void **state)
     close_cavity(&f);
 }
 
+static void check_csr(const fb_ns_order *o, const fb_ns_csr *c)
+{
+    assert_int_equal(c->nnz, (long long)o->nedges + o->n);
+    for (int i = 0; i < o->n; ++i) {
+        assert_int_equal(c->rowptr[i], o->rowptr[i] + i);
+        for (int k = c->rowptr[i] + 1; k < c->rowptr[i + 1]; ++k)
+            assert_true(c->col[k] > c->col[k - 1]);
+        assert_int_equal(c->col[c->diagpos[i]], i);
+        for (int e = o->rowptr[i]; e < o->rowptr[i + 1]; ++e) {
+            assert_true(c->epos[e] >= c->rowptr[i] && c->epos[e] < c->rowptr[i + 1]);
+            assert_int_equal(c->col[c->epos[e]], o->col[e]);
+        }
+    }
+}
+
+static void test_pressure_csr(void **state)
+{
+    (void)state;
+    fixture f;
+    open_cavity(&f);
+    for (int method = FB_NS_ORDER_MESH; method <= FB_NS_ORDER_DEGREE; ++method) {
+        fb_ns_order o;
+        fb_ns_csr c;
+        json_t *rec = NULL;
+        assert_int_equal(fb_ns_order_build(&f.ns, method, &o), FB_OK);
+        assert_int_equal(fb_ns_csr_build(o.n, o.rowptr, o.col, &c), FB_OK);
+        check_csr(&o, &c);
+        assert_int_equal(fb_ns_csr_record(&c, "p", &rec), FB_OK);
+        assert_int_equal(json_integer_value(json_object_get(rec, "nnz")), c.nnz);
+        assert_string_equal(json_string_value(json_object_get(rec, "symmetry")), "symmetric");
+        json_decref(rec);
+        fb_ns_csr_free(&c);
+        fb_ns_order_free(&o);
+    }
+    const int rowptr[] = {0, 2, 3}, col[] = {1, 0, 0}; /* row 0 unsorted */
+    fb_ns_csr c;
+    assert_int_equal(fb_ns_csr_build(2, rowptr, col, &c), FB_ERR_INPUT);
+    close_cavity(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -174,6 +218,7 @@ int main(void)
         cmocka_unit_test(test_degree_order),
         cmocka_unit_test(test_rcm_band),
         cmocka_unit_test(test_gather_scatter_and_packing),
+        cmocka_unit_test(test_pressure_csr),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,9 @@
  *   and the single-reduction CG), and with the pipelined CG;
  * - Ethier-Steinman (time-dependent boundary velocities, fixed pressures):
  *   the same validation errors;
+ * - level 1 with the CG's product by the SpMV family (CG_SPMV: csr-vector;
+ *   csr-multirow on a renumbered device), and that choice's launch count,
+ *   SpMV point checks and pressure matrix record;
  * - on openmp, the device path refuses the host backend (the baseline runs
  *   its own loops).
  *
@@ -197,6 +200,67 @@ static void test_ethier_steinman_by_degree(void **state)
     compare_ethier_steinman(&at);
 }
 
+/* The CG's product by the SpMV family's csr-vector on the pressure
+ * matrix as CSR (ns_csr_values, ns_cg1_dots): the same run. */
+static void test_cavity_level1_spmv_vector(void **state)
+{
+    (void)state;
+    fb_param_point at = fb_ns_default_point();
+    at.values[FB_NS_CG_SPMV_AXIS] = 2;
+    print_message("CG_SPMV=2:\n");
+    compare_cavity(1, &at);
+}
+
+/* csr-multirow on a renumbered device: the CSR pattern and the edge
+ * positions in the device's order. */
+static void test_cavity_level1_spmv_multirow_rcm(void **state)
+{
+    (void)state;
+    fb_param_point at = fb_ns_default_point();
+    at.values[FB_NS_CG_SPMV_AXIS] = 3;
+    at.values[FB_NS_RENUMBER_AXIS] = 1;
+    print_message("CG_SPMV=3 RENUMBER=1:\n");
+    compare_cavity(1, &at);
+}
+
+/* The launch count each choice reports, the SpMV point's checks, the
+ * record the tuning cache's lookup needs, and the classic CG refused. */
+static void test_spmv_point_and_record(void **state)
+{
+    (void)state;
+    run r;
+    json_t *rec = NULL;
+    memset(&r, 0, sizeof r);
+    assert_int_equal(fb_case_open("cavity", 0, NULL, &r.c), FB_OK);
+    assert_int_equal(fb_ns_init(&r.ns, &r.c.mesh, &r.c.bnd, &r.c.cfg, &r.c.bc), FB_OK);
+    fb_case_initial(&r.c, &r.ns);
+    fb_param_point at = fb_ns_default_point();
+    at.values[FB_NS_CG_SPMV_AXIS] = 2;
+    at.values[FB_NS_CG_VARIANT_AXIS] = 0;
+    assert_int_equal(fb_ns_device_open(&r.ns, test_target, &at, NULL, NULL), FB_ERR_USAGE);
+    assert_non_null(strstr(fb_error_message(), "CG_VARIANT=1"));
+    at.values[FB_NS_CG_VARIANT_AXIS] = 1;
+    assert_int_equal(fb_ns_device_open(&r.ns, test_target, &at, NULL, NULL), FB_OK);
+    assert_int_equal(fb_ns_device_launches_per_cg_iteration(&r.ns), 4);
+    assert_string_equal(fb_ns_device_spmv_kernel(&r.ns)->name, "csr-vector");
+    fb_param_point sp = *fb_ns_device_spmv_point(&r.ns);
+    sp.values[1] = 64, sp.values[0] = 32; /* VECTOR_SIZE over WG_SIZE */
+    assert_int_equal(fb_ns_device_set_spmv_point(&r.ns, &sp), FB_ERR_USAGE);
+    assert_non_null(strstr(fb_error_message(), "VECTOR_SIZE"));
+    sp.values[0] = 64, sp.values[1] = 4;
+    assert_int_equal(fb_ns_device_set_spmv_point(&r.ns, &sp), FB_OK);
+    assert_int_equal(fb_ns_device_spmv_point(&r.ns)->values[1], 4);
+    assert_int_equal(fb_ns_pressure_matrix_record(&r.ns, &rec), FB_OK);
+    const long long n = r.ns.E.n, nnz = (long long)r.ns.E.nedges + n;
+    assert_int_equal(json_integer_value(json_object_get(rec, "rows")), n);
+    assert_int_equal(json_integer_value(json_object_get(rec, "nnz")), nnz);
+    assert_non_null(json_object_get(json_object_get(rec, "nnz_per_row"), "stddev"));
+    json_decref(rec);
+    fb_ns_device_close(&r.ns);
+    assert_int_equal(fb_ns_device_set_spmv_point(&r.ns, &sp), FB_ERR_USAGE);
+    finish(&r);
+}
+
 static void test_host_refused(void **state)
 {
     (void)state;
@@ -220,7 +284,8 @@ int main(int argc, char **argv)
     if (rc != TEST_GO_ON) return rc;
     /* FB_TEST_ONLY=GLOB runs the matching tests only: e2e.grid_mutants runs
      * each mutant against the comparison that exercises it, not all of them */
-    if (getenv("FB_TEST_ONLY")) cmocka_set_test_filter(getenv("FB_TEST_ONLY"));
+    const char *only = getenv("FB_TEST_ONLY");
+    if (only && *only) cmocka_set_test_filter(only);
     const struct CMUnitTest device[] = {
         cmocka_unit_test(test_cavity_level0),
         cmocka_unit_test(test_cavity_level1),
@@ -229,6 +294,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_ethier_steinman),
         cmocka_unit_test(test_cavity_level1_packed_rcm),
         cmocka_unit_test(test_ethier_steinman_by_degree),
+        cmocka_unit_test(test_cavity_level1_spmv_vector),
+        cmocka_unit_test(test_cavity_level1_spmv_multirow_rcm),
+        cmocka_unit_test(test_spmv_point_and_record),
     };
     const struct CMUnitTest host[] = {cmocka_unit_test(test_host_refused)};
     int failed = test_on_host() ? cmocka_run_group_tests(host, NULL, NULL) : cmocka_run_group_tests(device, NULL, NULL);
