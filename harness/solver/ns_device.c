@@ -2,8 +2,11 @@
  * kernels/ns/ns.cl kernels on one device (contracts in ns_device.h). The
  * order of operations is ns.c's, loop for loop; the decisions (dt, the
  * watch, the CG's stopping test) are ns.c's own functions, fed with the
- * scalars the device reduced. */
+ * scalars the device reduced. The pressure CG is ns_device_cg.c; what the
+ * two share (the device state, the launch helpers) is
+ * ns_device_internal.h. */
 #include "solver/ns_device.h"
+#include "solver/ns_device_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -12,88 +15,17 @@
 
 #include "core/kernel_sources.h"
 #include "core/measure.h"
-#include "core/stats.h"
 #include "ns/ns_kernels.h"
-#include "solver/ns_csr.h"
 #include "solver/ns_order.h"
-#include "spmv/spmv_kernels.h"
-
-/* Slots of the device's scalar array. The CG keeps r.z and r.r of two
- * consecutive iterations (parity 0 and 1), so beta = rz_k / rz_{k-1} is
- * read on the device and no slot needs copying. */
-enum {
-    S_RATE, /* max rate, max |u|/h, lowest bad node: one ns_rate reduction */
-    S_CONV,
-    S_BAD,
-    S_DIV2,
-    S_B2,
-    S_BSUM,
-    S_SHIFT,
-    S_CG = 8, /* rz, rr of parity 0 at 8, 9; of parity 1 at 10, 11 */
-    S_DQ = 12,
-    S_CG1 = 13, /* single-reduction and pipelined CG: gamma, delta, rr, alpha of parity 0 at 13..16, of parity 1
-                   at 17..20 */
-    NSCAL = 21
-};
-
-enum { OP_SUM, OP_MAX, OP_MIN }; /* NS_SUM, NS_MAX, NS_MIN in ns.cl */
-
-struct fb_ns_device {
-    fb_target *t;
-    int wg;
-    int group_reduce;  /* GROUP_REDUCE in ns.cl: 1 a partial per work-group, 0 one per item */
-    int cg_variant;    /* CG_VARIANT: 0 classic, 1 single reduction, 2 pipelined */
-    int packed;        /* EDGE_LAYOUT 1: nd, dn and ls are one buffer of 16-REAL records */
-    fb_ns_order order; /* RENUMBER: the node order the device holds */
-    fb_param_point point;
-    int stride; /* partials of one value: work-groups (or items) of a launch over the nodes */
-    fb_kernel *k[FB_NS_NKERNELS];
-    /* read-only after the upload */
-    fb_buffer *rowptr, *col, *nd, *dn, *ls, *mass, *h, *bnorm, *vfixed, *pfixed, *fixed, *slip, *slip_normal,
-        *pfixed_list;
-    /* the state and the work arrays */
-    fb_buffer *u, *p, *u1, *u2, *acc, *tau, *pic, *pip, *p_old, *p_nm1, *A, *invdiag, *b, *r, *z, *d, *d2, *q;
-    fb_buffer *ubc, *pvals, *partial, *scal;
-    fb_buffer *cg_w, *cg_n, *cg_z, *cg_y, *cg_mn[2]; /* the pipelined CG's own vectors (CG_VARIANT 2 only) */
-    double scal_host[NSCAL];
-    double *pvals_host;
-    int ubc_uploaded;
-    double ubc_time; /* ns->ubc_time when ubc was last uploaded */
-    /* CG_SPMV != 0: the pressure matrix as CSR (ns_csr.h) and the SpMV
-     * family's kernel at its own point; all NULL when 0 */
-    int cg_spmv;
-    const fb_spmv_kernel_def *spmv;
-    fb_param_point spmv_point;
-    fb_spmv_shape spmv_shape;
-    fb_launch spmv_launch;
-    fb_kernel *spmv_kernel;
-    fb_buffer *csr_rowptr, *csr_col, *csr_epos, *csr_diagpos, *csr_values;
-};
 
 const fb_param_point *fb_ns_device_point(const fb_ns *ns) { return ns->dev ? &ns->dev->point : NULL; }
 
-/* by CG_VARIANT: classic, single reduction, pipelined (ns_device.c's cg*);
- * the single-reduction CG with an external product (CG_SPMV) launches its
- * dot products apart: update, SpMV, dots, reduction */
-static const int cg_launches[] = {4, 3, 2};
-
-int fb_ns_device_launches_per_cg_iteration(const fb_ns *ns)
-{
-    if (!ns->dev) return 0;
-    return ns->dev->cg_variant == 1 && ns->dev->cg_spmv ? 4 : cg_launches[ns->dev->cg_variant];
-}
-
 /* ---- launches ---- */
-
-#define BUF(x) fb_arg_buffer(dv->x)
-#define INT(v) fb_arg_i32(v)
-#define DBL(v) fb_arg_real(1, v)
-#define NARGS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /* One launch over items, one work-item each (none when items is 0). A
  * launch capped at a few groups per compute unit, the items striding over
  * the rest (ns.cl's NS_FOR_EACH allows it), ran 3x slower on PoCL. */
-static fb_status launch(struct fb_ns_device *dv, fb_ns_kernel_id k, size_t items, const fb_arg *args, int nargs)
+fb_status fb_nsd_launch(struct fb_ns_device *dv, fb_ns_kernel_id k, size_t items, const fb_arg *args, int nargs)
 {
     if (items == 0) return FB_OK;
     fb_launch l = fb_launch_1d(items, (size_t)dv->wg);
@@ -101,7 +33,7 @@ static fb_status launch(struct fb_ns_device *dv, fb_ns_kernel_id k, size_t items
 }
 
 /* scal[slot + v - v0] = op over the groups' partials v0 .. v0 + nvals - 1. */
-static fb_status reduce(struct fb_ns_device *dv, int v0, int nvals, int op, int slot)
+fb_status fb_nsd_reduce(struct fb_ns_device *dv, int v0, int nvals, int op, int slot)
 {
     const fb_arg a[] = {INT(dv->stride), INT(dv->stride), INT(v0),   INT(nvals),
                         INT(op),         BUF(partial),    BUF(scal), INT(slot)};
@@ -109,7 +41,7 @@ static fb_status reduce(struct fb_ns_device *dv, int v0, int nvals, int op, int 
     return fb_target_launch(dv->t, dv->k[FB_NS_REDUCE], &l, a, NARGS(a), NULL);
 }
 
-static fb_status read_scalars(struct fb_ns_device *dv)
+fb_status fb_nsd_read_scalars(struct fb_ns_device *dv)
 {
     return fb_target_copy_out(dv->t, dv->scal_host, dv->scal, sizeof dv->scal_host);
 }
@@ -128,8 +60,8 @@ static fb_status impose_velocity(fb_ns *ns, fb_buffer *u, double t)
     }
     const fb_arg fixed[] = {INT(bnd->nfixed), BUF(fixed), BUF(ubc), fb_arg_buffer(u)};
     const fb_arg slip[] = {INT(bnd->nslip), BUF(slip), BUF(slip_normal), fb_arg_buffer(u)};
-    FB_CHECK(launch(dv, FB_NS_APPLY_FIXED, (size_t)bnd->nfixed, fixed, NARGS(fixed)));
-    FB_CHECK(launch(dv, FB_NS_APPLY_SLIP, (size_t)bnd->nslip, slip, NARGS(slip)));
+    FB_CHECK(fb_nsd_launch(dv, FB_NS_APPLY_FIXED, (size_t)bnd->nfixed, fixed, NARGS(fixed)));
+    FB_CHECK(fb_nsd_launch(dv, FB_NS_APPLY_SLIP, (size_t)bnd->nslip, slip, NARGS(slip)));
 fail:
     return status;
 }
@@ -144,7 +76,7 @@ static fb_status impose_pressure(fb_ns *ns, double t)
         dv->pvals_host[k] = fb_ns_pressure_at(ns, ns->bnd->pfixed_list[k], t);
     FB_CHECK(fb_target_copy_in(dv->t, dv->pvals, dv->pvals_host, sizeof(double) * count));
     const fb_arg a[] = {INT(count), BUF(pfixed_list), BUF(pvals), BUF(p)};
-    FB_CHECK(launch(dv, FB_NS_SET_VALUES, (size_t)count, a, NARGS(a)));
+    FB_CHECK(fb_nsd_launch(dv, FB_NS_SET_VALUES, (size_t)count, a, NARGS(a)));
 fail:
     return status;
 }
@@ -157,10 +89,10 @@ static fb_status choose_dt(fb_ns *ns, double t_end, int k, fb_ns_step_info *info
     struct fb_ns_device *dv = ns->dev;
     const int n = ns->E.n;
     const fb_arg a[] = {INT(n), BUF(u), BUF(h), BUF(vfixed), DBL(ns->cfg.nu), BUF(partial), INT(dv->stride)};
-    FB_CHECK(launch(dv, FB_NS_RATE, (size_t)n, a, NARGS(a)));
-    FB_CHECK(reduce(dv, 0, 2, OP_MAX, S_RATE));
-    FB_CHECK(reduce(dv, 2, 1, OP_MIN, S_BAD));
-    FB_CHECK(read_scalars(dv));
+    FB_CHECK(fb_nsd_launch(dv, FB_NS_RATE, (size_t)n, a, NARGS(a)));
+    FB_CHECK(fb_nsd_reduce(dv, 0, 2, OP_MAX, S_RATE));
+    FB_CHECK(fb_nsd_reduce(dv, 2, 1, OP_MIN, S_BAD));
+    FB_CHECK(fb_nsd_read_scalars(dv));
     const double bad = dv->scal_host[S_BAD];
     const int bad_node = bad < n ? fb_ns_order_old(&dv->order, (int)bad) : -1;
     FB_CHECK(fb_ns_pick_dt(ns, t_end, k, dv->scal_host[S_RATE], dv->scal_host[S_CONV], bad_node, info));
@@ -193,7 +125,7 @@ static fb_status rk_stage(fb_ns *ns, fb_buffer *u_in, fb_buffer *u_out, double c
                         DBL(c_dt),
                         DBL(w_dt),
                         INT(stage)};
-    return launch(dv, FB_NS_RK_STAGE, (size_t)n, a, NARGS(a));
+    return fb_nsd_launch(dv, FB_NS_RK_STAGE, (size_t)n, a, NARGS(a));
 }
 
 static fb_status step1(fb_ns *ns, int k, fb_ns_step_info *info)
@@ -204,9 +136,9 @@ static fb_status step1(fb_ns *ns, int k, fb_ns_step_info *info)
     const double dt = info->dt, t = ns->t;
     const fb_arg a[] = {INT(n), BUF(rowptr), BUF(col), BUF(nd),  BUF(mass), BUF(h),       DBL(ns->cfg.nu), DBL(dt),
                         BUF(u), BUF(p),      BUF(tau), BUF(pic), BUF(pip),  BUF(partial), INT(dv->stride)};
-    FB_CHECK(launch(dv, FB_NS_PROJECTIONS, (size_t)n, a, NARGS(a)));
-    FB_CHECK(reduce(dv, 0, 1, OP_SUM, S_DIV2));
-    FB_CHECK(read_scalars(dv));
+    FB_CHECK(fb_nsd_launch(dv, FB_NS_PROJECTIONS, (size_t)n, a, NARGS(a)));
+    FB_CHECK(fb_nsd_reduce(dv, 0, 1, OP_SUM, S_DIV2));
+    FB_CHECK(fb_nsd_read_scalars(dv));
     FB_CHECK(fb_ns_watch_divergence(ns, k, dv->scal_host[S_DIV2], info));
     FB_CHECK(rk_stage(ns, dv->u, dv->u1, dt / 2, dt / 6, 0));
     FB_CHECK(impose_velocity(ns, dv->u1, t + dt / 2));
@@ -229,186 +161,18 @@ static fb_status pressure_system(fb_ns *ns, double dt, double *b2)
     const fb_arg setup[] = {INT(n),      BUF(rowptr), BUF(col),     BUF(nd),  BUF(dn),      BUF(ls),
                             BUF(pfixed), BUF(bnorm),  DBL(dt),      BUF(tau), BUF(p_old),   BUF(pip),
                             BUF(u2),     BUF(A),      BUF(invdiag), BUF(b),   BUF(partial), INT(dv->stride)};
-    FB_CHECK(launch(dv, FB_NS_PRESSURE_SETUP, (size_t)n, setup, NARGS(setup)));
-    FB_CHECK(reduce(dv, 0, 1, OP_SUM, S_B2));
+    FB_CHECK(fb_nsd_launch(dv, FB_NS_PRESSURE_SETUP, (size_t)n, setup, NARGS(setup)));
+    FB_CHECK(fb_nsd_reduce(dv, 0, 1, OP_SUM, S_B2));
     if (ns->bnd->npfixed == 0) { /* ns.c's make_compatible */
         const fb_arg sum[] = {INT(n), BUF(b), BUF(partial), INT(dv->stride)};
         const fb_arg mean[] = {INT(n), BUF(b), BUF(scal), INT(S_BSUM), BUF(partial), INT(dv->stride)};
-        FB_CHECK(launch(dv, FB_NS_SUM, (size_t)n, sum, NARGS(sum)));
-        FB_CHECK(reduce(dv, 0, 1, OP_SUM, S_BSUM));
-        FB_CHECK(launch(dv, FB_NS_REMOVE_MEAN, (size_t)n, mean, NARGS(mean)));
-        FB_CHECK(reduce(dv, 0, 1, OP_SUM, S_B2));
+        FB_CHECK(fb_nsd_launch(dv, FB_NS_SUM, (size_t)n, sum, NARGS(sum)));
+        FB_CHECK(fb_nsd_reduce(dv, 0, 1, OP_SUM, S_BSUM));
+        FB_CHECK(fb_nsd_launch(dv, FB_NS_REMOVE_MEAN, (size_t)n, mean, NARGS(mean)));
+        FB_CHECK(fb_nsd_reduce(dv, 0, 1, OP_SUM, S_B2));
     }
-    FB_CHECK(read_scalars(dv));
+    FB_CHECK(fb_nsd_read_scalars(dv));
     *b2 = dv->scal_host[S_B2];
-fail:
-    return status;
-}
-
-/* Both CGs start alike: r = b - A p, z = M^-1 r, both direction buffers
- * zeroed, partials r.z and r.r. */
-static fb_status cg_start(fb_ns *ns)
-{
-    struct fb_ns_device *dv = ns->dev;
-    const int n = ns->E.n;
-    const fb_arg a[] = {INT(n), BUF(rowptr), BUF(col), BUF(A),  BUF(invdiag), BUF(b),         BUF(p),
-                        BUF(r), BUF(z),      BUF(d),   BUF(d2), BUF(partial), INT(dv->stride)};
-    return launch(dv, FB_NS_CG_START, (size_t)n, a, NARGS(a));
-}
-
-/* ---- the CG's product from the SpMV family (CG_SPMV 1..3) ---- */
-
-/* The pressure matrix's CSR values from the per-edge A of this step. */
-static fb_status csr_values(struct fb_ns_device *dv, int n)
-{
-    const fb_arg a[] = {INT(n), BUF(rowptr), BUF(A), BUF(csr_epos), BUF(csr_diagpos), BUF(csr_values)};
-    return launch(dv, FB_NS_CSR_VALUES, (size_t)n, a, NARGS(a));
-}
-
-/* y = A x by the SpMV family's kernel, at its own geometry. */
-static fb_status spmv_product(struct fb_ns_device *dv, fb_kernel *k, fb_buffer *x, fb_buffer *y)
-{
-    const fb_arg a[] = {INT(dv->spmv_shape.nrows), BUF(csr_rowptr),  BUF(csr_col),
-                        BUF(csr_values),           fb_arg_buffer(x), fb_arg_buffer(y)};
-    return fb_target_launch(dv->t, k, &dv->spmv_launch, a, NARGS(a), NULL);
-}
-
-/* w = A u and the partials (r, u), (w, u), (r, r) of the single-reduction
- * CG (u in z, w in q): ns_cg1_matvec's fused edge product, or (CG_SPMV)
- * the SpMV kernel and ns_cg1_dots. */
-static fb_status cg1_product(fb_ns *ns)
-{
-    fb_status status = FB_OK;
-    struct fb_ns_device *dv = ns->dev;
-    const int n = ns->E.n;
-    if (!dv->cg_spmv) {
-        const fb_arg a[] = {INT(n), BUF(rowptr), BUF(col),     BUF(A),         BUF(r),
-                            BUF(z), BUF(q),      BUF(partial), INT(dv->stride)};
-        return launch(dv, FB_NS_CG1_MATVEC, (size_t)n, a, NARGS(a));
-    }
-    const fb_arg dots[] = {INT(n), BUF(r), BUF(z), BUF(q), BUF(partial), INT(dv->stride)};
-    FB_CHECK(spmv_product(dv, dv->spmv_kernel, dv->z, dv->q));
-    FB_CHECK(launch(dv, FB_NS_CG1_DOTS, (size_t)n, dots, NARGS(dots)));
-fail:
-    return status;
-}
-
-/* The single-reduction CG (ns.cl's ns_cg1_*): r, u = M^-1 r from
- * ns_cg_start, then w = A u and its three dot products; per iteration the
- * vector updates, w = A u again with its dot products, one reduction and
- * one scalar read. p and s live in d and d2 (zeroed by the start). */
-static fb_status cg_single_reduction(fb_ns *ns, double tol2, int *its, double *res2)
-{
-    fb_status status = FB_OK;
-    struct fb_ns_device *dv = ns->dev;
-    const int n = ns->E.n;
-    FB_CHECK(cg_start(ns));
-    FB_CHECK(cg1_product(ns));
-    FB_CHECK(reduce(dv, 0, 3, OP_SUM, S_CG1));
-    FB_CHECK(read_scalars(dv));
-    double rr = dv->scal_host[S_CG1 + 2];
-    int k = 0;
-    while (k < ns->cfg.cg_max_its && rr > tol2 && isfinite(rr)) {
-        const int cur = S_CG1 + 4 * (k & 1), next = S_CG1 + 4 * ((k + 1) & 1);
-        const fb_arg upd[] = {INT(n),  BUF(p),       BUF(r),    BUF(z),   BUF(q),    BUF(d),
-                              BUF(d2), BUF(invdiag), BUF(scal), INT(cur), INT(next), INT(k == 0)};
-        FB_CHECK(launch(dv, FB_NS_CG1_UPDATE, (size_t)n, upd, NARGS(upd)));
-        FB_CHECK(cg1_product(ns));
-        FB_CHECK(reduce(dv, 0, 3, OP_SUM, next));
-        FB_CHECK(read_scalars(dv));
-        rr = dv->scal_host[next + 2];
-        ++k;
-    }
-    *its = k;
-    *res2 = isfinite(rr) ? rr : NAN;
-fail:
-    return status;
-}
-
-/* The pipelined CG's start: after cg_start (r, u = M^-1 r in z, p and s
- * zeroed in d and d2), w = A u with the first dot products (ns_cg1_matvec),
- * then n = A M^-1 w, mn = M^-1 n into parity 0, and z, q, y zeroed. */
-static fb_status cg_pipelined_start(fb_ns *ns)
-{
-    fb_status status = FB_OK;
-    struct fb_ns_device *dv = ns->dev;
-    const int n = ns->E.n;
-    const fb_arg matvec[] = {INT(n), BUF(rowptr), BUF(col),     BUF(A),         BUF(r),
-                             BUF(z), BUF(cg_w),   BUF(partial), INT(dv->stride)};
-    const fb_arg start[] = {INT(n),    BUF(rowptr),   BUF(col),  BUF(A), BUF(invdiag), BUF(cg_w),
-                            BUF(cg_n), BUF(cg_mn[0]), BUF(cg_z), BUF(q), BUF(cg_y)};
-    FB_CHECK(cg_start(ns));
-    FB_CHECK(launch(dv, FB_NS_CG1_MATVEC, (size_t)n, matvec, NARGS(matvec)));
-    FB_CHECK(launch(dv, FB_NS_CG2_START, (size_t)n, start, NARGS(start)));
-    FB_CHECK(reduce(dv, 0, 3, OP_SUM, S_CG1));
-fail:
-    return status;
-}
-
-/* The pipelined CG (ns.cl's ns_cg2_*): per iteration one fused kernel
- * (every recurrence and the product, with the next dot products), one
- * reduction and one scalar read. Iteration k gathers M^-1 n of parity k
- * and writes that of parity k + 1; u, p, s live in z, d, d2. The stopping
- * test and the counting are cg_single_reduction's: rr after iteration k
- * is ||r_{k+1}||^2 of the recurrence residual. */
-static fb_status cg_pipelined(fb_ns *ns, double tol2, int *its, double *res2)
-{
-    fb_status status = FB_OK;
-    struct fb_ns_device *dv = ns->dev;
-    const int n = ns->E.n;
-    FB_CHECK(cg_pipelined_start(ns));
-    FB_CHECK(read_scalars(dv));
-    double rr = dv->scal_host[S_CG1 + 2];
-    int k = 0;
-    while (k < ns->cfg.cg_max_its && rr > tol2 && isfinite(rr)) {
-        const int in = k & 1, out = (k + 1) & 1, cur = S_CG1 + 4 * in, next = S_CG1 + 4 * out;
-        const fb_arg it[] = {INT(n),    BUF(rowptr), BUF(col),    BUF(A),         BUF(invdiag),    BUF(p),
-                             BUF(r),    BUF(z),      BUF(d),      BUF(d2),        BUF(q),          BUF(cg_w),
-                             BUF(cg_n), BUF(cg_z),   BUF(cg_y),   BUF(cg_mn[in]), BUF(cg_mn[out]), BUF(scal),
-                             INT(cur),  INT(next),   INT(k == 0), BUF(partial),   INT(dv->stride)};
-        FB_CHECK(launch(dv, FB_NS_CG2_ITERATE, (size_t)n, it, NARGS(it)));
-        FB_CHECK(reduce(dv, 0, 3, OP_SUM, next));
-        FB_CHECK(read_scalars(dv));
-        rr = dv->scal_host[next + 2];
-        ++k;
-    }
-    *its = k;
-    *res2 = isfinite(rr) ? rr : NAN;
-fail:
-    return status;
-}
-
-/* fb_ns_omp_cg on the device: 4 launches and one scalar read per iteration. */
-static fb_status cg(fb_ns *ns, double tol2, int *its, double *res2)
-{
-    fb_status status = FB_OK;
-    struct fb_ns_device *dv = ns->dev;
-    const int n = ns->E.n;
-    fb_buffer *dold = dv->d, *dnew = dv->d2;
-    FB_CHECK(cg_start(ns));
-    FB_CHECK(reduce(dv, 0, 2, OP_SUM, S_CG));
-    FB_CHECK(read_scalars(dv));
-    double rr = dv->scal_host[S_CG + 1];
-    int k = 0;
-    while (k < ns->cfg.cg_max_its && rr > tol2 && isfinite(rr)) {
-        const int cur = S_CG + 2 * (k & 1), next = S_CG + 2 * ((k + 1) & 1);
-        const fb_arg dir[] = {
-            INT(n), BUF(rowptr), BUF(col), BUF(A),    BUF(z),      fb_arg_buffer(dold), fb_arg_buffer(dnew),
-            BUF(q), BUF(scal),   INT(cur), INT(next), INT(k == 0), BUF(partial),        INT(dv->stride)};
-        const fb_arg upd[] = {INT(n), BUF(p),    BUF(r),   BUF(z),    BUF(invdiag), fb_arg_buffer(dnew),
-                              BUF(q), BUF(scal), INT(cur), INT(S_DQ), BUF(partial), INT(dv->stride)};
-        FB_CHECK(launch(dv, FB_NS_CG_DIRECTION, (size_t)n, dir, NARGS(dir)));
-        FB_CHECK(reduce(dv, 0, 1, OP_SUM, S_DQ));
-        FB_CHECK(launch(dv, FB_NS_CG_UPDATE, (size_t)n, upd, NARGS(upd)));
-        FB_CHECK(reduce(dv, 0, 2, OP_SUM, next));
-        FB_CHECK(read_scalars(dv));
-        rr = dv->scal_host[next + 1];
-        fb_buffer *swap = dold;
-        dold = dnew, dnew = swap;
-        ++k;
-    }
-    *its = k;
-    *res2 = isfinite(rr) ? rr : NAN;
 fail:
     return status;
 }
@@ -424,19 +188,9 @@ static fb_status shift_to_reference(fb_ns *ns, double t)
     const fb_arg add[] = {INT(ns->E.n), BUF(p), BUF(scal), INT(S_SHIFT)};
     fb_launch one = {.dims = 1, .global = {1, 1, 1}, .local = {1, 1, 1}};
     FB_CHECK(fb_target_launch(dv->t, dv->k[FB_NS_REFERENCE_SHIFT], &one, read, NARGS(read), NULL));
-    FB_CHECK(launch(dv, FB_NS_ADD_SCALAR, (size_t)ns->E.n, add, NARGS(add)));
+    FB_CHECK(fb_nsd_launch(dv, FB_NS_ADD_SCALAR, (size_t)ns->E.n, add, NARGS(add)));
 fail:
     return status;
-}
-
-/* The point's CG (CG_VARIANT) on the resident system, into dv->p. */
-static fb_status run_cg(fb_ns *ns, double tol2, int *its, double *res2)
-{
-    switch (ns->dev->cg_variant) {
-    case 2: return cg_pipelined(ns, tol2, its, res2);
-    case 1: return cg_single_reduction(ns, tol2, its, res2);
-    default: return cg(ns, tol2, its, res2);
-    }
 }
 
 static fb_status step2(fb_ns *ns, int k, fb_ns_step_info *info)
@@ -447,12 +201,12 @@ static fb_status step2(fb_ns *ns, int k, fb_ns_step_info *info)
     const double dt = info->dt;
     double b2, res2;
     const fb_arg extra[] = {INT(n), DBL(fb_ns_extrapolation_ratio(ns, dt)), BUF(p), BUF(p_nm1), BUF(p_old)};
-    FB_CHECK(launch(dv, FB_NS_EXTRAPOLATE, (size_t)n, extra, NARGS(extra)));
+    FB_CHECK(fb_nsd_launch(dv, FB_NS_EXTRAPOLATE, (size_t)n, extra, NARGS(extra)));
     FB_CHECK(impose_pressure(ns, ns->t + dt));
     FB_CHECK(pressure_system(ns, dt, &b2));
     if (!isfinite(b2)) FB_FAIL(FB_ERR_CHECK, "step %d: the pressure right-hand side is not finite: the run blew up", k);
-    if (dv->cg_spmv) FB_CHECK(csr_values(dv, n));
-    FB_CHECK(run_cg(ns, ns->cfg.cg_tol * ns->cfg.cg_tol * b2, &info->cg_its, &res2));
+    if (dv->cg_spmv) FB_CHECK(fb_nsd_csr_values(dv, n));
+    FB_CHECK(fb_nsd_run_cg(ns, ns->cfg.cg_tol * ns->cfg.cg_tol * b2, &info->cg_its, &res2));
     FB_CHECK(fb_ns_watch_cg(ns, k, b2, res2, info));
     if (ns->bnd->p_ref >= 0) FB_CHECK(shift_to_reference(ns, ns->t + dt));
 fail:
@@ -466,7 +220,7 @@ static fb_status step3(fb_ns *ns, double dt)
     const int n = ns->E.n;
     const fb_arg a[] = {INT(n),  BUF(rowptr), BUF(col),   BUF(nd), BUF(mass),
                         DBL(dt), BUF(p),      BUF(p_old), BUF(u2), BUF(u)};
-    FB_CHECK(launch(dv, FB_NS_CORRECT, (size_t)n, a, NARGS(a)));
+    FB_CHECK(fb_nsd_launch(dv, FB_NS_CORRECT, (size_t)n, a, NARGS(a)));
     FB_CHECK(impose_velocity(ns, dv->u, ns->t + dt));
 fail:
     return status;
@@ -504,7 +258,7 @@ fail:
 
 /* A device buffer of bytes (at least one double: a boundary list may be
  * empty), filled from host when host is not NULL. */
-static fb_status upload(fb_target *t, fb_buffer **out, const void *host, size_t bytes)
+fb_status fb_nsd_upload(fb_target *t, fb_buffer **out, const void *host, size_t bytes)
 {
     fb_status status = FB_OK;
     FB_CHECK(fb_target_alloc(t, bytes ? bytes : sizeof(double), out));
@@ -514,7 +268,7 @@ fail:
 }
 
 /* A node array of width values per node, in the device's order. */
-static fb_status put_nodes(struct fb_ns_device *dv, fb_buffer *buf, const double *host, int width)
+fb_status fb_nsd_put_nodes(struct fb_ns_device *dv, fb_buffer *buf, const double *host, int width)
 {
     fb_status status = FB_OK;
     double *ordered = NULL;
@@ -529,7 +283,7 @@ fail:
 }
 
 /* The device's node array back into the mesh's order. */
-static fb_status get_nodes(struct fb_ns_device *dv, double *host, fb_buffer *buf, int width)
+fb_status fb_nsd_get_nodes(struct fb_ns_device *dv, double *host, fb_buffer *buf, int width)
 {
     fb_status status = FB_OK;
     double *ordered = NULL;
@@ -546,8 +300,8 @@ fail:
 static fb_status upload_nodes_of(struct fb_ns_device *dv, fb_buffer **out, const double *host, int width)
 {
     fb_status status = FB_OK;
-    FB_CHECK(upload(dv->t, out, NULL, sizeof(double) * (size_t)width * (size_t)dv->order.n));
-    FB_CHECK(put_nodes(dv, *out, host, width));
+    FB_CHECK(fb_nsd_upload(dv->t, out, NULL, sizeof(double) * (size_t)width * (size_t)dv->order.n));
+    FB_CHECK(fb_nsd_put_nodes(dv, *out, host, width));
 fail:
     return status;
 }
@@ -562,7 +316,7 @@ static fb_status upload_mask(struct fb_ns_device *dv, fb_buffer **out, const uns
     FB_ALLOC(wide, n > 0 ? n : 1, "a node mask");
     for (int r = 0; r < n; ++r)
         wide[r] = mask[fb_ns_order_old(&dv->order, r)];
-    FB_CHECK(upload(dv->t, out, wide, sizeof(int) * (size_t)n));
+    FB_CHECK(fb_nsd_upload(dv->t, out, wide, sizeof(int) * (size_t)n));
 fail:
     free(wide);
     return status;
@@ -577,7 +331,7 @@ static fb_status upload_list(struct fb_ns_device *dv, fb_buffer **out, const int
     FB_ALLOC(renumbered, count > 0 ? count : 1, "a boundary node list");
     for (int k = 0; k < count; ++k)
         renumbered[k] = fb_ns_order_new(&dv->order, nodes[k]);
-    FB_CHECK(upload(dv->t, out, renumbered, sizeof(int) * (size_t)count));
+    FB_CHECK(fb_nsd_upload(dv->t, out, renumbered, sizeof(int) * (size_t)count));
 fail:
     free(renumbered);
     return status;
@@ -588,18 +342,18 @@ static fb_status upload_edges(struct fb_ns_device *dv, const fb_ns *ns)
     fb_status status = FB_OK;
     const size_t n = (size_t)ns->E.n, e = (size_t)ns->E.nedges, D = sizeof(double);
     double *nd = NULL, *dn = NULL, *ls = NULL;
-    FB_CHECK(upload(dv->t, &dv->rowptr, dv->order.rowptr, sizeof(int) * (n + 1)));
-    FB_CHECK(upload(dv->t, &dv->col, dv->order.col, sizeof(int) * e));
+    FB_CHECK(fb_nsd_upload(dv->t, &dv->rowptr, dv->order.rowptr, sizeof(int) * (n + 1)));
+    FB_CHECK(fb_nsd_upload(dv->t, &dv->col, dv->order.col, sizeof(int) * e));
     FB_CHECK(fb_ns_order_edge_data(&dv->order, ns, dv->packed, &nd, &dn, &ls));
     if (dv->packed) {
-        FB_CHECK(upload(dv->t, &dv->nd, nd, 16 * D * e));
+        FB_CHECK(fb_nsd_upload(dv->t, &dv->nd, nd, 16 * D * e));
         dv->dn = dv->ls = dv->nd; /* the kernels read all three from the records */
     } else {
-        FB_CHECK(upload(dv->t, &dv->nd, nd, 3 * D * e));
-        FB_CHECK(upload(dv->t, &dv->dn, dn, 3 * D * e));
-        FB_CHECK(upload(dv->t, &dv->ls, ls, 6 * D * e));
+        FB_CHECK(fb_nsd_upload(dv->t, &dv->nd, nd, 3 * D * e));
+        FB_CHECK(fb_nsd_upload(dv->t, &dv->dn, dn, 3 * D * e));
+        FB_CHECK(fb_nsd_upload(dv->t, &dv->ls, ls, 6 * D * e));
     }
-    FB_CHECK(upload(dv->t, &dv->A, NULL, D * e));
+    FB_CHECK(fb_nsd_upload(dv->t, &dv->A, NULL, D * e));
 fail:
     free(nd), free(dn), free(ls);
     return status;
@@ -633,16 +387,16 @@ static fb_status alloc_work(struct fb_ns_device *dv, const fb_ns *ns)
     fb_buffer **by3[] = {&dv->u1, &dv->u2, &dv->acc, &dv->pic, &dv->pip};
     fb_buffer **by1[] = {&dv->tau, &dv->p_old, &dv->invdiag, &dv->b, &dv->r, &dv->z, &dv->d, &dv->d2, &dv->q};
     for (size_t k = 0; k < sizeof by3 / sizeof *by3; ++k)
-        FB_CHECK(upload(dv->t, by3[k], NULL, 3 * D * n));
+        FB_CHECK(fb_nsd_upload(dv->t, by3[k], NULL, 3 * D * n));
     for (size_t k = 0; k < sizeof by1 / sizeof *by1; ++k)
-        FB_CHECK(upload(dv->t, by1[k], NULL, D * n));
-    FB_CHECK(upload(dv->t, &dv->ubc, NULL, 3 * D * (size_t)ns->bnd->nfixed));
-    FB_CHECK(upload(dv->t, &dv->pvals, NULL, D * (size_t)ns->bnd->npfixed));
-    FB_CHECK(upload(dv->t, &dv->partial, NULL, 3 * D * (size_t)dv->stride));
-    FB_CHECK(upload(dv->t, &dv->scal, dv->scal_host, sizeof dv->scal_host));
+        FB_CHECK(fb_nsd_upload(dv->t, by1[k], NULL, D * n));
+    FB_CHECK(fb_nsd_upload(dv->t, &dv->ubc, NULL, 3 * D * (size_t)ns->bnd->nfixed));
+    FB_CHECK(fb_nsd_upload(dv->t, &dv->pvals, NULL, D * (size_t)ns->bnd->npfixed));
+    FB_CHECK(fb_nsd_upload(dv->t, &dv->partial, NULL, 3 * D * (size_t)dv->stride));
+    FB_CHECK(fb_nsd_upload(dv->t, &dv->scal, dv->scal_host, sizeof dv->scal_host));
     fb_buffer **pipelined[] = {&dv->cg_w, &dv->cg_n, &dv->cg_z, &dv->cg_y, &dv->cg_mn[0], &dv->cg_mn[1]};
     for (size_t k = 0; dv->cg_variant == 2 && k < sizeof pipelined / sizeof *pipelined; ++k)
-        FB_CHECK(upload(dv->t, pipelined[k], NULL, D * n));
+        FB_CHECK(fb_nsd_upload(dv->t, pipelined[k], NULL, D * n));
     FB_ALLOC(dv->pvals_host, ns->bnd->npfixed > 0 ? ns->bnd->npfixed : 1, "prescribed pressures");
 fail:
     return status;
@@ -669,22 +423,6 @@ fail:
     return status;
 }
 
-/* CG_SPMV: 0..3, and an external product only for the single-reduction
- * CG (the classic one fuses its product with the new direction). */
-static fb_status check_cg_spmv(const fb_param_point *point)
-{
-    fb_status status = FB_OK;
-    const int cg_spmv = point->values[FB_NS_CG_SPMV_AXIS], cg_variant = point->values[FB_NS_CG_VARIANT_AXIS];
-    if (cg_spmv < 0 || cg_spmv > 3) FB_FAIL(FB_ERR_USAGE, "solver: CG_SPMV=%d is not 0, 1, 2 or 3", cg_spmv);
-    if (cg_spmv && cg_variant != 1)
-        FB_FAIL(FB_ERR_USAGE,
-                "solver: CG_SPMV=%d needs the single-reduction CG (CG_VARIANT=1): CG_VARIANT=%d fuses its product "
-                "with the new direction",
-                cg_spmv, cg_variant);
-fail:
-    return status;
-}
-
 /* Why the device or the point cannot run the solver, or FB_OK. */
 static fb_status check_point(const fb_device_info *info, const fb_param_point *point)
 {
@@ -702,142 +440,9 @@ static fb_status check_point(const fb_device_info *info, const fb_param_point *p
         FB_FAIL(FB_ERR_USAGE, "solver: GROUP_REDUCE=%d is not 0 or 1", group_reduce);
     if (cg_variant < 0 || cg_variant > 2) FB_FAIL(FB_ERR_USAGE, "solver: CG_VARIANT=%d is not 0, 1 or 2", cg_variant);
     if (layout != 0 && layout != 1) FB_FAIL(FB_ERR_USAGE, "solver: EDGE_LAYOUT=%d is not 0 or 1", layout);
-    FB_CHECK(check_cg_spmv(point));
+    FB_CHECK(fb_nsd_check_cg_spmv(point));
     if (!info->double_support) FB_FAIL(FB_ERR_UNAVAILABLE, "%s: the solver needs double precision", info->id);
 fail:
-    return status;
-}
-
-/* ---- setup of the CG's SpMV (CG_SPMV 1..3) ---- */
-
-static const char *const spmv_kernel_names[] = {NULL, "csr-scalar", "csr-vector", "csr-multirow"};
-
-static int axis_has(const fb_param_axis *a, int v)
-{
-    for (int i = 0; i < a->nvalues; ++i)
-        if (a->values[i] == v) return 1;
-    return 0;
-}
-
-/* Why the SpMV kernel cannot run at p on this device and matrix, or FB_OK:
- * every value on its axis, then the kernel's own allowed(). */
-static fb_status check_spmv_point(const struct fb_ns_device *dv, const fb_param_point *p)
-{
-    fb_status status = FB_OK;
-    const fb_spmv_kernel_def *k = dv->spmv;
-    char why[256] = "";
-    for (int i = 0; i < k->nparams; ++i)
-        if (!axis_has(&k->params[i], p->values[i]))
-            FB_FAIL(FB_ERR_USAGE, "solver: %s's %s=%d is not one of its values", k->name, k->params[i].name,
-                    p->values[i]);
-    if (!k->allowed(p, fb_target_info(dv->t), &dv->spmv_shape, why, sizeof why))
-        FB_FAIL(FB_ERR_USAGE, "solver: CG_SPMV=%d (%s) cannot run on %s: %s", dv->cg_spmv, k->name,
-                fb_target_info(dv->t)->id, why);
-fail:
-    return status;
-}
-
-/* The SpMV kernel from its own source at p, in double (REAL and its
- * parameters as defines, as kernels/spmv builds it). */
-static fb_status build_spmv(struct fb_ns_device *dv, const fb_param_point *p, fb_kernel **out)
-{
-    fb_status status = FB_OK;
-    const fb_spmv_kernel_def *k = dv->spmv;
-    fb_define defines[FB_MAX_PARAMS + 1] = {{"REAL", "double"}};
-    char values[FB_MAX_PARAMS][16];
-    for (int i = 0; i < k->nparams; ++i) {
-        snprintf(values[i], sizeof values[i], "%d", p->values[i]);
-        defines[i + 1] = (fb_define){k->params[i].name, values[i]};
-    }
-    const char *text = fb_kernel_source(k->source);
-    if (!text) FB_FAIL(FB_ERR_INPUT, "kernel source %s is not embedded", k->source);
-    const fb_program_spec spec = {k->source, text, k->kernel, defines, 1 + k->nparams, NULL};
-    FB_CHECK(fb_target_build(dv->t, &spec, out));
-fail:
-    return status;
-}
-
-/* Checks p, builds the kernel at p, and takes both (the old ones kept on
- * failure). */
-static fb_status use_spmv_point(struct fb_ns_device *dv, const fb_param_point *p)
-{
-    fb_status status = FB_OK;
-    fb_kernel *k = NULL;
-    fb_launch fixup;
-    int nthreads;
-    FB_CHECK(check_spmv_point(dv, p));
-    FB_CHECK(build_spmv(dv, p, &k));
-    dv->spmv_point = *p, dv->spmv_kernel = k;
-    dv->spmv->geometry(p, &dv->spmv_shape, &dv->spmv_launch, &fixup, &nthreads);
-fail:
-    return status;
-}
-
-/* The pressure matrix's CSR pattern in the device's order, uploaded once
- * (values filled each step by ns_csr_values), and the SpMV kernel at its
- * defaults (fb_ns_device_set_spmv_point sets a tuned point). */
-static fb_status open_spmv(struct fb_ns_device *dv)
-{
-    fb_status status = FB_OK;
-    fb_ns_csr c;
-    const int n = dv->order.n, I = (int)sizeof(int);
-    FB_CHECK(fb_ns_csr_build(n, dv->order.rowptr, dv->order.col, &c));
-    dv->spmv = fb_spmv_kernel_find(spmv_kernel_names[dv->cg_spmv]);
-    if (!dv->spmv) FB_FAIL(FB_ERR_INPUT, "the SpMV family has no kernel %s", spmv_kernel_names[dv->cg_spmv]);
-    dv->spmv_shape = (fb_spmv_shape){.nrows = n,
-                                     .ncols = n,
-                                     .nnz = c.nnz,
-                                     .block = 1,
-                                     .nbrows = n,
-                                     .nblocks = c.nnz,
-                                     .real_bytes = (int)sizeof(double)};
-    const fb_param_point defaults = fb_spmv_default_point(dv->spmv);
-    FB_CHECK(use_spmv_point(dv, &defaults));
-    FB_CHECK(upload(dv->t, &dv->csr_rowptr, c.rowptr, (size_t)I * ((size_t)n + 1)));
-    FB_CHECK(upload(dv->t, &dv->csr_col, c.col, (size_t)I * (size_t)c.nnz));
-    FB_CHECK(upload(dv->t, &dv->csr_epos, c.epos, (size_t)I * (size_t)dv->order.nedges));
-    FB_CHECK(upload(dv->t, &dv->csr_diagpos, c.diagpos, (size_t)I * (size_t)n));
-    FB_CHECK(upload(dv->t, &dv->csr_values, NULL, sizeof(double) * (size_t)c.nnz));
-fail:
-    fb_ns_csr_free(&c);
-    return status;
-}
-
-const fb_spmv_kernel_def *fb_ns_device_spmv_kernel(const fb_ns *ns) { return ns->dev ? ns->dev->spmv : NULL; }
-
-const fb_param_point *fb_ns_device_spmv_point(const fb_ns *ns)
-{
-    return ns->dev && ns->dev->spmv ? &ns->dev->spmv_point : NULL;
-}
-
-/* After the new kernel is built, one product (into the CG's scratch q) so
- * a driver that compiles at the first launch does it here, not in step 1. */
-fb_status fb_ns_device_set_spmv_point(fb_ns *ns, const fb_param_point *p)
-{
-    fb_status status = FB_OK;
-    struct fb_ns_device *dv = ns->dev;
-    if (!dv) FB_FAIL(FB_ERR_USAGE, "the CG's SpMV point is for a device run (fb_ns_device_open first)");
-    if (!dv->spmv)
-        FB_FAIL(FB_ERR_USAGE, "solver: CG_SPMV=0 runs the CG's own edge product: no SpMV kernel to set a point for");
-    FB_CHECK(use_spmv_point(dv, p));
-    FB_CHECK(spmv_product(dv, dv->spmv_kernel, dv->z, dv->q));
-    FB_CHECK(fb_target_finish(dv->t));
-fail:
-    return status;
-}
-
-/* The device's order when open (the matrix the kernel multiplies), else
- * the mesh's: the signature (rows, nnz, row statistics) is the same. */
-fb_status fb_ns_pressure_matrix_record(const fb_ns *ns, json_t **out)
-{
-    fb_status status = FB_OK;
-    fb_ns_csr c;
-    const struct fb_ns_device *dv = ns->dev;
-    *out = NULL;
-    FB_CHECK(fb_ns_csr_build(ns->E.n, dv ? dv->order.rowptr : ns->E.rowptr, dv ? dv->order.col : ns->E.col, &c));
-    FB_CHECK(fb_ns_csr_record(&c, "ns-pressure", out));
-fail:
-    fb_ns_csr_free(&c);
     return status;
 }
 
@@ -858,9 +463,9 @@ static fb_status warm_up(fb_ns *ns)
     /* the boundary values are recomputed at the next use (NaN: not held) */
     ns->t = t, ns->dt_prev = dt_prev, ns->ubc_time = NAN, ns->step = step;
     dv->ubc_uploaded = 0;
-    FB_CHECK(put_nodes(dv, dv->u, ns->u, 3));
-    FB_CHECK(put_nodes(dv, dv->p, ns->p, 1));
-    FB_CHECK(put_nodes(dv, dv->p_nm1, ns->p_nm1, 1));
+    FB_CHECK(fb_nsd_put_nodes(dv, dv->u, ns->u, 3));
+    FB_CHECK(fb_nsd_put_nodes(dv, dv->p, ns->p, 1));
+    FB_CHECK(fb_nsd_put_nodes(dv, dv->p_nm1, ns->p_nm1, 1));
     FB_CHECK(fb_target_finish(dv->t));
 fail:
     return status;
@@ -884,7 +489,7 @@ fb_status fb_ns_device_open(fb_ns *ns, fb_target *t, const fb_param_point *point
     FB_CHECK(upload_edges(dv, ns));
     FB_CHECK(upload_nodes(dv, ns));
     FB_CHECK(alloc_work(dv, ns));
-    if (dv->cg_spmv) FB_CHECK(open_spmv(dv));
+    if (dv->cg_spmv) FB_CHECK(fb_nsd_open_spmv(dv));
     FB_CHECK(fb_target_finish(t));
     if (upload_s) *upload_s = fb_now() - start;
     FB_CHECK(warm_up(ns));
@@ -901,104 +506,11 @@ fb_status fb_ns_device_download(fb_ns *ns, double *seconds)
     struct fb_ns_device *dv = ns->dev;
     const double start = fb_now();
     if (dv) {
-        FB_CHECK(get_nodes(dv, ns->u, dv->u, 3));
-        FB_CHECK(get_nodes(dv, ns->p, dv->p, 1));
+        FB_CHECK(fb_nsd_get_nodes(dv, ns->u, dv->u, 3));
+        FB_CHECK(fb_nsd_get_nodes(dv, ns->p, dv->p, 1));
     }
     if (seconds) *seconds = dv ? fb_now() - start : 0.0;
 fail:
-    return status;
-}
-
-/* ---- the pressure system for the peers ---- */
-
-/* The device's per-edge array back into the mesh's edge order. */
-static fb_status get_edges(struct fb_ns_device *dv, double *host, fb_buffer *buf)
-{
-    fb_status status = FB_OK;
-    double *ordered = NULL;
-    const size_t e = (size_t)dv->order.nedges;
-    if (!dv->order.emap) return fb_target_copy_out(dv->t, host, buf, sizeof(double) * e);
-    FB_ALLOC(ordered, e, "an edge array in the device's order");
-    FB_CHECK(fb_target_copy_out(dv->t, ordered, buf, sizeof(double) * e));
-    for (size_t k = 0; k < e; ++k)
-        host[dv->order.emap[k]] = ordered[k];
-fail:
-    free(ordered);
-    return status;
-}
-
-fb_status fb_ns_device_pressure_system(fb_ns *ns)
-{
-    fb_status status = FB_OK;
-    struct fb_ns_device *dv = ns->dev;
-    if (!dv) FB_FAIL(FB_ERR_USAGE, "the pressure system is on the device only in a device run");
-    FB_CHECK(get_edges(dv, ns->A, dv->A));
-    FB_CHECK(get_nodes(dv, ns->invdiag, dv->invdiag, 1));
-    FB_CHECK(get_nodes(dv, ns->b, dv->b, 1));
-fail:
-    return status;
-}
-
-/* ||b||^2 of the resident right-hand side (its stopping test's scale). */
-static fb_status resident_b2(fb_ns *ns, double *b2)
-{
-    fb_status status = FB_OK;
-    double *b = NULL;
-    const int n = ns->E.n;
-    FB_ALLOC(b, n, "a copy of the pressure right-hand side");
-    FB_CHECK(fb_target_copy_out(ns->dev->t, b, ns->dev->b, sizeof(double) * (size_t)n));
-    *b2 = 0.0;
-    for (int i = 0; i < n; ++i)
-        *b2 += b[i] * b[i];
-fail:
-    free(b);
-    return status;
-}
-
-/* The CG functions solve into dv->p; a scratch buffer takes its place for
- * the solve, so the solver's pressure stays as the run left it. */
-fb_status fb_ns_device_cg_solve(fb_ns *ns, const double *x0, double *x, fb_ns_cg_run *out)
-{
-    fb_status status = FB_OK;
-    struct fb_ns_device *dv = ns->dev;
-    fb_buffer *scratch = NULL, *p = NULL;
-    const size_t bytes = sizeof(double) * (size_t)ns->E.n;
-    double b2 = 0.0, res2 = NAN;
-    memset(out, 0, sizeof *out);
-    if (!dv) FB_FAIL(FB_ERR_USAGE, "the device CG runs in a device run only");
-    FB_CHECK(resident_b2(ns, &b2));
-    FB_CHECK(upload(dv->t, &scratch, NULL, bytes));
-    FB_CHECK(put_nodes(dv, scratch, x0, 1));
-    FB_CHECK(fb_target_finish(dv->t));
-    p = dv->p, dv->p = scratch;
-    const double start = fb_now();
-    FB_CHECK(run_cg(ns, ns->cfg.cg_tol * ns->cfg.cg_tol * b2, &out->its, &res2));
-    FB_CHECK(fb_target_finish(dv->t));
-    out->seconds = fb_now() - start;
-    out->res = b2 > 0 ? sqrt(res2 / b2) : 0.0;
-    FB_CHECK(get_nodes(dv, x, scratch, 1));
-fail:
-    if (p) dv->p = p;
-    if (scratch) fb_target_release(dv->t, scratch);
-    return status;
-}
-
-fb_status fb_ns_device_time_matvec(fb_ns *ns, int repeats, double *median_s)
-{
-    fb_status status = FB_OK;
-    struct fb_ns_device *dv = ns->dev;
-    double *times = NULL;
-    FB_ALLOC(times, repeats, "matvec times");
-    for (int k = 0; k < repeats; ++k) {
-        FB_CHECK(fb_target_finish(dv->t));
-        const double start = fb_now();
-        FB_CHECK(cg1_product(ns));
-        FB_CHECK(fb_target_finish(dv->t));
-        times[k] = fb_now() - start;
-    }
-    *median_s = fb_median(times, (size_t)repeats);
-fail:
-    free(times);
     return status;
 }
 
