@@ -26,8 +26,7 @@ static const fb_option options[] = {
     {"compare", NULL, "run openmp and every device backend that opens here, and compare (the paper's tables)", 0},
     {"param", "NAME=V[,V...]",
      "a device kernel parameter, repeatable (see --list); several values sweep the cross product, a run each", 1},
-    {"tune", NULL, "sweep (--param lists, else every point) and store the fastest correct point in the tuning cache",
-     0},
+    {"tune", NULL, "sweep (the --param lists) and store the fastest correct point in the tuning cache", 0},
     {"tuned", NULL,
      "device backends: the parameters from the tuning cache (exact, nearest mesh signature, else defaults)", 0},
     {"cache", "FILE",
@@ -373,7 +372,7 @@ const fb_command fb_cmd_solve = {
     .name = "solve",
     .summary = "run the edge-based incompressible Navier-Stokes solver on a case, timed per step",
     .usage = "solve CASE [--level L] [--backend openmp|opencl|cuda] [--t-end T | --steps N] [--param NAME=V[,V...]]... "
-             "[--tune | --tuned] [--cache FILE] [--vtk OUT.vtu] [--out FILE] [--json]",
+             "[--tune | --tuned] [--cache FILE] [--peer viennacl] [--vtk OUT.vtu] [--out FILE] [--json]",
     .description = "Runs the fractional-step solver of the source paper on CASE (cavity, ethier-steinman,\n"
                    "ahmed): edge operators precomputed from the P1 tetrahedra; per step (1) the\n"
                    "fractional velocity by explicit RK4 with convection, viscosity and split-OSS\n"
@@ -392,10 +391,14 @@ const fb_command fb_cmd_solve = {
                    "On one device backend, --param NAME=V1,V2,... sweeps the cross product of the\n"
                    "lists (a run and a record per point; default point first) and prints them by\n"
                    "time per step with u and p against the first point's; a point off by more\n"
-                   "than the device tests' tolerances is marked wrong. --tune does the same (over\n"
-                   "every point without --param) and stores the fastest correct point in the\n"
-                   "tuning cache under (device, \"ns\", double, mesh signature); --tuned runs with\n"
-                   "the cached point (exact, nearest signature, else the defaults).\n"
+                   "than the device tests' tolerances is marked wrong. --tune does the same (axes\n"
+                   "not named stay at their defaults; with no --param at all, every point, refused\n"
+                   "above 200) and stores the fastest correct point in the tuning cache under\n"
+                   "(device, \"ns\", double, mesh signature); --tuned runs with the cached point\n"
+                   "(exact, nearest signature, else the defaults), and with CG_SPMV != 0 with that\n"
+                   "SpMV kernel's own cached point for the pressure matrix. --peer viennacl, after\n"
+                   "an opencl run, solves its last pressure system with flowbench's CG and\n"
+                   "ViennaCL's on the same device and compares them.\n"
                    "docs/solver.md has the details.",
     .options = options,
     .min_positional = 0, /* --list needs no CASE; read_opts asks for it otherwise */
