@@ -43,7 +43,7 @@ const fb_param_axis fb_ns_axes[FB_NS_NAXES] = {
      FB_ROLE_OTHER},
     {"EDGE_LAYOUT", 0, {0, 1}, 2, "edge coefficients: 0 split arrays (nd, dn, ls), 1 packed 16-REAL record per edge", 0,
      FB_ROLE_LAYOUT},
-    {"RENUMBER", 0, {0, 1, 2}, 3, "node order on the device: 0 the mesh's, 1 reverse Cuthill-McKee, 2 by neighbour count",
+    {"RENUMBER", 1, {0, 1, 2}, 3, "node order on the device: 0 the mesh's, 1 reverse Cuthill-McKee, 2 by neighbour count",
      1, FB_ROLE_OTHER},
     {"CG_SPMV", 0, {0, 1, 2, 3}, 4, "single-reduction CG's product: 0 its fused edge product, 1 csr-scalar, 2 csr-vector, "
      "3 csr-multirow (kernels/spmv) on the matrix as CSR", 1, FB_ROLE_OTHER},

@@ -50,7 +50,8 @@ extern const char *const fb_ns_kernel_names[FB_NS_NKERNELS];
  * host's launch sequence only), EDGE_LAYOUT (0: the edge coefficients as
  * split arrays nd, dn, ls; 1: one packed 16-REAL record per edge),
  * RENUMBER (the node order the device holds: 0 the mesh's, 1 reverse
- * Cuthill-McKee, 2 by neighbour count; the host's permutation only,
+ * Cuthill-McKee, the default, fastest on PoCL; 2 by neighbour count; the
+ * host's permutation only,
  * harness/solver/ns_order.c) and CG_SPMV (the product of the
  * single-reduction CG: 0 its own edge product fused with the dot products;
  * 1 csr-scalar, 2 csr-vector, 3 csr-multirow of kernels/spmv on the
