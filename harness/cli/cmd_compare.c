@@ -1,7 +1,10 @@
 /* cmd_compare.c - `flowbench compare BASE NEW`: regression verdicts for CI.
- * Exit 1 when any configuration is SLOWER, 2 when the files cannot be
- * compared (unreadable, different machines, nothing in common). */
+ * Exit 1 when any configuration is SLOWER, WRONG or MISSING (the last two
+ * unless allowed), 2 when the files cannot be compared (unreadable,
+ * different machines, nothing in common). */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "../results/compare.h"
@@ -11,6 +14,10 @@ static const fb_option options[] = {
     {"alpha", "A", "significance level of the Mann-Whitney U test (default 0.01)", 0},
     {"markdown", NULL, "print a markdown table (for CI job summaries)", 0},
     {"any-machine", NULL, "compare even when the two files come from different machines", 0},
+    {"allow-missing", NULL, "a configuration of BASE that NEW lacks (or failed to measure) does not fail", 0},
+    {"allow-wrong", NULL, "a wrong result in NEW does not fail", 0},
+    {"pair-by", "WHAT", "config (default: kernel, parameters, problem, device, precision) or kernel", 0},
+    {"junit", "FILE", "also write the verdicts as JUnit XML to FILE", 0},
     {NULL, NULL, NULL, 0},
 };
 
@@ -18,6 +25,7 @@ static fb_status read_options(const fb_parsed *args, fb_compare_options *opt)
 {
     fb_status status = FB_OK;
     double pct = 100 * opt->threshold;
+    const char *pair = fb_cli_value(args, "pair-by");
     FB_CHECK(fb_cli_double(args, "threshold", pct, &pct));
     FB_CHECK(fb_cli_double(args, "alpha", opt->alpha, &opt->alpha));
     if (pct < 0 || pct >= 1000) FB_FAIL(FB_ERR_USAGE, "--threshold: %g is not a percentage in [0, 1000)", pct);
@@ -25,6 +33,12 @@ static fb_status read_options(const fb_parsed *args, fb_compare_options *opt)
     opt->threshold = pct / 100;
     opt->markdown = fb_cli_flag(args, "markdown");
     opt->any_machine = fb_cli_flag(args, "any-machine");
+    opt->allow_missing = fb_cli_flag(args, "allow-missing");
+    opt->allow_wrong = fb_cli_flag(args, "allow-wrong");
+    if (pair && strcmp(pair, "kernel") == 0)
+        opt->pair_by = FB_PAIR_KERNEL;
+    else if (pair && strcmp(pair, "config") != 0)
+        FB_FAIL(FB_ERR_USAGE, "--pair-by: '%s' is not config or kernel", pair);
 fail:
     return status;
 }
@@ -38,6 +52,18 @@ static fb_status check_machines(const fb_results_set *base, const fb_results_set
     return FB_OK;
 }
 
+/* Opened before comparing, so a bad path fails before any table is printed. */
+static fb_status open_junit(const fb_parsed *args, fb_compare_options *opt)
+{
+    fb_status status = FB_OK;
+    const char *path = fb_cli_value(args, "junit");
+    if (!path) return FB_OK;
+    opt->junit = fopen(path, "w");
+    if (!opt->junit) FB_FAIL(FB_ERR_IO, "--junit %s: cannot write (%s)", path, strerror(errno));
+fail:
+    return status;
+}
+
 static int run_compare(const fb_parsed *args)
 {
     fb_status status = FB_OK;
@@ -48,32 +74,43 @@ static int run_compare(const fb_parsed *args)
     FB_CHECK(fb_results_load(args->positional[0], &base));
     FB_CHECK(fb_results_load(args->positional[1], &next));
     FB_CHECK(check_machines(base, next, &opt));
+    FB_CHECK(open_junit(args, &opt));
     FB_CHECK(fb_compare_sets(base, next, &opt, stdout, &summary));
 fail:
     fflush(stdout);
+    if (opt.junit && fclose(opt.junit) != 0 && status == FB_OK)
+        status =
+            fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "--junit %s: %s", fb_cli_value(args, "junit"), strerror(errno));
     fb_results_set_free(base);
     fb_results_set_free(next);
     if (status != FB_OK) return fb_cli_report(status);
-    return summary.slower > 0 ? 1 : 0;
+    return fb_compare_gate(&summary, &opt);
 }
 
 const fb_command fb_cmd_compare = {
     .name = "compare",
     .summary = "label each configuration SAME, FASTER or SLOWER between two results files",
-    .usage = "compare BASE NEW [--threshold PCT] [--alpha A] [--markdown] [--any-machine]",
-    .description = "Pairs the measurements of BASE and NEW by configuration (benchmark, kernel,\n"
-                   "backend, device name, precision, parameters, matrix, suite, case) and labels\n"
-                   "each pair from its samples: SLOWER (FASTER) when the median time rose (fell)\n"
-                   "by at least --threshold percent AND a two-sided Mann-Whitney U test finds the\n"
-                   "two sample sets different at level --alpha; SAME otherwise, so noise does not\n"
-                   "raise alarms. Several runs of a configuration in one file (append repeated\n"
-                   "runs to it) are repetitions: with 5 or more a side the test compares the run\n"
-                   "medians, so run-to-run noise of a shared machine is inside the test; with\n"
-                   "fewer, the samples are pooled and the change must also exceed the spread of\n"
-                   "the run medians. Failed records and configurations found in one file only\n"
-                   "are listed, not compared. Files from different machines (CPU model, or a\n"
-                   "different device on the same backend) are refused. See docs/plots-and-compare.md.\n"
-                   "Exit status: 0 nothing SLOWER, 1 something SLOWER, 2 unusable input.",
+    .usage = "compare BASE NEW [--threshold PCT] [--alpha A] [--markdown] [--any-machine] [--allow-missing]\n"
+             "        [--allow-wrong] [--pair-by config|kernel] [--junit FILE]",
+    .description = "Pairs the measurements of BASE and NEW by what was measured (benchmark, kernel,\n"
+                   "backend, device name, precision, parameters, problem hash, cold caches), not by\n"
+                   "the suite or case that asked for it, so spmv and sweep records pair. With\n"
+                   "--pair-by kernel the parameters may differ when each file holds one setting\n"
+                   "of the kernel on that problem (a changed default); the table names them.\n"
+                   "Each pair is labelled from its samples: SLOWER (FASTER) when the median time\n"
+                   "rose (fell) by at least --threshold percent AND a two-sided Mann-Whitney U\n"
+                   "test finds the two sample sets different at level --alpha; SAME otherwise, so\n"
+                   "noise does not raise alarms. Several runs of a configuration in one file\n"
+                   "(append repeated runs to it) are repetitions: with 5 or more a side the test\n"
+                   "compares the run medians; with fewer, the samples are pooled and the change\n"
+                   "must also exceed the spread of the run medians. WRONG: a NEW record of it\n"
+                   "failed its correctness check. MISSING: BASE measured it and NEW has no usable\n"
+                   "record of it (the table says which key field differs from NEW's closest\n"
+                   "record). FAILED: BASE has no usable record (not compared). Configurations\n"
+                   "only NEW has are listed as new. Files from different machines (CPU model, or\n"
+                   "a different device on the same backend) are refused. See docs/plots-and-compare.md.\n"
+                   "Exit status: 0 pass, 1 something SLOWER, WRONG (unless --allow-wrong) or\n"
+                   "MISSING (unless --allow-missing), 2 unusable input or nothing in common.",
     .options = options,
     .min_positional = 2,
     .max_positional = 2,

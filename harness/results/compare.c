@@ -15,11 +15,15 @@
 
 fb_compare_options fb_compare_defaults(void)
 {
-    fb_compare_options o = {0.05, 0.01, 0, 0};
+    fb_compare_options o = {0.05, 0.01, 0, 0, 0, 0, FB_PAIR_CONFIG, NULL};
     return o;
 }
 
-const char *fb_verdict_name(fb_verdict v) { return v == FB_SLOWER ? "SLOWER" : v == FB_FASTER ? "FASTER" : "SAME"; }
+const char *fb_verdict_name(fb_verdict v)
+{
+    static const char *const names[] = {"SAME", "FASTER", "SLOWER", "WRONG", "MISSING", "FAILED", "NEW"};
+    return v >= FB_SAME && v <= FB_NEW_ONLY ? names[v] : "?";
+}
 
 typedef struct tagged {
     double v;
@@ -260,6 +264,188 @@ static void print_head(const fb_results_set *base, const fb_results_set *next, c
             "configuration");
 }
 
+/* ---- pairing ------------------------------------------------------------ */
+
+/* A file's records keyed by what they measured. The reader's key also holds
+ * suite and case, which say who asked for the measurement, not what it was:
+ * an spmv record and a sweep record of one configuration must pair. */
+typedef struct pair_index {
+    const fb_results_set *set;
+    char **key;    /* per record: benchmark|kernel|backend|device|precision|params|problem|cold */
+    char **family; /* per record: the same without params (--pair-by kernel) */
+    int *order;    /* record indices sorted by key, then file order */
+} pair_index;
+
+static char *measured_key(const json_t *rec, int with_params)
+{
+    const json_t *m = fb_record_problem(rec);
+    const char *id = json_is_string(m) ? json_string_value(m) : fb_json_str(m, "hash");
+    char *params = with_params ? json_dumps(json_object_get(rec, "params"), JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    if (!*id) id = fb_json_str(m, "source");
+    size_t len = 1024 + strlen(id) + (params ? strlen(params) : 0);
+    char *key = malloc(len);
+    if (key)
+        snprintf(key, len, "%s|%s|%s|%s|%s|%s|%s|%s", fb_json_str(rec, "benchmark"), fb_json_str(rec, "kernel"),
+                 fb_json_str(rec, "backend"), fb_json_str(rec, "device_name"), fb_json_str(rec, "precision"),
+                 params ? params : "", id, json_is_true(json_object_get(rec, "cold")) ? "cold" : "");
+    free(params);
+    return key;
+}
+
+static const pair_index *sort_index; /* qsort has no context argument in C11 */
+
+static int cmp_index(const void *a, const void *b)
+{
+    int i = *(const int *)a, j = *(const int *)b, c = strcmp(sort_index->key[i], sort_index->key[j]);
+    return c ? c : (i > j) - (i < j);
+}
+
+static void index_free(pair_index *ix)
+{
+    for (int i = 0; ix->key && i < ix->set->nrecords; ++i) {
+        free(ix->key[i]);
+        free(ix->family[i]);
+    }
+    free(ix->key);
+    free(ix->family);
+    free(ix->order);
+    memset(ix, 0, sizeof *ix);
+}
+
+static fb_status index_build(const fb_results_set *set, pair_index *ix)
+{
+    fb_status status = FB_OK;
+    int n = set->nrecords;
+    memset(ix, 0, sizeof *ix);
+    ix->set = set;
+    ix->key = calloc((size_t)n + 1, sizeof *ix->key);
+    ix->family = calloc((size_t)n + 1, sizeof *ix->family);
+    ix->order = calloc((size_t)n + 1, sizeof *ix->order);
+    if (!ix->key || !ix->family || !ix->order) FB_FAIL(FB_ERR_NOMEM, "out of host memory pairing %s", set->path);
+    for (int i = 0; i < n; ++i) {
+        ix->key[i] = measured_key(set->records[i].json, 1);
+        ix->family[i] = measured_key(set->records[i].json, 0);
+        ix->order[i] = i;
+        if (!ix->key[i] || !ix->family[i]) FB_FAIL(FB_ERR_NOMEM, "out of host memory pairing %s", set->path);
+    }
+    sort_index = ix;
+    qsort(ix->order, (size_t)n, sizeof *ix->order, cmp_index);
+    return FB_OK;
+fail:
+    index_free(ix);
+    return status;
+}
+
+/* The records with this key, in file order: how many, and where they start in ix->order. */
+static int index_find(const pair_index *ix, const char *key, int *first)
+{
+    int lo = 0, hi = ix->set->nrecords, n = 0;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (strcmp(ix->key[ix->order[mid]], key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    while (lo + n < ix->set->nrecords && strcmp(ix->key[ix->order[lo + n]], key) == 0)
+        ++n;
+    *first = lo;
+    return n;
+}
+
+/* 1 when record i is the last of its configuration in the file. */
+static int index_last(const pair_index *ix, int i)
+{
+    int first, n = index_find(ix, ix->key[i], &first);
+    return ix->order[first + n - 1] == i;
+}
+
+/* With --pair-by kernel: the one configuration of this kernel and problem
+ * that ix holds, or NULL when it holds none or several (a sweep: pairing
+ * one of them with BASE's setting would be a guess). */
+static const char *only_setting(const pair_index *ix, const char *family)
+{
+    const char *found = NULL;
+    for (int i = 0; i < ix->set->nrecords; ++i) {
+        if (strcmp(ix->family[i], family) != 0) continue;
+        if (found && strcmp(found, ix->key[i]) != 0) return NULL;
+        found = ix->key[i];
+    }
+    return found;
+}
+
+/* NEW's configuration paired with BASE's record i, or NULL. */
+static const char *partner(const pair_index *b, const pair_index *n, int i, const fb_compare_options *opt)
+{
+    int first;
+    if (index_find(n, b->key[i], &first)) return b->key[i];
+    if (opt->pair_by != FB_PAIR_KERNEL || only_setting(b, b->family[i]) != b->key[i]) return NULL;
+    return only_setting(n, b->family[i]);
+}
+
+/* "WG_SIZE 128 vs 256, BLOCK 4 vs (none)": the parameters that differ. */
+static void params_diff(const json_t *a, const json_t *b, char *buf, size_t len)
+{
+    const char *k;
+    const json_t *v;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int pass = 0; pass < 2; ++pass) {
+        const json_t *x = pass ? b : a, *y = pass ? a : b;
+        json_object_foreach((json_t *)x, k, v)
+        {
+            const json_t *w = json_object_get(y, k);
+            if ((pass && w) || json_equal(v, w)) continue; /* pass 1: only the names a lacks */
+            char *vs = json_dumps(pass ? w : v, JSON_ENCODE_ANY), *ws = json_dumps(pass ? v : w, JSON_ENCODE_ANY);
+            if (used < len)
+                used += (size_t)snprintf(buf + used, len - used, "%s%s %s vs %s", used ? ", " : "", k,
+                                         vs ? vs : "(none)", ws ? ws : "(none)");
+            free(vs);
+            free(ws);
+        }
+    }
+}
+
+static const char *const key_fields[] = {"benchmark", "kernel", "backend", "device_name", "precision", NULL};
+
+/* Fields of the key that differ between two records, as "params differ:
+ * WG_SIZE 128 vs 256" or "device_name differs: A vs B"; returns how many. */
+static int key_diff(const json_t *a, const json_t *b, char *buf, size_t len)
+{
+    int count = 0;
+    char *pa = measured_key(a, 0), *pb = measured_key(b, 0);
+    buf[0] = '\0';
+    for (int f = 0; key_fields[f]; ++f)
+        if (strcmp(fb_json_str(a, key_fields[f]), fb_json_str(b, key_fields[f])) != 0 && !count++)
+            snprintf(buf, len, "%s differs: %s vs %s", key_fields[f], fb_json_str(a, key_fields[f]),
+                     fb_json_str(b, key_fields[f]));
+    if (!json_equal(json_object_get(a, "params"), json_object_get(b, "params")) && !count++) {
+        char d[400];
+        params_diff(json_object_get(a, "params"), json_object_get(b, "params"), d, sizeof d);
+        snprintf(buf, len, "params differ: %s", d);
+    }
+    if (pa && pb && !count && strcmp(pa, pb) != 0 && ++count) snprintf(buf, len, "problem or cold flag differs");
+    free(pa);
+    free(pb);
+    return count;
+}
+
+/* Why BASE's record has no partner: the first difference from the NEW
+ * record that differs in the fewest key fields. */
+static void why_unpaired(const fb_record *r, const fb_results_set *next, char *buf, size_t len)
+{
+    int best = 1 << 30;
+    char why[512];
+    snprintf(buf, len, "%s", next->nrecords ? "no record of it in NEW" : "NEW has no measurement records");
+    for (int i = 0; i < next->nrecords; ++i) {
+        int d = key_diff(r->json, next->records[i].json, why, sizeof why);
+        if (d && d < best) {
+            best = d;
+            snprintf(buf, len, "%s", why);
+        }
+    }
+}
+
 /* The runs of one configuration in one file, pooled: repeated runs are
  * repetitions, and the spread of their medians is the between-run noise
  * (machine state that no single run's samples can show). */
@@ -271,18 +457,19 @@ typedef struct pooled {
     const fb_record *last, *last_failed;
 } pooled;
 
-static fb_status pool_runs(const fb_results_set *set, const char *key, pooled *p)
+static fb_status pool_runs(const pair_index *ix, const char *key, pooled *p)
 {
     fb_status status = FB_OK;
+    const fb_results_set *set = ix->set;
     int first;
-    size_t count = (size_t)fb_results_find_all(set, key, &first), total = 0;
+    size_t count = (size_t)index_find(ix, key, &first), total = 0;
     memset(p, 0, sizeof *p);
     for (size_t i = 0; i < count; ++i)
-        total += (size_t)set->records[set->by_key[first + (int)i]].nsamples;
-    FB_ALLOC(p->samples, total, "pooled samples");
-    FB_ALLOC(p->medians, count, "run medians");
+        total += (size_t)set->records[ix->order[first + (int)i]].nsamples;
+    FB_ALLOC(p->samples, total + 1, "pooled samples");
+    FB_ALLOC(p->medians, count + 1, "run medians");
     for (size_t i = 0; i < count; ++i) {
-        const fb_record *r = &set->records[set->by_key[first + (int)i]];
+        const fb_record *r = &set->records[ix->order[first + (int)i]];
         p->runs++;
         p->last = r;
         if (!fb_record_usable(r)) {
@@ -341,107 +528,304 @@ static void evidence_text(const pooled *b, const pooled *n, int by_runs, char *b
         snprintf(buf, len, "%d/%d samples", b->n, n->n);
 }
 
-static void print_pair(const pooled *b, const pooled *n, const fb_comparison *c, int by_runs,
-                       const fb_compare_options *opt, FILE *out)
+/* ---- the verdicts, the table and the JUnit file ---------------------------- */
+
+/* One configuration of BASE (or one NEW has alone) and what became of it. */
+typedef struct row {
+    fb_verdict verdict;
+    fb_comparison c; /* for SAME/FASTER/SLOWER */
+    char label[512], classname[256], evidence[64], noise[16], note[600];
+} row;
+
+typedef struct rows {
+    row *v;
+    int n, cap;
+} rows;
+
+static row *rows_add(rows *r)
 {
-    char label[1024], tb[32], tn[32], p[16], counts[64], noise[16] = "-";
-    fb_record_label(n->last, label, sizeof label);
-    format_time(c->base_median, tb, sizeof tb);
-    format_time(c->new_median, tn, sizeof tn);
-    format_p(c->test.p, p, sizeof p);
-    if (!by_runs && (b->usable > 1 || n->usable > 1)) snprintf(noise, sizeof noise, "%.1f%%", 100 * c->noise);
-    evidence_text(b, n, by_runs, counts, sizeof counts);
-    if (opt->markdown)
-        fprintf(out, "| %s%s%s | %s | %s | %s | %+.1f%% | %s | %s | %s |\n", c->verdict == FB_SAME ? "" : "**",
-                fb_verdict_name(c->verdict), c->verdict == FB_SAME ? "" : "**", label, tb, tn, 100 * c->change, noise,
-                p, counts);
-    else
-        fprintf(out, "%-7s %+7.1f%% %6s %7s %11s %11s %26s  %s\n", fb_verdict_name(c->verdict), 100 * c->change, noise,
-                p, tb, tn, counts, label);
+    if (r->n == r->cap) {
+        int cap = r->cap ? 2 * r->cap : 64;
+        row *v = realloc(r->v, (size_t)cap * sizeof *v);
+        if (!v) return NULL;
+        r->v = v;
+        r->cap = cap;
+    }
+    memset(&r->v[r->n], 0, sizeof r->v[0]);
+    return &r->v[r->n++];
 }
 
-static void count_verdict(fb_verdict v, fb_compare_summary *s)
+static void row_names(row *w, const fb_record *r)
 {
-    if (v == FB_SLOWER)
-        s->slower++;
-    else if (v == FB_FASTER)
-        s->faster++;
-    else
-        s->same++;
+    fb_record_label(r, w->label, sizeof w->label);
+    snprintf(w->classname, sizeof w->classname, "%s/%s", fb_json_str(r->json, "benchmark"),
+             fb_json_str(r->json, "kernel"));
 }
 
-static void print_failure(const char *side, const fb_results_set *set, const fb_record *r,
-                          const fb_compare_options *opt, FILE *out)
+static void failure_note(const char *side, const fb_record *r, char *buf, size_t len)
 {
-    char label[1024], why[512];
-    fb_record_label(r, label, sizeof label);
+    char why[400];
     fb_record_failure(r, why, sizeof why);
-    fprintf(out, "%s%s %s line %d: %s: %s\n", opt->markdown ? "- " : "  ", side, set->path, r->line, label, why);
+    snprintf(buf, len, "%s line %d: %s", side, r->line, why);
 }
 
-/* One pass over BASE's configurations in file order: compared pairs are
- * printed (failures == 0), or pairs a side has no usable run of (failures). */
-static fb_status visit_pairs(const fb_results_set *base, const fb_results_set *next, const fb_compare_options *opt,
-                             int failures, FILE *out, fb_compare_summary *s)
+static int wrong_runs(const pair_index *ix, const char *key, const fb_record **last)
+{
+    int first, n = index_find(ix, key, &first), wrong = 0;
+    for (int i = 0; i < n; ++i) {
+        const fb_record *r = &ix->set->records[ix->order[first + i]];
+        if (strcmp(fb_json_str(r->json, "status"), "wrong-result") == 0) {
+            wrong++;
+            *last = r;
+        }
+    }
+    return wrong;
+}
+
+/* The verdict of a pair both sides measured. */
+static void judge_pair(const pooled *b, const pooled *n, const fb_compare_options *opt, row *w)
+{
+    int by_runs;
+    w->c = compare_pooled(b, n, opt, &by_runs);
+    w->verdict = w->c.verdict;
+    snprintf(w->noise, sizeof w->noise, "-");
+    if (!by_runs && (b->usable > 1 || n->usable > 1)) snprintf(w->noise, sizeof w->noise, "%.1f%%", 100 * w->c.noise);
+    evidence_text(b, n, by_runs, w->evidence, sizeof w->evidence);
+    if (!json_equal(json_object_get(b->last->json, "params"), json_object_get(n->last->json, "params"))) {
+        char d[500];
+        params_diff(json_object_get(b->last->json, "params"), json_object_get(n->last->json, "params"), d, sizeof d);
+        snprintf(w->note, sizeof w->note, "paired by kernel, params differ: %s", d);
+    }
+}
+
+/* BASE's configuration `key` against NEW's `nkey` (NULL: none): a wrong
+ * result in NEW outranks everything, since its timing means nothing. */
+static fb_status judge(const pair_index *b, const pair_index *n, int i, const char *nkey, const fb_compare_options *opt,
+                       row *w)
 {
     fb_status status = FB_OK;
-    pooled b = {0}, n = {0};
-    for (int i = 0; i < base->nrecords; ++i) {
-        int first;
-        if (base->records[i].superseded || !fb_results_find_all(next, base->records[i].key, &first)) continue;
-        FB_CHECK(pool_runs(base, base->records[i].key, &b));
-        FB_CHECK(pool_runs(next, base->records[i].key, &n));
-        if (failures && (!b.usable || !n.usable)) {
-            if (!s->failed++) fprintf(out, "\nfailed, not compared (no run with status ok and samples):\n");
-            if (!b.usable) print_failure("BASE", base, b.last_failed, opt, out);
-            if (!n.usable) print_failure("NEW", next, n.last_failed, opt, out);
-        } else if (!failures && b.usable && n.usable) {
-            int by_runs;
-            fb_comparison c = compare_pooled(&b, &n, opt, &by_runs);
-            count_verdict(c.verdict, s);
-            print_pair(&b, &n, &c, by_runs, opt, out);
-        }
-        pooled_free(&b);
-        pooled_free(&n);
+    pooled pb = {0}, pn = {0};
+    const fb_record *wrong = NULL;
+    FB_CHECK(pool_runs(b, b->key[i], &pb));
+    if (nkey) FB_CHECK(pool_runs(n, nkey, &pn));
+    row_names(w, &b->set->records[i]);
+    if (nkey && wrong_runs(n, nkey, &wrong)) {
+        w->verdict = FB_WRONG;
+        failure_note("NEW", wrong, w->note, sizeof w->note);
+    } else if (!pb.usable) {
+        w->verdict = FB_FAILED;
+        failure_note("BASE", pb.last_failed, w->note, sizeof w->note);
+    } else if (!nkey) {
+        w->verdict = FB_MISSING;
+        why_unpaired(&b->set->records[i], n->set, w->note, sizeof w->note);
+    } else if (!pn.usable) {
+        w->verdict = FB_MISSING;
+        failure_note("NEW", pn.last_failed, w->note, sizeof w->note);
+    } else {
+        judge_pair(&pb, &pn, opt, w);
     }
 fail:
-    pooled_free(&b);
-    pooled_free(&n);
+    pooled_free(&pb);
+    pooled_free(&pn);
     return status;
 }
 
-/* Configurations of `a` that `b` lacks. */
-static int list_unpaired(const fb_results_set *a, const fb_results_set *b, const char *title,
-                         const fb_compare_options *opt, FILE *out)
+/* 1 when NEW's configuration j is some BASE configuration's partner. */
+static int paired_in_base(const pair_index *b, const pair_index *n, int j, const fb_compare_options *opt)
 {
-    int count = 0;
-    char label[1024];
-    for (int i = 0; i < a->nrecords; ++i) {
-        const fb_record *r = &a->records[i];
-        if (r->superseded || fb_results_find(b, r->key)) continue;
-        if (!count) fprintf(out, "\n%s (not compared):\n", title);
-        fb_record_label(r, label, sizeof label);
-        if (count++ < LIST_MAX) fprintf(out, "%s%s\n", opt->markdown ? "- " : "  ", label);
+    int first;
+    if (index_find(b, n->key[j], &first)) return 1;
+    return opt->pair_by == FB_PAIR_KERNEL && only_setting(n, n->family[j]) == n->key[j] &&
+           only_setting(b, n->family[j]) != NULL;
+}
+
+static void count_row(const row *w, fb_compare_summary *s)
+{
+    switch (w->verdict) {
+    case FB_SAME: s->same++; break;
+    case FB_FASTER: s->faster++; break;
+    case FB_SLOWER: s->slower++; break;
+    case FB_WRONG: s->wrong++; break;
+    case FB_MISSING: s->missing++; break;
+    case FB_FAILED: s->failed++; break;
+    case FB_NEW_ONLY: s->only_new++; break;
     }
-    if (count > LIST_MAX) fprintf(out, "%s... and %d more\n", opt->markdown ? "- " : "  ", count - LIST_MAX);
-    return count;
+}
+
+/* Every configuration of BASE in file order, then those only NEW has;
+ * *paired counts BASE configurations NEW has a partner for. */
+static fb_status collect_rows(const pair_index *b, const pair_index *n, const fb_compare_options *opt, rows *out,
+                              int *paired)
+{
+    fb_status status = FB_OK;
+    *paired = 0;
+    for (int i = 0; i < b->set->nrecords; ++i) {
+        if (!index_last(b, i)) continue;
+        const char *nkey = partner(b, n, i, opt);
+        row *w = rows_add(out);
+        if (!w) FB_FAIL(FB_ERR_NOMEM, "out of host memory comparing %s", b->set->path);
+        *paired += nkey != NULL;
+        FB_CHECK(judge(b, n, i, nkey, opt, w));
+    }
+    for (int j = 0; j < n->set->nrecords; ++j) {
+        if (!index_last(n, j) || paired_in_base(b, n, j, opt)) continue;
+        row *w = rows_add(out);
+        if (!w) FB_FAIL(FB_ERR_NOMEM, "out of host memory comparing %s", b->set->path);
+        w->verdict = FB_NEW_ONLY;
+        row_names(w, &n->set->records[j]);
+    }
+fail:
+    return status;
+}
+
+static void print_row(const row *w, const fb_compare_options *opt, FILE *out)
+{
+    char tb[32] = "-", tn[32] = "-", p[16] = "-", change[16] = "-";
+    int judged = w->verdict <= FB_SLOWER, loud = w->verdict != FB_SAME;
+    if (judged) {
+        format_time(w->c.base_median, tb, sizeof tb);
+        format_time(w->c.new_median, tn, sizeof tn);
+        format_p(w->c.test.p, p, sizeof p);
+        snprintf(change, sizeof change, "%+.1f%%", 100 * w->c.change);
+    }
+    if (opt->markdown)
+        fprintf(out, "| %s%s%s | %s | %s | %s | %s | %s | %s | %s |\n", loud ? "**" : "", fb_verdict_name(w->verdict),
+                loud ? "**" : "", w->label, tb, tn, change, judged ? w->noise : "-", p, judged ? w->evidence : w->note);
+    else
+        fprintf(out, "%-7s %8s %6s %7s %11s %11s %26s  %s\n", fb_verdict_name(w->verdict), change,
+                judged ? w->noise : "-", p, tb, tn, judged ? w->evidence : "-", w->label);
+    if (!opt->markdown && *w->note) fprintf(out, "%-7s %s\n", "", w->note);
+    if (opt->markdown && judged && *w->note) fprintf(out, "| | %s | | | | | | |\n", w->note);
+}
+
+static void print_rows(const rows *r, const fb_compare_options *opt, FILE *out)
+{
+    int listed = 0;
+    for (int i = 0; i < r->n; ++i)
+        if (r->v[i].verdict != FB_NEW_ONLY) print_row(&r->v[i], opt, out);
+    for (int i = 0; i < r->n; ++i) {
+        if (r->v[i].verdict != FB_NEW_ONLY) continue;
+        if (!listed) fprintf(out, "\nonly in NEW (new, not compared):\n");
+        if (listed++ < LIST_MAX) fprintf(out, "%s%s\n", opt->markdown ? "- " : "  ", r->v[i].label);
+    }
+    if (listed > LIST_MAX) fprintf(out, "%s... and %d more\n", opt->markdown ? "- " : "  ", listed - LIST_MAX);
+}
+
+/* XML text and attribute values: the five special characters escaped,
+ * control characters (not allowed in XML 1.0) dropped. */
+static void xml_text(const char *s, FILE *f)
+{
+    for (; *s; ++s) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&apos;", f); break;
+        default:
+            if ((unsigned char)*s >= 0x20 || *s == '\t' || *s == '\n') fputc(*s, f);
+        }
+    }
+}
+
+/* Does this row fail the gate? */
+static int row_fails(const row *w, const fb_compare_options *opt)
+{
+    return w->verdict == FB_SLOWER || (w->verdict == FB_WRONG && !opt->allow_wrong) ||
+           (w->verdict == FB_MISSING && !opt->allow_missing);
+}
+
+static void junit_message(const row *w, const fb_compare_options *opt, char *buf, size_t len)
+{
+    char tb[32], tn[32], p[16];
+    if (w->verdict > FB_SLOWER) {
+        snprintf(buf, len, "%s: %s", fb_verdict_name(w->verdict), *w->note ? w->note : "not compared");
+        return;
+    }
+    format_time(w->c.base_median, tb, sizeof tb);
+    format_time(w->c.new_median, tn, sizeof tn);
+    format_p(w->c.test.p, p, sizeof p);
+    snprintf(buf, len, "%s: median %s -> %s (%+.1f%%, threshold %.3g%%), Mann-Whitney p %s (alpha %g), %s",
+             fb_verdict_name(w->verdict), tb, tn, 100 * w->c.change, 100 * opt->threshold, p, opt->alpha, w->evidence);
+}
+
+/* Failures are what fails the gate; an allowed WRONG or MISSING and a
+ * configuration BASE could not measure are skipped (not judged). */
+static void junit_case(const row *w, const fb_compare_options *opt, FILE *f)
+{
+    char msg[1024];
+    junit_message(w, opt, msg, sizeof msg);
+    fputs("    <testcase classname=\"", f);
+    xml_text(w->classname, f);
+    fputs("\" name=\"", f);
+    xml_text(w->label, f);
+    fputs("\"", f);
+    if (w->verdict <= FB_FASTER || w->verdict == FB_NEW_ONLY) {
+        fputs("/>\n", f);
+        return;
+    }
+    fprintf(f, ">\n      <%s type=\"%s\" message=\"", row_fails(w, opt) ? "failure" : "skipped",
+            fb_verdict_name(w->verdict));
+    xml_text(msg, f);
+    fputs("\"/>\n    </testcase>\n", f);
+}
+
+static void write_junit(const rows *r, const fb_compare_options *opt, const fb_results_set *base,
+                        const fb_results_set *next)
+{
+    FILE *f = opt->junit;
+    int failures = 0, skipped = 0;
+    for (int i = 0; i < r->n; ++i) {
+        failures += row_fails(&r->v[i], opt);
+        skipped += !row_fails(&r->v[i], opt) && r->v[i].verdict > FB_SLOWER && r->v[i].verdict != FB_NEW_ONLY;
+    }
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"flowbench compare ", f);
+    xml_text(base->path, f);
+    fputs(" -&gt; ", f);
+    xml_text(next->path, f);
+    fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n", r->n, failures, skipped);
+    for (int i = 0; i < r->n; ++i)
+        junit_case(&r->v[i], opt, f);
+    fputs("  </testsuite>\n</testsuites>\n", f);
+}
+
+static void print_summary(const fb_compare_summary *s, const fb_compare_options *opt, FILE *out)
+{
+    fprintf(out,
+            "\n%s%d SLOWER, %d FASTER, %d SAME; %d WRONG%s, %d MISSING%s; %d not compared (BASE failed), %d new%s\n",
+            opt->markdown ? "**" : "summary: ", s->slower, s->faster, s->same, s->wrong,
+            opt->allow_wrong ? " (allowed)" : "", s->missing, opt->allow_missing ? " (allowed)" : "", s->failed,
+            s->only_new, opt->markdown ? "**" : "");
+}
+
+int fb_compare_gate(const fb_compare_summary *s, const fb_compare_options *opt)
+{
+    return s->slower > 0 || (s->wrong > 0 && !opt->allow_wrong) || (s->missing > 0 && !opt->allow_missing);
 }
 
 fb_status fb_compare_sets(const fb_results_set *base, const fb_results_set *next, const fb_compare_options *opt,
                           FILE *out, fb_compare_summary *s)
 {
     fb_status status = FB_OK;
+    pair_index bi = {0}, ni = {0};
+    rows r = {0};
+    int paired = 0;
     memset(s, 0, sizeof *s);
+    FB_CHECK(index_build(base, &bi));
+    FB_CHECK(index_build(next, &ni));
+    FB_CHECK(collect_rows(&bi, &ni, opt, &r, &paired));
+    for (int i = 0; i < r.n; ++i)
+        count_row(&r.v[i], s);
     print_head(base, next, opt, out);
-    FB_CHECK(visit_pairs(base, next, opt, 0, out, s));
-    FB_CHECK(visit_pairs(base, next, opt, 1, out, s));
-    s->only_base = list_unpaired(base, next, "only in BASE", opt, out);
-    s->only_new = list_unpaired(next, base, "only in NEW", opt, out);
-    fprintf(out, "\n%s%d SLOWER, %d FASTER, %d SAME; %d failed, %d only in BASE, %d only in NEW%s\n",
-            opt->markdown ? "**" : "summary: ", s->slower, s->faster, s->same, s->failed, s->only_base, s->only_new,
-            opt->markdown ? "**" : "");
-    if (s->same + s->faster + s->slower + s->failed == 0)
-        FB_FAIL(FB_ERR_INPUT, "compare: no configuration of %s is in %s (nothing to compare)", base->path, next->path);
+    print_rows(&r, opt, out);
+    print_summary(s, opt, out);
+    if (!paired)
+        FB_FAIL(FB_ERR_INPUT, "compare: no configuration of %s is in %s (nothing to compare%s)", base->path, next->path,
+                opt->pair_by == FB_PAIR_KERNEL ? "" : "; --pair-by kernel ignores changed parameters");
+    if (opt->junit) write_junit(&r, opt, base, next);
 fail:
+    free(r.v);
+    if (bi.set) index_free(&bi);
+    if (ni.set) index_free(&ni);
     return status;
 }

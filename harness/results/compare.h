@@ -21,13 +21,27 @@
 
 #include "reader.h"
 
-typedef enum fb_verdict { FB_SAME, FB_FASTER, FB_SLOWER } fb_verdict;
+/* SAME/FASTER/SLOWER judge a compared pair. WRONG: NEW's result failed its
+ * check. MISSING: BASE measured it, NEW has no usable record of it.
+ * FAILED: BASE has no usable record, so there is nothing to hold NEW to.
+ * NEW_ONLY: a configuration BASE lacks (informational). */
+typedef enum fb_verdict { FB_SAME, FB_FASTER, FB_SLOWER, FB_WRONG, FB_MISSING, FB_FAILED, FB_NEW_ONLY } fb_verdict;
+
+/* What pairs a BASE record with a NEW one. */
+typedef enum fb_pair_by {
+    FB_PAIR_CONFIG, /* what was measured: benchmark, kernel, device, precision, params, problem, cold */
+    FB_PAIR_KERNEL  /* the same, but parameters may differ when each side has one setting */
+} fb_pair_by;
 
 typedef struct fb_compare_options {
-    double threshold; /* minimum relative change of the median, 0.05 = 5% */
-    double alpha;     /* significance level of the rank test */
-    int any_machine;  /* compare even when the machines differ */
-    int markdown;     /* print a markdown table instead of text */
+    double threshold;  /* minimum relative change of the median, 0.05 = 5% */
+    double alpha;      /* significance level of the rank test */
+    int any_machine;   /* compare even when the machines differ */
+    int markdown;      /* print a markdown table instead of text */
+    int allow_missing; /* MISSING does not fail the gate */
+    int allow_wrong;   /* WRONG does not fail the gate */
+    fb_pair_by pair_by;
+    FILE *junit; /* JUnit XML goes here when not NULL */
 } fb_compare_options;
 
 typedef struct fb_sample_test {
@@ -46,8 +60,10 @@ typedef struct fb_comparison {
 
 typedef struct fb_compare_summary {
     int same, faster, slower;
-    int failed; /* paired, but a side has no usable samples */
-    int only_base, only_new;
+    int wrong;   /* NEW's record failed its correctness check */
+    int missing; /* BASE measured it, NEW has no usable record */
+    int failed;  /* BASE has no usable record: not compared */
+    int only_new;
 } fb_compare_summary;
 
 fb_compare_options fb_compare_defaults(void);
@@ -72,10 +88,15 @@ const char *fb_verdict_name(fb_verdict v);
  * thread count, compiler, revision) are printed to `notes` instead. */
 fb_status fb_compare_machines(const fb_results_set *base, const fb_results_set *next, FILE *notes);
 
-/* Pairs every configuration (pooling the runs of it in each file), prints the table (text or
- * markdown) to out and fills summary. FB_ERR_INPUT when no configuration
- * is in both files. */
+/* Pairs every configuration (pooling the runs of it in each file) on what
+ * was measured, not on which suite or case asked for it; prints the table
+ * (text or markdown) to out, the JUnit XML to opt->junit, and fills
+ * summary. FB_ERR_INPUT when no configuration is in both files. */
 fb_status fb_compare_sets(const fb_results_set *base, const fb_results_set *next, const fb_compare_options *opt,
                           FILE *out, fb_compare_summary *summary);
+
+/* The gate: 1 when something is SLOWER, or WRONG / MISSING unless the
+ * options allow it; else 0. */
+int fb_compare_gate(const fb_compare_summary *s, const fb_compare_options *opt);
 
 #endif
