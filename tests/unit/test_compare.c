@@ -183,12 +183,16 @@ static void test_compare_sets(void **state)
     assert_int_equal(s.same, 1);
     assert_int_equal(s.slower, 1);
     assert_int_equal(s.faster, 0);
-    assert_int_equal(s.failed, 1);
-    assert_int_equal(s.only_base, 1);
-    assert_int_equal(s.only_new, 1);
+    assert_int_equal(s.wrong, 1);   /* add */
+    assert_int_equal(s.missing, 1); /* mul */
+    assert_int_equal(s.failed, 0);
+    assert_int_equal(s.only_new, 1); /* scale: informational */
+    assert_int_equal(fb_compare_gate(&s, &opt), 1);
     assert_non_null(strstr(out, "note: host.omp_threads differs"));
     assert_non_null(strstr(out, "SLOWER"));
     assert_non_null(strstr(out, "wrong-result"));
+    assert_non_null(strstr(out, "\nWRONG "));
+    assert_non_null(strstr(out, "\nMISSING "));
     fb_results_set_free(b);
     fb_results_set_free(n);
 }
@@ -278,6 +282,158 @@ static void test_nothing_in_common(void **state)
     fb_results_set_free(sb);
 }
 
+#define RECP(id, kernel, status, params, extra, samples)                                                               \
+    "{\"type\":\"measurement\",\"schema\":1,\"run_id\":\"" id "\",\"benchmark\":\"spmv\",\"kernel\":\"" kernel         \
+    "\",\"backend\":\"opencl\",\"device\":\"opencl:0.0\",\"device_name\":\"GPU\",\"precision\":\"double\","            \
+    "\"matrix\":{\"name\":\"m\",\"hash\":\"h1\"},\"params\":{" params "},\"status\":\"" status "\"" extra              \
+    ",\"stats\":{\"samples_s\":[" samples "],\"median_s\":1}}"
+
+/* Runs fb_compare_sets into `out` (text) and returns its status. */
+static fb_status compare_into(fb_results_set *b, fb_results_set *n, const fb_compare_options *opt,
+                              fb_compare_summary *s, char *out, size_t len)
+{
+    FILE *f = fmemopen(out, len, "w");
+    fb_status st = fb_compare_sets(b, n, opt, f, s);
+    fclose(f);
+    return st;
+}
+
+/* Issue "compare as a CI gate": every NEW record wrong exited 0. */
+static void test_wrong_fails_gate(void **state)
+{
+    (void)state;
+    const char *base[] = {HEADER("b", "CPU", "", "2"), REC("b", "copy", "ok", FAST), REC("b", "triad", "ok", FAST),
+                          NULL};
+    const char *next[] = {HEADER("n", "CPU", "", "2"), REC("n", "copy", "wrong-result", FAST),
+                          REC("n", "triad", "wrong-result", FAST), NULL};
+    fb_results_set *b = load("bw", base), *n = load("nw", next);
+    fb_compare_options opt = fb_compare_defaults();
+    fb_compare_summary s;
+    char out[8192] = "";
+    assert_int_equal(compare_into(b, n, &opt, &s, out, sizeof out), FB_OK);
+    assert_int_equal(s.wrong, 2);
+    assert_int_equal(s.same + s.slower + s.faster, 0);
+    assert_int_equal(fb_compare_gate(&s, &opt), 1);
+    assert_non_null(strstr(out, "WRONG "));
+    opt.allow_wrong = 1;
+    assert_int_equal(fb_compare_gate(&s, &opt), 0);
+    fb_results_set_free(b);
+    fb_results_set_free(n);
+}
+
+/* NEW lacking most of BASE's configurations exited 0. */
+static void test_missing_fails_gate(void **state)
+{
+    (void)state;
+    const char *base[] = {HEADER("b", "CPU", "", "2"), REC("b", "copy", "ok", FAST), REC("b", "triad", "ok", FAST),
+                          REC("b", "add", "ok", FAST), NULL};
+    const char *next[] = {HEADER("n", "CPU", "", "2"), REC("n", "copy", "ok", FAST), REC("n", "scale", "ok", FAST),
+                          NULL};
+    fb_results_set *b = load("bm", base), *n = load("nm", next);
+    fb_compare_options opt = fb_compare_defaults();
+    fb_compare_summary s;
+    char out[8192] = "";
+    assert_int_equal(compare_into(b, n, &opt, &s, out, sizeof out), FB_OK);
+    assert_int_equal(s.same, 1);
+    assert_int_equal(s.missing, 2);
+    assert_int_equal(s.only_new, 1); /* new is information, not a failure */
+    assert_int_equal(fb_compare_gate(&s, &opt), 1);
+    assert_non_null(strstr(out, "kernel differs: triad vs"));
+    opt.allow_missing = 1;
+    assert_int_equal(fb_compare_gate(&s, &opt), 0);
+    fb_results_set_free(b);
+    fb_results_set_free(n);
+}
+
+/* The same configuration from `spmv` and from a sweep pairs. */
+static void test_suite_and_case_do_not_split_pairs(void **state)
+{
+    (void)state;
+    const char *base[] = {HEADER("b", "CPU", GPU("GPU"), "2"), RECP("b", "csr", "ok", "\"WG_SIZE\":128", "", FAST),
+                          NULL};
+    const char *next[] = {HEADER("n", "CPU", GPU("GPU"), "2"),
+                          RECP("n", "csr", "ok", "\"WG_SIZE\":128", ",\"suite\":\"s.json\",\"case\":\"c\"", FAST),
+                          NULL};
+    fb_results_set *b = load("bs", base), *n = load("ns", next);
+    fb_compare_options opt = fb_compare_defaults();
+    fb_compare_summary s;
+    char out[8192] = "";
+    assert_int_equal(compare_into(b, n, &opt, &s, out, sizeof out), FB_OK);
+    assert_int_equal(s.same, 1);
+    assert_int_equal(s.missing + s.only_new, 0);
+    fb_results_set_free(b);
+    fb_results_set_free(n);
+}
+
+/* A changed default: nothing to compare, naming the parameter; --pair-by
+ * kernel pairs them and says the parameters differ. */
+static void test_pair_by_kernel(void **state)
+{
+    (void)state;
+    const char *base[] = {HEADER("b", "CPU", GPU("GPU"), "2"),
+                          RECP("b", "csr", "ok", "\"WG_SIZE\":128,\"R\":1", "", FAST), NULL};
+    const char *next[] = {HEADER("n", "CPU", GPU("GPU"), "2"),
+                          RECP("n", "csr", "ok", "\"WG_SIZE\":256,\"R\":1", "", SLOW), NULL};
+    fb_results_set *b = load("bk", base), *n = load("nk", next);
+    fb_compare_options opt = fb_compare_defaults();
+    fb_compare_summary s;
+    char out[8192] = "";
+    assert_int_equal(compare_into(b, n, &opt, &s, out, sizeof out), FB_ERR_INPUT);
+    assert_non_null(strstr(fb_error_message(), "nothing to compare"));
+    assert_non_null(strstr(out, "params differ: WG_SIZE 128 vs 256"));
+    opt.pair_by = FB_PAIR_KERNEL;
+    assert_int_equal(compare_into(b, n, &opt, &s, out, sizeof out), FB_OK);
+    assert_int_equal(s.slower, 1);
+    assert_int_equal(s.missing + s.only_new, 0);
+    assert_non_null(strstr(out, "paired by kernel, params differ: WG_SIZE 128 vs 256"));
+    fb_results_set_free(b);
+    fb_results_set_free(n);
+}
+
+static int count(const char *s, const char *what)
+{
+    int n = 0;
+    for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
+        ++n;
+    return n;
+}
+
+/* JUnit: a testcase per configuration, failures for SLOWER, WRONG and
+ * MISSING with the numbers, text escaped. */
+static void test_junit(void **state)
+{
+    (void)state;
+    const char *base[] = {HEADER("b", "CPU", "", "2"),
+                          REC("b", "copy", "ok", FAST),
+                          REC("b", "triad", "ok", FAST),
+                          REC("b", "add", "ok", FAST),
+                          REC("b", "mul", "ok", FAST),
+                          REC("b", "a<b&c", "ok", FAST),
+                          NULL};
+    const char *next[] = {HEADER("n", "CPU", "", "2"),   REC("n", "copy", "ok", FAST),
+                          REC("n", "triad", "ok", SLOW), REC("n", "add", "wrong-result", FAST),
+                          REC("n", "a<b&c", "ok", FAST), NULL};
+    fb_results_set *b = load("bj", base), *n = load("nj", next);
+    fb_compare_options opt = fb_compare_defaults();
+    fb_compare_summary s;
+    char out[8192] = "", xml[8192] = "";
+    opt.junit = fmemopen(xml, sizeof xml, "w");
+    assert_int_equal(compare_into(b, n, &opt, &s, out, sizeof out), FB_OK);
+    fclose(opt.junit);
+    assert_non_null(strstr(xml, "<?xml version=\"1.0\""));
+    assert_non_null(strstr(xml, "tests=\"5\" failures=\"3\""));
+    assert_int_equal(count(xml, "<testcase "), 5);
+    assert_int_equal(count(xml, "<failure "), 3);
+    assert_non_null(strstr(xml, "classname=\"stream/triad\""));
+    assert_non_null(strstr(xml, "type=\"SLOWER\" message=\"SLOWER: median 1 s -&gt; 1.3 s (+30.0%"));
+    assert_non_null(strstr(xml, "type=\"WRONG\""));
+    assert_non_null(strstr(xml, "type=\"MISSING\""));
+    assert_non_null(strstr(xml, "classname=\"stream/a&lt;b&amp;c\""));
+    assert_null(strstr(xml, "a<b"));
+    fb_results_set_free(b);
+    fb_results_set_free(n);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -294,6 +450,11 @@ int main(void)
         cmocka_unit_test(test_enough_runs_test_run_medians),
         cmocka_unit_test(test_machine_check),
         cmocka_unit_test(test_nothing_in_common),
+        cmocka_unit_test(test_wrong_fails_gate),
+        cmocka_unit_test(test_missing_fails_gate),
+        cmocka_unit_test(test_suite_and_case_do_not_split_pairs),
+        cmocka_unit_test(test_pair_by_kernel),
+        cmocka_unit_test(test_junit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
