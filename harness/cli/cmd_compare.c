@@ -110,7 +110,8 @@ const fb_command fb_cmd_compare = {
                    "only NEW has are listed as new. Files from different machines (CPU model, or\n"
                    "a different device on the same backend) are refused. See docs/plots-and-compare.md.\n"
                    "Exit status: 0 pass, 1 something SLOWER, WRONG (unless --allow-wrong) or\n"
-                   "MISSING (unless --allow-missing), 2 unusable input or nothing in common.",
+                   "MISSING (unless --allow-missing), 2 unusable input or nothing in common,\n"
+                   "3 the --junit file cannot be written.",
     .options = options,
     .min_positional = 2,
     .max_positional = 2,

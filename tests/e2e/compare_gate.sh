@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# compare_gate.sh FLOWBENCH SRCDIR WORKDIR - `flowbench compare` as a CI
+# gate, on results files constructed from the shipped constructed-base.jsonl
+# with jq (test data, not measurements):
+#  - every NEW record wrong-result: exit 1, WRONG; --allow-wrong: exit 0;
+#  - NEW lacks most configurations: exit 1, MISSING; --allow-missing: 0;
+#  - NEW's records name a suite and case (a sweep): they still pair;
+#  - a changed parameter: exit 2 naming it; --pair-by kernel pairs them;
+#  - --junit: valid XML (xmllint when installed) with the failures.
+set -euo pipefail
+bin=$1; src=$2; dir=$3
+base=$src/tests/data/results/constructed-base.jsonl
+mkdir -p "$dir"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# expect RC REGEX ARGS...: compare exits RC and its output matches REGEX.
+expect() {
+  local want=$1 regex=$2 rc=0; shift 2
+  "$bin" compare "$@" > "$dir/out.txt" 2>&1 || rc=$?
+  [ "$rc" = "$want" ] || { cat "$dir/out.txt"; fail "compare $*: exit $rc, expected $want"; }
+  grep -Eq -- "$regex" "$dir/out.txt" || { cat "$dir/out.txt"; fail "compare $*: no /$regex/"; }
+}
+
+jq -c "if .type == \"measurement\" then .status = \"wrong-result\" | .reason = \"max_rel_error 0.5\" else . end" \
+  "$base" > "$dir/wrong.jsonl"
+expect 1 '^WRONG .*stream triad' "$base" "$dir/wrong.jsonl"
+expect 1 'summary: 0 SLOWER, 0 FASTER, 0 SAME; 3 WRONG, 0 MISSING' "$base" "$dir/wrong.jsonl"
+expect 0 '3 WRONG \(allowed\)' "$base" "$dir/wrong.jsonl" --allow-wrong
+
+jq -c "select(.type == \"header\" or .kernel == \"copy\")" "$base" > "$dir/missing.jsonl"
+expect 1 '^MISSING .*stream triad' "$base" "$dir/missing.jsonl"
+expect 0 '1 SAME; 0 WRONG, 2 MISSING \(allowed\)' "$base" "$dir/missing.jsonl" --allow-missing
+
+jq -c "if .type == \"measurement\" then .suite = \"suites/x.json\" | .case = \"c1\" else . end" \
+  "$base" > "$dir/suite.jsonl"
+expect 0 'summary: 0 SLOWER, 0 FASTER, 3 SAME; 0 WRONG, 0 MISSING; 0 not compared \(BASE failed\), 0 new' \
+  "$base" "$dir/suite.jsonl"
+
+jq -c "if .type == \"measurement\" then .params.wg = 128 else . end" "$base" > "$dir/wg.jsonl"
+expect 2 'params differ: wg 256 vs 128' "$base" "$dir/wg.jsonl"
+expect 0 'paired by kernel, params differ: wg 256 vs 128' "$base" "$dir/wg.jsonl" --pair-by kernel
+
+# JUnit: triad SLOWER, add wrong, copy missing, and a kernel name that needs escaping.
+jq -c "if .type == \"measurement\" and .kernel == \"copy\" then .kernel = \"c<p&\\\"y'\" else . end" \
+  "$base" > "$dir/base-esc.jsonl"
+jq -c "if .kernel == \"triad\" then .stats.samples_s |= map(. * 1.3)
+       elif .kernel == \"add\" then .status = \"wrong-result\" | .reason = \"a <b> & \\\"c\\\"\"
+       else . end" "$dir/base-esc.jsonl" | jq -c "select(.kernel != \"c<p&\\\"y'\")" > "$dir/gate.jsonl"
+expect 1 'summary: 1 SLOWER, 0 FASTER, 0 SAME; 1 WRONG, 1 MISSING' "$dir/base-esc.jsonl" "$dir/gate.jsonl" \
+  --junit "$dir/junit.xml"
+x=$dir/junit.xml
+if command -v xmllint > /dev/null; then
+  xmllint --noout "$x" || fail "junit.xml is not well-formed XML"
+  [ "$(xmllint --xpath 'count(//testcase)' "$x")" = 3 ] || fail "junit: expected 3 testcases"
+  [ "$(xmllint --xpath 'count(//testcase/failure)' "$x")" = 3 ] || fail "junit: expected 3 failures"
+  xmllint --xpath 'string(//testcase[@classname="stream/triad"]/failure/@message)' "$x" \
+    | grep -Eq '^SLOWER: median .* \(\+30\.0%' || fail "junit: SLOWER message lacks the numbers"
+  [ "$(xmllint --xpath 'string(//testcase[failure/@type="MISSING"]/@classname)' "$x")" = "stream/c<p&\"y'" ] \
+    || fail "junit: the escaped kernel name did not come back"
+else
+  grep -q '<testsuites>' "$x" && grep -q '</testsuites>' "$x" || fail "junit: not a testsuites document"
+  [ "$(grep -c '<testcase ' "$x")" = 3 ] || fail "junit: expected 3 testcases"
+  [ "$(grep -c '<failure ' "$x")" = 3 ] || fail "junit: expected 3 failures"
+  grep -q 'c&lt;p&amp;&quot;y&apos;' "$x" || fail "junit: kernel name not escaped"
+fi
+echo "compare gate: all checks passed"
