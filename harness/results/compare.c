@@ -247,7 +247,8 @@ static void print_head(const fb_results_set *base, const fb_results_set *next, c
         fprintf(out, "### flowbench compare: `%s` -> `%s`\n\n", base->path, next->path);
         fprintf(out,
                 "SLOWER/FASTER: median time moved by >= %.3g%% (and by more than the noise between too few repeated "
-                "runs), and Mann-Whitney U p < %g.\n\n",
+                "runs), and Mann-Whitney U p < %g. WRONG: NEW's result failed its check. MISSING: NEW has no "
+                "usable record of it.\n\n",
                 100 * opt->threshold, opt->alpha);
         fprintf(out, "| verdict | configuration | base median | new median | change | noise | p | evidence |\n");
         fprintf(out, "|---|---|---:|---:|---:|---:|---:|---:|\n");
@@ -259,7 +260,8 @@ static void print_head(const fb_results_set *base, const fb_results_set *next, c
             opt->alpha);
     fprintf(out, "samples, or over run medians when both files repeat a configuration often enough (then\n");
     fprintf(out, "between-run noise is in the test); with fewer repeats the change must also exceed the\n");
-    fprintf(out, "spread of the run medians (noise)\n\n");
+    fprintf(out, "spread of the run medians (noise). WRONG: NEW's result failed its check;\n");
+    fprintf(out, "MISSING: BASE measured it, NEW has no usable record of it\n\n");
     fprintf(out, "%-7s %8s %6s %7s %11s %11s %26s  %s\n", "verdict", "change", "noise", "p", "base", "new", "evidence",
             "configuration");
 }
@@ -408,42 +410,44 @@ static void params_diff(const json_t *a, const json_t *b, char *buf, size_t len)
 
 static const char *const key_fields[] = {"benchmark", "kernel", "backend", "device_name", "precision", NULL};
 
-/* Fields of the key that differ between two records, as "params differ:
- * WG_SIZE 128 vs 256" or "device_name differs: A vs B"; returns how many. */
-static int key_diff(const json_t *a, const json_t *b, char *buf, size_t len)
+/* Fields of the key that differ between BASE's record i and NEW's record
+ * j, as "params differ: WG_SIZE 128 vs 256" or "device_name differs: A vs
+ * B"; returns how many. The precomputed keys keep this cheap: it runs for
+ * every NEW record per missing configuration. */
+static int key_diff(const pair_index *b, int i, const pair_index *n, int j, char *buf, size_t len)
 {
+    const json_t *x = b->set->records[i].json, *y = n->set->records[j].json;
     int count = 0;
-    char *pa = measured_key(a, 0), *pb = measured_key(b, 0);
-    buf[0] = '\0';
     for (int f = 0; key_fields[f]; ++f)
-        if (strcmp(fb_json_str(a, key_fields[f]), fb_json_str(b, key_fields[f])) != 0 && !count++)
-            snprintf(buf, len, "%s differs: %s vs %s", key_fields[f], fb_json_str(a, key_fields[f]),
-                     fb_json_str(b, key_fields[f]));
-    if (!json_equal(json_object_get(a, "params"), json_object_get(b, "params")) && !count++) {
+        if (strcmp(fb_json_str(x, key_fields[f]), fb_json_str(y, key_fields[f])) != 0 && !count++ && buf)
+            snprintf(buf, len, "%s differs: %s vs %s", key_fields[f], fb_json_str(x, key_fields[f]),
+                     fb_json_str(y, key_fields[f]));
+    if (!json_equal(json_object_get(x, "params"), json_object_get(y, "params")) && !count++ && buf) {
         char d[400];
-        params_diff(json_object_get(a, "params"), json_object_get(b, "params"), d, sizeof d);
+        params_diff(json_object_get(x, "params"), json_object_get(y, "params"), d, sizeof d);
         snprintf(buf, len, "params differ: %s", d);
     }
-    if (pa && pb && !count && strcmp(pa, pb) != 0 && ++count) snprintf(buf, len, "problem or cold flag differs");
-    free(pa);
-    free(pb);
+    if (!count && strcmp(b->family[i], n->family[j]) != 0 && ++count && buf)
+        snprintf(buf, len, "problem (matrix or grid) or cold flag differs");
     return count;
 }
 
-/* Why BASE's record has no partner: the first difference from the NEW
+/* Why BASE's record i has no partner: its first difference from the NEW
  * record that differs in the fewest key fields. */
-static void why_unpaired(const fb_record *r, const fb_results_set *next, char *buf, size_t len)
+static void why_unpaired(const pair_index *b, int i, const pair_index *n, char *buf, size_t len)
 {
-    int best = 1 << 30;
-    char why[512];
-    snprintf(buf, len, "%s", next->nrecords ? "no record of it in NEW" : "NEW has no measurement records");
-    for (int i = 0; i < next->nrecords; ++i) {
-        int d = key_diff(r->json, next->records[i].json, why, sizeof why);
+    int best = 1 << 30, at = -1;
+    for (int j = 0; j < n->set->nrecords; ++j) {
+        int d = key_diff(b, i, n, j, NULL, 0);
         if (d && d < best) {
             best = d;
-            snprintf(buf, len, "%s", why);
+            at = j;
         }
     }
+    if (at < 0)
+        snprintf(buf, len, "NEW has no measurement records");
+    else
+        key_diff(b, i, n, at, buf, len);
 }
 
 /* The runs of one configuration in one file, pooled: repeated runs are
@@ -617,7 +621,7 @@ static fb_status judge(const pair_index *b, const pair_index *n, int i, const ch
         failure_note("BASE", pb.last_failed, w->note, sizeof w->note);
     } else if (!nkey) {
         w->verdict = FB_MISSING;
-        why_unpaired(&b->set->records[i], n->set, w->note, sizeof w->note);
+        why_unpaired(b, i, n, w->note, sizeof w->note);
     } else if (!pn.usable) {
         w->verdict = FB_MISSING;
         failure_note("NEW", pn.last_failed, w->note, sizeof w->note);

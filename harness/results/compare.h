@@ -1,6 +1,7 @@
 /* compare.h - regression verdicts between two results files.
  *
- * Records are paired by configuration key (reader.h). A pair is SLOWER
+ * Records are paired on what was measured (the configuration key of
+ * reader.h without suite and case). A pair is SLOWER
  * (FASTER) only when both hold:
  *   - the two sample sets differ by a two-sided Mann-Whitney U test at
  *     level alpha (default 0.01): exact distribution for small samples
