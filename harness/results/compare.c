@@ -376,12 +376,14 @@ static const char *only_setting(const pair_index *ix, const char *family)
     return found;
 }
 
+static int same_key(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
+
 /* NEW's configuration paired with BASE's record i, or NULL. */
 static const char *partner(const pair_index *b, const pair_index *n, int i, const fb_compare_options *opt)
 {
     int first;
     if (index_find(n, b->key[i], &first)) return b->key[i];
-    if (opt->pair_by != FB_PAIR_KERNEL || only_setting(b, b->family[i]) != b->key[i]) return NULL;
+    if (opt->pair_by != FB_PAIR_KERNEL || !same_key(only_setting(b, b->family[i]), b->key[i])) return NULL;
     return only_setting(n, b->family[i]);
 }
 
@@ -639,7 +641,7 @@ static int paired_in_base(const pair_index *b, const pair_index *n, int j, const
 {
     int first;
     if (index_find(b, n->key[j], &first)) return 1;
-    return opt->pair_by == FB_PAIR_KERNEL && only_setting(n, n->family[j]) == n->key[j] &&
+    return opt->pair_by == FB_PAIR_KERNEL && same_key(only_setting(n, n->family[j]), n->key[j]) &&
            only_setting(b, n->family[j]) != NULL;
 }
 

@@ -370,8 +370,10 @@ static void test_suite_and_case_do_not_split_pairs(void **state)
 static void test_pair_by_kernel(void **state)
 {
     (void)state;
-    const char *base[] = {HEADER("b", "CPU", GPU("GPU"), "2"),
-                          RECP("b", "csr", "ok", "\"WG_SIZE\":128,\"R\":1", "", FAST), NULL};
+    /* two runs of BASE's setting: repetitions, still one setting */
+    const char *base[] = {
+        HEADER("b", "CPU", GPU("GPU"), "2"), RECP("b", "csr", "ok", "\"WG_SIZE\":128,\"R\":1", "", FAST),
+        HEADER("b2", "CPU", GPU("GPU"), "2"), RECP("b2", "csr", "ok", "\"WG_SIZE\":128,\"R\":1", "", FAST), NULL};
     const char *next[] = {HEADER("n", "CPU", GPU("GPU"), "2"),
                           RECP("n", "csr", "ok", "\"WG_SIZE\":256,\"R\":1", "", SLOW), NULL};
     fb_results_set *b = load("bk", base), *n = load("nk", next);
