@@ -16,7 +16,8 @@ static const fb_option options[] = {
     {"any-machine", NULL, "compare even when the two files come from different machines", 0},
     {"allow-missing", NULL, "a configuration of BASE that NEW lacks (or failed to measure) does not fail", 0},
     {"allow-wrong", NULL, "a wrong result in NEW does not fail", 0},
-    {"pair-by", "WHAT", "config (default: kernel, parameters, problem, device, precision) or kernel", 0},
+    {"pair-by", "WHAT",
+     "config (default: kernel, params, problem, device, precision all match) or kernel (params may differ)", 0},
     {"junit", "FILE", "also write the verdicts as JUnit XML to FILE", 0},
     {NULL, NULL, NULL, 0},
 };
