@@ -61,3 +61,20 @@ void fb_json_set_fraction_of_stream(json_t *record, double gbs, double stream_gb
     json_object_set_new(record, "stream_gbs", known ? json_real(stream_gbs) : json_null());
     json_object_set_new(record, "fraction_of_stream", known ? json_real(gbs / stream_gbs) : json_null());
 }
+
+void fb_json_judge_roofline(json_t *record, size_t cache_bytes)
+{
+    const json_t *ws = json_object_get(record, "working_set_bytes");
+    const double bytes = json_number_value(ws ? ws : json_object_get(record, "bytes"));
+    const double fraction = json_number_value(json_object_get(record, "fraction_of_stream"));
+    const int known = cache_bytes > 0 && bytes > 0;
+    json_object_set_new(record, "cache_resident", known ? json_boolean(bytes <= (double)cache_bytes) : json_null());
+    if (known && bytes <= (double)cache_bytes)
+        json_object_set_new(record, "roofline_note",
+                            json_string("the working set fits in the last-level cache: the fraction of the DRAM "
+                                        "triad is not a roofline fraction (--cold measures from DRAM)"));
+    else if (fraction > 1)
+        json_object_set_new(record, "roofline_note",
+                            json_string("above the stream triad: caches or a noisy reference (--cold measures from "
+                                        "DRAM; the record's stream_reference gives the triad's spread)"));
+}

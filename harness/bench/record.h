@@ -45,4 +45,10 @@ json_t *fb_json_measurement(const fb_measurement *m);
  * unknown (<= 0), so a reader can tell "not measured" from zero. */
 void fb_json_set_fraction_of_stream(json_t *record, double gbs, double stream_gbs);
 
+/* After the fraction is set: "cache_resident" (working_set_bytes, else the
+ * model's bytes, within cache_bytes; null when either is unknown) and a
+ * "roofline_note" when the working set is cache resident (the fraction is
+ * then no roofline fraction) or the fraction is above 1. */
+void fb_json_judge_roofline(json_t *record, size_t cache_bytes);
+
 #endif

@@ -2,8 +2,10 @@
 #include "cli.h"
 
 #include "bench/family.h"
+#include "bench/record.h"
 #include "stream/stream.h"
 #include "../results/results.h"
+#include "../tune/stream_ref.h"
 
 #include <errno.h>
 #include <math.h>
@@ -225,10 +227,57 @@ fail:
     return status;
 }
 
+/* The stream references this process divided by, one per device id: the
+ * record of each device names the one its fraction used. */
+enum { MAX_REFS = 8 };
+static struct {
+    char id[64];
+    json_t *ref;
+} used_refs[MAX_REFS];
+static int nused_refs;
+
+static void keep_reference(const char *id, json_t *ref)
+{
+    for (int i = 0; i < nused_refs; ++i)
+        if (!strcmp(used_refs[i].id, id)) {
+            json_decref(used_refs[i].ref);
+            used_refs[i].ref = ref;
+            return;
+        }
+    if (nused_refs == MAX_REFS) {
+        json_decref(ref);
+        return;
+    }
+    snprintf(used_refs[nused_refs].id, sizeof used_refs[nused_refs].id, "%s", id);
+    used_refs[nused_refs++].ref = ref;
+}
+
+static const json_t *reference_of(const char *id)
+{
+    for (int i = 0; i < nused_refs; ++i)
+        if (!strcmp(used_refs[i].id, id)) return used_refs[i].ref;
+    return NULL;
+}
+
+/* The reference the fraction divided by, the cache judgement, and a line
+ * on stderr when the fraction is not a roofline fraction. */
+static void judge_roofline(const fb_device_info *d, json_t *rec)
+{
+    if (!(json_number_value(json_object_get(rec, "stream_gbs")) > 0)) return;
+    const json_t *ref = reference_of(d->id);
+    if (ref) json_object_set_new(rec, "stream_reference", json_deep_copy(ref));
+    fb_json_judge_roofline(rec, d->cache_bytes);
+    const char *note = json_string_value(json_object_get(rec, "roofline_note"));
+    if (note)
+        fprintf(stderr, "note: %.1f%% of the stream triad on %s: %s\n",
+                100.0 * json_number_value(json_object_get(rec, "fraction_of_stream")), d->id, note);
+}
+
 fb_status fb_cli_emit_record(const fb_parsed *args, const char *command, const fb_device_info *d, json_t *rec)
 {
     fb_status status = FB_OK;
     fb_results *out = NULL;
+    judge_roofline(d, rec);
     if (fb_cli_value(args, "out")) {
         FB_CHECK(fb_results_open(fb_cli_value(args, "out"), command, d, 1, &out));
         FB_CHECK(fb_results_append(out, rec));
@@ -247,10 +296,24 @@ fb_status fb_cli_stream_triad(const fb_parsed *args, fb_target *t, const char *l
     fb_status status = FB_OK;
     size_t n = 0;
     *gbs = 0;
+    double max_age = FB_STREAM_REF_MAX_AGE_S;
+    char path[4096];
+    fb_stream_ref ref;
     FB_CHECK(fb_cli_size(args, "stream-size", 0, &n));
     if (fb_cli_flag(args, "no-stream")) return FB_OK;
-    fprintf(stderr, "measuring the stream triad on %s first (--no-stream skips it)...\n", label);
-    FB_CHECK(fb_stream_triad_gbs(t, n, is_double, gbs));
+    if (getenv("FLOWBENCH_STREAM_MAX_AGE")) max_age = atof(getenv("FLOWBENCH_STREAM_MAX_AGE"));
+    FB_CHECK(fb_cli_double(args, "stream-max-age", max_age, &max_age));
+    if (!(max_age >= 0)) FB_FAIL(FB_ERR_USAGE, "--stream-max-age: must be 0 or more seconds");
+    fb_stream_ref_default_path(path, sizeof path);
+    fprintf(stderr,
+            "the stream triad on %s: a stored one younger than %.0f s, else measured now "
+            "(--no-stream skips it)...\n",
+            label, max_age);
+    FB_CHECK(fb_stream_ref_get(t, n, is_double, path, max_age, &ref));
+    *gbs = ref.triad.gbs;
+    fprintf(stderr, "  %s %.2f GB/s (%.2f-%.2f over %d samples), %s\n", ref.stored ? "stored" : "measured",
+            ref.triad.gbs, ref.triad.gbs_min, ref.triad.gbs_max, ref.triad.samples, path);
+    keep_reference(fb_target_info(t)->id, fb_stream_ref_json(&ref, path));
 fail:
     return status;
 }

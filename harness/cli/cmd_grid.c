@@ -21,6 +21,10 @@ static const fb_option options[] = {
     {"precision", "P", "double or single (default double)", 0},
     {"no-stream", NULL, "skip the stream triad measurement (no roofline fraction)", 0},
     {"stream-size", "N", "elements per stream array (default 2^25)", 0},
+    {"stream-max-age", "S",
+     "reuse a stored stream triad of this device younger than S seconds (default 3600, "
+     "$FLOWBENCH_STREAM_MAX_AGE; 0 measures now)",
+     0},
     FB_CLI_MEASURE_OPTIONS(FB_CLI_BUDGET_S, FB_CLI_SPREAD_PCT),
     {"out", "FILE", "append a header and the record to this JSON Lines file", 0},
     {"json", NULL, "print the record as JSON on stdout", 0},

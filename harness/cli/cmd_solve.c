@@ -48,6 +48,10 @@ static const fb_option options[] = {
     {"profiles", "PREFIX", "cavity: centreline profiles into PREFIX-u.dat and PREFIX-w.dat (plots/centreline.gp)", 0},
     {"no-stream", NULL, "skip the stream triad measurement (no roofline fraction)", 0},
     {"stream-size", "N", "elements per stream array (default 2^25)", 0},
+    {"stream-max-age", "S",
+     "reuse a stored stream triad of this device younger than S seconds (default 3600, "
+     "$FLOWBENCH_STREAM_MAX_AGE; 0 measures now)",
+     0},
     {"out", "FILE", "append a header and the run's record to this JSON Lines file", 0},
     {"json", NULL, "print the record as JSON on stdout (the table goes to stderr)", 0},
     {"quiet", NULL, "no progress lines on stderr", 0},

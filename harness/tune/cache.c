@@ -377,13 +377,11 @@ fail:
     return status;
 }
 
-fb_status fb_cache_save(const fb_tuning_cache *c, const char *path)
+fb_status fb_json_file_replace(const json_t *root, const char *path)
 {
     fb_status status = FB_OK;
     char tmp[PATH_MAX];
     int tmp_written = 0;
-    json_t *root = json_pack("{s:i, s:O}", "flowbench_tuning_cache", FB_CACHE_VERSION, "entries", c->entries);
-    if (!root) FB_FAIL(FB_ERR_NOMEM, "out of host memory saving the tuning cache");
     /* The PID keeps two flowbench processes saving at once off each other's
      * temporary file; the last rename wins, whole. */
     if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
@@ -395,6 +393,16 @@ fb_status fb_cache_save(const fb_tuning_cache *c, const char *path)
     tmp_written = 0;
 fail:
     if (tmp_written) unlink(tmp);
+    return status;
+}
+
+fb_status fb_cache_save(const fb_tuning_cache *c, const char *path)
+{
+    fb_status status = FB_OK;
+    json_t *root = json_pack("{s:i, s:O}", "flowbench_tuning_cache", FB_CACHE_VERSION, "entries", c->entries);
+    if (!root) FB_FAIL(FB_ERR_NOMEM, "out of host memory saving the tuning cache");
+    FB_CHECK(fb_json_file_replace(root, path));
+fail:
     json_decref(root);
     return status;
 }

@@ -80,6 +80,10 @@ const char *fb_cache_match_name(fb_cache_match m); /* "exact", "nearest", "none"
  * else $XDG_CACHE_HOME/flowbench/tuning.json, else ~/.cache/flowbench/tuning.json. */
 void fb_cache_default_path(char *buf, size_t len);
 
+/* Writes root to path whole: a temporary file beside it, fsync, rename
+ * (the parent directories made as needed). Shared with stream_ref.c. */
+fb_status fb_json_file_replace(const json_t *root, const char *path);
+
 /* `given` (a --cache value) if not NULL, else the default path. */
 void fb_cache_path(const char *given, char *buf, size_t len);
 

@@ -53,10 +53,18 @@ fb_status fb_stream_run(fb_target *t, const fb_stream_config *cfg, fb_stream_res
 
 void fb_stream_results_free(fb_stream_result results[FB_STREAM_NKERNELS]);
 
-/* The roofline reference of another benchmark: runs the four kernels with
- * n elements (0: the default 2^25) and a short budget, and gives the
- * validated triad GB/s. A wrong stream result is an error (FB_ERR_CHECK). */
-fb_status fb_stream_triad_gbs(fb_target *t, size_t n, int is_double, double *gbs);
+/* The roofline reference of another benchmark: the validated triad's GB/s
+ * by its median time, and by its slowest and fastest samples (the spread). */
+typedef struct fb_stream_triad {
+    double gbs, gbs_min, gbs_max;
+    int samples;
+    size_t n; /* elements per array */
+} fb_stream_triad;
+
+/* Runs the four kernels with n elements (0: the default 2^25), a short
+ * budget and at least 10 samples. A wrong stream result is an error
+ * (FB_ERR_CHECK). */
+fb_status fb_stream_triad_measure(fb_target *t, size_t n, int is_double, fb_stream_triad *out);
 
 /* The measurement record of one stream kernel (docs/results.md), shared by
  * `flowbench stream` and the sweep runner. */

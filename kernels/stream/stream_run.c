@@ -198,15 +198,23 @@ void fb_stream_results_free(fb_stream_result results[FB_STREAM_NKERNELS])
         fb_measurement_free(&results[k].m);
 }
 
-fb_status fb_stream_triad_gbs(fb_target *t, size_t n, int is_double, double *gbs)
+fb_status fb_stream_triad_measure(fb_target *t, size_t n, int is_double, fb_stream_triad *out)
 {
     fb_status status;
     fb_stream_result results[FB_STREAM_NKERNELS];
     fb_stream_config cfg = {.n = n ? n : FB_STREAM_DEFAULT_N, .is_double = is_double, .wg = 256};
     cfg.measure = fb_measure_defaults();
-    cfg.measure.budget_s = 0.5; /* a reference, not the study: the median settles well within it */
+    cfg.measure.budget_s = 0.5;   /* a reference, not the study: the median settles well within it */
+    cfg.measure.min_samples = 10; /* enough for a stated spread */
+    memset(out, 0, sizeof *out);
     status = fb_stream_run(t, &cfg, results, NULL, NULL);
-    *gbs = status == FB_OK ? results[3].gbs : 0.0;
+    if (status == FB_OK) {
+        const fb_stream_result *triad = &results[3];
+        const fb_stats *st = &triad->m.stats;
+        out->gbs = triad->gbs, out->n = cfg.n, out->samples = triad->m.nsamples;
+        out->gbs_min = st->max > 0 ? triad->bytes / st->max * 1e-9 : 0.0;
+        out->gbs_max = st->min > 0 ? triad->bytes / st->min * 1e-9 : 0.0;
+    }
     fb_stream_results_free(results);
     return status;
 }
