@@ -21,10 +21,10 @@ static const fb_option options[] = {
 static void print_summary(const fb_suite *s, const fb_sweep_summary *sum, const char *out)
 {
     fprintf(stderr,
-            "sweep %s: %d configurations: %d ok, %d wrong result, %d failed, %d pruned, %d abandoned, %d timed out;"
-            " %d recorded before; %d backend(s) unavailable; %.1f s\n",
+            "sweep %s: %d configurations: %d ok, %d wrong result, %d failed, %d pruned, %d abandoned, %d timed out,"
+            " %d peer library missing; %d recorded before; %d backend(s) unavailable; %.1f s\n",
             s->name, sum->total, sum->ok, sum->wrong, sum->failed, sum->pruned, sum->abandoned, sum->timeouts,
-            sum->skipped, sum->unavailable, sum->seconds);
+            sum->missing, sum->skipped, sum->unavailable, sum->seconds);
     if (sum->stopped)
         fprintf(stderr,
                 "sweep %s: stopped with %d of %d recorded; continue with: flowbench sweep %s --out %s --resume\n",
@@ -62,6 +62,7 @@ static int run_sweep(const fb_parsed *args)
     FB_CHECK(open_cache(args, &o.tuned));
     o.nbackends = fb_cli_values(args, "backend", &o.backends);
     FB_CHECK(fb_suite_load(args->positional[0], &suite));
+    FB_CHECK(fb_suite_check_problems(&suite, stderr)); /* a bad matrix is a bad suite: refused before measuring */
     if (fb_cli_value(args, "out"))
         snprintf(out, sizeof out, "%s", fb_cli_value(args, "out"));
     else
@@ -69,8 +70,12 @@ static int run_sweep(const fb_parsed *args)
     o.out_path = out;
     status = fb_sweep_run(&suite, &o, &sum);
     if (sum.total) print_summary(&suite, &sum, out);
-    if (status == FB_OK && sum.wrong)
-        FB_FAIL(FB_ERR_CHECK, "sweep %s: %d configurations gave a wrong result", suite.name, sum.wrong);
+    /* Pruned, abandoned, timed out and a missing peer library are what a
+     * sweep expects to meet; a configuration that could not run or gave a
+     * wrong answer is not. */
+    if (status == FB_OK && (sum.wrong || sum.failed))
+        FB_FAIL(FB_ERR_CHECK, "sweep %s: %d configuration(s) failed to run and %d gave a wrong result (records in %s)",
+                suite.name, sum.failed, sum.wrong, out);
 fail:
     fb_cache_free(o.tuned);
     fb_suite_free(&suite);
@@ -89,8 +94,12 @@ const fb_command fb_cmd_sweep = {
                    "matrix cannot take it; not compiled), build-error, launch-error, failed,\n"
                    "or crashed. One failing configuration never ends the sweep; a backend that\n"
                    "cannot be opened here is said once and left out.\n"
+                   "Every matrix is opened once before anything runs: one that cannot be is a\n"
+                   "bad suite (exit 2, naming the suite file, the matrix and why).\n"
                    "Ctrl-C stops cleanly (twice: at once); --resume then runs only what FILE lacks.\n"
-                   "Exit 1 if any configuration gave a wrong result.",
+                   "Exit 1 if any configuration failed to run (failed, build-error, launch-error,\n"
+                   "crashed) or gave a wrong result; pruned, abandoned, timeout and a missing peer\n"
+                   "library are expected outcomes.",
     .options = options,
     .min_positional = 1,
     .max_positional = 1,

@@ -38,7 +38,9 @@ typedef struct fb_sweep_summary {
     int total;    /* configurations in the suite */
     int skipped;  /* already in the file (--resume) */
     int recorded; /* records written this time */
-    int ok, wrong, failed, pruned, abandoned, timeouts;
+    int ok, wrong, pruned, abandoned, timeouts;
+    int failed;      /* failed to run: failed, build-error, launch-error, crashed (the sweep exits 1) */
+    int missing;     /* "unavailable": a peer's runtime library is not here (expected, like pruned) */
     int unavailable; /* backends that could not be opened (left out) */
     int stopped;     /* 1 if --limit or SIGINT ended the sweep early */
     double seconds;
