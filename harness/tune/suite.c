@@ -735,7 +735,7 @@ static int seen_before(const fb_suite *s, int c, int m)
     return 0;
 }
 
-fb_status fb_suite_check_problems(const fb_suite *s, FILE *progress)
+fb_status fb_suite_check_problems(const fb_suite *s)
 {
     fb_status status = FB_OK;
     for (int c = 0; c < s->ncases; ++c) {
@@ -744,7 +744,6 @@ fb_status fb_suite_check_problems(const fb_suite *s, FILE *progress)
             void *problem = NULL;
             char why[1024];
             if (seen_before(s, c, m)) continue;
-            if (progress) fprintf(progress, "sweep: checking %s\n", cs->matrices[m]);
             if (cs->family->problem_open(cs->matrices[m], &problem) == FB_OK) {
                 cs->family->problem_close(problem);
                 continue;

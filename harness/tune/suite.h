@@ -26,8 +26,6 @@
 #ifndef FB_TUNE_SUITE_H
 #define FB_TUNE_SUITE_H
 
-#include <stdio.h>
-
 #include "../core/measure.h"
 #include "families.h"
 
@@ -83,8 +81,8 @@ void fb_suite_free(fb_suite *s);
 /* Opens every problem of every case once (and closes it), so a matrix
  * file that does not parse stops the sweep before anything is measured:
  * FB_ERR_INPUT naming the suite file, the case, the matrix and why.
- * Progress lines go to progress (NULL: none). */
-fb_status fb_suite_check_problems(const fb_suite *s, FILE *progress);
+ */
+fb_status fb_suite_check_problems(const fb_suite *s);
 
 /* The parameter points case c runs for its kernel k (a family kernel
  * index): its axes crossed (zipped groups advancing together), unnamed

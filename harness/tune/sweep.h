@@ -18,6 +18,7 @@
 #ifndef FB_TUNE_SWEEP_H
 #define FB_TUNE_SWEEP_H
 
+#include <jansson.h>
 #include <stdio.h>
 
 #include "cache.h"
@@ -30,6 +31,7 @@ typedef struct fb_sweep_options {
     const char *const *backends; /* replaces every case's backends when nbackends > 0 */
     int nbackends;
     fb_tuning_cache *tuned; /* non-NULL: each kernel runs its cached point only */
+    const char *cache_path; /* the file tuned was read from (recorded in the header) */
     const char *counters;   /* PAPI events per sample on openmp targets (counters.h), or NULL */
     FILE *progress;         /* one line per configuration (stderr) */
 } fb_sweep_options;
@@ -50,5 +52,18 @@ typedef struct fb_sweep_summary {
  * errors only for what stops everything (the results file cannot be
  * written). Failing configurations are records, not errors. */
 fb_status fb_sweep_run(const fb_suite *s, const fb_sweep_options *o, fb_sweep_summary *sum);
+
+/* The options that shape the plan and its records, as the results file's
+ * header holds them ("sweep": {"backends": [...], "tuned": bool, "cache":
+ * FILE|null, "counters": LIST|null}). */
+json_t *fb_sweep_options_json(const fb_sweep_options *o);
+
+/* --resume: FB_ERR_USAGE naming the first option that differs between
+ * recorded (a header's "sweep" object) and o. */
+fb_status fb_sweep_check_options(const json_t *recorded, const fb_sweep_options *o);
+
+/* The command line that continues this sweep: suite, --out, --resume and
+ * every option that shapes the plan, quoted for the shell. */
+void fb_sweep_resume_command(const fb_suite *s, const fb_sweep_options *o, char *buf, size_t len);
 
 #endif

@@ -124,6 +124,27 @@ echo "== sweep --tuned runs each kernel once, saying where its point came from"
   fail "sweep --tuned ran other params than the cached ones"
 [ "$(count "$work/tuned.jsonl" '.kernel == "bcsr" and .status == "pruned"')" -eq 2 ] || fail "bcsr should be pruned once per matrix"
 
+echo "== the resume hint repeats every option that shapes the plan; --resume with other options is refused"
+"$bin" sweep $suites/e2e.suite --backend openmp --tuned --cache "$cache" --out "$work/hint.jsonl" --limit 1 \
+  2> "$work/hint.log"
+hint=$(sed -n 's/.*continue with: //p' "$work/hint.log")
+case "$hint" in
+  "flowbench sweep $suites/e2e.suite --out $work/hint.jsonl --resume --backend openmp --tuned --cache $cache") ;;
+  *) fail "resume hint: '$hint'" ;;
+esac
+for opts in "" "--backend openmp" "--backend openmp --tuned --cache $work/other.json"; do
+  code=0
+  "$bin" sweep $suites/e2e.suite --out "$work/hint.jsonl" --resume $opts 2> "$work/hint2.log" || code=$?
+  [ "$code" -eq 2 ] || fail "--resume with '$opts' exited $code, want 2"
+  [ "$(grep -c differs "$work/hint2.log")" -eq 1 ] && tail -1 "$work/hint2.log" | grep -Eq -- '--resume: --(backend|tuned|cache) differs: ' ||
+    fail "--resume with '$opts': want one line naming the option: $(cat "$work/hint2.log")"
+done
+exactly_once "$work/hint.jsonl" 1
+eval "\"\$bin\"${hint#flowbench}" 2> "$work/hint3.log" || fail "the resume hint failed: $(tail -1 "$work/hint3.log")"
+exactly_once "$work/hint.jsonl" 4
+[ "$(jq -s 'map(select(.type == "header" and .sweep.tuned and .sweep.backends == ["openmp"])) | length' \
+  "$work/hint.jsonl")" -eq 2 ] || fail "headers do not record the sweep's options"
+
 echo "== a strategy replayed on the recorded exhaustive sweep"
 "$bin" tune --matrix gen:cube:8 --kernel csr-vector --strategy anneal --replay "$work/tune.jsonl" --seeds 20 \
   > "$work/replay.txt" 2> "$work/replay.log"
