@@ -9,10 +9,10 @@
 static const fb_option options[] = {
     {"out", "FILE", "results file (default results/sweep-SUITE.jsonl); appended to", 0},
     {"resume", NULL,
-     "skip configurations FILE already records; record the one a crash ended in; the options below must be"
-     " those FILE was recorded with",
+     "skip configurations FILE already records; record the one a crash ended in; --backend, --tuned, --cache"
+     " and --counters must be those FILE was recorded with",
      0},
-    {"backend", "B", "run on these backends instead of the suite's (repeatable)", 1},
+    {"backend", "B", "run on these backends instead of the suite's", 1},
     {"limit", "N", "record at most N configurations this time, then stop (continue with --resume)", 0},
     {"counters", "LIST", "PAPI events per sample on openmp (comma-separated, or default); docs/measurement.md", 0},
     {"tuned", NULL, "run each kernel once, with its parameters from the tuning cache (else defaults)", 0},
@@ -91,7 +91,8 @@ fail:
 const fb_command fb_cmd_sweep = {
     .name = "sweep",
     .summary = "run a suite (cases/*.suite): every configuration measured, checked, recorded; resumable",
-    .usage = "sweep SUITE [--out FILE] [--resume] [--backend B]... [--limit N] [--tuned [--cache FILE]]",
+    .usage =
+        "sweep SUITE [--out FILE] [--resume] [--backend B]... [--limit N] [--tuned [--cache FILE]] [--counters LIST]",
     .description = "Expands SUITE (YAML, docs/tuning.md) into configurations - matrix x backend x\n"
                    "precision x kernel x parameter point - and runs each with the common measurement\n"
                    "policy and the result check. Every configuration ends as one record, flushed\n"
