@@ -35,8 +35,11 @@ const fb_command fb_cmd_export = {
     .description = "Reads a JSON Lines results file and writes one CSV row per measurement record:\n"
                    "run, host, benchmark, suite, case, kernel, backend, device, precision, matrix,\n"
                    "parameters, sample count, median/min/mean/stddev time in seconds, GFLOP/s,\n"
-                   "GB/s, fraction of the stream triad bandwidth, check error and status, then one\n"
-                   "param_NAME column per parameter. Failed records are rows too (empty figures).\n"
+                   "GB/s, fraction of the stream triad bandwidth, check error (max_rel_error) and\n"
+                   "status, the run's provenance (git revision, compiler, device driver, command\n"
+                   "line, where its header has them), then one param_NAME column per parameter and\n"
+                   "one validation_NAME column per solver validation figure. Failed records are\n"
+                   "rows too (empty figures).\n"
                    "The columns are listed in docs/results.md.",
     .options = options,
     .min_positional = 1,

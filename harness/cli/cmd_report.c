@@ -63,8 +63,12 @@ const fb_command fb_cmd_report = {
     .description = "Summarises a results file in markdown: the machine and its devices with\n"
                    "driver and runtime versions, stream bandwidth per device, the fastest\n"
                    "variant per matrix with its settings, GFLOP/s, GB/s and fraction of the\n"
-                   "stream bandwidth, speedups over OpenMP, every failed configuration with its\n"
-                   "reason, and links to the figures `flowbench plot` drew into --plots DIR.\n"
+                   "stream bandwidth (\"-\" where a record has no such figure), speedups over\n"
+                   "OpenMP, the solver's validation figures, every configuration that failed\n"
+                   "(failed, crashed, wrong-result, build-error, launch-error) with its reason,\n"
+                   "the expected outcomes (pruned, abandoned, skipped, timeout, unavailable)\n"
+                   "counted per status apart, and links to the figures `flowbench plot` drew\n"
+                   "into --plots DIR.\n"
                    "When a file holds several runs, the latest record of each configuration counts.",
     .options = options,
     .min_positional = 1,

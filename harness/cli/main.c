@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "core/measure.h"
+#include "results/results.h"
 
 static const fb_command *const commands[] = {
     &fb_cmd_devices, &fb_cmd_stream, &fb_cmd_matrix,  &fb_cmd_spmv, &fb_cmd_grid,   &fb_cmd_sweep,
@@ -61,6 +62,7 @@ int main(int argc, char **argv)
         fb_cli_print_help(cmd);
         return 0;
     }
+    fb_results_set_command_line(argc, argv);
     fb_install_interrupt_handler();
     return cmd->run(&parsed);
 }

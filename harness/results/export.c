@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum col_kind { COL_STR, COL_NUM, COL_BOOL, COL_SPECIAL } col_kind;
+typedef enum col_kind { COL_STR, COL_NUM, COL_BOOL, COL_HEADER, COL_SPECIAL } col_kind;
 
 typedef struct column {
     const char *name;
     col_kind kind;
-    const char *path; /* JSON path for STR, NUM, BOOL */
+    const char *path; /* JSON path for STR, NUM, BOOL; in the run's header for HEADER */
 } column;
 
 static const column columns[] = {
@@ -42,11 +42,15 @@ static const column columns[] = {
     {"gbs", COL_NUM, "gbs"},
     {"ns_per_cell", COL_NUM, "ns_per_cell"},
     {"fraction_of_stream", COL_SPECIAL, NULL},
-    {"max_rel_error", COL_NUM, "check.max_rel_error"},
+    {"max_rel_error", COL_SPECIAL, NULL},
     {"status", COL_STR, "status"},
     {"reason", COL_STR, "reason"},
     {"line", COL_SPECIAL, NULL},
     {"latest", COL_SPECIAL, NULL},
+    {"git_revision", COL_HEADER, "build.git_revision"},
+    {"compiler", COL_HEADER, "build.compiler"},
+    {"driver", COL_SPECIAL, NULL},
+    {"command_line", COL_HEADER, "command_line"},
 };
 
 #define NCOLUMNS ((int)(sizeof columns / sizeof columns[0]))
@@ -70,10 +74,34 @@ void fb_csv_number(FILE *out, double x)
     if (!isnan(x)) fprintf(out, "%.10g", x);
 }
 
+/* Records written before the field had one name say check.rel_error
+ * (SpMV and the grid families until 2026-11); they are read the same. */
+static double max_rel_error(const json_t *rec)
+{
+    double e = fb_json_num(rec, "check.max_rel_error");
+    return isnan(e) ? fb_json_num(rec, "check.rel_error") : e;
+}
+
+/* The driver of the device the record ran on, from its run's header. */
+static const char *driver(const fb_record *r)
+{
+    size_t i;
+    const json_t *d;
+    json_array_foreach(json_object_get(r->header, "devices"), i, d)
+    {
+        if (!strcmp(fb_json_str(d, "id"), fb_json_str(r->json, "device"))) return fb_json_str(d, "driver_version");
+    }
+    return "";
+}
+
 static void write_special(FILE *out, const fb_results_set *set, const fb_record *r, const char *name)
 {
     char params[1024];
-    if (strcmp(name, "host") == 0)
+    if (strcmp(name, "max_rel_error") == 0)
+        fb_csv_number(out, max_rel_error(r->json));
+    else if (strcmp(name, "driver") == 0)
+        fb_csv_field(out, driver(r));
+    else if (strcmp(name, "host") == 0)
         fb_csv_field(out, fb_record_host(r));
     else if (strcmp(name, "matrix") == 0)
         fb_csv_field(out, fb_record_matrix(r));
@@ -107,9 +135,10 @@ static void write_param(FILE *out, const json_t *v)
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
 
-/* Every parameter name in the file, sorted. The names point into the
- * records' own params objects, which live as long as the set. */
-static fb_status param_names(const fb_results_set *set, const char ***names, int *n)
+/* Every key of the records' object field (params, validation) in the
+ * file, sorted. The names point into the records' own objects, which live
+ * as long as the set. */
+static fb_status field_names(const fb_results_set *set, const char *field, const char ***names, int *n)
 {
     fb_status status = FB_OK;
     json_t *seen = json_object();
@@ -118,7 +147,7 @@ static fb_status param_names(const fb_results_set *set, const char ***names, int
     int cap = 0;
     *n = 0;
     for (int i = 0; i < set->nrecords; ++i)
-        json_object_foreach(json_object_get(set->records[i].json, "params"), k, v)
+        json_object_foreach(json_object_get(set->records[i].json, field), k, v)
         {
             if (json_object_get(seen, k)) continue;
             if (*n == cap) {
@@ -135,9 +164,15 @@ fail:
     return status;
 }
 
-static void write_row(FILE *out, const fb_results_set *set, const fb_record *r, const char **names, int nnames)
+/* One column per key of an object field: param_NAME, validation_NAME. */
+typedef struct key_columns {
+    const char *field;
+    const char **names;
+    int n;
+} key_columns;
+
+static void write_row(FILE *out, const fb_results_set *set, const fb_record *r, const key_columns *keys, int nkeys)
 {
-    const json_t *params = json_object_get(r->json, "params");
     for (int c = 0; c < NCOLUMNS; ++c) {
         if (c) fputc(',', out);
         if (columns[c].kind == COL_STR)
@@ -146,31 +181,37 @@ static void write_row(FILE *out, const fb_results_set *set, const fb_record *r, 
             fb_csv_number(out, fb_json_num(r->json, columns[c].path));
         else if (columns[c].kind == COL_BOOL)
             fprintf(out, "%d", json_is_true(json_object_get(r->json, columns[c].path)));
+        else if (columns[c].kind == COL_HEADER)
+            fb_csv_field(out, r->header ? fb_json_str(r->header, columns[c].path) : "");
         else
             write_special(out, set, r, columns[c].name);
     }
-    for (int p = 0; p < nnames; ++p) {
-        fputc(',', out);
-        write_param(out, json_object_get(params, names[p]));
-    }
+    for (int k = 0; k < nkeys; ++k)
+        for (int p = 0; p < keys[k].n; ++p) {
+            fputc(',', out);
+            write_param(out, json_object_get(json_object_get(r->json, keys[k].field), keys[k].names[p]));
+        }
     fputc('\n', out);
 }
 
 fb_status fb_export_csv(const fb_results_set *set, FILE *out, int latest_only)
 {
     fb_status status = FB_OK;
-    const char **names = NULL;
-    int nnames = 0;
-    FB_CHECK(param_names(set, &names, &nnames));
+    key_columns keys[] = {{"params", NULL, 0}, {"validation", NULL, 0}};
+    const char *prefix[] = {"param_", "validation_"};
+    for (int k = 0; k < 2; ++k)
+        FB_CHECK(field_names(set, keys[k].field, &keys[k].names, &keys[k].n));
     for (int c = 0; c < NCOLUMNS; ++c)
         fprintf(out, "%s%s", c ? "," : "", columns[c].name);
-    for (int p = 0; p < nnames; ++p)
-        fprintf(out, ",param_%s", names[p]);
+    for (int k = 0; k < 2; ++k)
+        for (int p = 0; p < keys[k].n; ++p)
+            fprintf(out, ",%s%s", prefix[k], keys[k].names[p]);
     fputc('\n', out);
     for (int i = 0; i < set->nrecords; ++i)
-        if (!latest_only || !set->records[i].superseded) write_row(out, set, &set->records[i], names, nnames);
+        if (!latest_only || !set->records[i].superseded) write_row(out, set, &set->records[i], keys, 2);
     if (fflush(out) != 0 || ferror(out)) FB_FAIL(FB_ERR_IO, "export: write failed");
 fail:
-    free(names);
+    free(keys[0].names);
+    free(keys[1].names);
     return status;
 }

@@ -314,6 +314,15 @@ int fb_record_usable(const fb_record *r)
     return strcmp(fb_json_str(r->json, "status"), "ok") == 0 && r->nsamples > 0 && fb_record_median(r) > 0;
 }
 
+int fb_record_expected(const fb_record *r)
+{
+    static const char *const expected[] = {"pruned", "abandoned", "skipped", "timeout", "unavailable"};
+    const char *st = fb_json_str(r->json, "status");
+    for (size_t i = 0; i < sizeof expected / sizeof *expected; ++i)
+        if (!strcmp(st, expected[i])) return 1;
+    return 0;
+}
+
 void fb_record_failure(const fb_record *r, char *buf, size_t len)
 {
     const char *st = fb_json_str(r->json, "status"), *reason = fb_json_str(r->json, "reason");

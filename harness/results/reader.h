@@ -63,6 +63,12 @@ char *fb_record_key(const json_t *rec);
 /* A record that can be compared and plotted: status "ok" and samples. */
 int fb_record_usable(const fb_record *r);
 
+/* Whether a record that is not usable ended as a sweep expects some of
+ * its configurations to end (pruned, abandoned, skipped, timeout,
+ * unavailable), rather than failing (failed, crashed, wrong-result,
+ * build-error, launch-error, or ok without samples). */
+int fb_record_expected(const fb_record *r);
+
 /* Why a record is not usable: its status, plus its "reason" if it has one. */
 void fb_record_failure(const fb_record *r, char *buf, size_t len);
 

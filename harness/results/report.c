@@ -33,6 +33,16 @@ static void bytes_text(double b, char *buf, size_t len)
         snprintf(buf, len, "%.1f MiB", b / (1 << 20));
 }
 
+/* A number as text, "-" when the record does not have it (a solver
+ * record has no GFLOP/s; printing "nan" reads as a broken measurement). */
+static void number_text(double x, const char *fmt, char *buf, size_t len)
+{
+    if (isnan(x))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, fmt, x);
+}
+
 static void write_device_row(const json_t *d, FILE *out)
 {
     char mem[32], llc[32], cu[16];
@@ -178,13 +188,9 @@ static fb_status write_best(const fb_results_set *set, FILE *out)
         const json_t *j = best[i]->json;
         fb_params_text(json_object_get(j, "params"), params, sizeof params);
         snprintf(v[0], sizeof v[0], "%.4g ms", 1e3 * fb_record_median(best[i]));
-        snprintf(v[1], sizeof v[1], "%.4g", fb_json_num(j, "gflops"));
-        snprintf(v[2], sizeof v[2], "%.4g", fb_json_num(j, "gbs"));
-        double fraction = fb_record_fraction(set, best[i]);
-        if (isnan(fraction))
-            snprintf(v[3], sizeof v[3], "-");
-        else
-            snprintf(v[3], sizeof v[3], "%.3f", fraction);
+        number_text(fb_json_num(j, "gflops"), "%.4g", v[1], sizeof v[1]);
+        number_text(fb_json_num(j, "gbs"), "%.4g", v[2], sizeof v[2]);
+        number_text(fb_record_fraction(set, best[i]), "%.3f", v[3], sizeof v[3]);
         snprintf(device, sizeof device, "%s %s", str(j, "device"), str(j, "device_name"));
         const char *cells[] = {
             fb_record_matrix(best[i]), device, str(j, "precision"), str(j, "kernel"), params, v[0], v[1], v[2], v[3]};
@@ -197,24 +203,89 @@ fail:
     return status;
 }
 
+static void write_record_row(const fb_record *r, const char *what, FILE *out)
+{
+    char label[1024], line[16];
+    fb_record_label(r, label, sizeof label);
+    snprintf(line, sizeof line, "%d", r->line);
+    cell(out, line);
+    cell(out, label);
+    cell(out, what);
+    fputs("|\n", out);
+}
+
+/* Real failures only: a pruned or abandoned configuration is the sweep
+ * doing its job, and listing it here buried the ones that need a look. */
 static void write_failures(const fb_results_set *set, FILE *out)
 {
-    char label[1024], why[512], line[16];
+    char why[512];
     int n = 0;
     fprintf(out, "\n## Failures\n\n");
     for (int i = 0; i < set->nrecords; ++i) {
         const fb_record *r = &set->records[i];
-        if (r->superseded || fb_record_usable(r)) continue;
+        if (r->superseded || fb_record_usable(r) || fb_record_expected(r)) continue;
         if (!n++) fprintf(out, "| line | configuration | status |\n|---:|---|---|\n");
-        fb_record_label(r, label, sizeof label);
         fb_record_failure(r, why, sizeof why);
-        snprintf(line, sizeof line, "%d", r->line);
-        cell(out, line);
-        cell(out, label);
-        cell(out, why);
+        write_record_row(r, why, out);
+    }
+    if (!n) fprintf(out, "None: every measurement ran and passed its check.\n");
+}
+
+/* Expected outcomes, counted per status with the first reason seen: a
+ * sweep prunes hundreds of points, so one row each would drown the page. */
+static void write_expected(const fb_results_set *set, FILE *out)
+{
+    json_t *count = json_object(), *first = json_object();
+    const char *st;
+    json_t *v;
+    fprintf(out, "\n## Expected outcomes (pruned, abandoned, skipped, timeout, unavailable)\n\n");
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        if (r->superseded || fb_record_usable(r) || !fb_record_expected(r)) continue;
+        st = str(r->json, "status");
+        json_object_set_new(count, st, json_integer(json_integer_value(json_object_get(count, st)) + 1));
+        if (!json_object_get(first, st)) json_object_set_new(first, st, json_string(str(r->json, "reason")));
+    }
+    if (json_object_size(count) == 0)
+        fprintf(out, "None.\n");
+    else
+        fprintf(out, "| status | records | for example |\n|---|---:|---|\n");
+    json_object_foreach(count, st, v)
+    {
+        char n[16];
+        snprintf(n, sizeof n, "%lld", (long long)json_integer_value(v));
+        cell(out, st);
+        cell(out, n);
+        cell(out, json_string_value(json_object_get(first, st)));
         fputs("|\n", out);
     }
-    if (!n) fprintf(out, "None: every measurement passed its check.\n");
+    json_decref(count);
+    json_decref(first);
+}
+
+/* The solver's validation figures (divergence, errors against the exact
+ * solution, drag): the check a solver record has instead of a reference. */
+static void write_validation(const fb_results_set *set, FILE *out)
+{
+    int n = 0;
+    fprintf(out, "\n## Solver validation\n\n");
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        const json_t *val = json_object_get(r->json, "validation");
+        char figures[1024] = "", num[32];
+        const char *k;
+        json_t *v;
+        if (r->superseded || !json_is_object(val)) continue;
+        if (!n++) fprintf(out, "| line | configuration | validation |\n|---:|---|---|\n");
+        json_object_foreach((json_t *)val, k, v)
+        {
+            size_t len = strlen(figures);
+            number_text(json_is_number(v) ? json_number_value(v) : NAN, "%.4g", num, sizeof num);
+            snprintf(figures + len, sizeof figures - len, "%s%s %s", len ? ", " : "", k, num);
+        }
+        write_record_row(r, figures, out);
+    }
+    if (!n) fprintf(out, "No solver records with validation figures in this file.\n");
 }
 
 static fb_status write_plots(const fb_results_set *set, const fb_report_options *opt, FILE *out)
@@ -255,7 +326,9 @@ fb_status fb_report_write(const fb_results_set *set, const fb_report_options *op
                                  "%.2fx", out));
     FB_CHECK(write_figure_tables(set, FB_FIG_STEPS, "Solver time split per backend (seconds, the paper's Tables 5-6)",
                                  "backend", "%.4f", out));
+    write_validation(set, out);
     write_failures(set, out);
+    write_expected(set, out);
     if (opt->plots_dir) FB_CHECK(write_plots(set, opt, out));
     if (fflush(out) != 0 || ferror(out)) FB_FAIL(FB_ERR_IO, "report: write failed");
 fail:

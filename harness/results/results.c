@@ -62,6 +62,33 @@ static json_t *build_json(void)
     );
 }
 
+/* The process's command line, shell-quoted: provenance for every header
+ * this process writes (set once by main). */
+static char command_line[4096];
+
+void fb_shell_append(char *buf, size_t len, const char *word)
+{
+    size_t n = strlen(buf);
+    if (word[0] && !word[strcspn(word, " \t\n'\"\\$`*?[]{}()<>|&;!#~")]) {
+        snprintf(buf + n, len - n, "%s%s", n ? " " : "", word);
+        return;
+    }
+    snprintf(buf + n, len - n, "%s'", n ? " " : "");
+    for (const char *p = word; *p; ++p) {
+        n = strlen(buf);
+        snprintf(buf + n, len - n, *p == '\'' ? "'\\''" : "%c", *p);
+    }
+    n = strlen(buf);
+    snprintf(buf + n, len - n, "'");
+}
+
+void fb_results_set_command_line(int argc, char *const *argv)
+{
+    command_line[0] = '\0';
+    for (int i = 0; i < argc; ++i)
+        fb_shell_append(command_line, sizeof command_line, argv[i]);
+}
+
 json_t *fb_json_header(const char *command, const fb_device_info *devices, int ndevices)
 {
     char date[32];
@@ -69,8 +96,10 @@ json_t *fb_json_header(const char *command, const fb_device_info *devices, int n
     json_t *devs = json_array();
     for (int i = 0; i < ndevices; ++i)
         json_array_append_new(devs, fb_json_device(&devices[i]));
-    return json_pack("{s:s, s:s, s:o, s:o, s:o}", "date", date, "command", command ? command : "", "host", host_json(),
-                     "build", build_json(), "devices", devs);
+    json_t *h = json_pack("{s:s, s:s, s:o, s:o, s:o}", "date", date, "command", command ? command : "", "host",
+                          host_json(), "build", build_json(), "devices", devs);
+    if (command_line[0]) json_object_set_new(h, "command_line", json_string(command_line));
+    return h;
 }
 
 static fb_status write_line(fb_results *r, json_t *record)
@@ -96,6 +125,12 @@ fb_status fb_results_append(fb_results *r, json_t *record)
 fb_status fb_results_open(const char *path, const char *command, const fb_device_info *devices, int ndevices,
                           fb_results **out)
 {
+    return fb_results_open_with(path, command, devices, ndevices, NULL, out);
+}
+
+fb_status fb_results_open_with(const char *path, const char *command, const fb_device_info *devices, int ndevices,
+                               const json_t *extra, fb_results **out)
+{
     fb_status status = FB_OK;
     fb_results *r = NULL;
     json_t *header = NULL;
@@ -107,6 +142,7 @@ fb_status fb_results_open(const char *path, const char *command, const fb_device
     fb_utc_now(date, sizeof date);
     snprintf(r->run_id, sizeof r->run_id, "%s-%ld", date, (long)getpid());
     header = fb_json_header(command, devices, ndevices);
+    if (extra) json_object_update(header, (json_t *)extra);
     json_object_set_new(header, "type", json_string("header"));
     FB_CHECK(fb_results_append(r, header));
     json_decref(header);

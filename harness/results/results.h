@@ -24,6 +24,18 @@ typedef struct fb_results fb_results;
 fb_status fb_results_open(const char *path, const char *command, const fb_device_info *devices, int ndevices,
                           fb_results **out);
 
+/* The same, with the fields of extra (an object) added to the header. */
+fb_status fb_results_open_with(const char *path, const char *command, const fb_device_info *devices, int ndevices,
+                               const json_t *extra, fb_results **out);
+
+/* Appends word to the string in buf (after a space unless buf is empty),
+ * single-quoted when the shell would read it otherwise. */
+void fb_shell_append(char *buf, size_t len, const char *word);
+
+/* Remembers the command line (argv[0] first) for the "command_line" field
+ * of the headers this process writes. */
+void fb_results_set_command_line(int argc, char *const *argv);
+
 /* Adds "type", "schema" and "run_id" to record, writes it as one line,
  * flushes it to disk. Does not take ownership of record. */
 fb_status fb_results_append(fb_results *r, json_t *record);

@@ -724,6 +724,39 @@ fail:
     return status;
 }
 
+/* Whether case c's matrix m already appeared earlier (same family, same
+ * spec): each problem is opened once. */
+static int seen_before(const fb_suite *s, int c, int m)
+{
+    const fb_suite_case *cs = &s->cases[c];
+    for (int i = 0; i <= c; ++i)
+        for (int j = 0; j < (i == c ? m : s->cases[i].nmatrices); ++j)
+            if (s->cases[i].family == cs->family && !strcmp(s->cases[i].matrices[j], cs->matrices[m])) return 1;
+    return 0;
+}
+
+fb_status fb_suite_check_problems(const fb_suite *s)
+{
+    fb_status status = FB_OK;
+    for (int c = 0; c < s->ncases; ++c) {
+        const fb_suite_case *cs = &s->cases[c];
+        for (int m = 0; m < cs->nmatrices; ++m) {
+            void *problem = NULL;
+            char why[1024];
+            if (seen_before(s, c, m)) continue;
+            if (cs->family->problem_open(cs->matrices[m], &problem) == FB_OK) {
+                cs->family->problem_close(problem);
+                continue;
+            }
+            snprintf(why, sizeof why, "%s", fb_error_message()); /* FB_FAIL sets a new message */
+            FB_FAIL(FB_ERR_INPUT, "%s: case %s: matrix %s cannot be opened: %s", s->path, cs->name, cs->matrices[m],
+                    why);
+        }
+    }
+fail:
+    return status;
+}
+
 void fb_suite_free(fb_suite *s)
 {
     for (int i = 0; i < s->ncases; ++i) {

@@ -78,6 +78,12 @@ typedef struct fb_suite {
 fb_status fb_suite_load(const char *path, fb_suite *out);
 void fb_suite_free(fb_suite *s);
 
+/* Opens every problem of every case once (and closes it), so a matrix
+ * file that does not parse stops the sweep before anything is measured:
+ * FB_ERR_INPUT naming the suite file, the case, the matrix and why.
+ */
+fb_status fb_suite_check_problems(const fb_suite *s);
+
 /* The parameter points case c runs for its kernel k (a family kernel
  * index): its axes crossed (zipped groups advancing together), unnamed
  * axes at every declared value or the default. *points is malloc'd. */

@@ -18,6 +18,7 @@
 #ifndef FB_TUNE_SWEEP_H
 #define FB_TUNE_SWEEP_H
 
+#include <jansson.h>
 #include <stdio.h>
 
 #include "cache.h"
@@ -30,6 +31,7 @@ typedef struct fb_sweep_options {
     const char *const *backends; /* replaces every case's backends when nbackends > 0 */
     int nbackends;
     fb_tuning_cache *tuned; /* non-NULL: each kernel runs its cached point only */
+    const char *cache_path; /* the file tuned was read from (recorded in the header) */
     const char *counters;   /* PAPI events per sample on openmp targets (counters.h), or NULL */
     FILE *progress;         /* one line per configuration (stderr) */
 } fb_sweep_options;
@@ -38,7 +40,9 @@ typedef struct fb_sweep_summary {
     int total;    /* configurations in the suite */
     int skipped;  /* already in the file (--resume) */
     int recorded; /* records written this time */
-    int ok, wrong, failed, pruned, abandoned, timeouts;
+    int ok, wrong, pruned, abandoned, timeouts;
+    int failed;      /* failed to run: failed, build-error, launch-error, crashed (the sweep exits 1) */
+    int missing;     /* "unavailable": a peer's runtime library is not here (expected, like pruned) */
     int unavailable; /* backends that could not be opened (left out) */
     int stopped;     /* 1 if --limit or SIGINT ended the sweep early */
     double seconds;
@@ -48,5 +52,18 @@ typedef struct fb_sweep_summary {
  * errors only for what stops everything (the results file cannot be
  * written). Failing configurations are records, not errors. */
 fb_status fb_sweep_run(const fb_suite *s, const fb_sweep_options *o, fb_sweep_summary *sum);
+
+/* The options that shape the plan and its records, as the results file's
+ * header holds them ("sweep": {"backends": [...], "tuned": bool, "cache":
+ * FILE|null, "counters": LIST|null}). */
+json_t *fb_sweep_options_json(const fb_sweep_options *o);
+
+/* --resume: FB_ERR_USAGE naming the first option that differs between
+ * recorded (a header's "sweep" object) and o. */
+fb_status fb_sweep_check_options(const json_t *recorded, const fb_sweep_options *o);
+
+/* The command line that continues this sweep: suite, --out, --resume and
+ * every option that shapes the plan, quoted for the shell. */
+void fb_sweep_resume_command(const fb_suite *s, const fb_sweep_options *o, char *buf, size_t len);
 
 #endif

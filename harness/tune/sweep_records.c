@@ -110,6 +110,8 @@ static void count(fb_sweep_summary *sum, const char *status)
         sum->abandoned++;
     else if (!strcmp(status, "timeout"))
         sum->timeouts++;
+    else if (!strcmp(status, "unavailable"))
+        sum->missing++;
     else
         sum->failed++;
 }

@@ -97,13 +97,29 @@ fb_status sweep_open_problem(sweep *w, const sweep_config *cfg)
 
 /* ---- resuming ---- */
 
-static void remember(sweep *w, const json_t *rec)
+/* A header: the options its sweep ran with must be this command's, or
+ * resuming would append another plan to the file. Headers written before
+ * the options were recorded cannot be checked. */
+static fb_status check_header(sweep *w, const json_t *rec)
 {
+    const json_t *opts = json_object_get(rec, "sweep");
+    if (json_is_object(opts)) return fb_sweep_check_options(opts, w->o);
+    if (!w->unchecked_said)
+        fprintf(w->o->progress, "sweep: %s: a run's header does not record its options; not checked against these\n",
+                w->o->out_path);
+    w->unchecked_said = 1;
+    return FB_OK;
+}
+
+static fb_status remember(sweep *w, const json_t *rec)
+{
+    if (!strcmp(fb_json_str(rec, "type"), "header")) return check_header(w, rec);
     const char *key = json_string_value(json_object_get(rec, "sweep_key"));
     const json_t *gbs = json_object_get(rec, "gbs");
     int is_triad = !strcmp(fb_json_str(rec, "kernel"), "triad") && !strcmp(fb_json_str(rec, "status"), "ok");
     if (key)
         json_object_set_new(w->done, key, is_triad && json_is_number(gbs) ? json_copy((json_t *)gbs) : json_true());
+    return FB_OK;
 }
 
 /* A line without its newline is a record cut by a kill during the write:
@@ -138,8 +154,9 @@ static fb_status read_done(sweep *w)
         json_t *rec;
         if (line[len - 1] != '\n') break;
         good_end += len;
-        if ((rec = json_loads(line, 0, NULL)) != NULL) remember(w, rec);
+        if ((rec = json_loads(line, 0, NULL)) != NULL) status = remember(w, rec);
         json_decref(rec);
+        if (status != FB_OK) goto fail;
     }
     FB_CHECK(drop_partial_line(w, f, good_end));
 fail:
@@ -166,11 +183,14 @@ static fb_status open_results(sweep *w)
 {
     fb_status status = FB_OK;
     fb_device_info infos[SWEEP_MAX_TARGETS];
+    json_t *extra = NULL;
     int n = 0;
     for (int i = 0; i < w->ntargets; ++i)
         if (w->targets[i].t) infos[n++] = *fb_target_info(w->targets[i].t);
-    FB_CHECK(fb_results_open(w->o->out_path, "sweep", infos, n, &w->out));
+    extra = json_pack("{s:o}", "sweep", fb_sweep_options_json(w->o));
+    FB_CHECK(fb_results_open_with(w->o->out_path, "sweep", infos, n, extra, &w->out));
 fail:
+    json_decref(extra);
     return status;
 }
 

@@ -47,7 +47,8 @@ typedef struct sweep {
     char inflight_path[1100];
     char crashed_key[2048]; /* key the previous process died in (--resume) */
     double started, run_seconds;
-    int last_target; /* target of the last configuration or stream run, -1 none */
+    int last_target;    /* target of the last configuration or stream run, -1 none */
+    int unchecked_said; /* --resume: a header without options was mentioned */
 } sweep;
 
 extern const char sweep_crashed_reason[];

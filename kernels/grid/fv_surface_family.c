@@ -98,8 +98,8 @@ json_t *fb_fv_record(const fb_device_info *d, const fb_fv_grid *g, const fb_fv_c
     json_object_set_new(rec, "bytes_moved", json_real(r->model.moved_bytes));
     json_object_set_new(rec, "ns_per_cell", json_real(r->ns_per_cell));
     json_object_set_new(rec, "check",
-                        json_pack("{s:f, s:f, s:b, s:b}", "rel_error", r->rel_error, "tolerance", r->tolerance, "ok",
-                                  r->checked_ok, "bitwise", r->bitwise));
+                        json_pack("{s:f, s:f, s:b, s:b}", "max_rel_error", r->rel_error, "tolerance", r->tolerance,
+                                  "ok", r->checked_ok, "bitwise", r->bitwise));
     json_object_set_new(rec, "status", json_string(r->checked_ok ? "ok" : "wrong-result"));
     return rec;
 }

@@ -79,11 +79,12 @@ json_t *fb_heat2d_record(const fb_device_info *d, const fb_heat2d_problem *p, co
     json_object_set_new(rec, "device_cache_bytes", json_integer((json_int_t)d->cache_bytes));
     json_object_set_new(rec, "ns_per_cell", json_real(r->ns_per_cell));
     json_object_set_new(rec, "check",
-                        json_pack("{s:f, s:f, s:b, s:f, s:f, s:i, s:i, s:f, s:f, s:f, s:f}", "rel_error", r->rel_error,
-                                  "tolerance", r->tolerance, "ok", r->checked_ok, "analytic_error", r->analytic_error,
-                                  "analytic_bound", r->analytic_bound, "steps", FB_HEAT2D_CHECK_STEPS, "iterations",
-                                  r->iterations, "dt", p->dt, "iteration_error", r->iteration_error, "change_error",
-                                  r->change_error, "iteration_tolerance", r->iteration_tolerance));
+                        json_pack("{s:f, s:f, s:b, s:f, s:f, s:i, s:i, s:f, s:f, s:f, s:f}", "max_rel_error",
+                                  r->rel_error, "tolerance", r->tolerance, "ok", r->checked_ok, "analytic_error",
+                                  r->analytic_error, "analytic_bound", r->analytic_bound, "steps",
+                                  FB_HEAT2D_CHECK_STEPS, "iterations", r->iterations, "dt", p->dt, "iteration_error",
+                                  r->iteration_error, "change_error", r->change_error, "iteration_tolerance",
+                                  r->iteration_tolerance));
     json_object_set_new(rec, "status", json_string(r->checked_ok ? "ok" : "wrong-result"));
     return rec;
 }

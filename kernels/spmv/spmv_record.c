@@ -71,7 +71,7 @@ json_t *fb_spmv_record(const fb_device_info *d, const json_t *matrix, const fb_s
     fb_json_set_fraction_of_stream(rec, r->gbs, stream_gbs);
     json_object_set_new(
         rec, "check",
-        json_pack("{s:f, s:f, s:b}", "rel_error", r->rel_error, "tolerance", r->tolerance, "ok", r->checked_ok));
+        json_pack("{s:f, s:f, s:b}", "max_rel_error", r->rel_error, "tolerance", r->tolerance, "ok", r->checked_ok));
     json_object_set_new(rec, "status", json_string(r->checked_ok ? "ok" : "wrong-result"));
     return rec;
 }

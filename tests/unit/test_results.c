@@ -118,6 +118,42 @@ static void test_header_has_required_fields(void **state)
     json_decref(h);
 }
 
+/* The command line in every header, quoted so that a shell reads it back
+ * word for word (the resume hint and the CSV's command_line column). */
+static void test_header_command_line(void **state)
+{
+    (void)state;
+    char *const argv[] = {"flowbench", "sweep", "my suite.suite", "--cache", "it's.json", ""};
+    char buf[256] = "";
+    fb_results_set_command_line(6, argv);
+    json_t *h = fb_json_header("sweep", NULL, 0);
+    assert_string_equal(fb_json_str(h, "command_line"), "flowbench sweep 'my suite.suite' --cache 'it'\\''s.json' ''");
+    json_decref(h);
+    fb_shell_append(buf, sizeof buf, "a");
+    fb_shell_append(buf, sizeof buf, "$b");
+    assert_string_equal(buf, "a '$b'");
+    fb_results_set_command_line(0, argv);
+}
+
+/* Pruned, abandoned, skipped, timeout and unavailable are what a sweep
+ * expects; failed, crashed and wrong-result are failures. */
+static void test_record_expected(void **state)
+{
+    (void)state;
+    const char *expected[] = {"pruned", "abandoned", "skipped", "timeout", "unavailable"};
+    const char *failures[] = {"failed", "crashed", "wrong-result", "build-error", "launch-error", "ok"};
+    for (size_t i = 0; i < sizeof expected / sizeof *expected; ++i) {
+        fb_record r = {.json = json_pack("{s:s}", "status", expected[i])};
+        assert_true(fb_record_expected(&r));
+        json_decref(r.json);
+    }
+    for (size_t i = 0; i < sizeof failures / sizeof *failures; ++i) {
+        fb_record r = {.json = json_pack("{s:s}", "status", failures[i])};
+        assert_false(fb_record_expected(&r));
+        json_decref(r.json);
+    }
+}
+
 static void test_measurement_stats_fields(void **state)
 {
     (void)state;
@@ -332,6 +368,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_writer_flushes_each_record),
         cmocka_unit_test(test_header_has_required_fields),
+        cmocka_unit_test(test_header_command_line),
+        cmocka_unit_test(test_record_expected),
         cmocka_unit_test(test_measurement_stats_fields),
         cmocka_unit_test(test_fraction_of_stream_helper),
         cmocka_unit_test(test_reader_accepts_valid_record),
