@@ -26,8 +26,9 @@ void fb_family_mark_stop(json_t *rec, double abandon_above_s)
     char reason[160];
     if (!stop || !st || strcmp(st, "ok")) return;
     if (!strcmp(stop, "abandoned")) {
-        snprintf(reason, sizeof reason, "first sample over %.4g ms (abandon_factor x the best of this kernel)",
-                 abandon_above_s * 1e3);
+        snprintf(reason, sizeof reason,
+                 "the fastest of its first %d samples over %.4g ms (abandon_factor x the best of this kernel)",
+                 FB_ABANDON_SAMPLES, abandon_above_s * 1e3);
         json_object_set_new(rec, "status", json_string("abandoned"));
         json_object_set_new(rec, "reason", json_string(reason));
     } else if (!strcmp(stop, "timeout")) {

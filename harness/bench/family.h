@@ -97,7 +97,7 @@ typedef struct fb_family {
 void fb_family_point_text(const fb_family_kernel *k, const fb_param_point *p, char *buf, size_t len);
 
 /* A record whose measurement stopped early gets the status that says so:
- * "abandoned" (first sample over abandon_above_s, with the threshold in
+ * "abandoned" (the first samples over abandon_above_s, with the threshold in
  * "reason") or "timeout" (the deadline passed; samples kept). Records
  * that are not "ok" are left alone. Shared by the sweep and the tuner. */
 void fb_family_mark_stop(json_t *record, double abandon_above_s);

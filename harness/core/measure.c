@@ -84,6 +84,21 @@ fail:
     return status;
 }
 
+/* Abandon only on evidence: the fastest of the first FB_ABANDON_SAMPLES
+ * samples (fewer when max_samples is smaller) over the threshold. One
+ * slow first sample (a page-in, a context switch, a late JIT) once cost a
+ * sweep points 20-100x off, a default point among them; the fastest of
+ * three is what the point can do. */
+static int looks_abandoned(const fb_measure_config *cfg, const fb_measurement *m)
+{
+    const int want = cfg->max_samples < FB_ABANDON_SAMPLES ? cfg->max_samples : FB_ABANDON_SAMPLES;
+    if (!(cfg->abandon_above_s > 0) || m->nsamples != want) return 0;
+    double fastest = m->samples[0];
+    for (int i = 1; i < m->nsamples; ++i)
+        fastest = m->samples[i] < fastest ? m->samples[i] : fastest;
+    return fastest > cfg->abandon_above_s;
+}
+
 fb_status fb_measure(const fb_measure_config *cfg, fb_sample_fn sample, void *ctx, fb_flush_fn flush, void *flush_ctx,
                      fb_measurement *out)
 {
@@ -105,7 +120,7 @@ fb_status fb_measure(const fb_measure_config *cfg, fb_sample_fn sample, void *ct
             out->stop = FB_STOP_TIMEOUT;
             break;
         }
-        if (out->nsamples == 1 && cfg->abandon_above_s > 0 && out->samples[0] > cfg->abandon_above_s) {
+        if (looks_abandoned(cfg, out)) {
             out->stop = FB_STOP_ABANDONED;
             break;
         }

@@ -14,6 +14,9 @@
 #include "stats.h"
 #include "status.h"
 
+/* Samples an abandon decision rests on (fb_measure_config.abandon_above_s). */
+#define FB_ABANDON_SAMPLES 3
+
 typedef struct fb_measure_config {
     int warmups;          /* untimed runs first (default 2) */
     int min_samples;      /* default 5 */
@@ -21,9 +24,10 @@ typedef struct fb_measure_config {
     double target_spread; /* default 0.01 (1%) */
     double budget_s;      /* wall-clock budget for one measurement (default 2 s) */
     int cold;             /* flush the last-level cache before each sample */
-    /* Sweeps only (0 = off). abandon_above_s: stop after the first sample
-     * when it is slower than this (k x the best so far: finishing the
-     * measurement could not change the verdict). deadline: fb_now() time
+    /* Sweeps only (0 = off). abandon_above_s: stop after the first
+     * FB_ABANDON_SAMPLES samples when the fastest of them is slower than
+     * this (k x the best so far: finishing the measurement could not change
+     * the verdict). deadline: fb_now() time
      * after which sampling stops (the per-configuration time-out; checked
      * between samples, so one sample that never returns is not caught). */
     double abandon_above_s;
@@ -37,7 +41,7 @@ typedef enum fb_stop_reason {
     FB_STOP_CONVERGED,
     FB_STOP_MAX_SAMPLES,
     FB_STOP_BUDGET,
-    FB_STOP_ABANDONED, /* first sample over abandon_above_s */
+    FB_STOP_ABANDONED, /* the fastest of the first FB_ABANDON_SAMPLES over abandon_above_s */
     FB_STOP_TIMEOUT    /* past the deadline */
 } fb_stop_reason;
 

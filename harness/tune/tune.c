@@ -62,7 +62,7 @@ static double cost_of_record(const json_t *rec)
     const char *st = fb_json_str(rec, "status");
     double median = fb_json_num(rec, "stats.median_s");
     if (!strcmp(st, "ok") || !strcmp(st, "timeout")) return median > 0 ? median : INFINITY;
-    if (!strcmp(st, "abandoned")) return median; /* its one sample: slower than the best anyway */
+    if (!strcmp(st, "abandoned")) return median; /* its few samples: slower than the best anyway */
     return INFINITY;
 }
 
