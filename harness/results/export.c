@@ -38,6 +38,9 @@ static const column columns[] = {
     {"min_s", COL_NUM, "stats.min_s"},
     {"mean_s", COL_NUM, "stats.mean_s"},
     {"stddev_s", COL_NUM, "stats.stddev_s"},
+    {"max_s", COL_NUM, "stats.max_s"},
+    {"cv", COL_SPECIAL, NULL},
+    {"median_spread", COL_NUM, "stats.median_spread"},
     {"gflops", COL_NUM, "gflops"},
     {"gbs", COL_NUM, "gbs"},
     {"ns_per_cell", COL_NUM, "ns_per_cell"},
@@ -94,11 +97,22 @@ static const char *driver(const fb_record *r)
     return "";
 }
 
+/* stddev / mean of the record's samples; NaN without both. */
+static double coefficient_of_variation(const json_t *rec)
+{
+    const json_t *stats = json_object_get(rec, "stats");
+    const json_t *sd = json_object_get(stats, "stddev_s"), *mean = json_object_get(stats, "mean_s");
+    if (!json_is_number(sd) || !json_is_number(mean) || !(json_number_value(mean) > 0)) return NAN;
+    return json_number_value(sd) / json_number_value(mean);
+}
+
 static void write_special(FILE *out, const fb_results_set *set, const fb_record *r, const char *name)
 {
     char params[1024];
     if (strcmp(name, "max_rel_error") == 0)
         fb_csv_number(out, max_rel_error(r->json));
+    else if (strcmp(name, "cv") == 0) /* the coefficient of variation of the samples */
+        fb_csv_number(out, coefficient_of_variation(r->json));
     else if (strcmp(name, "driver") == 0)
         fb_csv_field(out, driver(r));
     else if (strcmp(name, "host") == 0)

@@ -336,13 +336,45 @@ static void test_export_csv(void **state)
     assert_non_null(fgets(line, sizeof line, out));
     assert_non_null(strstr(line, "run_id,host,benchmark,suite,case,kernel,backend,device,device_name,precision,"));
     assert_non_null(
-        strstr(line, ",median_s,min_s,mean_s,stddev_s,gflops,gbs,ns_per_cell,fraction_of_stream,max_rel_error,status"));
+        strstr(line, ",median_s,min_s,mean_s,stddev_s,max_s,cv,median_spread,gflops,gbs,ns_per_cell,fraction_of_stream,"
+                     "max_rel_error,status"));
     assert_non_null(strstr(line, ",param_n\n"));
     assert_non_null(fgets(line, sizeof line, out));
     assert_non_null(strstr(line, "r1,h,stream,,,triad,openmp,openmp:0,Test CPU,double,"));
     assert_non_null(
         strstr(line, ",10,,1,,ok,")); /* gbs 10, no ns_per_cell, fraction 1 (triad over itself), no check error */
     assert_null(fgets(line, sizeof line, out));
+    fclose(out);
+    fb_results_set_free(set);
+    unlink(path);
+    unlink(csv);
+}
+
+/* The spread columns: cv = stddev_s / mean_s, max_s and median_spread as
+ * recorded. */
+static void test_export_spread(void **state)
+{
+    (void)state;
+    char path[256], csv[256], line[4096];
+    fb_results_set *set = NULL;
+    const char *lines[] = {
+        HEADER("r1"),
+        "{\"type\":\"measurement\",\"schema\":1,\"run_id\":\"r1\",\"benchmark\":\"stream\",\"kernel\":\"triad\","
+        "\"backend\":\"openmp\",\"device\":\"openmp:0\",\"device_name\":\"Test CPU\",\"precision\":\"double\","
+        "\"params\":{\"n\":1000},\"status\":\"ok\",\"gbs\":10,\"stats\":{\"samples_s\":[1e-3],\"median_s\":1e-3,"
+        "\"min_s\":0.9e-3,\"mean_s\":2e-3,\"stddev_s\":0.5e-3,\"max_s\":4e-3,\"median_spread\":0.125}}",
+        NULL};
+    temp_path(path, sizeof path, "spread.jsonl");
+    temp_path(csv, sizeof csv, "spread.csv");
+    write_file(path, lines);
+    assert_int_equal(fb_results_load(path, &set), FB_OK);
+    FILE *out = fopen(csv, "w");
+    assert_int_equal(fb_export_csv(set, out, 0), FB_OK);
+    fclose(out);
+    out = fopen(csv, "r");
+    assert_non_null(fgets(line, sizeof line, out));
+    assert_non_null(fgets(line, sizeof line, out));
+    assert_non_null(strstr(line, ",0.001,0.0009,0.002,0.0005,0.004,0.25,0.125,")); /* median .. max, cv, spread */
     fclose(out);
     fb_results_set_free(set);
     unlink(path);
@@ -379,6 +411,7 @@ int main(void)
         cmocka_unit_test(test_repeated_runs_and_fraction),
         cmocka_unit_test(test_load_reports_line_number),
         cmocka_unit_test(test_export_csv),
+        cmocka_unit_test(test_export_spread),
         cmocka_unit_test(test_csv_quoting),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
