@@ -43,6 +43,20 @@ static void number_text(double x, const char *fmt, char *buf, size_t len)
         snprintf(buf, len, fmt, x);
 }
 
+/* The fraction of the stream triad, flagged where it is no roofline
+ * fraction: a cache-resident working set, or above 1 (docs/measurement.md). */
+static void fraction_text(const fb_results_set *set, const fb_record *r, char *buf, size_t len)
+{
+    const double f = fb_record_fraction(set, r);
+    const json_t *resident = json_object_get(r->json, "cache_resident");
+    number_text(f, "%.3f", buf, len);
+    if (isnan(f)) return;
+    if (json_is_true(resident))
+        snprintf(buf + strlen(buf), len - strlen(buf), " (cache resident)");
+    else if (f > 1)
+        snprintf(buf + strlen(buf), len - strlen(buf), " (above 1: caches?)");
+}
+
 static void write_device_row(const json_t *d, FILE *out)
 {
     char mem[32], llc[32], cu[16];
@@ -174,7 +188,7 @@ static fb_status write_best(const fb_results_set *set, FILE *out)
     fb_status status = FB_OK;
     const fb_record **best = NULL;
     int n = 0;
-    char params[512], v[4][32], device[256];
+    char params[512], v[5][64], device[256];
     FB_CHECK(best_per_matrix(set, &best, &n));
     fprintf(out, "\n## Best variant per matrix\n\n");
     if (n == 0)
@@ -182,18 +196,28 @@ static fb_status write_best(const fb_results_set *set, FILE *out)
     else
         fprintf(
             out,
-            "| matrix | device | precision | kernel | settings | median time | GFLOP/s | GB/s | fraction of stream |\n"
-            "|---|---|---|---|---|---:|---:|---:|---:|\n");
+            "| matrix | device | precision | kernel | settings | median time | spread | GFLOP/s | GB/s | fraction of "
+            "stream |\n"
+            "|---|---|---|---|---|---:|---:|---:|---:|---:|\n");
     for (int i = 0; i < n; ++i) {
         const json_t *j = best[i]->json;
         fb_params_text(json_object_get(j, "params"), params, sizeof params);
         snprintf(v[0], sizeof v[0], "%.4g ms", 1e3 * fb_record_median(best[i]));
-        number_text(fb_json_num(j, "gflops"), "%.4g", v[1], sizeof v[1]);
-        number_text(fb_json_num(j, "gbs"), "%.4g", v[2], sizeof v[2]);
-        number_text(fb_record_fraction(set, best[i]), "%.3f", v[3], sizeof v[3]);
+        number_text(100 * fb_json_num(j, "stats.median_spread"), "±%.2g%%", v[1], sizeof v[1]);
+        number_text(fb_json_num(j, "gflops"), "%.4g", v[2], sizeof v[2]);
+        number_text(fb_json_num(j, "gbs"), "%.4g", v[3], sizeof v[3]);
+        fraction_text(set, best[i], v[4], sizeof v[4]);
         snprintf(device, sizeof device, "%s %s", str(j, "device"), str(j, "device_name"));
-        const char *cells[] = {
-            fb_record_matrix(best[i]), device, str(j, "precision"), str(j, "kernel"), params, v[0], v[1], v[2], v[3]};
+        const char *cells[] = {fb_record_matrix(best[i]),
+                               device,
+                               str(j, "precision"),
+                               str(j, "kernel"),
+                               params,
+                               v[0],
+                               v[1],
+                               v[2],
+                               v[3],
+                               v[4]};
         for (size_t c = 0; c < sizeof cells / sizeof *cells; ++c)
             cell(out, cells[c]);
         fputs("|\n", out);

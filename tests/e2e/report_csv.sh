@@ -32,7 +32,7 @@ done
 
 echo "== report: real failures apart from expected outcomes, no nan, validation shown"
 "$bin" report "$r" > "$work/report.md"
-section() { awk -v h="## $1" 'index($0, h) == 1 {on = 1; next} /^## / {on = 0} on' "$work/report.md"; }
+section() { awk -v h="## $1" 'index($0, h) == 1 {on = 1; next} /^## / {on = 0} on' "${2:-$work/report.md}"; }
 failures=$(section Failures)
 expected=$(section 'Expected outcomes')
 grep -q 'made by the test: failed' <<< "$failures" || fail "Failures lacks the failed record"
@@ -83,4 +83,20 @@ filled reason "r['status'] != 'ok'" "not ok"
 [ "$(col command_line "r['benchmark'] == 'spmv' and r['suite'] == ''" | head -1)" = \
   "$bin spmv --matrix gen:cube:6 --kernel csr-vector --backend openmp --no-stream ${quick[*]} --out $r" ] ||
   fail "command_line is not the command that wrote the run"
+echo "== report: the best-variant table's spread, and fractions that are no roofline fraction flagged"
+r2=$work/r2.jsonl
+FLOWBENCH_STREAM_CACHE=$work/stream.json "$bin" spmv --matrix gen:cube:6 --kernel csr-vector --backend openmp \
+  --stream-size 1000000 "${quick[@]}" --out "$r2" > /dev/null 2>&1 || fail "spmv with a stream reference"
+jq -e 'select(.benchmark == "spmv") | .cache_resident == true' "$r2" > /dev/null ||
+  fail "gen:cube:6 is not recorded as cache resident"
+# a record above the triad, not cache resident
+jq -c 'select(.benchmark == "spmv") | .cache_resident = false | .fraction_of_stream = 1.7 | .params.WG_SIZE = 64
+       | del(.roofline_note) | .matrix.name = "above" | .matrix.hash = "0000000000000001"' "$r2" >> "$r2"
+"$bin" report "$r2" > "$work/report2.md"
+best=$(section "Best variant per matrix" "$work/report2.md")
+grep -Fq '| median time | spread |' <<< "$best" || fail "no spread column: $best"
+grep -Eq '\| ±[0-9.e+-]+% \|' <<< "$best" || fail "no spread value: $best"
+grep -Fq '(cache resident) |' <<< "$best" || fail "a cache-resident fraction is not flagged: $best"
+grep -Fq '1.700 (above 1: caches?) |' <<< "$best" || fail "a fraction above 1 is not flagged: $best"
+
 echo "report/csv e2e: all checks passed"
