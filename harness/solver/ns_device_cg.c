@@ -80,34 +80,71 @@ fail:
 
 /* ---- the CGs ---- */
 
-/* The single-reduction CG (ns.cl's ns_cg1_*): r, u = M^-1 r from
- * ns_cg_start, then w = A u and its three dot products; per iteration the
- * vector updates, w = A u again with its dot products, one reduction and
- * one scalar read. p and s live in d and d2 (zeroed by the start). */
-static fb_status cg_single_reduction(fb_ns *ns, double tol2, int *its, double *res2)
+/* What one CG iteration launches, ending with the reduction into its scalar
+ * slots of the next parity; the loop around it is cg_loop's. */
+typedef fb_status (*cg_iteration_fn)(fb_ns *ns, int k);
+
+typedef struct cg_scheme {
+    int slots; /* the scalar slots of parity 0; parity 1 follows at slots + width */
+    int width; /* slots per parity */
+    int rr;    /* (r, r)'s place among them */
+    cg_iteration_fn iterate;
+} cg_scheme;
+
+static int cg_slots(const cg_scheme *s, int parity) { return s->slots + s->width * (parity & 1); }
+
+/* The loop every variant shares, so all stop alike (fb_ns_omp_cg's test):
+ * the start has reduced into parity 0; iterate while ||r||^2 > tol2, finite
+ * and under the cap, one scalar read per iteration. */
+static fb_status cg_loop(fb_ns *ns, const cg_scheme *s, double tol2, int *its, double *res2)
 {
     fb_status status = FB_OK;
     struct fb_ns_device *dv = ns->dev;
-    const int n = ns->E.n;
-    FB_CHECK(cg_start(ns));
-    FB_CHECK(cg1_product(ns));
-    FB_CHECK(fb_nsd_reduce(dv, 0, 3, OP_SUM, S_CG1));
-    FB_CHECK(fb_nsd_read_scalars(dv));
-    double rr = dv->scal_host[S_CG1 + 2];
     int k = 0;
+    FB_CHECK(fb_nsd_read_scalars(dv));
+    double rr = dv->scal_host[cg_slots(s, 0) + s->rr];
     while (k < ns->cfg.cg_max_its && rr > tol2 && isfinite(rr)) {
-        const int cur = S_CG1 + 4 * (k & 1), next = S_CG1 + 4 * ((k + 1) & 1);
-        const fb_arg upd[] = {INT(n),  BUF(p),       BUF(r),    BUF(z),   BUF(q),    BUF(d),
-                              BUF(d2), BUF(invdiag), BUF(scal), INT(cur), INT(next), INT(k == 0)};
-        FB_CHECK(fb_nsd_launch(dv, FB_NS_CG1_UPDATE, (size_t)n, upd, NARGS(upd)));
-        FB_CHECK(cg1_product(ns));
-        FB_CHECK(fb_nsd_reduce(dv, 0, 3, OP_SUM, next));
+        FB_CHECK(s->iterate(ns, k));
         FB_CHECK(fb_nsd_read_scalars(dv));
-        rr = dv->scal_host[next + 2];
+        rr = dv->scal_host[cg_slots(s, k + 1) + s->rr];
         ++k;
     }
     *its = k;
     *res2 = isfinite(rr) ? rr : NAN;
+fail:
+    return status;
+}
+
+/* The single-reduction CG (ns.cl's ns_cg1_*): r, u = M^-1 r from
+ * ns_cg_start, then w = A u and its three dot products; per iteration the
+ * vector updates, w = A u again with its dot products, one reduction. p
+ * and s live in d and d2 (zeroed by the start). Per parity the scalars are
+ * gamma, delta, rr, alpha. */
+static const cg_scheme single_reduction;
+
+static fb_status cg1_iteration(fb_ns *ns, int k)
+{
+    fb_status status = FB_OK;
+    struct fb_ns_device *dv = ns->dev;
+    const int n = ns->E.n, cur = cg_slots(&single_reduction, k), next = cg_slots(&single_reduction, k + 1);
+    const fb_arg upd[] = {INT(n),  BUF(p),       BUF(r),    BUF(z),   BUF(q),    BUF(d),
+                          BUF(d2), BUF(invdiag), BUF(scal), INT(cur), INT(next), INT(k == 0)};
+    FB_CHECK(fb_nsd_launch(dv, FB_NS_CG1_UPDATE, (size_t)n, upd, NARGS(upd)));
+    FB_CHECK(cg1_product(ns));
+    FB_CHECK(fb_nsd_reduce(dv, 0, 3, OP_SUM, next));
+fail:
+    return status;
+}
+
+static const cg_scheme single_reduction = {S_CG1, 4, 2, cg1_iteration};
+
+static fb_status cg_single_reduction(fb_ns *ns, double tol2, int *its, double *res2)
+{
+    fb_status status = FB_OK;
+    FB_CHECK(cg_start(ns));
+    FB_CHECK(cg1_product(ns));
+    FB_CHECK(fb_nsd_reduce(ns->dev, 0, 3, OP_SUM, S_CG1));
+    FB_CHECK(cg_loop(ns, &single_reduction, tol2, its, res2));
 fail:
     return status;
 }
@@ -133,69 +170,69 @@ fail:
 }
 
 /* The pipelined CG (ns.cl's ns_cg2_*): per iteration one fused kernel
- * (every recurrence and the product, with the next dot products), one
- * reduction and one scalar read. Iteration k gathers M^-1 n of parity k
- * and writes that of parity k + 1; u, p, s live in z, d, d2. The stopping
- * test and the counting are cg_single_reduction's: rr after iteration k
- * is ||r_{k+1}||^2 of the recurrence residual. */
-static fb_status cg_pipelined(fb_ns *ns, double tol2, int *its, double *res2)
+ * (every recurrence and the product, with the next dot products) and one
+ * reduction. Iteration k gathers M^-1 n of parity k and writes that of
+ * parity k + 1; u, p, s live in z, d, d2. The scalars are the
+ * single-reduction CG's: rr after iteration k is ||r_{k+1}||^2 of the
+ * recurrence residual. */
+static fb_status cg2_iteration(fb_ns *ns, int k)
 {
     fb_status status = FB_OK;
     struct fb_ns_device *dv = ns->dev;
-    const int n = ns->E.n;
-    FB_CHECK(cg_pipelined_start(ns));
-    FB_CHECK(fb_nsd_read_scalars(dv));
-    double rr = dv->scal_host[S_CG1 + 2];
-    int k = 0;
-    while (k < ns->cfg.cg_max_its && rr > tol2 && isfinite(rr)) {
-        const int in = k & 1, out = (k + 1) & 1, cur = S_CG1 + 4 * in, next = S_CG1 + 4 * out;
-        const fb_arg it[] = {INT(n),    BUF(rowptr), BUF(col),    BUF(A),         BUF(invdiag),    BUF(p),
-                             BUF(r),    BUF(z),      BUF(d),      BUF(d2),        BUF(q),          BUF(cg_w),
-                             BUF(cg_n), BUF(cg_z),   BUF(cg_y),   BUF(cg_mn[in]), BUF(cg_mn[out]), BUF(scal),
-                             INT(cur),  INT(next),   INT(k == 0), BUF(partial),   INT(dv->stride)};
-        FB_CHECK(fb_nsd_launch(dv, FB_NS_CG2_ITERATE, (size_t)n, it, NARGS(it)));
-        FB_CHECK(fb_nsd_reduce(dv, 0, 3, OP_SUM, next));
-        FB_CHECK(fb_nsd_read_scalars(dv));
-        rr = dv->scal_host[next + 2];
-        ++k;
-    }
-    *its = k;
-    *res2 = isfinite(rr) ? rr : NAN;
+    const int n = ns->E.n, in = k & 1, out = (k + 1) & 1;
+    const int cur = cg_slots(&single_reduction, k), next = cg_slots(&single_reduction, k + 1);
+    const fb_arg it[] = {INT(n),    BUF(rowptr), BUF(col),    BUF(A),         BUF(invdiag),    BUF(p),
+                         BUF(r),    BUF(z),      BUF(d),      BUF(d2),        BUF(q),          BUF(cg_w),
+                         BUF(cg_n), BUF(cg_z),   BUF(cg_y),   BUF(cg_mn[in]), BUF(cg_mn[out]), BUF(scal),
+                         INT(cur),  INT(next),   INT(k == 0), BUF(partial),   INT(dv->stride)};
+    FB_CHECK(fb_nsd_launch(dv, FB_NS_CG2_ITERATE, (size_t)n, it, NARGS(it)));
+    FB_CHECK(fb_nsd_reduce(dv, 0, 3, OP_SUM, next));
 fail:
     return status;
 }
 
-/* fb_ns_omp_cg on the device: 4 launches and one scalar read per iteration. */
-static fb_status cg(fb_ns *ns, double tol2, int *its, double *res2)
+static fb_status cg_pipelined(fb_ns *ns, double tol2, int *its, double *res2)
+{
+    fb_status status = FB_OK;
+    const cg_scheme pipelined = {S_CG1, 4, 2, cg2_iteration};
+    FB_CHECK(cg_pipelined_start(ns));
+    FB_CHECK(cg_loop(ns, &pipelined, tol2, its, res2));
+fail:
+    return status;
+}
+
+/* fb_ns_omp_cg on the device: 4 launches per iteration. The new direction
+ * alternates between d and d2 by parity (d the old one at k = 0); per
+ * parity the scalars are r.z and r.r, and (d, q) sits at S_DQ. */
+static const cg_scheme classic;
+
+static fb_status cg_classic_iteration(fb_ns *ns, int k)
 {
     fb_status status = FB_OK;
     struct fb_ns_device *dv = ns->dev;
-    const int n = ns->E.n;
-    fb_buffer *dold = dv->d, *dnew = dv->d2;
+    const int n = ns->E.n, cur = cg_slots(&classic, k), next = cg_slots(&classic, k + 1);
+    fb_buffer *dold = k & 1 ? dv->d2 : dv->d, *dnew = k & 1 ? dv->d : dv->d2;
+    const fb_arg dir[] = {
+        INT(n), BUF(rowptr), BUF(col), BUF(A),    BUF(z),      fb_arg_buffer(dold), fb_arg_buffer(dnew),
+        BUF(q), BUF(scal),   INT(cur), INT(next), INT(k == 0), BUF(partial),        INT(dv->stride)};
+    const fb_arg upd[] = {INT(n), BUF(p),    BUF(r),   BUF(z),    BUF(invdiag), fb_arg_buffer(dnew),
+                          BUF(q), BUF(scal), INT(cur), INT(S_DQ), BUF(partial), INT(dv->stride)};
+    FB_CHECK(fb_nsd_launch(dv, FB_NS_CG_DIRECTION, (size_t)n, dir, NARGS(dir)));
+    FB_CHECK(fb_nsd_reduce(dv, 0, 1, OP_SUM, S_DQ));
+    FB_CHECK(fb_nsd_launch(dv, FB_NS_CG_UPDATE, (size_t)n, upd, NARGS(upd)));
+    FB_CHECK(fb_nsd_reduce(dv, 0, 2, OP_SUM, next));
+fail:
+    return status;
+}
+
+static const cg_scheme classic = {S_CG, 2, 1, cg_classic_iteration};
+
+static fb_status cg(fb_ns *ns, double tol2, int *its, double *res2)
+{
+    fb_status status = FB_OK;
     FB_CHECK(cg_start(ns));
-    FB_CHECK(fb_nsd_reduce(dv, 0, 2, OP_SUM, S_CG));
-    FB_CHECK(fb_nsd_read_scalars(dv));
-    double rr = dv->scal_host[S_CG + 1];
-    int k = 0;
-    while (k < ns->cfg.cg_max_its && rr > tol2 && isfinite(rr)) {
-        const int cur = S_CG + 2 * (k & 1), next = S_CG + 2 * ((k + 1) & 1);
-        const fb_arg dir[] = {
-            INT(n), BUF(rowptr), BUF(col), BUF(A),    BUF(z),      fb_arg_buffer(dold), fb_arg_buffer(dnew),
-            BUF(q), BUF(scal),   INT(cur), INT(next), INT(k == 0), BUF(partial),        INT(dv->stride)};
-        const fb_arg upd[] = {INT(n), BUF(p),    BUF(r),   BUF(z),    BUF(invdiag), fb_arg_buffer(dnew),
-                              BUF(q), BUF(scal), INT(cur), INT(S_DQ), BUF(partial), INT(dv->stride)};
-        FB_CHECK(fb_nsd_launch(dv, FB_NS_CG_DIRECTION, (size_t)n, dir, NARGS(dir)));
-        FB_CHECK(fb_nsd_reduce(dv, 0, 1, OP_SUM, S_DQ));
-        FB_CHECK(fb_nsd_launch(dv, FB_NS_CG_UPDATE, (size_t)n, upd, NARGS(upd)));
-        FB_CHECK(fb_nsd_reduce(dv, 0, 2, OP_SUM, next));
-        FB_CHECK(fb_nsd_read_scalars(dv));
-        rr = dv->scal_host[next + 1];
-        fb_buffer *swap = dold;
-        dold = dnew, dnew = swap;
-        ++k;
-    }
-    *its = k;
-    *res2 = isfinite(rr) ? rr : NAN;
+    FB_CHECK(fb_nsd_reduce(ns->dev, 0, 2, OP_SUM, S_CG));
+    FB_CHECK(cg_loop(ns, &classic, tol2, its, res2));
 fail:
     return status;
 }
