@@ -319,20 +319,34 @@ static void test_load_reports_line_number(void **state)
     assert_non_null(strstr(fb_error_message(), "cannot open"));
 }
 
-static void test_export_csv(void **state)
+/* The results file of lines exported as CSV into csv (name.csv in the
+ * temporary folder), opened for reading; the results file is removed. */
+static FILE *export_lines(const char **lines, const char *name, char *csv, size_t len)
 {
-    (void)state;
-    char path[256], csv[256], line[4096];
+    char path[256], file[64];
     fb_results_set *set = NULL;
-    const char *lines[] = {HEADER("r1"), STREAM("r1", "triad", "10", "1e-3"), NULL};
-    temp_path(path, sizeof path, "export.jsonl");
-    temp_path(csv, sizeof csv, "export.csv");
+    snprintf(file, sizeof file, "%s.jsonl", name);
+    temp_path(path, sizeof path, file);
+    snprintf(file, sizeof file, "%s.csv", name);
+    temp_path(csv, len, file);
     write_file(path, lines);
     assert_int_equal(fb_results_load(path, &set), FB_OK);
     FILE *out = fopen(csv, "w");
     assert_int_equal(fb_export_csv(set, out, 0), FB_OK);
     fclose(out);
+    fb_results_set_free(set);
+    unlink(path);
     out = fopen(csv, "r");
+    assert_non_null(out);
+    return out;
+}
+
+static void test_export_csv(void **state)
+{
+    (void)state;
+    char csv[256], line[4096];
+    const char *lines[] = {HEADER("r1"), STREAM("r1", "triad", "10", "1e-3"), NULL};
+    FILE *out = export_lines(lines, "export", csv, sizeof csv);
     assert_non_null(fgets(line, sizeof line, out));
     assert_non_null(strstr(line, "run_id,host,benchmark,suite,case,kernel,backend,device,device_name,precision,"));
     assert_non_null(
@@ -345,8 +359,6 @@ static void test_export_csv(void **state)
         strstr(line, ",10,,1,,ok,")); /* gbs 10, no ns_per_cell, fraction 1 (triad over itself), no check error */
     assert_null(fgets(line, sizeof line, out));
     fclose(out);
-    fb_results_set_free(set);
-    unlink(path);
     unlink(csv);
 }
 
@@ -355,8 +367,7 @@ static void test_export_csv(void **state)
 static void test_export_spread(void **state)
 {
     (void)state;
-    char path[256], csv[256], line[4096];
-    fb_results_set *set = NULL;
+    char csv[256], line[4096];
     const char *lines[] = {
         HEADER("r1"),
         "{\"type\":\"measurement\",\"schema\":1,\"run_id\":\"r1\",\"benchmark\":\"stream\",\"kernel\":\"triad\","
@@ -364,20 +375,11 @@ static void test_export_spread(void **state)
         "\"params\":{\"n\":1000},\"status\":\"ok\",\"gbs\":10,\"stats\":{\"samples_s\":[1e-3],\"median_s\":1e-3,"
         "\"min_s\":0.9e-3,\"mean_s\":2e-3,\"stddev_s\":0.5e-3,\"max_s\":4e-3,\"median_spread\":0.125}}",
         NULL};
-    temp_path(path, sizeof path, "spread.jsonl");
-    temp_path(csv, sizeof csv, "spread.csv");
-    write_file(path, lines);
-    assert_int_equal(fb_results_load(path, &set), FB_OK);
-    FILE *out = fopen(csv, "w");
-    assert_int_equal(fb_export_csv(set, out, 0), FB_OK);
-    fclose(out);
-    out = fopen(csv, "r");
+    FILE *out = export_lines(lines, "spread", csv, sizeof csv);
     assert_non_null(fgets(line, sizeof line, out));
     assert_non_null(fgets(line, sizeof line, out));
     assert_non_null(strstr(line, ",0.001,0.0009,0.002,0.0005,0.004,0.25,0.125,")); /* median .. max, cv, spread */
     fclose(out);
-    fb_results_set_free(set);
-    unlink(path);
     unlink(csv);
 }
 
