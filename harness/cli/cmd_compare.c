@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "../results/compare.h"
+#include "../tune/noise.h"
 
 static const fb_option options[] = {
     {"threshold", "PCT", "smallest change of the median time that counts (default 5)", 0},
@@ -19,6 +20,13 @@ static const fb_option options[] = {
     {"pair-by", "WHAT",
      "config (default: kernel, params, problem, device, precision all match) or kernel (params may differ)", 0},
     {"junit", "FILE", "also write the verdicts as JUnit XML to FILE", 0},
+    {"learn-noise", NULL,
+     "BASE and NEW are two runs of the same code (A/A): store each configuration's change as this machine's noise"
+     " (exit 0 unless the files cannot be compared)",
+     0},
+    {"noise-file", "FILE", "the A/A noise store (default $FLOWBENCH_NOISE_FILE, else ~/.cache/flowbench/noise.json)",
+     0},
+    {"no-noise", NULL, "ignore the stored A/A noise floor", 0},
     {NULL, NULL, NULL, 0},
 };
 
@@ -65,18 +73,63 @@ fail:
     return status;
 }
 
+/* The machine's learned floors into opt->noise, and one line saying what
+ * the verdicts rest on. */
+static fb_status load_noise(const fb_parsed *args, const fb_results_set *next, fb_compare_options *opt, char *path,
+                            size_t len, char *machine, size_t mlen)
+{
+    fb_status status = FB_OK;
+    json_t *configs = NULL;
+    int comparisons = 0;
+    fb_noise_path(fb_cli_value(args, "noise-file"), path, len);
+    fb_noise_machine(next, machine, mlen);
+    if (fb_cli_flag(args, "no-noise")) {
+        if (fb_cli_flag(args, "learn-noise")) FB_FAIL(FB_ERR_USAGE, "--no-noise and --learn-noise exclude each other");
+        printf("noise: the stored A/A floor is ignored (--no-noise)\n");
+        return FB_OK;
+    }
+    FB_CHECK(fb_noise_load(path, machine, &configs, &comparisons));
+    opt->noise = fb_noise_floors(configs);
+    if (comparisons)
+        printf("noise: A/A floor of this machine from %s (%d comparison(s), %zu configurations)\n", path, comparisons,
+               json_object_size(configs));
+    else
+        printf("noise: no A/A floor learned for this machine in %s (learn it: compare two runs of the same code"
+               " with --learn-noise)\n",
+               path);
+fail:
+    json_decref(configs);
+    return status;
+}
+
+static fb_status learn_noise(const char *path, const char *machine, const fb_compare_options *opt)
+{
+    fb_status status = FB_OK;
+    if (!machine[0]) FB_FAIL(FB_ERR_INPUT, "--learn-noise: NEW has no header record naming its machine");
+    FB_CHECK(fb_noise_learn(path, machine, opt->learned));
+    printf("noise: learned the A/A changes of %zu configurations into %s\n", json_object_size(opt->learned), path);
+fail:
+    return status;
+}
+
 static int run_compare(const fb_parsed *args)
 {
     fb_status status = FB_OK;
     fb_results_set *base = NULL, *next = NULL;
     fb_compare_options opt = fb_compare_defaults();
     fb_compare_summary summary = {0};
+    char noise_path[1024], machine[2048];
+    int learn = fb_cli_flag(args, "learn-noise");
     FB_CHECK(read_options(args, &opt));
+    if (learn && opt.any_machine) FB_FAIL(FB_ERR_USAGE, "--learn-noise: A/A noise is of one machine; no --any-machine");
     FB_CHECK(fb_results_load(args->positional[0], &base));
     FB_CHECK(fb_results_load(args->positional[1], &next));
     FB_CHECK(check_machines(base, next, &opt));
+    FB_CHECK(load_noise(args, next, &opt, noise_path, sizeof noise_path, machine, sizeof machine));
     FB_CHECK(open_junit(args, &opt));
+    if (learn) opt.learned = json_object();
     FB_CHECK(fb_compare_sets(base, next, &opt, stdout, &summary));
+    if (learn) FB_CHECK(learn_noise(noise_path, machine, &opt));
 fail:
     fflush(stdout);
     if (opt.junit && fclose(opt.junit) != 0 && status == FB_OK)
@@ -84,15 +137,18 @@ fail:
             fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "--junit %s: %s", fb_cli_value(args, "junit"), strerror(errno));
     fb_results_set_free(base);
     fb_results_set_free(next);
+    json_decref((json_t *)opt.noise);
+    json_decref(opt.learned);
     if (status != FB_OK) return fb_cli_report(status);
-    return fb_compare_gate(&summary, &opt);
+    return learn ? 0 : fb_compare_gate(&summary, &opt);
 }
 
 const fb_command fb_cmd_compare = {
     .name = "compare",
     .summary = "label each configuration SAME, FASTER or SLOWER between two results files",
     .usage = "compare BASE NEW [--threshold PCT] [--alpha A] [--markdown] [--any-machine] [--allow-missing]\n"
-             "        [--allow-wrong] [--pair-by config|kernel] [--junit FILE]",
+             "        [--allow-wrong] [--pair-by config|kernel] [--junit FILE] [--learn-noise] [--noise-file FILE]\n"
+             "        [--no-noise]",
     .description = "Pairs the measurements of BASE and NEW by what was measured (benchmark, kernel,\n"
                    "backend, device name, precision, parameters, problem hash, cold caches), not by\n"
                    "the suite or case that asked for it, so spmv and sweep records pair. With\n"
@@ -104,10 +160,13 @@ const fb_command fb_cmd_compare = {
                    "noise does not raise alarms. Several runs of a configuration in one file\n"
                    "(append repeated runs to it) are repetitions: with 5 or more a side the test\n"
                    "compares the run medians; with fewer, the samples are pooled and the change\n"
-                   "must also exceed the spread of the run medians. WRONG: a NEW record of it\n"
-                   "failed its correctness check. MISSING: BASE measured it and NEW has no usable\n"
-                   "record of it (the table says which key field differs from NEW's closest\n"
-                   "record). FAILED: BASE has no usable record (not compared). Configurations\n"
+                   "must also exceed the spread of the run medians (sweep --repeat N makes them).\n"
+                   "A significant change no larger than that spread, or than this machine's A/A\n"
+                   "noise floor (1.5 x the largest change seen between runs of the same code,\n"
+                   "stored per configuration by --learn-noise), is INCONCLUSIVE and does not fail.\n"
+                   "WRONG: a NEW record of it failed its correctness check. MISSING: BASE measured\n"
+                   "it and NEW has no usable record of it (the table says which key field differs\n"
+                   "from NEW's closest record). FAILED: BASE has no usable record (not compared). Configurations\n"
                    "only NEW has are listed as new. Files from different machines (CPU model, or\n"
                    "a different device on the same backend) are refused. See docs/plots-and-compare.md.\n"
                    "Exit status: 0 pass, 1 something SLOWER, WRONG (unless --allow-wrong) or\n"

@@ -9,10 +9,14 @@
 static const fb_option options[] = {
     {"out", "FILE", "results file (default results/sweep-SUITE.jsonl); appended to", 0},
     {"resume", NULL,
-     "skip configurations FILE already records; record the one a crash ended in; --backend, --tuned, --cache"
-     " and --counters must be those FILE was recorded with",
+     "skip configurations FILE already records; record the one a crash ended in; --backend, --tuned, --cache,"
+     " --counters and --repeat must be those FILE was recorded with",
      0},
     {"backend", "B", "run on these backends instead of the suite's", 1},
+    {"repeat", "N",
+     "run the whole plan N times, round after round, so each configuration's runs see the machine's"
+     " between-run noise; compare pools them (5 or more: it tests run medians)",
+     0},
     {"limit", "N", "record at most N configurations this time, then stop (continue with --resume)", 0},
     {"counters", "LIST", "PAPI events per sample on openmp (comma-separated, or default); docs/measurement.md", 0},
     {"tuned", NULL, "run each kernel once, with its parameters from the tuning cache (else defaults)", 0},
@@ -64,6 +68,9 @@ static int run_sweep(const fb_parsed *args)
     memset(&suite, 0, sizeof suite);
     memset(&sum, 0, sizeof sum);
     FB_CHECK(fb_cli_int(args, "limit", 0, &o.limit));
+    FB_CHECK(fb_cli_int(args, "repeat", 1, &o.repeat));
+    if (o.repeat < 1 || o.repeat > 1000)
+        FB_FAIL(FB_ERR_USAGE, "--repeat: %d is not a count of rounds in [1, 1000]", o.repeat);
     FB_CHECK(open_cache(args, &o.tuned, cache_path, sizeof cache_path));
     o.cache_path = cache_path;
     o.nbackends = fb_cli_values(args, "backend", &o.backends);
@@ -91,8 +98,8 @@ fail:
 const fb_command fb_cmd_sweep = {
     .name = "sweep",
     .summary = "run a suite (cases/*.suite): every configuration measured, checked, recorded; resumable",
-    .usage =
-        "sweep SUITE [--out FILE] [--resume] [--backend B]... [--limit N] [--tuned [--cache FILE]] [--counters LIST]",
+    .usage = "sweep SUITE [--out FILE] [--resume] [--backend B]... [--repeat N] [--limit N] [--tuned [--cache FILE]]\n"
+             "        [--counters LIST]",
     .description = "Expands SUITE (YAML, docs/tuning.md) into configurations - matrix x backend x\n"
                    "precision x kernel x parameter point - and runs each with the common measurement\n"
                    "policy and the result check. Every configuration ends as one record, flushed\n"
@@ -105,7 +112,9 @@ const fb_command fb_cmd_sweep = {
                    "bad suite (exit 2, naming the suite file, the matrix and why).\n"
                    "Ctrl-C stops cleanly (twice: at once) and prints the command that continues:\n"
                    "--resume runs only what FILE lacks. FILE's header records --backend, --tuned,\n"
-                   "--cache and --counters; --resume with others is refused (exit 2).\n"
+                   "--cache, --counters and --repeat; --resume with others is refused (exit 2).\n"
+                   "--repeat N runs the plan N times, round after round (the stream reference\n"
+                   "too): for CI gates, whose noise is between runs, not between samples.\n"
                    "Exit 1 if any configuration failed to run (failed, build-error, launch-error,\n"
                    "crashed) or gave a wrong result; pruned, abandoned, timeout and a missing peer\n"
                    "library are expected outcomes.",

@@ -15,13 +15,14 @@
 
 fb_compare_options fb_compare_defaults(void)
 {
-    fb_compare_options o = {0.05, 0.01, 0, 0, 0, 0, FB_PAIR_CONFIG, NULL};
+    fb_compare_options o = {0.05, 0.01, 0, 0, 0, 0, FB_PAIR_CONFIG, NULL, NULL, NULL};
     return o;
 }
 
 const char *fb_verdict_name(fb_verdict v)
 {
-    static const char *const names[] = {"SAME", "FASTER", "SLOWER", "WRONG", "MISSING", "FAILED", "NEW"};
+    static const char *const names[] = {"SAME",  "FASTER",  "SLOWER", "INCONCLUSIVE",
+                                        "WRONG", "MISSING", "FAILED", "NEW"};
     return v >= FB_SAME && v <= FB_NEW_ONLY ? names[v] : "?";
 }
 
@@ -104,11 +105,16 @@ done:
     return t;
 }
 
+double fb_change_size(double change)
+{
+    double r = 1 + change;
+    return r > 0 ? fmax(r, 1 / r) - 1 : INFINITY;
+}
+
 static fb_comparison verdict(double base_median, double new_median, fb_sample_test test, double noise,
                              const fb_compare_options *opt)
 {
     fb_comparison c;
-    double floor = fmax(opt->threshold, noise);
     memset(&c, 0, sizeof c);
     c.base_median = base_median;
     c.new_median = new_median;
@@ -116,8 +122,12 @@ static fb_comparison verdict(double base_median, double new_median, fb_sample_te
     c.noise = noise;
     c.test = test;
     c.verdict = FB_SAME;
-    if (c.test.p < opt->alpha && c.change >= floor) c.verdict = FB_SLOWER;
-    if (c.test.p < opt->alpha && c.change <= -floor) c.verdict = FB_FASTER;
+    double size = fb_change_size(c.change);
+    if (c.test.p >= opt->alpha || size < opt->threshold) return c;
+    if (size <= noise)
+        c.verdict = FB_INCONCLUSIVE;
+    else
+        c.verdict = c.change > 0 ? FB_SLOWER : FB_FASTER;
     return c;
 }
 
@@ -246,8 +256,9 @@ static void print_head(const fb_results_set *base, const fb_results_set *next, c
     if (opt->markdown) {
         fprintf(out, "### flowbench compare: `%s` -> `%s`\n\n", base->path, next->path);
         fprintf(out,
-                "SLOWER/FASTER: median time moved by >= %.3g%% (and by more than the noise between too few repeated "
-                "runs), and Mann-Whitney U p < %g. WRONG: NEW's result failed its check. MISSING: NEW has no "
+                "SLOWER/FASTER: median time moved by >= %.3g%% and Mann-Whitney U p < %g, beyond the noise (the "
+                "spread of repeated runs, or the machine's learned A/A floor, marked A). INCONCLUSIVE: significant "
+                "but inside that noise (does not fail). WRONG: NEW's result failed its check. MISSING: NEW has no "
                 "usable record of it.\n\n",
                 100 * opt->threshold, opt->alpha);
         fprintf(out, "| verdict | configuration | base median | new median | change | noise | p | evidence |\n");
@@ -259,10 +270,11 @@ static void print_head(const fb_results_set *base, const fb_results_set *next, c
     fprintf(out, "and a two-sided Mann-Whitney U test rejects equal distributions at alpha = %g: over the\n",
             opt->alpha);
     fprintf(out, "samples, or over run medians when both files repeat a configuration often enough (then\n");
-    fprintf(out, "between-run noise is in the test); with fewer repeats the change must also exceed the\n");
-    fprintf(out, "spread of the run medians (noise). WRONG: NEW's result failed its check;\n");
+    fprintf(out, "between-run noise is in the test). A change no larger than the noise - the spread of\n");
+    fprintf(out, "the run medians, or the machine's A/A floor learned with --learn-noise (marked A) - is\n");
+    fprintf(out, "INCONCLUSIVE and does not fail. WRONG: NEW's result failed its check;\n");
     fprintf(out, "MISSING: BASE measured it, NEW has no usable record of it\n\n");
-    fprintf(out, "%-7s %8s %6s %7s %11s %11s %26s  %s\n", "verdict", "change", "noise", "p", "base", "new", "evidence",
+    fprintf(out, "%-12s %8s %7s %7s %11s %11s %26s  %s\n", "verdict", "change", "noise", "p", "base", "new", "evidence",
             "configuration");
 }
 
@@ -513,13 +525,33 @@ static double smallest_p(int m, int n)
  * rank test over run medians to reach alpha (5 x 5 at 0.01): between-run
  * noise is then inside the test. With fewer, every sample goes into the
  * test and the spread of the run medians is the noise floor. */
-static fb_comparison compare_pooled(const pooled *b, const pooled *n, const fb_compare_options *opt, int *by_runs)
+/* 1 when every run of the slower side is slower than every run of the
+ * other: with too few runs for a test over run medians, runs that overlap
+ * say the machine, not the code, made the difference. */
+static int runs_separate(const pooled *b, const pooled *n, double change)
 {
+    const pooled *slow = change > 0 ? n : b, *fast = change > 0 ? b : n;
+    double slowest_fast = 0, fastest_slow = INFINITY;
+    for (int i = 0; i < fast->usable; ++i)
+        slowest_fast = fmax(slowest_fast, fast->medians[i]);
+    for (int i = 0; i < slow->usable; ++i)
+        fastest_slow = fmin(fastest_slow, slow->medians[i]);
+    return fastest_slow > slowest_fast;
+}
+
+static fb_comparison compare_pooled(const pooled *b, const pooled *n, double learned, const fb_compare_options *opt,
+                                    int *by_runs)
+{
+    fb_comparison c;
     *by_runs = b->usable > 1 && n->usable > 1 && smallest_p(b->usable, n->usable) < opt->alpha;
     if (*by_runs)
-        return verdict(b->median, n->median, fb_mann_whitney(b->medians, b->usable, n->medians, n->usable), 0, opt);
-    return verdict(b->median, n->median, fb_mann_whitney(b->samples, b->n, n->samples, n->n), fmax(b->noise, n->noise),
-                   opt);
+        return verdict(b->median, n->median, fb_mann_whitney(b->medians, b->usable, n->medians, n->usable), learned,
+                       opt);
+    c = verdict(b->median, n->median, fb_mann_whitney(b->samples, b->n, n->samples, n->n),
+                fmax(learned, fmax(b->noise, n->noise)), opt);
+    if ((c.verdict == FB_SLOWER || c.verdict == FB_FASTER) && !runs_separate(b, n, c.change))
+        c.verdict = FB_INCONCLUSIVE;
+    return c;
 }
 
 /* What the test was run on: "20/20 samples", "7x7 runs" (run medians) or
@@ -588,14 +620,26 @@ static int wrong_runs(const pair_index *ix, const char *key, const fb_record **l
     return wrong;
 }
 
-/* The verdict of a pair both sides measured. */
-static void judge_pair(const pooled *b, const pooled *n, const fb_compare_options *opt, row *w)
+/* The learned A/A floor of a configuration (0 when none) and its count. */
+static double learned_floor(const fb_compare_options *opt, const char *key, int *n)
 {
-    int by_runs;
-    w->c = compare_pooled(b, n, opt, &by_runs);
+    const json_t *entry = json_object_get(opt->noise, key);
+    *n = (int)json_integer_value(json_object_get(entry, "n"));
+    return *n > 0 ? json_number_value(json_object_get(entry, "floor")) : 0;
+}
+
+/* The verdict of a pair both sides measured; with --learn-noise the size
+ * of its change is handed back as one more A/A observation. */
+static void judge_pair(const pooled *b, const pooled *n, const char *key, const fb_compare_options *opt, row *w)
+{
+    int by_runs, learned_n;
+    double floor = learned_floor(opt, key, &learned_n);
+    w->c = compare_pooled(b, n, floor, opt, &by_runs);
+    w->c.learned = floor > 0 && w->c.noise == floor ? learned_n : 0;
     w->verdict = w->c.verdict;
+    if (opt->learned) json_object_set_new(opt->learned, key, json_real(fb_change_size(w->c.change)));
     snprintf(w->noise, sizeof w->noise, "-");
-    if (!by_runs && (b->usable > 1 || n->usable > 1)) snprintf(w->noise, sizeof w->noise, "%.1f%%", 100 * w->c.noise);
+    if (w->c.noise > 0) snprintf(w->noise, sizeof w->noise, "%.1f%%%s", 100 * w->c.noise, w->c.learned ? "A" : "");
     evidence_text(b, n, by_runs, w->evidence, sizeof w->evidence);
     if (!json_equal(json_object_get(b->last->json, "params"), json_object_get(n->last->json, "params"))) {
         char d[500];
@@ -628,7 +672,7 @@ static fb_status judge(const pair_index *b, const pair_index *n, int i, const ch
         w->verdict = FB_MISSING;
         failure_note("NEW", pn.last_failed, w->note, sizeof w->note);
     } else {
-        judge_pair(&pb, &pn, opt, w);
+        judge_pair(&pb, &pn, nkey, opt, w);
     }
 fail:
     pooled_free(&pb);
@@ -651,6 +695,7 @@ static void count_row(const row *w, fb_compare_summary *s)
     case FB_SAME: s->same++; break;
     case FB_FASTER: s->faster++; break;
     case FB_SLOWER: s->slower++; break;
+    case FB_INCONCLUSIVE: s->inconclusive++; break;
     case FB_WRONG: s->wrong++; break;
     case FB_MISSING: s->missing++; break;
     case FB_FAILED: s->failed++; break;
@@ -684,24 +729,48 @@ fail:
     return status;
 }
 
+/* Text for one markdown table cell: a | would end the cell, a newline the row. */
+static void markdown_cell(const char *text, FILE *out)
+{
+    for (const char *p = text; *p; ++p) {
+        if (*p == '|') fputc('\\', out);
+        fputc(*p == '\n' ? ' ' : *p, out);
+    }
+}
+
+static void print_markdown_row(const row *w, const char *const cols[4], int judged, FILE *out)
+{
+    int loud = w->verdict != FB_SAME;
+    fprintf(out, "| %s%s%s | ", loud ? "**" : "", fb_verdict_name(w->verdict), loud ? "**" : "");
+    markdown_cell(w->label, out);
+    fprintf(out, " | %s | %s | %s | %s | %s | ", cols[0], cols[1], cols[2], judged ? w->noise : "-", cols[3]);
+    markdown_cell(judged ? w->evidence : w->note, out);
+    fputs(" |\n", out);
+    if (judged && *w->note) {
+        fputs("| | ", out);
+        markdown_cell(w->note, out);
+        fputs(" | | | | | | |\n", out);
+    }
+}
+
 static void print_row(const row *w, const fb_compare_options *opt, FILE *out)
 {
     char tb[32] = "-", tn[32] = "-", p[16] = "-", change[16] = "-";
-    int judged = w->verdict <= FB_SLOWER, loud = w->verdict != FB_SAME;
+    int judged = w->verdict <= FB_INCONCLUSIVE;
     if (judged) {
         format_time(w->c.base_median, tb, sizeof tb);
         format_time(w->c.new_median, tn, sizeof tn);
         format_p(w->c.test.p, p, sizeof p);
         snprintf(change, sizeof change, "%+.1f%%", 100 * w->c.change);
     }
-    if (opt->markdown)
-        fprintf(out, "| %s%s%s | %s | %s | %s | %s | %s | %s | %s |\n", loud ? "**" : "", fb_verdict_name(w->verdict),
-                loud ? "**" : "", w->label, tb, tn, change, judged ? w->noise : "-", p, judged ? w->evidence : w->note);
-    else
-        fprintf(out, "%-7s %8s %6s %7s %11s %11s %26s  %s\n", fb_verdict_name(w->verdict), change,
-                judged ? w->noise : "-", p, tb, tn, judged ? w->evidence : "-", w->label);
-    if (!opt->markdown && *w->note) fprintf(out, "%-7s %s\n", "", w->note);
-    if (opt->markdown && judged && *w->note) fprintf(out, "| | %s | | | | | | |\n", w->note);
+    if (opt->markdown) {
+        const char *const cols[4] = {tb, tn, change, p};
+        print_markdown_row(w, cols, judged, out);
+        return;
+    }
+    fprintf(out, "%-12s %8s %7s %7s %11s %11s %26s  %s\n", fb_verdict_name(w->verdict), change, judged ? w->noise : "-",
+            p, tb, tn, judged ? w->evidence : "-", w->label);
+    if (*w->note) fprintf(out, "%-12s %s\n", "", w->note);
 }
 
 static void print_rows(const rows *r, const fb_compare_options *opt, FILE *out)
@@ -744,15 +813,16 @@ static int row_fails(const row *w, const fb_compare_options *opt)
 static void junit_message(const row *w, const fb_compare_options *opt, char *buf, size_t len)
 {
     char tb[32], tn[32], p[16];
-    if (w->verdict > FB_SLOWER) {
+    if (w->verdict > FB_INCONCLUSIVE) {
         snprintf(buf, len, "%s: %s", fb_verdict_name(w->verdict), *w->note ? w->note : "not compared");
         return;
     }
     format_time(w->c.base_median, tb, sizeof tb);
     format_time(w->c.new_median, tn, sizeof tn);
     format_p(w->c.test.p, p, sizeof p);
-    snprintf(buf, len, "%s: median %s -> %s (%+.1f%%, threshold %.3g%%), Mann-Whitney p %s (alpha %g), %s",
-             fb_verdict_name(w->verdict), tb, tn, 100 * w->c.change, 100 * opt->threshold, p, opt->alpha, w->evidence);
+    snprintf(buf, len, "%s: median %s -> %s (%+.1f%%, threshold %.3g%%, noise %s), Mann-Whitney p %s (alpha %g), %s",
+             fb_verdict_name(w->verdict), tb, tn, 100 * w->c.change, 100 * opt->threshold, w->noise, p, opt->alpha,
+             w->evidence);
 }
 
 /* Failures are what fails the gate; an allowed WRONG or MISSING and a
@@ -798,8 +868,9 @@ static void write_junit(const rows *r, const fb_compare_options *opt, const fb_r
 static void print_summary(const fb_compare_summary *s, const fb_compare_options *opt, FILE *out)
 {
     fprintf(out,
-            "\n%s%d SLOWER, %d FASTER, %d SAME; %d WRONG%s, %d MISSING%s; %d not compared (BASE failed), %d new%s\n",
-            opt->markdown ? "**" : "summary: ", s->slower, s->faster, s->same, s->wrong,
+            "\n%s%d SLOWER, %d FASTER, %d SAME, %d INCONCLUSIVE (inside the noise); %d WRONG%s, %d MISSING%s; %d not "
+            "compared (BASE failed), %d new%s\n",
+            opt->markdown ? "**" : "summary: ", s->slower, s->faster, s->same, s->inconclusive, s->wrong,
             opt->allow_wrong ? " (allowed)" : "", s->missing, opt->allow_missing ? " (allowed)" : "", s->failed,
             s->only_new, opt->markdown ? "**" : "");
 }

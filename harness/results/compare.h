@@ -7,12 +7,15 @@
  *     level alpha (default 0.01): exact distribution for small samples
  *     without ties, else the normal approximation with tie and continuity
  *     corrections;
- *   - the median time moved by at least the threshold (default 5%), and by
- *     more than the spread between repeated runs when a file holds several
- *     runs of the configuration (their samples are pooled).
- * Otherwise the pair is SAME. The test alone would flag a 0.3% drift once
- * there are 200 samples; the threshold alone would flag one unlucky
- * measurement of a noisy kernel. Both together keep CI quiet on noise.
+ *   - the median time moved by at least the threshold (default 5%).
+ * A change that passes both but stays inside the noise - the spread
+ * between repeated runs when a file holds several runs of the
+ * configuration (their samples are pooled), or the machine's A/A noise
+ * floor learned with --learn-noise (tune/noise.h) - is INCONCLUSIVE:
+ * shown, never failing the gate. Otherwise the pair is SAME. The test
+ * alone would flag a 0.3% drift once there are 200 samples; the threshold
+ * alone would flag one unlucky measurement of a noisy kernel; neither sees
+ * the noise between runs, which is what a CI machine has.
  * The method is written up in docs/plots-and-compare.md.
  */
 #ifndef FB_COMPARE_H
@@ -22,11 +25,21 @@
 
 #include "reader.h"
 
-/* SAME/FASTER/SLOWER judge a compared pair. WRONG: NEW's result failed its
+/* SAME/FASTER/SLOWER judge a compared pair; INCONCLUSIVE: a significant
+ * change no larger than the noise between runs. WRONG: NEW's result failed its
  * check. MISSING: BASE measured it, NEW has no usable record of it.
  * FAILED: BASE has no usable record, so there is nothing to hold NEW to.
  * NEW_ONLY: a configuration BASE lacks (informational). */
-typedef enum fb_verdict { FB_SAME, FB_FASTER, FB_SLOWER, FB_WRONG, FB_MISSING, FB_FAILED, FB_NEW_ONLY } fb_verdict;
+typedef enum fb_verdict {
+    FB_SAME,
+    FB_FASTER,
+    FB_SLOWER,
+    FB_INCONCLUSIVE,
+    FB_WRONG,
+    FB_MISSING,
+    FB_FAILED,
+    FB_NEW_ONLY
+} fb_verdict;
 
 /* What pairs a BASE record with a NEW one. */
 typedef enum fb_pair_by {
@@ -42,7 +55,9 @@ typedef struct fb_compare_options {
     int allow_missing; /* MISSING does not fail the gate */
     int allow_wrong;   /* WRONG does not fail the gate */
     fb_pair_by pair_by;
-    FILE *junit; /* JUnit XML goes here when not NULL */
+    FILE *junit;         /* JUnit XML goes here when not NULL */
+    const json_t *noise; /* the machine's learned A/A noise per configuration key (tune/noise.h), or NULL */
+    json_t *learned;     /* when not NULL, gets key -> symmetric change of every compared pair (--learn-noise) */
 } fb_compare_options;
 
 typedef struct fb_sample_test {
@@ -54,16 +69,18 @@ typedef struct fb_sample_test {
 typedef struct fb_comparison {
     double base_median, new_median;
     double change; /* new_median / base_median - 1 (positive: slower) */
-    double noise;  /* between-run spread the change had to exceed */
+    double noise;  /* what the change had to exceed: between-run spread or the learned A/A floor */
+    int learned;   /* A/A comparisons behind the learned floor (0: none was used) */
     fb_sample_test test;
     fb_verdict verdict;
 } fb_comparison;
 
 typedef struct fb_compare_summary {
     int same, faster, slower;
-    int wrong;   /* NEW's record failed its correctness check */
-    int missing; /* BASE measured it, NEW has no usable record */
-    int failed;  /* BASE has no usable record: not compared */
+    int inconclusive; /* significant, but inside the noise: not failing */
+    int wrong;        /* NEW's record failed its correctness check */
+    int missing;      /* BASE measured it, NEW has no usable record */
+    int failed;       /* BASE has no usable record: not compared */
     int only_new;
 } fb_compare_summary;
 
@@ -73,13 +90,17 @@ fb_compare_options fb_compare_defaults(void);
 fb_sample_test fb_mann_whitney(const double *a, int na, const double *b, int nb);
 
 /* The verdict on two sets of sample times (seconds). `noise` is the
- * relative between-run spread (fb_run_spread; 0 for single runs): a change
- * smaller than it is SAME whatever the test says. */
+ * relative between-run spread (fb_run_spread; 0 for single runs) or a
+ * learned floor: a significant change no larger than it is INCONCLUSIVE. */
 fb_comparison fb_compare_samples(const double *base, int nbase, const double *next, int nnext, double noise,
                                  const fb_compare_options *opt);
 
 /* max / min - 1 of the medians of repeated runs (0 for fewer than two). */
 double fb_run_spread(const double *medians, int n);
+
+/* The size of a change, the same either way: max(r, 1/r) - 1 for
+ * r = 1 + change (+25% and -20% are both 0.25). */
+double fb_change_size(double change);
 
 const char *fb_verdict_name(fb_verdict v);
 

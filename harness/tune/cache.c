@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -393,6 +395,50 @@ fb_status fb_json_file_replace(const json_t *root, const char *path)
     tmp_written = 0;
 fail:
     if (tmp_written) unlink(tmp);
+    return status;
+}
+
+/* An exclusive flock on PATH.lock, created beside the file (the file
+ * itself is replaced by rename, so a lock on it would lock the old inode). */
+static fb_status lock_beside(const char *path, int *fd)
+{
+    fb_status status = FB_OK;
+    char lock[PATH_MAX];
+    if (snprintf(lock, sizeof lock, "%s.lock", path) >= (int)sizeof lock) FB_FAIL(FB_ERR_IO, "%s: path too long", path);
+    FB_CHECK(make_parent_dirs(path));
+    *fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (*fd < 0) FB_FAIL(FB_ERR_IO, "%s: cannot open the lock file (%s)", lock, strerror(errno));
+    while (flock(*fd, LOCK_EX) != 0)
+        if (errno != EINTR) FB_FAIL(FB_ERR_IO, "%s: cannot lock (%s)", lock, strerror(errno));
+fail:
+    return status;
+}
+
+static fb_status read_current(const char *path, json_t **root)
+{
+    fb_status status = FB_OK;
+    json_error_t err;
+    *root = NULL;
+    if (access(path, F_OK) != 0) return FB_OK;
+    *root = json_load_file(path, 0, &err);
+    if (!*root) FB_FAIL(FB_ERR_INPUT, "%s:%d: not JSON (%s); not replaced", path, err.line, err.text);
+fail:
+    return status;
+}
+
+fb_status fb_json_file_update(const char *path, fb_json_update_fn update, void *ctx)
+{
+    fb_status status = FB_OK;
+    json_t *current = NULL, *next = NULL;
+    int fd = -1;
+    FB_CHECK(lock_beside(path, &fd));
+    FB_CHECK(read_current(path, &current));
+    FB_CHECK(update(current, ctx, &next));
+    FB_CHECK(fb_json_file_replace(next, path));
+fail:
+    json_decref(current);
+    json_decref(next);
+    if (fd >= 0) close(fd); /* releases the lock */
     return status;
 }
 

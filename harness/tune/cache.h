@@ -84,6 +84,14 @@ void fb_cache_default_path(char *buf, size_t len);
  * (the parent directories made as needed). Shared with stream_ref.c. */
 fb_status fb_json_file_replace(const json_t *root, const char *path);
 
+/* Read, change, write one JSON file while holding an exclusive lock on
+ * PATH.lock, so two processes updating it at once both keep their
+ * changes: update gets the file's current root (NULL when there is no
+ * file) and sets *next to the root to write (a new reference). A file
+ * that is not JSON is an error and is never replaced. */
+typedef fb_status (*fb_json_update_fn)(const json_t *current, void *ctx, json_t **next);
+fb_status fb_json_file_update(const char *path, fb_json_update_fn update, void *ctx);
+
 /* `given` (a --cache value) if not NULL, else the default path. */
 void fb_cache_path(const char *given, char *buf, size_t len);
 

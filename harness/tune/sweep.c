@@ -27,8 +27,8 @@ static fb_status plan_add(sweep *w, int c, int m, int target, int prec, int kern
     }
     cfg = &w->plan[w->nplan++];
     memset(cfg, 0, sizeof *cfg);
-    *cfg =
-        (sweep_config){.kase = c, .matrix = m, .backend = target, .is_double = cs->is_double[prec], .kernel = kernel};
+    *cfg = (sweep_config){
+        .kase = c, .matrix = m, .backend = target, .is_double = cs->is_double[prec], .kernel = kernel, .round = 1};
     if (p)
         cfg->point = *p;
     else
@@ -56,6 +56,29 @@ fail:
     return status;
 }
 
+static int rounds(const sweep *w) { return w->o->repeat > 1 ? w->o->repeat : 1; }
+
+/* --repeat: the plan again for rounds 2..N, after the whole first round. */
+static fb_status repeat_plan(sweep *w)
+{
+    fb_status status = FB_OK;
+    int once = w->nplan, n = rounds(w);
+    sweep_config *grown = realloc(w->plan, (size_t)once * (size_t)n * sizeof *grown + 1);
+    if (!grown) FB_FAIL(FB_ERR_NOMEM, "out of host memory planning %d rounds of the sweep", n);
+    w->plan = grown, w->cap = once * n, w->nplan = once * n;
+    for (int r = 2; r <= n; ++r)
+        for (int i = 0; i < once; ++i) {
+            sweep_config *cfg = &w->plan[(r - 1) * once + i];
+            size_t len;
+            *cfg = w->plan[i];
+            cfg->round = r;
+            len = strlen(cfg->key);
+            snprintf(cfg->key + len, sizeof cfg->key - len, "|round=%d", r);
+        }
+fail:
+    return status;
+}
+
 static fb_status make_plan(sweep *w)
 {
     fb_status status = FB_OK;
@@ -71,6 +94,7 @@ static fb_status make_plan(sweep *w)
                         FB_CHECK(plan_kernel(w, c, m, t, p, cs->kernels[k]));
             }
     }
+    if (rounds(w) > 1) FB_CHECK(repeat_plan(w));
 fail:
     return status;
 }
@@ -164,7 +188,7 @@ fail:
  * is finished and its CPU threads get a moment to go idle. PoCL's workers
  * keep spinning after a kernel; measured on 2 cores, the first OpenMP
  * configuration after an OpenCL stream ran at a hundredth of its speed. */
-static void switch_target(sweep *w, int next)
+void sweep_switch_target(sweep *w, int next)
 {
     const struct timespec pause = {0, 200000000L};
     if (w->last_target == next) return;
@@ -176,8 +200,10 @@ static void switch_target(sweep *w, int next)
 static fb_status run_plan(sweep *w)
 {
     fb_status status = FB_OK;
+    int round = 1;
     for (int i = 0; i < w->nplan; ++i) {
         sweep_config *cfg = &w->plan[i];
+        if (w->s->stream && cfg->round != round) FB_CHECK(sweep_stream(w, round = cfg->round));
         if (sweep_is_done(w, cfg->key)) continue;
         if (fb_interrupted) FB_FAIL(FB_ERR_INTERRUPTED, "interrupted");
         if (w->o->limit > 0 && w->sum->recorded >= w->o->limit) {
@@ -185,7 +211,7 @@ static fb_status run_plan(sweep *w)
             break;
         }
         FB_CHECK(sweep_open_problem(w, cfg));
-        switch_target(w, cfg->backend);
+        sweep_switch_target(w, cfg->backend);
         FB_CHECK(run_config(w, cfg));
     }
 fail:
@@ -210,7 +236,7 @@ fb_status fb_sweep_run(const fb_suite *s, const fb_sweep_options *o, fb_sweep_su
     FB_CHECK(make_plan(&w));
     sum->total = w.nplan;
     FB_CHECK(sweep_state_open(&w));
-    if (s->stream) FB_CHECK(sweep_stream(&w));
+    if (s->stream) FB_CHECK(sweep_stream(&w, 1));
     FB_CHECK(run_plan(&w));
 fail:
     sum->seconds = fb_now() - w.started;

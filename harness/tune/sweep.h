@@ -12,6 +12,11 @@
  * OUT.inflight marker). A backend that cannot be opened is reported once
  * and its configurations are left out of the plan.
  *
+ * With repeat = N > 1 the plan runs N times, round after round, so a
+ * configuration's runs are a whole round apart and see the machine's
+ * between-run noise (compare pools them); rounds after the first add
+ * "|round=R" to the key and every record says "round": R, "rounds": N.
+ *
  * SIGINT stops between samples; the configuration then running is not
  * recorded, so --resume runs it again and nothing else.
  */
@@ -28,6 +33,7 @@ typedef struct fb_sweep_options {
     const char *out_path;
     int resume;                  /* skip configurations the file already has */
     int limit;                   /* record at most this many this time (0: all) */
+    int repeat;                  /* run the whole plan this many times, round after round (0 or 1: once) */
     const char *const *backends; /* replaces every case's backends when nbackends > 0 */
     int nbackends;
     fb_tuning_cache *tuned; /* non-NULL: each kernel runs its cached point only */

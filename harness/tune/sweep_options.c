@@ -1,5 +1,5 @@
 /* sweep_options.c - the options that shape a sweep's plan and records
- * (--backend, --tuned, --cache, --counters): written in the results file's
+ * (--backend, --tuned, --cache, --counters, --repeat): written in the results file's
  * header, compared on --resume, and spelt out in the resume hint, so that
  * following the hint continues the same plan instead of appending another
  * one to the file. */
@@ -17,8 +17,9 @@ json_t *fb_sweep_options_json(const fb_sweep_options *o)
     json_t *backends = json_array();
     for (int i = 0; i < o->nbackends; ++i)
         json_array_append_new(backends, json_string(o->backends[i]));
-    return json_pack("{s:o, s:b, s:o, s:o}", "backends", backends, "tuned", o->tuned != NULL, "cache",
-                     string_or_null(o->tuned ? o->cache_path : NULL), "counters", string_or_null(o->counters));
+    return json_pack("{s:o, s:b, s:o, s:o, s:i}", "backends", backends, "tuned", o->tuned != NULL, "cache",
+                     string_or_null(o->tuned ? o->cache_path : NULL), "counters", string_or_null(o->counters), "repeat",
+                     o->repeat > 1 ? o->repeat : 1);
 }
 
 /* One option of an options object as command-line words ("" when absent):
@@ -35,13 +36,15 @@ static void option_words(const json_t *opts, const char *name, char *buf, size_t
             fb_shell_append(buf, len, "--backend");
             fb_shell_append(buf, len, json_string_value(b));
         }
+    } else if (json_is_integer(v) && json_integer_value(v) > 1) { /* --repeat 1 is the default: no words */
+        snprintf(buf, len, "--%s %lld", name, (long long)json_integer_value(v));
     } else if (json_is_true(v) || json_is_string(v)) {
         snprintf(buf, len, "--%s", name);
         if (json_is_string(v)) fb_shell_append(buf, len, json_string_value(v));
     }
 }
 
-static const char *const option_names[] = {"backend", "tuned", "cache", "counters"};
+static const char *const option_names[] = {"backend", "tuned", "cache", "counters", "repeat"};
 
 fb_status fb_sweep_check_options(const json_t *recorded, const fb_sweep_options *o)
 {

@@ -81,6 +81,14 @@ static void stream_key(const sweep *w, int target, int is_double, char *buf, siz
     snprintf(buf, len, "%s|%s", w->targets[target].spec, is_double ? "double" : "single");
 }
 
+/* --repeat: which pass of the plan a record comes from. */
+static void add_round(const sweep *w, int round, json_t *rec)
+{
+    if (w->o->repeat <= 1) return;
+    json_object_set_new(rec, "round", json_integer(round));
+    json_object_set_new(rec, "rounds", json_integer(w->o->repeat));
+}
+
 static void add_common_fields(sweep *w, const sweep_config *cfg, json_t *rec)
 {
     char key[128];
@@ -88,6 +96,7 @@ static void add_common_fields(sweep *w, const sweep_config *cfg, json_t *rec)
     json_object_set_new(rec, "suite", json_string(w->s->name));
     json_object_set_new(rec, "case", json_string(w->s->cases[cfg->kase].name));
     json_object_set_new(rec, "sweep_key", json_string(cfg->key));
+    add_round(w, cfg->round, rec);
     if (cfg->tuned && w->tuning) json_object_set(rec, "tuning", w->tuning);
     if (w->targets[cfg->backend].counters && json_object_get(rec, "stats"))
         json_object_set_new(rec, "counters",
@@ -163,7 +172,14 @@ fail:
 
 /* ---- stream references ---- */
 
-static fb_status stream_one(sweep *w, int target, int is_double)
+/* "suite|stream|target|precision|kernel", and "|round=R" after the first round. */
+static void stream_record_key(const sweep *w, const char *skey, const char *kernel, int round, char *buf, size_t len)
+{
+    size_t n = (size_t)snprintf(buf, len, "%s|stream|%s|%s", w->s->name, skey, kernel);
+    if (round > 1 && n < len) snprintf(buf + n, len - n, "|round=%d", round);
+}
+
+static fb_status stream_one(sweep *w, int target, int is_double, int round)
 {
     fb_status status = FB_OK, run_status;
     fb_target *t = w->targets[target].t;
@@ -175,27 +191,28 @@ static fb_status stream_one(sweep *w, int target, int is_double)
     cfg.measure = fb_measure_defaults();
     cfg.measure.budget_s = 0.5;
     stream_key(w, target, is_double, skey, sizeof skey);
-    snprintf(key, sizeof key, "%s|stream|%s|triad", w->s->name, skey);
+    stream_record_key(w, skey, "triad", round, key, sizeof key);
     if (json_is_number(json_object_get(w->done, key))) {
-        json_object_set(w->stream_gbs, skey, json_object_get(w->done, key));
+        if (round == 1) json_object_set(w->stream_gbs, skey, json_object_get(w->done, key));
         return FB_OK;
     }
     fprintf(w->o->progress, "sweep: stream triad on %s, %s (n = %zu)\n", w->targets[target].spec,
             is_double ? "double" : "single", cfg.n);
+    sweep_switch_target(w, target); /* a later round's stream follows the last round's configurations */
     run_status = fb_stream_run(t, &cfg, r, NULL, NULL);
-    w->last_target = target;
     if (run_status == FB_ERR_INTERRUPTED) FB_FAIL(FB_ERR_INTERRUPTED, "interrupted");
     for (int k = 0; k < FB_STREAM_NKERNELS && r[k].m.nsamples > 0; ++k) {
         json_t *rec = fb_stream_record(fb_target_info(t), &cfg, &r[k]);
-        snprintf(key, sizeof key, "%s|stream|%s|%s", w->s->name, skey, r[k].model->name);
+        stream_record_key(w, skey, r[k].model->name, round, key, sizeof key);
         json_object_set_new(rec, "suite", json_string(w->s->name));
         json_object_set_new(rec, "case", json_string("stream"));
         json_object_set_new(rec, "sweep_key", json_string(key));
+        add_round(w, round, rec);
         status = fb_results_append(w->out, rec);
         json_decref(rec);
         FB_CHECK(status);
     }
-    if (run_status == FB_OK)
+    if (run_status == FB_OK && round == 1)
         json_object_set_new(w->stream_gbs, skey, json_real(r[3].gbs));
     else
         fprintf(w->o->progress, "sweep: stream on %s failed (%s): no roofline fraction\n", w->targets[target].spec,
@@ -205,7 +222,7 @@ fail:
     return status;
 }
 
-fb_status sweep_stream(sweep *w)
+fb_status sweep_stream(sweep *w, int round)
 {
     fb_status status = FB_OK;
     for (int t = 0; t < w->ntargets; ++t)
@@ -213,7 +230,7 @@ fb_status sweep_stream(sweep *w)
             int used = 0;
             for (int i = 0; i < w->nplan && !used; ++i)
                 used = w->plan[i].backend == t && w->plan[i].is_double == d;
-            if (used) FB_CHECK(stream_one(w, t, d));
+            if (used) FB_CHECK(stream_one(w, t, d, round));
         }
 fail:
     return status;

@@ -16,6 +16,7 @@
 typedef struct sweep_config {
     int kase, matrix, backend; /* backend: index into sweep.targets */
     int is_double, kernel, tuned;
+    int round; /* 1..--repeat: the plan's pass this configuration runs in */
     fb_param_point point;
     char key[2048]; /* the record's "sweep_key" */
 } sweep_config;
@@ -67,9 +68,14 @@ int sweep_is_done(const sweep *w, const char *key);
  * kept in problem_error (its configurations are recorded as failed). */
 fb_status sweep_open_problem(sweep *w, const sweep_config *cfg);
 
-/* The stream triad of every target and precision in the plan (skipped
- * when the file has it), recorded, for the roofline fraction. */
-fb_status sweep_stream(sweep *w);
+/* The stream kernels of every target and precision in the plan (skipped
+ * when the file has them), recorded; round 1's triad is the roofline
+ * reference, later rounds (--repeat) are repetitions for compare. */
+fb_status sweep_stream(sweep *w, int round);
+
+/* Before work on target `next`: the previous target's work is finished
+ * and its threads get a moment to go idle (sweep.c says why). */
+void sweep_switch_target(sweep *w, int next);
 
 /* Best median time so far of the configuration's kernel group (case,
  * matrix, target, precision, kernel); 0 if none. */

@@ -6,7 +6,9 @@
 #  - NEW lacks most configurations: exit 1, MISSING; --allow-missing: 0;
 #  - NEW's records name a suite and case (a sweep): they still pair;
 #  - a changed parameter: exit 2 naming it; --pair-by kernel pairs them;
-#  - --junit: valid XML (xmllint when installed) with the failures.
+#  - --junit: valid XML (xmllint when installed) with the failures;
+#  - a learned A/A noise floor: a +30 % change inside it is INCONCLUSIVE
+#    (exit 0), --no-noise makes it SLOWER again, +100 % is SLOWER anyway.
 set -euo pipefail
 bin=$1; src=$2; dir=$3
 base=$src/tests/data/results/constructed-base.jsonl
@@ -24,16 +26,16 @@ expect() {
 jq -c "if .type == \"measurement\" then .status = \"wrong-result\" | .reason = \"max_rel_error 0.5\" else . end" \
   "$base" > "$dir/wrong.jsonl"
 expect 1 '^WRONG .*stream triad' "$base" "$dir/wrong.jsonl"
-expect 1 'summary: 0 SLOWER, 0 FASTER, 0 SAME; 3 WRONG, 0 MISSING' "$base" "$dir/wrong.jsonl"
+expect 1 'summary: 0 SLOWER, 0 FASTER, 0 SAME, 0 INCONCLUSIVE \(inside the noise\); 3 WRONG, 0 MISSING' "$base" "$dir/wrong.jsonl"
 expect 0 '3 WRONG \(allowed\)' "$base" "$dir/wrong.jsonl" --allow-wrong
 
 jq -c "select(.type == \"header\" or .kernel == \"copy\")" "$base" > "$dir/missing.jsonl"
 expect 1 '^MISSING .*stream triad' "$base" "$dir/missing.jsonl"
-expect 0 '1 SAME; 0 WRONG, 2 MISSING \(allowed\)' "$base" "$dir/missing.jsonl" --allow-missing
+expect 0 '1 SAME, 0 INCONCLUSIVE \(inside the noise\); 0 WRONG, 2 MISSING \(allowed\)' "$base" "$dir/missing.jsonl" --allow-missing
 
 jq -c "if .type == \"measurement\" then .suite = \"suites/x.json\" | .case = \"c1\" else . end" \
   "$base" > "$dir/suite.jsonl"
-expect 0 'summary: 0 SLOWER, 0 FASTER, 3 SAME; 0 WRONG, 0 MISSING; 0 not compared \(BASE failed\), 0 new' \
+expect 0 'summary: 0 SLOWER, 0 FASTER, 3 SAME, 0 INCONCLUSIVE \(inside the noise\); 0 WRONG, 0 MISSING; 0 not compared \(BASE failed\), 0 new' \
   "$base" "$dir/suite.jsonl"
 
 jq -c "if .type == \"measurement\" then .params.wg = 128 else . end" "$base" > "$dir/wg.jsonl"
@@ -46,7 +48,7 @@ jq -c "if .type == \"measurement\" and .kernel == \"copy\" then .kernel = \"c<p&
 jq -c "if .kernel == \"triad\" then .stats.samples_s |= map(. * 1.3)
        elif .kernel == \"add\" then .status = \"wrong-result\" | .reason = \"a <b> & \\\"c\\\"\"
        else . end" "$dir/base-esc.jsonl" | jq -c "select(.kernel != \"c<p&\\\"y'\")" > "$dir/gate.jsonl"
-expect 1 'summary: 1 SLOWER, 0 FASTER, 0 SAME; 1 WRONG, 1 MISSING' "$dir/base-esc.jsonl" "$dir/gate.jsonl" \
+expect 1 'summary: 1 SLOWER, 0 FASTER, 0 SAME, 0 INCONCLUSIVE \(inside the noise\); 1 WRONG, 1 MISSING' "$dir/base-esc.jsonl" "$dir/gate.jsonl" \
   --junit "$dir/junit.xml"
 x=$dir/junit.xml
 if command -v xmllint > /dev/null; then
@@ -63,4 +65,25 @@ else
   [ "$(grep -c '<failure ' "$x")" = 3 ] || fail "junit: expected 3 failures"
   grep -q 'c&lt;p&amp;&quot;y&apos;' "$x" || fail "junit: kernel name not escaped"
 fi
+# The A/A noise floor: an A/A pair 25 % apart teaches a floor of 37.5 %.
+scale() { jq -c "if .type == \"measurement\" then .stats.samples_s |= map(. * $1) else . end" "$base"; }
+scale 1.25 > "$dir/aa.jsonl"
+scale 1.3 > "$dir/slow30.jsonl"
+scale 2.0 > "$dir/slow100.jsonl"
+store=$dir/noise.json
+rm -f "$store"
+expect 1 'no A/A floor learned for this machine' "$base" "$dir/slow30.jsonl" --noise-file "$store"
+expect 1 '^SLOWER .*stream triad' "$base" "$dir/slow30.jsonl" --noise-file "$store"
+expect 0 'learned the A/A changes of 3 configurations' "$base" "$dir/aa.jsonl" --noise-file "$store" --learn-noise
+jq -e '.machines | to_entries | length == 1 and (.[0].value.comparisons == 1)' "$store" > /dev/null ||
+  fail "noise store: $(cat "$store")"
+expect 0 '^INCONCLUSIVE .* 37\.5%A .*stream triad' "$base" "$dir/slow30.jsonl" --noise-file "$store"
+expect 0 'summary: 0 SLOWER, 0 FASTER, 0 SAME, 3 INCONCLUSIVE' "$base" "$dir/slow30.jsonl" --noise-file "$store"
+FLOWBENCH_NOISE_FILE=$store expect 0 'A/A floor of this machine from .*noise.json \(1 comparison' "$base" "$dir/slow30.jsonl"
+expect 1 '^SLOWER .*stream triad' "$base" "$dir/slow30.jsonl" --noise-file "$store" --no-noise
+expect 1 '^SLOWER .*\+100\.0% +37\.5%A .*stream triad' "$base" "$dir/slow100.jsonl" --noise-file "$store"
+expect 2 'exclude each other' "$base" "$dir/aa.jsonl" --noise-file "$store" --learn-noise --no-noise
+echo "not json" > "$dir/bad-noise.json"
+expect 2 'bad-noise.json:1: not JSON' "$base" "$dir/aa.jsonl" --noise-file "$dir/bad-noise.json" --learn-noise
+[ "$(cat "$dir/bad-noise.json")" = "not json" ] || fail "a file that is not a noise store was replaced"
 echo "compare gate: all checks passed"

@@ -145,6 +145,28 @@ exactly_once "$work/hint.jsonl" 4
 [ "$(jq -s 'map(select(.type == "header" and .sweep.tuned and .sweep.backends == ["openmp"])) | length' \
   "$work/hint.jsonl")" -eq 2 ] || fail "headers do not record the sweep's options"
 
+echo "== --repeat N: the plan N times, round after round; the hint and --resume keep N"
+"$bin" sweep $suites/e2e.suite --repeat 2 --out "$work/rep.jsonl" --limit 15 2> "$work/rep.log"
+hint=$(sed -n 's/.*continue with: //p' "$work/rep.log")
+case "$hint" in *" --repeat 2") ;; *) fail "repeat resume hint: '$hint'" ;; esac
+code=0
+"$bin" sweep $suites/e2e.suite --out "$work/rep.jsonl" --resume 2> "$work/rep2.log" || code=$?
+[ "$code" -eq 2 ] && grep -q -- '--resume: --repeat differs: .* with --repeat 2, this command has no --repeat' "$work/rep2.log" ||
+  fail "--resume without --repeat: exit $code, $(tail -1 "$work/rep2.log")"
+eval "\"\$bin\"${hint#flowbench}" 2> "$work/rep3.log" || fail "the repeat resume hint failed: $(tail -1 "$work/rep3.log")"
+[ "$(jq -s '[.[] | select(.type == "measurement")] | map(.sweep_key) | (length == (unique | length))' "$work/rep.jsonl")" = true ] ||
+  fail "--repeat: a sweep_key recorded twice"
+for r in 1 2; do
+  [ "$(count "$work/rep.jsonl" ".round == $r and .rounds == 2")" -eq 12 ] ||
+    fail "--repeat 2: round $r does not hold the 12 configurations once each"
+  [ "$(jq -s "map(select(.benchmark == \"stream\" and .round == $r)) | length" "$work/rep.jsonl")" -eq 4 ] ||
+    fail "--repeat 2: round $r has no stream run"
+done
+[ "$(jq -rs '[.[] | select(.type == "measurement") | .round] | . == sort' "$work/rep.jsonl")" = true ] ||
+  fail "--repeat: round 2 started before round 1 ended"
+count "$work/rep.jsonl" '.round == 2 and (.sweep_key | endswith("|round=2") | not)' | grep -qx 0 ||
+  fail "--repeat: a round-2 key without its round"
+
 echo "== a strategy replayed on the recorded exhaustive sweep"
 "$bin" tune --matrix gen:cube:8 --kernel csr-vector --strategy anneal --replay "$work/tune.jsonl" --seeds 20 \
   > "$work/replay.txt" 2> "$work/replay.log"

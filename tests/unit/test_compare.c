@@ -130,10 +130,23 @@ static void test_noise_floor(void **state)
     assert_float_equal(fb_run_spread(medians, 3), 0.15, 1e-12);
     assert_float_equal(fb_run_spread(medians, 1), 0, 0);
     assert_int_equal(fb_compare_samples(a, 30, b, 30, 0, &opt).verdict, FB_SLOWER);
-    /* +10 % when repeated runs of the same code already differ by 15 % */
+    /* +10 % when repeated runs of the same code already differ by 15 %:
+     * significant, but the evidence cannot tell it from the noise */
     fb_comparison c = fb_compare_samples(a, 30, b, 30, 0.15, &opt);
-    assert_int_equal(c.verdict, FB_SAME);
+    assert_int_equal(c.verdict, FB_INCONCLUSIVE);
     assert_float_equal(c.noise, 0.15, 0);
+    /* -10 % is as far as +11.1 %: faster inside the noise is no FASTER either */
+    assert_int_equal(fb_compare_samples(b, 30, a, 30, 0.12, &opt).verdict, FB_INCONCLUSIVE);
+    assert_int_equal(fb_compare_samples(b, 30, a, 30, 0.05, &opt).verdict, FB_FASTER);
+}
+
+static void test_change_size_is_symmetric(void **state)
+{
+    (void)state;
+    assert_float_equal(fb_change_size(0.25), 0.25, 1e-12);
+    assert_float_equal(fb_change_size(-0.2), 0.25, 1e-12);
+    assert_float_equal(fb_change_size(0), 0, 0);
+    assert_true(isinf(fb_change_size(-1)));
 }
 
 /* ---- files: pairing, failures, machines ----------------------------------- */
@@ -402,6 +415,59 @@ static int count(const char *s, const char *what)
 
 /* JUnit: a testcase per configuration, failures for SLOWER, WRONG and
  * MISSING with the numbers, text escaped. */
+/* A learned A/A floor: the same +30 % is INCONCLUSIVE under a 50 % floor
+ * and SLOWER under a 20 % one; --learn-noise hands back each change's size. */
+static void test_learned_floor(void **state)
+{
+    (void)state;
+    const char *base[] = {HEADER("b", "CPU", "", "2"), REC("b", "triad", "ok", FAST), NULL};
+    const char *next[] = {HEADER("n", "CPU", "", "2"), REC("n", "triad", "ok", SLOW), NULL};
+    fb_results_set *b = load("bl", base), *n = load("nl", next);
+    fb_compare_options opt = fb_compare_defaults();
+    fb_compare_summary s;
+    char out[4096] = "";
+    json_t *floors = json_object(), *floor = json_pack("{s:f, s:i}", "floor", 0.5, "n", 4);
+    opt.learned = json_object();
+    assert_int_equal(compare_into(b, n, &opt, &s, out, sizeof out), FB_OK);
+    assert_int_equal(s.slower, 1);
+    assert_int_equal(json_object_size(opt.learned), 1);
+    void *only = json_object_iter(opt.learned);
+    assert_float_equal(json_real_value(json_object_iter_value(only)), 0.3, 1e-9);
+    json_object_set(floors, json_object_iter_key(only), floor);
+    opt.noise = floors;
+    assert_int_equal(compare_into(b, n, &opt, &s, out, sizeof out), FB_OK);
+    assert_int_equal(s.inconclusive, 1);
+    assert_int_equal(fb_compare_gate(&s, &opt), 0);
+    assert_non_null(strstr(out, "\nINCONCLUSIVE "));
+    assert_non_null(strstr(out, "50.0%A"));
+    json_object_set_new(floor, "floor", json_real(0.2));
+    assert_int_equal(compare_into(b, n, &opt, &s, out, sizeof out), FB_OK);
+    assert_int_equal(s.slower, 1);
+    json_decref(floor);
+    json_decref(floors);
+    json_decref(opt.learned);
+    fb_results_set_free(b);
+    fb_results_set_free(n);
+}
+
+/* A | in a label would split the markdown row into extra cells. */
+static void test_markdown_escapes_bars(void **state)
+{
+    (void)state;
+    const char *base[] = {HEADER("b", "CPU", "", "2"), REC("b", "a|b", "ok", FAST), NULL};
+    const char *next[] = {HEADER("n", "CPU", "", "2"), REC("n", "a|b", "ok", FAST), NULL};
+    fb_results_set *b = load("bm", base), *n = load("nm", next);
+    fb_compare_options opt = fb_compare_defaults();
+    fb_compare_summary s;
+    char out[4096] = "";
+    opt.markdown = 1;
+    assert_int_equal(compare_into(b, n, &opt, &s, out, sizeof out), FB_OK);
+    assert_non_null(strstr(out, "a\\|b"));
+    assert_null(strstr(out, " a|b"));
+    fb_results_set_free(b);
+    fb_results_set_free(n);
+}
+
 static void test_junit(void **state)
 {
     (void)state;
@@ -447,6 +513,9 @@ int main(void)
         cmocka_unit_test(test_verdicts),
         cmocka_unit_test(test_significant_but_small_is_same),
         cmocka_unit_test(test_noise_floor),
+        cmocka_unit_test(test_change_size_is_symmetric),
+        cmocka_unit_test(test_learned_floor),
+        cmocka_unit_test(test_markdown_escapes_bars),
         cmocka_unit_test(test_compare_sets),
         cmocka_unit_test(test_repeated_runs_pool),
         cmocka_unit_test(test_enough_runs_test_run_medians),

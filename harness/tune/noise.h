@@ -1,0 +1,52 @@
+/* noise.h - a machine's A/A noise floor, learned and stored.
+ *
+ * Two runs of the same code on one machine do not give the same median:
+ * clocks, caches, page placement, neighbours and thread placement change
+ * between runs, and no run's own samples show it. `compare --learn-noise
+ * BASE NEW`, given two such runs (A/A), stores per configuration the size
+ * of the change it saw; later comparisons on the same machine read the
+ * floor back and call a change inside it INCONCLUSIVE, not SLOWER.
+ *
+ * The size of a change is symmetric: max(new/base, base/new) - 1, so +25%
+ * and -20% are the same distance. A configuration's floor is
+ * FB_NOISE_MARGIN x the largest A/A change stored for it: the largest of k
+ * A/A changes is exceeded by the next one with probability 1/(k + 1), so
+ * the margin covers the part of the tail that k comparisons have not seen.
+ *
+ * The store is one JSON file ($FLOWBENCH_NOISE_FILE, else
+ * $XDG_CACHE_HOME/flowbench/noise.json, else ~/.cache/flowbench/noise.json):
+ *   {"flowbench_noise": 1, "machines": {MACHINE: {"comparisons": k,
+ *    "updated": ISO time, "configs": {KEY: {"n": k, "max": x, "rms": r}}}}}
+ * MACHINE is the CPU model and the device names of a results file's
+ * headers; KEY is compare's configuration key (what was measured).
+ */
+#ifndef FB_TUNE_NOISE_H
+#define FB_TUNE_NOISE_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "../results/reader.h"
+
+#define FB_NOISE_MARGIN 1.5
+
+/* `given` (--noise-file) if not NULL, else the default path above. */
+void fb_noise_path(const char *given, char *buf, size_t len);
+
+/* "cpu model|backend:device|..." of the set's headers ("" without one). */
+void fb_noise_machine(const fb_results_set *set, char *buf, size_t len);
+
+/* The stored configurations of a machine (a new reference; an empty
+ * object when the file or the machine is not there) and how many A/A
+ * comparisons taught them. A file that is not a noise store is an error. */
+fb_status fb_noise_load(const char *path, const char *machine, json_t **configs, int *comparisons);
+
+/* KEY -> {"floor": x, "n": k} for every stored configuration: what
+ * compare's options.noise takes (a new reference). */
+json_t *fb_noise_floors(const json_t *configs);
+
+/* Adds one A/A comparison (changes: KEY -> symmetric change) to the
+ * machine's entry, under the file's lock (re-read, merge, replace). */
+fb_status fb_noise_learn(const char *path, const char *machine, const json_t *changes);
+
+#endif

@@ -1,0 +1,140 @@
+/* test_noise.c - the A/A noise store: what one learned comparison adds,
+ * the floor read back, refusing a file that is not a store, and learners
+ * running at once keeping every comparison (the lock). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tune/noise.h"
+
+static void store_path(char *buf, size_t len, const char *name)
+{
+    snprintf(buf, len, "%s/flowbench-noise-%ld-%s.json", P_tmpdir, (long)getpid(), name);
+    unlink(buf);
+}
+
+static void remove_store(const char *path)
+{
+    char lock[600];
+    snprintf(lock, sizeof lock, "%s.lock", path);
+    unlink(path);
+    unlink(lock);
+}
+
+static void learn_one(const char *path, const char *machine, const char *key, double change)
+{
+    json_t *changes = json_pack("{s:f}", key, change);
+    assert_int_equal(fb_noise_learn(path, machine, changes), FB_OK);
+    json_decref(changes);
+}
+
+static void test_missing_store_is_empty(void **state)
+{
+    (void)state;
+    char path[512];
+    json_t *configs = NULL;
+    int k = -1;
+    store_path(path, sizeof path, "missing");
+    assert_int_equal(fb_noise_load(path, "m", &configs, &k), FB_OK);
+    assert_int_equal(k, 0);
+    assert_int_equal(json_object_size(configs), 0);
+    json_decref(configs);
+}
+
+static void test_learn_and_floor(void **state)
+{
+    (void)state;
+    char path[512];
+    json_t *configs = NULL, *floors;
+    int k = 0;
+    store_path(path, sizeof path, "learn");
+    learn_one(path, "cpu|gpu", "cfg", 0.10);
+    learn_one(path, "cpu|gpu", "cfg", 0.30);
+    learn_one(path, "other machine", "cfg", 2.0); /* another machine's noise stays its own */
+    assert_int_equal(fb_noise_load(path, "cpu|gpu", &configs, &k), FB_OK);
+    assert_int_equal(k, 2);
+    const json_t *c = json_object_get(configs, "cfg");
+    assert_int_equal(json_integer_value(json_object_get(c, "n")), 2);
+    assert_float_equal(json_real_value(json_object_get(c, "max")), 0.30, 1e-12);
+    assert_float_equal(json_real_value(json_object_get(c, "rms")), 0.2236067977, 1e-9); /* sqrt((.01+.09)/2) */
+    floors = fb_noise_floors(configs);
+    assert_float_equal(json_real_value(json_object_get(json_object_get(floors, "cfg"), "floor")),
+                       FB_NOISE_MARGIN * 0.30, 1e-12);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(floors, "cfg"), "n")), 2);
+    json_decref(floors);
+    json_decref(configs);
+    remove_store(path);
+}
+
+static void test_not_a_store_is_kept(void **state)
+{
+    (void)state;
+    char path[512], back[64] = "";
+    json_t *configs = NULL, *changes = json_pack("{s:f}", "cfg", 0.1);
+    int k;
+    store_path(path, sizeof path, "foreign");
+    FILE *f = fopen(path, "w");
+    fputs("{\"mine\": 1}\n", f);
+    fclose(f);
+    assert_int_equal(fb_noise_learn(path, "m", changes), FB_ERR_INPUT);
+    assert_non_null(strstr(fb_error_message(), "not a flowbench noise store"));
+    assert_int_equal(fb_noise_load(path, "m", &configs, &k), FB_ERR_INPUT);
+    f = fopen(path, "r");
+    assert_non_null(fgets(back, sizeof back, f));
+    fclose(f);
+    assert_string_equal(back, "{\"mine\": 1}\n"); /* untouched */
+    json_decref(changes);
+    remove_store(path);
+}
+
+/* Eight learners at once, each with its own configuration: all eight
+ * comparisons and configurations are in the store afterwards. */
+static void test_concurrent_learners_keep_everything(void **state)
+{
+    (void)state;
+    enum { N = 8 };
+    char path[512];
+    json_t *configs = NULL;
+    int k = 0;
+    store_path(path, sizeof path, "concurrent");
+    for (int i = 0; i < N; ++i) {
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            char key[16];
+            json_t *changes;
+            snprintf(key, sizeof key, "cfg%d", i);
+            changes = json_pack("{s:f}", key, 0.01 * (i + 1));
+            _exit(fb_noise_learn(path, "m", changes) == FB_OK ? 0 : 1);
+        }
+    }
+    for (int i = 0; i < N; ++i) {
+        int st = 0;
+        assert_true(wait(&st) > 0);
+        assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    }
+    assert_int_equal(fb_noise_load(path, "m", &configs, &k), FB_OK);
+    assert_int_equal(k, N);
+    assert_int_equal(json_object_size(configs), N);
+    json_decref(configs);
+    remove_store(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_missing_store_is_empty),
+        cmocka_unit_test(test_learn_and_floor),
+        cmocka_unit_test(test_not_a_store_is_kept),
+        cmocka_unit_test(test_concurrent_learners_keep_everything),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
