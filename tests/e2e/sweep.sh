@@ -167,10 +167,12 @@ done
 count "$work/rep.jsonl" '.round == 2 and (.sweep_key | endswith("|round=2") | not)' | grep -qx 0 ||
   fail "--repeat: a round-2 key without its round"
 
-echo "== a kernel's default point is never abandoned (it is what the others are read against)"
+echo "== a kernel's default point is never abandoned; a point is abandoned only after a second look"
 "$bin" sweep $suites/abandon.suite --out "$work/abandon.jsonl" 2> "$work/abandon.log" || fail "abandon sweep: $(tail -1 "$work/abandon.log")"
 [ "$(count "$work/abandon.jsonl" '.params.VECTOR_SIZE == 8 and .status == "ok"')" -eq 1 ] ||
   fail "the default point was not measured: $(measurements "$work/abandon.jsonl" | jq -c '[.params, .status]')"
+[ "$(count "$work/abandon.jsonl" '.status == "abandoned" and .attempts != 2')" -eq 0 ] ||
+  fail "a point was recorded abandoned without a second look"
 
 echo "== a strategy replayed on the recorded exhaustive sweep"
 "$bin" tune --matrix gen:cube:8 --kernel csr-vector --strategy anneal --replay "$work/tune.jsonl" --seeds 20 \
