@@ -251,10 +251,29 @@ int fb_results_find_all(const fb_results_set *set, const char *key, int *first)
     return n;
 }
 
+#define DAMAGED_SAID 3 /* damaged lines named one by one; the rest are counted */
+
+/* A line that is not JSON: skipped and said (the first few by line), its
+ * message kept in case nothing else in the file is readable (then it is
+ * no results file at all). */
+static void skip_damaged(fb_results_set *set, int line, char *first, size_t len)
+{
+    if (!set->damaged++) snprintf(first, len, "%s", fb_error_message());
+    if (set->damaged <= DAMAGED_SAID)
+        fprintf(stderr, "%s: line %d: not valid JSON (a damaged write?): skipped\n", set->path, line);
+}
+
+static int is_json_text(const char *text)
+{
+    json_t *rec = json_loads(text, 0, NULL);
+    json_decref(rec);
+    return rec != NULL;
+}
+
 static fb_status read_lines(FILE *f, fb_results_set *set)
 {
     fb_status status = FB_OK;
-    char *text = NULL;
+    char *text = NULL, first[1400] = "";
     size_t cap = 0;
     ssize_t n;
     json_t *rec = NULL;
@@ -262,10 +281,18 @@ static fb_status read_lines(FILE *f, fb_results_set *set)
         while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r'))
             text[--n] = '\0';
         if (strspn(text, " \t") == (size_t)n) continue; /* tolerate blank lines (hand-edited files) */
-        FB_CHECK(fb_results_check_line(text, set->path, line, &rec));
+        status = fb_results_check_line(text, set->path, line, &rec);
+        if (status != FB_OK && is_json_text(text)) goto fail; /* a record that breaks the schema */
+        if (status != FB_OK) {
+            status = FB_OK;
+            skip_damaged(set, line, first, sizeof first);
+            continue;
+        }
         FB_CHECK(add_record(set, rec, line));
     }
     if (ferror(f)) FB_FAIL(FB_ERR_IO, "%s: read failed", set->path);
+    if (set->damaged && !set->nheaders && !set->nrecords) FB_FAIL(FB_ERR_INPUT, "%s", first);
+    if (set->damaged > DAMAGED_SAID) fprintf(stderr, "%s: %d damaged lines skipped in all\n", set->path, set->damaged);
 fail:
     free(text);
     return status;

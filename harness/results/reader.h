@@ -35,10 +35,15 @@ typedef struct fb_results_set {
     int *latest; /* indices of the records nothing supersedes, sorted by key */
     int nlatest;
     int *by_key; /* indices of all records, sorted by key, then file order */
+    int damaged; /* lines that were not JSON at all (a cut or interleaved write): skipped */
 } fb_results_set;
 
-/* Loads and validates path. FB_ERR_INPUT (naming file and line) on a
- * malformed file, FB_ERR_IO if it cannot be read. */
+/* Loads and validates path. A line that is not JSON at all is a damaged
+ * write (a kill, a full disk, an older writer without the lock): skipped
+ * with a warning on stderr naming the line, so one bad line does not cost
+ * the file. A JSON record that breaks the schema is FB_ERR_INPUT (naming
+ * file and line), as is a file with nothing but damaged lines; FB_ERR_IO
+ * if it cannot be read. */
 fb_status fb_results_load(const char *path, fb_results_set **out);
 
 /* Parses one line's text as a record; used by the loader and the tests.

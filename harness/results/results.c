@@ -1,15 +1,20 @@
 /* results.c - the JSON Lines writer and the header and device objects. */
 #include "results.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "../core/sysinfo.h"
 
 struct fb_results {
-    FILE *f;
+    int fd; /* O_APPEND, flock'ed exclusively while open */
     char path[1024];
     char run_id[64];
 };
@@ -102,13 +107,41 @@ json_t *fb_json_header(const char *command, const fb_device_info *devices, int n
     return h;
 }
 
+/* Writes all of buf at the end of the file in one write() (more only when
+ * the kernel takes less); on failure the file is cut back to where it was,
+ * so no partial record is left behind. */
+static fb_status write_whole(fb_results *r, const char *buf, size_t len)
+{
+    fb_status status = FB_OK;
+    struct stat st;
+    off_t before = fstat(r->fd, &st) == 0 ? st.st_size : -1;
+    for (size_t done = 0; done < len;) {
+        ssize_t n = write(r->fd, buf + done, len - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            int err = n < 0 ? errno : ENOSPC;
+            if (before >= 0 && ftruncate(r->fd, before) != 0)
+                before = -1; /* the part written stays; readers skip a damaged line */
+            FB_FAIL(FB_ERR_IO, "%s: cannot write a record (%s)", r->path, strerror(err));
+        }
+        done += (size_t)n;
+    }
+    fsync(r->fd); /* best effort: survive a crash, not only Ctrl-C */
+fail:
+    return status;
+}
+
 static fb_status write_line(fb_results *r, json_t *record)
 {
     fb_status status = FB_OK;
     char *line = json_dumps(record, JSON_COMPACT | JSON_REAL_PRECISION(17));
-    if (!line) FB_FAIL(FB_ERR_NOMEM, "%s: could not serialise a record", r->path);
-    if (fprintf(r->f, "%s\n", line) < 0 || fflush(r->f) != 0) FB_FAIL(FB_ERR_IO, "%s: write failed", r->path);
-    fsync(fileno(r->f)); /* best effort: survive a crash, not only Ctrl-C */
+    size_t len = line ? strlen(line) : 0;
+    char *whole = line ? realloc(line, len + 2) : NULL;
+    if (!whole) FB_FAIL(FB_ERR_NOMEM, "%s: could not serialise a record", r->path);
+    line = whole;
+    line[len] = '\n';
+    line[len + 1] = '\0';
+    FB_CHECK(write_whole(r, line, len + 1));
 fail:
     free(line);
     return status;
@@ -122,6 +155,149 @@ fb_status fb_results_append(fb_results *r, json_t *record)
     return write_line(r, record);
 }
 
+/* The pid holding a flock on the file (from /proc/locks), or 0 when it
+ * cannot be told. */
+static long lock_holder(int fd)
+{
+    struct stat st;
+    char line[256];
+    long pid = 0;
+    FILE *f = fopen("/proc/locks", "r");
+    if (!f || fstat(fd, &st) != 0) {
+        if (f) fclose(f);
+        return 0;
+    }
+    while (!pid && fgets(line, sizeof line, f)) {
+        long who;
+        unsigned maj, min;
+        unsigned long long ino;
+        if (sscanf(line, "%*s FLOCK %*s %*s %ld %x:%x:%llu", &who, &maj, &min, &ino) == 4 &&
+            ino == (unsigned long long)st.st_ino && makedev(maj, min) == st.st_dev)
+            pid = who;
+    }
+    fclose(f);
+    return pid;
+}
+
+/* "pid 123: flowbench sweep ..." for the message that names the holder. */
+static void describe_holder(long pid, char *buf, size_t len)
+{
+    char path[64];
+    size_t n = 0;
+    FILE *f;
+    snprintf(buf, len, "pid %ld", pid);
+    snprintf(path, sizeof path, "/proc/%ld/cmdline", pid);
+    if (!(f = fopen(path, "r"))) return;
+    n = strlen(buf);
+    snprintf(buf + n, len - n, ": ");
+    n = strlen(buf);
+    for (int c; (c = fgetc(f)) != EOF && n + 2 < len;) /* arguments are NUL-separated */
+        buf[n++] = c ? (char)c : ' ';
+    while (n > 0 && buf[n - 1] == ' ')
+        --n;
+    buf[n] = '\0';
+    fclose(f);
+}
+
+/* One writer per results file: two sweeps appending to one file split each
+ * other's records and duplicated work. */
+static fb_status lock_exclusive(fb_results *r)
+{
+    fb_status status = FB_OK;
+    char who[512] = "its pid is not known";
+    long pid;
+    if (flock(r->fd, LOCK_EX | LOCK_NB) == 0) return FB_OK;
+    if (errno != EWOULDBLOCK) FB_FAIL(FB_ERR_IO, "%s: cannot lock (%s)", r->path, strerror(errno));
+    if ((pid = lock_holder(r->fd)) != 0) describe_holder(pid, who, sizeof who);
+    FB_FAIL(FB_ERR_USAGE, "%s: another flowbench is writing to it (%s); wait for it to end or use another --out",
+            r->path, who);
+fail:
+    return status;
+}
+
+/* Where the last line of the file starts (it has no newline yet). */
+static off_t last_line_start(int fd, off_t size)
+{
+    char buf[4096];
+    off_t at = size;
+    while (at > 0) {
+        size_t n = at < (off_t)sizeof buf ? (size_t)at : sizeof buf;
+        if (pread(fd, buf, n, at - (off_t)n) != (ssize_t)n) return -1;
+        for (size_t i = n; i > 0; --i)
+            if (buf[i - 1] == '\n') return at - (off_t)n + (off_t)i;
+        at -= (off_t)n;
+    }
+    return 0;
+}
+
+/* A file that does not end in a newline lost the end of its last write
+ * (a kill, a full disk). A last line that parses is a whole record that
+ * lacks only its newline: kept. One that does not is dropped. */
+static fb_status repair_last_line(fb_results *r)
+{
+    fb_status status = FB_OK;
+    struct stat st;
+    char last;
+    char *text = NULL;
+    json_t *rec = NULL;
+    if (fstat(r->fd, &st) != 0 || st.st_size == 0) return FB_OK;
+    if (pread(r->fd, &last, 1, st.st_size - 1) != 1)
+        FB_FAIL(FB_ERR_IO, "%s: cannot read (%s)", r->path, strerror(errno));
+    if (last == '\n') return FB_OK;
+    off_t start = last_line_start(r->fd, st.st_size);
+    size_t len = (size_t)(st.st_size - start);
+    if (start < 0 || !(text = malloc(len + 1)) || pread(r->fd, text, len, start) != (ssize_t)len)
+        FB_FAIL(FB_ERR_IO, "%s: cannot read its last line", r->path);
+    text[len] = '\0';
+    if ((rec = json_loads(text, 0, NULL)) != NULL) {
+        FB_CHECK(write_whole(r, "\n", 1));
+        fprintf(stderr, "%s: the last record lacked its newline: kept, newline added\n", r->path);
+    } else {
+        if (ftruncate(r->fd, start) != 0)
+            FB_FAIL(FB_ERR_IO, "%s: cannot drop the incomplete last line (%s)", r->path, strerror(errno));
+        fprintf(stderr, "%s: dropped an incomplete last line (%zu bytes)\n", r->path, len);
+    }
+fail:
+    json_decref(rec);
+    free(text);
+    return status;
+}
+
+fb_status fb_results_begin(const char *path, fb_results **out)
+{
+    fb_status status = FB_OK;
+    fb_results *r = NULL;
+    struct stat st;
+    char date[32];
+    FB_ALLOC(r, 1, "results writer");
+    r->fd = -1;
+    snprintf(r->path, sizeof r->path, "%s", path);
+    r->fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0666); /* read: the last line */
+    if (r->fd < 0) FB_FAIL(FB_ERR_IO, "%s: cannot open for appending (%s)", path, strerror(errno));
+    if (fstat(r->fd, &st) != 0 || !S_ISREG(st.st_mode)) FB_FAIL(FB_ERR_INPUT, "%s: not a regular file", path);
+    FB_CHECK(lock_exclusive(r));
+    FB_CHECK(repair_last_line(r));
+    fb_utc_now(date, sizeof date);
+    snprintf(r->run_id, sizeof r->run_id, "%s-%ld", date, (long)getpid());
+    *out = r;
+    return FB_OK;
+fail:
+    fb_results_close(r);
+    return status;
+}
+
+fb_status fb_results_write_header(fb_results *r, const char *command, const fb_device_info *devices, int ndevices,
+                                  const json_t *extra)
+{
+    json_t *header = fb_json_header(command, devices, ndevices);
+    fb_status status;
+    if (extra) json_object_update(header, (json_t *)extra);
+    json_object_set_new(header, "type", json_string("header"));
+    status = fb_results_append(r, header);
+    json_decref(header);
+    return status;
+}
+
 fb_status fb_results_open(const char *path, const char *command, const fb_device_info *devices, int ndevices,
                           fb_results **out)
 {
@@ -133,23 +309,11 @@ fb_status fb_results_open_with(const char *path, const char *command, const fb_d
 {
     fb_status status = FB_OK;
     fb_results *r = NULL;
-    json_t *header = NULL;
-    char date[32];
-    FB_ALLOC(r, 1, "results writer");
-    snprintf(r->path, sizeof r->path, "%s", path);
-    r->f = fopen(path, "a");
-    if (!r->f) FB_FAIL(FB_ERR_IO, "%s: cannot open for appending", path);
-    fb_utc_now(date, sizeof date);
-    snprintf(r->run_id, sizeof r->run_id, "%s-%ld", date, (long)getpid());
-    header = fb_json_header(command, devices, ndevices);
-    if (extra) json_object_update(header, (json_t *)extra);
-    json_object_set_new(header, "type", json_string("header"));
-    FB_CHECK(fb_results_append(r, header));
-    json_decref(header);
+    FB_CHECK(fb_results_begin(path, &r));
+    FB_CHECK(fb_results_write_header(r, command, devices, ndevices, extra));
     *out = r;
     return FB_OK;
 fail:
-    json_decref(header);
     fb_results_close(r);
     return status;
 }
@@ -157,6 +321,6 @@ fail:
 void fb_results_close(fb_results *r)
 {
     if (!r) return;
-    if (r->f) fclose(r->f);
+    if (r->fd >= 0) close(r->fd); /* releases the lock */
     free(r);
 }

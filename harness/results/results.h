@@ -4,8 +4,10 @@
  * record ("type": "header") describing the machine and the build, followed
  * by one record per measurement ("type": "measurement"), each carrying the
  * run id of its header. Records are appended and flushed (and fsync'ed) one
- * at a time, so an interrupted run loses nothing already measured. The
- * schema is documented in docs/results.md.
+ * at a time, each in one write() of a whole line, so an interrupted run
+ * loses nothing already measured. A writer holds an exclusive lock on the
+ * file while it is open: a second writer is refused, naming the first.
+ * The schema is documented in docs/results.md.
  */
 #ifndef FB_RESULTS_H
 #define FB_RESULTS_H
@@ -19,8 +21,20 @@
 
 typedef struct fb_results fb_results;
 
-/* Opens path for appending (creating it) and writes the header record built
- * from the devices taking part in this run. */
+/* Opens path for appending (creating it; a path that is not a regular
+ * file is refused), takes the writer's lock (FB_ERR_USAGE naming the pid
+ * and command that hold it) and repairs a last line cut by a kill: kept
+ * with a newline added when it parses, dropped when not (said on stderr).
+ * No header yet: a caller that reads the file first (sweep --resume) does
+ * so under the lock. */
+fb_status fb_results_begin(const char *path, fb_results **out);
+
+/* The header record built from the devices taking part in this run, with
+ * the fields of extra (an object, or NULL) added. */
+fb_status fb_results_write_header(fb_results *r, const char *command, const fb_device_info *devices, int ndevices,
+                                  const json_t *extra);
+
+/* fb_results_begin, then the header. */
 fb_status fb_results_open(const char *path, const char *command, const fb_device_info *devices, int ndevices,
                           fb_results **out);
 

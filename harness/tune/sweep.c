@@ -197,8 +197,16 @@ static fb_status run_config(sweep *w, sweep_config *cfg)
         rec = sweep_failure(w, cfg, "failed", fb_error_message());
     else
         FB_CHECK(measure_config(w, cfg, &w->targets[cfg->backend], &rec));
-    FB_CHECK(sweep_write(w, cfg, rec));
-    sweep_inflight_end(w); /* after the write: a kill in between leaves a marker the file already answers */
+    status = sweep_write(w, cfg, rec);
+    /* after the write: a kill in between leaves a marker the file already
+     * answers. A write that failed (a full disk) is no crash: without the
+     * marker, --resume measures the configuration again. */
+    sweep_inflight_end(w);
+    if (status != FB_OK) {
+        w->sum->stopped = 1; /* the summary then prints the command that continues */
+        fprintf(w->o->progress, "sweep: %s was measured but not recorded: %s; --resume measures it again\n", cfg->key,
+                fb_error_message());
+    }
 fail:
     json_decref(rec);
     return status;

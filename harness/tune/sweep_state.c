@@ -122,22 +122,6 @@ static fb_status remember(sweep *w, const json_t *rec)
     return FB_OK;
 }
 
-/* A line without its newline is a record cut by a kill during the write:
- * it is dropped so the file stays valid JSON Lines. */
-static fb_status drop_partial_line(sweep *w, FILE *f, long good_end)
-{
-    fb_status status = FB_OK;
-    long end;
-    fseek(f, 0, SEEK_END);
-    end = ftell(f);
-    if (end == good_end) return FB_OK;
-    if (truncate(w->o->out_path, good_end) != 0)
-        FB_FAIL(FB_ERR_IO, "%s: cannot drop the incomplete last line: %s", w->o->out_path, strerror(errno));
-    fprintf(w->o->progress, "sweep: %s: dropped an incomplete last line (%ld bytes)\n", w->o->out_path, end - good_end);
-fail:
-    return status;
-}
-
 static fb_status read_done(sweep *w)
 {
     fb_status status = FB_OK;
@@ -145,20 +129,18 @@ static fb_status read_done(sweep *w)
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
-    long good_end = 0;
     if (!f)
         return errno == ENOENT ? FB_OK
                                : fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "%s: cannot read: %s", w->o->out_path,
                                               strerror(errno));
+    /* fb_results_begin has repaired a cut last line; a line that is not
+     * JSON (an older writer's interleaving) holds no key to skip */
     while ((len = getline(&line, &cap, f)) > 0) {
-        json_t *rec;
-        if (line[len - 1] != '\n') break;
-        good_end += len;
-        if ((rec = json_loads(line, 0, NULL)) != NULL) status = remember(w, rec);
+        json_t *rec = json_loads(line, 0, NULL);
+        if (rec) status = remember(w, rec);
         json_decref(rec);
         if (status != FB_OK) goto fail;
     }
-    FB_CHECK(drop_partial_line(w, f, good_end));
 fail:
     free(line);
     fclose(f);
@@ -179,7 +161,7 @@ static void read_inflight(sweep *w)
 
 int sweep_is_done(const sweep *w, const char *key) { return json_object_get(w->done, key) != NULL; }
 
-static fb_status open_results(sweep *w)
+static fb_status write_header(sweep *w)
 {
     fb_status status = FB_OK;
     fb_device_info infos[SWEEP_MAX_TARGETS];
@@ -188,7 +170,7 @@ static fb_status open_results(sweep *w)
     for (int i = 0; i < w->ntargets; ++i)
         if (w->targets[i].t) infos[n++] = *fb_target_info(w->targets[i].t);
     extra = json_pack("{s:o}", "sweep", fb_sweep_options_json(w->o));
-    FB_CHECK(fb_results_open_with(w->o->out_path, "sweep", infos, n, extra, &w->out));
+    FB_CHECK(fb_results_write_header(w->out, "sweep", infos, n, extra));
 fail:
     json_decref(extra);
     return status;
@@ -201,6 +183,9 @@ fb_status sweep_state_open(sweep *w)
     w->best = json_object();
     w->stream_gbs = json_object();
     snprintf(w->inflight_path, sizeof w->inflight_path, "%s.inflight", w->o->out_path);
+    /* the lock first: a second sweep on the file stops here, before it
+     * reads what is done or writes anything */
+    FB_CHECK(fb_results_begin(w->o->out_path, &w->out));
     if (w->o->resume) {
         FB_CHECK(read_done(w));
         read_inflight(w);
@@ -209,7 +194,7 @@ fb_status sweep_state_open(sweep *w)
         fprintf(w->o->progress, "sweep: resuming %s: %d of %d configurations already recorded\n", w->o->out_path,
                 w->sum->skipped, w->nplan);
     }
-    FB_CHECK(open_results(w));
+    FB_CHECK(write_header(w));
 fail:
     return status;
 }

@@ -309,11 +309,20 @@ static void test_load_reports_line_number(void **state)
     char path[256];
     fb_results_set *set = NULL;
     const char *lines[] = {HEADER("r1"), STREAM("r1", "triad", "10", "1e-3"), "{not json", NULL};
+    const char *only_damage[] = {"{not json", "{\"type\":\"head", NULL};
     temp_path(path, sizeof path, "bad.jsonl");
     write_file(path, lines);
+    /* a damaged line (a cut or interleaved write) costs that line only */
+    assert_int_equal(fb_results_load(path, &set), FB_OK);
+    assert_int_equal(set->damaged, 1);
+    assert_int_equal(set->nrecords, 1);
+    fb_results_set_free(set);
+    set = NULL;
+    /* nothing but damage: no results file */
+    write_file(path, only_damage);
     assert_int_equal(fb_results_load(path, &set), FB_ERR_INPUT);
     assert_null(set);
-    assert_non_null(strstr(fb_error_message(), ": line 3: not valid JSON"));
+    assert_non_null(strstr(fb_error_message(), ": line 1: not valid JSON"));
     unlink(path);
     assert_int_equal(fb_results_load(path, &set), FB_ERR_INPUT); /* now missing */
     assert_non_null(strstr(fb_error_message(), "cannot open"));
