@@ -49,15 +49,33 @@ static fb_figure *figure_get(fb_figure_list *list, fb_figure_kind kind, const ch
     return f;
 }
 
+/* A label as tables show it: control characters (a newline would split a
+ * table's line) become spaces. */
+static char *table_label(const char *label)
+{
+    char *copy = strdup(label);
+    for (char *p = copy; p && *p; ++p)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = ' ';
+    return copy;
+}
+
 /* Position of label in the list, appending it if new; -1 when out of memory. */
 static int label_index(char ***labels, int *n, const char *label)
 {
+    char *clean = table_label(label);
+    if (!clean) return -1;
     for (int i = 0; i < *n; ++i)
-        if (strcmp((*labels)[i], label) == 0) return i;
+        if (strcmp((*labels)[i], clean) == 0) {
+            free(clean);
+            return i;
+        }
     char **grown = realloc(*labels, (size_t)(*n + 1) * sizeof *grown);
-    if (!grown) return -1;
+    if (!grown) {
+        free(clean);
+        return -1;
+    }
     *labels = grown;
-    if (!(grown[*n] = strdup(label))) return -1;
+    grown[*n] = clean;
     return (*n)++;
 }
 
@@ -714,7 +732,11 @@ static fb_status write_heatmap(const fb_figure *f, FILE *out)
     int *xpos = NULL, *ypos = NULL;
     FB_CHECK(label_positions(f->cols, f->ncols, &xpos));
     FB_CHECK(label_positions(f->rows, f->nrows, &ypos));
-    fprintf(out, "xi,yi,%s,%s,gbs\n", f->xlabel, f->ylabel);
+    fputs("xi,yi,", out);
+    fb_csv_field(out, f->xlabel);
+    fputc(',', out);
+    fb_csv_field(out, f->ylabel);
+    fputs(",gbs\n", out);
     for (int i = 0; i < f->ncells; ++i) {
         const fb_cell *c = &f->cells[i];
         fprintf(out, "%d,%d,", xpos[c->col], ypos[c->row]);

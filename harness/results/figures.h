@@ -39,7 +39,7 @@ typedef struct fb_figure {
     char group[512]; /* what the figure is of; figures are unique by kind + group */
     char name[128];  /* file stem: "stream-double-n2000000" */
     char title[512];
-    char xlabel[128], ylabel[128]; /* heat map axes: the parameter names */
+    char xlabel[256], ylabel[256]; /* heat map axes: the parameter names */
     char ref[160];                 /* speedup: the OpenMP device; heat map: parameters maximised over */
     const fb_record *rep;          /* the first record of the figure: host, device, precision */
     char **rows, **cols;

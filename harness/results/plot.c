@@ -2,6 +2,7 @@
  * checks what they wrote. */
 #include "plot.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -84,37 +85,71 @@ int fb_plot_file_valid(const char *path)
     return ok;
 }
 
-/* Appends name="value"; to vars, escaped for a gnuplot double-quoted string
- * (double quotes keep replot.sh readable inside the shell's single quotes). */
-static void add_var(char *vars, size_t len, const char *name, const char *value)
+/* name = 'value' as gnuplot single-quoted strings: inside single quotes
+ * gnuplot expands neither backticks nor @macros. A ' in the value closes
+ * the string and is joined in as apos (sprintf('%c', 39), set at the top
+ * of the file): gnuplot misreads its own escape '' where several follow
+ * each other (four quotes in a row end the string). Control characters
+ * become spaces: a newline would end the string and start a command. Text
+ * from a results file reaches gnuplot only this way. */
+static void write_string_var(FILE *out, const char *name, const char *value)
 {
-    size_t n = strlen(vars);
-    n += (size_t)snprintf(vars + n, n < len ? len - n : 0, "%s=\"", name);
-    for (const char *p = value; *p && n + 4 < len; ++p) {
-        if (*p == '"' || *p == '\\') vars[n++] = '\\';
-        vars[n++] = (*p == '\n') ? ' ' : *p;
+    fprintf(out, "%s = '", name);
+    for (const unsigned char *p = (const unsigned char *)value; *p; ++p) {
+        if (*p == '\'')
+            fputs("'.apos.'", out);
+        else
+            fputc(*p < 0x20 || *p == 0x7f ? ' ' : *p, out);
     }
-    if (n + 4 < len) snprintf(vars + n, len - n, "\"; ");
+    fputs("'\n", out);
 }
 
-static void figure_vars(const fb_figure *f, const char *term, char *vars, size_t len)
+/* NAME.vars: what the script needs to know about the figure, loaded by the
+ * gnuplot command line (figure_command). */
+static fb_status write_vars(const fb_figure *f, const char *dir)
 {
-    char file[256], counts[96];
-    vars[0] = '\0';
+    fb_status status = FB_OK;
+    char path[PATH_MAX + 160], file[160];
+    snprintf(path, sizeof path, "%s/%s.vars", dir, f->name);
+    FILE *out = fopen(path, "w");
+    if (!out) FB_FAIL(FB_ERR_IO, "%s: cannot open for writing", path);
+    fputs("# written by flowbench plot: the figure's title, labels and sizes, loaded before its script\n"
+          "apos = sprintf('%c', 39)\n",
+          out);
     snprintf(file, sizeof file, "%s.csv", f->name);
-    add_var(vars, len, "datafile", file);
-    snprintf(file, sizeof file, "%s.%s", f->name, term);
-    add_var(vars, len, "outfile", file);
-    add_var(vars, len, "term", term);
-    add_var(vars, len, "plottitle", f->title);
-    add_var(vars, len, "xname", f->xlabel);
-    add_var(vars, len, "yname", f->ylabel);
-    snprintf(counts, sizeof counts, "ncols=%d; nrows=%d", f->ncols, f->nrows);
-    snprintf(vars + strlen(vars), len - strlen(vars), "%s", counts);
+    write_string_var(out, "datafile", file);
+    write_string_var(out, "plottitle", f->title);
+    write_string_var(out, "xname", f->xlabel);
+    write_string_var(out, "yname", f->ylabel);
+    fprintf(out, "ncols = %d\nnrows = %d\n", f->ncols, f->nrows);
+    if (ferror(out)) FB_FAIL(FB_ERR_IO, "%s: write failed", path);
+fail:
+    if (out && fclose(out) != 0 && status == FB_OK)
+        status = fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "%s: write failed", path);
+    return status;
 }
 
-/* gnuplot -e VARS SCRIPT, run inside dir so the tables' names are short. */
-static fb_status run_gnuplot(const char *gnuplot, const char *dir, const char *vars, const char *script)
+/* File stems are made of [a-z0-9._-] (figures.c); checked again here
+ * because they are the one part of a gnuplot command line that comes
+ * from the results file. */
+static int safe_name(const char *name)
+{
+    if (!*name || *name == '.') return 0;
+    for (const char *p = name; *p; ++p)
+        if (!(islower((unsigned char)*p) || isdigit((unsigned char)*p) || strchr("._-", *p))) return 0;
+    return 1;
+}
+
+/* The -e argument: the terminal, the output file and the vars file. Only
+ * flowbench's own words and the checked file stem; every text of the
+ * results file is in NAME.vars. */
+static void figure_command(const fb_figure *f, const char *term, char *cmd, size_t len)
+{
+    snprintf(cmd, len, "term='%s'; outfile='%s.%s'; load '%s.vars'", term, f->name, term, f->name);
+}
+
+/* gnuplot -e CMD SCRIPT, run inside dir so the tables' names are short. */
+static fb_status run_gnuplot(const char *gnuplot, const char *dir, const char *cmd, const char *script)
 {
     fb_status status = FB_OK;
     int wstatus = 0;
@@ -122,7 +157,7 @@ static fb_status run_gnuplot(const char *gnuplot, const char *dir, const char *v
     pid_t pid = fork();
     if (pid < 0) FB_FAIL(FB_ERR_IO, "plot: cannot start %s (%s)", gnuplot, strerror(errno));
     if (pid == 0) {
-        char *argv[] = {(char *)gnuplot, "-e", (char *)vars, (char *)script, NULL};
+        char *argv[] = {(char *)gnuplot, "-e", (char *)cmd, (char *)script, NULL};
         if (chdir(dir) == 0) execvp(gnuplot, argv);
         _exit(127);
     }
@@ -152,19 +187,6 @@ fail:
     return status;
 }
 
-/* 'text' for sh: every ' becomes '\'' */
-static void shell_quoted(FILE *out, const char *text)
-{
-    fputc('\'', out);
-    for (const char *p = text; *p; ++p) {
-        if (*p == '\'')
-            fputs("'\\''", out);
-        else
-            fputc(*p, out);
-    }
-    fputc('\'', out);
-}
-
 typedef struct plot_ctx {
     const fb_plot_options *opt;
     char scripts[PATH_MAX];
@@ -176,16 +198,16 @@ static fb_status draw(plot_ctx *ctx, const fb_figure *f)
     fb_status status = FB_OK;
     static const char *const terms[] = {"png", "svg"};
     const char *gnuplot = ctx->opt->gnuplot ? ctx->opt->gnuplot : "gnuplot";
-    char path[PATH_MAX + 256], script[PATH_MAX + 64], vars[4096];
+    char path[PATH_MAX + 256], script[PATH_MAX + 64], cmd[512];
+    if (!safe_name(f->name)) FB_FAIL(FB_ERR_INPUT, "plot: figure name '%s' is not a safe file name", f->name);
     snprintf(path, sizeof path, "%s/%s.csv", ctx->opt->out_dir, f->name);
     FB_CHECK(fb_figure_write(f, path));
+    FB_CHECK(write_vars(f, ctx->opt->out_dir));
     snprintf(script, sizeof script, "%s/%s.gp", ctx->scripts, fb_figure_script(f->kind));
     for (int t = 0; t < 2; ++t) {
-        figure_vars(f, terms[t], vars, sizeof vars);
-        FB_CHECK(run_gnuplot(gnuplot, ctx->opt->out_dir, vars, script));
-        fputs("gnuplot -e ", ctx->replot);
-        shell_quoted(ctx->replot, vars);
-        fprintf(ctx->replot, " \"$scripts/%s.gp\"\n", fb_figure_script(f->kind));
+        figure_command(f, terms[t], cmd, sizeof cmd);
+        FB_CHECK(run_gnuplot(gnuplot, ctx->opt->out_dir, cmd, script));
+        fprintf(ctx->replot, "gnuplot -e \"%s\" \"$scripts/%s.gp\"\n", cmd, fb_figure_script(f->kind));
         snprintf(path, sizeof path, "%s/%s.%s", ctx->opt->out_dir, f->name, terms[t]);
         if (!fb_plot_file_valid(path))
             FB_FAIL(FB_ERR_BACKEND, "plot: %s was not written or is not a valid %s", path, terms[t]);
