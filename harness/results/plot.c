@@ -193,6 +193,69 @@ typedef struct plot_ctx {
     FILE *replot, *log;
 } plot_ctx;
 
+/* replot.sh names no absolute path: it runs in its own folder and takes the
+ * scripts from scripts/ there (copy_script), so the folder can be moved or
+ * shared and still redrawn. */
+static fb_status open_replot(plot_ctx *ctx)
+{
+    fb_status status = FB_OK;
+    char path[PATH_MAX + 32], scripts[PATH_MAX];
+    snprintf(path, sizeof path, "%s/replot.sh", ctx->opt->out_dir);
+    if (!realpath(ctx->scripts, scripts)) FB_FAIL(FB_ERR_IO, "%s: %s", ctx->scripts, strerror(errno));
+    snprintf(ctx->scripts, sizeof ctx->scripts, "%s", scripts); /* gnuplot runs in out_dir */
+    if (!(ctx->replot = fopen(path, "w"))) FB_FAIL(FB_ERR_IO, "%s: cannot open for writing", path);
+    fputs("#!/bin/sh\n"
+          "# replot.sh - redraws every figure here from its NAME.csv table and NAME.vars\n"
+          "# (title and labels) with the gnuplot scripts in scripts/: restyle one\n"
+          "# there, or point scripts= at another folder (relative to this one), and run\n"
+          "# this again. It names no absolute path: move or share the folder freely.\n"
+          "set -e\ncd \"$(dirname \"$0\")\"\nscripts=${scripts:-./scripts}\n",
+          ctx->replot);
+    chmod(path, 0755);
+fail:
+    return status;
+}
+
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+static fb_status copy_file(const char *from, const char *to)
+{
+    fb_status status = FB_OK;
+    char buf[8192];
+    size_t n;
+    FILE *in = fopen(from, "rb"), *out = NULL;
+    if (!in) FB_FAIL(FB_ERR_IO, "%s: cannot open (%s)", from, strerror(errno));
+    if (!(out = fopen(to, "wb"))) FB_FAIL(FB_ERR_IO, "%s: cannot open for writing (%s)", to, strerror(errno));
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        if (fwrite(buf, 1, n, out) != n) break;
+    if (ferror(in)) FB_FAIL(FB_ERR_IO, "%s: read failed", from);
+    if (ferror(out)) FB_FAIL(FB_ERR_IO, "%s: write failed", to);
+fail:
+    if (in) fclose(in);
+    if (out && fclose(out) != 0 && status == FB_OK)
+        status = fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "%s: write failed", to);
+    return status;
+}
+
+/* OUT_DIR/scripts/TYPE.gp, the script replot.sh runs; left alone when it is
+ * the very file plot ran (plot --scripts OUT_DIR/scripts after a restyle). */
+static fb_status copy_script(const plot_ctx *ctx, fb_figure_kind kind)
+{
+    fb_status status = FB_OK;
+    char from[PATH_MAX + 64], dir[PATH_MAX + 16], to[PATH_MAX + 80];
+    snprintf(from, sizeof from, "%s/%s.gp", ctx->scripts, fb_figure_script(kind));
+    snprintf(dir, sizeof dir, "%s/scripts", ctx->opt->out_dir);
+    snprintf(to, sizeof to, "%s/%s.gp", dir, fb_figure_script(kind));
+    FB_CHECK(make_dir(dir));
+    if (!same_file(from, to)) FB_CHECK(copy_file(from, to));
+fail:
+    return status;
+}
+
 static fb_status draw(plot_ctx *ctx, const fb_figure *f)
 {
     fb_status status = FB_OK;
@@ -230,28 +293,11 @@ static fb_status draw_kind(plot_ctx *ctx, const fb_results_set *set, fb_figure_k
         fprintf(ctx->log, "%s\n", fb_figure_missing(kind));
         s->skipped++;
     }
+    if (list.n > 0) FB_CHECK(copy_script(ctx, kind));
     for (int i = 0; i < list.n; ++i, s->figures++)
         FB_CHECK(draw(ctx, &list.f[i]));
 fail:
     fb_figure_list_free(&list);
-    return status;
-}
-
-static fb_status open_replot(plot_ctx *ctx)
-{
-    fb_status status = FB_OK;
-    char path[PATH_MAX + 32], scripts[PATH_MAX];
-    snprintf(path, sizeof path, "%s/replot.sh", ctx->opt->out_dir);
-    if (!realpath(ctx->scripts, scripts)) FB_FAIL(FB_ERR_IO, "%s: %s", ctx->scripts, strerror(errno));
-    snprintf(ctx->scripts, sizeof ctx->scripts, "%s", scripts);
-    if (!(ctx->replot = fopen(path, "w"))) FB_FAIL(FB_ERR_IO, "%s: cannot open for writing", path);
-    fprintf(ctx->replot,
-            "#!/bin/sh\n# replot.sh - redraws every figure here from its .csv table; restyle a script\n"
-            "# in $scripts (or point scripts= at a copy) and run this again.\nset -e\n"
-            "cd \"$(dirname \"$0\")\"\nscripts=${scripts:-%s}\n",
-            scripts);
-    chmod(path, 0755);
-fail:
     return status;
 }
 

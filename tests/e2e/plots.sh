@@ -6,6 +6,8 @@
 #     sweep too sparse for a heat map is skipped rather than drawn;
 #  2. on a real stream run: the stream bars (and, with OpenCL, speedup bars
 #     over OpenMP) are drawn, and the types without data say so in one line;
+#  1b. replot.sh names no absolute path and redraws every figure in a
+#     copy of the folder moved elsewhere (with its scripts/);
 #  3. replot.sh redraws the figures from the tables alone;
 #  4. on the committed H100 reference run: the same GPU through cuda and
 #     opencl gets a figure each, and every device with a baseline gets a
@@ -38,6 +40,19 @@ echo "== 1. constructed sweep (test data)"
 check_figures "$dir/constructed" stream speedup heatmap blockshape variants roofline profile
 [ ! -e "$dir/constructed/heatmap-heat-jacobi-opencl-0.0.png" ] || fail "3 block shapes on a 3 x 3 grid drawn as a heat map"
 grep -q 'WORKGROUP_SIZE_BITS' "$dir"/constructed/heatmap-csr-multirow-opencl-0.0-ahmed.csv || fail "heat map axes"
+
+echo "== 1b. replot.sh in a moved copy of the folder"
+# No absolute path (the shebang aside): the scripts it runs are the copies
+# in scripts/ beside it.
+! tail -n +2 "$dir/constructed/replot.sh" | grep -nE "(^|[ '\"=:])/" || fail "replot.sh names an absolute path"
+! grep -qF "$src" "$dir/constructed/replot.sh" || fail "replot.sh names the source tree"
+used=$(grep -o '"$scripts/[a-z]*.gp"' "$dir/constructed/replot.sh" | sort -u | wc -l)
+[ "$(ls "$dir"/constructed/scripts/*.gp | wc -l)" -eq "$used" ] || fail "scripts/ does not hold the scripts replot.sh runs"
+cp -r "$dir/constructed" "$dir/moved"
+rm "$dir"/moved/*.png "$dir"/moved/*.svg
+(cd / && sh "$dir/moved/replot.sh") > "$dir/moved.txt" 2>&1 || { cat "$dir/moved.txt"; fail "replot.sh failed in a moved folder"; }
+check_figures "$dir/moved" stream speedup heatmap blockshape variants roofline profile
+[ "$(ls "$dir"/moved/*.png | wc -l)" -eq "$(ls "$dir"/constructed/*.png | wc -l)" ] || fail "replot.sh redrew fewer figures"
 
 echo "== 2. real stream run"
 "$bin" stream --size 100000 --max-samples 10 --budget 0.5 --out "$dir/real.jsonl" > /dev/null
