@@ -156,6 +156,21 @@ static void size_text(const fb_record *r, char *buf, size_t len)
 
 static int is_peer(const fb_record *r) { return strncmp(str(r, "kernel"), "peer:", 5) == 0; }
 
+/* The group fields f's stem leaves out, most telling first (assign_names). */
+static void set_qualifiers(fb_figure *f, const char *const *values, int n)
+{
+    for (int q = 0; q < n && q < FB_NAME_QUALIFIERS; ++q)
+        snprintf(f->qualifier[q], sizeof f->qualifier[q], "%s", values[q]);
+}
+
+/* The case of a record drawn per matrix: it tells two sweeps of the same
+ * matrix apart; for a record without a matrix the case is the stem's
+ * problem already. */
+static const char *case_beside_matrix(const fb_record *r)
+{
+    return *fb_record_matrix(r) && strcmp(str(r, "case"), fb_record_matrix(r)) != 0 ? str(r, "case") : "";
+}
+
 /* ---- stream bars and speedups -------------------------------------------- */
 
 static fb_status collect_stream(const fb_results_set *set, fb_figure_list *out)
@@ -171,6 +186,7 @@ static fb_status collect_stream(const fb_results_set *set, fb_figure_list *out)
         fb_figure *f = figure_get(out, FB_FIG_STREAM, group, r);
         if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
         snprintf(f->name, sizeof f->name, "stream %s n%s", str(r, "precision"), n);
+        set_qualifiers(f, (const char *[]){fb_record_host(r)}, 1);
         snprintf(f->title, sizeof f->title, "Stream bandwidth (median) on %s, %s%s%s", fb_record_host(r),
                  str(r, "precision"), *n ? ", n = " : "", n);
         device_label(r, dev, sizeof dev);
@@ -224,7 +240,9 @@ static fb_status collect_speedup(const fb_results_set *set, fb_figure_list *out)
         fb_figure *f = figure_get(out, FB_FIG_SPEEDUP, group, r);
         if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
         if (omp) snprintf(f->ref, sizeof f->ref, "%.100s", str(r, "device_name"));
-        snprintf(f->name, sizeof f->name, "speedup %s %s %s", str(r, "benchmark"), str(r, "precision"), n);
+        snprintf(f->name, sizeof f->name, "speedup %s %s %s%s", str(r, "benchmark"), str(r, "precision"), *n ? "n" : "",
+                 n);
+        set_qualifiers(f, (const char *[]){fb_record_host(r)}, 1);
         snprintf(f->title, sizeof f->title, "%s speedup over OpenMP (%s) on %s, %s%s%s", str(r, "benchmark"), f->ref,
                  fb_record_host(r), str(r, "precision"), *n ? ", n = " : "", n);
         device_label(r, dev, sizeof dev);
@@ -281,6 +299,7 @@ static fb_status collect_per_matrix(const fb_results_set *set, fb_figure_kind ki
         if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
         snprintf(f->name, sizeof f->name, "%s %s %s %s", kind == FB_FIG_VARIANTS ? "variants" : "roofline",
                  str(r, "benchmark"), str(r, "device"), str(r, "precision"));
+        set_qualifiers(f, (const char *[]){fb_record_host(r)}, 1);
         snprintf(f->title, sizeof f->title, "%s %s on %s %s (%s), %s", str(r, "benchmark"),
                  kind == FB_FIG_VARIANTS ? "kernel variants per matrix" : "fraction of measured stream bandwidth",
                  str(r, "device"), str(r, "device_name"), fb_record_host(r), str(r, "precision"));
@@ -306,8 +325,8 @@ static fb_status collect_profile(const fb_results_set *set, fb_figure_list *out)
         fb_figure *f = figure_get(out, FB_FIG_PROFILE, group, r);
         if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
         snprintf(solver, sizeof solver, "%s @ %s", str(r, "kernel"), str(r, "device"));
-        snprintf(f->name, sizeof f->name, "profile %s %s %s", str(r, "benchmark"), str(r, "precision"),
-                 str(r, "suite"));
+        snprintf(f->name, sizeof f->name, "profile %s %s", str(r, "benchmark"), str(r, "precision"));
+        set_qualifiers(f, (const char *[]){str(r, "suite"), fb_record_host(r)}, 2);
         FB_CHECK(figure_put(f, fb_record_matrix(r), solver, fb_record_median(r), 0));
         snprintf(f->title, sizeof f->title, "%s performance profile over %d matrices%s%s on %s, %s",
                  str(r, "benchmark"), f->nrows, *str(r, "suite") ? " of suite " : "", str(r, "suite"),
@@ -360,8 +379,9 @@ static fb_status collect_blockshape(const fb_results_set *set, fb_figure_list *o
         device_group(r, extra, group, sizeof group);
         fb_figure *f = figure_get(out, FB_FIG_BLOCKSHAPE, group, r);
         if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
-        snprintf(f->name, sizeof f->name, "blockshape %s %s %.40s", str(r, "benchmark"), str(r, "device"),
-                 *fb_record_matrix(r) ? fb_record_matrix(r) : str(r, "case"));
+        snprintf(f->name, sizeof f->name, "blockshape %s %s %s %.40s", str(r, "benchmark"), str(r, "device"),
+                 str(r, "precision"), *fb_record_matrix(r) ? fb_record_matrix(r) : str(r, "case"));
+        set_qualifiers(f, (const char *[]){case_beside_matrix(r), str(r, "suite"), fb_record_host(r)}, 3);
         snprintf(f->title, sizeof f->title, "%s block shapes on %s%s%s, %s", str(r, "benchmark"), str(r, "device_name"),
                  *fb_record_matrix(r) ? ", matrix " : "", fb_record_matrix(r), str(r, "precision"));
         FB_CHECK(figure_put(f, shape, str(r, "kernel"), gbs, 1));
@@ -408,6 +428,7 @@ static fb_status collect_percell(const fb_results_set *set, fb_figure_list *out)
         if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
         snprintf(f->name, sizeof f->name, "percell %s %s %s %.40s", str(r, "benchmark"), str(r, "device"),
                  str(r, "precision"), fb_record_matrix(r));
+        set_qualifiers(f, (const char *[]){fb_record_host(r)}, 1);
         snprintf(f->title, sizeof f->title, "%s time per cell, %.40s, grid %s, %s", str(r, "benchmark"),
                  str(r, "device_name"), fb_record_matrix(r), str(r, "precision"));
         percell_series(r, col, sizeof col);
@@ -432,10 +453,12 @@ static fb_status collect_steps(const fb_results_set *set, fb_figure_list *out)
         const fb_record *r = &set->records[i];
         if (!latest_usable(r) || strcmp(str(r, "benchmark"), "solve") != 0) continue;
         if (!(fb_json_num(r->json, "timings.step1.total_s") > 0)) continue;
-        snprintf(group, sizeof group, "%.64s|%.250s", fb_record_host(r), fb_record_matrix(r));
+        snprintf(group, sizeof group, "%.64s|%.16s|%.250s", fb_record_host(r), str(r, "precision"),
+                 fb_record_matrix(r));
         fb_figure *f = figure_get(out, FB_FIG_STEPS, group, r);
         if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
-        snprintf(f->name, sizeof f->name, "steps %.60s", fb_record_matrix(r));
+        snprintf(f->name, sizeof f->name, "steps %s %.60s", str(r, "precision"), fb_record_matrix(r));
+        set_qualifiers(f, (const char *[]){fb_record_host(r)}, 1);
         snprintf(f->title, sizeof f->title, "solve %s on %s: time split per backend, %g steps", fb_record_matrix(r),
                  fb_record_host(r), fb_json_num(r->json, "steps"));
         device_label(r, dev, sizeof dev);
@@ -553,8 +576,12 @@ static fb_status fill_heatmap(const fb_results_set *set, fb_figure *f)
         value_text(yv, y, sizeof y);
         FB_CHECK(figure_put(f, y, x, gbs, 1));
     }
-    snprintf(f->name, sizeof f->name, "heatmap %s %s %.40s", str(f->rep, "kernel"), str(f->rep, "device"),
-             *fb_record_matrix(f->rep) ? fb_record_matrix(f->rep) : str(f->rep, "case"));
+    snprintf(f->name, sizeof f->name, "heatmap %s %s %s %.40s", str(f->rep, "kernel"), str(f->rep, "device"),
+             str(f->rep, "precision"), *fb_record_matrix(f->rep) ? fb_record_matrix(f->rep) : str(f->rep, "case"));
+    set_qualifiers(f,
+                   (const char *[]){case_beside_matrix(f->rep), str(f->rep, "suite"), str(f->rep, "benchmark"),
+                                    fb_record_host(f->rep)},
+                   4);
     snprintf(f->title, sizeof f->title, "%s %s on %s%s%s, %s: GB/s%s%s%s", str(f->rep, "benchmark"),
              str(f->rep, "kernel"), str(f->rep, "device_name"), *fb_record_matrix(f->rep) ? ", matrix " : "",
              fb_record_matrix(f->rep), str(f->rep, "precision"), *f->ref ? " (best over " : "", f->ref,
@@ -609,6 +636,7 @@ fb_status fb_figures_collect_beside(const fb_results_set *set, const char *field
         if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
         snprintf(f->name, sizeof f->name, "beside %s %s %s %s", field, str(r, "device"), str(r, "precision"),
                  fb_record_matrix(r));
+        set_qualifiers(f, (const char *[]){str(r, "benchmark"), fb_record_host(r)}, 2);
         snprintf(f->title, sizeof f->title, "%s: GB/s against %s on %s %s (%s), %s", fb_record_matrix(r), field,
                  str(r, "device"), str(r, "device_name"), fb_record_host(r), str(r, "precision"));
         snprintf(f->xlabel, sizeof f->xlabel, "%s", field);
@@ -621,22 +649,79 @@ fail:
     return status;
 }
 
+/* text as a file-name part: letters lowered, digits and '.' kept, every
+ * other run of characters one '-', none at either end. */
+static void safe_part(const char *text, char *out, size_t len)
+{
+    size_t n = 0;
+    for (const char *p = text; *p && n + 1 < len; ++p) {
+        if (isalnum((unsigned char)*p) || *p == '.')
+            out[n++] = (char)tolower((unsigned char)*p);
+        else if (n && out[n - 1] != '-')
+            out[n++] = '-';
+    }
+    while (n && out[n - 1] == '-')
+        --n;
+    out[n] = '\0';
+}
+
+static int same_name_before(const fb_figure_list *list, int i)
+{
+    for (int j = 0; j < i; ++j)
+        if (strcmp(list->f[j].name, list->f[i].name) == 0) return 1;
+    return 0;
+}
+
+/* Qualifier q of the figures named as figure i: whether it tells them
+ * apart (is not the same for all), and whether there are two of them. */
+static int qualifier_separates(const fb_figure_list *list, int i, int q)
+{
+    int others = 0, differs = 0;
+    for (int j = 0; j < list->n; ++j) {
+        if (j == i || strcmp(list->f[j].name, list->f[i].name) != 0) continue;
+        others = 1;
+        differs |= strcmp(list->f[j].qualifier[q], list->f[i].qualifier[q]) != 0;
+    }
+    return others && differs;
+}
+
+static void append_part(fb_figure *f, const char *text)
+{
+    char part[128];
+    safe_part(text, part, sizeof part);
+    size_t n = strlen(f->name);
+    if (*part) snprintf(f->name + n, sizeof f->name - n, "-%s", part);
+}
+
+/* The figures named as the first of them, i, get qualifier q appended. */
+static void qualify_group(fb_figure_list *list, int i, int q)
+{
+    char name[sizeof list->f[i].name];
+    snprintf(name, sizeof name, "%s", list->f[i].name);
+    for (int j = i; j < list->n; ++j)
+        if (strcmp(list->f[j].name, name) == 0) append_part(&list->f[j], list->f[j].qualifier[q]);
+}
+
+/* Stems say what a figure shows (kind, benchmark or kernel, device,
+ * precision, problem). Where two would be equal, the group fields that
+ * tell them apart (case, suite, host, ...) are added; a number only when
+ * even those are equal (names cut at their length). */
 static void assign_names(fb_figure_list *list)
 {
     for (int i = 0; i < list->n; ++i) {
+        char stem[sizeof list->f[i].name];
+        safe_part(list->f[i].name, stem, sizeof stem);
+        snprintf(list->f[i].name, sizeof list->f[i].name, "%s", stem);
+    }
+    for (int q = 0; q < FB_NAME_QUALIFIERS; ++q)
+        for (int i = 0; i < list->n; ++i)
+            if (!same_name_before(list, i) && qualifier_separates(list, i, q)) qualify_group(list, i, q);
+    for (int i = 0; i < list->n; ++i) {
         fb_figure *f = &list->f[i];
-        size_t n = 0;
-        for (const char *p = f->name; *p && n + 8 < sizeof f->name; ++p) {
-            if (isalnum((unsigned char)*p) || *p == '.')
-                f->name[n++] = (char)tolower((unsigned char)*p);
-            else if (n && f->name[n - 1] != '-')
-                f->name[n++] = '-';
-        }
-        while (n && f->name[n - 1] == '-')
-            --n;
-        f->name[n] = '\0';
-        for (int j = 0; j < i; ++j)
-            if (strcmp(list->f[j].name, f->name) == 0) snprintf(f->name + n, sizeof f->name - n, "-%d", i + 1);
+        size_t n = strlen(f->name);
+        if (n + 8 > sizeof f->name) n = sizeof f->name - 8;
+        for (int k = 2; same_name_before(list, i); ++k)
+            snprintf(f->name + n, sizeof f->name - n, "-%d", k);
     }
 }
 

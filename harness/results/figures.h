@@ -29,6 +29,8 @@ typedef enum fb_figure_kind {
     FB_FIG_NKINDS
 } fb_figure_kind;
 
+#define FB_NAME_QUALIFIERS 4
+
 typedef struct fb_cell {
     int row, col;
     double value;
@@ -38,6 +40,9 @@ typedef struct fb_figure {
     fb_figure_kind kind;
     char group[512]; /* what the figure is of; figures are unique by kind + group */
     char name[128];  /* file stem: "stream-double-n2000000" */
+    /* Group fields the stem leaves out (case, suite, host, ...): added to
+     * it, in this order, only where stems would otherwise be equal. */
+    char qualifier[FB_NAME_QUALIFIERS][96];
     char title[512];
     char xlabel[256], ylabel[256]; /* heat map axes: the parameter names */
     char ref[160];                 /* speedup: the OpenMP device; heat map: parameters maximised over */

@@ -6,12 +6,16 @@
 #     sweep too sparse for a heat map is skipped rather than drawn;
 #  2. on a real stream run: the stream bars (and, with OpenCL, speedup bars
 #     over OpenMP) are drawn, and the types without data say so in one line;
+#  1a. a run shaped like the standard suite (both precisions, two cases
+#     sweeping the same kernel and matrix): each name says its precision
+#     and case, none is told apart by a number;
 #  1b. replot.sh names no absolute path and redraws every figure in a
 #     copy of the folder moved elsewhere (with its scripts/);
 #  3. replot.sh redraws the figures from the tables alone;
 #  4. on the committed H100 reference run: the same GPU through cuda and
 #     opencl gets a figure each, and every device with a baseline gets a
-#     speedup (two bugs once hid them);
+#     speedup (two bugs once hid them); its names and the grid-cpu
+#     reference's pass the test of 1a;
 #  5. on a real grid-quick sweep: time per cell by work-group shape (heat2d,
 #     row- and column-major side by side) and by cell layout (fv-surface).
 set -euo pipefail
@@ -24,6 +28,16 @@ valid_png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a
 valid_svg() {
   if command -v xmllint > /dev/null; then xmllint --noout "$1"; else grep -q '</svg>' "$1"; fi &&
     grep -q '<svg' "$1"
+}
+check_names() { # DIR: every figure's name says its precision, and none is another's with a number added
+  local d=$1 n
+  for f in "$d"/*.png; do
+    n=$(basename "$f" .png)
+    case $n in *-double*|*-single*) ;; *) fail "$f: no precision in the name" ;; esac
+    if [[ $n =~ ^(.*)-[0-9]+$ ]] && [ -e "$d/${BASH_REMATCH[1]}.png" ]; then
+      fail "$f: told apart from ${BASH_REMATCH[1]}.png by a number, not by what differs"
+    fi
+  done
 }
 check_figures() { # DIR KIND...: at least one valid PNG and SVG per kind, and nothing else broken
   local d=$1; shift
@@ -38,8 +52,19 @@ echo "== 1. constructed sweep (test data)"
 "$bin" plot "$src/tests/data/results/constructed-sweep.jsonl" --out "$dir/constructed" --scripts "$src/plots" \
   | tee "$dir/constructed.txt"
 check_figures "$dir/constructed" stream speedup heatmap blockshape variants roofline profile
-[ ! -e "$dir/constructed/heatmap-heat-jacobi-opencl-0.0.png" ] || fail "3 block shapes on a 3 x 3 grid drawn as a heat map"
-grep -q 'WORKGROUP_SIZE_BITS' "$dir"/constructed/heatmap-csr-multirow-opencl-0.0-ahmed.csv || fail "heat map axes"
+! ls "$dir"/constructed/heatmap-heat-jacobi-* > /dev/null 2>&1 || fail "3 block shapes on a 3 x 3 grid drawn as a heat map"
+grep -q 'WORKGROUP_SIZE_BITS' "$dir"/constructed/heatmap-csr-multirow-opencl-0.0-double-ahmed.csv || fail "heat map axes"
+
+echo "== 1a. names of a standard-suite-like run: precision and case, no numbers"
+"$bin" plot "$src/tests/data/results/constructed-standard.jsonl" --out "$dir/standard" --scripts "$src/plots" \
+  > "$dir/standard.txt"
+check_figures "$dir/standard" stream speedup heatmap blockshape variants roofline profile
+check_names "$dir/standard"
+for prec in double single; do
+  for case_ in csr occupancy; do
+    [ -e "$dir/standard/heatmap-csr-multirow-opencl-0.0-$prec-general-$case_.png" ] || fail "no $prec $case_ heat map"
+  done
+done
 
 echo "== 1b. replot.sh in a moved copy of the folder"
 # No absolute path (the shebang aside): the scripts it runs are the copies
@@ -81,6 +106,10 @@ for d in cuda-0 opencl-0.0; do
   [ -e "$dir/h100/variants-spmv-$d-double.png" ] || fail "no variants figure for $d"
 done
 grep -q '^gen:cube:57,[0-9.]*,[0-9.]*$' "$dir/h100/speedup-spmv-double.csv" || fail "speedup lost a device on gen:cube:57"
+check_names "$dir/h100"
+grid=$(ls "$src"/results/reference/grid-cpu-*/results.jsonl | head -n 1)
+"$bin" plot "$grid" --out "$dir/grid-ref" --scripts "$src/plots" > "$dir/grid-ref.txt"
+check_names "$dir/grid-ref" # two cases sweep the same kernels on 64x64x64
 
 echo "== 5. grid families: time per cell by shape and by layout"
 "$bin" sweep "$src/cases/grid-quick.suite" --backend openmp --out "$dir/grid.jsonl" > /dev/null 2>&1
