@@ -2,7 +2,9 @@
 # for each solver (kernel @ device, best settings), the fraction of matrices
 # on which its time is within a factor tau of the fastest solver there. The
 # curve at tau = 1 is how often it wins; how fast it reaches 1 is how
-# robust it is; a curve that stays below 1 missed matrices.
+# robust it is. Only matrices every solver of the figure ran are counted
+# (flowbench drops the others and says how many are left in the title), so
+# every curve reaches 1.
 # Input: CSV blocks separated by two blank lines, one per solver, each
 # "ratio,SOLVER" then "tau,fraction" rows, ascending.
 # Usage: gnuplot -e "datafile='p.csv'; outfile='p.png'; term='png'; ncols=3" plots/profile.gp

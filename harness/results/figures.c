@@ -22,7 +22,7 @@ static const struct {
     [FB_FIG_VARIANTS] = {"variants", "variants per matrix: no records with a matrix"},
     [FB_FIG_ROOFLINE] = {"roofline", "roofline fraction: no matrix records with a measured stream bandwidth "
                                      "(run stream in the same run, on the same device)"},
-    [FB_FIG_PROFILE] = {"profile", "performance profile: no two matrices measured by two or more kernels"},
+    [FB_FIG_PROFILE] = {"profile", "performance profile: no two matrices that two or more solvers all ran on"},
     [FB_FIG_BESIDE] = {"beside", "GB/s beside a field: no matrix records with two or more values of it"},
     [FB_FIG_PERCELL] = {"percell", "time per cell: no grid records (ns_per_cell) with two or more block shapes "
                                    "or layouts"},
@@ -114,9 +114,23 @@ void fb_figure_list_free(fb_figure_list *list)
 {
     for (int i = 0; i < list->n; ++i)
         figure_free(&list->f[i]);
+    for (int i = 0; i < list->nnotes; ++i)
+        free(list->notes[i]);
     free(list->f);
-    list->f = NULL;
-    list->n = 0;
+    free(list->notes);
+    memset(list, 0, sizeof *list);
+}
+
+static fb_status list_note(fb_figure_list *list, const char *text)
+{
+    fb_status status = FB_OK;
+    char **grown = realloc(list->notes, (size_t)(list->nnotes + 1) * sizeof *grown);
+    if (!grown) FB_FAIL(FB_ERR_NOMEM, "out of host memory noting a figure left out");
+    list->notes = grown;
+    if (!(grown[list->nnotes] = strdup(text))) FB_FAIL(FB_ERR_NOMEM, "out of host memory noting a figure left out");
+    list->nnotes++;
+fail:
+    return status;
 }
 
 /* Runs finish() on each figure and drops those it refuses (too little data
@@ -313,27 +327,172 @@ fail:
 
 static int keep_profile(fb_figure *f) { return f->nrows >= 2 && f->ncols >= 2; }
 
-static fb_status collect_profile(const fb_results_set *set, fb_figure_list *out)
+/* Keeps the rows r with to[r] >= 0, as row to[r]. */
+static void renumber_rows(fb_figure *f, const int *to)
+{
+    int n = 0, m = 0;
+    for (int r = 0; r < f->nrows; ++r) {
+        if (to[r] >= 0)
+            f->rows[n++] = f->rows[r];
+        else
+            free(f->rows[r]);
+    }
+    for (int i = 0; i < f->ncells; ++i)
+        if (to[f->cells[i].row] >= 0) {
+            f->cells[m] = f->cells[i];
+            f->cells[m++].row = to[f->cells[i].row];
+        }
+    f->nrows = n;
+    f->ncells = m;
+}
+
+/* Drops the matrices some solver did not run: a profile counts such a
+ * matrix as one the solver never reaches, which caps its curve (at 0.5 for
+ * a solver that ran half of them) however fast it was where it ran. */
+static fb_status drop_incomplete_rows(fb_figure *f)
 {
     fb_status status = FB_OK;
-    char group[512], solver[256];
-    for (int i = 0; i < set->nrecords; ++i) {
-        const fb_record *r = &set->records[i];
-        if (!latest_usable(r) || !*fb_record_matrix(r)) continue;
-        snprintf(group, sizeof group, "%s|%s|%s|%s", fb_record_host(r), str(r, "benchmark"), str(r, "precision"),
-                 str(r, "suite"));
-        fb_figure *f = figure_get(out, FB_FIG_PROFILE, group, r);
-        if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
-        snprintf(solver, sizeof solver, "%s @ %s", str(r, "kernel"), str(r, "device"));
-        snprintf(f->name, sizeof f->name, "profile %s %s", str(r, "benchmark"), str(r, "precision"));
-        set_qualifiers(f, (const char *[]){str(r, "suite"), fb_record_host(r)}, 2);
-        FB_CHECK(figure_put(f, fb_record_matrix(r), solver, fb_record_median(r), 0));
-        snprintf(f->title, sizeof f->title, "%s performance profile over %d matrices%s%s on %s, %s",
-                 str(r, "benchmark"), f->nrows, *str(r, "suite") ? " of suite " : "", str(r, "suite"),
-                 fb_record_host(r), str(r, "precision"));
+    int *count = NULL, *to = NULL, n = 0;
+    FB_ALLOC(count, f->nrows, "profile rows");
+    FB_ALLOC(to, f->nrows, "profile rows");
+    for (int i = 0; i < f->ncells; ++i)
+        count[f->cells[i].row]++;
+    for (int r = 0; r < f->nrows; ++r)
+        to[r] = count[r] == f->ncols ? n++ : -1;
+    renumber_rows(f, to);
+fail:
+    free(count);
+    free(to);
+    return status;
+}
+
+/* Each profile over the matrices every solver ran, titled with how many;
+ * a note for one left with fewer than two. */
+static fb_status finish_profiles(fb_figure_list *out)
+{
+    fb_status status = FB_OK;
+    char suite[160], note[640];
+    for (int i = 0; i < out->n; ++i) {
+        fb_figure *f = &out->f[i];
+        const fb_record *r = f->rep;
+        int measured = f->nrows;
+        if (!keep_profile(f)) continue;
+        FB_CHECK(drop_incomplete_rows(f));
+        snprintf(suite, sizeof suite, *str(r, "suite") ? " (suite %.140s)" : "%s", str(r, "suite"));
+        snprintf(f->title, sizeof f->title, "%s performance profile over %d matrices all %d solvers ran on%s; %s, %s",
+                 str(r, "benchmark"), f->nrows, f->ncols, suite, fb_record_host(r), str(r, "precision"));
+        if (f->nrows >= 2) continue;
+        snprintf(note, sizeof note,
+                 "performance profile %s %s%s: only %d of its %d matrices were run by all %d solvers; not drawn",
+                 str(r, "benchmark"), str(r, "precision"), suite, f->nrows, measured, f->ncols);
+        FB_CHECK(list_note(out, note));
     }
     figure_filter(out, keep_profile);
 fail:
+    return status;
+}
+
+/* The profile group of a record (host, benchmark, precision, suite) and its
+ * solver ("kernel @ device"); 0 for a record no profile draws. */
+static int profile_record(const fb_record *r, char *group, size_t glen, char *solver, size_t slen)
+{
+    if (!latest_usable(r) || !*fb_record_matrix(r)) return 0;
+    snprintf(group, glen, "%.64s|%.32s|%.16s|%.250s", fb_record_host(r), str(r, "benchmark"), str(r, "precision"),
+             str(r, "suite"));
+    snprintf(solver, slen, "%s @ %s", str(r, "kernel"), str(r, "device"));
+    return 1;
+}
+
+static int column_of(const fb_figure *f, const char *label)
+{
+    for (int c = 0; c < f->ncols; ++c)
+        if (strcmp(f->cols[c], label) == 0) return c;
+    return -1;
+}
+
+/* comp[c]: which set of linked solvers column c is in (two solvers are
+ * linked when they ran a common matrix), numbered 0, 1, ... in column
+ * order. Labels spread along shared rows until nothing changes. */
+static fb_status solver_components(const fb_figure *f, int *comp)
+{
+    fb_status status = FB_OK;
+    int *row_min = NULL, *number = NULL, changed = 1, n = 0;
+    FB_ALLOC(row_min, f->nrows, "profile solver sets");
+    FB_ALLOC(number, f->ncols, "profile solver sets");
+    for (int c = 0; c < f->ncols; ++c)
+        comp[c] = c;
+    while (changed) {
+        changed = 0;
+        for (int r = 0; r < f->nrows; ++r)
+            row_min[r] = f->ncols;
+        for (int i = 0; i < f->ncells; ++i)
+            row_min[f->cells[i].row] =
+                comp[f->cells[i].col] < row_min[f->cells[i].row] ? comp[f->cells[i].col] : row_min[f->cells[i].row];
+        for (int i = 0; i < f->ncells; ++i) {
+            int *c = &comp[f->cells[i].col];
+            if (*c > row_min[f->cells[i].row]) *c = row_min[f->cells[i].row], changed = 1;
+        }
+    }
+    for (int c = 0; c < f->ncols; ++c)
+        number[c] = -1;
+    for (int c = 0; c < f->ncols; ++c)
+        comp[c] = number[comp[c]] >= 0 ? number[comp[c]] : (number[comp[c]] = n++);
+fail:
+    free(row_min);
+    free(number);
+    return status;
+}
+
+/* One profile figure per group and set of linked solvers: solvers with no
+ * matrix in common (the CSR kernels on the CSR matrices, the BCSR kernels
+ * on their block forms) cannot be compared, and together no matrix would
+ * be one all of them ran. `whole` holds the groups undivided. */
+static fb_status profile_by_solver_set(const fb_results_set *set, const fb_figure_list *whole, fb_figure_list *out)
+{
+    fb_status status = FB_OK;
+    char group[512], solver[256], key[600];
+    int **comps = NULL;
+    FB_ALLOC(comps, whole->n, "profile solver sets");
+    for (int g = 0; g < whole->n; ++g) {
+        FB_ALLOC(comps[g], whole->f[g].ncols, "profile solver sets");
+        FB_CHECK(solver_components(&whole->f[g], comps[g]));
+    }
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        int g = 0;
+        if (!profile_record(r, group, sizeof group, solver, sizeof solver)) continue;
+        while (strcmp(whole->f[g].group, group) != 0)
+            ++g;
+        snprintf(key, sizeof key, "%s|%d", group, comps[g][column_of(&whole->f[g], solver)]);
+        fb_figure *f = figure_get(out, FB_FIG_PROFILE, key, r);
+        if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
+        snprintf(f->name, sizeof f->name, "profile %s %s", str(r, "benchmark"), str(r, "precision"));
+        FB_CHECK(figure_put(f, fb_record_matrix(r), solver, fb_record_median(r), 0));
+        set_qualifiers(f, (const char *[]){str(f->rep, "case"), f->rows[0], str(r, "suite"), fb_record_host(r)}, 4);
+    }
+fail:
+    for (int g = 0; comps && g < whole->n; ++g)
+        free(comps[g]);
+    free(comps);
+    return status;
+}
+
+static fb_status collect_profile(const fb_results_set *set, fb_figure_list *out)
+{
+    fb_status status = FB_OK;
+    fb_figure_list whole = {0};
+    char group[512], solver[256];
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        if (!profile_record(r, group, sizeof group, solver, sizeof solver)) continue;
+        fb_figure *f = figure_get(&whole, FB_FIG_PROFILE, group, r);
+        if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
+        FB_CHECK(figure_put(f, fb_record_matrix(r), solver, 0, 0));
+    }
+    FB_CHECK(profile_by_solver_set(set, &whole, out));
+    FB_CHECK(finish_profiles(out));
+fail:
+    fb_figure_list_free(&whole);
     return status;
 }
 

@@ -56,6 +56,8 @@ typedef struct fb_figure {
 typedef struct fb_figure_list {
     fb_figure *f;
     int n;
+    char **notes; /* why a figure the data nearly had was not made, one line each */
+    int nnotes;
 } fb_figure_list;
 
 /* The script (without ".gp") and a one-line description of each kind. */

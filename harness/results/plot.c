@@ -289,6 +289,8 @@ static fb_status draw_kind(plot_ctx *ctx, const fb_results_set *set, fb_figure_k
         FB_CHECK(fb_figures_collect_beside(set, ctx->opt->beside, &list));
     else
         FB_CHECK(fb_figures_collect(set, kind, &list));
+    for (int i = 0; i < list.nnotes; ++i)
+        fprintf(ctx->log, "%s\n", list.notes[i]);
     if (list.n == 0) {
         fprintf(ctx->log, "%s\n", fb_figure_missing(kind));
         s->skipped++;

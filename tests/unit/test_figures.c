@@ -1,0 +1,183 @@
+/* test_figures.c - the tables behind `flowbench plot` (figures.c): the
+ * performance profile's matrices, figure names, the whiskers of bar
+ * charts and the colours of series, on small results files written here. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "results/figures.h"
+#include "results/reader.h"
+
+/* ---- a results file built line by line ----------------------------------- */
+
+typedef struct results_file {
+    char path[256];
+    FILE *f;
+} results_file;
+
+static void results_begin(results_file *rf, const char *name, const char *host)
+{
+    snprintf(rf->path, sizeof rf->path, "/tmp/fb-test-figures-%ld-%s.jsonl", (long)getpid(), name);
+    rf->f = fopen(rf->path, "w");
+    assert_non_null(rf->f);
+    fprintf(
+        rf->f,
+        "{\"type\":\"header\",\"schema\":1,\"run_id\":\"r1\",\"date\":\"2026-11-22\",\"host\":{\"hostname\":\"%s\"},"
+        "\"devices\":[{\"backend\":\"openmp\",\"id\":\"openmp:0\",\"name\":\"CPU\"},"
+        "{\"backend\":\"opencl\",\"id\":\"opencl:0.0\",\"name\":\"GPU\"}]}\n",
+        host);
+}
+
+typedef struct rec {
+    const char *benchmark, *kernel, *device, *precision, *matrix, *suite, *case_, *params;
+    double median_s;
+} rec;
+
+/* One usable measurement: samples 0.9, 1 and 1.2 times median_s, GFLOP/s
+ * and GB/s from the median as the commands write them. */
+static void results_add(results_file *rf, rec r)
+{
+    const char *device = r.device ? r.device : "opencl:0.0";
+    const int omp = strncmp(device, "openmp", 6) == 0;
+    double t = r.median_s;
+    fprintf(rf->f,
+            "{\"type\":\"measurement\",\"schema\":1,\"run_id\":\"r1\",\"benchmark\":\"%s\",\"kernel\":\"%s\","
+            "\"backend\":\"%s\",\"device\":\"%s\",\"device_name\":\"%s\",\"precision\":\"%s\",\"params\":%s,"
+            "\"status\":\"ok\",\"stats\":{\"samples_s\":[%.9g,%.9g,%.9g],\"n\":3,\"median_s\":%.9g,"
+            "\"min_s\":%.9g,\"max_s\":%.9g},\"flops\":2e6,\"gflops\":%.9g,\"bytes\":1.2e7,\"gbs\":%.9g",
+            r.benchmark ? r.benchmark : "spmv", r.kernel, omp ? "openmp" : "opencl", device, omp ? "CPU" : "GPU",
+            r.precision ? r.precision : "double", r.params ? r.params : "{}", 0.9 * t, t, 1.2 * t, t, 0.9 * t, 1.2 * t,
+            2e6 / t / 1e9, 1.2e7 / t / 1e9);
+    if (r.matrix)
+        fprintf(rf->f, ",\"matrix\":{\"name\":\"%s\",\"hash\":\"h-%s\"},\"fraction_of_stream\":%.9g", r.matrix,
+                r.matrix, 1.2e7 / t / 1e9 / 100);
+    if (r.suite) fprintf(rf->f, ",\"suite\":\"%s\"", r.suite);
+    if (r.case_) fprintf(rf->f, ",\"case\":\"%s\"", r.case_);
+    fputs("}\n", rf->f);
+}
+
+static fb_results_set *results_load(results_file *rf)
+{
+    fb_results_set *set = NULL;
+    fclose(rf->f);
+    if (fb_results_load(rf->path, &set) != FB_OK) fail_msg("%s", fb_error_message());
+    unlink(rf->path);
+    return set;
+}
+
+static const fb_figure *figure_named(const fb_figure_list *list, const char *name)
+{
+    for (int i = 0; i < list->n; ++i)
+        if (strcmp(list->f[i].name, name) == 0) return &list->f[i];
+    return NULL;
+}
+
+/* The figure's data file as text (at most 64 KiB). */
+static char *table_text(const fb_figure *f)
+{
+    static char buf[1 << 16];
+    char path[256];
+    snprintf(path, sizeof path, "/tmp/fb-test-figures-%ld-table.csv", (long)getpid());
+    assert_int_equal(fb_figure_write(f, path), FB_OK);
+    FILE *in = fopen(path, "r");
+    assert_non_null(in);
+    size_t n = fread(buf, 1, sizeof buf - 1, in);
+    buf[n] = '\0';
+    fclose(in);
+    unlink(path);
+    return buf;
+}
+
+/* ---- performance profiles --------------------------------------------------- */
+
+/* Solver b missed matrix m3: the profile is drawn over m1 and m2 only,
+ * where both ran, so both curves can reach 1 (before, b's stopped at 2/3). */
+static void test_profile_only_matrices_all_solvers_ran(void **state)
+{
+    (void)state;
+    results_file rf;
+    fb_figure_list list;
+    results_begin(&rf, "profile", "host");
+    results_add(&rf, (rec){.kernel = "a", .matrix = "m1", .median_s = 1e-3});
+    results_add(&rf, (rec){.kernel = "a", .matrix = "m2", .median_s = 2e-3});
+    results_add(&rf, (rec){.kernel = "a", .matrix = "m3", .median_s = 3e-3});
+    results_add(&rf, (rec){.kernel = "b", .matrix = "m1", .median_s = 2e-3});
+    results_add(&rf, (rec){.kernel = "b", .matrix = "m2", .median_s = 1e-3});
+    fb_results_set *set = results_load(&rf);
+    assert_int_equal(fb_figures_collect(set, FB_FIG_PROFILE, &list), FB_OK);
+    assert_int_equal(list.n, 1);
+    assert_int_equal(list.f[0].nrows, 2);
+    assert_int_equal(list.f[0].ncols, 2);
+    assert_non_null(strstr(list.f[0].title, "over 2 matrices all 2 solvers ran on"));
+    const char *csv = table_text(&list.f[0]);
+    assert_non_null(strstr(csv, "ratio,a @ opencl:0.0\n1,0\n1,0.5\n2,1\n"));
+    assert_non_null(strstr(csv, "ratio,b @ opencl:0.0\n1,0\n1,0.5\n2,1\n"));
+    fb_figure_list_free(&list);
+    fb_results_set_free(set);
+}
+
+/* One matrix in common is no profile: not drawn, and a note says why. */
+static void test_profile_needs_two_common_matrices(void **state)
+{
+    (void)state;
+    results_file rf;
+    fb_figure_list list;
+    results_begin(&rf, "profile-note", "host");
+    results_add(&rf, (rec){.kernel = "a", .matrix = "m1", .median_s = 1e-3});
+    results_add(&rf, (rec){.kernel = "a", .matrix = "m2", .median_s = 2e-3});
+    results_add(&rf, (rec){.kernel = "b", .matrix = "m1", .median_s = 2e-3});
+    results_add(&rf, (rec){.kernel = "b", .matrix = "m3", .median_s = 1e-3});
+    fb_results_set *set = results_load(&rf);
+    assert_int_equal(fb_figures_collect(set, FB_FIG_PROFILE, &list), FB_OK);
+    assert_int_equal(list.n, 0);
+    assert_int_equal(list.nnotes, 1);
+    assert_non_null(strstr(list.notes[0], "only 1 of its 3 matrices were run by all 2 solvers"));
+    fb_figure_list_free(&list);
+    fb_results_set_free(set);
+}
+
+/* Solvers sharing no matrix (CSR kernels, BCSR kernels on the block form)
+ * are two profiles, each over its own matrices. */
+static void test_profile_per_set_of_linked_solvers(void **state)
+{
+    (void)state;
+    results_file rf;
+    fb_figure_list list;
+    results_begin(&rf, "profile-sets", "host");
+    const char *csr[] = {"m1", "m2"}, *block[] = {"m1:block=4", "m2:block=4"};
+    for (int i = 0; i < 2; ++i) {
+        results_add(&rf, (rec){.kernel = "csr-a", .matrix = csr[i], .case_ = "csr", .median_s = 1e-3});
+        results_add(&rf, (rec){.kernel = "csr-b", .matrix = csr[i], .case_ = "csr", .median_s = 2e-3});
+        results_add(&rf, (rec){.kernel = "bcsr-a", .matrix = block[i], .case_ = "block", .median_s = 1e-3});
+        results_add(&rf, (rec){.kernel = "bcsr-b", .matrix = block[i], .case_ = "block", .median_s = 2e-3});
+    }
+    fb_results_set *set = results_load(&rf);
+    assert_int_equal(fb_figures_collect(set, FB_FIG_PROFILE, &list), FB_OK);
+    assert_int_equal(list.n, 2);
+    assert_non_null(figure_named(&list, "profile-spmv-double-csr"));
+    assert_non_null(figure_named(&list, "profile-spmv-double-block"));
+    for (int i = 0; i < 2; ++i) {
+        assert_int_equal(list.f[i].nrows, 2);
+        assert_int_equal(list.f[i].ncols, 2);
+    }
+    fb_figure_list_free(&list);
+    fb_results_set_free(set);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_profile_only_matrices_all_solvers_ran),
+        cmocka_unit_test(test_profile_needs_two_common_matrices),
+        cmocka_unit_test(test_profile_per_set_of_linked_solvers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
