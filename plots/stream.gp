@@ -1,7 +1,9 @@
 # stream.gp - stream bandwidth per kernel (x) and device (bars), median GB/s.
 # Input (written by `flowbench plot`, or by hand): CSV whose header is
-# "label,DEVICE1,DEVICE2,..." and whose rows are "copy,63.7,75.6,..." in
-# GB/s; NaN leaves a gap.
+# "label,DEVICE1,DEVICE1 lo,DEVICE1 hi,DEVICE2,..." and whose rows are
+# "copy,63.7,61.2,64.0,75.6,..." in GB/s; NaN leaves a gap.
+# The whiskers span the value by the slowest and the fastest sample of the
+# record the bar shows (its best configuration), converted as the bar is.
 # Usage: gnuplot -e "datafile='t.csv'; outfile='s.png'; term='png'; plottitle='...'" plots/stream.gp
 if (!exists("term")) term = 'png'
 if (!exists("plottitle")) plottitle = 'Stream bandwidth'
@@ -10,14 +12,15 @@ else { set terminal pngcairo size 960,540 }
 set output outfile
 set datafile separator comma
 set datafile missing 'NaN'
-if (!exists("ncols")) { stats datafile using 2 nooutput; ncols = STATS_columns - 1 }
+if (!exists("ncols")) { stats datafile using 2 nooutput; ncols = (STATS_columns - 1) / 3 }
 set title plottitle noenhanced
 set ylabel 'bandwidth [GB/s = 1e9 B/s]'
 set xlabel 'kernel (copy, mul: 2 words per element; add, triad: 3)'
 set style data histograms
-set style histogram clustered gap 1
+set style histogram errorbars gap 1 lw 1
 set style fill solid 0.8 border -1
 set grid ytics
 set key above noenhanced
 set yrange [0:*]
-plot for [i=2:ncols+1] datafile using i:xtic(1) title columnheader(i)
+# Column 3i-1 is series i, 3i and 3i+1 its whiskers.
+plot for [i=1:ncols] datafile using 3*i-1:3*i:3*i+1:xtic(1) title columnheader(3*i-1)

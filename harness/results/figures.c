@@ -79,24 +79,52 @@ static int label_index(char ***labels, int *n, const char *label)
     return (*n)++;
 }
 
-/* Keeps the better value per cell: the best settings of a kernel there. */
-static fb_status figure_put(fb_figure *f, const char *row, const char *col, double value, int higher_is_better)
+/* Keeps the better value per cell, with its whiskers: the best settings of
+ * a kernel there. */
+static fb_status cell_put(fb_figure *f, const char *row, const char *col, fb_cell cell, int higher_is_better)
 {
     fb_status status = FB_OK;
     int r = label_index(&f->rows, &f->nrows, row), c = label_index(&f->cols, &f->ncols, col);
     if (r < 0 || c < 0) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
+    cell.row = r;
+    cell.col = c;
     for (int i = 0; i < f->ncells; ++i) {
         fb_cell *x = &f->cells[i];
         if (x->row != r || x->col != c) continue;
-        if (higher_is_better ? value > x->value : value < x->value) x->value = value;
+        if (higher_is_better ? cell.value > x->value : cell.value < x->value) *x = cell;
         return FB_OK;
     }
     fb_cell *grown = realloc(f->cells, (size_t)(f->ncells + 1) * sizeof *grown);
     if (!grown) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
     f->cells = grown;
-    f->cells[f->ncells++] = (fb_cell){r, c, value};
+    f->cells[f->ncells++] = cell;
 fail:
     return status;
+}
+
+static fb_status figure_put(fb_figure *f, const char *row, const char *col, double value, int higher_is_better)
+{
+    return cell_put(f, row, col, (fb_cell){.value = value, .lo = NAN, .hi = NAN}, higher_is_better);
+}
+
+/* A value derived from the record's median time, with whiskers: the same
+ * formula applied to its fastest and slowest samples. A rate (higher is
+ * better: GB/s, GFLOP/s, fraction of stream) scales as 1 / time, a time per
+ * unit (ns per cell) as time. */
+static fb_status figure_put_timed(fb_figure *f, const char *row, const char *col, const fb_record *r, double value,
+                                  int higher_is_better)
+{
+    double median = fb_record_median(r), fast = INFINITY, slow = 0;
+    for (int i = 0; i < r->nsamples; ++i) {
+        fast = fmin(fast, r->samples[i]);
+        slow = fmax(slow, r->samples[i]);
+    }
+    fb_cell cell = {.value = value, .lo = NAN, .hi = NAN};
+    if (median > 0 && fast > 0 && slow >= fast) {
+        cell.lo = higher_is_better ? value * median / slow : value * fast / median;
+        cell.hi = higher_is_better ? value * median / fast : value * slow / median;
+    }
+    return cell_put(f, row, col, cell, higher_is_better);
 }
 
 static void figure_free(fb_figure *f)
@@ -204,7 +232,7 @@ static fb_status collect_stream(const fb_results_set *set, fb_figure_list *out)
         snprintf(f->title, sizeof f->title, "Stream bandwidth (median) on %s, %s%s%s", fb_record_host(r),
                  str(r, "precision"), *n ? ", n = " : "", n);
         device_label(r, dev, sizeof dev);
-        FB_CHECK(figure_put(f, str(r, "kernel"), dev, gbs, 1));
+        FB_CHECK(figure_put_timed(f, str(r, "kernel"), dev, r, gbs, 1));
     }
 fail:
     return status;
@@ -229,7 +257,7 @@ static int speedup_transform(fb_figure *f)
         for (int j = 0; j < f->ncells; ++j)
             if (orig[j].row == x.row && orig[j].col == ref) base = orig[j].value;
         if (x.col == ref || isnan(base)) continue;
-        f->cells[n++] = (fb_cell){x.row, x.col > ref ? x.col - 1 : x.col, base / x.value};
+        f->cells[n++] = (fb_cell){x.row, x.col > ref ? x.col - 1 : x.col, base / x.value, NAN, NAN};
     }
     free(orig);
     free(f->cols[ref]);
@@ -294,7 +322,7 @@ static fb_status add_foreign_peers(const fb_results_set *set, fb_figure *f)
             strcmp(str(r, "benchmark"), str(f->rep, "benchmark")))
             continue;
         snprintf(col, sizeof col, "%s (%s)", str(r, "kernel"), str(r, "device"));
-        FB_CHECK(figure_put(f, fb_record_matrix(r), col, fb_json_num(r->json, "gflops"), 1));
+        FB_CHECK(figure_put_timed(f, fb_record_matrix(r), col, r, fb_json_num(r->json, "gflops"), 1));
     }
 fail:
     return status;
@@ -317,7 +345,7 @@ static fb_status collect_per_matrix(const fb_results_set *set, fb_figure_kind ki
         snprintf(f->title, sizeof f->title, "%s %s on %s %s (%s), %s", str(r, "benchmark"),
                  kind == FB_FIG_VARIANTS ? "kernel variants per matrix" : "fraction of measured stream bandwidth",
                  str(r, "device"), str(r, "device_name"), fb_record_host(r), str(r, "precision"));
-        FB_CHECK(figure_put(f, fb_record_matrix(r), str(r, "kernel"), v, 1));
+        FB_CHECK(figure_put_timed(f, fb_record_matrix(r), str(r, "kernel"), r, v, 1));
     }
     for (int i = 0; i < out->n && kind == FB_FIG_VARIANTS; ++i)
         FB_CHECK(add_foreign_peers(set, &out->f[i]));
@@ -543,7 +571,7 @@ static fb_status collect_blockshape(const fb_results_set *set, fb_figure_list *o
         set_qualifiers(f, (const char *[]){case_beside_matrix(r), str(r, "suite"), fb_record_host(r)}, 3);
         snprintf(f->title, sizeof f->title, "%s block shapes on %s%s%s, %s", str(r, "benchmark"), str(r, "device_name"),
                  *fb_record_matrix(r) ? ", matrix " : "", fb_record_matrix(r), str(r, "precision"));
-        FB_CHECK(figure_put(f, shape, str(r, "kernel"), gbs, 1));
+        FB_CHECK(figure_put_timed(f, shape, str(r, "kernel"), r, gbs, 1));
     }
     figure_filter(out, keep_two_rows);
 fail:
@@ -591,7 +619,7 @@ static fb_status collect_percell(const fb_results_set *set, fb_figure_list *out)
         snprintf(f->title, sizeof f->title, "%s time per cell, %.40s, grid %s, %s", str(r, "benchmark"),
                  str(r, "device_name"), fb_record_matrix(r), str(r, "precision"));
         percell_series(r, col, sizeof col);
-        FB_CHECK(figure_put(f, row, col, ns, 0));
+        FB_CHECK(figure_put_timed(f, row, col, r, ns, 0));
     }
     figure_filter(out, keep_two_rows);
 fail:
@@ -917,22 +945,58 @@ static double cell_value(const fb_figure *f, int row, int col)
 }
 
 /* "label,COL1,COL2,..." then one row per row label; NaN marks a gap. */
+int fb_figure_has_whiskers(fb_figure_kind kind)
+{
+    return kind == FB_FIG_STREAM || kind == FB_FIG_VARIANTS || kind == FB_FIG_ROOFLINE || kind == FB_FIG_BLOCKSHAPE ||
+           kind == FB_FIG_PERCELL;
+}
+
+static const fb_cell *cell_at(const fb_figure *f, int row, int col)
+{
+    for (int i = 0; i < f->ncells; ++i)
+        if (f->cells[i].row == row && f->cells[i].col == col) return &f->cells[i];
+    return NULL;
+}
+
+static void write_number(FILE *out, double v)
+{
+    if (isnan(v))
+        fputs(",NaN", out);
+    else
+        fprintf(out, ",%.6g", v);
+}
+
+/* ",NAME" or, with whiskers, ",NAME,NAME lo,NAME hi". */
+static void write_series_header(FILE *out, const char *name, int whiskers)
+{
+    char part[320];
+    fputc(',', out);
+    fb_csv_field(out, name);
+    for (int k = 0; whiskers && k < 2; ++k) {
+        snprintf(part, sizeof part, "%s %s", name, k ? "hi" : "lo");
+        fputc(',', out);
+        fb_csv_field(out, part);
+    }
+}
+
+/* "label,COL1,COL2,..." (with whiskers "label,COL1,COL1 lo,COL1 hi,...")
+ * then one row per row label; NaN marks a gap. */
 static void write_bars(const fb_figure *f, FILE *out)
 {
+    const int whiskers = fb_figure_has_whiskers(f->kind);
     fb_csv_field(out, "label");
-    for (int c = 0; c < f->ncols; ++c) {
-        fputc(',', out);
-        fb_csv_field(out, f->cols[c]);
-    }
+    for (int c = 0; c < f->ncols; ++c)
+        write_series_header(out, f->cols[c], whiskers);
     fputc('\n', out);
     for (int r = 0; r < f->nrows; ++r) {
         fb_csv_field(out, f->rows[r]);
         for (int c = 0; c < f->ncols; ++c) {
-            double v = cell_value(f, r, c);
-            if (isnan(v))
-                fputs(",NaN", out);
-            else
-                fprintf(out, ",%.6g", v);
+            const fb_cell *x = cell_at(f, r, c);
+            write_number(out, x ? x->value : NAN);
+            if (whiskers) {
+                write_number(out, x ? x->lo : NAN);
+                write_number(out, x ? x->hi : NAN);
+            }
         }
         fputc('\n', out);
     }

@@ -34,6 +34,7 @@ typedef enum fb_figure_kind {
 typedef struct fb_cell {
     int row, col;
     double value;
+    double lo, hi; /* the value by the fastest and slowest sample of its record (whiskers); NAN when unknown */
 } fb_cell;
 
 typedef struct fb_figure {
@@ -74,6 +75,10 @@ fb_status fb_figures_collect(const fb_results_set *set, fb_figure_kind kind, fb_
  * "params.WG_SIZE"), one figure per device, precision and matrix with at
  * least two values of it; best GB/s per (value, kernel). */
 fb_status fb_figures_collect_beside(const fb_results_set *set, const char *field, fb_figure_list *out);
+
+/* Whether the kind's bars carry whiskers: its table gives each series three
+ * columns, "NAME,NAME lo,NAME hi" (docs/plots-and-compare.md). */
+int fb_figure_has_whiskers(fb_figure_kind kind);
 
 /* Writes the figure's data file (CSV, documented per kind). */
 fb_status fb_figure_write(const fb_figure *fig, const char *path);

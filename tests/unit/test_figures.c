@@ -172,12 +172,100 @@ static void test_profile_per_set_of_linked_solvers(void **state)
     fb_results_set_free(set);
 }
 
+/* ---- whiskers ----------------------------------------------------------------- */
+
+/* Every "value,lo,hi" triple of a data line: lo <= value <= hi, and the
+ * spread is the samples' (0.9 and 1.2 times the median): value / 1.2 and
+ * value / 0.9 for a rate. Returns how many triples. */
+static int check_triples(const char *line)
+{
+    int n = 0;
+    const char *p = strchr(line, ',');
+    while (p && *p == ',') {
+        char *end;
+        double v = strtod(p + 1, &end), lo = strtod(end + 1, &end), hi = strtod(end + 1, &end);
+        if (!isnan(v)) {
+            assert_true(lo <= v && v <= hi);
+            assert_float_equal(lo, v / 1.2, 1e-4 * v);
+            assert_float_equal(hi, v / 0.9, 1e-4 * v);
+            n++;
+        }
+        p = end;
+    }
+    return n;
+}
+
+/* The variants table gives each kernel lo and hi columns, from the samples
+ * of the configuration the bar shows (the best of two settings here). */
+static void test_variants_whiskers(void **state)
+{
+    (void)state;
+    results_file rf;
+    fb_figure_list list;
+    results_begin(&rf, "whiskers", "host");
+    results_add(&rf, (rec){.kernel = "a", .matrix = "m1", .params = "{\"WG\":64}", .median_s = 1e-3});
+    results_add(&rf, (rec){.kernel = "a", .matrix = "m1", .params = "{\"WG\":128}", .median_s = 4e-3});
+    results_add(&rf, (rec){.kernel = "a", .matrix = "m2", .median_s = 2e-3});
+    results_add(&rf, (rec){.kernel = "b", .matrix = "m1", .median_s = 3e-3});
+    fb_results_set *set = results_load(&rf);
+    assert_int_equal(fb_figures_collect(set, FB_FIG_VARIANTS, &list), FB_OK);
+    assert_int_equal(list.n, 1);
+    char *csv = table_text(&list.f[0]);
+    char *line = strtok(csv, "\n");
+    assert_string_equal(line, "label,a,a lo,a hi,b,b lo,b hi");
+    int triples = 0;
+    while ((line = strtok(NULL, "\n")))
+        triples += check_triples(line);
+    assert_int_equal(triples, 3);
+    assert_true(fb_figure_has_whiskers(FB_FIG_VARIANTS));
+    assert_false(fb_figure_has_whiskers(FB_FIG_SPEEDUP));
+    fb_figure_list_free(&list);
+    fb_results_set_free(set);
+}
+
+/* ---- names ---------------------------------------------------------------------- */
+
+/* Two precisions and two cases sweeping one kernel on one matrix: the heat
+ * maps are told apart by precision and case, not by a number. */
+static void test_names_say_precision_and_case(void **state)
+{
+    (void)state;
+    results_file rf;
+    fb_figure_list list;
+    const char *precisions[] = {"double", "single"}, *cases[] = {"csr", "occupancy"};
+    results_begin(&rf, "names", "host");
+    for (int p = 0; p < 2; ++p)
+        for (int c = 0; c < 2; ++c)
+            for (int x = 1; x <= 2; ++x)
+                for (int y = 1; y <= 2; ++y) {
+                    char params[64];
+                    snprintf(params, sizeof params, "{\"X\":%d,\"Y\":%d}", x, y);
+                    results_add(&rf, (rec){.kernel = "k",
+                                           .matrix = "M",
+                                           .precision = precisions[p],
+                                           .case_ = cases[c],
+                                           .params = params,
+                                           .median_s = 1e-3 * x * y});
+                }
+    fb_results_set *set = results_load(&rf);
+    assert_int_equal(fb_figures_collect(set, FB_FIG_HEATMAP, &list), FB_OK);
+    assert_int_equal(list.n, 4);
+    assert_non_null(figure_named(&list, "heatmap-k-opencl-0.0-double-m-csr"));
+    assert_non_null(figure_named(&list, "heatmap-k-opencl-0.0-double-m-occupancy"));
+    assert_non_null(figure_named(&list, "heatmap-k-opencl-0.0-single-m-csr"));
+    assert_non_null(figure_named(&list, "heatmap-k-opencl-0.0-single-m-occupancy"));
+    fb_figure_list_free(&list);
+    fb_results_set_free(set);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_profile_only_matrices_all_solvers_ran),
         cmocka_unit_test(test_profile_needs_two_common_matrices),
         cmocka_unit_test(test_profile_per_set_of_linked_solvers),
+        cmocka_unit_test(test_variants_whiskers),
+        cmocka_unit_test(test_names_say_precision_and_case),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
