@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "colours.h"
 #include "figures.h"
 
 static int has_scripts(const char *dir)
@@ -104,24 +105,36 @@ static void write_string_var(FILE *out, const char *name, const char *value)
     fputs("'\n", out);
 }
 
+/* colours = '#rrggbb ...': the colour of each series, in column order. */
+static void write_colours(FILE *out, const fb_figure *f, const fb_colour_map *map)
+{
+    char hex[8];
+    fputs("colours = '", out);
+    for (int c = 0; c < f->ncols; ++c)
+        fprintf(out, "%s%s", c ? " " : "", fb_colour_of(map, f->cols[c], hex));
+    fputs("'\n", out);
+}
+
 /* NAME.vars: what the script needs to know about the figure, loaded by the
  * gnuplot command line (figure_command). */
-static fb_status write_vars(const fb_figure *f, const char *dir)
+static fb_status write_vars(const fb_figure *f, const fb_colour_map *colours, const char *dir)
 {
     fb_status status = FB_OK;
     char path[PATH_MAX + 160], file[160];
     snprintf(path, sizeof path, "%s/%s.vars", dir, f->name);
     FILE *out = fopen(path, "w");
     if (!out) FB_FAIL(FB_ERR_IO, "%s: cannot open for writing", path);
-    fputs("# written by flowbench plot: the figure's title, labels and sizes, loaded before its script\n"
-          "apos = sprintf('%c', 39)\n",
-          out);
+    fputs(
+        "# written by flowbench plot: the figure's title, labels, sizes and series colours, loaded before its script\n"
+        "apos = sprintf('%c', 39)\n",
+        out);
     snprintf(file, sizeof file, "%s.csv", f->name);
     write_string_var(out, "datafile", file);
     write_string_var(out, "plottitle", f->title);
     write_string_var(out, "xname", f->xlabel);
     write_string_var(out, "yname", f->ylabel);
     fprintf(out, "ncols = %d\nnrows = %d\n", f->ncols, f->nrows);
+    if (fb_figure_has_series(f->kind)) write_colours(out, f, colours);
     if (ferror(out)) FB_FAIL(FB_ERR_IO, "%s: write failed", path);
 fail:
     if (out && fclose(out) != 0 && status == FB_OK)
@@ -191,6 +204,8 @@ typedef struct plot_ctx {
     const fb_plot_options *opt;
     char scripts[PATH_MAX];
     FILE *replot, *log;
+    fb_figure_list lists[FB_FIG_NKINDS];
+    fb_colour_map colours;
 } plot_ctx;
 
 /* replot.sh names no absolute path: it runs in its own folder and takes the
@@ -265,7 +280,7 @@ static fb_status draw(plot_ctx *ctx, const fb_figure *f)
     if (!safe_name(f->name)) FB_FAIL(FB_ERR_INPUT, "plot: figure name '%s' is not a safe file name", f->name);
     snprintf(path, sizeof path, "%s/%s.csv", ctx->opt->out_dir, f->name);
     FB_CHECK(fb_figure_write(f, path));
-    FB_CHECK(write_vars(f, ctx->opt->out_dir));
+    FB_CHECK(write_vars(f, &ctx->colours, ctx->opt->out_dir));
     snprintf(script, sizeof script, "%s/%s.gp", ctx->scripts, fb_figure_script(f->kind));
     for (int t = 0; t < 2; ++t) {
         figure_command(f, terms[t], cmd, sizeof cmd);
@@ -280,26 +295,37 @@ fail:
     return status;
 }
 
-static fb_status draw_kind(plot_ctx *ctx, const fb_results_set *set, fb_figure_kind kind, fb_plot_summary *s)
+/* Every figure of every kind before any is drawn: one colour map over all
+ * of them keeps a label's colour from figure to figure. */
+static fb_status collect_all(plot_ctx *ctx, const fb_results_set *set)
 {
     fb_status status = FB_OK;
-    fb_figure_list list = {0};
-    if (kind == FB_FIG_BESIDE && !ctx->opt->beside) return FB_OK; /* only on request */
-    if (kind == FB_FIG_BESIDE)
-        FB_CHECK(fb_figures_collect_beside(set, ctx->opt->beside, &list));
-    else
-        FB_CHECK(fb_figures_collect(set, kind, &list));
-    for (int i = 0; i < list.nnotes; ++i)
-        fprintf(ctx->log, "%s\n", list.notes[i]);
-    if (list.n == 0) {
+    for (int k = 0; k < FB_FIG_NKINDS; ++k) {
+        if (k != FB_FIG_BESIDE)
+            FB_CHECK(fb_figures_collect(set, (fb_figure_kind)k, &ctx->lists[k]));
+        else if (ctx->opt->beside) /* only on request */
+            FB_CHECK(fb_figures_collect_beside(set, ctx->opt->beside, &ctx->lists[k]));
+    }
+    FB_CHECK(fb_colour_map_build(ctx->lists, FB_FIG_NKINDS, &ctx->colours));
+fail:
+    return status;
+}
+
+static fb_status draw_kind(plot_ctx *ctx, fb_figure_kind kind, fb_plot_summary *s)
+{
+    fb_status status = FB_OK;
+    const fb_figure_list *list = &ctx->lists[kind];
+    if (kind == FB_FIG_BESIDE && !ctx->opt->beside) return FB_OK;
+    for (int i = 0; i < list->nnotes; ++i)
+        fprintf(ctx->log, "%s\n", list->notes[i]);
+    if (list->n == 0) {
         fprintf(ctx->log, "%s\n", fb_figure_missing(kind));
         s->skipped++;
     }
-    if (list.n > 0) FB_CHECK(copy_script(ctx, kind));
-    for (int i = 0; i < list.n; ++i, s->figures++)
-        FB_CHECK(draw(ctx, &list.f[i]));
+    if (list->n > 0) FB_CHECK(copy_script(ctx, kind));
+    for (int i = 0; i < list->n; ++i, s->figures++)
+        FB_CHECK(draw(ctx, &list->f[i]));
 fail:
-    fb_figure_list_free(&list);
     return status;
 }
 
@@ -314,16 +340,20 @@ static int usable_count(const fb_results_set *set)
 fb_status fb_plot_results(const fb_results_set *set, const fb_plot_options *opt, FILE *log, fb_plot_summary *s)
 {
     fb_status status = FB_OK;
-    plot_ctx ctx = {opt, "", NULL, log};
+    plot_ctx ctx = {.opt = opt, .log = log};
     memset(s, 0, sizeof *s);
     if (!usable_count(set))
         FB_FAIL(FB_ERR_INPUT, "plot: %s has no measurement with status ok and samples: nothing to plot", set->path);
     FB_CHECK(fb_plot_find_scripts(opt->scripts_dir, ctx.scripts, sizeof ctx.scripts));
     FB_CHECK(make_dir(opt->out_dir));
     FB_CHECK(open_replot(&ctx));
+    FB_CHECK(collect_all(&ctx, set));
     for (int k = 0; k < FB_FIG_NKINDS; ++k)
-        FB_CHECK(draw_kind(&ctx, set, (fb_figure_kind)k, s));
+        FB_CHECK(draw_kind(&ctx, (fb_figure_kind)k, s));
 fail:
+    for (int k = 0; k < FB_FIG_NKINDS; ++k)
+        fb_figure_list_free(&ctx.lists[k]);
+    fb_colour_map_free(&ctx.colours);
     if (ctx.replot && fclose(ctx.replot) != 0 && status == FB_OK)
         status = fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "%s/replot.sh: write failed", opt->out_dir);
     return status;

@@ -3,19 +3,22 @@
 # `report` end to end:
 #  1. on the constructed sweep file (tests/data/results, test data): every
 #     plot type is drawn, as a valid PNG and a well-formed SVG, and the
-#     sweep too sparse for a heat map is skipped rather than drawn;
-#  2. on a real stream run: the stream bars (and, with OpenCL, speedup bars
-#     over OpenMP) are drawn, and the types without data say so in one line;
+#     sweep too sparse for a heat map is skipped rather than drawn. Each
+#     series label has one colour in every figure (NAME.vars), and the
+#     series of one figure have different colours;
 #  1a. a run shaped like the standard suite (both precisions, two cases
 #     sweeping the same kernel and matrix): each name says its precision
 #     and case, none is told apart by a number;
 #  1b. replot.sh names no absolute path and redraws every figure in a
 #     copy of the folder moved elsewhere (with its scripts/);
+#  2. on a real stream run: the stream bars (and, with OpenCL, speedup bars
+#     over OpenMP) are drawn, and the types without data say so in one line;
 #  3. replot.sh redraws the figures from the tables alone;
 #  4. on the committed H100 reference run: the same GPU through cuda and
 #     opencl gets a figure each, and every device with a baseline gets a
 #     speedup (two bugs once hid them); its names and the grid-cpu
-#     reference's pass the test of 1a;
+#     reference's pass the test of 1a, its colours that of 1 (it has more
+#     series labels than the palette has colours);
 #  5. on a real grid-quick sweep: time per cell by work-group shape (heat2d,
 #     row- and column-major side by side) and by cell layout (fv-surface).
 set -euo pipefail
@@ -39,6 +42,32 @@ check_names() { # DIR: every figure's name says its precision, and none is anoth
     fi
   done
 }
+series_of() { # TABLE: the series labels of a figure's table, one a line, in column order
+  if head -1 "$1" | grep -q '^ratio,'; then
+    sed -n 's/^ratio,//p' "$1"
+  elif head -1 "$1" | grep -q ' lo,'; then
+    head -1 "$1" | tr ',' '\n' | tail -n +2 | awk 'NR % 3 == 1'
+  else
+    head -1 "$1" | tr ',' '\n' | tail -n +2
+  fi
+}
+check_colours() { # DIR: a label has one colour in all figures, and the series of a figure differ
+  local d=$1 vars label colour
+  declare -A seen=()
+  for vars in "$d"/*.vars; do
+    grep -q '^colours = ' "$vars" || continue
+    local colours=($(sed -n "s/^colours = '\(.*\)'$/\1/p" "$vars")) i=0
+    [ "$(printf '%s\n' "${colours[@]}" | sort | uniq -d)" = "" ] || fail "$vars: two series share a colour"
+    while IFS= read -r label; do
+      colour=${colours[$i]:-}; i=$((i + 1))
+      [ -n "$colour" ] || fail "$vars: no colour for $label"
+      [ "${seen[$label]:-$colour}" = "$colour" ] || fail "$label is ${seen[$label]} in one figure, $colour in $vars"
+      seen[$label]=$colour
+    done < <(series_of "${vars%.vars}.csv")
+    [ "$i" -eq "${#colours[@]}" ] || fail "$vars: $i series, ${#colours[@]} colours"
+  done
+  [ "${#seen[@]}" -gt 0 ] || fail "$d: no series colours at all"
+}
 check_figures() { # DIR KIND...: at least one valid PNG and SVG per kind, and nothing else broken
   local d=$1; shift
   for kind in "$@"; do
@@ -52,6 +81,7 @@ echo "== 1. constructed sweep (test data)"
 "$bin" plot "$src/tests/data/results/constructed-sweep.jsonl" --out "$dir/constructed" --scripts "$src/plots" \
   | tee "$dir/constructed.txt"
 check_figures "$dir/constructed" stream speedup heatmap blockshape variants roofline profile
+check_colours "$dir/constructed"
 ! ls "$dir"/constructed/heatmap-heat-jacobi-* > /dev/null 2>&1 || fail "3 block shapes on a 3 x 3 grid drawn as a heat map"
 grep -q 'WORKGROUP_SIZE_BITS' "$dir"/constructed/heatmap-csr-multirow-opencl-0.0-double-ahmed.csv || fail "heat map axes"
 
@@ -107,6 +137,7 @@ for d in cuda-0 opencl-0.0; do
 done
 grep -q '^gen:cube:57,[0-9.]*,[0-9.]*$' "$dir/h100/speedup-spmv-double.csv" || fail "speedup lost a device on gen:cube:57"
 check_names "$dir/h100"
+check_colours "$dir/h100" # more labels than the palette has colours
 grid=$(ls "$src"/results/reference/grid-cpu-*/results.jsonl | head -n 1)
 "$bin" plot "$grid" --out "$dir/grid-ref" --scripts "$src/plots" > "$dir/grid-ref.txt"
 check_names "$dir/grid-ref" # two cases sweep the same kernels on 64x64x64

@@ -1,6 +1,7 @@
 /* test_figures.c - the tables behind `flowbench plot` (figures.c): the
  * performance profile's matrices, figure names, the whiskers of bar
- * charts and the colours of series, on small results files written here. */
+ * charts, and the colour map of plot's series, on small results files
+ * written here. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "results/colours.h"
 #include "results/figures.h"
 #include "results/reader.h"
 
@@ -258,6 +260,84 @@ static void test_names_say_precision_and_case(void **state)
     fb_results_set_free(set);
 }
 
+/* ---- colours ----------------------------------------------------------------- */
+
+static void assert_distinct_colours(const fb_colour_map *map, const fb_figure *f)
+{
+    char a[8], b[8];
+    for (int i = 0; i < f->ncols; ++i)
+        for (int j = i + 1; j < f->ncols; ++j)
+            assert_string_not_equal(fb_colour_of(map, f->cols[i], a), fb_colour_of(map, f->cols[j], b));
+}
+
+/* Kernel a in the variants and the roofline figure of one file: one
+ * colour in both; the series of each figure differ. */
+static void test_colours_one_per_label(void **state)
+{
+    (void)state;
+    results_file rf;
+    fb_figure_list lists[2];
+    fb_colour_map map;
+    char x[8], y[8];
+    results_begin(&rf, "colours", "host");
+    results_add(&rf, (rec){.kernel = "a", .matrix = "m1", .median_s = 1e-3});
+    results_add(&rf, (rec){.kernel = "b", .matrix = "m1", .median_s = 2e-3});
+    results_add(&rf, (rec){.kernel = "a", .device = "openmp:0", .matrix = "m1", .median_s = 3e-3});
+    results_add(&rf, (rec){.kernel = "c", .device = "openmp:0", .matrix = "m1", .median_s = 3e-3});
+    fb_results_set *set = results_load(&rf);
+    assert_int_equal(fb_figures_collect(set, FB_FIG_VARIANTS, &lists[0]), FB_OK);
+    assert_int_equal(fb_figures_collect(set, FB_FIG_ROOFLINE, &lists[1]), FB_OK);
+    assert_int_equal(lists[0].n, 2); /* one per device */
+    assert_int_equal(fb_colour_map_build(lists, 2, &map), FB_OK);
+    assert_int_equal(map.n, 3);
+    const char *first = NULL;
+    for (int l = 0; l < 2; ++l)
+        for (int i = 0; i < lists[l].n; ++i) {
+            const fb_figure *f = &lists[l].f[i];
+            assert_distinct_colours(&map, f);
+            for (int c = 0; c < f->ncols; ++c)
+                if (strcmp(f->cols[c], "a") == 0) {
+                    if (!first) first = strcpy(x, fb_colour_of(&map, "a", y));
+                    assert_string_equal(fb_colour_of(&map, f->cols[c], y), first);
+                }
+        }
+    assert_non_null(first);
+    /* sorted label order: a, b, c take the palette's first three */
+    assert_string_equal(fb_colour_of(&map, "a", x), "#1f77b4");
+    assert_string_equal(fb_colour_of(&map, "c", x), "#2ca02c");
+    fb_colour_map_free(&map);
+    fb_figure_list_free(&lists[0]);
+    fb_figure_list_free(&lists[1]);
+    fb_results_set_free(set);
+}
+
+/* More labels than the palette (40, in figures of 10 overlapping by 5):
+ * the series of each figure still differ, and none needs a colour past
+ * the palette. */
+static void test_colours_beyond_the_palette(void **state)
+{
+    (void)state;
+    char names[40][8], *labels[40];
+    fb_figure figures[7];
+    fb_figure_list list = {figures, 7, NULL, 0};
+    fb_colour_map map;
+    char hex[8];
+    for (int i = 0; i < 40; ++i) {
+        snprintf(names[i], sizeof names[i], "k%02d", i);
+        labels[i] = names[i];
+    }
+    for (int i = 0; i < 7; ++i)
+        figures[i] = (fb_figure){.kind = FB_FIG_VARIANTS, .cols = &labels[5 * i], .ncols = 10};
+    assert_int_equal(fb_colour_map_build(&list, 1, &map), FB_OK);
+    assert_int_equal(map.n, 40);
+    for (int i = 0; i < 7; ++i)
+        assert_distinct_colours(&map, &figures[i]);
+    for (int i = 0; i < map.n; ++i)
+        assert_true(map.colour[i] < FB_PALETTE_SIZE);
+    assert_int_equal(strlen(fb_colour_of(&map, "k39", hex)), 7);
+    fb_colour_map_free(&map);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -266,6 +346,8 @@ int main(void)
         cmocka_unit_test(test_profile_per_set_of_linked_solvers),
         cmocka_unit_test(test_variants_whiskers),
         cmocka_unit_test(test_names_say_precision_and_case),
+        cmocka_unit_test(test_colours_one_per_label),
+        cmocka_unit_test(test_colours_beyond_the_palette),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
