@@ -221,7 +221,7 @@ static fb_status open_replot(plot_ctx *ctx)
     if (!(ctx->replot = fopen(path, "w"))) FB_FAIL(FB_ERR_IO, "%s: cannot open for writing", path);
     fputs("#!/bin/sh\n"
           "# replot.sh - redraws every figure here from its NAME.csv table and NAME.vars\n"
-          "# (title and labels) with the gnuplot scripts in scripts/: restyle one\n"
+          "# (title, labels, colours) with the gnuplot scripts in scripts/: restyle one\n"
           "# there, or point scripts= at another folder (relative to this one), and run\n"
           "# this again. It names no absolute path: move or share the folder freely.\n"
           "set -e\ncd \"$(dirname \"$0\")\"\nscripts=${scripts:-./scripts}\n",

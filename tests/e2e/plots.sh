@@ -147,8 +147,11 @@ echo "== 5. grid families: time per cell by shape and by layout"
 "$bin" plot "$dir/grid.jsonl" --out "$dir/grid" --scripts "$src/plots" > "$dir/grid.txt"
 check_figures "$dir/grid" percell blockshape
 heat=$(ls "$dir"/grid/percell-heat2d-openmp-0-double-101x101.csv) || fail "no heat2d percell table for 101x101"
-head -1 "$heat" | grep -q '^label,heat-jacobi row-major,heat-jacobi column-major' || fail "heat2d percell columns: $(head -1 "$heat")"
-for shape in 128x1 32x4 1x128; do grep -q "^$shape,[0-9.]*,[0-9.]*" "$heat" || fail "no $shape row in $heat"; done
+# Each series is three columns: the value and its whiskers.
+head -1 "$heat" | grep -q '^label,heat-jacobi row-major,heat-jacobi row-major lo,heat-jacobi row-major hi,heat-jacobi column-major,' ||
+  fail "heat2d percell columns: $(head -1 "$heat")"
+num='[0-9.e+-]*'
+for shape in 128x1 32x4 1x128; do grep -q "^$shape\(,$num\)\{6\}" "$heat" || fail "no $shape row in $heat"; done
 fv=$(ls "$dir"/grid/percell-fv-surface-openmp-0-double-16x16x16.csv) || fail "no fv-surface percell table"
-for layout in aos soa aosoa8; do grep -q "^$layout,[0-9.]*,[0-9.]*,[0-9.]*$" "$fv" || fail "no $layout row in $fv"; done
+for layout in aos soa aosoa8; do grep -q "^$layout\(,$num\)\{9\}$" "$fv" || fail "no $layout row in $fv"; done
 echo "ok"
