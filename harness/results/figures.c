@@ -907,6 +907,8 @@ static void assign_names(fb_figure_list *list)
         fb_figure *f = &list->f[i];
         size_t n = strlen(f->name);
         if (n + 8 > sizeof f->name) n = sizeof f->name - 8;
+        while (n > 1 && f->name[n - 1] == '-') /* a cut at a separator */
+            --n;
         for (int k = 2; same_name_before(list, i); ++k)
             snprintf(f->name + n, sizeof f->name - n, "-%d", k);
     }
