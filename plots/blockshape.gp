@@ -1,23 +1,39 @@
 # blockshape.gp - bandwidth per block shape (x: thread-block XxY, or BCSR
 # KxK) for each kernel (bars) on one device and matrix, each with its best
 # other settings.
-# Input: CSV "label,KERNEL1,..." one row per shape, GB/s; NaN = not run.
-# Usage: gnuplot -e "datafile='t.csv'; outfile='b.png'; term='png'; plottitle='...'" plots/blockshape.gp
+# Input: CSV "label,KERNEL1,KERNEL1 lo,KERNEL1 hi,..." one row per shape,
+# GB/s; NaN = not run.
+# The whiskers span the value by the slowest and the fastest sample of the
+# record the bar shows (its best configuration), converted as the bar is.
+# Usage: flowbench plot writes NAME.csv and NAME.vars (title, labels, sizes,
+# colours: gnuplot single-quoted strings) and runs
+#   gnuplot -e "term='png'; outfile='NAME.png'; load 'NAME.vars'" plots/blockshape.gp
+# By hand: gnuplot -e "datafile='t.csv'; outfile='t.png'; plottitle='...'" plots/blockshape.gp
 if (!exists("term")) term = 'png'
 if (!exists("plottitle")) plottitle = 'Block shapes'
-if (term eq 'svg') { set terminal svg size 960,540 dynamic background rgb 'white' } \
-else { set terminal pngcairo size 960,540 }
+if (term eq 'svg') { set terminal svg size 1100,540 dynamic noenhanced background rgb 'white' } \
+else { set terminal pngcairo size 1100,540 noenhanced }
 set output outfile
 set datafile separator comma
 set datafile missing 'NaN'
-if (!exists("ncols")) { stats datafile using 2 nooutput; ncols = STATS_columns - 1 }
-set title plottitle noenhanced
+if (!exists("ncols")) { stats datafile using 2 nooutput; ncols = (STATS_columns - 1) / 3 }
+# The title centred on the whole canvas, not on the graph the key narrows.
+set label 100 plottitle at screen 0.5, screen 0.965 center noenhanced
+set tmargin 3
 set ylabel 'effective bandwidth [GB/s = 1e9 B/s]'
 set xlabel 'block shape'
 set style data histograms
-set style histogram clustered gap 1
+set style histogram errorbars gap 1 lw 1
 set style fill solid 0.8 border -1
 set grid ytics
-set key above noenhanced
+set key outside right top vertical Left reverse noenhanced
 set yrange [0:*]
-plot for [i=2:ncols+1] datafile using i:xtic(1) title columnheader(i)
+# Series colours: flowbench writes one per series into NAME.vars, the same
+# label the same colour in every figure of a run; without them, hues a
+# golden angle apart.
+if (!exists("colours")) colours = ''
+colour(k) = k <= words(colours) ? word(colours, k) : \
+            sprintf('#%06x', hsv2rgb(k * 0.618034 - floor(k * 0.618034), 0.7, 0.75))
+# Column 3i-1 is series i, 3i and 3i+1 its whiskers.
+plot for [i=1:ncols] datafile using 3*i-1:3*i:3*i+1:xtic(1) title columnheader(3*i-1) \
+     lc rgb colour(i)

@@ -4,15 +4,18 @@
 # blank.
 # Input: CSV "xi,yi,X,Y,gbs": xi, yi the positions of the values on each
 # axis (0, 1, ... in numeric order), X, Y the values, gbs in GB/s.
-# Variables: xname, yname (the parameter names) and ncols, nrows (how many
-# values each axis has).
-# Usage: gnuplot -e "datafile='h.csv'; outfile='h.png'; term='png'; xname='WG'; yname='R'; ncols=6; nrows=11" plots/heatmap.gp
+# Variables (NAME.vars): xname, yname (the parameter names) and ncols, nrows
+# (how many values each axis has).
+# Usage: flowbench plot writes NAME.csv and NAME.vars (title, axis names,
+# sizes: gnuplot single-quoted strings) and runs
+#   gnuplot -e "term='png'; outfile='NAME.png'; load 'NAME.vars'" plots/heatmap.gp
+# By hand: gnuplot -e "datafile='h.csv'; outfile='h.png'; xname='WG'; yname='R'; ncols=6; nrows=11" plots/heatmap.gp
 if (!exists("term")) term = 'png'
 if (!exists("plottitle")) plottitle = 'Sweep'
 if (!exists("xname")) xname = 'x'
 if (!exists("yname")) yname = 'y'
-if (term eq 'svg') { set terminal svg size 900,640 dynamic background rgb 'white' } \
-else { set terminal pngcairo size 900,640 }
+if (term eq 'svg') { set terminal svg size 900,640 dynamic noenhanced background rgb 'white' } \
+else { set terminal pngcairo size 900,640 noenhanced }
 set output outfile
 set datafile separator comma
 if (!exists("ncols")) { stats datafile using 1 nooutput; ncols = STATS_max + 1 }

@@ -2,16 +2,21 @@
 # paper's Tables 5 and 6: CPU->GPU, step 1, step 2, step 3 and GPU->CPU
 # stacked into each backend's total time (seconds).
 # Input: CSV "label,PART1,..." with one row per backend (device).
-# Usage: gnuplot -e "datafile='t.csv'; outfile='s.png'; term='png'; plottitle='...'" plots/steps.gp
+# Usage: flowbench plot writes NAME.csv and NAME.vars (title, labels, sizes,
+# colours: gnuplot single-quoted strings) and runs
+#   gnuplot -e "term='png'; outfile='NAME.png'; load 'NAME.vars'" plots/steps.gp
+# By hand: gnuplot -e "datafile='t.csv'; outfile='t.png'; plottitle='...'" plots/steps.gp
 if (!exists("term")) term = 'png'
 if (!exists("plottitle")) plottitle = 'Solver time split'
-if (term eq 'svg') { set terminal svg size 960,540 dynamic background rgb 'white' } \
-else { set terminal pngcairo size 960,540 }
+if (term eq 'svg') { set terminal svg size 1100,600 dynamic noenhanced background rgb 'white' } \
+else { set terminal pngcairo size 1100,600 noenhanced }
 set output outfile
 set datafile separator comma
 set datafile missing 'NaN'
 if (!exists("ncols")) { stats datafile using 2 nooutput; ncols = STATS_columns - 1 }
-set title plottitle noenhanced
+# The title centred on the whole canvas, not on the graph the key narrows.
+set label 100 plottitle at screen 0.5, screen 0.965 center noenhanced
+set tmargin 3
 set ylabel 'time [s]'
 set xlabel 'backend (device)'
 set style data histograms
@@ -19,8 +24,14 @@ set style histogram rowstacked
 set style fill solid 0.8 border -1
 set boxwidth 0.6
 set grid ytics
-set key outside right noenhanced
-set bmargin 6
+set key outside right top vertical Left reverse noenhanced
+set bmargin 7
 set xtics noenhanced rotate by -12
 set yrange [0:*]
-plot for [i=2:ncols+1] datafile using i:xtic(1) title columnheader(i)
+# Series colours: flowbench writes one per series into NAME.vars, the same
+# label the same colour in every figure of a run; without them, hues a
+# golden angle apart.
+if (!exists("colours")) colours = ''
+colour(k) = k <= words(colours) ? word(colours, k) : \
+            sprintf('#%06x', hsv2rgb(k * 0.618034 - floor(k * 0.618034), 0.7, 0.75))
+plot for [i=2:ncols+1] datafile using i:xtic(1) title columnheader(i) lc rgb colour(i - 1)

@@ -1,29 +1,40 @@
 # variants.gp - GFLOP/s of every kernel variant (bars) per matrix (x) on one
 # device, each variant with its best settings, peer libraries (peer:NAME)
 # beside them.
-# Input: CSV "label,KERNEL1,KERNEL2,..." with one row per matrix, GFLOP/s;
-# NaN = the variant did not run on that matrix.
-# Usage: gnuplot -e "datafile='t.csv'; outfile='v.png'; term='png'; plottitle='...'" plots/variants.gp
+# Input: CSV "label,KERNEL1,KERNEL1 lo,KERNEL1 hi,KERNEL2,..." with one row
+# per matrix, GFLOP/s; NaN = the variant did not run on that matrix.
+# The whiskers span the value by the slowest and the fastest sample of the
+# record the bar shows (its best configuration), converted as the bar is.
+# Usage: flowbench plot writes NAME.csv and NAME.vars (title, labels, sizes,
+# colours: gnuplot single-quoted strings) and runs
+#   gnuplot -e "term='png'; outfile='NAME.png'; load 'NAME.vars'" plots/variants.gp
+# By hand: gnuplot -e "datafile='t.csv'; outfile='t.png'; plottitle='...'" plots/variants.gp
 if (!exists("term")) term = 'png'
 if (!exists("plottitle")) plottitle = 'Kernel variants per matrix'
-if (term eq 'svg') { set terminal svg size 1100,560 dynamic background rgb 'white' } \
-else { set terminal pngcairo size 1100,560 }
+if (term eq 'svg') { set terminal svg size 1280,560 dynamic noenhanced background rgb 'white' } \
+else { set terminal pngcairo size 1280,560 noenhanced }
 set output outfile
 set datafile separator comma
 set datafile missing 'NaN'
-if (!exists("ncols")) { stats datafile using 2 nooutput; ncols = STATS_columns - 1 }
-set title plottitle noenhanced
-set ylabel 'performance [GFLOP/s = 1e9 flop/s, 2 flops per stored entry]'
+if (!exists("ncols")) { stats datafile using 2 nooutput; ncols = (STATS_columns - 1) / 3 }
+# The title centred on the whole canvas, not on the graph the key narrows.
+set label 100 plottitle at screen 0.5, screen 0.965 center noenhanced
+set tmargin 3
+set ylabel 'performance [GFLOP/s, 2 flops per stored entry]'
 set xlabel 'matrix'
 set style data histograms
-set style histogram clustered gap 1
+set style histogram errorbars gap 1 lw 1
 set style fill solid 0.8 border -1
 set grid ytics
-set key above noenhanced
+set key outside right top vertical Left reverse noenhanced
 set xtics noenhanced rotate by -30
 set yrange [0:*]
-# Fourteen distinct colours: gnuplot's default eight repeat with the ten
-# SpMV variants and the peers beside them.
-array palette[14] = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', \
-                     '#7f7f7f', '#bcbd22', '#17becf', '#393b79', '#e7ba52', '#843c39', '#000000']
-plot for [i=2:ncols+1] datafile using i:xtic(1) title columnheader(i) lc rgb palette[(i - 2) % 14 + 1]
+# Series colours: flowbench writes one per series into NAME.vars, the same
+# label the same colour in every figure of a run; without them, hues a
+# golden angle apart.
+if (!exists("colours")) colours = ''
+colour(k) = k <= words(colours) ? word(colours, k) : \
+            sprintf('#%06x', hsv2rgb(k * 0.618034 - floor(k * 0.618034), 0.7, 0.75))
+# Column 3i-1 is series i, 3i and 3i+1 its whiskers.
+plot for [i=1:ncols] datafile using 3*i-1:3*i:3*i+1:xtic(1) title columnheader(3*i-1) \
+     lc rgb colour(i)

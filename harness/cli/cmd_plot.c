@@ -60,12 +60,18 @@ const fb_command fb_cmd_plot = {
                    "  blockshape  GB/s per block shape (thread block XxY or BCSR KxK)\n"
                    "  variants    GFLOP/s of each kernel variant per matrix, peer libraries beside\n"
                    "  roofline    fraction of the measured stream bandwidth per matrix\n"
-                   "  profile     performance profile of the kernels over a matrix suite\n"
+                   "  profile     performance profile of the kernels over the matrices they all ran\n"
                    "  beside      with --beside FIELD: GB/s of each kernel against a counter or\n"
                    "              resource field per device and matrix (e.g. occupancy)\n"
+                   "  percell     time per cell per work-group shape or layout (grid families)\n"
+                   "  steps       the solver's time split per backend\n"
                    "A type the file has no data for is skipped with one line saying what it needs.\n"
-                   "Each figure's table is written beside it (NAME.csv) and the scripts in plots/\n"
-                   "read nothing else: restyle a script, then run DIR/replot.sh. For the whole\n"
+                   "Bars carry min/max whiskers from the samples; a kernel has one colour in all\n"
+                   "figures. Each figure's table (NAME.csv) and its title, labels and colours\n"
+                   "(NAME.vars) are written beside it, with copies of the scripts used in\n"
+                   "DIR/scripts/; the scripts read nothing else: restyle one, then run\n"
+                   "DIR/replot.sh (no absolute paths: the folder can be moved). No text of the\n"
+                   "results file reaches a shell or gnuplot command substitution. For the whole\n"
                    "file as one table use `flowbench export`. See docs/plots-and-compare.md.",
     .options = options,
     .min_positional = 1,

@@ -22,7 +22,7 @@ static const struct {
     [FB_FIG_VARIANTS] = {"variants", "variants per matrix: no records with a matrix"},
     [FB_FIG_ROOFLINE] = {"roofline", "roofline fraction: no matrix records with a measured stream bandwidth "
                                      "(run stream in the same run, on the same device)"},
-    [FB_FIG_PROFILE] = {"profile", "performance profile: no two matrices measured by two or more kernels"},
+    [FB_FIG_PROFILE] = {"profile", "performance profile: no two matrices that two or more solvers all ran on"},
     [FB_FIG_BESIDE] = {"beside", "GB/s beside a field: no matrix records with two or more values of it"},
     [FB_FIG_PERCELL] = {"percell", "time per cell: no grid records (ns_per_cell) with two or more block shapes "
                                    "or layouts"},
@@ -49,36 +49,82 @@ static fb_figure *figure_get(fb_figure_list *list, fb_figure_kind kind, const ch
     return f;
 }
 
+/* A label as tables show it: control characters (a newline would split a
+ * table's line) become spaces. */
+static char *table_label(const char *label)
+{
+    char *copy = strdup(label);
+    for (char *p = copy; p && *p; ++p)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = ' ';
+    return copy;
+}
+
 /* Position of label in the list, appending it if new; -1 when out of memory. */
 static int label_index(char ***labels, int *n, const char *label)
 {
+    char *clean = table_label(label);
+    if (!clean) return -1;
     for (int i = 0; i < *n; ++i)
-        if (strcmp((*labels)[i], label) == 0) return i;
+        if (strcmp((*labels)[i], clean) == 0) {
+            free(clean);
+            return i;
+        }
     char **grown = realloc(*labels, (size_t)(*n + 1) * sizeof *grown);
-    if (!grown) return -1;
+    if (!grown) {
+        free(clean);
+        return -1;
+    }
     *labels = grown;
-    if (!(grown[*n] = strdup(label))) return -1;
+    grown[*n] = clean;
     return (*n)++;
 }
 
-/* Keeps the better value per cell: the best settings of a kernel there. */
-static fb_status figure_put(fb_figure *f, const char *row, const char *col, double value, int higher_is_better)
+/* Keeps the better value per cell, with its whiskers: the best settings of
+ * a kernel there. */
+static fb_status cell_put(fb_figure *f, const char *row, const char *col, fb_cell cell, int higher_is_better)
 {
     fb_status status = FB_OK;
     int r = label_index(&f->rows, &f->nrows, row), c = label_index(&f->cols, &f->ncols, col);
     if (r < 0 || c < 0) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
+    cell.row = r;
+    cell.col = c;
     for (int i = 0; i < f->ncells; ++i) {
         fb_cell *x = &f->cells[i];
         if (x->row != r || x->col != c) continue;
-        if (higher_is_better ? value > x->value : value < x->value) x->value = value;
+        if (higher_is_better ? cell.value > x->value : cell.value < x->value) *x = cell;
         return FB_OK;
     }
     fb_cell *grown = realloc(f->cells, (size_t)(f->ncells + 1) * sizeof *grown);
     if (!grown) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
     f->cells = grown;
-    f->cells[f->ncells++] = (fb_cell){r, c, value};
+    f->cells[f->ncells++] = cell;
 fail:
     return status;
+}
+
+static fb_status figure_put(fb_figure *f, const char *row, const char *col, double value, int higher_is_better)
+{
+    return cell_put(f, row, col, (fb_cell){.value = value, .lo = NAN, .hi = NAN}, higher_is_better);
+}
+
+/* A value derived from the record's median time, with whiskers: the same
+ * formula applied to its fastest and slowest samples. A rate (higher is
+ * better: GB/s, GFLOP/s, fraction of stream) scales as 1 / time, a time per
+ * unit (ns per cell) as time. */
+static fb_status figure_put_timed(fb_figure *f, const char *row, const char *col, const fb_record *r, double value,
+                                  int higher_is_better)
+{
+    double median = fb_record_median(r), fast = INFINITY, slow = 0;
+    for (int i = 0; i < r->nsamples; ++i) {
+        fast = fmin(fast, r->samples[i]);
+        slow = fmax(slow, r->samples[i]);
+    }
+    fb_cell cell = {.value = value, .lo = NAN, .hi = NAN};
+    if (median > 0 && fast > 0 && slow >= fast) {
+        cell.lo = higher_is_better ? value * median / slow : value * fast / median;
+        cell.hi = higher_is_better ? value * median / fast : value * slow / median;
+    }
+    return cell_put(f, row, col, cell, higher_is_better);
 }
 
 static void figure_free(fb_figure *f)
@@ -96,9 +142,23 @@ void fb_figure_list_free(fb_figure_list *list)
 {
     for (int i = 0; i < list->n; ++i)
         figure_free(&list->f[i]);
+    for (int i = 0; i < list->nnotes; ++i)
+        free(list->notes[i]);
     free(list->f);
-    list->f = NULL;
-    list->n = 0;
+    free(list->notes);
+    memset(list, 0, sizeof *list);
+}
+
+static fb_status list_note(fb_figure_list *list, const char *text)
+{
+    fb_status status = FB_OK;
+    char **grown = realloc(list->notes, (size_t)(list->nnotes + 1) * sizeof *grown);
+    if (!grown) FB_FAIL(FB_ERR_NOMEM, "out of host memory noting a figure left out");
+    list->notes = grown;
+    if (!(grown[list->nnotes] = strdup(text))) FB_FAIL(FB_ERR_NOMEM, "out of host memory noting a figure left out");
+    list->nnotes++;
+fail:
+    return status;
 }
 
 /* Runs finish() on each figure and drops those it refuses (too little data
@@ -138,6 +198,21 @@ static void size_text(const fb_record *r, char *buf, size_t len)
 
 static int is_peer(const fb_record *r) { return strncmp(str(r, "kernel"), "peer:", 5) == 0; }
 
+/* The group fields f's stem leaves out, most telling first (assign_names). */
+static void set_qualifiers(fb_figure *f, const char *const *values, int n)
+{
+    for (int q = 0; q < n && q < FB_NAME_QUALIFIERS; ++q)
+        snprintf(f->qualifier[q], sizeof f->qualifier[q], "%s", values[q]);
+}
+
+/* The case of a record drawn per matrix: it tells two sweeps of the same
+ * matrix apart; for a record without a matrix the case is the stem's
+ * problem already. */
+static const char *case_beside_matrix(const fb_record *r)
+{
+    return *fb_record_matrix(r) && strcmp(str(r, "case"), fb_record_matrix(r)) != 0 ? str(r, "case") : "";
+}
+
 /* ---- stream bars and speedups -------------------------------------------- */
 
 static fb_status collect_stream(const fb_results_set *set, fb_figure_list *out)
@@ -153,10 +228,11 @@ static fb_status collect_stream(const fb_results_set *set, fb_figure_list *out)
         fb_figure *f = figure_get(out, FB_FIG_STREAM, group, r);
         if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
         snprintf(f->name, sizeof f->name, "stream %s n%s", str(r, "precision"), n);
+        set_qualifiers(f, (const char *[]){fb_record_host(r)}, 1);
         snprintf(f->title, sizeof f->title, "Stream bandwidth (median) on %s, %s%s%s", fb_record_host(r),
                  str(r, "precision"), *n ? ", n = " : "", n);
         device_label(r, dev, sizeof dev);
-        FB_CHECK(figure_put(f, str(r, "kernel"), dev, gbs, 1));
+        FB_CHECK(figure_put_timed(f, str(r, "kernel"), dev, r, gbs, 1));
     }
 fail:
     return status;
@@ -181,7 +257,7 @@ static int speedup_transform(fb_figure *f)
         for (int j = 0; j < f->ncells; ++j)
             if (orig[j].row == x.row && orig[j].col == ref) base = orig[j].value;
         if (x.col == ref || isnan(base)) continue;
-        f->cells[n++] = (fb_cell){x.row, x.col > ref ? x.col - 1 : x.col, base / x.value};
+        f->cells[n++] = (fb_cell){x.row, x.col > ref ? x.col - 1 : x.col, base / x.value, NAN, NAN};
     }
     free(orig);
     free(f->cols[ref]);
@@ -206,7 +282,9 @@ static fb_status collect_speedup(const fb_results_set *set, fb_figure_list *out)
         fb_figure *f = figure_get(out, FB_FIG_SPEEDUP, group, r);
         if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
         if (omp) snprintf(f->ref, sizeof f->ref, "%.100s", str(r, "device_name"));
-        snprintf(f->name, sizeof f->name, "speedup %s %s %s", str(r, "benchmark"), str(r, "precision"), n);
+        snprintf(f->name, sizeof f->name, "speedup %s %s %s%s", str(r, "benchmark"), str(r, "precision"), *n ? "n" : "",
+                 n);
+        set_qualifiers(f, (const char *[]){fb_record_host(r)}, 1);
         snprintf(f->title, sizeof f->title, "%s speedup over OpenMP (%s) on %s, %s%s%s", str(r, "benchmark"), f->ref,
                  fb_record_host(r), str(r, "precision"), *n ? ", n = " : "", n);
         device_label(r, dev, sizeof dev);
@@ -244,7 +322,7 @@ static fb_status add_foreign_peers(const fb_results_set *set, fb_figure *f)
             strcmp(str(r, "benchmark"), str(f->rep, "benchmark")))
             continue;
         snprintf(col, sizeof col, "%s (%s)", str(r, "kernel"), str(r, "device"));
-        FB_CHECK(figure_put(f, fb_record_matrix(r), col, fb_json_num(r->json, "gflops"), 1));
+        FB_CHECK(figure_put_timed(f, fb_record_matrix(r), col, r, fb_json_num(r->json, "gflops"), 1));
     }
 fail:
     return status;
@@ -263,10 +341,11 @@ static fb_status collect_per_matrix(const fb_results_set *set, fb_figure_kind ki
         if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
         snprintf(f->name, sizeof f->name, "%s %s %s %s", kind == FB_FIG_VARIANTS ? "variants" : "roofline",
                  str(r, "benchmark"), str(r, "device"), str(r, "precision"));
+        set_qualifiers(f, (const char *[]){fb_record_host(r)}, 1);
         snprintf(f->title, sizeof f->title, "%s %s on %s %s (%s), %s", str(r, "benchmark"),
                  kind == FB_FIG_VARIANTS ? "kernel variants per matrix" : "fraction of measured stream bandwidth",
                  str(r, "device"), str(r, "device_name"), fb_record_host(r), str(r, "precision"));
-        FB_CHECK(figure_put(f, fb_record_matrix(r), str(r, "kernel"), v, 1));
+        FB_CHECK(figure_put_timed(f, fb_record_matrix(r), str(r, "kernel"), r, v, 1));
     }
     for (int i = 0; i < out->n && kind == FB_FIG_VARIANTS; ++i)
         FB_CHECK(add_foreign_peers(set, &out->f[i]));
@@ -276,27 +355,172 @@ fail:
 
 static int keep_profile(fb_figure *f) { return f->nrows >= 2 && f->ncols >= 2; }
 
-static fb_status collect_profile(const fb_results_set *set, fb_figure_list *out)
+/* Keeps the rows r with to[r] >= 0, as row to[r]. */
+static void renumber_rows(fb_figure *f, const int *to)
+{
+    int n = 0, m = 0;
+    for (int r = 0; r < f->nrows; ++r) {
+        if (to[r] >= 0)
+            f->rows[n++] = f->rows[r];
+        else
+            free(f->rows[r]);
+    }
+    for (int i = 0; i < f->ncells; ++i)
+        if (to[f->cells[i].row] >= 0) {
+            f->cells[m] = f->cells[i];
+            f->cells[m++].row = to[f->cells[i].row];
+        }
+    f->nrows = n;
+    f->ncells = m;
+}
+
+/* Drops the matrices some solver did not run: a profile counts such a
+ * matrix as one the solver never reaches, which caps its curve (at 0.5 for
+ * a solver that ran half of them) however fast it was where it ran. */
+static fb_status drop_incomplete_rows(fb_figure *f)
 {
     fb_status status = FB_OK;
-    char group[512], solver[256];
-    for (int i = 0; i < set->nrecords; ++i) {
-        const fb_record *r = &set->records[i];
-        if (!latest_usable(r) || !*fb_record_matrix(r)) continue;
-        snprintf(group, sizeof group, "%s|%s|%s|%s", fb_record_host(r), str(r, "benchmark"), str(r, "precision"),
-                 str(r, "suite"));
-        fb_figure *f = figure_get(out, FB_FIG_PROFILE, group, r);
-        if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
-        snprintf(solver, sizeof solver, "%s @ %s", str(r, "kernel"), str(r, "device"));
-        snprintf(f->name, sizeof f->name, "profile %s %s %s", str(r, "benchmark"), str(r, "precision"),
-                 str(r, "suite"));
-        FB_CHECK(figure_put(f, fb_record_matrix(r), solver, fb_record_median(r), 0));
-        snprintf(f->title, sizeof f->title, "%s performance profile over %d matrices%s%s on %s, %s",
-                 str(r, "benchmark"), f->nrows, *str(r, "suite") ? " of suite " : "", str(r, "suite"),
-                 fb_record_host(r), str(r, "precision"));
+    int *count = NULL, *to = NULL, n = 0;
+    FB_ALLOC(count, f->nrows, "profile rows");
+    FB_ALLOC(to, f->nrows, "profile rows");
+    for (int i = 0; i < f->ncells; ++i)
+        count[f->cells[i].row]++;
+    for (int r = 0; r < f->nrows; ++r)
+        to[r] = count[r] == f->ncols ? n++ : -1;
+    renumber_rows(f, to);
+fail:
+    free(count);
+    free(to);
+    return status;
+}
+
+/* Each profile over the matrices every solver ran, titled with how many;
+ * a note for one left with fewer than two. */
+static fb_status finish_profiles(fb_figure_list *out)
+{
+    fb_status status = FB_OK;
+    char suite[160], note[640];
+    for (int i = 0; i < out->n; ++i) {
+        fb_figure *f = &out->f[i];
+        const fb_record *r = f->rep;
+        int measured = f->nrows;
+        if (!keep_profile(f)) continue;
+        FB_CHECK(drop_incomplete_rows(f));
+        snprintf(suite, sizeof suite, *str(r, "suite") ? " (suite %.140s)" : "%s", str(r, "suite"));
+        snprintf(f->title, sizeof f->title, "%s performance profile over %d matrices all %d solvers ran on%s; %s, %s",
+                 str(r, "benchmark"), f->nrows, f->ncols, suite, fb_record_host(r), str(r, "precision"));
+        if (f->nrows >= 2) continue;
+        snprintf(note, sizeof note,
+                 "performance profile %s %s%s: only %d of its %d matrices were run by all %d solvers; not drawn",
+                 str(r, "benchmark"), str(r, "precision"), suite, f->nrows, measured, f->ncols);
+        FB_CHECK(list_note(out, note));
     }
     figure_filter(out, keep_profile);
 fail:
+    return status;
+}
+
+/* The profile group of a record (host, benchmark, precision, suite) and its
+ * solver ("kernel @ device"); 0 for a record no profile draws. */
+static int profile_record(const fb_record *r, char *group, size_t glen, char *solver, size_t slen)
+{
+    if (!latest_usable(r) || !*fb_record_matrix(r)) return 0;
+    snprintf(group, glen, "%.64s|%.32s|%.16s|%.250s", fb_record_host(r), str(r, "benchmark"), str(r, "precision"),
+             str(r, "suite"));
+    snprintf(solver, slen, "%s @ %s", str(r, "kernel"), str(r, "device"));
+    return 1;
+}
+
+static int column_of(const fb_figure *f, const char *label)
+{
+    for (int c = 0; c < f->ncols; ++c)
+        if (strcmp(f->cols[c], label) == 0) return c;
+    return -1;
+}
+
+/* comp[c]: which set of linked solvers column c is in (two solvers are
+ * linked when they ran a common matrix), numbered 0, 1, ... in column
+ * order. Labels spread along shared rows until nothing changes. */
+static fb_status solver_components(const fb_figure *f, int *comp)
+{
+    fb_status status = FB_OK;
+    int *row_min = NULL, *number = NULL, changed = 1, n = 0;
+    FB_ALLOC(row_min, f->nrows, "profile solver sets");
+    FB_ALLOC(number, f->ncols, "profile solver sets");
+    for (int c = 0; c < f->ncols; ++c)
+        comp[c] = c;
+    while (changed) {
+        changed = 0;
+        for (int r = 0; r < f->nrows; ++r)
+            row_min[r] = f->ncols;
+        for (int i = 0; i < f->ncells; ++i)
+            row_min[f->cells[i].row] =
+                comp[f->cells[i].col] < row_min[f->cells[i].row] ? comp[f->cells[i].col] : row_min[f->cells[i].row];
+        for (int i = 0; i < f->ncells; ++i) {
+            int *c = &comp[f->cells[i].col];
+            if (*c > row_min[f->cells[i].row]) *c = row_min[f->cells[i].row], changed = 1;
+        }
+    }
+    for (int c = 0; c < f->ncols; ++c)
+        number[c] = -1;
+    for (int c = 0; c < f->ncols; ++c)
+        comp[c] = number[comp[c]] >= 0 ? number[comp[c]] : (number[comp[c]] = n++);
+fail:
+    free(row_min);
+    free(number);
+    return status;
+}
+
+/* One profile figure per group and set of linked solvers: solvers with no
+ * matrix in common (the CSR kernels on the CSR matrices, the BCSR kernels
+ * on their block forms) cannot be compared, and together no matrix would
+ * be one all of them ran. `whole` holds the groups undivided. */
+static fb_status profile_by_solver_set(const fb_results_set *set, const fb_figure_list *whole, fb_figure_list *out)
+{
+    fb_status status = FB_OK;
+    char group[512], solver[256], key[600];
+    int **comps = NULL;
+    FB_ALLOC(comps, whole->n, "profile solver sets");
+    for (int g = 0; g < whole->n; ++g) {
+        FB_ALLOC(comps[g], whole->f[g].ncols, "profile solver sets");
+        FB_CHECK(solver_components(&whole->f[g], comps[g]));
+    }
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        int g = 0;
+        if (!profile_record(r, group, sizeof group, solver, sizeof solver)) continue;
+        while (strcmp(whole->f[g].group, group) != 0)
+            ++g;
+        snprintf(key, sizeof key, "%s|%d", group, comps[g][column_of(&whole->f[g], solver)]);
+        fb_figure *f = figure_get(out, FB_FIG_PROFILE, key, r);
+        if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
+        snprintf(f->name, sizeof f->name, "profile %s %s", str(r, "benchmark"), str(r, "precision"));
+        FB_CHECK(figure_put(f, fb_record_matrix(r), solver, fb_record_median(r), 0));
+        set_qualifiers(f, (const char *[]){str(f->rep, "case"), f->rows[0], str(r, "suite"), fb_record_host(r)}, 4);
+    }
+fail:
+    for (int g = 0; comps && g < whole->n; ++g)
+        free(comps[g]);
+    free(comps);
+    return status;
+}
+
+static fb_status collect_profile(const fb_results_set *set, fb_figure_list *out)
+{
+    fb_status status = FB_OK;
+    fb_figure_list whole = {0};
+    char group[512], solver[256];
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        if (!profile_record(r, group, sizeof group, solver, sizeof solver)) continue;
+        fb_figure *f = figure_get(&whole, FB_FIG_PROFILE, group, r);
+        if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
+        FB_CHECK(figure_put(f, fb_record_matrix(r), solver, 0, 0));
+    }
+    FB_CHECK(profile_by_solver_set(set, &whole, out));
+    FB_CHECK(finish_profiles(out));
+fail:
+    fb_figure_list_free(&whole);
     return status;
 }
 
@@ -342,11 +566,12 @@ static fb_status collect_blockshape(const fb_results_set *set, fb_figure_list *o
         device_group(r, extra, group, sizeof group);
         fb_figure *f = figure_get(out, FB_FIG_BLOCKSHAPE, group, r);
         if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
-        snprintf(f->name, sizeof f->name, "blockshape %s %s %.40s", str(r, "benchmark"), str(r, "device"),
-                 *fb_record_matrix(r) ? fb_record_matrix(r) : str(r, "case"));
+        snprintf(f->name, sizeof f->name, "blockshape %s %s %s %.40s", str(r, "benchmark"), str(r, "device"),
+                 str(r, "precision"), *fb_record_matrix(r) ? fb_record_matrix(r) : str(r, "case"));
+        set_qualifiers(f, (const char *[]){case_beside_matrix(r), str(r, "suite"), fb_record_host(r)}, 3);
         snprintf(f->title, sizeof f->title, "%s block shapes on %s%s%s, %s", str(r, "benchmark"), str(r, "device_name"),
                  *fb_record_matrix(r) ? ", matrix " : "", fb_record_matrix(r), str(r, "precision"));
-        FB_CHECK(figure_put(f, shape, str(r, "kernel"), gbs, 1));
+        FB_CHECK(figure_put_timed(f, shape, str(r, "kernel"), r, gbs, 1));
     }
     figure_filter(out, keep_two_rows);
 fail:
@@ -390,10 +615,11 @@ static fb_status collect_percell(const fb_results_set *set, fb_figure_list *out)
         if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
         snprintf(f->name, sizeof f->name, "percell %s %s %s %.40s", str(r, "benchmark"), str(r, "device"),
                  str(r, "precision"), fb_record_matrix(r));
+        set_qualifiers(f, (const char *[]){fb_record_host(r)}, 1);
         snprintf(f->title, sizeof f->title, "%s time per cell, %.40s, grid %s, %s", str(r, "benchmark"),
                  str(r, "device_name"), fb_record_matrix(r), str(r, "precision"));
         percell_series(r, col, sizeof col);
-        FB_CHECK(figure_put(f, row, col, ns, 0));
+        FB_CHECK(figure_put_timed(f, row, col, r, ns, 0));
     }
     figure_filter(out, keep_two_rows);
 fail:
@@ -414,10 +640,12 @@ static fb_status collect_steps(const fb_results_set *set, fb_figure_list *out)
         const fb_record *r = &set->records[i];
         if (!latest_usable(r) || strcmp(str(r, "benchmark"), "solve") != 0) continue;
         if (!(fb_json_num(r->json, "timings.step1.total_s") > 0)) continue;
-        snprintf(group, sizeof group, "%.64s|%.250s", fb_record_host(r), fb_record_matrix(r));
+        snprintf(group, sizeof group, "%.64s|%.16s|%.250s", fb_record_host(r), str(r, "precision"),
+                 fb_record_matrix(r));
         fb_figure *f = figure_get(out, FB_FIG_STEPS, group, r);
         if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
-        snprintf(f->name, sizeof f->name, "steps %.60s", fb_record_matrix(r));
+        snprintf(f->name, sizeof f->name, "steps %s %.60s", str(r, "precision"), fb_record_matrix(r));
+        set_qualifiers(f, (const char *[]){fb_record_host(r)}, 1);
         snprintf(f->title, sizeof f->title, "solve %s on %s: time split per backend, %g steps", fb_record_matrix(r),
                  fb_record_host(r), fb_json_num(r->json, "steps"));
         device_label(r, dev, sizeof dev);
@@ -535,8 +763,12 @@ static fb_status fill_heatmap(const fb_results_set *set, fb_figure *f)
         value_text(yv, y, sizeof y);
         FB_CHECK(figure_put(f, y, x, gbs, 1));
     }
-    snprintf(f->name, sizeof f->name, "heatmap %s %s %.40s", str(f->rep, "kernel"), str(f->rep, "device"),
-             *fb_record_matrix(f->rep) ? fb_record_matrix(f->rep) : str(f->rep, "case"));
+    snprintf(f->name, sizeof f->name, "heatmap %s %s %s %.40s", str(f->rep, "kernel"), str(f->rep, "device"),
+             str(f->rep, "precision"), *fb_record_matrix(f->rep) ? fb_record_matrix(f->rep) : str(f->rep, "case"));
+    set_qualifiers(f,
+                   (const char *[]){case_beside_matrix(f->rep), str(f->rep, "suite"), str(f->rep, "benchmark"),
+                                    fb_record_host(f->rep)},
+                   4);
     snprintf(f->title, sizeof f->title, "%s %s on %s%s%s, %s: GB/s%s%s%s", str(f->rep, "benchmark"),
              str(f->rep, "kernel"), str(f->rep, "device_name"), *fb_record_matrix(f->rep) ? ", matrix " : "",
              fb_record_matrix(f->rep), str(f->rep, "precision"), *f->ref ? " (best over " : "", f->ref,
@@ -591,6 +823,7 @@ fb_status fb_figures_collect_beside(const fb_results_set *set, const char *field
         if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
         snprintf(f->name, sizeof f->name, "beside %s %s %s %s", field, str(r, "device"), str(r, "precision"),
                  fb_record_matrix(r));
+        set_qualifiers(f, (const char *[]){str(r, "benchmark"), fb_record_host(r)}, 2);
         snprintf(f->title, sizeof f->title, "%s: GB/s against %s on %s %s (%s), %s", fb_record_matrix(r), field,
                  str(r, "device"), str(r, "device_name"), fb_record_host(r), str(r, "precision"));
         snprintf(f->xlabel, sizeof f->xlabel, "%s", field);
@@ -603,22 +836,81 @@ fail:
     return status;
 }
 
+/* text as a file-name part: letters lowered, digits and '.' kept, every
+ * other run of characters one '-', none at either end. */
+static void safe_part(const char *text, char *out, size_t len)
+{
+    size_t n = 0;
+    for (const char *p = text; *p && n + 1 < len; ++p) {
+        if (isalnum((unsigned char)*p) || *p == '.')
+            out[n++] = (char)tolower((unsigned char)*p);
+        else if (n && out[n - 1] != '-')
+            out[n++] = '-';
+    }
+    while (n && out[n - 1] == '-')
+        --n;
+    out[n] = '\0';
+}
+
+static int same_name_before(const fb_figure_list *list, int i)
+{
+    for (int j = 0; j < i; ++j)
+        if (strcmp(list->f[j].name, list->f[i].name) == 0) return 1;
+    return 0;
+}
+
+/* Qualifier q of the figures named as figure i: whether it tells them
+ * apart (is not the same for all), and whether there are two of them. */
+static int qualifier_separates(const fb_figure_list *list, int i, int q)
+{
+    int others = 0, differs = 0;
+    for (int j = 0; j < list->n; ++j) {
+        if (j == i || strcmp(list->f[j].name, list->f[i].name) != 0) continue;
+        others = 1;
+        differs |= strcmp(list->f[j].qualifier[q], list->f[i].qualifier[q]) != 0;
+    }
+    return others && differs;
+}
+
+static void append_part(fb_figure *f, const char *text)
+{
+    char part[128];
+    safe_part(text, part, sizeof part);
+    size_t n = strlen(f->name);
+    if (*part) snprintf(f->name + n, sizeof f->name - n, "-%s", part);
+}
+
+/* The figures named as the first of them, i, get qualifier q appended. */
+static void qualify_group(fb_figure_list *list, int i, int q)
+{
+    char name[sizeof list->f[i].name];
+    snprintf(name, sizeof name, "%s", list->f[i].name);
+    for (int j = i; j < list->n; ++j)
+        if (strcmp(list->f[j].name, name) == 0) append_part(&list->f[j], list->f[j].qualifier[q]);
+}
+
+/* Stems say what a figure shows (kind, benchmark or kernel, device,
+ * precision, problem). Where two would be equal, the group fields that
+ * tell them apart (case, suite, host, ...) are added; a number only when
+ * even those are equal (names cut at their length). */
 static void assign_names(fb_figure_list *list)
 {
     for (int i = 0; i < list->n; ++i) {
+        char stem[sizeof list->f[i].name];
+        safe_part(list->f[i].name, stem, sizeof stem);
+        snprintf(list->f[i].name, sizeof list->f[i].name, "%s", stem);
+    }
+    for (int q = 0; q < FB_NAME_QUALIFIERS; ++q)
+        for (int i = 0; i < list->n; ++i)
+            if (!same_name_before(list, i) && qualifier_separates(list, i, q)) qualify_group(list, i, q);
+    for (int i = 0; i < list->n; ++i) {
         fb_figure *f = &list->f[i];
-        size_t n = 0;
-        for (const char *p = f->name; *p && n + 8 < sizeof f->name; ++p) {
-            if (isalnum((unsigned char)*p) || *p == '.')
-                f->name[n++] = (char)tolower((unsigned char)*p);
-            else if (n && f->name[n - 1] != '-')
-                f->name[n++] = '-';
-        }
-        while (n && f->name[n - 1] == '-')
+        size_t n = strlen(f->name);
+        if (n + 8 > sizeof f->name) n = sizeof f->name - 8;
+        while (n > 1 && f->name[n - 1] == '-') /* a cut at a separator */
             --n;
-        f->name[n] = '\0';
-        for (int j = 0; j < i; ++j)
-            if (strcmp(list->f[j].name, f->name) == 0) snprintf(f->name + n, sizeof f->name - n, "-%d", i + 1);
+        for (int k = 2; same_name_before(list, i); ++k)
+            snprintf(f->name + n, sizeof f->name - n, "-%d", k);
     }
 }
 
@@ -655,22 +947,58 @@ static double cell_value(const fb_figure *f, int row, int col)
 }
 
 /* "label,COL1,COL2,..." then one row per row label; NaN marks a gap. */
+int fb_figure_has_whiskers(fb_figure_kind kind)
+{
+    return kind == FB_FIG_STREAM || kind == FB_FIG_VARIANTS || kind == FB_FIG_ROOFLINE || kind == FB_FIG_BLOCKSHAPE ||
+           kind == FB_FIG_PERCELL;
+}
+
+static const fb_cell *cell_at(const fb_figure *f, int row, int col)
+{
+    for (int i = 0; i < f->ncells; ++i)
+        if (f->cells[i].row == row && f->cells[i].col == col) return &f->cells[i];
+    return NULL;
+}
+
+static void write_number(FILE *out, double v)
+{
+    if (isnan(v))
+        fputs(",NaN", out);
+    else
+        fprintf(out, ",%.6g", v);
+}
+
+/* ",NAME" or, with whiskers, ",NAME,NAME lo,NAME hi". */
+static void write_series_header(FILE *out, const char *name, int whiskers)
+{
+    char part[320];
+    fputc(',', out);
+    fb_csv_field(out, name);
+    for (int k = 0; whiskers && k < 2; ++k) {
+        snprintf(part, sizeof part, "%s %s", name, k ? "hi" : "lo");
+        fputc(',', out);
+        fb_csv_field(out, part);
+    }
+}
+
+/* "label,COL1,COL2,..." (with whiskers "label,COL1,COL1 lo,COL1 hi,...")
+ * then one row per row label; NaN marks a gap. */
 static void write_bars(const fb_figure *f, FILE *out)
 {
+    const int whiskers = fb_figure_has_whiskers(f->kind);
     fb_csv_field(out, "label");
-    for (int c = 0; c < f->ncols; ++c) {
-        fputc(',', out);
-        fb_csv_field(out, f->cols[c]);
-    }
+    for (int c = 0; c < f->ncols; ++c)
+        write_series_header(out, f->cols[c], whiskers);
     fputc('\n', out);
     for (int r = 0; r < f->nrows; ++r) {
         fb_csv_field(out, f->rows[r]);
         for (int c = 0; c < f->ncols; ++c) {
-            double v = cell_value(f, r, c);
-            if (isnan(v))
-                fputs(",NaN", out);
-            else
-                fprintf(out, ",%.6g", v);
+            const fb_cell *x = cell_at(f, r, c);
+            write_number(out, x ? x->value : NAN);
+            if (whiskers) {
+                write_number(out, x ? x->lo : NAN);
+                write_number(out, x ? x->hi : NAN);
+            }
         }
         fputc('\n', out);
     }
@@ -714,7 +1042,11 @@ static fb_status write_heatmap(const fb_figure *f, FILE *out)
     int *xpos = NULL, *ypos = NULL;
     FB_CHECK(label_positions(f->cols, f->ncols, &xpos));
     FB_CHECK(label_positions(f->rows, f->nrows, &ypos));
-    fprintf(out, "xi,yi,%s,%s,gbs\n", f->xlabel, f->ylabel);
+    fputs("xi,yi,", out);
+    fb_csv_field(out, f->xlabel);
+    fputc(',', out);
+    fb_csv_field(out, f->ylabel);
+    fputs(",gbs\n", out);
     for (int i = 0; i < f->ncells; ++i) {
         const fb_cell *c = &f->cells[i];
         fprintf(out, "%d,%d,", xpos[c->col], ypos[c->row]);

@@ -29,17 +29,23 @@ typedef enum fb_figure_kind {
     FB_FIG_NKINDS
 } fb_figure_kind;
 
+#define FB_NAME_QUALIFIERS 4
+
 typedef struct fb_cell {
     int row, col;
     double value;
+    double lo, hi; /* the value by the fastest and slowest sample of its record (whiskers); NAN when unknown */
 } fb_cell;
 
 typedef struct fb_figure {
     fb_figure_kind kind;
     char group[512]; /* what the figure is of; figures are unique by kind + group */
     char name[128];  /* file stem: "stream-double-n2000000" */
+    /* Group fields the stem leaves out (case, suite, host, ...): added to
+     * it, in this order, only where stems would otherwise be equal. */
+    char qualifier[FB_NAME_QUALIFIERS][96];
     char title[512];
-    char xlabel[128], ylabel[128]; /* heat map axes: the parameter names */
+    char xlabel[256], ylabel[256]; /* heat map axes: the parameter names */
     char ref[160];                 /* speedup: the OpenMP device; heat map: parameters maximised over */
     const fb_record *rep;          /* the first record of the figure: host, device, precision */
     char **rows, **cols;
@@ -51,6 +57,8 @@ typedef struct fb_figure {
 typedef struct fb_figure_list {
     fb_figure *f;
     int n;
+    char **notes; /* why a figure the data nearly had was not made, one line each */
+    int nnotes;
 } fb_figure_list;
 
 /* The script (without ".gp") and a one-line description of each kind. */
@@ -67,6 +75,10 @@ fb_status fb_figures_collect(const fb_results_set *set, fb_figure_kind kind, fb_
  * "params.WG_SIZE"), one figure per device, precision and matrix with at
  * least two values of it; best GB/s per (value, kernel). */
 fb_status fb_figures_collect_beside(const fb_results_set *set, const char *field, fb_figure_list *out);
+
+/* Whether the kind's bars carry whiskers: its table gives each series three
+ * columns, "NAME,NAME lo,NAME hi" (docs/plots-and-compare.md). */
+int fb_figure_has_whiskers(fb_figure_kind kind);
 
 /* Writes the figure's data file (CSV, documented per kind). */
 fb_status fb_figure_write(const fb_figure *fig, const char *path);

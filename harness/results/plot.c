@@ -2,6 +2,7 @@
  * checks what they wrote. */
 #include "plot.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "colours.h"
 #include "figures.h"
 
 static int has_scripts(const char *dir)
@@ -84,37 +86,83 @@ int fb_plot_file_valid(const char *path)
     return ok;
 }
 
-/* Appends name="value"; to vars, escaped for a gnuplot double-quoted string
- * (double quotes keep replot.sh readable inside the shell's single quotes). */
-static void add_var(char *vars, size_t len, const char *name, const char *value)
+/* name = 'value' as gnuplot single-quoted strings: inside single quotes
+ * gnuplot expands neither backticks nor @macros. A ' in the value closes
+ * the string and is joined in as apos (sprintf('%c', 39), set at the top
+ * of the file): gnuplot misreads its own escape '' where several follow
+ * each other (four quotes in a row end the string). Control characters
+ * become spaces: a newline would end the string and start a command. Text
+ * from a results file reaches gnuplot only this way. */
+static void write_string_var(FILE *out, const char *name, const char *value)
 {
-    size_t n = strlen(vars);
-    n += (size_t)snprintf(vars + n, n < len ? len - n : 0, "%s=\"", name);
-    for (const char *p = value; *p && n + 4 < len; ++p) {
-        if (*p == '"' || *p == '\\') vars[n++] = '\\';
-        vars[n++] = (*p == '\n') ? ' ' : *p;
+    fprintf(out, "%s = '", name);
+    for (const unsigned char *p = (const unsigned char *)value; *p; ++p) {
+        if (*p == '\'')
+            fputs("'.apos.'", out);
+        else
+            fputc(*p < 0x20 || *p == 0x7f ? ' ' : *p, out);
     }
-    if (n + 4 < len) snprintf(vars + n, len - n, "\"; ");
+    fputs("'\n", out);
 }
 
-static void figure_vars(const fb_figure *f, const char *term, char *vars, size_t len)
+/* colours = '#rrggbb ...': the colour of each series, in column order. */
+static void write_colours(FILE *out, const fb_figure *f, const fb_colour_map *map)
 {
-    char file[256], counts[96];
-    vars[0] = '\0';
-    snprintf(file, sizeof file, "%s.csv", f->name);
-    add_var(vars, len, "datafile", file);
-    snprintf(file, sizeof file, "%s.%s", f->name, term);
-    add_var(vars, len, "outfile", file);
-    add_var(vars, len, "term", term);
-    add_var(vars, len, "plottitle", f->title);
-    add_var(vars, len, "xname", f->xlabel);
-    add_var(vars, len, "yname", f->ylabel);
-    snprintf(counts, sizeof counts, "ncols=%d; nrows=%d", f->ncols, f->nrows);
-    snprintf(vars + strlen(vars), len - strlen(vars), "%s", counts);
+    char hex[8];
+    fputs("colours = '", out);
+    for (int c = 0; c < f->ncols; ++c)
+        fprintf(out, "%s%s", c ? " " : "", fb_colour_of(map, f->cols[c], hex));
+    fputs("'\n", out);
 }
 
-/* gnuplot -e VARS SCRIPT, run inside dir so the tables' names are short. */
-static fb_status run_gnuplot(const char *gnuplot, const char *dir, const char *vars, const char *script)
+/* NAME.vars: what the script needs to know about the figure, loaded by the
+ * gnuplot command line (figure_command). */
+static fb_status write_vars(const fb_figure *f, const fb_colour_map *colours, const char *dir)
+{
+    fb_status status = FB_OK;
+    char path[PATH_MAX + 160], file[160];
+    snprintf(path, sizeof path, "%s/%s.vars", dir, f->name);
+    FILE *out = fopen(path, "w");
+    if (!out) FB_FAIL(FB_ERR_IO, "%s: cannot open for writing", path);
+    fputs(
+        "# written by flowbench plot: the figure's title, labels, sizes and series colours, loaded before its script\n"
+        "apos = sprintf('%c', 39)\n",
+        out);
+    snprintf(file, sizeof file, "%s.csv", f->name);
+    write_string_var(out, "datafile", file);
+    write_string_var(out, "plottitle", f->title);
+    write_string_var(out, "xname", f->xlabel);
+    write_string_var(out, "yname", f->ylabel);
+    fprintf(out, "ncols = %d\nnrows = %d\n", f->ncols, f->nrows);
+    if (fb_figure_has_series(f->kind)) write_colours(out, f, colours);
+    if (ferror(out)) FB_FAIL(FB_ERR_IO, "%s: write failed", path);
+fail:
+    if (out && fclose(out) != 0 && status == FB_OK)
+        status = fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "%s: write failed", path);
+    return status;
+}
+
+/* File stems are made of [a-z0-9._-] (figures.c); checked again here
+ * because they are the one part of a gnuplot command line that comes
+ * from the results file. */
+static int safe_name(const char *name)
+{
+    if (!*name || *name == '.') return 0;
+    for (const char *p = name; *p; ++p)
+        if (!(islower((unsigned char)*p) || isdigit((unsigned char)*p) || strchr("._-", *p))) return 0;
+    return 1;
+}
+
+/* The -e argument: the terminal, the output file and the vars file. Only
+ * flowbench's own words and the checked file stem; every text of the
+ * results file is in NAME.vars. */
+static void figure_command(const fb_figure *f, const char *term, char *cmd, size_t len)
+{
+    snprintf(cmd, len, "term='%s'; outfile='%s.%s'; load '%s.vars'", term, f->name, term, f->name);
+}
+
+/* gnuplot -e CMD SCRIPT, run inside dir so the tables' names are short. */
+static fb_status run_gnuplot(const char *gnuplot, const char *dir, const char *cmd, const char *script)
 {
     fb_status status = FB_OK;
     int wstatus = 0;
@@ -122,7 +170,7 @@ static fb_status run_gnuplot(const char *gnuplot, const char *dir, const char *v
     pid_t pid = fork();
     if (pid < 0) FB_FAIL(FB_ERR_IO, "plot: cannot start %s (%s)", gnuplot, strerror(errno));
     if (pid == 0) {
-        char *argv[] = {(char *)gnuplot, "-e", (char *)vars, (char *)script, NULL};
+        char *argv[] = {(char *)gnuplot, "-e", (char *)cmd, (char *)script, NULL};
         if (chdir(dir) == 0) execvp(gnuplot, argv);
         _exit(127);
     }
@@ -152,40 +200,92 @@ fail:
     return status;
 }
 
-/* 'text' for sh: every ' becomes '\'' */
-static void shell_quoted(FILE *out, const char *text)
-{
-    fputc('\'', out);
-    for (const char *p = text; *p; ++p) {
-        if (*p == '\'')
-            fputs("'\\''", out);
-        else
-            fputc(*p, out);
-    }
-    fputc('\'', out);
-}
-
 typedef struct plot_ctx {
     const fb_plot_options *opt;
     char scripts[PATH_MAX];
     FILE *replot, *log;
+    fb_figure_list lists[FB_FIG_NKINDS];
+    fb_colour_map colours;
 } plot_ctx;
+
+/* replot.sh names no absolute path: it runs in its own folder and takes the
+ * scripts from scripts/ there (copy_script), so the folder can be moved or
+ * shared and still redrawn. */
+static fb_status open_replot(plot_ctx *ctx)
+{
+    fb_status status = FB_OK;
+    char path[PATH_MAX + 32], scripts[PATH_MAX];
+    snprintf(path, sizeof path, "%s/replot.sh", ctx->opt->out_dir);
+    if (!realpath(ctx->scripts, scripts)) FB_FAIL(FB_ERR_IO, "%s: %s", ctx->scripts, strerror(errno));
+    snprintf(ctx->scripts, sizeof ctx->scripts, "%s", scripts); /* gnuplot runs in out_dir */
+    if (!(ctx->replot = fopen(path, "w"))) FB_FAIL(FB_ERR_IO, "%s: cannot open for writing", path);
+    fputs("#!/bin/sh\n"
+          "# replot.sh - redraws every figure here from its NAME.csv table and NAME.vars\n"
+          "# (title, labels, colours) with the gnuplot scripts in scripts/: restyle one\n"
+          "# there, or point scripts= at another folder (relative to this one), and run\n"
+          "# this again. It names no absolute path: move or share the folder freely.\n"
+          "set -e\ncd \"$(dirname \"$0\")\"\nscripts=${scripts:-./scripts}\n",
+          ctx->replot);
+    chmod(path, 0755);
+fail:
+    return status;
+}
+
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+static fb_status copy_file(const char *from, const char *to)
+{
+    fb_status status = FB_OK;
+    char buf[8192];
+    size_t n;
+    FILE *in = fopen(from, "rb"), *out = NULL;
+    if (!in) FB_FAIL(FB_ERR_IO, "%s: cannot open (%s)", from, strerror(errno));
+    if (!(out = fopen(to, "wb"))) FB_FAIL(FB_ERR_IO, "%s: cannot open for writing (%s)", to, strerror(errno));
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        if (fwrite(buf, 1, n, out) != n) break;
+    if (ferror(in)) FB_FAIL(FB_ERR_IO, "%s: read failed", from);
+    if (ferror(out)) FB_FAIL(FB_ERR_IO, "%s: write failed", to);
+fail:
+    if (in) fclose(in);
+    if (out && fclose(out) != 0 && status == FB_OK)
+        status = fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "%s: write failed", to);
+    return status;
+}
+
+/* OUT_DIR/scripts/TYPE.gp, the script replot.sh runs; left alone when it is
+ * the very file plot ran (plot --scripts OUT_DIR/scripts after a restyle). */
+static fb_status copy_script(const plot_ctx *ctx, fb_figure_kind kind)
+{
+    fb_status status = FB_OK;
+    char from[PATH_MAX + 64], dir[PATH_MAX + 16], to[PATH_MAX + 80];
+    snprintf(from, sizeof from, "%s/%s.gp", ctx->scripts, fb_figure_script(kind));
+    snprintf(dir, sizeof dir, "%s/scripts", ctx->opt->out_dir);
+    snprintf(to, sizeof to, "%s/%s.gp", dir, fb_figure_script(kind));
+    FB_CHECK(make_dir(dir));
+    if (!same_file(from, to)) FB_CHECK(copy_file(from, to));
+fail:
+    return status;
+}
 
 static fb_status draw(plot_ctx *ctx, const fb_figure *f)
 {
     fb_status status = FB_OK;
     static const char *const terms[] = {"png", "svg"};
     const char *gnuplot = ctx->opt->gnuplot ? ctx->opt->gnuplot : "gnuplot";
-    char path[PATH_MAX + 256], script[PATH_MAX + 64], vars[4096];
+    char path[PATH_MAX + 256], script[PATH_MAX + 64], cmd[512];
+    if (!safe_name(f->name)) FB_FAIL(FB_ERR_INPUT, "plot: figure name '%s' is not a safe file name", f->name);
     snprintf(path, sizeof path, "%s/%s.csv", ctx->opt->out_dir, f->name);
     FB_CHECK(fb_figure_write(f, path));
+    FB_CHECK(write_vars(f, &ctx->colours, ctx->opt->out_dir));
     snprintf(script, sizeof script, "%s/%s.gp", ctx->scripts, fb_figure_script(f->kind));
     for (int t = 0; t < 2; ++t) {
-        figure_vars(f, terms[t], vars, sizeof vars);
-        FB_CHECK(run_gnuplot(gnuplot, ctx->opt->out_dir, vars, script));
-        fputs("gnuplot -e ", ctx->replot);
-        shell_quoted(ctx->replot, vars);
-        fprintf(ctx->replot, " \"$scripts/%s.gp\"\n", fb_figure_script(f->kind));
+        figure_command(f, terms[t], cmd, sizeof cmd);
+        FB_CHECK(run_gnuplot(gnuplot, ctx->opt->out_dir, cmd, script));
+        fprintf(ctx->replot, "gnuplot -e \"%s\" \"$scripts/%s.gp\"\n", cmd, fb_figure_script(f->kind));
         snprintf(path, sizeof path, "%s/%s.%s", ctx->opt->out_dir, f->name, terms[t]);
         if (!fb_plot_file_valid(path))
             FB_FAIL(FB_ERR_BACKEND, "plot: %s was not written or is not a valid %s", path, terms[t]);
@@ -195,40 +295,36 @@ fail:
     return status;
 }
 
-static fb_status draw_kind(plot_ctx *ctx, const fb_results_set *set, fb_figure_kind kind, fb_plot_summary *s)
+/* Every figure of every kind before any is drawn: one colour map over all
+ * of them keeps a label's colour from figure to figure. */
+static fb_status collect_all(plot_ctx *ctx, const fb_results_set *set)
 {
     fb_status status = FB_OK;
-    fb_figure_list list = {0};
-    if (kind == FB_FIG_BESIDE && !ctx->opt->beside) return FB_OK; /* only on request */
-    if (kind == FB_FIG_BESIDE)
-        FB_CHECK(fb_figures_collect_beside(set, ctx->opt->beside, &list));
-    else
-        FB_CHECK(fb_figures_collect(set, kind, &list));
-    if (list.n == 0) {
-        fprintf(ctx->log, "%s\n", fb_figure_missing(kind));
-        s->skipped++;
+    for (int k = 0; k < FB_FIG_NKINDS; ++k) {
+        if (k != FB_FIG_BESIDE)
+            FB_CHECK(fb_figures_collect(set, (fb_figure_kind)k, &ctx->lists[k]));
+        else if (ctx->opt->beside) /* only on request */
+            FB_CHECK(fb_figures_collect_beside(set, ctx->opt->beside, &ctx->lists[k]));
     }
-    for (int i = 0; i < list.n; ++i, s->figures++)
-        FB_CHECK(draw(ctx, &list.f[i]));
+    FB_CHECK(fb_colour_map_build(ctx->lists, FB_FIG_NKINDS, &ctx->colours));
 fail:
-    fb_figure_list_free(&list);
     return status;
 }
 
-static fb_status open_replot(plot_ctx *ctx)
+static fb_status draw_kind(plot_ctx *ctx, fb_figure_kind kind, fb_plot_summary *s)
 {
     fb_status status = FB_OK;
-    char path[PATH_MAX + 32], scripts[PATH_MAX];
-    snprintf(path, sizeof path, "%s/replot.sh", ctx->opt->out_dir);
-    if (!realpath(ctx->scripts, scripts)) FB_FAIL(FB_ERR_IO, "%s: %s", ctx->scripts, strerror(errno));
-    snprintf(ctx->scripts, sizeof ctx->scripts, "%s", scripts);
-    if (!(ctx->replot = fopen(path, "w"))) FB_FAIL(FB_ERR_IO, "%s: cannot open for writing", path);
-    fprintf(ctx->replot,
-            "#!/bin/sh\n# replot.sh - redraws every figure here from its .csv table; restyle a script\n"
-            "# in $scripts (or point scripts= at a copy) and run this again.\nset -e\n"
-            "cd \"$(dirname \"$0\")\"\nscripts=${scripts:-%s}\n",
-            scripts);
-    chmod(path, 0755);
+    const fb_figure_list *list = &ctx->lists[kind];
+    if (kind == FB_FIG_BESIDE && !ctx->opt->beside) return FB_OK;
+    for (int i = 0; i < list->nnotes; ++i)
+        fprintf(ctx->log, "%s\n", list->notes[i]);
+    if (list->n == 0) {
+        fprintf(ctx->log, "%s\n", fb_figure_missing(kind));
+        s->skipped++;
+    }
+    if (list->n > 0) FB_CHECK(copy_script(ctx, kind));
+    for (int i = 0; i < list->n; ++i, s->figures++)
+        FB_CHECK(draw(ctx, &list->f[i]));
 fail:
     return status;
 }
@@ -244,16 +340,20 @@ static int usable_count(const fb_results_set *set)
 fb_status fb_plot_results(const fb_results_set *set, const fb_plot_options *opt, FILE *log, fb_plot_summary *s)
 {
     fb_status status = FB_OK;
-    plot_ctx ctx = {opt, "", NULL, log};
+    plot_ctx ctx = {.opt = opt, .log = log};
     memset(s, 0, sizeof *s);
     if (!usable_count(set))
         FB_FAIL(FB_ERR_INPUT, "plot: %s has no measurement with status ok and samples: nothing to plot", set->path);
     FB_CHECK(fb_plot_find_scripts(opt->scripts_dir, ctx.scripts, sizeof ctx.scripts));
     FB_CHECK(make_dir(opt->out_dir));
     FB_CHECK(open_replot(&ctx));
+    FB_CHECK(collect_all(&ctx, set));
     for (int k = 0; k < FB_FIG_NKINDS; ++k)
-        FB_CHECK(draw_kind(&ctx, set, (fb_figure_kind)k, s));
+        FB_CHECK(draw_kind(&ctx, (fb_figure_kind)k, s));
 fail:
+    for (int k = 0; k < FB_FIG_NKINDS; ++k)
+        fb_figure_list_free(&ctx.lists[k]);
+    fb_colour_map_free(&ctx.colours);
     if (ctx.replot && fclose(ctx.replot) != 0 && status == FB_OK)
         status = fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "%s/replot.sh: write failed", opt->out_dir);
     return status;

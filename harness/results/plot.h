@@ -1,11 +1,16 @@
 /* plot.h - `flowbench plot`: figures from a results file with gnuplot.
  *
  * For each plot type (figures.h) and each figure it has data for, writes the
- * figure's table as DIR/NAME.csv and runs the matching script in plots/ on
- * it for PNG and SVG; then checks that both files are there and are what
- * they claim to be. The scripts read only those tables, and DIR/replot.sh
- * repeats every gnuplot call, so a user can restyle a script and redraw
- * without flowbench. A plot type without data is skipped with one line.
+ * figure's table as DIR/NAME.csv and its title, labels and series colours
+ * (one colour map over the whole run, colours.h) as DIR/NAME.vars, and runs
+ * the matching script in plots/ on them for PNG and SVG; then checks that
+ * both files are there and are what they claim to be. The scripts read only
+ * those files; copies of them go to DIR/scripts/, and DIR/replot.sh repeats
+ * every gnuplot call with them and no absolute path, so a user can restyle
+ * a script and redraw without flowbench, wherever the folder is. Text from
+ * the results file reaches gnuplot only as single-quoted strings in
+ * NAME.vars, never on a command line. A plot type without data is skipped
+ * with one line.
  */
 #ifndef FB_PLOT_H
 #define FB_PLOT_H

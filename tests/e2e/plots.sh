@@ -3,13 +3,22 @@
 # `report` end to end:
 #  1. on the constructed sweep file (tests/data/results, test data): every
 #     plot type is drawn, as a valid PNG and a well-formed SVG, and the
-#     sweep too sparse for a heat map is skipped rather than drawn;
+#     sweep too sparse for a heat map is skipped rather than drawn. Each
+#     series label has one colour in every figure (NAME.vars), and the
+#     series of one figure have different colours;
+#  1a. a run shaped like the standard suite (both precisions, two cases
+#     sweeping the same kernel and matrix): each name says its precision
+#     and case, none is told apart by a number;
+#  1b. replot.sh names no absolute path and redraws every figure in a
+#     copy of the folder moved elsewhere (with its scripts/);
 #  2. on a real stream run: the stream bars (and, with OpenCL, speedup bars
 #     over OpenMP) are drawn, and the types without data say so in one line;
 #  3. replot.sh redraws the figures from the tables alone;
 #  4. on the committed H100 reference run: the same GPU through cuda and
 #     opencl gets a figure each, and every device with a baseline gets a
-#     speedup (two bugs once hid them);
+#     speedup (two bugs once hid them); its names and the grid-cpu
+#     reference's pass the test of 1a, its colours that of 1 (it has more
+#     series labels than the palette has colours);
 #  5. on a real grid-quick sweep: time per cell by work-group shape (heat2d,
 #     row- and column-major side by side) and by cell layout (fv-surface).
 set -euo pipefail
@@ -22,6 +31,42 @@ valid_png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a
 valid_svg() {
   if command -v xmllint > /dev/null; then xmllint --noout "$1"; else grep -q '</svg>' "$1"; fi &&
     grep -q '<svg' "$1"
+}
+check_names() { # DIR: every figure's name says its precision, and none is another's with a number added
+  local d=$1 n
+  for f in "$d"/*.png; do
+    n=$(basename "$f" .png)
+    case $n in *-double*|*-single*) ;; *) fail "$f: no precision in the name" ;; esac
+    if [[ $n =~ ^(.*)-[0-9]+$ ]] && [ -e "$d/${BASH_REMATCH[1]}.png" ]; then
+      fail "$f: told apart from ${BASH_REMATCH[1]}.png by a number, not by what differs"
+    fi
+  done
+}
+series_of() { # TABLE: the series labels of a figure's table, one a line, in column order
+  if head -1 "$1" | grep -q '^ratio,'; then
+    sed -n 's/^ratio,//p' "$1"
+  elif head -1 "$1" | grep -q ' lo,'; then
+    head -1 "$1" | tr ',' '\n' | tail -n +2 | awk 'NR % 3 == 1'
+  else
+    head -1 "$1" | tr ',' '\n' | tail -n +2
+  fi
+}
+check_colours() { # DIR: a label has one colour in all figures, and the series of a figure differ
+  local d=$1 vars label colour
+  declare -A seen=()
+  for vars in "$d"/*.vars; do
+    grep -q '^colours = ' "$vars" || continue
+    local colours=($(sed -n "s/^colours = '\(.*\)'$/\1/p" "$vars")) i=0
+    [ "$(printf '%s\n' "${colours[@]}" | sort | uniq -d)" = "" ] || fail "$vars: two series share a colour"
+    while IFS= read -r label; do
+      colour=${colours[$i]:-}; i=$((i + 1))
+      [ -n "$colour" ] || fail "$vars: no colour for $label"
+      [ "${seen[$label]:-$colour}" = "$colour" ] || fail "$label is ${seen[$label]} in one figure, $colour in $vars"
+      seen[$label]=$colour
+    done < <(series_of "${vars%.vars}.csv")
+    [ "$i" -eq "${#colours[@]}" ] || fail "$vars: $i series, ${#colours[@]} colours"
+  done
+  [ "${#seen[@]}" -gt 0 ] || fail "$d: no series colours at all"
 }
 check_figures() { # DIR KIND...: at least one valid PNG and SVG per kind, and nothing else broken
   local d=$1; shift
@@ -36,8 +81,33 @@ echo "== 1. constructed sweep (test data)"
 "$bin" plot "$src/tests/data/results/constructed-sweep.jsonl" --out "$dir/constructed" --scripts "$src/plots" \
   | tee "$dir/constructed.txt"
 check_figures "$dir/constructed" stream speedup heatmap blockshape variants roofline profile
-[ ! -e "$dir/constructed/heatmap-heat-jacobi-opencl-0.0.png" ] || fail "3 block shapes on a 3 x 3 grid drawn as a heat map"
-grep -q 'WORKGROUP_SIZE_BITS' "$dir"/constructed/heatmap-csr-multirow-opencl-0.0-ahmed.csv || fail "heat map axes"
+check_colours "$dir/constructed"
+! ls "$dir"/constructed/heatmap-heat-jacobi-* > /dev/null 2>&1 || fail "3 block shapes on a 3 x 3 grid drawn as a heat map"
+grep -q 'WORKGROUP_SIZE_BITS' "$dir"/constructed/heatmap-csr-multirow-opencl-0.0-double-ahmed.csv || fail "heat map axes"
+
+echo "== 1a. names of a standard-suite-like run: precision and case, no numbers"
+"$bin" plot "$src/tests/data/results/constructed-standard.jsonl" --out "$dir/standard" --scripts "$src/plots" \
+  > "$dir/standard.txt"
+check_figures "$dir/standard" stream speedup heatmap blockshape variants roofline profile
+check_names "$dir/standard"
+for prec in double single; do
+  for case_ in csr occupancy; do
+    [ -e "$dir/standard/heatmap-csr-multirow-opencl-0.0-$prec-general-$case_.png" ] || fail "no $prec $case_ heat map"
+  done
+done
+
+echo "== 1b. replot.sh in a moved copy of the folder"
+# No absolute path (the shebang aside): the scripts it runs are the copies
+# in scripts/ beside it.
+! tail -n +2 "$dir/constructed/replot.sh" | grep -nE "(^|[ '\"=:])/" || fail "replot.sh names an absolute path"
+! grep -qF "$src" "$dir/constructed/replot.sh" || fail "replot.sh names the source tree"
+used=$(grep -o '"$scripts/[a-z]*.gp"' "$dir/constructed/replot.sh" | sort -u | wc -l)
+[ "$(ls "$dir"/constructed/scripts/*.gp | wc -l)" -eq "$used" ] || fail "scripts/ does not hold the scripts replot.sh runs"
+cp -r "$dir/constructed" "$dir/moved"
+rm "$dir"/moved/*.png "$dir"/moved/*.svg
+(cd / && sh "$dir/moved/replot.sh") > "$dir/moved.txt" 2>&1 || { cat "$dir/moved.txt"; fail "replot.sh failed in a moved folder"; }
+check_figures "$dir/moved" stream speedup heatmap blockshape variants roofline profile
+[ "$(ls "$dir"/moved/*.png | wc -l)" -eq "$(ls "$dir"/constructed/*.png | wc -l)" ] || fail "replot.sh redrew fewer figures"
 
 echo "== 2. real stream run"
 "$bin" stream --size 100000 --max-samples 10 --budget 0.5 --out "$dir/real.jsonl" > /dev/null
@@ -66,14 +136,22 @@ for d in cuda-0 opencl-0.0; do
   [ -e "$dir/h100/variants-spmv-$d-double.png" ] || fail "no variants figure for $d"
 done
 grep -q '^gen:cube:57,[0-9.]*,[0-9.]*$' "$dir/h100/speedup-spmv-double.csv" || fail "speedup lost a device on gen:cube:57"
+check_names "$dir/h100"
+check_colours "$dir/h100" # more labels than the palette has colours
+grid=$(ls "$src"/results/reference/grid-cpu-*/results.jsonl | head -n 1)
+"$bin" plot "$grid" --out "$dir/grid-ref" --scripts "$src/plots" > "$dir/grid-ref.txt"
+check_names "$dir/grid-ref" # two cases sweep the same kernels on 64x64x64
 
 echo "== 5. grid families: time per cell by shape and by layout"
 "$bin" sweep "$src/cases/grid-quick.suite" --backend openmp --out "$dir/grid.jsonl" > /dev/null 2>&1
 "$bin" plot "$dir/grid.jsonl" --out "$dir/grid" --scripts "$src/plots" > "$dir/grid.txt"
 check_figures "$dir/grid" percell blockshape
 heat=$(ls "$dir"/grid/percell-heat2d-openmp-0-double-101x101.csv) || fail "no heat2d percell table for 101x101"
-head -1 "$heat" | grep -q '^label,heat-jacobi row-major,heat-jacobi column-major' || fail "heat2d percell columns: $(head -1 "$heat")"
-for shape in 128x1 32x4 1x128; do grep -q "^$shape,[0-9.]*,[0-9.]*" "$heat" || fail "no $shape row in $heat"; done
+# Each series is three columns: the value and its whiskers.
+head -1 "$heat" | grep -q '^label,heat-jacobi row-major,heat-jacobi row-major lo,heat-jacobi row-major hi,heat-jacobi column-major,' ||
+  fail "heat2d percell columns: $(head -1 "$heat")"
+num='[0-9.e+-]*'
+for shape in 128x1 32x4 1x128; do grep -q "^$shape\(,$num\)\{6\}" "$heat" || fail "no $shape row in $heat"; done
 fv=$(ls "$dir"/grid/percell-fv-surface-openmp-0-double-16x16x16.csv) || fail "no fv-surface percell table"
-for layout in aos soa aosoa8; do grep -q "^$layout,[0-9.]*,[0-9.]*,[0-9.]*$" "$fv" || fail "no $layout row in $fv"; done
+for layout in aos soa aosoa8; do grep -q "^$layout\(,$num\)\{9\}$" "$fv" || fail "no $layout row in $fv"; done
 echo "ok"

@@ -47,9 +47,9 @@ if "$bin" devices | grep -q '^opencl:'; then
 fi
 # the time split per backend (stacked bars): a row per backend, the five parts as columns
 "$bin" plot "$dir/cmp.jsonl" --out "$dir/plots" > "$dir/plot.txt" 2>&1 || { echo "FAIL: plot: $(tail -2 "$dir/plot.txt")"; exit 1; }
-head -1 "$dir/plots/steps-cavity-l0.csv" | grep -q '^label,CPU->GPU,step 1 (momentum),step 2 (pressure CG),step 3 (correction),GPU->CPU$' ||
-  { echo "FAIL: steps figure columns: $(head -1 "$dir/plots/steps-cavity-l0.csv")"; exit 1; }
-[ -s "$dir/plots/steps-cavity-l0.png" ] || { echo "FAIL: no steps figure drawn"; exit 1; }
+head -1 "$dir/plots/steps-double-cavity-l0.csv" | grep -q '^label,CPU->GPU,step 1 (momentum),step 2 (pressure CG),step 3 (correction),GPU->CPU$' ||
+  { echo "FAIL: steps figure columns: $(head -1 "$dir/plots/steps-double-cavity-l0.csv")"; exit 1; }
+[ -s "$dir/plots/steps-double-cavity-l0.png" ] || { echo "FAIL: no steps figure drawn"; exit 1; }
 "$bin" report "$dir/cmp.jsonl" > "$dir/report.md" || { echo "FAIL: report"; exit 1; }
 grep -A10 "Solver time split" "$dir/report.md" | grep -q '^| openmp:0' || { echo "FAIL: report lacks the time split"; exit 1; }
 # VTK: well-formed XML, points and cells of the mesh, the fields ParaView shows

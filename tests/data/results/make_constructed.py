@@ -91,7 +91,8 @@ def stream_records(run_id, rng):
     return out
 
 
-def spmv(run_id, rng, kernel, dev, matrix, params, efficiency, block=None, **extra):
+def spmv(run_id, rng, kernel, dev, matrix, params, efficiency, block=None, suite="constructed-suite", case=None,
+         **extra):
     name, source, digest, rows, nnz = matrix
     b = nnz * 12 + rows * 20
     t = b / (STREAM_GBS[dev] * 1e9 * efficiency)
@@ -99,7 +100,7 @@ def spmv(run_id, rng, kernel, dev, matrix, params, efficiency, block=None, **ext
     if block:
         m["block"] = block
     return measurement(run_id, rng, "spmv", kernel, dev, params, t, bytes_=b, flops=2.0 * nnz,
-                       matrix=m, suite="constructed-suite", case=name, **extra)
+                       matrix=m, suite=suite, case=case or name, **extra)
 
 
 def sweep_records(run_id, rng):
@@ -144,6 +145,51 @@ def failures(run_id):
     return [wrong, skipped]
 
 
+STANDARD_MATRICES = [("gen:cube:level=0", "gen:cube:level=0", "c0n57r0c7ed10", 3375, 45403),
+                     ("gen:cube:level=1", "gen:cube:level=1", "c0n57r0c7ed11", 24389, 344000),
+                     ("general", "../matrices/general.mtx", "c0n57r0c7ed12", 5000, 60000)]
+BLOCK_MATRICES = [("gen:cube:level=0:block=4", "gen:cube:level=0:block=4", "c0n57r0c7ed13", 13500, 726448)]
+
+
+def standard_records(run_id, rng):
+    """A run shaped like cases/standard.suite: both precisions, the csr and
+    block cases, plus a second sweep of csr-multirow on the same matrices
+    (case occupancy) as grid-cpu's fv-layouts and fv-occupancy do; and a
+    heat2d block-shape sweep in both precisions."""
+    out = []
+    for prec in ("double", "single"):
+        word = 8 if prec == "double" else 4
+        n = 1 << 24
+        for dev in (OMP, OCL):
+            for kernel, words in (("copy", 2), ("triad", 3)):
+                b = words * word * n
+                out.append(measurement(run_id, rng, "stream", kernel, dev, {"n": n}, b / (STREAM_GBS[dev] * 1e9),
+                                       bytes_=b, precision=prec, suite="standard", case="stream"))
+        for m in STANDARD_MATRICES:
+            for dev, kernels in ((OMP, ("csr-scalar", "peer:graphblas")), (OCL, ("csr-scalar", "csr-vector"))):
+                for i, kernel in enumerate(kernels):
+                    out.append(spmv(run_id, rng, kernel, dev, m, {}, 0.6 + 0.1 * i, precision=prec,
+                                    suite="standard", case="csr"))
+            for case, bits in (("csr", (5, 6, 7)), ("occupancy", (7, 8))):
+                for w in bits:
+                    for r in range(0, 3):
+                        out.append(spmv(run_id, rng, "csr-multirow", OCL, m,
+                                        {"WORKGROUP_SIZE_BITS": w, "ROWS_PER_WORKGROUP_BITS": r},
+                                        0.35 + 0.1 * (w - 5) - 0.05 * abs(r - 1), precision=prec,
+                                        suite="standard", case=case))
+        for m in BLOCK_MATRICES:
+            for kernel, eff in (("bcsr", 0.7), ("bcsr-vector", 0.8)):
+                out.append(spmv(run_id, rng, kernel, OCL, m, {"WG_SIZE": 128}, eff, block=4, precision=prec,
+                                suite="standard", case="block"))
+        for (bx, by), eff in (((128, 1), 0.8), ((32, 4), 0.78), ((1, 128), 0.2)):
+            b = 2 * word * 4096 * 4096
+            out.append(measurement(run_id, rng, "heat2d", "heat-jacobi", OCL,
+                                   {"BLOCK_X": bx, "BLOCK_Y": by, "ORDER": 0}, b / (STREAM_GBS[OCL] * 1e9 * eff),
+                                   bytes_=b, flops=5.0 * 4096 * 4096, precision=prec, suite="standard",
+                                   case="stencil"))
+    return out
+
+
 def write(name, records):
     with open(os.path.join(HERE, name), "w") as f:
         for r in records:
@@ -182,6 +228,11 @@ def main():
         f.write(json.dumps(base[2], separators=(",", ":"))[:80] + "\n")
     del base[1]["kernel"]
     write("constructed-missing-field.jsonl", base[:2])
+    # a run shaped like the standard suite: figure names must tell its
+    # figures apart by precision and case (its own generator: the files
+    # above stay as they were)
+    standard = "2026-11-22T05:00:00Z-7"
+    write("constructed-standard.jsonl", [header(standard)] + standard_records(standard, random.Random(7)))
 
 
 if __name__ == "__main__":

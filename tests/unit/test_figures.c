@@ -1,0 +1,353 @@
+/* test_figures.c - the tables behind `flowbench plot` (figures.c): the
+ * performance profile's matrices, figure names, the whiskers of bar
+ * charts, and the colour map of plot's series, on small results files
+ * written here. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "results/colours.h"
+#include "results/figures.h"
+#include "results/reader.h"
+
+/* ---- a results file built line by line ----------------------------------- */
+
+typedef struct results_file {
+    char path[256];
+    FILE *f;
+} results_file;
+
+static void results_begin(results_file *rf, const char *name, const char *host)
+{
+    snprintf(rf->path, sizeof rf->path, "/tmp/fb-test-figures-%ld-%s.jsonl", (long)getpid(), name);
+    rf->f = fopen(rf->path, "w");
+    assert_non_null(rf->f);
+    fprintf(
+        rf->f,
+        "{\"type\":\"header\",\"schema\":1,\"run_id\":\"r1\",\"date\":\"2026-11-22\",\"host\":{\"hostname\":\"%s\"},"
+        "\"devices\":[{\"backend\":\"openmp\",\"id\":\"openmp:0\",\"name\":\"CPU\"},"
+        "{\"backend\":\"opencl\",\"id\":\"opencl:0.0\",\"name\":\"GPU\"}]}\n",
+        host);
+}
+
+typedef struct rec {
+    const char *benchmark, *kernel, *device, *precision, *matrix, *suite, *case_, *params;
+    double median_s;
+} rec;
+
+/* One usable measurement: samples 0.9, 1 and 1.2 times median_s, GFLOP/s
+ * and GB/s from the median as the commands write them. */
+static void results_add(results_file *rf, rec r)
+{
+    const char *device = r.device ? r.device : "opencl:0.0";
+    const int omp = strncmp(device, "openmp", 6) == 0;
+    double t = r.median_s;
+    fprintf(rf->f,
+            "{\"type\":\"measurement\",\"schema\":1,\"run_id\":\"r1\",\"benchmark\":\"%s\",\"kernel\":\"%s\","
+            "\"backend\":\"%s\",\"device\":\"%s\",\"device_name\":\"%s\",\"precision\":\"%s\",\"params\":%s,"
+            "\"status\":\"ok\",\"stats\":{\"samples_s\":[%.9g,%.9g,%.9g],\"n\":3,\"median_s\":%.9g,"
+            "\"min_s\":%.9g,\"max_s\":%.9g},\"flops\":2e6,\"gflops\":%.9g,\"bytes\":1.2e7,\"gbs\":%.9g",
+            r.benchmark ? r.benchmark : "spmv", r.kernel, omp ? "openmp" : "opencl", device, omp ? "CPU" : "GPU",
+            r.precision ? r.precision : "double", r.params ? r.params : "{}", 0.9 * t, t, 1.2 * t, t, 0.9 * t, 1.2 * t,
+            2e6 / t / 1e9, 1.2e7 / t / 1e9);
+    if (r.matrix)
+        fprintf(rf->f, ",\"matrix\":{\"name\":\"%s\",\"hash\":\"h-%s\"},\"fraction_of_stream\":%.9g", r.matrix,
+                r.matrix, 1.2e7 / t / 1e9 / 100);
+    if (r.suite) fprintf(rf->f, ",\"suite\":\"%s\"", r.suite);
+    if (r.case_) fprintf(rf->f, ",\"case\":\"%s\"", r.case_);
+    fputs("}\n", rf->f);
+}
+
+static fb_results_set *results_load(results_file *rf)
+{
+    fb_results_set *set = NULL;
+    fclose(rf->f);
+    if (fb_results_load(rf->path, &set) != FB_OK) fail_msg("%s", fb_error_message());
+    unlink(rf->path);
+    return set;
+}
+
+static const fb_figure *figure_named(const fb_figure_list *list, const char *name)
+{
+    for (int i = 0; i < list->n; ++i)
+        if (strcmp(list->f[i].name, name) == 0) return &list->f[i];
+    return NULL;
+}
+
+/* The figure's data file as text (at most 64 KiB). */
+static char *table_text(const fb_figure *f)
+{
+    static char buf[1 << 16];
+    char path[256];
+    snprintf(path, sizeof path, "/tmp/fb-test-figures-%ld-table.csv", (long)getpid());
+    assert_int_equal(fb_figure_write(f, path), FB_OK);
+    FILE *in = fopen(path, "r");
+    assert_non_null(in);
+    size_t n = fread(buf, 1, sizeof buf - 1, in);
+    buf[n] = '\0';
+    fclose(in);
+    unlink(path);
+    return buf;
+}
+
+/* ---- performance profiles --------------------------------------------------- */
+
+/* Solver b missed matrix m3: the profile is drawn over m1 and m2 only,
+ * where both ran, so both curves can reach 1 (before, b's stopped at 2/3). */
+static void test_profile_only_matrices_all_solvers_ran(void **state)
+{
+    (void)state;
+    results_file rf;
+    fb_figure_list list;
+    results_begin(&rf, "profile", "host");
+    results_add(&rf, (rec){.kernel = "a", .matrix = "m1", .median_s = 1e-3});
+    results_add(&rf, (rec){.kernel = "a", .matrix = "m2", .median_s = 2e-3});
+    results_add(&rf, (rec){.kernel = "a", .matrix = "m3", .median_s = 3e-3});
+    results_add(&rf, (rec){.kernel = "b", .matrix = "m1", .median_s = 2e-3});
+    results_add(&rf, (rec){.kernel = "b", .matrix = "m2", .median_s = 1e-3});
+    fb_results_set *set = results_load(&rf);
+    assert_int_equal(fb_figures_collect(set, FB_FIG_PROFILE, &list), FB_OK);
+    assert_int_equal(list.n, 1);
+    assert_int_equal(list.f[0].nrows, 2);
+    assert_int_equal(list.f[0].ncols, 2);
+    assert_non_null(strstr(list.f[0].title, "over 2 matrices all 2 solvers ran on"));
+    const char *csv = table_text(&list.f[0]);
+    assert_non_null(strstr(csv, "ratio,a @ opencl:0.0\n1,0\n1,0.5\n2,1\n"));
+    assert_non_null(strstr(csv, "ratio,b @ opencl:0.0\n1,0\n1,0.5\n2,1\n"));
+    fb_figure_list_free(&list);
+    fb_results_set_free(set);
+}
+
+/* One matrix in common is no profile: not drawn, and a note says why. */
+static void test_profile_needs_two_common_matrices(void **state)
+{
+    (void)state;
+    results_file rf;
+    fb_figure_list list;
+    results_begin(&rf, "profile-note", "host");
+    results_add(&rf, (rec){.kernel = "a", .matrix = "m1", .median_s = 1e-3});
+    results_add(&rf, (rec){.kernel = "a", .matrix = "m2", .median_s = 2e-3});
+    results_add(&rf, (rec){.kernel = "b", .matrix = "m1", .median_s = 2e-3});
+    results_add(&rf, (rec){.kernel = "b", .matrix = "m3", .median_s = 1e-3});
+    fb_results_set *set = results_load(&rf);
+    assert_int_equal(fb_figures_collect(set, FB_FIG_PROFILE, &list), FB_OK);
+    assert_int_equal(list.n, 0);
+    assert_int_equal(list.nnotes, 1);
+    assert_non_null(strstr(list.notes[0], "only 1 of its 3 matrices were run by all 2 solvers"));
+    fb_figure_list_free(&list);
+    fb_results_set_free(set);
+}
+
+/* Solvers sharing no matrix (CSR kernels, BCSR kernels on the block form)
+ * are two profiles, each over its own matrices. */
+static void test_profile_per_set_of_linked_solvers(void **state)
+{
+    (void)state;
+    results_file rf;
+    fb_figure_list list;
+    results_begin(&rf, "profile-sets", "host");
+    const char *csr[] = {"m1", "m2"}, *block[] = {"m1:block=4", "m2:block=4"};
+    for (int i = 0; i < 2; ++i) {
+        results_add(&rf, (rec){.kernel = "csr-a", .matrix = csr[i], .case_ = "csr", .median_s = 1e-3});
+        results_add(&rf, (rec){.kernel = "csr-b", .matrix = csr[i], .case_ = "csr", .median_s = 2e-3});
+        results_add(&rf, (rec){.kernel = "bcsr-a", .matrix = block[i], .case_ = "block", .median_s = 1e-3});
+        results_add(&rf, (rec){.kernel = "bcsr-b", .matrix = block[i], .case_ = "block", .median_s = 2e-3});
+    }
+    fb_results_set *set = results_load(&rf);
+    assert_int_equal(fb_figures_collect(set, FB_FIG_PROFILE, &list), FB_OK);
+    assert_int_equal(list.n, 2);
+    assert_non_null(figure_named(&list, "profile-spmv-double-csr"));
+    assert_non_null(figure_named(&list, "profile-spmv-double-block"));
+    for (int i = 0; i < 2; ++i) {
+        assert_int_equal(list.f[i].nrows, 2);
+        assert_int_equal(list.f[i].ncols, 2);
+    }
+    fb_figure_list_free(&list);
+    fb_results_set_free(set);
+}
+
+/* ---- whiskers ----------------------------------------------------------------- */
+
+/* Every "value,lo,hi" triple of a data line: lo <= value <= hi, and the
+ * spread is the samples' (0.9 and 1.2 times the median): value / 1.2 and
+ * value / 0.9 for a rate. Returns how many triples. */
+static int check_triples(const char *line)
+{
+    int n = 0;
+    const char *p = strchr(line, ',');
+    while (p && *p == ',') {
+        char *end;
+        double v = strtod(p + 1, &end), lo = strtod(end + 1, &end), hi = strtod(end + 1, &end);
+        if (!isnan(v)) {
+            assert_true(lo <= v && v <= hi);
+            assert_float_equal(lo, v / 1.2, 1e-4 * v);
+            assert_float_equal(hi, v / 0.9, 1e-4 * v);
+            n++;
+        }
+        p = end;
+    }
+    return n;
+}
+
+/* The variants table gives each kernel lo and hi columns, from the samples
+ * of the configuration the bar shows (the best of two settings here). */
+static void test_variants_whiskers(void **state)
+{
+    (void)state;
+    results_file rf;
+    fb_figure_list list;
+    results_begin(&rf, "whiskers", "host");
+    results_add(&rf, (rec){.kernel = "a", .matrix = "m1", .params = "{\"WG\":64}", .median_s = 1e-3});
+    results_add(&rf, (rec){.kernel = "a", .matrix = "m1", .params = "{\"WG\":128}", .median_s = 4e-3});
+    results_add(&rf, (rec){.kernel = "a", .matrix = "m2", .median_s = 2e-3});
+    results_add(&rf, (rec){.kernel = "b", .matrix = "m1", .median_s = 3e-3});
+    fb_results_set *set = results_load(&rf);
+    assert_int_equal(fb_figures_collect(set, FB_FIG_VARIANTS, &list), FB_OK);
+    assert_int_equal(list.n, 1);
+    char *csv = table_text(&list.f[0]);
+    char *line = strtok(csv, "\n");
+    assert_string_equal(line, "label,a,a lo,a hi,b,b lo,b hi");
+    int triples = 0;
+    while ((line = strtok(NULL, "\n")))
+        triples += check_triples(line);
+    assert_int_equal(triples, 3);
+    assert_true(fb_figure_has_whiskers(FB_FIG_VARIANTS));
+    assert_false(fb_figure_has_whiskers(FB_FIG_SPEEDUP));
+    fb_figure_list_free(&list);
+    fb_results_set_free(set);
+}
+
+/* ---- names ---------------------------------------------------------------------- */
+
+/* Two precisions and two cases sweeping one kernel on one matrix: the heat
+ * maps are told apart by precision and case, not by a number. */
+static void test_names_say_precision_and_case(void **state)
+{
+    (void)state;
+    results_file rf;
+    fb_figure_list list;
+    const char *precisions[] = {"double", "single"}, *cases[] = {"csr", "occupancy"};
+    results_begin(&rf, "names", "host");
+    for (int p = 0; p < 2; ++p)
+        for (int c = 0; c < 2; ++c)
+            for (int x = 1; x <= 2; ++x)
+                for (int y = 1; y <= 2; ++y) {
+                    char params[64];
+                    snprintf(params, sizeof params, "{\"X\":%d,\"Y\":%d}", x, y);
+                    results_add(&rf, (rec){.kernel = "k",
+                                           .matrix = "M",
+                                           .precision = precisions[p],
+                                           .case_ = cases[c],
+                                           .params = params,
+                                           .median_s = 1e-3 * x * y});
+                }
+    fb_results_set *set = results_load(&rf);
+    assert_int_equal(fb_figures_collect(set, FB_FIG_HEATMAP, &list), FB_OK);
+    assert_int_equal(list.n, 4);
+    assert_non_null(figure_named(&list, "heatmap-k-opencl-0.0-double-m-csr"));
+    assert_non_null(figure_named(&list, "heatmap-k-opencl-0.0-double-m-occupancy"));
+    assert_non_null(figure_named(&list, "heatmap-k-opencl-0.0-single-m-csr"));
+    assert_non_null(figure_named(&list, "heatmap-k-opencl-0.0-single-m-occupancy"));
+    fb_figure_list_free(&list);
+    fb_results_set_free(set);
+}
+
+/* ---- colours ----------------------------------------------------------------- */
+
+static void assert_distinct_colours(const fb_colour_map *map, const fb_figure *f)
+{
+    char a[8], b[8];
+    for (int i = 0; i < f->ncols; ++i)
+        for (int j = i + 1; j < f->ncols; ++j)
+            assert_string_not_equal(fb_colour_of(map, f->cols[i], a), fb_colour_of(map, f->cols[j], b));
+}
+
+/* Kernel a in the variants and the roofline figure of one file: one
+ * colour in both; the series of each figure differ. */
+static void test_colours_one_per_label(void **state)
+{
+    (void)state;
+    results_file rf;
+    fb_figure_list lists[2];
+    fb_colour_map map;
+    char x[8], y[8];
+    results_begin(&rf, "colours", "host");
+    results_add(&rf, (rec){.kernel = "a", .matrix = "m1", .median_s = 1e-3});
+    results_add(&rf, (rec){.kernel = "b", .matrix = "m1", .median_s = 2e-3});
+    results_add(&rf, (rec){.kernel = "a", .device = "openmp:0", .matrix = "m1", .median_s = 3e-3});
+    results_add(&rf, (rec){.kernel = "c", .device = "openmp:0", .matrix = "m1", .median_s = 3e-3});
+    fb_results_set *set = results_load(&rf);
+    assert_int_equal(fb_figures_collect(set, FB_FIG_VARIANTS, &lists[0]), FB_OK);
+    assert_int_equal(fb_figures_collect(set, FB_FIG_ROOFLINE, &lists[1]), FB_OK);
+    assert_int_equal(lists[0].n, 2); /* one per device */
+    assert_int_equal(fb_colour_map_build(lists, 2, &map), FB_OK);
+    assert_int_equal(map.n, 3);
+    const char *first = NULL;
+    for (int l = 0; l < 2; ++l)
+        for (int i = 0; i < lists[l].n; ++i) {
+            const fb_figure *f = &lists[l].f[i];
+            assert_distinct_colours(&map, f);
+            for (int c = 0; c < f->ncols; ++c)
+                if (strcmp(f->cols[c], "a") == 0) {
+                    if (!first) first = strcpy(x, fb_colour_of(&map, "a", y));
+                    assert_string_equal(fb_colour_of(&map, f->cols[c], y), first);
+                }
+        }
+    assert_non_null(first);
+    /* sorted label order: a, b, c take the palette's first three */
+    assert_string_equal(fb_colour_of(&map, "a", x), "#1f77b4");
+    assert_string_equal(fb_colour_of(&map, "c", x), "#2ca02c");
+    fb_colour_map_free(&map);
+    fb_figure_list_free(&lists[0]);
+    fb_figure_list_free(&lists[1]);
+    fb_results_set_free(set);
+}
+
+/* More labels than the palette (40, in figures of 10 overlapping by 5):
+ * the series of each figure still differ, and none needs a colour past
+ * the palette. */
+static void test_colours_beyond_the_palette(void **state)
+{
+    (void)state;
+    char names[40][8], *labels[40];
+    fb_figure figures[7];
+    fb_figure_list list = {figures, 7, NULL, 0};
+    fb_colour_map map;
+    char hex[8];
+    for (int i = 0; i < 40; ++i) {
+        snprintf(names[i], sizeof names[i], "k%02d", i);
+        labels[i] = names[i];
+    }
+    for (int i = 0; i < 7; ++i)
+        figures[i] = (fb_figure){.kind = FB_FIG_VARIANTS, .cols = &labels[5 * i], .ncols = 10};
+    assert_int_equal(fb_colour_map_build(&list, 1, &map), FB_OK);
+    assert_int_equal(map.n, 40);
+    for (int i = 0; i < 7; ++i)
+        assert_distinct_colours(&map, &figures[i]);
+    for (int i = 0; i < map.n; ++i)
+        assert_true(map.colour[i] < FB_PALETTE_SIZE);
+    assert_int_equal(strlen(fb_colour_of(&map, "k39", hex)), 7);
+    fb_colour_map_free(&map);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_profile_only_matrices_all_solvers_ran),
+        cmocka_unit_test(test_profile_needs_two_common_matrices),
+        cmocka_unit_test(test_profile_per_set_of_linked_solvers),
+        cmocka_unit_test(test_variants_whiskers),
+        cmocka_unit_test(test_names_say_precision_and_case),
+        cmocka_unit_test(test_colours_one_per_label),
+        cmocka_unit_test(test_colours_beyond_the_palette),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
