@@ -70,19 +70,30 @@ fail:
     return status;
 }
 
+/* The last bytes of the file (an SVG ends with </svg> and a newline or two,
+ * however large its body). */
+static size_t read_tail(FILE *f, char *buf, size_t len)
+{
+    long size;
+    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0) return 0;
+    if (fseek(f, size > (long)len ? size - (long)len : 0, SEEK_SET) != 0) return 0;
+    return fread(buf, 1, len, f);
+}
+
 int fb_plot_file_valid(const char *path)
 {
     static const unsigned char png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-    char buf[1 << 16];
+    char head[4096], tail[256];
     FILE *f = fopen(path, "rb");
-    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    size_t n = f ? fread(head, 1, sizeof head - 1, f) : 0, m = f ? read_tail(f, tail, sizeof tail - 1) : 0;
     int ok = 0;
     if (f) fclose(f);
-    buf[n] = '\0';
+    head[n] = '\0';
+    tail[m] = '\0';
     if (strstr(path, ".png"))
-        ok = n > 64 && memcmp(buf, png, sizeof png) == 0;
+        ok = n > 64 && memcmp(head, png, sizeof png) == 0;
     else if (strstr(path, ".svg"))
-        ok = strstr(buf, "<svg") && strstr(buf, "</svg>");
+        ok = strstr(head, "<svg") && strstr(tail, "</svg>");
     return ok;
 }
 

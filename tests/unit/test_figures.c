@@ -16,6 +16,7 @@
 
 #include "results/colours.h"
 #include "results/figures.h"
+#include "results/plot.h"
 #include "results/reader.h"
 
 /* ---- a results file built line by line ----------------------------------- */
@@ -338,6 +339,27 @@ static void test_colours_beyond_the_palette(void **state)
     fb_colour_map_free(&map);
 }
 
+/* A figure is checked by its first and last bytes: a valid SVG over the
+ * 64 KiB the check once read whole was refused. */
+static void test_large_svg_is_valid(void **state)
+{
+    (void)state;
+    char path[256];
+    snprintf(path, sizeof path, "%s/fb-test-large-%ld.svg", P_tmpdir, (long)getpid());
+    FILE *f = fopen(path, "w");
+    fputs("<?xml version=\"1.0\"?>\n<svg width=\"10\">\n", f);
+    for (int i = 0; i < 20000; ++i)
+        fputs("<path d=\"M1,1 L2,2\"/>\n", f);
+    fputs("</svg>\n\n", f);
+    fclose(f);
+    assert_true(fb_plot_file_valid(path));
+    f = fopen(path, "r+");
+    assert_int_equal(ftruncate(fileno(f), 300000), 0); /* cut before its end */
+    fclose(f);
+    assert_false(fb_plot_file_valid(path));
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -347,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_variants_whiskers),
         cmocka_unit_test(test_names_say_precision_and_case),
         cmocka_unit_test(test_colours_one_per_label),
+        cmocka_unit_test(test_large_svg_is_valid),
         cmocka_unit_test(test_colours_beyond_the_palette),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
