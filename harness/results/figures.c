@@ -328,10 +328,32 @@ fail:
     return status;
 }
 
+#define CACHE_MARK " (cache resident)"
+
+/* The roofline's row of a record: its matrix, marked when the working set
+ * fitted the last-level cache (then the bar is no roofline fraction, and a
+ * bar above 1 is no mystery). */
+static const char *matrix_row(const fb_record *r, fb_figure_kind kind, char *buf, size_t len)
+{
+    int resident = kind == FB_FIG_ROOFLINE && json_is_true(json_object_get(r->json, "cache_resident"));
+    snprintf(buf, len, "%s%s", fb_record_matrix(r), resident ? CACHE_MARK : "");
+    return buf;
+}
+
+static void note_cache_rows(fb_figure *f)
+{
+    size_t n = strlen(f->title);
+    for (int i = 0; i < f->nrows; ++i)
+        if (strstr(f->rows[i], CACHE_MARK)) {
+            snprintf(f->title + n, sizeof f->title - n, "; cache resident: the data fit the last-level cache");
+            return;
+        }
+}
+
 static fb_status collect_per_matrix(const fb_results_set *set, fb_figure_kind kind, fb_figure_list *out)
 {
     fb_status status = FB_OK;
-    char group[512];
+    char group[512], row[600];
     for (int i = 0; i < set->nrecords; ++i) {
         const fb_record *r = &set->records[i];
         double v = kind == FB_FIG_VARIANTS ? fb_json_num(r->json, "gflops") : fb_record_fraction(set, r);
@@ -345,8 +367,10 @@ static fb_status collect_per_matrix(const fb_results_set *set, fb_figure_kind ki
         snprintf(f->title, sizeof f->title, "%s %s on %s %s (%s), %s", str(r, "benchmark"),
                  kind == FB_FIG_VARIANTS ? "kernel variants per matrix" : "fraction of measured stream bandwidth",
                  str(r, "device"), str(r, "device_name"), fb_record_host(r), str(r, "precision"));
-        FB_CHECK(figure_put_timed(f, fb_record_matrix(r), str(r, "kernel"), r, v, 1));
+        FB_CHECK(figure_put_timed(f, matrix_row(r, kind, row, sizeof row), str(r, "kernel"), r, v, 1));
     }
+    for (int i = 0; i < out->n && kind == FB_FIG_ROOFLINE; ++i)
+        note_cache_rows(&out->f[i]);
     for (int i = 0; i < out->n && kind == FB_FIG_VARIANTS; ++i)
         FB_CHECK(add_foreign_peers(set, &out->f[i]));
 fail:

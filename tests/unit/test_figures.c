@@ -42,6 +42,7 @@ static void results_begin(results_file *rf, const char *name, const char *host)
 typedef struct rec {
     const char *benchmark, *kernel, *device, *precision, *matrix, *suite, *case_, *params;
     double median_s;
+    int cache_resident;
 } rec;
 
 /* One usable measurement: samples 0.9, 1 and 1.2 times median_s, GFLOP/s
@@ -62,6 +63,7 @@ static void results_add(results_file *rf, rec r)
     if (r.matrix)
         fprintf(rf->f, ",\"matrix\":{\"name\":\"%s\",\"hash\":\"h-%s\"},\"fraction_of_stream\":%.9g", r.matrix,
                 r.matrix, 1.2e7 / t / 1e9 / 100);
+    if (r.cache_resident) fputs(",\"cache_resident\":true", rf->f);
     if (r.suite) fprintf(rf->f, ",\"suite\":\"%s\"", r.suite);
     if (r.case_) fprintf(rf->f, ",\"case\":\"%s\"", r.case_);
     fputs("}\n", rf->f);
@@ -226,6 +228,27 @@ static void test_variants_whiskers(void **state)
     fb_results_set_free(set);
 }
 
+/* A roofline bar whose data fitted the last-level cache says so in its
+ * row and the title: it is no roofline fraction. */
+static void test_roofline_marks_cache_resident_rows(void **state)
+{
+    (void)state;
+    results_file rf;
+    fb_figure_list list;
+    results_begin(&rf, "resident", "host");
+    results_add(&rf, (rec){.kernel = "a", .matrix = "small", .median_s = 1e-5, .cache_resident = 1});
+    results_add(&rf, (rec){.kernel = "a", .matrix = "large", .median_s = 2e-3});
+    fb_results_set *set = results_load(&rf);
+    assert_int_equal(fb_figures_collect(set, FB_FIG_ROOFLINE, &list), FB_OK);
+    assert_int_equal(list.n, 1);
+    assert_int_equal(list.f[0].nrows, 2);
+    assert_string_equal(list.f[0].rows[0], "small (cache resident)");
+    assert_string_equal(list.f[0].rows[1], "large");
+    assert_non_null(strstr(list.f[0].title, "cache resident: the data fit the last-level cache"));
+    fb_figure_list_free(&list);
+    fb_results_set_free(set);
+}
+
 /* ---- names ---------------------------------------------------------------------- */
 
 /* Two precisions and two cases sweeping one kernel on one matrix: the heat
@@ -367,6 +390,7 @@ int main(void)
         cmocka_unit_test(test_profile_needs_two_common_matrices),
         cmocka_unit_test(test_profile_per_set_of_linked_solvers),
         cmocka_unit_test(test_variants_whiskers),
+        cmocka_unit_test(test_roofline_marks_cache_resident_rows),
         cmocka_unit_test(test_names_say_precision_and_case),
         cmocka_unit_test(test_colours_one_per_label),
         cmocka_unit_test(test_large_svg_is_valid),
