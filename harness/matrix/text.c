@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <float.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+
+#include "../core/files.h"
 
 /* ---- buffers ----------------------------------------------------------- */
 
@@ -151,14 +152,12 @@ fb_status fb_text_bytes_load(const char *path, fb_text_bytes *out)
 {
     fb_status status = FB_OK;
     struct stat st;
+    int fd = -1;
     memset(out, 0, sizeof *out);
     /* a file that is missing or not a file is the user's input, not an
      * i/o failure: exit status 2 like any other bad input */
-    int fd = open(path, O_RDONLY);
-    if (fd < 0) FB_FAIL(FB_ERR_INPUT, "%s: cannot open: %s", path, strerror(errno));
+    FB_CHECK(fb_file_open_read(path, NULL, &fd));
     if (fstat(fd, &st) != 0) FB_FAIL(FB_ERR_IO, "%s: cannot stat: %s", path, strerror(errno));
-    if (S_ISDIR(st.st_mode)) FB_FAIL(FB_ERR_INPUT, "%s: is a directory", path);
-    if (!S_ISREG(st.st_mode)) FB_FAIL(FB_ERR_INPUT, "%s: not a regular file", path);
     try_map(fd, st.st_size, out);
     if (!out->mapped) FB_CHECK(read_file(path, fd, (size_t)st.st_size, out));
 fail:

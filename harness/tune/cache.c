@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../core/files.h"
+
 #define FB_CACHE_VERSION 1
 
 struct fb_tuning_cache {
@@ -316,9 +318,8 @@ fb_status fb_cache_load(const char *path, fb_tuning_cache **out)
     FILE *f = NULL;
     *out = NULL;
     FB_CHECK(cache_new(&c));
-    f = fopen(path, "r");
-    /* ENOENT is no error: nothing has been tuned yet. */
-    if (!f && errno != ENOENT) FB_FAIL(FB_ERR_IO, "%s: cannot open (%s)", path, strerror(errno));
+    /* A missing file is no error: nothing has been tuned yet. */
+    FB_CHECK(fb_file_fopen_read_if_exists(path, "the tuning cache", &f));
     if (f) {
         status = read_cache_file(f, path, c);
         fclose(f);
@@ -418,9 +419,12 @@ static fb_status read_current(const char *path, json_t **root)
 {
     fb_status status = FB_OK;
     json_error_t err;
+    FILE *f = NULL;
     *root = NULL;
-    if (access(path, F_OK) != 0) return FB_OK;
-    *root = json_load_file(path, 0, &err);
+    FB_CHECK(fb_file_fopen_read_if_exists(path, NULL, &f));
+    if (!f) return FB_OK;
+    *root = json_loadf(f, 0, &err);
+    fclose(f);
     if (!*root) FB_FAIL(FB_ERR_INPUT, "%s:%d: not JSON (%s); not replaced", path, err.line, err.text);
 fail:
     return status;

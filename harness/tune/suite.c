@@ -15,6 +15,8 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "../core/files.h"
+
 typedef struct parser {
     const char *path;
     char dir[1024]; /* the suite file's directory: relative matrix paths start here */
@@ -705,12 +707,11 @@ fb_status fb_suite_load(const char *path, fb_suite *out)
 {
     fb_status status = FB_OK;
     parser P = {.path = path};
-    FILE *f = fopen(path, "rb");
+    FILE *f = NULL;
     int loaded = 0;
     const char *slash = strrchr(path, '/');
     memset(out, 0, sizeof *out);
-    if (!f)
-        FB_FAIL(FB_ERR_INPUT, "%s: cannot open suite: %s", path, strerror(errno)); /* exit 2, like a missing matrix */
+    FB_CHECK(fb_file_fopen_read(path, "suite", &f)); /* exit 2, like a missing matrix */
     snprintf(P.dir, sizeof P.dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
     snprintf(out->path, sizeof out->path, "%s", path);
     default_name(path, out->name, sizeof out->name);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../core/counters.h"
+#include "../core/files.h"
 #include "../results/reader.h"
 
 const char sweep_crashed_reason[] =
@@ -141,15 +142,13 @@ fail:
 static fb_status read_done(sweep *w)
 {
     fb_status status = FB_OK;
-    FILE *f = fopen(w->o->out_path, "r");
+    FILE *f = NULL;
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
     long good_end = 0;
-    if (!f)
-        return errno == ENOENT ? FB_OK
-                               : fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "%s: cannot read: %s", w->o->out_path,
-                                              strerror(errno));
+    FB_CHECK(fb_file_fopen_read_if_exists(w->o->out_path, "the results file", &f));
+    if (!f) return FB_OK;
     while ((len = getline(&line, &cap, f)) > 0) {
         json_t *rec;
         if (line[len - 1] != '\n') break;
@@ -161,7 +160,7 @@ static fb_status read_done(sweep *w)
     FB_CHECK(drop_partial_line(w, f, good_end));
 fail:
     free(line);
-    fclose(f);
+    if (f) fclose(f);
     return status;
 }
 
