@@ -817,16 +817,33 @@ static int build_dims(const fb_suite_case *c, const fb_family_kernel *k, space_d
     return ndims;
 }
 
+/* At most FB_MAX_PARAMS dimensions of at most FB_SUITE_MAX_AXIS_VALUES
+ * values: 256^6 = 2^48 fits in 64 bits, never in an int. */
+int64_t fb_suite_point_count(const fb_suite_case *c, int kernel)
+{
+    space_dim dims[FB_MAX_PARAMS];
+    int64_t total = 1;
+    memset(dims, 0, sizeof dims);
+    int ndims = build_dims(c, c->family->kernel(kernel), dims);
+    for (int d = 0; d < ndims; ++d)
+        total *= dims[d].len;
+    return total;
+}
+
 fb_status fb_suite_points(const fb_suite_case *c, int kernel, fb_param_point **points, int *npoints)
 {
     fb_status status = FB_OK;
     const fb_family_kernel *k = c->family->kernel(kernel);
     space_dim dims[FB_MAX_PARAMS];
-    int idx[FB_MAX_PARAMS] = {0}, ndims, total = 1;
+    int idx[FB_MAX_PARAMS] = {0}, ndims;
+    int64_t count = fb_suite_point_count(c, kernel);
+    *points = NULL;
+    if (count > FB_SUITE_MAX_POINTS_HARD)
+        FB_FAIL(FB_ERR_INPUT, "case %s: kernel %s: %lld parameter points is too many (at most %d)", c->name, k->name,
+                (long long)count, FB_SUITE_MAX_POINTS_HARD);
+    int total = (int)count;
     memset(dims, 0, sizeof dims);
     ndims = build_dims(c, k, dims);
-    for (int d = 0; d < ndims; ++d)
-        total *= dims[d].len;
     FB_ALLOC(*points, total, "parameter points");
     for (int n = 0; n < total; ++n) {
         for (int d = 0; d < ndims; ++d)
