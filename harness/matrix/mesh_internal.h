@@ -6,6 +6,7 @@
 #define FB_MATRIX_MESH_INTERNAL_H
 
 #include "mesh.h"
+#include "text.h"
 
 typedef struct fb_tag_pos {
     int64_t tag;
@@ -31,6 +32,12 @@ int fb_node_table_find(const fb_node_table *t, int64_t tag);
 
 /* Appends one tetrahedron; `name` and `line` name the file position in errors. */
 fb_status fb_tet_list_push(fb_tet_list *l, const int *v, const char *name, int64_t line);
+
+/* The bound on gzip mesh input (text.h): `more` records declared on the
+ * count line ending at offset line_end; every record declared so far may
+ * take FB_MESH_RECORD_MAX bytes after it (data sections included). */
+#define FB_MESH_RECORD_MAX 1024
+void fb_mesh_limit_add(fb_text_limit *limit, int64_t line_end, int64_t more, const char *what);
 
 /* Drops unused nodes, renumbers, moves the tetrahedra into `out`. */
 fb_status fb_mesh_assemble(const char *name, fb_node_table *nodes, fb_tet_list *tets, fb_mesh *out);

@@ -181,7 +181,7 @@ fb_status fb_mtx_read_cholmod(const char *path, fb_mtx *out)
     fb_status status = FB_OK;
     fb_text_bytes buf;
     memset(out, 0, sizeof *out);
-    FB_CHECK(fb_text_bytes_load(path, &buf));
+    FB_CHECK(fb_text_bytes_load(path, fb_mtx_text_limit, &buf));
     status = read_buffer(path, &buf, out);
     fb_text_bytes_free(&buf);
 fail:
@@ -193,7 +193,7 @@ fb_status fb_mtx_read_cholmod_memory(const char *name, const void *data, size_t 
     fb_status status = FB_OK;
     fb_text_bytes buf;
     memset(out, 0, sizeof *out);
-    FB_CHECK(fb_text_bytes_from_memory(name, data, n, &buf));
+    FB_CHECK(fb_text_bytes_from_memory(name, data, n, fb_mtx_text_limit, &buf));
     status = read_buffer(name, &buf, out);
     fb_text_bytes_free(&buf);
 fail:
