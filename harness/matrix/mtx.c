@@ -533,6 +533,15 @@ static void body_free(body *b)
     free(b->val);
 }
 
+/* Prefixes the message of a failure raised without the file's name. */
+static fb_status in_file(const char *name, fb_status st)
+{
+    char msg[1024];
+    if (st == FB_OK) return st;
+    snprintf(msg, sizeof msg, "%s", fb_error_message());
+    return fb_error_set(st, __FILE__, __LINE__, "%s: %s", name, msg);
+}
+
 static fb_status read_body(fb_cursor *c, fb_text_bytes *buf, const fb_mtx_info *info, fb_mtx *out)
 {
     fb_status status = FB_OK;
@@ -550,7 +559,7 @@ static fb_status read_body(fb_cursor *c, fb_text_bytes *buf, const fb_mtx_info *
     } else {
         total = b.entries;
         if (info->symmetry != FB_MTX_GENERAL) FB_CHECK(mirror(&b, &total));
-        FB_CHECK(fb_csr_from_coo(info->nrows, info->ncols, total, b.row, b.col, b.val, &out->csr));
+        FB_CHECK(in_file(c->name, fb_csr_from_coo(info->nrows, info->ncols, total, b.row, b.col, b.val, &out->csr)));
     }
 fail:
     body_free(&b);
