@@ -57,8 +57,14 @@ int fb_cli_flag(const fb_parsed *p, const char *name);
 const char *fb_cli_value(const fb_parsed *p, const char *name); /* NULL if absent */
 int fb_cli_values(const fb_parsed *p, const char *name, const char *const **values);
 
-/* Value parsers that print "flowbench: --NAME: ..." and return FB_ERR_USAGE. */
+/* Value parsers that print "flowbench: --NAME: ..." and return FB_ERR_USAGE:
+ * "'ten' is not a non-negative integer", "'99999999999' is out of range
+ * (at most 1000000000)", "'1e999' is not a finite number". Integers never
+ * wrap around. */
+#define FB_CLI_INT_MAX 1000000000 /* the largest count fb_cli_int takes */
 fb_status fb_cli_size(const fb_parsed *p, const char *name, size_t dflt, size_t *out);
+/* A size of at least 1 (array lengths: "--NAME: must be at least 1"). */
+fb_status fb_cli_count(const fb_parsed *p, const char *name, size_t dflt, size_t *out);
 fb_status fb_cli_double(const fb_parsed *p, const char *name, double dflt, double *out);
 fb_status fb_cli_int(const fb_parsed *p, const char *name, int dflt, int *out);
 

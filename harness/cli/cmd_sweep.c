@@ -17,7 +17,7 @@ static const fb_option options[] = {
      "run the whole plan N times, round after round, so each configuration's runs see the machine's"
      " between-run noise; compare pools them (5 or more: it tests run medians)",
      0},
-    {"limit", "N", "record at most N configurations this time, then stop (continue with --resume)", 0},
+    {"limit", "N", "record at most N (1 or more) configurations this time, then stop (continue with --resume)", 0},
     {"max-points", "N",
      "refuse a suite whose plan holds more than N configurations (default 1000000; each costs about 2 KB"
      " of memory before anything runs)",
@@ -83,6 +83,8 @@ static int run_sweep(const fb_parsed *args)
     memset(&suite, 0, sizeof suite);
     memset(&sum, 0, sizeof sum);
     FB_CHECK(fb_cli_int(args, "limit", 0, &o.limit));
+    if (fb_cli_value(args, "limit") && o.limit < 1)
+        FB_FAIL(FB_ERR_USAGE, "--limit: must be at least 1 (leave it out to run the whole plan)");
     FB_CHECK(fb_cli_int(args, "repeat", 1, &o.repeat));
     if (o.repeat < 1 || o.repeat > 1000)
         FB_FAIL(FB_ERR_USAGE, "--repeat: %d is not a count of rounds in [1, 1000]", o.repeat);

@@ -53,6 +53,8 @@ static const char *scalar_of(const yaml_node_t *n)
 
 /* ---- scalars ---- */
 
+#define SUITE_INT_MAX 1000000000L /* integers in a suite: counts and parameter values */
+
 static fb_status read_int(parser *P, yaml_node_t *n, const char *what, int *out)
 {
     fb_status status = FB_OK;
@@ -62,8 +64,9 @@ static fb_status read_int(parser *P, yaml_node_t *n, const char *what, int *out)
     if (!s) SUITE_FAIL(n, "%s: expected an integer", what);
     errno = 0;
     v = strtol(s, &end, 10);
-    if (end == s || *end || errno || v < -1000000000L || v > 1000000000L)
-        SUITE_FAIL(n, "%s: '%s' is not an integer", what, s);
+    if (end == s || *end) SUITE_FAIL(n, "%s: '%s' is not an integer", what, s);
+    if (errno == ERANGE || v < -SUITE_INT_MAX || v > SUITE_INT_MAX)
+        SUITE_FAIL(n, "%s: '%s' is out of range (%ld..%ld)", what, s, -SUITE_INT_MAX, SUITE_INT_MAX);
     *out = (int)v;
 fail:
     return status;

@@ -732,6 +732,13 @@ static void test_error_kernels_and_params(void **state)
                            "        - 64\n"
                            "        - abc\n",
                  7, "WG_SIZE: 'abc' is not an integer");
+    /* an integer too large is out of range, not "not an integer", and never wraps */
+    expect_error(CASE_HEAD "  - kernels: [csr-vector]\n"
+                           "    params:\n"
+                           "      WG_SIZE: [4294967360]\n",
+                 5, "WG_SIZE: '4294967360' is out of range (-1000000000..1000000000)");
+    expect_error("stream_n: 99999999999999999999\n" CASE_HEAD "  - kernels: all\n", 1,
+                 "stream_n: '99999999999999999999' is out of range (-1000000000..1000000000)");
     expect_error(CASE_HEAD "  - kernels: [csr-vector]\n"
                            "    params:\n"
                            "      WG_SIZE: [64, 128, 64]\n",
