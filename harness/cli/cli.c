@@ -195,6 +195,26 @@ fail:
     return status;
 }
 
+fb_status fb_cli_out_open(const char *path, fb_cli_out *o)
+{
+    memset(o, 0, sizeof *o);
+    o->f = stdout;
+    o->name = "standard output";
+    if (!path) return FB_OK;
+    o->name = path;
+    fb_status status = fb_file_writer_open(path, &o->file);
+    o->f = o->file.f;
+    return status;
+}
+
+fb_status fb_cli_out_close(fb_cli_out *o, fb_status status)
+{
+    if (o->f == stdout) return status != FB_OK ? status : fb_file_check_written(stdout, o->name);
+    fb_status closed = fb_file_writer_close(&o->file, status == FB_OK);
+    o->f = NULL;
+    return status != FB_OK ? status : closed;
+}
+
 int fb_cli_report(fb_status status)
 {
     if (status == FB_OK) return 0;

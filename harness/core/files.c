@@ -127,3 +127,46 @@ void fb_file_replace_abort(fb_file_replace *r)
     if (r->tmp[0]) unlink(r->tmp);
     r->tmp[0] = '\0';
 }
+
+/* ---- a file written whole through stdio ---------------------------------- */
+
+fb_status fb_file_writer_open(const char *path, fb_file_writer *w)
+{
+    fb_status status = FB_OK;
+    int fd = -1;
+    w->f = NULL;
+    FB_CHECK(fb_file_replace_begin(path, &w->replace, &fd));
+    w->f = fdopen(fd, "w");
+    if (!w->f) {
+        close(fd);
+        fb_file_replace_abort(&w->replace);
+        FB_FAIL(FB_ERR_NOMEM, "%s: cannot write: %s", path, strerror(errno));
+    }
+fail:
+    return status;
+}
+
+fb_status fb_file_check_written(FILE *f, const char *name)
+{
+    fb_status status = FB_OK;
+    errno = 0;
+    /* a failed write leaves its data in the buffer: fflush tries it again
+     * and sets errno to why it fails */
+    if (fflush(f) != 0 || ferror(f))
+        FB_FAIL(FB_ERR_IO, "%s: write failed: %s", name, errno ? strerror(errno) : "an earlier write failed");
+fail:
+    return status;
+}
+
+fb_status fb_file_writer_close(fb_file_writer *w, int keep)
+{
+    fb_status status = FB_OK;
+    if (!w->f) return FB_OK;
+    if (keep) status = fb_file_check_written(w->f, w->replace.path);
+    if (fclose(w->f) != 0 && keep && status == FB_OK)
+        status = fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "%s: write failed: %s", w->replace.path, strerror(errno));
+    w->f = NULL;
+    if (keep && status == FB_OK) return fb_file_replace_commit(&w->replace);
+    fb_file_replace_abort(&w->replace);
+    return status;
+}

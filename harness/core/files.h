@@ -49,4 +49,21 @@ fb_status fb_file_replace_commit(fb_file_replace *r);
 /* Removes the temporary file (and nothing else); a no-op after commit. */
 void fb_file_replace_abort(fb_file_replace *r);
 
+/* A file written whole through stdio ("w"). */
+typedef struct fb_file_writer {
+    fb_file_replace replace;
+    FILE *f;
+} fb_file_writer;
+
+fb_status fb_file_writer_open(const char *path, fb_file_writer *w);
+
+/* Closes: with `keep` and every write done, the file replaces the
+ * destination; otherwise only the temporary file is removed. FB_ERR_IO
+ * "PATH: write failed: reason" when a write or the close failed. */
+fb_status fb_file_writer_close(fb_file_writer *w, int keep);
+
+/* Flushes f: FB_ERR_IO "NAME: write failed: reason" when a write to it
+ * failed (for streams flowbench did not open, such as stdout). */
+fb_status fb_file_check_written(FILE *f, const char *name);
+
 #endif

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../core/files.h"
 #include "figures.h"
 
 static int has_scripts(const char *dir)
@@ -222,7 +223,7 @@ static fb_status open_replot(plot_ctx *ctx)
     snprintf(path, sizeof path, "%s/replot.sh", ctx->opt->out_dir);
     if (!realpath(ctx->scripts, scripts)) FB_FAIL(FB_ERR_IO, "%s: %s", ctx->scripts, strerror(errno));
     snprintf(ctx->scripts, sizeof ctx->scripts, "%s", scripts);
-    if (!(ctx->replot = fopen(path, "w"))) FB_FAIL(FB_ERR_IO, "%s: cannot open for writing", path);
+    if (!(ctx->replot = fopen(path, "w"))) FB_FAIL(FB_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
     fprintf(ctx->replot,
             "#!/bin/sh\n# replot.sh - redraws every figure here from its .csv table; restyle a script\n"
             "# in $scripts (or point scripts= at a copy) and run this again.\nset -e\n"
@@ -254,7 +255,13 @@ fb_status fb_plot_results(const fb_results_set *set, const fb_plot_options *opt,
     for (int k = 0; k < FB_FIG_NKINDS; ++k)
         FB_CHECK(draw_kind(&ctx, set, (fb_figure_kind)k, s));
 fail:
+    if (ctx.replot && status == FB_OK) {
+        char name[PATH_MAX + 32];
+        snprintf(name, sizeof name, "%s/replot.sh", opt->out_dir);
+        status = fb_file_check_written(ctx.replot, name);
+    }
     if (ctx.replot && fclose(ctx.replot) != 0 && status == FB_OK)
-        status = fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "%s/replot.sh: write failed", opt->out_dir);
+        status = fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "%s/replot.sh: write failed: %s", opt->out_dir,
+                              strerror(errno));
     return status;
 }

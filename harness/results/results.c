@@ -1,6 +1,7 @@
 /* results.c - the JSON Lines writer and the header and device objects. */
 #include "results.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,7 +108,8 @@ static fb_status write_line(fb_results *r, json_t *record)
     fb_status status = FB_OK;
     char *line = json_dumps(record, JSON_COMPACT | JSON_REAL_PRECISION(17));
     if (!line) FB_FAIL(FB_ERR_NOMEM, "%s: could not serialise a record", r->path);
-    if (fprintf(r->f, "%s\n", line) < 0 || fflush(r->f) != 0) FB_FAIL(FB_ERR_IO, "%s: write failed", r->path);
+    if (fprintf(r->f, "%s\n", line) < 0 || fflush(r->f) != 0)
+        FB_FAIL(FB_ERR_IO, "%s: write failed: %s", r->path, strerror(errno));
     fsync(fileno(r->f)); /* best effort: survive a crash, not only Ctrl-C */
 fail:
     free(line);
@@ -138,7 +140,7 @@ fb_status fb_results_open_with(const char *path, const char *command, const fb_d
     FB_ALLOC(r, 1, "results writer");
     snprintf(r->path, sizeof r->path, "%s", path);
     r->f = fopen(path, "a");
-    if (!r->f) FB_FAIL(FB_ERR_IO, "%s: cannot open for appending", path);
+    if (!r->f) FB_FAIL(FB_ERR_IO, "%s: cannot open for appending: %s", path, strerror(errno));
     fb_utc_now(date, sizeof date);
     snprintf(r->run_id, sizeof r->run_id, "%s-%ld", date, (long)getpid());
     header = fb_json_header(command, devices, ndevices);

@@ -14,9 +14,10 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 # ok WHAT FAILS_BEFORE: "ok: WHAT" unless the case failed
 ok() { [ "$fails" -eq "$2" ] && echo "ok: $1"; }
 
-# run_limited ARGS...: flowbench with files limited to 16 KiB (SIGXFSZ
-# ignored, so the write fails with EFBIG instead of killing the process).
-run_limited() { (trap '' XFSZ; ulimit -f 16; exec timeout 20 "$bin" "$@") > "$dir/out.txt" 2>&1; }
+# run_limited ARGS...: flowbench with files limited to $limit_kb KiB
+# (default 16; SIGXFSZ ignored, so the write fails with EFBIG instead of
+# killing the process).
+run_limited() { (trap '' XFSZ; ulimit -f "${limit_kb:-16}"; exec timeout 20 "$bin" "$@") > "$dir/out.txt" 2>&1; }
 
 # kept_after_failure NAME ARGS...: DIR/NAME holds old text; the command
 # must fail naming it with the reason and leave it as it was.
@@ -34,6 +35,15 @@ kept_after_failure() {
 kept_after_failure keep.mtx matrix export gen:cube:12 "$dir/keep.mtx"
 kept_after_failure keep.mtx.gz matrix export gen:cube:12 "$dir/keep.mtx.gz"
 kept_after_failure y.mtx spmv --matrix gen:cube:12 --no-stream --max-samples 5 --y-out "$dir/y.mtx"
+kept_after_failure x.csv export tests/data/results/constructed-sweep.jsonl --out "$dir/x.csv"
+limit_kb=2 kept_after_failure report.md report tests/data/results/constructed-sweep.jsonl --out "$dir/report.md"
+
+# standard output that cannot be written is named, with the reason
+before=$fails
+"$bin" export tests/data/results/constructed-sweep.jsonl > /dev/full 2> "$dir/out.txt"; rc=$?
+{ [ "$rc" -eq 3 ] && grep -q '^flowbench: standard output: write failed: No space left on device$' "$dir/out.txt"; } ||
+  fail "export to a full standard output: exit $rc: $(cat "$dir/out.txt")"
+ok "export to a full standard output" "$before"
 
 # refused_target WHAT REGEX PATH ARGS...: exit 2 with REGEX, PATH still there.
 refused_target() {
