@@ -185,9 +185,9 @@ fail:
 static fb_status coordinates(gmsh *g, int k, int extra)
 {
     fb_status status = FB_OK;
-    FB_CHECK(fb_cursor_real(&g->c, "x", &g->nodes.xyz[3 * (int64_t)k]));
-    FB_CHECK(fb_cursor_real(&g->c, "y", &g->nodes.xyz[3 * (int64_t)k + 1]));
-    FB_CHECK(fb_cursor_real(&g->c, "z", &g->nodes.xyz[3 * (int64_t)k + 2]));
+    static const char *const axis[3] = {"x", "y", "z"};
+    for (int d = 0; d < 3; ++d)
+        FB_CHECK(fb_mesh_read_coordinate(&g->c, axis[d], "node", g->nodes.tags[k], &g->nodes.xyz[3 * (int64_t)k + d]));
     for (int e = 0; e < extra; ++e) {
         double uvw = 0;
         FB_CHECK(fb_cursor_real(&g->c, "a parametric coordinate", &uvw));

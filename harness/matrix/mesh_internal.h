@@ -39,6 +39,16 @@ fb_status fb_tet_list_push(fb_tet_list *l, const int *v, const char *name, int64
 #define FB_MESH_RECORD_MAX 1024
 void fb_mesh_limit_add(fb_text_limit *limit, int64_t line_end, int64_t more, const char *what);
 
+/* The largest |coordinate| a mesh may hold. A tetrahedron's volume is a
+ * cube of coordinate differences: with |x| <= 1e100 it is a finite double,
+ * while corners at 1e308 overflow (and were once called "zero volume"). */
+#define FB_MESH_MAX_COORDINATE 1e100
+
+/* One coordinate (`what`: "x", ...) of the node the file numbers `node`
+ * (`kind`: "node" or "point"): FB_ERR_INPUT naming the file, line and node
+ * when it is not a finite double or too large. */
+fb_status fb_mesh_read_coordinate(fb_cursor *c, const char *what, const char *kind, int64_t node, double *out);
+
 /* Drops unused nodes, renumbers, moves the tetrahedra into `out`. */
 fb_status fb_mesh_assemble(const char *name, fb_node_table *nodes, fb_tet_list *tets, fb_mesh *out);
 

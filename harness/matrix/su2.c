@@ -146,8 +146,9 @@ static fb_status points(su2 *s)
     FB_ALLOC(s->nodes.xyz, ncoords, "point coordinates");
     for (int k = 0; k < n; ++k) {
         fb_cursor_skip_empty(&s->c, '%');
+        static const char *const axis[3] = {"x", "y", "z"};
         for (int d = 0; d < 3; ++d)
-            FB_CHECK(fb_cursor_real(&s->c, "a coordinate", &s->nodes.xyz[3 * (int64_t)k + d]));
+            FB_CHECK(fb_mesh_read_coordinate(&s->c, axis[d], "point", k, &s->nodes.xyz[3 * (int64_t)k + d]));
         FB_CHECK(optional_index(s, "the point"));
         s->nodes.tags[k] = k;
         s->nodes.n = k + 1;
