@@ -3,16 +3,29 @@
 # fresh Debian 12 machine: install packages, configure, build, then
 #   ./run.sh default   run the default suite, write results and plots
 #   ./run.sh test      run the test suite (what CI runs)
+#   ./run.sh sanitize  the unit, CLI and fuzz tests of an ASan + UBSan build
+#                      in build-sanitize/ (CI's second job, .ci/sanitize)
 set -euo pipefail
 cd "$(dirname "$0")"
 
 what=${1:-}
 case "$what" in
-  default|test) ;;
-  *) echo "usage: ./run.sh default|test" >&2; exit 2 ;;
+  default|test|sanitize) ;;
+  *) echo "usage: ./run.sh default|test|sanitize" >&2; exit 2 ;;
 esac
 
 ./scripts/setup.sh
+
+if [ "$what" = sanitize ]; then
+  # CUDA off: NVRTC's compile test is the slowest part and runs in the
+  # test job; every path it shares with the other backends runs here.
+  cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLOWBENCH_SANITIZE=ON -DFLOWBENCH_WERROR=ON \
+    -DFLOWBENCH_CUDA=OFF
+  cmake --build build-sanitize -j "$(nproc 2>/dev/null || echo 2)"
+  export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}
+  export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+  exec ctest --test-dir build-sanitize --output-on-failure -j 2 --timeout 600 -L 'unit|cli|fuzz'
+fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
 werror=OFF

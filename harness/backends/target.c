@@ -49,9 +49,10 @@ static fb_status resolve_device(const fb_backend_ops *ops, const char *suffix, i
     char *end = NULL;
     long k = strtol(suffix, &end, 10);
     if (end != suffix && *end == '\0') {
+        /* the text as given: strtol saturates a number too large for a long */
         if (k < 0 || k >= ndev)
-            FB_FAIL(FB_ERR_UNAVAILABLE, "%s: no device %ld (%d device%s found; see `flowbench devices`)", ops->name, k,
-                    ndev, ndev == 1 ? "" : "s");
+            FB_FAIL(FB_ERR_UNAVAILABLE, "%s: no device %s (%d device%s found; see `flowbench devices`)", ops->name,
+                    suffix, ndev, ndev == 1 ? "" : "s");
         *index = (int)k;
         return FB_OK;
     }

@@ -8,6 +8,7 @@
 #include "../tune/stream_ref.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,18 +128,41 @@ int fb_cli_values(const fb_parsed *p, const char *name, const char *const **valu
     return p->count[i];
 }
 
+/* --NAME's text v as a non-negative integer of at most max: "not a
+ * non-negative integer" is said of text that is not one, "out of range"
+ * of one that is too large. */
+static fb_status parse_unsigned(const char *name, const char *v, unsigned long long max, unsigned long long *out)
+{
+    fb_status status = FB_OK;
+    char *end = NULL;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (end == v || *end != '\0' || v[0] == '-')
+        FB_FAIL(FB_ERR_USAGE, "--%s: '%s' is not a non-negative integer", name, v);
+    if (errno == ERANGE || x > max) FB_FAIL(FB_ERR_USAGE, "--%s: '%s' is out of range (at most %llu)", name, v, max);
+    *out = x;
+fail:
+    return status;
+}
+
 fb_status fb_cli_size(const fb_parsed *p, const char *name, size_t dflt, size_t *out)
 {
     fb_status status = FB_OK;
     const char *v = fb_cli_value(p, name);
-    char *end = NULL;
+    unsigned long long x = 0;
     *out = dflt;
     if (!v) return FB_OK;
-    errno = 0;
-    unsigned long long x = strtoull(v, &end, 10);
-    if (end == v || *end != '\0' || errno == ERANGE || v[0] == '-')
-        FB_FAIL(FB_ERR_USAGE, "--%s: '%s' is not a non-negative integer", name, v);
+    FB_CHECK(parse_unsigned(name, v, SIZE_MAX, &x));
     *out = (size_t)x;
+fail:
+    return status;
+}
+
+fb_status fb_cli_count(const fb_parsed *p, const char *name, size_t dflt, size_t *out)
+{
+    fb_status status = FB_OK;
+    FB_CHECK(fb_cli_size(p, name, dflt, out));
+    if (*out == 0) FB_FAIL(FB_ERR_USAGE, "--%s: must be at least 1", name);
 fail:
     return status;
 }
@@ -151,7 +175,8 @@ fb_status fb_cli_double(const fb_parsed *p, const char *name, double dflt, doubl
     *out = dflt;
     if (!v) return FB_OK;
     double x = strtod(v, &end);
-    if (end == v || *end != '\0' || !isfinite(x)) FB_FAIL(FB_ERR_USAGE, "--%s: '%s' is not a number", name, v);
+    if (end == v || *end != '\0') FB_FAIL(FB_ERR_USAGE, "--%s: '%s' is not a number", name, v);
+    if (!isfinite(x)) FB_FAIL(FB_ERR_USAGE, "--%s: '%s' is not a finite number", name, v);
     *out = x;
 fail:
     return status;
@@ -160,12 +185,34 @@ fail:
 fb_status fb_cli_int(const fb_parsed *p, const char *name, int dflt, int *out)
 {
     fb_status status = FB_OK;
-    size_t v = 0;
-    FB_CHECK(fb_cli_size(p, name, (size_t)dflt, &v));
-    if (v > 1000000000u) FB_FAIL(FB_ERR_USAGE, "--%s: %zu is too large", name, v);
-    *out = (int)v;
+    const char *v = fb_cli_value(p, name);
+    unsigned long long x = 0;
+    *out = dflt;
+    if (!v) return FB_OK;
+    FB_CHECK(parse_unsigned(name, v, FB_CLI_INT_MAX, &x));
+    *out = (int)x;
 fail:
     return status;
+}
+
+fb_status fb_cli_out_open(const char *path, fb_cli_out *o)
+{
+    memset(o, 0, sizeof *o);
+    o->f = stdout;
+    o->name = "standard output";
+    if (!path) return FB_OK;
+    o->name = path;
+    fb_status status = fb_file_writer_open(path, &o->file);
+    o->f = o->file.f;
+    return status;
+}
+
+fb_status fb_cli_out_close(fb_cli_out *o, fb_status status)
+{
+    if (o->f == stdout) return status != FB_OK ? status : fb_file_check_written(stdout, o->name);
+    fb_status closed = fb_file_writer_close(&o->file, status == FB_OK);
+    o->f = NULL;
+    return status != FB_OK ? status : closed;
 }
 
 int fb_cli_report(fb_status status)
@@ -189,8 +236,12 @@ fb_status fb_cli_param(const char *kernel, const fb_param_axis *axes, int naxes,
     if (!eq) FB_FAIL(FB_ERR_USAGE, "--param: '%s' is not NAME=VALUE", text);
     for (int i = 0; i < naxes; ++i) {
         if (strlen(axes[i].name) != (size_t)(eq - text) || strncmp(axes[i].name, text, (size_t)(eq - text))) continue;
-        long v = strtol(eq + 1, &end, 10);
+        errno = 0;
+        long long v = strtoll(eq + 1, &end, 10);
         if (end == eq + 1 || *end) FB_FAIL(FB_ERR_USAGE, "--param: '%s' is not an integer", eq + 1);
+        /* no wraparound: 4294967360 is not 64 */
+        if (errno == ERANGE || v < INT_MIN || v > INT_MAX)
+            FB_FAIL(FB_ERR_USAGE, "--param: %s is out of range (%d..%d)", text, INT_MIN, INT_MAX);
         p->values[i] = (int)v;
         return FB_OK;
     }
@@ -299,7 +350,7 @@ fb_status fb_cli_stream_triad(const fb_parsed *args, fb_target *t, const char *l
     double max_age = FB_STREAM_REF_MAX_AGE_S;
     char path[4096];
     fb_stream_ref ref;
-    FB_CHECK(fb_cli_size(args, "stream-size", 0, &n));
+    FB_CHECK(fb_cli_count(args, "stream-size", FB_STREAM_DEFAULT_N, &n));
     if (fb_cli_flag(args, "no-stream")) return FB_OK;
     if (getenv("FLOWBENCH_STREAM_MAX_AGE")) max_age = atof(getenv("FLOWBENCH_STREAM_MAX_AGE"));
     FB_CHECK(fb_cli_double(args, "stream-max-age", max_age, &max_age));

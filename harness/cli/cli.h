@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "../backends/target.h"
+#include "../core/files.h"
 #include "../core/params.h"
 #include "../core/measure.h"
 #include "../core/status.h"
@@ -57,10 +58,29 @@ int fb_cli_flag(const fb_parsed *p, const char *name);
 const char *fb_cli_value(const fb_parsed *p, const char *name); /* NULL if absent */
 int fb_cli_values(const fb_parsed *p, const char *name, const char *const **values);
 
-/* Value parsers that print "flowbench: --NAME: ..." and return FB_ERR_USAGE. */
+/* Value parsers that print "flowbench: --NAME: ..." and return FB_ERR_USAGE:
+ * "'ten' is not a non-negative integer", "'99999999999' is out of range
+ * (at most 1000000000)", "'1e999' is not a finite number". Integers never
+ * wrap around. */
+#define FB_CLI_INT_MAX 1000000000 /* the largest count fb_cli_int takes */
 fb_status fb_cli_size(const fb_parsed *p, const char *name, size_t dflt, size_t *out);
+/* A size of at least 1 (array lengths: "--NAME: must be at least 1"). */
+fb_status fb_cli_count(const fb_parsed *p, const char *name, size_t dflt, size_t *out);
 fb_status fb_cli_double(const fb_parsed *p, const char *name, double dflt, double *out);
 fb_status fb_cli_int(const fb_parsed *p, const char *name, int dflt, int *out);
+
+/* Where a command writes its text: FILE, written whole (a failed run or
+ * write leaves what was there, core/files.h), or standard output (NULL). */
+typedef struct fb_cli_out {
+    FILE *f;
+    const char *name; /* FILE, or "standard output" */
+    fb_file_writer file;
+} fb_cli_out;
+fb_status fb_cli_out_open(const char *path, fb_cli_out *o);
+/* Ends the output after a run that returned `status`: that status when it
+ * failed (a file is then not written), else FB_ERR_IO "NAME: write failed:
+ * reason" when a write failed. */
+fb_status fb_cli_out_close(fb_cli_out *o, fb_status status);
 
 /* One "--param NAME=VALUE" of kernel `kernel` (axes: its parameters) into
  * p; FB_ERR_USAGE naming the kernel, the name and `list_hint` (the command

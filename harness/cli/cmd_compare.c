@@ -62,13 +62,13 @@ static fb_status check_machines(const fb_results_set *base, const fb_results_set
 }
 
 /* Opened before comparing, so a bad path fails before any table is printed. */
-static fb_status open_junit(const fb_parsed *args, fb_compare_options *opt)
+static fb_status open_junit(const fb_parsed *args, fb_compare_options *opt, fb_cli_out *junit)
 {
     fb_status status = FB_OK;
     const char *path = fb_cli_value(args, "junit");
     if (!path) return FB_OK;
-    opt->junit = fopen(path, "w");
-    if (!opt->junit) FB_FAIL(FB_ERR_IO, "--junit %s: cannot write (%s)", path, strerror(errno));
+    FB_CHECK(fb_cli_out_open(path, junit));
+    opt->junit = junit->f;
 fail:
     return status;
 }
@@ -119,6 +119,7 @@ static int run_compare(const fb_parsed *args)
     fb_compare_options opt = fb_compare_defaults();
     fb_compare_summary summary = {0};
     char noise_path[1024], machine[2048];
+    fb_cli_out junit = {0};
     int learn = fb_cli_flag(args, "learn-noise");
     FB_CHECK(read_options(args, &opt));
     if (learn && opt.any_machine) FB_FAIL(FB_ERR_USAGE, "--learn-noise: A/A noise is of one machine; no --any-machine");
@@ -126,15 +127,13 @@ static int run_compare(const fb_parsed *args)
     FB_CHECK(fb_results_load(args->positional[1], &next));
     FB_CHECK(check_machines(base, next, &opt));
     FB_CHECK(load_noise(args, next, &opt, noise_path, sizeof noise_path, machine, sizeof machine));
-    FB_CHECK(open_junit(args, &opt));
+    FB_CHECK(open_junit(args, &opt, &junit));
     if (learn) opt.learned = json_object();
     FB_CHECK(fb_compare_sets(base, next, &opt, stdout, &summary));
     if (learn) FB_CHECK(learn_noise(noise_path, machine, &opt));
 fail:
     fflush(stdout);
-    if (opt.junit && fclose(opt.junit) != 0 && status == FB_OK)
-        status =
-            fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "--junit %s: %s", fb_cli_value(args, "junit"), strerror(errno));
+    if (junit.f) status = fb_cli_out_close(&junit, status);
     fb_results_set_free(base);
     fb_results_set_free(next);
     json_decref((json_t *)opt.noise);

@@ -16,14 +16,12 @@ static int run_export(const fb_parsed *args)
 {
     fb_status status = FB_OK;
     fb_results_set *set = NULL;
-    const char *path = fb_cli_value(args, "out");
-    FILE *out = stdout;
+    fb_cli_out out = {0};
     FB_CHECK(fb_results_load(args->positional[0], &set));
-    if (path && !(out = fopen(path, "w"))) FB_FAIL(FB_ERR_IO, "%s: cannot open for writing", path);
-    FB_CHECK(fb_export_csv(set, out, fb_cli_flag(args, "latest")));
+    FB_CHECK(fb_cli_out_open(fb_cli_value(args, "out"), &out));
+    FB_CHECK(fb_export_csv(set, out.f, fb_cli_flag(args, "latest")));
 fail:
-    if (out && out != stdout && fclose(out) != 0 && status == FB_OK)
-        status = fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "%s: write failed", path);
+    if (out.f) status = fb_cli_out_close(&out, status);
     fb_results_set_free(set);
     return fb_cli_report(status);
 }

@@ -41,17 +41,16 @@ static int run_report(const fb_parsed *args)
     fb_results_set *set = NULL;
     const char *path = fb_cli_value(args, "out");
     char plots[PATH_MAX], prefix[PATH_MAX + 1];
-    FILE *out = stdout;
+    fb_cli_out out = {0};
     fb_report_options opt = {plots, prefix};
     snprintf(plots, sizeof plots, "%s", fb_cli_value(args, "plots") ? fb_cli_value(args, "plots") : "");
     if (!*plots) folder_of(args->positional[0], plots, sizeof plots);
     link_prefix(plots, path, prefix, sizeof prefix);
     FB_CHECK(fb_results_load(args->positional[0], &set));
-    if (path && !(out = fopen(path, "w"))) FB_FAIL(FB_ERR_IO, "%s: cannot open for writing", path);
-    FB_CHECK(fb_report_write(set, &opt, out));
+    FB_CHECK(fb_cli_out_open(path, &out));
+    FB_CHECK(fb_report_write(set, &opt, out.f));
 fail:
-    if (out && out != stdout && fclose(out) != 0 && status == FB_OK)
-        status = fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "%s: write failed", path);
+    if (out.f) status = fb_cli_out_close(&out, status);
     fb_results_set_free(set);
     return fb_cli_report(status);
 }

@@ -47,7 +47,7 @@ static const fb_option options[] = {
     {"vtk", "OUT.vtu", "write velocity, pressure and divergence at the end as VTK XML (ParaView)", 0},
     {"profiles", "PREFIX", "cavity: centreline profiles into PREFIX-u.dat and PREFIX-w.dat (plots/centreline.gp)", 0},
     {"no-stream", NULL, "skip the stream triad measurement (no roofline fraction)", 0},
-    {"stream-size", "N", "elements per stream array (default 2^25)", 0},
+    {"stream-size", "N", "elements per stream array, at least 1 (default 2^25)", 0},
     {"stream-max-age", "S",
      "reuse a stored stream triad of this device younger than S seconds (default 3600, "
      "$FLOWBENCH_STREAM_MAX_AGE; 0 measures now)",

@@ -26,7 +26,7 @@ static const fb_option options[] = {
     {"x", "X.mtx", "input vector (Matrix Market array), default: fixed pseudo-random", 0},
     {"y-out", "Y.mtx", "write the computed y (Matrix Market array)", 0},
     {"no-stream", NULL, "skip the stream triad measurement (no roofline fraction)", 0},
-    {"stream-size", "N", "elements per stream array (default 2^25)", 0},
+    {"stream-size", "N", "elements per stream array, at least 1 (default 2^25)", 0},
     {"stream-max-age", "S",
      "reuse a stored stream triad of this device younger than S seconds (default 3600, "
      "$FLOWBENCH_STREAM_MAX_AGE; 0 measures now)",
@@ -101,8 +101,11 @@ fail:
     return status;
 }
 
-/* --x: a Matrix Market array with one column and ncols rows. */
-static fb_status read_x(const char *path, int ncols, double **x)
+/* --x: a Matrix Market array with one column and ncols rows (the
+ * matrix's own columns), into x of `padded` entries: a block view rounds
+ * the columns up to a multiple of K, and those columns hold no entry, so
+ * their x is 0 (the user never sees the padding). */
+static fb_status read_x(const char *path, int ncols, int padded, double **x)
 {
     fb_status status = FB_OK;
     fb_mtx file;
@@ -112,8 +115,8 @@ static fb_status read_x(const char *path, int ncols, double **x)
         FB_FAIL(FB_ERR_INPUT, "%s: --x must be a Matrix Market array with one column", path);
     if (file.dense.nrows != ncols)
         FB_FAIL(FB_ERR_INPUT, "%s: --x has %d entries but the matrix has %d columns", path, file.dense.nrows, ncols);
-    *x = file.dense.values;
-    file.dense.values = NULL;
+    FB_ALLOC(*x, padded, "x");
+    memcpy(*x, file.dense.values, (size_t)ncols * sizeof **x);
 fail:
     fb_mtx_free(&file);
     return status;
@@ -262,7 +265,7 @@ static fb_status prepare(const fb_parsed *args, spmv_cli *c, spmv_run *s)
     FB_CHECK(fb_matrix_load(fb_cli_value(args, "matrix"), &opt, &s->m));
     if (s->m.is_vector) FB_FAIL(FB_ERR_INPUT, "%s: is a vector (Matrix Market array), not a matrix", s->m.source);
     FB_CHECK(make_view(&s->m, c->kernel, &s->A));
-    if (fb_cli_value(args, "x")) FB_CHECK(read_x(fb_cli_value(args, "x"), s->A.shape.ncols, &s->x));
+    if (fb_cli_value(args, "x")) FB_CHECK(read_x(fb_cli_value(args, "x"), s->m.A.ncols, s->A.shape.ncols, &s->x));
     c->cfg.x = s->x;
     FB_CHECK(fb_target_open(c->backend, &s->t));
     FB_CHECK(fb_cli_stream_triad(args, s->t, c->backend, c->cfg.is_double, &s->stream_gbs));

@@ -34,10 +34,9 @@ static fb_status read_config(const fb_parsed *args, fb_stream_config *cfg)
     if (prec && strcmp(prec, "double") != 0 && strcmp(prec, "single") != 0)
         FB_FAIL(FB_ERR_USAGE, "--precision: '%s' is not double or single", prec);
     cfg->is_double = !prec || strcmp(prec, "double") == 0;
-    FB_CHECK(fb_cli_size(args, "size", FB_STREAM_DEFAULT_N, &cfg->n));
-    FB_CHECK(fb_cli_size(args, "wg", 256, &cfg->wg));
+    FB_CHECK(fb_cli_count(args, "size", FB_STREAM_DEFAULT_N, &cfg->n));
+    FB_CHECK(fb_cli_count(args, "wg", 256, &cfg->wg));
     FB_CHECK(fb_cli_measure(args, FB_CLI_BUDGET_S, FB_CLI_SPREAD_PCT, &cfg->measure));
-    if (cfg->n == 0) FB_FAIL(FB_ERR_USAGE, "--size: must be at least 1");
 fail:
     return status;
 }

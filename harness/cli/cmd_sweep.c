@@ -17,7 +17,11 @@ static const fb_option options[] = {
      "run the whole plan N times, round after round, so each configuration's runs see the machine's"
      " between-run noise; compare pools them (5 or more: it tests run medians)",
      0},
-    {"limit", "N", "record at most N configurations this time, then stop (continue with --resume)", 0},
+    {"limit", "N", "record at most N (1 or more) configurations this time, then stop (continue with --resume)", 0},
+    {"max-points", "N",
+     "refuse a suite whose plan holds more than N configurations (default 1000000; each costs about 2 KB"
+     " of memory before anything runs)",
+     0},
     {"counters", "LIST", "PAPI events per sample on openmp (comma-separated, or default); docs/measurement.md", 0},
     {"tuned", NULL, "run each kernel once, with its parameters from the tuning cache (else defaults)", 0},
     {"cache", "FILE", "tuning cache for --tuned (default $FLOWBENCH_TUNING_CACHE or ~/.cache/flowbench/tuning.json)",
@@ -57,6 +61,17 @@ fail:
     return status;
 }
 
+static fb_status read_max_points(const fb_parsed *args, int64_t *max_points)
+{
+    fb_status status = FB_OK;
+    int n = 0;
+    FB_CHECK(fb_cli_int(args, "max-points", FB_SUITE_MAX_POINTS_DEFAULT, &n));
+    if (n < 1) FB_FAIL(FB_ERR_USAGE, "--max-points: must be at least 1");
+    *max_points = n;
+fail:
+    return status;
+}
+
 static int run_sweep(const fb_parsed *args)
 {
     fb_status status = FB_OK;
@@ -68,13 +83,17 @@ static int run_sweep(const fb_parsed *args)
     memset(&suite, 0, sizeof suite);
     memset(&sum, 0, sizeof sum);
     FB_CHECK(fb_cli_int(args, "limit", 0, &o.limit));
+    if (fb_cli_value(args, "limit") && o.limit < 1)
+        FB_FAIL(FB_ERR_USAGE, "--limit: must be at least 1 (leave it out to run the whole plan)");
     FB_CHECK(fb_cli_int(args, "repeat", 1, &o.repeat));
     if (o.repeat < 1 || o.repeat > 1000)
         FB_FAIL(FB_ERR_USAGE, "--repeat: %d is not a count of rounds in [1, 1000]", o.repeat);
+    FB_CHECK(read_max_points(args, &o.max_points));
     FB_CHECK(open_cache(args, &o.tuned, cache_path, sizeof cache_path));
     o.cache_path = cache_path;
     o.nbackends = fb_cli_values(args, "backend", &o.backends);
     FB_CHECK(fb_suite_load(args->positional[0], &suite));
+    FB_CHECK(fb_sweep_check_size(&suite, &o)); /* before any matrix is opened */
     FB_CHECK(fb_suite_check_problems(&suite)); /* a bad matrix is a bad suite: refused before measuring */
     if (fb_cli_value(args, "out"))
         snprintf(out, sizeof out, "%s", fb_cli_value(args, "out"));
@@ -99,7 +118,7 @@ const fb_command fb_cmd_sweep = {
     .name = "sweep",
     .summary = "run a suite (cases/*.suite): every configuration measured, checked, recorded; resumable",
     .usage = "sweep SUITE [--out FILE] [--resume] [--backend B]... [--repeat N] [--limit N] [--tuned [--cache FILE]]\n"
-             "        [--counters LIST]",
+             "        [--counters LIST] [--max-points N]",
     .description = "Expands SUITE (YAML, docs/tuning.md) into configurations - matrix x backend x\n"
                    "precision x kernel x parameter point - and runs each with the common measurement\n"
                    "policy and the result check. Every configuration ends as one record, flushed\n"
@@ -109,7 +128,9 @@ const fb_command fb_cmd_sweep = {
                    "or crashed. One failing configuration never ends the sweep; a backend that\n"
                    "cannot be opened here is said once and left out.\n"
                    "Every matrix is opened once before anything runs: one that cannot be is a\n"
-                   "bad suite (exit 2, naming the suite file, the matrix and why).\n"
+                   "bad suite (exit 2, naming the suite file, the matrix and why), and so is\n"
+                   "one whose plan holds more than --max-points configurations (default\n"
+                   "1000000), counted before anything is opened.\n"
                    "Ctrl-C stops cleanly (twice: at once) and prints the command that continues:\n"
                    "--resume runs only what FILE lacks. FILE's header records --backend, --tuned,\n"
                    "--cache, --counters and --repeat; --resume with others is refused (exit 2).\n"

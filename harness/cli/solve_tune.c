@@ -40,13 +40,14 @@ static int axis_index(const char *text, size_t len)
 static fb_status read_value(const char *name, const char *value, size_t len, int axis, int *out)
 {
     fb_status status = FB_OK;
-    char item[128];
+    char *item = NULL;
     fb_param_point scratch = fb_ns_default_point();
-    if (len > 32) FB_FAIL(FB_ERR_USAGE, "--param: '%.*s' is not an integer", (int)len, value);
-    snprintf(item, sizeof item, "%s=%.*s", name, (int)len, value);
+    FB_ALLOC(item, strlen(name) + len + 2, "--param value");
+    snprintf(item, strlen(name) + len + 2, "%s=%.*s", name, (int)len, value);
     FB_CHECK(fb_cli_param("the solver", fb_ns_axes, FB_NS_NAXES, item, LIST_HINT, &scratch));
     *out = scratch.values[axis];
 fail:
+    free(item);
     return status;
 }
 

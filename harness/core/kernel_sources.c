@@ -2,6 +2,7 @@
  * override for kernel development (FLOWBENCH_KERNEL_DIR), and the program
  * text the device compilers read: preludes, #line directives, includes. */
 #include "kernel_sources.h"
+#include "files.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,8 +20,8 @@ static int noverrides;
 
 static char *read_whole_file(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
+    FILE *f = NULL;
+    if (fb_file_fopen_read(path, NULL, &f) != FB_OK) return NULL; /* never a FIFO that blocks */
     char *text = NULL;
     size_t len = 0, cap = 0, got;
     char chunk[65536];

@@ -3,6 +3,7 @@
  * assembly), dense to CSR, and the serial reference product. */
 #include "csr.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
@@ -173,14 +174,40 @@ static void compact_rows(fb_csr *A, const int *newlen)
     A->nnz = w;
 }
 
+int64_t fb_csr_first_nonfinite(const fb_csr *A, int r0, int r1, int *row)
+{
+    for (int r = r0; r < r1; ++r)
+        for (int64_t p = A->rowptr[r]; p < A->rowptr[r + 1]; ++p)
+            if (!isfinite(A->values[p])) {
+                *row = r;
+                return p;
+            }
+    return -1;
+}
+
+/* Inputs are finite (the readers refuse inf and nan), so a value that is
+ * not was made by summing duplicates: refused, or it would be exported as
+ * "inf", which no reader takes back. */
+static fb_status check_sums(const fb_csr *A, int bad_row)
+{
+    fb_status status = FB_OK;
+    int r = 0;
+    if (bad_row >= A->nrows) return FB_OK;
+    int64_t p = fb_csr_first_nonfinite(A, bad_row, bad_row + 1, &r);
+    FB_FAIL(FB_ERR_INPUT, "entry (%d, %d): duplicate entries sum to %g, not a finite double", r + 1, A->colidx[p] + 1,
+            A->values[p]);
+fail:
+    return status;
+}
+
 fb_status fb_csr_canonicalize(fb_csr *A)
 {
     fb_status status = FB_OK;
-    int *newlen = NULL, maxlen = 0, dups = 0, failed = 0;
+    int *newlen = NULL, maxlen = 0, dups = 0, failed = 0, bad_row = A->nrows;
     FB_ALLOC(newlen, A->nrows, "row lengths");
     for (int r = 0; r < A->nrows; ++r)
         if (A->rowptr[r + 1] - A->rowptr[r] > maxlen) maxlen = A->rowptr[r + 1] - A->rowptr[r];
-#pragma omp parallel reduction(+ : dups, failed)
+#pragma omp parallel reduction(+ : dups, failed) reduction(min : bad_row)
     {
         /* scratch for qsort of long rows, one per thread */
         col_val *tmp = maxlen > 32 ? malloc((size_t)maxlen * sizeof *tmp) : NULL;
@@ -192,11 +219,14 @@ fb_status fb_csr_canonicalize(fb_csr *A)
             sort_row(A->colidx + s, A->values + s, len, tmp);
             newlen[r] = sum_duplicates(A->colidx + s, A->values + s, len);
             dups += newlen[r] != len;
+            for (int k = s; k < s + newlen[r] && newlen[r] != len; ++k)
+                if (!isfinite(A->values[k]) && r < bad_row) bad_row = r;
         }
         free(tmp);
     }
     if (failed) FB_FAIL(FB_ERR_NOMEM, "out of host memory sorting a row of %d entries", maxlen);
     if (dups > 0) compact_rows(A, newlen);
+    FB_CHECK(check_sums(A, bad_row));
 fail:
     free(newlen);
     return status;

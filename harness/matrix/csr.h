@@ -86,12 +86,18 @@ fb_status fb_csr_copy(const fb_csr *A, fb_csr *out);
 
 /* Builds CSR from n coordinate triples (0-based, in range): sorts each row
  * by column and sums duplicates, as every Matrix Market reader does. The
- * triples are not modified. */
+ * triples are not modified. Finite values can sum to infinity:
+ * FB_ERR_INPUT "entry (i, j): duplicate entries sum to inf, ..." (1-based). */
 fb_status fb_csr_from_coo(int64_t nrows, int64_t ncols, int64_t n, const int *row, const int *col, const double *val,
                           fb_csr *out);
 
-/* Sorts every row by column and sums duplicate columns (rowptr may shrink). */
+/* Sorts every row by column and sums duplicate columns (rowptr may shrink);
+ * FB_ERR_INPUT when a sum is not finite, as fb_csr_from_coo. */
 fb_status fb_csr_canonicalize(fb_csr *A);
+
+/* Position in values of the first value that is not finite in rows
+ * [r0, r1), row-major, or -1; *row gets its row. */
+int64_t fb_csr_first_nonfinite(const fb_csr *A, int r0, int r1, int *row);
 
 /* Every entry stored, zeros included (a dense matrix is dense). */
 fb_status fb_csr_from_dense(const fb_dense *X, fb_csr *out);

@@ -185,9 +185,9 @@ fail:
 static fb_status coordinates(gmsh *g, int k, int extra)
 {
     fb_status status = FB_OK;
-    FB_CHECK(fb_cursor_real(&g->c, "x", &g->nodes.xyz[3 * (int64_t)k]));
-    FB_CHECK(fb_cursor_real(&g->c, "y", &g->nodes.xyz[3 * (int64_t)k + 1]));
-    FB_CHECK(fb_cursor_real(&g->c, "z", &g->nodes.xyz[3 * (int64_t)k + 2]));
+    static const char *const axis[3] = {"x", "y", "z"};
+    for (int d = 0; d < 3; ++d)
+        FB_CHECK(fb_mesh_read_coordinate(&g->c, axis[d], "node", g->nodes.tags[k], &g->nodes.xyz[3 * (int64_t)k + d]));
     for (int e = 0; e < extra; ++e) {
         double uvw = 0;
         FB_CHECK(fb_cursor_real(&g->c, "a parametric coordinate", &uvw));
@@ -371,6 +371,48 @@ fail:
     return status;
 }
 
+/* ---- the bound on gzip input -------------------------------------------- */
+
+/* How many leading integers of the line after a section word are record
+ * counts: $Nodes and $Elements (2.2: the count; 4.1: entity blocks and
+ * records), $PhysicalNames, $Entities (points, curves, surfaces, volumes). */
+static int counted_section(const char *p, const char *le)
+{
+    static const struct {
+        const char *word;
+        int counts;
+    } sections[] = {{"$Nodes", 2}, {"$Elements", 2}, {"$PhysicalNames", 1}, {"$Entities", 4}};
+    while (le > p && fb_is_delim(le[-1]))
+        --le;
+    for (size_t i = 0; i < sizeof sections / sizeof sections[0]; ++i)
+        if ((size_t)(le - p) == strlen(sections[i].word) && !memcmp(p, sections[i].word, (size_t)(le - p)))
+            return sections[i].counts;
+    return 0;
+}
+
+/* Section words start lines with '$', which no number holds: memchr finds
+ * them at memory speed through the node and element lines. */
+static void gmsh_text_limit(const char *d, size_t n, fb_text_limit *limit)
+{
+    const char *end = d + n;
+    int64_t v[4];
+    for (const char *p = d + limit->scanned; (p = memchr(p, '$', (size_t)(end - p))) != NULL; ++p) {
+        if (p > d && p[-1] != '\n') continue;
+        const char *nl = memchr(p, '\n', (size_t)(end - p)),
+                   *next = nl ? memchr(nl + 1, '\n', (size_t)(end - nl - 1)) : NULL;
+        int k = nl ? counted_section(p, nl) : 0;
+        if (!nl || (k && !next)) { /* the section word or its count line is not all here yet */
+            limit->scanned = (size_t)(p - d);
+            return;
+        }
+        int got = k ? fb_text_line_ints(nl + 1, next, v, k) : 0;
+        for (int i = 0; i < got; ++i)
+            fb_mesh_limit_add(limit, next + 1 - d, v[i], "nodes, elements and entities");
+        p = k ? next : nl;
+    }
+    limit->scanned = n;
+}
+
 static fb_status parse(const char *name, const fb_text_bytes *buf, fb_mesh *out)
 {
     fb_status status = FB_OK;
@@ -392,7 +434,7 @@ fb_status fb_mesh_read_gmsh_memory(const char *name, const void *data, size_t n,
     fb_status status = FB_OK;
     fb_text_bytes buf = {0};
     memset(out, 0, sizeof *out);
-    FB_CHECK(fb_text_bytes_from_memory(name, data, n, &buf));
+    FB_CHECK(fb_text_bytes_from_memory(name, data, n, gmsh_text_limit, &buf));
     status = parse(name, &buf, out);
 fail:
     fb_text_bytes_free(&buf);
@@ -404,7 +446,7 @@ fb_status fb_mesh_read_gmsh(const char *path, fb_mesh *out)
     fb_status status = FB_OK;
     fb_text_bytes buf = {0};
     memset(out, 0, sizeof *out);
-    FB_CHECK(fb_text_bytes_load(path, &buf));
+    FB_CHECK(fb_text_bytes_load(path, gmsh_text_limit, &buf));
     status = parse(path, &buf, out);
 fail:
     fb_text_bytes_free(&buf);

@@ -6,6 +6,8 @@
  * into one that calls it. */
 #include "mesh.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +63,31 @@ int fb_node_table_find(const fb_node_table *t, int64_t tag)
             hi = mid;
     }
     return lo < t->n && t->sorted[lo].tag == tag ? t->sorted[lo].pos : -1;
+}
+
+fb_status fb_mesh_read_coordinate(fb_cursor *c, const char *what, const char *kind, int64_t node, double *out)
+{
+    fb_status status = FB_OK;
+    char tok[128];
+    fb_cursor_blanks(c);
+    const char *start = c->p;
+    FB_CHECK(fb_cursor_real(c, what, out));
+    if (fabs(*out) > FB_MESH_MAX_COORDINATE) {
+        fb_token_show(start, c->end, tok, sizeof tok);
+        FB_FAIL(FB_ERR_INPUT,
+                "%s: line %lld: %s %lld: %s '%s' is too large (|coordinate| at most %g, so that volumes stay finite)",
+                c->name, (long long)c->line, kind, (long long)node, what, tok, FB_MESH_MAX_COORDINATE);
+    }
+fail:
+    return status;
+}
+
+void fb_mesh_limit_add(fb_text_limit *limit, int64_t line_end, int64_t more, const char *what)
+{
+    if (limit->counts == 0 && line_end > FB_TEXT_HEADER_MAX) return; /* no count in the header's first 16 MiB */
+    limit->counts = more > INT64_MAX - limit->counts ? INT64_MAX : limit->counts + more;
+    fb_text_limit_set(limit, line_end, limit->counts, FB_MESH_RECORD_MAX);
+    snprintf(limit->why, sizeof limit->why, "its header allows for %lld %s", (long long)limit->counts, what);
 }
 
 fb_status fb_tet_list_push(fb_tet_list *l, const int *v, const char *name, int64_t line)

@@ -6,6 +6,7 @@
 #define FB_MATRIX_MESH_INTERNAL_H
 
 #include "mesh.h"
+#include "text.h"
 
 typedef struct fb_tag_pos {
     int64_t tag;
@@ -31,6 +32,22 @@ int fb_node_table_find(const fb_node_table *t, int64_t tag);
 
 /* Appends one tetrahedron; `name` and `line` name the file position in errors. */
 fb_status fb_tet_list_push(fb_tet_list *l, const int *v, const char *name, int64_t line);
+
+/* The bound on gzip mesh input (text.h): `more` records declared on the
+ * count line ending at offset line_end; every record declared so far may
+ * take FB_MESH_RECORD_MAX bytes after it (data sections included). */
+#define FB_MESH_RECORD_MAX 1024
+void fb_mesh_limit_add(fb_text_limit *limit, int64_t line_end, int64_t more, const char *what);
+
+/* The largest |coordinate| a mesh may hold. A tetrahedron's volume is a
+ * cube of coordinate differences: with |x| <= 1e100 it is a finite double,
+ * while corners at 1e308 overflow (and were once called "zero volume"). */
+#define FB_MESH_MAX_COORDINATE 1e100
+
+/* One coordinate (`what`: "x", ...) of the node the file numbers `node`
+ * (`kind`: "node" or "point"): FB_ERR_INPUT naming the file, line and node
+ * when it is not a finite double or too large. */
+fb_status fb_mesh_read_coordinate(fb_cursor *c, const char *what, const char *kind, int64_t node, double *out);
 
 /* Drops unused nodes, renumbers, moves the tetrahedra into `out`. */
 fb_status fb_mesh_assemble(const char *name, fb_node_table *nodes, fb_tet_list *tets, fb_mesh *out);

@@ -381,6 +381,58 @@ static fb_status parse_all(body *b)
     return first_error(b);
 }
 
+/* ---- the bound on gzip input -------------------------------------------- */
+
+#define ENTRY_LINE_MAX 256 /* generous: "%d %d %.17g" is at most 47 bytes */
+
+/* Whether the banner line [p, le) says "array" (its second word, as
+ * banner_words reads it). */
+static int banner_is_array(const char *p, const char *le)
+{
+    for (int word = 0; p < le; ++word) {
+        while (p < le && fb_is_delim(*p))
+            ++p;
+        const char *w = p;
+        while (p < le && !fb_is_delim(*p))
+            ++p;
+        if (word == 2) return p - w == 5 && strncasecmp(w, "array", 5) == 0;
+    }
+    return 0;
+}
+
+static int64_t saturating_product(int64_t a, int64_t b) { return a != 0 && b > INT64_MAX / a ? INT64_MAX : a * b; }
+
+void fb_mtx_text_limit(const char *d, size_t n, fb_text_limit *limit)
+{
+    static const char banner[] = "%%MatrixMarket";
+    const char *end = d + n, *p = memchr(d, '\n', n);
+    int64_t v[3];
+    if (n < sizeof banner - 1) return;
+    if (memcmp(d, banner, sizeof banner - 1) != 0) {
+        limit->stop = 1; /* refused on line 1 */
+        return;
+    }
+    if (!p) return;
+    int array = banner_is_array(d, p), want = array ? 2 : 3;
+    for (++p; p < end && p - d <= FB_TEXT_HEADER_MAX;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl) return; /* the line is not all here yet */
+        const char *s = entry_start(p, nl);
+        if (s) { /* the size line */
+            if (fb_text_line_ints(s, nl, v, want) != want) {
+                limit->stop = 1; /* refused on the size line */
+                return;
+            }
+            int64_t entries = array ? saturating_product(v[0], v[1]) : v[2];
+            fb_text_limit_set(limit, nl + 1 - d, entries, ENTRY_LINE_MAX);
+            snprintf(limit->why, sizeof limit->why, "its size line allows for %lld entries", (long long)entries);
+            limit->done = 1;
+            return;
+        }
+        p = nl + 1;
+    }
+}
+
 /* ---- body: assembling the result ---------------------------------------- */
 
 /* a(j,i) = a(i,j) (symmetric) or -a(i,j) (skew), written after the n
@@ -481,6 +533,15 @@ static void body_free(body *b)
     free(b->val);
 }
 
+/* Prefixes the message of a failure raised without the file's name. */
+static fb_status in_file(const char *name, fb_status st)
+{
+    char msg[1024];
+    if (st == FB_OK) return st;
+    snprintf(msg, sizeof msg, "%s", fb_error_message());
+    return fb_error_set(st, __FILE__, __LINE__, "%s: %s", name, msg);
+}
+
 static fb_status read_body(fb_cursor *c, fb_text_bytes *buf, const fb_mtx_info *info, fb_mtx *out)
 {
     fb_status status = FB_OK;
@@ -498,7 +559,7 @@ static fb_status read_body(fb_cursor *c, fb_text_bytes *buf, const fb_mtx_info *
     } else {
         total = b.entries;
         if (info->symmetry != FB_MTX_GENERAL) FB_CHECK(mirror(&b, &total));
-        FB_CHECK(fb_csr_from_coo(info->nrows, info->ncols, total, b.row, b.col, b.val, &out->csr));
+        FB_CHECK(in_file(c->name, fb_csr_from_coo(info->nrows, info->ncols, total, b.row, b.col, b.val, &out->csr)));
     }
 fail:
     body_free(&b);
@@ -524,7 +585,7 @@ fb_status fb_mtx_read(const char *path, fb_mtx *out)
     fb_status status = FB_OK;
     fb_text_bytes buf;
     memset(out, 0, sizeof *out);
-    FB_CHECK(fb_text_bytes_load(path, &buf));
+    FB_CHECK(fb_text_bytes_load(path, fb_mtx_text_limit, &buf));
     status = read_buffer(path, &buf, out);
     fb_text_bytes_free(&buf);
 fail:
@@ -536,7 +597,7 @@ fb_status fb_mtx_read_memory(const char *name, const void *data, size_t n, fb_mt
     fb_status status = FB_OK;
     fb_text_bytes buf;
     memset(out, 0, sizeof *out);
-    FB_CHECK(fb_text_bytes_from_memory(name, data, n, &buf));
+    FB_CHECK(fb_text_bytes_from_memory(name, data, n, fb_mtx_text_limit, &buf));
     status = read_buffer(name, &buf, out);
     fb_text_bytes_free(&buf);
 fail:

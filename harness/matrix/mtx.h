@@ -64,6 +64,10 @@ fb_status fb_mtx_read_cholmod_memory(const char *name, const void *data, size_t 
 
 void fb_mtx_free(fb_mtx *m);
 
+/* The bound on gzip input (text.h): the size line's entries, at most 256
+ * bytes each; inflating stops where a banner or size line is refused. */
+void fb_mtx_text_limit(const char *data, size_t n, fb_text_limit *limit);
+
 /* The banner and size line, checked (shared by both readers). On success
  * the cursor is at the first line after the size line. */
 fb_status fb_mtx_read_header(fb_cursor *c, fb_mtx_info *info);

@@ -49,15 +49,29 @@ fail:
     return status;
 }
 
-/* CHOLMOD reads "nan", "inf" and 1e999 as values; no kernel can check a
- * result against them, so they are refused after the fact. */
-static fb_status check_finite(const char *name, const double *v, int64_t n)
+/* CHOLMOD reads "nan", "inf" and 1e999 as values, and sums duplicates
+ * that may overflow; no kernel can check a result against them, so they
+ * are refused after the fact, naming the (1-based) entry. */
+static fb_status not_finite(const char *name, int64_t i, int64_t j)
 {
-    fb_status status = FB_OK;
-    for (int64_t k = 0; k < n; ++k)
-        if (!isfinite(v[k])) FB_FAIL(FB_ERR_INPUT, "%s: CHOLMOD read a value that is not a finite double", name);
-fail:
-    return status;
+    return fb_error_set(FB_ERR_INPUT, __FILE__, __LINE__,
+                        "%s: CHOLMOD read a value that is not a finite double: entry (%lld, %lld)", name,
+                        (long long)i + 1, (long long)j + 1);
+}
+
+/* Column-major nrows x ncols. */
+static fb_status check_finite_dense(const char *name, const double *v, int64_t nrows, int64_t ncols)
+{
+    for (int64_t k = 0; k < nrows * ncols; ++k)
+        if (!isfinite(v[k])) return not_finite(name, k % nrows, k / nrows);
+    return FB_OK;
+}
+
+static fb_status check_finite_csr(const char *name, const fb_csr *A)
+{
+    int row = 0;
+    int64_t p = fb_csr_first_nonfinite(A, 0, A->nrows, &row);
+    return p < 0 ? FB_OK : not_finite(name, row, A->colidx[p]);
 }
 
 /* A line CHOLMOD reads as data: not '%' in column 1, and something other
@@ -101,7 +115,7 @@ static fb_status from_dense(const char *name, cholmod_dense *X, fb_dense *out)
     for (size_t j = 0; j < X->ncol; ++j)
         for (size_t i = 0; i < X->nrow; ++i)
             out->values[j * X->nrow + i] = ((double *)X->x)[j * X->d + i];
-    FB_CHECK(check_finite(name, out->values, nvalues));
+    FB_CHECK(check_finite_dense(name, out->values, out->nrows, out->ncols));
 fail:
     return status;
 }
@@ -121,7 +135,7 @@ static fb_status from_sparse(const char *name, cholmod_sparse *A, cholmod_common
     memcpy(out->colidx, i, (size_t)out->nnz * sizeof *i);
     memcpy(out->values, x, (size_t)out->nnz * sizeof *x);
     FB_CHECK(fb_csr_validate(out, name));
-    FB_CHECK(check_finite(name, out->values, out->nnz));
+    FB_CHECK(check_finite_csr(name, out));
 fail:
     if (T) cholmod_free_sparse(&T, cc);
     return status;
@@ -181,7 +195,7 @@ fb_status fb_mtx_read_cholmod(const char *path, fb_mtx *out)
     fb_status status = FB_OK;
     fb_text_bytes buf;
     memset(out, 0, sizeof *out);
-    FB_CHECK(fb_text_bytes_load(path, &buf));
+    FB_CHECK(fb_text_bytes_load(path, fb_mtx_text_limit, &buf));
     status = read_buffer(path, &buf, out);
     fb_text_bytes_free(&buf);
 fail:
@@ -193,7 +207,7 @@ fb_status fb_mtx_read_cholmod_memory(const char *name, const void *data, size_t 
     fb_status status = FB_OK;
     fb_text_bytes buf;
     memset(out, 0, sizeof *out);
-    FB_CHECK(fb_text_bytes_from_memory(name, data, n, &buf));
+    FB_CHECK(fb_text_bytes_from_memory(name, data, n, fb_mtx_text_limit, &buf));
     status = read_buffer(name, &buf, out);
     fb_text_bytes_free(&buf);
 fail:

@@ -5,6 +5,8 @@
  * to the same double: exact, and short for values that are short. Lines
  * are formatted in parallel into per-thread buffers and written in order,
  * so a 100-million-entry export is not bound by one core's snprintf.
+ * The text goes to a temporary file beside the destination, renamed over
+ * it when complete (core/files.h): a failed export leaves what was there.
  */
 #include "mtx.h"
 
@@ -12,15 +14,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
+#include "../core/files.h"
+
 #define LINE_MAX_BYTES 64 /* "2147483647 2147483647 -2.2250738585072014e-308\n" is 47 */
 
 typedef struct sink {
     const char *path;
+    fb_file_replace replace; /* the temporary file beside path, renamed over it when complete */
     FILE *f;
     gzFile gz;
 } sink;
@@ -34,14 +40,18 @@ static int ends_with(const char *s, const char *suffix)
 static fb_status sink_open(sink *s, const char *path)
 {
     fb_status status = FB_OK;
+    int fd = -1;
     memset(s, 0, sizeof *s);
     s->path = path;
-    if (ends_with(path, ".gz")) {
-        s->gz = gzopen(path, "wb6");
-        if (!s->gz) FB_FAIL(FB_ERR_IO, "%s: cannot write: %s", path, errno ? strerror(errno) : "gzopen failed");
-    } else {
-        s->f = fopen(path, "w");
-        if (!s->f) FB_FAIL(FB_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+    FB_CHECK(fb_file_replace_begin(path, &s->replace, &fd));
+    if (ends_with(path, ".gz"))
+        s->gz = gzdopen(fd, "wb6");
+    else
+        s->f = fdopen(fd, "w");
+    if (!s->gz && !s->f) {
+        close(fd);
+        fb_file_replace_abort(&s->replace);
+        FB_FAIL(FB_ERR_NOMEM, "%s: cannot write: out of host memory for the stream", path);
     }
 fail:
     return status;
@@ -61,14 +71,19 @@ fail:
     return status;
 }
 
-/* Closes; on failure (or when `failed`) removes the partial file. */
+/* Closes; when complete, the file replaces the destination. On failure
+ * (or when `failed`) only the temporary file is removed: whatever was at
+ * the destination stays as it was. */
 static fb_status sink_close(sink *s, int failed)
 {
     fb_status status = FB_OK;
     int bad = s->gz ? gzclose(s->gz) != Z_OK : s->f ? fclose(s->f) != 0 : 0;
     if (bad && !failed)
         status = fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "%s: write failed: %s", s->path, strerror(errno));
-    if (bad || failed) remove(s->path);
+    if (bad || failed)
+        fb_file_replace_abort(&s->replace);
+    else
+        status = fb_file_replace_commit(&s->replace);
     return status;
 }
 

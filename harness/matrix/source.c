@@ -14,6 +14,7 @@
 #include "mtx.h"
 
 #define MAX_BLOCK_OPTION 5
+#define MAX_CUBE_N 100000 /* gen:cube:N; the nonzero count refuses far less */
 
 typedef struct spec {
     char base[512];
@@ -80,8 +81,9 @@ static fb_status cube_size(const char *src, const char *arg, spec *s)
     } else {
         errno = 0;
         n = strtol(arg, &end, 10);
-        if (end == arg || *end || errno || n < 2 || n > 100000)
+        if (end == arg || *end || (errno != ERANGE && n < 2))
             FB_FAIL(FB_ERR_USAGE, "%s: N must be an integer >= 2 (gen:cube:N, N nodes per edge)", src);
+        if (errno == ERANGE || n > MAX_CUBE_N) FB_FAIL(FB_ERR_USAGE, "%s: N is out of range 2..%d", src, MAX_CUBE_N);
     }
     int64_t k2 = s->block ? (int64_t)s->block * s->block : 1, nnz = fb_mesh_cube_nnz(n) * k2;
     if (nnz > FB_CSR_MAX_NNZ || (int64_t)n * n * n * (s->block ? s->block : 1) > FB_CSR_MAX_DIM)

@@ -146,8 +146,9 @@ static fb_status points(su2 *s)
     FB_ALLOC(s->nodes.xyz, ncoords, "point coordinates");
     for (int k = 0; k < n; ++k) {
         fb_cursor_skip_empty(&s->c, '%');
+        static const char *const axis[3] = {"x", "y", "z"};
         for (int d = 0; d < 3; ++d)
-            FB_CHECK(fb_cursor_real(&s->c, "a coordinate", &s->nodes.xyz[3 * (int64_t)k + d]));
+            FB_CHECK(fb_mesh_read_coordinate(&s->c, axis[d], "point", k, &s->nodes.xyz[3 * (int64_t)k + d]));
         FB_CHECK(optional_index(s, "the point"));
         s->nodes.tags[k] = k;
         s->nodes.n = k + 1;
@@ -283,12 +284,53 @@ fail:
     return status;
 }
 
+/* ---- the bound on gzip input -------------------------------------------- */
+
+/* Whether [k, eq) is, blanks aside, a keyword whose value counts records. */
+static int counted_keyword(const char *k, const char *eq)
+{
+    static const char *const words[] = {"NELEM", "NPOIN", "NMARK", "MARKER_ELEMS"};
+    while (k < eq && fb_is_delim(*k))
+        ++k;
+    while (eq > k && fb_is_delim(eq[-1]))
+        --eq;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; ++i)
+        if ((size_t)(eq - k) == strlen(words[i]) && !memcmp(k, words[i], (size_t)(eq - k))) return 1;
+    return 0;
+}
+
+#define KEYWORD_REACH 32 /* a keyword's '=' is this close to the start of its line */
+
+/* Keyword lines hold '=', which no number does: memchr finds them at
+ * memory speed through the element and point lines. */
+static void su2_text_limit(const char *d, size_t n, fb_text_limit *limit)
+{
+    const char *end = d + n;
+    int64_t v;
+    for (const char *p = d + limit->scanned; (p = memchr(p, '=', (size_t)(end - p))) != NULL; ++p) {
+        const char *start = p;
+        while (start > d && p - start < KEYWORD_REACH && start[-1] != '\n')
+            --start;
+        if (start > d && start[-1] != '\n') continue; /* too far from its line's start to be a keyword */
+        if (!counted_keyword(start, p)) continue;
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl) { /* the count is not all here yet */
+            limit->scanned = (size_t)(start - d);
+            return;
+        }
+        if (fb_text_line_ints(p + 1, nl, &v, 1) == 1)
+            fb_mesh_limit_add(limit, nl + 1 - d, v, "elements, points and markers");
+        p = nl;
+    }
+    limit->scanned = n;
+}
+
 fb_status fb_mesh_read_su2_memory(const char *name, const void *data, size_t n, fb_mesh *out)
 {
     fb_status status = FB_OK;
     fb_text_bytes buf = {0};
     memset(out, 0, sizeof *out);
-    FB_CHECK(fb_text_bytes_from_memory(name, data, n, &buf));
+    FB_CHECK(fb_text_bytes_from_memory(name, data, n, su2_text_limit, &buf));
     status = parse(name, &buf, out);
 fail:
     fb_text_bytes_free(&buf);
@@ -300,7 +342,7 @@ fb_status fb_mesh_read_su2(const char *path, fb_mesh *out)
     fb_status status = FB_OK;
     fb_text_bytes buf = {0};
     memset(out, 0, sizeof *out);
-    FB_CHECK(fb_text_bytes_load(path, &buf));
+    FB_CHECK(fb_text_bytes_load(path, su2_text_limit, &buf));
     status = parse(path, &buf, out);
 fail:
     fb_text_bytes_free(&buf);

@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <float.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+
+#include "../core/files.h"
 
 /* ---- buffers ----------------------------------------------------------- */
 
@@ -28,14 +29,55 @@ void fb_text_bytes_free(fb_text_bytes *b)
 
 static int is_gzip(const unsigned char *d, size_t n) { return n >= 2 && d[0] == 0x1f && d[1] == 0x8b; }
 
+/* ---- gzip, bounded by the header ---------------------------------------- */
+
+#define INFLATE_STEP ((size_t)64 << 20) /* the most inflated between two checks of the limit */
+
+void fb_text_limit_set(fb_text_limit *limit, int64_t from, int64_t counts, int64_t per_record)
+{
+    int64_t room = INT64_MAX - from - FB_TEXT_SLACK;
+    limit->bytes = counts > room / per_record ? INT64_MAX : from + counts * per_record + FB_TEXT_SLACK;
+}
+
+int fb_text_line_ints(const char *p, const char *le, int64_t *v, int k)
+{
+    int n = 0;
+    for (; n < k; ++n) {
+        while (p < le && fb_is_delim(*p))
+            ++p;
+        if (p >= le) break;
+        if (fb_parse_int64(&p, le, &v[n]) != FB_NUM_OK || v[n] < 0) return -1;
+    }
+    return n;
+}
+
+/* FB_ERR_INPUT as soon as the text inflated so far outgrows what its
+ * header allows (each call reads only what the last one had not). */
+static fb_status within_limit(const char *name, const char *text, size_t used, fb_text_limit_fn fn,
+                              fb_text_limit *limit)
+{
+    fb_status status = FB_OK;
+    if (!fn) return FB_OK;
+    if (!limit->done && !limit->stop) fn(text, used, limit);
+    if (!limit->stop && used > (uint64_t)limit->bytes)
+        FB_FAIL(FB_ERR_INPUT, "%s: gzip data inflates beyond %lld bytes, more than %s (a gzip bomb?)", name,
+                (long long)limit->bytes, limit->why);
+fail:
+    return status;
+}
+
 /* Inflates gzip members one after another. The output grows as data
- * actually decompresses: no size is taken from the gzip trailer. */
-static fb_status gunzip(const char *name, const unsigned char *in, size_t n, fb_text_bytes *out)
+ * actually decompresses: no size is taken from the gzip trailer, and the
+ * growth stops where the header's counts say the text must end. */
+static fb_status gunzip(const char *name, const unsigned char *in, size_t n, fb_text_limit_fn limit_fn,
+                        fb_text_bytes *out)
 {
     fb_status status = FB_OK;
     z_stream zs;
     size_t cap = n < ((size_t)1 << 20) ? ((size_t)1 << 20) : n * 4, used = 0;
     int rc = Z_OK, inited = 0;
+    fb_text_limit limit = {.bytes = FB_TEXT_HEADER_MAX};
+    snprintf(limit.why, sizeof limit.why, "a header may hold before its first count");
     memset(&zs, 0, sizeof zs);
     char *buf = malloc(cap + 1);
     if (!buf) FB_FAIL(FB_ERR_NOMEM, "%s: out of host memory decompressing", name);
@@ -54,11 +96,13 @@ static fb_status gunzip(const char *name, const unsigned char *in, size_t n, fb_
             buf = bigger;
             cap *= 2;
         }
-        size_t room = cap - used > (1u << 30) ? (1u << 30) : cap - used;
+        size_t room = cap - used > INFLATE_STEP ? INFLATE_STEP : cap - used;
         zs.next_out = (unsigned char *)buf + used;
         zs.avail_out = (uInt)room;
         rc = inflate(&zs, Z_NO_FLUSH);
         used += room - zs.avail_out;
+        FB_CHECK(within_limit(name, buf, used, limit_fn, &limit));
+        if (limit.stop) break; /* the parser refuses the header it has */
         if (rc == Z_STREAM_END) {
             if (zs.avail_in == 0 && in_left == 0) break;
             /* another member follows (gzip -c a b > ab.gz), or junk */
@@ -82,11 +126,12 @@ fail:
     return status;
 }
 
-fb_status fb_text_bytes_from_memory(const char *name, const void *data, size_t n, fb_text_bytes *out)
+fb_status fb_text_bytes_from_memory(const char *name, const void *data, size_t n, fb_text_limit_fn limit,
+                                    fb_text_bytes *out)
 {
     fb_status status = FB_OK;
     memset(out, 0, sizeof *out);
-    if (is_gzip(data, n)) return gunzip(name, data, n, out);
+    if (is_gzip(data, n)) return gunzip(name, data, n, limit, out);
     out->data = malloc(n + 1);
     if (!out->data) FB_FAIL(FB_ERR_NOMEM, "%s: out of host memory (%zu bytes)", name, n + 1);
     if (n) memcpy(out->data, data, n);
@@ -128,7 +173,7 @@ static void try_map(int fd, off_t size, fb_text_bytes *out)
 }
 
 /* Reads a file that is not mapped; gunzips it when it starts with the magic. */
-static fb_status read_file(const char *path, int fd, size_t size, fb_text_bytes *out)
+static fb_status read_file(const char *path, int fd, size_t size, fb_text_limit_fn limit, fb_text_bytes *out)
 {
     fb_status status = FB_OK;
     char *raw = malloc(size + 1);
@@ -136,7 +181,7 @@ static fb_status read_file(const char *path, int fd, size_t size, fb_text_bytes 
     FB_CHECK(read_all(path, fd, size, raw));
     raw[size] = '\0';
     if (is_gzip((unsigned char *)raw, size)) {
-        FB_CHECK(gunzip(path, (unsigned char *)raw, size, out));
+        FB_CHECK(gunzip(path, (unsigned char *)raw, size, limit, out));
     } else {
         out->data = raw;
         out->size = size;
@@ -147,20 +192,18 @@ fail:
     return status;
 }
 
-fb_status fb_text_bytes_load(const char *path, fb_text_bytes *out)
+fb_status fb_text_bytes_load(const char *path, fb_text_limit_fn limit, fb_text_bytes *out)
 {
     fb_status status = FB_OK;
     struct stat st;
+    int fd = -1;
     memset(out, 0, sizeof *out);
     /* a file that is missing or not a file is the user's input, not an
      * i/o failure: exit status 2 like any other bad input */
-    int fd = open(path, O_RDONLY);
-    if (fd < 0) FB_FAIL(FB_ERR_INPUT, "%s: cannot open: %s", path, strerror(errno));
+    FB_CHECK(fb_file_open_read(path, NULL, &fd));
     if (fstat(fd, &st) != 0) FB_FAIL(FB_ERR_IO, "%s: cannot stat: %s", path, strerror(errno));
-    if (S_ISDIR(st.st_mode)) FB_FAIL(FB_ERR_INPUT, "%s: is a directory", path);
-    if (!S_ISREG(st.st_mode)) FB_FAIL(FB_ERR_INPUT, "%s: not a regular file", path);
     try_map(fd, st.st_size, out);
-    if (!out->mapped) FB_CHECK(read_file(path, fd, (size_t)st.st_size, out));
+    if (!out->mapped) FB_CHECK(read_file(path, fd, (size_t)st.st_size, limit, out));
 fail:
     if (fd >= 0) close(fd);
     return status;

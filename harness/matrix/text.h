@@ -21,13 +21,48 @@ typedef struct fb_text_bytes {
     int mapped;  /* data is a read-only mmap of the file */
 } fb_text_bytes;
 
+/* How large gzip input may grow. A few megabytes of gzip can inflate to
+ * gigabytes (a "gzip bomb"), and the trailer's size cannot be trusted, so
+ * each format bounds the text from the counts its header declares: the
+ * limit function reads the text inflated so far and sets `bytes`, and the
+ * inflating stops with an error as soon as the text grows past it. Before
+ * a header count is seen the text may hold FB_TEXT_HEADER_MAX bytes. */
+#define FB_TEXT_HEADER_MAX ((int64_t)16 << 20)
+/* Beyond what the counts allow: comments, blank lines, unknown sections. */
+#define FB_TEXT_SLACK ((int64_t)1 << 20)
+
+typedef struct fb_text_limit {
+    int64_t bytes; /* the most the inflated text may hold, as far as its header says so far */
+    int stop;      /* the header cannot be read: inflate no further, the parser refuses what is here */
+    char why[160]; /* what allows `bytes`, for the message */
+    /* the limit function's own state between calls */
+    size_t scanned; /* bytes of text already read */
+    int64_t counts; /* records declared so far */
+    int done;       /* `bytes` is final */
+} fb_text_limit;
+
+/* Reads the n bytes inflated so far (more each call) and updates limit. */
+typedef void (*fb_text_limit_fn)(const char *data, size_t n, fb_text_limit *limit);
+
+/* Reads up to k non-negative integers from the line [p, le) into v: how
+ * many there were before the line ended, or -1 at a token that is not one
+ * (for limit functions, which read header lines the parser reads later). */
+int fb_text_line_ints(const char *p, const char *le, int64_t *v, int k);
+
+/* limit->bytes from `counts` records of at most per_record bytes after
+ * offset `from`, saturating (shared by the formats' limit functions). */
+void fb_text_limit_set(fb_text_limit *limit, int64_t from, int64_t counts, int64_t per_record);
+
 /* Reads the whole file: FB_ERR_INPUT if it is missing or not a regular
  * file, FB_ERR_IO if reading fails. Large plain files are mapped rather
  * than copied: reading 3 GB into fresh memory costs the kernel as much
- * time zeroing pages as the parse itself (see docs/matrices.md). */
-fb_status fb_text_bytes_load(const char *path, fb_text_bytes *out);
-/* A copy of memory, gunzipped if it starts with the gzip magic. */
-fb_status fb_text_bytes_from_memory(const char *name, const void *data, size_t n, fb_text_bytes *out);
+ * time zeroing pages as the parse itself (see docs/matrices.md). gzip
+ * input is bounded by `limit` (NULL: unbounded). */
+fb_status fb_text_bytes_load(const char *path, fb_text_limit_fn limit, fb_text_bytes *out);
+/* A copy of memory, gunzipped (bounded by `limit`) if it starts with the
+ * gzip magic. */
+fb_status fb_text_bytes_from_memory(const char *name, const void *data, size_t n, fb_text_limit_fn limit,
+                                    fb_text_bytes *out);
 void fb_text_bytes_free(fb_text_bytes *b);
 
 typedef enum fb_num { FB_NUM_OK, FB_NUM_BAD, FB_NUM_RANGE } fb_num;

@@ -223,7 +223,6 @@ fb_status fb_export_csv(const fb_results_set *set, FILE *out, int latest_only)
     fputc('\n', out);
     for (int i = 0; i < set->nrecords; ++i)
         if (!latest_only || !set->records[i].superseded) write_row(out, set, &set->records[i], keys, 2);
-    if (fflush(out) != 0 || ferror(out)) FB_FAIL(FB_ERR_IO, "export: write failed");
 fail:
     free(keys[0].names);
     free(keys[1].names);

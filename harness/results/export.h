@@ -11,7 +11,7 @@
 
 /* Writes the header row and one row per record (every record, in file
  * order; `latest_only` drops records a later run of the same configuration
- * replaced). */
+ * replaced). The caller, which knows the file's name, checks the writes. */
 fb_status fb_export_csv(const fb_results_set *set, FILE *out, int latest_only);
 
 /* One CSV field (RFC 4180 quoting when it holds a comma, quote or newline). */

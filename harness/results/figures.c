@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/files.h"
 #include "export.h"
 #include "families.h"
 
@@ -1172,8 +1173,9 @@ fail:
 fb_status fb_figure_write(const fb_figure *fig, const char *path)
 {
     fb_status status = FB_OK;
-    FILE *out = fopen(path, "w");
-    if (!out) FB_FAIL(FB_ERR_IO, "%s: cannot open for writing", path);
+    fb_file_writer w = {0};
+    FB_CHECK(fb_file_writer_open(path, &w));
+    FILE *out = w.f;
     if (fig->kind == FB_FIG_HEATMAP)
         FB_CHECK(write_heatmap(fig, out));
     else if (fig->kind == FB_FIG_BESIDE)
@@ -1182,9 +1184,10 @@ fb_status fb_figure_write(const fb_figure *fig, const char *path)
         FB_CHECK(write_profile(fig, out));
     else
         write_bars(fig, out);
-    if (ferror(out)) FB_FAIL(FB_ERR_IO, "%s: write failed", path);
 fail:
-    if (out && fclose(out) != 0 && status == FB_OK)
-        status = fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "%s: write failed", path);
+    if (w.f) {
+        fb_status closed = fb_file_writer_close(&w, status == FB_OK);
+        if (status == FB_OK) status = closed;
+    }
     return status;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "colours.h"
+#include "../core/files.h"
 #include "figures.h"
 
 static int has_scripts(const char *dir)
@@ -134,7 +135,7 @@ static fb_status write_vars(const fb_figure *f, const fb_colour_map *colours, co
     char path[PATH_MAX + 160], file[160];
     snprintf(path, sizeof path, "%s/%s.vars", dir, f->name);
     FILE *out = fopen(path, "w");
-    if (!out) FB_FAIL(FB_ERR_IO, "%s: cannot open for writing", path);
+    if (!out) FB_FAIL(FB_ERR_IO, "%s: cannot open for writing (%s)", path, strerror(errno));
     fputs(
         "# written by flowbench plot: the figure's title, labels, sizes and series colours, loaded before its script\n"
         "apos = sprintf('%c', 39)\n",
@@ -229,7 +230,8 @@ static fb_status open_replot(plot_ctx *ctx)
     snprintf(path, sizeof path, "%s/replot.sh", ctx->opt->out_dir);
     if (!realpath(ctx->scripts, scripts)) FB_FAIL(FB_ERR_IO, "%s: %s", ctx->scripts, strerror(errno));
     snprintf(ctx->scripts, sizeof ctx->scripts, "%s", scripts); /* gnuplot runs in out_dir */
-    if (!(ctx->replot = fopen(path, "w"))) FB_FAIL(FB_ERR_IO, "%s: cannot open for writing", path);
+    if (!(ctx->replot = fopen(path, "w")))
+        FB_FAIL(FB_ERR_IO, "%s: cannot open for writing (%s)", path, strerror(errno));
     fputs("#!/bin/sh\n"
           "# replot.sh - redraws every figure here from its NAME.csv table and NAME.vars\n"
           "# (title, labels, colours) with the gnuplot scripts in scripts/: restyle one\n"
@@ -365,7 +367,13 @@ fail:
     for (int k = 0; k < FB_FIG_NKINDS; ++k)
         fb_figure_list_free(&ctx.lists[k]);
     fb_colour_map_free(&ctx.colours);
+    if (ctx.replot && status == FB_OK) {
+        char name[PATH_MAX + 32];
+        snprintf(name, sizeof name, "%s/replot.sh", opt->out_dir);
+        status = fb_file_check_written(ctx.replot, name);
+    }
     if (ctx.replot && fclose(ctx.replot) != 0 && status == FB_OK)
-        status = fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "%s/replot.sh: write failed", opt->out_dir);
+        status = fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "%s/replot.sh: write failed: %s", opt->out_dir,
+                              strerror(errno));
     return status;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/files.h"
 #include "results.h"
 
 static const char *const header_strings[] = {"run_id", "date", NULL};
@@ -306,8 +307,7 @@ fb_status fb_results_load(const char *path, fb_results_set **out)
     *out = NULL;
     FB_ALLOC(set, 1, "results set");
     snprintf(set->path, sizeof set->path, "%s", path);
-    f = fopen(path, "r");
-    if (!f) FB_FAIL(FB_ERR_INPUT, "%s: cannot open (no such file or not readable)", path);
+    FB_CHECK(fb_file_fopen_read(path, NULL, &f));
     FB_CHECK(read_lines(f, set));
     if (set->nheaders == 0 && set->nrecords == 0) FB_FAIL(FB_ERR_INPUT, "%s: empty results file", path);
     FB_CHECK(mark_superseded(set));

@@ -354,7 +354,6 @@ fb_status fb_report_write(const fb_results_set *set, const fb_report_options *op
     write_failures(set, out);
     write_expected(set, out);
     if (opt->plots_dir) FB_CHECK(write_plots(set, opt, out));
-    if (fflush(out) != 0 || ferror(out)) FB_FAIL(FB_ERR_IO, "report: write failed");
 fail:
     return status;
 }

@@ -15,6 +15,7 @@ typedef struct fb_report_options {
     const char *link_prefix; /* prefix of image links ("" when the report sits beside them) */
 } fb_report_options;
 
+/* The caller, which knows the file's name, checks the writes. */
 fb_status fb_report_write(const fb_results_set *set, const fb_report_options *opt, FILE *out);
 
 #endif

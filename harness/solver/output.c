@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/files.h"
 #include "core/hash.h"
 #include "core/stats.h"
 #include "bench/record.h"
@@ -229,12 +230,21 @@ void fb_solve_print_table(FILE *f, const fb_solve_case *c, const fb_ns *ns, cons
     fprintf(f, "\n");
 }
 
+/* Ends a file written whole: replaces its destination after a run that
+ * went well and wrote everything, else leaves the destination alone. */
+static fb_status close_written(fb_file_writer *w, fb_status status)
+{
+    fb_status closed = fb_file_writer_close(w, status == FB_OK);
+    return status != FB_OK ? status : closed;
+}
+
 fb_status fb_solve_write_vtk(const char *path, const fb_solve_case *c, const fb_ns *ns)
 {
     fb_status status = FB_OK;
     const fb_mesh *m = &c->mesh;
-    FILE *f = fopen(path, "w");
-    if (!f) FB_FAIL(FB_ERR_IO, "%s: cannot write (%s)", path, strerror(errno));
+    fb_file_writer w = {0};
+    FB_CHECK(fb_file_writer_open(path, &w));
+    FILE *f = w.f;
     fb_ns_omp_divergence(&ns->E, ns->u, ns->q);
     fprintf(f,
             "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
@@ -270,11 +280,8 @@ fb_status fb_solve_write_vtk(const char *path, const fb_solve_case *c, const fb_
     for (int t = 0; t < m->ntets; ++t)
         fprintf(f, "10\n");
     fprintf(f, "</DataArray>\n</Cells>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n");
-    if (ferror(f)) FB_FAIL(FB_ERR_IO, "%s: write failed", path);
 fail:
-    if (f && fclose(f) != 0 && status == FB_OK)
-        status = fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "%s: write failed", path);
-    return status;
+    return close_written(&w, status);
 }
 
 /* Nodes with coordinates a == b == 0.5 (within the mesh's rounding),
@@ -284,8 +291,9 @@ static fb_status write_line(const char *path, const fb_solve_case *c, const fb_n
 {
     fb_status status = FB_OK;
     const fb_mesh *m = &c->mesh;
-    FILE *f = fopen(path, "w");
-    if (!f) FB_FAIL(FB_ERR_IO, "%s: cannot write (%s)", path, strerror(errno));
+    fb_file_writer w = {0};
+    FB_CHECK(fb_file_writer_open(path, &w));
+    FILE *f = w.f;
     fprintf(f, "# flowbench solve %s level %d, t = %.6g: %s\n# %c  u_%c\n", c->name, c->level, ns->t, what,
             "xyz"[along], "xyz"[comp]);
     /* the cube numbers nodes lexicographically, so nodes on a line come sorted along it */
@@ -294,10 +302,8 @@ static fb_status write_line(const char *path, const fb_solve_case *c, const fb_n
         if (fabs(x[a] - 0.5) < 1e-9 && fabs(x[b] - 0.5) < 1e-9)
             fprintf(f, "%.9g %.9g\n", x[along], ns->u[3 * (int64_t)i + comp]);
     }
-    if (ferror(f)) FB_FAIL(FB_ERR_IO, "%s: write failed", path);
 fail:
-    if (f) fclose(f);
-    return status;
+    return close_written(&w, status);
 }
 
 fb_status fb_solve_write_profiles(const char *prefix, const fb_solve_case *c, const fb_ns *ns)

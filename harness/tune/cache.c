@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../core/files.h"
+
 #define FB_CACHE_VERSION 1
 
 struct fb_tuning_cache {
@@ -316,9 +318,8 @@ fb_status fb_cache_load(const char *path, fb_tuning_cache **out)
     FILE *f = NULL;
     *out = NULL;
     FB_CHECK(cache_new(&c));
-    f = fopen(path, "r");
-    /* ENOENT is no error: nothing has been tuned yet. */
-    if (!f && errno != ENOENT) FB_FAIL(FB_ERR_IO, "%s: cannot open (%s)", path, strerror(errno));
+    /* A missing file is no error: nothing has been tuned yet. */
+    FB_CHECK(fb_file_fopen_read_if_exists(path, "the tuning cache", &f));
     if (f) {
         status = read_cache_file(f, path, c);
         fclose(f);
@@ -362,39 +363,42 @@ fail:
     return status;
 }
 
-/* fsync before rename: otherwise a crash can leave the renamed file empty. */
-static fb_status write_json_file(const json_t *root, const char *path)
+/* Writes root to fd and closes it. */
+static fb_status write_json_fd(const json_t *root, int fd, const char *path)
 {
     fb_status status = FB_OK;
-    FILE *f = fopen(path, "w");
-    if (!f) FB_FAIL(FB_ERR_IO, "%s: cannot create (%s)", path, strerror(errno));
-    if (json_dumpf(root, f, JSON_INDENT(2) | JSON_SORT_KEYS) != 0 || fputc('\n', f) == EOF || fflush(f) != 0 ||
-        fsync(fileno(f)) != 0)
-        FB_FAIL(FB_ERR_IO, "%s: cannot write (%s)", path, strerror(errno));
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        FB_FAIL(FB_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+    }
+    if (json_dumpf(root, f, JSON_INDENT(2) | JSON_SORT_KEYS) != 0 || fputc('\n', f) == EOF || fflush(f) != 0)
+        FB_FAIL(FB_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
     int rc = fclose(f);
     f = NULL;
-    if (rc != 0) FB_FAIL(FB_ERR_IO, "%s: cannot write (%s)", path, strerror(errno));
+    if (rc != 0) FB_FAIL(FB_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
 fail:
     if (f) fclose(f);
     return status;
 }
 
+/* Through a temporary file beside path (core/files.h): two flowbench
+ * processes saving at once never see each other's half-written file; the
+ * last rename wins, whole. */
 fb_status fb_json_file_replace(const json_t *root, const char *path)
 {
     fb_status status = FB_OK;
-    char tmp[PATH_MAX];
-    int tmp_written = 0;
-    /* The PID keeps two flowbench processes saving at once off each other's
-     * temporary file; the last rename wins, whole. */
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
-        FB_FAIL(FB_ERR_IO, "%s: path too long", path);
+    fb_file_replace replace;
+    int fd = -1;
     FB_CHECK(make_parent_dirs(path));
-    tmp_written = 1;
-    FB_CHECK(write_json_file(root, tmp));
-    if (rename(tmp, path) != 0) FB_FAIL(FB_ERR_IO, "%s: cannot replace (%s)", path, strerror(errno));
-    tmp_written = 0;
+    FB_CHECK(fb_file_replace_begin(path, &replace, &fd));
+    status = write_json_fd(root, fd, path);
+    if (status != FB_OK) {
+        fb_file_replace_abort(&replace);
+        goto fail;
+    }
+    FB_CHECK(fb_file_replace_commit(&replace));
 fail:
-    if (tmp_written) unlink(tmp);
     return status;
 }
 
@@ -418,9 +422,12 @@ static fb_status read_current(const char *path, json_t **root)
 {
     fb_status status = FB_OK;
     json_error_t err;
+    FILE *f = NULL;
     *root = NULL;
-    if (access(path, F_OK) != 0) return FB_OK;
-    *root = json_load_file(path, 0, &err);
+    FB_CHECK(fb_file_fopen_read_if_exists(path, NULL, &f));
+    if (!f) return FB_OK;
+    *root = json_loadf(f, 0, &err);
+    fclose(f);
     if (!*root) FB_FAIL(FB_ERR_INPUT, "%s:%d: not JSON (%s); not replaced", path, err.line, err.text);
 fail:
     return status;

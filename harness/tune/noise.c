@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/files.h"
 #include "../core/sysinfo.h"
 #include "cache.h"
 
@@ -68,7 +69,8 @@ fb_status fb_noise_load(const char *path, const char *machine, json_t **configs,
     const json_t *entry;
     *configs = NULL;
     *comparisons = 0;
-    FILE *f = fopen(path, "r");
+    FILE *f = NULL;
+    FB_CHECK(fb_file_fopen_read_if_exists(path, "the noise store", &f));
     if (!f) {
         *configs = json_object();
         return FB_OK; /* nothing learned yet */

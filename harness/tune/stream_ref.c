@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../core/files.h"
 #include "cache.h"
 
 static int entry_matches(const json_t *e, const char *device, const char *precision, size_t n)
@@ -25,8 +26,16 @@ static int entry_matches(const json_t *e, const char *device, const char *precis
  * unreadable: a cache is rebuilt, not trusted). */
 static json_t *load_entries(const char *path)
 {
-    json_error_t err;
-    json_t *root = json_load_file(path, 0, &err), *entries = json_object_get(root, "entries");
+    json_error_t err = {.text = "unable to open"};
+    json_t *root = NULL, *entries;
+    FILE *f = NULL;
+    if (fb_file_fopen_read_if_exists(path, NULL, &f) != FB_OK)
+        fprintf(stderr, "warning: %s: it will be replaced\n", fb_error_message());
+    if (f) {
+        root = json_loadf(f, 0, &err);
+        fclose(f);
+    }
+    entries = json_object_get(root, "entries");
     if (root && !json_is_array(entries))
         fprintf(stderr, "warning: %s is not a stream reference file: it will be replaced\n", path);
     else if (!root && strstr(err.text, "unable to open") == NULL)

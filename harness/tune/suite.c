@@ -15,6 +15,8 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "../core/files.h"
+
 typedef struct parser {
     const char *path;
     char dir[1024]; /* the suite file's directory: relative matrix paths start here */
@@ -51,6 +53,8 @@ static const char *scalar_of(const yaml_node_t *n)
 
 /* ---- scalars ---- */
 
+#define SUITE_INT_MAX 1000000000L /* integers in a suite: counts and parameter values */
+
 static fb_status read_int(parser *P, yaml_node_t *n, const char *what, int *out)
 {
     fb_status status = FB_OK;
@@ -60,8 +64,9 @@ static fb_status read_int(parser *P, yaml_node_t *n, const char *what, int *out)
     if (!s) SUITE_FAIL(n, "%s: expected an integer", what);
     errno = 0;
     v = strtol(s, &end, 10);
-    if (end == s || *end || errno || v < -1000000000L || v > 1000000000L)
-        SUITE_FAIL(n, "%s: '%s' is not an integer", what, s);
+    if (end == s || *end) SUITE_FAIL(n, "%s: '%s' is not an integer", what, s);
+    if (errno == ERANGE || v < -SUITE_INT_MAX || v > SUITE_INT_MAX)
+        SUITE_FAIL(n, "%s: '%s' is out of range (%ld..%ld)", what, s, -SUITE_INT_MAX, SUITE_INT_MAX);
     *out = (int)v;
 fail:
     return status;
@@ -705,12 +710,11 @@ fb_status fb_suite_load(const char *path, fb_suite *out)
 {
     fb_status status = FB_OK;
     parser P = {.path = path};
-    FILE *f = fopen(path, "rb");
+    FILE *f = NULL;
     int loaded = 0;
     const char *slash = strrchr(path, '/');
     memset(out, 0, sizeof *out);
-    if (!f)
-        FB_FAIL(FB_ERR_INPUT, "%s: cannot open suite: %s", path, strerror(errno)); /* exit 2, like a missing matrix */
+    FB_CHECK(fb_file_fopen_read(path, "suite", &f)); /* exit 2, like a missing matrix */
     snprintf(P.dir, sizeof P.dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
     snprintf(out->path, sizeof out->path, "%s", path);
     default_name(path, out->name, sizeof out->name);
@@ -816,16 +820,33 @@ static int build_dims(const fb_suite_case *c, const fb_family_kernel *k, space_d
     return ndims;
 }
 
+/* At most FB_MAX_PARAMS dimensions of at most FB_SUITE_MAX_AXIS_VALUES
+ * values: 256^6 = 2^48 fits in 64 bits, never in an int. */
+int64_t fb_suite_point_count(const fb_suite_case *c, int kernel)
+{
+    space_dim dims[FB_MAX_PARAMS];
+    int64_t total = 1;
+    memset(dims, 0, sizeof dims);
+    int ndims = build_dims(c, c->family->kernel(kernel), dims);
+    for (int d = 0; d < ndims; ++d)
+        total *= dims[d].len;
+    return total;
+}
+
 fb_status fb_suite_points(const fb_suite_case *c, int kernel, fb_param_point **points, int *npoints)
 {
     fb_status status = FB_OK;
     const fb_family_kernel *k = c->family->kernel(kernel);
     space_dim dims[FB_MAX_PARAMS];
-    int idx[FB_MAX_PARAMS] = {0}, ndims, total = 1;
+    int idx[FB_MAX_PARAMS] = {0}, ndims;
+    int64_t count = fb_suite_point_count(c, kernel);
+    *points = NULL;
+    if (count > FB_SUITE_MAX_POINTS_HARD)
+        FB_FAIL(FB_ERR_INPUT, "case %s: kernel %s: %lld parameter points is too many (at most %d)", c->name, k->name,
+                (long long)count, FB_SUITE_MAX_POINTS_HARD);
+    int total = (int)count;
     memset(dims, 0, sizeof dims);
     ndims = build_dims(c, k, dims);
-    for (int d = 0; d < ndims; ++d)
-        total *= dims[d].len;
     FB_ALLOC(*points, total, "parameter points");
     for (int n = 0; n < total; ++n) {
         for (int d = 0; d < ndims; ++d)

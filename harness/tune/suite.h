@@ -26,10 +26,17 @@
 #ifndef FB_TUNE_SUITE_H
 #define FB_TUNE_SUITE_H
 
+#include <stdint.h>
+
 #include "../core/measure.h"
 #include "families.h"
 
 #define FB_SUITE_MAX_AXIS_VALUES 256
+/* A sweep plans at most this many configurations unless --max-points
+ * raises it: each costs about 2 KB before anything runs. */
+#define FB_SUITE_MAX_POINTS_DEFAULT 1000000
+/* What --max-points may raise it to (and the most points of one kernel). */
+#define FB_SUITE_MAX_POINTS_HARD 1000000000
 
 typedef struct fb_suite_axis {
     char name[64];
@@ -86,7 +93,12 @@ fb_status fb_suite_check_problems(const fb_suite *s);
 
 /* The parameter points case c runs for its kernel k (a family kernel
  * index): its axes crossed (zipped groups advancing together), unnamed
- * axes at every declared value or the default. *points is malloc'd. */
+ * axes at every declared value or the default. *points is malloc'd.
+ * FB_ERR_INPUT when there are more than FB_SUITE_MAX_POINTS_HARD. */
 fb_status fb_suite_points(const fb_suite_case *c, int k, fb_param_point **points, int *npoints);
+
+/* How many points fb_suite_points would give, in 64 bits: a product of
+ * axis lengths overflows an int long before it is refused. */
+int64_t fb_suite_point_count(const fb_suite_case *c, int k);
 
 #endif

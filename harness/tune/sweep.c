@@ -80,6 +80,38 @@ fail:
     return status;
 }
 
+/* Counts are non-negative; a product too large for 64 bits stays at the
+ * largest, which is over any limit. */
+static int64_t saturating_mul(int64_t a, int64_t b) { return a != 0 && b > INT64_MAX / a ? INT64_MAX : a * b; }
+static int64_t saturating_add(int64_t a, int64_t b) { return b > INT64_MAX - a ? INT64_MAX : a + b; }
+
+/* The configurations case cs adds to one round of the plan (as make_plan
+ * lays them out, backends that will not open included). */
+static int64_t case_configurations(const fb_suite_case *cs, const fb_sweep_options *o)
+{
+    int64_t points = 0, backends = o->nbackends ? o->nbackends : cs->nbackends;
+    for (int k = 0; k < cs->nkernels; ++k)
+        points = saturating_add(points, o->tuned ? 1 : fb_suite_point_count(cs, cs->kernels[k]));
+    return saturating_mul(saturating_mul(saturating_mul(points, cs->nmatrices), backends), cs->nprecisions);
+}
+
+fb_status fb_sweep_check_size(const fb_suite *s, const fb_sweep_options *o)
+{
+    fb_status status = FB_OK;
+    int64_t limit = o->max_points > 0 ? o->max_points : FB_SUITE_MAX_POINTS_DEFAULT, total = 0;
+    for (int c = 0; c < s->ncases; ++c) {
+        const fb_suite_case *cs = &s->cases[c];
+        total = saturating_add(total, saturating_mul(case_configurations(cs, o), o->repeat > 1 ? o->repeat : 1));
+        if (total > limit)
+            FB_FAIL(FB_ERR_INPUT,
+                    "%s: line %d: case %s brings the plan to %lld configurations, more than the limit of %lld "
+                    "(sweep --max-points N raises it)",
+                    s->path, cs->line, cs->name, (long long)total, (long long)limit);
+    }
+fail:
+    return status;
+}
+
 static fb_status make_plan(sweep *w)
 {
     fb_status status = FB_OK;
@@ -258,6 +290,7 @@ fb_status fb_sweep_run(const fb_suite *s, const fb_sweep_options *o, fb_sweep_su
     w.s = s, w.o = o, w.sum = sum;
     w.started = fb_now();
     w.last_target = -1;
+    FB_CHECK(fb_sweep_check_size(s, o));
     FB_CHECK(sweep_open_targets(&w));
     for (int i = 0; i < w.ntargets; ++i)
         sum->unavailable += !w.targets[i].t;

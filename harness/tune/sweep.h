@@ -24,6 +24,7 @@
 #define FB_TUNE_SWEEP_H
 
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "cache.h"
@@ -34,6 +35,7 @@ typedef struct fb_sweep_options {
     int resume;                  /* skip configurations the file already has */
     int limit;                   /* record at most this many this time (0: all) */
     int repeat;                  /* run the whole plan this many times, round after round (0 or 1: once) */
+    int64_t max_points;          /* refuse a plan of more configurations (0: FB_SUITE_MAX_POINTS_DEFAULT) */
     const char *const *backends; /* replaces every case's backends when nbackends > 0 */
     int nbackends;
     fb_tuning_cache *tuned; /* non-NULL: each kernel runs its cached point only */
@@ -54,7 +56,12 @@ typedef struct fb_sweep_summary {
     double seconds;
 } fb_sweep_summary;
 
-/* Runs the suite. FB_ERR_INTERRUPTED after a clean stop on SIGINT; other
+/* FB_ERR_INPUT when the plan would hold more than o->max_points
+ * configurations, naming the suite file, the line of the case that takes
+ * it over and the count (counted in 64 bits, before anything is planned). */
+fb_status fb_sweep_check_size(const fb_suite *s, const fb_sweep_options *o);
+
+/* Runs the suite (after fb_sweep_check_size). FB_ERR_INTERRUPTED after a clean stop on SIGINT; other
  * errors only for what stops everything (the results file cannot be
  * written). Failing configurations are records, not errors. */
 fb_status fb_sweep_run(const fb_suite *s, const fb_sweep_options *o, fb_sweep_summary *sum);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../core/counters.h"
+#include "../core/files.h"
 #include "../results/reader.h"
 
 const char sweep_crashed_reason[] =
@@ -125,14 +126,12 @@ static fb_status remember(sweep *w, const json_t *rec)
 static fb_status read_done(sweep *w)
 {
     fb_status status = FB_OK;
-    FILE *f = fopen(w->o->out_path, "r");
+    FILE *f = NULL;
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
-    if (!f)
-        return errno == ENOENT ? FB_OK
-                               : fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "%s: cannot read: %s", w->o->out_path,
-                                              strerror(errno));
+    FB_CHECK(fb_file_fopen_read_if_exists(w->o->out_path, "the results file", &f));
+    if (!f) return FB_OK;
     /* fb_results_begin has repaired a cut last line; a line that is not
      * JSON (an older writer's interleaving) holds no key to skip */
     while ((len = getline(&line, &cap, f)) > 0) {
@@ -143,7 +142,7 @@ static fb_status read_done(sweep *w)
     }
 fail:
     free(line);
-    fclose(f);
+    if (f) fclose(f);
     return status;
 }
 

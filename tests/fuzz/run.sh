@@ -33,7 +33,7 @@ libs=(-lcholmod -lsuitesparseconfig -lz -lm)
 
 # The readers and what they call, instrumented once; each target links them.
 objs=()
-for src in "$root"/harness/matrix/*.c "$root/harness/core/status.c" "$root/harness/core/hash.c"; do
+for src in "$root"/harness/matrix/*.c "$root/harness/core/status.c" "$root/harness/core/hash.c" "$root/harness/core/files.c"; do
   obj="$out/obj/$(basename "${src%.c}").o"
   "$cc" "${flags[@]}" -fsanitize=fuzzer-no-link,address,undefined -c "$src" -o "$obj"
   objs+=("$obj")

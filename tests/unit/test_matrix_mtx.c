@@ -11,6 +11,7 @@
 #include <cholmod.h>
 #include <math.h>
 #include <unistd.h>
+#include <zlib.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -423,6 +424,69 @@ static void test_chunked_parse(void **state)
     free(v);
 }
 
+/* ---- gzip bounded by the header ---- */
+
+/* gzip (not zlib) format of text + pad bytes of `fill`, malloc'd. */
+static unsigned char *gzip_padded(const char *text, size_t pad, char fill, size_t *n)
+{
+    size_t len = strlen(text) + pad;
+    char *plain = malloc(len);
+    assert_non_null(plain);
+    memcpy(plain, text, strlen(text));
+    memset(plain + strlen(text), fill, pad);
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    assert_int_equal(deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+    size_t cap = deflateBound(&zs, len);
+    unsigned char *out = malloc(cap);
+    assert_non_null(out);
+    zs.next_in = (unsigned char *)plain;
+    zs.avail_in = (uInt)len;
+    zs.next_out = out;
+    zs.avail_out = (uInt)cap;
+    assert_int_equal(deflate(&zs, Z_FINISH), Z_STREAM_END);
+    *n = zs.total_out;
+    deflateEnd(&zs);
+    free(plain);
+    return out;
+}
+
+static fb_status read_gzip(const char *text, size_t pad, char fill)
+{
+    size_t n = 0;
+    unsigned char *gz = gzip_padded(text, pad, fill, &n);
+    fb_mtx m;
+    fb_status st = fb_mtx_read_memory("bomb.mtx.gz", gz, n, &m);
+    if (st == FB_OK) fb_mtx_free(&m);
+    free(gz);
+    return st;
+}
+
+/* A few kilobytes of gzip can inflate to gigabytes; the text may only be
+ * as long as the size line's entries allow (256 bytes each) plus 1 MiB. */
+static void test_gzip_bounded_by_the_size_line(void **state)
+{
+    (void)state;
+    const char *two = "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1.0\n2 2 2.0\n";
+    assert_int_equal(read_gzip(two, 512 << 10, '\n'), FB_OK); /* blank lines within the slack */
+    assert_int_equal(read_gzip(two, 4 << 20, '\n'), FB_ERR_INPUT);
+    assert_non_null(strstr(fb_error_message(), "bomb.mtx.gz: gzip data inflates beyond "));
+    assert_non_null(strstr(fb_error_message(), "more than its size line allows for 2 entries (a gzip bomb?)"));
+    /* array: rows x columns values */
+    const char *six = "%%MatrixMarket matrix array real general\n3 2\n1\n2\n3\n4\n5\n6\n";
+    assert_int_equal(read_gzip(six, 512 << 10, ' '), FB_OK);
+    assert_int_equal(read_gzip(six, 2 << 20, ' '), FB_ERR_INPUT);
+    assert_non_null(strstr(fb_error_message(), "allows for 6 entries"));
+    /* no size line in the first 16 MiB */
+    assert_int_equal(read_gzip("%%MatrixMarket matrix coordinate real general\n%", 17 << 20, '%'), FB_ERR_INPUT);
+    assert_non_null(strstr(fb_error_message(), "more than a header may hold before its first count"));
+    /* a refused header is said as such, however much follows it */
+    assert_int_equal(read_gzip("%%MatrixMarket matrix coordinate real general\n3 x 2\n", 4 << 20, '\n'), FB_ERR_INPUT);
+    assert_string_equal(fb_error_message(), "bomb.mtx.gz: line 2: expected columns, found 'x'");
+    assert_int_equal(read_gzip("not a matrix\n", 4 << 20, '\n'), FB_ERR_INPUT);
+    assert_non_null(strstr(fb_error_message(), "line 1: not a Matrix Market file"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -441,6 +505,7 @@ int main(void)
         cmocka_unit_test(test_lenient_layout),
         cmocka_unit_test(test_errors_name_the_line),
         cmocka_unit_test(test_chunked_parse),
+        cmocka_unit_test(test_gzip_bounded_by_the_size_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,7 @@
 #include "families.h"
 #include "spmv/spmv.h"
 #include "tune/suite.h"
+#include "tune/sweep.h"
 
 static char tmpdir[256];
 
@@ -416,6 +417,45 @@ static void test_points_generators(void **state)
     fb_suite_free(&s);
 }
 
+/* 4 axes of 256 values: 2^32 points, which an int product wraps to 0 (the
+ * sweep then ran nothing and exited 0). Counted in 64 bits and refused. */
+static void test_points_counted_in_64_bits(void **state)
+{
+    (void)state;
+    char path[512];
+    fb_suite s;
+    fb_param_point *p = (fb_param_point *)&s;
+    int np = -1;
+    assert_int_equal(load_text("huge.suite",
+                               "grids: [\"grid:9x7x5\"]\n"
+                               "cases:\n"
+                               "  - name: everything\n"
+                               "    family: fv-surface\n"
+                               "    kernels: [fv-gather]\n"
+                               "    params:\n"
+                               "      LAYOUT: {range: [1, 256]}\n"
+                               "      AOSOA_BLOCK: {range: [1, 256]}\n"
+                               "      WG_SIZE: {range: [1, 256]}\n"
+                               "      LOCAL_RESERVE: {range: [1, 256]}\n",
+                               &s, path, sizeof path),
+                     FB_OK);
+    const fb_suite_case *c = &s.cases[0];
+    assert_true(fb_suite_point_count(c, c->kernels[0]) == INT64_C(1) << 32);
+    assert_int_equal(fb_suite_points(c, c->kernels[0], &p, &np), FB_ERR_INPUT);
+    assert_null(p);
+    assert_non_null(strstr(fb_error_message(), "4294967296 parameter points is too many"));
+
+    fb_sweep_options o = {.repeat = 1};
+    assert_int_equal(fb_sweep_check_size(&s, &o), FB_ERR_INPUT);
+    assert_non_null(strstr(fb_error_message(), "huge.suite: line 3: case everything brings the plan to 4294967296 "
+                                               "configurations, more than the limit of 1000000"));
+    o.max_points = FB_SUITE_MAX_POINTS_HARD;
+    assert_int_equal(fb_sweep_check_size(&s, &o), FB_ERR_INPUT);
+    o.tuned = (fb_tuning_cache *)&s; /* --tuned: one point per kernel */
+    assert_int_equal(fb_sweep_check_size(&s, &o), FB_OK);
+    fb_suite_free(&s);
+}
+
 static void test_points_zip(void **state)
 {
     (void)state;
@@ -692,6 +732,13 @@ static void test_error_kernels_and_params(void **state)
                            "        - 64\n"
                            "        - abc\n",
                  7, "WG_SIZE: 'abc' is not an integer");
+    /* an integer too large is out of range, not "not an integer", and never wraps */
+    expect_error(CASE_HEAD "  - kernels: [csr-vector]\n"
+                           "    params:\n"
+                           "      WG_SIZE: [4294967360]\n",
+                 5, "WG_SIZE: '4294967360' is out of range (-1000000000..1000000000)");
+    expect_error("stream_n: 99999999999999999999\n" CASE_HEAD "  - kernels: all\n", 1,
+                 "stream_n: '99999999999999999999' is out of range (-1000000000..1000000000)");
     expect_error(CASE_HEAD "  - kernels: [csr-vector]\n"
                            "    params:\n"
                            "      WG_SIZE: [64, 128, 64]\n",
@@ -901,6 +948,7 @@ int main(void)
         cmocka_unit_test(test_matrix_path_above_root),
         cmocka_unit_test(test_points_cross_product),
         cmocka_unit_test(test_points_generators),
+        cmocka_unit_test(test_points_counted_in_64_bits),
         cmocka_unit_test(test_points_zip),
         cmocka_unit_test(test_points_space),
         cmocka_unit_test(test_kernels_all_and_peers),

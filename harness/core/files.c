@@ -1,0 +1,172 @@
+/* files.c - opening the user's files for reading without blocking, and
+ * replacing a file whole through a temporary file beside it (files.h). */
+#include "files.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define TMP_ATTEMPTS 100
+
+/* "PATH: is a directory" or "PATH: not a regular file"; FB_OK for a file. */
+static fb_status require_regular(const char *path, const struct stat *st)
+{
+    fb_status status = FB_OK;
+    if (S_ISDIR(st->st_mode)) FB_FAIL(FB_ERR_INPUT, "%s: is a directory", path);
+    if (!S_ISREG(st->st_mode)) FB_FAIL(FB_ERR_INPUT, "%s: not a regular file", path);
+fail:
+    return status;
+}
+
+static fb_status cannot_open(const char *path, const char *what, int err)
+{
+    return fb_error_set(FB_ERR_INPUT, __FILE__, __LINE__, "%s: cannot open%s%s: %s", path, what ? " " : "",
+                        what ? what : "", strerror(err));
+}
+
+fb_status fb_file_open_read(const char *path, const char *what, int *fd)
+{
+    fb_status status = FB_OK;
+    struct stat st;
+    *fd = -1;
+    /* stat first: a device is refused without being opened at all (opening
+     * some has effects); then O_NONBLOCK, so that a FIFO put in the file's
+     * place in between cannot block open(), and fstat what was opened. */
+    if (stat(path, &st) != 0) return cannot_open(path, what, errno);
+    FB_CHECK(require_regular(path, &st));
+    *fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (*fd < 0) return cannot_open(path, what, errno);
+    if (fstat(*fd, &st) != 0) FB_FAIL(FB_ERR_IO, "%s: cannot stat: %s", path, strerror(errno));
+    FB_CHECK(require_regular(path, &st));
+    if (fcntl(*fd, F_SETFL, fcntl(*fd, F_GETFL) & ~O_NONBLOCK) != 0)
+        FB_FAIL(FB_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
+    return FB_OK;
+fail:
+    if (*fd >= 0) close(*fd);
+    *fd = -1;
+    return status;
+}
+
+fb_status fb_file_fopen_read(const char *path, const char *what, FILE **f)
+{
+    fb_status status = FB_OK;
+    int fd = -1;
+    *f = NULL;
+    FB_CHECK(fb_file_open_read(path, what, &fd));
+    *f = fdopen(fd, "r");
+    if (!*f) {
+        close(fd);
+        FB_FAIL(FB_ERR_NOMEM, "%s: cannot open a stream: %s", path, strerror(errno));
+    }
+fail:
+    return status;
+}
+
+fb_status fb_file_fopen_read_if_exists(const char *path, const char *what, FILE **f)
+{
+    struct stat st;
+    *f = NULL;
+    if (stat(path, &st) != 0 && errno == ENOENT) return FB_OK;
+    return fb_file_fopen_read(path, what, f);
+}
+
+/* ---- replacing a file whole --------------------------------------------- */
+
+/* O_EXCL: the temporary name is flowbench's own, never a file (or a link)
+ * someone left there; the PID and a counter keep two processes apart. */
+static fb_status create_tmp(fb_file_replace *r, int *fd)
+{
+    fb_status status = FB_OK;
+    for (int k = 0; k < TMP_ATTEMPTS; ++k) {
+        if (snprintf(r->tmp, sizeof r->tmp, "%s.tmp.%ld.%d", r->path, (long)getpid(), k) >= (int)sizeof r->tmp)
+            FB_FAIL(FB_ERR_IO, "%s: cannot write: path too long", r->path);
+        *fd = open(r->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (*fd >= 0) return FB_OK;
+        if (errno != EEXIST) FB_FAIL(FB_ERR_IO, "%s: cannot write: %s", r->path, strerror(errno));
+    }
+    FB_FAIL(FB_ERR_IO, "%s: cannot write: %d temporary names beside it are taken", r->path, TMP_ATTEMPTS);
+fail:
+    r->tmp[0] = '\0';
+    return status;
+}
+
+fb_status fb_file_replace_begin(const char *path, fb_file_replace *r, int *fd)
+{
+    fb_status status = FB_OK;
+    struct stat st;
+    int exists = stat(path, &st) == 0;
+    r->path = path;
+    r->tmp[0] = '\0';
+    *fd = -1;
+    if (exists) FB_CHECK(require_regular(path, &st));
+    FB_CHECK(create_tmp(r, fd));
+    if (exists) (void)fchmod(*fd, st.st_mode & 07777); /* best effort: the replaced file's permissions */
+fail:
+    return status;
+}
+
+fb_status fb_file_replace_commit(fb_file_replace *r)
+{
+    fb_status status = FB_OK;
+    /* fsync before rename: otherwise a crash can leave the renamed file empty */
+    int fd = open(r->tmp, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || fsync(fd) != 0) FB_FAIL(FB_ERR_IO, "%s: cannot write: %s", r->path, strerror(errno));
+    if (rename(r->tmp, r->path) != 0) FB_FAIL(FB_ERR_IO, "%s: cannot replace: %s", r->path, strerror(errno));
+    r->tmp[0] = '\0';
+fail:
+    if (fd >= 0) close(fd);
+    fb_file_replace_abort(r);
+    return status;
+}
+
+void fb_file_replace_abort(fb_file_replace *r)
+{
+    if (r->tmp[0]) unlink(r->tmp);
+    r->tmp[0] = '\0';
+}
+
+/* ---- a file written whole through stdio ---------------------------------- */
+
+fb_status fb_file_writer_open(const char *path, fb_file_writer *w)
+{
+    fb_status status = FB_OK;
+    int fd = -1;
+    w->f = NULL;
+    FB_CHECK(fb_file_replace_begin(path, &w->replace, &fd));
+    w->f = fdopen(fd, "w");
+    if (!w->f) {
+        close(fd);
+        fb_file_replace_abort(&w->replace);
+        FB_FAIL(FB_ERR_NOMEM, "%s: cannot write: %s", path, strerror(errno));
+    }
+fail:
+    return status;
+}
+
+fb_status fb_file_check_written(FILE *f, const char *name)
+{
+    fb_status status = FB_OK;
+    errno = 0;
+    /* a failed write leaves its data in the buffer: fflush tries it again
+     * and sets errno to why it fails */
+    if (fflush(f) != 0 || ferror(f))
+        FB_FAIL(FB_ERR_IO, "%s: write failed: %s", name, errno ? strerror(errno) : "an earlier write failed");
+fail:
+    return status;
+}
+
+fb_status fb_file_writer_close(fb_file_writer *w, int keep)
+{
+    fb_status status = FB_OK;
+    if (!w->f) return FB_OK;
+    if (keep) status = fb_file_check_written(w->f, w->replace.path);
+    if (fclose(w->f) != 0 && keep && status == FB_OK)
+        status = fb_error_set(FB_ERR_IO, __FILE__, __LINE__, "%s: write failed: %s", w->replace.path, strerror(errno));
+    w->f = NULL;
+    if (keep && status == FB_OK) return fb_file_replace_commit(&w->replace);
+    fb_file_replace_abort(&w->replace);
+    return status;
+}

@@ -1,0 +1,69 @@
+/* files.h - how flowbench opens the user's files.
+ *
+ * Reading: only regular files. A FIFO would block open() forever, a
+ * character device could stream without end, a directory reads as garbage
+ * or EISDIR; each is refused at once with one line naming the path. The
+ * file is opened with O_NONBLOCK first, so the check itself cannot block.
+ *
+ * Writing a file whole (matrix export, --y-out, the tuning cache): the
+ * text goes to a temporary file beside the destination and is renamed
+ * over it only when complete, so a failed write leaves whatever the user
+ * had there untouched; only the temporary file, which flowbench created,
+ * is ever removed. A destination that exists and is not a regular file is
+ * refused before anything is written.
+ */
+#ifndef FB_CORE_FILES_H
+#define FB_CORE_FILES_H
+
+#include <limits.h>
+#include <stdio.h>
+
+#include "status.h"
+
+/* Opens path for reading: FB_ERR_INPUT "PATH: cannot open WHAT: reason"
+ * (what may be NULL: "PATH: cannot open: reason"), "PATH: is a
+ * directory", or "PATH: not a regular file". *fd is blocking again. */
+fb_status fb_file_open_read(const char *path, const char *what, int *fd);
+
+/* The same as a stdio stream ("r"). */
+fb_status fb_file_fopen_read(const char *path, const char *what, FILE **f);
+
+/* As fb_file_fopen_read, but a missing file is no error: FB_OK, *f NULL. */
+fb_status fb_file_fopen_read_if_exists(const char *path, const char *what, FILE **f);
+
+typedef struct fb_file_replace {
+    const char *path;   /* the destination */
+    char tmp[PATH_MAX]; /* the temporary file beside it ("" when none) */
+} fb_file_replace;
+
+/* Creates the temporary file (mode 0666 less the umask, or the mode of the
+ * file it will replace) and returns its descriptor; FB_ERR_INPUT when path
+ * exists and is not a regular file, FB_ERR_IO naming the reason otherwise. */
+fb_status fb_file_replace_begin(const char *path, fb_file_replace *r, int *fd);
+
+/* After the caller wrote and closed the descriptor: flushes the temporary
+ * file to disk and renames it over the destination. Removes the temporary
+ * file when that fails. */
+fb_status fb_file_replace_commit(fb_file_replace *r);
+
+/* Removes the temporary file (and nothing else); a no-op after commit. */
+void fb_file_replace_abort(fb_file_replace *r);
+
+/* A file written whole through stdio ("w"). */
+typedef struct fb_file_writer {
+    fb_file_replace replace;
+    FILE *f;
+} fb_file_writer;
+
+fb_status fb_file_writer_open(const char *path, fb_file_writer *w);
+
+/* Closes: with `keep` and every write done, the file replaces the
+ * destination; otherwise only the temporary file is removed. FB_ERR_IO
+ * "PATH: write failed: reason" when a write or the close failed. */
+fb_status fb_file_writer_close(fb_file_writer *w, int keep);
+
+/* Flushes f: FB_ERR_IO "NAME: write failed: reason" when a write to it
+ * failed (for streams flowbench did not open, such as stdout). */
+fb_status fb_file_check_written(FILE *f, const char *name);
+
+#endif

@@ -1,0 +1,232 @@
+/* test_files.c - the user's files: only regular files are opened for
+ * reading (a FIFO is refused without blocking), and a file written whole
+ * replaces its destination only when complete. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/files.h"
+
+static char dir[64];
+
+static int make_dir(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/fb-test-files-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static void path_in_dir(const char *name, char *buf, size_t len) { snprintf(buf, len, "%s/%s", dir, name); }
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void expect_message(const char *path, const char *tail)
+{
+    char want[512];
+    snprintf(want, sizeof want, "%s: %s", path, tail);
+    assert_string_equal(fb_error_message(), want);
+}
+
+static void test_regular_file_opens(void **state)
+{
+    (void)state;
+    char path[128];
+    FILE *f = NULL;
+    char line[16] = "";
+    path_in_dir("plain.txt", path, sizeof path);
+    write_text(path, "hello\n");
+    assert_int_equal(fb_file_fopen_read(path, NULL, &f), FB_OK);
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_string_equal(line, "hello\n");
+    fclose(f);
+}
+
+/* Without the check, open() would wait for a writer forever. */
+static void test_fifo_refused_without_blocking(void **state)
+{
+    (void)state;
+    char path[128];
+    int fd = 7;
+    path_in_dir("fifo", path, sizeof path);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    alarm(10); /* a blocked open ends the test instead of hanging it */
+    assert_int_equal(fb_file_open_read(path, NULL, &fd), FB_ERR_INPUT);
+    alarm(0);
+    assert_int_equal(fd, -1);
+    expect_message(path, "not a regular file");
+}
+
+static void test_directory_refused(void **state)
+{
+    (void)state;
+    FILE *f = NULL;
+    assert_int_equal(fb_file_fopen_read(dir, "the tuning cache", &f), FB_ERR_INPUT);
+    assert_null(f);
+    expect_message(dir, "is a directory");
+}
+
+static void test_device_refused(void **state)
+{
+    (void)state;
+    FILE *f = NULL;
+    assert_int_equal(fb_file_fopen_read("/dev/null", NULL, &f), FB_ERR_INPUT);
+    expect_message("/dev/null", "not a regular file");
+}
+
+static void test_missing_file_named_with_reason(void **state)
+{
+    (void)state;
+    char path[128];
+    FILE *f = NULL;
+    path_in_dir("missing.json", path, sizeof path);
+    assert_int_equal(fb_file_fopen_read(path, "suite", &f), FB_ERR_INPUT);
+    expect_message(path, "cannot open suite: No such file or directory");
+    assert_int_equal(fb_file_fopen_read_if_exists(path, "suite", &f), FB_OK);
+    assert_null(f);
+}
+
+static void test_if_exists_still_refuses_a_fifo(void **state)
+{
+    (void)state;
+    char path[128];
+    FILE *f = NULL;
+    path_in_dir("fifo2", path, sizeof path);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    alarm(10);
+    assert_int_equal(fb_file_fopen_read_if_exists(path, NULL, &f), FB_ERR_INPUT);
+    alarm(0);
+    expect_message(path, "not a regular file");
+}
+
+static void read_back(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(buf, 1, len - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+}
+
+/* No temporary file left beside the destination. */
+static void expect_no_tmp(const char *path)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "! ls '%s'.tmp.* > /dev/null 2>&1", path);
+    assert_int_equal(system(cmd), 0);
+}
+
+static void test_replace_commit_replaces(void **state)
+{
+    (void)state;
+    char path[128], text[64];
+    fb_file_replace r;
+    int fd = -1;
+    path_in_dir("out.txt", path, sizeof path);
+    write_text(path, "old\n");
+    assert_int_equal(fb_file_replace_begin(path, &r, &fd), FB_OK);
+    read_back(path, text, sizeof text);
+    assert_string_equal(text, "old\n"); /* untouched while the new text is written */
+    assert_int_equal(write(fd, "new\n", 4), 4);
+    assert_int_equal(close(fd), 0);
+    assert_int_equal(fb_file_replace_commit(&r), FB_OK);
+    read_back(path, text, sizeof text);
+    assert_string_equal(text, "new\n");
+    expect_no_tmp(path);
+    unlink(path);
+}
+
+static void test_replace_abort_keeps_the_old_file(void **state)
+{
+    (void)state;
+    char path[128], text[64];
+    fb_file_replace r;
+    int fd = -1;
+    path_in_dir("keep.txt", path, sizeof path);
+    write_text(path, "what the user had\n");
+    assert_int_equal(fb_file_replace_begin(path, &r, &fd), FB_OK);
+    assert_int_equal(write(fd, "half", 4), 4);
+    close(fd);
+    fb_file_replace_abort(&r);
+    read_back(path, text, sizeof text);
+    assert_string_equal(text, "what the user had\n");
+    expect_no_tmp(path);
+    unlink(path);
+}
+
+static void test_replace_refuses_what_is_not_a_file(void **state)
+{
+    (void)state;
+    char sub[128], fifo[128];
+    fb_file_replace r;
+    int fd = 7;
+    path_in_dir("sub", sub, sizeof sub);
+    path_in_dir("pipe", fifo, sizeof fifo);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_int_equal(fb_file_replace_begin(sub, &r, &fd), FB_ERR_INPUT);
+    expect_message(sub, "is a directory");
+    assert_int_equal(fd, -1);
+    assert_int_equal(fb_file_replace_begin(fifo, &r, &fd), FB_ERR_INPUT);
+    expect_message(fifo, "not a regular file");
+    assert_int_equal(fb_file_replace_begin("/dev/null", &r, &fd), FB_ERR_INPUT);
+    fb_file_replace_abort(&r); /* nothing was created: nothing removed */
+    struct stat st;
+    assert_int_equal(stat(sub, &st), 0);
+    assert_true(S_ISDIR(st.st_mode));
+    assert_int_equal(stat(fifo, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    assert_int_equal(stat("/dev/null", &st), 0);
+    rmdir(sub);
+    unlink(fifo);
+}
+
+static void test_replace_in_a_missing_directory_names_the_reason(void **state)
+{
+    (void)state;
+    char path[128];
+    fb_file_replace r;
+    int fd = -1;
+    path_in_dir("no/such/out.txt", path, sizeof path);
+    assert_int_equal(fb_file_replace_begin(path, &r, &fd), FB_ERR_IO);
+    expect_message(path, "cannot write: No such file or directory");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_regular_file_opens),
+        cmocka_unit_test(test_fifo_refused_without_blocking),
+        cmocka_unit_test(test_directory_refused),
+        cmocka_unit_test(test_device_refused),
+        cmocka_unit_test(test_missing_file_named_with_reason),
+        cmocka_unit_test(test_if_exists_still_refuses_a_fifo),
+        cmocka_unit_test(test_replace_commit_replaces),
+        cmocka_unit_test(test_replace_abort_keeps_the_old_file),
+        cmocka_unit_test(test_replace_refuses_what_is_not_a_file),
+        cmocka_unit_test(test_replace_in_a_missing_directory_names_the_reason),
+    };
+    return cmocka_run_group_tests(tests, make_dir, remove_dir);
+}
