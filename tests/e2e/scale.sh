@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# scale.sh FLOWBENCH SOURCE_DIR WORK_DIR WHAT - inputs of the size a year of
+# nightly runs leaves (scripts/scale-gen.sh) are read in time that grows
+# with their length, not its square; and a signal stops a command reading
+# one. Time is bounded by the test's ctest TIMEOUT, never measured here:
+# before these paths were linear each took minutes.
+#   report     report on 20k records over 1,000 matrices
+#   interrupt  SIGINT and SIGTERM during report on a large file: exit 130
+#              within two seconds (the file grows until the report is
+#              still running when the signal comes; skipped if it never is)
+set -euo pipefail
+bin=$(realpath "$1")
+src=$(realpath "$2")
+work=$3
+what=$4
+gen=$src/scripts/scale-gen.sh
+rm -rf "$work" && mkdir -p "$work"
+cd "$work"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+report() {
+  "$gen" results 2 1000 > r.jsonl
+  "$bin" report r.jsonl > report.md || fail "report exited $?"
+  grep -q '^- runs in this file: 2,' report.md || fail "the report does not count 2 runs"
+  # one best variant per matrix and device
+  [ "$(grep -c '^| m[0-9]* | ' report.md)" -ge 2000 ] || fail "the best-variant table lacks rows"
+  echo "report on 20k records: ok"
+}
+
+# Sends SIGNAL to a report of FILE 0.3 s after its start. Returns 2 when
+# the report had ended before the signal could come, else 0 when it exits
+# 130, saying so, within two seconds; fails otherwise.
+signal_report() { # SIGNAL FILE
+  local pid code waited=0
+  "$bin" report "$2" > /dev/null 2> err.log &
+  pid=$!
+  sleep 0.3
+  if ! kill "-$1" "$pid" 2> /dev/null; then
+    wait "$pid" || true
+    return 2
+  fi
+  while kill -0 "$pid" 2> /dev/null && [ "$waited" -lt 20 ]; do
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  kill -0 "$pid" 2> /dev/null && { kill -9 "$pid"; fail "report still running 2 s after SIG$1"; }
+  code=0
+  wait "$pid" || code=$?
+  # exit 0 at once: it finished as the signal came; only a larger file tells
+  [ "$code" -eq 0 ] && [ "$waited" -le 2 ] && return 2
+  [ "$code" -eq 130 ] || fail "report exited $code after SIG$1, want 130 ($(cat err.log))"
+  grep -q '^flowbench: interrupted$' err.log || fail "no 'flowbench: interrupted' after SIG$1: $(cat err.log)"
+  return 0
+}
+
+interrupt() {
+  "$gen" results 2 1000 > big.jsonl
+  for signal in INT TERM; do
+    until signal_report "$signal" big.jsonl; do # it ended before the signal came
+      [ "$(wc -l < big.jsonl)" -lt 400000 ] || {
+        echo "skipped: report ends within 0.3 s even on $(wc -l < big.jsonl) records"
+        exit 77
+      }
+      cat big.jsonl big.jsonl > bigger.jsonl && mv bigger.jsonl big.jsonl # later runs repeat the first
+    done
+    echo "SIG$signal during report on $(wc -l < big.jsonl) records: exit 130"
+  done
+}
+
+case $what in
+  report | interrupt) "$what" ;;
+  *) fail "unknown test '$what'" ;;
+esac
