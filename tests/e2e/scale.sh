@@ -5,6 +5,7 @@
 # one. Time is bounded by the test's ctest TIMEOUT, never measured here:
 # before these paths were linear each took minutes.
 #   report     report on 20k records over 1,000 matrices
+#   cache      sweep --tuned with a 20k-entry tuning cache
 #   interrupt  SIGINT and SIGTERM during report on a large file: exit 130
 #              within two seconds (the file grows until the report is
 #              still running when the signal comes; skipped if it never is)
@@ -25,6 +26,15 @@ report() {
   # one best variant per matrix and device
   [ "$(grep -c '^| m[0-9]* | ' report.md)" -ge 2000 ] || fail "the best-variant table lacks rows"
   echo "report on 20k records: ok"
+}
+
+cache() {
+  "$gen" cache 20000 > cache.json
+  "$gen" suite 1 > one.suite
+  "$bin" sweep one.suite --tuned --cache cache.json --limit 1 --out one.jsonl 2> sweep.log ||
+    fail "sweep --tuned exited $?: $(cat sweep.log)"
+  grep -q 'tuning cache cache.json (20000 entries)' sweep.log || fail "the cache did not load whole: $(cat sweep.log)"
+  echo "20k-entry cache: ok"
 }
 
 # Sends SIGNAL to a report of FILE 0.3 s after its start. Returns 2 when
@@ -68,6 +78,6 @@ interrupt() {
 }
 
 case $what in
-  report | interrupt) "$what" ;;
+  report | cache | interrupt) "$what" ;;
   *) fail "unknown test '$what'" ;;
 esac
