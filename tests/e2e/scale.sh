@@ -6,6 +6,7 @@
 # before these paths were linear each took minutes.
 #   report     report on 20k records over 1,000 matrices
 #   cache      sweep --tuned with a 20k-entry tuning cache
+#   suite      sweep --limit 1 of a 150k-case suite
 #   interrupt  SIGINT and SIGTERM during report on a large file: exit 130
 #              within two seconds (the file grows until the report is
 #              still running when the signal comes; skipped if it never is)
@@ -35,6 +36,14 @@ cache() {
     fail "sweep --tuned exited $?: $(cat sweep.log)"
   grep -q 'tuning cache cache.json (20000 entries)' sweep.log || fail "the cache did not load whole: $(cat sweep.log)"
   echo "20k-entry cache: ok"
+}
+
+suite() {
+  # long names sharing a prefix, as generated suites have them
+  "$gen" suite 150000 nightly-spmv-csr-scalar-work-group-size-sweep-case- > big.suite
+  "$bin" sweep big.suite --limit 1 --out big.jsonl 2> sweep.log || fail "sweep exited $?: $(tail -3 sweep.log)"
+  grep -q 'stopped with 1 of 150000 recorded' sweep.log || fail "the suite did not load whole: $(tail -3 sweep.log)"
+  echo "150k-case suite: ok"
 }
 
 # Sends SIGNAL to a report of FILE 0.3 s after its start. Returns 2 when
@@ -78,6 +87,6 @@ interrupt() {
 }
 
 case $what in
-  report | cache | interrupt) "$what" ;;
+  report | cache | suite | interrupt) "$what" ;;
   *) fail "unknown test '$what'" ;;
 esac
