@@ -7,9 +7,10 @@
 #   report     report on 20k records over 1,000 matrices
 #   cache      sweep --tuned with a 20k-entry tuning cache
 #   suite      sweep --limit 1 of a 150k-case suite
-#   interrupt  SIGINT and SIGTERM during report on a large file: exit 130
-#              within two seconds (the file grows until the report is
-#              still running when the signal comes; skipped if it never is)
+#   interrupt  SIGINT and SIGTERM during report, SIGINT during export, on
+#              a large file: exit 130 within two seconds (the file grows
+#              until the command is still running when the signal comes;
+#              skipped if it never is)
 set -euo pipefail
 bin=$(realpath "$1")
 src=$(realpath "$2")
@@ -46,12 +47,12 @@ suite() {
   echo "150k-case suite: ok"
 }
 
-# Sends SIGNAL to a report of FILE 0.3 s after its start. Returns 2 when
-# the report had ended before the signal could come, else 0 when it exits
-# 130, saying so, within two seconds; fails otherwise.
-signal_report() { # SIGNAL FILE
+# Sends SIGNAL to `flowbench COMMAND FILE` 0.3 s after its start. Returns
+# 2 when the command had ended before the signal could come, else 0 when
+# it exits 130, saying so, within two seconds; fails otherwise.
+signal_run() { # SIGNAL COMMAND FILE
   local pid code waited=0
-  "$bin" report "$2" > /dev/null 2> err.log &
+  "$bin" "$2" "$3" > /dev/null 2> err.log &
   pid=$!
   sleep 0.3
   if ! kill "-$1" "$pid" 2> /dev/null; then
@@ -62,27 +63,29 @@ signal_report() { # SIGNAL FILE
     sleep 0.1
     waited=$((waited + 1))
   done
-  kill -0 "$pid" 2> /dev/null && { kill -9 "$pid"; fail "report still running 2 s after SIG$1"; }
+  kill -0 "$pid" 2> /dev/null && { kill -9 "$pid"; fail "$2 still running 2 s after SIG$1"; }
   code=0
   wait "$pid" || code=$?
   # exit 0 at once: it finished as the signal came; only a larger file tells
   [ "$code" -eq 0 ] && [ "$waited" -le 2 ] && return 2
-  [ "$code" -eq 130 ] || fail "report exited $code after SIG$1, want 130 ($(cat err.log))"
+  [ "$code" -eq 130 ] || fail "$2 exited $code after SIG$1, want 130 ($(cat err.log))"
   grep -q '^flowbench: interrupted$' err.log || fail "no 'flowbench: interrupted' after SIG$1: $(cat err.log)"
   return 0
 }
 
 interrupt() {
+  local sig cmd
   "$gen" results 2 1000 > big.jsonl
-  for signal in INT TERM; do
-    until signal_report "$signal" big.jsonl; do # it ended before the signal came
+  for run in "INT report" "TERM report" "INT export"; do
+    read -r sig cmd <<< "$run"
+    until signal_run "$sig" "$cmd" big.jsonl; do # it ended before the signal came
       [ "$(wc -l < big.jsonl)" -lt 400000 ] || {
-        echo "skipped: report ends within 0.3 s even on $(wc -l < big.jsonl) records"
+        echo "skipped: $cmd ends within 0.3 s even on $(wc -l < big.jsonl) records"
         exit 77
       }
       cat big.jsonl big.jsonl > bigger.jsonl && mv bigger.jsonl big.jsonl # later runs repeat the first
     done
-    echo "SIG$signal during report on $(wc -l < big.jsonl) records: exit 130"
+    echo "SIG$sig during $cmd on $(wc -l < big.jsonl) records: exit 130"
   done
 }
 
