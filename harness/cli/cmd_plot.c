@@ -41,7 +41,10 @@ static int run_plot(const fb_parsed *args)
         opt.out_dir = dir;
     }
     FB_CHECK(fb_results_load(args->positional[0], &set));
-    FB_CHECK(fb_plot_results(set, &opt, stdout, &summary));
+    FB_CHECK(fb_interrupt_at_once_begin()); /* plot.c and figures.c poll no signal: one ends the plot at once */
+    status = fb_plot_results(set, &opt, stdout, &summary);
+    fb_interrupt_at_once_end();
+    FB_CHECK(status);
     printf("%d figure%s (PNG and SVG) in %s; %d plot type%s without data; redraw with %s/replot.sh\n", summary.figures,
            summary.figures == 1 ? "" : "s", opt.out_dir, summary.skipped, summary.skipped == 1 ? "" : "s", opt.out_dir);
 fail:

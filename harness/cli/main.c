@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/measure.h"
+#include "core/interrupt.h"
 #include "results/results.h"
 
 static const fb_command *const commands[] = {

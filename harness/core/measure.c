@@ -8,30 +8,6 @@
 #include <string.h>
 #include <time.h>
 
-volatile sig_atomic_t fb_interrupted = 0;
-
-/* The first Ctrl-C asks long loops to stop between samples; a second one
- * (a kernel that never returns) ends the process at once. */
-static void on_sigint(int sig)
-{
-    if (fb_interrupted) {
-        signal(sig, SIG_DFL);
-        raise(sig);
-        return;
-    }
-    fb_interrupted = 1;
-}
-
-void fb_install_interrupt_handler(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
-
 double fb_now(void)
 {
     struct timespec ts;

@@ -9,8 +9,7 @@
 #ifndef FB_MEASURE_H
 #define FB_MEASURE_H
 
-#include <signal.h>
-
+#include "interrupt.h"
 #include "stats.h"
 #include "status.h"
 
@@ -68,10 +67,6 @@ fb_status fb_measure(const fb_measure_config *cfg, fb_sample_fn sample, void *ct
 void fb_measurement_free(fb_measurement *m);
 
 const char *fb_stop_reason_name(fb_stop_reason r);
-
-/* Set by the SIGINT handler (fb_install_interrupt_handler); long loops poll it. */
-extern volatile sig_atomic_t fb_interrupted;
-void fb_install_interrupt_handler(void);
 
 /* Monotonic clock in seconds. */
 double fb_now(void);

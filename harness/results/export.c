@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/interrupt.h"
+
 typedef enum col_kind { COL_STR, COL_NUM, COL_BOOL, COL_HEADER, COL_SPECIAL } col_kind;
 
 typedef struct column {
@@ -221,8 +223,10 @@ fb_status fb_export_csv(const fb_results_set *set, FILE *out, int latest_only)
         for (int p = 0; p < keys[k].n; ++p)
             fprintf(out, ",%s%s", prefix[k], keys[k].names[p]);
     fputc('\n', out);
-    for (int i = 0; i < set->nrecords; ++i)
+    for (int i = 0; i < set->nrecords; ++i) {
+        if (fb_interrupted) FB_FAIL(FB_ERR_INTERRUPTED, "interrupted");
         if (!latest_only || !set->records[i].superseded) write_row(out, set, &set->records[i], keys, 2);
+    }
 fail:
     free(keys[0].names);
     free(keys[1].names);

@@ -10,6 +10,8 @@
 
 #include "../core/files.h"
 #include "results.h"
+#include "../core/interrupt.h"
+#include "../core/json_index.h"
 
 static const char *const header_strings[] = {"run_id", "date", NULL};
 static const char *const measurement_strings[] = {"run_id",      "benchmark", "kernel", "backend", "device",
@@ -161,33 +163,93 @@ fail:
     return status;
 }
 
-/* Takes ownership of rec. */
-static fb_status add_record(fb_results_set *set, json_t *rec, int line)
+/* array with room for `need` elements of `size` bytes, its length doubled
+ * when it is short (appending n elements copies O(n) of them); NULL, with
+ * array and *cap unchanged, when out of memory. */
+static void *grow(void *array, int *cap, int need, size_t size)
+{
+    if (need <= *cap) return array;
+    int longer = *cap > 0 ? 2 * *cap : 64;
+    void *grown = realloc(array, (size_t)longer * size);
+    if (grown) *cap = longer;
+    return grown;
+}
+
+static const char *run_of(const json_t *rec) { return fb_json_str(rec, "run_id"); }
+
+/* Takes ownership of rec. A later header with the same run id stands for
+ * the records after it. */
+static fb_status add_header(fb_results_set *set, json_t *rec)
 {
     fb_status status = FB_OK;
-    if (strcmp(fb_json_str(rec, "type"), "header") == 0) {
-        json_t **h = realloc(set->headers, (size_t)(set->nheaders + 1) * sizeof *h);
-        if (!h) FB_FAIL(FB_ERR_NOMEM, "out of host memory reading %s", set->path);
-        set->headers = h;
-        set->headers[set->nheaders++] = rec;
-        return FB_OK;
+    const char *run[] = {run_of(rec)};
+    json_t **h = grow(set->headers, &set->headers_cap, set->nheaders + 1, sizeof *h);
+    if (!h) {
+        json_decref(rec);
+        FB_FAIL(FB_ERR_NOMEM, "out of host memory reading %s", set->path);
     }
-    fb_record *rs = realloc(set->records, (size_t)(set->nrecords + 1) * sizeof *rs);
-    if (!rs) FB_FAIL(FB_ERR_NOMEM, "out of host memory reading %s", set->path);
+    set->headers = h;
+    set->headers[set->nheaders++] = rec; /* the set owns it from here on */
+    FB_CHECK(fb_json_index_set(set->header_of_run, run, 1, json_incref(rec)));
+fail:
+    return status;
+}
+
+static int is_stream_triad(const fb_record *r)
+{
+    return fb_record_usable(r) && strcmp(fb_json_str(r->json, "benchmark"), "stream") == 0 &&
+           strcmp(fb_json_str(r->json, "kernel"), "triad") == 0;
+}
+
+/* The design's rule for a stream reference: measured in the same run, on
+ * the same device, in the same precision. */
+static void stream_ref_key(const fb_record *r, const char *key[3])
+{
+    key[0] = run_of(r->json);
+    key[1] = fb_json_str(r->json, "device");
+    key[2] = fb_json_str(r->json, "precision");
+}
+
+/* Records the first usable triad of each run, device and precision as the
+ * reference of the records that share them. */
+static fb_status note_stream_ref(fb_results_set *set, int i)
+{
+    const fb_record *r = &set->records[i];
+    const char *key[3];
+    if (!is_stream_triad(r) || !(fb_json_num(r->json, "gbs") > 0)) return FB_OK;
+    stream_ref_key(r, key);
+    if (fb_json_index_get(set->stream_refs, key, 3)) return FB_OK;
+    return fb_json_index_set(set->stream_refs, key, 3, json_integer(i));
+}
+
+/* Takes ownership of rec. */
+static fb_status add_measurement(fb_results_set *set, json_t *rec, int line)
+{
+    fb_status status = FB_OK;
+    const char *run[] = {run_of(rec)};
+    fb_record *rs = grow(set->records, &set->records_cap, set->nrecords + 1, sizeof *rs);
+    if (!rs) {
+        json_decref(rec);
+        FB_FAIL(FB_ERR_NOMEM, "out of host memory reading %s", set->path);
+    }
     set->records = rs;
     fb_record *r = memset(&rs[set->nrecords++], 0, sizeof *r);
     r->json = rec; /* the set owns it from here on */
     r->line = line;
-    /* the header of the run this record carries the id of, usually the last one */
-    for (int h = set->nheaders - 1; h >= 0 && !r->header; --h)
-        if (strcmp(fb_json_str(set->headers[h], "run_id"), fb_json_str(rec, "run_id")) == 0)
-            r->header = set->headers[h];
+    r->header = fb_json_index_get(set->header_of_run, run, 1); /* the latest header of its run so far */
     r->key = fb_record_key(rec);
-    if (!r->key) return fb_error_set(FB_ERR_NOMEM, __FILE__, __LINE__, "out of host memory reading %s", set->path);
-    return copy_samples(r);
+    if (!r->key) FB_FAIL(FB_ERR_NOMEM, "out of host memory reading %s", set->path);
+    FB_CHECK(copy_samples(r));
+    FB_CHECK(note_stream_ref(set, set->nrecords - 1));
 fail:
-    json_decref(rec);
     return status;
+}
+
+/* Takes ownership of rec. */
+static fb_status add_record(fb_results_set *set, json_t *rec, int line)
+{
+    if (strcmp(fb_json_str(rec, "type"), "header") == 0) return add_header(set, rec);
+    return add_measurement(set, rec, line);
 }
 
 static const fb_record *sort_base;
@@ -279,6 +341,7 @@ static fb_status read_lines(FILE *f, fb_results_set *set)
     ssize_t n;
     json_t *rec = NULL;
     for (int line = 1; (n = getline(&text, &cap, f)) >= 0; ++line) {
+        if (fb_interrupted) FB_FAIL(FB_ERR_INTERRUPTED, "interrupted");
         while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r'))
             text[--n] = '\0';
         if (strspn(text, " \t") == (size_t)n) continue; /* tolerate blank lines (hand-edited files) */
@@ -307,6 +370,9 @@ fb_status fb_results_load(const char *path, fb_results_set **out)
     *out = NULL;
     FB_ALLOC(set, 1, "results set");
     snprintf(set->path, sizeof set->path, "%s", path);
+    set->header_of_run = json_object();
+    set->stream_refs = json_object();
+    if (!set->header_of_run || !set->stream_refs) FB_FAIL(FB_ERR_NOMEM, "out of host memory reading %s", path);
     FB_CHECK(fb_file_fopen_read(path, NULL, &f));
     FB_CHECK(read_lines(f, set));
     if (set->nheaders == 0 && set->nrecords == 0) FB_FAIL(FB_ERR_INPUT, "%s: empty results file", path);
@@ -333,6 +399,8 @@ void fb_results_set_free(fb_results_set *set)
     free(set->records);
     free(set->latest);
     free(set->by_key);
+    json_decref(set->header_of_run);
+    json_decref(set->stream_refs);
     free(set);
 }
 
@@ -416,25 +484,13 @@ void fb_record_label(const fb_record *r, char *buf, size_t len)
 
 const char *fb_record_host(const fb_record *r) { return r->header ? fb_json_str(r->header, "host.hostname") : ""; }
 
-static int is_stream_reference(const fb_record *ref, const fb_record *r)
-{
-    const json_t *a = ref->json, *b = r->json;
-    return fb_record_usable(ref) && strcmp(fb_json_str(a, "benchmark"), "stream") == 0 &&
-           strcmp(fb_json_str(a, "kernel"), "triad") == 0 &&
-           strcmp(fb_json_str(a, "run_id"), fb_json_str(b, "run_id")) == 0 &&
-           strcmp(fb_json_str(a, "device"), fb_json_str(b, "device")) == 0 &&
-           strcmp(fb_json_str(a, "precision"), fb_json_str(b, "precision")) == 0;
-}
-
 double fb_record_fraction(const fb_results_set *set, const fb_record *r)
 {
     double own = fb_json_num(r->json, "fraction_of_stream"), gbs = fb_json_num(r->json, "gbs");
+    const char *key[3];
     if (!isnan(own)) return own;
     if (!fb_record_usable(r) || !(gbs > 0)) return NAN;
-    /* the design's rule: the reference is measured in the same run, on the same device */
-    for (int i = 0; i < set->nrecords; ++i) {
-        double ref = fb_json_num(set->records[i].json, "gbs");
-        if (is_stream_reference(&set->records[i], r) && ref > 0) return gbs / ref;
-    }
-    return NAN;
+    stream_ref_key(r, key);
+    long long ref = fb_json_index_int(set->stream_refs, key, 3);
+    return ref >= 0 ? gbs / fb_json_num(set->records[ref].json, "gbs") : NAN;
 }

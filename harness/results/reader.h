@@ -36,6 +36,12 @@ typedef struct fb_results_set {
     int nlatest;
     int *by_key; /* indices of all records, sorted by key, then file order */
     int damaged; /* lines that were not JSON at all (a cut or interleaved write): skipped */
+    /* What loading keeps so that no lookup scans the file (json_index.h):
+     * run id -> its latest header, and run id, device, precision -> the
+     * index of the first usable stream triad (fb_record_fraction's reference). */
+    json_t *header_of_run;
+    json_t *stream_refs;
+    int headers_cap, records_cap; /* allocated lengths of headers and records */
 } fb_results_set;
 
 /* Loads and validates path. A line that is not JSON at all is a damaged
@@ -43,7 +49,9 @@ typedef struct fb_results_set {
  * with a warning on stderr naming the line, so one bad line does not cost
  * the file. A JSON record that breaks the schema is FB_ERR_INPUT (naming
  * file and line), as is a file with nothing but damaged lines; FB_ERR_IO
- * if it cannot be read. */
+ * if it cannot be read, FB_ERR_INTERRUPTED when fb_interrupted is set
+ * (polled once per line). Time and memory grow as the file's length
+ * (n log n for finding superseded records). */
 fb_status fb_results_load(const char *path, fb_results_set **out);
 
 /* Parses one line's text as a record; used by the loader and the tests.

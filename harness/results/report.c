@@ -3,12 +3,15 @@
  * measured" from "forgot to look". */
 #include "report.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "figures.h"
+#include "../core/interrupt.h"
+#include "../core/json_index.h"
 
 static const char *str(const json_t *o, const char *path) { return fb_json_str(o, path); }
 
@@ -120,9 +123,27 @@ static void write_machine(const fb_results_set *set, FILE *out)
     write_devices(set, out);
 }
 
-/* A figure's table as markdown: rows x columns, values with `fmt`. */
-static void write_table(const fb_figure *f, const char *corner, const char *fmt, FILE *out)
+/* grid[r * ncols + c]: the index of the figure's last cell at row r and
+ * column c, or -1; so that a table is written in time of its size, not
+ * its size times its cells. */
+static fb_status cell_grid(const fb_figure *f, int **grid)
 {
+    fb_status status = FB_OK;
+    FB_ALLOC(*grid, (size_t)f->nrows * (size_t)f->ncols, "a report table");
+    for (size_t i = 0; i < (size_t)f->nrows * (size_t)f->ncols; ++i)
+        (*grid)[i] = -1;
+    for (int i = 0; i < f->ncells; ++i)
+        (*grid)[(size_t)f->cells[i].row * (size_t)f->ncols + (size_t)f->cells[i].col] = i;
+fail:
+    return status;
+}
+
+/* A figure's table as markdown: rows x columns, values with `fmt`. */
+static fb_status write_table(const fb_figure *f, const char *corner, const char *fmt, FILE *out)
+{
+    fb_status status = FB_OK;
+    int *grid = NULL;
+    FB_CHECK(cell_grid(f, &grid));
     fprintf(out, "\n%s\n\n", f->title);
     cell(out, corner);
     for (int c = 0; c < f->ncols; ++c)
@@ -135,12 +156,27 @@ static void write_table(const fb_figure *f, const char *corner, const char *fmt,
         cell(out, f->rows[r]);
         for (int c = 0; c < f->ncols; ++c) {
             char v[32] = "-";
-            for (int i = 0; i < f->ncells; ++i)
-                if (f->cells[i].row == r && f->cells[i].col == c) snprintf(v, sizeof v, fmt, f->cells[i].value);
+            int i = grid[(size_t)r * (size_t)f->ncols + (size_t)c];
+            if (i >= 0) snprintf(v, sizeof v, fmt, f->cells[i].value);
             cell(out, v);
         }
         fputs("|\n", out);
     }
+fail:
+    free(grid);
+    return status;
+}
+
+/* figures.c does not poll fb_interrupted, and on a large file it works for
+ * a while: a signal ends the process at once there (interrupt.h). */
+static fb_status collect_figures(const fb_results_set *set, fb_figure_kind kind, fb_figure_list *list)
+{
+    fb_status status = FB_OK;
+    FB_CHECK(fb_interrupt_at_once_begin());
+    status = fb_figures_collect(set, kind, list);
+    fb_interrupt_at_once_end();
+fail:
+    return status;
 }
 
 static fb_status write_figure_tables(const fb_results_set *set, fb_figure_kind kind, const char *heading,
@@ -148,38 +184,38 @@ static fb_status write_figure_tables(const fb_results_set *set, fb_figure_kind k
 {
     fb_status status = FB_OK;
     fb_figure_list list = {0};
-    FB_CHECK(fb_figures_collect(set, kind, &list));
+    FB_CHECK(collect_figures(set, kind, &list));
     fprintf(out, "\n## %s\n", heading);
     if (list.n == 0) fprintf(out, "\nNone in this file (%s).\n", fb_figure_missing(kind));
     for (int i = 0; i < list.n; ++i)
-        write_table(&list.f[i], corner, fmt, out);
+        FB_CHECK(write_table(&list.f[i], corner, fmt, out));
 fail:
     fb_figure_list_free(&list);
     return status;
 }
 
-/* The fastest record per (matrix, device id, precision), in file order. */
+/* The fastest record per (matrix, device id, precision), in the file
+ * order of each one's first record. */
 static fb_status best_per_matrix(const fb_results_set *set, const fb_record ***best, int *n)
 {
     fb_status status = FB_OK;
+    json_t *slots = json_object(); /* matrix, device, precision -> position in *best */
+    if (!slots) FB_FAIL(FB_ERR_NOMEM, "out of host memory writing the report");
     FB_ALLOC(*best, set->nrecords, "report");
     for (int i = 0; i < set->nrecords; ++i) {
         const fb_record *r = &set->records[i];
-        int k = 0;
         if (r->superseded || !fb_record_usable(r) || !*fb_record_matrix(r)) continue;
-        for (; k < *n; ++k) {
-            const fb_record *b = (*best)[k];
-            if (!strcmp(fb_record_matrix(b), fb_record_matrix(r)) &&
-                !strcmp(str(b->json, "device"), str(r->json, "device")) &&
-                !strcmp(str(b->json, "precision"), str(r->json, "precision")))
-                break;
-        }
-        if (k == *n)
+        const char *key[] = {fb_record_matrix(r), str(r->json, "device"), str(r->json, "precision")};
+        long long k = fb_json_index_int(slots, key, 3);
+        if (k < 0) {
+            FB_CHECK(fb_json_index_set(slots, key, 3, json_integer(*n)));
             (*best)[(*n)++] = r;
-        else if (fb_record_median(r) < fb_record_median((*best)[k]))
+        } else if (fb_record_median(r) < fb_record_median((*best)[k])) {
             (*best)[k] = r;
+        }
     }
 fail:
+    json_decref(slots);
     return status;
 }
 
@@ -312,15 +348,53 @@ static void write_validation(const fb_results_set *set, FILE *out)
     if (!n) fprintf(out, "No solver records with validation figures in this file.\n");
 }
 
+/* The names of the PNG files in dir, without ".png", as the keys of
+ * *stems (none when dir cannot be read). */
+static fb_status png_stems(const char *dir, json_t **stems)
+{
+    fb_status status = FB_OK;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    if (!(*stems = json_object())) FB_FAIL(FB_ERR_NOMEM, "out of host memory writing the report");
+    while (d && (e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len <= 4 || strcmp(e->d_name + len - 4, ".png") != 0) continue;
+        e->d_name[len - 4] = '\0';
+        json_object_set_new(*stems, e->d_name, json_true()); /* refuses a name that is not UTF-8: no figure's */
+    }
+fail:
+    if (d) closedir(d);
+    return status;
+}
+
+/* Whether a figure of this kind may be drawn in the folder: every figure's
+ * file stem starts with its kind's script name ("heatmap-csr-multirow-..."),
+ * so collecting the kinds that have none (heat maps take long on a large
+ * file) is skipped. */
+static int kind_drawn(const json_t *stems, fb_figure_kind kind)
+{
+    const char *script = fb_figure_script(kind), *stem;
+    const size_t len = strlen(script);
+    json_t *v;
+    json_object_foreach((json_t *)stems, stem, v)
+    {
+        if (strncmp(stem, script, len) == 0 && (stem[len] == '-' || stem[len] == '\0')) return 1;
+    }
+    return 0;
+}
+
 static fb_status write_plots(const fb_results_set *set, const fb_report_options *opt, FILE *out)
 {
     fb_status status = FB_OK;
     char path[2048];
+    json_t *stems = NULL;
     int n = 0;
     fprintf(out, "\n## Figures\n\n");
+    FB_CHECK(png_stems(opt->plots_dir, &stems));
     for (int k = 0; k < FB_FIG_NKINDS; ++k) {
         fb_figure_list list = {0};
-        FB_CHECK(fb_figures_collect(set, (fb_figure_kind)k, &list));
+        if (!kind_drawn(stems, (fb_figure_kind)k)) continue;
+        FB_CHECK(collect_figures(set, (fb_figure_kind)k, &list));
         for (int i = 0; i < list.n; ++i) {
             snprintf(path, sizeof path, "%s/%s.png", opt->plots_dir, list.f[i].name);
             if (access(path, R_OK) != 0) continue;
@@ -333,7 +407,15 @@ static fb_status write_plots(const fb_results_set *set, const fb_report_options 
         fprintf(out, "No figures in %s (draw them with `flowbench plot %s --out %s`).\n", opt->plots_dir, set->path,
                 opt->plots_dir);
 fail:
+    json_decref(stems);
     return status;
+}
+
+/* Every section is linear in the records (milliseconds for 100k of them):
+ * polling between sections answers a signal soon enough. */
+static fb_status not_interrupted(void)
+{
+    return fb_interrupted ? fb_error_set(FB_ERR_INTERRUPTED, __FILE__, __LINE__, "interrupted") : FB_OK;
 }
 
 fb_status fb_report_write(const fb_results_set *set, const fb_report_options *opt, FILE *out)
@@ -345,14 +427,17 @@ fb_status fb_report_write(const fb_results_set *set, const fb_report_options *op
     else
         fprintf(out, "\nThis file has no header record: the machine is unknown.\n");
     FB_CHECK(write_figure_tables(set, FB_FIG_STREAM, "Stream bandwidth (GB/s, median)", "kernel", "%.2f", out));
+    FB_CHECK(not_interrupted());
     FB_CHECK(write_best(set, out));
     FB_CHECK(write_figure_tables(set, FB_FIG_SPEEDUP, "Speedup over OpenMP (OpenMP time / device time)", "problem",
                                  "%.2fx", out));
     FB_CHECK(write_figure_tables(set, FB_FIG_STEPS, "Solver time split per backend (seconds, the paper's Tables 5-6)",
                                  "backend", "%.4f", out));
+    FB_CHECK(not_interrupted());
     write_validation(set, out);
     write_failures(set, out);
     write_expected(set, out);
+    FB_CHECK(not_interrupted());
     if (opt->plots_dir) FB_CHECK(write_plots(set, opt, out));
 fail:
     return status;

@@ -1,6 +1,7 @@
-/* cache.c - see cache.h. The cache is the JSON "entries" array itself:
- * caches hold tens to hundreds of entries, so a linear scan per lookup is
- * cheaper than keeping a parsed index in sync with the JSON. */
+/* cache.c - see cache.h. The cache is the JSON "entries" array itself,
+ * plus an index from each entry's key and exact signature to its position:
+ * a cache kept for a year can hold tens of thousands of entries, and
+ * loading one puts every entry, which must not scan the others. */
 #include "cache.h"
 
 #include <errno.h>
@@ -16,11 +17,14 @@
 #include <unistd.h>
 
 #include "../core/files.h"
+#include "../core/interrupt.h"
+#include "../core/json_index.h"
 
 #define FB_CACHE_VERSION 1
 
 struct fb_tuning_cache {
     json_t *entries; /* array of validated entry objects */
+    json_t *index;   /* device, kernel, precision, signature_key -> position in entries */
 };
 
 void fb_device_fingerprint(const fb_device_info *d, char *buf, size_t len)
@@ -120,12 +124,25 @@ double fb_signature_distance(const fb_signature *a, const fb_signature *b)
            log_ratio(a->row_mean, b->row_mean) + fabs(variation(a) - variation(b));
 }
 
-/* "Same signature" in cache.h's sense: distance 0 and the same longest row,
- * which the distance leaves out (the variation already stands for
- * irregularity) but which still tells two matrices apart. */
-static int signatures_equal(const fb_signature *a, const fb_signature *b)
+/* "Same signature" in cache.h's sense is distance 0 and the same longest
+ * row, which the distance leaves out (the variation already stands for
+ * irregularity) but which still tells two matrices apart. signature_key is
+ * a text two signatures share exactly then: the block size, each quantity
+ * a term of the distance compares (a term is 0 only when its two are
+ * equal, and the distance, a sum of terms of one sign, only when every
+ * term is), and the longest row; "+ 0.0" makes -0 print as 0, which it
+ * equals. It returns 0 when a quantity is not finite: such a signature
+ * equals none, itself included (its distance is NaN). */
+static int signature_key(const fb_signature *s, char *buf, size_t len)
 {
-    return fb_signature_distance(a, b) == 0.0 && a->row_max == b->row_max;
+    const double q[] = {log1p(fmax((double)s->rows, 0.0)), log1p(fmax((double)s->nnz, 0.0)),
+                        log1p(fmax(s->row_mean, 0.0)), variation(s), s->row_max};
+    int used = snprintf(buf, len, "%d", s->block);
+    for (size_t i = 0; i < sizeof q / sizeof q[0]; ++i) {
+        if (!isfinite(q[i]) || used < 0 || (size_t)used >= len) return 0;
+        used += snprintf(buf + used, len - (size_t)used, " %a", q[i] + 0.0);
+    }
+    return used >= 0 && (size_t)used < len;
 }
 
 /* ---- entries ------------------------------------------------------------- */
@@ -183,11 +200,12 @@ static fb_status cache_new(fb_tuning_cache **out)
     fb_tuning_cache *c = NULL;
     FB_ALLOC(c, 1, "the tuning cache");
     c->entries = json_array();
-    if (!c->entries) FB_FAIL(FB_ERR_NOMEM, "out of host memory allocating the tuning cache");
+    c->index = json_object();
+    if (!c->entries || !c->index) FB_FAIL(FB_ERR_NOMEM, "out of host memory allocating the tuning cache");
     *out = c;
     return FB_OK;
 fail:
-    free(c);
+    fb_cache_free(c);
     return status;
 }
 
@@ -197,6 +215,7 @@ void fb_cache_free(fb_tuning_cache *c)
 {
     if (!c) return;
     json_decref(c->entries);
+    json_decref(c->index);
     free(c);
 }
 
@@ -210,30 +229,31 @@ const char *fb_cache_match_name(fb_cache_match m)
     return "none";
 }
 
-/* Index of the entry with the same key and signature, or -1. */
-static long find_same(const fb_tuning_cache *c, const char *device, const char *kernel, const char *precision,
-                      const fb_signature *sig)
+/* The index keys of an entry with this key and signature; 0 when the
+ * signature equals no other (signature_key). */
+static int index_keys(const char *device, const char *kernel, const char *precision, const fb_signature *sig,
+                      char *sig_key, size_t len, const char *keys[4])
 {
-    for (size_t i = 0; i < json_array_size(c->entries); ++i) {
-        const json_t *e = json_array_get(c->entries, i);
-        fb_signature other = entry_signature(e);
-        if (entry_has_key(e, device, kernel, precision) && signatures_equal(&other, sig)) return (long)i;
-    }
-    return -1;
+    keys[0] = device, keys[1] = kernel, keys[2] = precision, keys[3] = sig_key;
+    return signature_key(sig, sig_key, len);
 }
 
 fb_status fb_cache_put(fb_tuning_cache *c, json_t *entry)
 {
     fb_status status = FB_OK;
     fb_signature sig;
-    char why[256];
+    char why[256], sig_key[256];
+    const char *keys[4];
     if (!entry_is_valid(entry, &sig, why, sizeof why)) FB_FAIL(FB_ERR_USAGE, "tuning cache entry: %s", why);
-    long i = find_same(c, json_string_value(json_object_get(entry, "device")),
-                       json_string_value(json_object_get(entry, "kernel")),
-                       json_string_value(json_object_get(entry, "precision")), &sig);
+    int indexed = index_keys(
+        json_string_value(json_object_get(entry, "device")), json_string_value(json_object_get(entry, "kernel")),
+        json_string_value(json_object_get(entry, "precision")), &sig, sig_key, sizeof sig_key, keys);
+    long long i = indexed ? fb_json_index_int(c->index, keys, 4) : -1;
     /* json_array_set/append (not _new) take the cache's own reference. */
     int rc = i >= 0 ? json_array_set(c->entries, (size_t)i, entry) : json_array_append(c->entries, entry);
     if (rc != 0) FB_FAIL(FB_ERR_NOMEM, "out of host memory adding a tuning cache entry");
+    if (indexed && i < 0)
+        FB_CHECK(fb_json_index_set(c->index, keys, 4, json_integer((json_int_t)json_array_size(c->entries) - 1)));
 fail:
     return status;
 }
@@ -241,19 +261,22 @@ fail:
 const json_t *fb_cache_lookup(const fb_tuning_cache *c, const char *device, const char *kernel, int is_double,
                               const fb_signature *sig, fb_cache_match *match)
 {
-    const char *precision = is_double ? "double" : "single";
+    const char *precision = is_double ? "double" : "single", *keys[4];
     const json_t *best = NULL;
     double best_distance = INFINITY;
     fb_cache_match how = FB_CACHE_NONE;
+    char sig_key[256];
+    long long exact = c && index_keys(device, kernel, precision, sig, sig_key, sizeof sig_key, keys)
+                          ? fb_json_index_int(c->index, keys, 4)
+                          : -1;
+    if (exact >= 0) {
+        if (match) *match = FB_CACHE_EXACT;
+        return json_array_get(c->entries, (size_t)exact);
+    }
     for (size_t i = 0; c && i < json_array_size(c->entries); ++i) {
         const json_t *e = json_array_get(c->entries, i);
         if (!entry_has_key(e, device, kernel, precision)) continue;
         fb_signature other = entry_signature(e);
-        if (signatures_equal(&other, sig)) {
-            best = e;
-            how = FB_CACHE_EXACT;
-            break;
-        }
         double d = fb_signature_distance(&other, sig);
         if (d < best_distance) { /* INFINITY (another block size) never gets here */
             best = e;
@@ -291,6 +314,7 @@ static fb_status put_entries(fb_tuning_cache *c, const json_t *entries, const ch
     char why[256];
     for (size_t i = 0; i < json_array_size(entries); ++i) {
         json_t *e = json_array_get(entries, i);
+        if (fb_interrupted) FB_FAIL(FB_ERR_INTERRUPTED, "interrupted");
         if (!entry_is_valid(e, &sig, why, sizeof why)) FB_FAIL(FB_ERR_INPUT, "%s: entry %zu: %s", path, i, why);
         FB_CHECK(fb_cache_put(c, e));
     }

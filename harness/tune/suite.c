@@ -16,6 +16,8 @@
 #include <yaml.h>
 
 #include "../core/files.h"
+#include "../core/interrupt.h"
+#include "../core/json_index.h"
 
 typedef struct parser {
     const char *path;
@@ -612,15 +614,29 @@ fail:
     return status;
 }
 
+/* Case names are keys of `names`: a suite of many thousand cases must
+ * not compare each name with every one before it. */
+static fb_status check_case_name(parser *P, yaml_node_t *n, json_t *names, const char *name)
+{
+    fb_status status = FB_OK;
+    if (json_object_get(names, name)) SUITE_FAIL(n, "case name '%s' is used twice", name);
+    FB_CHECK(fb_json_index_set(names, &name, 1, json_true()));
+fail:
+    return status;
+}
+
 static fb_status read_cases(parser *P, yaml_node_t *n, const fb_suite_case *base, fb_suite *s)
 {
     fb_status status = FB_OK;
     yaml_node_t **items = NULL;
+    json_t *names = json_object();
     int count;
+    if (!names) FB_FAIL(FB_ERR_NOMEM, "out of host memory reading a suite");
     if (n->type != YAML_SEQUENCE_NODE) SUITE_FAIL(n, "cases: expected a list of cases");
     FB_CHECK(items_of(P, n, "cases", &items, &count));
     FB_ALLOC(s->cases, count, "suite cases");
     for (int i = 0; i < count; ++i) {
+        if (fb_interrupted) FB_FAIL(FB_ERR_INTERRUPTED, "interrupted");
         fb_suite_case *c = &s->cases[s->ncases++];
         *c = *base;
         c->matrices = NULL, c->nmatrices = 0, c->backends = NULL, c->nbackends = 0;
@@ -628,11 +644,11 @@ static fb_status read_cases(parser *P, yaml_node_t *n, const fb_suite_case *base
         FB_CHECK(copy_strings(base->backends, base->nbackends, &c->backends, &c->nbackends));
         snprintf(c->name, sizeof c->name, "case%d", i + 1);
         FB_CHECK(read_case(P, items[i], c));
-        for (int j = 0; j < i; ++j)
-            if (!strcmp(s->cases[j].name, c->name)) SUITE_FAIL(items[i], "case name '%s' is used twice", c->name);
+        FB_CHECK(check_case_name(P, items[i], names, c->name));
     }
 fail:
     free(items);
+    json_decref(names);
     return status;
 }
 
@@ -728,36 +744,55 @@ fail:
     return status;
 }
 
-/* Whether case c's matrix m already appeared earlier (same family, same
- * spec): each problem is opened once. */
-static int seen_before(const fb_suite *s, int c, int m)
+/* Opens and closes one problem. Readers of matrix and mesh files poll no
+ * signal, and a large file takes seconds: before a sweep has written
+ * anything, a signal may end the process at once. */
+static fb_status try_open(const fb_family *family, const char *spec)
 {
-    const fb_suite_case *cs = &s->cases[c];
-    for (int i = 0; i <= c; ++i)
-        for (int j = 0; j < (i == c ? m : s->cases[i].nmatrices); ++j)
-            if (s->cases[i].family == cs->family && !strcmp(s->cases[i].matrices[j], cs->matrices[m])) return 1;
-    return 0;
+    fb_status status = FB_OK;
+    void *problem = NULL;
+    FB_CHECK(fb_interrupt_at_once_begin());
+    status = family->problem_open(spec, &problem);
+    fb_interrupt_at_once_end();
+    if (status == FB_OK) family->problem_close(problem);
+fail:
+    return status;
+}
+
+/* Whether case c's matrix m already appeared earlier (same family, same
+ * spec), noting it in `seen` (family name, spec) if not: each problem is
+ * opened once, and a suite of many cases on the same matrices must not
+ * compare each with every one before it. */
+static fb_status seen_before(json_t *seen, const fb_suite_case *c, int m, int *before)
+{
+    const char *key[] = {c->family->name, c->matrices[m]};
+    *before = fb_json_index_get(seen, key, 2) != NULL;
+    return *before ? FB_OK : fb_json_index_set(seen, key, 2, json_true());
 }
 
 fb_status fb_suite_check_problems(const fb_suite *s)
 {
     fb_status status = FB_OK;
+    json_t *seen = json_object();
+    if (!seen) FB_FAIL(FB_ERR_NOMEM, "out of host memory checking a suite's problems");
     for (int c = 0; c < s->ncases; ++c) {
         const fb_suite_case *cs = &s->cases[c];
         for (int m = 0; m < cs->nmatrices; ++m) {
-            void *problem = NULL;
             char why[1024];
-            if (seen_before(s, c, m)) continue;
-            if (cs->family->problem_open(cs->matrices[m], &problem) == FB_OK) {
-                cs->family->problem_close(problem);
-                continue;
-            }
+            int before;
+            if (fb_interrupted) FB_FAIL(FB_ERR_INTERRUPTED, "interrupted");
+            FB_CHECK(seen_before(seen, cs, m, &before));
+            if (before) continue;
+            status = try_open(cs->family, cs->matrices[m]);
+            if (status == FB_OK) continue;
+            if (status == FB_ERR_INTERRUPTED) goto fail;
             snprintf(why, sizeof why, "%s", fb_error_message()); /* FB_FAIL sets a new message */
             FB_FAIL(FB_ERR_INPUT, "%s: case %s: matrix %s cannot be opened: %s", s->path, cs->name, cs->matrices[m],
                     why);
         }
     }
 fail:
+    json_decref(seen);
     return status;
 }
 

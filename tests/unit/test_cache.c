@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/interrupt.h"
 #include "tune/cache.h"
 
 static char tmp_dir[] = "/tmp/fb-cache-test-XXXXXX";
@@ -228,6 +229,31 @@ static void test_put_replaces_equal_key(void **state)
     fb_cache_free(c);
 }
 
+/* "Equal" is the distance's notion, which the cache's index must keep:
+ * values the distance cannot tell apart (rows and means clamped at 0, a
+ * variation of 0 for an empty mean, -0 and 0) are one signature; a
+ * different longest row is another. */
+static void test_put_equal_as_the_distance_sees_it(void **state)
+{
+    (void)state;
+    fb_tuning_cache *c = empty_cache();
+    fb_signature a = sig_of(-1, 0, 1, 1), b = sig_of(-2, 0, 3, 1), d = a;
+    a.row_max = 0.0, b.row_max = -0.0;
+    put(c, entry_of("dev", "csr-vector", "double", a, 64));
+    put(c, entry_of("dev", "csr-vector", "double", b, 128));
+    assert_int_equal(fb_cache_size(c), 1);
+    fb_cache_match match;
+    assert_int_equal(wg_of(fb_cache_lookup(c, "dev", "csr-vector", 1, &a, &match)), 128);
+    assert_int_equal(match, FB_CACHE_EXACT);
+
+    d.row_max = 1.0;
+    put(c, entry_of("dev", "csr-vector", "double", d, 256));
+    assert_int_equal(fb_cache_size(c), 2);
+    assert_int_equal(wg_of(fb_cache_lookup(c, "dev", "csr-vector", 1, &d, &match)), 256);
+    assert_int_equal(match, FB_CACHE_EXACT);
+    fb_cache_free(c);
+}
+
 static void test_put_rejects_incomplete_entries(void **state)
 {
     (void)state;
@@ -290,6 +316,39 @@ static void test_save_load_round_trip(void **state)
     assert_int_equal(wg_of(fb_cache_lookup(back, "dev", "csr-vector", 1, &s, &m1)), 512);
     fb_cache_free(back);
     fb_cache_free(c);
+}
+
+/* A file that lists one key twice loads as the later entry, and a signal
+ * stops the loading of a large file (it is polled per entry). */
+static void test_load_duplicates_and_interrupt(void **state)
+{
+    (void)state;
+    char path[256];
+    tmp_path(path, sizeof path, "duplicates.json");
+    fb_tuning_cache *c = empty_cache(), *back = NULL;
+    fb_signature s = sig_of(10000, 5, 1, 1);
+    put(c, entry_of("dev", "csr-vector", "double", s, 64));
+    put(c, entry_of("dev", "csr-vector", "double", sig_of(20000, 5, 1, 1), 32));
+    assert_int_equal(fb_cache_save(c, path), FB_OK);
+    fb_cache_free(c);
+    json_t *root = json_load_file(path, 0, NULL), *entries = json_object_get(root, "entries");
+    json_t *later = json_deep_copy(json_array_get(entries, 0));
+    json_object_set_new(json_object_get(later, "params"), "WG_SIZE", json_integer(512));
+    json_array_append_new(entries, later);
+    assert_int_equal(json_dump_file(root, path, 0), 0);
+    json_decref(root);
+
+    assert_int_equal(fb_cache_load(path, &back), FB_OK);
+    assert_int_equal(fb_cache_size(back), 2);
+    assert_int_equal(wg_of(fb_cache_lookup(back, "dev", "csr-vector", 1, &s, NULL)), 512);
+    fb_cache_free(back);
+
+    back = NULL;
+    fb_interrupted = 1;
+    fb_status st = fb_cache_load(path, &back);
+    fb_interrupted = 0;
+    assert_int_equal(st, FB_ERR_INTERRUPTED);
+    assert_null(back);
 }
 
 static void test_save_error_names_path(void **state)
@@ -396,8 +455,10 @@ int main(void)
         cmocka_unit_test(test_lookup_exact_and_nearest),
         cmocka_unit_test(test_lookup_never_crosses_key_or_block),
         cmocka_unit_test(test_put_replaces_equal_key),
+        cmocka_unit_test(test_put_equal_as_the_distance_sees_it),
         cmocka_unit_test(test_put_rejects_incomplete_entries),
         cmocka_unit_test(test_save_load_round_trip),
+        cmocka_unit_test(test_load_duplicates_and_interrupt),
         cmocka_unit_test(test_save_error_names_path),
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_missing_file_is_empty_cache),

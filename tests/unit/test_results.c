@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bench/record.h"
+#include "core/interrupt.h"
 #include "results/export.h"
 #include "results/reader.h"
 #include "results/results.h"
@@ -303,6 +304,62 @@ static void test_repeated_runs_and_fraction(void **state)
     unlink(path);
 }
 
+#define FAILED_TRIAD(id)                                                                                               \
+    "{\"type\":\"measurement\",\"schema\":1,\"run_id\":\"" id "\",\"benchmark\":\"stream\",\"kernel\":\"triad\","      \
+    "\"backend\":\"openmp\",\"device\":\"openmp:0\",\"device_name\":\"Test CPU\",\"precision\":\"double\","            \
+    "\"params\":{\"n\":1000},\"status\":\"failed\",\"gbs\":99}"
+
+/* The reference of a record's fraction is the first usable triad of its
+ * run: a failed one before it does not count, a later one does not
+ * replace it, another run's never stands in. Each record takes the latest
+ * header of its run that precedes it. */
+static void test_fraction_reference_and_headers(void **state)
+{
+    (void)state;
+    char path[256];
+    fb_results_set *set = NULL;
+    const char *lines[] = {HEADER("r1"),
+                           FAILED_TRIAD("r1"),
+                           STREAM("r1", "triad", "10", "1e-3"),
+                           STREAM("r1", "copy", "5", "2e-3"),
+                           HEADER("r1"), /* the same run id again: a second header */
+                           STREAM("r1", "triad", "40", "1e-3"),
+                           HEADER("r2"),
+                           STREAM("r2", "copy", "5", "2e-3"),
+                           STREAM("r3", "add", "5", "2e-3"), /* a run with no header */
+                           NULL};
+    temp_path(path, sizeof path, "refs.jsonl");
+    write_file(path, lines);
+    assert_int_equal(fb_results_load(path, &set), FB_OK);
+    assert_int_equal(set->nrecords, 6);
+    assert_float_equal(fb_record_fraction(set, &set->records[2]), 0.5, 1e-12); /* copy over the first ok triad */
+    assert_float_equal(fb_record_fraction(set, &set->records[3]), 4.0, 1e-12); /* the later triad over the first */
+    assert_true(isnan(fb_record_fraction(set, &set->records[4])));             /* r2 measured no triad */
+    assert_ptr_equal(set->records[2].header, set->headers[0]);
+    assert_ptr_equal(set->records[3].header, set->headers[1]);
+    assert_ptr_equal(set->records[4].header, set->headers[2]);
+    assert_null(set->records[5].header);
+    fb_results_set_free(set);
+    unlink(path);
+}
+
+/* A signal stops the loading of a large file: it is polled per line. */
+static void test_load_polls_interrupt(void **state)
+{
+    (void)state;
+    char path[256];
+    fb_results_set *set = NULL;
+    const char *lines[] = {HEADER("r1"), STREAM("r1", "triad", "10", "1e-3"), NULL};
+    temp_path(path, sizeof path, "interrupted.jsonl");
+    write_file(path, lines);
+    fb_interrupted = 1;
+    fb_status st = fb_results_load(path, &set);
+    fb_interrupted = 0;
+    assert_int_equal(st, FB_ERR_INTERRUPTED);
+    assert_null(set);
+    unlink(path);
+}
+
 static void test_load_reports_line_number(void **state)
 {
     (void)state;
@@ -420,6 +477,8 @@ int main(void)
         cmocka_unit_test(test_reader_rejects_bad_lines),
         cmocka_unit_test(test_key_canonical),
         cmocka_unit_test(test_repeated_runs_and_fraction),
+        cmocka_unit_test(test_fraction_reference_and_headers),
+        cmocka_unit_test(test_load_polls_interrupt),
         cmocka_unit_test(test_load_reports_line_number),
         cmocka_unit_test(test_export_csv),
         cmocka_unit_test(test_export_spread),

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/interrupt.h"
 #include "families.h"
 #include "spmv/spmv.h"
 #include "tune/suite.h"
@@ -939,6 +940,29 @@ static void test_free_after_load_and_failure(void **state)
     fb_suite_free(&s);
 }
 
+/* A signal stops the loading of a suite of many cases (polled per case)
+ * and the check of its problems (polled per problem). */
+static void test_load_and_check_poll_interrupt(void **state)
+{
+    (void)state;
+    char path[512];
+    fb_suite s;
+    const char *text = "matrices: gen:cube:6\ncases:\n  - {kernels: [csr-scalar]}\n";
+    fb_interrupted = 1;
+    fb_status st = load_text("interrupted.suite", text, &s, path, sizeof path);
+    fb_interrupted = 0;
+    assert_int_equal(st, FB_ERR_INTERRUPTED);
+    assert_int_equal(s.ncases, 0);
+
+    assert_int_equal(load_text("interrupted.suite", text, &s, path, sizeof path), FB_OK);
+    fb_interrupted = 1;
+    st = fb_suite_check_problems(&s);
+    fb_interrupted = 0;
+    assert_int_equal(st, FB_ERR_INTERRUPTED);
+    assert_int_equal(fb_suite_check_problems(&s), FB_OK);
+    fb_suite_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -961,6 +985,7 @@ int main(void)
         cmocka_unit_test(test_error_empty_key),
         cmocka_unit_test(test_error_duplicate_key),
         cmocka_unit_test(test_free_after_load_and_failure),
+        cmocka_unit_test(test_load_and_check_poll_interrupt),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
