@@ -184,7 +184,7 @@ fail:
 static fb_status store_best(const tune_cli *c, const fb_tune_outcome *o)
 {
     fb_status status = FB_OK;
-    fb_tuning_cache *cache = NULL;
+    int size = 0;
     const json_t *matrix = c->rq.family->problem_json(c->rq.problem);
     fb_signature sig;
     char device[1024], date[32];
@@ -200,13 +200,10 @@ static fb_status store_best(const tune_cli *c, const fb_tune_outcome *o)
                       fb_json_str(matrix, "name"), "strategy", fb_strategy_name(c->rq.search.strategy), "evaluations",
                       o->search.evaluations, "space_size", o->search.space_size, "date", date);
     if (!entry) FB_FAIL(FB_ERR_NOMEM, "out of host memory building the cache entry");
-    FB_CHECK(fb_cache_load(c->cache_path, &cache));
-    FB_CHECK(fb_cache_put(cache, entry));
-    FB_CHECK(fb_cache_save(cache, c->cache_path));
-    printf("  stored in %s (%d entries)\n", c->cache_path, fb_cache_size(cache));
+    FB_CHECK(fb_cache_store(c->cache_path, entry, &size));
+    printf("  stored in %s (%d entries)\n", c->cache_path, size);
 fail:
     json_decref(entry);
-    fb_cache_free(cache);
     return status;
 }
 

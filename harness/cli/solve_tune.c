@@ -445,7 +445,7 @@ static const sweep_row *fastest(const fb_solve_sweep *sw)
 static fb_status store_best(const fb_solve_sweep *sw, const sweep_row *best, FILE *f)
 {
     fb_status status = FB_OK;
-    fb_tuning_cache *cache = NULL;
+    int size = 0;
     fb_signature sig;
     char date[32], text[256];
     time_t now = time(NULL);
@@ -461,15 +461,11 @@ static fb_status store_best(const fb_solve_sweep *sw, const sweep_row *best, FIL
                       "gbs", best->gbs, "matrix", json_string_value(json_object_get(sw->mesh, "name")), "strategy",
                       "exhaustive", "evaluations", valid, "space_size", sw->plan->npoints, "date", date);
     if (!entry) FB_FAIL(FB_ERR_NOMEM, "out of host memory building the cache entry");
-    FB_CHECK(fb_cache_load(sw->plan->cache, &cache));
-    FB_CHECK(fb_cache_put(cache, entry));
-    FB_CHECK(fb_cache_save(cache, sw->plan->cache));
+    FB_CHECK(fb_cache_store(sw->plan->cache, entry, &size));
     fb_solve_point_text(&best->point, text, sizeof text);
-    fprintf(f, "  best: %s, %.3f ms/step; stored in %s (%d entries)\n", text, best->ms, sw->plan->cache,
-            fb_cache_size(cache));
+    fprintf(f, "  best: %s, %.3f ms/step; stored in %s (%d entries)\n", text, best->ms, sw->plan->cache, size);
 fail:
     json_decref(entry);
-    fb_cache_free(cache);
     return status;
 }
 

@@ -484,6 +484,41 @@ fail:
     return status;
 }
 
+typedef struct store_ctx {
+    const char *path;
+    json_t *entry;
+    int size; /* entries after the store */
+} store_ctx;
+
+/* The file as it is now, with the entry put in: what other processes
+ * stored since this one loaded the cache stays. */
+static fb_status put_into_current(const json_t *current, void *arg, json_t **next)
+{
+    fb_status status = FB_OK;
+    store_ctx *ctx = arg;
+    fb_tuning_cache *c = NULL;
+    FB_CHECK(cache_new(&c));
+    if (current) {
+        FB_CHECK(check_top_level(current, ctx->path));
+        FB_CHECK(put_entries(c, json_object_get(current, "entries"), ctx->path));
+    }
+    FB_CHECK(fb_cache_put(c, ctx->entry));
+    ctx->size = fb_cache_size(c);
+    *next = json_pack("{s:i, s:O}", "flowbench_tuning_cache", FB_CACHE_VERSION, "entries", c->entries);
+    if (!*next) FB_FAIL(FB_ERR_NOMEM, "out of host memory saving the tuning cache");
+fail:
+    fb_cache_free(c);
+    return status;
+}
+
+fb_status fb_cache_store(const char *path, json_t *entry, int *size)
+{
+    store_ctx ctx = {path, entry, 0};
+    fb_status status = fb_json_file_update(path, put_into_current, &ctx);
+    if (size) *size = ctx.size;
+    return status;
+}
+
 static int is_set(const char *s) { return s && *s; }
 
 void fb_cache_default_path(char *buf, size_t len)

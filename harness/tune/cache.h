@@ -70,6 +70,12 @@ const json_t *fb_cache_lookup(const fb_tuning_cache *c, const char *device, cons
  * directory if missing. */
 fb_status fb_cache_save(const fb_tuning_cache *c, const char *path);
 
+/* Puts one entry into the cache file at path as it is now: under the
+ * file's lock it is read again, the entry put in (replacing one of the
+ * same key) and the file replaced, so tune runs storing into one cache at
+ * once keep every entry. *size (if not NULL): entries afterwards. */
+fb_status fb_cache_store(const char *path, json_t *entry, int *size);
+
 int fb_cache_size(const fb_tuning_cache *c);
 void fb_cache_free(fb_tuning_cache *c);
 

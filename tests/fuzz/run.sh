@@ -10,14 +10,15 @@
 # -timeout-* or -oom-*; reproduce with BUILD_DIR/fuzz_TARGET FILE.
 #
 # Environment: CC_FUZZ (default clang), CHOLMOD_INCLUDE (default
-# /usr/include/suitesparse), FUZZ_TARGETS (default "mtx mtx_cholmod gmsh su2").
+# /usr/include/suitesparse), FUZZ_TARGETS (default "mtx mtx_cholmod gmsh su2
+# results"). The results reader's seeds are tests/data/results.
 set -euo pipefail
 
 secs=${1:-20}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${2:-${TMPDIR:-/tmp}/flowbench-fuzz}
 cc=${CC_FUZZ:-clang}
-targets=${FUZZ_TARGETS:-"mtx mtx_cholmod gmsh su2"}
+targets=${FUZZ_TARGETS:-"mtx mtx_cholmod gmsh su2 results"}
 mkdir -p "$out/obj"
 
 if ! command -v "$cc" >/dev/null; then
@@ -29,11 +30,12 @@ flags=(-g -O1 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unknown-pragmas
        -fno-sanitize-recover=undefined
        -I"$root/harness" -I"$root/harness/core" -I"$root/tests/fuzz"
        -isystem "${CHOLMOD_INCLUDE:-/usr/include/suitesparse}")
-libs=(-lcholmod -lsuitesparseconfig -lz -lm)
+libs=(-lcholmod -lsuitesparseconfig -ljansson -lz -lm)
 
 # The readers and what they call, instrumented once; each target links them.
 objs=()
-for src in "$root"/harness/matrix/*.c "$root/harness/core/status.c" "$root/harness/core/hash.c" "$root/harness/core/files.c"; do
+for src in "$root"/harness/matrix/*.c "$root"/harness/core/{status,hash,files,interrupt,json_index,stats}.c \
+           "$root/harness/results/reader.c"; do
   obj="$out/obj/$(basename "${src%.c}").o"
   "$cc" "${flags[@]}" -fsanitize=fuzzer-no-link,address,undefined -c "$src" -o "$obj"
   objs+=("$obj")
@@ -44,10 +46,12 @@ for t in $targets; do
   "$cc" "${flags[@]}" -fsanitize=fuzzer,address,undefined "$root/tests/fuzz/fuzz_$t.c" "${objs[@]}" "${libs[@]}" \
     -o "$out/fuzz_$t"
   dict="$root/tests/fuzz/${t%_cholmod}.dict"
+  seeds="$root/matrices"
+  [ "$t" = results ] && seeds="$root/tests/data/results"
   mkdir -p "$out/corpus-$t"
   log="$out/fuzz_$t.log"
   if "$out/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-       -dict="$dict" -artifact_prefix="$out/$t-" "$out/corpus-$t" "$root/matrices" >"$log" 2>&1; then
+       -dict="$dict" -artifact_prefix="$out/$t-" "$out/corpus-$t" "$seeds" >"$log" 2>&1; then
     runs=$(grep -o 'Done [0-9]* runs in [0-9]* second' "$log" | tail -1)
     echo "fuzz_$t: no finding ($runs)"
   else

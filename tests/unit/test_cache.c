@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/interrupt.h"
@@ -408,6 +409,41 @@ static void test_missing_file_is_empty_cache(void **state)
     fb_cache_free(c);
 }
 
+/* Eight tune runs storing into one cache at once, each its own kernel:
+ * every entry is in the file afterwards (load, put, save lost some). */
+static void test_concurrent_stores_keep_every_entry(void **state)
+{
+    (void)state;
+    enum { N = 8 };
+    char path[512];
+    fb_tuning_cache *c = NULL;
+    tmp_path(path, sizeof path, "concurrent.json");
+    for (int i = 0; i < N; ++i) {
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            char kernel[16];
+            snprintf(kernel, sizeof kernel, "k%d", i);
+            json_t *e = entry_of("dev", kernel, "double", sig_of(100, 5, 1, 1), 64);
+            _exit(fb_cache_store(path, e, NULL) == FB_OK ? 0 : 1);
+        }
+    }
+    for (int i = 0; i < N; ++i) {
+        int st = 0;
+        assert_true(wait(&st) > 0);
+        assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    }
+    assert_int_equal(fb_cache_load(path, &c), FB_OK);
+    assert_int_equal(fb_cache_size(c), N);
+    fb_cache_free(c);
+    /* the same key again replaces its entry */
+    int size = 0;
+    json_t *e = entry_of("dev", "k0", "double", sig_of(100, 5, 1, 1), 128);
+    assert_int_equal(fb_cache_store(path, e, &size), FB_OK);
+    json_decref(e);
+    assert_int_equal(size, N);
+}
+
 /* setenv, or unsetenv when value is NULL (a variable that was not set). */
 static void set_env(const char *name, const char *value)
 {
@@ -462,6 +498,7 @@ int main(void)
         cmocka_unit_test(test_save_error_names_path),
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_missing_file_is_empty_cache),
+        cmocka_unit_test(test_concurrent_stores_keep_every_entry),
         cmocka_unit_test(test_default_path),
     };
     return cmocka_run_group_tests(tests, make_tmp_dir, remove_tmp_dir);
