@@ -88,18 +88,70 @@ fail:
     return status;
 }
 
+/* "benchmark|backend|device" of a configuration key
+ * ("benchmark|kernel|backend|device|..."): the configurations that share a
+ * device's noise. */
+static void device_group(const char *key, char *buf, size_t len)
+{
+    char copy[1024], *save = NULL, *field[4];
+    snprintf(copy, sizeof copy, "%s", key); /* the first four fields are short: a cut params field does not matter */
+    field[0] = strtok_r(copy, "|", &save);
+    for (int i = 1; i < 4; ++i)
+        field[i] = strtok_r(NULL, "|", &save);
+    snprintf(buf, len, "%s|%s|%s", field[0] ? field[0] : "", field[2] ? field[2] : "", field[3] ? field[3] : "");
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* group -> the median of its configurations' largest A/A changes. */
+static json_t *group_medians(const json_t *configs)
+{
+    json_t *lists = json_object(), *medians = json_object();
+    const char *key;
+    json_t *c;
+    char group[1024];
+    json_object_foreach((json_t *)configs, key, c)
+    {
+        device_group(key, group, sizeof group);
+        if (!json_object_get(lists, group)) json_object_set_new(lists, group, json_array());
+        json_array_append_new(json_object_get(lists, group), json_real(fb_json_num(c, "max")));
+    }
+    json_object_foreach(lists, key, c)
+    {
+        size_t n = json_array_size(c);
+        double *v = malloc((n + 1) * sizeof *v);
+        if (!v) continue;
+        for (size_t i = 0; i < n; ++i)
+            v[i] = json_real_value(json_array_get(c, i));
+        qsort(v, n, sizeof *v, cmp_double);
+        json_object_set_new(medians, key, json_real(n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2])));
+        free(v);
+    }
+    json_decref(lists);
+    return medians;
+}
+
 json_t *fb_noise_floors(const json_t *configs)
 {
-    json_t *floors = json_object();
+    json_t *floors = json_object(), *medians = group_medians(configs);
     const char *key;
     const json_t *c;
+    char group[1024];
     json_object_foreach((json_t *)configs, key, c)
     {
         json_int_t n = json_integer_value(json_object_get(c, "n"));
+        device_group(key, group, sizeof group);
+        double typical = json_real_value(json_object_get(medians, group));
         if (n > 0)
-            json_object_set_new(floors, key,
-                                json_pack("{s:f, s:I}", "floor", FB_NOISE_MARGIN * fb_json_num(c, "max"), "n", n));
+            json_object_set_new(
+                floors, key,
+                json_pack("{s:f, s:I}", "floor", FB_NOISE_MARGIN * fmax(fb_json_num(c, "max"), typical), "n", n));
     }
+    json_decref(medians);
     return floors;
 }
 

@@ -9,9 +9,11 @@
  *
  * The size of a change is symmetric: max(new/base, base/new) - 1, so +25%
  * and -20% are the same distance. A configuration's floor is
- * FB_NOISE_MARGIN x the largest A/A change stored for it: the largest of k
- * A/A changes is exceeded by the next one with probability 1/(k + 1), so
- * the margin covers the part of the tail that k comparisons have not seen.
+ * FB_NOISE_MARGIN x the larger of the largest A/A change stored for it and
+ * the median of those of its device group (same benchmark, backend and
+ * device: they share the machine's noise). The largest of k A/A changes is
+ * exceeded by the next one with probability 1/(k + 1); the margin and the
+ * group cover the part of the tail that k comparisons have not seen.
  *
  * The store is one JSON file ($FLOWBENCH_NOISE_FILE, else
  * $XDG_CACHE_HOME/flowbench/noise.json, else ~/.cache/flowbench/noise.json):
@@ -41,8 +43,8 @@ void fb_noise_machine(const fb_results_set *set, char *buf, size_t len);
  * comparisons taught them. A file that is not a noise store is an error. */
 fb_status fb_noise_load(const char *path, const char *machine, json_t **configs, int *comparisons);
 
-/* KEY -> {"floor": x, "n": k} for every stored configuration: what
- * compare's options.noise takes (a new reference). */
+/* KEY -> {"floor": x, "n": k} for every stored configuration (the rule
+ * above): what compare's options.noise takes (a new reference). */
 json_t *fb_noise_floors(const json_t *configs);
 
 /* Adds one A/A comparison (changes: KEY -> symmetric change) to the

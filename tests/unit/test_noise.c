@@ -74,6 +74,33 @@ static void test_learn_and_floor(void **state)
     remove_store(path);
 }
 
+/* A configuration's floor is never below the typical A/A change of its
+ * device: the median over the configurations of one benchmark, backend and
+ * device. Five A/A pairs rarely show a configuration's whole tail. */
+static void test_floor_of_the_device_group(void **state)
+{
+    (void)state;
+    char path[512];
+    json_t *configs = NULL, *floors, *changes;
+    int k = 0;
+    store_path(path, sizeof path, "group");
+    changes =
+        json_pack("{s:f, s:f, s:f, s:f}", "spmv|a|openmp|CPU|double|{}|m|", 0.02, "spmv|b|openmp|CPU|double|{}|m|",
+                  0.30, "spmv|c|openmp|CPU|double|{}|m|", 0.10, "spmv|a|opencl|GPU|double|{}|m|", 0.01);
+    assert_int_equal(fb_noise_learn(path, "m", changes), FB_OK);
+    json_decref(changes);
+    assert_int_equal(fb_noise_load(path, "m", &configs, &k), FB_OK);
+    floors = fb_noise_floors(configs);
+#define FLOOR(key) json_real_value(json_object_get(json_object_get(floors, key), "floor"))
+    assert_float_equal(FLOOR("spmv|a|openmp|CPU|double|{}|m|"), FB_NOISE_MARGIN * 0.10, 1e-12); /* the median */
+    assert_float_equal(FLOOR("spmv|b|openmp|CPU|double|{}|m|"), FB_NOISE_MARGIN * 0.30, 1e-12); /* its own */
+    assert_float_equal(FLOOR("spmv|a|opencl|GPU|double|{}|m|"), FB_NOISE_MARGIN * 0.01, 1e-12); /* another device */
+#undef FLOOR
+    json_decref(floors);
+    json_decref(configs);
+    remove_store(path);
+}
+
 static void test_not_a_store_is_kept(void **state)
 {
     (void)state;
@@ -133,6 +160,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_missing_store_is_empty),
         cmocka_unit_test(test_learn_and_floor),
+        cmocka_unit_test(test_floor_of_the_device_group),
         cmocka_unit_test(test_not_a_store_is_kept),
         cmocka_unit_test(test_concurrent_learners_keep_everything),
     };
