@@ -7,6 +7,7 @@
 #    one-record file is no longer truncated to 0 bytes); a cut one is dropped;
 #  - a record refused by the file system (EFBIG under ulimit -f) is not
 #    labelled crashed on --resume: it is measured again;
+#  - a results path that is not a regular file (a FIFO) is refused at once;
 #  - readers skip a damaged line with a warning instead of refusing the file.
 set -euo pipefail
 bin=$1; src=$2; dir=$3
@@ -63,6 +64,13 @@ grep -Eq 'was measured but not recorded: .*File too large.*; --resume measures i
 ! grep -q crashed "$out" || fail "a record that failed to write was labelled crashed"
 [ "$(jq -s 'map(select(.type == "measurement")) | length' "$out")" -eq 12 ] ||
   fail "the resumed file does not hold the 12 configurations"
+
+echo "== a results path that is not a regular file is refused, not waited on"
+mkfifo "$dir/fifo.jsonl"
+code=0
+timeout 10 "$bin" stream --backend openmp --size 4096 --out "$dir/fifo.jsonl" > /dev/null 2> "$dir/fifo.log" || code=$?
+[ "$code" -eq 2 ] && grep -q 'fifo.jsonl: not a regular file' "$dir/fifo.log" ||
+  fail "--out FIFO: exit $code, $(cat "$dir/fifo.log")"
 
 echo "== readers skip a damaged line"
 { head -n 2 "$dir/one.jsonl"; echo '{"type":"measurement","sche'; sed -n 3p "$dir/one.jsonl"; } > "$dir/damaged.jsonl"
