@@ -641,6 +641,10 @@ static void judge_pair(const pooled *b, const pooled *n, const char *key, const 
     snprintf(w->noise, sizeof w->noise, "-");
     if (w->c.noise > 0) snprintf(w->noise, sizeof w->noise, "%.1f%%%s", 100 * w->c.noise, w->c.learned ? "A" : "");
     evidence_text(b, n, by_runs, w->evidence, sizeof w->evidence);
+    if (w->verdict == FB_INCONCLUSIVE && fb_change_size(w->c.change) > w->c.noise)
+        snprintf(w->note, sizeof w->note,
+                 "beyond the noise, but the runs overlap: the slower side's fastest run is "
+                 "not slower than the other side's slowest");
     if (!json_equal(json_object_get(b->last->json, "params"), json_object_get(n->last->json, "params"))) {
         char d[500];
         params_diff(json_object_get(b->last->json, "params"), json_object_get(n->last->json, "params"), d, sizeof d);

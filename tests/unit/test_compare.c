@@ -450,6 +450,33 @@ static void test_learned_floor(void **state)
     fb_results_set_free(n);
 }
 
+#define T140 "1.40,1.41,1.39,1.40,1.42,1.38,1.41,1.39"
+#define T150 "1.50,1.51,1.49,1.50,1.52,1.48,1.51,1.49"
+#define T200 "2.00,2.01,1.99,2.00,2.02,1.98,2.01,1.99"
+
+/* Three runs a side, medians 1, 1, 1.5 against 1.4, 2, 2: +100 % is beyond
+ * either side's spread (50 %, 43 %), but NEW's fastest run is faster than
+ * BASE's slowest, so the runs cannot tell the code from the machine. */
+static void test_overlapping_runs_are_inconclusive(void **state)
+{
+    (void)state;
+    const char *base[] = {RUN("b1", FAST), RUN("b2", FAST), RUN("b3", T150), NULL};
+    const char *next[] = {RUN("n1", T140), RUN("n2", T200), RUN("n3", T200), NULL};
+    const char *apart[] = {RUN("a1", T200), RUN("a2", T200), RUN("a3", T200), NULL};
+    fb_results_set *b = load("bo", base), *n = load("no", next), *a = load("ao", apart);
+    fb_compare_options opt = fb_compare_defaults();
+    fb_compare_summary s;
+    char out[4096] = "";
+    assert_int_equal(compare_into(b, n, &opt, &s, out, sizeof out), FB_OK);
+    assert_int_equal(s.inconclusive, 1);
+    assert_non_null(strstr(out, "the runs overlap"));
+    assert_int_equal(compare_into(b, a, &opt, &s, out, sizeof out), FB_OK);
+    assert_int_equal(s.slower, 1); /* +100 %, every NEW run above every BASE run */
+    fb_results_set_free(b);
+    fb_results_set_free(n);
+    fb_results_set_free(a);
+}
+
 /* A | in a label would split the markdown row into extra cells. */
 static void test_markdown_escapes_bars(void **state)
 {
@@ -515,6 +542,7 @@ int main(void)
         cmocka_unit_test(test_noise_floor),
         cmocka_unit_test(test_change_size_is_symmetric),
         cmocka_unit_test(test_learned_floor),
+        cmocka_unit_test(test_overlapping_runs_are_inconclusive),
         cmocka_unit_test(test_markdown_escapes_bars),
         cmocka_unit_test(test_compare_sets),
         cmocka_unit_test(test_repeated_runs_pool),
