@@ -521,18 +521,23 @@ fb_status fb_cache_store(const char *path, json_t *entry, int *size)
 
 static int is_set(const char *s) { return s && *s; }
 
-void fb_cache_default_path(char *buf, size_t len)
+void fb_cache_file_path(const char *env, const char *name, char *buf, size_t len)
 {
-    const char *explicit_path = getenv("FLOWBENCH_TUNING_CACHE");
+    const char *explicit_path = getenv(env);
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     if (is_set(explicit_path))
         snprintf(buf, len, "%s", explicit_path);
     else if (is_set(xdg) && xdg[0] == '/') /* the XDG spec says to ignore relative values */
-        snprintf(buf, len, "%s/flowbench/tuning.json", xdg);
+        snprintf(buf, len, "%s/flowbench/%s", xdg, name);
     else if (is_set(home))
-        snprintf(buf, len, "%s/.cache/flowbench/tuning.json", home);
+        snprintf(buf, len, "%s/.cache/flowbench/%s", home, name);
     else
-        snprintf(buf, len, "flowbench-tuning.json");
+        snprintf(buf, len, "flowbench-%s", name);
+}
+
+void fb_cache_default_path(char *buf, size_t len)
+{
+    fb_cache_file_path("FLOWBENCH_TUNING_CACHE", "tuning.json", buf, len);
 }
 
 void fb_cache_path(const char *given, char *buf, size_t len)

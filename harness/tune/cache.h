@@ -86,6 +86,11 @@ const char *fb_cache_match_name(fb_cache_match m); /* "exact", "nearest", "none"
  * else $XDG_CACHE_HOME/flowbench/tuning.json, else ~/.cache/flowbench/tuning.json. */
 void fb_cache_default_path(char *buf, size_t len);
 
+/* The rule above for any file flowbench keeps per user: $ENV, else
+ * $XDG_CACHE_HOME/flowbench/NAME, else ~/.cache/flowbench/NAME, else
+ * flowbench-NAME in the current directory. */
+void fb_cache_file_path(const char *env, const char *name, char *buf, size_t len);
+
 /* Writes root to path whole: a temporary file beside it, fsync, rename
  * (the parent directories made as needed). Shared with stream_ref.c. */
 fb_status fb_json_file_replace(const json_t *root, const char *path);

@@ -12,21 +12,12 @@
 
 #define FB_NOISE_VERSION 1
 
-static int is_set(const char *s) { return s && *s; }
-
 void fb_noise_path(const char *given, char *buf, size_t len)
 {
-    const char *env = getenv("FLOWBENCH_NOISE_FILE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     if (given)
         snprintf(buf, len, "%s", given);
-    else if (is_set(env))
-        snprintf(buf, len, "%s", env);
-    else if (is_set(xdg) && xdg[0] == '/')
-        snprintf(buf, len, "%s/flowbench/noise.json", xdg);
-    else if (is_set(home))
-        snprintf(buf, len, "%s/.cache/flowbench/noise.json", home);
     else
-        snprintf(buf, len, "flowbench-noise.json");
+        fb_cache_file_path("FLOWBENCH_NOISE_FILE", "noise.json", buf, len);
 }
 
 static void append(char *buf, size_t len, const char *sep, const char *text)
