@@ -119,10 +119,9 @@ static fb_status write_whole(fb_results *r, const char *buf, size_t len)
         ssize_t n = write(r->fd, buf + done, len - done);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
-            int err = n < 0 ? errno : ENOSPC;
-            if (before >= 0 && ftruncate(r->fd, before) != 0)
-                before = -1; /* the part written stays; readers skip a damaged line */
-            FB_FAIL(FB_ERR_IO, "%s: cannot write a record (%s)", r->path, strerror(err));
+            int err = n < 0 ? errno : ENOSPC, kept = done > 0 && (before < 0 || ftruncate(r->fd, before) != 0);
+            FB_FAIL(FB_ERR_IO, "%s: cannot write a record (%s)%s", r->path, strerror(err),
+                    kept ? "; its part written stays, and readers skip it as a damaged line" : "");
         }
         done += (size_t)n;
     }
