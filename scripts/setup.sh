@@ -13,6 +13,7 @@ PACKAGES=(
   libpapi-dev
   gnuplot-nox gmsh jq
   clang libclang-rt-14-dev clang-format
+  libopenmpi-dev openmpi-bin libmetis-dev
 )
 
 missing=()

@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include "bench/family.h"
+#include "core/comm.h"
 #include "bench/record.h"
 #include "stream/stream.h"
 #include "../results/results.h"
@@ -222,7 +223,11 @@ int fb_cli_report(fb_status status)
         fprintf(stderr, "flowbench: interrupted\n");
         return 130;
     }
-    fprintf(stderr, "flowbench: %s\n", fb_error_message());
+    if (fb_comm_size() > 1)
+        fprintf(stderr, "flowbench: rank %d of %d (%s): %s\n", fb_comm_rank(), fb_comm_size(), fb_comm_host(),
+                fb_error_message());
+    else
+        fprintf(stderr, "flowbench: %s\n", fb_error_message());
     if (getenv("FLOWBENCH_TRACE")) fprintf(stderr, "flowbench: (detected at %s)\n", fb_error_origin());
     return fb_status_exit_code(status);
 }

@@ -45,6 +45,7 @@ typedef struct fb_command {
     const fb_option *options; /* terminated by a NULL name */
     int min_positional, max_positional;
     int (*run)(const fb_parsed *args); /* returns the exit code */
+    int ranks; /* 1: runs on several MPI ranks (core/comm.h); else refused under a launch of more than one */
 } fb_command;
 
 /* Parses argv (after the command name). On error prints one line and

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/comm.h"
 #include "core/interrupt.h"
 #include "results/results.h"
 
@@ -28,6 +29,28 @@ static const fb_command *find_command(const char *name)
     for (int i = 0; i < NCOMMANDS; ++i)
         if (strcmp(commands[i]->name, name) == 0) return commands[i];
     return NULL;
+}
+
+/* Runs cmd on the ranks a launcher started (one rank without one).
+ * Commands that do not divide their work are refused on several ranks:
+ * each would run the whole command and race for the same files. */
+static int run_on_ranks(const fb_command *cmd, const fb_parsed *parsed, int *argc, char ***argv)
+{
+    fb_status status = fb_comm_init(argc, argv);
+    if (status != FB_OK) return fb_cli_report(status);
+    int rc;
+    if (fb_comm_size() > 1 && !cmd->ranks) {
+        if (fb_comm_rank() == 0)
+            fprintf(stderr,
+                    "flowbench: %s does not run on several ranks (launched as %d): run it without mpirun/srun; "
+                    "solve, grid and sweep divide their work among ranks\n",
+                    cmd->name, fb_comm_size());
+        rc = 2;
+    } else {
+        rc = cmd->run(parsed);
+    }
+    fb_comm_finalize();
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -64,5 +87,5 @@ int main(int argc, char **argv)
     }
     fb_results_set_command_line(argc, argv);
     fb_install_interrupt_handler();
-    return cmd->run(&parsed);
+    return run_on_ranks(cmd, &parsed, &argc, &argv);
 }
