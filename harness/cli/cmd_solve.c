@@ -9,7 +9,9 @@
 
 #include "cli.h"
 #include "solve_peer.h"
+#include "solve_ranks.h"
 #include "../backends/target.h"
+#include "../core/comm.h"
 #include "../core/measure.h"
 #include "../results/results.h"
 #include "../solver/cases.h"
@@ -173,7 +175,8 @@ static fb_status time_loop(const solve_opts *o, fb_ns *ns, fb_solve_log *log)
     double last_print = start;
     const int nmax = o->steps ? o->steps : INT_MAX;
     while (ns->step < nmax && (o->steps || ns->t < t_end * (1.0 - 1e-12))) {
-        if (fb_interrupted) FB_FAIL(FB_ERR_INTERRUPTED, "interrupted at step %d", ns->step + 1);
+        if (ns->dist ? fb_solve_ranks_interrupted() : fb_interrupted)
+            FB_FAIL(FB_ERR_INTERRUPTED, "interrupted at step %d", ns->step + 1);
         FB_CHECK(fb_ns_step(ns, t_end, &info));
         FB_CHECK(fb_solve_log_add(log, &info));
         double now = fb_now();
@@ -283,6 +286,59 @@ static void free_run(solve_run *s)
     memset(s, 0, sizeof *s);
 }
 
+/* The case on P ranks, each its part of the mesh (solve_ranks.h): rank 0
+ * measures the triad, gathers the fields, validates, prints the table and
+ * writes the record; the others compute their part and stay silent. */
+static fb_status run_ranks(const fb_parsed *args, const solve_opts *o, fb_solve_case *c)
+{
+    fb_status status = FB_OK, run_status;
+    const int root = fb_comm_rank() == 0;
+    solve_run s;
+    fb_ns_dist d;
+    fb_ns whole;
+    json_t *mpi = NULL;
+    char reason[1024] = "";
+    solve_opts mine = *o;
+    memset(&s, 0, sizeof s), memset(&d, 0, sizeof d), memset(&whole, 0, sizeof whole);
+    mine.quiet = o->quiet || !root;
+    FB_CHECK(fb_target_open("openmp", &s.t));
+    s.stream_gbs = -1;
+    if (root) status = fb_cli_stream_triad(args, s.t, fb_target_info(s.t)->id, 1, &s.stream_gbs);
+    FB_CHECK(fb_solve_ranks_agree(status));
+    FB_CHECK(fb_solve_ranks_setup(c, &s.ns, &d));
+    s.rss_setup = fb_rss_bytes();
+    if (!mine.quiet)
+        fprintf(stderr, "solve %s: %d nodes on %d ranks, %d threads each\n", c->name, c->mesh.nnodes, fb_comm_size(),
+                omp_get_max_threads());
+    run_status = time_loop(&mine, &s.ns, &s.log);
+    if (run_status != FB_OK && run_status != FB_ERR_CHECK && run_status != FB_ERR_INTERRUPTED) {
+        status = run_status;
+        goto fail;
+    }
+    if (run_status != FB_OK) snprintf(reason, sizeof reason, "%s", fb_error_message());
+    FB_CHECK(fb_solve_ranks_gather(c, &s.ns, &whole));
+    mpi = fb_solve_ranks_json(&s.ns, &s.log);
+    if (root) {
+        FILE *table = o->as_json ? stderr : stdout;
+        FB_CHECK(fb_case_validate(c, &whole, &s.validation));
+        const char *verdict = run_status == FB_OK ? "ok" : run_status == FB_ERR_CHECK ? "failed" : "interrupted";
+        s.rec = fb_solve_record(c, &whole, &s.log, fb_target_info(s.t), s.stream_gbs, s.rss_setup, s.validation,
+                                verdict, run_status == FB_OK ? NULL : reason);
+        json_object_set(s.rec, "mpi", mpi);
+        fb_solve_print_table(table, c, &whole, &s.log, fb_target_info(s.t), s.stream_gbs, s.rss_setup, s.validation);
+        fb_solve_ranks_print(table, mpi);
+        FB_CHECK(write_outputs(args, c, &whole, fb_target_info(s.t), s.rec));
+    }
+    status = run_status;
+    if (status != FB_OK) fb_error_set(status, __FILE__, __LINE__, "%s", reason);
+fail:
+    json_decref(mpi);
+    fb_ns_free(&whole);
+    free_run(&s);
+    fb_ns_dist_free(&d);
+    return status;
+}
+
 static void print_list(void)
 {
     fb_cli_print_family(&fb_family_ns);
@@ -346,6 +402,11 @@ static int run_solve(const fb_parsed *args)
         return 0;
     }
     FB_CHECK(read_opts(args, &o, &c));
+    if (fb_comm_size() > 1) {
+        FB_CHECK(fb_solve_ranks_check(o.backends, o.nbackends, o.compare, o.plan.sweep, o.plan.tuned, o.peer));
+        status = run_ranks(args, &o, &c);
+        goto fail;
+    }
     if (o.plan.sweep) {
         FB_CHECK(fb_solve_sweep_run(&o.plan, &c, sweep_point, &(sweep_ctx){args, &o, &c}));
         goto fail;
@@ -369,6 +430,7 @@ fail:
     free_run(&s);
     fb_solve_plan_free(&o.plan);
     fb_case_free(&c);
+    if (fb_comm_size() > 1) return fb_solve_ranks_exit(status);
     return status == FB_OK ? 0 : fb_cli_report(status);
 }
 
@@ -408,4 +470,5 @@ const fb_command fb_cmd_solve = {
     .min_positional = 0, /* --list needs no CASE; read_opts asks for it otherwise */
     .max_positional = 1,
     .run = run_solve,
+    .ranks = 1,
 };

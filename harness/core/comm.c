@@ -64,7 +64,7 @@ fb_status fb_comm_init(int *argc, char ***argv)
         MPI_Comm_size(MPI_COMM_WORLD, &comm.size);
         int len = 0;
         MPI_Get_library_version(comm.library, &len);
-        comm.library[strcspn(comm.library, "\n")] = '\0';
+        comm.library[strcspn(comm.library, "\n,")] = '\0'; /* "Open MPI v4.1.4" of "Open MPI v4.1.4, package: ..." */
         find_local_rank();
     }
 #else

@@ -158,7 +158,7 @@ void fb_case_initial(fb_solve_case *c, fb_ns *ns)
 {
     if (c->kind == FB_CASE_ETHIER_STEINMAN)
         for (int i = 0; i < ns->E.n; ++i)
-            fb_ethier_steinman_eval(&c->es, c->mesh.xyz + 3 * (int64_t)i, 0.0, ns->u + 3 * (int64_t)i, ns->p + i);
+            fb_ethier_steinman_eval(&c->es, ns->mesh->xyz + 3 * (int64_t)i, 0.0, ns->u + 3 * (int64_t)i, ns->p + i);
     if (c->kind == FB_CASE_AHMED) ahmed_initial(c, ns);
     fb_ns_impose(ns);
 }

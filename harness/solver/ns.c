@@ -9,6 +9,7 @@
 
 #include "core/measure.h"
 #include "solver/ns_device.h"
+#include "solver/ns_dist.h"
 
 fb_ns_config fb_ns_config_defaults(double nu)
 {
@@ -192,12 +193,33 @@ fail:
     return status;
 }
 
+/* On several ranks (ns->dist): the halo values of v from their owners,
+ * before an edge loop reads v at neighbours; and sums over ranks. Nothing
+ * on one. */
+static void share(fb_ns *ns, double *v, int ncomp)
+{
+    if (ns->dist) fb_ns_dist_share(ns, v, ncomp);
+}
+
+static double sum_ranks(fb_ns *ns, double x)
+{
+    if (ns->dist) fb_ns_dist_sum(ns, &x, 1);
+    return x;
+}
+
 /* dt from the CFL number; the CFL and NaN watch on u^n. */
 static fb_status choose_dt(fb_ns *ns, double t_end, int k, fb_ns_step_info *info)
 {
     double conv;
     int bad;
     double rate = fb_ns_omp_rate(ns->E.n, ns->u, ns->h, ns->vfixed, ns->cfg.nu, &conv, &bad);
+    if (ns->dist) {
+        double v[2] = {rate, conv};
+        int64_t global;
+        fb_ns_dist_max(ns, v, 2);
+        rate = v[0], conv = v[1];
+        bad = fb_ns_dist_bad_node(ns, bad, &global);
+    }
     return fb_ns_pick_dt(ns, t_end, k, rate, conv, bad, info);
 }
 
@@ -218,21 +240,30 @@ static fb_status step1(fb_ns *ns, int k, fb_ns_step_info *info)
 {
     fb_status status = FB_OK;
     const double dt = info->dt, t = ns->t, nu = ns->cfg.nu;
+    share(ns, ns->u, 3);
+    share(ns, ns->p, 1);
     double div2 = fb_ns_omp_projections(&ns->E, ns->mass, ns->h, nu, dt, ns->u, ns->p, ns->tau, ns->pic, ns->pip);
-    FB_CHECK(fb_ns_watch_divergence(ns, k, div2, info));
+    FB_CHECK(fb_ns_watch_divergence(ns, k, sum_ranks(ns, div2), info));
+    share(ns, ns->tau, 1);
+    share(ns, ns->pic, 3);
+    share(ns, ns->pip, 3);
     const fb_ns_edges *E = &ns->E;
     fb_ns_omp_rk_stage(E, ns->mass, ns->bnorm, nu, ns->tau, ns->pic, ns->p, ns->u, ns->u, NULL, ns->acc, ns->u1, dt / 2,
                        dt / 6);
     impose_velocity(ns, ns->u1, t + dt / 2);
+    share(ns, ns->u1, 3);
     fb_ns_omp_rk_stage(E, ns->mass, ns->bnorm, nu, ns->tau, ns->pic, ns->p, ns->u1, ns->u, ns->acc, ns->acc, ns->u2,
                        dt / 2, dt / 3);
     impose_velocity(ns, ns->u2, t + dt / 2);
+    share(ns, ns->u2, 3);
     fb_ns_omp_rk_stage(E, ns->mass, ns->bnorm, nu, ns->tau, ns->pic, ns->p, ns->u2, ns->u, ns->acc, ns->acc, ns->u1, dt,
                        dt / 3);
     impose_velocity(ns, ns->u1, t + dt);
+    share(ns, ns->u1, 3);
     fb_ns_omp_rk_stage(E, ns->mass, ns->bnorm, nu, ns->tau, ns->pic, ns->p, ns->u1, ns->u, ns->acc, NULL, ns->u2, 0,
                        dt / 6);
     impose_velocity(ns, ns->u2, t + dt);
+    share(ns, ns->u2, 3);
 fail:
     return status;
 }
@@ -243,31 +274,38 @@ fail:
  * stabilisation terms and the boundary flux of the interpolated boundary
  * velocity, spreads over all nodes instead of becoming a mass source at a
  * pinned node). CG then stays in the range of the matrix. Returns ||b||^2. */
-static double make_compatible(int n, double *b)
+static double make_compatible(fb_ns *ns, double *b)
 {
+    const int n = ns->E.n;
     double sum = 0.0, b2 = 0.0;
 #pragma omp parallel for schedule(static) reduction(+ : sum)
     for (int i = 0; i < n; ++i)
         sum += b[i];
-    const double mean = sum / n;
+    const double mean = sum_ranks(ns, sum) / (ns->dist ? (double)ns->dist->nglobal : n);
 #pragma omp parallel for schedule(static) reduction(+ : b2)
     for (int i = 0; i < n; ++i) {
         b[i] -= mean;
         b2 += b[i] * b[i];
     }
-    return b2;
+    return sum_ranks(ns, b2);
 }
 
 /* The pressure level: p(reference node) = the prescribed value. */
 static void shift_to_reference(fb_ns *ns, double t)
 {
     const int r = ns->bnd->p_ref;
-    const double shift = fb_ns_pressure_at(ns, r, t) - ns->p[r];
+    const double shift = ns->dist ? fb_ns_dist_reference_shift(ns, t) : fb_ns_pressure_at(ns, r, t) - ns->p[r];
     double *p = ns->p;
 #pragma omp parallel for schedule(static)
     for (int i = 0; i < ns->E.n; ++i)
         p[i] += shift;
 }
+
+/* Whether the whole mesh (not only this rank's part) has fixed-pressure
+ * nodes, or a reference node. */
+static int has_fixed_pressure(const fb_ns *ns) { return ns->dist ? ns->dist->has_fixed : ns->bnd->npfixed > 0; }
+
+static int has_reference(const fb_ns *ns) { return ns->dist ? ns->dist->has_ref : ns->bnd->p_ref >= 0; }
 
 /* Step 2: the pressure equation by CG, from p^n. */
 static fb_status step2(fb_ns *ns, int k, fb_ns_step_info *info)
@@ -285,15 +323,20 @@ static fb_status step2(fb_ns *ns, int k, fb_ns_step_info *info)
         p_old[i] = pn;
     }
     impose_pressure(ns, p, ns->t + dt);
-    double b2 = fb_ns_omp_pressure_setup(&ns->E, ns->bnd->p_fixed, ns->bnorm, dt, ns->tau, p_old, ns->pip, ns->u2,
-                                         ns->A, ns->invdiag, ns->b);
+    share(ns, p_old, 1);
+    double b2 = sum_ranks(ns, fb_ns_omp_pressure_setup(&ns->E, ns->bnd->p_fixed, ns->bnorm, dt, ns->tau, p_old, ns->pip,
+                                                       ns->u2, ns->A, ns->invdiag, ns->b));
     if (!isfinite(b2)) FB_FAIL(FB_ERR_CHECK, "step %d: the pressure right-hand side is not finite: the run blew up", k);
-    if (ns->bnd->npfixed == 0) b2 = make_compatible(n, ns->b);
+    if (!has_fixed_pressure(ns)) b2 = make_compatible(ns, ns->b);
     double tol2 = ns->cfg.cg_tol * ns->cfg.cg_tol * b2, res2;
-    info->cg_its = fb_ns_omp_cg(n, ns->rowptr, ns->col, ns->A, ns->invdiag, ns->b, p, ns->r, ns->z, ns->d, ns->d2,
-                                ns->q, tol2, ns->cfg.cg_max_its, &res2);
+    if (ns->dist)
+        info->cg_its = fb_ns_dist_cg(ns, tol2, ns->cfg.cg_max_its, &res2);
+    else
+        info->cg_its = fb_ns_omp_cg(n, ns->rowptr, ns->col, ns->A, ns->invdiag, ns->b, p, ns->r, ns->z, ns->d, ns->d2,
+                                    ns->q, tol2, ns->cfg.cg_max_its, &res2);
     FB_CHECK(fb_ns_watch_cg(ns, k, b2, res2, info));
-    if (ns->bnd->p_ref >= 0) shift_to_reference(ns, ns->t + dt);
+    if (has_reference(ns)) shift_to_reference(ns, ns->t + dt);
+    share(ns, p, 1);
 fail:
     return status;
 }
@@ -338,6 +381,7 @@ fb_status fb_ns_step(fb_ns *ns, double t_end, fb_ns_step_info *info)
     fb_ns_omp_correct(&ns->E, ns->mass, info->dt, ns->p, ns->p_old, ns->u2, ns->u);
     impose_velocity(ns, ns->u, ns->t + info->dt);
     fb_ns_step_done(ns, info, (double[4]){t0, t1, t2, fb_now()});
+    if (ns->dist) fb_ns_dist_step_done(ns, info);
 fail:
     return status;
 }

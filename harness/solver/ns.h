@@ -54,7 +54,12 @@ typedef struct fb_ns_step_info {
     double div_norm; /* ||div u^n||_L2 at the start of the step */
     int cg_its;
     double cg_res;                    /* final ||r|| / ||b|| (0 when b = 0) */
-    double t_step1, t_step2, t_step3; /* seconds */
+    double t_step1, t_step2, t_step3; /* seconds (on several ranks: the slowest rank's) */
+    /* on several ranks (ns_dist.h); ranks = 0 on one */
+    int ranks;
+    double imbalance[3];               /* max / min over ranks of each step's time */
+    double halo_s, allreduce_s;        /* exchanges and reductions, the slowest rank's */
+    int64_t halo_bytes, halo_messages; /* sent, summed over ranks */
 } fb_ns_step_info;
 
 typedef struct fb_ns {
@@ -80,6 +85,7 @@ typedef struct fb_ns {
     double t;
     int step;
     struct fb_ns_device *dev; /* NULL: the OpenMP loops; else the state lives on a device (ns_device.h) */
+    struct fb_ns_dist *dist;  /* NULL: the whole mesh; else this rank's part of it (ns_dist.h) */
 } fb_ns;
 
 /* Sets up the solver on mesh m with boundary bnd (both must outlive it):

@@ -165,6 +165,10 @@ json_t *fb_solve_record(const fb_solve_case *c, const fb_ns *ns, const fb_solve_
     json_object_set_new(rec, "cg",
                         json_pack("{s:i, s:f, s:i, s:i, s:f}", "its_min", s.its_min, "its_mean", s.its_mean, "its_max",
                                   s.its_max, "its_total", s.its_total, "tol", ns->cfg.cg_tol));
+    json_t *its = json_array(); /* per step: what a run on several ranks is checked against */
+    for (int k = 0; k < log->n; ++k)
+        json_array_append_new(its, json_integer(log->steps[k].cg_its));
+    json_object_set_new(json_object_get(rec, "cg"), "its_per_step", its);
     json_object_set_new(rec, "stats", stats_json(log, &s));
     json_object_set_new(rec, "total_s", json_real(s.total_s));
     json_object_set_new(rec, "bytes_per_step", json_real(s.bytes_per_step));

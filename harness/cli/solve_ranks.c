@@ -1,0 +1,183 @@
+/* solve_ranks.c - the solver command's part that only exists on several
+ * ranks (contracts in solve_ranks.h). */
+#include "solve_ranks.h"
+
+#include "cli.h"
+
+#include <omp.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/comm.h"
+#include "../core/interrupt.h"
+#include "../core/stats.h"
+
+fb_status fb_solve_ranks_check(const char *const *backends, int nbackends, int compare, int sweep, int tuned,
+                               const char *peer)
+{
+    fb_status status = FB_OK;
+    const int p = fb_comm_size();
+    if (compare || nbackends > 1)
+        FB_FAIL(FB_ERR_USAGE, "solve on %d ranks: give one --backend (each rank runs its part on it), not several", p);
+    if (strcmp(backends[0], "openmp") != 0)
+        FB_FAIL(FB_ERR_USAGE,
+                "solve on %d ranks: --backend %s: the decomposed solver runs on openmp (each rank its own threads); "
+                "device backends run on one rank (docs/scaling.md)",
+                p, backends[0]);
+    if (sweep || tuned)
+        FB_FAIL(FB_ERR_USAGE, "solve on %d ranks: --param lists, --tune and --tuned run on one rank", p);
+    if (peer) FB_FAIL(FB_ERR_USAGE, "solve on %d ranks: --peer runs on one rank", p);
+fail:
+    return status;
+}
+
+fb_status fb_solve_ranks_setup(fb_solve_case *c, fb_ns *ns, fb_ns_dist *d)
+{
+    fb_status status = FB_OK;
+    FB_CHECK(fb_ns_dist_init(ns, d, &c->mesh, &c->bnd, &c->cfg, &c->bc));
+    fb_case_initial(c, ns);
+fail:
+    return status;
+}
+
+fb_status fb_solve_ranks_agree(fb_status mine)
+{
+    int64_t worst = mine;
+    fb_comm_allreduce_i64(&worst, 1, FB_COMM_MAX);
+    fb_comm_stats_take();
+    if (mine != FB_OK || worst == FB_OK) return mine;
+    return fb_error_set((fb_status)worst, __FILE__, __LINE__, "another rank failed (it says why)");
+}
+
+int fb_solve_ranks_exit(fb_status status)
+{
+    if (status == FB_OK) return 0;
+    const int together =
+        status == FB_ERR_USAGE || status == FB_ERR_INPUT || status == FB_ERR_CHECK || status == FB_ERR_INTERRUPTED;
+    if (!together) fb_comm_abort(fb_cli_report(status));
+    if (fb_comm_rank() == 0) return fb_cli_report(status);
+    return status == FB_ERR_INTERRUPTED ? 130 : fb_status_exit_code(status);
+}
+
+int fb_solve_ranks_interrupted(void)
+{
+    double any = fb_interrupted ? 1.0 : 0.0;
+    fb_comm_allreduce(&any, 1, FB_COMM_MAX);
+    fb_comm_stats_take(); /* bookkeeping, not a step's reduction */
+    return any > 0;
+}
+
+fb_status fb_solve_ranks_gather(fb_solve_case *c, const fb_ns *ns, fb_ns *whole)
+{
+    fb_status status = FB_OK;
+    const int root = fb_comm_rank() == 0;
+    double *u = NULL, *p = NULL;
+    if (root) {
+        FB_ALLOC(u, 3 * (size_t)c->mesh.nnodes, "the gathered velocity");
+        FB_ALLOC(p, (size_t)c->mesh.nnodes, "the gathered pressure");
+    }
+    FB_CHECK(fb_ns_dist_gather(ns, u, p));
+    if (!root) goto fail;
+    FB_CHECK(fb_ns_init(whole, &c->mesh, &c->bnd, &c->cfg, &c->bc));
+    memcpy(whole->u, u, 3 * sizeof *u * (size_t)c->mesh.nnodes);
+    memcpy(whole->p, p, sizeof *p * (size_t)c->mesh.nnodes);
+    whole->t = ns->t, whole->step = ns->step;
+fail:
+    free(u);
+    free(p);
+    return status;
+}
+
+/* Median and total of one per-step number. */
+static json_t *per_step(const fb_solve_log *log, size_t offset)
+{
+    double *v = malloc(sizeof *v * (size_t)(log->n ? log->n : 1)), total = 0.0;
+    if (!v) return json_null();
+    for (int k = 0; k < log->n; ++k) {
+        v[k] = *(const double *)((const char *)&log->steps[k] + offset);
+        total += v[k];
+    }
+    json_t *j = json_pack("{s:f, s:f}", "median", fb_median(v, (size_t)log->n), "total", total);
+    free(v);
+    return j;
+}
+
+static json_t *imbalance(const fb_solve_log *log)
+{
+    json_t *j = json_object();
+    static const char *const names[] = {"step1", "step2", "step3"};
+    double *v = malloc(sizeof *v * (size_t)(log->n ? log->n : 1));
+    for (int s = 0; v && s < 3; ++s) {
+        for (int k = 0; k < log->n; ++k)
+            v[k] = log->steps[k].imbalance[s];
+        json_object_set_new(j, names[s], json_real(fb_median(v, (size_t)log->n)));
+    }
+    free(v);
+    return j;
+}
+
+/* Every rank's host, in rank order. */
+static json_t *hosts(void)
+{
+    char mine[64] = {0};
+    char *all = NULL;
+    snprintf(mine, sizeof mine, "%s", fb_comm_host());
+    json_t *j = json_array();
+    if (fb_comm_allgather(mine, sizeof mine, (void **)&all) != FB_OK) return j;
+    for (int r = 0; r < fb_comm_size(); ++r)
+        json_array_append_new(j, json_string(all + sizeof mine * (size_t)r));
+    free(all);
+    return j;
+}
+
+/* Owned and halo node counts over ranks. */
+static json_t *partition_json(const fb_ns_dist *d)
+{
+    int64_t own[2] = {d->lp.nown, -(int64_t)d->lp.nown}, halo = d->lp.nlocal - d->lp.nown;
+    fb_comm_allreduce_i64(own, 2, FB_COMM_MAX);
+    fb_comm_allreduce_i64(&halo, 1, FB_COMM_SUM);
+    fb_comm_stats_take();
+    return json_pack("{s:s, s:I, s:I, s:I, s:I}", "method", "metis-kway", "nodes_min", (json_int_t)-own[1], "nodes_max",
+                     (json_int_t)own[0], "halo_nodes", (json_int_t)halo, "edges_cut", (json_int_t)d->cut);
+}
+
+json_t *fb_solve_ranks_json(const fb_ns *ns, const fb_solve_log *log)
+{
+    json_t *mpi = json_object();
+    double bytes = 0, messages = 0;
+    for (int k = 0; k < log->n; ++k)
+        bytes += (double)log->steps[k].halo_bytes, messages += (double)log->steps[k].halo_messages;
+    json_object_set_new(mpi, "ranks", json_integer(fb_comm_size()));
+    json_object_set_new(mpi, "hosts", hosts());
+    json_object_set_new(mpi, "library", json_string(fb_comm_library()));
+    json_object_set_new(mpi, "threads_per_rank", json_integer(omp_get_max_threads()));
+    json_object_set_new(mpi, "partition", partition_json(ns->dist));
+    json_object_set_new(mpi, "halo_s", per_step(log, offsetof(fb_ns_step_info, halo_s)));
+    json_object_set_new(mpi, "allreduce_s", per_step(log, offsetof(fb_ns_step_info, allreduce_s)));
+    json_object_set_new(mpi, "imbalance", imbalance(log));
+    json_object_set_new(mpi, "halo_bytes_per_step", json_real(log->n ? bytes / log->n : 0.0));
+    json_object_set_new(mpi, "halo_messages_per_step", json_real(log->n ? messages / log->n : 0.0));
+    return mpi;
+}
+
+static double get(const json_t *o, const char *a, const char *b)
+{
+    return json_number_value(json_object_get(json_object_get(o, a), b));
+}
+
+void fb_solve_ranks_print(FILE *f, const json_t *mpi)
+{
+    const json_t *part = json_object_get(mpi, "partition");
+    fprintf(
+        f, "  ranks %d (%s), METIS parts of %.0f .. %.0f nodes, %.0f halo nodes, %.0f edges cut\n",
+        (int)json_integer_value(json_object_get(mpi, "ranks")), json_string_value(json_object_get(mpi, "library")),
+        json_number_value(json_object_get(part, "nodes_min")), json_number_value(json_object_get(part, "nodes_max")),
+        json_number_value(json_object_get(part, "halo_nodes")), json_number_value(json_object_get(part, "edges_cut")));
+    fprintf(f, "  per step (median): halo exchange %.3g ms, allreduce %.3g ms, %.0f bytes in %.0f messages\n",
+            1e3 * get(mpi, "halo_s", "median"), 1e3 * get(mpi, "allreduce_s", "median"),
+            json_number_value(json_object_get(mpi, "halo_bytes_per_step")),
+            json_number_value(json_object_get(mpi, "halo_messages_per_step")));
+    fprintf(f, "  load balance (slowest / fastest rank, median over steps): step 1 %.2f, step 2 %.2f, step 3 %.2f\n",
+            get(mpi, "imbalance", "step1"), get(mpi, "imbalance", "step2"), get(mpi, "imbalance", "step3"));
+}

@@ -1,0 +1,71 @@
+/* ns_dist.h - the solver on several MPI ranks (docs/scaling.md).
+ *
+ * The mesh's node graph is split with METIS (rank 0 partitions, every
+ * rank gets the same partition); each rank runs ns.c's step on its part:
+ * its owned nodes plus one layer of halo nodes, assembled from every
+ * tetrahedron that touches an owned node, so the edge operators of owned
+ * rows are complete. The loops of ns_omp.c run over the owned rows only
+ * (ns->E.n = owned nodes; columns reach into the halo). Before each edge
+ * loop, the values it reads at neighbours are exchanged (fb_halo); every
+ * sum, maximum and the pressure-reference shift are reduced over ranks;
+ * the pressure CG is ns_dist.c's own Jacobi PCG, its product overlapped
+ * with the halo exchange (interior rows first, border rows after).
+ *
+ * Each rank keeps its part only; the fields come together on rank 0 only
+ * at the end (fb_ns_dist_gather), for validation and output.
+ */
+#ifndef FB_SOLVER_NS_DIST_H
+#define FB_SOLVER_NS_DIST_H
+
+#include "matrix/partition.h"
+#include "solver/ns.h"
+
+typedef struct fb_ns_dist {
+    fb_local_part lp;
+    fb_mesh mesh;             /* this rank's nodes and tetrahedra, local numbering */
+    fb_boundary bnd;          /* the case's boundary restricted to the owned nodes */
+    int64_t nglobal;          /* nodes of the whole mesh */
+    int64_t cut;              /* edges METIS cut */
+    int has_ref;              /* the whole case has a pressure reference node */
+    int has_fixed;            /* the whole case has fixed-pressure nodes */
+    unsigned char *is_border; /* per owned node: 1 when its row reads the halo */
+} fb_ns_dist;
+
+/* Sets ns up on this rank's part of (m, bnd): partitions among all ranks,
+ * builds the part and its local mesh and boundary, then fb_ns_init on it.
+ * Collective. d must outlive ns; ns->dist points at it. */
+fb_status fb_ns_dist_init(fb_ns *ns, fb_ns_dist *d, const fb_mesh *m, const fb_boundary *bnd, const fb_ns_config *cfg,
+                          const fb_ns_bc *bc);
+
+/* ---- what ns.c calls when ns->dist is set ---- */
+
+/* The halo values of v (ncomp per node) from their owners. */
+void fb_ns_dist_share(fb_ns *ns, double *v, int ncomp);
+/* Sums (or maxima) over ranks, in place. */
+void fb_ns_dist_sum(fb_ns *ns, double *v, int n);
+void fb_ns_dist_max(fb_ns *ns, double *v, int n);
+/* The lowest global number of a node with a non-finite velocity over
+ * all ranks (bad: this rank's local one, or -1), as a local node index
+ * when this rank has it (else 0 with *global set; -1 when none). */
+int fb_ns_dist_bad_node(fb_ns *ns, int bad, int64_t *global);
+/* The pressure reference: the shift the owner of the reference node
+ * computes (prescribed minus current), the same on every rank. */
+double fb_ns_dist_reference_shift(fb_ns *ns, double t);
+
+/* Jacobi PCG over the ranks: the contract of fb_ns_omp_cg (ns_omp.h) on
+ * the owned rows, halo of the direction exchanged while interior rows
+ * multiply. */
+int fb_ns_dist_cg(fb_ns *ns, double tol2, int maxit, double *res2);
+
+/* Per step, after fb_ns_step_done: the step times replaced by their
+ * maximum over ranks (the step ends when its slowest rank does), the
+ * max/min ratios, halo and reduction seconds, bytes and messages. */
+void fb_ns_dist_step_done(fb_ns *ns, fb_ns_step_info *info);
+
+/* Collective: u (3 per node) and p of the whole mesh on rank 0, in the
+ * mesh's numbering (u_all, p_all: rank 0 only, nglobal entries). */
+fb_status fb_ns_dist_gather(const fb_ns *ns, double *u_all, double *p_all);
+
+void fb_ns_dist_free(fb_ns_dist *d);
+
+#endif
