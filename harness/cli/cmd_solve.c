@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "solve_peer.h"
 #include "solve_ranks.h"
+#include "solve_scaling.h"
 #include "../backends/target.h"
 #include "../core/comm.h"
 #include "../core/measure.h"
@@ -21,6 +22,16 @@
 
 static const fb_option options[] = {
     {"level", "L", "refinement level: cavity 0, 1, 2 (N = 15, 29, 57), ethier-steinman 0..3 (default 0)", 0},
+    {"cube", "N", "cavity, ethier-steinman: the cube of N x N x N nodes instead of a level (3 .. 400)", 0},
+    {"scaling", "strong|weak",
+     "run the case under the launcher on each --ranks count and print speedup and parallel efficiency (weak: the "
+     "cube grows with the ranks, same nodes per rank); a record each, with its \"scaling\" part",
+     0},
+    {"ranks", "P[,P...]", "--scaling: the rank counts, increasing, the first the baseline (default 1,2,4)", 0},
+    {"launcher", "CMD",
+     "--scaling: how to start P ranks, {P} replaced by the count (default $FLOWBENCH_LAUNCHER or 'mpirun -np {P}'; "
+     "Slurm: 'srun -n {P}')",
+     0},
     {"backend", "B",
      "where to run: openmp (default, the baseline), opencl[:P.D] or cuda[:K] (the whole time loop on the device); "
      "repeat it to run each on the same mesh and compare",
@@ -128,7 +139,10 @@ static fb_status read_opts(const fb_parsed *args, solve_opts *o, fb_solve_case *
     if (fb_cli_value(args, "level")) FB_CHECK(fb_cli_int(args, "level", 0, &o->level));
     FB_CHECK(fb_cli_int(args, "steps", 0, &o->steps));
     if (fb_cli_value(args, "steps") && o->steps < 1) FB_FAIL(FB_ERR_USAGE, "--steps: must be at least 1");
-    FB_CHECK(fb_case_open(o->name, o->level, fb_cli_value(args, "mesh"), c));
+    int cube = 0;
+    FB_CHECK(fb_cli_int(args, "cube", 0, &cube));
+    if (fb_cli_value(args, "cube") && cube < 3) FB_FAIL(FB_ERR_USAGE, "--cube: must be at least 3");
+    FB_CHECK(fb_case_open_sized(o->name, o->level, cube, fb_cli_value(args, "mesh"), c));
     FB_CHECK(fb_cli_double(args, "t-end", c->t_end, &o->t_end));
     if (!(o->t_end > 0)) FB_FAIL(FB_ERR_USAGE, "--t-end: must be positive");
     FB_CHECK(fb_cli_double(args, "cfl", c->cfg.cfl, &c->cfg.cfl));
@@ -402,6 +416,11 @@ static int run_solve(const fb_parsed *args)
         return 0;
     }
     FB_CHECK(read_opts(args, &o, &c));
+    if (fb_solve_scaling_wanted(args)) {
+        if (o.nbackends > 1) FB_FAIL(FB_ERR_USAGE, "solve --scaling: give one --backend");
+        FB_CHECK(fb_solve_scaling_run(args, &c, o.backends[0]));
+        goto fail;
+    }
     if (fb_comm_size() > 1) {
         FB_CHECK(fb_solve_ranks_check(o.backends, o.nbackends, o.compare, o.plan.sweep, o.plan.tuned, o.peer));
         status = run_ranks(args, &o, &c);

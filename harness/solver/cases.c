@@ -38,14 +38,16 @@ static int nearest_node(const fb_mesh *m, const double x[3])
     return best;
 }
 
-static fb_status open_cavity(int level, fb_solve_case *c)
+/* The cube of n nodes per side when n > 0 (weak scaling), else the level's. */
+static fb_status open_cavity(int level, int cube_n, fb_solve_case *c)
 {
     fb_status status = FB_OK;
     const double pin[3] = {0.5, 0.5, 0.0};
     if (level < 0) level = 0;
-    int n = fb_mesh_cube_level(level);
+    int n = cube_n > 0 ? cube_n : fb_mesh_cube_level(level);
     if (n == 0) FB_FAIL(FB_ERR_USAGE, "solve cavity: level %d does not exist (levels are 0, 1, 2)", level);
-    c->level = level;
+    c->level = cube_n > 0 ? -1 : level;
+    c->cube_n = cube_n;
     snprintf(c->source, sizeof c->source, "gen:cube:%d", n);
     FB_CHECK(fb_mesh_cube(n, &c->mesh));
     FB_CHECK(fb_boundary_build(&c->mesh, cavity_tag, c, &c->bnd));
@@ -79,14 +81,15 @@ static double es_pressure(void *ctx, const double x[3], double t)
     return p;
 }
 
-static fb_status open_es(int level, fb_solve_case *c)
+static fb_status open_es(int level, int cube_n, fb_solve_case *c)
 {
     fb_status status = FB_OK;
     const double corner[3] = {-1.0, -1.0, -1.0};
     if (level < 0) level = 0;
     if (level > 3) FB_FAIL(FB_ERR_USAGE, "solve ethier-steinman: level %d does not exist (levels are 0..3)", level);
-    int n = 8 * (1 << level) + 1;
-    c->level = level;
+    int n = cube_n > 0 ? cube_n : 8 * (1 << level) + 1;
+    c->level = cube_n > 0 ? -1 : level;
+    c->cube_n = cube_n;
     snprintf(c->source, sizeof c->source, "gen:cube:%d on [-1,1]^3", n);
     FB_CHECK(fb_mesh_cube(n, &c->mesh));
     for (int64_t k = 0; k < 3 * (int64_t)c->mesh.nnodes; ++k)
@@ -131,18 +134,27 @@ void fb_case_es_errors(const fb_solve_case *c, const fb_ns *ns, double *eu, doub
 
 fb_status fb_case_open(const char *name, int level, const char *mesh_path, fb_solve_case *c)
 {
+    return fb_case_open_sized(name, level, 0, mesh_path, c);
+}
+
+fb_status fb_case_open_sized(const char *name, int level, int cube_n, const char *mesh_path, fb_solve_case *c)
+{
     fb_status status = FB_OK;
     memset(c, 0, sizeof *c);
+    if (cube_n && (cube_n < 3 || cube_n > FB_CASE_MAX_CUBE_N))
+        FB_FAIL(FB_ERR_USAGE, "solve %s: --cube %d: give 3 .. %d nodes per side", name, cube_n, FB_CASE_MAX_CUBE_N);
+    if (cube_n && level >= 0) FB_FAIL(FB_ERR_USAGE, "solve %s: give --level or --cube, not both", name);
     c->level = -1;
     if (strcmp(name, "cavity") == 0) {
         c->kind = FB_CASE_CAVITY, c->name = "cavity";
-        FB_CHECK(open_cavity(level, c));
+        FB_CHECK(open_cavity(level, cube_n, c));
     } else if (strcmp(name, "ethier-steinman") == 0) {
         c->kind = FB_CASE_ETHIER_STEINMAN, c->name = "ethier-steinman";
-        FB_CHECK(open_es(level, c));
+        FB_CHECK(open_es(level, cube_n, c));
     } else if (strcmp(name, "ahmed") == 0) {
         c->kind = FB_CASE_AHMED, c->name = "ahmed";
         if (level > 0) FB_FAIL(FB_ERR_USAGE, "solve ahmed: has no levels (give --mesh FILE for another mesh)");
+        if (cube_n) FB_FAIL(FB_ERR_USAGE, "solve ahmed: --cube is for the cube cases (give --mesh FILE)");
         FB_CHECK(open_ahmed(mesh_path, c));
     } else {
         FB_FAIL(FB_ERR_USAGE, "solve: unknown case '%s' (cases: cavity, ethier-steinman, ahmed)", name);

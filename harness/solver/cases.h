@@ -31,7 +31,8 @@ typedef enum fb_case_kind { FB_CASE_CAVITY, FB_CASE_ETHIER_STEINMAN, FB_CASE_AHM
 typedef struct fb_solve_case {
     fb_case_kind kind;
     const char *name;
-    int level;        /* -1 when the case has no levels */
+    int level;        /* -1 when the case has no levels, or runs on a cube of cube_n nodes per side */
+    int cube_n;       /* > 0: cavity or ethier-steinman on the cube of this many nodes per side (not a level) */
     char source[512]; /* the mesh: "gen:cube:15" or a file */
     fb_mesh mesh;
     fb_boundary bnd;
@@ -49,6 +50,13 @@ extern const char *const fb_case_names[];
  * overrides the case's mesh file (ahmed). Unknown names and levels are
  * FB_ERR_USAGE naming the choices. */
 fb_status fb_case_open(const char *name, int level, const char *mesh_path, fb_solve_case *c);
+
+/* The same with cube_n > 0: cavity or ethier-steinman on the cube of
+ * cube_n (3 .. FB_CASE_MAX_CUBE_N) nodes per side instead of a level (a
+ * level given too is FB_ERR_USAGE): weak scaling grows the mesh with the
+ * ranks. cube_n = 0: fb_case_open. */
+#define FB_CASE_MAX_CUBE_N 400
+fb_status fb_case_open_sized(const char *name, int level, int cube_n, const char *mesh_path, fb_solve_case *c);
 
 /* Sets the initial velocity and pressure (t = 0) and imposes the
  * boundary values. */

@@ -134,6 +134,7 @@ json_t *fb_solve_record(const fb_solve_case *c, const fb_ns *ns, const fb_solve_
     json_object_set_new(rec, "precision", json_string("double"));
     json_t *params = json_pack("{s:o, s:f, s:f, s:f}", "level", c->level >= 0 ? json_integer(c->level) : json_null(),
                                "cfl", ns->cfg.cfl, "dt_fixed", ns->cfg.dt_fixed, "cg_tol", ns->cfg.cg_tol);
+    if (c->cube_n) json_object_set_new(params, "cube", json_integer(c->cube_n));
     if (ns->dev) json_object_update_new(params, fb_json_params(fb_ns_axes, FB_NS_NAXES, fb_ns_device_point(ns)));
     json_object_set_new(rec, "params", params);
     json_object_set(rec, "mesh", mesh);
@@ -186,7 +187,9 @@ json_t *fb_solve_record(const fb_solve_case *c, const fb_ns *ns, const fb_solve_
 
 void fb_solve_problem_name(const fb_solve_case *c, char *buf, size_t len)
 {
-    if (c->level >= 0)
+    if (c->cube_n > 0)
+        snprintf(buf, len, "%s-n%d", c->name, c->cube_n);
+    else if (c->level >= 0)
         snprintf(buf, len, "%s-l%d", c->name, c->level);
     else
         snprintf(buf, len, "%s", c->name);

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# solve_mpi.sh FLOWBENCH SOURCE_DIR DIR - the solver on several MPI ranks
+# ($FB_MPIEXEC, Open MPI on loopback): cavity levels 0 and 1 on 1, 2 and 4
+# ranks, ethier-steinman (time-dependent boundary values, a pressure
+# reference) and Ahmed (outlet pressure, slip walls; when gmsh is here) on 2,
+# each equal to the single-process run: velocity and pressure within 1e-8
+# of the field's largest value (docs/scaling.md), CG iterations within one
+# per step; the record's "mpi" part; what cannot run on several ranks
+# refused in one line by rank 0; the scaling study's records.
+set -euo pipefail
+bin=$1; src=$2; dir=$3
+mpiexec=${FB_MPIEXEC:-mpirun}
+rm -rf "$dir"; mkdir -p "$dir"
+
+# largest |a - b| over the largest |a|, for velocity and pressure of two VTU files
+field_diff() {
+  awk 'FNR == 1 { file++ }
+       /<DataArray/ { arr = ($0 ~ /Name="velocity"/) ? "u" : ($0 ~ /Name="pressure"/) ? "p" : ""; n = 0; next }
+       /<\/DataArray>/ { arr = ""; next }
+       arr != "" { for (i = 1; i <= NF; ++i) { k = arr SUBSEP (n++)
+                     if (file == 1) { v[k] = $i; a = $i < 0 ? -$i : $i; if (a > amax[arr]) amax[arr] = a }
+                     else { d = $i - v[k]; d = d < 0 ? -d : d; if (d > dmax[arr]) dmax[arr] = d; seen[arr] += 1 } } }
+       END { if (!seen["u"] || !seen["p"] || !amax["u"]) { print "missing"; exit }
+             printf "%.3g %.3g\n", dmax["u"] / amax["u"], dmax["p"] / (amax["p"] ? amax["p"] : 1) }' "$1" "$2"
+}
+
+# run CASE ARGS... on 1 process and on each count in $counts; compare
+check_case() {
+  local tag=$1; shift
+  "$bin" solve "$@" --no-stream --quiet --vtk "$dir/$tag-1.vtu" --out "$dir/$tag-1.jsonl" > /dev/null
+  for p in $counts; do
+    "$mpiexec" -np "$p" "$bin" solve "$@" --no-stream --quiet --vtk "$dir/$tag-$p.vtu" --out "$dir/$tag-$p.jsonl" \
+      > "$dir/$tag-$p.txt" 2>&1 || { echo "FAIL: $tag on $p ranks:"; tail -5 "$dir/$tag-$p.txt"; exit 1; }
+    read -r du dp <<< "$(field_diff "$dir/$tag-1.vtu" "$dir/$tag-$p.vtu")"
+    awk -v u="$du" -v p="$dp" 'BEGIN { exit !(u != "missing" && u <= 1e-8 && p <= 1e-8) }' ||
+      { echo "FAIL: $tag on $p ranks differs from one process: velocity $du, pressure $dp (limit 1e-8)"; exit 1; }
+    jq -e -s --argjson p "$p" --slurpfile one "$dir/$tag-1.jsonl" '
+        ([$one[] | select(.type == "measurement")][0].cg.its_per_step) as $ref
+        | [.[] | select(.type == "measurement")][0]
+        | .status == "ok" and (.cg.its_per_step | length) == ($ref | length)
+          and ([.cg.its_per_step, $ref] | transpose | all((.[0] - .[1]) | fabs <= 1))
+          and (if $p > 1 then .mpi.ranks == $p and (.mpi.hosts | length) == $p and .mpi.partition.nodes_min > 0
+                 and .mpi.halo_bytes_per_step > 0 and .mpi.halo_messages_per_step > 0
+                 and .mpi.imbalance.step2 >= 1 and .mpi.halo_s.total >= 0 else .mpi == null end)' \
+      "$dir/$tag-$p.jsonl" > /dev/null ||
+      { echo "FAIL: $tag on $p ranks: CG iterations or the mpi part of the record"; jq -c '.cg, .mpi' "$dir/$tag-$p.jsonl"; exit 1; }
+    grep -q "load balance" "$dir/$tag-$p.txt" || [ "$p" -eq 1 ] || { echo "FAIL: $tag: no mpi lines in the table"; exit 1; }
+  done
+  echo "ok: $tag equals its single-process run on ranks: $counts"
+}
+
+counts="1 2 4" check_case cavity-l0 cavity --level 0 --steps 5
+counts="1 2 4" check_case cavity-l1 cavity --level 1 --steps 3
+counts="2" check_case es ethier-steinman --level 0 --steps 3
+if command -v gmsh > /dev/null; then
+  "$src/scripts/mesh-ahmed.sh" "$dir/ahmed4.msh" 4 > /dev/null
+  counts="2" check_case ahmed ahmed --mesh "$dir/ahmed4.msh" --steps 2
+fi
+
+# what runs on one rank only: refused by rank 0 in one line, exit 2, no hang
+refused() {
+  local what=$1; shift
+  set +e
+  timeout 60 "$mpiexec" -np 2 "$bin" "$@" > "$dir/refused.out" 2> "$dir/refused.err"
+  local rc=$?
+  set -e
+  [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] || { echo "FAIL: $what: exit $rc (0 = accepted, 124 = hung)"; exit 1; }
+  [ "$(grep -c '^flowbench:' "$dir/refused.err")" -eq 1 ] && grep -q "$what" "$dir/refused.err" ||
+    { echo "FAIL: $what: expected one line from rank 0"; cat "$dir/refused.err"; exit 1; }
+}
+refused "device backends run on one rank" solve cavity --steps 1 --no-stream --backend opencl
+refused "give one --backend" solve cavity --steps 1 --no-stream --compare
+refused "does not run on several ranks" devices
+echo "ok: refusals on several ranks"
+
+# the scaling study: one record per count with its scaling part
+"$bin" solve cavity --steps 2 --no-stream --scaling strong --ranks 1,2 --launcher "$mpiexec -np {P}" \
+  --out "$dir/scaling.jsonl" > "$dir/scaling.txt"
+jq -e -s '[.[] | select(.type == "measurement")] | length == 2
+          and (map(.scaling.ranks) == [1, 2]) and .[0].scaling.efficiency == 1 and (.[1].scaling.speedup > 0)
+          and .[1].mpi.ranks == 2 and all(.scaling.mode == "strong")' "$dir/scaling.jsonl" > /dev/null ||
+  { echo "FAIL: strong scaling records"; cat "$dir/scaling.txt"; exit 1; }
+"$bin" solve cavity --steps 2 --no-stream --scaling weak --ranks 1,2 --launcher "$mpiexec -np {P}" \
+  --out "$dir/weak.jsonl" > "$dir/weak.txt"
+jq -e -s '[.[] | select(.type == "measurement")] | map(.mesh.nodes) == [3375, 6859]
+          and all(.scaling.mode == "weak")' "$dir/weak.jsonl" > /dev/null ||
+  { echo "FAIL: weak scaling grows the cube 15 -> 19 nodes per side"; cat "$dir/weak.txt"; exit 1; }
+grep -q "efficiency" "$dir/scaling.txt" || { echo "FAIL: no scaling table"; exit 1; }
+echo "ok: scaling studies"
