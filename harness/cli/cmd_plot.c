@@ -68,6 +68,8 @@ const fb_command fb_cmd_plot = {
                    "              resource field per device and matrix (e.g. occupancy)\n"
                    "  percell     time per cell per work-group shape or layout (grid families)\n"
                    "  steps       the solver's time split per backend\n"
+                   "  scaling     speedup and parallel efficiency against MPI ranks, ideal line\n"
+                   "              beside (solve --scaling, scripts/heat2d-scaling.sh)\n"
                    "A type the file has no data for is skipped with one line saying what it needs.\n"
                    "Bars carry min/max whiskers from the samples; a kernel has one colour in all\n"
                    "figures. Each figure's table (NAME.csv) and its title, labels and colours\n"

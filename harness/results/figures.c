@@ -28,6 +28,8 @@ static const struct {
     [FB_FIG_PERCELL] = {"percell", "time per cell: no grid records (ns_per_cell) with two or more block shapes "
                                    "or layouts"},
     [FB_FIG_STEPS] = {"steps", "solver time split: no solve records with step timings"},
+    [FB_FIG_SCALING] = {"scaling", "scaling over ranks: no records of a scaling study (solve --scaling, "
+                                   "scripts/heat2d-scaling.sh)"},
 };
 
 const char *fb_figure_script(fb_figure_kind kind) { return kinds[kind].script; }
@@ -674,10 +676,44 @@ static fb_status collect_steps(const fb_results_set *set, fb_figure_list *out)
         snprintf(f->title, sizeof f->title, "solve %s on %s: time split per backend, %g steps", fb_record_matrix(r),
                  fb_record_host(r), fb_json_num(r->json, "steps"));
         device_label(r, dev, sizeof dev);
+        const double ranks = fb_json_num(r->json, "mpi.ranks");
+        if (ranks > 1) snprintf(dev + strlen(dev), sizeof dev - strlen(dev), " x %.0f ranks", ranks);
         for (size_t k = 0; k < sizeof parts / sizeof parts[0]; ++k) {
             const double v = fb_json_num(r->json, fields[k]);
             FB_CHECK(figure_put(f, dev, parts[k], isnan(v) ? 0.0 : v, 0));
         }
+    }
+fail:
+    return status;
+}
+
+/* ---- scaling over ranks --------------------------------------------------- */
+
+/* One figure per (host, benchmark, mode, backend and device): a line per
+ * problem of its speedup against the study's first rank count; the script
+ * draws the ideal line and the efficiency (speedup / (ranks / first)). */
+static fb_status collect_scaling(const fb_results_set *set, fb_figure_list *out)
+{
+    fb_status status = FB_OK;
+    char group[512], ranks[32];
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        const double p = fb_json_num(r->json, "scaling.ranks"), speedup = fb_json_num(r->json, "scaling.speedup");
+        if (!latest_usable(r) || !(p >= 1) || !(speedup > 0)) continue;
+        const char *mode = str(r, "scaling.mode");
+        snprintf(group, sizeof group, "%.64s|%.32s|%.16s|%.200s|%.128s", fb_record_host(r), str(r, "benchmark"), mode,
+                 str(r, "device"), str(r, "device_name"));
+        fb_figure *f = figure_get(out, FB_FIG_SCALING, group, r);
+        if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
+        snprintf(f->name, sizeof f->name, "scaling %s %s", mode, str(r, "benchmark"));
+        set_qualifiers(f, (const char *[]){str(r, "backend"), fb_record_host(r)}, 2);
+        snprintf(f->title, sizeof f->title, "%s scaling of %s on %s, %s: speedup and parallel efficiency", mode,
+                 str(r, "benchmark"), fb_record_host(r), str(r, "backend"));
+        snprintf(f->xlabel, sizeof f->xlabel, "ranks");
+        snprintf(ranks, sizeof ranks, "%.0f", p);
+        /* weak scaling grows the mesh with the ranks: one line per case, not per mesh */
+        const char *line = strcmp(mode, "weak") == 0 && *str(r, "case") ? str(r, "case") : fb_record_matrix(r);
+        FB_CHECK(figure_put(f, ranks, line, speedup, 1));
     }
 fail:
     return status;
@@ -953,6 +989,7 @@ fb_status fb_figures_collect(const fb_results_set *set, fb_figure_kind kind, fb_
     case FB_FIG_PROFILE: FB_CHECK(collect_profile(set, out)); break;
     case FB_FIG_PERCELL: FB_CHECK(collect_percell(set, out)); break;
     case FB_FIG_STEPS: FB_CHECK(collect_steps(set, out)); break;
+    case FB_FIG_SCALING: FB_CHECK(collect_scaling(set, out)); break;
     default: break;
     }
     assign_names(out);
@@ -1178,7 +1215,7 @@ fb_status fb_figure_write(const fb_figure *fig, const char *path)
     FILE *out = w.f;
     if (fig->kind == FB_FIG_HEATMAP)
         FB_CHECK(write_heatmap(fig, out));
-    else if (fig->kind == FB_FIG_BESIDE)
+    else if (fig->kind == FB_FIG_BESIDE || fig->kind == FB_FIG_SCALING)
         FB_CHECK(write_lines(fig, out));
     else if (fig->kind == FB_FIG_PROFILE)
         FB_CHECK(write_profile(fig, out));

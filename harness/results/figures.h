@@ -26,6 +26,7 @@ typedef enum fb_figure_kind {
     FB_FIG_BESIDE,     /* GB/s against a counter or resource field: its values x kernels (plot --beside) */
     FB_FIG_PERCELL,    /* time per cell (grid families): block shapes or layouts x kernels */
     FB_FIG_STEPS,      /* the solver's time split: backends x (CPU->GPU, step 1, 2, 3, GPU->CPU), stacked */
+    FB_FIG_SCALING,    /* speedup and parallel efficiency against ranks (records with "scaling"): ranks x problems */
     FB_FIG_NKINDS
 } fb_figure_kind;
 

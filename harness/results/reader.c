@@ -145,6 +145,9 @@ char *fb_record_key(const json_t *rec)
         /* cold and warm caches measure different things: never pair them */
         snprintf(key + strlen(key), len - strlen(key), "|%s|%s|%s", fb_json_str(rec, "suite"), fb_json_str(rec, "case"),
                  json_is_true(json_object_get(rec, "cold")) ? "cold" : "");
+        /* a problem decomposed over P ranks is another measurement than on one */
+        const double ranks = fb_json_num(rec, "mpi.ranks");
+        if (ranks > 1) snprintf(key + strlen(key), len - strlen(key), "|ranks=%.0f", ranks);
     }
     free(params);
     return key;

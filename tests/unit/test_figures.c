@@ -41,6 +41,7 @@ static void results_begin(results_file *rf, const char *name, const char *host)
 
 typedef struct rec {
     const char *benchmark, *kernel, *device, *precision, *matrix, *suite, *case_, *params;
+    const char *extra; /* more fields, raw JSON after a comma */
     double median_s;
     int cache_resident;
 } rec;
@@ -66,6 +67,7 @@ static void results_add(results_file *rf, rec r)
     if (r.cache_resident) fputs(",\"cache_resident\":true", rf->f);
     if (r.suite) fprintf(rf->f, ",\"suite\":\"%s\"", r.suite);
     if (r.case_) fprintf(rf->f, ",\"case\":\"%s\"", r.case_);
+    if (r.extra) fprintf(rf->f, ",%s", r.extra);
     fputs("}\n", rf->f);
 }
 
@@ -284,6 +286,43 @@ static void test_names_say_precision_and_case(void **state)
     fb_results_set_free(set);
 }
 
+/* ---- scaling over ranks ------------------------------------------------------- */
+
+/* A strong study on 1, 2 and 4 ranks of one mesh: three points of one line
+ * (runs on several ranks never supersede the one-rank run of the same
+ * configuration), speedups as recorded, ranks in numeric order. */
+static void test_scaling_lines_over_ranks(void **state)
+{
+    (void)state;
+    results_file rf;
+    fb_figure_list list;
+    static const char *const extras[] = {
+        "\"scaling\":{\"mode\":\"strong\",\"ranks\":4,\"speedup\":3.5,\"efficiency\":0.875},\"mpi\":{\"ranks\":4}",
+        "\"scaling\":{\"mode\":\"strong\",\"ranks\":1,\"speedup\":1,\"efficiency\":1}",
+        "\"scaling\":{\"mode\":\"strong\",\"ranks\":2,\"speedup\":1.8,\"efficiency\":0.9},\"mpi\":{\"ranks\":2}",
+    };
+    results_begin(&rf, "scaling", "host");
+    for (int k = 0; k < 3; ++k)
+        results_add(&rf, (rec){.benchmark = "solve",
+                               .kernel = "fractional-step",
+                               .device = "openmp:0",
+                               .matrix = "cavity-l1",
+                               .extra = extras[k],
+                               .median_s = 1e-2});
+    results_add(&rf, (rec){.benchmark = "solve",
+                           .kernel = "fractional-step",
+                           .device = "openmp:0",
+                           .matrix = "m2",
+                           .median_s = 1e-2}); /* no study: not drawn */
+    fb_results_set *set = results_load(&rf);
+    assert_int_equal(fb_figures_collect(set, FB_FIG_SCALING, &list), FB_OK);
+    assert_int_equal(list.n, 1);
+    assert_string_equal(list.f[0].name, "scaling-strong-solve");
+    assert_string_equal(table_text(&list.f[0]), "ranks,cavity-l1\n1,1\n2,1.8\n4,3.5\n");
+    fb_figure_list_free(&list);
+    fb_results_set_free(set);
+}
+
 /* ---- colours ----------------------------------------------------------------- */
 
 static void assert_distinct_colours(const fb_colour_map *map, const fb_figure *f)
@@ -392,6 +431,7 @@ int main(void)
         cmocka_unit_test(test_variants_whiskers),
         cmocka_unit_test(test_roofline_marks_cache_resident_rows),
         cmocka_unit_test(test_names_say_precision_and_case),
+        cmocka_unit_test(test_scaling_lines_over_ranks),
         cmocka_unit_test(test_colours_one_per_label),
         cmocka_unit_test(test_large_svg_is_valid),
         cmocka_unit_test(test_colours_beyond_the_palette),
