@@ -215,10 +215,14 @@ static fb_status choose_dt(fb_ns *ns, double t_end, int k, fb_ns_step_info *info
     double rate = fb_ns_omp_rate(ns->E.n, ns->u, ns->h, ns->vfixed, ns->cfg.nu, &conv, &bad);
     if (ns->dist) {
         double v[2] = {rate, conv};
-        int64_t global;
         fb_ns_dist_max(ns, v, 2);
         rate = v[0], conv = v[1];
-        bad = fb_ns_dist_bad_node(ns, bad, &global);
+        const int64_t global = fb_ns_dist_bad_node(ns, bad);
+        if (global >= 0) /* the mesh's number: local numbers differ from rank to rank */
+            return fb_error_set(FB_ERR_CHECK, __FILE__, __LINE__,
+                                "step %d: velocity is not finite at node %lld of the mesh: the run blew up", k,
+                                (long long)global);
+        bad = -1;
     }
     return fb_ns_pick_dt(ns, t_end, k, rate, conv, bad, info);
 }

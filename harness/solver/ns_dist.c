@@ -130,14 +130,11 @@ void fb_ns_dist_max(fb_ns *ns, double *v, int n)
     fb_comm_allreduce(v, n, FB_COMM_MAX);
 }
 
-int fb_ns_dist_bad_node(fb_ns *ns, int bad, int64_t *global)
+int64_t fb_ns_dist_bad_node(fb_ns *ns, int bad)
 {
-    const fb_local_part *lp = &ns->dist->lp;
-    int64_t g = bad >= 0 ? lp->l2g[bad] : INT64_MAX;
+    int64_t g = bad >= 0 ? ns->dist->lp.l2g[bad] : INT64_MAX;
     fb_comm_allreduce_i64(&g, 1, FB_COMM_MIN);
-    *global = g == INT64_MAX ? -1 : g;
-    if (g == INT64_MAX) return -1;
-    return lp->g2l[g] >= 0 ? lp->g2l[g] : 0;
+    return g == INT64_MAX ? -1 : g;
 }
 
 double fb_ns_dist_reference_shift(fb_ns *ns, double t)

@@ -44,10 +44,9 @@ void fb_ns_dist_share(fb_ns *ns, double *v, int ncomp);
 /* Sums (or maxima) over ranks, in place. */
 void fb_ns_dist_sum(fb_ns *ns, double *v, int n);
 void fb_ns_dist_max(fb_ns *ns, double *v, int n);
-/* The lowest global number of a node with a non-finite velocity over
- * all ranks (bad: this rank's local one, or -1), as a local node index
- * when this rank has it (else 0 with *global set; -1 when none). */
-int fb_ns_dist_bad_node(fb_ns *ns, int bad, int64_t *global);
+/* The lowest mesh number of a node with a non-finite velocity over all
+ * ranks (bad: this rank's lowest local one, or -1); -1 when none. */
+int64_t fb_ns_dist_bad_node(fb_ns *ns, int bad);
 /* The pressure reference: the shift the owner of the reference node
  * computes (prescribed minus current), the same on every rank. */
 double fb_ns_dist_reference_shift(fb_ns *ns, double t);
