@@ -49,8 +49,9 @@ void fb_ns_dist_max(fb_ns *ns, double *v, int n);
  * when this rank has it (else 0 with *global set; -1 when none). */
 int fb_ns_dist_bad_node(fb_ns *ns, int bad, int64_t *global);
 /* The pressure reference: the shift the owner of the reference node
- * computes (prescribed minus current), the same on every rank. */
-double fb_ns_dist_reference_shift(fb_ns *ns, double t);
+ * computed (prescribed minus current: mine, ignored on the other ranks),
+ * the same on every rank. */
+double fb_ns_dist_reference_shift(fb_ns *ns, double mine);
 
 /* Jacobi PCG over the ranks: the contract of fb_ns_omp_cg (ns_omp.h) on
  * the owned rows, halo of the direction exchanged while interior rows
