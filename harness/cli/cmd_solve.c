@@ -33,8 +33,9 @@ static const fb_option options[] = {
      "Slurm: 'srun -n {P}')",
      0},
     {"backend", "B",
-     "where to run: openmp (default, the baseline), opencl[:P.D] or cuda[:K] (the whole time loop on the device); "
-     "repeat it to run each on the same mesh and compare",
+     "where to run: openmp (default, the baseline), opencl[:P.D] or cuda[:K] (the whole time loop on the device; "
+     "under mpirun plain opencl or cuda gives each rank the device local rank mod count); repeat it to run each on "
+     "the same mesh and compare",
      1},
     {"compare", NULL, "run openmp and every device backend that opens here, and compare (the paper's tables)", 0},
     {"param", "NAME=V[,V...]",
@@ -508,6 +509,11 @@ const fb_command fb_cmd_solve = {
                    "SpMV kernel's own cached point for the pressure matrix. --peer viennacl, after\n"
                    "an opencl run, solves its last pressure system with flowbench's CG and\n"
                    "ViennaCL's on the same device and compares them.\n"
+                   "Under mpirun (P ranks) each rank runs its METIS part of the mesh, on its OpenMP\n"
+                   "threads or, with --backend opencl|cuda, on its device: plain opencl or cuda takes\n"
+                   "the device local rank modulo their count (a GPU per rank), opencl:P.D or cuda:K\n"
+                   "that device for every rank; the fields are gathered on rank 0, which prints and\n"
+                   "records. CG_VARIANT=2, CG_SPMV, sweeps, --tune, --tuned and --peer run on one rank.\n"
                    "docs/solver.md has the details.",
     .options = options,
     .min_positional = 0, /* --list needs no CASE; read_opts asks for it otherwise */

@@ -9,7 +9,9 @@
  * loop, the values it reads at neighbours are exchanged (fb_halo); every
  * sum, maximum and the pressure-reference shift are reduced over ranks;
  * the pressure CG is ns_dist.c's own Jacobi PCG, its product overlapped
- * with the halo exchange (interior rows first, border rows after).
+ * with the halo exchange (interior rows first, border rows after). On a
+ * device backend (ns_device.h) the device's step does the same with these
+ * exchanges and reductions, its own CG on the device.
  *
  * Each rank keeps its part only; the fields come together on rank 0 only
  * at the end (fb_ns_dist_gather), for validation and output.
