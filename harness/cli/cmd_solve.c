@@ -33,8 +33,9 @@ static const fb_option options[] = {
      "Slurm: 'srun -n {P}')",
      0},
     {"backend", "B",
-     "where to run: openmp (default, the baseline), opencl[:P.D] or cuda[:K] (the whole time loop on the device); "
-     "repeat it to run each on the same mesh and compare",
+     "where to run: openmp (default, the baseline), opencl[:P.D] or cuda[:K] (the whole time loop on the device; "
+     "under mpirun plain opencl or cuda gives each rank the device local rank mod count); repeat it to run each on "
+     "the same mesh and compare",
      1},
     {"compare", NULL, "run openmp and every device backend that opens here, and compare (the paper's tables)", 0},
     {"param", "NAME=V[,V...]",
@@ -300,9 +301,28 @@ static void free_run(solve_run *s)
     memset(s, 0, sizeof *s);
 }
 
-/* The case on P ranks, each its part of the mesh (solve_ranks.h): rank 0
- * measures the triad, gathers the fields, validates, prints the table and
- * writes the record; the others compute their part and stay silent. */
+/* A rank's part on its device: its own uploads (the first rank that fails
+ * says why and ends the run: solve_ranks.h), then the warm-up step, which
+ * exchanges, all together. */
+static fb_status open_rank_device(const solve_opts *o, const fb_solve_case *c, solve_run *s)
+{
+    s->point = o->point;
+    fb_solve_ranks_own(fb_ns_device_open(&s->ns, s->t, &s->point, &s->log.upload_s, &s->log.setup_s));
+    fb_status status = fb_ns_device_warm_up(&s->ns, &s->log.setup_s);
+    if (status == FB_OK && !o->quiet) {
+        char params[256];
+        const fb_device_info *d = fb_target_info(s->t);
+        fb_solve_point_text(&s->point, params, sizeof params);
+        fprintf(stderr, "solve %s: %d nodes on %d ranks, each on its device (rank 0: %s, %s), %s\n", c->name,
+                c->mesh.nnodes, fb_comm_size(), d->id, d->name, params);
+    }
+    return status;
+}
+
+/* The case on P ranks, each its part of the mesh (solve_ranks.h) on its
+ * threads or its device: rank 0 measures the triad, gathers the fields,
+ * validates, prints the table and writes the record; the others compute
+ * their part and stay silent. */
 static fb_status run_ranks(const fb_parsed *args, const solve_opts *o, fb_solve_case *c)
 {
     fb_status status = FB_OK, run_status;
@@ -315,13 +335,14 @@ static fb_status run_ranks(const fb_parsed *args, const solve_opts *o, fb_solve_
     solve_opts mine = *o;
     memset(&s, 0, sizeof s), memset(&d, 0, sizeof d), memset(&whole, 0, sizeof whole);
     mine.quiet = o->quiet || !root;
-    FB_CHECK(fb_target_open("openmp", &s.t));
+    fb_solve_ranks_own(fb_solve_ranks_open_target(o->backends[0], &s.t));
     s.stream_gbs = -1;
     if (root) status = fb_cli_stream_triad(args, s.t, fb_target_info(s.t)->id, 1, &s.stream_gbs);
     FB_CHECK(fb_solve_ranks_agree(status));
     FB_CHECK(fb_solve_ranks_setup(c, &s.ns, &d));
+    if (on_device(s.t)) FB_CHECK(open_rank_device(&mine, c, &s));
     s.rss_setup = fb_rss_bytes();
-    if (!mine.quiet)
+    if (!mine.quiet && !on_device(s.t))
         fprintf(stderr, "solve %s: %d nodes on %d ranks, %d threads each\n", c->name, c->mesh.nnodes, fb_comm_size(),
                 omp_get_max_threads());
     run_status = time_loop(&mine, &s.ns, &s.log);
@@ -330,10 +351,12 @@ static fb_status run_ranks(const fb_parsed *args, const solve_opts *o, fb_solve_
         goto fail;
     }
     if (run_status != FB_OK) snprintf(reason, sizeof reason, "%s", fb_error_message());
+    FB_CHECK(fb_ns_device_download(&s.ns, &s.log.download_s));
     FB_CHECK(fb_solve_ranks_gather(c, &s.ns, &whole));
     mpi = fb_solve_ranks_json(&s.ns, &s.log);
     if (root) {
         FILE *table = o->as_json ? stderr : stdout;
+        whole.dev = s.ns.dev; /* lent, so the record and the table name the device and its point */
         FB_CHECK(fb_case_validate(c, &whole, &s.validation));
         const char *verdict = run_status == FB_OK ? "ok" : run_status == FB_ERR_CHECK ? "failed" : "interrupted";
         s.rec = fb_solve_record(c, &whole, &s.log, fb_target_info(s.t), s.stream_gbs, s.rss_setup, s.validation,
@@ -346,6 +369,7 @@ static fb_status run_ranks(const fb_parsed *args, const solve_opts *o, fb_solve_
     status = run_status;
     if (status != FB_OK) fb_error_set(status, __FILE__, __LINE__, "%s", reason);
 fail:
+    whole.dev = NULL; /* s.ns's, freed with it */
     json_decref(mpi);
     fb_ns_free(&whole);
     free_run(&s);
@@ -422,7 +446,8 @@ static int run_solve(const fb_parsed *args)
         goto fail;
     }
     if (fb_comm_size() > 1) {
-        FB_CHECK(fb_solve_ranks_check(o.backends, o.nbackends, o.compare, o.plan.sweep, o.plan.tuned, o.peer));
+        FB_CHECK(
+            fb_solve_ranks_check(o.backends, o.nbackends, o.compare, o.plan.sweep, o.plan.tuned, o.peer, &o.point));
         status = run_ranks(args, &o, &c);
         goto fail;
     }
@@ -484,6 +509,11 @@ const fb_command fb_cmd_solve = {
                    "SpMV kernel's own cached point for the pressure matrix. --peer viennacl, after\n"
                    "an opencl run, solves its last pressure system with flowbench's CG and\n"
                    "ViennaCL's on the same device and compares them.\n"
+                   "Under mpirun (P ranks) each rank runs its METIS part of the mesh, on its OpenMP\n"
+                   "threads or, with --backend opencl|cuda, on its device: plain opencl or cuda takes\n"
+                   "the device local rank modulo their count (a GPU per rank), opencl:P.D or cuda:K\n"
+                   "that device for every rank; the fields are gathered on rank 0, which prints and\n"
+                   "records. CG_VARIANT=2, CG_SPMV, sweeps, --tune, --tuned and --peer run on one rank.\n"
                    "docs/solver.md has the details.",
     .options = options,
     .min_positional = 0, /* --list needs no CASE; read_opts asks for it otherwise */

@@ -12,24 +12,45 @@
 #include "../core/comm.h"
 #include "../core/interrupt.h"
 #include "../core/stats.h"
+#include "../solver/ns_device.h"
 
 fb_status fb_solve_ranks_check(const char *const *backends, int nbackends, int compare, int sweep, int tuned,
-                               const char *peer)
+                               const char *peer, const fb_param_point *point)
 {
     fb_status status = FB_OK;
     const int p = fb_comm_size();
     if (compare || nbackends > 1)
         FB_FAIL(FB_ERR_USAGE, "solve on %d ranks: give one --backend (each rank runs its part on it), not several", p);
-    if (strcmp(backends[0], "openmp") != 0)
-        FB_FAIL(FB_ERR_USAGE,
-                "solve on %d ranks: --backend %s: the decomposed solver runs on openmp (each rank its own threads); "
-                "device backends run on one rank (docs/scaling.md)",
-                p, backends[0]);
     if (sweep || tuned)
         FB_FAIL(FB_ERR_USAGE, "solve on %d ranks: --param lists, --tune and --tuned run on one rank", p);
     if (peer) FB_FAIL(FB_ERR_USAGE, "solve on %d ranks: --peer runs on one rank", p);
+    if (strcmp(backends[0], "openmp") != 0) FB_CHECK(fb_ns_device_check_ranks(point));
 fail:
     return status;
+}
+
+fb_status fb_solve_ranks_open_target(const char *spec, fb_target **out)
+{
+    char indexed[64];
+    const fb_backend_ops *ops = fb_backend_find(spec);
+    char why[256] = "";
+    /* a spec with a device, an unknown name or a backend without devices:
+     * fb_target_open says what it opens or why not */
+    const int ndev = ops && !strchr(spec, ':') && ops->probe ? ops->probe(why, sizeof why) : 0;
+    if (ndev <= 0) return fb_target_open(spec, out);
+    snprintf(indexed, sizeof indexed, "%s:%d", spec, fb_comm_local_rank() % ndev);
+    return fb_target_open(indexed, out);
+}
+
+void fb_solve_ranks_own(fb_status mine)
+{
+    int64_t first = mine == FB_OK ? INT64_MAX : fb_comm_rank();
+    fb_comm_allreduce_i64(&first, 1, FB_COMM_MIN);
+    fb_comm_stats_take(); /* bookkeeping, not a step's reduction */
+    if (first == INT64_MAX) return;
+    if (first == fb_comm_rank()) fb_comm_abort(fb_cli_report(mine));
+    fb_comm_barrier(); /* `first` never joins: its abort ends this rank here */
+    fb_comm_abort(1);
 }
 
 fb_status fb_solve_ranks_setup(fb_solve_case *c, fb_ns *ns, fb_ns_dist *d)

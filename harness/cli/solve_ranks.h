@@ -1,24 +1,41 @@
 /* solve_ranks.h - `mpirun -np P flowbench solve CASE`: the solver on P
  * ranks (solver/ns_dist.h), each rank its METIS part of the mesh on its own
- * OpenMP threads. Kept apart from cmd_solve.c, which calls these: the
- * checks of what runs on several ranks, the setup, the fields brought
- * together on rank 0 for validation and output, and the record's and the
- * table's "mpi" part (docs/scaling.md). */
+ * OpenMP threads, or (--backend opencl|cuda) on its own device, one per
+ * rank by local rank (solver/ns_device.h). Kept apart from cmd_solve.c,
+ * which calls these: the checks of what runs on several ranks, the
+ * device each rank takes, the setup, the fields brought together on rank
+ * 0 for validation and output, and the record's and the table's "mpi"
+ * part (docs/scaling.md). */
 #ifndef FB_CLI_SOLVE_RANKS_H
 #define FB_CLI_SOLVE_RANKS_H
 
 #include <jansson.h>
 #include <stdio.h>
 
+#include "../backends/target.h"
+#include "../core/params.h"
 #include "../solver/cases.h"
 #include "../solver/ns_dist.h"
 #include "../solver/output.h"
 
 /* FB_ERR_USAGE naming what does not run on several ranks: more than one
- * backend or --compare, a device backend, a --param sweep, --tune or
- * --tuned, --peer. The same answer on every rank. */
+ * backend or --compare, a --param sweep, --tune or --tuned, --peer, and
+ * on a device backend the kernel parameters the decomposed device solver
+ * lacks (point: fb_ns_device_check_ranks). The same answer on every rank. */
 fb_status fb_solve_ranks_check(const char *const *backends, int nbackends, int compare, int sweep, int tuned,
-                               const char *peer);
+                               const char *peer, const fb_param_point *point);
+
+/* Opens this rank's device for spec: as given when it names a device
+ * (opencl:0.1, cuda:1: ranks may share one, as on a one-GPU machine);
+ * plain NAME takes the backend's device local rank modulo its device
+ * count, one GPU per rank on a node with one per rank. */
+fb_status fb_solve_ranks_open_target(const char *spec, fb_target **out);
+
+/* Collective, after work each rank does on its own (opening its device):
+ * returns when every rank's status is FB_OK; else the lowest rank that
+ * failed reports why (its rank and host named) and ends every rank, the
+ * others waiting for that (no rank is left in a collective). */
+void fb_solve_ranks_own(fb_status mine);
 
 /* Collective: this rank's part of the case in ns (d holds the part),
  * initial state set. */

@@ -111,4 +111,19 @@ void fb_halo_exchange(fb_halo *h, double *v, int ncomp);
 void fb_halo_stats_reset(fb_halo *h);
 void fb_halo_free(fb_halo *h);
 
+/* ---- the halo from packed host buffers (a device's exchange) ----
+ *
+ * A device solver packs the values its neighbours read on the device (in
+ * send_idx order), copies them to the host, exchanges them here, and
+ * copies what arrived back to unpack it there (in recv_idx order): the
+ * host moves bytes only, the device holds the index lists. */
+
+/* send: send_start[nneighbours] items of ncomp doubles, neighbour after
+ * neighbour as send_start says; recv: recv_start[nneighbours] items, filled
+ * as recv_start says. Blocking. Counts seconds (the exchange's own; the
+ * caller adds its copies), bytes, messages and an exchange as
+ * fb_halo_start + fb_halo_finish do. fb_halo_prepare first (any
+ * max_ncomp: the buffers are the caller's). */
+void fb_halo_exchange_packed(fb_halo *h, const double *send, double *recv, int ncomp);
+
 #endif

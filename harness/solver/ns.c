@@ -171,6 +171,16 @@ void fb_ns_impose(fb_ns *ns)
 fb_status fb_ns_pick_dt(fb_ns *ns, double t_end, int k, double rate, double conv, int bad, fb_ns_step_info *info)
 {
     fb_status status = FB_OK;
+    if (ns->dist) {
+        double v[2] = {rate, conv};
+        fb_ns_dist_max(ns, v, 2);
+        rate = v[0], conv = v[1];
+        const int64_t global = fb_ns_dist_bad_node(ns, bad);
+        if (global >= 0) /* the mesh's number: local numbers differ from rank to rank */
+            FB_FAIL(FB_ERR_CHECK, "step %d: velocity is not finite at node %lld of the mesh: the run blew up", k,
+                    (long long)global);
+        bad = -1;
+    }
     if (bad >= 0) {
         const double *x = ns->mesh->xyz + 3 * (int64_t)bad;
         FB_FAIL(FB_ERR_CHECK, "step %d: velocity is not finite at node %d (%g, %g, %g): the run blew up", k, bad, x[0],
@@ -194,18 +204,23 @@ fail:
 }
 
 /* On several ranks (ns->dist): the halo values of v from their owners,
- * before an edge loop reads v at neighbours; and sums over ranks. Nothing
- * on one. */
+ * before an edge loop reads v at neighbours. Nothing on one. */
 static void share(fb_ns *ns, double *v, int ncomp)
 {
     if (ns->dist) fb_ns_dist_share(ns, v, ncomp);
 }
 
-static double sum_ranks(fb_ns *ns, double x)
+double fb_ns_sum_ranks(fb_ns *ns, double x)
 {
     if (ns->dist) fb_ns_dist_sum(ns, &x, 1);
     return x;
 }
+
+int64_t fb_ns_global_nodes(const fb_ns *ns) { return ns->dist ? ns->dist->nglobal : ns->E.n; }
+
+int fb_ns_has_fixed_pressure(const fb_ns *ns) { return ns->dist ? ns->dist->has_fixed : ns->bnd->npfixed > 0; }
+
+int fb_ns_has_reference(const fb_ns *ns) { return ns->dist ? ns->dist->has_ref : ns->bnd->p_ref >= 0; }
 
 /* dt from the CFL number; the CFL and NaN watch on u^n. */
 static fb_status choose_dt(fb_ns *ns, double t_end, int k, fb_ns_step_info *info)
@@ -213,17 +228,6 @@ static fb_status choose_dt(fb_ns *ns, double t_end, int k, fb_ns_step_info *info
     double conv;
     int bad;
     double rate = fb_ns_omp_rate(ns->E.n, ns->u, ns->h, ns->vfixed, ns->cfg.nu, &conv, &bad);
-    if (ns->dist) {
-        double v[2] = {rate, conv};
-        fb_ns_dist_max(ns, v, 2);
-        rate = v[0], conv = v[1];
-        const int64_t global = fb_ns_dist_bad_node(ns, bad);
-        if (global >= 0) /* the mesh's number: local numbers differ from rank to rank */
-            return fb_error_set(FB_ERR_CHECK, __FILE__, __LINE__,
-                                "step %d: velocity is not finite at node %lld of the mesh: the run blew up", k,
-                                (long long)global);
-        bad = -1;
-    }
     return fb_ns_pick_dt(ns, t_end, k, rate, conv, bad, info);
 }
 
@@ -247,7 +251,7 @@ static fb_status step1(fb_ns *ns, int k, fb_ns_step_info *info)
     share(ns, ns->u, 3);
     share(ns, ns->p, 1);
     double div2 = fb_ns_omp_projections(&ns->E, ns->mass, ns->h, nu, dt, ns->u, ns->p, ns->tau, ns->pic, ns->pip);
-    FB_CHECK(fb_ns_watch_divergence(ns, k, sum_ranks(ns, div2), info));
+    FB_CHECK(fb_ns_watch_divergence(ns, k, fb_ns_sum_ranks(ns, div2), info));
     share(ns, ns->tau, 1);
     share(ns, ns->pic, 3);
     share(ns, ns->pip, 3);
@@ -285,31 +289,26 @@ static double make_compatible(fb_ns *ns, double *b)
 #pragma omp parallel for schedule(static) reduction(+ : sum)
     for (int i = 0; i < n; ++i)
         sum += b[i];
-    const double mean = sum_ranks(ns, sum) / (ns->dist ? (double)ns->dist->nglobal : n);
+    const double mean = fb_ns_sum_ranks(ns, sum) / (double)fb_ns_global_nodes(ns);
 #pragma omp parallel for schedule(static) reduction(+ : b2)
     for (int i = 0; i < n; ++i) {
         b[i] -= mean;
         b2 += b[i] * b[i];
     }
-    return sum_ranks(ns, b2);
+    return fb_ns_sum_ranks(ns, b2);
 }
 
 /* The pressure level: p(reference node) = the prescribed value. */
 static void shift_to_reference(fb_ns *ns, double t)
 {
-    const int r = ns->bnd->p_ref;
-    const double shift = ns->dist ? fb_ns_dist_reference_shift(ns, t) : fb_ns_pressure_at(ns, r, t) - ns->p[r];
+    const int r = ns->bnd->p_ref; /* on several ranks: on the owning rank only */
+    double shift = r >= 0 ? fb_ns_pressure_at(ns, r, t) - ns->p[r] : 0.0;
+    if (ns->dist) shift = fb_ns_dist_reference_shift(ns, shift);
     double *p = ns->p;
 #pragma omp parallel for schedule(static)
     for (int i = 0; i < ns->E.n; ++i)
         p[i] += shift;
 }
-
-/* Whether the whole mesh (not only this rank's part) has fixed-pressure
- * nodes, or a reference node. */
-static int has_fixed_pressure(const fb_ns *ns) { return ns->dist ? ns->dist->has_fixed : ns->bnd->npfixed > 0; }
-
-static int has_reference(const fb_ns *ns) { return ns->dist ? ns->dist->has_ref : ns->bnd->p_ref >= 0; }
 
 /* Step 2: the pressure equation by CG, from p^n. */
 static fb_status step2(fb_ns *ns, int k, fb_ns_step_info *info)
@@ -328,10 +327,10 @@ static fb_status step2(fb_ns *ns, int k, fb_ns_step_info *info)
     }
     impose_pressure(ns, p, ns->t + dt);
     share(ns, p_old, 1);
-    double b2 = sum_ranks(ns, fb_ns_omp_pressure_setup(&ns->E, ns->bnd->p_fixed, ns->bnorm, dt, ns->tau, p_old, ns->pip,
-                                                       ns->u2, ns->A, ns->invdiag, ns->b));
+    double b2 = fb_ns_sum_ranks(ns, fb_ns_omp_pressure_setup(&ns->E, ns->bnd->p_fixed, ns->bnorm, dt, ns->tau, p_old,
+                                                             ns->pip, ns->u2, ns->A, ns->invdiag, ns->b));
     if (!isfinite(b2)) FB_FAIL(FB_ERR_CHECK, "step %d: the pressure right-hand side is not finite: the run blew up", k);
-    if (!has_fixed_pressure(ns)) b2 = make_compatible(ns, ns->b);
+    if (!fb_ns_has_fixed_pressure(ns)) b2 = make_compatible(ns, ns->b);
     double tol2 = ns->cfg.cg_tol * ns->cfg.cg_tol * b2, res2;
     if (ns->dist)
         info->cg_its = fb_ns_dist_cg(ns, tol2, ns->cfg.cg_max_its, &res2);
@@ -339,7 +338,7 @@ static fb_status step2(fb_ns *ns, int k, fb_ns_step_info *info)
         info->cg_its = fb_ns_omp_cg(n, ns->rowptr, ns->col, ns->A, ns->invdiag, ns->b, p, ns->r, ns->z, ns->d, ns->d2,
                                     ns->q, tol2, ns->cfg.cg_max_its, &res2);
     FB_CHECK(fb_ns_watch_cg(ns, k, b2, res2, info));
-    if (has_reference(ns)) shift_to_reference(ns, ns->t + dt);
+    if (fb_ns_has_reference(ns)) shift_to_reference(ns, ns->t + dt);
     share(ns, p, 1);
 fail:
     return status;

@@ -125,12 +125,22 @@ void fb_ns_free(fb_ns *ns);
 
 /* dt from the largest rate (cfl / rate, or the fixed dt; the steps left
  * share what is left equally when t_end > 0) and the watch for a
- * non-finite velocity (bad >= 0) and the CFL limit; sets info->dt, cfl. */
+ * non-finite velocity (bad >= 0) and the CFL limit; sets info->dt, cfl.
+ * On several ranks rate, conv and bad are this rank's (bad a local node):
+ * the maxima and the lowest bad node over all ranks decide (collective). */
 fb_status fb_ns_pick_dt(fb_ns *ns, double t_end, int k, double rate, double conv, int bad, fb_ns_step_info *info);
 /* The divergence watch on sum D_I^2 / M_I; sets info->div_norm. */
 fb_status fb_ns_watch_divergence(const fb_ns *ns, int k, double div2, fb_ns_step_info *info);
 /* The CG watch: broke down or did not converge (info->cg_its set); sets info->cg_res. */
 fb_status fb_ns_watch_cg(const fb_ns *ns, int k, double b2, double res2, fb_ns_step_info *info);
+/* x summed over all ranks (collective; x itself on one process). */
+double fb_ns_sum_ranks(fb_ns *ns, double x);
+/* Nodes of the whole mesh (every rank's owned nodes), for the mean of b. */
+int64_t fb_ns_global_nodes(const fb_ns *ns);
+/* Whether the whole mesh (not only this rank's part) has fixed-pressure
+ * nodes, or a pressure reference node. */
+int fb_ns_has_fixed_pressure(const fb_ns *ns);
+int fb_ns_has_reference(const fb_ns *ns);
 /* dt / dt_prev for the CG's starting guess (0 on the first step); keeps dt. */
 double fb_ns_extrapolation_ratio(fb_ns *ns, double dt);
 /* ns->ubc at time t; 1 if it was recomputed, 0 if it already held t's values. */

@@ -32,6 +32,28 @@
  * may be NULL. t must outlive ns. */
 fb_status fb_ns_device_open(fb_ns *ns, fb_target *t, const fb_param_point *point, double *upload_s, double *setup_s);
 
+/* ---- on several ranks (ns->dist, ns_dist.h) ----
+ *
+ * Each rank runs its part on its own device: node arrays hold its owned
+ * and halo nodes, kernels compute the owned rows, and before each edge
+ * loop the values it reads at neighbours are exchanged (packed on the
+ * device, sent through the host); every scalar is reduced over ranks,
+ * written back to the device where a kernel reads it. There
+ * fb_ns_device_open does this rank's own work only (checks, builds,
+ * uploads: no collective, so a rank whose device fails can say so and end
+ * the run before the others wait for it) and leaves the untimed warm-up
+ * step, which exchanges, to fb_ns_device_warm_up: every rank calls it once
+ * all have opened. */
+
+/* FB_ERR_USAGE naming the parameter when point cannot run on several
+ * ranks (CG_VARIANT=2, CG_SPMV != 0), else FB_OK. */
+fb_status fb_ns_device_check_ranks(const fb_param_point *point);
+
+/* The untimed warm-up step of fb_ns_device_open (which runs it itself on
+ * one process); collective on several ranks. *setup_s (may be NULL)
+ * grows by its time. */
+fb_status fb_ns_device_warm_up(fb_ns *ns, double *setup_s);
+
 /* Copies u and p back into ns->u and ns->p; *seconds = the time it took
  * (the paper's GPU->CPU). A no-op (0 s) when ns runs on the host. */
 fb_status fb_ns_device_download(fb_ns *ns, double *seconds);

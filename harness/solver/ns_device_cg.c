@@ -31,14 +31,19 @@ int fb_ns_device_launches_per_cg_iteration(const fb_ns *ns)
 }
 
 /* Every CG starts alike: r = b - A p, z = M^-1 r, both direction buffers
- * zeroed, partials r.z and r.r. */
+ * zeroed, partials r.z and r.r (on several ranks p's halo first: the
+ * start is the extrapolated p). */
 static fb_status cg_start(fb_ns *ns)
 {
+    fb_status status = FB_OK;
     struct fb_ns_device *dv = ns->dev;
     const int n = ns->E.n;
     const fb_arg a[] = {INT(n), BUF(rowptr), BUF(col), BUF(A),  BUF(invdiag), BUF(b),         BUF(p),
                         BUF(r), BUF(z),      BUF(d),   BUF(d2), BUF(partial), INT(dv->stride)};
-    return fb_nsd_launch(dv, FB_NS_CG_START, (size_t)n, a, NARGS(a));
+    FB_CHECK(fb_nsd_share(ns, dv->p, 1));
+    FB_CHECK(fb_nsd_launch(dv, FB_NS_CG_START, (size_t)n, a, NARGS(a)));
+fail:
+    return status;
 }
 
 /* ---- the product from the SpMV family (CG_SPMV 1..3) ---- */
@@ -60,20 +65,23 @@ static fb_status spmv_product(struct fb_ns_device *dv, fb_kernel *k, fb_buffer *
 
 /* w = A u and the partials (r, u), (w, u), (r, r) of the single-reduction
  * CG (u in z, w in q): ns_cg1_matvec's fused edge product, or (CG_SPMV)
- * the SpMV kernel and ns_cg1_dots. */
+ * the SpMV kernel and ns_cg1_dots. On several ranks u's halo first, the
+ * one exchange of an iteration. */
 static fb_status cg1_product(fb_ns *ns)
 {
     fb_status status = FB_OK;
     struct fb_ns_device *dv = ns->dev;
     const int n = ns->E.n;
+    FB_CHECK(fb_nsd_share(ns, dv->z, 1));
     if (!dv->cg_spmv) {
         const fb_arg a[] = {INT(n), BUF(rowptr), BUF(col),     BUF(A),         BUF(r),
                             BUF(z), BUF(q),      BUF(partial), INT(dv->stride)};
-        return fb_nsd_launch(dv, FB_NS_CG1_MATVEC, (size_t)n, a, NARGS(a));
+        FB_CHECK(fb_nsd_launch(dv, FB_NS_CG1_MATVEC, (size_t)n, a, NARGS(a)));
+    } else {
+        const fb_arg dots[] = {INT(n), BUF(r), BUF(z), BUF(q), BUF(partial), INT(dv->stride)};
+        FB_CHECK(spmv_product(dv, dv->spmv_kernel, dv->z, dv->q));
+        FB_CHECK(fb_nsd_launch(dv, FB_NS_CG1_DOTS, (size_t)n, dots, NARGS(dots)));
     }
-    const fb_arg dots[] = {INT(n), BUF(r), BUF(z), BUF(q), BUF(partial), INT(dv->stride)};
-    FB_CHECK(spmv_product(dv, dv->spmv_kernel, dv->z, dv->q));
-    FB_CHECK(fb_nsd_launch(dv, FB_NS_CG1_DOTS, (size_t)n, dots, NARGS(dots)));
 fail:
     return status;
 }
@@ -88,6 +96,7 @@ typedef struct cg_scheme {
     int slots; /* the scalar slots of parity 0; parity 1 follows at slots + width */
     int width; /* slots per parity */
     int rr;    /* (r, r)'s place among them */
+    int nsums; /* the first nsums of them are dot products (the rest, alpha, the kernels' own) */
     cg_iteration_fn iterate;
 } cg_scheme;
 
@@ -95,17 +104,19 @@ static int cg_slots(const cg_scheme *s, int parity) { return s->slots + s->width
 
 /* The loop every variant shares, so all stop alike (fb_ns_omp_cg's test):
  * the start has reduced into parity 0; iterate while ||r||^2 > tol2, finite
- * and under the cap, one scalar read per iteration. */
+ * and under the cap, one scalar read per iteration (on several ranks the
+ * dot products summed over ranks and written back, so every rank takes the
+ * same alpha, beta and decision). */
 static fb_status cg_loop(fb_ns *ns, const cg_scheme *s, double tol2, int *its, double *res2)
 {
     fb_status status = FB_OK;
     struct fb_ns_device *dv = ns->dev;
     int k = 0;
-    FB_CHECK(fb_nsd_read_scalars(dv));
+    FB_CHECK(fb_nsd_read_scalars_summed(ns, cg_slots(s, 0), s->nsums));
     double rr = dv->scal_host[cg_slots(s, 0) + s->rr];
     while (k < ns->cfg.cg_max_its && rr > tol2 && isfinite(rr)) {
         FB_CHECK(s->iterate(ns, k));
-        FB_CHECK(fb_nsd_read_scalars(dv));
+        FB_CHECK(fb_nsd_read_scalars_summed(ns, cg_slots(s, k + 1), s->nsums));
         rr = dv->scal_host[cg_slots(s, k + 1) + s->rr];
         ++k;
     }
@@ -136,7 +147,7 @@ fail:
     return status;
 }
 
-static const cg_scheme single_reduction = {S_CG1, 4, 2, cg1_iteration};
+static const cg_scheme single_reduction = {S_CG1, 4, 2, 3, cg1_iteration};
 
 static fb_status cg_single_reduction(fb_ns *ns, double tol2, int *its, double *res2)
 {
@@ -194,7 +205,7 @@ fail:
 static fb_status cg_pipelined(fb_ns *ns, double tol2, int *its, double *res2)
 {
     fb_status status = FB_OK;
-    const cg_scheme pipelined = {S_CG1, 4, 2, cg2_iteration};
+    const cg_scheme pipelined = {S_CG1, 4, 2, 3, cg2_iteration};
     FB_CHECK(cg_pipelined_start(ns));
     FB_CHECK(cg_loop(ns, &pipelined, tol2, its, res2));
 fail:
@@ -203,7 +214,11 @@ fail:
 
 /* fb_ns_omp_cg on the device: 4 launches per iteration. The new direction
  * alternates between d and d2 by parity (d the old one at k = 0); per
- * parity the scalars are r.z and r.r, and (d, q) sits at S_DQ. */
+ * parity the scalars are r.z and r.r, and (d, q) sits at S_DQ. Each row
+ * recomputes its neighbours' new direction from their z and old direction,
+ * so on several ranks both halos are exchanged first (the old direction's
+ * at k = 0 holds the start's zeros), and (d, q) is summed over ranks
+ * before the update reads it. */
 static const cg_scheme classic;
 
 static fb_status cg_classic_iteration(fb_ns *ns, int k)
@@ -217,15 +232,18 @@ static fb_status cg_classic_iteration(fb_ns *ns, int k)
         BUF(q), BUF(scal),   INT(cur), INT(next), INT(k == 0), BUF(partial),        INT(dv->stride)};
     const fb_arg upd[] = {INT(n), BUF(p),    BUF(r),   BUF(z),    BUF(invdiag), fb_arg_buffer(dnew),
                           BUF(q), BUF(scal), INT(cur), INT(S_DQ), BUF(partial), INT(dv->stride)};
+    FB_CHECK(fb_nsd_share(ns, dv->z, 1));
+    FB_CHECK(fb_nsd_share(ns, dold, 1));
     FB_CHECK(fb_nsd_launch(dv, FB_NS_CG_DIRECTION, (size_t)n, dir, NARGS(dir)));
     FB_CHECK(fb_nsd_reduce(dv, 0, 1, OP_SUM, S_DQ));
+    if (ns->dist) FB_CHECK(fb_nsd_read_scalars_summed(ns, S_DQ, 1));
     FB_CHECK(fb_nsd_launch(dv, FB_NS_CG_UPDATE, (size_t)n, upd, NARGS(upd)));
     FB_CHECK(fb_nsd_reduce(dv, 0, 2, OP_SUM, next));
 fail:
     return status;
 }
 
-static const cg_scheme classic = {S_CG, 2, 1, cg_classic_iteration};
+static const cg_scheme classic = {S_CG, 2, 1, 2, cg_classic_iteration};
 
 static fb_status cg(fb_ns *ns, double tol2, int *its, double *res2)
 {
@@ -449,12 +467,11 @@ fb_status fb_ns_device_cg_solve(fb_ns *ns, const double *x0, double *x, fb_ns_cg
     fb_status status = FB_OK;
     struct fb_ns_device *dv = ns->dev;
     fb_buffer *scratch = NULL, *p = NULL;
-    const size_t bytes = sizeof(double) * (size_t)ns->E.n;
     double b2 = 0.0, res2 = NAN;
     memset(out, 0, sizeof *out);
     if (!dv) FB_FAIL(FB_ERR_USAGE, "the device CG runs in a device run only");
     FB_CHECK(resident_b2(ns, &b2));
-    FB_CHECK(fb_nsd_upload(dv->t, &scratch, NULL, bytes));
+    FB_CHECK(fb_nsd_upload(dv->t, &scratch, NULL, sizeof(double) * (size_t)dv->order.n));
     FB_CHECK(fb_nsd_put_nodes(dv, scratch, x0, 1));
     FB_CHECK(fb_target_finish(dv->t));
     p = dv->p, dv->p = scratch;

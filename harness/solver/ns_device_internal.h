@@ -7,6 +7,7 @@
 #define FB_SOLVER_NS_DEVICE_INTERNAL_H
 
 #include "backends/target.h"
+#include "core/comm.h"
 #include "ns/ns_kernels.h"
 #include "solver/ns.h"
 #include "solver/ns_order.h"
@@ -62,6 +63,11 @@ struct fb_ns_device {
     fb_launch spmv_launch;
     fb_kernel *spmv_kernel;
     fb_buffer *csr_rowptr, *csr_col, *csr_epos, *csr_diagpos, *csr_values;
+    /* several ranks (ns->dist): the halo exchange's lists in the device's
+     * order, the device buffer it packs into and unpacks from, and its
+     * host copy (what is sent, then what arrives); all NULL on one */
+    fb_buffer *halo_send, *halo_recv, *halo_buf;
+    double *halo_host;
 };
 
 #define BUF(x) fb_arg_buffer(dv->x)
@@ -75,8 +81,18 @@ struct fb_ns_device {
 fb_status fb_nsd_launch(struct fb_ns_device *dv, fb_ns_kernel_id k, size_t items, const fb_arg *args, int nargs);
 /* scal[slot + v - v0] = op over the partials of values v0 .. v0 + nvals - 1. */
 fb_status fb_nsd_reduce(struct fb_ns_device *dv, int v0, int nvals, int op, int slot);
-/* The scalar array into dv->scal_host. */
+/* The scalar array into dv->scal_host, and back. */
 fb_status fb_nsd_read_scalars(struct fb_ns_device *dv);
+fb_status fb_nsd_write_scalars(struct fb_ns_device *dv);
+/* fb_nsd_read_scalars; on several ranks slots slot .. slot + count - 1
+ * are then this rank's sums: summed over ranks and written back, so the
+ * kernels that read them (the mean of b, the CG's alpha and beta) see the
+ * global values. */
+fb_status fb_nsd_read_scalars_summed(fb_ns *ns, int slot, int count);
+/* On several ranks: the halo entries of the device array v (ncomp per
+ * node) from their owners, before a kernel reads v at neighbours (ns.c's
+ * share). Nothing on one process. */
+fb_status fb_nsd_share(fb_ns *ns, fb_buffer *v, int ncomp);
 /* A device buffer of bytes (at least one double), filled from host unless NULL. */
 fb_status fb_nsd_upload(fb_target *t, fb_buffer **out, const void *host, size_t bytes);
 /* A node array of width values per node into the device's order, and back. */

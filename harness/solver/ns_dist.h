@@ -9,7 +9,9 @@
  * loop, the values it reads at neighbours are exchanged (fb_halo); every
  * sum, maximum and the pressure-reference shift are reduced over ranks;
  * the pressure CG is ns_dist.c's own Jacobi PCG, its product overlapped
- * with the halo exchange (interior rows first, border rows after).
+ * with the halo exchange (interior rows first, border rows after). On a
+ * device backend (ns_device.h) the device's step does the same with these
+ * exchanges and reductions, its own CG on the device.
  *
  * Each rank keeps its part only; the fields come together on rank 0 only
  * at the end (fb_ns_dist_gather), for validation and output.
@@ -48,8 +50,9 @@ void fb_ns_dist_max(fb_ns *ns, double *v, int n);
  * ranks (bad: this rank's lowest local one, or -1); -1 when none. */
 int64_t fb_ns_dist_bad_node(fb_ns *ns, int bad);
 /* The pressure reference: the shift the owner of the reference node
- * computes (prescribed minus current), the same on every rank. */
-double fb_ns_dist_reference_shift(fb_ns *ns, double t);
+ * computed (prescribed minus current: mine, ignored on the other ranks),
+ * the same on every rank. */
+double fb_ns_dist_reference_shift(fb_ns *ns, double mine);
 
 /* Jacobi PCG over the ranks: the contract of fb_ns_omp_cg (ns_omp.h) on
  * the owned rows, halo of the direction exchanged while interior rows

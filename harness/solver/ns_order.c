@@ -13,7 +13,7 @@
 static fb_status order_by_degree(const fb_ns *ns, int *perm)
 {
     fb_status status = FB_OK;
-    const int n = ns->E.n;
+    const int n = ns->E.n; /* the owned rows; a row's length counts its halo columns too */
     int maxdeg = 0, *start = NULL;
     for (int i = 0; i < n; ++i)
         if (ns->rowptr[i + 1] - ns->rowptr[i] > maxdeg) maxdeg = ns->rowptr[i + 1] - ns->rowptr[i];
@@ -29,11 +29,25 @@ fail:
     return status;
 }
 
+/* RCM on the graph between the owned nodes (all nodes on one process):
+ * the pattern, without values, is all it reads. */
 static fb_status order_rcm(const fb_ns *ns, int *perm)
 {
-    /* the pattern is all RCM reads; no values */
-    const fb_csr pattern = {ns->E.n, ns->E.n, ns->E.nedges, ns->rowptr, ns->col, NULL};
-    return fb_csr_rcm(&pattern, perm);
+    fb_status status = FB_OK;
+    const int n = ns->E.n;
+    fb_csr owned = {n, n, 0, NULL, NULL, NULL};
+    FB_ALLOC(owned.rowptr, n + 1, "the owned rows' pattern");
+    FB_ALLOC(owned.colidx, ns->rowptr[n] > 0 ? ns->rowptr[n] : 1, "the owned rows' columns");
+    for (int i = 0; i < n; ++i) {
+        owned.rowptr[i + 1] = owned.rowptr[i];
+        for (int e = ns->rowptr[i]; e < ns->rowptr[i + 1]; ++e)
+            if (ns->col[e] < n) owned.colidx[owned.rowptr[i + 1]++] = ns->col[e];
+    }
+    owned.nnz = owned.rowptr[n];
+    FB_CHECK(fb_csr_rcm(&owned, perm));
+fail:
+    free(owned.rowptr), free(owned.colidx);
+    return status;
 }
 
 static int compare_pairs(const void *a, const void *b)
@@ -59,14 +73,14 @@ static fb_status renumber_edges(fb_ns_order *o, const fb_ns *ns)
 {
     fb_status status = FB_OK;
     int maxdeg = 0, (*pairs)[2] = NULL;
-    for (int i = 0; i < o->n; ++i)
+    for (int i = 0; i < o->nown; ++i)
         if (ns->rowptr[i + 1] - ns->rowptr[i] > maxdeg) maxdeg = ns->rowptr[i + 1] - ns->rowptr[i];
-    FB_ALLOC(o->rowptr, o->n + 1, "the renumbered edge rows");
+    FB_ALLOC(o->rowptr, o->nown + 1, "the renumbered edge rows");
     FB_ALLOC(o->col, o->nedges, "the renumbered edge columns");
     FB_ALLOC(o->emap, o->nedges, "the edge map");
     FB_ALLOC(pairs, maxdeg, "a row's edges");
     o->owns_structure = 1;
-    for (int r = 0; r < o->n; ++r)
+    for (int r = 0; r < o->nown; ++r)
         renumber_row(o, ns, r, pairs);
 fail:
     free(pairs);
@@ -77,7 +91,8 @@ fb_status fb_ns_order_build(const fb_ns *ns, int method, fb_ns_order *o)
 {
     fb_status status = FB_OK;
     memset(o, 0, sizeof *o);
-    o->n = ns->E.n, o->nedges = ns->E.nedges;
+    /* owned rows first: their edges are the front of the edge arrays */
+    o->n = ns->mesh->nnodes, o->nown = ns->E.n, o->nedges = ns->rowptr[ns->E.n];
     if (method == FB_NS_ORDER_MESH) {
         o->rowptr = ns->rowptr, o->col = ns->col;
         return FB_OK;
@@ -87,6 +102,8 @@ fb_status fb_ns_order_build(const fb_ns *ns, int method, fb_ns_order *o)
     FB_ALLOC(o->perm, o->n, "the node permutation");
     FB_ALLOC(o->inv, o->n, "the inverse node permutation");
     FB_CHECK(method == FB_NS_ORDER_RCM ? order_rcm(ns, o->perm) : order_by_degree(ns, o->perm));
+    for (int r = o->nown; r < o->n; ++r) /* the halo stays where the exchange writes it */
+        o->perm[r] = r;
     for (int r = 0; r < o->n; ++r)
         o->inv[o->perm[r]] = r;
     FB_CHECK(renumber_edges(o, ns));

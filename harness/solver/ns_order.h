@@ -10,7 +10,14 @@
  * sectors) a group touches (reverse Cuthill-McKee narrows the band); and a
  * GPU runs a warp as long as its longest edge row (ordering by neighbour
  * count makes the rows of a warp equally long, as the paper's
- * implementation does). Which wins is measured (docs/solver.md). */
+ * implementation does). Which wins is measured (docs/solver.md).
+ *
+ * On several ranks (ns_dist.h) a rank's node arrays hold its owned nodes
+ * 0..nown-1 then its halo nodes; only the owned rows are computed. The
+ * order permutes the owned nodes among themselves (by the graph between
+ * them) and keeps every halo node where it is, so the halo exchange's
+ * receive slots and the columns that point into the halo are unchanged;
+ * on one process nown = n and nothing differs. */
 #ifndef FB_SOLVER_NS_ORDER_H
 #define FB_SOLVER_NS_ORDER_H
 
@@ -19,22 +26,24 @@
 enum { FB_NS_ORDER_MESH, FB_NS_ORDER_RCM, FB_NS_ORDER_DEGREE };
 
 typedef struct fb_ns_order {
-    int n, nedges;
-    int *perm;          /* perm[new] = old; NULL for the mesh's order */
-    int *inv;           /* inv[old] = new; NULL for the mesh's order */
-    int *rowptr, *col;  /* the edge rows in the new order, columns sorted (the solver's own arrays when perm is NULL) */
-    int *emap;          /* emap[new edge] = old edge; NULL for the mesh's order */
+    int n;             /* node entries: owned and halo (ns->mesh->nnodes) */
+    int nown;          /* the rows: owned nodes 0..nown-1 (ns->E.n), the only ones permuted */
+    int nedges;        /* edges of the owned rows */
+    int *perm;         /* perm[new] = old, n entries (the identity past nown); NULL for the mesh's order */
+    int *inv;          /* inv[old] = new; NULL for the mesh's order */
+    int *rowptr, *col; /* the owned rows in the new order, columns sorted (the solver's own arrays when perm is NULL) */
+    int *emap;         /* emap[new edge] = old edge; NULL for the mesh's order */
     int owns_structure; /* rowptr and col are copies */
 } fb_ns_order;
 
-/* The order method (FB_NS_ORDER_*) gives on ns's edge graph. */
+/* The order method (FB_NS_ORDER_*) gives on the graph of ns's owned rows. */
 fb_status fb_ns_order_build(const fb_ns *ns, int method, fb_ns_order *o);
 
 /* The new number of old node i, and the old number of new node r. */
 int fb_ns_order_new(const fb_ns_order *o, int i);
 int fb_ns_order_old(const fb_ns_order *o, int r);
 
-/* out[width r + c] = in[width perm[r] + c]: a node array into the new order. */
+/* out[width r + c] = in[width perm[r] + c]: a node array (n entries) into the new order. */
 void fb_ns_order_gather(const fb_ns_order *o, const double *in, int width, double *out);
 
 /* out[width perm[r] + c] = in[width r + c]: back into the mesh's order. */

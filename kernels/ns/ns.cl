@@ -336,13 +336,16 @@ __kernel void NS_BOUNDS ns_sum(const int n, __global const REAL *restrict v, __g
     NS_PARTIAL(red, lid, sum, NS_SUM, partial, 0, stride);
 }
 
-/* ns.c's make_compatible: b -= scal[slot] / n; partial 0 = ||b||^2. */
+/* ns.c's make_compatible: b -= scal[slot] / count (the sum of b over the
+ * whole mesh and its node count: n on one process, more than this rank's n
+ * on several); partial 0 = ||b||^2. */
 __kernel void NS_BOUNDS ns_remove_mean(const int n, __global REAL *restrict b, __global const REAL *restrict scal,
-                                       const int slot, __global REAL *restrict partial, const int stride)
+                                       const int slot, const REAL count, __global REAL *restrict partial,
+                                       const int stride)
 {
     NS_PARTIAL_SPACE(red);
     const int lid = (int)get_local_id(0);
-    const REAL mean = scal[slot] / (REAL)n;
+    const REAL mean = scal[slot] / count;
     REAL b2 = 0;
     NS_FOR_EACH(i, n)
     {
@@ -639,5 +642,33 @@ __kernel void NS_BOUNDS ns_correct(const int n, __global const int *restrict row
         const REAL f = dt / mass[i];
         const int i3 = 3 * i;
         u_out[i3] = ut[i3] - f * gx, u_out[i3 + 1] = ut[i3 + 1] - f * gy, u_out[i3 + 2] = ut[i3 + 2] - f * gz;
+    }
+}
+
+/* ---- the halo exchange on several ranks (ns_device.c's share): the
+ * owned values a neighbour rank reads are packed into buf in the
+ * exchange's order, copied to the host and sent; what arrives is copied
+ * into buf and unpacked into this rank's halo slots. idx holds node
+ * numbers in the device's order. ---- */
+
+/* buf[ncomp k + c] = v[ncomp idx[k] + c]. */
+__kernel void NS_BOUNDS ns_halo_pack(const int count, const int ncomp, __global const int *restrict idx,
+                                     __global const REAL *restrict v, __global REAL *restrict buf)
+{
+    NS_FOR_EACH(k, count)
+    {
+        const int i = idx[k];
+        for (int c = 0; c < ncomp; ++c) buf[ncomp * k + c] = v[ncomp * i + c];
+    }
+}
+
+/* v[ncomp idx[k] + c] = buf[ncomp k + c]. */
+__kernel void NS_BOUNDS ns_halo_unpack(const int count, const int ncomp, __global const int *restrict idx,
+                                       __global const REAL *restrict buf, __global REAL *restrict v)
+{
+    NS_FOR_EACH(k, count)
+    {
+        const int i = idx[k];
+        for (int c = 0; c < ncomp; ++c) v[ncomp * i + c] = buf[ncomp * k + c];
     }
 }

@@ -31,6 +31,8 @@ const char *const fb_ns_kernel_names[FB_NS_NKERNELS] = {
     [FB_NS_CSR_VALUES] = "ns_csr_values",
     [FB_NS_CG1_DOTS] = "ns_cg1_dots",
     [FB_NS_CORRECT] = "ns_correct",
+    [FB_NS_HALO_PACK] = "ns_halo_pack",
+    [FB_NS_HALO_UNPACK] = "ns_halo_unpack",
 };
 
 // clang-format off

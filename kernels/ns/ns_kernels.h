@@ -35,6 +35,8 @@ typedef enum fb_ns_kernel_id {
     FB_NS_CSR_VALUES, /* CG_SPMV != 0: the explicit CSR matrix and the product's dot products */
     FB_NS_CG1_DOTS,
     FB_NS_CORRECT,
+    FB_NS_HALO_PACK, /* several ranks only: a device array's halo exchange, packed and unpacked on the device */
+    FB_NS_HALO_UNPACK,
     FB_NS_NKERNELS
 } fb_ns_kernel_id;
 

@@ -5,7 +5,10 @@
 # reference) and Ahmed (outlet pressure, slip walls; when gmsh is here) on 2,
 # each equal to the single-process run: velocity and pressure within 1e-8
 # of the field's largest value (docs/scaling.md), CG iterations within one
-# per step; the record's "mpi" part; what cannot run on several ranks
+# per step; the record's "mpi" part; when an OpenCL device is listed, the
+# device solver on 2 and 4 ranks sharing it (docs/solver.md, "Device
+# backends on several ranks") equal to the single-process OpenCL run, with
+# both CGs and in the mesh's order; what cannot run on several ranks
 # refused in one line by rank 0; the scaling study's records.
 set -euo pipefail
 bin=$1; src=$2; dir=$3
@@ -57,6 +60,21 @@ if command -v gmsh > /dev/null; then
   counts="2" check_case ahmed ahmed --mesh "$dir/ahmed4.msh" --steps 2
 fi
 
+# Every rank on the one PoCL device (--backend opencl: local rank modulo one
+# device): one PoCL thread each, so 4 ranks on 2 cores do not fight over them.
+has_opencl=0
+"$bin" devices 2> /dev/null | grep -q '^opencl:[0-9]' && has_opencl=1
+if [ "$has_opencl" -eq 1 ]; then
+  export POCL_MAX_PTHREAD_COUNT=1
+  counts="2 4" check_case cl-cavity-l0 cavity --level 0 --steps 5 --backend opencl
+  counts="2 4" check_case cl-cavity-l0-cg0 cavity --level 0 --steps 5 --backend opencl --param CG_VARIANT=0
+  counts="2" check_case cl-cavity-l0-mesh cavity --level 0 --steps 5 --backend opencl --param RENUMBER=0
+  jq -e -s '[.[] | select(.type == "measurement")][0] | .backend == "opencl" and .params.CG_VARIANT == 0
+            and .launches_per_cg_iteration == 4' "$dir/cl-cavity-l0-cg0-4.jsonl" > /dev/null ||
+    { echo "FAIL: the device run's record on 4 ranks"; exit 1; }
+  unset POCL_MAX_PTHREAD_COUNT
+fi
+
 # what runs on one rank only: refused by rank 0 in one line, exit 2, no hang
 refused() {
   local what=$1; shift
@@ -68,7 +86,8 @@ refused() {
   [ "$(grep -c '^flowbench:' "$dir/refused.err")" -eq 1 ] && grep -q "$what" "$dir/refused.err" ||
     { echo "FAIL: $what: expected one line from rank 0"; cat "$dir/refused.err"; exit 1; }
 }
-refused "device backends run on one rank" solve cavity --steps 1 --no-stream --backend opencl
+refused "CG_VARIANT=2 (the pipelined CG) runs on one rank" solve cavity --steps 1 --no-stream --backend opencl \
+  --param CG_VARIANT=2
 refused "give one --backend" solve cavity --steps 1 --no-stream --compare
 refused "does not run on several ranks" devices
 echo "ok: refusals on several ranks"
