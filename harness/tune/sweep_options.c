@@ -26,27 +26,27 @@ json_t *fb_sweep_options_json(const fb_sweep_options *o)
                      o->repeat > 1 ? o->repeat : 1, "shard", string_or_null(o->nshards ? shard : NULL));
 }
 
-/* One whole number of at least 1 from text up to `end`, or 0. */
+/* A whole number (at most a million) spelt from text up to `end`, or -1. */
 static long whole(const char *text, const char *end)
 {
     char *stop = NULL;
     long v;
-    if (text == end || *text < '0' || *text > '9') return 0;
+    if (text == end || *text < '0' || *text > '9') return -1;
     errno = 0;
     v = strtol(text, &stop, 10);
-    return stop == end && errno == 0 && v <= 1000000 ? v : 0;
+    return stop == end && errno == 0 && v <= 1000000 ? v : -1;
 }
 
 fb_status fb_sweep_parse_shard(const char *text, fb_sweep_options *o)
 {
     fb_status status = FB_OK;
     const char *slash = strchr(text, '/');
-    long i = slash ? whole(text, slash) : 0, n = slash ? whole(slash + 1, slash + strlen(slash)) : 0;
-    if (!slash || !i || !n)
+    long i = slash ? whole(text, slash) : -1, n = slash ? whole(slash + 1, slash + strlen(slash)) : -1;
+    if (i < 0 || n < 0)
         FB_FAIL(FB_ERR_USAGE,
-                "--shard: '%s' is not I/N (two whole numbers from 1 to 1000000, the share I of N, counted from 1:"
-                " --shard 1/4 .. 4/4)",
-                text);
+                "--shard: '%s' is not I/N (share I of N, whole numbers up to 1000000: --shard 1/4 .. 4/4)", text);
+    if (n == 0) FB_FAIL(FB_ERR_USAGE, "--shard: '%s': a plan is split into 1 share or more", text);
+    if (i == 0) FB_FAIL(FB_ERR_USAGE, "--shard: '%s': shares are counted from 1 (the first is 1/%ld)", text, n);
     if (i > n) FB_FAIL(FB_ERR_USAGE, "--shard: '%s': share %ld of %ld does not exist (I runs from 1 to N)", text, i, n);
     o->shard = (int)i, o->nshards = (int)n;
 fail:
