@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../core/comm.h"
@@ -46,13 +47,14 @@ void sweep_rank_path(const char *out, int rank, char *buf, size_t len) { snprint
 /* The rank number of a directory entry named BASE.rank-N SUFFIX, or -1. */
 static long rank_of(const char *name, const char *base, const char *suffix)
 {
-    size_t nb = strlen(base), ns = strlen(suffix), len = strlen(name);
-    const char *digits = name + nb + strlen(".rank-");
+    static const char mark[] = ".rank-";
+    size_t nb = strlen(base), nm = sizeof mark - 1;
     char *end = NULL;
-    if (strncmp(name, base, nb) != 0 || strncmp(name + nb, ".rank-", 6) != 0 || len < nb + 6 + ns) return -1;
+    if (strncmp(name, base, nb) != 0 || strncmp(name + nb, mark, nm) != 0) return -1;
+    const char *digits = name + nb + nm;
     if (*digits < '0' || *digits > '9') return -1;
     long r = strtol(digits, &end, 10);
-    return end && strcmp(end, suffix) == 0 && r >= 0 && r < 1000000000 ? r : -1;
+    return strcmp(end, suffix) == 0 && r >= 0 && r < 1000000000 ? r : -1;
 }
 
 static int by_rank(const void *a, const void *b)
@@ -177,24 +179,29 @@ fail:
     return status;
 }
 
+/* Rank 0's done and crashed keys and run id, as text. */
+static char *state_text(const sweep *w)
+{
+    json_t *state =
+        json_pack("{s:O, s:O, s:s}", "done", w->done, "crashed", w->crashed, "run_id", fb_results_run_id(w->out));
+    char *text = state ? json_dumps(state, JSON_COMPACT) : NULL;
+    json_decref(state);
+    return text;
+}
+
 fb_status sweep_share_state(sweep *w)
 {
     fb_status status = FB_OK;
     char *text = NULL;
     json_t *state = NULL;
-    json_error_t err;
     if (w->ranks <= 1) return FB_OK;
-    if (w->rank == 0) {
-        state =
-            json_pack("{s:O, s:O, s:s}", "done", w->done, "crashed", w->crashed, "run_id", fb_results_run_id(w->out));
-        text = state ? json_dumps(state, JSON_COMPACT) : NULL;
-        json_decref(state), state = NULL;
-        if (!text) text = strdup("");
-    }
-    FB_CHECK(sweep_agree(w, w->rank == 0 && !text ? FB_ERR_NOMEM : FB_OK));
+    if (w->rank == 0 && !(text = state_text(w)))
+        status = fb_error_set(FB_ERR_NOMEM, __FILE__, __LINE__, "out of host memory sending the recorded keys");
+    FB_CHECK(sweep_agree(w, status));
     FB_CHECK(bcast_text(w, &text));
-    state = json_loads(text, 0, &err);
-    if (!state) FB_FAIL(FB_ERR_NOMEM, "the sweep's recorded keys did not arrive whole (%s)", err.text);
+    if (!(state = json_loads(text, 0, NULL)))
+        status = fb_error_set(FB_ERR_NOMEM, __FILE__, __LINE__, "the sweep's recorded keys did not arrive whole");
+    FB_CHECK(sweep_agree(w, status));
     if (w->rank != 0) {
         json_object_update(w->done, json_object_get(state, "done"));
         json_object_update(w->crashed, json_object_get(state, "crashed"));
@@ -288,14 +295,17 @@ fail:
     return status;
 }
 
-/* Every rank's devices to rank 0, which writes OUT's header with them. */
+/* Every rank's devices to rank 0, which writes OUT's header with them
+ * (what could fail alone is agreed on before the gather). */
 static fb_status write_out_header(sweep *w, json_t *extra, json_t *hosts)
 {
     fb_status status = FB_OK;
     json_t *mine = rank_devices(w), *devices = json_array(), *header = json_deep_copy(extra);
-    char *text = json_dumps(mine, JSON_COMPACT), *all = NULL;
+    char *text = mine ? json_dumps(mine, JSON_COMPACT) : NULL, *all = NULL;
     size_t *counts = calloc((size_t)w->ranks, sizeof *counts);
-    if (!text || !counts || !devices || !header) FB_FAIL(FB_ERR_NOMEM, "out of host memory describing the devices");
+    if (!text || !counts || !devices || !header)
+        status = fb_error_set(FB_ERR_NOMEM, __FILE__, __LINE__, "out of host memory describing the devices");
+    FB_CHECK(sweep_agree(w, status));
     FB_CHECK(fb_comm_gather(text, strlen(text), 0, (void **)&all, counts));
     if (w->rank != 0) goto fail;
     FB_CHECK(all_devices(all, counts, w->ranks, devices, hosts));
@@ -326,16 +336,28 @@ fail:
     return status;
 }
 
+/* Whether path is there, looking again for a while: a network file system
+ * may show a file another node has just created a moment late. */
+static int appears(const char *path)
+{
+    const struct timespec pause = {0, 250000000L};
+    struct stat st;
+    for (int i = 0; i < 20; ++i) {
+        if (stat(path, &st) == 0) return 1;
+        nanosleep(&pause, NULL);
+    }
+    return 0;
+}
+
 /* Rank 0 must read every rank's file at the end: one it cannot see now was
  * written on a file system the ranks do not share. */
 static fb_status check_visible(const sweep *w, const json_t *hosts)
 {
     fb_status status = FB_OK;
     char path[1200];
-    struct stat st;
     for (int r = 1; r < w->ranks; ++r) {
         sweep_rank_path(w->o->out_path, r, path, sizeof path);
-        if (stat(path, &st) != 0)
+        if (!appears(path))
             FB_FAIL(FB_ERR_USAGE,
                     "%s, written by rank %d on %s, is not there for rank 0 on %s: --out must be on a file system"
                     " every rank shares (docs/scaling-sweeps.md)",

@@ -257,8 +257,10 @@ static void say_share(const sweep *w)
  * with its header. */
 static fb_status open_ranks(sweep *w, const json_t *extra)
 {
-    fb_status status = FB_OK;
-    FB_CHECK(sweep_agree(w, w->rank == 0 ? open_out(w) : FB_OK));
+    fb_status status = w->rank == 0 ? open_out(w) : FB_OK;
+    if (status == FB_OK && !extra)
+        status = fb_error_set(FB_ERR_NOMEM, __FILE__, __LINE__, "out of host memory opening %s", w->o->out_path);
+    FB_CHECK(sweep_agree(w, status));
     FB_CHECK(sweep_share_state(w));
     FB_CHECK(sweep_share_plan(w));
     w->sum->total = w->nplan;
@@ -303,9 +305,12 @@ fb_status sweep_state_open(sweep *w)
     snprintf(w->inflight_path, sizeof w->inflight_path, "%s.inflight", w->out_path);
     if (w->ranks > 1) fb_interrupt_note_on_signal(w->inflight_path);
     extra = json_pack("{s:o, s:s}", "sweep", fb_sweep_options_json(w->o), "suite", w->s->name);
-    if (!extra) FB_FAIL(FB_ERR_NOMEM, "out of host memory opening %s", w->o->out_path);
-    status = w->ranks > 1 ? open_ranks(w, extra) : open_one(w, extra);
-fail:
+    if (w->ranks > 1)
+        status = open_ranks(w, extra); /* agrees on extra, too */
+    else if (!extra)
+        status = fb_error_set(FB_ERR_NOMEM, __FILE__, __LINE__, "out of host memory opening %s", w->o->out_path);
+    else
+        status = open_one(w, extra);
     json_decref(extra);
     return status;
 }
