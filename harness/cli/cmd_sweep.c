@@ -197,7 +197,7 @@ const fb_command fb_cmd_sweep = {
                    "1000000), counted before anything is opened.\n"
                    "Ctrl-C stops cleanly (twice: at once) and prints the command that continues:\n"
                    "--resume runs only what FILE lacks. FILE's header records --backend, --tuned,\n"
-                   "--cache, --counters and --repeat; --resume with others is refused (exit 2).\n"
+                   "--cache, --counters, --repeat and --shard; --resume with others is refused (exit 2).\n"
                    "--repeat N runs the plan N times, round after round (the stream reference\n"
                    "too): for CI gates, whose noise is between runs, not between samples.\n"
                    "Exit 1 if any configuration failed to run (failed, build-error, launch-error,\n"
@@ -208,8 +208,9 @@ const fb_command fb_cmd_sweep = {
                    "backend without a device index, such as cuda, is taken as cuda:K, K = local\n"
                    "rank % devices); rank R > 0 records into FILE.rank-R, which rank 0 joins into\n"
                    "FILE at the end; progress lines start with [rank R/P host], and rank 0 prints\n"
-                   "the summary. A rank that dies loses only the configuration it was in: --resume\n"
-                   "(any number of ranks) joins the .rank-R files left and runs what is missing.\n"
+                   "the summary. A rank that dies loses only the configuration it was in (crashed\n"
+                   "on --resume); --resume, on any number of ranks or none, joins the .rank-R files\n"
+                   "a killed run left and runs what is missing.\n"
                    "--shard I/N runs share I of N alone (a job array); flowbench merge joins the\n"
                    "shares' files. Every record of a share says host, and shard or rank/ranks.",
     .options = options,

@@ -108,6 +108,20 @@ exactly_once "$work/limit.jsonl" 12
 [ "$(count "$work/limit.jsonl" '.ranks == 2')" -eq 4 ] && [ "$(count "$work/limit.jsonl" 'has("rank") | not')" -eq 8 ] ||
   fail "records of the ranks and of the one process are not told apart"
 
+echo "== a join cut short (rank 0 killed while joining) is finished on the next start, not doubled"
+# OUT as a kill mid-join leaves it: rank 1's file whole, its last 3 records already in OUT
+part=$work/part.jsonl
+jq -c 'select(.rank != 1)' "$work/two.jsonl" > "$part"
+jq -c 'select(.type == "header")' "$work/two.jsonl" > "$part.rank-1"
+jq -c 'select(.rank == 1)' "$work/two.jsonl" >> "$part.rank-1"
+tail -3 "$part.rank-1" >> "$part"
+"$bin" sweep $suites/e2e.suite --out "$part" --resume 2> "$work/part.log" || fail "resume after a cut join: $(tail -2 "$work/part.log")"
+grep -q "joined 7 record(s) of 1 rank file(s) a run that did not end left (the rest were joined before)" "$work/part.log" ||
+  fail "the cut join was not finished: $(grep sweep: "$work/part.log" | head -3)"
+grep -q 'resuming .*: 12 of 12' "$work/part.log" || fail "the resume ran something again"
+exactly_once "$part" 12
+no_leftovers "$part"
+
 echo "== --shard 1/2 + 2/2, merged: the whole plan's keys, once each"
 for i in 1 2; do
   "$bin" sweep $suites/e2e.suite --shard $i/2 --out "$work/shard$i.jsonl" 2> "$work/shard$i.log" ||
