@@ -86,7 +86,7 @@ static fb_status list_rank_files(const char *out, const char *suffix, long **ran
         }
         (*ranks)[(*n)++] = r;
     }
-    qsort(*ranks, (size_t)*n, sizeof **ranks, by_rank);
+    if (*n > 1) qsort(*ranks, (size_t)*n, sizeof **ranks, by_rank); /* NULL when none: qsort must not see it */
 fail:
     closedir(d);
     return status;

@@ -108,18 +108,31 @@ exactly_once "$work/limit.jsonl" 12
 [ "$(count "$work/limit.jsonl" '.ranks == 2')" -eq 4 ] && [ "$(count "$work/limit.jsonl" 'has("rank") | not')" -eq 8 ] ||
   fail "records of the ranks and of the one process are not told apart"
 
-echo "== a join cut short (rank 0 killed while joining) is finished on the next start, not doubled"
-# OUT as a kill mid-join leaves it: rank 1's file whole, its last 3 records already in OUT
+echo "== a join cut short is finished, not doubled; a rank stopped by a signal runs again, one that died is crashed"
+# OUT as a kill of every rank leaves it: rank 1's file whole but for two
+# configurations, its last 3 records already joined into OUT; the markers
+# of rank 2 (stopped by the launcher's SIGTERM, then killed) and rank 3
+# (died) inside those two
 part=$work/part.jsonl
-jq -c 'select(.rank != 1)' "$work/two.jsonl" > "$part"
+stopped='e2e|vector|gen:cube:5|openmp|double|bcsr|WG_SIZE=32'
+died='e2e|vector|gen:cube:5|openmp|double|bcsr|WG_SIZE=64'
+drop="select(.sweep_key != \"$stopped\" and .sweep_key != \"$died\")"
+jq -c "select(.rank != 1) | $drop" "$work/two.jsonl" > "$part"
 jq -c 'select(.type == "header")' "$work/two.jsonl" > "$part.rank-1"
-jq -c 'select(.rank == 1)' "$work/two.jsonl" >> "$part.rank-1"
+jq -c "select(.rank == 1) | $drop" "$work/two.jsonl" >> "$part.rank-1"
 tail -3 "$part.rank-1" >> "$part"
-"$bin" sweep $suites/e2e.suite --out "$part" --resume 2> "$work/part.log" || fail "resume after a cut join: $(tail -2 "$work/part.log")"
-grep -q "joined 7 record(s) of 1 rank file(s) a run that did not end left (the rest were joined before)" "$work/part.log" ||
+printf '%s\nsignalled\n' "$stopped" > "$part.rank-2.inflight"
+printf '%s\n' "$died" > "$part.rank-3.inflight"
+code=0
+"$bin" sweep $suites/e2e.suite --out "$part" --resume 2> "$work/part.log" || code=$?
+[ "$code" -eq 1 ] || fail "resume after a cut join exited $code, want 1 (one crashed): $(tail -2 "$work/part.log")"
+grep -q "joined [0-9]* record(s) of 1 rank file(s) a run that did not end left (the rest were joined before)" "$work/part.log" ||
   fail "the cut join was not finished: $(grep sweep: "$work/part.log" | head -3)"
-grep -q 'resuming .*: 12 of 12' "$work/part.log" || fail "the resume ran something again"
+grep -q 'resuming .*: 10 of 12' "$work/part.log" || fail "the resume did not find the 10 records: $(grep resuming "$work/part.log")"
 exactly_once "$part" 12
+[ "$(count "$part" ".sweep_key == \"$died\" and .status == \"crashed\"")" -eq 1 ] &&
+  [ "$(count "$part" ".sweep_key == \"$stopped\" and .status == \"pruned\"")" -eq 1 ] ||
+  fail "want the died rank's configuration crashed and the stopped one's run again: $(measurements "$part" | jq -c 'select(.sweep_key | endswith("gen:cube:5|openmp|double|bcsr|WG_SIZE=32", "gen:cube:5|openmp|double|bcsr|WG_SIZE=64")) | [.sweep_key, .status]')"
 no_leftovers "$part"
 
 echo "== --shard 1/2 + 2/2, merged: the whole plan's keys, once each"
