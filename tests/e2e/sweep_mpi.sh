@@ -142,6 +142,10 @@ for i in 1 2; do
   [ "$(count "$work/shard$i.jsonl" ".shard == \"$i/2\" and (.host | length > 0)")" -eq 6 ] ||
     fail "shard $i: want 6 records saying shard $i/2 and host"
 done
+code=0
+"$bin" sweep $suites/e2e.suite --shard 2/2 --out "$work/shard1.jsonl" --resume 2> "$work/other-share.log" || code=$?
+[ "$code" -eq 2 ] && grep -q -- "--resume: --shard differs: .*shard1.jsonl was recorded with --shard 1/2, this command has --shard 2/2" \
+  "$work/other-share.log" || fail "--resume of share 1 as share 2: exit $code, $(tail -1 "$work/other-share.log")"
 "$bin" merge "$work/merged.jsonl" "$work/shard1.jsonl" "$work/shard2.jsonl" 2> "$work/merge.log" ||
   fail "merge: $(cat "$work/merge.log")"
 [ "$(keys "$work/merged.jsonl")" = "$(keys "$work/two.jsonl")" ] || fail "the merged shares are not the plan's keys"
