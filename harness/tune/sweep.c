@@ -328,6 +328,7 @@ fb_status fb_sweep_run(const fb_suite *s, const fb_sweep_options *o, fb_sweep_su
     if (status == FB_OK) status = sweep_state_open(&w);
     if (status == FB_OK) {
         status = run_share(&w);
+        if (status != FB_OK) sum->stopped = 1; /* before its plan's end: the summary says how to continue */
         sum->seconds = fb_now() - w.started;
         status = sweep_ranks_finish(&w, status); /* every rank gets here: its collectives wait for no one lost */
     } else {

@@ -219,11 +219,11 @@ static fb_status stream_one(sweep *w, int target, int is_double, int round)
         json_decref(rec);
         FB_CHECK(status);
     }
-    if (run_status == FB_OK && round == 1)
-        json_object_set_new(w->stream_gbs, skey, json_real(r[3].gbs));
-    else
+    if (run_status != FB_OK) /* later rounds' streams are repetitions: only a failure is news */
         fprintf(w->o->progress, "sweep: stream on %s failed (%s): no roofline fraction\n", w->targets[target].spec,
                 fb_error_message());
+    else if (round == 1)
+        json_object_set_new(w->stream_gbs, skey, json_real(r[3].gbs));
 fail:
     fb_stream_results_free(r);
     return status;

@@ -4,9 +4,12 @@
 # the environment of flowbench_mpi_test): 2 ranks sweep one suite into one
 # file, every configuration once, each record saying its rank and host; a
 # rank killed mid-sweep, then `mpirun ... --resume`, loses nothing and
-# doubles nothing; --limit per rank resumed by one process; --shard 1/2 and
-# 2/2 merged equal the whole plan; merge refuses a duplicate and a foreign
-# header; a rank that cannot start stops every rank, no hang.
+# doubles nothing; a rank that cannot write its file stops alone while the
+# others finish; --limit per rank resumed by one process; a join cut short
+# finished, not doubled, and a stopped rank's configuration run again, a
+# dead one's crashed; --shard 1/2 and 2/2 merged equal the whole plan;
+# merge refuses a duplicate and a foreign header; a rank that cannot start
+# stops every rank, no hang.
 set -euo pipefail
 bin=$(realpath "$1")
 src=$(realpath "$2")
@@ -96,6 +99,24 @@ key_status "$out" > "$work/kill.tsv"
 [ "$(awk -F'\t' '$2 == "ok"' "$work/kill.tsv" | wc -l)" -eq 15 ] || fail "a configuration another rank was in was not run again"
 no_leftovers "$out"
 
+echo "== a rank that cannot write its file stops alone; the others finish; nothing hangs; --resume completes"
+# rank 1 under a file size limit of 12 KB (SIGXFSZ ignored: its writes fail
+# with EFBIG); over TCP, as the limit also refuses Open MPI's shared memory
+out=$work/full.jsonl
+code=0
+OMPI_MCA_btl=self,tcp timeout -k 5 60 "$mpiexec" -np 1 "$bin" sweep $suites/e2e.suite --repeat 3 --out "$out" : \
+  -np 1 bash -c "trap '' XFSZ && ulimit -f 12 && exec '$bin' sweep $suites/e2e.suite --repeat 3 --out '$out'" \
+  2> "$work/full.log" || code=$?
+[ "$code" -ne 0 ] && [ "$code" -ne 124 ] && [ "$code" -ne 137 ] || fail "a rank that cannot write: exit $code (124: a hang)"
+grep -q "^flowbench: rank 1 of 2 ([^)]*): $out.rank-1: cannot write a record (File too large)" "$work/full.log" &&
+  grep -q '^flowbench: rank 0 of 2 ([^)]*): another rank of the sweep stopped' "$work/full.log" &&
+  grep -q "^sweep e2e: stopped with [0-9]* of 36 recorded; continue with" "$work/full.log" ||
+  fail "the failing rank, rank 0 and the summary do not say it: $(grep -v '^\[' "$work/full.log" | head -8)"
+[ "$(count "$out" '.rank == 0')" -eq 18 ] || fail "rank 0 did not finish its share"
+mpi 2 "$bin" sweep $suites/e2e.suite --repeat 3 --out "$out" --resume 2> "$work/full2.log" || fail "resume: $(tail -2 "$work/full2.log")"
+exactly_once "$out" 36
+no_leftovers "$out"
+
 echo "== --limit per rank, resumed by one process without mpirun"
 mpi 2 "$bin" sweep $suites/e2e.suite --out "$work/limit.jsonl" --limit 2 2> "$work/limit.log" ||
   fail "--limit sweep: $(tail -3 "$work/limit.log")"
@@ -162,7 +183,7 @@ code=0
 grep -q "recorded twice: $work/shard1.jsonl: line [0-9]* and $work/again.jsonl: line [0-9]*" "$work/dup.log" ||
   fail "the refusal does not name both files: $(cat "$work/dup.log")"
 code=0
-head -1 "$out" > "$work/slow-header.jsonl"
+head -1 "$work/kill.jsonl" > "$work/slow-header.jsonl"
 "$bin" merge "$work/foreign.jsonl" "$work/shard1.jsonl" "$work/slow-header.jsonl" 2> "$work/foreign.log" || code=$?
 [ "$code" -eq 2 ] && grep -q "slow-header.jsonl: line 1: a header of another sweep (suite \"slow\", not \"e2e\"" "$work/foreign.log" ||
   fail "foreign header: exit $code, $(cat "$work/foreign.log")"
