@@ -84,6 +84,8 @@ done
 code=0
 wait $launch || code=$?
 [ "$code" -ne 0 ] && [ "$code" -ne 124 ] || fail "the launch with a killed rank exited $code"
+victim=$(head -1 "$out.rank-1.inflight" 2>/dev/null || true) # what rank 1 was in when the kill landed
+[ -n "$victim" ] || fail "no in-flight marker of rank 1 after the kill"
 [ "$(configurations "$out.rank-1")" -ge 1 ] && [ "$(configurations "$out")" -ge 1 ] ||
   fail "a rank's records are gone, or rank 0 recorded none before the kill"
 code=0
