@@ -33,7 +33,7 @@ typedef struct fb_parsed {
     int count[32];                             /* how many times each option was given */
     const char *value[32];                     /* last value of each option */
     const char *values[32][FB_CLI_MAX_VALUES]; /* every value of a repeatable option */
-    const char *positional[16];
+    const char *positional[1024];              /* merge takes a job array's files */
     int npositional;
 } fb_parsed;
 
@@ -142,6 +142,11 @@ fb_status fb_cli_stream_triad(const fb_parsed *args, fb_target *t, const char *l
  * --json. */
 fb_status fb_cli_emit_record(const fb_parsed *args, const char *command, const fb_device_info *d, json_t *rec);
 
+/* A stream onto stderr whose every line starts with prefix, written in
+ * one write() each (the ranks of a launch share one output); NULL when it
+ * cannot be made. fclose it. */
+FILE *fb_cli_prefixed_stderr(const char *prefix);
+
 /* Prints "flowbench: MESSAGE" for the last error and maps it to an exit code. */
 int fb_cli_report(fb_status status);
 
@@ -158,5 +163,6 @@ extern const fb_command fb_cmd_compare;
 extern const fb_command fb_cmd_plot;
 extern const fb_command fb_cmd_report;
 extern const fb_command fb_cmd_solve;
+extern const fb_command fb_cmd_merge;
 
 #endif

@@ -1,23 +1,36 @@
 /* cmd_sweep.c - `flowbench sweep SUITE`: every configuration of a suite,
- * measured, checked and recorded as it completes; resumable. */
+ * measured, checked and recorded as it completes; resumable; split into
+ * --shard shares or among MPI ranks (tune/sweep.h). */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "../core/comm.h"
 #include "../tune/sweep.h"
 
 static const fb_option options[] = {
-    {"out", "FILE", "results file (default results/sweep-SUITE.jsonl); appended to", 0},
+    {"out", "FILE",
+     "results file (default results/sweep-SUITE.jsonl); appended to; on P MPI ranks rank R > 0"
+     " writes FILE.rank-R beside it, joined into FILE at the end (FILE's folder must be shared by every rank)",
+     0},
     {"resume", NULL,
-     "skip configurations FILE already records; record the one a crash ended in; --backend, --tuned, --cache,"
-     " --counters and --repeat must be those FILE was recorded with",
+     "skip configurations FILE (and FILE.rank-R files a killed run left) already records; record the one a"
+     " crash ended in; --backend, --tuned, --cache, --counters, --repeat and --shard must be those FILE was"
+     " recorded with; any number of ranks",
+     0},
+    {"shard", "I/N",
+     "run only share I of N (1-based: 1/N .. N/N): every N-th configuration of the plan, the same split on"
+     " every machine (a Slurm job array: --shard $SLURM_ARRAY_TASK_ID/N); join the files with flowbench merge",
      0},
     {"backend", "B", "run on these backends instead of the suite's", 1},
     {"repeat", "N",
      "run the whole plan N times, round after round, so each configuration's runs see the machine's"
      " between-run noise; compare pools them (5 or more: it tests run medians)",
      0},
-    {"limit", "N", "record at most N (1 or more) configurations this time, then stop (continue with --resume)", 0},
+    {"limit", "N",
+     "record at most N (1 or more) configurations this time, then stop (continue with --resume); on MPI ranks,"
+     " per rank",
+     0},
     {"max-points", "N",
      "refuse a suite whose plan holds more than N configurations (default 1000000; each costs about 2 KB"
      " of memory before anything runs)",
@@ -31,16 +44,18 @@ static const fb_option options[] = {
 
 static void print_summary(const fb_suite *s, const fb_sweep_options *o, const fb_sweep_summary *sum)
 {
-    char resume[4096];
+    char resume[4096], ranks[64] = "";
     fb_sweep_resume_command(s, o, resume, sizeof resume);
+    if (sum->ranks > 1) snprintf(ranks, sizeof ranks, " on %d ranks", sum->ranks);
     fprintf(stderr,
-            "sweep %s: %d configurations: %d ok, %d wrong result, %d failed, %d pruned, %d abandoned, %d timed out,"
+            "sweep %s: %d configurations%s: %d ok, %d wrong result, %d failed, %d pruned, %d abandoned, %d timed out,"
             " %d peer library missing; %d recorded before; %d backend(s) unavailable; %.1f s\n",
-            s->name, sum->total, sum->ok, sum->wrong, sum->failed, sum->pruned, sum->abandoned, sum->timeouts,
+            s->name, sum->total, ranks, sum->ok, sum->wrong, sum->failed, sum->pruned, sum->abandoned, sum->timeouts,
             sum->missing, sum->skipped, sum->unavailable, sum->seconds);
     if (sum->stopped)
-        fprintf(stderr, "sweep %s: stopped with %d of %d recorded; continue with: %s\n", s->name,
-                sum->skipped + sum->recorded, sum->total, resume);
+        fprintf(stderr, "sweep %s: stopped with %d of %d recorded; continue with%s: %s\n", s->name,
+                sum->skipped + sum->recorded, sum->total,
+                sum->ranks > 1 ? " (under mpirun or srun, any number of ranks, or none)" : "", resume);
     else
         fprintf(stderr, "sweep %s: results in %s\n", s->name, o->out_path);
 }
@@ -72,53 +87,102 @@ fail:
     return status;
 }
 
+/* Everything before the sweep: options, the suite (its problems opened
+ * once), the results file's name. */
+static fb_status prepare(const fb_parsed *args, fb_sweep_options *o, fb_suite *suite, char *out, size_t out_len,
+                         char *cache_path, size_t cache_len)
+{
+    fb_status status = FB_OK;
+    FB_CHECK(fb_cli_int(args, "limit", 0, &o->limit));
+    if (fb_cli_value(args, "limit") && o->limit < 1)
+        FB_FAIL(FB_ERR_USAGE, "--limit: must be at least 1 (leave it out to run the whole plan)");
+    FB_CHECK(fb_cli_int(args, "repeat", 1, &o->repeat));
+    if (o->repeat < 1 || o->repeat > 1000)
+        FB_FAIL(FB_ERR_USAGE, "--repeat: %d is not a count of rounds in [1, 1000]", o->repeat);
+    if (fb_cli_value(args, "shard")) FB_CHECK(fb_sweep_parse_shard(fb_cli_value(args, "shard"), o));
+    FB_CHECK(read_max_points(args, &o->max_points));
+    FB_CHECK(open_cache(args, &o->tuned, cache_path, cache_len));
+    o->cache_path = cache_path;
+    o->nbackends = fb_cli_values(args, "backend", &o->backends);
+    FB_CHECK(fb_suite_load(args->positional[0], suite));
+    FB_CHECK(fb_sweep_check_size(suite, o));  /* before any matrix is opened */
+    FB_CHECK(fb_suite_check_problems(suite)); /* a bad matrix is a bad suite: refused before measuring */
+    if (fb_cli_value(args, "out"))
+        snprintf(out, out_len, "%s", fb_cli_value(args, "out"));
+    else
+        snprintf(out, out_len, "results/sweep-%s.jsonl", suite->name);
+    o->out_path = out;
+fail:
+    return status;
+}
+
+/* On several ranks each progress line says whose it is. */
+static FILE *progress_stream(void)
+{
+    char prefix[320];
+    FILE *f;
+    if (fb_comm_size() <= 1) return stderr;
+    snprintf(prefix, sizeof prefix, "[rank %d/%d %s] ", fb_comm_rank(), fb_comm_size(), fb_comm_host());
+    f = fb_cli_prefixed_stderr(prefix);
+    return f ? f : stderr;
+}
+
+/* The sweep and its summary (rank 0's alone on several ranks); *quiet:
+ * the error returned is one another rank said. */
+static fb_status sweep_and_summary(const fb_suite *suite, const fb_sweep_options *o, int *quiet)
+{
+    fb_status status = FB_OK;
+    fb_sweep_summary sum;
+    status = fb_sweep_run(suite, o, &sum);
+    *quiet = sum.quiet;
+    if (fb_comm_rank() == 0 && sum.total && (status == FB_OK || sum.recorded || sum.stopped))
+        print_summary(suite, o, &sum);
+    /* Pruned, abandoned, timed out and a missing peer library are what a
+     * sweep expects to meet; a configuration that could not run or gave a
+     * wrong answer is not. The counts are every rank's. */
+    if (status == FB_OK && (sum.wrong || sum.failed)) {
+        *quiet = fb_comm_rank() != 0;
+        FB_FAIL(FB_ERR_CHECK, "sweep %s: %d configuration(s) failed to run and %d gave a wrong result (records in %s)",
+                suite->name, sum.failed, sum.wrong, o->out_path);
+    }
+fail:
+    return status;
+}
+
 static int run_sweep(const fb_parsed *args)
 {
     fb_status status = FB_OK;
     fb_suite suite;
-    fb_sweep_summary sum;
     fb_sweep_options o = {
         .resume = fb_cli_flag(args, "resume"), .counters = fb_cli_value(args, "counters"), .progress = stderr};
     char out[1200], cache_path[1024];
+    int quiet = 0;
     memset(&suite, 0, sizeof suite);
-    memset(&sum, 0, sizeof sum);
-    FB_CHECK(fb_cli_int(args, "limit", 0, &o.limit));
-    if (fb_cli_value(args, "limit") && o.limit < 1)
-        FB_FAIL(FB_ERR_USAGE, "--limit: must be at least 1 (leave it out to run the whole plan)");
-    FB_CHECK(fb_cli_int(args, "repeat", 1, &o.repeat));
-    if (o.repeat < 1 || o.repeat > 1000)
-        FB_FAIL(FB_ERR_USAGE, "--repeat: %d is not a count of rounds in [1, 1000]", o.repeat);
-    FB_CHECK(read_max_points(args, &o.max_points));
-    FB_CHECK(open_cache(args, &o.tuned, cache_path, sizeof cache_path));
-    o.cache_path = cache_path;
-    o.nbackends = fb_cli_values(args, "backend", &o.backends);
-    FB_CHECK(fb_suite_load(args->positional[0], &suite));
-    FB_CHECK(fb_sweep_check_size(&suite, &o)); /* before any matrix is opened */
-    FB_CHECK(fb_suite_check_problems(&suite)); /* a bad matrix is a bad suite: refused before measuring */
-    if (fb_cli_value(args, "out"))
-        snprintf(out, sizeof out, "%s", fb_cli_value(args, "out"));
-    else
-        snprintf(out, sizeof out, "results/sweep-%s.jsonl", suite.name);
-    o.out_path = out;
-    status = fb_sweep_run(&suite, &o, &sum);
-    if (sum.total && (status == FB_OK || sum.recorded || sum.stopped)) print_summary(&suite, &o, &sum);
-    /* Pruned, abandoned, timed out and a missing peer library are what a
-     * sweep expects to meet; a configuration that could not run or gave a
-     * wrong answer is not. */
-    if (status == FB_OK && (sum.wrong || sum.failed))
-        FB_FAIL(FB_ERR_CHECK, "sweep %s: %d configuration(s) failed to run and %d gave a wrong result (records in %s)",
-                suite.name, sum.failed, sum.wrong, out);
-fail:
+    status = prepare(args, &o, &suite, out, sizeof out, cache_path, sizeof cache_path);
+    if (fb_comm_size() > 1 && !fb_sweep_all_ok(status) && status == FB_OK) {
+        quiet = fb_comm_rank() != 0; /* the rank that failed says why */
+        status = fb_error_set(FB_ERR_INPUT, __FILE__, __LINE__,
+                              "another rank could not start the sweep (its message"
+                              " says why)");
+    }
+    if (status == FB_OK) {
+        o.progress = progress_stream();
+        status = sweep_and_summary(&suite, &o, &quiet);
+        if (o.progress != stderr) fclose(o.progress);
+    }
     fb_cache_free(o.tuned);
     fb_suite_free(&suite);
-    return status == FB_OK ? 0 : fb_cli_report(status);
+    if (status == FB_ERR_INTERRUPTED && fb_comm_rank() != 0) quiet = 1; /* rank 0 says it once */
+    if (status != FB_OK && quiet) return status == FB_ERR_INTERRUPTED ? 130 : fb_status_exit_code(status);
+    return fb_cli_report(status);
 }
 
 const fb_command fb_cmd_sweep = {
     .name = "sweep",
     .summary = "run a suite (cases/*.suite): every configuration measured, checked, recorded; resumable",
-    .usage = "sweep SUITE [--out FILE] [--resume] [--backend B]... [--repeat N] [--limit N] [--tuned [--cache FILE]]\n"
-             "        [--counters LIST] [--max-points N]",
+    .usage = "sweep SUITE [--out FILE] [--resume] [--shard I/N] [--backend B]... [--repeat N] [--limit N]\n"
+             "        [--tuned [--cache FILE]] [--counters LIST] [--max-points N]\n"
+             "       mpirun -np P flowbench sweep SUITE --out FILE ... (or srun)",
     .description = "Expands SUITE (YAML, docs/tuning.md) into configurations - matrix x backend x\n"
                    "precision x kernel x parameter point - and runs each with the common measurement\n"
                    "policy and the result check. Every configuration ends as one record, flushed\n"
@@ -133,14 +197,25 @@ const fb_command fb_cmd_sweep = {
                    "1000000), counted before anything is opened.\n"
                    "Ctrl-C stops cleanly (twice: at once) and prints the command that continues:\n"
                    "--resume runs only what FILE lacks. FILE's header records --backend, --tuned,\n"
-                   "--cache, --counters and --repeat; --resume with others is refused (exit 2).\n"
+                   "--cache, --counters, --repeat and --shard; --resume with others is refused (exit 2).\n"
                    "--repeat N runs the plan N times, round after round (the stream reference\n"
                    "too): for CI gates, whose noise is between runs, not between samples.\n"
                    "Exit 1 if any configuration failed to run (failed, build-error, launch-error,\n"
                    "crashed) or gave a wrong result; pruned, abandoned, timeout and a missing peer\n"
-                   "library are expected outcomes.",
+                   "library are expected outcomes.\n"
+                   "Across nodes (docs/scaling-sweeps.md): under mpirun or srun the configurations\n"
+                   "FILE lacks are dealt round-robin to the ranks, each on its node's device (a\n"
+                   "backend without a device index, such as cuda, is taken as cuda:K, K = local\n"
+                   "rank % devices); rank R > 0 records into FILE.rank-R, which rank 0 joins into\n"
+                   "FILE at the end; progress lines start with [rank R/P host], and rank 0 prints\n"
+                   "the summary. A rank that dies loses only the configuration it was in (crashed\n"
+                   "on --resume); --resume, on any number of ranks or none, joins the .rank-R files\n"
+                   "a killed run left and runs what is missing.\n"
+                   "--shard I/N runs share I of N alone (a job array); flowbench merge joins the\n"
+                   "shares' files. Every record of a share says host, and shard or rank/ranks.",
     .options = options,
     .min_positional = 1,
     .max_positional = 1,
     .run = run_sweep,
+    .ranks = 1,
 };

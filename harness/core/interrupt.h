@@ -26,6 +26,14 @@ extern volatile sig_atomic_t fb_interrupted;
 /* Catches SIGINT and SIGTERM; main() calls it once for every command. */
 void fb_install_interrupt_handler(void);
 
+/* A file the first signal appends the line "signalled" to, when it
+ * exists (path copied; NULL forgets it). The sweep names its in-flight
+ * marker here when it runs on several MPI ranks: a launcher stops every
+ * rank when one dies, and the marker then tells a rank that was stopped
+ * in a configuration (run it again) from the one that died in it
+ * (crashed). Only async-signal-safe calls run in the handler. */
+void fb_interrupt_note_on_signal(const char *path);
+
 /* Starts a stretch in which a signal ends the process at once. Fails with
  * FB_ERR_INTERRUPTED (and the stretch not started) when a signal already
  * came, so none is lost between the last poll and the stretch. */

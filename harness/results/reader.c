@@ -485,7 +485,14 @@ void fb_record_label(const fb_record *r, char *buf, size_t len)
              *params ? " " : "", params);
 }
 
-const char *fb_record_host(const fb_record *r) { return r->header ? fb_json_str(r->header, "host.hostname") : ""; }
+/* A share of a sweep (--shard, MPI ranks) says its own host: the ranks of
+ * one run ran on several. */
+const char *fb_record_host(const fb_record *r)
+{
+    const char *own = json_string_value(json_object_get(r->json, "host"));
+    if (own) return own;
+    return r->header ? fb_json_str(r->header, "host.hostname") : "";
+}
 
 double fb_record_fraction(const fb_results_set *set, const fb_record *r)
 {

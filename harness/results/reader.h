@@ -116,7 +116,8 @@ double fb_record_median(const fb_record *r);
  * neither exists. */
 double fb_record_fraction(const fb_results_set *set, const fb_record *r);
 
-/* Host name of the record's run ("" without a header). */
+/* Host name of the record: its own "host" (a sweep's share), else its
+ * run's ("" without a header). */
 const char *fb_record_host(const fb_record *r);
 
 #endif

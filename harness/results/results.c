@@ -109,8 +109,8 @@ json_t *fb_json_header(const char *command, const fb_device_info *devices, int n
 
 /* Writes all of buf at the end of the file in one write() (more only when
  * the kernel takes less); on failure the file is cut back to where it was,
- * so no partial record is left behind. */
-static fb_status write_whole(fb_results *r, const char *buf, size_t len)
+ * so no partial record is left behind. With sync, fsync'ed. */
+static fb_status write_whole(fb_results *r, const char *buf, size_t len, int sync)
 {
     fb_status status = FB_OK;
     struct stat st;
@@ -125,12 +125,12 @@ static fb_status write_whole(fb_results *r, const char *buf, size_t len)
         }
         done += (size_t)n;
     }
-    fsync(r->fd); /* best effort: survive a crash, not only Ctrl-C */
+    if (sync) fsync(r->fd); /* best effort: survive a crash, not only Ctrl-C */
 fail:
     return status;
 }
 
-static fb_status write_line(fb_results *r, json_t *record)
+static fb_status write_line(fb_results *r, json_t *record, int sync)
 {
     fb_status status = FB_OK;
     char *line = json_dumps(record, JSON_COMPACT | JSON_REAL_PRECISION(17));
@@ -140,7 +140,7 @@ static fb_status write_line(fb_results *r, json_t *record)
     line = whole;
     line[len] = '\n';
     line[len + 1] = '\0';
-    FB_CHECK(write_whole(r, line, len + 1));
+    FB_CHECK(write_whole(r, line, len + 1, sync));
 fail:
     free(line);
     return status;
@@ -151,8 +151,34 @@ fb_status fb_results_append(fb_results *r, json_t *record)
     json_object_set_new(record, "schema", json_integer(FB_RESULTS_SCHEMA));
     json_object_set_new(record, "run_id", json_string(r->run_id));
     if (!json_object_get(record, "type")) json_object_set_new(record, "type", json_string("measurement"));
-    return write_line(r, record);
+    return write_line(r, record, 1);
 }
+
+fb_status fb_results_copy_line(fb_results *r, const char *line)
+{
+    fb_status status = FB_OK;
+    size_t len = strlen(line);
+    char *whole = malloc(len + 1);
+    if (!whole) FB_FAIL(FB_ERR_NOMEM, "%s: out of host memory copying a record", r->path);
+    memcpy(whole, line, len);
+    whole[len] = '\n';
+    FB_CHECK(write_whole(r, whole, len + 1, 0));
+fail:
+    free(whole);
+    return status;
+}
+
+fb_status fb_results_sync(fb_results *r)
+{
+    fb_status status = FB_OK;
+    if (fsync(r->fd) != 0 && errno != EINVAL) FB_FAIL(FB_ERR_IO, "%s: cannot write (%s)", r->path, strerror(errno));
+fail:
+    return status;
+}
+
+const char *fb_results_run_id(const fb_results *r) { return r->run_id; }
+
+void fb_results_set_run_id(fb_results *r, const char *run_id) { snprintf(r->run_id, sizeof r->run_id, "%s", run_id); }
 
 /* The pid holding a flock on the file (from /proc/locks), or 0 when it
  * cannot be told. */
@@ -214,6 +240,23 @@ fail:
     return status;
 }
 
+fb_status fb_results_check_idle(const char *path)
+{
+    fb_status status = FB_OK;
+    char who[512] = "its pid is not known";
+    long pid;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return FB_OK; /* missing: the reader that opens it says so */
+    /* a file system without locks (EINVAL, ENOLCK) has nothing to tell */
+    if (flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+        if ((pid = lock_holder(fd)) != 0) describe_holder(pid, who, sizeof who);
+        status = fb_error_set(FB_ERR_USAGE, __FILE__, __LINE__,
+                              "%s: a flowbench is still writing to it (%s); wait for it to end", path, who);
+    }
+    close(fd); /* releases the shared lock */
+    return status;
+}
+
 /* Where the last line of the file starts (it has no newline yet). */
 static off_t last_line_start(int fd, off_t size)
 {
@@ -249,7 +292,7 @@ static fb_status repair_last_line(fb_results *r)
         FB_FAIL(FB_ERR_IO, "%s: cannot read its last line", r->path);
     text[len] = '\0';
     if ((rec = json_loads(text, 0, NULL)) != NULL) {
-        FB_CHECK(write_whole(r, "\n", 1));
+        FB_CHECK(write_whole(r, "\n", 1, 1));
         fprintf(stderr, "%s: the last record lacked its newline: kept, newline added\n", r->path);
     } else {
         if (ftruncate(r->fd, start) != 0)

@@ -56,6 +56,24 @@ fb_status fb_results_append(fb_results *r, json_t *record);
 
 void fb_results_close(fb_results *r);
 
+/* The run id the records appended get ("DATE-PID" of this process), and
+ * another one: the ranks of an MPI sweep write under rank 0's, so their
+ * records are one run with one header. */
+const char *fb_results_run_id(const fb_results *r);
+void fb_results_set_run_id(fb_results *r, const char *run_id);
+
+/* Appends one line of another results file as it is (its own run_id,
+ * schema and type; line without its newline), in one write(); not
+ * fsync'ed, so that joining files costs one fb_results_sync, not one per
+ * record. */
+fb_status fb_results_copy_line(fb_results *r, const char *line);
+fb_status fb_results_sync(fb_results *r);
+
+/* FB_ERR_USAGE naming the pid and command when a writer holds path's lock
+ * (a sweep still running): a file is not read as complete while it grows.
+ * A missing file is FB_OK. */
+fb_status fb_results_check_idle(const char *path);
+
 /* The header record alone (also used by `devices --json`). */
 json_t *fb_json_header(const char *command, const fb_device_info *devices, int ndevices);
 json_t *fb_json_device(const fb_device_info *info);

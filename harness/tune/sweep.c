@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../core/comm.h"
 #include "../results/reader.h"
 #include "sweep_state.h"
 
@@ -120,8 +121,10 @@ static fb_status make_plan(sweep *w)
         int nb = w->o->nbackends ? w->o->nbackends : cs->nbackends;
         for (int m = 0; m < cs->nmatrices; ++m)
             for (int b = 0; b < nb; ++b) {
+                /* a backend that did not open here stays in the plan until its
+                 * shares are taken (sweep_share_plan), so that the plan and its
+                 * shares are the same on every machine */
                 int t = sweep_target_index(w, w->o->nbackends ? w->o->backends[b] : cs->backends[b]);
-                if (!w->targets[t].t) continue; /* said once when opening; nothing to record per point */
                 for (int p = 0; p < cs->nprecisions; ++p)
                     for (int k = 0; k < cs->nkernels; ++k)
                         FB_CHECK(plan_kernel(w, c, m, t, p, cs->kernels[k]));
@@ -225,7 +228,7 @@ static fb_status run_config(sweep *w, sweep_config *cfg)
 {
     fb_status status = FB_OK;
     json_t *rec = NULL;
-    if (!strcmp(cfg->key, w->crashed_key))
+    if (json_object_get(w->crashed, cfg->key))
         rec = sweep_failure(w, cfg, "crashed", sweep_crashed_reason);
     else if (w->problem_error[0])
         rec = sweep_failure(w, cfg, "failed", w->problem_error);
@@ -285,6 +288,31 @@ fail:
     return status;
 }
 
+/* What each process does alone before the first collective: the targets
+ * and the whole plan. */
+static fb_status prepare(sweep *w)
+{
+    fb_status status = FB_OK;
+    FB_CHECK(fb_sweep_check_size(w->s, w->o));
+    FB_CHECK(sweep_open_targets(w));
+    for (int i = 0; i < w->ntargets; ++i)
+        w->sum->unavailable += !w->targets[i].t;
+    if (w->sum->unavailable == w->ntargets)
+        FB_FAIL(FB_ERR_UNAVAILABLE, "sweep %s: none of its backends can be opened here", w->s->name);
+    FB_CHECK(make_plan(w));
+fail:
+    return status;
+}
+
+static fb_status run_share(sweep *w)
+{
+    fb_status status = FB_OK;
+    if (w->s->stream && w->nplan > 0) FB_CHECK(sweep_stream(w, 1));
+    FB_CHECK(run_plan(w));
+fail:
+    return status;
+}
+
 fb_status fb_sweep_run(const fb_suite *s, const fb_sweep_options *o, fb_sweep_summary *sum)
 {
     fb_status status = FB_OK;
@@ -294,19 +322,18 @@ fb_status fb_sweep_run(const fb_suite *s, const fb_sweep_options *o, fb_sweep_su
     w.s = s, w.o = o, w.sum = sum;
     w.started = fb_now();
     w.last_target = -1;
-    FB_CHECK(fb_sweep_check_size(s, o));
-    FB_CHECK(sweep_open_targets(&w));
-    for (int i = 0; i < w.ntargets; ++i)
-        sum->unavailable += !w.targets[i].t;
-    if (sum->unavailable == w.ntargets)
-        FB_FAIL(FB_ERR_UNAVAILABLE, "sweep %s: none of its backends can be opened here", s->name);
-    FB_CHECK(make_plan(&w));
-    sum->total = w.nplan;
-    FB_CHECK(sweep_state_open(&w));
-    if (s->stream) FB_CHECK(sweep_stream(&w, 1));
-    FB_CHECK(run_plan(&w));
-fail:
-    sum->seconds = fb_now() - w.started;
+    sum->ranks = fb_comm_size();
+    status = prepare(&w);
+    if (fb_comm_size() > 1) status = sweep_agree(&w, status);
+    if (status == FB_OK) status = sweep_state_open(&w);
+    if (status == FB_OK) {
+        status = run_share(&w);
+        if (status != FB_OK) sum->stopped = 1; /* before its plan's end: the summary says how to continue */
+        sum->seconds = fb_now() - w.started;
+        status = sweep_ranks_finish(&w, status); /* every rank gets here: its collectives wait for no one lost */
+    } else {
+        sum->seconds = fb_now() - w.started;
+    }
     sweep_state_close(&w);
     free(w.plan);
     return status;

@@ -19,6 +19,20 @@
  *
  * SIGINT stops between samples; the configuration then running is not
  * recorded, so --resume runs it again and nothing else.
+ *
+ * Shares (docs/scaling-sweeps.md). The plan is laid out the same on every
+ * machine (backends that cannot be opened here included), so it can be
+ * split without talking: --shard I/N keeps every configuration whose
+ * position p (0-based, over the whole plan) has p % N == I - 1. Launched
+ * as P > 1 MPI ranks (core/comm.h), the configurations not yet recorded
+ * are dealt out the same way, the j-th of them to rank j % P; rank 0
+ * writes OUT, rank R its own OUT.rank-R, which rank 0 joins into OUT at
+ * the end (results/merge.h) and deletes. A backend named without a device
+ * ("cuda") is opened on device local rank % its device count; its key
+ * keeps the name as given. Every record of a share says "host" and
+ * "shard" (I/N) or "rank" and "ranks". Opening OUT first joins in the
+ * OUT.rank-R files a killed run left, so --resume, with any number of
+ * ranks or none, runs only what no file records.
  */
 #ifndef FB_TUNE_SWEEP_H
 #define FB_TUNE_SWEEP_H
@@ -41,6 +55,7 @@ typedef struct fb_sweep_options {
     fb_tuning_cache *tuned; /* non-NULL: each kernel runs its cached point only */
     const char *cache_path; /* the file tuned was read from (recorded in the header) */
     const char *counters;   /* PAPI events per sample on openmp targets (counters.h), or NULL */
+    int shard, nshards;     /* --shard I/N: the I-th (1-based) of N shares; 0 0: the whole plan */
     FILE *progress;         /* one line per configuration (stderr) */
 } fb_sweep_options;
 
@@ -54,6 +69,10 @@ typedef struct fb_sweep_summary {
     int unavailable; /* backends that could not be opened (left out) */
     int stopped;     /* 1 if --limit or SIGINT ended the sweep early */
     double seconds;
+    /* Several ranks: every count above is the sum over the ranks (stopped,
+     * unavailable and seconds the largest), on every rank. */
+    int ranks;
+    int quiet; /* the error fb_sweep_run returned is another rank's, which said it */
 } fb_sweep_summary;
 
 /* FB_ERR_INPUT when the plan would hold more than o->max_points
@@ -66,9 +85,18 @@ fb_status fb_sweep_check_size(const fb_suite *s, const fb_sweep_options *o);
  * written). Failing configurations are records, not errors. */
 fb_status fb_sweep_run(const fb_suite *s, const fb_sweep_options *o, fb_sweep_summary *sum);
 
+/* --shard's text "I/N" into o->shard and o->nshards: FB_ERR_USAGE saying
+ * what is wrong (not I/N, I or N not a whole number, I outside 1..N). */
+fb_status fb_sweep_parse_shard(const char *text, fb_sweep_options *o);
+
+/* Under several ranks, a collective: 1 when every rank's status is FB_OK
+ * (each passes its own), so a rank that fails alone does not leave the
+ * others waiting. One rank: status == FB_OK. */
+int fb_sweep_all_ok(fb_status mine);
+
 /* The options that shape the plan and its records, as the results file's
  * header holds them ("sweep": {"backends": [...], "tuned": bool, "cache":
- * FILE|null, "counters": LIST|null}). */
+ * FILE|null, "counters": LIST|null, "repeat": N, "shard": "I/N"|null}). */
 json_t *fb_sweep_options_json(const fb_sweep_options *o);
 
 /* --resume: FB_ERR_USAGE naming the first option that differs between

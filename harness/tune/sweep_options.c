@@ -1,11 +1,13 @@
 /* sweep_options.c - the options that shape a sweep's plan and records
- * (--backend, --tuned, --cache, --counters, --repeat): written in the results file's
+ * (--backend, --tuned, --cache, --counters, --repeat, --shard): written in the results file's
  * header, compared on --resume, and spelt out in the resume hint, so that
  * following the hint continues the same plan instead of appending another
  * one to the file. */
 #include "sweep.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../results/results.h"
@@ -15,11 +17,40 @@ static json_t *string_or_null(const char *s) { return s ? json_string(s) : json_
 json_t *fb_sweep_options_json(const fb_sweep_options *o)
 {
     json_t *backends = json_array();
+    char shard[48];
+    snprintf(shard, sizeof shard, "%d/%d", o->shard, o->nshards);
     for (int i = 0; i < o->nbackends; ++i)
         json_array_append_new(backends, json_string(o->backends[i]));
-    return json_pack("{s:o, s:b, s:o, s:o, s:i}", "backends", backends, "tuned", o->tuned != NULL, "cache",
+    return json_pack("{s:o, s:b, s:o, s:o, s:i, s:o}", "backends", backends, "tuned", o->tuned != NULL, "cache",
                      string_or_null(o->tuned ? o->cache_path : NULL), "counters", string_or_null(o->counters), "repeat",
-                     o->repeat > 1 ? o->repeat : 1);
+                     o->repeat > 1 ? o->repeat : 1, "shard", string_or_null(o->nshards ? shard : NULL));
+}
+
+/* A whole number (at most a million) spelt from text up to `end`, or -1. */
+static long whole(const char *text, const char *end)
+{
+    char *stop = NULL;
+    long v;
+    if (text == end || *text < '0' || *text > '9') return -1;
+    errno = 0;
+    v = strtol(text, &stop, 10);
+    return stop == end && errno == 0 && v <= 1000000 ? v : -1;
+}
+
+fb_status fb_sweep_parse_shard(const char *text, fb_sweep_options *o)
+{
+    fb_status status = FB_OK;
+    const char *slash = strchr(text, '/');
+    long i = slash ? whole(text, slash) : -1, n = slash ? whole(slash + 1, slash + strlen(slash)) : -1;
+    if (i < 0 || n < 0)
+        FB_FAIL(FB_ERR_USAGE,
+                "--shard: '%s' is not I/N (share I of N, whole numbers up to 1000000: --shard 1/4 .. 4/4)", text);
+    if (n == 0) FB_FAIL(FB_ERR_USAGE, "--shard: '%s': a plan is split into 1 share or more", text);
+    if (i == 0) FB_FAIL(FB_ERR_USAGE, "--shard: '%s': shares are counted from 1 (the first is 1/%ld)", text, n);
+    if (i > n) FB_FAIL(FB_ERR_USAGE, "--shard: '%s': share %ld of %ld does not exist (I runs from 1 to N)", text, i, n);
+    o->shard = (int)i, o->nshards = (int)n;
+fail:
+    return status;
 }
 
 /* One option of an options object as command-line words ("" when absent):
@@ -44,7 +75,7 @@ static void option_words(const json_t *opts, const char *name, char *buf, size_t
     }
 }
 
-static const char *const option_names[] = {"backend", "tuned", "cache", "counters", "repeat"};
+static const char *const option_names[] = {"backend", "tuned", "cache", "counters", "repeat", "shard"};
 
 fb_status fb_sweep_check_options(const json_t *recorded, const fb_sweep_options *o)
 {

@@ -97,6 +97,7 @@ static void add_common_fields(sweep *w, const sweep_config *cfg, json_t *rec)
     json_object_set_new(rec, "case", json_string(w->s->cases[cfg->kase].name));
     json_object_set_new(rec, "sweep_key", json_string(cfg->key));
     add_round(w, cfg->round, rec);
+    sweep_add_origin(w, rec);
     if (cfg->tuned && w->tuning) json_object_set(rec, "tuning", w->tuning);
     if (w->targets[cfg->backend].counters && json_object_get(rec, "stats"))
         json_object_set_new(rec, "counters",
@@ -172,11 +173,16 @@ fail:
 
 /* ---- stream references ---- */
 
-/* "suite|stream|target|precision|kernel", and "|round=R" after the first round. */
+/* "suite|stream|target|precision|kernel", and "|round=R" after the first
+ * round; a share's adds where it ran (sweep_origin_suffix), as each share
+ * measures its own device's reference and one file joins them all. */
 static void stream_record_key(const sweep *w, const char *skey, const char *kernel, int round, char *buf, size_t len)
 {
+    char origin[512];
     size_t n = (size_t)snprintf(buf, len, "%s|stream|%s|%s", w->s->name, skey, kernel);
-    if (round > 1 && n < len) snprintf(buf + n, len - n, "|round=%d", round);
+    if (round > 1 && n < len) n += (size_t)snprintf(buf + n, len - n, "|round=%d", round);
+    sweep_origin_suffix(w, origin, sizeof origin);
+    if (n < len) snprintf(buf + n, len - n, "%s", origin);
 }
 
 static fb_status stream_one(sweep *w, int target, int is_double, int round)
@@ -208,15 +214,16 @@ static fb_status stream_one(sweep *w, int target, int is_double, int round)
         json_object_set_new(rec, "case", json_string("stream"));
         json_object_set_new(rec, "sweep_key", json_string(key));
         add_round(w, round, rec);
+        sweep_add_origin(w, rec);
         status = fb_results_append(w->out, rec);
         json_decref(rec);
         FB_CHECK(status);
     }
-    if (run_status == FB_OK && round == 1)
-        json_object_set_new(w->stream_gbs, skey, json_real(r[3].gbs));
-    else
+    if (run_status != FB_OK) /* later rounds' streams are repetitions: only a failure is news */
         fprintf(w->o->progress, "sweep: stream on %s failed (%s): no roofline fraction\n", w->targets[target].spec,
                 fb_error_message());
+    else if (round == 1)
+        json_object_set_new(w->stream_gbs, skey, json_real(r[3].gbs));
 fail:
     fb_stream_results_free(r);
     return status;

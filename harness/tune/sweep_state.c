@@ -9,8 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../core/comm.h"
 #include "../core/counters.h"
 #include "../core/files.h"
+#include "../core/interrupt.h"
 #include "../results/reader.h"
 
 const char sweep_crashed_reason[] =
@@ -27,6 +29,17 @@ int sweep_target_index(const sweep *w, const char *spec)
 
 const char *sweep_backend(const sweep *w, const sweep_config *cfg) { return w->targets[cfg->backend].spec; }
 
+void sweep_rank_device(const char *spec, char *buf, size_t len)
+{
+    const fb_backend_ops *ops = fb_backend_find(spec); /* NULL for a spec with a device */
+    char why[256];
+    int n;
+    snprintf(buf, len, "%s", spec);
+    if (!ops || !ops->probe || fb_comm_local_rank() == 0) return;
+    n = ops->probe(why, sizeof why);
+    if (n > 1) snprintf(buf, len, "%s:%d", spec, fb_comm_local_rank() % n);
+}
+
 static fb_status open_target(sweep *w, const char *spec)
 {
     fb_status status = FB_OK;
@@ -35,12 +48,15 @@ static fb_status open_target(sweep *w, const char *spec)
     if (w->ntargets == SWEEP_MAX_TARGETS) FB_FAIL(FB_ERR_USAGE, "a sweep takes at most %d backends", SWEEP_MAX_TARGETS);
     w->ntargets++;
     snprintf(st->spec, sizeof st->spec, "%s", spec);
-    status = fb_target_open(spec, &st->t);
+    sweep_rank_device(spec, st->device, sizeof st->device);
+    if (strcmp(st->device, spec) != 0)
+        fprintf(w->o->progress, "sweep: %s is %s here (local rank %d)\n", spec, st->device, fb_comm_local_rank());
+    status = fb_target_open(st->device, &st->t);
     if (status == FB_ERR_USAGE) goto fail; /* an unknown backend name is a typo, not a missing device */
     status = FB_OK;
     if (!st->t) {
         snprintf(st->why, sizeof st->why, "%s", fb_error_message());
-        fprintf(w->o->progress, "sweep: %s unavailable (%s): its configurations are left out\n", spec, st->why);
+        fprintf(w->o->progress, "sweep: %s unavailable (%s): its configurations are left out\n", st->device, st->why);
     }
 fail:
     return status;
@@ -146,55 +162,156 @@ fail:
     return status;
 }
 
-static void read_inflight(sweep *w)
+/* One in-flight marker: the key its process was running when it ended,
+ * then "signalled" when a signal had asked it to stop (under several
+ * ranks: the launcher ending every rank because one died), which is no
+ * crash of that configuration: it runs again. */
+static void read_marker(sweep *w, const char *path)
 {
-    FILE *f = fopen(w->inflight_path, "r");
+    char key[2048] = "", line[64];
+    int signalled = 0;
+    FILE *f = fopen(path, "r");
     if (!f) return;
-    if (fgets(w->crashed_key, sizeof w->crashed_key, f)) w->crashed_key[strcspn(w->crashed_key, "\n")] = '\0';
+    if (fgets(key, sizeof key, f)) key[strcspn(key, "\n")] = '\0';
+    while (fgets(line, sizeof line, f))
+        signalled |= !strncmp(line, "signalled", 9);
     fclose(f);
-    if (sweep_is_done(w, w->crashed_key))
-        w->crashed_key[0] = '\0';
-    else if (w->crashed_key[0])
-        fprintf(w->o->progress, "sweep: the previous run ended inside %s: recording it as crashed\n", w->crashed_key);
+    if (!key[0] || sweep_is_done(w, key)) return;
+    if (signalled) {
+        fprintf(w->o->progress, "sweep: the previous run was stopped inside %s: it runs again\n", key);
+        return;
+    }
+    json_object_set_new(w->crashed, key, json_true());
+    fprintf(w->o->progress, "sweep: the previous run ended inside %s: recording it as crashed\n", key);
+}
+
+/* OUT.inflight (the one process's, rank 0's) and every rank's; those of
+ * ranks are deleted once read, as a run with fewer ranks would not
+ * overwrite them. */
+static fb_status read_markers(sweep *w)
+{
+    fb_status status = FB_OK;
+    char **paths = NULL;
+    int n = 0;
+    read_marker(w, w->inflight_path);
+    FB_CHECK(sweep_leftover_markers(w->o->out_path, &paths, &n));
+    for (int i = 0; i < n; ++i) {
+        read_marker(w, paths[i]);
+        unlink(paths[i]);
+    }
+fail:
+    for (int i = 0; i < n; ++i)
+        free(paths[i]);
+    free(paths);
+    return status;
 }
 
 int sweep_is_done(const sweep *w, const char *key) { return json_object_get(w->done, key) != NULL; }
 
-static fb_status write_header(sweep *w)
+static fb_status write_header(sweep *w, const json_t *extra)
 {
-    fb_status status = FB_OK;
     fb_device_info infos[SWEEP_MAX_TARGETS];
-    json_t *extra = NULL;
     int n = 0;
     for (int i = 0; i < w->ntargets; ++i)
         if (w->targets[i].t) infos[n++] = *fb_target_info(w->targets[i].t);
-    extra = json_pack("{s:o}", "sweep", fb_sweep_options_json(w->o));
-    FB_CHECK(fb_results_write_header(w->out, "sweep", infos, n, extra));
+    return fb_results_write_header(w->out, "sweep", infos, n, extra);
+}
+
+/* Rank 0, or the one process. */
+static fb_status open_out(sweep *w)
+{
+    fb_status status = FB_OK;
+    /* the lock first: a second sweep on the file stops here, before it
+     * reads what is done or writes anything */
+    FB_CHECK(fb_results_begin(w->o->out_path, &w->out));
+    FB_CHECK(sweep_absorb_leftovers(w));
+    if (!w->o->resume) return FB_OK;
+    FB_CHECK(read_done(w));
+    FB_CHECK(read_markers(w));
 fail:
-    json_decref(extra);
+    return status;
+}
+
+/* Rank R > 0: OUT.rank-R, in rank 0's run. */
+static fb_status open_rank_file(sweep *w)
+{
+    fb_status status = fb_results_begin(w->out_path, &w->out);
+    if (status == FB_OK) fb_results_set_run_id(w->out, w->run_id);
+    return status;
+}
+
+static void say_share(const sweep *w)
+{
+    if (w->ranks > 1 && w->rank == 0 && w->o->resume)
+        fprintf(w->o->progress,
+                "sweep: resuming %s: %d of %d configurations already recorded; the other %d are dealt to %d ranks\n",
+                w->o->out_path, w->recorded_before, w->planned, w->planned - w->recorded_before, w->ranks);
+    else if (w->ranks <= 1 && w->o->resume)
+        fprintf(w->o->progress, "sweep: resuming %s: %d of %d configurations already recorded\n", w->o->out_path,
+                w->sum->skipped, w->nplan);
+    if (w->ranks > 1)
+        fprintf(w->o->progress, "sweep: %d configuration(s) on this rank, recorded in %s\n", w->nplan, w->out_path);
+}
+
+/* Under several ranks, from OUT's opening by rank 0 to every rank's file
+ * with its header. */
+static fb_status open_ranks(sweep *w, const json_t *extra)
+{
+    fb_status status = w->rank == 0 ? open_out(w) : FB_OK;
+    if (status == FB_OK && !extra)
+        status = fb_error_set(FB_ERR_NOMEM, __FILE__, __LINE__, "out of host memory opening %s", w->o->out_path);
+    FB_CHECK(sweep_agree(w, status));
+    FB_CHECK(sweep_share_state(w));
+    FB_CHECK(sweep_share_plan(w));
+    w->sum->total = w->nplan;
+    say_share(w);
+    FB_CHECK(sweep_agree(w, w->rank == 0 ? FB_OK : open_rank_file(w)));
+    status = sweep_ranks_headers(w, (json_t *)extra);
+fail:
+    if (status != FB_OK && w->rank > 0 && w->out) { /* it holds a header at most */
+        fb_results_close(w->out), w->out = NULL;
+        unlink(w->out_path);
+    }
+    return status;
+}
+
+static fb_status open_one(sweep *w, const json_t *extra)
+{
+    fb_status status = FB_OK;
+    FB_CHECK(open_out(w));
+    FB_CHECK(sweep_share_plan(w));
+    w->sum->total = w->nplan;
+    for (int i = 0; i < w->nplan; ++i)
+        w->sum->skipped += sweep_is_done(w, w->plan[i].key);
+    say_share(w);
+    FB_CHECK(write_header(w, extra));
+fail:
     return status;
 }
 
 fb_status sweep_state_open(sweep *w)
 {
     fb_status status = FB_OK;
+    json_t *extra = NULL;
     w->done = json_object();
     w->best = json_object();
     w->stream_gbs = json_object();
-    snprintf(w->inflight_path, sizeof w->inflight_path, "%s.inflight", w->o->out_path);
-    /* the lock first: a second sweep on the file stops here, before it
-     * reads what is done or writes anything */
-    FB_CHECK(fb_results_begin(w->o->out_path, &w->out));
-    if (w->o->resume) {
-        FB_CHECK(read_done(w));
-        read_inflight(w);
-        for (int i = 0; i < w->nplan; ++i)
-            w->sum->skipped += sweep_is_done(w, w->plan[i].key);
-        fprintf(w->o->progress, "sweep: resuming %s: %d of %d configurations already recorded\n", w->o->out_path,
-                w->sum->skipped, w->nplan);
-    }
-    FB_CHECK(write_header(w));
-fail:
+    w->crashed = json_object();
+    w->rank = fb_comm_rank(), w->ranks = fb_comm_size();
+    if (w->rank == 0)
+        snprintf(w->out_path, sizeof w->out_path, "%s", w->o->out_path);
+    else
+        sweep_rank_path(w->o->out_path, w->rank, w->out_path, sizeof w->out_path);
+    snprintf(w->inflight_path, sizeof w->inflight_path, "%s.inflight", w->out_path);
+    if (w->ranks > 1) fb_interrupt_note_on_signal(w->inflight_path);
+    extra = json_pack("{s:o, s:s}", "sweep", fb_sweep_options_json(w->o), "suite", w->s->name);
+    if (w->ranks > 1)
+        status = open_ranks(w, extra); /* agrees on extra, too */
+    else if (!extra)
+        status = fb_error_set(FB_ERR_NOMEM, __FILE__, __LINE__, "out of host memory opening %s", w->o->out_path);
+    else
+        status = open_one(w, extra);
+    json_decref(extra);
     return status;
 }
 
@@ -210,6 +327,8 @@ void sweep_state_close(sweep *w)
     json_decref(w->best);
     json_decref(w->stream_gbs);
     json_decref(w->tuning);
+    json_decref(w->crashed);
+    fb_interrupt_note_on_signal(NULL);
 }
 
 /* ---- the in-flight marker ---- */

@@ -22,7 +22,8 @@ typedef struct sweep_config {
 } sweep_config;
 
 typedef struct sweep_target {
-    char spec[64];
+    char spec[64];                /* as the suite or --backend names it: the key's */
+    char device[80];              /* the spec opened: spec, or "NAME:K" for this rank's device */
     fb_target *t;                 /* NULL if it could not be opened */
     struct fb_counters *counters; /* --counters: this target's set (unavailable off openmp) */
     char why[512];                /* then: the reason */
@@ -40,13 +41,18 @@ typedef struct sweep {
     const fb_family *problem_family;
     char problem_spec[1024];
     char problem_error[1024]; /* why it could not be opened ("" if it was) */
-    fb_results *out;
-    json_t *done;       /* sweep_key -> true (or the triad GB/s of stream records) */
-    json_t *best;       /* kernel group -> best median seconds */
-    json_t *stream_gbs; /* "target|precision" -> triad GB/s */
-    json_t *tuning;     /* the "tuning" object of the configuration running (--tuned) */
-    char inflight_path[1100];
-    char crashed_key[2048]; /* key the previous process died in (--resume) */
+    fb_results *out;          /* the file this process writes: OUT, or OUT.rank-R on rank R > 0 */
+    char out_path[1100];
+    int rank, ranks;     /* fb_comm_rank/size: ranks > 1 splits the plan */
+    int planned;         /* configurations of the whole plan (its --shard share) */
+    int recorded_before; /* of those, recorded before (several ranks: not in any rank's plan) */
+    char run_id[64];     /* several ranks: rank 0's, which every rank writes under */
+    json_t *done;        /* sweep_key -> true (or the triad GB/s of stream records) */
+    json_t *best;        /* kernel group -> best median seconds */
+    json_t *stream_gbs;  /* "target|precision" -> triad GB/s */
+    json_t *tuning;      /* the "tuning" object of the configuration running (--tuned) */
+    char inflight_path[1200];
+    json_t *crashed; /* sweep_key -> true: a previous process died in it (--resume) */
     double started, run_seconds;
     int last_target;    /* target of the last configuration or stream run, -1 none */
     int unchecked_said; /* --resume: a header without options was mentioned */
@@ -55,11 +61,16 @@ typedef struct sweep {
 extern const char sweep_crashed_reason[];
 
 fb_status sweep_open_targets(sweep *w);
+/* The device this rank opens for a spec: "NAME" without a device becomes
+ * "NAME:K", K = local rank % the backend's device count. */
+void sweep_rank_device(const char *spec, char *buf, size_t len);
 int sweep_target_index(const sweep *w, const char *spec);
 const char *sweep_backend(const sweep *w, const sweep_config *cfg);
 
 /* Reads the keys already in the results file (--resume), the in-flight
- * marker, and opens the file with a header naming the opened devices. */
+ * markers, keeps this process's share of the plan, and opens the file
+ * with a header naming the opened devices. Collective under several
+ * ranks. */
 fb_status sweep_state_open(sweep *w);
 void sweep_state_close(sweep *w);
 int sweep_is_done(const sweep *w, const char *key);
@@ -87,6 +98,47 @@ fb_status sweep_tuned_point(sweep *w, sweep_config *cfg);
 
 /* A record for a configuration that has no measurement. */
 json_t *sweep_failure(const sweep *w, const sweep_config *cfg, const char *status, const char *reason);
+
+/* ---- sweep_ranks.c: shares and ranks ---- */
+
+/* OUT.rank-R. */
+void sweep_rank_path(const char *out, int rank, char *buf, size_t len);
+
+/* Rank 0 (or the one process), with OUT open: the OUT.rank-R files a
+ * killed run left, joined into OUT and deleted. */
+fb_status sweep_absorb_leftovers(sweep *w);
+
+/* The OUT.rank-R.inflight markers there are (malloc'd paths). */
+fb_status sweep_leftover_markers(const char *out, char ***paths, int *n);
+
+/* After a step every rank took: this rank's status, or, when only another
+ * rank failed, an error of that kind marked quiet (that rank said why).
+ * One rank: mine. */
+fb_status sweep_agree(sweep *w, fb_status mine);
+
+/* Every rank gets rank 0's done and crashed keys and run id. */
+fb_status sweep_share_state(sweep *w);
+
+/* Keeps this process's configurations: its --shard share, then under
+ * several ranks its share of what is not recorded, then those whose
+ * backend opened here. */
+fb_status sweep_share_plan(sweep *w);
+
+/* Several ranks, after each opened its file: the header of OUT (rank 0,
+ * every rank's devices) and of OUT.rank-R, and whether rank 0 sees every
+ * rank's file (a file system they share). */
+fb_status sweep_ranks_headers(sweep *w, json_t *extra);
+
+/* Several ranks, at the end: every rank's status and counts, and rank 0
+ * joining OUT.rank-R into OUT. Returns the status this rank reports. */
+fb_status sweep_ranks_finish(sweep *w, fb_status status);
+
+/* "host", and "shard" or "rank"/"ranks", on a record of a share. */
+void sweep_add_origin(const sweep *w, json_t *rec);
+
+/* "|shard=I/N|rank=R|host=H" (the parts that apply; "" for the whole plan
+ * on one process): a stream record's key, per device and host. */
+void sweep_origin_suffix(const sweep *w, char *buf, size_t len);
 
 fb_status sweep_inflight_begin(sweep *w, const sweep_config *cfg);
 void sweep_inflight_end(sweep *w);
