@@ -40,7 +40,7 @@ const fb_command fb_cmd_merge = {
                    "    to it) and a file given twice.\n"
                    "Lines that are not JSON at all (a cut write) are skipped with a warning. The\n"
                    "shares of an I/N split that no input holds are named on stderr. At most 1023\n"
-                   "inputs (merge the merged files for more). See docs/scaling-sweeps.md.",
+                   "inputs (merge the merged files for more). See docs/scaling.md.",
     .options = options,
     .min_positional = 2,
     .max_positional = 1024,

@@ -203,7 +203,7 @@ const fb_command fb_cmd_sweep = {
                    "Exit 1 if any configuration failed to run (failed, build-error, launch-error,\n"
                    "crashed) or gave a wrong result; pruned, abandoned, timeout and a missing peer\n"
                    "library are expected outcomes.\n"
-                   "Across nodes (docs/scaling-sweeps.md): under mpirun or srun the configurations\n"
+                   "Across nodes (docs/scaling.md): under mpirun or srun the configurations\n"
                    "FILE lacks are dealt round-robin to the ranks, each on its node's device (a\n"
                    "backend without a device index, such as cuda, is taken as cuda:K, K = local\n"
                    "rank % devices); rank R > 0 records into FILE.rank-R, which rank 0 joins into\n"

@@ -20,7 +20,7 @@
  * SIGINT stops between samples; the configuration then running is not
  * recorded, so --resume runs it again and nothing else.
  *
- * Shares (docs/scaling-sweeps.md). The plan is laid out the same on every
+ * Shares (docs/scaling.md). The plan is laid out the same on every
  * machine (backends that cannot be opened here included), so it can be
  * split without talking: --shard I/N keeps every configuration whose
  * position p (0-based, over the whole plan) has p % N == I - 1. Launched

@@ -360,7 +360,7 @@ static fb_status check_visible(const sweep *w, const json_t *hosts)
         if (!appears(path))
             FB_FAIL(FB_ERR_USAGE,
                     "%s, written by rank %d on %s, is not there for rank 0 on %s: --out must be on a file system"
-                    " every rank shares (docs/scaling-sweeps.md)",
+                    " every rank shares (docs/scaling.md)",
                     path, r, json_string_value(json_array_get(hosts, (size_t)r)), fb_comm_host());
     }
 fail:

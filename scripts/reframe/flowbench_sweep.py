@@ -153,7 +153,7 @@ class flowbench_quick_sweep_mpi(flowbench_quick_sweep):
 
     @run_after('setup')
     def kill_on_bad_exit(self):
-        # a rank that dies ends the step at once (docs/scaling-sweeps.md)
+        # a rank that dies ends the step at once (docs/scaling.md)
         if self.job.launcher.registered_name == 'srun':
             self.job.launcher.options += ['--kill-on-bad-exit=1']
 

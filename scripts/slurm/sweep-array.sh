@@ -1,7 +1,7 @@
 #!/bin/bash
 # sweep-array.sh - a sweep as a Slurm job array: share I of N per task
 # (flowbench sweep --shard I/N), then one job that joins the shares
-# (flowbench merge) once the array has ended. docs/scaling-sweeps.md.
+# (flowbench merge) once the array has ended. docs/scaling.md.
 #
 # Submit from the flowbench tree (a build in build/), not with sbatch: this
 # script submits the array and the merge job itself, so that the merge

@@ -1,7 +1,7 @@
 #!/bin/bash
 # sweep-mpi.sh - a sweep on P MPI ranks under srun: the configurations the
 # results file lacks are dealt out to the ranks, each on its own GPU (or
-# node), and rank 0 joins everything into one file. docs/scaling-sweeps.md.
+# node), and rank 0 joins everything into one file. docs/scaling.md.
 #
 #   sbatch --nodes=2 --ntasks-per-node=4 --gpus-per-task=1 --time=02:00:00 \
 #     --export=ALL,SUITE=cases/standard.suite,BACKEND=cuda,OUT=results/std.jsonl scripts/slurm/sweep-mpi.sh

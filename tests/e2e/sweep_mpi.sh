@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # sweep_mpi.sh FLOWBENCH SOURCE_DIR WORK_DIR - a sweep across ranks and
-# shares (docs/scaling-sweeps.md), on Open MPI over loopback ($FB_MPIEXEC,
+# shares (docs/scaling.md), on Open MPI over loopback ($FB_MPIEXEC,
 # the environment of flowbench_mpi_test): 2 ranks sweep one suite into one
 # file, every configuration once, each record saying its rank and host; a
 # rank killed mid-sweep, then `mpirun ... --resume`, loses nothing and
