@@ -207,8 +207,9 @@ static void test_variants_listed(void **state)
         assert_int_equal(fb_variant_get(i, &v), FB_OK);
         if (strcmp(v.spec.source_name, "grid/heat2d.cl") == 0) ++heat;
     }
-    /* 2 precisions x (2 solvers x 2 orders x group sizes 32..1024 + the reduction) */
-    assert_int_equal(heat, 2 * (2 * 2 * 6 + 1));
+    /* 2 precisions x (2 solvers x 2 orders x group sizes 32..1024 + the reduction
+     * + the decomposed update (row-major) x group sizes + its pack and unpack) */
+    assert_int_equal(heat, 2 * (2 * 2 * 6 + 1 + 6 + 2));
 }
 
 /* Every solver x precision x shape on the backend under test and one grid, checked. */
