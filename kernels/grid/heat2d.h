@@ -227,8 +227,9 @@ typedef struct fb_heat2d_dist_result {
     int single_iterations;
     long long mismatched_cells;
     double max_abs_diff;
-    fb_heat2d_result single; /* the single-device run and its judgement */
-    int own_error;           /* on failure: 1 when this rank's own (print it), 0 when shared */
+    uint64_t field_hash, single_hash; /* of the two fields' doubles: runs compare across processes */
+    fb_heat2d_result single;          /* the single-device run and its judgement */
+    int own_error;                    /* on failure: 1 when this rank's own (print it), 0 when shared */
 } fb_heat2d_dist_result;
 
 /* Runs on every rank together (collective): opens this rank's device

@@ -5,6 +5,7 @@
  * compute, edge copies, halo messages and the reduction over ranks, every
  * rank's own figures, and the check against one device. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "bench/record.h"
@@ -92,10 +93,14 @@ static json_t *split_json(const fb_heat2d_dist_result *r)
 static json_t *check_json(const fb_heat2d_dist_result *r)
 {
     const fb_heat2d_result *s = &r->single;
-    return json_pack("{s:b, s:b, s:I, s:f, s:i, s:i, s:f, s:f, s:b, s:f, s:f}", "ok", r->identical && s->checked_ok,
-                     "identical_to_single_device", r->identical, "mismatched_cells", (json_int_t)r->mismatched_cells,
-                     "max_abs_diff", r->max_abs_diff, "iterations", r->iterations, "single_device_iterations",
-                     r->single_iterations, "max_rel_error", s->rel_error, "tolerance", s->tolerance, "single_device_ok",
+    char field[32], single[32];
+    snprintf(field, sizeof field, "%016llx", (unsigned long long)r->field_hash);
+    snprintf(single, sizeof single, "%016llx", (unsigned long long)r->single_hash);
+    return json_pack("{s:b, s:b, s:I, s:f, s:i, s:i, s:s, s:s, s:f, s:f, s:b, s:f, s:f}", "ok",
+                     r->identical && s->checked_ok, "identical_to_single_device", r->identical, "mismatched_cells",
+                     (json_int_t)r->mismatched_cells, "max_abs_diff", r->max_abs_diff, "iterations", r->iterations,
+                     "single_device_iterations", r->single_iterations, "field_hash", field, "single_device_hash",
+                     single, "max_rel_error", s->rel_error, "tolerance", s->tolerance, "single_device_ok",
                      s->checked_ok, "analytic_error", s->analytic_error, "analytic_bound", s->analytic_bound);
 }
 
