@@ -128,6 +128,23 @@ static void print_result(FILE *f, const grid_cli *c, const json_t *rec)
 
 /* ---- decomposed heat2d (several ranks, or --decomp) ---- */
 
+/* The single-device measurement's options mean nothing to a decomposed
+ * run (it times whole transients): refused rather than ignored. */
+static fb_status refuse_measure_options(const fb_parsed *args)
+{
+    fb_status status = FB_OK;
+    static const char *const names[] = {"min-samples", "max-samples", "spread",
+                                        "budget",      "stream-size", "stream-max-age"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k)
+        if (fb_cli_value(args, names[k]))
+            FB_FAIL(FB_ERR_USAGE,
+                    "--%s: a decomposed run times --repeats whole transients; the single-device measurement "
+                    "options do not apply",
+                    names[k]);
+fail:
+    return status;
+}
+
 /* The options and the grid: every rank reads the same ones, so an error
  * here is met by all ranks before any of them waits for another. */
 static fb_status read_decomposed(const fb_parsed *args, grid_cli *c, fb_heat2d_problem **problem,
@@ -142,6 +159,7 @@ static fb_status read_decomposed(const fb_parsed *args, grid_cli *c, fb_heat2d_p
                 "grid: %s does not run decomposed%s: only heat2d divides its grid among ranks; run it without "
                 "mpirun and --decomp",
                 c->family->name, fb_comm_size() > 1 ? " on several ranks" : "");
+    FB_CHECK(refuse_measure_options(args));
     cfg->base = (fb_heat2d_config){&fb_heat2d_kernels[c->run.kernel], c->run.point, c->run.is_double, c->run.measure};
     FB_CHECK(fb_heat2d_dist_check_config(&cfg->base));
     FB_CHECK(fb_cli_int(args, "repeats", DEFAULT_REPEATS, &cfg->repeats));
@@ -252,6 +270,8 @@ static int run_grid(const fb_parsed *args)
     }
     if (fb_comm_size() > 1 || fb_cli_value(args, "decomp")) return run_decomposed(args);
     FB_CHECK(read_options(args, &c));
+    if (fb_cli_value(args, "repeats"))
+        FB_FAIL(FB_ERR_USAGE, "--repeats: only decomposed runs repeat transients (--decomp, or mpirun -np P)");
     FB_CHECK(c.family->problem_open(c.spec, &problem));
     FB_CHECK(fb_target_open(c.backend, &t));
     FB_CHECK(c.family->check(problem, &c.run, fb_target_info(t)));
