@@ -253,7 +253,8 @@ fail:
     fb_heat2d_dist_result_free(&r);
     fb_heat2d_problem_close(problem);
     if (status == FB_OK) return 0;
-    return say ? fb_cli_report(status) : fb_status_exit_code(status);
+    if (say) return fb_cli_report(status);
+    return status == FB_ERR_INTERRUPTED ? 130 : fb_status_exit_code(status);
 }
 
 static int run_grid(const fb_parsed *args)

@@ -22,6 +22,7 @@
 
 #include "core/comm.h"
 #include "core/hash.h"
+#include "core/interrupt.h"
 #include "core/kernel_sources.h"
 
 #define EDGE_GROUP 64 /* items per group of the pack and unpack launches */
@@ -281,8 +282,10 @@ fail:
 }
 
 /* One Jacobi iteration f[in] -> f[out] with T^n in f[tn]; *change: the
- * largest over every rank (NaN as infinity, so it never converges). */
-static fb_status iterate(dist_run *s, int tn, int in, int out, double *change)
+ * largest over every rank (NaN as infinity, so it never converges);
+ * *stop: Ctrl-C on any rank, carried by the same reduction so that every
+ * rank stops at the same iteration. */
+static fb_status iterate(dist_run *s, int tn, int in, int out, double *change, int *stop)
 {
     fb_status status = FB_OK;
     const fb_heat2d_config *cfg = &s->cfg->base;
@@ -299,8 +302,9 @@ static fb_status iterate(dist_run *s, int tn, int in, int out, double *change)
     FB_CHECK(fb_target_copy_out(s->t, cfg->is_double ? (void *)change : (void *)&single, s->result, s->real));
     if (!cfg->is_double) *change = single;
     s->times.compute_s += fb_now() - t0;
-    if (isnan(*change)) *change = INFINITY;
-    fb_comm_allreduce(change, 1, FB_COMM_MAX);
+    double v[2] = {isnan(*change) ? INFINITY : *change, fb_interrupted ? 1.0 : 0.0};
+    fb_comm_allreduce(v, 2, FB_COMM_MAX);
+    *change = v[0], *stop = v[1] > 0;
 fail:
     return status;
 }
@@ -318,12 +322,14 @@ static fb_status transient(dist_run *s)
     fb_comm_stats_take();
     fb_comm_barrier(); /* start together: the first allreduce would wait for the slowest start */
     double t0 = fb_now(), change = 0;
+    int stop = 0;
     s->cur = 0;
     for (int step = 0; step < FB_HEAT2D_CHECK_STEPS; ++step) {
         const int tn = s->cur; /* T^n stays in its field for the step; the iterate cycles through the other two */
         for (int it = 1;; ++it) {
             const int in = s->cur, out = in == tn ? (tn + 1) % 3 : 3 - tn - in;
-            FB_CHECK(die_if(iterate(s, tn, in, out, &change)));
+            FB_CHECK(die_if(iterate(s, tn, in, out, &change, &stop)));
+            if (stop) FB_FAIL(FB_ERR_INTERRUPTED, "interrupted");
             s->cur = out;
             s->times.iterations++;
             if (change <= tol) break;
@@ -442,7 +448,12 @@ static fb_status gather_and_check(dist_run *s, const fb_heat2d_rank_times *mine,
         T = malloc((size_t)g->nx * g->ny * sizeof *T);
         if (!T) status = fb_error_set(FB_ERR_NOMEM, __FILE__, __LINE__, "out of host memory gathering the field");
         if (status == FB_OK) assemble(s->cfg, g, blocks, T);
-        if (status == FB_OK) status = compare_single(s, T, r);
+        /* the single-device run polls no signal: one ends it (and every rank) at once */
+        if (status == FB_OK) status = fb_interrupt_at_once_begin();
+        if (status == FB_OK) {
+            status = compare_single(s, T, r);
+            fb_interrupt_at_once_end();
+        }
         verdict = (int)status;
     }
     fb_comm_bcast(&verdict, sizeof verdict, 0);
