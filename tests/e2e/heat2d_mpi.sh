@@ -17,8 +17,9 @@
 #  - usage errors (more ranks than rows, a bad --decomp, a product that is
 #    not the rank count, heat-rbgs, fv-surface) exit 2 with exactly one
 #    "flowbench:" line, from rank 0; a rank that fails alone (its kernel
-#    sources missing) ends every rank with one line from that rank. Every
-#    launch runs under a time-out: a hang fails the test.
+#    sources missing) ends every rank with one line from that rank; Ctrl-C
+#    on one rank stops all of them (exit 130, one line). Every launch runs
+#    under a time-out: a hang fails the test.
 set -euo pipefail
 bin=$1; src=$2; dir=$3
 mpiexec=${FB_MPIEXEC:-mpirun}
@@ -108,6 +109,32 @@ timeout 120 "$mpiexec" -np 1 "$bin" grid --family heat2d --grid grid:9x9 : \
   fail "one rank failing alone: $(grep flowbench: "$dir/alone.err")"
 [ ! -s "$dir/alone.out" ] || fail "one rank failing alone printed a result"
 echo "a rank failing alone: exit $rc, one line from it, no hang"
+
+# Ctrl-C on one rank: it rides the max-change reduction, every rank stops
+# at the same iteration; exit 130 and one line. The signal goes to a rank
+# (by its id) once that rank has its handler installed (SigCgt), so an
+# early signal cannot be lost to the default disposition.
+rc=0
+timeout 120 "$mpiexec" -np 2 "$bin" grid --family heat2d --grid grid:257x257 --repeats 1000 \
+  > "$dir/int.out" 2> "$dir/int.err" &
+job=$!
+rank=""
+for _ in $(seq 200); do
+  for p in $(pgrep -f "^$bin grid --family heat2d --grid grid:257x257" || true); do
+    mask=$(awk '/^SigCgt/ {print $2}' "/proc/$p/status" 2> /dev/null || true)
+    [ -n "$mask" ] && [ $((0x$mask & 2)) -ne 0 ] && rank=$p
+  done
+  [ -n "$rank" ] && break
+  sleep 0.1
+done
+[ -n "$rank" ] || { kill "$job" 2> /dev/null; fail "Ctrl-C: no rank with its handler installed in 20 s"; }
+sleep 0.5
+kill -INT "$rank"
+wait "$job" || rc=$?
+[ "$rc" -eq 130 ] || fail "Ctrl-C on one rank: exit $rc, expected 130: $(grep flowbench: "$dir/int.err")"
+[ "$(grep -c '^flowbench:' "$dir/int.err")" -eq 1 ] && grep -q '^flowbench: interrupted' "$dir/int.err" ||
+  fail "Ctrl-C on one rank: $(grep flowbench: "$dir/int.err")"
+echo "Ctrl-C on one rank: every rank stops, exit 130, one line"
 
 if ! "$bin" devices | grep -q '^opencl:'; then
   echo "opencl: no OpenCL device, skipped (openmp passed)"
