@@ -492,6 +492,8 @@ fb_status fb_heat2d_dist_run(const char *backend, fb_heat2d_problem *p, const fb
     if (status == FB_OK && (long long)cfg->decomp.px * cfg->decomp.py != fb_comm_size())
         status = fb_error_set(FB_ERR_USAGE, __FILE__, __LINE__, "a %dx%d decomposition on %d ranks", cfg->decomp.px,
                               cfg->decomp.py, fb_comm_size());
+    if (status == FB_OK && cfg->repeats < 1)
+        status = fb_error_set(FB_ERR_USAGE, __FILE__, __LINE__, "%d timed transients", cfg->repeats);
     if (status != FB_OK) { /* the same on every rank: rank 0 says it */
         r->own_error = fb_comm_rank() == 0;
         return status;
@@ -508,7 +510,7 @@ fb_status fb_heat2d_dist_run(const char *backend, fb_heat2d_problem *p, const fb
     FB_CHECK(agree(status, r));
     status = timed_runs(&s, r, all, &mine);
     if (status != FB_OK) {
-        r->own_error = fb_comm_rank() == 0; /* a step that did not converge: every rank */
+        r->own_error = fb_comm_rank() == 0; /* did not converge, or Ctrl-C: every rank at once */
         goto fail;
     }
     snprintf(mine.host, sizeof mine.host, "%s", fb_comm_host());
