@@ -8,7 +8,8 @@
 #
 # Writes in OUT (default heat2d-scaling/):
 #   results.jsonl   the rank runs' records; baseline.jsonl the baseline's
-#   log.txt         every run's table; machine.txt the machine and the load
+#   log.txt         every run's table; machine.txt the machine and the load;
+#                   loads.txt the 1-minute load average as each run started
 #   speedup.csv     per size and rank count: time per iteration and its
 #                   split, the exchange share, speedup over one rank and
 #                   over the OpenMP CPU baseline
@@ -53,7 +54,8 @@ export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy
 
 mkdir -p "$out" || die "cannot make $out"
 results=$out/results.jsonl baseline=$out/baseline.jsonl log=$out/log.txt
-rm -f "$results" "$baseline" "$log"
+loads=$out/loads.txt
+rm -f "$results" "$baseline" "$log" "$loads"
 {
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "host: $(hostname), $(nproc) logical CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
@@ -65,9 +67,12 @@ rm -f "$results" "$baseline" "$log"
 } > "$out/machine.txt"
 
 failed=0
-# run LABEL COMMAND...: appends the table to the log; counts a failure
+# run SIZE RANKS LABEL COMMAND...: appends the table to the log and the load
+# at its start to loads.txt (RANKS 0: the baseline); counts a failure
 run() {
-  local label=$1; shift
+  local label=$3
+  echo "$1 $2 $(cut -d' ' -f1 /proc/loadavg)" >> "$loads"
+  shift 3
   printf '%-44s' "$label"
   if "$@" >> "$log" 2>&1; then
     echo "ok"
@@ -81,11 +86,11 @@ for n in $sizes; do
   grid=grid:${n}x$n
   common=(grid --family heat2d --grid "$grid" --repeats "$repeats")
   echo "== $grid" >> "$log"
-  run "$grid OpenMP CPU, $baseline_threads threads" \
+  run "$n" 0 "$grid OpenMP CPU, $baseline_threads threads" \
     env OMP_NUM_THREADS="$baseline_threads" "$bin" "${common[@]}" --backend openmp --decomp 1x1 --out "$baseline"
   for p in $ranks; do
     # shellcheck disable=SC2086
-    run "$grid $p rank(s), $backend" env OMP_NUM_THREADS="$rank_threads" \
+    run "$n" "$p" "$grid $p rank(s), $backend" env OMP_NUM_THREADS="$rank_threads" \
       "$mpiexec" $mpiflags -np "$p" "$bin" "${common[@]}" --backend "$backend" --decomp "$decomp" --out "$results"
   done
 done
@@ -114,7 +119,12 @@ jq -rs --argjson sizes "$jq_sizes" --argjson ranks "$jq_ranks" --slurpfile base 
       ($i.allreduce_s / $i.mean_wall_s), $i.load_balance, ratio($one.per_iteration.wall_s; $i.wall_s),
       ($cpu.per_iteration.wall_s | ms), ratio($cpu.per_iteration.wall_s; $i.wall_s),
       (if $r.backend != "openmp" then "" elif $p * $threads > $cores then 1 else 0 end)] | @csv)
-' "$results" | tr -d '"' > "$out/speedup.csv"
+' "$results" | tr -d '"' > "$out/speedup.csv.tmp"
+# the load average as the rank run started: a shared machine says how shared it was
+awk 'NR == FNR { load[$1 " " $2] = $3; next }
+     FNR == 1 { print $0 ",load_at_start"; next }
+     { split($0, f, ","); print $0 "," load[f[1] " " f[3]] }' "$loads" "$out/speedup.csv.tmp" > "$out/speedup.csv"
+rm -f "$out/speedup.csv.tmp"
 
 # speedup over one rank, one column per size, for the figure
 {
@@ -130,11 +140,11 @@ jq -rs --argjson sizes "$jq_sizes" --argjson ranks "$jq_ranks" --slurpfile base 
 } > "$out/speedup-wide.csv"
 
 {
-  echo "| grid | ranks | blocks | ms per iteration | compute | edge copies | halo | allreduce | exchange share | load balance (max/min compute) | speedup vs 1 rank | OpenMP CPU ms | speedup vs OpenMP CPU |"
-  echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| grid | ranks | blocks | ms per iteration | compute | edge copies | halo | allreduce | exchange share | load balance (max/min compute) | speedup vs 1 rank | OpenMP CPU ms | speedup vs OpenMP CPU | load at start |"
+  echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   tail -n +2 "$out/speedup.csv" | awk -F, '{
-    printf "| %sx%s | %s%s | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.0f%% | %.2f | %.2f | %.3f | %.2f |\n",
-      $1, $1, $3, $17 == 1 ? " (shared cores)" : "", $4, $6, $7, $8, $9, $10, 100 * $11, $13, $14, $15, $16 }'
+    printf "| %sx%s | %s%s | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.0f%% | %.2f | %.2f | %.3f | %.2f | %s |\n",
+      $1, $1, $3, $17 == 1 ? " (shared cores)" : "", $4, $6, $7, $8, $9, $10, 100 * $11, $13, $14, $15, $16, $18 }'
 } > "$out/table.md"
 
 note=""
