@@ -18,7 +18,7 @@
 #   table.md        speedup.csv as a Markdown table, for the docs
 #
 # Environment (defaults in brackets):
-#   SIZES [256 1024 2048]  square grids NxN        RANKS [1 2 4]
+#   SIZES [64 256 1024 2048]  square grids NxN     RANKS [1 2 4]
 #   BACKEND [openmp]       backend of the ranks (cuda, opencl: device =
 #                          the rank's number on its host modulo the devices)
 #   DECOMP [1d]            1d (row strips) or 2d    REPEATS [3] transients per run
@@ -30,7 +30,7 @@
 set -uo pipefail
 bin=${1:-build/flowbench}
 out=${2:-heat2d-scaling}
-sizes=${SIZES:-256 1024 2048}
+sizes=${SIZES:-64 256 1024 2048}
 ranks=${RANKS:-1 2 4}
 backend=${BACKEND:-openmp}
 decomp=${DECOMP:-1d}
