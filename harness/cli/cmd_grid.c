@@ -7,10 +7,15 @@
 #include <string.h>
 
 #include "cli.h"
+#include "../core/comm.h"
 #include "../results/reader.h"
 #include "../bench/record.h"
 #include "../results/results.h"
 #include "families.h"
+#include "grid/heat2d.h"
+
+#define DEFAULT_REPEATS 3
+#define MAX_REPEATS 1000
 
 static const fb_option options[] = {
     {"family", "F", "grid family: heat2d or fv-surface (required unless --list)", 0},
@@ -26,6 +31,12 @@ static const fb_option options[] = {
      "$FLOWBENCH_STREAM_MAX_AGE; 0 measures now)",
      0},
     FB_CLI_MEASURE_OPTIONS(FB_CLI_BUDGET_S, FB_CLI_SPREAD_PCT),
+    {"decomp", "D",
+     "heat2d on several ranks (mpirun -np P): 1d (row strips, the default under mpirun), 2d (the PXxPY = P with the "
+     "shortest cut) or PXxPY; given without mpirun, one rank runs the decomposed code",
+     0},
+    {"repeats", "N",
+     "decomposed runs: timed transients, the median one reported (default " FB_CLI_STR(DEFAULT_REPEATS) ")", 0},
     {"out", "FILE", "append a header and the record to this JSON Lines file", 0},
     {"json", NULL, "print the record as JSON on stdout", 0},
     {"list", NULL, "list the grid families, their kernels and parameters, then exit", 0},
@@ -115,6 +126,137 @@ static void print_result(FILE *f, const grid_cli *c, const json_t *rec)
     if (*fb_json_str(rec, "reason")) fprintf(f, "  reason: %s\n", fb_json_str(rec, "reason"));
 }
 
+/* ---- decomposed heat2d (several ranks, or --decomp) ---- */
+
+/* The single-device measurement's options mean nothing to a decomposed
+ * run (it times whole transients): refused rather than ignored. */
+static fb_status refuse_measure_options(const fb_parsed *args)
+{
+    fb_status status = FB_OK;
+    static const char *const names[] = {"min-samples", "max-samples", "spread",
+                                        "budget",      "stream-size", "stream-max-age"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k)
+        if (fb_cli_value(args, names[k]))
+            FB_FAIL(FB_ERR_USAGE,
+                    "--%s: a decomposed run times --repeats whole transients; the single-device measurement "
+                    "options do not apply",
+                    names[k]);
+fail:
+    return status;
+}
+
+/* The options and the grid: every rank reads the same ones, so an error
+ * here is met by all ranks before any of them waits for another. */
+static fb_status read_decomposed(const fb_parsed *args, grid_cli *c, fb_heat2d_problem **problem,
+                                 fb_heat2d_dist_config *cfg)
+{
+    fb_status status = FB_OK;
+    const char *text = fb_cli_value(args, "decomp") ? fb_cli_value(args, "decomp") : "1d";
+    memset(cfg, 0, sizeof *cfg);
+    FB_CHECK(read_options(args, c));
+    if (strcmp(c->family->name, "heat2d") != 0)
+        FB_FAIL(FB_ERR_USAGE,
+                "grid: %s does not run decomposed%s: only heat2d divides its grid among ranks; run it without "
+                "mpirun and --decomp",
+                c->family->name, fb_comm_size() > 1 ? " on several ranks" : "");
+    FB_CHECK(refuse_measure_options(args));
+    cfg->base = (fb_heat2d_config){&fb_heat2d_kernels[c->run.kernel], c->run.point, c->run.is_double, c->run.measure};
+    FB_CHECK(fb_heat2d_dist_check_config(&cfg->base));
+    FB_CHECK(fb_cli_int(args, "repeats", DEFAULT_REPEATS, &cfg->repeats));
+    if (cfg->repeats < 1 || cfg->repeats > MAX_REPEATS) FB_FAIL(FB_ERR_USAGE, "--repeats: must be 1..%d", MAX_REPEATS);
+    FB_CHECK(fb_heat2d_problem_open(c->spec, problem));
+    FB_CHECK(fb_heat2d_decomp_parse(text, fb_comm_size(), (*problem)->g.nx, (*problem)->g.ny, &cfg->decomp));
+fail:
+    return status;
+}
+
+static double ms(const json_t *rec, const char *path) { return 1e3 * fb_json_num(rec, path); }
+
+/* Rank 0's table: the run, the split of an iteration, the check, each rank. */
+static void print_decomposed(FILE *f, const json_t *rec)
+{
+    fprintf(f, "heat2d %s on %.0f rank%s, %.0fx%.0f blocks (%s) of %s (%s), %s\n", fb_json_str(rec, "kernel"),
+            fb_json_num(rec, "decomposition.ranks"), fb_json_num(rec, "decomposition.ranks") == 1 ? "" : "s",
+            fb_json_num(rec, "decomposition.px"), fb_json_num(rec, "decomposition.py"),
+            fb_json_str(rec, "decomposition.kind"), fb_json_str(rec, "backend"), fb_json_str(rec, "device_name"),
+            fb_json_str(rec, "precision"));
+    fprintf(f, "  grid: %s, %.0f cells; %d steps = %.0f iterations per transient, %.0f transients (median reported)\n",
+            fb_json_str(rec, "grid.spec"), fb_json_num(rec, "grid.cells"), FB_HEAT2D_CHECK_STEPS,
+            fb_json_num(rec, "decomposition.iterations"), fb_json_num(rec, "decomposition.repeats"));
+    const json_t *hosts = json_object_get(json_object_get(rec, "decomposition"), "hosts");
+    fprintf(f, "  hosts:");
+    for (size_t k = 0; k < json_array_size(hosts); ++k)
+        fprintf(f, "%s %s", k ? "," : "", json_string_value(json_array_get(hosts, k)));
+    fprintf(f,
+            "\n  per iteration: %.4f ms = compute %.4f + edge copies %.4f + halo %.4f + allreduce %.4f ms "
+            "(means over ranks); %.3f ns per cell\n",
+            ms(rec, "per_iteration.wall_s"), ms(rec, "per_iteration.compute_s"), ms(rec, "per_iteration.edge_copy_s"),
+            ms(rec, "per_iteration.halo_s"), ms(rec, "per_iteration.allreduce_s"), fb_json_num(rec, "ns_per_cell"));
+    fprintf(f,
+            "  load balance: compute max/min %.3f (%.4f / %.4f ms); exchanged %.0f bytes in %.0f messages per "
+            "iteration (all ranks), %.1f%% of the time\n",
+            fb_json_num(rec, "per_iteration.load_balance"), ms(rec, "per_iteration.compute_max_s"),
+            ms(rec, "per_iteration.compute_min_s"), fb_json_num(rec, "per_iteration.bytes"),
+            fb_json_num(rec, "per_iteration.messages"), 100.0 * fb_json_num(rec, "per_iteration.exchange_share"));
+    const json_t *ok = json_object_get(json_object_get(rec, "check"), "identical_to_single_device");
+    fprintf(f,
+            "  check: %s: %s one device, bit for bit (%.0f differing cells; %.0f iterations, one device %.0f); "
+            "one device against the reference: rel error %.3g, tolerance %.3g\n",
+            fb_json_str(rec, "status"), json_is_true(ok) ? "identical to" : "NOT identical to",
+            fb_json_num(rec, "check.mismatched_cells"), fb_json_num(rec, "check.iterations"),
+            fb_json_num(rec, "check.single_device_iterations"), fb_json_num(rec, "check.max_rel_error"),
+            fb_json_num(rec, "check.tolerance"));
+    fprintf(f, "  %4s  %-16s %-12s %-21s %9s %9s %9s %9s  (ms per iteration)\n", "rank", "host", "device",
+            "cells i0+nx, j0+ny", "compute", "copies", "halo", "allreduce");
+    const json_t *ranks = json_object_get(rec, "ranks");
+    for (size_t k = 0; k < json_array_size(ranks); ++k) {
+        const json_t *q = json_array_get(ranks, k);
+        char cells[64];
+        snprintf(cells, sizeof cells, "%.0f+%.0f, %.0f+%.0f", fb_json_num(q, "i0"), fb_json_num(q, "nx"),
+                 fb_json_num(q, "j0"), fb_json_num(q, "ny"));
+        fprintf(f, "  %4zu  %-16.16s %-12.12s %-21s %9.4f %9.4f %9.4f %9.4f\n", k, fb_json_str(q, "host"),
+                fb_json_str(q, "device"), cells, ms(q, "compute_s"), ms(q, "edge_copy_s"), ms(q, "halo_s"),
+                ms(q, "allreduce_s"));
+    }
+    if (*fb_json_str(rec, "reason")) fprintf(f, "  reason: %s\n", fb_json_str(rec, "reason"));
+}
+
+/* Rank 0 prints and writes; the other ranks print nothing but their own
+ * errors. A failure every rank meets (the options, a check) is said once,
+ * by rank 0; one rank's own failure by that rank. */
+static int run_decomposed(const fb_parsed *args)
+{
+    fb_status status = FB_OK, run_status;
+    grid_cli c;
+    fb_heat2d_problem *problem = NULL;
+    fb_heat2d_dist_config cfg;
+    fb_heat2d_dist_result r;
+    json_t *rec = NULL;
+    int say = fb_comm_rank() == 0;
+    memset(&r, 0, sizeof r);
+    FB_CHECK(read_decomposed(args, &c, &problem, &cfg));
+    run_status = fb_heat2d_dist_run(c.backend, problem, &cfg, &r);
+    say = r.own_error;
+    if (run_status != FB_OK && !(run_status == FB_ERR_CHECK && r.checked && fb_comm_rank() == 0)) {
+        status = run_status; /* the message is already set */
+        goto fail;
+    }
+    if (fb_comm_rank() != 0) goto fail;
+    say = 1; /* from here rank 0 alone: its own output */
+    rec = fb_heat2d_dist_record(problem, &cfg, &r);
+    if (run_status == FB_ERR_CHECK) json_object_set_new(rec, "reason", json_string(fb_error_message()));
+    print_decomposed(fb_cli_flag(args, "json") ? stderr : stdout, rec);
+    FB_CHECK(fb_cli_emit_record(args, "grid", &r.device, rec));
+    if (run_status == FB_ERR_CHECK) FB_FAIL(FB_ERR_CHECK, "heat-jacobi decomposed: wrong result (see check above)");
+fail:
+    json_decref(rec);
+    fb_heat2d_dist_result_free(&r);
+    fb_heat2d_problem_close(problem);
+    if (status == FB_OK) return 0;
+    if (say) return fb_cli_report(status);
+    return status == FB_ERR_INTERRUPTED ? 130 : fb_status_exit_code(status);
+}
+
 static int run_grid(const fb_parsed *args)
 {
     fb_status status = FB_OK, run_status = FB_OK;
@@ -124,10 +266,13 @@ static int run_grid(const fb_parsed *args)
     json_t *rec = NULL;
     double stream_gbs = 0;
     if (fb_cli_flag(args, "list")) {
-        print_list();
+        if (fb_comm_rank() == 0) print_list();
         return 0;
     }
+    if (fb_comm_size() > 1 || fb_cli_value(args, "decomp")) return run_decomposed(args);
     FB_CHECK(read_options(args, &c));
+    if (fb_cli_value(args, "repeats"))
+        FB_FAIL(FB_ERR_USAGE, "--repeats: only decomposed runs repeat transients (--decomp, or mpirun -np P)");
     FB_CHECK(c.family->problem_open(c.spec, &problem));
     FB_CHECK(fb_target_open(c.backend, &t));
     FB_CHECK(c.family->check(problem, &c.run, fb_target_info(t)));
@@ -152,7 +297,8 @@ fail:
 const fb_command fb_cmd_grid = {
     .name = "grid",
     .summary = "measure one grid-family kernel (heat2d, fv-surface) on one grid, checked",
-    .usage = "grid --family F --grid SPEC [--kernel K] [--param NAME=VALUE]... [--backend B] [--out FILE] [--json]",
+    .usage = "grid --family F --grid SPEC [--kernel K] [--param NAME=VALUE]... [--backend B] [--out FILE] [--json]\n"
+             "       mpirun -np P flowbench grid --family heat2d --grid SPEC [--decomp 1d|2d|PXxPY] [--repeats N] ...",
     .description = "Runs one configuration of a structured-grid family exactly as `flowbench sweep`\n"
                    "does (same constraints, measurement, check and record): heat2d is one iteration\n"
                    "of the implicit heat-conduction solver on a 2D work-group shape (BLOCK_X x\n"
@@ -162,9 +308,24 @@ const fb_command fb_cmd_grid = {
                    "layout, a flux distribution and an occupancy cap, checked against the serial\n"
                    "reference (bit-for-bit where the order of additions allows). Reports time per\n"
                    "cell, GB/s of the minimal traffic (docs/grid-studies.md) and the fraction of\n"
-                   "the stream triad measured on the same device just before.",
+                   "the stream triad measured on the same device just before.\n"
+                   "\n"
+                   "heat2d on several ranks (mpirun -np P ..., or --decomp on one): each rank takes\n"
+                   "a block of the grid (--decomp 1d: row strips; 2d or PXxPY: blocks) on its own\n"
+                   "device (openmp: OMP_NUM_THREADS threads; a device backend without an index:\n"
+                   "device = the rank's number on its host modulo the devices found), and solves\n"
+                   "the check transient (4 backward-Euler steps, Jacobi to 50 eps) with one ghost\n"
+                   "layer exchanged through the host and the max change reduced over ranks every\n"
+                   "iteration, --repeats times. Rank 0 gathers the field and runs the transient on\n"
+                   "one device: they must agree bit for bit, iteration counts included (exit 1\n"
+                   "otherwise). heat-jacobi only, ORDER=0; no stream triad, and the measurement\n"
+                   "options do not apply: a sample is one whole transient, its time per\n"
+                   "iteration split into compute, edge copies, halo and allreduce. Rank 0 prints\n"
+                   "the table and writes the record (docs/scaling-heat2d.md). fv-surface runs on\n"
+                   "one rank only.",
     .options = options,
     .min_positional = 0,
     .max_positional = 0,
     .run = run_grid,
+    .ranks = 1,
 };

@@ -142,3 +142,85 @@ __kernel void heat_max_reduce(const int n, __global const REAL *restrict partial
     HEAT_GROUP_MAX(red, lid, REDUCE_ITEMS);
     if (lid == 0) result[0] = red[0];
 }
+
+/* ---- one rank's block of a decomposed grid (kernels/grid/heat2d_dist.c) ----
+ * The block's NX x NY owned cells are stored with one ghost layer,
+ * (NX + 2) x (NY + 2), row-major only: owned cell (i, j), i in 0..NX-1,
+ * at HALO_AT(i, j); i = -1, i = NX, j = -1, j = NY are the ghosts. A
+ * ghost holds the neighbouring rank's cell, or 0 where the block touches a
+ * wall, so the update needs no wall test. dx, dy are the block's widths
+ * (NX, NY values) and gx, gy its NX + 1, NY + 1 conductance factors, cut
+ * from the global arrays at the block's offset: the wall's half-cell
+ * factor is there exactly where the block touches the wall. */
+#define HALO_AT(i, j) (((j) + 1) * (nx + 2) + (i) + 1)
+
+/* heat_update on the padded block. The expression is heat_update's, term
+ * for term and in the same order, so a decomposed run rounds (and, where
+ * the compiler contracts into FMAs, contracts) exactly as the whole grid
+ * does: the decomposed check asks for the same bits. A wall's ghost 0
+ * enters as heat_update's (REAL)0 does. */
+FB_INLINE REAL heat_update_halo(const int i, const int j, const int nx, const REAL inv_dt,
+                                __global const REAL *restrict dx, __global const REAL *restrict dy,
+                                __global const REAL *restrict gx, __global const REAL *restrict gy,
+                                __global const REAL *restrict tn, __global const REAL *t)
+{
+    const REAL dxi = dx[i], dyj = dy[j];
+    const REAL gw = dyj * gx[i], ge = dyj * gx[i + 1], gs = dxi * gy[j], gn = dxi * gy[j + 1];
+    const REAL vdt = dxi * dyj * inv_dt;
+    const REAL tw = t[HALO_AT(i - 1, j)];
+    const REAL te = t[HALO_AT(i + 1, j)];
+    const REAL ts = t[HALO_AT(i, j - 1)];
+    const REAL tnn = t[HALO_AT(i, j + 1)];
+    return (vdt * tn[HALO_AT(i, j)] + gw * tw + ge * te + gs * ts + gn * tnn) / (vdt + gw + ge + gs + gn);
+}
+
+/* heat_jacobi on a padded block: same arguments, launch and reduction. */
+__kernel void HEAT_BOUNDS heat_jacobi_halo(const int nx, const int ny, const REAL inv_dt,
+                                           __global const REAL *restrict dx, __global const REAL *restrict dy,
+                                           __global const REAL *restrict gx, __global const REAL *restrict gy,
+                                           __global const REAL *restrict tn, __global const REAL *restrict t_in,
+                                           __global REAL *restrict t_out, __global REAL *restrict partial)
+{
+    __local REAL red[GROUP_ITEMS];
+    const int i = (int)get_global_id(0), j = (int)get_global_id(1);
+    const int lid = (int)(get_local_id(1) * get_local_size(0) + get_local_id(0));
+    REAL change = 0;
+    if (i < nx && j < ny) {
+        const REAL v = heat_update_halo(i, j, nx, inv_dt, dx, dy, gx, gy, tn, t_in);
+        const REAL d = v - t_in[HALO_AT(i, j)];
+        change = d < 0 ? -d : d;
+        t_out[HALO_AT(i, j)] = v;
+    }
+    red[lid] = change;
+    HEAT_GROUP_MAX(red, lid, GROUP_ITEMS);
+    if (lid == 0) partial[get_group_id(1) * get_num_groups(0) + get_group_id(0)] = red[0];
+}
+
+/* Where item k of a block's edge list lives in the padded block: the list
+ * is the south row (NX), the north row (NX), the west column (NY), the
+ * east column (NY). ghost 0: the owned cells along that side (what the
+ * neighbour there needs); ghost 1: the ghost cells beyond it. */
+FB_INLINE int heat_edge_at(const int k, const int nx, const int ny, const int ghost)
+{
+    if (k < nx) return HALO_AT(k, ghost ? -1 : 0);
+    if (k < 2 * nx) return HALO_AT(k - nx, ghost ? ny : ny - 1);
+    if (k < 2 * nx + ny) return HALO_AT(ghost ? -1 : 0, k - 2 * nx);
+    return HALO_AT(ghost ? nx : nx - 1, k - 2 * nx - ny);
+}
+
+/* edge[k] = the owned boundary cells, 2 NX + 2 NY items (1D launch, tail
+ * guarded): one small buffer the host copies out for the exchange. */
+__kernel void heat_halo_pack(const int nx, const int ny, __global const REAL *restrict t, __global REAL *restrict edge)
+{
+    const int k = (int)get_global_id(0);
+    if (k < 2 * nx + 2 * ny) edge[k] = t[heat_edge_at(k, nx, ny, 0)];
+}
+
+/* The ghost cells = ghost[k], in the same order (the host writes 0 for a
+ * side at a wall). */
+__kernel void heat_halo_unpack(const int nx, const int ny, __global const REAL *restrict ghost,
+                               __global REAL *restrict t)
+{
+    const int k = (int)get_global_id(0);
+    if (k < 2 * nx + 2 * ny) t[heat_edge_at(k, nx, ny, 1)] = ghost[k];
+}

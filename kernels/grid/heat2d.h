@@ -22,9 +22,11 @@
 #include "core/params.h"
 
 #define FB_HEAT2D_SOURCE "grid/heat2d.cl"
-#define FB_HEAT2D_MAX_CELLS (1 << 27) /* one double field is 1 GiB there */
-#define FB_HEAT2D_REDUCE_ITEMS 256    /* heat_max_reduce's group (REDUCE_ITEMS in heat2d.cl) */
-#define FB_HEAT2D_CHECK_STEPS 4       /* backward Euler steps of the check transient */
+#define FB_HEAT2D_MAX_CELLS (1 << 27)    /* one double field is 1 GiB there */
+#define FB_HEAT2D_REDUCE_ITEMS 256       /* heat_max_reduce's group (REDUCE_ITEMS in heat2d.cl) */
+#define FB_HEAT2D_CHECK_STEPS 4          /* backward Euler steps of the check transient */
+#define FB_HEAT2D_MAX_ITERATIONS 5000    /* per step of a transient */
+#define FB_HEAT2D_ITERATION_TOL_EPS 50.0 /* a transient's step stops when max change <= 50 eps */
 
 typedef struct fb_heat2d_grid {
     char spec[256];
@@ -149,6 +151,103 @@ void fb_heat2d_result_free(fb_heat2d_result *r);
 /* The measurement record (docs/results.md): benchmark "heat2d", grid, params, ... */
 json_t *fb_heat2d_record(const fb_device_info *d, const fb_heat2d_problem *p, const fb_heat2d_config *cfg,
                          const fb_heat2d_result *r);
+
+/* The check transient on one device over the whole grid, as
+ * fb_heat2d_run's check runs it (the family's own kernel, from the exact
+ * mode, FB_HEAT2D_CHECK_STEPS steps, each iterated until the device's max
+ * change is <= FB_HEAT2D_ITERATION_TOL_EPS eps), judged against the serial
+ * reference and the exact mode: the single-device run a decomposed run
+ * must equal. T: nx * ny row-major doubles; r: launch, iterations and the
+ * check fields. FB_ERR_CHECK if the judgement fails (T and r filled). */
+fb_status fb_heat2d_transient(fb_target *t, fb_heat2d_problem *p, const fb_heat2d_config *cfg, double *T,
+                              fb_heat2d_result *r);
+
+/* ---- several ranks: a px x py decomposition (heat2d_decomp.c, heat2d_dist.c) ----
+ * Rank r owns block (cx, cy) = (r % px, r / px): columns split into px
+ * parts, rows into py, the first n % p parts of a split one cell larger.
+ * 1D (row strips) is px = 1. */
+
+typedef struct fb_heat2d_decomp {
+    int px, py;
+    char kind[16]; /* "1d", "2d" or "explicit" (PXxPY given) */
+} fb_heat2d_decomp;
+
+enum { FB_HEAT2D_SOUTH, FB_HEAT2D_NORTH, FB_HEAT2D_WEST, FB_HEAT2D_EAST }; /* fb_heat2d_block.nb */
+
+typedef struct fb_heat2d_block {
+    int cx, cy;
+    int i0, nx; /* owned columns i0 .. i0 + nx - 1 */
+    int j0, ny; /* owned rows j0 .. j0 + ny - 1 */
+    int nb[4];  /* the neighbouring rank on each side, -1 at a wall */
+} fb_heat2d_block;
+
+/* Part c of n cells split into parts: [*lo, *lo + *count). */
+void fb_heat2d_split(int n, int parts, int c, int *lo, int *count);
+
+/* --decomp TEXT for `ranks` ranks on an nx x ny grid: "1d" (1 x ranks row
+ * strips), "2d" (the px x py = ranks with the shortest cut, px <= py on a
+ * tie) or "PXxPY". FB_ERR_USAGE in one line: bad text, a product that is
+ * not the number of ranks, a block with no row or column. */
+fb_status fb_heat2d_decomp_parse(const char *text, int ranks, int nx, int ny, fb_heat2d_decomp *d);
+
+fb_heat2d_block fb_heat2d_block_of(const fb_heat2d_decomp *d, int nx, int ny, int rank);
+
+/* A decomposed run. */
+typedef struct fb_heat2d_dist_config {
+    fb_heat2d_config base; /* heat-jacobi, ORDER 0 */
+    fb_heat2d_decomp decomp;
+    int repeats; /* timed transients; the one of median wall time is reported */
+} fb_heat2d_dist_config;
+
+/* What a decomposed run may be asked for: FB_ERR_USAGE naming why not. */
+fb_status fb_heat2d_dist_check_config(const fb_heat2d_config *cfg);
+
+/* One rank's seconds and traffic over one timed transient. */
+typedef struct fb_heat2d_rank_times {
+    double wall_s;      /* the whole transient */
+    double compute_s;   /* update, device reduction, reading its one value back */
+    double copy_s;      /* edges packed and copied out, ghosts copied in and unpacked */
+    double halo_s;      /* fb_halo: messages posted and waited for */
+    double allreduce_s; /* the max-change reduction over ranks */
+    double bytes, messages;
+    int iterations;
+    char host[64], device[32];
+} fb_heat2d_rank_times;
+
+typedef struct fb_heat2d_dist_result {
+    int ranks;
+    fb_device_info device;          /* this rank's */
+    int iterations;                 /* of one transient (every step) */
+    int repeat;                     /* the reported one, 0-based */
+    double *walls;                  /* per iteration, max over ranks, of each repeat (repeats values) */
+    fb_heat2d_rank_times *per_rank; /* rank 0: every rank's, for the reported repeat; else NULL */
+    fb_launch launch;               /* this rank's update launch */
+    /* rank 0: the check against one device */
+    int checked, identical;
+    int single_iterations;
+    long long mismatched_cells;
+    double max_abs_diff;
+    uint64_t field_hash, single_hash; /* of the two fields' doubles: runs compare across processes */
+    fb_heat2d_result single;          /* the single-device run and its judgement */
+    int own_error;                    /* on failure: 1 when this rank's own (print it), 0 when shared */
+} fb_heat2d_dist_result;
+
+/* Runs on every rank together (collective): opens this rank's device
+ * (`backend` with no index: device fb_comm_local_rank() modulo the
+ * backend's count), solves the check transient `repeats` times on the
+ * rank's block with a ghost exchange and a max reduction over ranks every
+ * iteration, then gathers the field on rank 0, which runs the same
+ * transient on one device and compares bit for bit. FB_ERR_CHECK when
+ * they differ or the single-device run fails its check. A failure on one
+ * rank is known to all ranks before they could wait for it (or ends them
+ * all, fb_comm_abort, where it is met between collectives). */
+fb_status fb_heat2d_dist_run(const char *backend, fb_heat2d_problem *p, const fb_heat2d_dist_config *cfg,
+                             fb_heat2d_dist_result *r);
+void fb_heat2d_dist_result_free(fb_heat2d_dist_result *r);
+
+/* Rank 0's record of a decomposed run (docs/scaling-heat2d.md). */
+json_t *fb_heat2d_dist_record(const fb_heat2d_problem *p, const fb_heat2d_dist_config *cfg,
+                              const fb_heat2d_dist_result *r);
 
 extern const fb_family fb_family_heat2d;
 extern const fb_host_kernel fb_heat2d_host_kernels[];

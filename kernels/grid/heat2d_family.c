@@ -128,9 +128,11 @@ const fb_family fb_family_heat2d = {
     .run = run,
 };
 
-/* ---- variants: every program a sweep can build on a CUDA-class device ----
+/* ---- variants: every program a sweep or a decomposed run can build on a
+ * CUDA-class device ----
  * The update kernels' code depends on REAL, ORDER and GROUP_ITEMS (the
- * product of the shape, 32..1024 on a GPU); the reduction on REAL only. */
+ * product of the shape, 32..1024 on a GPU); the reduction and the edge
+ * kernels of a decomposed run on REAL only. */
 static int variants(fb_variant_sink *sink)
 {
     fb_variant v;
@@ -146,8 +148,19 @@ static int variants(fb_variant_sink *sink)
                     fb_variant_define(&v, "GROUP_ITEMS", num[1]);
                     if (fb_variant_emit(sink, &v)) return 1;
                 }
-        fb_variant_begin(&v, FB_HEAT2D_SOURCE, "heat_max_reduce", fb_variant_reals[r]);
-        if (fb_variant_emit(sink, &v)) return 1;
+        /* a decomposed run's update (row-major only) and its edge kernels */
+        for (int items = 32; items <= 1024; items *= 2) {
+            snprintf(num[1], sizeof num[1], "%d", items);
+            fb_variant_begin(&v, FB_HEAT2D_SOURCE, "heat_jacobi_halo", fb_variant_reals[r]);
+            fb_variant_define(&v, "ORDER", "0");
+            fb_variant_define(&v, "GROUP_ITEMS", num[1]);
+            if (fb_variant_emit(sink, &v)) return 1;
+        }
+        const char *const plain[] = {"heat_max_reduce", "heat_halo_pack", "heat_halo_unpack"};
+        for (int k = 0; k < 3; ++k) {
+            fb_variant_begin(&v, FB_HEAT2D_SOURCE, plain[k], fb_variant_reals[r]);
+            if (fb_variant_emit(sink, &v)) return 1;
+        }
     }
     return 0;
 }

@@ -151,6 +151,88 @@ static void FB_NAME(heat_max_reduce_omp_)(const fb_host_arg *args, const fb_laun
     result[0] = partial[0];
 }
 
+/* ---- a rank's padded block (heat2d.cl, "one rank's block"): row-major,
+ * (nx + 2) x (ny + 2), ghosts around; rows are the lines. ---- */
+
+/* heat_jacobi_halo(nx, ny, inv_dt, dx, dy, gx, gy, tn, t_in, t_out, partial).
+ * Every cell's neighbours are in the padded rows (a wall's ghost is 0), so
+ * the row needs no peeled ends; heat_cell_ is the whole-grid twin's own
+ * arithmetic, so a decomposed run gives heat_jacobi_omp_'s bits. */
+static void FB_NAME(heat_jacobi_halo_omp_)(const fb_host_arg *args, const fb_launch *launch,
+                                           const fb_host_defines *defs)
+{
+    (void)launch;
+    (void)defs;
+    const int nx = args[0].i32, ny = args[1].i32;
+    const size_t pitch = (size_t)nx + 2;
+    const REAL *dx = args[3].ptr, *dy = args[4].ptr, *gx = args[5].ptr, *gy = args[6].ptr;
+    const REAL *tn = args[7].ptr, *tin = args[8].ptr;
+    REAL *tout = args[9].ptr, *partial = args[10].ptr, worst = 0;
+#pragma omp parallel for schedule(static) reduction(max : worst)
+    for (int j = 0; j < ny; ++j) {
+        const size_t at = (size_t)(j + 1) * pitch + 1; /* owned cell (0, j) */
+        const REAL *restrict in = tin + at, *restrict lo = tin + at - pitch, *restrict hi = tin + at + pitch;
+        REAL *restrict out = tout + at;
+        FB_NAME(heat_line_)
+        L = {.n = nx,
+             .tn = tn + at,
+             .wl = dx,
+             .gl = gx,
+             .wa = dy[j],
+             .glo = gy[j],
+             .ghi = gy[j + 1],
+             .inv_dt = ARG_REAL(args[2])};
+        REAL w = 0;
+#pragma omp simd reduction(max : w)
+        for (int m = 0; m < nx; ++m) {
+            REAL v = FB_NAME(heat_cell_)(&L, m, in[m - 1], in[m + 1], lo[m], hi[m]);
+            REAL d = v - in[m];
+            d = d < 0 ? -d : d;
+            w = d > w ? d : w;
+            out[m] = v;
+        }
+        worst = w > worst ? w : worst;
+    }
+    partial[0] = worst;
+}
+
+/* heat_edge_at of heat2d.cl: item k of the edge list in the padded block. */
+static inline size_t FB_NAME(heat_edge_at_)(int k, int nx, int ny, int ghost)
+{
+    const size_t pitch = (size_t)nx + 2;
+#define HALO_AT_(i, j) ((size_t)((j) + 1) * pitch + (size_t)((i) + 1))
+    if (k < nx) return HALO_AT_(k, ghost ? -1 : 0);
+    if (k < 2 * nx) return HALO_AT_(k - nx, ghost ? ny : ny - 1);
+    if (k < 2 * nx + ny) return HALO_AT_(ghost ? -1 : 0, k - 2 * nx);
+    return HALO_AT_(ghost ? nx : nx - 1, k - 2 * nx - ny);
+#undef HALO_AT_
+}
+
+/* heat_halo_pack(nx, ny, t, edge) */
+static void FB_NAME(heat_halo_pack_omp_)(const fb_host_arg *args, const fb_launch *launch, const fb_host_defines *defs)
+{
+    (void)launch;
+    (void)defs;
+    const int nx = args[0].i32, ny = args[1].i32;
+    const REAL *t = args[2].ptr;
+    REAL *edge = args[3].ptr;
+    for (int k = 0; k < 2 * nx + 2 * ny; ++k)
+        edge[k] = t[FB_NAME(heat_edge_at_)(k, nx, ny, 0)];
+}
+
+/* heat_halo_unpack(nx, ny, ghost, t) */
+static void FB_NAME(heat_halo_unpack_omp_)(const fb_host_arg *args, const fb_launch *launch,
+                                           const fb_host_defines *defs)
+{
+    (void)launch;
+    (void)defs;
+    const int nx = args[0].i32, ny = args[1].i32;
+    const REAL *ghost = args[2].ptr;
+    REAL *t = args[3].ptr;
+    for (int k = 0; k < 2 * nx + 2 * ny; ++k)
+        t[FB_NAME(heat_edge_at_)(k, nx, ny, 1)] = ghost[k];
+}
+
 #undef FB_NAME
 #undef FB_CAT
 #undef FB_CAT_

@@ -12,9 +12,9 @@
 
 #include "core/kernel_sources.h"
 
-#define MAX_ITERATIONS 5000    /* per step of the check transient */
-#define ITERATION_TOL_EPS 50.0 /* stop a step when max change <= 50 eps */
-#define ROUNDING_EPS 16.0      /* per step: rounding of a sweep's five-term sum and the divide */
+#define MAX_ITERATIONS FB_HEAT2D_MAX_ITERATIONS
+#define ITERATION_TOL_EPS FB_HEAT2D_ITERATION_TOL_EPS
+#define ROUNDING_EPS 16.0 /* per step: rounding of a sweep's five-term sum and the divide */
 #define REFERENCE_TOL 1e-14
 #define ITERATION_CHECK_EPS 32.0 /* one update: a five-term weighted mean and a divide, coefficients rounded */
 /* "far above what the mesh predicts": twice the truncation bound (on a
@@ -397,6 +397,36 @@ static void release_all(heat_run *s)
         fb_target_release(s->t, all[i]);
 }
 
+/* The point checked, the geometry set, the mesh uploaded and the kernels built. */
+static fb_status prepare(heat_run *s, fb_heat2d_result *r)
+{
+    fb_status status = FB_OK;
+    const fb_heat2d_grid *g = &s->p->g;
+    FB_CHECK(fb_heat2d_check_point(s->cfg, fb_target_info(s->t)));
+    s->launch = r->launch = fb_heat2d_geometry(&s->cfg->point, g->nx, g->ny);
+    s->reduce_launch = fb_launch_1d(FB_HEAT2D_REDUCE_ITEMS, FB_HEAT2D_REDUCE_ITEMS);
+    s->groups = (int)(s->launch.global[0] / s->launch.local[0] * (s->launch.global[1] / s->launch.local[1]));
+    FB_CHECK(upload(s));
+    FB_CHECK(build(s));
+fail:
+    return status;
+}
+
+fb_status fb_heat2d_transient(fb_target *t, fb_heat2d_problem *p, const fb_heat2d_config *cfg, double *T,
+                              fb_heat2d_result *r)
+{
+    fb_status status = FB_OK;
+    heat_run s = {.t = t, .p = p, .cfg = cfg, .real = cfg->is_double ? sizeof(double) : sizeof(float)};
+    memset(r, 0, sizeof *r);
+    FB_CHECK(prepare(&s, r));
+    FB_CHECK(ensure_reference(p));
+    FB_CHECK(transient(&s, ITERATION_TOL_EPS * (cfg->is_double ? DBL_EPSILON : FLT_EPSILON), T, &r->iterations));
+    status = judge(&s, T, r);
+fail:
+    release_all(&s);
+    return status;
+}
+
 fb_status fb_heat2d_run(fb_target *t, fb_heat2d_problem *p, const fb_heat2d_config *cfg, fb_heat2d_result *r)
 {
     fb_status status = FB_OK;
@@ -405,12 +435,7 @@ fb_status fb_heat2d_run(fb_target *t, fb_heat2d_problem *p, const fb_heat2d_conf
     double *T0 = NULL;
     unsigned char *h = NULL;
     memset(r, 0, sizeof *r);
-    FB_CHECK(fb_heat2d_check_point(cfg, fb_target_info(t)));
-    s.launch = r->launch = fb_heat2d_geometry(&cfg->point, g->nx, g->ny);
-    s.reduce_launch = fb_launch_1d(FB_HEAT2D_REDUCE_ITEMS, FB_HEAT2D_REDUCE_ITEMS);
-    s.groups = (int)(s.launch.global[0] / s.launch.local[0] * (s.launch.global[1] / s.launch.local[1]));
-    FB_CHECK(upload(&s));
-    FB_CHECK(build(&s));
+    FB_CHECK(prepare(&s, r));
     /* Best effort: a backend that cannot say leaves has_resources 0. */
     r->has_resources =
         fb_target_kernel_resources(t, s.update, s.launch.local[0] * s.launch.local[1], &r->resources) == FB_OK;

@@ -207,8 +207,9 @@ static void test_variants_listed(void **state)
         assert_int_equal(fb_variant_get(i, &v), FB_OK);
         if (strcmp(v.spec.source_name, "grid/heat2d.cl") == 0) ++heat;
     }
-    /* 2 precisions x (2 solvers x 2 orders x group sizes 32..1024 + the reduction) */
-    assert_int_equal(heat, 2 * (2 * 2 * 6 + 1));
+    /* 2 precisions x (2 solvers x 2 orders x group sizes 32..1024 + the reduction
+     * + the decomposed update (row-major) x group sizes + its pack and unpack) */
+    assert_int_equal(heat, 2 * (2 * 2 * 6 + 1 + 6 + 2));
 }
 
 /* Every solver x precision x shape on the backend under test and one grid, checked. */
@@ -248,6 +249,39 @@ static void test_every_kernel(void **state)
         run_shapes(p, shapes, g == 0 ? 5 : 2);
         fb_heat2d_problem_close(p);
     }
+}
+
+/* The decomposed code on one rank (1x1, no MPI: --decomp without mpirun)
+ * on the backend under test: the padded-block update and the reduction
+ * give one device's bits and iteration count, in both precisions, on an
+ * odd grid with guarded tails; its record says so. Several ranks are
+ * tests/e2e/heat2d_mpi.sh. */
+static void test_decomposed_one_rank(void **state)
+{
+    (void)state;
+    const char *grids[] = {"grid:37x23", "grid:19x41:stretch=3"};
+    for (int g = 0; g < 2; ++g)
+        for (int is_double = 1; is_double >= 0; --is_double) {
+            fb_heat2d_problem *p = NULL;
+            fb_heat2d_dist_config cfg = {{&fb_heat2d_kernels[0], {{16, 8, 0}}, is_double, quick()}, {1, 1, "1d"}, 2};
+            fb_heat2d_dist_result r;
+            assert_int_equal(fb_heat2d_problem_open(grids[g], &p), FB_OK);
+            fb_status st = fb_heat2d_dist_run(test_backend, p, &cfg, &r);
+            if (st != FB_OK) print_error("%s on %s: %s\n", grids[g], test_backend, fb_error_message());
+            assert_int_equal(st, FB_OK);
+            assert_true(r.checked && r.identical && r.single.checked_ok);
+            assert_int_equal(r.mismatched_cells, 0);
+            assert_int_equal(r.iterations, r.single_iterations);
+            assert_true(r.iterations >= FB_HEAT2D_CHECK_STEPS);
+            json_t *rec = fb_heat2d_dist_record(p, &cfg, &r);
+            assert_string_equal(json_string_value(json_object_get(rec, "status")), "ok");
+            assert_true(json_is_true(json_object_get(json_object_get(rec, "check"), "identical_to_single_device")));
+            assert_int_equal(json_integer_value(json_object_get(json_object_get(rec, "params"), "RANKS")), 1);
+            assert_int_equal(json_array_size(json_object_get(json_object_get(rec, "stats"), "samples_s")), 2);
+            json_decref(rec);
+            fb_heat2d_dist_result_free(&r);
+            fb_heat2d_problem_close(p);
+        }
 }
 
 /* The family's run returns a record with the fields docs/results.md lists. */
@@ -320,6 +354,7 @@ int main(int argc, char **argv)
     };
     const struct CMUnitTest device[] = {
         cmocka_unit_test(test_every_kernel),
+        cmocka_unit_test(test_decomposed_one_rank),
     };
     int failed = test_on_host() ? cmocka_run_group_tests_name("host", host, NULL, NULL) : 0;
     failed += cmocka_run_group_tests_name(test_backend, device, NULL, NULL);
