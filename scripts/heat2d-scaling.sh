@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # heat2d-scaling.sh [FLOWBENCH] [OUT] - the heat2d scaling study (the
-# lecture's "4 GPUs" study; docs/scaling-heat2d.md): for each grid size,
+# lecture's "4 GPUs" study; docs/scaling.md): for each grid size,
 # the decomposed heat2d transient on 1, 2, 4 ranks under mpirun (one device
 # per rank), and the OpenMP CPU baseline (the same decomposed code in one
 # process without mpirun, on every core). Every run checks its field bit

@@ -208,7 +208,7 @@ static void print_decomposed(FILE *f, const json_t *rec)
             fb_json_num(rec, "check.tolerance"));
     fprintf(f, "  %4s  %-16s %-12s %-21s %9s %9s %9s %9s  (ms per iteration)\n", "rank", "host", "device",
             "cells i0+nx, j0+ny", "compute", "copies", "halo", "allreduce");
-    const json_t *ranks = json_object_get(rec, "ranks");
+    const json_t *ranks = json_object_get(rec, "per_rank");
     for (size_t k = 0; k < json_array_size(ranks); ++k) {
         const json_t *q = json_array_get(ranks, k);
         char cells[64];
@@ -321,7 +321,7 @@ const fb_command fb_cmd_grid = {
                    "otherwise). heat-jacobi only, ORDER=0; no stream triad, and the measurement\n"
                    "options do not apply: a sample is one whole transient, its time per\n"
                    "iteration split into compute, edge copies, halo and allreduce. Rank 0 prints\n"
-                   "the table and writes the record (docs/scaling-heat2d.md). fv-surface runs on\n"
+                   "the table and writes the record (docs/scaling.md). fv-surface runs on\n"
                    "one rank only.",
     .options = options,
     .min_positional = 0,

@@ -245,7 +245,7 @@ fb_status fb_heat2d_dist_run(const char *backend, fb_heat2d_problem *p, const fb
                              fb_heat2d_dist_result *r);
 void fb_heat2d_dist_result_free(fb_heat2d_dist_result *r);
 
-/* Rank 0's record of a decomposed run (docs/scaling-heat2d.md). */
+/* Rank 0's record of a decomposed run (docs/scaling.md). */
 json_t *fb_heat2d_dist_record(const fb_heat2d_problem *p, const fb_heat2d_dist_config *cfg,
                               const fb_heat2d_dist_result *r);
 

@@ -1,5 +1,5 @@
 /* heat2d_dist.c - heat2d on several ranks (heat2d.h, "several ranks";
- * docs/scaling-heat2d.md). Each rank solves the check transient on its
+ * docs/scaling.md). Each rank solves the check transient on its
  * block of the grid, stored with one ghost layer (heat2d.cl, "one rank's
  * block"); every iteration its boundary rows and columns go to its
  * neighbours through the host (packed on the device, copied out,

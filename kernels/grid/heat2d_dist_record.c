@@ -1,5 +1,5 @@
 /* heat2d_dist_record.c - rank 0's record of a decomposed heat2d run
- * (heat2d_dist.c; fields in docs/scaling-heat2d.md): the common kernel
+ * (heat2d_dist.c; fields in docs/scaling.md): the common kernel
  * record with one sample per timed transient (seconds per iteration, the
  * slowest rank's), the decomposition, the split of an iteration into
  * compute, edge copies, halo messages and the reduction over ranks, every
@@ -134,7 +134,7 @@ json_t *fb_heat2d_dist_record(const fb_heat2d_problem *p, const fb_heat2d_dist_c
                                   hosts_json(r), "repeats", cfg->repeats, "reported_repeat", r->repeat + 1, "steps",
                                   FB_HEAT2D_CHECK_STEPS, "iterations", r->iterations, "dt", p->dt));
     json_object_set_new(rec, "per_iteration", split_json(r));
-    json_object_set_new(rec, "ranks", ranks_json(p, cfg, r));
+    json_object_set_new(rec, "per_rank", ranks_json(p, cfg, r));
     json_object_set_new(rec, "check", check_json(r));
     json_object_set_new(rec, "status", json_string(r->identical && r->single.checked_ok ? "ok" : "wrong-result"));
     return rec;

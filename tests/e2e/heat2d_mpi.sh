@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # heat2d_mpi.sh FLOWBENCH SRC DIR - heat2d on several ranks end to end
-# (docs/scaling-heat2d.md), under $FB_MPIEXEC (mpirun) as
+# (docs/scaling.md), under $FB_MPIEXEC (mpirun) as
 # flowbench_mpi_test runs it:
 #
 #  - openmp, and opencl when `flowbench devices` lists an OpenCL device:
@@ -58,8 +58,8 @@ decomposed() {
       and .check.mismatched_cells == 0 and .check.max_abs_diff == 0
       and .check.iterations == .check.single_device_iterations and .check.iterations > 0
       and .check.field_hash == .check.single_device_hash
-      and .decomposition.ranks == $ranks and (.ranks | length) == $ranks
-      and ([.ranks[] | .nx * .ny] | add) == $cells
+      and .decomposition.ranks == $ranks and (.per_rank | length) == $ranks
+      and ([.per_rank[] | .nx * .ny] | add) == $cells
       and .per_iteration.bytes == $bytes
       and .per_iteration.wall_s > 0 and .per_iteration.compute_s > 0
       and .per_iteration.load_balance >= 1
