@@ -249,6 +249,27 @@ fail:
     return status;
 }
 
+#ifdef FB_HAVE_MPI
+/* Posts the receives into recv and the sends from send, both packed
+ * neighbour after neighbour as recv_start and send_start say. */
+static void post(fb_halo *h, const double *send, double *recv, int ncomp)
+{
+    MPI_Request *req = h->requests;
+    for (int k = 0; k < h->nneighbours; ++k) {
+        int n = h->recv_start[k + 1] - h->recv_start[k];
+        MPI_Irecv(recv + (size_t)ncomp * h->recv_start[k], n * ncomp, MPI_DOUBLE, h->rank[k], 7, MPI_COMM_WORLD,
+                  &req[k]);
+    }
+    for (int k = 0; k < h->nneighbours; ++k) {
+        int n = h->send_start[k + 1] - h->send_start[k];
+        MPI_Isend(send + (size_t)ncomp * h->send_start[k], n * ncomp, MPI_DOUBLE, h->rank[k], 7, MPI_COMM_WORLD,
+                  &req[h->nneighbours + k]);
+        h->bytes += (int64_t)n * ncomp * (int64_t)sizeof(double);
+        h->messages++;
+    }
+}
+#endif
+
 void fb_halo_start(fb_halo *h, double *v, int ncomp)
 {
     if (h->nneighbours == 0) return;
@@ -259,22 +280,11 @@ void fb_halo_start(fb_halo *h, double *v, int ncomp)
     }
 #ifdef FB_HAVE_MPI
     double t0 = fb_now();
-    MPI_Request *req = h->requests;
-    for (int k = 0; k < h->nneighbours; ++k) {
-        int n = h->recv_start[k + 1] - h->recv_start[k];
-        MPI_Irecv(h->recvbuf + (size_t)ncomp * h->recv_start[k], n * ncomp, MPI_DOUBLE, h->rank[k], 7, MPI_COMM_WORLD,
-                  &req[k]);
-    }
-    for (int k = 0; k < h->nneighbours; ++k) {
-        double *buf = h->sendbuf + (size_t)ncomp * h->send_start[k];
-        int n = h->send_start[k + 1] - h->send_start[k];
-        for (int i = 0; i < n; ++i)
-            for (int c = 0; c < ncomp; ++c)
-                buf[(size_t)ncomp * i + c] = v[(size_t)ncomp * h->send_idx[h->send_start[k] + i] + c];
-        MPI_Isend(buf, n * ncomp, MPI_DOUBLE, h->rank[k], 7, MPI_COMM_WORLD, &req[h->nneighbours + k]);
-        h->bytes += (int64_t)n * ncomp * (int64_t)sizeof(double);
-        h->messages++;
-    }
+    const int total = h->send_start[h->nneighbours];
+    for (int i = 0; i < total; ++i)
+        for (int c = 0; c < ncomp; ++c)
+            h->sendbuf[(size_t)ncomp * i + c] = v[(size_t)ncomp * h->send_idx[i] + c];
+    post(h, h->sendbuf, h->recvbuf, ncomp);
     h->in_flight_ncomp = ncomp;
     h->seconds += fb_now() - t0;
 #else
@@ -324,20 +334,8 @@ void fb_halo_exchange_packed(fb_halo *h, const double *send, double *recv, int n
     if (h->nneighbours == 0) return;
 #ifdef FB_HAVE_MPI
     double t0 = fb_now();
-    MPI_Request *req = h->requests;
-    for (int k = 0; k < h->nneighbours; ++k) {
-        int n = h->recv_start[k + 1] - h->recv_start[k];
-        MPI_Irecv(recv + (size_t)ncomp * h->recv_start[k], n * ncomp, MPI_DOUBLE, h->rank[k], 7, MPI_COMM_WORLD,
-                  &req[k]);
-    }
-    for (int k = 0; k < h->nneighbours; ++k) {
-        int n = h->send_start[k + 1] - h->send_start[k];
-        MPI_Isend(send + (size_t)ncomp * h->send_start[k], n * ncomp, MPI_DOUBLE, h->rank[k], 7, MPI_COMM_WORLD,
-                  &req[h->nneighbours + k]);
-        h->bytes += (int64_t)n * ncomp * (int64_t)sizeof(double);
-        h->messages++;
-    }
-    MPI_Waitall(2 * h->nneighbours, req, MPI_STATUSES_IGNORE);
+    post(h, send, recv, ncomp);
+    MPI_Waitall(2 * h->nneighbours, h->requests, MPI_STATUSES_IGNORE);
     h->exchanges++;
     h->seconds += fb_now() - t0;
 #else

@@ -34,7 +34,7 @@ libs=(-lcholmod -lsuitesparseconfig -ljansson -lz -lm)
 
 # The readers and what they call, instrumented once; each target links them.
 objs=()
-for src in "$root"/harness/matrix/*.c "$root"/harness/core/{status,hash,files,interrupt,json_index,stats}.c \
+for src in "$root"/harness/matrix/*.c "$root"/harness/core/{status,hash,files,interrupt,json_index,stats,comm}.c \
            "$root/harness/results/reader.c"; do
   obj="$out/obj/$(basename "${src%.c}").o"
   "$cc" "${flags[@]}" -fsanitize=fuzzer-no-link,address,undefined -c "$src" -o "$obj"
