@@ -15,7 +15,9 @@
 #   tables in OUTDIR/solve-*.txt and the speedup and time-split figures in
 #   OUTDIR/plots/; its device axes swept and tuned on cuda
 #   (OUTDIR/sweep-*.txt, OUTDIR/tuning.json) and run tuned; ViennaCL's CG
-#   beside flowbench's on the NVIDIA OpenCL driver (OUTDIR/peer-*.txt).
+#   beside flowbench's on the NVIDIA OpenCL driver (OUTDIR/peer-*.txt);
+#   the solver on 2 MPI ranks sharing cuda:0 against one process when the
+#   node has mpirun (OUTDIR/solve-ranks-*.txt).
 # Every record is appended to OUTDIR/results.jsonl as it completes.
 set -uo pipefail
 out=${1:?usage: reference-run.sh OUTDIR}
@@ -124,6 +126,22 @@ if [ -s "$ahmed" ] || { command -v gmsh >/dev/null && scripts/mesh-ahmed.sh "$ou
   peer ahmed ahmed --mesh "$ahmed" --steps 5
 else
   echo "no Ahmed mesh (no results/ahmed.msh, gmsh missing or failed): Ahmed not run" | tee -a "$log"
+fi
+# The decomposed solver on CUDA: 2 ranks sharing the node's first GPU,
+# their fields against one process (docs/scaling.md). Needs an MPI launcher
+# on the node (bundle.sh carries the MPI library, not mpirun).
+echo "== the solver on 2 ranks sharing cuda:0"
+if command -v mpirun >/dev/null; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+  "$bin" solve cavity --level 1 --steps 10 --backend cuda:0 --no-stream --quiet --vtk "$out/ranks-1.vtu" \
+    --out "$res" >"$out/solve-ranks-1.txt" 2>&1 || echo "FAILED: solve cuda one process" | tee -a "$log"
+  mpirun -np 2 "$bin" solve cavity --level 1 --steps 10 --backend cuda:0 --no-stream --quiet \
+    --vtk "$out/ranks-2.vtu" --out "$res" >"$out/solve-ranks-2.txt" 2>&1 || echo "FAILED: solve cuda 2 ranks" | tee -a "$log"
+  read -r du dp <<< "$(scripts/vtu-diff.sh "$out/ranks-1.vtu" "$out/ranks-2.vtu")"
+  echo "2 ranks on cuda:0 against one process: velocity $du, pressure $dp (limit 1e-8)" | tee "$out/solve-ranks-check.txt"
+  rm -f "$out/ranks-1.vtu" "$out/ranks-2.vtu"
+else
+  echo "no mpirun on this node: the decomposed solver was not run on CUDA" | tee -a "$log"
 fi
 "$bin" plot "$res" --out "$out/plots" >>"$log" 2>&1 || echo "FAILED: plot" | tee -a "$log"
 grep -h -A4 "speedup over" "$out"/solve-*.txt
