@@ -183,18 +183,21 @@ fail:
     return status;
 }
 
+/* Does the tetrahedron with nodes v[0..3] have a node this rank owns? */
+static int has_owned(const fb_local_part *lp, const int *v)
+{
+    for (int a = 0; a < 4; ++a)
+        if (lp->g2l[v[a]] >= 0 && lp->g2l[v[a]] < lp->nown) return 1;
+    return 0;
+}
+
 fb_status fb_mesh_restrict(const fb_mesh *m, const fb_local_part *lp, fb_mesh *out)
 {
     fb_status status = FB_OK;
     memset(out, 0, sizeof *out);
     int64_t nt = 0;
-    for (int64_t t = 0; t < m->ntets; ++t) {
-        const int *v = m->tets + 4 * t;
-        int mine = 0;
-        for (int a = 0; a < 4; ++a)
-            mine |= lp->g2l[v[a]] >= 0 && lp->g2l[v[a]] < lp->nown;
-        nt += mine;
-    }
+    for (int64_t t = 0; t < m->ntets; ++t)
+        nt += has_owned(lp, m->tets + 4 * t);
     FB_ALLOC(out->xyz, 3 * (size_t)lp->nlocal, "local mesh coordinates");
     FB_ALLOC(out->tets, 4 * (size_t)(nt ? nt : 1), "local mesh tetrahedra");
     out->nnodes = lp->nlocal;
@@ -202,10 +205,7 @@ fb_status fb_mesh_restrict(const fb_mesh *m, const fb_local_part *lp, fb_mesh *o
         memcpy(out->xyz + 3 * (int64_t)l, m->xyz + 3 * (int64_t)lp->l2g[l], 3 * sizeof(double));
     for (int64_t t = 0, k = 0; t < m->ntets; ++t) {
         const int *v = m->tets + 4 * t;
-        int mine = 0;
-        for (int a = 0; a < 4; ++a)
-            mine |= lp->g2l[v[a]] >= 0 && lp->g2l[v[a]] < lp->nown;
-        if (!mine) continue;
+        if (!has_owned(lp, v)) continue;
         for (int a = 0; a < 4; ++a) /* every node of such a tet is owned or in the halo (a tet is a clique) */
             out->tets[4 * k + a] = lp->g2l[v[a]];
         ++k;
