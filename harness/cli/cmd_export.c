@@ -1,12 +1,14 @@
-/* cmd_export.c - `flowbench export RESULTS --csv`: the results file as one
- * CSV table for spreadsheets and gnuplot. */
+/* cmd_export.c - `flowbench export RESULTS --csv|--json|--markdown`: the
+ * results file as one table for spreadsheets, gnuplot, scripts and reports. */
 #include <stdio.h>
 
 #include "cli.h"
 #include "../results/export.h"
 
 static const fb_option options[] = {
-    {"csv", NULL, "write CSV (the default, and for now the only format)", 0},
+    {"csv", NULL, "write CSV (the default)", 0},
+    {"json", NULL, "write a JSON array, one object per record keyed by the column names (empty fields null)", 0},
+    {"markdown", NULL, "write a markdown table (numbers to 6 significant digits)", 0},
     {"out", "FILE", "write to FILE instead of standard output", 0},
     {"latest", NULL, "only the latest record of each configuration (drop ones a later run repeated)", 0},
     {NULL, NULL, NULL, 0},
@@ -17,9 +19,13 @@ static int run_export(const fb_parsed *args)
     fb_status status = FB_OK;
     fb_results_set *set = NULL;
     fb_cli_out out = {0};
+    const int json = fb_cli_flag(args, "json"), markdown = fb_cli_flag(args, "markdown");
+    if (json + markdown + fb_cli_flag(args, "csv") > 1)
+        FB_FAIL(FB_ERR_USAGE, "export: give one of --csv, --json and --markdown");
+    const fb_export_format format = json ? FB_EXPORT_JSON : markdown ? FB_EXPORT_MARKDOWN : FB_EXPORT_CSV;
     FB_CHECK(fb_results_load(args->positional[0], &set));
     FB_CHECK(fb_cli_out_open(fb_cli_value(args, "out"), &out));
-    FB_CHECK(fb_export_csv(set, out.f, fb_cli_flag(args, "latest")));
+    FB_CHECK(fb_export(set, out.f, format, fb_cli_flag(args, "latest")));
 fail:
     if (out.f) status = fb_cli_out_close(&out, status);
     fb_results_set_free(set);
@@ -28,9 +34,10 @@ fail:
 
 const fb_command fb_cmd_export = {
     .name = "export",
-    .summary = "write a results file as CSV, one row per measurement",
-    .usage = "export RESULTS [--csv] [--out FILE] [--latest]",
-    .description = "Reads a JSON Lines results file and writes one CSV row per measurement record:\n"
+    .summary = "write a results file as CSV, JSON or markdown, one row per measurement",
+    .usage = "export RESULTS [--csv | --json | --markdown] [--out FILE] [--latest]",
+    .description = "Reads a JSON Lines results file and writes one row per measurement record\n"
+                   "(CSV; with --json an array of objects, with --markdown a table):\n"
                    "run, host, benchmark, suite, case, kernel, backend, device, precision, matrix,\n"
                    "parameters, sample count, median/min/mean/stddev time in seconds, GFLOP/s,\n"
                    "GB/s, fraction of the stream triad bandwidth, check error (max_rel_error) and\n"

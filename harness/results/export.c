@@ -1,4 +1,4 @@
-/* export.c - the CSV export. Columns come from one table so that the
+/* export.c - the export as CSV, JSON or markdown. Columns come from one table so that the
  * documentation (docs/results.md) and the plot scripts have a single list to
  * follow; parameters get one column each because sweeps vary them. */
 #include "export.h"
@@ -108,45 +108,50 @@ static double coefficient_of_variation(const json_t *rec)
     return json_number_value(sd) / json_number_value(mean);
 }
 
-static void write_special(FILE *out, const fb_results_set *set, const fb_record *r, const char *name)
+/* One field of a row, whatever the format: nothing, text, a number (NaN:
+ * nothing) or an integer. */
+typedef struct cell {
+    enum { CELL_EMPTY, CELL_TEXT, CELL_NUMBER, CELL_INTEGER } kind;
+    const char *text;
+    double number;
+    long long integer;
+} cell;
+
+static cell text_cell(const char *text) { return (cell){.kind = CELL_TEXT, .text = text}; }
+static cell number_cell(double x)
 {
-    char params[1024];
-    if (strcmp(name, "max_rel_error") == 0)
-        fb_csv_number(out, max_rel_error(r->json));
-    else if (strcmp(name, "cv") == 0) /* the coefficient of variation of the samples */
-        fb_csv_number(out, coefficient_of_variation(r->json));
-    else if (strcmp(name, "driver") == 0)
-        fb_csv_field(out, driver(r));
-    else if (strcmp(name, "host") == 0)
-        fb_csv_field(out, fb_record_host(r));
-    else if (strcmp(name, "matrix") == 0)
-        fb_csv_field(out, fb_record_matrix(r));
-    else if (strcmp(name, "matrix_hash") == 0) /* the matrix's or the grid's */
-        fb_csv_field(out, fb_json_str(fb_record_problem(r->json), "hash"));
-    else if (strcmp(name, "samples") == 0)
-        fprintf(out, "%d", r->nsamples);
-    else if (strcmp(name, "fraction_of_stream") == 0)
-        fb_csv_number(out, fb_record_fraction(set, r));
-    else if (strcmp(name, "line") == 0)
-        fprintf(out, "%d", r->line);
-    else if (strcmp(name, "latest") == 0)
-        fprintf(out, "%d", !r->superseded);
-    else if (strcmp(name, "params") == 0) {
-        fb_params_text(json_object_get(r->json, "params"), params, sizeof params);
-        fb_csv_field(out, params);
+    return isnan(x) ? (cell){.kind = CELL_EMPTY} : (cell){.kind = CELL_NUMBER, .number = x};
+}
+static cell integer_cell(long long x) { return (cell){.kind = CELL_INTEGER, .integer = x}; }
+
+/* buf holds the text of the params column (valid until the next call). */
+static cell special_cell(const fb_results_set *set, const fb_record *r, const char *name, char *buf, size_t len)
+{
+    if (strcmp(name, "max_rel_error") == 0) return number_cell(max_rel_error(r->json));
+    if (strcmp(name, "cv") == 0) return number_cell(coefficient_of_variation(r->json));
+    if (strcmp(name, "driver") == 0) return text_cell(driver(r));
+    if (strcmp(name, "host") == 0) return text_cell(fb_record_host(r));
+    if (strcmp(name, "matrix") == 0) return text_cell(fb_record_matrix(r));
+    if (strcmp(name, "matrix_hash") == 0) /* the matrix's or the grid's */
+        return text_cell(fb_json_str(fb_record_problem(r->json), "hash"));
+    if (strcmp(name, "samples") == 0) return integer_cell(r->nsamples);
+    if (strcmp(name, "fraction_of_stream") == 0) return number_cell(fb_record_fraction(set, r));
+    if (strcmp(name, "line") == 0) return integer_cell(r->line);
+    if (strcmp(name, "latest") == 0) return integer_cell(!r->superseded);
+    if (strcmp(name, "params") == 0) {
+        fb_params_text(json_object_get(r->json, "params"), buf, len);
+        return text_cell(buf);
     }
+    return (cell){.kind = CELL_EMPTY};
 }
 
-static void write_param(FILE *out, const json_t *v)
+static cell param_cell(const json_t *v)
 {
-    if (json_is_integer(v))
-        fprintf(out, "%lld", (long long)json_integer_value(v));
-    else if (json_is_number(v))
-        fb_csv_number(out, json_number_value(v));
-    else if (json_is_string(v))
-        fb_csv_field(out, json_string_value(v));
-    else if (json_is_boolean(v))
-        fprintf(out, "%d", json_is_true(v));
+    if (json_is_integer(v)) return integer_cell((long long)json_integer_value(v));
+    if (json_is_number(v)) return number_cell(json_number_value(v));
+    if (json_is_string(v)) return text_cell(json_string_value(v));
+    if (json_is_boolean(v)) return integer_cell(json_is_true(v));
+    return (cell){.kind = CELL_EMPTY};
 }
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
@@ -187,48 +192,131 @@ typedef struct key_columns {
     int n;
 } key_columns;
 
-static void write_row(FILE *out, const fb_results_set *set, const fb_record *r, const key_columns *keys, int nkeys)
+/* ---- the three formats ---- */
+
+typedef struct sink {
+    FILE *out;
+    fb_export_format format;
+    int column;    /* of the row being written */
+    json_t *row;   /* json: the row's object */
+    int rows;      /* json: rows written */
+    char name[256]; /* json: the column's name */
+} sink;
+
+/* Markdown cells: a '|' would end the cell, a newline the row. */
+static void markdown_text(FILE *out, const char *text)
 {
-    for (int c = 0; c < NCOLUMNS; ++c) {
-        if (c) fputc(',', out);
-        if (columns[c].kind == COL_STR)
-            fb_csv_field(out, fb_json_str(r->json, columns[c].path));
-        else if (columns[c].kind == COL_NUM)
-            fb_csv_number(out, fb_json_num(r->json, columns[c].path));
-        else if (columns[c].kind == COL_BOOL)
-            fprintf(out, "%d", json_is_true(json_object_get(r->json, columns[c].path)));
-        else if (columns[c].kind == COL_HEADER)
-            fb_csv_field(out, r->header ? fb_json_str(r->header, columns[c].path) : "");
-        else
-            write_special(out, set, r, columns[c].name);
+    for (const char *p = text; *p; ++p) {
+        if (*p == '|') fputc('\\', out);
+        fputc(*p == '\n' || *p == '\r' ? ' ' : *p, out);
     }
-    for (int k = 0; k < nkeys; ++k)
-        for (int p = 0; p < keys[k].n; ++p) {
-            fputc(',', out);
-            write_param(out, json_object_get(json_object_get(r->json, keys[k].field), keys[k].names[p]));
-        }
-    fputc('\n', out);
 }
 
-fb_status fb_export_csv(const fb_results_set *set, FILE *out, int latest_only)
+static void put(sink *k, cell c)
+{
+    if (k->format == FB_EXPORT_JSON) {
+        json_t *v = c.kind == CELL_TEXT      ? json_string(c.text)
+                    : c.kind == CELL_NUMBER  ? json_real(c.number)
+                    : c.kind == CELL_INTEGER ? json_integer(c.integer)
+                                             : json_null();
+        json_object_set_new(k->row, k->name, v ? v : json_null()); /* invalid UTF-8 text: null */
+        return;
+    }
+    const int csv = k->format == FB_EXPORT_CSV;
+    fputs(csv ? (k->column ? "," : "") : (k->column ? " | " : "| "), k->out);
+    if (c.kind == CELL_TEXT) csv ? fb_csv_field(k->out, c.text) : markdown_text(k->out, c.text);
+    if (c.kind == CELL_NUMBER) fprintf(k->out, csv ? "%.10g" : "%.6g", c.number);
+    if (c.kind == CELL_INTEGER) fprintf(k->out, "%lld", c.integer);
+}
+
+/* The column named (prefix)(name) gets c. */
+static void put_named(sink *k, const char *prefix, const char *name, cell c)
+{
+    snprintf(k->name, sizeof k->name, "%s%s", prefix, name);
+    put(k, c);
+    k->column++;
+}
+
+static void begin_row(sink *k)
+{
+    k->column = 0;
+    if (k->format == FB_EXPORT_JSON) k->row = json_object();
+}
+
+static void end_row(sink *k)
+{
+    if (k->format == FB_EXPORT_JSON) {
+        fputs(k->rows++ ? ",\n" : "[\n", k->out);
+        json_dumpf(k->row, k->out, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        json_decref(k->row);
+        k->row = NULL;
+        return;
+    }
+    fputs(k->format == FB_EXPORT_MARKDOWN ? " |\n" : "\n", k->out);
+}
+
+static const char *const key_prefix[] = {"param_", "validation_"};
+
+/* CSV and markdown: the names; markdown then the rule under them. */
+static void write_header(sink *k, const key_columns *keys, int nkeys)
+{
+    if (k->format == FB_EXPORT_JSON) return;
+    begin_row(k);
+    for (int c = 0; c < NCOLUMNS; ++c)
+        put_named(k, "", columns[c].name, text_cell(columns[c].name));
+    for (int f = 0; f < nkeys; ++f)
+        for (int p = 0; p < keys[f].n; ++p) {
+            char name[160];
+            snprintf(name, sizeof name, "%s%s", key_prefix[f], keys[f].names[p]);
+            put_named(k, "", name, text_cell(name));
+        }
+    end_row(k);
+    if (k->format != FB_EXPORT_MARKDOWN) return;
+    for (int c = 0; c < k->column; ++c)
+        fputs("|---", k->out);
+    fputs("|\n", k->out);
+}
+
+static void write_row(sink *k, const fb_results_set *set, const fb_record *r, const key_columns *keys, int nkeys)
+{
+    char params[1024];
+    begin_row(k);
+    for (int c = 0; c < NCOLUMNS; ++c) {
+        const column *col = &columns[c];
+        cell v = col->kind == COL_STR      ? text_cell(fb_json_str(r->json, col->path))
+                 : col->kind == COL_NUM    ? number_cell(fb_json_num(r->json, col->path))
+                 : col->kind == COL_BOOL   ? integer_cell(json_is_true(json_object_get(r->json, col->path)))
+                 : col->kind == COL_HEADER ? text_cell(r->header ? fb_json_str(r->header, col->path) : "")
+                                           : special_cell(set, r, col->name, params, sizeof params);
+        put_named(k, "", col->name, v);
+    }
+    for (int f = 0; f < nkeys; ++f)
+        for (int p = 0; p < keys[f].n; ++p)
+            put_named(k, key_prefix[f], keys[f].names[p],
+                      param_cell(json_object_get(json_object_get(r->json, keys[f].field), keys[f].names[p])));
+    end_row(k);
+}
+
+fb_status fb_export(const fb_results_set *set, FILE *out, fb_export_format format, int latest_only)
 {
     fb_status status = FB_OK;
     key_columns keys[] = {{"params", NULL, 0}, {"validation", NULL, 0}};
-    const char *prefix[] = {"param_", "validation_"};
-    for (int k = 0; k < 2; ++k)
-        FB_CHECK(field_names(set, keys[k].field, &keys[k].names, &keys[k].n));
-    for (int c = 0; c < NCOLUMNS; ++c)
-        fprintf(out, "%s%s", c ? "," : "", columns[c].name);
-    for (int k = 0; k < 2; ++k)
-        for (int p = 0; p < keys[k].n; ++p)
-            fprintf(out, ",%s%s", prefix[k], keys[k].names[p]);
-    fputc('\n', out);
+    sink k = {.out = out, .format = format};
+    for (int f = 0; f < 2; ++f)
+        FB_CHECK(field_names(set, keys[f].field, &keys[f].names, &keys[f].n));
+    write_header(&k, keys, 2);
     for (int i = 0; i < set->nrecords; ++i) {
         if (fb_interrupted) FB_FAIL(FB_ERR_INTERRUPTED, "interrupted");
-        if (!latest_only || !set->records[i].superseded) write_row(out, set, &set->records[i], keys, 2);
+        if (!latest_only || !set->records[i].superseded) write_row(&k, set, &set->records[i], keys, 2);
     }
+    if (format == FB_EXPORT_JSON) fputs(k.rows ? "\n]\n" : "[]\n", out);
 fail:
     free(keys[0].names);
     free(keys[1].names);
     return status;
+}
+
+fb_status fb_export_csv(const fb_results_set *set, FILE *out, int latest_only)
+{
+    return fb_export(set, out, FB_EXPORT_CSV, latest_only);
 }

@@ -1,5 +1,6 @@
-/* export.h - results as CSV, one row per measurement record, for
- * spreadsheets and gnuplot (`flowbench export RESULTS --csv`). The columns
+/* export.h - results as CSV (or JSON, or a markdown table), one row per
+ * measurement record, for spreadsheets, gnuplot, scripts and reports
+ * (`flowbench export RESULTS --csv|--json|--markdown`). The columns
  * are documented in docs/results.md: a fixed set every record fills, then
  * one "param_NAME" column per parameter name found in the file. */
 #ifndef FB_EXPORT_H
@@ -13,6 +14,12 @@
  * order; `latest_only` drops records a later run of the same configuration
  * replaced). The caller, which knows the file's name, checks the writes. */
 fb_status fb_export_csv(const fb_results_set *set, FILE *out, int latest_only);
+
+/* The same table in another format: CSV as above; JSON, an array of one
+ * object per record, keyed by the column names, numbers as numbers and
+ * empty fields null; markdown, a table (numbers to 6 digits, '|' escaped). */
+typedef enum fb_export_format { FB_EXPORT_CSV, FB_EXPORT_JSON, FB_EXPORT_MARKDOWN } fb_export_format;
+fb_status fb_export(const fb_results_set *set, FILE *out, fb_export_format format, int latest_only);
 
 /* One CSV field (RFC 4180 quoting when it holds a comma, quote or newline). */
 void fb_csv_field(FILE *out, const char *text);

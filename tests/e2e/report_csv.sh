@@ -52,6 +52,25 @@ header=$(head -1 "$work/r.csv")
 for c in $documented; do
   grep -q "\(^\|,\)$c\(,\|$\)" <<< "$header" || fail "documented column $c is not in the CSV"
 done
+echo "== JSON and markdown: the CSV's rows and columns"
+"$bin" export "$r" --json > "$work/r.json"
+"$bin" export "$r" --markdown > "$work/r.md"
+python3 - "$work/r.csv" "$work/r.json" "$work/r.md" << 'PY' || fail "export --json or --markdown differs from --csv"
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1])))
+objs = json.load(open(sys.argv[2]))
+md = [l for l in open(sys.argv[3]) if l.startswith("|")]
+assert len(objs) == len(rows) - 1, (len(objs), len(rows))
+assert all(list(o.keys()) == rows[0] for o in objs), "json keys are not the CSV columns"
+for o, row in zip(objs, rows[1:]):
+    for k, v in zip(rows[0], row):
+        j = o[k]
+        # CSV prints 10 significant digits, JSON all of them
+        num = isinstance(j, (int, float)) and v != "" and abs(float(v) - j) <= 1e-9 * max(1.0, abs(j))
+        assert (j is None and v == "") or num or str(j) == v, (k, j, v)
+assert md[1].startswith("|---") and len(md) == len(rows) + 1, (len(md), len(rows))
+assert md[0].count(" | ") == len(rows[0]) - 1
+PY
 # column values by name, for rows selected by an awk condition on named columns
 col() { # COLUMN CONDITION -> that column of the matching rows, one per line
   python3 -c '
