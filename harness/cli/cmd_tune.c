@@ -87,6 +87,11 @@ static fb_status read_options(const fb_parsed *args, tune_cli *c)
                               "opencl|cuda --tune [--param NAME=V1,V2]");
     if ((c->rq.kernel = fb_family_kernel_find(c->rq.family, kernel)) < 0)
         FB_FAIL(FB_ERR_USAGE, "--kernel: unknown kernel '%s' (see flowbench spmv --list)", kernel);
+    if (c->rq.family->kernel(c->rq.kernel)->nparams == 0) /* one point: nothing to search, nothing to cache */
+        FB_FAIL(FB_ERR_USAGE,
+                "tune: %s has no parameters, so there is nothing to tune (flowbench spmv --kernel %s "
+                "measures it)",
+                kernel, kernel);
     if (prec && strcmp(prec, "double") && strcmp(prec, "single"))
         FB_FAIL(FB_ERR_USAGE, "--precision: '%s' is not double or single", prec);
     c->rq.is_double = !prec || !strcmp(prec, "double");

@@ -128,6 +128,15 @@ static fb_status keep_best(tune_ctx *c, double cost, json_t *rec)
     return FB_OK;
 }
 
+/* What a tune --out record says of the search that measured it: the
+ * strategy, its seed, the evaluations asked for (0: the strategy's rule,
+ * tune --help) and which evaluation this was. */
+static json_t *search_json(const fb_tune_request *rq, int evaluation)
+{
+    return json_pack("{s:s, s:I, s:i, s:i}", "strategy", fb_strategy_name(rq->search.strategy), "seed",
+                     (json_int_t)rq->search.seed, "budget", rq->search.budget, "evaluation", evaluation);
+}
+
 static fb_status cost_fn(void *vctx, const fb_param_point *p, double *cost)
 {
     fb_status status = FB_OK;
@@ -137,6 +146,7 @@ static fb_status cost_fn(void *vctx, const fb_param_point *p, double *cost)
     double abandon = rq->abandon_factor > 0 && isfinite(c->best) ? rq->abandon_factor * c->best : 0.0;
     c->calls++;
     FB_CHECK(evaluate_point(rq, rq->kernel, p, abandon, cost, &rec));
+    if (rec) json_object_set_new(rec, "search", search_json(rq, c->calls));
     if (rec && rq->out) FB_CHECK(fb_results_append(rq->out, rec));
     print_eval(c, p, *cost);
     if (rec && strcmp(fb_json_str(rec, "status"), "ok")) {
@@ -149,13 +159,33 @@ fail:
     return status;
 }
 
+/* The best point's record once more, marked: a file of a search's
+ * evaluations says which won, with how many evaluations of how many
+ * points (the copy supersedes its first write: the same configuration). */
+static fb_status append_best(const fb_tune_request *rq, const fb_tune_outcome *out)
+{
+    json_t *best = json_deep_copy(out->best_record), *search = json_object_get(best, "search");
+    if (!best || !search) {
+        json_decref(best);
+        return fb_error_set(FB_ERR_NOMEM, __FILE__, __LINE__, "out of host memory copying the best record");
+    }
+    json_object_set_new(search, "best", json_true());
+    json_object_set_new(search, "evaluations", json_integer(out->search.evaluations));
+    json_object_set_new(search, "space_size", json_integer(out->search.space_size));
+    fb_status status = fb_results_append(rq->out, best);
+    json_decref(best);
+    return status;
+}
+
 fb_status fb_tune_run(const fb_tune_request *rq, fb_tune_outcome *out)
 {
     fb_search_space space;
     tune_ctx c = {.rq = rq, .out = out, .best = INFINITY};
     memset(out, 0, sizeof *out);
     fb_tune_space(rq->family->kernel(rq->kernel), &space);
-    return fb_search(&space, &rq->search, cost_fn, &c, &out->search);
+    fb_status status = fb_search(&space, &rq->search, cost_fn, &c, &out->search);
+    if (status == FB_OK && rq->out && out->best_record) status = append_best(rq, out);
+    return status;
 }
 
 void fb_tune_outcome_free(fb_tune_outcome *o)
