@@ -15,8 +15,16 @@ static const fb_option options[] = {
      0},
     {"resume", NULL,
      "skip configurations FILE (and FILE.rank-R files a killed run left) already records; record the one a"
-     " crash ended in; --backend, --tuned, --cache, --counters, --repeat and --shard must be those FILE was"
+     " crash ended in; --backend, --tuned, --cache, --counters, --repeat, --shard and --filter must be those FILE was"
      " recorded with; any number of ranks",
+     0},
+    {"filter", "REGEX",
+     "only the configurations whose case, kernel or matrix this extended regular expression matches (recorded;"
+     " --resume must give the same)",
+     0},
+    {"dry-run", NULL,
+     "list the plan (after --filter and --shard): each configuration as run or pruned with the reason, and the"
+     " counts; nothing is measured or written",
      0},
     {"shard", "I/N",
      "run only share I of N (1-based: 1/N .. N/N): every N-th configuration of the plan, the same split on"
@@ -153,8 +161,10 @@ static int run_sweep(const fb_parsed *args)
 {
     fb_status status = FB_OK;
     fb_suite suite;
-    fb_sweep_options o = {
-        .resume = fb_cli_flag(args, "resume"), .counters = fb_cli_value(args, "counters"), .progress = stderr};
+    fb_sweep_options o = {.resume = fb_cli_flag(args, "resume"),
+                          .counters = fb_cli_value(args, "counters"),
+                          .filter = fb_cli_value(args, "filter"),
+                          .progress = stderr};
     char out[1200], cache_path[1024];
     int quiet = 0;
     memset(&suite, 0, sizeof suite);
@@ -165,7 +175,9 @@ static int run_sweep(const fb_parsed *args)
                               "another rank could not start the sweep (its message"
                               " says why)");
     }
-    if (status == FB_OK) {
+    if (status == FB_OK && fb_cli_flag(args, "dry-run")) {
+        status = fb_sweep_dry_run(&suite, &o, stdout);
+    } else if (status == FB_OK) {
         o.progress = progress_stream();
         status = sweep_and_summary(&suite, &o, &quiet);
         if (o.progress != stderr) fclose(o.progress);
@@ -181,7 +193,7 @@ const fb_command fb_cmd_sweep = {
     .name = "sweep",
     .summary = "run a suite (cases/*.suite): every configuration measured, checked, recorded; resumable",
     .usage = "sweep SUITE [--out FILE] [--resume] [--shard I/N] [--backend B]... [--repeat N] [--limit N]\n"
-             "        [--tuned [--cache FILE]] [--counters LIST] [--max-points N]\n"
+             "        [--filter REGEX] [--dry-run] [--tuned [--cache FILE]] [--counters LIST] [--max-points N]\n"
              "       mpirun -np P flowbench sweep SUITE --out FILE ... (or srun)",
     .description = "Expands SUITE (YAML, docs/tuning.md) into configurations - matrix x backend x\n"
                    "precision x kernel x parameter point - and runs each with the common measurement\n"
@@ -197,7 +209,8 @@ const fb_command fb_cmd_sweep = {
                    "1000000), counted before anything is opened.\n"
                    "Ctrl-C stops cleanly (twice: at once) and prints the command that continues:\n"
                    "--resume runs only what FILE lacks. FILE's header records --backend, --tuned,\n"
-                   "--cache, --counters, --repeat and --shard; --resume with others is refused (exit 2).\n"
+                   "--cache, --counters, --repeat, --shard and --filter; --resume with others is\n"
+                   "refused (exit 2). --dry-run lists the plan and what would be pruned, and runs nothing.\n"
                    "--repeat N runs the plan N times, round after round (the stream reference\n"
                    "too): for CI gates, whose noise is between runs, not between samples.\n"
                    "Exit 1 if any configuration failed to run (failed, build-error, launch-error,\n"

@@ -14,6 +14,29 @@
 
 /* ---- the plan: every configuration, in run order ---- */
 
+/* --filter: does the regex match the case, the kernel or the matrix? */
+static int selected(const sweep *w, const fb_suite_case *cs, const fb_family_kernel *k, const char *matrix)
+{
+    if (!w->has_filter) return 1;
+    return !regexec(&w->filter, cs->name, 0, NULL, 0) || !regexec(&w->filter, k->name, 0, NULL, 0) ||
+           !regexec(&w->filter, matrix, 0, NULL, 0);
+}
+
+static fb_status compile_filter(sweep *w)
+{
+    fb_status status = FB_OK;
+    char why[256];
+    int rc;
+    if (!w->o->filter) return FB_OK;
+    if ((rc = regcomp(&w->filter, w->o->filter, REG_EXTENDED | REG_NOSUB)) != 0) {
+        regerror(rc, &w->filter, why, sizeof why);
+        FB_FAIL(FB_ERR_USAGE, "--filter: '%s' is not an extended regular expression (%s)", w->o->filter, why);
+    }
+    w->has_filter = 1;
+fail:
+    return status;
+}
+
 static fb_status plan_add(sweep *w, int c, int m, int target, int prec, int kernel, const fb_param_point *p)
 {
     fb_status status = FB_OK;
@@ -21,6 +44,7 @@ static fb_status plan_add(sweep *w, int c, int m, int target, int prec, int kern
     const fb_family_kernel *k = cs->family->kernel(kernel);
     sweep_config *cfg;
     char params[512];
+    if (!selected(w, cs, k, cs->matrices[m])) return FB_OK;
     if (w->nplan == w->cap) {
         int cap = w->cap ? 2 * w->cap : 256;
         sweep_config *grown = realloc(w->plan, (size_t)cap * sizeof *grown);
@@ -299,7 +323,13 @@ static fb_status prepare(sweep *w)
         w->sum->unavailable += !w->targets[i].t;
     if (w->sum->unavailable == w->ntargets)
         FB_FAIL(FB_ERR_UNAVAILABLE, "sweep %s: none of its backends can be opened here", w->s->name);
+    FB_CHECK(compile_filter(w));
     FB_CHECK(make_plan(w));
+    if (w->o->filter && w->nplan == 0)
+        FB_FAIL(FB_ERR_USAGE,
+                "--filter: '%s' selects no configuration of %s (it is matched against each case, kernel "
+                "and matrix)",
+                w->o->filter, w->s->path);
 fail:
     return status;
 }
@@ -335,6 +365,55 @@ fb_status fb_sweep_run(const fb_suite *s, const fb_sweep_options *o, fb_sweep_su
         sum->seconds = fb_now() - w.started;
     }
     sweep_state_close(&w);
+    if (w.has_filter) regfree(&w.filter);
+    free(w.plan);
+    return status;
+}
+
+/* ---- the plan alone ---- */
+
+/* One line of the dry run: what the sweep would record for cfg before
+ * measuring it (pruned, or a problem that cannot be opened), else "run". */
+static void dry_line(sweep *w, const sweep_config *cfg, FILE *out, int *pruned)
+{
+    const fb_suite_case *cs = &w->s->cases[cfg->kase];
+    fb_family_run run = {.kernel = cfg->kernel, .point = cfg->point, .is_double = cfg->is_double};
+    if (w->problem_error[0]) {
+        fprintf(out, "%s  fails: %s\n", cfg->key, w->problem_error);
+    } else if (!cfg->tuned &&
+               cs->family->check(w->problem, &run, fb_target_info(w->targets[cfg->backend].t)) != FB_OK) {
+        fprintf(out, "%s  pruned: %s\n", cfg->key, fb_error_message());
+        ++*pruned;
+    } else {
+        fprintf(out, "%s  run\n", cfg->key);
+    }
+}
+
+fb_status fb_sweep_dry_run(const fb_suite *s, const fb_sweep_options *o, FILE *out)
+{
+    fb_status status = FB_OK;
+    fb_sweep_summary sum;
+    sweep w;
+    int pruned = 0;
+    memset(&w, 0, sizeof w);
+    memset(&sum, 0, sizeof sum);
+    w.s = s, w.o = o, w.sum = &sum, w.ranks = 1, w.last_target = -1;
+    if (fb_comm_size() > 1) FB_FAIL(FB_ERR_USAGE, "sweep --dry-run: run it on one process (it lists the whole plan)");
+    FB_CHECK(prepare(&w));
+    const int whole = w.nplan;
+    FB_CHECK(sweep_share_plan(&w)); /* --shard's share, backends that opened */
+    for (int i = 0; i < w.nplan; ++i) {
+        if (fb_interrupted) FB_FAIL(FB_ERR_INTERRUPTED, "interrupted");
+        FB_CHECK(sweep_open_problem(&w, &w.plan[i]));
+        dry_line(&w, &w.plan[i], out, &pruned);
+    }
+    fprintf(out, "sweep %s: %d configurations planned", s->name, whole);
+    if (o->nshards) fprintf(out, ", %d in share %d/%d", w.planned, o->shard, o->nshards);
+    fprintf(out, "; %d would run, %d pruned, %d on backends that cannot be opened here (nothing measured)\n",
+            w.nplan - pruned, pruned, w.planned - w.nplan);
+fail:
+    sweep_state_close(&w);
+    if (w.has_filter) regfree(&w.filter);
     free(w.plan);
     return status;
 }

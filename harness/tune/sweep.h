@@ -55,6 +55,8 @@ typedef struct fb_sweep_options {
     fb_tuning_cache *tuned; /* non-NULL: each kernel runs its cached point only */
     const char *cache_path; /* the file tuned was read from (recorded in the header) */
     const char *counters;   /* PAPI events per sample on openmp targets (counters.h), or NULL */
+    const char *filter;     /* POSIX extended regex: only configurations whose case, kernel or matrix it
+                               matches (NULL: all); part of the plan, recorded and compared like the above */
     int shard, nshards;     /* --shard I/N: the I-th (1-based) of N shares; 0 0: the whole plan */
     FILE *progress;         /* one line per configuration (stderr) */
 } fb_sweep_options;
@@ -93,6 +95,12 @@ fb_status fb_sweep_parse_shard(const char *text, fb_sweep_options *o);
  * (each passes its own), so a rank that fails alone does not leave the
  * others waiting. One rank: status == FB_OK. */
 int fb_sweep_all_ok(fb_status mine);
+
+/* `sweep --dry-run`: the plan (after --filter and --shard) without
+ * measuring: one line per configuration, "run", or "pruned: REASON" as the
+ * family's check would record it (problems are opened, devices probed,
+ * nothing compiled), then the counts. Refused on several ranks. */
+fb_status fb_sweep_dry_run(const fb_suite *s, const fb_sweep_options *o, FILE *out);
 
 /* The options that shape the plan and its records, as the results file's
  * header holds them ("sweep": {"backends": [...], "tuned": bool, "cache":

@@ -1,5 +1,5 @@
 /* sweep_options.c - the options that shape a sweep's plan and records
- * (--backend, --tuned, --cache, --counters, --repeat, --shard): written in the results file's
+ * (--backend, --tuned, --cache, --counters, --repeat, --shard, --filter): written in the results file's
  * header, compared on --resume, and spelt out in the resume hint, so that
  * following the hint continues the same plan instead of appending another
  * one to the file. */
@@ -21,9 +21,10 @@ json_t *fb_sweep_options_json(const fb_sweep_options *o)
     snprintf(shard, sizeof shard, "%d/%d", o->shard, o->nshards);
     for (int i = 0; i < o->nbackends; ++i)
         json_array_append_new(backends, json_string(o->backends[i]));
-    return json_pack("{s:o, s:b, s:o, s:o, s:i, s:o}", "backends", backends, "tuned", o->tuned != NULL, "cache",
+    return json_pack("{s:o, s:b, s:o, s:o, s:i, s:o, s:o}", "backends", backends, "tuned", o->tuned != NULL, "cache",
                      string_or_null(o->tuned ? o->cache_path : NULL), "counters", string_or_null(o->counters), "repeat",
-                     o->repeat > 1 ? o->repeat : 1, "shard", string_or_null(o->nshards ? shard : NULL));
+                     o->repeat > 1 ? o->repeat : 1, "shard", string_or_null(o->nshards ? shard : NULL), "filter",
+                     string_or_null(o->filter));
 }
 
 /* A whole number (at most a million) spelt from text up to `end`, or -1. */
@@ -75,7 +76,7 @@ static void option_words(const json_t *opts, const char *name, char *buf, size_t
     }
 }
 
-static const char *const option_names[] = {"backend", "tuned", "cache", "counters", "repeat", "shard"};
+static const char *const option_names[] = {"backend", "tuned", "cache", "counters", "repeat", "shard", "filter"};
 
 fb_status fb_sweep_check_options(const json_t *recorded, const fb_sweep_options *o)
 {

@@ -11,6 +11,8 @@
 #include "../results/results.h"
 #include "sweep.h"
 
+#include <regex.h>
+
 #define SWEEP_MAX_TARGETS 16
 
 typedef struct sweep_config {
@@ -56,6 +58,8 @@ typedef struct sweep {
     double started, run_seconds;
     int last_target;    /* target of the last configuration or stream run, -1 none */
     int unchecked_said; /* --resume: a header without options was mentioned */
+    regex_t filter;     /* --filter, compiled (has_filter) */
+    int has_filter;
 } sweep;
 
 extern const char sweep_crashed_reason[];

@@ -48,6 +48,25 @@ exactly_once "$work/e2e.jsonl" 12
   fail "ok records lack suite, case or the stream fraction"
 grep -q '6 pruned' "$work/e2e.log" || fail "summary lacks the pruned count"
 
+echo "== --dry-run: the same plan and prunes, nothing measured or written"
+"$bin" sweep $suites/e2e.suite --dry-run --out "$work/dry.jsonl" > "$work/dry.txt" 2> /dev/null || fail "dry run exited $?"
+[ ! -e "$work/dry.jsonl" ] || fail "--dry-run wrote a results file"
+grep -q '12 configurations planned; 6 would run, 6 pruned' "$work/dry.txt" || fail "dry run counts: $(tail -1 "$work/dry.txt")"
+diff <(sed -n 's/  pruned: .*//p' "$work/dry.txt" | sort) \
+  <(jq -r 'select(.status == "pruned") | .sweep_key' "$work/e2e.jsonl" | sort) > /dev/null ||
+  fail "the dry run prunes other configurations than the sweep"
+
+echo "== --filter: the configurations it matches, recorded; --resume must give the same"
+"$bin" sweep $suites/e2e.suite --filter '^bcsr$' --out "$work/filter.jsonl" 2> "$work/filter.log" ||
+  fail "filtered sweep exited $?"
+[ "$(jq -s '[.[] | select(.type == "measurement" and .benchmark != "stream")] | length' "$work/filter.jsonl")" -eq 4 ] &&
+  jq -e -s 'all(.[] | select(.type == "measurement" and .benchmark != "stream"); .kernel == "bcsr")' \
+    "$work/filter.jsonl" > /dev/null || fail "--filter ^bcsr$ ran other kernels"
+if "$bin" sweep $suites/e2e.suite --out "$work/filter.jsonl" --resume 2> "$work/filter2.log"; then
+  fail "--resume without the recorded --filter was accepted"
+fi
+grep -q -- '--filter differs' "$work/filter2.log" || fail "no message naming --filter: $(cat "$work/filter2.log")"
+
 echo "== --limit then --resume"
 "$bin" sweep $suites/e2e.suite --out "$work/limit.jsonl" --limit 5 2> "$work/limit.log"
 exactly_once "$work/limit.jsonl" 5
