@@ -197,9 +197,9 @@ typedef struct key_columns {
 typedef struct sink {
     FILE *out;
     fb_export_format format;
-    int column;    /* of the row being written */
-    json_t *row;   /* json: the row's object */
-    int rows;      /* json: rows written */
+    int column;     /* of the row being written */
+    json_t *row;    /* json: the row's object */
+    int rows;       /* json: rows written */
     char name[256]; /* json: the column's name */
 } sink;
 
