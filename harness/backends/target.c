@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../core/comm.h"
 #include "../core/hash.h"
 #include "../core/kernel_sources.h"
 
@@ -92,6 +93,23 @@ fb_status fb_backend_check_methods(const fb_backend_ops *ops)
     REQUIRE(ops, flush_cache);
 fail:
     return status;
+}
+
+void fb_target_rank_spec(const char *spec, char *buf, size_t len)
+{
+    const fb_backend_ops *ops = fb_backend_find(spec); /* NULL for a spec with a device */
+    char why[256];
+    snprintf(buf, len, "%s", spec);
+    if (!ops || !ops->probe || fb_comm_local_rank() == 0) return;
+    const int n = ops->probe(why, sizeof why);
+    if (n > 1) snprintf(buf, len, "%s:%d", spec, fb_comm_local_rank() % n);
+}
+
+fb_status fb_target_open_for_rank(const char *spec, fb_target **out)
+{
+    char mine[64];
+    fb_target_rank_spec(spec, mine, sizeof mine);
+    return fb_target_open(mine, out);
 }
 
 fb_status fb_target_open(const char *spec, fb_target **out)

@@ -25,6 +25,19 @@ fb_status fb_backend_check_methods(const fb_backend_ops *ops);
  * Unknown name: FB_ERR_USAGE. Backend absent or without that device:
  * FB_ERR_UNAVAILABLE with the backend's own reason. */
 fb_status fb_target_open(const char *spec, fb_target **out);
+
+/* The spec a rank of several on one host opens (core/comm.h), so that the
+ * ranks of a node spread over its devices: a backend named alone ("cuda",
+ * "opencl") with more than one device becomes "NAME:K", K = the rank's
+ * host-local number modulo the device count (local rank 0 keeps NAME: the
+ * same device 0). Any other spec is kept as given (a device named, so
+ * ranks may share one; one device; an unknown name, which fb_target_open
+ * then refuses). */
+void fb_target_rank_spec(const char *spec, char *buf, size_t len);
+
+/* fb_target_open of fb_target_rank_spec(spec). */
+fb_status fb_target_open_for_rank(const char *spec, fb_target **out);
+
 void fb_target_close(fb_target *t);
 
 const fb_device_info *fb_target_info(const fb_target *t);

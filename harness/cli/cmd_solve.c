@@ -335,7 +335,7 @@ static fb_status run_ranks(const fb_parsed *args, const solve_opts *o, fb_solve_
     solve_opts mine = *o;
     memset(&s, 0, sizeof s), memset(&d, 0, sizeof d), memset(&whole, 0, sizeof whole);
     mine.quiet = o->quiet || !root;
-    fb_solve_ranks_own(fb_solve_ranks_open_target(o->backends[0], &s.t));
+    fb_solve_ranks_own(fb_target_open_for_rank(o->backends[0], &s.t));
     s.stream_gbs = -1;
     if (root) status = fb_cli_stream_triad(args, s.t, fb_target_info(s.t)->id, 1, &s.stream_gbs);
     FB_CHECK(fb_solve_ranks_agree(status));

@@ -29,19 +29,6 @@ fail:
     return status;
 }
 
-fb_status fb_solve_ranks_open_target(const char *spec, fb_target **out)
-{
-    char indexed[64];
-    const fb_backend_ops *ops = fb_backend_find(spec);
-    char why[256] = "";
-    /* a spec with a device, an unknown name or a backend without devices:
-     * fb_target_open says what it opens or why not */
-    const int ndev = ops && !strchr(spec, ':') && ops->probe ? ops->probe(why, sizeof why) : 0;
-    if (ndev <= 0) return fb_target_open(spec, out);
-    snprintf(indexed, sizeof indexed, "%s:%d", spec, fb_comm_local_rank() % ndev);
-    return fb_target_open(indexed, out);
-}
-
 void fb_solve_ranks_own(fb_status mine)
 {
     int64_t first = mine == FB_OK ? INT64_MAX : fb_comm_rank();

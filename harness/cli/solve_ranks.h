@@ -25,12 +25,6 @@
 fb_status fb_solve_ranks_check(const char *const *backends, int nbackends, int compare, int sweep, int tuned,
                                const char *peer, const fb_param_point *point);
 
-/* Opens this rank's device for spec: as given when it names a device
- * (opencl:0.1, cuda:1: ranks may share one, as on a one-GPU machine);
- * plain NAME takes the backend's device local rank modulo its device
- * count, one GPU per rank on a node with one per rank. */
-fb_status fb_solve_ranks_open_target(const char *spec, fb_target **out);
-
 /* Collective, after work each rank does on its own (opening its device):
  * returns when every rank's status is FB_OK; else the lowest rank that
  * failed reports why (its rank and host named) and ends every rank, the

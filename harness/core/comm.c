@@ -112,14 +112,22 @@ const char *fb_comm_library(void) { return comm.library; }
 static MPI_Op mpi_op(fb_comm_op op) { return op == FB_COMM_SUM ? MPI_SUM : op == FB_COMM_MAX ? MPI_MAX : MPI_MIN; }
 #endif
 
+#ifdef FB_HAVE_MPI
+/* In place over all ranks, timed into the reduction statistics. */
+static void allreduce(void *v, int n, MPI_Datatype type, fb_comm_op op)
+{
+    if (!comm.active || comm.size == 1) return;
+    double t0 = fb_now();
+    MPI_Allreduce(MPI_IN_PLACE, v, n, type, mpi_op(op), MPI_COMM_WORLD);
+    comm.stats.allreduce_s += fb_now() - t0;
+    comm.stats.allreduces++;
+}
+#endif
+
 void fb_comm_allreduce(double *v, int n, fb_comm_op op)
 {
 #ifdef FB_HAVE_MPI
-    if (!comm.active || comm.size == 1) return;
-    double t0 = fb_now();
-    MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, mpi_op(op), MPI_COMM_WORLD);
-    comm.stats.allreduce_s += fb_now() - t0;
-    comm.stats.allreduces++;
+    allreduce(v, n, MPI_DOUBLE, op);
 #else
     (void)v, (void)n, (void)op;
 #endif
@@ -128,11 +136,7 @@ void fb_comm_allreduce(double *v, int n, fb_comm_op op)
 void fb_comm_allreduce_i64(int64_t *v, int n, fb_comm_op op)
 {
 #ifdef FB_HAVE_MPI
-    if (!comm.active || comm.size == 1) return;
-    double t0 = fb_now();
-    MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_INT64_T, mpi_op(op), MPI_COMM_WORLD);
-    comm.stats.allreduce_s += fb_now() - t0;
-    comm.stats.allreduces++;
+    allreduce(v, n, MPI_INT64_T, op);
 #else
     (void)v, (void)n, (void)op;
 #endif

@@ -29,17 +29,6 @@ int sweep_target_index(const sweep *w, const char *spec)
 
 const char *sweep_backend(const sweep *w, const sweep_config *cfg) { return w->targets[cfg->backend].spec; }
 
-void sweep_rank_device(const char *spec, char *buf, size_t len)
-{
-    const fb_backend_ops *ops = fb_backend_find(spec); /* NULL for a spec with a device */
-    char why[256];
-    int n;
-    snprintf(buf, len, "%s", spec);
-    if (!ops || !ops->probe || fb_comm_local_rank() == 0) return;
-    n = ops->probe(why, sizeof why);
-    if (n > 1) snprintf(buf, len, "%s:%d", spec, fb_comm_local_rank() % n);
-}
-
 static fb_status open_target(sweep *w, const char *spec)
 {
     fb_status status = FB_OK;
@@ -48,7 +37,7 @@ static fb_status open_target(sweep *w, const char *spec)
     if (w->ntargets == SWEEP_MAX_TARGETS) FB_FAIL(FB_ERR_USAGE, "a sweep takes at most %d backends", SWEEP_MAX_TARGETS);
     w->ntargets++;
     snprintf(st->spec, sizeof st->spec, "%s", spec);
-    sweep_rank_device(spec, st->device, sizeof st->device);
+    fb_target_rank_spec(spec, st->device, sizeof st->device);
     if (strcmp(st->device, spec) != 0)
         fprintf(w->o->progress, "sweep: %s is %s here (local rank %d)\n", spec, st->device, fb_comm_local_rank());
     status = fb_target_open(st->device, &st->t);

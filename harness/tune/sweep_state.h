@@ -65,9 +65,6 @@ typedef struct sweep {
 extern const char sweep_crashed_reason[];
 
 fb_status sweep_open_targets(sweep *w);
-/* The device this rank opens for a spec: "NAME" without a device becomes
- * "NAME:K", K = local rank % the backend's device count. */
-void sweep_rank_device(const char *spec, char *buf, size_t len);
 int sweep_target_index(const sweep *w, const char *spec);
 const char *sweep_backend(const sweep *w, const sweep_config *cfg);
 

@@ -349,19 +349,6 @@ fail:
 
 /* ---- the runs and the check ---- */
 
-/* `backend` with no device index: this rank's device among the backend's,
- * by its rank on the host, so the ranks of a node spread over its GPUs. */
-static fb_status open_device(const char *backend, fb_target **t)
-{
-    const char *colon = strchr(backend, ':');
-    const fb_backend_ops *ops = colon ? NULL : fb_backend_find(backend);
-    char why[256] = "", spec[64];
-    int n = ops && ops->probe ? ops->probe(why, sizeof why) : 0;
-    if (n <= 1) return fb_target_open(backend, t);
-    snprintf(spec, sizeof spec, "%s:%d", backend, fb_comm_local_rank() % n);
-    return fb_target_open(spec, t);
-}
-
 /* repeats timed transients (all: one slot each, r->walls allocated):
  * r->walls and r->repeat (the median one), and that repeat's times in
  * *mine. Fails only where every rank fails (a step that does not converge). */
@@ -498,7 +485,7 @@ fb_status fb_heat2d_dist_run(const char *backend, fb_heat2d_problem *p, const fb
         r->own_error = fb_comm_rank() == 0;
         return status;
     }
-    status = open_device(backend, &s.t);
+    status = fb_target_open_for_rank(backend, &s.t);
     if (status == FB_OK) {
         r->device = *fb_target_info(s.t);
         status = setup(&s, r);
