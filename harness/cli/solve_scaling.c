@@ -15,6 +15,7 @@
 #include "../backends/target.h"
 #include "../core/comm.h"
 #include "../core/interrupt.h"
+#include "../results/reader.h"
 #include "../results/results.h"
 #include "../solver/output.h"
 
@@ -172,29 +173,18 @@ fail:
     return status;
 }
 
-/* The last measurement record of the run's results file. */
+/* The run's record: the last measurement of its results file (read by
+ * the results reader, as plot and compare read it). */
 static fb_status read_record(const char *path, json_t **rec)
 {
     fb_status status = FB_OK;
-    char *line = NULL;
-    size_t cap = 0;
-    FILE *f = fopen(path, "r");
+    fb_results_set *set = NULL;
     *rec = NULL;
-    if (!f) FB_FAIL(FB_ERR_CHECK, "solve --scaling: the run wrote no results (%s: %s)", path, strerror(errno));
-    while (getline(&line, &cap, f) > 0) {
-        json_t *j = json_loads(line, 0, NULL);
-        if (j && json_is_string(json_object_get(j, "type")) &&
-            strcmp(json_string_value(json_object_get(j, "type")), "measurement") == 0) {
-            json_decref(*rec);
-            *rec = j;
-        } else {
-            json_decref(j);
-        }
-    }
-    if (!*rec) FB_FAIL(FB_ERR_CHECK, "solve --scaling: %s holds no record of the run", path);
+    FB_CHECK(fb_results_load(path, &set));
+    if (set->nrecords == 0) FB_FAIL(FB_ERR_CHECK, "solve --scaling: %s holds no record of the run", path);
+    *rec = json_incref(set->records[set->nrecords - 1].json);
 fail:
-    if (f) fclose(f);
-    free(line);
+    fb_results_set_free(set);
     return status;
 }
 

@@ -273,7 +273,6 @@ fb_status fb_ns_dist_gather(const fb_ns *ns, double *u_all, double *p_all)
     fb_status status = FB_OK;
     const fb_local_part *lp = &ns->dist->lp;
     double *mine = NULL, *all = NULL;
-    size_t *counts = NULL;
     /* per owned node: global number, u (3), p */
     FB_ALLOC(mine, 5 * (size_t)lp->nown + 1, "the fields to gather");
     for (int l = 0; l < lp->nown; ++l) {
@@ -293,7 +292,6 @@ fb_status fb_ns_dist_gather(const fb_ns *ns, double *u_all, double *p_all)
 fail:
     free(mine);
     free(all);
-    free(counts);
     return status;
 }
 
