@@ -237,20 +237,38 @@ fb_status fb_cli_param(const char *kernel, const fb_param_axis *axes, int naxes,
 {
     fb_status status = FB_OK;
     const char *eq = strchr(text, '=');
-    char *end = NULL;
+    char why[160];
     if (!eq) FB_FAIL(FB_ERR_USAGE, "--param: '%s' is not NAME=VALUE", text);
     for (int i = 0; i < naxes; ++i) {
         if (strlen(axes[i].name) != (size_t)(eq - text) || strncmp(axes[i].name, text, (size_t)(eq - text))) continue;
-        errno = 0;
-        long long v = strtoll(eq + 1, &end, 10);
-        if (end == eq + 1 || *end) FB_FAIL(FB_ERR_USAGE, "--param: '%s' is not an integer", eq + 1);
-        /* no wraparound: 4294967360 is not 64 */
-        if (errno == ERANGE || v < INT_MIN || v > INT_MAX)
-            FB_FAIL(FB_ERR_USAGE, "--param: %s is out of range (%d..%d)", text, INT_MIN, INT_MAX);
-        p->values[i] = (int)v;
+        if (fb_param_value_parse(eq + 1, strlen(eq + 1), &p->values[i], why, sizeof why))
+            FB_FAIL(FB_ERR_USAGE, "--param: %s: %s", axes[i].name, why);
         return FB_OK;
     }
     FB_FAIL(FB_ERR_USAGE, "--param: %s has no parameter %.*s (see %s)", kernel, (int)(eq - text), text, list_hint);
+fail:
+    return status;
+}
+
+fb_status fb_cli_param_list(const char *text, char *name, size_t name_len, int *values, int *n)
+{
+    fb_status status = FB_OK;
+    const char *eq = strchr(text, '=');
+    char why[160];
+    *n = 0;
+    if (!eq || eq == text) FB_FAIL(FB_ERR_USAGE, "--param: '%s' is not NAME=V1[,V2...]", text);
+    if ((size_t)(eq - text) >= name_len)
+        FB_FAIL(FB_ERR_USAGE, "--param: '%.*s' is too long a name", (int)(eq - text), text);
+    snprintf(name, name_len, "%.*s", (int)(eq - text), text);
+    for (const char *v = eq + 1;; ++v) {
+        size_t len = strcspn(v, ",");
+        int value = 0;
+        if (fb_param_value_parse(v, len, &value, why, sizeof why) ||
+            fb_param_list_add(values, n, value, why, sizeof why))
+            FB_FAIL(FB_ERR_USAGE, "--param: %s: %s", name, why);
+        v += len;
+        if (!*v) break;
+    }
 fail:
     return status;
 }

@@ -89,6 +89,12 @@ fb_status fb_cli_out_close(fb_cli_out *o, fb_status status);
 fb_status fb_cli_param(const char *kernel, const fb_param_axis *axes, int naxes, const char *text,
                        const char *list_hint, fb_param_point *p);
 
+/* One "--param NAME=V1,V2,..." as a list: NAME into name, the values (the
+ * rule of params.h: integers, none twice) into values (room for
+ * FB_PARAM_MAX_LIST), their count into *n. FB_ERR_USAGE saying which value
+ * is wrong. Whether NAME is a parameter is the caller's to check. */
+fb_status fb_cli_param_list(const char *text, char *name, size_t name_len, int *values, int *n);
+
 /* The measurement options, declared once for every measuring command (spmv,
  * grid, stream, tune): FB_CLI_MEASURE_OPTIONS(BUDGET_S, SPREAD_PCT) in its
  * option table, FB_CLI_OPTION_COLD and FB_CLI_OPTION_WARMUPS where the

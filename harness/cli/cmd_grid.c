@@ -13,15 +13,22 @@
 #include "../results/results.h"
 #include "families.h"
 #include "grid/heat2d.h"
+#include "plan.h"
 
 #define DEFAULT_REPEATS 3
 #define MAX_REPEATS 1000
 
 static const fb_option options[] = {
     {"family", "F", "grid family: heat2d or fv-surface (required unless --list)", 0},
-    {"grid", "SPEC", "grid:NXxNY[:stretch=S] (heat2d) or grid:NXxNYxNZ (fv-surface) (required)", 0},
-    {"kernel", "K", "kernel of the family (default: its first; see --list)", 0},
-    {"param", "NAME=VALUE", "kernel parameter (default: the kernel's default)", 1},
+    {"grid", "SPEC",
+     "grid:NXxNY[:stretch=S] (heat2d) or grid:NXxNYxNZ (fv-surface) (required); repeat it (or all) for a plan of "
+     "several",
+     1},
+    {"kernel", "K", "kernel of the family (default: its first; see --list); repeat it (or all) for a plan of several",
+     1},
+    {"param", "NAME=V[,V...]",
+     "kernel parameter (default: the kernel's default); a list, or several --param, plans their cross product", 1},
+    {"zip", NULL, "advance the --param lists together (equal lengths) instead of their cross product", 0},
     {"backend", "B", "backend[:device] (default openmp)", 0},
     {"precision", "P", "double or single (default double)", 0},
     {"no-stream", NULL, "skip the stream triad measurement (no roofline fraction)", 0},
@@ -42,6 +49,10 @@ static const fb_option options[] = {
     {"list", NULL, "list the grid families, their kernels and parameters, then exit", 0},
     {NULL, NULL, NULL, 0},
 };
+
+/* What only one configuration (or a decomposed run) can have. */
+static const char *const single_only[] = {"json", "decomp", "repeats", "stream-max-age", NULL};
+static const fb_cli_plan_kind plan_kind = {.command = "grid", .problem_option = "grid", .single_only = single_only};
 
 static int is_grid_family(const fb_family *f) { return f->problem_key && strcmp(f->problem_key, "grid") == 0; }
 
@@ -269,6 +280,7 @@ static int run_grid(const fb_parsed *args)
         if (fb_comm_rank() == 0) print_list();
         return 0;
     }
+    if (fb_comm_size() == 1 && fb_cli_plan_wanted(args, &plan_kind)) return fb_cli_plan_run(args, &plan_kind);
     if (fb_comm_size() > 1 || fb_cli_value(args, "decomp")) return run_decomposed(args);
     FB_CHECK(read_options(args, &c));
     if (fb_cli_value(args, "repeats"))
@@ -298,6 +310,7 @@ const fb_command fb_cmd_grid = {
     .name = "grid",
     .summary = "measure one grid-family kernel (heat2d, fv-surface) on one grid, checked",
     .usage = "grid --family F --grid SPEC [--kernel K] [--param NAME=VALUE]... [--backend B] [--out FILE] [--json]\n"
+             "       grid --family F --grid SPEC... [--kernel K]... [--param NAME=V1,V2,...]... [--zip] [--out FILE]\n"
              "       mpirun -np P flowbench grid --family heat2d --grid SPEC [--decomp 1d|2d|PXxPY] [--repeats N] ...",
     .description = "Runs one configuration of a structured-grid family exactly as `flowbench sweep`\n"
                    "does (same constraints, measurement, check and record): heat2d is one iteration\n"
@@ -309,6 +322,9 @@ const fb_command fb_cmd_grid = {
                    "reference (bit-for-bit where the order of additions allows). Reports time per\n"
                    "cell, GB/s of the minimal traffic (docs/grid-studies.md) and the fraction of\n"
                    "the stream triad measured on the same device just before.\n"
+                   "Several --grid or --kernel, or a --param list (BLOCK_X=8,16,32), make a plan\n"
+                   "(as spmv's: the cross product, or --zip; printed first, run as a sweep, one line\n"
+                   "per configuration at the end; docs/grid-studies.md).\n"
                    "\n"
                    "heat2d on several ranks (mpirun -np P ..., or --decomp on one): each rank takes\n"
                    "a block of the grid (--decomp 1d: row strips; 2d or PXxPY: blocks) on its own\n"

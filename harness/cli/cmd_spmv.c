@@ -15,12 +15,28 @@
 #include "../results/results.h"
 #include "../tune/tuned.h"
 #include "../core/counters.h"
+#include "plan.h"
+
+/* What only one configuration can have: its own x, its y, its reordered
+ * matrix, its record on stdout; a plan's records go to --out. */
+static const char *const single_only[] = {"x", "y-out", "reorder", "json", "stream-max-age", NULL};
+static const fb_cli_plan_kind plan_kind = {
+    .command = "spmv",
+    .family = &fb_family_spmv,
+    .problem_option = "matrix",
+    .default_kernel = "csr-scalar",
+    .single_only = single_only,
+};
 
 static const fb_option options[] = {
-    {"matrix", "SRC", "matrix file (.mtx, .mtx.gz, .msh, .su2) or gen: spec", 0},
+    {"matrix", "SRC", "matrix file (.mtx, .mtx.gz, .msh, .su2) or gen: spec; repeat it (or all) for a plan of several",
+     1},
     {"backend", "B", "backend[:device] (default openmp)", 0},
-    {"kernel", "K", "variant from --list, or peer:NAME (default csr-scalar)", 0},
-    {"param", "NAME=VALUE", "kernel parameter (default: the kernel's default)", 1},
+    {"kernel", "K", "variant from --list, or peer:NAME (default csr-scalar); repeat it (or all) for a plan of several",
+     1},
+    {"param", "NAME=V[,V...]",
+     "kernel parameter (default: the kernel's default); a list, or several --param, plans their cross product", 1},
+    {"zip", NULL, "advance the --param lists together (equal lengths) instead of their cross product", 0},
     {"precision", "P", "double or single (default double)", 0},
     {"reorder", "rcm", "renumber the matrix by reverse Cuthill-McKee first", 0},
     {"x", "X.mtx", "input vector (Matrix Market array), default: fixed pseudo-random", 0},
@@ -286,6 +302,7 @@ static int run_spmv(const fb_parsed *args)
         print_list();
         return 0;
     }
+    if (fb_cli_plan_wanted(args, &plan_kind)) return fb_cli_plan_run(args, &plan_kind);
     FB_CHECK(prepare(args, &c, &s));
     run_status = c.peer ? fb_peer_run(c.peer, s.t, &s.A, &c.cfg, &s.r) : fb_spmv_run(s.t, &s.A, &c.cfg, &s.r);
     if (run_status != FB_OK && run_status != FB_ERR_CHECK) {
@@ -315,7 +332,8 @@ fail:
 const fb_command fb_cmd_spmv = {
     .name = "spmv",
     .summary = "measure one SpMV kernel (or a peer library) on one matrix, checked",
-    .usage = "spmv --matrix SRC [--backend B] [--kernel K] [--param NAME=VALUE]... [--out FILE] [--json]",
+    .usage = "spmv --matrix SRC [--backend B] [--kernel K] [--param NAME=VALUE]... [--out FILE] [--json]\n"
+             "       spmv --matrix SRC... [--kernel K]... [--param NAME=V1,V2,...]... [--zip] [--out FILE]",
     .description = "Runs y = A x with one kernel variant on one backend, measures it with the common\n"
                    "policy (warm-ups, then samples until the median's 95% CI is within --spread),\n"
                    "and checks every y_i against the serial double-precision reference: the error\n"
@@ -325,7 +343,12 @@ const fb_command fb_cmd_spmv = {
                    "fraction of the stream triad measured on the same device just before.\n"
                    "Block kernels (bcsr, bcsr-vector, bcsr-soa) need SRC:block=K. A peer library\n"
                    "(peer:graphblas, peer:cusparse, peer:cusparse-bsr) runs on its own backend\n"
-                   "with the same check.",
+                   "with the same check.\n"
+                   "Several --matrix or --kernel, or a --param list (WG_SIZE=64,128,256), make a\n"
+                   "plan: their cross product (--zip: the lists side by side), printed first, then\n"
+                   "run as a one-case sweep would run it (docs/tuning.md): points a kernel or the\n"
+                   "device cannot take are pruned with the reason, the others measured, checked and\n"
+                   "recorded, and one line per configuration printed at the end.",
     .options = options,
     .min_positional = 0,
     .max_positional = 0,

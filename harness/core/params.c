@@ -1,5 +1,11 @@
-/* params.c - names of the parameter-axis roles. */
+/* params.c - names of the parameter-axis roles, and the one rule for the
+ * values a parameter may be given. */
 #include "params.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 const char *fb_axis_role_name(fb_axis_role role)
 {
@@ -17,4 +23,44 @@ const char *fb_axis_role_name(fb_axis_role role)
         [FB_ROLE_OCCUPANCY] = "occupancy cap",
     };
     return role >= 0 && role < FB_ROLE_COUNT ? names[role] : "other";
+}
+
+int fb_param_value_parse(const char *text, size_t len, int *value, char *why, size_t why_len)
+{
+    char buf[64], *end = NULL;
+    long long v;
+    if (len == 0 || len >= sizeof buf) {
+        snprintf(why, why_len, "'%.*s' is not an integer", (int)(len < 40 ? len : 40), text);
+        return -1;
+    }
+    memcpy(buf, text, len);
+    buf[len] = 0;
+    errno = 0;
+    v = strtoll(buf, &end, 10);
+    if (end == buf || *end) {
+        snprintf(why, why_len, "'%s' is not an integer", buf);
+        return -1;
+    }
+    if (errno == ERANGE || v < -FB_PARAM_VALUE_MAX ||
+        v > FB_PARAM_VALUE_MAX) { /* no wraparound: 4294967360 is not 64 */
+        snprintf(why, why_len, "'%s' is out of range (%d..%d)", buf, -FB_PARAM_VALUE_MAX, FB_PARAM_VALUE_MAX);
+        return -1;
+    }
+    *value = (int)v;
+    return 0;
+}
+
+int fb_param_list_add(int *list, int *n, int value, char *why, size_t why_len)
+{
+    for (int i = 0; i < *n; ++i)
+        if (list[i] == value) {
+            snprintf(why, why_len, "the value %d is listed twice", value);
+            return -1;
+        }
+    if (*n >= FB_PARAM_MAX_LIST) {
+        snprintf(why, why_len, "more than %d values", FB_PARAM_MAX_LIST);
+        return -1;
+    }
+    list[(*n)++] = value;
+    return 0;
 }

@@ -47,4 +47,22 @@ typedef struct fb_param_point {
     int values[FB_MAX_PARAMS];
 } fb_param_point;
 
+/* The one rule for a parameter's values, on the command line (`--param
+ * NAME=V1,V2`) and in suites (`params:`): integers within
+ * +-FB_PARAM_VALUE_MAX, none listed twice, at most FB_PARAM_MAX_LIST of
+ * them. A value need not be one the axis declares: whether a kernel can
+ * run it is its constraint check's to say (the point is then refused, or
+ * pruned in a sweep, with the reason), so a value a suite runs is one the
+ * command line runs, and the other way round. */
+#define FB_PARAM_VALUE_MAX 1000000000
+#define FB_PARAM_MAX_LIST 256
+
+/* Parses one value of text[0..len): 0, or -1 with the reason in why
+ * ("'abc' is not an integer", "'5000000000' is out of range (...)"). */
+int fb_param_value_parse(const char *text, size_t len, int *value, char *why, size_t why_len);
+
+/* Appends value to list[0..*n) (room for FB_PARAM_MAX_LIST): 0, or -1 with
+ * the reason in why (listed twice, too many). */
+int fb_param_list_add(int *list, int *n, int value, char *why, size_t why_len);
+
 #endif

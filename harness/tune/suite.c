@@ -321,18 +321,25 @@ fail:
 
 /* ---- parameter axes ---- */
 
+/* Values go through the rule the command line's --param lists use too
+ * (params.h), so a suite and a command line accept the same values. */
 static fb_status push_value(parser *P, yaml_node_t *n, fb_suite_axis *a, int v)
 {
     fb_status status = FB_OK;
-    int *grown;
-    if (a->nvalues >= FB_SUITE_MAX_AXIS_VALUES)
-        SUITE_FAIL(n, "%s: more than %d values", a->name, FB_SUITE_MAX_AXIS_VALUES);
-    for (int i = 0; i < a->nvalues; ++i)
-        if (a->values[i] == v) SUITE_FAIL(n, "%s: the value %d is listed twice", a->name, v);
-    if (!(grown = realloc(a->values, (size_t)(a->nvalues + 1) * sizeof *grown)))
-        FB_FAIL(FB_ERR_NOMEM, "out of host memory reading a suite");
-    a->values = grown;
-    a->values[a->nvalues++] = v;
+    char why[128];
+    if (!a->values) FB_ALLOC(a->values, FB_PARAM_MAX_LIST, "suite axis values");
+    if (fb_param_list_add(a->values, &a->nvalues, v, why, sizeof why)) SUITE_FAIL(n, "%s: %s", a->name, why);
+fail:
+    return status;
+}
+
+static fb_status read_value(parser *P, yaml_node_t *n, const char *what, int *v)
+{
+    fb_status status = FB_OK;
+    const char *s = scalar_of(n);
+    char why[128];
+    if (!s) SUITE_FAIL(n, "%s: expected an integer", what);
+    if (fb_param_value_parse(s, strlen(s), v, why, sizeof why)) SUITE_FAIL(n, "%s: %s", what, why);
 fail:
     return status;
 }
@@ -348,7 +355,7 @@ static fb_status read_bounds(parser *P, yaml_node_t *n, const fb_suite_axis *a, 
     if (*nb < 2 || *nb > 3 || (*nb == 3 && !strcmp(gen, "pow2")))
         SUITE_FAIL(n, "%s needs [%s]", what, strcmp(gen, "pow2") ? "from, to] or [from, to, step" : "low, high");
     for (int i = 0; i < *nb; ++i)
-        FB_CHECK(read_int(P, items[i], what, &b[i]));
+        FB_CHECK(read_value(P, items[i], what, &b[i]));
     if (*nb == 2) b[2] = 1;
 fail:
     free(items);
@@ -389,7 +396,7 @@ static fb_status read_axis_values(parser *P, yaml_node_t *n, fb_suite_axis *a)
     if (n->type == YAML_MAPPING_NODE) return read_generator(P, n, a);
     FB_CHECK(items_of(P, n, a->name, &items, &count));
     for (int i = 0; i < count; ++i) {
-        FB_CHECK(read_int(P, items[i], a->name, &v));
+        FB_CHECK(read_value(P, items[i], a->name, &v));
         FB_CHECK(push_value(P, items[i], a, v));
     }
 fail:

@@ -31,7 +31,7 @@
 #include "../core/measure.h"
 #include "families.h"
 
-#define FB_SUITE_MAX_AXIS_VALUES 256
+#define FB_SUITE_MAX_AXIS_VALUES FB_PARAM_MAX_LIST
 /* A sweep plans at most this many configurations unless --max-points
  * raises it: each costs about 2 KB before anything runs. */
 #define FB_SUITE_MAX_POINTS_DEFAULT 1000000

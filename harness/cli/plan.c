@@ -1,0 +1,363 @@
+/* plan.c - a command line's axes as a one-case suite, run by the sweep
+ * (plan.h). Nothing here measures or checks: it builds the fb_suite a
+ * suite file with the same contents would give, and reads the records
+ * back for the closing table. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "plan.h"
+#include "families.h"
+#include "stream/stream.h"
+#include "../results/reader.h"
+#include "../tune/cache.h"
+#include "../tune/suite.h"
+#include "../tune/sweep.h"
+
+int fb_cli_plan_wanted(const fb_parsed *args, const fb_cli_plan_kind *kind)
+{
+    const char *const *v;
+    int n = fb_cli_values(args, "param", &v);
+    for (int i = 0; i < n; ++i)
+        if (strchr(v[i], ',')) return 1;
+    if (fb_cli_values(args, "kernel", &v) == 1 && !strcmp(v[0], "all")) return 1;
+    return fb_cli_flag(args, "zip") || fb_cli_values(args, kind->problem_option, &v) > 1 ||
+           fb_cli_values(args, "kernel", &v) > 1;
+}
+
+/* Not every command that plans declares every option (grid has no --tuned
+ * or --counters): an option it does not declare is one not given. */
+static int declares(const fb_parsed *args, const char *name)
+{
+    for (int i = 0; i < args->noptions; ++i)
+        if (!strcmp(args->options[i].name, name)) return 1;
+    return 0;
+}
+
+static const char *optional_value(const fb_parsed *args, const char *name)
+{
+    return declares(args, name) ? fb_cli_value(args, name) : NULL;
+}
+
+/* ---- the suite ---- */
+
+static fb_status copy_list(const char *const *from, int n, char ***to)
+{
+    fb_status status = FB_OK;
+    FB_ALLOC(*to, n, "the plan's list");
+    for (int i = 0; i < n; ++i)
+        if (!((*to)[i] = strdup(from[i]))) FB_FAIL(FB_ERR_NOMEM, "out of host memory building the plan");
+fail:
+    return status;
+}
+
+static fb_status read_kernels(const fb_parsed *args, const fb_cli_plan_kind *kind, fb_suite_case *c)
+{
+    fb_status status = FB_OK;
+    const char *const *names;
+    int n = fb_cli_values(args, "kernel", &names);
+    const char *dflt = kind->default_kernel ? kind->default_kernel : c->family->kernel(0)->name;
+    int nk = c->family->kernel_count();
+    if (n == 1 && !strcmp(names[0], "all")) { /* as a suite's `kernels: all` */
+        FB_ALLOC(c->kernels, nk, "the plan's kernels");
+        for (int k = 0; k < nk; ++k)
+            c->kernels[c->nkernels++] = k;
+        return FB_OK;
+    }
+    FB_ALLOC(c->kernels, n ? n : 1, "the plan's kernels");
+    for (int i = 0; i < (n ? n : 1); ++i) {
+        const char *name = n ? names[i] : dflt;
+        int k = fb_family_kernel_find(c->family, name);
+        if (k < 0)
+            FB_FAIL(FB_ERR_USAGE, "--kernel: %s has no kernel '%s' (see flowbench %s --list)", c->family->name, name,
+                    kind->command);
+        for (int j = 0; j < c->nkernels; ++j)
+            if (c->kernels[j] == k) FB_FAIL(FB_ERR_USAGE, "--kernel: %s is given twice", name);
+        c->kernels[c->nkernels++] = k;
+    }
+fail:
+    return status;
+}
+
+static int kernels_have_axis(const fb_suite_case *c, const char *name)
+{
+    for (int i = 0; i < c->nkernels; ++i) {
+        const fb_family_kernel *k = c->family->kernel(c->kernels[i]);
+        for (int p = 0; p < k->nparams; ++p)
+            if (!strcmp(k->params[p].name, name)) return 1;
+    }
+    return 0;
+}
+
+/* --param lists as the case's axes: each names a parameter of one of the
+ * kernels, once; --zip advances them all together. */
+static fb_status read_axes(const fb_parsed *args, const fb_cli_plan_kind *kind, fb_suite_case *c)
+{
+    fb_status status = FB_OK;
+    const char *const *texts;
+    int n = fb_cli_values(args, "param", &texts), zip = fb_cli_flag(args, "zip");
+    FB_ALLOC(c->axes, n ? n : 1, "the plan's axes");
+    for (int i = 0; i < n; ++i) {
+        fb_suite_axis *a = &c->axes[c->naxes++];
+        a->zip_group = zip ? 0 : -1;
+        FB_ALLOC(a->values, FB_PARAM_MAX_LIST, "the plan's values");
+        FB_CHECK(fb_cli_param_list(texts[i], a->name, sizeof a->name, a->values, &a->nvalues));
+        if (!kernels_have_axis(c, a->name))
+            FB_FAIL(FB_ERR_USAGE, "--param: no kernel of the plan has a parameter %s (see flowbench %s --list)",
+                    a->name, kind->command);
+        for (int j = 0; j < i; ++j)
+            if (!strcmp(c->axes[j].name, a->name)) FB_FAIL(FB_ERR_USAGE, "--param: %s is given twice", a->name);
+        if (zip && a->nvalues != c->axes[0].nvalues)
+            FB_FAIL(FB_ERR_USAGE, "--zip: %s has %d values but %s has %d", a->name, a->nvalues, c->axes[0].name,
+                    c->axes[0].nvalues);
+    }
+    if (zip && n < 2) FB_FAIL(FB_ERR_USAGE, "--zip: needs at least two --param lists to advance together");
+fail:
+    return status;
+}
+
+static fb_status read_problems(const fb_parsed *args, const fb_cli_plan_kind *kind, fb_suite_case *c)
+{
+    fb_status status = FB_OK;
+    const char *const *specs;
+    int n = fb_cli_values(args, kind->problem_option, &specs);
+    if (n < 1) FB_FAIL(FB_ERR_USAGE, "%s: --%s is required", kind->command, kind->problem_option);
+    for (int i = 0; i < n; ++i)
+        if (c->family->problem_parse) FB_CHECK(c->family->problem_parse(specs[i]));
+    FB_CHECK(copy_list(specs, n, &c->matrices));
+    c->nmatrices = n;
+fail:
+    return status;
+}
+
+static fb_status read_case(const fb_parsed *args, const fb_cli_plan_kind *kind, fb_suite_case *c)
+{
+    fb_status status = FB_OK;
+    const char *prec = fb_cli_value(args, "precision");
+    const char *backend = fb_cli_value(args, "backend") ? fb_cli_value(args, "backend") : "openmp";
+    snprintf(c->name, sizeof c->name, "command-line");
+    if (prec && strcmp(prec, "double") && strcmp(prec, "single"))
+        FB_FAIL(FB_ERR_USAGE, "--precision: '%s' is not double or single", prec);
+    c->is_double[0] = !prec || !strcmp(prec, "double");
+    c->nprecisions = 1;
+    FB_CHECK(copy_list(&backend, 1, &c->backends));
+    c->nbackends = 1;
+    FB_CHECK(read_kernels(args, kind, c));
+    FB_CHECK(read_axes(args, kind, c));
+    FB_CHECK(read_problems(args, kind, c));
+    /* Every point the user named is measured in full: no abandoning, no deadline. */
+    FB_CHECK(fb_cli_measure(args, FB_CLI_BUDGET_S, FB_CLI_SPREAD_PCT, &c->measure.measure));
+fail:
+    return status;
+}
+
+static fb_status refuse_single_only(const fb_parsed *args, const fb_cli_plan_kind *kind)
+{
+    fb_status status = FB_OK;
+    for (const char *const *o = kind->single_only; o && *o; ++o)
+        if (fb_cli_flag(args, *o))
+            FB_FAIL(FB_ERR_USAGE,
+                    "--%s: describes one configuration; this command line plans several (a list in --param, a "
+                    "repeated --%s or --kernel, --zip)",
+                    *o, kind->problem_option);
+fail:
+    return status;
+}
+
+static fb_status build_suite(const fb_parsed *args, const fb_cli_plan_kind *kind, const fb_family *family, fb_suite *s)
+{
+    fb_status status = FB_OK;
+    size_t n = 0;
+    FB_CHECK(refuse_single_only(args, kind));
+    snprintf(s->path, sizeof s->path, "the command line");
+    snprintf(s->name, sizeof s->name, "%s", kind->command);
+    s->stream = !fb_cli_flag(args, "no-stream");
+    FB_CHECK(fb_cli_count(args, "stream-size", FB_STREAM_DEFAULT_N, &n));
+    s->stream_n = n;
+    FB_ALLOC(s->cases, 1, "the plan");
+    s->ncases = 1;
+    s->cases[0].family = family;
+    FB_CHECK(read_case(args, kind, &s->cases[0]));
+fail:
+    return status;
+}
+
+/* ---- printing ---- */
+
+static void print_kernel_plan(const fb_suite_case *c, int k)
+{
+    const fb_family_kernel *fk = c->family->kernel(c->kernels[k]);
+    int64_t points = fb_suite_point_count(c, c->kernels[k]);
+    int shown = 0;
+    printf("  %s:", fk->name);
+    for (int p = 0; p < fk->nparams; ++p)
+        for (int a = 0; a < c->naxes; ++a) {
+            if (strcmp(c->axes[a].name, fk->params[p].name)) continue;
+            printf("%s %s=", shown++ ? (c->axes[a].zip_group >= 0 ? " with" : " x") : "", c->axes[a].name);
+            for (int v = 0; v < c->axes[a].nvalues; ++v)
+                printf("%s%d", v ? "," : "", c->axes[a].values[v]);
+        }
+    printf("%s = %lld point%s\n", shown ? "" : " the default point", (long long)points, points == 1 ? "" : "s");
+}
+
+static void print_plan(const fb_suite *s, const char *out)
+{
+    const fb_suite_case *c = &s->cases[0];
+    int64_t points = 0;
+    for (int k = 0; k < c->nkernels; ++k)
+        points += fb_suite_point_count(c, c->kernels[k]);
+    printf("plan: %lld configuration%s = %d problem%s x %lld kernel point%s, on %s, %s; records in %s\n",
+           (long long)(points * c->nmatrices), points * c->nmatrices == 1 ? "" : "s", c->nmatrices,
+           c->nmatrices == 1 ? "" : "s", (long long)points, points == 1 ? "" : "s", c->backends[0],
+           c->is_double[0] ? "double" : "single", out ? out : "a temporary file (--out FILE keeps them)");
+    for (int k = 0; k < c->nkernels; ++k)
+        print_kernel_plan(c, k);
+    fflush(stdout);
+}
+
+static const char *problem_name(const json_t *rec, const char *key)
+{
+    const json_t *p = json_object_get(rec, key);
+    const char *name = fb_json_str(p, "name");
+    return *name ? name : fb_json_str(p, "source");
+}
+
+static void params_text(const json_t *params, char *buf, size_t len)
+{
+    const char *key;
+    json_t *v;
+    size_t used = 0;
+    buf[0] = 0;
+    json_object_foreach((json_t *)params, key, v)
+    {
+        if (used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s=%lld", used ? " " : "", key,
+                                     (long long)json_integer_value(v));
+    }
+}
+
+static void print_record(const json_t *rec, const char *problem_key)
+{
+    char params[256];
+    const char *st = fb_json_str(rec, "status");
+    params_text(json_object_get(rec, "params"), params, sizeof params);
+    printf("  %-18s %-24s %-36s %-12s", fb_json_str(rec, "kernel"), problem_name(rec, problem_key),
+           *params ? params : "-", st);
+    if (!strcmp(st, "ok")) {
+        printf(" %10.3f us %8.3f GB/s", fb_json_num(rec, "stats.median_s") * 1e6, fb_json_num(rec, "gbs"));
+        if (json_is_number(json_object_get(rec, "fraction_of_stream")))
+            printf(" %5.2f of triad", fb_json_num(rec, "fraction_of_stream"));
+    } else if (*fb_json_str(rec, "reason")) {
+        printf(" %s", fb_json_str(rec, "reason"));
+    }
+    printf("\n");
+}
+
+/* This run's records: those after the file's last header. */
+static fb_status print_results(const char *path, const char *problem_key)
+{
+    fb_status status = FB_OK;
+    fb_results_set *set = NULL;
+    FB_CHECK(fb_results_load(path, &set));
+    if (!set->nheaders) goto fail;
+    const json_t *last = set->headers[set->nheaders - 1];
+    printf("  %-18s %-24s %-36s %-12s %13s %13s\n", "kernel", problem_key, "params", "status", "median", "GB/s");
+    for (int i = 0; i < set->nrecords; ++i) {
+        const json_t *rec = set->records[i].json;
+        if (set->records[i].header != last || strcmp(fb_json_str(rec, "benchmark"), "stream") == 0) continue;
+        print_record(rec, problem_key);
+    }
+fail:
+    fb_results_set_free(set);
+    return status;
+}
+
+/* ---- running ---- */
+
+static fb_status temporary_out(char *path, size_t len)
+{
+    fb_status status = FB_OK;
+    const char *dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    snprintf(path, len, "%s/flowbench-plan-XXXXXX", dir);
+    int fd = mkstemp(path);
+    if (fd < 0) FB_FAIL(FB_ERR_IO, "%s: cannot create the plan's temporary results file", path);
+    close(fd);
+    unlink(path); /* the sweep starts a new file with its header */
+fail:
+    return status;
+}
+
+static fb_status open_tuned(const fb_parsed *args, fb_sweep_options *o, char *path, size_t len)
+{
+    fb_status status = FB_OK;
+    const char *const *params;
+    if (!declares(args, "tuned") || !fb_cli_flag(args, "tuned")) return FB_OK;
+    if (fb_cli_values(args, "param", &params)) FB_FAIL(FB_ERR_USAGE, "--tuned and --param exclude each other");
+    fb_cache_path(fb_cli_value(args, "cache"), path, len);
+    FB_CHECK(fb_cache_load(path, &o->tuned));
+    o->cache_path = path;
+fail:
+    return status;
+}
+
+static fb_status run_plan(const fb_parsed *args, const fb_suite *s, fb_sweep_options *o, const char *problem_key)
+{
+    fb_status status = FB_OK;
+    fb_sweep_summary sum;
+    FB_CHECK(fb_sweep_check_size(s, o));
+    FB_CHECK(fb_suite_check_problems(s));
+    print_plan(s, fb_cli_value(args, "out"));
+    status = fb_sweep_run(s, o, &sum);
+    if (sum.recorded) {
+        fb_status shown = print_results(o->out_path, problem_key);
+        if (status == FB_OK) status = shown;
+    }
+    FB_CHECK(status);
+    printf("plan: %d ok, %d wrong result, %d failed, %d pruned\n", sum.ok, sum.wrong, sum.failed, sum.pruned);
+    if (sum.wrong || sum.failed)
+        FB_FAIL(FB_ERR_CHECK, "%s: %d configuration(s) failed to run and %d gave a wrong result", s->name, sum.failed,
+                sum.wrong);
+    if (!sum.ok) FB_FAIL(FB_ERR_USAGE, "%s: no configuration of the plan could run here (see pruned above)", s->name);
+fail:
+    return status;
+}
+
+static fb_status plan_family(const fb_parsed *args, const fb_cli_plan_kind *kind, const fb_family **family)
+{
+    fb_status status = FB_OK;
+    *family = kind->family;
+    if (*family) return FB_OK;
+    const char *name = fb_cli_value(args, "family");
+    if (!name) FB_FAIL(FB_ERR_USAGE, "%s: --family F is required", kind->command);
+    *family = fb_family_find(name);
+    if (!*family || !fb_family_sweepable(*family))
+        FB_FAIL(FB_ERR_USAGE, "--family: '%s' cannot run a plan (see flowbench %s --list)", name, kind->command);
+fail:
+    return status;
+}
+
+int fb_cli_plan_run(const fb_parsed *args, const fb_cli_plan_kind *kind)
+{
+    fb_status status = FB_OK;
+    fb_suite s;
+    const fb_family *family = NULL;
+    fb_sweep_options o = {.counters = optional_value(args, "counters"), .progress = stderr};
+    char out[4096], cache[1024];
+    int temporary = !fb_cli_value(args, "out");
+    memset(&s, 0, sizeof s);
+    FB_CHECK(plan_family(args, kind, &family));
+    FB_CHECK(build_suite(args, kind, family, &s));
+    FB_CHECK(open_tuned(args, &o, cache, sizeof cache));
+    if (temporary)
+        FB_CHECK(temporary_out(out, sizeof out));
+    else
+        snprintf(out, sizeof out, "%s", fb_cli_value(args, "out"));
+    o.out_path = out;
+    status = run_plan(args, &s, &o, family->problem_key);
+fail:
+    if (temporary && o.out_path) unlink(out);
+    fb_cache_free(o.tuned);
+    fb_suite_free(&s);
+    return status == FB_OK ? 0 : fb_cli_report(status);
+}
