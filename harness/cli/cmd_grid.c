@@ -29,6 +29,7 @@ static const fb_option options[] = {
     {"param", "NAME=V[,V...]",
      "kernel parameter (default: the kernel's default); a list, or several --param, plans their cross product", 1},
     {"zip", NULL, "advance the --param lists together (equal lengths) instead of their cross product", 0},
+    {"dry-run", NULL, "print the plan, each configuration with run or pruned and the reason; measure nothing", 0},
     {"backend", "B", "backend[:device] (default openmp)", 0},
     {"precision", "P", "double or single (default double)", 0},
     {"no-stream", NULL, "skip the stream triad measurement (no roofline fraction)", 0},

@@ -37,6 +37,7 @@ static const fb_option options[] = {
     {"param", "NAME=V[,V...]",
      "kernel parameter (default: the kernel's default); a list, or several --param, plans their cross product", 1},
     {"zip", NULL, "advance the --param lists together (equal lengths) instead of their cross product", 0},
+    {"dry-run", NULL, "print the plan, each configuration with run or pruned and the reason; measure nothing", 0},
     {"precision", "P", "double or single (default double)", 0},
     {"reorder", "rcm", "renumber the matrix by reverse Cuthill-McKee first", 0},
     {"x", "X.mtx", "input vector (Matrix Market array), default: fixed pseudo-random", 0},

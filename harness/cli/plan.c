@@ -21,6 +21,7 @@ int fb_cli_plan_wanted(const fb_parsed *args, const fb_cli_plan_kind *kind)
     int n = fb_cli_values(args, "param", &v);
     for (int i = 0; i < n; ++i)
         if (strchr(v[i], ',')) return 1;
+    if (fb_cli_flag(args, "dry-run")) return 1;
     if (fb_cli_values(args, "kernel", &v) == 1 && !strcmp(v[0], "all")) return 1;
     return fb_cli_flag(args, "zip") || fb_cli_values(args, kind->problem_option, &v) > 1 ||
            fb_cli_values(args, "kernel", &v) > 1;
@@ -307,7 +308,8 @@ static fb_status run_plan(const fb_parsed *args, const fb_suite *s, fb_sweep_opt
     fb_sweep_summary sum;
     FB_CHECK(fb_sweep_check_size(s, o));
     FB_CHECK(fb_suite_check_problems(s));
-    print_plan(s, fb_cli_value(args, "out"));
+    print_plan(s, fb_cli_flag(args, "dry-run") ? "none (--dry-run)" : fb_cli_value(args, "out"));
+    if (fb_cli_flag(args, "dry-run")) return fb_sweep_dry_run(s, o, stdout);
     status = fb_sweep_run(s, o, &sum);
     if (sum.recorded) {
         fb_status shown = print_results(o->out_path, problem_key);
@@ -344,7 +346,7 @@ int fb_cli_plan_run(const fb_parsed *args, const fb_cli_plan_kind *kind)
     const fb_family *family = NULL;
     fb_sweep_options o = {.counters = optional_value(args, "counters"), .progress = stderr};
     char out[4096], cache[1024];
-    int temporary = !fb_cli_value(args, "out");
+    int temporary = !fb_cli_value(args, "out") && !fb_cli_flag(args, "dry-run");
     memset(&s, 0, sizeof s);
     FB_CHECK(plan_family(args, kind, &family));
     FB_CHECK(build_suite(args, kind, family, &s));

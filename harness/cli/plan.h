@@ -23,10 +23,12 @@ typedef struct fb_cli_plan_kind {
 } fb_cli_plan_kind;
 
 /* Whether the command line asks for a plan: a problem or kernel option
- * given more than once, a --param with a list, or --zip. */
+ * given more than once, --kernel all, a --param with a list, --zip or
+ * --dry-run. */
 int fb_cli_plan_wanted(const fb_parsed *args, const fb_cli_plan_kind *kind);
 
-/* Builds the plan, prints it, runs it as a sweep into --out (or a
+/* Builds the plan and prints it; with --dry-run lists each configuration
+ * as the sweep's dry run does and stops there. Otherwise runs it as a sweep into --out (or a
  * temporary file removed afterwards) and prints one line per
  * configuration. Returns the exit code: 0 when every configuration that
  * ran was checked ok (pruned ones are listed with their reason), that of
