@@ -98,10 +98,19 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* group -> the median of its configurations' largest A/A changes. */
-static json_t *group_medians(const json_t *configs)
+/* The upper decile of n sorted values by nearest rank: the largest of up
+ * to 10, so one odd configuration in a large group does not set the
+ * floor of every other. */
+static double upper_decile(const double *sorted, size_t n)
 {
-    json_t *lists = json_object(), *medians = json_object();
+    size_t rank = (size_t)ceil(FB_NOISE_GROUP_QUANTILE * (double)n);
+    return sorted[rank ? rank - 1 : 0];
+}
+
+/* group -> the upper decile of its configurations' largest A/A changes. */
+static json_t *group_tails(const json_t *configs)
+{
+    json_t *lists = json_object(), *tails = json_object();
     const char *key;
     json_t *c;
     char group[1024];
@@ -119,16 +128,16 @@ static json_t *group_medians(const json_t *configs)
         for (size_t i = 0; i < n; ++i)
             v[i] = json_real_value(json_array_get(c, i));
         qsort(v, n, sizeof *v, cmp_double);
-        json_object_set_new(medians, key, json_real(n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2])));
+        json_object_set_new(tails, key, json_real(upper_decile(v, n)));
         free(v);
     }
     json_decref(lists);
-    return medians;
+    return tails;
 }
 
 json_t *fb_noise_floors(const json_t *configs)
 {
-    json_t *floors = json_object(), *medians = group_medians(configs);
+    json_t *floors = json_object(), *tails = group_tails(configs);
     const char *key;
     const json_t *c;
     char group[1024];
@@ -136,13 +145,13 @@ json_t *fb_noise_floors(const json_t *configs)
     {
         json_int_t n = json_integer_value(json_object_get(c, "n"));
         device_group(key, group, sizeof group);
-        double typical = json_real_value(json_object_get(medians, group));
+        double typical = json_real_value(json_object_get(tails, group));
         if (n > 0)
             json_object_set_new(
                 floors, key,
                 json_pack("{s:f, s:I}", "floor", FB_NOISE_MARGIN * fmax(fb_json_num(c, "max"), typical), "n", n));
     }
-    json_decref(medians);
+    json_decref(tails);
     return floors;
 }
 

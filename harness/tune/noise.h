@@ -10,10 +10,16 @@
  * The size of a change is symmetric: max(new/base, base/new) - 1, so +25%
  * and -20% are the same distance. A configuration's floor is
  * FB_NOISE_MARGIN x the larger of the largest A/A change stored for it and
- * the median of those of its device group (same benchmark, backend and
- * device: they share the machine's noise). The largest of k A/A changes is
+ * the upper decile of those of its device group (same benchmark, backend
+ * and device: they share the machine's noise; in a group of 10 or fewer
+ * the decile is the group's largest). The largest of k A/A changes is
  * exceeded by the next one with probability 1/(k + 1); the margin and the
- * group cover the part of the tail that k comparisons have not seen.
+ * group cover the part of the tail that k comparisons have not seen of one
+ * configuration. Why the decile and not the median: on a machine whose
+ * state flips between whole runs (the 2-core VM's OpenMP, docs/plots-and-
+ * compare.md), a flip shows on any configuration, and the median of five
+ * comparisons per configuration missed it for some, which then gave false
+ * SLOWER verdicts.
  *
  * The store is one JSON file ($FLOWBENCH_NOISE_FILE, else
  * $XDG_CACHE_HOME/flowbench/noise.json, else ~/.cache/flowbench/noise.json):
@@ -31,6 +37,7 @@
 #include "../results/reader.h"
 
 #define FB_NOISE_MARGIN 1.5
+#define FB_NOISE_GROUP_QUANTILE 0.9
 
 /* `given` (--noise-file) if not NULL, else the default path above. */
 void fb_noise_path(const char *given, char *buf, size_t len);
