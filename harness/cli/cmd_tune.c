@@ -388,7 +388,7 @@ static fb_status check_solver_options(const fb_parsed *args)
     static const char *const other[] = {"matrix", "grid", "precision", "no-cache", "no-variants", "replay", "seeds"};
     const char *kernel = fb_cli_value(args, "kernel"), *family = fb_cli_value(args, "family");
     if (!fb_cli_value(args, "case"))
-        FB_FAIL(FB_ERR_USAGE, "tune --kernel ns: the solver's kernels are tuned on a case: --case CASE [--level L | "
+        FB_FAIL(FB_ERR_USAGE, "tune: the solver's kernels (ns) are tuned on a case: --case CASE [--level L | "
                               "--cube N] --kernel ns --backend opencl|cuda");
     if (family && strcmp(family, "ns") != 0)
         FB_FAIL(FB_ERR_USAGE, "--case is for the solver's kernels (--kernel ns), not --family %s", family);
