@@ -11,6 +11,7 @@
 #include "../results/reader.h"
 #include "../bench/record.h"
 #include "../results/results.h"
+#include "../tune/tuned.h"
 #include "families.h"
 #include "grid/heat2d.h"
 #include "plan.h"
@@ -47,6 +48,10 @@ static const fb_option options[] = {
      "decomposed runs: timed transients, the median one reported (default " FB_CLI_STR(DEFAULT_REPEATS) ")", 0},
     {"out", "FILE", "append a header and the record to this JSON Lines file", 0},
     {"json", NULL, "print the record as JSON on stdout", 0},
+    {"tuned", NULL, "take the kernel's parameters from the tuning cache (exact, nearest grid signature, else defaults)",
+     0},
+    {"cache", "FILE", "tuning cache for --tuned (default $FLOWBENCH_TUNING_CACHE or ~/.cache/flowbench/tuning.json)",
+     0},
     {"list", NULL, "list the grid families, their kernels and parameters, then exit", 0},
     {NULL, NULL, NULL, 0},
 };
@@ -172,6 +177,8 @@ static fb_status read_decomposed(const fb_parsed *args, grid_cli *c, fb_heat2d_p
                 "mpirun and --decomp",
                 c->family->name, fb_comm_size() > 1 ? " on several ranks" : "");
     FB_CHECK(refuse_measure_options(args));
+    if (fb_cli_flag(args, "tuned"))
+        FB_FAIL(FB_ERR_USAGE, "--tuned: the cache holds points tuned on one device; a decomposed run takes --param");
     cfg->base = (fb_heat2d_config){&fb_heat2d_kernels[c->run.kernel], c->run.point, c->run.is_double, c->run.measure};
     FB_CHECK(fb_heat2d_dist_check_config(&cfg->base));
     FB_CHECK(fb_cli_int(args, "repeats", DEFAULT_REPEATS, &cfg->repeats));
@@ -269,13 +276,32 @@ fail:
     return status == FB_ERR_INTERRUPTED ? 130 : fb_status_exit_code(status);
 }
 
+/* --tuned: the point from the tuning cache (tune/tuned.h: exact, nearest
+ * grid signature, else the defaults), said on stderr; *tuning goes into
+ * the record. One configuration on one device only. */
+static fb_status read_tuned(const fb_parsed *args, grid_cli *c, fb_target *t, void *problem, json_t **tuning)
+{
+    fb_status status = FB_OK;
+    const char *const *params;
+    const fb_family_kernel *k = c->family->kernel(c->run.kernel);
+    if (!fb_cli_flag(args, "tuned")) {
+        if (fb_cli_value(args, "cache")) FB_FAIL(FB_ERR_USAGE, "--cache is read with --tuned only");
+        return FB_OK;
+    }
+    if (fb_cli_values(args, "param", &params)) FB_FAIL(FB_ERR_USAGE, "--tuned and --param exclude each other");
+    FB_CHECK(fb_tuned_lookup(fb_cli_value(args, "cache"), fb_target_info(t), k->name, k->params, k->nparams,
+                             c->run.is_double, c->family->problem_json(problem), &c->run.point, tuning, stderr));
+fail:
+    return status;
+}
+
 static int run_grid(const fb_parsed *args)
 {
     fb_status status = FB_OK, run_status = FB_OK;
     grid_cli c;
     fb_target *t = NULL;
     void *problem = NULL;
-    json_t *rec = NULL;
+    json_t *rec = NULL, *tuning = NULL;
     double stream_gbs = 0;
     if (fb_cli_flag(args, "list")) {
         if (fb_comm_rank() == 0) print_list();
@@ -288,6 +314,7 @@ static int run_grid(const fb_parsed *args)
         FB_FAIL(FB_ERR_USAGE, "--repeats: only decomposed runs repeat transients (--decomp, or mpirun -np P)");
     FB_CHECK(c.family->problem_open(c.spec, &problem));
     FB_CHECK(fb_target_open(c.backend, &t));
+    FB_CHECK(read_tuned(args, &c, t, problem, &tuning));
     FB_CHECK(c.family->check(problem, &c.run, fb_target_info(t)));
     FB_CHECK(fb_cli_stream_triad(args, t, c.backend, c.run.is_double, &stream_gbs));
     run_status = c.family->run(t, problem, &c.run, &rec);
@@ -296,12 +323,14 @@ static int run_grid(const fb_parsed *args)
         goto fail;
     }
     fb_json_set_fraction_of_stream(rec, fb_json_num(rec, "gbs"), stream_gbs);
+    if (tuning) json_object_set(rec, "tuning", tuning);
     print_result(fb_cli_flag(args, "json") ? stderr : stdout, &c, rec);
     FB_CHECK(fb_cli_emit_record(args, "grid", fb_target_info(t), rec));
     if (run_status == FB_ERR_CHECK)
         FB_FAIL(FB_ERR_CHECK, "%s: wrong result (see check above)", c.family->kernel(c.run.kernel)->name);
 fail:
     json_decref(rec);
+    json_decref(tuning);
     if (problem) c.family->problem_close(problem);
     fb_target_close(t);
     return status == FB_OK ? 0 : fb_cli_report(status);
@@ -310,8 +339,10 @@ fail:
 const fb_command fb_cmd_grid = {
     .name = "grid",
     .summary = "measure one grid-family kernel (heat2d, fv-surface) on one grid, checked",
-    .usage = "grid --family F --grid SPEC [--kernel K] [--param NAME=VALUE]... [--backend B] [--out FILE] [--json]\n"
-             "       grid --family F --grid SPEC... [--kernel K]... [--param NAME=V1,V2,...]... [--zip] [--out FILE]\n"
+    .usage = "grid --family F --grid SPEC [--kernel K] [--param NAME=VALUE]... [--tuned [--cache FILE]] [--backend B] "
+             "[--out FILE] [--json]\n"
+             "       grid --family F --grid SPEC... [--kernel K]... [--param NAME=V1,V2,...]... [--zip] [--dry-run] "
+             "[--out FILE]\n"
              "       mpirun -np P flowbench grid --family heat2d --grid SPEC [--decomp 1d|2d|PXxPY] [--repeats N] ...",
     .description = "Runs one configuration of a structured-grid family exactly as `flowbench sweep`\n"
                    "does (same constraints, measurement, check and record): heat2d is one iteration\n"
@@ -322,10 +353,15 @@ const fb_command fb_cmd_grid = {
                    "layout, a flux distribution and an occupancy cap, checked against the serial\n"
                    "reference (bit-for-bit where the order of additions allows). Reports time per\n"
                    "cell, GB/s of the minimal traffic (docs/grid-studies.md) and the fraction of\n"
-                   "the stream triad measured on the same device just before.\n"
+                   "the stream triad measured on the same device just before. --tuned takes the\n"
+                   "kernel's parameters from the tuning cache (flowbench tune --family F --grid SPEC):\n"
+                   "the entry of this device, kernel, precision and grid, else the nearest grid\n"
+                   "signature (nx, ny, nz, stretch), else the defaults; it says which on stderr and\n"
+                   "in the record's \"tuning\".\n"
                    "Several --grid or --kernel, or a --param list (BLOCK_X=8,16,32), make a plan\n"
                    "(as spmv's: the cross product, or --zip; printed first, run as a sweep, one line\n"
-                   "per configuration at the end; docs/grid-studies.md).\n"
+                   "per configuration at the end; docs/grid-studies.md); with --tuned, each kernel's\n"
+                   "cached point on each grid.\n"
                    "\n"
                    "heat2d on several ranks (mpirun -np P ..., or --decomp on one): each rank takes\n"
                    "a block of the grid (--decomp 1d: row strips; 2d or PXxPY: blocks) on its own\n"

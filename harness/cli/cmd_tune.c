@@ -1,8 +1,12 @@
 /* cmd_tune.c - `flowbench tune`: searches one kernel's parameter space on
- * one matrix and backend, reports the best point against the kernel's
- * default and the other variants, and stores it in the tuning cache.
- * With --replay it searches a recorded exhaustive sweep instead, to
- * measure how close a strategy gets and with how many evaluations. */
+ * one problem (a matrix for spmv, a grid for heat2d and fv-surface) and
+ * backend through its family's descriptor, reports the best point against
+ * the kernel's default and the other variants, and stores it in the
+ * tuning cache under the problem's signature. With --replay it searches a
+ * recorded exhaustive sweep instead, to measure how close a strategy gets
+ * and with how many evaluations. The solver's kernels (--case CASE
+ * --kernel ns) are a whole time loop per point, not a family run: they go
+ * to `solve CASE --tune`'s sweep (solve_tune.c), with tune's search. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,10 +14,10 @@
 #include <time.h>
 
 #include "cli.h"
+#include "solve_tune.h"
 #include "../results/reader.h"
 #include "../tune/cache.h"
 #include "../tune/tune.h"
-#include "spmv/spmv.h"
 
 /* A search measures many points: each is sampled shorter and to a looser
  * spread than a single measurement (--budget, --spread). */
@@ -21,11 +25,19 @@
 #define SPREAD_PCT 2
 
 static const fb_option options[] = {
-    {"matrix", "SRC", "matrix file or gen: spec (required)", 0},
-    {"kernel", "K", "kernel to tune (required; flowbench spmv --list)", 0},
-    {"backend", "B", "backend[:device] (default openmp)", 0},
+    {"family", "F", "spmv (default), heat2d or fv-surface (the solver's kernels: --case)", 0},
+    {"matrix", "SRC", "spmv: matrix file or gen: spec (required)", 0},
+    {"grid", "SPEC", "heat2d: grid:NXxNY[:stretch=S], fv-surface: grid:NXxNYxNZ (required)", 0},
+    {"case", "CASE", "the solver's kernels (--kernel ns) on cavity, ethier-steinman or ahmed, as solve CASE --tune", 0},
+    {"level", "L", "--case: refinement level (default 0)", 0},
+    {"cube", "N", "--case cavity, ethier-steinman: the cube of N x N x N nodes instead of a level", 0},
+    {"mesh", "FILE", "--case ahmed: the gmsh mesh", 0},
+    {"steps", "N", "--case: time steps per point (default: the case's end time)", 0},
+    {"param", "NAME=V[,V...]", "--case: the values of a solver axis to search (default: every declared value)", 1},
+    {"kernel", "K", "kernel to tune (required; flowbench spmv --list, grid --list; ns with --case)", 0},
+    {"backend", "B", "backend[:device] (default openmp; --case: opencl or cuda, required)", 0},
     {"precision", "P", "double or single (default double)", 0},
-    {"strategy", "S", "exhaustive, random or anneal (default anneal)", 0},
+    {"strategy", "S", "exhaustive, random or anneal (default anneal; --case: exhaustive, as solve --tune)", 0},
     {"evals", "N", "evaluations at most (default: exhaustive all, others a quarter of the space)", 0},
     {"seed", "N", "seed of random and anneal (default 1)", 0},
     {"abandon", "K", "stop sampling a point after one sample K x slower than the best (default 4, 0 never)", 0},
@@ -42,10 +54,20 @@ static const fb_option options[] = {
 typedef struct tune_cli {
     fb_tune_request rq;
     char cache_path[1024];
-    const char *matrix;
+    const char *problem; /* the --matrix or --grid spec */
     int seeds;
     fb_results_set *replay;
 } tune_cli;
+
+/* The command that lists a family's kernels and axes. */
+static const char *list_hint(const fb_family *f)
+{
+    return strcmp(f->problem_key, "grid") == 0 ? "flowbench grid --list" : "flowbench spmv --list";
+}
+
+/* A family's problem option is named after its record's problem key:
+ * --matrix SRC for spmv, --grid SPEC for heat2d and fv-surface. */
+static const char *problem_metavar(const fb_family *f) { return strcmp(f->problem_key, "grid") == 0 ? "SPEC" : "SRC"; }
 
 static fb_status read_measure(const fb_parsed *args, fb_tune_request *rq)
 {
@@ -57,11 +79,12 @@ fail:
     return status;
 }
 
-static fb_status read_search(const fb_parsed *args, fb_search_options *s, int *seeds)
+/* dflt: the strategy without --strategy (anneal; the solver: exhaustive). */
+static fb_status read_search(const fb_parsed *args, fb_strategy dflt, fb_search_options *s, int *seeds)
 {
     fb_status status = FB_OK;
     int seed = 1;
-    s->strategy = FB_STRATEGY_ANNEAL;
+    s->strategy = dflt;
     if (fb_cli_value(args, "strategy")) FB_CHECK(fb_strategy_parse(fb_cli_value(args, "strategy"), &s->strategy));
     FB_CHECK(fb_cli_int(args, "evals", 0, &s->budget));
     FB_CHECK(fb_cli_int(args, "seed", seed, &seed));
@@ -74,29 +97,77 @@ fail:
     return status;
 }
 
+/* "ns", or one of its kernels ("ns_rk_stage"): the solver's. */
+static int is_solver_kernel(const char *kernel) { return !strcmp(kernel, "ns") || !strncmp(kernel, "ns_", 3); }
+
+/* Whether the command line asks for the solver's kernels. */
+static int wants_solver(const fb_parsed *args)
+{
+    const char *kernel = fb_cli_value(args, "kernel"), *family = fb_cli_value(args, "family");
+    return fb_cli_value(args, "case") || (kernel && is_solver_kernel(kernel)) || (family && !strcmp(family, "ns"));
+}
+
+/* The family of --family (default spmv): one that runs through its
+ * descriptor. */
+static fb_status read_family(const fb_parsed *args, const fb_family **out)
+{
+    fb_status status = FB_OK;
+    const char *name = fb_cli_value(args, "family") ? fb_cli_value(args, "family") : "spmv";
+    *out = fb_family_find(name);
+    if (!*out || !fb_family_sweepable(*out))
+        FB_FAIL(FB_ERR_USAGE,
+                "--family: '%s' is not a family tune searches (spmv, heat2d, fv-surface; the solver's kernels: "
+                "--case CASE --kernel ns)",
+                name);
+fail:
+    return status;
+}
+
+/* The options that belong to the solver (--case) and to the other family's
+ * problem, refused with what the family takes instead. */
+static fb_status check_problem_options(const fb_parsed *args, const fb_family *f)
+{
+    fb_status status = FB_OK;
+    static const char *const solver_only[] = {"level", "cube", "mesh", "steps", "param"};
+    const int grid = strcmp(f->problem_key, "grid") == 0;
+    for (size_t i = 0; i < sizeof solver_only / sizeof solver_only[0]; ++i)
+        if (fb_cli_value(args, solver_only[i]))
+            FB_FAIL(FB_ERR_USAGE, "--%s is for the solver's kernels (--case CASE --kernel ns), not %s", solver_only[i],
+                    f->name);
+    if (grid && fb_cli_value(args, "matrix"))
+        FB_FAIL(FB_ERR_USAGE, "--matrix is for --family spmv; %s tunes on --grid SPEC", f->name);
+    if (!grid && fb_cli_value(args, "grid"))
+        FB_FAIL(FB_ERR_USAGE,
+                "--grid is for the grid families (--family heat2d or fv-surface); %s tunes on --matrix SRC", f->name);
+fail:
+    return status;
+}
+
 static fb_status read_options(const fb_parsed *args, tune_cli *c)
 {
     fb_status status = FB_OK;
     const char *kernel = fb_cli_value(args, "kernel"), *prec = fb_cli_value(args, "precision");
-    c->rq.family = &fb_family_spmv; /* the cache signature reads matrix fields (issue 21: every family) */
+    FB_CHECK(read_family(args, &c->rq.family));
+    const fb_family *f = c->rq.family;
     c->rq.progress = stderr;
-    c->matrix = fb_cli_value(args, "matrix");
-    if (!c->matrix || !kernel) FB_FAIL(FB_ERR_USAGE, "tune: --matrix SRC and --kernel K are required");
-    if (!strcmp(kernel, "ns") || !strncmp(kernel, "ns_", 3)) /* a family of its own, tuned as a whole solver run */
-        FB_FAIL(FB_ERR_USAGE, "tune: the solver's kernels (ns) are tuned by flowbench solve CASE --backend "
-                              "opencl|cuda --tune [--param NAME=V1,V2]");
-    if ((c->rq.kernel = fb_family_kernel_find(c->rq.family, kernel)) < 0)
-        FB_FAIL(FB_ERR_USAGE, "--kernel: unknown kernel '%s' (see flowbench spmv --list)", kernel);
-    if (c->rq.family->kernel(c->rq.kernel)->nparams == 0) /* one point: nothing to search, nothing to cache */
+    FB_CHECK(check_problem_options(args, f));
+    c->problem = fb_cli_value(args, f->problem_key);
+    if ((!c->problem || !kernel) && !fb_cli_value(args, "family"))
+        FB_FAIL(FB_ERR_USAGE, "tune: --%s %s and --kernel K are required", f->problem_key, problem_metavar(f));
+    if (!c->problem || !kernel)
+        FB_FAIL(FB_ERR_USAGE, "tune --family %s: --%s %s and --kernel K are required", f->name, f->problem_key,
+                problem_metavar(f));
+    if ((c->rq.kernel = fb_family_kernel_find(f, kernel)) < 0)
+        FB_FAIL(FB_ERR_USAGE, "--kernel: unknown kernel '%s' of %s (see %s)", kernel, f->name, list_hint(f));
+    if (f->kernel(c->rq.kernel)->nparams == 0) /* one point: nothing to search, nothing to cache */
         FB_FAIL(FB_ERR_USAGE,
-                "tune: %s has no parameters, so there is nothing to tune (flowbench spmv --kernel %s "
-                "measures it)",
-                kernel, kernel);
+                "tune: %s has no parameters, so there is nothing to tune (flowbench %s --kernel %s measures it)",
+                kernel, strcmp(f->name, "spmv") ? "grid" : "spmv", kernel);
     if (prec && strcmp(prec, "double") && strcmp(prec, "single"))
         FB_FAIL(FB_ERR_USAGE, "--precision: '%s' is not double or single", prec);
     c->rq.is_double = !prec || !strcmp(prec, "double");
     FB_CHECK(read_measure(args, &c->rq));
-    FB_CHECK(read_search(args, &c->rq.search, &c->seeds));
+    FB_CHECK(read_search(args, FB_STRATEGY_ANNEAL, &c->rq.search, &c->seeds));
     fb_cache_path(fb_cli_value(args, "cache"), c->cache_path, sizeof c->cache_path);
 fail:
     return status;
@@ -117,7 +188,7 @@ static void print_best(const tune_cli *c, const fb_tune_outcome *o)
     const fb_search_result *s = &o->search;
     char params[512];
     printf("tune %s on %s, %s, %s: %s, %d of %d points evaluated (%d pruned)\n", k->name, fb_target_info(c->rq.t)->id,
-           c->rq.is_double ? "double" : "single", c->matrix, fb_strategy_name(c->rq.search.strategy), s->evaluations,
+           c->rq.is_double ? "double" : "single", c->problem, fb_strategy_name(c->rq.search.strategy), s->evaluations,
            s->space_size, s->pruned);
     if (!isfinite(s->best_cost)) {
         printf("  no point ran successfully\n");
@@ -186,24 +257,28 @@ fail:
 
 /* ---- the cache ---- */
 
+/* The entry names the problem under its family's record key ("matrix",
+ * "grid"), as tuned.h's "tuning" object then does. */
 static fb_status store_best(const tune_cli *c, const fb_tune_outcome *o)
 {
     fb_status status = FB_OK;
     int size = 0;
-    const json_t *matrix = c->rq.family->problem_json(c->rq.problem);
+    const fb_family *f = c->rq.family;
+    const json_t *problem = f->problem_json(c->rq.problem);
     fb_signature sig;
     char device[1024], date[32];
     time_t now = time(NULL);
     json_t *entry = NULL;
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    FB_CHECK(fb_signature_from_json(matrix, &sig));
+    FB_CHECK(fb_signature_from_json(problem, &sig));
     fb_device_fingerprint(fb_target_info(c->rq.t), device, sizeof device);
-    entry = json_pack("{s:s, s:s, s:s, s:o, s:O, s:f, s:f, s:s, s:s, s:i, s:i, s:s}", "device", device, "kernel",
-                      c->rq.family->kernel(c->rq.kernel)->name, "precision", c->rq.is_double ? "double" : "single",
-                      "signature", fb_signature_json(&sig), "params", json_object_get(o->best_record, "params"),
-                      "median_s", o->search.best_cost, "gbs", fb_json_num(o->best_record, "gbs"), "matrix",
-                      fb_json_str(matrix, "name"), "strategy", fb_strategy_name(c->rq.search.strategy), "evaluations",
-                      o->search.evaluations, "space_size", o->search.space_size, "date", date);
+    entry =
+        json_pack("{s:s, s:s, s:s, s:s, s:o, s:O, s:f, s:f, s:s, s:s, s:i, s:i, s:s}", "device", device, "kernel",
+                  f->kernel(c->rq.kernel)->name, "family", f->name, "precision", c->rq.is_double ? "double" : "single",
+                  "signature", fb_signature_json(&sig), "params", json_object_get(o->best_record, "params"), "median_s",
+                  o->search.best_cost, "gbs", fb_json_num(o->best_record, "gbs"), f->problem_key,
+                  fb_json_str(problem, "name"), "strategy", fb_strategy_name(c->rq.search.strategy), "evaluations",
+                  o->search.evaluations, "space_size", o->search.space_size, "date", date);
     if (!entry) FB_FAIL(FB_ERR_NOMEM, "out of host memory building the cache entry");
     FB_CHECK(fb_cache_store(c->cache_path, entry, &size));
     printf("  stored in %s (%d entries)\n", c->cache_path, size);
@@ -274,7 +349,7 @@ static fb_status open_inputs(const fb_parsed *args, tune_cli *c)
     FB_CHECK(read_options(args, c));
     if (fb_cli_value(args, "replay")) FB_CHECK(fb_results_load(fb_cli_value(args, "replay"), &c->replay));
     c->rq.replay = c->replay;
-    FB_CHECK(c->rq.family->problem_open(c->matrix, &c->rq.problem));
+    FB_CHECK(c->rq.family->problem_open(c->problem, &c->rq.problem));
     FB_CHECK(fb_target_open(backend, &c->rq.t));
     if (fb_cli_value(args, "out") && !c->replay)
         FB_CHECK(fb_results_open(fb_cli_value(args, "out"), "tune", fb_target_info(c->rq.t), 1, &c->rq.out));
@@ -302,11 +377,95 @@ fail:
     return status;
 }
 
+/* ---- the solver's kernels: solve CASE --tune ---- */
+
+/* tune's options that mean nothing to a solver point (a whole run of the
+ * case, timed per step, in double), each refused with that reason. */
+static fb_status check_solver_options(const fb_parsed *args)
+{
+    fb_status status = FB_OK;
+    static const char *const measuring[] = {"min-samples", "max-samples", "spread", "budget", "abandon"};
+    static const char *const other[] = {"matrix", "grid", "precision", "no-cache", "no-variants", "replay", "seeds"};
+    const char *kernel = fb_cli_value(args, "kernel"), *family = fb_cli_value(args, "family");
+    if (!fb_cli_value(args, "case"))
+        FB_FAIL(FB_ERR_USAGE, "tune: the solver's kernels (ns) are tuned on a case: --case CASE [--level L | "
+                              "--cube N] --kernel ns --backend opencl|cuda");
+    if (family && strcmp(family, "ns") != 0)
+        FB_FAIL(FB_ERR_USAGE, "--case is for the solver's kernels (--kernel ns), not --family %s", family);
+    if (!kernel || strcmp(kernel, "ns") != 0)
+        FB_FAIL(FB_ERR_USAGE, "tune --case: give --kernel ns (the solver's kernels are tuned together, one point for "
+                              "all of them; flowbench solve --list)");
+    for (size_t i = 0; i < sizeof measuring / sizeof measuring[0]; ++i)
+        if (fb_cli_value(args, measuring[i]))
+            FB_FAIL(FB_ERR_USAGE,
+                    "--%s is not for --case: each solver point is a whole run, timed per step (--steps N)",
+                    measuring[i]);
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; ++i)
+        if (fb_cli_value(args, other[i]))
+            FB_FAIL(FB_ERR_USAGE,
+                    "--%s is not for --case (the solver tunes in double on its case's mesh, and stores "
+                    "its best point)",
+                    other[i]);
+    const char *backend = fb_cli_value(args, "backend");
+    if (!backend || !strncmp(backend, "openmp", 6))
+        FB_FAIL(FB_ERR_USAGE, "tune --case: give --backend opencl or cuda (on openmp the solver runs its own loops, "
+                              "which have no parameters)");
+fail:
+    return status;
+}
+
+/* solve's command line for `tune --case`: --tune with the case's size and
+ * length, the device, the cache and --out, and the --param lists; no
+ * stream triad (a search compares times, not roofline fractions); the
+ * case last, after "--", so that it is never read as an option. */
+static int solver_argv(const fb_parsed *args, char **argv)
+{
+    static char *const forwarded[] = {"--level", "--cube", "--mesh", "--steps", "--backend", "--cache", "--out"};
+    const char *const *params;
+    int n = 0, nparams = fb_cli_values(args, "param", &params);
+    argv[n++] = "--tune";
+    argv[n++] = "--no-stream";
+    for (size_t i = 0; i < sizeof forwarded / sizeof forwarded[0]; ++i)
+        if (fb_cli_value(args, forwarded[i] + 2)) {
+            argv[n++] = forwarded[i];
+            argv[n++] = (char *)fb_cli_value(args, forwarded[i] + 2);
+        }
+    for (int i = 0; i < nparams; ++i) {
+        argv[n++] = "--param";
+        argv[n++] = (char *)params[i];
+    }
+    argv[n++] = "--";
+    argv[n++] = (char *)fb_cli_value(args, "case");
+    return n;
+}
+
+/* The route: solve_tune.c's sweep, which `solve --tune` runs, searched as
+ * tune searches (fb_solve_tune_search), through the solve command itself
+ * (cmd_solve.c runs the points). */
+static int run_solver(const fb_parsed *args)
+{
+    fb_status status = FB_OK;
+    fb_search_options search;
+    fb_parsed solve;
+    char *argv[2 * FB_CLI_MAX_VALUES + 32];
+    int seeds = 1, help = 0;
+    FB_CHECK(check_solver_options(args));
+    FB_CHECK(read_search(args, FB_STRATEGY_EXHAUSTIVE, &search, &seeds));
+    FB_CHECK(fb_cli_parse(&fb_cmd_solve, solver_argv(args, argv), argv, &solve, &help));
+    fb_solve_tune_search(&search);
+    return fb_cmd_solve.run(&solve);
+fail:
+    return fb_cli_report(status);
+}
+
+/* ---- the command ---- */
+
 static int run_tune(const fb_parsed *args)
 {
     fb_status status = FB_OK;
     tune_cli c;
     fb_tune_outcome o;
+    if (wants_solver(args)) return run_solver(args);
     memset(&c, 0, sizeof c);
     memset(&o, 0, sizeof o);
     FB_CHECK(open_inputs(args, &c));
@@ -325,19 +484,32 @@ fail:
 
 const fb_command fb_cmd_tune = {
     .name = "tune",
-    .summary = "search one kernel's parameter space on one matrix; store the best in the tuning cache",
-    .usage = "tune --matrix SRC --kernel K [--backend B] [--strategy S] [--evals N] [--replay FILE [--seeds N]]",
-    .description = "Searches the kernel's declared parameter space (flowbench spmv --list) with a\n"
-                   "strategy: exhaustive (every point, the paper's start-up brute force), random\n"
-                   "(--evals points) or anneal (simulated annealing over neighbouring values from\n"
-                   "the default; --evals by default a quarter of the space). Every point is measured\n"
-                   "(--budget seconds of sampling) and checked; points the device or the matrix\n"
-                   "cannot take are pruned without compiling and do not count. Prints the best\n"
-                   "point, its speedup over the kernel's default and over the other variants at\n"
-                   "their defaults, and stores it in the tuning cache under (device fingerprint,\n"
-                   "kernel, precision, matrix signature) for spmv/sweep --tuned. --replay FILE takes\n"
-                   "each point's cost from a recorded sweep (nothing runs, nothing is cached) to\n"
-                   "study a strategy.",
+    .summary = "search one kernel's parameter space on one problem; store the best in the tuning cache",
+    .usage = "tune --matrix SRC --kernel K [--backend B] [--strategy S] [--evals N] [--replay FILE [--seeds N]]\n"
+             "       tune --family heat2d|fv-surface --grid SPEC --kernel K [--backend B] [--strategy S] ...\n"
+             "       tune --case CASE [--level L | --cube N] --kernel ns --backend opencl|cuda [--param NAME=V1,V2]... "
+             "[--steps N] [--strategy S] [--evals N]",
+    .description = "Searches the kernel's declared parameter space (flowbench spmv --list, grid --list)\n"
+                   "on one problem of its family: --matrix SRC for spmv (the default --family),\n"
+                   "--grid SPEC for heat2d and fv-surface. Strategies: exhaustive (every point, the\n"
+                   "paper's start-up brute force), random (--evals points) or anneal (simulated\n"
+                   "annealing over neighbouring values from the default; --evals by default a\n"
+                   "quarter of the space). Every point is measured (--budget seconds of sampling)\n"
+                   "and checked; points the device or the problem cannot take are pruned without\n"
+                   "compiling and do not count. Prints the best point, its speedup over the\n"
+                   "kernel's default and over the other variants at their defaults, and stores it\n"
+                   "in the tuning cache under (device fingerprint, kernel, precision, the problem's\n"
+                   "signature: a matrix's, or a grid's nx, ny, nz and stretch) for spmv, grid and\n"
+                   "sweep --tuned. --replay FILE takes each point's cost from a recorded sweep\n"
+                   "(nothing runs, nothing is cached) to study a strategy.\n"
+                   "\n"
+                   "--case CASE --kernel ns tunes the solver's device kernels on opencl or cuda:\n"
+                   "each point is a whole run of the case (--steps N per run), exactly as\n"
+                   "flowbench solve CASE --tune runs them (same table, records with --out, u and p\n"
+                   "checked against the first point), over the --param lists or every declared\n"
+                   "value; exhaustive by default (in order, the default point first; --evals N\n"
+                   "stops after N), random and anneal search the same points. The best correct\n"
+                   "point is stored under kernel \"ns\" and the mesh's signature for solve --tuned.",
     .options = options,
     .min_positional = 0,
     .max_positional = 0,

@@ -1,6 +1,7 @@
 /* solve_tune.c - see solve_tune.h. */
 #include "solve_tune.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,6 +140,62 @@ fail:
     return status;
 }
 
+/* Set by `tune --case` (fb_solve_tune_search); plain solve runs its plan in order. */
+static fb_search_options tune_search = {FB_STRATEGY_EXHAUSTIVE, 0, 1};
+
+void fb_solve_tune_search(const fb_search_options *search) { tune_search = *search; }
+
+/* The most runs a sweep of count points makes: the budget of an
+ * exhaustive one, else fb_search's rule (search.h: a quarter, at least 4). */
+static int runs_of(const fb_search_options *search, long count)
+{
+    int n = count < INT_MAX ? (int)count : INT_MAX;
+    if (search->budget > 0) return search->budget < n ? search->budget : n;
+    if (search->strategy == FB_STRATEGY_EXHAUSTIVE) return n;
+    int quarter = n / 4 + (n % 4 != 0), at_least = n < 4 ? n : 4;
+    return quarter > at_least ? quarter : at_least;
+}
+
+static int ascending(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The lists as a search space: values ascending, as search.h's
+ * neighbourhoods want; it starts at the default point where the lists hold
+ * it, else at each list's smallest value. */
+static void search_space(const axis_list *lists, fb_search_space *space)
+{
+    memset(space, 0, sizeof *space);
+    space->naxes = FB_NS_NAXES;
+    for (int a = 0; a < FB_NS_NAXES; ++a) {
+        space->nvalues[a] = lists[a].n;
+        memcpy(space->values[a], lists[a].v, (size_t)lists[a].n * sizeof lists[a].v[0]);
+        qsort(space->values[a], (size_t)lists[a].n, sizeof lists[a].v[0], ascending);
+        space->start.values[a] = space->values[a][0];
+        for (int k = 0; k < lists[a].n; ++k)
+            if (lists[a].v[k] == fb_ns_axes[a].def) space->start.values[a] = fb_ns_axes[a].def;
+    }
+}
+
+static fb_status check_runs(const fb_solve_plan *plan, long count, int nparams)
+{
+    fb_status status = FB_OK;
+    if (!plan->tune || nparams || plan->search.budget || plan->runs <= FB_SOLVE_MAX_TUNE_POINTS) return FB_OK;
+    if (plan->search.strategy == FB_STRATEGY_EXHAUSTIVE)
+        FB_FAIL(FB_ERR_USAGE,
+                "--tune: the solver's axes have %ld points, more than %d solver runs: narrow them with "
+                "--param NAME=V1,V2 (tune --case: or cap the runs with --evals N)",
+                count, FB_SOLVE_MAX_TUNE_POINTS);
+    FB_FAIL(FB_ERR_USAGE,
+            "--strategy %s: a quarter of the solver's %ld points is %d solver runs, more than %d: give --evals N or "
+            "narrow the axes with --param NAME=V1,V2",
+            fb_strategy_name(plan->search.strategy), count, plan->runs, FB_SOLVE_MAX_TUNE_POINTS);
+fail:
+    return status;
+}
+
 static fb_status read_points(const fb_parsed *args, fb_solve_plan *plan)
 {
     fb_status status = FB_OK;
@@ -152,12 +209,11 @@ static fb_status read_points(const fb_parsed *args, fb_solve_plan *plan)
     long count = fill_lists(lists, given, plan->tune && !nparams);
     plan->sweep = plan->tune || count > 1;
     if (plan->sweep) FB_CHECK(check_declared(lists, given));
-    if (plan->tune && !nparams && count > FB_SOLVE_MAX_TUNE_POINTS)
-        FB_FAIL(FB_ERR_USAGE,
-                "--tune: the solver's axes have %ld points, more than %d solver runs: narrow them with "
-                "--param NAME=V1,V2",
-                count, FB_SOLVE_MAX_TUNE_POINTS);
+    plan->search = tune_search;
+    plan->runs = runs_of(&plan->search, count);
+    FB_CHECK(check_runs(plan, count, nparams));
     FB_CHECK(cross_product(lists, count, plan));
+    search_space(lists, &plan->space);
 fail:
     return status;
 }
@@ -237,12 +293,15 @@ void fb_solve_point_text(const fb_param_point *p, char *buf, size_t len)
 
 /* ---- the mesh's signature ------------------------------------------------ */
 
-/* What fb_signature_from_json reads from a matrix record, for the
- * pressure matrix of the edge graph: a row per node, its neighbours plus
- * the diagonal. The kernels walk the same rows (one work-item per node),
- * so rows, entries and their spread say what they say for an SpMV: the
- * parallelism, the work per item and its balance; nearest-signature
- * lookups then carry a point from one mesh to a similar one. */
+/* The mesh record fb_signature_from_json reads as a mesh signature: nodes,
+ * directed edges and neighbours per node, what the kernels' parameters
+ * trade off (a work-item per node walking its edge row: parallelism, work
+ * per item, balance). Cells are left out: the kernels never see a cell,
+ * the edge operators were built from them once. The statistics are taken
+ * of the pressure matrix's rows (neighbours + the diagonal) and turned
+ * into degrees by fb_mesh_signature_of_rows, as entries stored by older
+ * versions (that matrix's signature) are read, so both agree to the bit
+ * on the same mesh. */
 static json_t *mesh_signature_record(const fb_solve_case *c, const fb_ns *ns)
 {
     const int n = ns->E.n;
@@ -253,9 +312,11 @@ static json_t *mesh_signature_record(const fb_solve_case *c, const fb_ns *ns)
         sum += len, sum2 += len * len, max = fmax(max, len);
     }
     double mean = n ? sum / n : 0, var = n ? fmax(sum2 / n - mean * mean, 0) : 0;
+    fb_mesh_signature m = fb_mesh_signature_of_rows(n, (long long)ns->E.nedges + n, mean, sqrt(var), max);
     fb_solve_problem_name(c, name, sizeof name);
-    return json_pack("{s:s, s:s, s:i, s:I, s:{s:f, s:f, s:f}}", "name", name, "source", c->source, "rows", n, "nnz",
-                     (json_int_t)ns->E.nedges + n, "nnz_per_row", "mean", mean, "stddev", sqrt(var), "max", max);
+    return json_pack("{s:s, s:s, s:I, s:I, s:{s:f, s:f, s:f}}", "name", name, "source", c->source, "nodes",
+                     (json_int_t)m.nodes, "edges", (json_int_t)m.edges, "degree", "mean", m.degree_mean, "stddev",
+                     m.degree_stddev, "max", m.degree_max);
 }
 
 /* ---- --tuned ------------------------------------------------------------- */
@@ -324,7 +385,7 @@ typedef struct sweep_row {
 struct fb_solve_sweep {
     const fb_solve_plan *plan;
     sweep_row *rows, *current;
-    int nrows;
+    int nrows, cap;
     double *u0, *p0; /* the first correct run's fields: the reference */
     size_t n;
     char device[1024], device_id[64];
@@ -377,14 +438,24 @@ fail:
 
 static void print_plan(const fb_solve_plan *plan, const fb_solve_case *c)
 {
-    char text[256];
+    char text[256], what[200];
     const fb_param_point def = fb_ns_default_point();
-    fb_solve_point_text(&plan->points[0], text, sizeof text);
+    const int in_order = plan->search.strategy == FB_STRATEGY_EXHAUSTIVE;
+    const fb_param_point *first = in_order ? &plan->points[0] : &plan->space.start;
+    const char *verb = plan->tune ? "tuning over" : "sweeping";
+    fb_solve_point_text(first, text, sizeof text);
+    if (!in_order)
+        snprintf(what, sizeof what, "%s search (seed %llu) of at most %d runs over %d points",
+                 fb_strategy_name(plan->search.strategy), (unsigned long long)plan->search.seed, plan->runs,
+                 plan->npoints);
+    else if (plan->runs < plan->npoints)
+        snprintf(what, sizeof what, "%s the first %d of %d points", verb, plan->runs, plan->npoints);
+    else
+        snprintf(what, sizeof what, "%s %d point%s", verb, plan->npoints, plan->npoints == 1 ? "" : "s");
     fprintf(stderr,
-            "solve %s: %s %d point%s of the device kernels, each a run of the case on the same mesh; u and p "
-            "compared with the first, %s%s\n",
-            c->name, plan->tune ? "tuning over" : "sweeping", plan->npoints, plan->npoints == 1 ? "" : "s", text,
-            memcmp(&plan->points[0], &def, sizeof def) ? "" : " (the defaults)");
+            "solve %s: %s of the device kernels, each a run of the case on the same mesh; u and p compared with the "
+            "first, %s%s\n",
+            c->name, what, text, memcmp(first, &def, sizeof def) ? "" : " (the defaults)");
 }
 
 static void print_progress(const fb_solve_plan *plan, int i, const sweep_row *r, double seconds)
@@ -392,7 +463,7 @@ static void print_progress(const fb_solve_plan *plan, int i, const sweep_row *r,
     char text[256];
     if (plan->quiet) return;
     fb_solve_point_text(&r->point, text, sizeof text);
-    fprintf(stderr, "  [%d/%d] %s: ", i + 1, plan->npoints, text);
+    fprintf(stderr, "  [%d/%d] %s: ", i + 1, plan->runs, text);
     if (r->state == ROW_FAILED)
         fprintf(stderr, "failed: %s", r->why);
     else
@@ -459,7 +530,8 @@ static fb_status store_best(const fb_solve_sweep *sw, const sweep_row *best, FIL
                       "kernel", "ns", "family", "ns", "precision", "double", "signature", fb_signature_json(&sig),
                       "params", fb_json_params(fb_ns_axes, FB_NS_NAXES, &best->point), "median_s", best->ms * 1e-3,
                       "gbs", best->gbs, "matrix", json_string_value(json_object_get(sw->mesh, "name")), "strategy",
-                      "exhaustive", "evaluations", valid, "space_size", sw->plan->npoints, "date", date);
+                      fb_strategy_name(sw->plan->search.strategy), "evaluations", valid, "space_size",
+                      sw->plan->npoints, "date", date);
     if (!entry) FB_FAIL(FB_ERR_NOMEM, "out of host memory building the cache entry");
     FB_CHECK(fb_cache_store(sw->plan->cache, entry, &size));
     fb_solve_point_text(&best->point, text, sizeof text);
@@ -486,25 +558,70 @@ static void sweep_free(fb_solve_sweep *sw)
     json_decref(sw->mesh);
 }
 
-/* Runs the points in order; *stopped = 1 after Ctrl-C. */
+/* Runs point as the sweep's next row (*row): FB_OK with the row ok, wrong
+ * or failed (with why), or the error that ends the sweep (ends_sweep). */
+static fb_status run_row(fb_solve_sweep *sw, const fb_param_point *point, fb_solve_point_fn run, void *ctx,
+                         const sweep_row **row)
+{
+    fb_status status = FB_OK;
+    if (sw->nrows == sw->cap) { /* a search never runs more than plan->runs; this keeps it safe if one did */
+        sweep_row *grown = realloc(sw->rows, 2 * (size_t)sw->cap * sizeof *grown);
+        if (!grown) FB_FAIL(FB_ERR_NOMEM, "out of host memory growing the sweep's table");
+        sw->rows = grown, sw->cap *= 2;
+    }
+    sweep_row *r = sw->current = &sw->rows[sw->nrows++];
+    const double start = fb_now();
+    memset(r, 0, sizeof *r);
+    r->point = *point;
+    fb_status st = run(ctx, &r->point, sw);
+    if (st == FB_ERR_INTERRUPTED) --sw->nrows; /* its record says "interrupted"; the table keeps whole runs */
+    if (ends_sweep(st)) return st;
+    if (st != FB_OK || !r->noted) r->state = ROW_FAILED;
+    if (st != FB_OK) snprintf(r->why, sizeof r->why, "%s", fb_error_message());
+    print_progress(sw->plan, sw->nrows - 1, r, fb_now() - start);
+    *row = r;
+fail:
+    return status;
+}
+
+/* Runs the first plan->runs points in order; *stopped = 1 after Ctrl-C. */
 static fb_status run_points(fb_solve_sweep *sw, fb_solve_point_fn run, void *ctx, int *stopped)
 {
     fb_status status = FB_OK;
-    for (int i = 0; i < sw->plan->npoints; ++i) {
-        if (fb_interrupted) break;
-        sweep_row *r = sw->current = &sw->rows[sw->nrows++];
-        const double start = fb_now();
-        r->point = sw->plan->points[i];
-        fb_status st = run(ctx, &r->point, sw);
-        if (st == FB_ERR_INTERRUPTED) --sw->nrows; /* its record says "interrupted"; the table keeps whole runs */
-        if (ends_sweep(st)) {
-            status = st;
-            break;
-        }
-        if (st != FB_OK || !r->noted) r->state = ROW_FAILED;
-        if (st != FB_OK) snprintf(r->why, sizeof r->why, "%s", fb_error_message());
-        print_progress(sw->plan, i, r, fb_now() - start);
-    }
+    const sweep_row *r;
+    for (int i = 0; i < sw->plan->runs && status == FB_OK && !fb_interrupted; ++i)
+        status = run_row(sw, &sw->plan->points[i], run, ctx, &r);
+    *stopped = fb_interrupted || status == FB_ERR_INTERRUPTED;
+    return *stopped ? FB_OK : status;
+}
+
+typedef struct search_ctx {
+    fb_solve_sweep *sw;
+    fb_solve_point_fn run;
+    void *ctx;
+} search_ctx;
+
+/* search.h's cost of a point: its time per step, INFINITY when it failed
+ * or was wrong (so it is never the best). */
+static fb_status search_cost(void *vctx, const fb_param_point *point, double *cost)
+{
+    fb_status status = FB_OK;
+    search_ctx *x = vctx;
+    const sweep_row *r = NULL;
+    if (fb_interrupted) FB_FAIL(FB_ERR_INTERRUPTED, "interrupted");
+    FB_CHECK(run_row(x->sw, point, x->run, x->ctx, &r));
+    *cost = r->state == ROW_OK ? r->ms * 1e-3 : INFINITY;
+fail:
+    return status;
+}
+
+/* Runs the points random or anneal picks (fb_search); *stopped as above. */
+static fb_status search_points(fb_solve_sweep *sw, fb_solve_point_fn run, void *ctx, int *stopped)
+{
+    search_ctx x = {sw, run, ctx};
+    fb_search_result result;
+    fb_status status = fb_search(&sw->plan->space, &sw->plan->search, search_cost, &x, &result);
+    fb_search_result_free(&result);
     *stopped = fb_interrupted || status == FB_ERR_INTERRUPTED;
     return *stopped ? FB_OK : status;
 }
@@ -515,12 +632,16 @@ fb_status fb_solve_sweep_run(const fb_solve_plan *plan, const fb_solve_case *c, 
     fb_solve_sweep sw = {.plan = plan};
     FILE *f = plan->as_json ? stderr : stdout;
     int stopped = 0;
-    FB_ALLOC(sw.rows, plan->npoints, "the sweep's table");
+    sw.cap = plan->runs > 0 ? plan->runs : 1;
+    FB_ALLOC(sw.rows, sw.cap, "the sweep's table");
     print_plan(plan, c);
-    FB_CHECK(run_points(&sw, run, ctx, &stopped));
+    if (plan->search.strategy == FB_STRATEGY_EXHAUSTIVE)
+        FB_CHECK(run_points(&sw, run, ctx, &stopped));
+    else
+        FB_CHECK(search_points(&sw, run, ctx, &stopped));
     print_table(f, &sw, c);
     if (stopped) { /* fb_cli_report says only "interrupted": what was kept is said here */
-        fprintf(stderr, "solve %s: interrupted after %d of %d points%s\n", c->name, sw.nrows, plan->npoints,
+        fprintf(stderr, "solve %s: interrupted after %d of %d points%s\n", c->name, sw.nrows, plan->runs,
                 plan->tune ? "; nothing stored in the tuning cache" : "");
         FB_FAIL(FB_ERR_INTERRUPTED, "interrupted");
     }

@@ -1,5 +1,6 @@
 /* solve_tune.h - the solver's device kernels swept, tuned and looked up
- * (`flowbench solve --param NAME=V1,V2 ...`, `--tune`, `--tuned`).
+ * (`flowbench solve --param NAME=V1,V2 ...`, `--tune`, `--tuned`, and
+ * `flowbench tune --case CASE --kernel ns`, which runs `solve --tune`).
  *
  * The solver is not a family the sweep or `tune` can drive (it is a time
  * loop over many kernels, and the solver layer sits above tune/), so the
@@ -7,7 +8,8 @@
  * point of fb_ns_axes is a whole run of the case on the same mesh, timed
  * per step and compared with the first point's u and p; `--tune` stores
  * the fastest correct point in the tuning cache under (device, "ns",
- * double, the mesh's signature), and `--tuned` reads it back. Everything
+ * double, the mesh's signature: cache.h's mesh kind), and `--tuned` reads
+ * it back. Everything
  * here is written over fb_ns_axes / FB_NS_NAXES, so new axes join the
  * sweep without a change. docs/solver.md, "Sweeping and tuning the device
  * kernels". */
@@ -18,6 +20,7 @@
 
 #include "cli.h"
 #include "../solver/cases.h"
+#include "../tune/search.h"
 #include "../solver/output.h"
 
 /* --tune with no --param sweeps every point of every axis; more than this
@@ -28,12 +31,15 @@
 typedef struct fb_solve_plan {
     fb_param_point *points; /* the cross product of the --param lists; the default point first if in it */
     int npoints;
-    int sweep;        /* run every point and tabulate them (a list, or --tune) */
-    int tune;         /* then store the fastest correct point in the cache */
-    int tuned;        /* take the point from the cache, per device backend */
-    int quiet;        /* --quiet: no progress line per point */
-    int as_json;      /* the table goes to stderr */
-    char cache[1024]; /* the tuning cache (--tune, --tuned) */
+    fb_search_options search; /* how they are run (fb_solve_tune_search): exhaustive in order, or searched */
+    fb_search_space space;    /* the same points as a search space (random, anneal) */
+    int runs;                 /* the most points the sweep runs */
+    int sweep;                /* run every point and tabulate them (a list, or --tune) */
+    int tune;                 /* then store the fastest correct point in the cache */
+    int tuned;                /* take the point from the cache, per device backend */
+    int quiet;                /* --quiet: no progress line per point */
+    int as_json;              /* the table goes to stderr */
+    char cache[1024];         /* the tuning cache (--tune, --tuned) */
 } fb_solve_plan;
 
 /* Reads --param (comma-separated values: the cross product), --tune,
@@ -44,6 +50,15 @@ fb_status fb_solve_plan_read(const fb_parsed *args, const char *const *backends,
                              fb_solve_plan *plan);
 
 void fb_solve_plan_free(fb_solve_plan *plan);
+
+/* How `flowbench tune --case CASE --kernel ns` searches: cmd_tune.c sets
+ * it, then runs `solve CASE --tune` through fb_cmd_solve, so that both
+ * commands share one sweep. Exhaustive runs the plan in order, the
+ * default point first, as `solve --tune` does, and stops after `budget`
+ * points (0: all of them); random and anneal search the same points with
+ * search.h (fb_search), at most `budget` runs (0: its default, a quarter
+ * of the points, at least 4). Plain `solve` is exhaustive without a budget. */
+void fb_solve_tune_search(const fb_search_options *search);
 
 /* "WG_SIZE=128 GROUP_REDUCE=0 ..." over every axis of fb_ns_axes. */
 void fb_solve_point_text(const fb_param_point *p, char *buf, size_t len);

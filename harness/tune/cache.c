@@ -51,6 +51,16 @@ static int read_number(const json_t *obj, const char *key, double *out)
     return 1;
 }
 
+const char *fb_signature_kind_name(fb_signature_kind kind)
+{
+    switch (kind) {
+    case FB_SIGNATURE_MATRIX: return "matrix";
+    case FB_SIGNATURE_GRID: return "grid";
+    case FB_SIGNATURE_MESH: return "mesh";
+    }
+    return "matrix";
+}
+
 /* spmv_record.c writes "block" only for blocked matrices, as an object
  * {"size", "blocks", "fill"}; no "block" means plain CSR, block size 1. */
 static fb_status block_size_from_json(const json_t *matrix, int *block)
@@ -65,11 +75,10 @@ fail:
     return status;
 }
 
-fb_status fb_signature_from_json(const json_t *matrix, fb_signature *out)
+static fb_status matrix_from_record(const json_t *matrix, fb_matrix_signature *out)
 {
     fb_status status = FB_OK;
     const json_t *per_row = json_object_get(matrix, "nnz_per_row");
-    if (!json_is_object(matrix)) FB_FAIL(FB_ERR_INPUT, "matrix record: not a JSON object");
     if (!read_int(matrix, "rows", &out->rows)) FB_FAIL(FB_ERR_INPUT, "matrix record lacks the integer \"rows\"");
     if (!read_int(matrix, "nnz", &out->nnz)) FB_FAIL(FB_ERR_INPUT, "matrix record lacks the integer \"nnz\"");
     if (!json_is_object(per_row)) FB_FAIL(FB_ERR_INPUT, "matrix record lacks the \"nnz_per_row\" object");
@@ -81,18 +90,89 @@ fail:
     return status;
 }
 
-json_t *fb_signature_json(const fb_signature *s)
+/* NULL when g is a grid the distance can compare (every extent at least
+ * 1, a finite stretch of at least 1), else what is wrong. */
+static const char *grid_problem(const fb_grid_signature *g)
 {
-    return json_pack("{s:I, s:I, s:f, s:f, s:f, s:i}", "rows", (json_int_t)s->rows, "nnz", (json_int_t)s->nnz,
-                     "nnz_per_row_mean", s->row_mean, "nnz_per_row_stddev", s->row_stddev, "nnz_per_row_max",
-                     s->row_max, "block", s->block);
+    if (g->nx < 1 || g->ny < 1 || g->nz < 1) return "\"nx\", \"ny\" and \"nz\" must be at least 1";
+    if (!(g->stretch >= 1.0) || !isfinite(g->stretch)) return "\"stretch\" must be a finite number of at least 1";
+    return NULL;
 }
 
-/* The inverse of fb_signature_json. NULL on success, else what is wrong. */
-static const char *signature_from_cache_json(const json_t *s, fb_signature *out)
+/* heat2d's record has no "nz" (2D) and fv-surface's no "stretch" (uniform). */
+static fb_status grid_from_record(const json_t *grid, fb_grid_signature *out)
+{
+    fb_status status = FB_OK;
+    const char *problem;
+    out->nz = 1, out->stretch = 1.0;
+    if (!read_int(grid, "nx", &out->nx) || !read_int(grid, "ny", &out->ny))
+        FB_FAIL(FB_ERR_INPUT, "grid record lacks the integer \"nx\" or \"ny\"");
+    if (json_object_get(grid, "nz") && !read_int(grid, "nz", &out->nz))
+        FB_FAIL(FB_ERR_INPUT, "grid record: \"nz\" is not an integer");
+    if (json_object_get(grid, "stretch") && !read_number(grid, "stretch", &out->stretch))
+        FB_FAIL(FB_ERR_INPUT, "grid record: \"stretch\" is not a number");
+    if ((problem = grid_problem(out))) FB_FAIL(FB_ERR_INPUT, "grid record: %s", problem);
+fail:
+    return status;
+}
+
+static fb_status mesh_from_record(const json_t *mesh, fb_mesh_signature *out)
+{
+    fb_status status = FB_OK;
+    const json_t *degree = json_object_get(mesh, "degree");
+    if (!read_int(mesh, "nodes", &out->nodes) || !read_int(mesh, "edges", &out->edges))
+        FB_FAIL(FB_ERR_INPUT, "mesh record lacks the integer \"nodes\" or \"edges\"");
+    if (!json_is_object(degree) || !read_number(degree, "mean", &out->degree_mean) ||
+        !read_number(degree, "stddev", &out->degree_stddev) || !read_number(degree, "max", &out->degree_max))
+        FB_FAIL(FB_ERR_INPUT, "mesh record: \"degree\" is not an object of numbers \"mean\", \"stddev\", \"max\"");
+fail:
+    return status;
+}
+
+fb_status fb_signature_from_json(const json_t *problem, fb_signature *out)
+{
+    fb_status status = FB_OK;
+    memset(out, 0, sizeof *out);
+    if (!json_is_object(problem)) FB_FAIL(FB_ERR_INPUT, "problem record: not a JSON object");
+    if (json_object_get(problem, "nx")) {
+        out->kind = FB_SIGNATURE_GRID;
+        FB_CHECK(grid_from_record(problem, &out->grid));
+    } else if (json_object_get(problem, "nodes")) {
+        out->kind = FB_SIGNATURE_MESH;
+        FB_CHECK(mesh_from_record(problem, &out->mesh));
+    } else {
+        out->kind = FB_SIGNATURE_MATRIX;
+        FB_CHECK(matrix_from_record(problem, &out->matrix));
+    }
+fail:
+    return status;
+}
+
+json_t *fb_signature_json(const fb_signature *s)
+{
+    const fb_matrix_signature *m = &s->matrix;
+    const fb_grid_signature *g = &s->grid;
+    const fb_mesh_signature *h = &s->mesh;
+    switch (s->kind) {
+    case FB_SIGNATURE_GRID:
+        return json_pack("{s:s, s:I, s:I, s:I, s:f}", "kind", "grid", "nx", (json_int_t)g->nx, "ny", (json_int_t)g->ny,
+                         "nz", (json_int_t)g->nz, "stretch", g->stretch);
+    case FB_SIGNATURE_MESH:
+        return json_pack("{s:s, s:I, s:I, s:f, s:f, s:f}", "kind", "mesh", "nodes", (json_int_t)h->nodes, "edges",
+                         (json_int_t)h->edges, "degree_mean", h->degree_mean, "degree_stddev", h->degree_stddev,
+                         "degree_max", h->degree_max);
+    case FB_SIGNATURE_MATRIX: break;
+    }
+    return json_pack("{s:s, s:I, s:I, s:f, s:f, s:f, s:i}", "kind", "matrix", "rows", (json_int_t)m->rows, "nnz",
+                     (json_int_t)m->nnz, "nnz_per_row_mean", m->row_mean, "nnz_per_row_stddev", m->row_stddev,
+                     "nnz_per_row_max", m->row_max, "block", m->block);
+}
+
+/* The inverses of fb_signature_json, one per kind. NULL on success, else
+ * what is wrong. */
+static const char *matrix_from_cache_json(const json_t *s, fb_matrix_signature *out)
 {
     long long block = 0;
-    if (!json_is_object(s)) return "lacks the \"signature\" object";
     if (!read_int(s, "rows", &out->rows)) return "\"signature\" lacks the integer \"rows\"";
     if (!read_int(s, "nnz", &out->nnz)) return "\"signature\" lacks the integer \"nnz\"";
     if (!read_number(s, "nnz_per_row_mean", &out->row_mean)) return "\"signature\" lacks \"nnz_per_row_mean\"";
@@ -104,11 +184,73 @@ static const char *signature_from_cache_json(const json_t *s, fb_signature *out)
     return NULL;
 }
 
+static const char *grid_from_cache_json(const json_t *s, fb_grid_signature *out)
+{
+    if (!read_int(s, "nx", &out->nx) || !read_int(s, "ny", &out->ny) || !read_int(s, "nz", &out->nz))
+        return "grid \"signature\" lacks the integer \"nx\", \"ny\" or \"nz\"";
+    if (!read_number(s, "stretch", &out->stretch)) return "grid \"signature\" lacks the number \"stretch\"";
+    return grid_problem(out);
+}
+
+static const char *mesh_from_cache_json(const json_t *s, fb_mesh_signature *out)
+{
+    if (!read_int(s, "nodes", &out->nodes) || !read_int(s, "edges", &out->edges))
+        return "mesh \"signature\" lacks the integer \"nodes\" or \"edges\"";
+    if (!read_number(s, "degree_mean", &out->degree_mean) || !read_number(s, "degree_stddev", &out->degree_stddev) ||
+        !read_number(s, "degree_max", &out->degree_max))
+        return "mesh \"signature\" lacks the number \"degree_mean\", \"degree_stddev\" or \"degree_max\"";
+    return NULL;
+}
+
+fb_mesh_signature fb_mesh_signature_of_rows(long long rows, long long nnz, double row_mean, double row_stddev,
+                                            double row_max)
+{
+    return (fb_mesh_signature){rows, nnz - rows, row_mean - 1, row_stddev, row_max - 1};
+}
+
+/* Before signatures had kinds, `solve --tune` stored the mesh as the
+ * signature of its pressure matrix: a row per node, its neighbours plus
+ * the diagonal. That describes the mesh exactly, so such an entry is read
+ * as the mesh signature it stands for, through the function solve_tune.c
+ * computes new signatures with: old caches keep their solver entries,
+ * found exactly on the same mesh. */
+static void mesh_of_pressure_matrix(fb_signature *sig)
+{
+    const fb_matrix_signature m = sig->matrix;
+    sig->kind = FB_SIGNATURE_MESH;
+    sig->mesh = fb_mesh_signature_of_rows(m.rows, m.nnz, m.row_mean, m.row_stddev, m.row_max);
+}
+
+/* An entry's signature; `kernel` names the entry's kernel (an "ns" entry
+ * without a kind is an old mesh signature, above). */
+static const char *signature_from_cache_json(const json_t *s, const char *kernel, fb_signature *out)
+{
+    const json_t *kind = json_object_get(s, "kind");
+    const char *problem;
+    memset(out, 0, sizeof *out);
+    if (!json_is_object(s)) return "lacks the \"signature\" object";
+    if (kind && !json_is_string(kind)) return "\"signature\": \"kind\" is not a string";
+    const char *name = kind ? json_string_value(kind) : "matrix";
+    if (!strcmp(name, "grid")) {
+        out->kind = FB_SIGNATURE_GRID;
+        return grid_from_cache_json(s, &out->grid);
+    }
+    if (!strcmp(name, "mesh")) {
+        out->kind = FB_SIGNATURE_MESH;
+        return mesh_from_cache_json(s, &out->mesh);
+    }
+    if (strcmp(name, "matrix") != 0) return "\"signature\": \"kind\" is not \"matrix\", \"grid\" or \"mesh\"";
+    out->kind = FB_SIGNATURE_MATRIX;
+    if ((problem = matrix_from_cache_json(s, &out->matrix))) return problem;
+    if (!kind && !strcmp(kernel, "ns")) mesh_of_pressure_matrix(out);
+    return NULL;
+}
+
 /* log1p keeps empty matrices and rows (0 entries) finite, and for the sizes
  * that matter (hundreds and up) it is the plain log ratio. */
 static double log_ratio(double a, double b) { return fabs(log1p(fmax(a, 0.0)) - log1p(fmax(b, 0.0))); }
 
-static double variation(const fb_signature *s) { return s->row_mean > 0 ? s->row_stddev / s->row_mean : 0.0; }
+static double variation(double mean, double stddev) { return mean > 0 ? stddev / mean : 0.0; }
 
 /* The terms follow what the tuned parameters trade off: rows set the
  * available parallelism (work-groups, rows per group), nnz and the mean row
@@ -117,28 +259,90 @@ static double variation(const fb_signature *s) { return s->row_mean > 0 ? s->row
  * not differences, because a kernel tuned at 1e4 rows says as much about 2e4
  * as one tuned at 1e6 says about 2e6. The block size changes the kernel's
  * data layout itself, so parameters never carry across block sizes. */
-double fb_signature_distance(const fb_signature *a, const fb_signature *b)
+static double matrix_distance(const fb_matrix_signature *a, const fb_matrix_signature *b)
 {
     if (a->block != b->block) return INFINITY;
     return log_ratio((double)a->rows, (double)b->rows) + log_ratio((double)a->nnz, (double)b->nnz) +
-           log_ratio(a->row_mean, b->row_mean) + fabs(variation(a) - variation(b));
+           log_ratio(a->row_mean, b->row_mean) +
+           fabs(variation(a->row_mean, a->row_stddev) - variation(b->row_mean, b->row_stddev));
 }
 
-/* "Same signature" in cache.h's sense is distance 0 and the same longest
- * row, which the distance leaves out (the variation already stands for
- * irregularity) but which still tells two matrices apart. signature_key is
- * a text two signatures share exactly then: the block size, each quantity
- * a term of the distance compares (a term is 0 only when its two are
+/* The grid kernels' parameters are a work-group shape over the axes, an
+ * array order or cell layout, and an occupancy cap: what they trade off is
+ * how a group's tile fits each extent (a 4096x16 grid wants another shape
+ * than a 256x256 one of the same cells), so each axis is a term of its own,
+ * a ratio for the reason the matrix terms are. The stretch changes neither
+ * the kernels nor their traffic (the widths are 1D arrays either way); it
+ * is a term so that an exact match is the same mesh and, among grids of
+ * one size, the nearest is the one of the nearest stretch; as a ratio
+ * (widest / narrowest cell) its log is what compares. grid_problem keeps
+ * every quantity at least 1, so the logs are finite. */
+static double grid_distance(const fb_grid_signature *a, const fb_grid_signature *b)
+{
+    return fabs(log((double)a->nx) - log((double)b->nx)) + fabs(log((double)a->ny) - log((double)b->ny)) +
+           fabs(log((double)a->nz) - log((double)b->nz)) + fabs(log(a->stretch) - log(b->stretch));
+}
+
+/* The solver's kernels walk the edge graph a node per work-item, as an
+ * SpMV walks rows: nodes are the parallelism, edges and the mean degree
+ * the work per item, the degree's variation the balance (RENUMBER=2 sorts
+ * by it), so the terms are the matrix terms. */
+static double mesh_distance(const fb_mesh_signature *a, const fb_mesh_signature *b)
+{
+    return log_ratio((double)a->nodes, (double)b->nodes) + log_ratio((double)a->edges, (double)b->edges) +
+           log_ratio(a->degree_mean, b->degree_mean) +
+           fabs(variation(a->degree_mean, a->degree_stddev) - variation(b->degree_mean, b->degree_stddev));
+}
+
+double fb_signature_distance(const fb_signature *a, const fb_signature *b)
+{
+    if (a->kind != b->kind) return INFINITY; /* a grid says nothing about a matrix */
+    switch (a->kind) {
+    case FB_SIGNATURE_GRID: return grid_distance(&a->grid, &b->grid);
+    case FB_SIGNATURE_MESH: return mesh_distance(&a->mesh, &b->mesh);
+    case FB_SIGNATURE_MATRIX: break;
+    }
+    return matrix_distance(&a->matrix, &b->matrix);
+}
+
+/* The quantities two signatures of a kind share exactly when they are
+ * "the same" in cache.h's sense: distance 0 and the same longest row (or
+ * degree), which the distance leaves out (the variation already stands
+ * for irregularity) but which still tells two problems apart. Each is a
+ * term of the distance's own quantity (a term is 0 only when its two are
  * equal, and the distance, a sum of terms of one sign, only when every
- * term is), and the longest row; "+ 0.0" makes -0 print as 0, which it
- * equals. It returns 0 when a quantity is not finite: such a signature
- * equals none, itself included (its distance is NaN). */
+ * term is). *n is their count; *tag leads the key. */
+static void key_quantities(const fb_signature *s, double q[5], int *n, long long *tag)
+{
+    const fb_matrix_signature *m = &s->matrix;
+    const fb_grid_signature *g = &s->grid;
+    const fb_mesh_signature *h = &s->mesh;
+    *n = s->kind == FB_SIGNATURE_GRID ? 4 : 5;
+    *tag = s->kind == FB_SIGNATURE_MATRIX ? m->block : 0;
+    if (s->kind == FB_SIGNATURE_GRID) {
+        q[0] = log((double)g->nx), q[1] = log((double)g->ny), q[2] = log((double)g->nz), q[3] = log(g->stretch);
+    } else if (s->kind == FB_SIGNATURE_MESH) {
+        q[0] = log1p(fmax((double)h->nodes, 0.0)), q[1] = log1p(fmax((double)h->edges, 0.0));
+        q[2] = log1p(fmax(h->degree_mean, 0.0)), q[3] = variation(h->degree_mean, h->degree_stddev);
+        q[4] = h->degree_max;
+    } else {
+        q[0] = log1p(fmax((double)m->rows, 0.0)), q[1] = log1p(fmax((double)m->nnz, 0.0));
+        q[2] = log1p(fmax(m->row_mean, 0.0)), q[3] = variation(m->row_mean, m->row_stddev), q[4] = m->row_max;
+    }
+}
+
+/* A text two signatures share exactly when they are the same: the kind,
+ * the block size (matrices) and key_quantities; "+ 0.0" makes -0 print as
+ * 0, which it equals. It returns 0 when a quantity is not finite: such a
+ * signature equals none, itself included (its distance is NaN). */
 static int signature_key(const fb_signature *s, char *buf, size_t len)
 {
-    const double q[] = {log1p(fmax((double)s->rows, 0.0)), log1p(fmax((double)s->nnz, 0.0)),
-                        log1p(fmax(s->row_mean, 0.0)), variation(s), s->row_max};
-    int used = snprintf(buf, len, "%d", s->block);
-    for (size_t i = 0; i < sizeof q / sizeof q[0]; ++i) {
+    double q[5];
+    int n;
+    long long tag;
+    key_quantities(s, q, &n, &tag);
+    int used = snprintf(buf, len, "%s %lld", fb_signature_kind_name(s->kind), tag);
+    for (int i = 0; i < n; ++i) {
         if (!isfinite(q[i]) || used < 0 || (size_t)used >= len) return 0;
         used += snprintf(buf + used, len - (size_t)used, " %a", q[i] + 0.0);
     }
@@ -171,7 +375,8 @@ static int entry_is_valid(const json_t *entry, fb_signature *sig, char *why, siz
     const char *precision = json_string_value(json_object_get(entry, "precision"));
     if (strcmp(precision, "double") != 0 && strcmp(precision, "single") != 0)
         return invalid(why, len, "\"precision\" is '%s', not 'double' or 'single'", precision);
-    const char *problem = signature_from_cache_json(json_object_get(entry, "signature"), sig);
+    const char *kernel = json_string_value(json_object_get(entry, "kernel"));
+    const char *problem = signature_from_cache_json(json_object_get(entry, "signature"), kernel, sig);
     if (problem) return invalid(why, len, "%s", problem);
     if (!json_is_object(json_object_get(entry, "params"))) return invalid(why, len, "lacks the \"params\" object");
     return 1;
@@ -187,8 +392,9 @@ static int entry_has_key(const json_t *entry, const char *device, const char *ke
 /* Entries in the cache were validated on the way in. */
 static fb_signature entry_signature(const json_t *entry)
 {
-    fb_signature sig = {0};
-    signature_from_cache_json(json_object_get(entry, "signature"), &sig);
+    fb_signature sig;
+    signature_from_cache_json(json_object_get(entry, "signature"), json_string_value(json_object_get(entry, "kernel")),
+                              &sig);
     return sig;
 }
 
@@ -278,7 +484,7 @@ const json_t *fb_cache_lookup(const fb_tuning_cache *c, const char *device, cons
         if (!entry_has_key(e, device, kernel, precision)) continue;
         fb_signature other = entry_signature(e);
         double d = fb_signature_distance(&other, sig);
-        if (d < best_distance) { /* INFINITY (another block size) never gets here */
+        if (d < best_distance) { /* INFINITY (another kind, another block size) never gets here */
             best = e;
             best_distance = d;
             how = FB_CACHE_NEAREST;

@@ -1,20 +1,36 @@
 /* cache.h - the tuning cache: the best parameters found by `flowbench tune`
- * (or a sweep), keyed by device fingerprint, kernel, precision and matrix
- * signature, stored as one JSON file users can read, diff and ship.
+ * (or `solve --tune`), keyed by device fingerprint, kernel, precision and
+ * the signature of the problem tuned on, stored as one JSON file users can
+ * read, diff and ship.
+ *
+ * A signature is of one kind, the kind of problem its family runs on:
+ *   matrix  spmv: rows, nnz, entries per row (mean, stddev, max), block size
+ *   grid    heat2d, fv-surface: nx, ny, nz (1 for 2D), stretch
+ *   mesh    the solver's kernels ("ns"): nodes, directed edges, neighbours
+ *           per node (mean, stddev, max)
+ * Signatures of different kinds are never equal and never near.
  *
  * Lookup falls back in a fixed order and says which it used:
  *   FB_CACHE_EXACT    same device, kernel, precision and signature
  *   FB_CACHE_NEAREST  same device, kernel and precision; the entry whose
- *                     signature is nearest (fb_signature_distance) and whose
- *                     block size is the same
+ *                     signature (of the same kind) is nearest
+ *                     (fb_signature_distance; for matrices, of the same
+ *                     block size)
  *   FB_CACHE_NONE     nothing usable: the caller uses the kernel's default
  *
  * File format (docs/tuning.md): {"flowbench_tuning_cache": 1, "entries": [
  *   {"device": FINGERPRINT, "kernel": "csr-vector", "precision": "double",
- *    "signature": {"rows", "nnz", "nnz_per_row_mean", "nnz_per_row_stddev",
- *                  "nnz_per_row_max", "block"},
+ *    "signature": {"kind": "matrix", "rows", "nnz", "nnz_per_row_mean",
+ *                  "nnz_per_row_stddev", "nnz_per_row_max", "block"},
  *    "params": {"WG_SIZE": 128, ...}, "median_s", "gbs", "matrix": NAME,
  *    "strategy", "evaluations", "date"} ...]}
+ * with {"kind": "grid", "nx", "ny", "nz", "stretch"} or {"kind": "mesh",
+ * "nodes", "edges", "degree_mean", "degree_stddev", "degree_max"} for the
+ * other kinds. A signature without "kind" (files written before kinds) is
+ * a matrix signature, except in an entry of kernel "ns", where `solve
+ * --tune` stored its mesh as its pressure matrix's signature: that one is
+ * read as the mesh signature it describes (rows = nodes, nnz = edges +
+ * nodes, entries per row = neighbours + 1).
  */
 #ifndef FB_TUNE_CACHE_H
 #define FB_TUNE_CACHE_H
@@ -24,11 +40,35 @@
 #include "../backends/backend.h"
 #include "../core/status.h"
 
+typedef enum fb_signature_kind { FB_SIGNATURE_MATRIX, FB_SIGNATURE_GRID, FB_SIGNATURE_MESH } fb_signature_kind;
+
 /* What the tuned parameters depend on in a matrix. */
-typedef struct fb_signature {
+typedef struct fb_matrix_signature {
     long long rows, nnz;
     double row_mean, row_stddev, row_max; /* stored entries per row */
     int block;                            /* BCSR block size, 1 for CSR */
+} fb_matrix_signature;
+
+/* ... in a structured grid: its extent along each axis and its stretch. */
+typedef struct fb_grid_signature {
+    long long nx, ny, nz; /* cells per axis, each >= 1; nz = 1 for a 2D grid */
+    double stretch;       /* widest / narrowest cell, >= 1; 1 for a uniform grid */
+} fb_grid_signature;
+
+/* ... in the solver's mesh: the edge graph its kernels walk, a node per
+ * work-item. */
+typedef struct fb_mesh_signature {
+    long long nodes, edges;                        /* edges: directed, J != I */
+    double degree_mean, degree_stddev, degree_max; /* neighbours per node */
+} fb_mesh_signature;
+
+typedef struct fb_signature {
+    fb_signature_kind kind;
+    union {
+        fb_matrix_signature matrix;
+        fb_grid_signature grid;
+        fb_mesh_signature mesh;
+    };
 } fb_signature;
 
 typedef enum fb_cache_match { FB_CACHE_NONE, FB_CACHE_NEAREST, FB_CACHE_EXACT } fb_cache_match;
@@ -40,15 +80,36 @@ typedef struct fb_tuning_cache fb_tuning_cache;
  * assumed to tune alike. */
 void fb_device_fingerprint(const fb_device_info *d, char *buf, size_t len);
 
-/* From a matrix record object (spmv_record.h: "rows", "nnz",
- * "nnz_per_row": {"mean","stddev","max"}, "block"). FB_ERR_INPUT if a field
- * is missing. */
-fb_status fb_signature_from_json(const json_t *matrix, fb_signature *out);
+/* From a problem's record object, of the kind its fields say:
+ *   a grid record ("nx", "ny", optional "nz" and "stretch": heat2d's and
+ *   fv-surface's problem_json) -> grid;
+ *   a mesh record ("nodes", "edges", "degree": {"mean","stddev","max"}:
+ *   the solver's, solve_tune.c) -> mesh;
+ *   else a matrix record (spmv_record.h: "rows", "nnz",
+ *   "nnz_per_row": {"mean","stddev","max"}, "block") -> matrix.
+ * FB_ERR_INPUT naming the field that is missing or out of range. */
+fb_status fb_signature_from_json(const json_t *problem, fb_signature *out);
 
-/* 0 for equal signatures; grows with |log| ratios of rows, nnz and
- * row_mean, and with the difference of the coefficients of variation
- * (stddev / mean). INFINITY when the block sizes differ. */
+/* 0 for equal signatures, INFINITY for signatures of different kinds (and
+ * matrices of different block sizes); else grows with
+ *   matrix: |log| ratios of rows, nnz and row_mean, and the difference of
+ *           the coefficients of variation (stddev / mean);
+ *   grid:   |log| ratios of nx, ny, nz and stretch;
+ *   mesh:   |log| ratios of nodes, edges and degree_mean, and the
+ *           difference of the degrees' coefficients of variation.
+ * docs/tuning.md says why. */
 double fb_signature_distance(const fb_signature *a, const fb_signature *b);
+
+/* "matrix", "grid", "mesh". */
+const char *fb_signature_kind_name(fb_signature_kind kind);
+
+/* The mesh signature from the row statistics of the solver's pressure
+ * matrix (a row per node: its neighbours and the diagonal): nodes = rows,
+ * edges = nnz - rows, degree = entries per row - 1. solve_tune.c computes
+ * a mesh's signature through it and old "ns" entries are read through it,
+ * so the two agree to the bit. */
+fb_mesh_signature fb_mesh_signature_of_rows(long long rows, long long nnz, double row_mean, double row_stddev,
+                                            double row_max);
 
 /* Loads path; a missing file is an empty cache. FB_ERR_INPUT naming the
  * file (and the entry index) when it is not a tuning cache. */

@@ -3,6 +3,7 @@
 #include "tune.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,16 +25,20 @@ void fb_tune_space(const fb_family_kernel *k, fb_search_space *space)
     }
 }
 
-/* Whether a record of the replay set is this point of this kernel. */
+/* Whether a record of the replay set is this point of this kernel, on this
+ * problem: its identity hash under the family's problem key
+ * ("matrix.hash", "grid.hash"). */
 static int replay_matches(const fb_tune_request *rq, const fb_family_kernel *k, const fb_param_point *p,
                           const fb_record *r)
 {
     const json_t *params = json_object_get(r->json, "params");
     const json_t *problem = rq->family->problem_json(rq->problem);
+    char hash_path[64];
+    snprintf(hash_path, sizeof hash_path, "%s.hash", rq->family->problem_key);
     if (strcmp(fb_json_str(r->json, "kernel"), k->name) ||
         strcmp(fb_json_str(r->json, "device"), fb_target_info(rq->t)->id) ||
         strcmp(fb_json_str(r->json, "precision"), rq->is_double ? "double" : "single") ||
-        strcmp(fb_json_str(r->json, "matrix.hash"), fb_json_str(problem, "hash")))
+        strcmp(fb_json_str(r->json, hash_path), fb_json_str(problem, "hash")))
         return 0;
     for (int i = 0; i < k->nparams; ++i)
         if (json_integer_value(json_object_get(params, k->params[i].name)) != p->values[i]) return 0;

@@ -1,11 +1,27 @@
 /* tuned.c - cached parameters onto a kernel's axes. */
 #include "tuned.h"
 
-#include <stdio.h>
 #include <string.h>
 
+/* The entry names its problem under its family's record key. */
+static const char *const problem_keys[] = {"matrix", "grid"};
+
+static fb_status tuning_json(const json_t *entry, fb_cache_match match, fb_signature_kind kind, json_t **tuning)
+{
+    fb_status status = FB_OK;
+    *tuning = json_pack("{s:s, s:s}", "source", entry ? fb_cache_match_name(match) : "default", "signature",
+                        fb_signature_kind_name(kind));
+    if (!*tuning) FB_FAIL(FB_ERR_NOMEM, "out of host memory describing the tuning");
+    for (size_t i = 0; entry && i < sizeof problem_keys / sizeof problem_keys[0]; ++i)
+        if (json_object_get(entry, problem_keys[i]))
+            json_object_set(*tuning, problem_keys[i], json_object_get(entry, problem_keys[i]));
+    if (entry) json_object_set(*tuning, "params", json_object_get(entry, "params"));
+fail:
+    return status;
+}
+
 fb_status fb_tuned_point(const fb_tuning_cache *c, const fb_device_info *dev, const char *kernel,
-                         const fb_param_axis *axes, int naxes, int is_double, const json_t *matrix,
+                         const fb_param_axis *axes, int naxes, int is_double, const json_t *problem,
                          fb_param_point *point, json_t **tuning)
 {
     fb_status status = FB_OK;
@@ -16,7 +32,7 @@ fb_status fb_tuned_point(const fb_tuning_cache *c, const fb_device_info *dev, co
     *tuning = NULL;
     for (int i = 0; i < naxes; ++i)
         point->values[i] = axes[i].def;
-    FB_CHECK(fb_signature_from_json(matrix, &sig));
+    FB_CHECK(fb_signature_from_json(problem, &sig));
     fb_device_fingerprint(dev, device, sizeof device);
     entry = fb_cache_lookup(c, device, kernel, is_double, &sig, &match);
     params = json_object_get(entry, "params");
@@ -24,23 +40,51 @@ fb_status fb_tuned_point(const fb_tuning_cache *c, const fb_device_info *dev, co
         const json_t *v = json_object_get(params, axes[i].name);
         if (json_is_integer(v)) point->values[i] = (int)json_integer_value(v);
     }
-    *tuning = json_pack("{s:s}", "source", entry ? fb_cache_match_name(match) : "default");
-    if (entry) {
-        json_object_set(*tuning, "matrix", json_object_get(entry, "matrix"));
-        json_object_set(*tuning, "params", (json_t *)params);
-    }
+    FB_CHECK(tuning_json(entry, match, sig.kind, tuning));
 fail:
+    return status;
+}
+
+/* "NAME=V NAME=V" of a point, "(no parameters)" for none. */
+static void point_text(const fb_param_axis *axes, int naxes, const fb_param_point *p, char *buf, size_t len)
+{
+    size_t used = 0;
+    snprintf(buf, len, "%s", naxes ? "" : "(no parameters)");
+    for (int i = 0; i < naxes && used < len; ++i)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s=%d", i ? " " : "", axes[i].name, p->values[i]);
+}
+
+fb_status fb_tuned_lookup(const char *cache_option, const fb_device_info *dev, const char *kernel,
+                          const fb_param_axis *axes, int naxes, int is_double, const json_t *problem,
+                          fb_param_point *point, json_t **tuning, FILE *say)
+{
+    fb_status status = FB_OK;
+    fb_tuning_cache *cache = NULL;
+    char path[1024], text[512], params[512];
+    *tuning = NULL;
+    fb_cache_path(cache_option, path, sizeof path);
+    FB_CHECK(fb_cache_load(path, &cache));
+    FB_CHECK(fb_tuned_point(cache, dev, kernel, axes, naxes, is_double, problem, point, tuning));
+    json_object_set_new(*tuning, "cache", json_string(path));
+    fb_tuning_text(*tuning, text, sizeof text);
+    point_text(axes, naxes, point, params, sizeof params);
+    if (say) fprintf(say, "--tuned: %s: %s (cache %s)\n", text, params, path);
+fail:
+    fb_cache_free(cache);
     return status;
 }
 
 void fb_tuning_text(const json_t *tuning, char *buf, size_t len)
 {
     const char *source = json_string_value(json_object_get(tuning, "source"));
+    const char *kind = json_string_value(json_object_get(tuning, "signature"));
     const char *from = json_string_value(json_object_get(tuning, "matrix"));
+    if (!from) from = json_string_value(json_object_get(tuning, "grid"));
+    if (!kind) kind = "matrix";
     if (!source || !strcmp(source, "default"))
         snprintf(buf, len, "no tuning cache entry fits: the kernel's defaults");
     else if (!strcmp(source, "exact"))
-        snprintf(buf, len, "tuned for this matrix signature (%s)", from ? from : "?");
+        snprintf(buf, len, "tuned for this %s signature (%s)", kind, from ? from : "?");
     else
-        snprintf(buf, len, "tuned for the nearest signature in the cache (%s)", from ? from : "?");
+        snprintf(buf, len, "tuned for the nearest %s signature in the cache (%s)", kind, from ? from : "?");
 }

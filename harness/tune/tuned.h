@@ -1,25 +1,39 @@
 /* tuned.h - `--tuned`: the parameters a kernel runs with when the tuning
- * cache is asked, shared by `flowbench spmv`, `sweep` and `tune`. */
+ * cache is asked, shared by `flowbench spmv`, `grid`, `sweep`, `solve` and
+ * `tune`. */
 #ifndef FB_TUNE_TUNED_H
 #define FB_TUNE_TUNED_H
+
+#include <stdio.h>
 
 #include <jansson.h>
 
 #include "../core/params.h"
 #include "cache.h"
 
-/* Looks up (device, kernel, precision, the matrix record's signature) and
- * sets *point: the cached parameters (axes the entry lacks keep their
- * default), or every default when nothing matches. *tuning (new reference)
- * says which: {"source": "exact"|"nearest"|"default", "matrix": the entry's
- * matrix, "params": the entry's params}. FB_ERR_INPUT if the matrix record
- * has no signature. */
+/* Looks up (device, kernel, precision, the signature of the problem
+ * record: a matrix, a grid or the solver's mesh, fb_signature_from_json)
+ * and sets *point: the cached parameters (axes the entry lacks keep their
+ * default), or every default when nothing matches. *tuning (new
+ * reference) says which: {"source": "exact"|"nearest"|"default",
+ * "signature": "matrix"|"grid"|"mesh", and from the entry its problem's
+ * name ("matrix" or "grid", as the entry names it) and "params"}.
+ * FB_ERR_INPUT if the problem record has no signature. */
 fb_status fb_tuned_point(const fb_tuning_cache *c, const fb_device_info *dev, const char *kernel,
-                         const fb_param_axis *axes, int naxes, int is_double, const json_t *matrix,
+                         const fb_param_axis *axes, int naxes, int is_double, const json_t *problem,
                          fb_param_point *point, json_t **tuning);
 
-/* "exact match from gen:cube:29" / "nearest signature (gen:cube:57)" /
- * "no cache entry: the defaults" for messages. */
+/* --tuned of a command that runs one configuration (`grid`): loads the
+ * cache (cache_option, else the default path), fb_tuned_point, adds
+ * "cache" to *tuning and says on `say` which point it took:
+ * "--tuned: tuned for this grid signature (33x33): BLOCK_X=8 ... (cache PATH)". */
+fb_status fb_tuned_lookup(const char *cache_option, const fb_device_info *dev, const char *kernel,
+                          const fb_param_axis *axes, int naxes, int is_double, const json_t *problem,
+                          fb_param_point *point, json_t **tuning, FILE *say);
+
+/* "tuned for this matrix signature (gen:cube:29)" / "tuned for the nearest
+ * grid signature in the cache (33x33)" / "no tuning cache entry fits: the
+ * kernel's defaults" for messages. */
 void fb_tuning_text(const json_t *tuning, char *buf, size_t len);
 
 #endif

@@ -29,14 +29,14 @@ jq -e -s '[.[] | select(.type == "measurement")] | length == 2 and all(.status =
   { echo "FAIL: a record per point"; exit 1; }
 jq -e '[.entries[] | select(.kernel == "ns")] | length == 1 and (.[0].precision == "double")
        and (.[0].params.WG_SIZE == 64 or .[0].params.WG_SIZE == 128) and .[0].params.GROUP_REDUCE == 0
-       and .[0].signature.rows == 3375 and .[0].matrix == "cavity-l0"
+       and .[0].signature.kind == "mesh" and .[0].signature.nodes == 3375 and .[0].matrix == "cavity-l0"
        and (.[0].device | startswith("opencl|"))' "$cache" > /dev/null ||
   { echo "FAIL: cache entry"; cat "$cache"; exit 1; }
 
 # --tuned: the exact entry, its params in the record
 "$bin" "${run[@]}" --tuned --cache "$cache" --json > "$dir/tuned.json" 2> "$dir/tuned.err" ||
   { echo "FAIL: --tuned: $(tail -3 "$dir/tuned.err")"; exit 1; }
-grep -q '^--tuned: tuned for this matrix signature (cavity-l0)' "$dir/tuned.err" ||
+grep -q '^--tuned: tuned for this mesh signature (cavity-l0)' "$dir/tuned.err" ||
   { echo "FAIL: --tuned says which"; cat "$dir/tuned.err"; exit 1; }
 jq -e --slurpfile c "$cache" '.status == "ok" and .tuning.source == "exact" and .tuning.matrix == "cavity-l0"
        and (. as $r | $c[0].entries[0].params | to_entries | all(.value == $r.params[.key]))' "$dir/tuned.json" \
@@ -57,7 +57,7 @@ refuse() { # REGEX ARGS...
 }
 refuse '--tuned and --param exclude each other' "${run[@]}" --tuned --param WG_SIZE=64 --cache "$cache"
 refuse '--tuned is for the device backends' solve cavity --steps 2 --no-stream --tuned --cache "$cache"
-refuse "--param: 'x' is not an integer" "${run[@]}" --param WG_SIZE=64,x
+refuse "--param: WG_SIZE: 'x' is not an integer" "${run[@]}" --param WG_SIZE=64,x
 refuse 'WG_SIZE=48 is not one of the axis' "${run[@]}" --param WG_SIZE=64,48
 refuse 'runs on one --backend' solve cavity --steps 2 --backend opencl --backend opencl --param WG_SIZE=64,128
 

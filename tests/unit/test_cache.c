@@ -1,6 +1,8 @@
-/* test_cache.c - the tuning cache: signatures and their distance, the
- * exact / nearest / none fallback of lookups, and the file round trip with
- * its error messages. Files live in one mkdtemp directory per run. */
+/* test_cache.c - the tuning cache: signatures of each kind (matrix, grid,
+ * mesh) and their distance, the exact / nearest / none fallback of
+ * lookups, entries of files written before signatures had kinds, and the
+ * file round trip with its error messages. Files live in one mkdtemp
+ * directory per run. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -51,12 +53,30 @@ static void write_file(const char *path, const char *text)
 
 static fb_signature sig_of(long long rows, double mean, double stddev, int block)
 {
-    fb_signature s = {.rows = rows,
-                      .nnz = (long long)(rows * mean),
-                      .row_mean = mean,
-                      .row_stddev = stddev,
-                      .row_max = mean + 3 * stddev,
-                      .block = block};
+    fb_signature s = {.kind = FB_SIGNATURE_MATRIX,
+                      .matrix = {.rows = rows,
+                                 .nnz = (long long)(rows * mean),
+                                 .row_mean = mean,
+                                 .row_stddev = stddev,
+                                 .row_max = mean + 3 * stddev,
+                                 .block = block}};
+    return s;
+}
+
+static fb_signature grid_of(long long nx, long long ny, long long nz, double stretch)
+{
+    fb_signature s = {.kind = FB_SIGNATURE_GRID, .grid = {.nx = nx, .ny = ny, .nz = nz, .stretch = stretch}};
+    return s;
+}
+
+static fb_signature mesh_of(long long nodes, double degree_mean, double degree_stddev, double degree_max)
+{
+    fb_signature s = {.kind = FB_SIGNATURE_MESH,
+                      .mesh = {.nodes = nodes,
+                               .edges = (long long)(nodes * degree_mean),
+                               .degree_mean = degree_mean,
+                               .degree_stddev = degree_stddev,
+                               .degree_max = degree_max}};
     return s;
 }
 
@@ -116,16 +136,16 @@ static void test_signature_from_matrix_record(void **state)
     json_t *m = matrix_record();
     fb_signature s;
     assert_int_equal(fb_signature_from_json(m, &s), FB_OK);
-    assert_int_equal(s.rows, 10000);
-    assert_int_equal(s.nnz, 49600);
-    assert_float_equal(s.row_mean, 4.96, 1e-12);
-    assert_float_equal(s.row_stddev, 0.2, 1e-12);
-    assert_float_equal(s.row_max, 5, 0);
-    assert_int_equal(s.block, 1); /* CSR: no "block" object */
+    assert_int_equal(s.matrix.rows, 10000);
+    assert_int_equal(s.matrix.nnz, 49600);
+    assert_float_equal(s.matrix.row_mean, 4.96, 1e-12);
+    assert_float_equal(s.matrix.row_stddev, 0.2, 1e-12);
+    assert_float_equal(s.matrix.row_max, 5, 0);
+    assert_int_equal(s.matrix.block, 1); /* CSR: no "block" object */
 
     json_object_set_new(m, "block", json_pack("{s:i, s:I, s:f}", "size", 2, "blocks", (json_int_t)12400, "fill", 1.0));
     assert_int_equal(fb_signature_from_json(m, &s), FB_OK);
-    assert_int_equal(s.block, 2);
+    assert_int_equal(s.matrix.block, 2);
 
     json_object_set_new(m, "block", json_integer(2)); /* not what spmv_record writes */
     assert_int_equal(fb_signature_from_json(m, &s), FB_ERR_INPUT);
@@ -239,7 +259,7 @@ static void test_put_equal_as_the_distance_sees_it(void **state)
     (void)state;
     fb_tuning_cache *c = empty_cache();
     fb_signature a = sig_of(-1, 0, 1, 1), b = sig_of(-2, 0, 3, 1), d = a;
-    a.row_max = 0.0, b.row_max = -0.0;
+    a.matrix.row_max = 0.0, b.matrix.row_max = -0.0;
     put(c, entry_of("dev", "csr-vector", "double", a, 64));
     put(c, entry_of("dev", "csr-vector", "double", b, 128));
     assert_int_equal(fb_cache_size(c), 1);
@@ -247,7 +267,7 @@ static void test_put_equal_as_the_distance_sees_it(void **state)
     assert_int_equal(wg_of(fb_cache_lookup(c, "dev", "csr-vector", 1, &a, &match)), 128);
     assert_int_equal(match, FB_CACHE_EXACT);
 
-    d.row_max = 1.0;
+    d.matrix.row_max = 1.0;
     put(c, entry_of("dev", "csr-vector", "double", d, 256));
     assert_int_equal(fb_cache_size(c), 2);
     assert_int_equal(wg_of(fb_cache_lookup(c, "dev", "csr-vector", 1, &d, &match)), 256);
@@ -444,6 +464,255 @@ static void test_concurrent_stores_keep_every_entry(void **state)
     assert_int_equal(size, N);
 }
 
+/* Shaped like heat2d's problem record (heat2d_run.c: no "nz") and
+ * fv-surface's (fv_surface_grid.c: no "stretch"). */
+static void test_grid_signature_from_records(void **state)
+{
+    (void)state;
+    fb_signature s;
+    json_t *heat = json_pack("{s:s, s:s, s:i, s:i, s:I, s:f, s:f, s:f, s:s}", "name", "33x17:stretch=2", "spec",
+                             "grid:33x17:stretch=2", "nx", 33, "ny", 17, "cells", (json_int_t)561, "stretch", 2.0,
+                             "h_min", 0.02, "h_max", 0.04, "hash", "0123");
+    assert_int_equal(fb_signature_from_json(heat, &s), FB_OK);
+    assert_int_equal(s.kind, FB_SIGNATURE_GRID);
+    assert_int_equal(s.grid.nx, 33);
+    assert_int_equal(s.grid.ny, 17);
+    assert_int_equal(s.grid.nz, 1); /* 2D */
+    assert_float_equal(s.grid.stretch, 2.0, 0);
+
+    json_t *fv = json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:s}", "name", "12x10x8", "spec", "grid:12x10x8", "nx", 12,
+                           "ny", 10, "nz", 8, "cells", 960, "hash", "4567");
+    assert_int_equal(fb_signature_from_json(fv, &s), FB_OK);
+    assert_int_equal(s.kind, FB_SIGNATURE_GRID);
+    assert_int_equal(s.grid.nz, 8);
+    assert_float_equal(s.grid.stretch, 1.0, 0); /* uniform */
+
+    json_object_set_new(fv, "nz", json_integer(0));
+    assert_int_equal(fb_signature_from_json(fv, &s), FB_ERR_INPUT);
+    assert_non_null(strstr(fb_error_message(), "at least 1"));
+    json_object_set_new(heat, "stretch", json_real(0.5));
+    assert_int_equal(fb_signature_from_json(heat, &s), FB_ERR_INPUT);
+    assert_non_null(strstr(fb_error_message(), "\"stretch\""));
+    json_object_del(heat, "ny");
+    assert_int_equal(fb_signature_from_json(heat, &s), FB_ERR_INPUT);
+    assert_non_null(strstr(fb_error_message(), "\"ny\""));
+    json_decref(heat);
+    json_decref(fv);
+}
+
+/* The solver's mesh record (solve_tune.c). */
+static void test_mesh_signature_from_record(void **state)
+{
+    (void)state;
+    fb_signature s;
+    json_t *mesh = json_pack("{s:s, s:i, s:i, s:{s:f, s:f, s:i}}", "name", "cavity-l0", "nodes", 3375, "edges", 42028,
+                             "degree", "mean", 12.45, "stddev", 2.2, "max", 14);
+    assert_int_equal(fb_signature_from_json(mesh, &s), FB_OK);
+    assert_int_equal(s.kind, FB_SIGNATURE_MESH);
+    assert_int_equal(s.mesh.nodes, 3375);
+    assert_int_equal(s.mesh.edges, 42028);
+    assert_float_equal(s.mesh.degree_mean, 12.45, 0);
+    assert_float_equal(s.mesh.degree_max, 14, 0);
+    json_object_del(json_object_get(mesh, "degree"), "max");
+    assert_int_equal(fb_signature_from_json(mesh, &s), FB_ERR_INPUT);
+    assert_non_null(strstr(fb_error_message(), "\"degree\""));
+    json_decref(mesh);
+
+    /* the pressure matrix's rows: neighbours + the diagonal */
+    fb_mesh_signature m = fb_mesh_signature_of_rows(100, 1100, 11.0, 2.0, 15.0);
+    assert_int_equal(m.nodes, 100);
+    assert_int_equal(m.edges, 1000);
+    assert_float_equal(m.degree_mean, 10.0, 0);
+    assert_float_equal(m.degree_stddev, 2.0, 0);
+    assert_float_equal(m.degree_max, 14.0, 0);
+}
+
+/* |log nx ratio| + |log ny ratio| + |log nz ratio| + |log stretch ratio|:
+ * each axis on its own, so a grid of another shape is further than one of
+ * the same shape and four times the cells. */
+static void test_grid_distance(void **state)
+{
+    (void)state;
+    fb_signature a = grid_of(100, 100, 1, 1.0), wide = grid_of(200, 100, 1, 1.0);
+    assert_true(fb_signature_distance(&a, &a) == 0.0);
+    assert_float_equal(fb_signature_distance(&a, &wide), log(2.0), 1e-15);
+    assert_float_equal(fb_signature_distance(&wide, &a), log(2.0), 1e-15);
+    fb_signature deep = grid_of(100, 100, 2, 1.0), stretched = grid_of(100, 100, 1, 4.0);
+    assert_float_equal(fb_signature_distance(&a, &deep), log(2.0), 1e-15);
+    assert_float_equal(fb_signature_distance(&a, &stretched), log(4.0), 1e-15);
+    fb_signature flat = grid_of(400, 25, 1, 1.0), bigger = grid_of(200, 200, 1, 1.0);
+    assert_float_equal(fb_signature_distance(&a, &flat), 2 * log(4.0), 1e-15);
+    assert_true(fb_signature_distance(&a, &bigger) < fb_signature_distance(&a, &flat));
+}
+
+/* A grid says nothing about a matrix or a mesh: INFINITY between kinds,
+ * however alike the numbers, and a lookup never crosses kinds. */
+static void test_kinds_never_match(void **state)
+{
+    (void)state;
+    fb_signature matrix = sig_of(100, 5, 1, 1), grid = grid_of(100, 5, 1, 1.0), mesh = mesh_of(100, 5, 1, 8);
+    assert_true(isinf(fb_signature_distance(&matrix, &grid)));
+    assert_true(isinf(fb_signature_distance(&grid, &mesh)));
+    assert_true(isinf(fb_signature_distance(&mesh, &matrix)));
+    assert_true(isinf(fb_signature_distance(&grid, &matrix)));
+
+    fb_tuning_cache *c = empty_cache();
+    fb_cache_match match = FB_CACHE_EXACT;
+    put(c, entry_of("dev", "k", "double", matrix, 64));
+    assert_null(fb_cache_lookup(c, "dev", "k", 1, &grid, &match));
+    assert_int_equal(match, FB_CACHE_NONE);
+    assert_null(fb_cache_lookup(c, "dev", "k", 1, &mesh, &match));
+    assert_int_equal(match, FB_CACHE_NONE);
+
+    put(c, entry_of("dev", "k", "double", grid, 128)); /* not "the same signature" as the matrix's */
+    put(c, entry_of("dev", "k", "double", mesh, 256));
+    assert_int_equal(fb_cache_size(c), 3);
+    assert_int_equal(wg_of(fb_cache_lookup(c, "dev", "k", 1, &matrix, &match)), 64);
+    assert_int_equal(match, FB_CACHE_EXACT);
+    assert_int_equal(wg_of(fb_cache_lookup(c, "dev", "k", 1, &grid, &match)), 128);
+    assert_int_equal(match, FB_CACHE_EXACT);
+    fb_signature other_mesh = mesh_of(200, 5, 1, 8);
+    assert_int_equal(wg_of(fb_cache_lookup(c, "dev", "k", 1, &other_mesh, &match)), 256);
+    assert_int_equal(match, FB_CACHE_NEAREST);
+    fb_cache_free(c);
+}
+
+static void test_grid_lookup_exact_nearest_default(void **state)
+{
+    (void)state;
+    fb_tuning_cache *c = empty_cache();
+    fb_signature small = grid_of(33, 33, 1, 1.0), big = grid_of(257, 257, 1, 1.0);
+    put(c, entry_of("dev", "heat-jacobi", "double", big, 256));
+    put(c, entry_of("dev", "heat-jacobi", "double", small, 64));
+    fb_cache_match match;
+    assert_int_equal(wg_of(fb_cache_lookup(c, "dev", "heat-jacobi", 1, &small, &match)), 64);
+    assert_int_equal(match, FB_CACHE_EXACT);
+    fb_signature query = grid_of(40, 40, 1, 1.0);
+    assert_int_equal(wg_of(fb_cache_lookup(c, "dev", "heat-jacobi", 1, &query, &match)), 64);
+    assert_int_equal(match, FB_CACHE_NEAREST);
+    query = grid_of(200, 200, 1, 1.0);
+    assert_int_equal(wg_of(fb_cache_lookup(c, "dev", "heat-jacobi", 1, &query, &match)), 256);
+    assert_int_equal(match, FB_CACHE_NEAREST);
+    query = grid_of(33, 33, 1, 2.0); /* the same size, stretched: near, not the same */
+    assert_int_equal(wg_of(fb_cache_lookup(c, "dev", "heat-jacobi", 1, &query, &match)), 64);
+    assert_int_equal(match, FB_CACHE_NEAREST);
+    assert_null(fb_cache_lookup(c, "dev", "heat-jacobi", 0, &small, &match)); /* another precision */
+    assert_int_equal(match, FB_CACHE_NONE);
+    assert_null(fb_cache_lookup(c, "dev", "heat-rbgs", 1, &small, &match)); /* another kernel */
+    assert_int_equal(match, FB_CACHE_NONE);
+
+    put(c, entry_of("dev", "heat-jacobi", "double", grid_of(33, 33, 1, 1.0), 32)); /* the same grid: replaced */
+    assert_int_equal(fb_cache_size(c), 2);
+    assert_int_equal(wg_of(fb_cache_lookup(c, "dev", "heat-jacobi", 1, &small, &match)), 32);
+    fb_cache_free(c);
+}
+
+static void test_mesh_lookup_exact_nearest(void **state)
+{
+    (void)state;
+    fb_tuning_cache *c = empty_cache();
+    fb_signature l0 = mesh_of(3375, 12.45, 2.2, 14), l2 = mesh_of(185193, 13.4, 1.2, 14);
+    put(c, entry_of("dev", "ns", "double", l0, 64));
+    put(c, entry_of("dev", "ns", "double", l2, 256));
+    fb_cache_match match;
+    assert_int_equal(wg_of(fb_cache_lookup(c, "dev", "ns", 1, &l0, &match)), 64);
+    assert_int_equal(match, FB_CACHE_EXACT);
+    fb_signature l1 = mesh_of(24389, 13.0, 1.7, 14);
+    assert_int_equal(wg_of(fb_cache_lookup(c, "dev", "ns", 1, &l1, &match)), 64);
+    assert_int_equal(match, FB_CACHE_NEAREST);
+    fb_signature other_max = l0;
+    other_max.mesh.degree_max = 20; /* the distance leaves it out; "the same" does not */
+    assert_int_equal(wg_of(fb_cache_lookup(c, "dev", "ns", 1, &other_max, &match)), 64);
+    assert_int_equal(match, FB_CACHE_NEAREST);
+    fb_cache_free(c);
+}
+
+/* Files written before signatures had kinds: an entry without "kind" is a
+ * matrix signature, and an "ns" entry's is the mesh as its pressure
+ * matrix, read as that mesh and found exactly by the mesh signature
+ * solve_tune.c computes now (through fb_mesh_signature_of_rows). */
+static void test_entries_without_kind(void **state)
+{
+    (void)state;
+    char path[128];
+    fb_tuning_cache *c = NULL;
+    const double mean = 45403.0 / 3375, stddev = 2.220591322525045, max = 15;
+    json_t *old_matrix = entry_of("dev", "csr-vector", "double", sig_of(10000, 5, 1, 1), 64);
+    json_t *old_ns =
+        json_pack("{s:s, s:s, s:s, s:s, s:{s:i, s:i, s:f, s:f, s:f, s:i}, s:{s:i}}", "device", "dev", "kernel", "ns",
+                  "family", "ns", "precision", "double", "signature", "rows", 3375, "nnz", 45403, "nnz_per_row_mean",
+                  mean, "nnz_per_row_stddev", stddev, "nnz_per_row_max", max, "block", 1, "params", "WG_SIZE", 32);
+    json_object_del(json_object_get(old_matrix, "signature"), "kind");
+    json_t *root = json_pack("{s:i, s:[o, o]}", "flowbench_tuning_cache", 1, "entries", old_matrix, old_ns);
+    tmp_path(path, sizeof path, "before-kinds.json");
+    assert_int_equal(json_dump_file(root, path, 0), 0);
+    json_decref(root);
+
+    assert_int_equal(fb_cache_load(path, &c), FB_OK);
+    assert_int_equal(fb_cache_size(c), 2);
+    fb_cache_match match;
+    fb_signature matrix = sig_of(10000, 5, 1, 1);
+    assert_int_equal(wg_of(fb_cache_lookup(c, "dev", "csr-vector", 1, &matrix, &match)), 64);
+    assert_int_equal(match, FB_CACHE_EXACT);
+    fb_signature mesh = {.kind = FB_SIGNATURE_MESH, .mesh = fb_mesh_signature_of_rows(3375, 45403, mean, stddev, max)};
+    assert_int_equal(mesh.mesh.edges, 42028);
+    assert_int_equal(wg_of(fb_cache_lookup(c, "dev", "ns", 1, &mesh, &match)), 32);
+    assert_int_equal(match, FB_CACHE_EXACT);
+    fb_signature as_matrix = sig_of(3375, mean, stddev, 1); /* it is no longer a matrix signature */
+    assert_null(fb_cache_lookup(c, "dev", "ns", 1, &as_matrix, &match));
+
+    put(c, entry_of("dev", "ns", "double", mesh, 128)); /* a new entry for the same mesh replaces the old one */
+    assert_int_equal(fb_cache_size(c), 2);
+    assert_int_equal(wg_of(fb_cache_lookup(c, "dev", "ns", 1, &mesh, &match)), 128);
+    fb_cache_free(c);
+}
+
+/* Each kind survives save and load, says its kind in the file, and a
+ * signature of an unknown kind or a grid without its fields is refused. */
+static void test_kinds_round_trip_and_errors(void **state)
+{
+    (void)state;
+    char path[128];
+    fb_tuning_cache *c = empty_cache(), *back = NULL;
+    fb_signature grid = grid_of(12, 10, 8, 1.0), mesh = mesh_of(3375, 12.452740740740741, 2.2, 14);
+    put(c, entry_of("dev", "fv-gather", "single", grid, 64));
+    put(c, entry_of("dev", "ns", "double", mesh, 128));
+    tmp_path(path, sizeof path, "kinds.json");
+    assert_int_equal(fb_cache_save(c, path), FB_OK);
+    fb_cache_free(c);
+    json_t *root = json_load_file(path, 0, NULL), *entries = json_object_get(root, "entries");
+    assert_string_equal(
+        json_string_value(json_object_get(json_object_get(json_array_get(entries, 0), "signature"), "kind")), "grid");
+    assert_string_equal(
+        json_string_value(json_object_get(json_object_get(json_array_get(entries, 1), "signature"), "kind")), "mesh");
+    json_decref(root);
+    assert_int_equal(fb_cache_load(path, &back), FB_OK);
+    fb_cache_match match;
+    assert_int_equal(wg_of(fb_cache_lookup(back, "dev", "fv-gather", 0, &grid, &match)), 64);
+    assert_int_equal(match, FB_CACHE_EXACT);
+    assert_int_equal(wg_of(fb_cache_lookup(back, "dev", "ns", 1, &mesh, &match)), 128);
+    assert_int_equal(match, FB_CACHE_EXACT);
+    fb_cache_free(back);
+
+    c = empty_cache();
+    json_t *e = entry_of("dev", "fv-gather", "double", grid, 64);
+    json_object_set_new(json_object_get(e, "signature"), "kind", json_string("tensor"));
+    assert_int_equal(fb_cache_put(c, e), FB_ERR_USAGE);
+    assert_non_null(strstr(fb_error_message(), "\"kind\""));
+    json_decref(e);
+    e = entry_of("dev", "fv-gather", "double", grid, 64);
+    json_object_del(json_object_get(e, "signature"), "nz");
+    assert_int_equal(fb_cache_put(c, e), FB_ERR_USAGE);
+    assert_non_null(strstr(fb_error_message(), "\"nz\""));
+    json_decref(e);
+    e = entry_of("dev", "fv-gather", "double", grid_of(12, 10, 8, 0.5), 64);
+    assert_int_equal(fb_cache_put(c, e), FB_ERR_USAGE);
+    assert_non_null(strstr(fb_error_message(), "\"stretch\""));
+    json_decref(e);
+    assert_int_equal(fb_cache_size(c), 0);
+    fb_cache_free(c);
+}
+
 /* setenv, or unsetenv when value is NULL (a variable that was not set). */
 static void set_env(const char *name, const char *value)
 {
@@ -500,6 +769,14 @@ int main(void)
         cmocka_unit_test(test_missing_file_is_empty_cache),
         cmocka_unit_test(test_concurrent_stores_keep_every_entry),
         cmocka_unit_test(test_default_path),
+        cmocka_unit_test(test_grid_signature_from_records),
+        cmocka_unit_test(test_mesh_signature_from_record),
+        cmocka_unit_test(test_grid_distance),
+        cmocka_unit_test(test_kinds_never_match),
+        cmocka_unit_test(test_grid_lookup_exact_nearest_default),
+        cmocka_unit_test(test_mesh_lookup_exact_nearest),
+        cmocka_unit_test(test_entries_without_kind),
+        cmocka_unit_test(test_kinds_round_trip_and_errors),
     };
     return cmocka_run_group_tests(tests, make_tmp_dir, remove_tmp_dir);
 }
