@@ -92,28 +92,55 @@ static int kernels_have_axis(const fb_suite_case *c, const char *name)
 }
 
 /* --param lists as the case's axes: each names a parameter of one of the
- * kernels, once; --zip advances them all together. */
+ * kernels; a later --param of the same name replaces the earlier, as for
+ * single values; --zip advances them all together. */
+static fb_suite_axis *axis_named(fb_suite_case *c, const char *name)
+{
+    for (int j = 0; j < c->naxes; ++j)
+        if (!strcmp(c->axes[j].name, name)) return &c->axes[j];
+    return NULL;
+}
+
+/* One --param list into the case: a new axis, or the later list of one
+ * given before. */
+static fb_status read_axis(const char *text, const fb_cli_plan_kind *kind, fb_suite_case *c)
+{
+    fb_status status = FB_OK;
+    fb_suite_axis a = {.zip_group = -1}, *into;
+    FB_ALLOC(a.values, FB_PARAM_MAX_LIST, "the plan's values");
+    FB_CHECK(fb_cli_param_list(text, a.name, sizeof a.name, a.values, &a.nvalues));
+    if (!kernels_have_axis(c, a.name))
+        FB_FAIL(FB_ERR_USAGE, "--param: no kernel of the plan has a parameter %s (see flowbench %s --list)", a.name,
+                kind->command);
+    into = axis_named(c, a.name);
+    if (into) free(into->values);
+    if (!into) into = &c->axes[c->naxes++];
+    *into = a;
+    a.values = NULL;
+fail:
+    free(a.values);
+    return status;
+}
+
+/* --param lists as the case's axes: each names a parameter of one of the
+ * kernels; a later --param of the same name replaces the earlier, as for
+ * single values; --zip advances them all together. */
 static fb_status read_axes(const fb_parsed *args, const fb_cli_plan_kind *kind, fb_suite_case *c)
 {
     fb_status status = FB_OK;
     const char *const *texts;
-    int n = fb_cli_values(args, "param", &texts), zip = fb_cli_flag(args, "zip");
+    int n = fb_cli_values(args, "param", &texts);
     FB_ALLOC(c->axes, n ? n : 1, "the plan's axes");
-    for (int i = 0; i < n; ++i) {
-        fb_suite_axis *a = &c->axes[c->naxes++];
-        a->zip_group = zip ? 0 : -1;
-        FB_ALLOC(a->values, FB_PARAM_MAX_LIST, "the plan's values");
-        FB_CHECK(fb_cli_param_list(texts[i], a->name, sizeof a->name, a->values, &a->nvalues));
-        if (!kernels_have_axis(c, a->name))
-            FB_FAIL(FB_ERR_USAGE, "--param: no kernel of the plan has a parameter %s (see flowbench %s --list)",
-                    a->name, kind->command);
-        for (int j = 0; j < i; ++j)
-            if (!strcmp(c->axes[j].name, a->name)) FB_FAIL(FB_ERR_USAGE, "--param: %s is given twice", a->name);
-        if (zip && a->nvalues != c->axes[0].nvalues)
-            FB_FAIL(FB_ERR_USAGE, "--zip: %s has %d values but %s has %d", a->name, a->nvalues, c->axes[0].name,
-                    c->axes[0].nvalues);
+    for (int i = 0; i < n; ++i)
+        FB_CHECK(read_axis(texts[i], kind, c));
+    if (!fb_cli_flag(args, "zip")) return FB_OK;
+    if (c->naxes < 2) FB_FAIL(FB_ERR_USAGE, "--zip: needs at least two --param lists to advance together");
+    for (int i = 0; i < c->naxes; ++i) {
+        c->axes[i].zip_group = 0;
+        if (c->axes[i].nvalues != c->axes[0].nvalues)
+            FB_FAIL(FB_ERR_USAGE, "--zip: %s has %d values but %s has %d", c->axes[i].name, c->axes[i].nvalues,
+                    c->axes[0].name, c->axes[0].nvalues);
     }
-    if (zip && n < 2) FB_FAIL(FB_ERR_USAGE, "--zip: needs at least two --param lists to advance together");
 fail:
     return status;
 }

@@ -26,56 +26,29 @@
 /* ---- the plan: --param lists, --tune, --tuned ---------------------------- */
 
 typedef struct axis_list {
-    int n, v[FB_MAX_PARAM_VALUES];
+    int n, v[FB_PARAM_MAX_LIST];
 } axis_list;
 
-static int axis_index(const char *text, size_t len)
+static int axis_index(const char *name)
 {
     for (int a = 0; a < FB_NS_NAXES; ++a)
-        if (strlen(fb_ns_axes[a].name) == len && !strncmp(fb_ns_axes[a].name, text, len)) return a;
+        if (!strcmp(fb_ns_axes[a].name, name)) return a;
     return -1;
 }
 
-/* One value of a list through fb_cli_param, so it is refused as a single
- * --param value would be. */
-static fb_status read_value(const char *name, const char *value, size_t len, int axis, int *out)
-{
-    fb_status status = FB_OK;
-    char *item = NULL;
-    fb_param_point scratch = fb_ns_default_point();
-    FB_ALLOC(item, strlen(name) + len + 2, "--param value");
-    snprintf(item, strlen(name) + len + 2, "%s=%.*s", name, (int)len, value);
-    FB_CHECK(fb_cli_param("the solver", fb_ns_axes, FB_NS_NAXES, item, LIST_HINT, &scratch));
-    *out = scratch.values[axis];
-fail:
-    free(item);
-    return status;
-}
-
-/* "NAME=V1,V2,...": the values (repeats once) into lists[axis]; the last
- * --param of an axis wins, as it always did for single values. */
+/* "NAME=V1,V2,..." into lists[axis] under the rule spmv, grid and suites
+ * share (fb_cli_param_list); the last --param of an axis wins, as it
+ * always did for single values. */
 static fb_status read_list(const char *text, axis_list *lists, int *given)
 {
     fb_status status = FB_OK;
-    fb_param_point scratch = fb_ns_default_point();
-    const char *eq = strchr(text, '=');
-    int a = eq ? axis_index(text, (size_t)(eq - text)) : -1;
-    if (a < 0) return fb_cli_param("the solver", fb_ns_axes, FB_NS_NAXES, text, LIST_HINT, &scratch);
+    char name[64];
+    axis_list list = {0};
+    FB_CHECK(fb_cli_param_list(text, name, sizeof name, list.v, &list.n));
+    int a = axis_index(name);
+    if (a < 0) FB_FAIL(FB_ERR_USAGE, "--param: the solver has no parameter %s (see %s)", name, LIST_HINT);
     given[a] = 1;
-    lists[a].n = 0;
-    for (const char *v = eq + 1;; ++v) {
-        size_t len = strcspn(v, ",");
-        int value = 0, seen = 0;
-        FB_CHECK(read_value(fb_ns_axes[a].name, v, len, a, &value));
-        for (int k = 0; k < lists[a].n; ++k)
-            seen |= lists[a].v[k] == value;
-        if (!seen && lists[a].n == FB_MAX_PARAM_VALUES)
-            FB_FAIL(FB_ERR_USAGE, "--param: %s lists more values than the axis has (see %s)", fb_ns_axes[a].name,
-                    LIST_HINT);
-        if (!seen) lists[a].v[lists[a].n++] = value;
-        v += len;
-        if (!*v) break;
-    }
+    lists[a] = list;
 fail:
     return status;
 }
@@ -106,7 +79,7 @@ static long fill_lists(axis_list *lists, const int *given, int whole_space)
     for (int a = 0; a < FB_NS_NAXES; ++a) {
         if (!given[a] && whole_space) {
             lists[a].n = fb_ns_axes[a].nvalues;
-            memcpy(lists[a].v, fb_ns_axes[a].values, sizeof lists[a].v);
+            memcpy(lists[a].v, fb_ns_axes[a].values, sizeof fb_ns_axes[a].values);
         } else if (!given[a]) {
             lists[a].n = 1;
             lists[a].v[0] = fb_ns_axes[a].def;
