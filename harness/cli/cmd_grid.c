@@ -13,6 +13,7 @@
 #include "../results/results.h"
 #include "families.h"
 #include "grid/heat2d.h"
+#include "user_kernel_cli.h"
 
 #define DEFAULT_REPEATS 3
 #define MAX_REPEATS 1000
@@ -40,6 +41,7 @@ static const fb_option options[] = {
     {"out", "FILE", "append a header and the record to this JSON Lines file", 0},
     {"json", NULL, "print the record as JSON on stdout", 0},
     {"list", NULL, "list the grid families, their kernels and parameters, then exit", 0},
+    FB_CLI_USER_KERNEL_OPTIONS,
     {NULL, NULL, NULL, 0},
 };
 
@@ -71,6 +73,8 @@ static fb_status read_kernel(const fb_parsed *args, grid_cli *c)
     const char *name = fb_cli_value(args, "kernel");
     const char *const *params;
     int nparams = fb_cli_values(args, "param", &params);
+    FB_CHECK(fb_cli_user_kernel(args, c->family, 0, NULL));
+    if (fb_cli_value(args, "kernel-file")) nparams = 0; /* they declared its axes: this run takes the defaults */
     c->run.kernel = name ? fb_family_kernel_find(c->family, name) : 0;
     if (c->run.kernel < 0)
         FB_FAIL(FB_ERR_USAGE, "--kernel: %s has no kernel '%s' (see flowbench grid --list)", c->family->name, name);
@@ -160,6 +164,8 @@ static fb_status read_decomposed(const fb_parsed *args, grid_cli *c, fb_heat2d_p
                 "mpirun and --decomp",
                 c->family->name, fb_comm_size() > 1 ? " on several ranks" : "");
     FB_CHECK(refuse_measure_options(args));
+    if (fb_cli_value(args, "kernel-file"))
+        FB_FAIL(FB_ERR_USAGE, "--kernel-file: a decomposed run takes the built-in heat-jacobi only");
     cfg->base = (fb_heat2d_config){&fb_heat2d_kernels[c->run.kernel], c->run.point, c->run.is_double, c->run.measure};
     FB_CHECK(fb_heat2d_dist_check_config(&cfg->base));
     FB_CHECK(fb_cli_int(args, "repeats", DEFAULT_REPEATS, &cfg->repeats));
@@ -298,6 +304,8 @@ const fb_command fb_cmd_grid = {
     .name = "grid",
     .summary = "measure one grid-family kernel (heat2d, fv-surface) on one grid, checked",
     .usage = "grid --family F --grid SPEC [--kernel K] [--param NAME=VALUE]... [--backend B] [--out FILE] [--json]\n"
+             "       grid --family F --grid SPEC --backend opencl|cuda --kernel-file FILE --kernel NAME [--like K]\n"
+             "            [--param NAME=V1,V2,...]... [--constraint EXPR]... [--global-divisor NAME]\n"
              "       mpirun -np P flowbench grid --family heat2d --grid SPEC [--decomp 1d|2d|PXxPY] [--repeats N] ...",
     .description = "Runs one configuration of a structured-grid family exactly as `flowbench sweep`\n"
                    "does (same constraints, measurement, check and record): heat2d is one iteration\n"
@@ -309,6 +317,10 @@ const fb_command fb_cmd_grid = {
                    "reference (bit-for-bit where the order of additions allows). Reports time per\n"
                    "cell, GB/s of the minimal traffic (docs/grid-studies.md) and the fraction of\n"
                    "the stream triad measured on the same device just before.\n"
+                   "Your own kernel: --kernel-file FILE --kernel NAME runs the __kernel NAME of an\n"
+                   "OpenCL C file that takes the argument list of --like K (default: the family's\n"
+                   "first kernel) as K runs (docs/kernels.md); --param NAME=V1,V2,... declares its\n"
+                   "parameters (this run takes the first values). opencl and cuda only.\n"
                    "\n"
                    "heat2d on several ranks (mpirun -np P ..., or --decomp on one): each rank takes\n"
                    "a block of the grid (--decomp 1d: row strips; 2d or PXxPY: blocks) on its own\n"

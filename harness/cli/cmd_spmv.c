@@ -15,6 +15,7 @@
 #include "../results/results.h"
 #include "../tune/tuned.h"
 #include "../core/counters.h"
+#include "user_kernel_cli.h"
 
 static const fb_option options[] = {
     {"matrix", "SRC", "matrix file (.mtx, .mtx.gz, .msh, .su2) or gen: spec", 0},
@@ -41,6 +42,7 @@ static const fb_option options[] = {
     {"cache", "FILE", "tuning cache for --tuned (default $FLOWBENCH_TUNING_CACHE or ~/.cache/flowbench/tuning.json)",
      0},
     {"list", NULL, "list the kernels and their parameters, then exit", 0},
+    FB_CLI_USER_KERNEL_OPTIONS,
     {NULL, NULL, NULL, 0},
 };
 
@@ -87,6 +89,7 @@ static fb_status read_options(const fb_parsed *args, spmv_cli *c)
     c->cfg.is_double = !prec || !strcmp(prec, "double");
     c->cfg.point = fb_spmv_default_point(c->kernel);
     if (c->peer && nparams) FB_FAIL(FB_ERR_USAGE, "--param: %s takes no parameters", name);
+    if (fb_cli_value(args, "kernel-file")) nparams = 0; /* they declared its axes: a single run takes the defaults */
     if (fb_cli_flag(args, "tuned") && nparams) FB_FAIL(FB_ERR_USAGE, "--tuned and --param exclude each other");
     if (fb_cli_value(args, "cache") && !fb_cli_flag(args, "tuned"))
         FB_FAIL(FB_ERR_USAGE, "--cache is read with --tuned only");
@@ -286,6 +289,7 @@ static int run_spmv(const fb_parsed *args)
         print_list();
         return 0;
     }
+    FB_CHECK(fb_cli_user_kernel(args, &fb_family_spmv, 0, NULL));
     FB_CHECK(prepare(args, &c, &s));
     run_status = c.peer ? fb_peer_run(c.peer, s.t, &s.A, &c.cfg, &s.r) : fb_spmv_run(s.t, &s.A, &c.cfg, &s.r);
     if (run_status != FB_OK && run_status != FB_ERR_CHECK) {
@@ -294,6 +298,7 @@ static int run_spmv(const fb_parsed *args)
     }
     const fb_device_info *d = fb_target_info(s.t);
     s.rec = fb_spmv_record(d, s.matrix_json, &s.A, &c.cfg, &s.r, s.stream_gbs);
+    if (run_status == FB_ERR_CHECK) json_object_set_new(s.rec, "reason", json_string(fb_error_message()));
     if (s.tuning) json_object_set(s.rec, "tuning", s.tuning);
     if (s.counters) json_object_set_new(s.rec, "counters", fb_counters_json(s.counters, s.r.model.min_bytes));
     print_result(fb_cli_flag(args, "json") ? stderr : stdout, &c, &s.m, &s.A, d, &s.r, s.stream_gbs);
@@ -315,7 +320,9 @@ fail:
 const fb_command fb_cmd_spmv = {
     .name = "spmv",
     .summary = "measure one SpMV kernel (or a peer library) on one matrix, checked",
-    .usage = "spmv --matrix SRC [--backend B] [--kernel K] [--param NAME=VALUE]... [--out FILE] [--json]",
+    .usage = "spmv --matrix SRC [--backend B] [--kernel K] [--param NAME=VALUE]... [--out FILE] [--json]\n"
+             "       spmv --matrix SRC --backend opencl|cuda --kernel-file FILE --kernel NAME [--like K]\n"
+             "            [--param NAME=V1,V2,...]... [--constraint EXPR]... [--global-divisor NAME]",
     .description = "Runs y = A x with one kernel variant on one backend, measures it with the common\n"
                    "policy (warm-ups, then samples until the median's 95% CI is within --spread),\n"
                    "and checks every y_i against the serial double-precision reference: the error\n"
@@ -325,7 +332,12 @@ const fb_command fb_cmd_spmv = {
                    "fraction of the stream triad measured on the same device just before.\n"
                    "Block kernels (bcsr, bcsr-vector, bcsr-soa) need SRC:block=K. A peer library\n"
                    "(peer:graphblas, peer:cusparse, peer:cusparse-bsr) runs on its own backend\n"
-                   "with the same check.",
+                   "with the same check.\n"
+                   "Your own kernel: --kernel-file FILE --kernel NAME runs the __kernel NAME of an\n"
+                   "OpenCL C file that takes the argument list of --like K (default csr-scalar) as\n"
+                   "K runs: its launch, constraints, check and model (docs/kernels.md). Each\n"
+                   "--param NAME=V1,V2,... declares one of its parameters (the first value is the\n"
+                   "default and what this run takes). opencl and cuda only: OpenCL C has no OpenMP twin.",
     .options = options,
     .min_positional = 0,
     .max_positional = 0,

@@ -14,6 +14,7 @@
 #include "../tune/cache.h"
 #include "../tune/tune.h"
 #include "spmv/spmv.h"
+#include "user_kernel_cli.h"
 
 /* A search measures many points: each is sampled shorter and to a looser
  * spread than a single measurement (--budget, --spread). */
@@ -36,6 +37,8 @@ static const fb_option options[] = {
     {"no-variants", NULL, "do not measure the other variants for comparison", 0},
     {"replay", "FILE", "take costs from a recorded sweep of this kernel instead of measuring", 0},
     {"seeds", "N", "with --replay: repeat the search for N seeds and report how often it gets within 5%", 0},
+    FB_CLI_USER_KERNEL_OPTIONS,
+    {"param", "NAME=V1,V2,...", "with --kernel-file: a parameter of the file's kernel and the values to search", 1},
     {NULL, NULL, NULL, 0},
 };
 
@@ -85,6 +88,7 @@ static fb_status read_options(const fb_parsed *args, tune_cli *c)
     if (!strcmp(kernel, "ns") || !strncmp(kernel, "ns_", 3)) /* a family of its own, tuned as a whole solver run */
         FB_FAIL(FB_ERR_USAGE, "tune: the solver's kernels (ns) are tuned by flowbench solve CASE --backend "
                               "opencl|cuda --tune [--param NAME=V1,V2]");
+    FB_CHECK(fb_cli_user_kernel(args, c->rq.family, 1, NULL)); /* --kernel-file: its kernel joins the family */
     if ((c->rq.kernel = fb_family_kernel_find(c->rq.family, kernel)) < 0)
         FB_FAIL(FB_ERR_USAGE, "--kernel: unknown kernel '%s' (see flowbench spmv --list)", kernel);
     if (c->rq.family->kernel(c->rq.kernel)->nparams == 0) /* one point: nothing to search, nothing to cache */
