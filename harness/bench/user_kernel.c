@@ -194,8 +194,10 @@ static long long atom(expr *e)
         ++e->s;
         long long v = sum(e);
         skip(e);
-        if (*e->s != ')') expr_error(e, "expected ')'");
-        else ++e->s;
+        if (*e->s != ')')
+            expr_error(e, "expected ')'");
+        else
+            ++e->s;
         return v;
     }
     if (isdigit((unsigned char)*e->s)) {
@@ -303,8 +305,8 @@ static fb_status find_template(const fb_family *f, const fb_user_kernel_decl *d,
     int builtins = f->kernel_count() - fb_user_kernel_count(f);
     uk->like_kernel = d->like.text ? fb_family_kernel_find(f, d->like.text) : 0;
     if (uk->like_kernel < 0 || uk->like_kernel >= builtins)
-        FB_FAIL(FB_ERR_USAGE, "%s: %s has no kernel '%s' to take the argument list of (see flowbench %s --list)",
-                where, f->name, d->like.text, strcmp(f->name, "spmv") ? "grid" : "spmv");
+        FB_FAIL(FB_ERR_USAGE, "%s: %s has no kernel '%s' to take the argument list of (see flowbench %s --list)", where,
+                f->name, d->like.text, strcmp(f->name, "spmv") ? "grid" : "spmv");
     const fb_family_kernel *t = f->kernel(uk->like_kernel);
     if (!t->source)
         FB_FAIL(FB_ERR_USAGE, "%s: %s is a library peer, not a kernel with an argument list a file can take", where,
@@ -326,8 +328,9 @@ static fb_status check_name(const fb_family *f, const fb_user_kernel_decl *d, fb
     if (k >= 0 && k < f->kernel_count() - fb_user_kernel_count(f))
         FB_FAIL(FB_ERR_USAGE, "%s: '%s' is a built-in %s kernel; give yours another name", where, name, f->name);
     if (!is_identifier(name) || strlen(name) >= sizeof uk->name)
-        FB_FAIL(FB_ERR_USAGE, "%s: '%s' is not the name of a __kernel function (a C identifier of at most %d characters)",
-                where, name ? name : "", FB_USER_NAME_LEN - 1);
+        FB_FAIL(FB_ERR_USAGE,
+                "%s: '%s' is not the name of a __kernel function (a C identifier of at most %d characters)", where,
+                name ? name : "", FB_USER_NAME_LEN - 1);
     if (!declares_kernel(uk->text, name, found, sizeof found))
         FB_FAIL(FB_ERR_USAGE, "%s: %s declares no __kernel %s (%s%s)", where, uk->path, name,
                 found[0] ? "its kernels: " : "it declares none", found);
@@ -356,8 +359,7 @@ static fb_status add_param(fb_user_kernel *uk, const fb_user_param_decl *p)
         FB_FAIL(FB_ERR_USAGE, "%s: '%s' is not a -D name (a C identifier of at most %d characters)", where,
                 p->name ? p->name : "", FB_USER_NAME_LEN - 1);
     if (p->nvalues < 1 || p->nvalues > FB_MAX_PARAM_VALUES)
-        FB_FAIL(FB_ERR_USAGE, "%s: %s needs 1 to %d values, not %d", where, p->name, FB_MAX_PARAM_VALUES,
-                p->nvalues);
+        FB_FAIL(FB_ERR_USAGE, "%s: %s needs 1 to %d values, not %d", where, p->name, FB_MAX_PARAM_VALUES, p->nvalues);
     if (i >= uk->ntemplate) FB_FAIL(FB_ERR_USAGE, "%s: %s is declared twice", where, p->name);
     if (i < 0) {
         if (uk->nparams == FB_MAX_PARAMS)
@@ -411,8 +413,8 @@ fail:
 /* Everything that makes two declarations the same kernel. */
 static int same_kernel(const fb_user_kernel *a, const fb_user_kernel *b)
 {
-    if (strcmp(a->hash, b->hash) || strcmp(a->like, b->like) || a->nparams != b->nparams ||
-        a->divisor != b->divisor || a->nconstraints != b->nconstraints)
+    if (strcmp(a->hash, b->hash) || strcmp(a->like, b->like) || a->nparams != b->nparams || a->divisor != b->divisor ||
+        a->nconstraints != b->nconstraints)
         return 0;
     for (int i = 0; i < a->nparams; ++i)
         if (strcmp(a->params[i].name, b->params[i].name) || a->params[i].nvalues != b->params[i].nvalues ||

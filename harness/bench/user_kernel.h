@@ -57,7 +57,7 @@ typedef struct fb_user_kernel {
     char *text;                  /* the file, whole */
     char hash[24];               /* 16 hex digits of the text's FNV-1a */
     char summary[1300];
-    char where[600]; /* where it was declared first: "--kernel-file", "x.suite: line 12" */
+    char where[600];        /* where it was declared first: "--kernel-file", "x.suite: line 12" */
     int nparams, ntemplate; /* params[0 .. ntemplate) are the template's */
     fb_param_axis params[FB_MAX_PARAMS];
     char names[FB_MAX_PARAMS][FB_USER_NAME_LEN]; /* storage of the user's axis names */
@@ -121,8 +121,7 @@ void fb_user_kernel_divide(const fb_user_kernel *uk, const fb_param_point *p, fb
 /* The -D defines of the user's own axes (not the template's: the family
  * passes those as it does for the template), values printed into
  * values[i]; returns how many (at most FB_MAX_PARAMS). */
-int fb_user_kernel_defines(const fb_user_kernel *uk, const fb_param_point *p, fb_define *out,
-                           char (*values)[16]);
+int fb_user_kernel_defines(const fb_user_kernel *uk, const fb_param_point *p, fb_define *out, char (*values)[16]);
 
 /* The record's "kernel_file": {"path", "hash", "like"[, "global_divisor"]}. */
 json_t *fb_user_kernel_json(const fb_user_kernel *uk);

@@ -17,11 +17,11 @@
 
 #define FB_CLI_USER_KERNEL_OPTIONS                                                                                     \
     {"kernel-file", "FILE",                                                                                            \
-     "your own kernel: an OpenCL C file whose __kernel --kernel NAME takes the argument list of --like; its "         \
-     "--param NAME=V1,V2,... declare its parameters (docs/kernels.md)",                                               \
+     "your own kernel: an OpenCL C file whose __kernel --kernel NAME takes the argument list of --like; its "          \
+     "--param NAME=V1,V2,... declare its parameters (docs/kernels.md)",                                                \
      0},                                                                                                               \
         {"like", "K",                                                                                                  \
-         "with --kernel-file: the family's kernel whose argument list, launch and check it takes (default: the "      \
+         "with --kernel-file: the family's kernel whose argument list, launch and check it takes (default: the "       \
          "family's first)",                                                                                            \
          0},                                                                                                           \
         {"constraint", "EXPR", "with --kernel-file: run only the points where EXPR holds, e.g. 'WG_SIZE % ROWS == 0'", \

@@ -425,8 +425,8 @@ static void params_diff(const json_t *a, const json_t *b, char *buf, size_t len)
     }
 }
 
-static const char *const key_fields[] = {"benchmark",        "kernel", "backend", "device_name", "precision",
-                                         "kernel_file.hash", NULL};
+static const char *const key_fields[] = {"benchmark", "kernel",           "backend", "device_name",
+                                         "precision", "kernel_file.hash", NULL};
 
 /* Fields of the key that differ between BASE's record i and NEW's record
  * j, as "params differ: WG_SIZE 128 vs 256" or "device_name differs: A vs

@@ -32,7 +32,7 @@ enum { FB_FV_LAYOUT, FB_FV_AOSOA_BLOCK, FB_FV_WG_SIZE, FB_FV_LOCAL_RESERVE, FB_F
 typedef struct fb_fv_kernel {
     const char *name; /* "fv-passes" */
     const char *summary;
-    int deterministic; /* the additions into a cell happen in the reference's order */
+    int deterministic;                   /* the additions into a cell happen in the reference's order */
     fb_param_axis params[FB_MAX_PARAMS]; /* the FB_FV_NPARAMS axes (then a user kernel's own) */
     int nparams;
     fb_fv_kernel_id strategy; /* the flux distribution: its launches and its model */

@@ -27,7 +27,7 @@ typedef struct fv_run {
     const fb_fv_grid *g;
     const fb_fv_config *cfg;
     const fb_fv_kernel *k; /* the family's row of cfg->kernel */
-    size_t padded; /* cells rounded up to whole AoSoA blocks */
+    size_t padded;         /* cells rounded up to whole AoSoA blocks */
     fb_buffer *U, *R, *F;
     fv_step steps[FV_MAX_LAUNCHES];
     int nsteps;

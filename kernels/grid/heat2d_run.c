@@ -136,7 +136,7 @@ static fb_status build(heat_run *s)
     snprintf(order, sizeof order, "%d", s->cfg->point.values[FB_HEAT2D_ORDER]);
     snprintf(items, sizeof items, "%zu", s->launch.local[0] * s->launch.local[1]);
     fb_define upd[3 + FB_MAX_PARAMS] = {{"REAL", real}, {"ORDER", order}, {"GROUP_ITEMS", items}},
-              red[] = {{"REAL", real}};
+                      red[] = {{"REAL", real}};
     int nupd = 3 + (k->user ? fb_user_kernel_defines(k->user, &s->cfg->point, upd + 3, values) : 0);
     const char *usrc = k->source ? k->source : src, *text = k->source_text ? k->source_text : fb_kernel_source(usrc);
     fb_program_spec spec = {usrc, text, k->kernel, upd, nupd, fb_heat2d_host_kernels};

@@ -342,7 +342,8 @@ static void test_grid_families_take_kernel_files(void **state)
     assert_int_equal(h->nparams, 4);
     assert_string_equal(fb_family_heat2d.kernel(k)->params[3].name, "CELLS_PER_ITEM");
     /* fv-surface: like fv-gather, the flux kernel replaced, the strategy kept */
-    d = (fb_user_kernel_decl){.file = {HEAT_EXAMPLE, NULL}, .name = {"heat_jacobi_cells", NULL}, .like = {"fv-gather", NULL}};
+    d = (fb_user_kernel_decl){
+        .file = {HEAT_EXAMPLE, NULL}, .name = {"heat_jacobi_cells", NULL}, .like = {"fv-gather", NULL}};
     assert_int_equal(fb_user_kernel_register(&fb_family_fv_surface, &d, &k), FB_OK);
     assert_int_equal(k, FB_FV_KERNEL_COUNT);
     assert_int_equal(fb_fv_kernel_at(k)->strategy, FB_FV_GATHER);
@@ -359,7 +360,8 @@ static void test_grid_families_take_kernel_files(void **state)
 static void test_examples_compile_through_nvrtc(void **state)
 {
     (void)state;
-    static const fb_define spmv_defs[] = {{"REAL", "double"}, {"WG_SIZE", "128"}, {"UNROLL", "4"}, {"ROWS_PER_ITEM", "2"}};
+    static const fb_define spmv_defs[] = {
+        {"REAL", "double"}, {"WG_SIZE", "128"}, {"UNROLL", "4"}, {"ROWS_PER_ITEM", "2"}};
     static const fb_define heat_defs[] = {
         {"REAL", "float"}, {"ORDER", "1"}, {"GROUP_ITEMS", "256"}, {"CELLS_PER_ITEM", "2"}};
     fb_user_kernel_decl d = example();
