@@ -3,6 +3,7 @@
 #include "user_kernel.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,7 +231,10 @@ static long long apply(expr *e, char op, long long a, long long b)
             if (e->dev && !e->err[0]) snprintf(e->err, sizeof e->err, "divides by zero");
             return 0;
         }
-        r = op == '/' ? a / b : a % b;
+        if (a == LLONG_MIN && b == -1)
+            over = 1; /* the one quotient that does not fit */
+        else
+            r = op == '/' ? a / b : a % b;
     }
     if (over && !e->err[0]) snprintf(e->err, sizeof e->err, "overflows 64 bits");
     return r;

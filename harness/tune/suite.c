@@ -638,7 +638,7 @@ static fb_status read_user_kernel(parser *P, yaml_node_t *n, fb_suite_case *c)
     FB_ALLOC(c->kernels, 1, "suite kernels");
     c->kernels[c->nkernels++] = k;
 fail:
-    for (int i = 0; u && i < u->d.nparams; ++i)
+    for (int i = 0; u && i < FB_MAX_PARAMS; ++i) /* one being read when it failed included */
         free(u->axes[i].values);
     free(u);
     return status;
