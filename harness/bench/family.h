@@ -61,6 +61,10 @@ typedef struct fb_family {
      * NULL for the solver's kernels, whose OpenMP baseline is a pipeline
      * called directly (kernels/ns/ns_omp.c), not a kernel per launch. */
     const fb_host_kernel *host_kernels;
+    /* 1: a user's kernel file may take the argument list of one of its
+     * kernels (user_kernel.h); the family then lists such kernels after
+     * its own and runs them as their template. */
+    int user_kernels;
 
     /* The rest is for `sweep`, `tune` and `grid`; a family without a run
      * (stream: the roofline reference) cannot be swept. */

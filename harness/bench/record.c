@@ -1,6 +1,7 @@
 /* record.c - the fields every measurement record shares (docs/results.md),
  * built once for every family. */
 #include "record.h"
+#include "user_kernel.h"
 
 json_t *fb_json_params(const fb_param_axis *axes, int naxes, const fb_param_point *p)
 {
@@ -24,6 +25,7 @@ json_t *fb_json_kernel_record(const fb_device_info *d, const fb_kernel_record *k
                             "backend", d->backend, "device", d->id, "device_name", d->name, "precision",
                             k->is_double ? "double" : "single", "cold", k->cold);
     json_object_set_new(rec, "params", k->params);
+    if (k->user) json_object_set_new(rec, "kernel_file", fb_user_kernel_json(k->user));
     if (k->launch && k->launch->dims > 0) json_object_set_new(rec, "launch", fb_json_launch(k->launch));
     if (k->resources) json_object_set_new(rec, "kernel_resources", fb_kernel_resources_json(k->resources));
     json_object_set_new(rec, "flops", json_real(k->flops));

@@ -22,6 +22,8 @@ json_t *fb_json_params(const fb_param_axis *axes, int naxes, const fb_param_poin
  * "group_multiple", "groups_per_unit", "occupancy"} (docs/results.md). */
 json_t *fb_kernel_resources_json(const fb_kernel_resources *k);
 
+struct fb_user_kernel;
+
 /* What every kernel measurement record holds (docs/results.md); a family
  * adds its problem, its check, its status and its own figures. */
 typedef struct fb_kernel_record {
@@ -32,6 +34,7 @@ typedef struct fb_kernel_record {
     const fb_kernel_resources *resources; /* NULL: the backend did not say */
     double flops, bytes, gflops, gbs;     /* the model and its rates at the median */
     const fb_measurement *m;
+    const struct fb_user_kernel *user; /* a user's kernel file: "kernel_file" (user_kernel.h); else NULL */
 } fb_kernel_record;
 
 json_t *fb_json_kernel_record(const fb_device_info *d, const fb_kernel_record *k);

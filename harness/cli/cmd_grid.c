@@ -15,6 +15,7 @@
 #include "families.h"
 #include "grid/heat2d.h"
 #include "plan.h"
+#include "user_kernel_cli.h"
 
 #define DEFAULT_REPEATS 3
 #define MAX_REPEATS 1000
@@ -53,6 +54,7 @@ static const fb_option options[] = {
     {"cache", "FILE", "tuning cache for --tuned (default $FLOWBENCH_TUNING_CACHE or ~/.cache/flowbench/tuning.json)",
      0},
     {"list", NULL, "list the grid families, their kernels and parameters, then exit", 0},
+    FB_CLI_USER_KERNEL_OPTIONS,
     {NULL, NULL, NULL, 0},
 };
 
@@ -88,6 +90,8 @@ static fb_status read_kernel(const fb_parsed *args, grid_cli *c)
     const char *name = fb_cli_value(args, "kernel");
     const char *const *params;
     int nparams = fb_cli_values(args, "param", &params);
+    FB_CHECK(fb_cli_user_kernel(args, c->family, 0, NULL));
+    if (fb_cli_value(args, "kernel-file")) nparams = 0; /* they declared its axes: this run takes the defaults */
     c->run.kernel = name ? fb_family_kernel_find(c->family, name) : 0;
     if (c->run.kernel < 0)
         FB_FAIL(FB_ERR_USAGE, "--kernel: %s has no kernel '%s' (see flowbench grid --list)", c->family->name, name);
@@ -179,6 +183,8 @@ static fb_status read_decomposed(const fb_parsed *args, grid_cli *c, fb_heat2d_p
     FB_CHECK(refuse_measure_options(args));
     if (fb_cli_flag(args, "tuned"))
         FB_FAIL(FB_ERR_USAGE, "--tuned: the cache holds points tuned on one device; a decomposed run takes --param");
+    if (fb_cli_value(args, "kernel-file"))
+        FB_FAIL(FB_ERR_USAGE, "--kernel-file: a decomposed run takes the built-in heat-jacobi only");
     cfg->base = (fb_heat2d_config){&fb_heat2d_kernels[c->run.kernel], c->run.point, c->run.is_double, c->run.measure};
     FB_CHECK(fb_heat2d_dist_check_config(&cfg->base));
     FB_CHECK(fb_cli_int(args, "repeats", DEFAULT_REPEATS, &cfg->repeats));
@@ -343,6 +349,8 @@ const fb_command fb_cmd_grid = {
              "[--out FILE] [--json]\n"
              "       grid --family F --grid SPEC... [--kernel K]... [--param NAME=V1,V2,...]... [--zip] [--dry-run] "
              "[--out FILE]\n"
+             "       grid --family F --grid SPEC --backend opencl|cuda --kernel-file FILE --kernel NAME [--like K]\n"
+             "            [--param NAME=V1,V2,...]... [--constraint EXPR]... [--global-divisor NAME]\n"
              "       mpirun -np P flowbench grid --family heat2d --grid SPEC [--decomp 1d|2d|PXxPY] [--repeats N] ...",
     .description = "Runs one configuration of a structured-grid family exactly as `flowbench sweep`\n"
                    "does (same constraints, measurement, check and record): heat2d is one iteration\n"
@@ -362,6 +370,11 @@ const fb_command fb_cmd_grid = {
                    "(as spmv's: the cross product, or --zip; printed first, run as a sweep, one line\n"
                    "per configuration at the end; docs/grid-studies.md); with --tuned, each kernel's\n"
                    "cached point on each grid.\n"
+                   "Your own kernel: --kernel-file FILE --kernel NAME runs the __kernel NAME of an\n"
+                   "OpenCL C file that takes the argument list of --like K (default: the family's\n"
+                   "first kernel) as K runs (docs/kernels.md); --param NAME=V1,V2,... declares its\n"
+                   "parameters (one value each: a single run; lists: a plan of their points).\n"
+                   "opencl and cuda only.\n"
                    "\n"
                    "heat2d on several ranks (mpirun -np P ..., or --decomp on one): each rank takes\n"
                    "a block of the grid (--decomp 1d: row strips; 2d or PXxPY: blocks) on its own\n"

@@ -27,6 +27,7 @@ static const fb_cli_plan_kind plan_kind = {
     .default_kernel = "csr-scalar",
     .single_only = single_only,
 };
+#include "user_kernel_cli.h"
 
 static const fb_option options[] = {
     {"matrix", "SRC", "matrix file (.mtx, .mtx.gz, .msh, .su2) or gen: spec; repeat it (or all) for a plan of several",
@@ -58,6 +59,7 @@ static const fb_option options[] = {
     {"cache", "FILE", "tuning cache for --tuned (default $FLOWBENCH_TUNING_CACHE or ~/.cache/flowbench/tuning.json)",
      0},
     {"list", NULL, "list the kernels and their parameters, then exit", 0},
+    FB_CLI_USER_KERNEL_OPTIONS,
     {NULL, NULL, NULL, 0},
 };
 
@@ -104,6 +106,7 @@ static fb_status read_options(const fb_parsed *args, spmv_cli *c)
     c->cfg.is_double = !prec || !strcmp(prec, "double");
     c->cfg.point = fb_spmv_default_point(c->kernel);
     if (c->peer && nparams) FB_FAIL(FB_ERR_USAGE, "--param: %s takes no parameters", name);
+    if (fb_cli_value(args, "kernel-file")) nparams = 0; /* they declared its axes: a single run takes the defaults */
     if (fb_cli_flag(args, "tuned") && nparams) FB_FAIL(FB_ERR_USAGE, "--tuned and --param exclude each other");
     if (fb_cli_value(args, "cache") && !fb_cli_flag(args, "tuned"))
         FB_FAIL(FB_ERR_USAGE, "--cache is read with --tuned only");
@@ -304,6 +307,7 @@ static int run_spmv(const fb_parsed *args)
         return 0;
     }
     if (fb_cli_plan_wanted(args, &plan_kind)) return fb_cli_plan_run(args, &plan_kind);
+    FB_CHECK(fb_cli_user_kernel(args, &fb_family_spmv, 0, NULL));
     FB_CHECK(prepare(args, &c, &s));
     run_status = c.peer ? fb_peer_run(c.peer, s.t, &s.A, &c.cfg, &s.r) : fb_spmv_run(s.t, &s.A, &c.cfg, &s.r);
     if (run_status != FB_OK && run_status != FB_ERR_CHECK) {
@@ -312,6 +316,7 @@ static int run_spmv(const fb_parsed *args)
     }
     const fb_device_info *d = fb_target_info(s.t);
     s.rec = fb_spmv_record(d, s.matrix_json, &s.A, &c.cfg, &s.r, s.stream_gbs);
+    if (run_status == FB_ERR_CHECK) json_object_set_new(s.rec, "reason", json_string(fb_error_message()));
     if (s.tuning) json_object_set(s.rec, "tuning", s.tuning);
     if (s.counters) json_object_set_new(s.rec, "counters", fb_counters_json(s.counters, s.r.model.min_bytes));
     print_result(fb_cli_flag(args, "json") ? stderr : stdout, &c, &s.m, &s.A, d, &s.r, s.stream_gbs);
@@ -334,7 +339,9 @@ const fb_command fb_cmd_spmv = {
     .name = "spmv",
     .summary = "measure one SpMV kernel (or a peer library) on one matrix, checked",
     .usage = "spmv --matrix SRC [--backend B] [--kernel K] [--param NAME=VALUE]... [--out FILE] [--json]\n"
-             "       spmv --matrix SRC... [--kernel K]... [--param NAME=V1,V2,...]... [--zip] [--out FILE]",
+             "       spmv --matrix SRC... [--kernel K]... [--param NAME=V1,V2,...]... [--zip] [--out FILE]\n"
+             "       spmv --matrix SRC --backend opencl|cuda --kernel-file FILE --kernel NAME [--like K]\n"
+             "            [--param NAME=V1,V2,...]... [--constraint EXPR]... [--global-divisor NAME]",
     .description = "Runs y = A x with one kernel variant on one backend, measures it with the common\n"
                    "policy (warm-ups, then samples until the median's 95% CI is within --spread),\n"
                    "and checks every y_i against the serial double-precision reference: the error\n"
@@ -349,7 +356,13 @@ const fb_command fb_cmd_spmv = {
                    "plan: their cross product (--zip: the lists side by side), printed first, then\n"
                    "run as a one-case sweep would run it (docs/tuning.md): points a kernel or the\n"
                    "device cannot take are pruned with the reason, the others measured, checked and\n"
-                   "recorded, and one line per configuration printed at the end.",
+                   "recorded, and one line per configuration printed at the end.\n"
+                   "Your own kernel: --kernel-file FILE --kernel NAME runs the __kernel NAME of an\n"
+                   "OpenCL C file that takes the argument list of --like K (default csr-scalar) as\n"
+                   "K runs: its launch, constraints, check and model (docs/kernels.md). Each\n"
+                   "--param NAME=V1,V2,... declares one of its parameters (one value each: a single\n"
+                   "run; lists: a plan of their points). opencl and cuda only: OpenCL C has no\n"
+                   "OpenMP twin.",
     .options = options,
     .min_positional = 0,
     .max_positional = 0,

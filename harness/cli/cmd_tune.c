@@ -18,6 +18,7 @@
 #include "../results/reader.h"
 #include "../tune/cache.h"
 #include "../tune/tune.h"
+#include "user_kernel_cli.h"
 
 /* A search measures many points: each is sampled shorter and to a looser
  * spread than a single measurement (--budget, --spread). */
@@ -48,6 +49,8 @@ static const fb_option options[] = {
     {"no-variants", NULL, "do not measure the other variants for comparison", 0},
     {"replay", "FILE", "take costs from a recorded sweep of this kernel instead of measuring", 0},
     {"seeds", "N", "with --replay: repeat the search for N seeds and report how often it gets within 5%", 0},
+    FB_CLI_USER_KERNEL_OPTIONS,
+    {"param", "NAME=V1,V2,...", "with --kernel-file: a parameter of the file's kernel and the values to search", 1},
     {NULL, NULL, NULL, 0},
 };
 
@@ -128,8 +131,13 @@ fail:
 static fb_status check_problem_options(const fb_parsed *args, const fb_family *f)
 {
     fb_status status = FB_OK;
-    static const char *const solver_only[] = {"level", "cube", "mesh", "steps", "param"};
+    static const char *const solver_only[] = {"level", "cube", "mesh", "steps"};
     const int grid = strcmp(f->problem_key, "grid") == 0;
+    if (fb_cli_value(args, "param") && !fb_cli_value(args, "kernel-file"))
+        FB_FAIL(FB_ERR_USAGE,
+                "--param declares the axes of a kernel file (--kernel-file FILE) or the solver's (--case CASE "
+                "--kernel ns); %s's own kernels are searched over their declared space",
+                f->name);
     for (size_t i = 0; i < sizeof solver_only / sizeof solver_only[0]; ++i)
         if (fb_cli_value(args, solver_only[i]))
             FB_FAIL(FB_ERR_USAGE, "--%s is for the solver's kernels (--case CASE --kernel ns), not %s", solver_only[i],
@@ -157,6 +165,7 @@ static fb_status read_options(const fb_parsed *args, tune_cli *c)
     if (!c->problem || !kernel)
         FB_FAIL(FB_ERR_USAGE, "tune --family %s: --%s %s and --kernel K are required", f->name, f->problem_key,
                 problem_metavar(f));
+    FB_CHECK(fb_cli_user_kernel(args, f, 1, NULL)); /* --kernel-file: its kernel joins the family */
     if ((c->rq.kernel = fb_family_kernel_find(f, kernel)) < 0)
         FB_FAIL(FB_ERR_USAGE, "--kernel: unknown kernel '%s' of %s (see %s)", kernel, f->name, list_hint(f));
     if (f->kernel(c->rq.kernel)->nparams == 0) /* one point: nothing to search, nothing to cache */

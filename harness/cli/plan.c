@@ -8,24 +8,13 @@
 #include <unistd.h>
 
 #include "plan.h"
+#include "user_kernel_cli.h"
 #include "families.h"
 #include "stream/stream.h"
 #include "../results/reader.h"
 #include "../tune/cache.h"
 #include "../tune/suite.h"
 #include "../tune/sweep.h"
-
-int fb_cli_plan_wanted(const fb_parsed *args, const fb_cli_plan_kind *kind)
-{
-    const char *const *v;
-    int n = fb_cli_values(args, "param", &v);
-    for (int i = 0; i < n; ++i)
-        if (strchr(v[i], ',')) return 1;
-    if (fb_cli_flag(args, "dry-run")) return 1;
-    if (fb_cli_values(args, "kernel", &v) == 1 && !strcmp(v[0], "all")) return 1;
-    return fb_cli_flag(args, "zip") || fb_cli_values(args, kind->problem_option, &v) > 1 ||
-           fb_cli_values(args, "kernel", &v) > 1;
-}
 
 /* Not every command that plans declares every option (grid has no --tuned
  * or --counters): an option it does not declare is one not given. */
@@ -39,6 +28,21 @@ static int declares(const fb_parsed *args, const char *name)
 static const char *optional_value(const fb_parsed *args, const char *name)
 {
     return declares(args, name) ? fb_cli_value(args, name) : NULL;
+}
+
+int fb_cli_plan_wanted(const fb_parsed *args, const fb_cli_plan_kind *kind)
+{
+    const char *const *v;
+    int n = fb_cli_values(args, "param", &v);
+    /* A kernel file's --param lists declare its axes; with --tuned the
+     * cache picks its one point, so they plan nothing. */
+    int declaring = optional_value(args, "kernel-file") && declares(args, "tuned") && fb_cli_flag(args, "tuned");
+    for (int i = 0; i < n && !declaring; ++i)
+        if (strchr(v[i], ',')) return 1;
+    if (fb_cli_flag(args, "dry-run")) return 1;
+    if (fb_cli_values(args, "kernel", &v) == 1 && !strcmp(v[0], "all")) return 1;
+    return fb_cli_flag(args, "zip") || fb_cli_values(args, kind->problem_option, &v) > 1 ||
+           fb_cli_values(args, "kernel", &v) > 1;
 }
 
 /* ---- the suite ---- */
@@ -376,6 +380,7 @@ int fb_cli_plan_run(const fb_parsed *args, const fb_cli_plan_kind *kind)
     int temporary = !fb_cli_value(args, "out") && !fb_cli_flag(args, "dry-run");
     memset(&s, 0, sizeof s);
     FB_CHECK(plan_family(args, kind, &family));
+    if (declares(args, "kernel-file")) FB_CHECK(fb_cli_user_kernel(args, family, 0, NULL)); /* it joins the family */
     FB_CHECK(build_suite(args, kind, family, &s));
     FB_CHECK(open_tuned(args, &o, cache, sizeof cache));
     if (temporary)

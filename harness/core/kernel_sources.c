@@ -4,6 +4,7 @@
 #include "kernel_sources.h"
 #include "files.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,5 +204,33 @@ fb_status fb_kernel_program_text(const char *backend_prelude, const char *source
     return FB_OK;
 fail:
     free(p.data);
+    return status;
+}
+
+fb_status fb_kernel_file_read(const char *path, char **text, size_t *len)
+{
+    fb_status status = FB_OK;
+    FILE *f = NULL;
+    char *buf = NULL;
+    size_t got;
+    *text = NULL;
+    *len = 0;
+    FB_CHECK(fb_file_fopen_read(path, "kernel file", &f));
+    FB_ALLOC(buf, FB_KERNEL_FILE_MAX + 1, "a kernel file");
+    got = fread(buf, 1, FB_KERNEL_FILE_MAX + 1, f);
+    if (ferror(f)) FB_FAIL(FB_ERR_INPUT, "%s: cannot read: %s", path, strerror(errno));
+    if (got > FB_KERNEL_FILE_MAX)
+        FB_FAIL(FB_ERR_INPUT, "%s: larger than %d bytes: not a kernel file", path, FB_KERNEL_FILE_MAX);
+    if (memchr(buf, '\0', got))
+        FB_FAIL(FB_ERR_INPUT, "%s: holds a NUL byte at offset %zu: not OpenCL C text", path,
+                (size_t)((const char *)memchr(buf, '\0', got) - buf));
+    buf[got] = '\0';
+    *text = realloc(buf, got + 1); /* give back the room a short file did not use */
+    if (!*text) *text = buf;
+    buf = NULL;
+    *len = got;
+fail:
+    free(buf);
+    if (f) fclose(f);
     return status;
 }

@@ -285,7 +285,7 @@ static void print_head(const fb_results_set *base, const fb_results_set *next, c
  * an spmv record and a sweep record of one configuration must pair. */
 typedef struct pair_index {
     const fb_results_set *set;
-    char **key;    /* per record: benchmark|kernel|backend|device|precision|params|problem|cold */
+    char **key;    /* per record: benchmark|kernel|backend|device|precision|params|problem|cold[|kernel file hash] */
     char **family; /* per record: the same without params (--pair-by kernel) */
     int *order;    /* record indices sorted by key, then file order */
 } pair_index;
@@ -298,10 +298,13 @@ static char *measured_key(const json_t *rec, int with_params)
     if (!*id) id = fb_json_str(m, "source");
     size_t len = 1024 + strlen(id) + (params ? strlen(params) : 0);
     char *key = malloc(len);
+    /* a user's kernel file that changed is another kernel: its content hash ends the key */
+    const char *file_hash = fb_json_str(rec, "kernel_file.hash");
     if (key)
-        snprintf(key, len, "%s|%s|%s|%s|%s|%s|%s|%s", fb_json_str(rec, "benchmark"), fb_json_str(rec, "kernel"),
+        snprintf(key, len, "%s|%s|%s|%s|%s|%s|%s|%s%s%s", fb_json_str(rec, "benchmark"), fb_json_str(rec, "kernel"),
                  fb_json_str(rec, "backend"), fb_json_str(rec, "device_name"), fb_json_str(rec, "precision"),
-                 params ? params : "", id, json_is_true(json_object_get(rec, "cold")) ? "cold" : "");
+                 params ? params : "", id, json_is_true(json_object_get(rec, "cold")) ? "cold" : "",
+                 *file_hash ? "|" : "", file_hash);
     free(params);
     return key;
 }
@@ -422,7 +425,8 @@ static void params_diff(const json_t *a, const json_t *b, char *buf, size_t len)
     }
 }
 
-static const char *const key_fields[] = {"benchmark", "kernel", "backend", "device_name", "precision", NULL};
+static const char *const key_fields[] = {"benchmark", "kernel",           "backend", "device_name",
+                                         "precision", "kernel_file.hash", NULL};
 
 /* Fields of the key that differ between BASE's record i and NEW's record
  * j, as "params differ: WG_SIZE 128 vs 256" or "device_name differs: A vs

@@ -559,7 +559,10 @@ static double param_with_role(const fb_record *r, fb_axis_role role)
 {
     const fb_family *f = fb_family_find(str(r, "benchmark"));
     if (!f) return NAN;
-    const fb_param_axis *a = fb_family_axis_with_role(f, fb_family_kernel_find(f, str(r, "kernel")), role);
+    int k = fb_family_kernel_find(f, str(r, "kernel"));
+    if (k < 0)
+        k = fb_family_kernel_find(f, fb_json_str(r->json, "kernel_file.like")); /* a user's file: its template's */
+    const fb_param_axis *a = fb_family_axis_with_role(f, k, role);
     return a ? fb_json_num(json_object_get(r->json, "params"), a->name) : NAN;
 }
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "../bench/user_kernel.h"
 #include "../core/files.h"
 #include "../core/interrupt.h"
 #include "../core/json_index.h"
@@ -541,8 +542,8 @@ static fb_status known_key(parser *P, const char *key, yaml_node_t *v, void *ctx
     return FB_ERR_USAGE;
 }
 
-static const char case_keys[] =
-    "name, description, family, kernels, space, params, zip, matrices, grids, backends, precisions, measure";
+static const char case_keys[] = "name, description, family, kernels, kernel_file, kernel, like, constraints, "
+                                "global_divisor, space, params, zip, matrices, grids, backends, precisions, measure";
 static const char suite_keys[] =
     "suite, description, backends, precisions, stream, stream_n, measure, matrices, grids, cases";
 
@@ -551,6 +552,115 @@ static fb_status copy_strings(char **from, int n, char ***to, int *nto)
     fb_status status = FB_OK;
     for (int i = 0; i < n; ++i)
         FB_CHECK(push_string(to, nto, from[i]));
+fail:
+    return status;
+}
+
+/* ---- a case's own kernel file (bench/user_kernel.h) ---- */
+
+#define USER_WHERE_LEN 1100
+#define USER_WHERES (3 + FB_MAX_PARAMS + FB_USER_MAX_CONSTRAINTS + 1)
+
+typedef struct user_decl {
+    fb_user_kernel_decl d;
+    char path[2048];
+    char where[USER_WHERES][USER_WHERE_LEN]; /* "x.suite: line 12" of each item */
+    int nwhere;
+    fb_suite_axis axes[FB_MAX_PARAMS]; /* the values under params: */
+} user_decl;
+
+static const char *where_at(parser *P, user_decl *u, const yaml_node_t *n)
+{
+    char *w = u->where[u->nwhere++];
+    snprintf(w, USER_WHERE_LEN, "%s: line %d", P->path, line_of(n));
+    return w;
+}
+
+/* A scalar under key: its text and where it is, or an error on its line. */
+static fb_status user_text(parser *P, yaml_node_t *n, const char *key, user_decl *u, fb_user_text_decl *out)
+{
+    fb_status status = FB_OK;
+    const char *s = scalar_of(n);
+    if (!s || !*s) SUITE_FAIL(n, "%s: expected a %s", key, strcmp(key, "constraints") ? "name" : "comparison");
+    *out = (fb_user_text_decl){s, where_at(P, u, n)};
+fail:
+    return status;
+}
+
+/* Every name under params: with its values: the kernel's axes. */
+static fb_status user_params(parser *P, yaml_node_t *n, user_decl *u)
+{
+    fb_status status = FB_OK;
+    if (n->type != YAML_MAPPING_NODE) SUITE_FAIL(n, "params: expected NAME: values lines");
+    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; ++p) {
+        yaml_node_t *key = node_at(P, p->key);
+        if (u->d.nparams == FB_MAX_PARAMS) SUITE_FAIL(key, "params: a kernel has at most %d parameters", FB_MAX_PARAMS);
+        fb_suite_axis *a = &u->axes[u->d.nparams];
+        FB_CHECK(read_name(P, key, "params", a->name, sizeof a->name));
+        FB_CHECK(read_axis_values(P, node_at(P, p->value), a));
+        u->d.params[u->d.nparams++] = (fb_user_param_decl){a->name, a->values, a->nvalues, where_at(P, u, key)};
+    }
+fail:
+    return status;
+}
+
+static fb_status user_constraints(parser *P, yaml_node_t *n, user_decl *u)
+{
+    fb_status status = FB_OK;
+    yaml_node_t **items = NULL;
+    int count;
+    FB_CHECK(items_of(P, n, "constraints", &items, &count));
+    if (count > FB_USER_MAX_CONSTRAINTS) SUITE_FAIL(n, "constraints: at most %d", FB_USER_MAX_CONSTRAINTS);
+    for (int i = 0; i < count; ++i)
+        FB_CHECK(user_text(P, items[i], "constraints", u, &u->d.constraints[u->d.nconstraints++]));
+fail:
+    free(items);
+    return status;
+}
+
+/* kernel_file: (relative to the suite), kernel:, like:, constraints:,
+ * global_divisor: and the values under params: declare the file's kernel,
+ * which is registered with the family and is the case's one kernel. */
+static fb_status read_user_kernel(parser *P, yaml_node_t *n, fb_suite_case *c)
+{
+    fb_status status = FB_OK;
+    yaml_node_t *file = map_get(P, n, "kernel_file"), *v;
+    user_decl *u = NULL;
+    int k;
+    FB_ALLOC(u, 1, "a kernel file's declaration");
+    if ((v = map_get(P, n, "kernels")))
+        SUITE_FAIL(v, "kernels: a case with kernel_file runs that file's kernel (kernel: NAME), not kernels:");
+    if (!(v = map_get(P, n, "kernel"))) SUITE_FAIL(file, "kernel_file: give kernel: NAME, the __kernel to run");
+    FB_CHECK(user_text(P, v, "kernel", u, &u->d.name));
+    FB_CHECK(user_text(P, file, "kernel_file", u, &u->d.file));
+    join_path(P->dir, u->d.file.text, u->path, sizeof u->path);
+    u->d.file.text = u->path;
+    if ((v = map_get(P, n, "like"))) FB_CHECK(user_text(P, v, "like", u, &u->d.like));
+    if ((v = map_get(P, n, "global_divisor"))) FB_CHECK(user_text(P, v, "global_divisor", u, &u->d.divisor));
+    if ((v = map_get(P, n, "constraints"))) FB_CHECK(user_constraints(P, v, u));
+    if ((v = map_get(P, n, "params"))) FB_CHECK(user_params(P, v, u));
+    status = fb_user_kernel_register(c->family, &u->d, &k);
+    if (status == FB_ERR_USAGE) status = FB_ERR_INPUT; /* the message names the suite and the line */
+    FB_CHECK(status);
+    FB_ALLOC(c->kernels, 1, "suite kernels");
+    c->kernels[c->nkernels++] = k;
+fail:
+    for (int i = 0; u && i < FB_MAX_PARAMS; ++i) /* one being read when it failed included */
+        free(u->axes[i].values);
+    free(u);
+    return status;
+}
+
+/* The keys that describe a kernel file, refused without one. */
+static fb_status refuse_user_keys(parser *P, yaml_node_t *n)
+{
+    fb_status status = FB_OK;
+    static const char *const keys[] = {"kernel", "like", "constraints", "global_divisor", NULL};
+    yaml_node_t *v;
+    for (int i = 0; keys[i]; ++i)
+        if ((v = map_get(P, n, keys[i])))
+            SUITE_FAIL(v, "%s: describes a kernel file: give kernel_file: too (the family's own kernels are kernels:)",
+                       keys[i]);
 fail:
     return status;
 }
@@ -564,6 +674,8 @@ static fb_status read_case_family(parser *P, yaml_node_t *n, fb_suite_case *c)
         SUITE_FAIL(v, "family: '%s' is not a benchmark family this flowbench has", name ? name : "(a list)");
     if (!fb_family_sweepable(c->family))
         SUITE_FAIL(v, "family: %s has no sweep run (it is the roofline reference)", name);
+    if (map_get(P, n, "kernel_file")) return read_user_kernel(P, n, c);
+    FB_CHECK(refuse_user_keys(P, n));
     if (!(v = map_get(P, n, "kernels"))) SUITE_FAIL(n, "case %s: no kernels (a list, or all)", c->name);
     FB_CHECK(read_kernels(P, v, c));
 fail:

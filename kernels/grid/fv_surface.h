@@ -32,11 +32,24 @@ enum { FB_FV_LAYOUT, FB_FV_AOSOA_BLOCK, FB_FV_WG_SIZE, FB_FV_LOCAL_RESERVE, FB_F
 typedef struct fb_fv_kernel {
     const char *name; /* "fv-passes" */
     const char *summary;
-    int deterministic; /* the additions into a cell happen in the reference's order */
-    fb_param_axis params[FB_FV_NPARAMS];
+    int deterministic;                   /* the additions into a cell happen in the reference's order */
+    fb_param_axis params[FB_MAX_PARAMS]; /* the FB_FV_NPARAMS axes (then a user kernel's own) */
+    int nparams;
+    fb_fv_kernel_id strategy; /* the flux distribution: its launches and its model */
+    /* A user's kernel file (bench/user_kernel.h) in its template's row: it
+     * replaces the strategy's flux kernel (fv_pass, fv_face_atomic,
+     * fv_surface); fv_zero and fv_gather stay the family's. NULL for a
+     * built-in. */
+    const char *source, *source_text;
+    const struct fb_user_kernel *user;
 } fb_fv_kernel;
 
 extern const fb_fv_kernel fb_fv_kernels[FB_FV_KERNEL_COUNT];
+
+/* Kernel i of the family: a built-in (i < FB_FV_KERNEL_COUNT), then the
+ * user kernels registered so far; NULL past them. */
+const fb_fv_kernel *fb_fv_kernel_at(int i);
+int fb_fv_kernel_total(void);
 
 /* A grid and its initial field: a smooth periodic flow with positive
  * density and pressure, AoS doubles U[c * 5 + v]. */
@@ -73,6 +86,7 @@ typedef struct fb_fv_model {
     double moved_bytes; /* what this variant moves with perfect reuse within a launch */
 } fb_fv_model;
 
+/* kernel: the strategy (fb_fv_kernel_id), whose launches decide the bytes moved. */
 fb_fv_model fb_fv_model_of(int kernel, int cells, int real_bytes);
 
 typedef struct fb_fv_result {

@@ -6,20 +6,20 @@
 #include <string.h>
 
 #include "bench/record.h"
+#include "bench/user_kernel.h"
 #include "fv_surface.h"
 
-static fb_family_kernel kernels[FB_FV_KERNEL_COUNT];
+static fb_family_kernel kernels[FB_FV_KERNEL_COUNT + FB_USER_KERNEL_MAX];
 
+/* The built-ins, then the user's kernel files (bench/user_kernel.h). */
 static const fb_family_kernel *kernel_at(int i)
 {
-    if (!kernels[0].name)
-        for (int k = 0; k < FB_FV_KERNEL_COUNT; ++k)
-            kernels[k] = (fb_family_kernel){fb_fv_kernels[k].name, fb_fv_kernels[k].summary, FB_FV_NPARAMS,
-                                            fb_fv_kernels[k].params, FB_FV_SOURCE};
+    const fb_fv_kernel *k = fb_fv_kernel_at(i);
+    kernels[i] = (fb_family_kernel){k->name, k->summary, k->nparams, k->params, k->user ? k->source : FB_FV_SOURCE};
     return &kernels[i];
 }
 
-static int kernel_count(void) { return FB_FV_KERNEL_COUNT; }
+static int kernel_count(void) { return fb_fv_kernel_total(); }
 
 static fb_status problem_open(const char *spec, void **out) { return fb_fv_grid_open(spec, (fb_fv_grid **)out); }
 
@@ -66,6 +66,7 @@ const fb_family fb_family_fv_surface = {
     .kernel = kernel_at,
     .variants = variants,
     .host_kernels = fb_fv_surface_host_kernels,
+    .user_kernels = 1,
     .problem_key = "grid",
     .problem_parse = fb_fv_grid_parse,
     .problem_open = problem_open,
@@ -77,21 +78,22 @@ const fb_family fb_family_fv_surface = {
 
 json_t *fb_fv_record(const fb_device_info *d, const fb_fv_grid *g, const fb_fv_config *cfg, const fb_fv_result *r)
 {
-    const fb_fv_kernel *k = &fb_fv_kernels[cfg->kernel];
+    const fb_fv_kernel *k = fb_fv_kernel_at(cfg->kernel);
     char layout[16];
     fb_fv_layout_name(&cfg->point, layout, sizeof layout);
     fb_kernel_record base = {.benchmark = "fv-surface",
                              .kernel = k->name,
                              .is_double = cfg->is_double,
                              .cold = cfg->measure.cold,
-                             .params = fb_json_params(k->params, FB_FV_NPARAMS, &cfg->point),
+                             .params = fb_json_params(k->params, k->nparams, &cfg->point),
                              .launch = &r->launch,
                              .resources = r->has_resources ? &r->resources : NULL,
                              .flops = r->model.flops,
                              .bytes = r->model.min_bytes,
                              .gflops = r->gflops,
                              .gbs = r->gbs,
-                             .m = &r->m};
+                             .m = &r->m,
+                             .user = k->user};
     json_t *rec = fb_json_kernel_record(d, &base);
     json_object_set_new(rec, "layout", json_string(layout));
     json_object_set_new(rec, "grid", json_deep_copy(g->json));

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench/user_kernel.h"
+
 // clang-format off
 #define FV_AXES                                                                                                       \
     {{"LAYOUT", 1, {0, 1, 2}, 3, "cell layout: 0 AoS, 1 SoA, 2 AoSoA", 0, FB_ROLE_LAYOUT},                             \
@@ -19,10 +21,42 @@
 // clang-format on
 
 const fb_fv_kernel fb_fv_kernels[FB_FV_KERNEL_COUNT] = {
-    {"fv-passes", "6 passes, one per direction and side: each cell updated by one face per pass, no races", 1, FV_AXES},
-    {"fv-atomic", "one pass over all faces, atomic adds into both neighbours", 0, FV_AXES},
-    {"fv-gather", "face fluxes to a face array, then each cell sums its 6 faces", 1, FV_AXES},
+    {"fv-passes", "6 passes, one per direction and side: each cell updated by one face per pass, no races", 1, FV_AXES,
+     FB_FV_NPARAMS, FB_FV_PASSES, NULL, NULL, NULL},
+    {"fv-atomic", "one pass over all faces, atomic adds into both neighbours", 0, FV_AXES, FB_FV_NPARAMS, FB_FV_ATOMIC,
+     NULL, NULL, NULL},
+    {"fv-gather", "face fluxes to a face array, then each cell sums its 6 faces", 1, FV_AXES, FB_FV_NPARAMS,
+     FB_FV_GATHER, NULL, NULL, NULL},
 };
+
+/* ---- user kernels: the template's row, the user's file and axes ---- */
+
+static fb_fv_kernel user_rows[FB_USER_KERNEL_MAX];
+
+/* Rewritten from the registry on every call (it only grows in a run). */
+int fb_fv_kernel_total(void)
+{
+    int n = fb_user_kernel_count(&fb_family_fv_surface);
+    for (int u = 0; u < n; ++u) {
+        const fb_user_kernel *uk = fb_user_kernel_at(&fb_family_fv_surface, u);
+        fb_fv_kernel *d = &user_rows[u];
+        *d = fb_fv_kernels[uk->like_kernel];
+        d->name = uk->name;
+        d->summary = uk->summary;
+        d->source = uk->path;
+        d->source_text = uk->text;
+        d->nparams = uk->nparams;
+        memcpy(d->params, uk->params, sizeof d->params);
+        d->user = uk;
+    }
+    return FB_FV_KERNEL_COUNT + n;
+}
+
+const fb_fv_kernel *fb_fv_kernel_at(int i)
+{
+    if (i >= 0 && i < FB_FV_KERNEL_COUNT) return &fb_fv_kernels[i];
+    return i >= 0 && i < fb_fv_kernel_total() ? &user_rows[i - FB_FV_KERNEL_COUNT] : NULL;
+}
 
 fb_param_point fb_fv_default_point(void)
 {
@@ -47,7 +81,7 @@ void fb_fv_layout_name(const fb_param_point *p, char *out, size_t len)
 static fb_status in_space(const fb_fv_kernel *k, const fb_param_point *p)
 {
     fb_status status = FB_OK;
-    for (int i = 0; i < FB_FV_NPARAMS; ++i) {
+    for (int i = 0; i < k->nparams; ++i) {
         int ok = 0;
         for (int v = 0; v < k->params[i].nvalues; ++v)
             ok |= k->params[i].values[v] == p->values[i];
@@ -60,9 +94,10 @@ fail:
 fb_status fb_fv_check_point(const fb_fv_grid *g, const fb_fv_config *cfg, const fb_device_info *dev)
 {
     fb_status status = FB_OK;
-    const fb_fv_kernel *k = &fb_fv_kernels[cfg->kernel];
+    const fb_fv_kernel *k = fb_fv_kernel_at(cfg->kernel);
     const int *v = cfg->point.values;
     (void)g;
+    if (k->user) FB_CHECK(fb_user_kernel_check(k->user, &cfg->point, dev, cfg->is_double));
     FB_CHECK(in_space(k, &cfg->point));
     if (v[FB_FV_LAYOUT] != 2 && v[FB_FV_AOSOA_BLOCK] != k->params[FB_FV_AOSOA_BLOCK].def)
         FB_FAIL(FB_ERR_USAGE, "%s: AOSOA_BLOCK applies to LAYOUT 2 only (the LAYOUT %d run is the one at %d)", k->name,
@@ -81,7 +116,7 @@ fb_status fb_fv_check_point(const fb_fv_grid *g, const fb_fv_config *cfg, const 
     /* atomicAdd on double is native from sm_60; OpenCL's 64-bit
      * compare-and-swap (cl_khr_int64_base_atomics) is checked when the
      * kernel compiles (its #error names the extension) */
-    if (cfg->kernel == FB_FV_ATOMIC && cfg->is_double && dev->cc_major && dev->cc_major < 6)
+    if (k->strategy == FB_FV_ATOMIC && cfg->is_double && dev->cc_major && dev->cc_major < 6)
         FB_FAIL(FB_ERR_UNAVAILABLE, "%s on %s: double atomicAdd needs compute capability 6.0", k->name, dev->id);
 fail:
     return status;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/user_kernel.h"
 #include "core/kernel_sources.h"
 #include "fv_surface.h"
 
@@ -25,7 +26,8 @@ typedef struct fv_run {
     fb_target *t;
     const fb_fv_grid *g;
     const fb_fv_config *cfg;
-    size_t padded; /* cells rounded up to whole AoSoA blocks */
+    const fb_fv_kernel *k; /* the family's row of cfg->kernel */
+    size_t padded;         /* cells rounded up to whole AoSoA blocks */
     fb_buffer *U, *R, *F;
     fv_step steps[FV_MAX_LAUNCHES];
     int nsteps;
@@ -44,6 +46,19 @@ static size_t layout_index(const fb_param_point *p, size_t c, size_t v, size_t n
     if (p->values[FB_FV_LAYOUT] == 0) return c * FV_NVAR + v;
     if (p->values[FB_FV_LAYOUT] == 1) return v * n + c;
     return ((c / b) * FV_NVAR + v) * b + c % b;
+}
+
+/* R (and F) start as NaN: a cell or face no item writes fails the check
+ * instead of keeping what the memory held (a previous configuration's
+ * right answer, in a reused buffer). host: room for n REALs. */
+static fb_status poison(fv_run *s, fb_buffer *b, char *host, size_t n)
+{
+    const size_t real = s->cfg->is_double ? sizeof(double) : sizeof(float);
+    const double dnan = NAN;
+    const float fnan = NAN;
+    for (size_t i = 0; i < n; ++i)
+        memcpy(host + i * real, s->cfg->is_double ? (const void *)&dnan : (const void *)&fnan, real);
+    return fb_target_copy_in(s->t, b, host, n * real);
 }
 
 static fb_status upload_field(fv_run *s)
@@ -65,7 +80,13 @@ static fb_status upload_field(fv_run *s)
     FB_CHECK(fb_target_alloc(s->t, count * real, &s->U));
     FB_CHECK(fb_target_copy_in(s->t, s->U, host, count * real));
     FB_CHECK(fb_target_alloc(s->t, count * real, &s->R));
-    if (s->cfg->kernel == FB_FV_GATHER) FB_CHECK(fb_target_alloc(s->t, 3 * n * FV_NVAR * real, &s->F));
+    FB_CHECK(poison(s, s->R, host, count));
+    if (s->k->strategy == FB_FV_GATHER) {
+        FB_CHECK(fb_target_alloc(s->t, 3 * n * FV_NVAR * real, &s->F));
+        free(host);
+        FB_ALLOC(host, 3 * n * FV_NVAR * real, "the face array's initial values");
+        FB_CHECK(poison(s, s->F, host, 3 * n * FV_NVAR));
+    }
 fail:
     free(host);
     return status;
@@ -92,32 +113,38 @@ fail:
     return status;
 }
 
-static fb_status build(fv_run *s, const char *kernel_name, fb_kernel **out)
+/* kernel_name with the point as defines: a user kernel's flux kernel
+ * (user: 1) from the user's file, every other from the family's source. */
+static fb_status build(fv_run *s, const char *kernel_name, int user, fb_kernel **out)
 {
     fb_status status = FB_OK;
-    const fb_fv_kernel *k = &fb_fv_kernels[s->cfg->kernel];
-    fb_define defines[FB_FV_NPARAMS + 1];
-    char values[FB_FV_NPARAMS][16];
+    const fb_fv_kernel *k = s->k;
+    fb_define defines[FB_MAX_PARAMS + 1];
+    char values[FB_MAX_PARAMS][16];
     defines[0] = (fb_define){"REAL", s->cfg->is_double ? "double" : "float"};
-    for (int i = 0; i < FB_FV_NPARAMS; ++i) {
+    for (int i = 0; i < k->nparams; ++i) {
         snprintf(values[i], sizeof values[i], "%d", s->cfg->point.values[i]);
         defines[i + 1] = (fb_define){k->params[i].name, values[i]};
     }
-    const char *text = fb_kernel_source(FB_FV_SOURCE);
-    fb_program_spec spec = {FB_FV_SOURCE, text, kernel_name, defines, FB_FV_NPARAMS + 1, fb_fv_surface_host_kernels};
-    if (!spec.source_text) FB_FAIL(FB_ERR_INPUT, "kernel source %s is not embedded", FB_FV_SOURCE);
+    const char *source = user ? k->source : FB_FV_SOURCE;
+    const char *text = user ? k->source_text : fb_kernel_source(FB_FV_SOURCE);
+    fb_program_spec spec = {source, text, kernel_name, defines, k->nparams + 1, fb_fv_surface_host_kernels};
+    if (!spec.source_text) FB_FAIL(FB_ERR_INPUT, "kernel source %s is not embedded", source);
     FB_CHECK(fb_target_build(s->t, &spec, out));
 fail:
     return status;
 }
 
-/* Appends one launch of kernel_name over `items` work-items. */
-static fb_status add_step(fv_run *s, const char *kernel_name, size_t items, const fb_arg *args, int nargs)
+/* Appends one launch of kernel_name over `items` work-items. The flux
+ * kernel (flux: 1) of a user kernel is the user's, with its divisor. */
+static fb_status add_step(fv_run *s, const char *kernel_name, int flux, size_t items, const fb_arg *args, int nargs)
 {
     fb_status status = FB_OK;
     fv_step *st = &s->steps[s->nsteps];
-    FB_CHECK(build(s, kernel_name, &st->kernel));
+    const fb_user_kernel *uk = flux ? s->k->user : NULL;
+    FB_CHECK(build(s, uk ? uk->name : kernel_name, uk != NULL, &st->kernel));
     st->launch = fb_launch_1d(items, (size_t)s->cfg->point.values[FB_FV_WG_SIZE]);
+    if (uk) fb_user_kernel_divide(uk, &s->cfg->point, &st->launch);
     memcpy(st->args, args, (size_t)nargs * sizeof *args);
     st->nargs = nargs;
     s->nsteps++;
@@ -137,24 +164,24 @@ static fb_status plan(fv_run *s, int *main)
     fb_arg U = fb_arg_buffer(s->U), R = fb_arg_buffer(s->R);
     fb_arg areas[3] = {fb_arg_real(dbl, g->area[0]), fb_arg_real(dbl, g->area[1]), fb_arg_real(dbl, g->area[2])};
     *main = 0;
-    if (s->cfg->kernel == FB_FV_PASSES) {
+    if (s->k->strategy == FB_FV_PASSES) {
         for (int d = 0; d < 3; ++d)
             for (int side = 0; side < 2; ++side) {
                 fb_arg a[] = {nx, ny, nz, fb_arg_i32(d), fb_arg_i32(side), areas[d], U, R};
-                FB_CHECK(add_step(s, "fv_pass", n, a, 8));
+                FB_CHECK(add_step(s, "fv_pass", 1, n, a, 8));
             }
-    } else if (s->cfg->kernel == FB_FV_ATOMIC) {
+    } else if (s->k->strategy == FB_FV_ATOMIC) {
         fb_arg zero[] = {fb_arg_i32((int32_t)(s->padded * FV_NVAR)), R};
         fb_arg faces[] = {nx, ny, nz, areas[0], areas[1], areas[2], U, R};
-        FB_CHECK(add_step(s, "fv_zero", s->padded * FV_NVAR, zero, 2));
-        FB_CHECK(add_step(s, "fv_face_atomic", 3 * n, faces, 8));
+        FB_CHECK(add_step(s, "fv_zero", 0, s->padded * FV_NVAR, zero, 2));
+        FB_CHECK(add_step(s, "fv_face_atomic", 1, 3 * n, faces, 8));
         *main = 1;
     } else {
         fb_arg F = fb_arg_buffer(s->F);
         fb_arg faces[] = {nx, ny, nz, areas[0], areas[1], areas[2], U, F};
         fb_arg gather[] = {nx, ny, nz, F, R};
-        FB_CHECK(add_step(s, "fv_surface", 3 * n, faces, 8));
-        FB_CHECK(add_step(s, "fv_gather", n, gather, 5));
+        FB_CHECK(add_step(s, "fv_surface", 1, 3 * n, faces, 8));
+        FB_CHECK(add_step(s, "fv_gather", 0, n, gather, 5));
     }
 fail:
     return status;
@@ -180,10 +207,11 @@ static fb_status flush(void *ctx) { return fb_target_flush_cache(((fv_run *)ctx)
 fb_status fb_fv_run(fb_target *t, const fb_fv_grid *g, const fb_fv_config *cfg, fb_fv_result *out)
 {
     fb_status status = FB_OK;
-    fv_run s = {.t = t, .g = g, .cfg = cfg};
+    fv_run s = {.t = t, .g = g, .cfg = cfg, .k = fb_fv_kernel_at(cfg->kernel)};
     const fb_device_info *dev = fb_target_info(t);
     int main_step;
     memset(out, 0, sizeof *out);
+    if (!s.k) FB_FAIL(FB_ERR_USAGE, "fv-surface has no kernel %d", cfg->kernel);
     FB_CHECK(fb_fv_check_point(g, cfg, dev));
     s.padded = padded_cells(g, &cfg->point);
     FB_CHECK(upload_field(&s));
@@ -218,10 +246,13 @@ void fb_fv_result_free(fb_fv_result *r)
 
 /* Bit for bit where the additions follow the reference's order and the
  * arithmetic is the reference's: double precision, a deterministic variant,
- * and a backend that does not fuse multiply-adds (NVRTC does by default). */
+ * and a backend that does not fuse multiply-adds (NVRTC does by default).
+ * Never for a user's kernel file: the reference's order of operations is
+ * a property of the family's code, not of the argument list a file takes. */
 static int claims_bitwise(const fb_fv_config *cfg, const fb_device_info *dev)
 {
-    return cfg->is_double && fb_fv_kernels[cfg->kernel].deterministic && strcmp(dev->backend, "cuda") != 0;
+    const fb_fv_kernel *k = fb_fv_kernel_at(cfg->kernel);
+    return cfg->is_double && k->deterministic && !k->user && strcmp(dev->backend, "cuda") != 0;
 }
 
 /* Reassociating a cell's 6 terms costs up to 5 roundings of the sum of
@@ -231,7 +262,8 @@ static double tolerance_of(const fb_fv_config *cfg, const fb_device_info *dev)
 {
     double eps = cfg->is_double ? DBL_EPSILON : FLT_EPSILON;
     if (claims_bitwise(cfg, dev)) return 0;
-    if (cfg->is_double && fb_fv_kernels[cfg->kernel].deterministic) return 2.0 * FV_FLUX_DEPTH * eps; /* FMA only */
+    if (cfg->is_double && fb_fv_kernel_at(cfg->kernel)->deterministic && !fb_fv_kernel_at(cfg->kernel)->user)
+        return 2.0 * FV_FLUX_DEPTH * eps; /* FMA only */
     return 2.0 * (6 + FV_FLUX_DEPTH) * eps;
 }
 
@@ -252,7 +284,7 @@ fb_status fb_fv_finish(const fb_fv_grid *g, const fb_fv_config *cfg, const fb_de
     size_t n = (size_t)g->cells * FV_NVAR;
     double *ref = NULL, *scale = NULL, *u = NULL, worst = 0, top = 0;
     int same = 1;
-    r->model = fb_fv_model_of(cfg->kernel, g->cells, cfg->is_double ? 8 : 4);
+    r->model = fb_fv_model_of(fb_fv_kernel_at(cfg->kernel)->strategy, g->cells, cfg->is_double ? 8 : 4);
     r->gflops = r->model.flops / r->m.stats.median * 1e-9;
     r->gbs = r->model.min_bytes / r->m.stats.median * 1e-9;
     r->ns_per_cell = r->m.stats.median / g->cells * 1e9;
@@ -265,17 +297,18 @@ fb_status fb_fv_finish(const fb_fv_grid *g, const fb_fv_config *cfg, const fb_de
     fb_fv_reference(&seen, u, ref, scale);
     for (size_t i = 0; i < n; ++i) {
         double e = fabs(r->R[i] - ref[i]);
-        if (!(e <= worst)) worst = e; /* NaN counts as the worst */
+        if (!(e <= worst) && !isnan(worst)) worst = e; /* NaN counts as the worst, and stays it */
         if (scale[i] > top) top = scale[i];
         same &= r->R[i] == ref[i];
     }
     r->rel_error = top > 0 ? worst / top : worst;
+    if (!isfinite(r->rel_error)) r->rel_error = DBL_MAX; /* recorded finite: JSON has no NaN */
     r->bitwise = same;
     r->tolerance = tolerance_of(cfg, dev);
     r->checked_ok = r->rel_error <= r->tolerance;
     if (!r->checked_ok)
         FB_FAIL(FB_ERR_CHECK, "%s on %s: wrong residual (relative error %.3g > tolerance %.3g%s)",
-                fb_fv_kernels[cfg->kernel].name, dev->id, r->rel_error, r->tolerance,
+                fb_fv_kernel_at(cfg->kernel)->name, dev->id, r->rel_error, r->tolerance,
                 r->tolerance == 0 ? ", bitwise equality expected" : "");
 fail:
     free(ref);

@@ -81,11 +81,23 @@ typedef struct fb_heat2d_kernel_def {
     const char *kernel; /* "heat_jacobi" */
     int red_black;      /* two colour passes per iteration */
     int nparams;
-    fb_param_axis params[FB_MAX_PARAMS]; /* BLOCK_X, BLOCK_Y, ORDER */
+    fb_param_axis params[FB_MAX_PARAMS]; /* BLOCK_X, BLOCK_Y, ORDER (then a user kernel's own) */
+    /* Where the update kernel is built from: FB_HEAT2D_SOURCE, embedded, or
+     * a user's file (source_text, user: bench/user_kernel.h) that takes
+     * its template's argument list; heat_max_reduce is always the
+     * family's. */
+    const char *source, *source_text;
+    const struct fb_user_kernel *user;
 } fb_heat2d_kernel_def;
 
 extern const fb_heat2d_kernel_def fb_heat2d_kernels[];
 extern const int fb_heat2d_kernel_count;
+
+/* Kernel i of the family: a built-in (i < fb_heat2d_kernel_count), then
+ * the user kernels registered so far, as their template's row with the
+ * user's file, name and axes; NULL past them. */
+const fb_heat2d_kernel_def *fb_heat2d_kernel_at(int i);
+int fb_heat2d_kernel_total(void);
 
 enum { FB_HEAT2D_BLOCK_X, FB_HEAT2D_BLOCK_Y, FB_HEAT2D_ORDER }; /* axis indices */
 

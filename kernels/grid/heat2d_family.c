@@ -5,21 +5,20 @@
 #include <string.h>
 
 #include "bench/record.h"
+#include "bench/user_kernel.h"
 #include "heat2d.h"
 
-static fb_family_kernel kernels[8];
+static fb_family_kernel kernels[8 + FB_USER_KERNEL_MAX];
 
+/* The built-ins, then the user's kernel files (bench/user_kernel.h). */
 static const fb_family_kernel *kernel_at(int i)
 {
-    if (!kernels[0].name) /* filled on first use from the kernel table */
-        for (int k = 0; k < fb_heat2d_kernel_count; ++k)
-            kernels[k] =
-                (fb_family_kernel){fb_heat2d_kernels[k].name, fb_heat2d_kernels[k].summary,
-                                   fb_heat2d_kernels[k].nparams, fb_heat2d_kernels[k].params, FB_HEAT2D_SOURCE};
+    const fb_heat2d_kernel_def *k = fb_heat2d_kernel_at(i);
+    kernels[i] = (fb_family_kernel){k->name, k->summary, k->nparams, k->params, k->source};
     return &kernels[i];
 }
 
-static int kernel_count(void) { return fb_heat2d_kernel_count; }
+static int kernel_count(void) { return fb_heat2d_kernel_total(); }
 
 static fb_status problem_open(const char *spec, void **out)
 {
@@ -32,7 +31,7 @@ static const json_t *problem_json(const void *p) { return ((const fb_heat2d_prob
 
 static fb_heat2d_config config_of(const fb_family_run *run)
 {
-    fb_heat2d_config cfg = {&fb_heat2d_kernels[run->kernel], run->point, run->is_double, run->measure};
+    fb_heat2d_config cfg = {fb_heat2d_kernel_at(run->kernel), run->point, run->is_double, run->measure};
     return cfg;
 }
 
@@ -69,7 +68,8 @@ json_t *fb_heat2d_record(const fb_device_info *d, const fb_heat2d_problem *p, co
                              .bytes = r->model.min_bytes,
                              .gflops = r->gflops,
                              .gbs = r->gbs,
-                             .m = &r->m};
+                             .m = &r->m,
+                             .user = k->user};
     json_t *rec = fb_json_kernel_record(d, &base);
     json_object_set_new(rec, "grid", json_deep_copy(p->json));
     /* T^n and the two iterates: whether the last-level cache can hold them
@@ -119,6 +119,7 @@ const fb_family fb_family_heat2d = {
     .kernel = kernel_at,
     .variants = variants,
     .host_kernels = fb_heat2d_host_kernels,
+    .user_kernels = 1,
     .problem_key = "grid",
     .problem_parse = fb_heat2d_grid_parse,
     .problem_open = problem_open,

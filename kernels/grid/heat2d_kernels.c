@@ -4,6 +4,9 @@
 #include "heat2d.h"
 
 #include <stdio.h>
+#include <string.h>
+
+#include "bench/user_kernel.h"
 
 #define SHAPES {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}, 11
 #define MAX_SIDE 1024
@@ -19,11 +22,41 @@
 // clang-format on
 
 const fb_heat2d_kernel_def fb_heat2d_kernels[] = {
-    {"heat-jacobi", "Jacobi sweep t_in -> t_out + device max-change reduction", "heat_jacobi", 0, 3, HEAT_AXES},
+    {"heat-jacobi", "Jacobi sweep t_in -> t_out + device max-change reduction", "heat_jacobi", 0, 3, HEAT_AXES,
+     FB_HEAT2D_SOURCE, NULL, NULL},
     {"heat-rbgs", "red-black Gauss-Seidel (two in-place colour passes) + device max-change reduction", "heat_rbgs", 1,
-     3, HEAT_AXES},
+     3, HEAT_AXES, FB_HEAT2D_SOURCE, NULL, NULL},
 };
 const int fb_heat2d_kernel_count = (int)(sizeof fb_heat2d_kernels / sizeof fb_heat2d_kernels[0]);
+
+/* ---- user kernels: the template's row, the user's file and axes ---- */
+
+static fb_heat2d_kernel_def user_rows[FB_USER_KERNEL_MAX];
+
+/* Rewritten from the registry on every call (it only grows in a run). */
+int fb_heat2d_kernel_total(void)
+{
+    int n = fb_user_kernel_count(&fb_family_heat2d);
+    for (int u = 0; u < n; ++u) {
+        const fb_user_kernel *uk = fb_user_kernel_at(&fb_family_heat2d, u);
+        fb_heat2d_kernel_def *d = &user_rows[u];
+        *d = fb_heat2d_kernels[uk->like_kernel];
+        d->name = d->kernel = uk->name;
+        d->summary = uk->summary;
+        d->source = uk->path;
+        d->source_text = uk->text;
+        d->nparams = uk->nparams;
+        memcpy(d->params, uk->params, sizeof d->params);
+        d->user = uk;
+    }
+    return fb_heat2d_kernel_count + n;
+}
+
+const fb_heat2d_kernel_def *fb_heat2d_kernel_at(int i)
+{
+    if (i >= 0 && i < fb_heat2d_kernel_count) return &fb_heat2d_kernels[i];
+    return i >= 0 && i < fb_heat2d_kernel_total() ? &user_rows[i - fb_heat2d_kernel_count] : NULL;
+}
 
 /* ---- space, geometry, model ---- */
 
@@ -58,6 +91,7 @@ fb_status fb_heat2d_check_point(const fb_heat2d_config *cfg, const fb_device_inf
 {
     fb_status status = FB_OK;
     const int order = cfg->point.values[FB_HEAT2D_ORDER];
+    if (cfg->kernel->user) FB_CHECK(fb_user_kernel_check(cfg->kernel->user, &cfg->point, dev, cfg->is_double));
     if (order != 0 && order != 1)
         FB_FAIL(FB_ERR_USAGE, "%s: ORDER=%d is not 0 (row-major) or 1 (column-major)", cfg->kernel->name, order);
     FB_CHECK(check_shape(cfg, dev));

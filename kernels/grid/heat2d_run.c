@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/user_kernel.h"
 #include "core/kernel_sources.h"
 
 #define MAX_ITERATIONS FB_HEAT2D_MAX_ITERATIONS
@@ -124,18 +125,25 @@ fail:
     return status;
 }
 
+/* The update kernel from its source (the family's, or a user's file, with
+ * the user's own axes as defines too), the reduction from the family's. */
 static fb_status build(heat_run *s)
 {
     fb_status status = FB_OK;
+    const fb_heat2d_kernel_def *k = s->cfg->kernel;
     const char *real = s->cfg->is_double ? "double" : "float", *src = FB_HEAT2D_SOURCE;
-    char order[16], items[16];
+    char order[16], items[16], values[FB_MAX_PARAMS][16];
     snprintf(order, sizeof order, "%d", s->cfg->point.values[FB_HEAT2D_ORDER]);
     snprintf(items, sizeof items, "%zu", s->launch.local[0] * s->launch.local[1]);
-    fb_define upd[] = {{"REAL", real}, {"ORDER", order}, {"GROUP_ITEMS", items}}, red[] = {{"REAL", real}};
-    fb_program_spec spec = {src, fb_kernel_source(src), s->cfg->kernel->kernel, upd, 3, fb_heat2d_host_kernels};
-    if (!spec.source_text) FB_FAIL(FB_ERR_INPUT, "kernel source %s is not embedded", src);
+    fb_define upd[3 + FB_MAX_PARAMS] = {{"REAL", real}, {"ORDER", order}, {"GROUP_ITEMS", items}},
+                      red[] = {{"REAL", real}};
+    int nupd = 3 + (k->user ? fb_user_kernel_defines(k->user, &s->cfg->point, upd + 3, values) : 0);
+    const char *usrc = k->source ? k->source : src, *text = k->source_text ? k->source_text : fb_kernel_source(usrc);
+    fb_program_spec spec = {usrc, text, k->kernel, upd, nupd, fb_heat2d_host_kernels};
+    if (!spec.source_text) FB_FAIL(FB_ERR_INPUT, "kernel source %s is not embedded", usrc);
     FB_CHECK(fb_target_build(s->t, &spec, &s->update));
-    spec = (fb_program_spec){src, spec.source_text, "heat_max_reduce", red, 1, fb_heat2d_host_kernels};
+    spec = (fb_program_spec){src, fb_kernel_source(src), "heat_max_reduce", red, 1, fb_heat2d_host_kernels};
+    if (!spec.source_text) FB_FAIL(FB_ERR_INPUT, "kernel source %s is not embedded", src);
     FB_CHECK(fb_target_build(s->t, &spec, &s->reduce));
 fail:
     return status;
@@ -232,7 +240,7 @@ static void max_diff(const double *a, const double *b, size_t n, double *diff, d
     *diff = 0, *scale = 0;
     for (size_t q = 0; q < n; ++q) {
         double e = fabs(a[q] - b[q]);
-        if (!(e <= *diff)) *diff = e;
+        if (!(e <= *diff) && !isnan(*diff)) *diff = e; /* and stays it */
         if (fabs(b[q]) > *scale) *scale = fabs(b[q]);
     }
 }
@@ -258,13 +266,13 @@ static fb_status judge(heat_run *s, const double *T, fb_heat2d_result *r)
     const double dev = (ITERATION_TOL_EPS + ROUNDING_EPS) * eps, ref = p->ref_tol + ROUNDING_EPS * DBL_EPSILON;
     const double abs_tol = steps * (dev + ref) / (1.0 - q);
     max_diff(T, p->ref, cells, &diff, &scale);
-    r->rel_error = diff / scale;
+    r->rel_error = isfinite(diff / scale) ? diff / scale : DBL_MAX; /* recorded finite: JSON has no NaN */
     r->tolerance = abs_tol / scale;
     for (int j = 0; j < g->ny; ++j)
         for (int i = 0; i < g->nx; ++i)
             exact[(size_t)j * g->nx + i] = fb_heat2d_exact(g, i, j, t_end);
     max_diff(T, exact, cells, &diff, &scale);
-    r->analytic_error = diff / scale;
+    r->analytic_error = isfinite(diff / scale) ? diff / scale : DBL_MAX;
     r->analytic_bound =
         (ANALYTIC_MARGIN * (t_end * fb_heat2d_truncation(g) + steps * (exp(x) - 1.0 - x)) + abs_tol) / scale;
     r->checked_ok = r->rel_error <= r->tolerance && r->analytic_error <= r->analytic_bound;
@@ -302,6 +310,16 @@ static void random_field(const heat_run *s, unsigned seed, double *v, size_t n)
         v[q] = (double)(seed >> 8) / 16777216.0;
         if (s->real == sizeof(float)) v[q] = (float)v[q];
     }
+}
+
+/* Fills buffer b (n REALs) with NaN through the host scratch h. */
+static fb_status poison(heat_run *s, fb_buffer *b, unsigned char *h, size_t n)
+{
+    const double dnan = NAN;
+    const float fnan = NAN;
+    for (size_t q = 0; q < n; ++q)
+        memcpy(h + q * s->real, s->real == sizeof(double) ? (const void *)&dnan : (const void *)&fnan, s->real);
+    return fb_target_copy_in(s->t, b, h, n * s->real);
 }
 
 /* The serial twin of one iteration on row-major T (in place): a Jacobi
@@ -349,6 +367,7 @@ static fb_status one_iteration_check(heat_run *s, fb_heat2d_result *r)
     FB_CHECK(fb_target_copy_in(s->t, s->tn, h, bytes));
     to_reals(s, T, cells, order, h);
     FB_CHECK(fb_target_copy_in(s->t, s->ta, h, bytes));
+    FB_CHECK(poison(s, s->tb, h, cells)); /* Jacobi's output: a cell no item writes is NaN */
     s->flip = 0;
     FB_CHECK(iteration(s, &seconds));
     FB_CHECK(fb_target_copy_out(s->t, h, current(s), bytes));
@@ -403,7 +422,9 @@ static fb_status prepare(heat_run *s, fb_heat2d_result *r)
     fb_status status = FB_OK;
     const fb_heat2d_grid *g = &s->p->g;
     FB_CHECK(fb_heat2d_check_point(s->cfg, fb_target_info(s->t)));
-    s->launch = r->launch = fb_heat2d_geometry(&s->cfg->point, g->nx, g->ny);
+    s->launch = fb_heat2d_geometry(&s->cfg->point, g->nx, g->ny);
+    if (s->cfg->kernel->user) fb_user_kernel_divide(s->cfg->kernel->user, &s->cfg->point, &s->launch);
+    r->launch = s->launch;
     s->reduce_launch = fb_launch_1d(FB_HEAT2D_REDUCE_ITEMS, FB_HEAT2D_REDUCE_ITEMS);
     s->groups = (int)(s->launch.global[0] / s->launch.local[0] * (s->launch.global[1] / s->launch.local[1]));
     FB_CHECK(upload(s));

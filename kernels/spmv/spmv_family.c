@@ -1,11 +1,13 @@
 /* spmv_family.c - the SpMV family's descriptor (bench/family.h): its
- * kernels and the peer libraries (kernel indices past the flowbench kernels
- * are the peers), problems as matrix SRC specs, and every device program
- * its space can produce. */
+ * kernels, the peer libraries (kernel indices past the flowbench kernels
+ * are the peers) and the user's kernel files (past the peers;
+ * bench/user_kernel.h), problems as matrix SRC specs, and every device
+ * program its space can produce. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/user_kernel.h"
 #include "peers.h"
 #include "spmv.h"
 #include "spmv_matrix.h"
@@ -33,17 +35,21 @@ static void fill_kernels(void)
     }
 }
 
+static int own_count(void) { return fb_spmv_kernel_count + fb_peer_count(); }
+
 static const fb_family_kernel *kernel_at(int i)
 {
     fill_kernels();
+    if (i >= own_count()) kernels[i] = fb_user_kernel_view(fb_spmv_user_kernel(i - own_count())->user);
     return &kernels[i];
 }
 
-static int kernel_count(void) { return fb_spmv_kernel_count + fb_peer_count(); }
+static int kernel_count(void) { return own_count() + fb_spmv_user_kernel_count(); }
 
 static const fb_spmv_kernel_def *kernel_def(int i, const fb_peer **peer)
 {
-    *peer = i >= fb_spmv_kernel_count ? fb_peer_at(i - fb_spmv_kernel_count) : NULL;
+    *peer = i >= fb_spmv_kernel_count && i < own_count() ? fb_peer_at(i - fb_spmv_kernel_count) : NULL;
+    if (i >= own_count()) return fb_spmv_user_kernel(i - own_count());
     return *peer ? &(*peer)->def : &fb_spmv_kernels[i];
 }
 
@@ -137,6 +143,7 @@ static fb_status run(fb_target *t, void *vp, const fb_family_run *frun, json_t *
         goto fail;
     }
     *record = fb_spmv_record(fb_target_info(t), p->json, &A, &cfg, &r, 0.0);
+    if (run_status == FB_ERR_CHECK) json_object_set_new(*record, "reason", json_string(fb_error_message()));
     status = run_status;
 fail:
     fb_spmv_result_free(&r);
@@ -200,6 +207,7 @@ const fb_family fb_family_spmv = {
     .kernel = kernel_at,
     .variants = variants,
     .host_kernels = fb_spmv_host_kernels,
+    .user_kernels = 1,
     .problem_key = "matrix",
     .problem_open = problem_open,
     .problem_close = problem_close,

@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench/user_kernel.h"
+#include "spmv.h"
+
 #define POW2_WG {32, 64, 128, 256, 512, 1024}, 6
 
 /* ---- shared checks -------------------------------------------------- */
@@ -165,51 +168,86 @@ static void geometry_merge(const fb_param_point *p, const fb_spmv_shape *s, fb_l
 
 /* ---- the table ------------------------------------------------------------ */
 
-/* One row per kernel; clang-format would put every field on its own line. */
+/* One row per kernel; clang-format would put every field on its own line.
+ * A built-in kernel has no user file (source_text, fixup_source, user). */
+#define BUILT_IN NULL, NULL, NULL
 // clang-format off
 const fb_spmv_kernel_def fb_spmv_kernels[] = {
     {"csr-scalar", "CSR, one work-item per row", "spmv/csr_scalar.cl", "spmv_csr_scalar", NULL, FB_FORMAT_CSR, 1,
-     {{"WG_SIZE", 128, POW2_WG, "work-group size", 1, FB_ROLE_GROUP_SIZE}}, allowed_one_per_row, geometry_one_per_row},
+     {{"WG_SIZE", 128, POW2_WG, "work-group size", 1, FB_ROLE_GROUP_SIZE}}, allowed_one_per_row, geometry_one_per_row, BUILT_IN},
     {"csr-vector", "CSR, VECTOR_SIZE work-items per row, local-memory reduction", "spmv/csr_vector.cl",
      "spmv_csr_vector", NULL, FB_FORMAT_CSR, 2,
      {{"WG_SIZE", 128, POW2_WG, "work-group size", 0, FB_ROLE_GROUP_SIZE},
       {"VECTOR_SIZE", 8, {1, 2, 4, 8, 16, 32, 64}, 7, "work-items per row", 0, FB_ROLE_TEAM}},
-     allowed_vector, geometry_vector},
+     allowed_vector, geometry_vector, BUILT_IN},
     {"csr-multirow", "CSR, the paper's kernel: 2^W items handle 2^R rows", "spmv/csr_multirow.cl",
      "spmv_csr_multirow", NULL, FB_FORMAT_CSR, 2,
      {{"WORKGROUP_SIZE_BITS", 7, {5, 6, 7, 8, 9, 10}, 6, "log2 of the work-group size", 0, FB_ROLE_GROUP_SIZE_BITS},
       {"ROWS_PER_WORKGROUP_BITS", 4, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 11, "log2 of the rows per work-group", 0, FB_ROLE_WORK_PER_ITEM}},
-     allowed_multirow, geometry_multirow},
+     allowed_multirow, geometry_multirow, BUILT_IN},
     {"csr-merge", "CSR, merge-path load balancing (for irregular rows)", "spmv/csr_merge.cl", "spmv_csr_merge",
      "spmv_csr_merge_fixup", FB_FORMAT_CSR, 2,
      {{"WG_SIZE", 128, POW2_WG, "work-group size", 1, FB_ROLE_GROUP_SIZE},
       {"ITEMS_PER_THREAD", 8, {1, 2, 4, 8, 16, 32, 64}, 7, "merge steps per work-item", 0, FB_ROLE_WORK_PER_ITEM}},
-     allowed_merge, geometry_merge},
+     allowed_merge, geometry_merge, BUILT_IN},
     {"bcsr", "BCSR K x K blocks (AoS), one work-item per block row (the SU2 port)", "spmv/bcsr.cl", "spmv_bcsr",
      NULL, FB_FORMAT_BCSR, 1, {{"WG_SIZE", 128, POW2_WG, "work-group size", 1, FB_ROLE_GROUP_SIZE}}, allowed_block_per_item,
-     geometry_one_per_row},
+     geometry_one_per_row, BUILT_IN},
     {"bcsr-vector", "BCSR K x K blocks (AoS), VECTOR_SIZE work-items per block row", "spmv/bcsr_vector.cl",
      "spmv_bcsr_vector", NULL, FB_FORMAT_BCSR, 2,
      {{"WG_SIZE", 128, POW2_WG, "work-group size", 0, FB_ROLE_GROUP_SIZE},
       {"VECTOR_SIZE", 4, {1, 2, 4, 8, 16, 32}, 6, "work-items per block row", 0, FB_ROLE_TEAM}},
-     allowed_vector, geometry_vector},
+     allowed_vector, geometry_vector, BUILT_IN},
     {"bcsr-lanes", "BCSR K x K blocks (AoS), K^2 x BLOCKS_PER_ITER lanes per block row, coalesced",
      "spmv/bcsr_lanes.cl", "spmv_bcsr_lanes", NULL, FB_FORMAT_BCSR, 2,
      {{"BLOCKS_PER_ITER", 2, {1, 2, 4, 8}, 4, "blocks a block row's team reads per step", 0, FB_ROLE_WORK_PER_ITEM},
       {"BROWS_PER_GROUP", 8, {1, 2, 4, 8, 16, 32}, 6, "block rows per work-group", 0, FB_ROLE_WORK_PER_ITEM}},
-     allowed_lanes, geometry_lanes},
+     allowed_lanes, geometry_lanes, BUILT_IN},
     {"bcsr-soa", "BCSR K x K blocks as K^2 value arrays (SoA), one work-item per block row", "spmv/bcsr_soa.cl",
      "spmv_bcsr_soa", NULL, FB_FORMAT_BCSR_SOA, 1, {{"WG_SIZE", 128, POW2_WG, "work-group size", 1, FB_ROLE_GROUP_SIZE}},
-     allowed_block_per_item, geometry_one_per_row},
+     allowed_block_per_item, geometry_one_per_row, BUILT_IN},
 };
 // clang-format on
 
 const int fb_spmv_kernel_count = (int)(sizeof fb_spmv_kernels / sizeof fb_spmv_kernels[0]);
 
+/* ---- user kernels: the template's row, the user's file and axes ---------- */
+
+static fb_spmv_kernel_def user_rows[FB_USER_KERNEL_MAX];
+
+/* Rewritten from the registry on every call: it only grows within a run
+ * (tests forget it), and a row is a few hundred bytes. */
+int fb_spmv_user_kernel_count(void)
+{
+    int n = fb_user_kernel_count(&fb_family_spmv);
+    for (int u = 0; u < n; ++u) {
+        const fb_user_kernel *uk = fb_user_kernel_at(&fb_family_spmv, u);
+        const fb_spmv_kernel_def *t = &fb_spmv_kernels[uk->like_kernel]; /* peers are no template */
+        fb_spmv_kernel_def *d = &user_rows[u];
+        *d = *t;
+        d->name = d->kernel = uk->name;
+        d->summary = uk->summary;
+        d->source = uk->path;
+        d->source_text = uk->text;
+        d->fixup_source = t->source;
+        d->nparams = uk->nparams;
+        memcpy(d->params, uk->params, sizeof d->params);
+        d->user = uk;
+    }
+    return n;
+}
+
+const fb_spmv_kernel_def *fb_spmv_user_kernel(int u)
+{
+    return u >= 0 && u < fb_spmv_user_kernel_count() ? &user_rows[u] : NULL;
+}
+
 const fb_spmv_kernel_def *fb_spmv_kernel_find(const char *name)
 {
     for (int i = 0; i < fb_spmv_kernel_count; ++i)
         if (strcmp(fb_spmv_kernels[i].name, name) == 0) return &fb_spmv_kernels[i];
+    for (int u = 0, n = fb_spmv_user_kernel_count(); u < n; ++u)
+        if (strcmp(user_rows[u].name, name) == 0) return &user_rows[u];
     return NULL;
 }
 

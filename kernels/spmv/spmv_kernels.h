@@ -34,6 +34,12 @@ typedef struct fb_spmv_kernel_def {
     int (*allowed)(const fb_param_point *p, const fb_device_info *dev, const fb_spmv_shape *s, char *why, size_t len);
     /* Launch geometry of the main kernel (and of the fix-up, if any). */
     void (*geometry)(const fb_param_point *p, const fb_spmv_shape *s, fb_launch *main, fb_launch *fixup, int *nthreads);
+    /* A user's kernel file (bench/user_kernel.h) in its template's row:
+     * source is the user's path, source_text the file (NULL for a built-in:
+     * the embedded source), fixup_source where the template's fix-up kernel
+     * is built from (NULL: source), user the declaration. */
+    const char *source_text, *fixup_source;
+    const struct fb_user_kernel *user;
 } fb_spmv_kernel_def;
 
 typedef struct fb_spmv_model {
@@ -44,7 +50,13 @@ typedef struct fb_spmv_model {
 extern const fb_spmv_kernel_def fb_spmv_kernels[];
 extern const int fb_spmv_kernel_count;
 
+/* A built-in kernel by name, else a user kernel of the family. */
 const fb_spmv_kernel_def *fb_spmv_kernel_find(const char *name);
+
+/* The user kernels registered for the spmv family so far, as rows of the
+ * table: their template's row with the user's file, name and axes. */
+int fb_spmv_user_kernel_count(void);
+const fb_spmv_kernel_def *fb_spmv_user_kernel(int u);
 fb_param_point fb_spmv_default_point(const fb_spmv_kernel_def *k);
 fb_spmv_model fb_spmv_model_of(fb_spmv_format format, const fb_spmv_shape *s);
 

@@ -61,7 +61,8 @@ json_t *fb_spmv_record(const fb_device_info *d, const json_t *matrix, const fb_s
                           .bytes = r->model.min_bytes,
                           .gflops = r->gflops,
                           .gbs = r->gbs,
-                          .m = &r->m};
+                          .m = &r->m,
+                          .user = cfg->kernel->user};
     json_t *rec = fb_json_kernel_record(d, &k);
     json_object_set_new(rec, "format",
                         json_string(A->format == FB_FORMAT_CSR    ? "csr"

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/user_kernel.h"
 #include "core/kernel_sources.h"
 
 typedef struct spmv_run {
@@ -31,6 +32,9 @@ fb_status fb_spmv_check_point(const fb_spmv_config *cfg, const fb_device_info *d
     char why[256] = "";
     fb_spmv_shape shape = A->shape;
     shape.real_bytes = cfg->is_double ? 8 : 4;
+    if (k->user) FB_CHECK(fb_user_kernel_check(k->user, &cfg->point, dev, cfg->is_double));
+    if (k->user && k->user->divisor >= 0 && k->fixup_kernel)
+        FB_FAIL(FB_ERR_USAGE, "%s: a global divisor does not apply to %s's merge partition", k->name, k->user->like);
     if (k->format != A->format)
         FB_FAIL(FB_ERR_USAGE, "%s needs a %s matrix (use :block=K for BCSR kernels)", k->name,
                 k->format == FB_FORMAT_CSR ? "CSR" : "BCSR");
@@ -124,11 +128,31 @@ void fb_spmv_buffers_release(fb_target *t, fb_spmv_buffers *b)
     memset(b, 0, sizeof *b);
 }
 
+/* y starts as NaN, so a row no work-item writes (or one added to instead
+ * of written) fails the check rather than keep what the memory held: a
+ * freed buffer of the previous configuration holds a right answer. */
+static fb_status poison_y(spmv_run *s)
+{
+    fb_status status = FB_OK;
+    const size_t n = (size_t)s->A->shape.nrows, real = s->cfg->is_double ? sizeof(double) : sizeof(float);
+    const double dnan = NAN;
+    const float fnan = NAN;
+    unsigned char *h = NULL;
+    FB_ALLOC(h, n * real, "the initial y");
+    for (size_t i = 0; i < n; ++i)
+        memcpy(h + i * real, s->cfg->is_double ? (const void *)&dnan : (const void *)&fnan, real);
+    FB_CHECK(fb_target_copy_in(s->t, s->d.y, h, n * real));
+fail:
+    free(h);
+    return status;
+}
+
 static fb_status upload(spmv_run *s, const double *x)
 {
     fb_status status = FB_OK;
     size_t real = s->cfg->is_double ? sizeof(double) : sizeof(float);
     FB_CHECK(fb_spmv_upload(s->t, s->A, s->cfg->is_double, x, &s->d));
+    FB_CHECK(poison_y(s));
     if (s->cfg->kernel->fixup_kernel) {
         FB_CHECK(fb_target_alloc(s->t, (size_t)s->nthreads * sizeof(int), &s->carry_row));
         FB_CHECK(fb_target_alloc(s->t, (size_t)s->nthreads * real, &s->carry_val));
@@ -137,7 +161,9 @@ fail:
     return status;
 }
 
-static fb_status build_one(spmv_run *s, const char *kernel_name, fb_kernel **out)
+/* kernel_name from the source `source` (the user's file for a user
+ * kernel's main kernel, else embedded). */
+static fb_status build_one(spmv_run *s, const char *source, const char *kernel_name, fb_kernel **out)
 {
     fb_status status = FB_OK;
     const fb_spmv_kernel_def *k = s->cfg->kernel;
@@ -154,8 +180,9 @@ static fb_status build_one(spmv_run *s, const char *kernel_name, fb_kernel **out
         defines[n] = (fb_define){"BLOCK_SIZE", values[n]};
         n++;
     }
-    fb_program_spec spec = {k->source, fb_kernel_source(k->source), kernel_name, defines, n, fb_spmv_host_kernels};
-    if (!spec.source_text) FB_FAIL(FB_ERR_INPUT, "kernel source %s is not embedded", k->source);
+    const char *text = source == k->source && k->source_text ? k->source_text : fb_kernel_source(source);
+    fb_program_spec spec = {source, text, kernel_name, defines, n, fb_spmv_host_kernels};
+    if (!spec.source_text) FB_FAIL(FB_ERR_INPUT, "kernel source %s is not embedded", source);
     FB_CHECK(fb_target_build(s->t, &spec, out));
 fail:
     return status;
@@ -221,7 +248,7 @@ fb_status fb_spmv_finish(const fb_spmv_matrix *A, const fb_spmv_config *cfg, con
                          fb_spmv_result *r)
 {
     fb_status status = FB_OK;
-    size_t n = (size_t)A->shape.nrows;
+    size_t n = (size_t)A->shape.nrows, nan_row = n;
     double *ref = NULL, *abs_ref = NULL, *xr = NULL, *vr = NULL, worst = 0, scale = 0;
     fb_spmv_shape shape = A->shape;
     shape.real_bytes = cfg->is_double ? 8 : 4;
@@ -237,15 +264,20 @@ fb_status fb_spmv_finish(const fb_spmv_matrix *A, const fb_spmv_config *cfg, con
     fb_spmv_reference(&rounded, xr, ref, abs_ref);
     for (size_t i = 0; i < n; ++i) {
         double e = fabs(r->y[i] - ref[i]);
-        if (!(e <= worst)) worst = e; /* NaN counts as the worst */
+        if (!(e <= worst) && !isnan(worst)) worst = e; /* NaN counts as the worst, and stays it */
+        if (isnan(r->y[i]) && nan_row == n) nan_row = i;
         if (abs_ref[i] > scale) scale = abs_ref[i];
     }
     r->rel_error = scale > 0 ? worst / scale : worst;
+    if (!isfinite(r->rel_error)) r->rel_error = DBL_MAX; /* recorded finite: JSON has no NaN */
     /* Summation error bound: (row length) * eps relative to sum |a x|, with
      * a factor 2 of slack for reassociation across work-items. */
     double eps = cfg->is_double ? DBL_EPSILON : FLT_EPSILON;
     r->tolerance = 2.0 * eps * (double)(A->max_row_entries > 1 ? A->max_row_entries : 1);
     r->checked_ok = r->rel_error <= r->tolerance;
+    if (!r->checked_ok && nan_row < n) /* y starts as NaN on a device (spmv_run's poison_y) */
+        FB_FAIL(FB_ERR_CHECK, "%s on %s: wrong result: y[%zu] is NaN (a row no work-item wrote?)", cfg->kernel->name,
+                where, nan_row);
     if (!r->checked_ok)
         FB_FAIL(FB_ERR_CHECK, "%s on %s: wrong result (relative error %.3g > tolerance %.3g)", cfg->kernel->name, where,
                 r->rel_error, r->tolerance);
@@ -288,11 +320,14 @@ fb_status fb_spmv_run(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_confi
     shape.real_bytes = cfg->is_double ? 8 : 4;
     FB_CHECK(fb_spmv_check_point(cfg, fb_target_info(t), A));
     cfg->kernel->geometry(&cfg->point, &shape, &s.main_launch, &s.fixup_launch, &s.nthreads);
+    if (cfg->kernel->user) fb_user_kernel_divide(cfg->kernel->user, &cfg->point, &s.main_launch);
     out->launch = s.main_launch;
     FB_CHECK(fb_spmv_make_x(A, cfg->x, &owned_x, &x));
     FB_CHECK(upload(&s, x));
-    FB_CHECK(build_one(&s, cfg->kernel->kernel, &s.main_kernel));
-    if (cfg->kernel->fixup_kernel) FB_CHECK(build_one(&s, cfg->kernel->fixup_kernel, &s.fixup_kernel));
+    FB_CHECK(build_one(&s, cfg->kernel->source, cfg->kernel->kernel, &s.main_kernel));
+    if (cfg->kernel->fixup_kernel)
+        FB_CHECK(build_one(&s, cfg->kernel->fixup_source ? cfg->kernel->fixup_source : cfg->kernel->source,
+                           cfg->kernel->fixup_kernel, &s.fixup_kernel));
     /* Best effort: a backend that cannot say leaves has_resources 0. */
     out->has_resources = fb_target_kernel_resources(t, s.main_kernel, s.main_launch.local[0], &out->resources) == FB_OK;
     set_args(&s);

@@ -655,7 +655,11 @@ static void test_error_yaml_and_structure(void **state)
     expect_error(CASE_HEAD "  - csr-vector\n", 3, "case: expected a mapping");
     expect_error(CASE_HEAD, 2, "cases: expected a list");
     expect_error(CASE_HEAD "  []\n", 3, "cases: the list is empty");
-    expect_error(CASE_HEAD "  - kernels: all\n    kernel: csr-scalar\n", 4, "case: unknown key 'kernel'");
+    expect_error(CASE_HEAD "  - kernels: all\n    kernal: csr-scalar\n", 4, "case: unknown key 'kernal'");
+    /* kernel: names a kernel file's function (docs/kernels.md): alone, the
+     * line says what it is for and what the family's own kernels take */
+    expect_error(CASE_HEAD "  - kernels: all\n    kernel: csr-scalar\n", 4,
+                 "kernel: describes a kernel file: give kernel_file: too (the family's own kernels are kernels:)");
     expect_error(CASE_HEAD "  - name: a\n    space: default\n", 3, "case a: no kernels");
     expect_error(CASE_HEAD "  - kernels: [csr-scalar]\n  - space: default\n", 4, "case case2: no kernels");
     expect_error(CASE_HEAD "  - {name: a, kernels: all}\n  - {name: b, kernels: all}\n  - {name: a, kernels: all}\n", 5,
