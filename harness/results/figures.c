@@ -32,7 +32,7 @@ static const struct {
                                    "scripts/heat2d-scaling.sh)"},
     [FB_FIG_ENERGY] = {"energy", "GFLOP/J beside GB/s: no records with measured energy and flops (energy.gflop_per_j; "
                                  "the energy unavailable here?)"},
-    [FB_FIG_ENERGY_STEPS] = {"energy-steps", "solver energy per step: no solve records with measured energy"},
+    [FB_FIG_ENERGY_STEPS] = {"stepenergy", "solver energy per step: no solve records with measured energy"},
 };
 
 const char *fb_figure_script(fb_figure_kind kind) { return kinds[kind].script; }
@@ -745,7 +745,7 @@ static fb_status collect_energy_steps(const fb_results_set *set, fb_figure_list 
                  fb_record_matrix(r));
         fb_figure *f = figure_get(out, FB_FIG_ENERGY_STEPS, group, r);
         if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
-        snprintf(f->name, sizeof f->name, "energy-steps %s %.60s", str(r, "precision"), fb_record_matrix(r));
+        snprintf(f->name, sizeof f->name, "stepenergy %s %.60s", str(r, "precision"), fb_record_matrix(r));
         set_qualifiers(f, (const char *[]){fb_record_host(r)}, 1);
         snprintf(f->title, sizeof f->title, "solve %s on %s: energy per time step per backend, %g steps",
                  fb_record_matrix(r), fb_record_host(r), fb_json_num(r->json, "steps"));

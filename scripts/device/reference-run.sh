@@ -22,7 +22,7 @@
 # its energy (docs/measurement.md: NVML on the GPU - joules per run, GFLOP/J,
 # power, clocks, throttle reasons - and RAPL on the CPU where readable); the
 # SpMV variants' GFLOP/J beside GB/s and the solver's joules per step per
-# backend are in OUTDIR/report.md and OUTDIR/plots/ (energy-*.png), the
+# backend are in OUTDIR/report.md and OUTDIR/plots/ (energy-*.png, stepenergy-*.png), the
 # GPU's power and clock state before and after in OUTDIR/nvidia-smi-power-*.txt.
 set -uo pipefail
 out=${1:?usage: reference-run.sh OUTDIR}

@@ -10,7 +10,7 @@
 #    and JUnit, and still fails the gate; unthrottled it is plain SLOWER;
 #  - report, export and plot on constructed records with energy: the
 #    energy columns, the GFLOP/J table, the solver's joules per step, the
-#    energy and energy-steps figures.
+#    energy and stepenergy figures.
 set -euo pipefail
 bin=$1; src=$2; dir=$3
 base=$src/tests/data/results/constructed-base.jsonl
@@ -117,7 +117,7 @@ PY
 if command -v gnuplot > /dev/null; then
   "$bin" plot "$r" --out "$dir/plots" --scripts "$src/plots" > "$dir/plot.txt" 2>&1 || { cat "$dir/plot.txt"; fail "plot"; }
   ls "$dir"/plots/energy-spmv-*.png > /dev/null 2>&1 || fail "no energy figure: $(ls "$dir/plots")"
-  ls "$dir"/plots/energy-steps-*.png > /dev/null 2>&1 || fail "no energy-steps figure: $(ls "$dir/plots")"
+  ls "$dir"/plots/stepenergy-*.png > /dev/null 2>&1 || fail "no stepenergy figure: $(ls "$dir/plots")"
   csv=$(ls "$dir"/plots/energy-spmv-*.csv | head -1)
   [ "$(head -1 "$csv")" = "label,GB/s,GFLOP/J" ] || fail "energy table header: $(head -1 "$csv")"
   grep -q '^csr-vector,[0-9.e+-]*,2.5$' "$csv" || fail "energy table: $(cat "$csv")"

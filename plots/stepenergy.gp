@@ -1,11 +1,11 @@
-# energy-steps.gp - the solver's energy per time step on each backend for
+# stepenergy.gp - the solver's energy per time step on each backend for
 # one problem: the device's joules over the time loop / steps (NVML: the
 # GPU board; RAPL: the CPU package and DRAM; docs/solver.md).
 # Input: CSV "label,J per step" with one row per backend (device).
 # Usage: flowbench plot writes NAME.csv and NAME.vars (title, labels, sizes,
 # colours: gnuplot single-quoted strings) and runs
-#   gnuplot -e "term='png'; outfile='NAME.png'; load 'NAME.vars'" plots/energy-steps.gp
-# By hand: gnuplot -e "datafile='t.csv'; outfile='t.png'; plottitle='...'" plots/energy-steps.gp
+#   gnuplot -e "term='png'; outfile='NAME.png'; load 'NAME.vars'" plots/stepenergy.gp
+# By hand: gnuplot -e "datafile='t.csv'; outfile='t.png'; plottitle='...'" plots/stepenergy.gp
 if (!exists("term")) term = 'png'
 if (!exists("plottitle")) plottitle = 'Solver energy per step'
 if (term eq 'svg') { set terminal svg size 960,560 dynamic noenhanced background rgb 'white' } \
