@@ -19,18 +19,20 @@ set datafile missing 'NaN'
 if (!exists("colours")) colours = ''
 colour(k) = k <= words(colours) ? word(colours, k) : \
             sprintf('#%06x', hsv2rgb(k * 0.618034 - floor(k * 0.618034), 0.7, 0.75))
-set style data histograms
-set style histogram clustered gap 1
 set style fill solid 0.8 border -1
-set boxwidth 0.8
+set boxwidth 0.6
 set grid ytics
 set key off
 set xtics noenhanced rotate by -30
 set yrange [0:*]
+# one bar per row at x = 0, 1, ...; a little room above the tallest
+if (!exists("nrows")) { stats datafile using 2 skip 1 nooutput; nrows = STATS_records }
+set xrange [-0.5:nrows - 0.5]
+set offsets 0, 0, graph 0.05, 0
 set xlabel 'kernel'
 set multiplot layout 1,2 title plottitle noenhanced
 set ylabel 'bandwidth [GB/s, model bytes / median time]'
-plot datafile using 2:xtic(1) lc rgb colour(1)
+plot datafile using 0:2:xtic(1) skip 1 with boxes lc rgb colour(1)
 set ylabel 'energy efficiency [GFLOP/J, flops / joules per run]'
-plot datafile using 3:xtic(1) lc rgb colour(2)
+plot datafile using 0:3:xtic(1) skip 1 with boxes lc rgb colour(2)
 unset multiplot

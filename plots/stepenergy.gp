@@ -16,8 +16,6 @@ set datafile missing 'NaN'
 set title plottitle noenhanced
 set ylabel 'energy per time step [J]'
 set xlabel 'backend (device)'
-set style data histograms
-set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set boxwidth 0.6
 set grid ytics
@@ -25,7 +23,11 @@ set key off
 set xtics noenhanced rotate by -12
 set bmargin 7
 set yrange [0:*]
+# one bar per row at x = 0, 1, ...; a little room above the tallest
+if (!exists("nrows")) { stats datafile using 2 skip 1 nooutput; nrows = STATS_records }
+set xrange [-0.5:nrows - 0.5]
+set offsets 0, 0, graph 0.05, 0
 if (!exists("colours")) colours = ''
 colour(k) = k <= words(colours) ? word(colours, k) : \
             sprintf('#%06x', hsv2rgb(k * 0.618034 - floor(k * 0.618034), 0.7, 0.75))
-plot datafile using 2:xtic(1) lc rgb colour(1)
+plot datafile using 0:2:xtic(1) skip 1 with boxes lc rgb colour(1)

@@ -55,7 +55,7 @@ typedef struct fb_measurement {
     int nsamples;
     fb_stats stats;
     fb_stop_reason stop;
-    double wall_s;            /* wall time spent, warm-ups and flushes included */
+    double wall_s;            /* wall time spent: warm-ups, flushes and the energy window's repeats included */
     fb_energy_reading energy; /* state FB_ENERGY_NONE without a meter */
 } fb_measurement;
 
