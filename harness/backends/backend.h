@@ -49,6 +49,8 @@ typedef struct fb_device_info {
     int double_support;     /* 1 if double precision kernels run */
     int subgroup_size;      /* warp/sub-group width, 0 if none */
     int cc_major, cc_minor; /* CUDA compute capability, else 0 */
+    int host_cpu;           /* 1: the device is this host's CPU (openmp, an OpenCL CPU device) */
+    char pci_bus_id[32];    /* "0000:65:00.0" where the runtime says (CUDA, OpenCL's cl_khr_pci_bus_info) */
 } fb_device_info;
 
 typedef struct fb_device fb_device; /* an opened device: backend-private */

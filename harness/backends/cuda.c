@@ -47,7 +47,7 @@
 // clang-format on
 
 /* Newer than the oldest driver we accept; used when present. */
-#define OPTIONAL_DRIVER_FUNCTIONS(X) X(cuFuncGetParamInfo)
+#define OPTIONAL_DRIVER_FUNCTIONS(X) X(cuFuncGetParamInfo) X(cuDeviceGetPCIBusId)
 
 #define SYMBOL_TEXT(name) #name
 #define SYMBOL(name) SYMBOL_TEXT(name)
@@ -256,6 +256,10 @@ static fb_status info_cuda(int index, fb_device_info *info)
     snprintf(info->driver_version, sizeof info->driver_version, "CUDA driver API %d.%d", version / 1000,
              (version % 1000) / 10);
     FB_CHECK(fb_cuda_nvrtc_version(info->runtime_version, sizeof info->runtime_version));
+    /* NVML finds the board by it (energy_nvml.c); best effort */
+    if (drv.p_cuDeviceGetPCIBusId &&
+        CU(cuDeviceGetPCIBusId)(info->pci_bus_id, (int)sizeof info->pci_bus_id, d) != CUDA_SUCCESS)
+        info->pci_bus_id[0] = '\0';
 fail:
     return status;
 }

@@ -411,6 +411,24 @@ fail:
     return status;
 }
 
+/* What the energy meters need (target.c): whether the device is this
+ * host's CPU (RAPL), and a GPU's PCI address (NVML), best effort. */
+static void fill_energy_fields(cl_device_id d, const char *extensions, fb_device_info *info)
+{
+    cl_device_type type = 0;
+    if (clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof type, &type, NULL) == CL_SUCCESS)
+        info->host_cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
+#ifdef CL_DEVICE_PCI_BUS_INFO_KHR /* headers older than 2021 lack it */
+    cl_device_pci_bus_info_khr pci;
+    if (has_extension(extensions, "cl_khr_pci_bus_info") &&
+        clGetDeviceInfo(d, CL_DEVICE_PCI_BUS_INFO_KHR, sizeof pci, &pci, NULL) == CL_SUCCESS)
+        snprintf(info->pci_bus_id, sizeof info->pci_bus_id, "%04x:%02x:%02x.%x", pci.pci_domain, pci.pci_bus,
+                 pci.pci_device, pci.pci_function);
+#else
+    (void)extensions;
+#endif
+}
+
 static fb_status info_opencl(int index, fb_device_info *info)
 {
     fb_status status = FB_OK;
@@ -423,6 +441,7 @@ static fb_status info_opencl(int index, fb_device_info *info)
     FB_CHECK(device_string(loc.device, CL_DEVICE_EXTENSIONS, "CL_DEVICE_EXTENSIONS", &extensions));
     info->double_support = device_double_support(loc.device, extensions);
     info->subgroup_size = subgroup_width(loc.device, info->vendor, extensions);
+    fill_energy_fields(loc.device, extensions, info);
 fail:
     free(extensions);
     return status;

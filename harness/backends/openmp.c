@@ -66,6 +66,7 @@ static fb_status device_info_openmp(int index, fb_device_info *info)
     info->clock_mhz = (int)host.cpu_mhz;
     info->double_support = 1;
     info->subgroup_size = 0;
+    info->host_cpu = 1;
 fail:
     return status;
 }

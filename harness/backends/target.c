@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "../core/comm.h"
+#include "../core/energy.h"
 #include "../core/hash.h"
 #include "../core/kernel_sources.h"
 
@@ -30,6 +31,7 @@ struct fb_target {
     cache_entry *cache;
     int ncache, cache_cap;
     int cached_hits, compiled;
+    fb_energy_meter *energy; /* opened at first use */
 };
 
 int fb_backend_count(void) { return NBACKENDS; }
@@ -153,6 +155,7 @@ void fb_target_close(fb_target *t)
     for (int i = 0; i < t->ncache; ++i)
         t->ops->release_kernel(t->dev, t->cache[i].kernel);
     free(t->cache);
+    fb_energy_close(t->energy);
     if (t->dev) t->ops->close(t->dev);
     free(t);
 }
@@ -248,6 +251,43 @@ fail:
 fb_status fb_target_finish(fb_target *t) { return t->ops->finish(t->dev); }
 
 fb_status fb_target_flush_cache(fb_target *t) { return t->ops->flush_cache(t->dev); }
+
+/* The energy source of this device, by what it is (target.h). */
+static fb_status open_energy(fb_target *t)
+{
+    const fb_device_info *d = &t->info;
+    const int nvidia = strcmp(d->backend, "cuda") == 0 || strstr(d->vendor, "NVIDIA") != NULL;
+    char why[320];
+    if (d->host_cpu) return fb_energy_open_rapl(&t->energy);
+    if (nvidia && d->pci_bus_id[0]) return fb_energy_open_nvml(d->pci_bus_id, &t->energy);
+    if (nvidia)
+        snprintf(why, sizeof why, "NVML: the %s driver gave no PCI bus id for %s, which NVML finds the board by",
+                 d->backend, d->id);
+    else
+        snprintf(why, sizeof why, "no energy source for %s (%s): NVML reads NVIDIA GPUs, RAPL this host's CPU", d->id,
+                 d->name);
+    return fb_energy_unavailable(why, &t->energy);
+}
+
+struct fb_energy_meter *fb_target_energy(fb_target *t)
+{
+    const char *why, *throttle;
+    if (t->energy || open_energy(t) != FB_OK) return t->energy;
+    throttle = fb_energy_throttle_unavailable(t->energy);
+    if (fb_comm_rank() != 0) return t->energy;
+    if (!fb_energy_available(t->energy, &why)) fprintf(stderr, "energy unavailable on %s: %s\n", t->info.id, why);
+    if (*throttle && strcmp(throttle, why) != 0)
+        fprintf(stderr, "throttling not checked on %s: %s\n", t->info.id, throttle);
+    return t->energy;
+}
+
+fb_status fb_target_measure(fb_target *t, const fb_measure_config *cfg, fb_sample_fn sample, void *ctx,
+                            fb_flush_fn flush, void *flush_ctx, fb_measurement *out)
+{
+    fb_measure_config with = *cfg;
+    with.energy = fb_target_energy(t);
+    return fb_measure(&with, sample, ctx, flush, flush_ctx, out);
+}
 
 fb_arg fb_arg_buffer(fb_buffer *b) { return (fb_arg){.kind = FB_ARG_BUFFER, .v.buffer = b}; }
 

@@ -9,6 +9,7 @@
 #define FB_TARGET_H
 
 #include "backend.h"
+#include "../core/measure.h"
 
 typedef struct fb_target fb_target;
 
@@ -64,6 +65,19 @@ fb_status fb_target_flush_cache(fb_target *t);
  * at group_items per work-group; FB_ERR_UNAVAILABLE on backends that cannot
  * say (openmp). */
 fb_status fb_target_kernel_resources(fb_target *t, fb_kernel *k, size_t group_items, fb_kernel_resources *out);
+
+/* The device's energy meter (core/energy.h), opened at its first use and
+ * closed with the target: RAPL for this host's CPU (openmp, an OpenCL CPU
+ * device), NVML for an NVIDIA GPU found by its PCI bus id, else a meter that
+ * says why there is none. When it reads no joules, one line says so on
+ * stderr ("energy unavailable on openmp:0: ..."), once per target. NULL
+ * only when out of memory (then nothing is metered). */
+struct fb_energy_meter *fb_target_energy(fb_target *t);
+
+/* fb_measure (core/measure.h) with the target's energy meter in cfg, so
+ * every family's measurement carries energy (m->energy). */
+fb_status fb_target_measure(fb_target *t, const fb_measure_config *cfg, fb_sample_fn sample, void *ctx,
+                            fb_flush_fn flush, void *flush_ctx, fb_measurement *out);
 
 /* Argument constructors. fb_arg_real picks f32 or f64 by precision. */
 fb_arg fb_arg_buffer(fb_buffer *b);

@@ -33,7 +33,14 @@ json_t *fb_json_kernel_record(const fb_device_info *d, const fb_kernel_record *k
     json_object_set_new(rec, "stats", fb_json_measurement(k->m));
     json_object_set_new(rec, "gflops", json_real(k->gflops));
     json_object_set_new(rec, "gbs", json_real(k->gbs));
+    fb_json_set_energy(rec, k->m, k->flops);
     return rec;
+}
+
+void fb_json_set_energy(json_t *record, const fb_measurement *m, double flops_per_run)
+{
+    json_t *energy = fb_energy_json(&m->energy, flops_per_run);
+    if (energy) json_object_set_new(record, "energy", energy);
 }
 
 json_t *fb_json_launch(const fb_launch *l)

@@ -42,6 +42,11 @@ json_t *fb_json_kernel_record(const fb_device_info *d, const fb_kernel_record *k
 /* samples (seconds), median_s, min_s, max_s, mean_s, stddev_s, spread, stop. */
 json_t *fb_json_measurement(const fb_measurement *m);
 
+/* Sets "energy" (core/energy.h, docs/results.md) from the measurement's
+ * energy window, gflop_per_j from the flops of one run; leaves the record
+ * alone when no meter took part. fb_json_kernel_record calls it. */
+void fb_json_set_energy(json_t *record, const fb_measurement *m, double flops_per_run);
+
 /* Sets the roofline fields of a measurement record: "stream_gbs" (the stream
  * triad GB/s measured in the same run on the same device) and
  * "fraction_of_stream" = gbs / stream_gbs. Both are null when stream_gbs is

@@ -145,6 +145,7 @@ static void print_result(FILE *f, const grid_cli *c, const json_t *rec)
     fprintf(f, "\n  check: %s (rel error %.3g, tolerance %.3g)\n", fb_json_str(rec, "status"),
             fb_json_num(rec, "check.max_rel_error"), fb_json_num(rec, "check.tolerance"));
     if (*fb_json_str(rec, "reason")) fprintf(f, "  reason: %s\n", fb_json_str(rec, "reason"));
+    fb_cli_print_energy(f, NULL, json_object_get(rec, "energy"));
 }
 
 /* ---- decomposed heat2d (several ranks, or --decomp) ---- */

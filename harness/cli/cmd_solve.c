@@ -13,6 +13,7 @@
 #include "solve_scaling.h"
 #include "../backends/target.h"
 #include "../core/comm.h"
+#include "../core/energy.h"
 #include "../core/measure.h"
 #include "../results/results.h"
 #include "../solver/cases.h"
@@ -181,19 +182,25 @@ static void progress(const solve_opts *o, const fb_ns *ns, const fb_ns_step_info
 }
 
 /* The time loop. Returns FB_OK, FB_ERR_CHECK (the watch stopped the run:
- * the message names the step) or FB_ERR_INTERRUPTED. */
-static fb_status time_loop(const solve_opts *o, fb_ns *ns, fb_solve_log *log)
+ * the message names the step) or FB_ERR_INTERRUPTED. The energy meter (or
+ * NULL) brackets the loop: the energy to solution, polled after each step
+ * for clocks and throttle reasons. */
+static fb_status time_loop(const solve_opts *o, fb_ns *ns, fb_solve_log *log, fb_energy_meter *meter)
 {
     fb_status status = FB_OK;
     fb_ns_step_info info;
     const double t_end = o->steps ? 0.0 : o->t_end, start = fb_now();
     double last_print = start;
     const int nmax = o->steps ? o->steps : INT_MAX;
+    double busy = 0;
+    fb_energy_start(meter);
     while (ns->step < nmax && (o->steps || ns->t < t_end * (1.0 - 1e-12))) {
         if (ns->dist ? fb_solve_ranks_interrupted() : fb_interrupted)
             FB_FAIL(FB_ERR_INTERRUPTED, "interrupted at step %d", ns->step + 1);
         FB_CHECK(fb_ns_step(ns, t_end, &info));
         FB_CHECK(fb_solve_log_add(log, &info));
+        busy += info.t_step1 + info.t_step2 + info.t_step3;
+        fb_energy_poll(meter);
         double now = fb_now();
         if (!o->quiet && (now - last_print > 2.0 || ns->step == 1)) {
             progress(o, ns, &info, now - start);
@@ -202,6 +209,7 @@ static fb_status time_loop(const solve_opts *o, fb_ns *ns, fb_solve_log *log)
     }
 fail:
     log->wall_s = fb_now() - start;
+    fb_energy_stop(meter, log->n, 0, busy, &log->energy);
     return status;
 }
 
@@ -267,7 +275,7 @@ static fb_status run_one(const fb_parsed *args, const solve_opts *o, fb_solve_ca
 {
     fb_status status = FB_OK, run_status;
     FB_CHECK(prepare(args, o, c, s));
-    run_status = time_loop(o, &s->ns, &s->log);
+    run_status = time_loop(o, &s->ns, &s->log, fb_target_energy(s->t));
     if (run_status != FB_OK && run_status != FB_ERR_CHECK && run_status != FB_ERR_INTERRUPTED) {
         status = run_status;
         goto fail;
@@ -345,7 +353,10 @@ static fb_status run_ranks(const fb_parsed *args, const solve_opts *o, fb_solve_
     if (!mine.quiet && !on_device(s.t))
         fprintf(stderr, "solve %s: %d nodes on %d ranks, %d threads each\n", c->name, c->mesh.nnodes, fb_comm_size(),
                 omp_get_max_threads());
-    run_status = time_loop(&mine, &s.ns, &s.log);
+    run_status = time_loop(&mine, &s.ns, &s.log, NULL);
+    fb_energy_reading_unavailable(&s.log.energy, "none",
+                                  "on several MPI ranks: each rank's device would need its own meter, summed (not "
+                                  "done yet)");
     if (run_status != FB_OK && run_status != FB_ERR_CHECK && run_status != FB_ERR_INTERRUPTED) {
         status = run_status;
         goto fail;

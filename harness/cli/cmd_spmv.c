@@ -321,6 +321,7 @@ static int run_spmv(const fb_parsed *args)
     if (s.counters) json_object_set_new(s.rec, "counters", fb_counters_json(s.counters, s.r.model.min_bytes));
     print_result(fb_cli_flag(args, "json") ? stderr : stdout, &c, &s.m, &s.A, d, &s.r, s.stream_gbs);
     print_counters(fb_cli_flag(args, "json") ? stderr : stdout, json_object_get(s.rec, "counters"));
+    fb_cli_print_energy(fb_cli_flag(args, "json") ? stderr : stdout, NULL, json_object_get(s.rec, "energy"));
     FB_CHECK(write_outputs(args, &c, d, s.rec, &s.r, &s.m));
     if (run_status == FB_ERR_CHECK) FB_FAIL(FB_ERR_CHECK, "%s: y is wrong (see check above)", c.kernel->name);
 fail:

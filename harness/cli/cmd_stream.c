@@ -93,6 +93,7 @@ static fb_status run_one(fb_target *t, const fb_stream_config *cfg, fb_results *
     run_status = fb_stream_run(t, cfg, results, print_progress, ctx);
     for (int k = 0; k < FB_STREAM_NKERNELS && results[k].m.nsamples > 0; ++k) {
         json_t *rec = fb_stream_record(d, cfg, &results[k]);
+        fb_cli_print_energy(ctx->progress, results[k].model->name, json_object_get(rec, "energy"));
         json_array_append_new(json_records, rec);
         if (out) FB_CHECK(fb_results_append(out, rec));
     }

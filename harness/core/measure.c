@@ -75,11 +75,59 @@ static int looks_abandoned(const fb_measure_config *cfg, const fb_measurement *m
     return fastest > cfg->abandon_above_s;
 }
 
+/* The energy window so far: the timed runs in it, those repeated only to
+ * fill it, and their summed times. */
+typedef struct energy_window {
+    int on;
+    double start;
+    long extra;
+    double busy_s;
+} energy_window;
+
+/* Short sample sets are too short for an energy counter's resolution: the
+ * launch is repeated (untimed as a sample, but inside the window) until the
+ * window reaches the meter's minimum. Nothing is repeated where the meter
+ * reads no joules (fb_energy_min_window is then 0). */
+static fb_status fill_window(const fb_measure_config *cfg, fb_sample_fn sample, void *ctx, energy_window *e)
+{
+    fb_status status = FB_OK;
+    const double want = fb_energy_min_window(cfg->energy);
+    double seconds;
+    while (fb_now() - e->start < want && !(cfg->deadline > 0 && fb_now() > cfg->deadline)) {
+        if (fb_interrupted) FB_FAIL(FB_ERR_INTERRUPTED, "interrupted");
+        FB_CHECK(sample(ctx, &seconds));
+        e->extra++;
+        e->busy_s += seconds;
+        fb_energy_poll(cfg->energy);
+    }
+fail:
+    return status;
+}
+
+static void energy_start(const fb_measure_config *cfg, energy_window *e)
+{
+    memset(e, 0, sizeof *e);
+    if (!cfg->energy || cfg->cold) return;
+    e->on = 1;
+    fb_energy_start(cfg->energy);
+    e->start = fb_now();
+}
+
+static void energy_stop(const fb_measure_config *cfg, const energy_window *e, fb_measurement *out)
+{
+    if (e->on)
+        fb_energy_stop(cfg->energy, out->nsamples + e->extra, e->extra, e->busy_s, &out->energy);
+    else if (cfg->energy && cfg->cold)
+        fb_energy_reading_unavailable(&out->energy, "none",
+                                      "--cold: the cache flush before every sample would be counted with it");
+}
+
 fb_status fb_measure(const fb_measure_config *cfg, fb_sample_fn sample, void *ctx, fb_flush_fn flush, void *flush_ctx,
                      fb_measurement *out)
 {
     fb_status status = FB_OK;
     double t0 = fb_now(), dummy;
+    energy_window e = {0};
     memset(out, 0, sizeof *out);
     FB_CHECK(validate(cfg, flush));
     FB_ALLOC(out->samples, cfg->max_samples, "timing samples");
@@ -87,11 +135,14 @@ fb_status fb_measure(const fb_measure_config *cfg, fb_sample_fn sample, void *ct
     for (int i = 0; i < cfg->warmups; ++i)
         FB_CHECK(one_sample(cfg, sample, ctx, flush, flush_ctx, NULL, &dummy));
     fb_counters_reset(cfg->counters);
+    energy_start(cfg, &e);
 
     out->stop = FB_STOP_MAX_SAMPLES;
     while (out->nsamples < cfg->max_samples) {
         FB_CHECK(one_sample(cfg, sample, ctx, flush, flush_ctx, cfg->counters, &out->samples[out->nsamples]));
+        e.busy_s += out->samples[out->nsamples];
         out->nsamples++;
+        if (e.on) fb_energy_poll(cfg->energy);
         if (cfg->deadline > 0 && fb_now() > cfg->deadline) {
             out->stop = FB_STOP_TIMEOUT;
             break;
@@ -111,7 +162,11 @@ fb_status fb_measure(const fb_measure_config *cfg, fb_sample_fn sample, void *ct
             break;
         }
     }
+    /* an abandoned or timed-out point is not worth the wait */
+    if (e.on && out->stop != FB_STOP_ABANDONED && out->stop != FB_STOP_TIMEOUT)
+        FB_CHECK(fill_window(cfg, sample, ctx, &e));
 fail:
+    energy_stop(cfg, &e, out);
     if (out->nsamples > 0) fb_stats_compute(out->samples, (size_t)out->nsamples, &out->stats);
     out->wall_s = fb_now() - t0;
     return status;

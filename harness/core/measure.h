@@ -9,6 +9,7 @@
 #ifndef FB_MEASURE_H
 #define FB_MEASURE_H
 
+#include "energy.h"
 #include "interrupt.h"
 #include "stats.h"
 #include "status.h"
@@ -34,6 +35,11 @@ typedef struct fb_measure_config {
     /* Hardware counters started before and stopped after each timed sample
      * (not warm-ups or flushes); NULL = none. counters.h. */
     struct fb_counters *counters;
+    /* The device's energy meter (energy.h), started after the warm-ups and
+     * stopped after the last sample, the launch repeated until its minimum
+     * window is reached where joules can be read; NULL = none (no energy in
+     * the record). Cold mode leaves it out: the flushes would be counted. */
+    struct fb_energy_meter *energy;
 } fb_measure_config;
 
 typedef enum fb_stop_reason {
@@ -49,7 +55,8 @@ typedef struct fb_measurement {
     int nsamples;
     fb_stats stats;
     fb_stop_reason stop;
-    double wall_s; /* wall time spent, warm-ups and flushes included */
+    double wall_s;            /* wall time spent: warm-ups, flushes and the energy window's repeats included */
+    fb_energy_reading energy; /* state FB_ENERGY_NONE without a meter */
 } fb_measurement;
 
 /* Runs one timed execution and returns its duration in seconds. */

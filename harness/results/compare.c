@@ -477,6 +477,8 @@ typedef struct pooled {
     double median; /* median of the run medians: every run counts once */
     double noise;
     const fb_record *last, *last_failed;
+    int throttled;                  /* usable runs whose energy.throttled is true */
+    const fb_record *throttled_run; /* the last of them */
 } pooled;
 
 static fb_status pool_runs(const pair_index *ix, const char *key, pooled *p)
@@ -498,6 +500,7 @@ static fb_status pool_runs(const pair_index *ix, const char *key, pooled *p)
             p->last_failed = r;
             continue;
         }
+        if (json_is_true(fb_json_get(r->json, "energy.throttled"))) p->throttled++, p->throttled_run = r;
         memcpy(p->samples + p->n, r->samples, (size_t)r->nsamples * sizeof *p->samples);
         p->n += r->nsamples;
         p->medians[p->usable++] = fb_median(r->samples, (size_t)r->nsamples); /* the samples are the truth */
@@ -575,6 +578,7 @@ static void evidence_text(const pooled *b, const pooled *n, int by_runs, char *b
 /* One configuration of BASE (or one NEW has alone) and what became of it. */
 typedef struct row {
     fb_verdict verdict;
+    int throttled;   /* a SLOWER or FASTER with a throttled run on either side: shown as SLOWER*, FASTER* */
     fb_comparison c; /* for SAME/FASTER/SLOWER */
     char label[512], classname[256], evidence[64], noise[16], note[600];
 } row;
@@ -632,6 +636,23 @@ static double learned_floor(const fb_compare_options *opt, const char *key, int 
     return *n > 0 ? json_number_value(json_object_get(entry, "floor")) : 0;
 }
 
+/* A SLOWER or FASTER resting on a run measured while the device throttled
+ * (energy.throttled: a power, thermal or clock limit, or the CPU frequency
+ * moving; core/energy.h) is marked: the machine may have made the change.
+ * It still counts (and fails the gate when SLOWER): a code change can cause
+ * the throttling, so hiding the verdict could hide a real regression. */
+static void throttle_note(const pooled *b, const pooled *n, row *w)
+{
+    const pooled *side = n->throttled ? n : b;
+    size_t used = strlen(w->note);
+    if (!b->throttled && !n->throttled) return;
+    w->throttled = 1;
+    snprintf(w->note + used, sizeof w->note - used,
+             "%sthrottled during the measurement: BASE %d of %d runs, NEW %d of %d (%s line %d: %s)", used ? "; " : "",
+             b->throttled, b->usable, n->throttled, n->usable, side == n ? "NEW" : "BASE", side->throttled_run->line,
+             fb_json_str(side->throttled_run->json, "energy.throttle_why"));
+}
+
 /* The verdict of a pair both sides measured; with --learn-noise the size
  * of its change is handed back as one more A/A observation. */
 static void judge_pair(const pooled *b, const pooled *n, const char *key, const fb_compare_options *opt, row *w)
@@ -654,6 +675,7 @@ static void judge_pair(const pooled *b, const pooled *n, const char *key, const 
         params_diff(json_object_get(b->last->json, "params"), json_object_get(n->last->json, "params"), d, sizeof d);
         snprintf(w->note, sizeof w->note, "paired by kernel, params differ: %s", d);
     }
+    if (w->verdict == FB_SLOWER || w->verdict == FB_FASTER) throttle_note(b, n, w);
 }
 
 /* BASE's configuration `key` against NEW's `nkey` (NULL: none): a wrong
@@ -699,6 +721,7 @@ static int paired_in_base(const pair_index *b, const pair_index *n, int j, const
 
 static void count_row(const row *w, fb_compare_summary *s)
 {
+    s->throttled += w->throttled;
     switch (w->verdict) {
     case FB_SAME: s->same++; break;
     case FB_FASTER: s->faster++; break;
@@ -749,7 +772,8 @@ static void markdown_cell(const char *text, FILE *out)
 static void print_markdown_row(const row *w, const char *const cols[4], int judged, FILE *out)
 {
     int loud = w->verdict != FB_SAME;
-    fprintf(out, "| %s%s%s | ", loud ? "**" : "", fb_verdict_name(w->verdict), loud ? "**" : "");
+    fprintf(out, "| %s%s%s%s | ", loud ? "**" : "", fb_verdict_name(w->verdict), w->throttled ? "\\*" : "",
+            loud ? "**" : "");
     markdown_cell(w->label, out);
     fprintf(out, " | %s | %s | %s | %s | %s | ", cols[0], cols[1], cols[2], judged ? w->noise : "-", cols[3]);
     markdown_cell(judged ? w->evidence : w->note, out);
@@ -776,8 +800,10 @@ static void print_row(const row *w, const fb_compare_options *opt, FILE *out)
         print_markdown_row(w, cols, judged, out);
         return;
     }
-    fprintf(out, "%-12s %8s %7s %7s %11s %11s %26s  %s\n", fb_verdict_name(w->verdict), change, judged ? w->noise : "-",
-            p, tb, tn, judged ? w->evidence : "-", w->label);
+    char verdict[24];
+    snprintf(verdict, sizeof verdict, "%s%s", fb_verdict_name(w->verdict), w->throttled ? "*" : "");
+    fprintf(out, "%-12s %8s %7s %7s %11s %11s %26s  %s\n", verdict, change, judged ? w->noise : "-", p, tb, tn,
+            judged ? w->evidence : "-", w->label);
     if (*w->note) fprintf(out, "%-12s %s\n", "", w->note);
 }
 
@@ -828,9 +854,10 @@ static void junit_message(const row *w, const fb_compare_options *opt, char *buf
     format_time(w->c.base_median, tb, sizeof tb);
     format_time(w->c.new_median, tn, sizeof tn);
     format_p(w->c.test.p, p, sizeof p);
-    snprintf(buf, len, "%s: median %s -> %s (%+.1f%%, threshold %.3g%%, noise %s), Mann-Whitney p %s (alpha %g), %s",
-             fb_verdict_name(w->verdict), tb, tn, 100 * w->c.change, 100 * opt->threshold, w->noise, p, opt->alpha,
-             w->evidence);
+    snprintf(buf, len,
+             "%s%s: median %s -> %s (%+.1f%%, threshold %.3g%%, noise %s), Mann-Whitney p %s (alpha %g), %s%s%s",
+             fb_verdict_name(w->verdict), w->throttled ? "*" : "", tb, tn, 100 * w->c.change, 100 * opt->threshold,
+             w->noise, p, opt->alpha, w->evidence, w->throttled ? "; " : "", w->throttled ? w->note : "");
 }
 
 /* Failures are what fails the gate; an allowed WRONG or MISSING and a
@@ -881,6 +908,11 @@ static void print_summary(const fb_compare_summary *s, const fb_compare_options 
             opt->markdown ? "**" : "summary: ", s->slower, s->faster, s->same, s->inconclusive, s->wrong,
             opt->allow_wrong ? " (allowed)" : "", s->missing, opt->allow_missing ? " (allowed)" : "", s->failed,
             s->only_new, opt->markdown ? "**" : "");
+    if (s->throttled)
+        fprintf(out,
+                "%d SLOWER/FASTER verdict%s marked * rest on runs measured while the device throttled (see the "
+                "notes)\n",
+                s->throttled, s->throttled == 1 ? "" : "s");
 }
 
 int fb_compare_gate(const fb_compare_summary *s, const fb_compare_options *opt)

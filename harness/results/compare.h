@@ -82,6 +82,7 @@ typedef struct fb_compare_summary {
     int missing;      /* BASE measured it, NEW has no usable record */
     int failed;       /* BASE has no usable record: not compared */
     int only_new;
+    int throttled; /* SLOWER and FASTER rows with a throttled run on a side (marked *) */
 } fb_compare_summary;
 
 fb_compare_options fb_compare_defaults(void);

@@ -56,6 +56,14 @@ static const column columns[] = {
     {"compiler", COL_HEADER, "build.compiler"},
     {"driver", COL_SPECIAL, NULL},
     {"command_line", COL_HEADER, "command_line"},
+    {"energy_source", COL_STR, "energy.source"},
+    {"energy_j_per_run", COL_NUM, "energy.joules_per_run"},
+    {"gflop_per_j", COL_NUM, "energy.gflop_per_j"},
+    {"avg_power_w", COL_NUM, "energy.avg_power_w"},
+    {"energy_window_s", COL_NUM, "energy.window_s"},
+    {"energy_j_per_step", COL_NUM, "energy.joules_per_step"},
+    {"energy_j_to_solution", COL_NUM, "energy.joules_to_solution"},
+    {"throttled", COL_SPECIAL, NULL},
 };
 
 #define NCOLUMNS ((int)(sizeof columns / sizeof columns[0]))
@@ -136,6 +144,10 @@ static cell special_cell(const fb_results_set *set, const fb_record *r, const ch
         return text_cell(fb_json_str(fb_record_problem(r->json), "hash"));
     if (strcmp(name, "samples") == 0) return integer_cell(r->nsamples);
     if (strcmp(name, "fraction_of_stream") == 0) return number_cell(fb_record_fraction(set, r));
+    if (strcmp(name, "throttled") == 0) { /* 1 or 0 where it was checked, empty where not */
+        const json_t *t = fb_json_get(r->json, "energy.throttled");
+        return json_is_boolean(t) ? integer_cell(json_is_true(t)) : (cell){.kind = CELL_EMPTY};
+    }
     if (strcmp(name, "line") == 0) return integer_cell(r->line);
     if (strcmp(name, "latest") == 0) return integer_cell(!r->superseded);
     if (strcmp(name, "params") == 0) {

@@ -30,6 +30,9 @@ static const struct {
     [FB_FIG_STEPS] = {"steps", "solver time split: no solve records with step timings"},
     [FB_FIG_SCALING] = {"scaling", "scaling over ranks: no records of a scaling study (solve --scaling, "
                                    "scripts/heat2d-scaling.sh)"},
+    [FB_FIG_ENERGY] = {"energy", "GFLOP/J beside GB/s: no records with measured energy and flops (energy.gflop_per_j; "
+                                 "the energy unavailable here?)"},
+    [FB_FIG_ENERGY_STEPS] = {"stepenergy", "solver energy per step: no solve records with measured energy"},
 };
 
 const char *fb_figure_script(fb_figure_kind kind) { return kinds[kind].script; }
@@ -690,6 +693,73 @@ fail:
     return status;
 }
 
+/* ---- energy: GFLOP/J beside GB/s, the solver's joules per step ---------- */
+
+static int throttled(const fb_record *r) { return json_is_true(fb_json_get(r->json, "energy.throttled")); }
+
+static void note_throttled(fb_figure *f)
+{
+    size_t n = strlen(f->title);
+    if (!strstr(f->title, "throttled"))
+        snprintf(f->title + n, sizeof f->title - n, "; some measured while the device throttled");
+}
+
+/* One figure per host, benchmark, device, precision and problem: a row per
+ * kernel (its best settings for each figure, as everywhere), GB/s and
+ * GFLOP/J side by side (plots/energy.gp draws two panels). */
+static fb_status collect_energy(const fb_results_set *set, fb_figure_list *out)
+{
+    fb_status status = FB_OK;
+    char group[512];
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        const double gpj = fb_json_num(r->json, "energy.gflop_per_j"), gbs = fb_json_num(r->json, "gbs");
+        if (!latest_usable(r) || !(gpj > 0) || isnan(gbs)) continue;
+        device_group(r, fb_record_matrix(r), group, sizeof group);
+        fb_figure *f = figure_get(out, FB_FIG_ENERGY, group, r);
+        if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
+        snprintf(f->name, sizeof f->name, "energy %s %s %s %.60s", str(r, "benchmark"), str(r, "device"),
+                 str(r, "precision"), fb_record_matrix(r));
+        set_qualifiers(f, (const char *[]){fb_record_host(r)}, 1);
+        if (!f->title[0])
+            snprintf(f->title, sizeof f->title, "%s %s on %s %.40s (%s), %s: GB/s and GFLOP/J (%s)",
+                     str(r, "benchmark"), *fb_record_matrix(r) ? fb_record_matrix(r) : "", str(r, "device"),
+                     str(r, "device_name"), fb_record_host(r), str(r, "precision"),
+                     fb_json_str(r->json, "energy.source"));
+        FB_CHECK(figure_put(f, str(r, "kernel"), "GB/s", gbs, 1));
+        FB_CHECK(figure_put(f, str(r, "kernel"), "GFLOP/J", gpj, 1));
+        if (throttled(r)) note_throttled(f);
+    }
+fail:
+    return status;
+}
+
+/* One figure per host, precision and problem, as the time split: a bar per
+ * backend (device), joules per time step over the time loop. */
+static fb_status collect_energy_steps(const fb_results_set *set, fb_figure_list *out)
+{
+    fb_status status = FB_OK;
+    char group[512], dev[256];
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        const double j = fb_json_num(r->json, "energy.joules_per_step");
+        if (!latest_usable(r) || strcmp(str(r, "benchmark"), "solve") != 0 || !(j > 0)) continue;
+        snprintf(group, sizeof group, "%.64s|%.16s|%.250s", fb_record_host(r), str(r, "precision"),
+                 fb_record_matrix(r));
+        fb_figure *f = figure_get(out, FB_FIG_ENERGY_STEPS, group, r);
+        if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
+        snprintf(f->name, sizeof f->name, "stepenergy %s %.60s", str(r, "precision"), fb_record_matrix(r));
+        set_qualifiers(f, (const char *[]){fb_record_host(r)}, 1);
+        snprintf(f->title, sizeof f->title, "solve %s on %s: energy per time step per backend, %g steps",
+                 fb_record_matrix(r), fb_record_host(r), fb_json_num(r->json, "steps"));
+        device_label(r, dev, sizeof dev);
+        FB_CHECK(figure_put(f, dev, "J per step", j, 0));
+        if (throttled(r)) note_throttled(f);
+    }
+fail:
+    return status;
+}
+
 /* ---- scaling over ranks --------------------------------------------------- */
 
 /* One figure per (host, benchmark, mode, backend and device): a line per
@@ -993,6 +1063,8 @@ fb_status fb_figures_collect(const fb_results_set *set, fb_figure_kind kind, fb_
     case FB_FIG_PERCELL: FB_CHECK(collect_percell(set, out)); break;
     case FB_FIG_STEPS: FB_CHECK(collect_steps(set, out)); break;
     case FB_FIG_SCALING: FB_CHECK(collect_scaling(set, out)); break;
+    case FB_FIG_ENERGY: FB_CHECK(collect_energy(set, out)); break;
+    case FB_FIG_ENERGY_STEPS: FB_CHECK(collect_energy_steps(set, out)); break;
     default: break;
     }
     assign_names(out);

@@ -16,17 +16,19 @@
 #include "reader.h"
 
 typedef enum fb_figure_kind {
-    FB_FIG_STREAM,     /* stream GB/s: kernels x devices */
-    FB_FIG_SPEEDUP,    /* time of OpenMP / time of device: problems x devices */
-    FB_FIG_HEATMAP,    /* GB/s over two swept parameters */
-    FB_FIG_BLOCKSHAPE, /* GB/s per block shape: shapes x kernels */
-    FB_FIG_VARIANTS,   /* GFLOP/s: matrices x kernels (peers beside) */
-    FB_FIG_ROOFLINE,   /* fraction of stream bandwidth: matrices x kernels */
-    FB_FIG_PROFILE,    /* performance profile: matrices x solvers (times) */
-    FB_FIG_BESIDE,     /* GB/s against a counter or resource field: its values x kernels (plot --beside) */
-    FB_FIG_PERCELL,    /* time per cell (grid families): block shapes or layouts x kernels */
-    FB_FIG_STEPS,      /* the solver's time split: backends x (CPU->GPU, step 1, 2, 3, GPU->CPU), stacked */
-    FB_FIG_SCALING,    /* speedup and parallel efficiency against ranks (records with "scaling"): ranks x problems */
+    FB_FIG_STREAM,       /* stream GB/s: kernels x devices */
+    FB_FIG_SPEEDUP,      /* time of OpenMP / time of device: problems x devices */
+    FB_FIG_HEATMAP,      /* GB/s over two swept parameters */
+    FB_FIG_BLOCKSHAPE,   /* GB/s per block shape: shapes x kernels */
+    FB_FIG_VARIANTS,     /* GFLOP/s: matrices x kernels (peers beside) */
+    FB_FIG_ROOFLINE,     /* fraction of stream bandwidth: matrices x kernels */
+    FB_FIG_PROFILE,      /* performance profile: matrices x solvers (times) */
+    FB_FIG_BESIDE,       /* GB/s against a counter or resource field: its values x kernels (plot --beside) */
+    FB_FIG_PERCELL,      /* time per cell (grid families): block shapes or layouts x kernels */
+    FB_FIG_STEPS,        /* the solver's time split: backends x (CPU->GPU, step 1, 2, 3, GPU->CPU), stacked */
+    FB_FIG_SCALING,      /* speedup and parallel efficiency against ranks (records with "scaling"): ranks x problems */
+    FB_FIG_ENERGY,       /* GFLOP/J beside GB/s per kernel (records with energy.gflop_per_j): kernels x the two */
+    FB_FIG_ENERGY_STEPS, /* the solver's energy per step: backends x joules per step */
     FB_FIG_NKINDS
 } fb_figure_kind;
 

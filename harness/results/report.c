@@ -46,6 +46,19 @@ static void number_text(double x, const char *fmt, char *buf, size_t len)
         snprintf(buf, len, fmt, x);
 }
 
+/* Joules with a readable unit, "-" when the record has none. */
+static void joules_text(double j, char *buf, size_t len)
+{
+    if (isnan(j))
+        snprintf(buf, len, "-");
+    else if (j >= 1 || j <= 0)
+        snprintf(buf, len, "%.4g J", j);
+    else if (j >= 1e-3)
+        snprintf(buf, len, "%.4g mJ", j * 1e3);
+    else
+        snprintf(buf, len, "%.4g uJ", j * 1e6);
+}
+
 /* The fraction of the stream triad, flagged where it is no roofline
  * fraction: a cache-resident working set, or above 1 (docs/measurement.md). */
 static void fraction_text(const fb_results_set *set, const fb_record *r, char *buf, size_t len)
@@ -224,7 +237,7 @@ static fb_status write_best(const fb_results_set *set, FILE *out)
     fb_status status = FB_OK;
     const fb_record **best = NULL;
     int n = 0;
-    char params[512], v[5][64], device[256];
+    char params[512], v[7][64], device[256], kernel[160];
     FB_CHECK(best_per_matrix(set, &best, &n));
     fprintf(out, "\n## Best variant per matrix\n\n");
     if (n == 0)
@@ -233,8 +246,8 @@ static fb_status write_best(const fb_results_set *set, FILE *out)
         fprintf(
             out,
             "| matrix | device | precision | kernel | settings | median time | spread | GFLOP/s | GB/s | fraction of "
-            "stream |\n"
-            "|---|---|---|---|---|---:|---:|---:|---:|---:|\n");
+            "stream | energy per run | GFLOP/J |\n"
+            "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (int i = 0; i < n; ++i) {
         const json_t *j = best[i]->json;
         fb_params_text(json_object_get(j, "params"), params, sizeof params);
@@ -243,17 +256,23 @@ static fb_status write_best(const fb_results_set *set, FILE *out)
         number_text(fb_json_num(j, "gflops"), "%.4g", v[2], sizeof v[2]);
         number_text(fb_json_num(j, "gbs"), "%.4g", v[3], sizeof v[3]);
         fraction_text(set, best[i], v[4], sizeof v[4]);
+        joules_text(fb_json_num(j, "energy.joules_per_run"), v[5], sizeof v[5]);
+        number_text(fb_json_num(j, "energy.gflop_per_j"), "%.4g", v[6], sizeof v[6]);
         snprintf(device, sizeof device, "%s %s", str(j, "device"), str(j, "device_name"));
+        snprintf(kernel, sizeof kernel, "%s%s", str(j, "kernel"),
+                 json_is_true(fb_json_get(j, "energy.throttled")) ? " (throttled)" : "");
         const char *cells[] = {fb_record_matrix(best[i]),
                                device,
                                str(j, "precision"),
-                               str(j, "kernel"),
+                               kernel,
                                params,
                                v[0],
                                v[1],
                                v[2],
                                v[3],
-                               v[4]};
+                               v[4],
+                               v[5],
+                               v[6]};
         for (size_t c = 0; c < sizeof cells / sizeof *cells; ++c)
             cell(out, cells[c]);
         fputs("|\n", out);
@@ -433,6 +452,10 @@ fb_status fb_report_write(const fb_results_set *set, const fb_report_options *op
                                  "%.2fx", out));
     FB_CHECK(write_figure_tables(set, FB_FIG_STEPS, "Solver time split per backend (seconds, the paper's Tables 5-6)",
                                  "backend", "%.4f", out));
+    FB_CHECK(write_figure_tables(set, FB_FIG_ENERGY, "Energy: GB/s beside GFLOP/J per kernel (best settings each)",
+                                 "kernel", "%.4g", out));
+    FB_CHECK(write_figure_tables(set, FB_FIG_ENERGY_STEPS, "Solver energy per time step per backend (joules)",
+                                 "backend", "%.4g", out));
     FB_CHECK(not_interrupted());
     write_validation(set, out);
     write_failures(set, out);

@@ -118,6 +118,19 @@ static json_t *stats_json(const fb_solve_log *log, const fb_solve_summary *s)
     return j;
 }
 
+/* The record's "energy": the generic object (core/energy.h) over the time
+ * loop, plus the solver's own figures: joules per step and to solution
+ * (the whole loop, from t = 0 to the end). */
+static json_t *energy_json(const fb_solve_log *log)
+{
+    json_t *e = fb_energy_json(&log->energy, 0);
+    if (e && log->energy.state == FB_ENERGY_MEASURED) {
+        json_object_set_new(e, "joules_to_solution", json_real(log->energy.joules));
+        if (log->n > 0) json_object_set_new(e, "joules_per_step", json_real(log->energy.joules / log->n));
+    }
+    return e;
+}
+
 json_t *fb_solve_record(const fb_solve_case *c, const fb_ns *ns, const fb_solve_log *log, const fb_device_info *d,
                         double stream_gbs, double rss_setup, json_t *validation, const char *status, const char *reason)
 {
@@ -171,6 +184,8 @@ json_t *fb_solve_record(const fb_solve_case *c, const fb_ns *ns, const fb_solve_
         json_array_append_new(its, json_integer(log->steps[k].cg_its));
     json_object_set_new(json_object_get(rec, "cg"), "its_per_step", its);
     json_object_set_new(rec, "stats", stats_json(log, &s));
+    json_t *energy = energy_json(log);
+    if (energy) json_object_set_new(rec, "energy", energy);
     json_object_set_new(rec, "total_s", json_real(s.total_s));
     json_object_set_new(rec, "bytes_per_step", json_real(s.bytes_per_step));
     json_object_set_new(rec, "bytes", json_real(s.bytes_per_step));
@@ -193,6 +208,19 @@ void fb_solve_problem_name(const fb_solve_case *c, char *buf, size_t len)
         snprintf(buf, len, "%s-l%d", c->name, c->level);
     else
         snprintf(buf, len, "%s", c->name);
+}
+
+/* The table's energy line, and THROTTLED when the run was; nothing when
+ * energy was unavailable (the target said why once). */
+static void print_energy(FILE *f, const fb_solve_log *log)
+{
+    const fb_energy_reading *e = &log->energy;
+    if (e->state == FB_ENERGY_MEASURED)
+        fprintf(f, "  energy (%s %s): %.4g J to solution, %.4g J per step, %.4g W over %.3g s%s\n", e->source,
+                e->method, e->joules, log->n ? e->joules / log->n : 0.0,
+                e->window_s > 0 ? e->joules / e->window_s : 0.0, e->window_s,
+                e->window_s < e->min_window_s ? " (shorter than the counter's minimum window: coarse)" : "");
+    if (e->throttled) fprintf(f, "  THROTTLED: %s\n", e->throttle_why);
 }
 
 void fb_solve_print_table(FILE *f, const fb_solve_case *c, const fb_ns *ns, const fb_solve_log *log,
@@ -231,6 +259,7 @@ void fb_solve_print_table(FILE *f, const fb_solve_case *c, const fb_ns *ns, cons
     if (stream_gbs > 0) fprintf(f, " = %.1f%% of stream triad %.2f GB/s", 100.0 * s.gbs / stream_gbs, stream_gbs);
     fprintf(f, "\n  memory: solver arrays %.1f MB, resident after setup %.1f MB, peak resident %.1f MB\n",
             fb_ns_bytes_resident(ns) / 1e6, rss_setup / 1e6, fb_peak_rss_bytes() / 1e6);
+    print_energy(f, log);
     if (!validation) return;
     fprintf(f, "  validation:");
     json_object_foreach(validation, key, v) if (json_is_number(v)) fprintf(f, " %s %.4g", key, json_number_value(v));
@@ -353,6 +382,7 @@ void fb_solve_row_of(fb_solve_row *row, const fb_ns *ns, const fb_solve_log *log
     fb_solve_summarize(log, ns, &row->s);
     row->upload_s = log->upload_s, row->download_s = log->download_s, row->stream_gbs = stream_gbs;
     row->steps = log->n;
+    row->energy = log->energy;
 }
 
 /* The row every ratio is taken against: the first openmp run, else the first. */
@@ -363,17 +393,36 @@ static const fb_solve_row *baseline_row(const fb_solve_row *rows, int n)
     return &rows[0];
 }
 
+/* Energy to solution and per step (the time loop's: CPU->GPU and GPU->CPU
+ * are outside the meter's window), "-" where it could not be read; a
+ * throttled run's speedup is marked '*'. */
+static void energy_cells(const fb_solve_row *r, char *total, char *per_step, size_t len)
+{
+    snprintf(total, len, "-");
+    snprintf(per_step, len, "-");
+    if (r->energy.state != FB_ENERGY_MEASURED) return;
+    snprintf(total, len, "%.4g", r->energy.joules);
+    if (r->steps > 0) snprintf(per_step, len, "%.4g", r->energy.joules / r->steps);
+}
+
 static void print_totals(FILE *f, const fb_solve_row *rows, int n)
 {
     const fb_solve_row *base = baseline_row(rows, n);
-    fprintf(f, "  %-14s %-40.40s %10s %10s %8s\n", "backend", "device", "total s", "step ms", "speedup");
+    char joules[32], per_step[32];
+    int throttled = 0;
+    fprintf(f, "  %-14s %-40.40s %10s %10s %8s %12s %10s\n", "backend", "device", "total s", "step ms", "speedup",
+            "energy J", "J/step");
     for (int k = 0; k < n; ++k) {
         const fb_solve_summary *s = &rows[k].s;
         double total = s->total_s + rows[k].upload_s + rows[k].download_s;
         double base_total = base->s.total_s + base->upload_s + base->download_s;
-        fprintf(f, "  %-14s %-40.40s %10.4f %10.3f %7.2fx\n", rows[k].id, rows[k].name, total,
-                1e3 * s->step_time_median, total > 0 ? base_total / total : 0.0);
+        energy_cells(&rows[k], joules, per_step, sizeof joules);
+        throttled += rows[k].energy.throttled;
+        fprintf(f, "  %-14s %-40.40s %10.4f %10.3f %7.2fx%s %12s %10s\n", rows[k].id, rows[k].name, total,
+                1e3 * s->step_time_median, total > 0 ? base_total / total : 0.0, rows[k].energy.throttled ? "*" : " ",
+                joules, per_step);
     }
+    if (throttled) fprintf(f, "  * throttled during the run (the record's energy.throttle_why says how)\n");
 }
 
 static void print_split(FILE *f, const fb_solve_row *r)

@@ -10,16 +10,18 @@
 #include <jansson.h>
 
 #include "backends/backend.h"
+#include "core/energy.h"
 #include "solver/cases.h"
 
 /* Every step's numbers, grown as the run goes. */
 typedef struct fb_solve_log {
     int n, cap;
     fb_ns_step_info *steps;
-    double wall_s;     /* the time loop, from the first step to the last */
-    double upload_s;   /* the state to the device before the loop (the paper's CPU->GPU; 0 on openmp) */
-    double download_s; /* the fields back after it (GPU->CPU) */
-    double setup_s;    /* device builds, copies and the untimed warm-up step: in no step's time */
+    double wall_s;            /* the time loop, from the first step to the last */
+    double upload_s;          /* the state to the device before the loop (the paper's CPU->GPU; 0 on openmp) */
+    double download_s;        /* the fields back after it (GPU->CPU) */
+    double setup_s;           /* device builds, copies and the untimed warm-up step: in no step's time */
+    fb_energy_reading energy; /* over the time loop (core/energy.h); FB_ENERGY_NONE: not metered */
 } fb_solve_log;
 
 fb_status fb_solve_log_add(fb_solve_log *log, const fb_ns_step_info *info);
@@ -56,6 +58,7 @@ typedef struct fb_solve_row {
     int on_device, steps;
     fb_solve_summary s;
     double upload_s, download_s, stream_gbs;
+    fb_energy_reading energy; /* the time loop's */
 } fb_solve_row;
 
 void fb_solve_row_of(fb_solve_row *row, const fb_ns *ns, const fb_solve_log *log, const fb_device_info *d,

@@ -136,17 +136,23 @@ static void format_duration(double s, char *buf, size_t len)
         snprintf(buf, len, "%dh%02dm", (int)(s / 3600), (int)fmod(s / 60, 60));
 }
 
-/* "[ 12/240] ok 3.2 GB/s csr-vector WG_SIZE=128 on opencl, double, gen:cube:12 | 1 failed, 5 pruned, ~1m20s left" */
+/* "[ 12/240] ok 3.2 GB/s [2.1 GFLOP/J] [THROTTLED] csr-vector WG_SIZE=128 on opencl, double, gen:cube:12 | 1 failed, 5
+ * pruned, ~1m20s left" */
 static void progress_line(sweep *w, const sweep_config *cfg, const json_t *rec)
 {
     const fb_sweep_summary *sum = w->sum;
     int done = sum->skipped + sum->recorded, left = sum->total - done;
-    char params[512], eta[32] = "?", figure[48] = "";
+    char params[512], eta[32] = "?", figure[96] = "";
     const char *st = fb_json_str(rec, "status");
     double gbs = fb_json_num(rec, "gbs");
     fb_params_text(json_object_get(rec, "params"), params, sizeof params);
     if (sum->recorded > 0) format_duration((fb_now() - w->started) / sum->recorded * left, eta, sizeof eta);
     if (!isnan(gbs) && strcmp(st, "pruned")) snprintf(figure, sizeof figure, " %.3g GB/s", gbs);
+    if (!isnan(fb_json_num(rec, "energy.gflop_per_j")))
+        snprintf(figure + strlen(figure), sizeof figure - strlen(figure), " %.3g GFLOP/J",
+                 fb_json_num(rec, "energy.gflop_per_j"));
+    if (json_is_true(fb_json_get(rec, "energy.throttled"))) /* energy.h: its numbers are suspect */
+        snprintf(figure + strlen(figure), sizeof figure - strlen(figure), " THROTTLED");
     fprintf(w->o->progress, "[%*d/%d] %s%s  %s %s on %s, %s, %s | %d failed, %d pruned, ~%s left\n",
             (int)snprintf(NULL, 0, "%d", sum->total), done, sum->total, st, figure,
             w->s->cases[cfg->kase].family->kernel(cfg->kernel)->name, params, sweep_backend(w, cfg),

@@ -472,7 +472,7 @@ fb_status fb_heat2d_run(fb_target *t, fb_heat2d_problem *p, const fb_heat2d_conf
     FB_CHECK(fb_target_copy_in(t, s.tn, h, cells * s.real));
     FB_CHECK(fb_target_copy_in(t, s.ta, h, cells * s.real));
     FB_CHECK(fb_target_copy_in(t, s.tb, h, cells * s.real));
-    FB_CHECK(fb_measure(&cfg->measure, sample, &s, flush, &s, &r->m));
+    FB_CHECK(fb_target_measure(t, &cfg->measure, sample, &s, flush, &s, &r->m));
     r->model = fb_heat2d_model_of(cfg->kernel, g->nx, g->ny, cfg->is_double, s.groups);
     r->gflops = r->model.flops / r->m.stats.median * 1e-9;
     r->gbs = r->model.min_bytes / r->m.stats.median * 1e-9;

@@ -180,7 +180,7 @@ static fb_status run_cusparse(const char *name, fb_target *t, const fb_spmv_matr
     CHECK_RT(cudaEventCreate(&run->start), "cudaEventCreate");
     CHECK_RT(cudaEventCreate(&run->stop), "cudaEventCreate");
     FB_CHECK(M->format == FB_FORMAT_CSR ? prepare_csr(run) : prepare_bsr(run));
-    FB_CHECK(fb_measure(&cfg->measure, sample_cusparse, run, flush_cusparse, run, &out->m));
+    FB_CHECK(fb_target_measure(t, &cfg->measure, sample_cusparse, run, flush_cusparse, run, &out->m));
     FB_CHECK(fb_spmv_download_reals(t, cfg->is_double, run->d.y, (size_t)M->shape.nrows, &out->y));
 fail:
     release_run(run);

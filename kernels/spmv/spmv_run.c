@@ -331,7 +331,7 @@ fb_status fb_spmv_run(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_confi
     /* Best effort: a backend that cannot say leaves has_resources 0. */
     out->has_resources = fb_target_kernel_resources(t, s.main_kernel, s.main_launch.local[0], &out->resources) == FB_OK;
     set_args(&s);
-    FB_CHECK(fb_measure(&cfg->measure, sample, &s, flush, &s, &out->m));
+    FB_CHECK(fb_target_measure(t, &cfg->measure, sample, &s, flush, &s, &out->m));
     FB_CHECK(fb_spmv_download_reals(t, cfg->is_double, s.d.y, (size_t)A->shape.nrows, &out->y));
     FB_CHECK(fb_spmv_finish(A, cfg, x, fb_target_info(t)->id, out));
 fail:

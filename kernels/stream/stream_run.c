@@ -176,7 +176,7 @@ fb_status fb_stream_run(fb_target *t, const fb_stream_config *cfg, fb_stream_res
         r->model = &fb_stream_models[k];
         FB_CHECK(build(&s, r->model->kernel, &s.kernel));
         set_args(&s, k);
-        FB_CHECK(fb_measure(&cfg->measure, sample, &s, flush, &s, &r->m));
+        FB_CHECK(fb_target_measure(t, &cfg->measure, sample, &s, flush, &s, &r->m));
         derive(&s, r);
         FB_CHECK(check_output(&s, k, r));
         if (!r->checked_ok && failed_check < 0) failed_check = k;
@@ -232,6 +232,7 @@ json_t *fb_stream_record(const fb_device_info *d, const fb_stream_config *cfg, c
     json_object_set_new(rec, "gbs", json_real(r->gbs));
     json_object_set_new(rec, "gbs_best", json_real(r->gbs_best));
     json_object_set_new(rec, "gflops", json_real(r->gflops));
+    fb_json_set_energy(rec, &r->m, (double)r->model->flops * (double)cfg->n);
     json_object_set_new(rec, "check", json_pack("{s:f, s:b}", "max_rel_error", r->max_rel_error, "ok", r->checked_ok));
     json_object_set_new(rec, "status", json_string(r->checked_ok ? "ok" : "wrong-result"));
     return rec;

@@ -18,7 +18,12 @@
 #   beside flowbench's on the NVIDIA OpenCL driver (OUTDIR/peer-*.txt);
 #   the solver on 2 MPI ranks sharing cuda:0 against one process when the
 #   node has mpirun (OUTDIR/solve-ranks-*.txt).
-# Every record is appended to OUTDIR/results.jsonl as it completes.
+# Every record is appended to OUTDIR/results.jsonl as it completes, each with
+# its energy (docs/measurement.md: NVML on the GPU - joules per run, GFLOP/J,
+# power, clocks, throttle reasons - and RAPL on the CPU where readable); the
+# SpMV variants' GFLOP/J beside GB/s and the solver's joules per step per
+# backend are in OUTDIR/report.md and OUTDIR/plots/ (energy-*.png, stepenergy-*.png), the
+# GPU's power and clock state before and after in OUTDIR/nvidia-smi-power-*.txt.
 set -uo pipefail
 out=${1:?usage: reference-run.sh OUTDIR}
 mkdir -p "$out"
@@ -37,6 +42,7 @@ src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' build-gpu/CMakeCache.txt)
 if [ "$src" != "$root" ] && [ ! -e "$src" ]; then mkdir -p "$(dirname "$src")" && ln -s "$root" "$src"; fi
 
 nvidia-smi >"$out/nvidia-smi.txt" 2>&1
+nvidia-smi -q -d POWER,CLOCK,PERFORMANCE,TEMPERATURE >"$out/nvidia-smi-power-before.txt" 2>&1
 { "$bin" devices; "$bin" devices --json; } >"$out/devices.txt" 2>&1
 head -n 12 "$out/devices.txt"
 
@@ -145,6 +151,15 @@ else
 fi
 "$bin" plot "$res" --out "$out/plots" >>"$log" 2>&1 || echo "FAILED: plot" | tee -a "$log"
 grep -h -A4 "speedup over" "$out"/solve-*.txt
+
+echo "== energy: GFLOP/J beside GB/s per SpMV variant, the solver's joules per step (report.md)"
+nvidia-smi -q -d POWER,CLOCK,PERFORMANCE,TEMPERATURE >"$out/nvidia-smi-power-after.txt" 2>&1
+"$bin" report "$res" --plots "$out/plots" --out "$out/report.md" >>"$log" 2>&1 || echo "FAILED: report" | tee -a "$log"
+for src in nvml rapl none; do
+  grep -c "\"source\": *\"$src\"" "$res" | sed "s/^/records with energy source $src: /"
+done
+grep -c '"throttled": *true' "$res" | sed 's/^/records measured while throttled: /'
+grep -h -e "^energy unavailable" -e "^throttling not checked" "$log" "$out"/solve-*.txt | sort -u | head -n 5
 
 grep -c '"status": *"ok"' "$res" | sed 's/^/ok records: /'
 grep -E "FAILED|wrong" "$log" | head -n 20
