@@ -68,7 +68,8 @@ static void print_list(void)
         const fb_spmv_kernel_def *k = &fb_spmv_kernels[i];
         printf("%s  %s\n", k->name, k->summary);
         fb_cli_print_axes(k->params, k->nparams, "    ");
-        if (k->format != FB_FORMAT_CSR) printf("    BLOCK_SIZE = the matrix's block size (SRC:block=K)\n");
+        if (fb_spmv_input_format(k->format) != FB_FORMAT_CSR)
+            printf("    BLOCK_SIZE = the matrix's block size (SRC:block=K)\n");
     }
     for (int i = 0; i < fb_peer_count(); ++i) {
         const fb_peer *p = fb_peer_at(i);
@@ -144,7 +145,7 @@ fail:
 static fb_status make_view(fb_matrix *m, const fb_spmv_kernel_def *k, fb_spmv_matrix *A)
 {
     fb_status status = FB_OK;
-    if (k->format == FB_FORMAT_CSR) return fb_spmv_view_csr(&m->A, A);
+    if (fb_spmv_input_format(k->format) == FB_FORMAT_CSR) return fb_spmv_view_csr(&m->A, A);
     if (!m->block)
         FB_FAIL(FB_ERR_USAGE, "--kernel %s reads block CSR: give the matrix as SRC:block=K (K = 1..5)", k->name);
     FB_CHECK(fb_bcsr_set_layout(&m->B, k->format == FB_FORMAT_BCSR_SOA ? FB_BLOCK_SOA : FB_BLOCK_AOS));
@@ -186,6 +187,10 @@ static void print_result(FILE *f, const spmv_cli *c, const fb_matrix *m, const f
     print_params(f, c, A);
     if (r->launch.dims > 0) fprintf(f, "  launch: global %zu, local %zu\n", r->launch.global[0], r->launch.local[0]);
     if (r->has_resources) print_resources(f, &r->resources);
+    if (r->conversion.done)
+        fprintf(f, "  sell: %d slices, %lld stored entries (padding %.1f%%)%s, converted in %.3f ms (not timed)\n",
+                r->conversion.nslices, r->conversion.stored, 100.0 * r->conversion.padding,
+                r->conversion.permuted ? ", rows sorted" : "", r->conversion.seconds * 1e3);
     fprintf(f, "  median %.4f ms over %d samples (95%% CI +-%.2f%%, %s)\n", r->m.stats.median * 1e3, r->m.nsamples,
             100.0 * r->m.stats.median_spread, fb_stop_reason_name(r->m.stop));
     fprintf(f, "  %.3f GFLOP/s, %.3f GB/s of %.4g model bytes", r->gflops, r->gbs, r->model.min_bytes);

@@ -80,7 +80,7 @@ static const json_t *problem_json(const void *vp) { return ((const spmv_problem 
 static fb_status view_for(spmv_problem *p, const fb_spmv_kernel_def *k, fb_spmv_matrix *A)
 {
     fb_status status = FB_OK;
-    if (k->format == FB_FORMAT_CSR) return fb_spmv_view_csr(&p->m.A, A);
+    if (fb_spmv_input_format(k->format) == FB_FORMAT_CSR) return fb_spmv_view_csr(&p->m.A, A);
     if (!p->m.block) FB_FAIL(FB_ERR_USAGE, "%s reads block CSR: the matrix needs :block=K", k->name);
     FB_CHECK(fb_bcsr_set_layout(&p->m.B, k->format == FB_FORMAT_BCSR_SOA ? FB_BLOCK_SOA : FB_BLOCK_AOS));
     FB_CHECK(fb_spmv_view_bcsr(&p->m.B, A));
@@ -109,11 +109,12 @@ static fb_status check(const void *vp, const fb_family_run *run, const fb_device
             FB_FAIL(FB_ERR_USAGE, "%s runs on the %s backend only", k->name, peer->backend);
         return FB_OK;
     }
-    if (k->format != FB_FORMAT_CSR && !p->m.block)
+    const fb_spmv_format input = fb_spmv_input_format(k->format);
+    if (input != FB_FORMAT_CSR && !p->m.block)
         FB_FAIL(FB_ERR_USAGE, "%s reads block CSR: the matrix needs :block=K", k->name);
     /* the layout does not change the shape, so the AoS/SoA view is not needed here */
-    FB_CHECK(k->format == FB_FORMAT_CSR ? fb_spmv_view_csr(&p->m.A, &A) : fb_spmv_view_bcsr(&p->m.B, &A));
-    A.format = k->format;
+    FB_CHECK(input == FB_FORMAT_CSR ? fb_spmv_view_csr(&p->m.A, &A) : fb_spmv_view_bcsr(&p->m.B, &A));
+    A.format = input;
     FB_CHECK(fb_spmv_check_point(&cfg, dev, &A));
 fail:
     return status;
@@ -166,7 +167,7 @@ static int point_variants(fb_variant_sink *sink, const fb_spmv_kernel_def *k, co
         fb_variant v;
         fb_variant_begin(&v, k->source, kernel_name, real);
         fb_variant_define_point(&v, k->params, k->nparams, &p);
-        if (k->format != FB_FORMAT_CSR) {
+        if (fb_spmv_input_format(k->format) != FB_FORMAT_CSR) {
             snprintf(num, sizeof num, "%d", block);
             fb_variant_define(&v, "BLOCK_SIZE", num);
         }
@@ -179,7 +180,7 @@ static int variants(fb_variant_sink *sink)
 {
     for (int i = 0; i < fb_spmv_kernel_count; ++i) {
         const fb_spmv_kernel_def *k = &fb_spmv_kernels[i];
-        int max_block = k->format == FB_FORMAT_CSR ? 1 : MAX_BLOCK;
+        int max_block = fb_spmv_input_format(k->format) == FB_FORMAT_CSR ? 1 : MAX_BLOCK;
         for (int r = 0; r < 2; ++r)
             for (int b = 1; b <= max_block; ++b) {
                 if (point_variants(sink, k, k->kernel, b, fb_variant_reals[r])) return 1;

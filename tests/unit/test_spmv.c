@@ -2,10 +2,13 @@
  * on the command line (openmp, opencl or cuda; test_family_backend.h), on
  * matrices built here with the shapes that break SpMV kernels: empty rows
  * (first, inner, last), one dense row, a rectangular shape, power-law row
- * lengths, and K x K blocks for K = 1..5 in AoS and SoA form. Each run is
- * checked by fb_spmv_run against the serial reference. The openmp instance
- * also checks the reference itself on a matrix small enough to do by hand,
- * the model, the constraints and the GraphBLAS peer. */
+ * lengths, and K x K blocks for K = 1..5 in AoS and SoA form (1..6 for
+ * bcsr-warp); the kernels that came with SELL-C-sigma (sell, bcsr-warp) also
+ * on the shipped matrices and cavity level 0, scalar and in 4x4 and 5x5
+ * blocks. Each run is checked by fb_spmv_run against the serial reference.
+ * The openmp instance also checks the reference itself on a matrix small
+ * enough to do by hand, the SELL layout, the models, the constraints and the
+ * GraphBLAS peer. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,8 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "spmv/spmv.h"
+#include "matrix/source.h"
 #include "spmv/peers.h"
+#include "spmv/sell_matrix.h"
+#include "spmv/spmv.h"
+#include "spmv/spmv_matrix.h"
 #include "test_family_backend.h"
 
 typedef struct test_matrix {
@@ -195,6 +201,61 @@ static void test_model_counts_bytes(void **state)
     assert_float_equal(m.min_bytes, 3 * (16 * 4 + 4) + 3 * 4 + 16 * 4, 0);
 }
 
+/* Rows of length 1, 3, 0, 2, 4 with C = 2: by hand. */
+static void test_sell_layout_by_hand(void **state)
+{
+    (void)state;
+    int ptr[] = {0, 1, 4, 4, 6, 10}, idx[] = {0, 0, 1, 2, 1, 3, 0, 1, 2, 3};
+    double val[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+    fb_spmv_matrix A = {.format = FB_FORMAT_CSR,
+                        .shape = {.nrows = 5, .ncols = 4, .nnz = 10, .block = 1, .nbrows = 5, .nblocks = 10},
+                        .ptr = ptr,
+                        .idx = idx,
+                        .values = val,
+                        .max_row_entries = 4};
+    fb_sell S;
+    /* sigma = 1: natural order; slices {0, 1} width 3, {2, 3} width 2, {4, pad} width 4 */
+    assert_int_equal(fb_sell_from_csr(&A, 2, 1, &S), FB_OK);
+    assert_int_equal(S.nslices, 3);
+    assert_int_equal(S.permuted, 0);
+    int want_ptr[] = {0, 6, 10, 18};
+    for (int s = 0; s <= 3; ++s)
+        assert_int_equal(S.slice_ptr[s], want_ptr[s]);
+    /* slice 0 column-major: (row 0 entry 0, row 1 entry 0), (pad, row 1 entry 1), (pad, row 1 entry 2) */
+    double want_val[] = {1, 2, 0, 3, 0, 4};
+    int want_col[] = {0, 0, 0, 1, 0, 2}; /* row 0's padding repeats its last column, 0 */
+    for (int k = 0; k < 6; ++k) {
+        assert_float_equal(S.values[k], want_val[k], 0);
+        assert_int_equal(S.colidx[k], want_col[k]);
+    }
+    assert_int_equal(S.colidx[10 + 2 * 0 + 1], 0); /* the padding row past nrows: column 0, value 0 */
+    assert_float_equal(S.values[10 + 2 * 3 + 0], 10, 0);
+    assert_int_equal(S.perm[5], -1);
+    assert_int_equal((int)S.stored, 18);
+    assert_float_equal(fb_sell_padding(&S), 0.8, 1e-12);
+    fb_sell_free(&S);
+    /* sigma = 4: rows 0..3 (lengths 1, 3, 0, 2) longest first: 1, 3, 0, 2; row 4 alone */
+    assert_int_equal(fb_sell_from_csr(&A, 2, 4, &S), FB_OK);
+    assert_int_equal(S.permuted, 1);
+    int want_perm[] = {1, 3, 0, 2, 4, -1};
+    for (int i = 0; i < 6; ++i)
+        assert_int_equal(S.perm[i], want_perm[i]);
+    assert_int_equal((int)S.stored, 6 + 2 + 8); /* widths 3, 1, 4 */
+    fb_sell_free(&S);
+}
+
+static void test_sell_model_counts_padding(void **state)
+{
+    (void)state;
+    fb_spmv_shape s = {.nrows = 10, .ncols = 20, .nnz = 100, .block = 1, .nbrows = 10, .nblocks = 100, .real_bytes = 8};
+    fb_spmv_conversion c = {.done = 1, .stored = 120, .nslices = 3, .permuted = 0};
+    fb_spmv_model m = fb_spmv_model_sell(&s, &c);
+    assert_float_equal(m.flops, 240, 0);
+    assert_float_equal(m.min_bytes, 120 * 12 + 4 * 4 + 30 * 8, 0);
+    c.permuted = 1; /* the permutation is read once per row */
+    assert_float_equal(fb_spmv_model_sell(&s, &c).min_bytes, 120 * 12 + 4 * 4 + 10 * 4 + 30 * 8, 0);
+}
+
 static void test_csr_kernels_irregular(void **state)
 {
     (void)state;
@@ -240,6 +301,81 @@ static void test_bcsr_kernels_all_blocks(void **state)
         run_checked("bcsr-soa", &soa.view, NULL, 0);
         free_matrix(&aos);
         free_matrix(&soa);
+    }
+}
+
+/* SLICE_HEIGHT, THREADS_PER_ROW, SIGMA, WG_SIZE */
+static const int sell_points[][4] = {
+    {4, 1, 1, 32}, {8, 4, 32, 64}, {16, 2, 4096, 128}, {32, 4, 256, 256}, {32, 2, 32, 64},
+};
+
+static void test_sell_kernels(void **state)
+{
+    (void)state;
+    test_matrix irregular, powerlaw;
+    build_csr(&irregular, 40, 30, irregular_len);
+    build_csr(&powerlaw, 3000, 2500, powerlaw_len);
+    run_checked("sell", &irregular.view, NULL, 0);
+    run_checked("sell", &powerlaw.view, NULL, 0);
+    for (size_t i = 0; i < sizeof sell_points / sizeof sell_points[0]; ++i) {
+        run_checked("sell", &irregular.view, sell_points[i], 4);
+        run_checked("sell", &powerlaw.view, sell_points[i], 4);
+    }
+    free_matrix(&irregular);
+    free_matrix(&powerlaw);
+}
+
+static void test_bcsr_warp_blocks_1_to_6(void **state)
+{
+    (void)state;
+    for (int K = 1; K <= 6; ++K) {
+        test_matrix m;
+        build_bcsr(&m, 23, 17, K, 0);
+        run_checked("bcsr-warp", &m.view, NULL, 0); /* 32 items: 32 / K blocks a step, 32 % K idle */
+        /* one block a step (K > 4), two and five slots to reduce (the shuffle tree's odd counts) */
+        if (K == 3 || K == 6) run_checked("bcsr-warp", &m.view, (int[]){8, 32}, 2);
+        if (K == 2 || K == 5) run_checked("bcsr-warp", &m.view, (int[]){16, 256}, 2);
+        free_matrix(&m);
+    }
+}
+
+/* The shipped matrices and cavity level 0 as loaded by every command
+ * (matrix/source.h), scalar for sell and in 4x4 and 5x5 blocks for
+ * bcsr-warp (and bcsr-lanes, measured on no GPU before these tests). */
+static void test_new_kernels_shipped_matrices(void **state)
+{
+    (void)state;
+    static const char *const scalar[] = {
+        FB_SOURCE_DIR "/matrices/general.mtx",
+        FB_SOURCE_DIR "/matrices/symmetric.mtx",
+        FB_SOURCE_DIR "/matrices/dense_row.mtx",
+        FB_SOURCE_DIR "/matrices/empty_rows.mtx",
+        FB_SOURCE_DIR "/matrices/rectangular.mtx",
+        FB_SOURCE_DIR "/matrices/skew.mtx",
+        FB_SOURCE_DIR "/matrices/pattern.mtx",
+        FB_SOURCE_DIR "/matrices/tiny_cube.su2",
+        "gen:cube:level=0",
+    };
+    static const char *const blocked[] = {"gen:cube:level=0:block=4", "gen:cube:level=0:block=5",
+                                          FB_SOURCE_DIR "/matrices/tiny_cube.su2:block=4"};
+    fb_matrix_options opt = {0};
+    for (size_t i = 0; i < sizeof scalar / sizeof scalar[0]; ++i) {
+        fb_matrix m;
+        fb_spmv_matrix A;
+        assert_int_equal(fb_matrix_load(scalar[i], &opt, &m), FB_OK);
+        assert_int_equal(fb_spmv_view_csr(&m.A, &A), FB_OK);
+        run_checked("sell", &A, NULL, 0);
+        run_checked("sell", &A, (int[]){8, 2, 256, 128}, 4);
+        fb_matrix_free(&m);
+    }
+    for (size_t i = 0; i < sizeof blocked / sizeof blocked[0]; ++i) {
+        fb_matrix m;
+        fb_spmv_matrix A;
+        assert_int_equal(fb_matrix_load(blocked[i], &opt, &m), FB_OK);
+        assert_int_equal(fb_spmv_view_bcsr(&m.B, &A), FB_OK);
+        run_checked("bcsr-warp", &A, NULL, 0);
+        run_checked("bcsr-lanes", &A, NULL, 0);
+        fb_matrix_free(&m);
     }
 }
 
@@ -307,16 +443,18 @@ int main(int argc, char **argv)
 {
     int code = test_backend_open(argc, argv);
     if (code != TEST_GO_ON) return code;
+    /* FB_TEST_ONLY=GLOB runs the matching tests only (timing one of them) */
+    const char *only = getenv("FB_TEST_ONLY");
+    if (only && *only) cmocka_set_test_filter(only);
     const struct CMUnitTest host[] = {
-        cmocka_unit_test(test_reference_by_hand),
-        cmocka_unit_test(test_model_counts_bytes),
-        cmocka_unit_test(test_constraints_refuse),
-        cmocka_unit_test(test_graphblas_peer),
+        cmocka_unit_test(test_reference_by_hand),   cmocka_unit_test(test_model_counts_bytes),
+        cmocka_unit_test(test_sell_layout_by_hand), cmocka_unit_test(test_sell_model_counts_padding),
+        cmocka_unit_test(test_constraints_refuse),  cmocka_unit_test(test_graphblas_peer),
     };
     const struct CMUnitTest device[] = {
-        cmocka_unit_test(test_csr_kernels_irregular),
-        cmocka_unit_test(test_csr_kernels_powerlaw),
-        cmocka_unit_test(test_bcsr_kernels_all_blocks),
+        cmocka_unit_test(test_csr_kernels_irregular),   cmocka_unit_test(test_csr_kernels_powerlaw),
+        cmocka_unit_test(test_bcsr_kernels_all_blocks), cmocka_unit_test(test_sell_kernels),
+        cmocka_unit_test(test_bcsr_warp_blocks_1_to_6), cmocka_unit_test(test_new_kernels_shipped_matrices),
     };
     int failed = test_on_host() ? cmocka_run_group_tests_name("host", host, NULL, NULL) : 0;
     failed += cmocka_run_group_tests_name(test_backend, device, NULL, NULL);
