@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "spmv/spmv.h"
+#include "spmv/spmv_auto.h"
 #include "spmv/spmv_matrix.h"
 #include "spmv/spmv_record.h"
 #include "../matrix/mtx.h"
@@ -32,7 +33,9 @@ static const fb_option options[] = {
     {"matrix", "SRC", "matrix file (.mtx, .mtx.gz, .msh, .su2) or gen: spec; repeat it (or all) for a plan of several",
      1},
     {"backend", "B", "backend[:device] (default openmp)", 0},
-    {"kernel", "K", "variant from --list, or peer:NAME (default csr-scalar); repeat it (or all) for a plan of several",
+    {"kernel", "K",
+     "variant from --list, peer:NAME, or auto (the rule of recorded sweeps picks; default csr-scalar); repeat it (or "
+     "all) for a plan of several",
      1},
     {"param", "NAME=V[,V...]",
      "kernel parameter (default: the kernel's default); a list, or several --param, plans their cross product", 1},
@@ -78,6 +81,9 @@ static void print_list(void)
         printf("%s  %s, on the %s backend%s%s\n", p->def.name, p->def.summary, p->backend, ok ? "" : ": ",
                ok ? "" : why);
     }
+    printf("auto  the format, kernel and parameters for the matrix, from %d recorded (device class, precision, "
+           "matrix) bests (kernels/spmv/spmv_auto_rule.h)\n",
+           fb_spmv_auto_rule_count());
 }
 
 typedef struct spmv_cli {
@@ -85,6 +91,8 @@ typedef struct spmv_cli {
     const fb_peer *peer;
     fb_spmv_config cfg;
     const char *backend;
+    int is_auto; /* --kernel auto: kernel and point are picked once the matrix is read */
+    fb_spmv_auto_choice choice;
 } spmv_cli;
 
 static fb_status read_options(const fb_parsed *args, spmv_cli *c)
@@ -97,7 +105,10 @@ static fb_status read_options(const fb_parsed *args, spmv_cli *c)
     if (!name) name = "csr-scalar";
     c->backend = fb_cli_value(args, "backend") ? fb_cli_value(args, "backend") : "openmp";
     c->peer = fb_peer_find(name);
-    c->kernel = c->peer ? &c->peer->def : fb_spmv_kernel_find(name);
+    c->is_auto = !strcmp(name, "auto");
+    c->kernel = c->peer ? &c->peer->def : fb_spmv_kernel_find(c->is_auto ? "csr-scalar" : name);
+    if (c->is_auto && (nparams || fb_cli_flag(args, "tuned")))
+        FB_FAIL(FB_ERR_USAGE, "--kernel auto picks its own parameters: no --param or --tuned with it");
     if (!c->kernel) FB_FAIL(FB_ERR_USAGE, "--kernel: unknown kernel '%s' (see flowbench spmv --list)", name);
     if (prec && strcmp(prec, "double") && strcmp(prec, "single"))
         FB_FAIL(FB_ERR_USAGE, "--precision: '%s' is not double or single", prec);
@@ -279,6 +290,19 @@ fail:
     return status;
 }
 
+/* --kernel auto: the device and the matrix's statistics decide (spmv_auto.h). */
+static fb_status choose_auto(spmv_cli *c, spmv_run *s)
+{
+    fb_status status = FB_OK;
+    FB_CHECK(fb_target_open(c->backend, &s->t));
+    FB_CHECK(fb_spmv_matrix_json(&s->m, &s->matrix_json));
+    FB_CHECK(fb_spmv_auto_pick(&s->m, s->matrix_json, fb_target_info(s->t), c->cfg.is_double, &c->choice));
+    c->kernel = c->cfg.kernel = c->choice.kernel;
+    c->cfg.point = c->choice.point;
+fail:
+    return status;
+}
+
 static fb_status prepare(const fb_parsed *args, spmv_cli *c, spmv_run *s)
 {
     fb_status status = FB_OK;
@@ -286,12 +310,13 @@ static fb_status prepare(const fb_parsed *args, spmv_cli *c, spmv_run *s)
     FB_CHECK(read_options(args, c));
     FB_CHECK(fb_matrix_load(fb_cli_value(args, "matrix"), &opt, &s->m));
     if (s->m.is_vector) FB_FAIL(FB_ERR_INPUT, "%s: is a vector (Matrix Market array), not a matrix", s->m.source);
+    if (c->is_auto) FB_CHECK(choose_auto(c, s));
     FB_CHECK(make_view(&s->m, c->kernel, &s->A));
     if (fb_cli_value(args, "x")) FB_CHECK(read_x(fb_cli_value(args, "x"), s->m.A.ncols, s->A.shape.ncols, &s->x));
     c->cfg.x = s->x;
-    FB_CHECK(fb_target_open(c->backend, &s->t));
+    if (!s->t) FB_CHECK(fb_target_open(c->backend, &s->t));
     FB_CHECK(fb_cli_stream_triad(args, s->t, c->backend, c->cfg.is_double, &s->stream_gbs));
-    FB_CHECK(fb_spmv_matrix_json(&s->m, &s->matrix_json));
+    if (!s->matrix_json) FB_CHECK(fb_spmv_matrix_json(&s->m, &s->matrix_json));
     if (fb_cli_flag(args, "tuned")) FB_CHECK(apply_tuning(args, c, s));
     FB_CHECK(open_counters(args, c, s));
 fail:
@@ -318,8 +343,10 @@ static int run_spmv(const fb_parsed *args)
     const fb_device_info *d = fb_target_info(s.t);
     s.rec = fb_spmv_record(d, s.matrix_json, &s.A, &c.cfg, &s.r, s.stream_gbs);
     if (s.tuning) json_object_set(s.rec, "tuning", s.tuning);
+    if (c.is_auto) json_object_set_new(s.rec, "auto", fb_spmv_auto_json(&c.choice));
     if (s.counters) json_object_set_new(s.rec, "counters", fb_counters_json(s.counters, s.r.model.min_bytes));
     print_result(fb_cli_flag(args, "json") ? stderr : stdout, &c, &s.m, &s.A, d, &s.r, s.stream_gbs);
+    if (c.is_auto) fprintf(fb_cli_flag(args, "json") ? stderr : stdout, "  auto: %s\n", c.choice.why);
     print_counters(fb_cli_flag(args, "json") ? stderr : stdout, json_object_get(s.rec, "counters"));
     FB_CHECK(write_outputs(args, &c, d, s.rec, &s.r, &s.m));
     if (run_status == FB_ERR_CHECK) FB_FAIL(FB_ERR_CHECK, "%s: y is wrong (see check above)", c.kernel->name);
@@ -347,7 +374,11 @@ const fb_command fb_cmd_spmv = {
                    "stored entry; GB/s divides the minimal traffic (values, indices, row pointers,\n"
                    "x and y once each, docs/kernels.md) by the median time, and is also given as a\n"
                    "fraction of the stream triad measured on the same device just before.\n"
-                   "Block kernels (bcsr, bcsr-vector, bcsr-soa) need SRC:block=K. A peer library\n"
+                   "Block kernels (bcsr, bcsr-vector, bcsr-lanes, bcsr-warp, bcsr-soa) need\n"
+                   "SRC:block=K; sell converts the CSR matrix to SELL-C-sigma first (timed apart).\n"
+                   "--kernel auto picks format, kernel and parameters from the matrix's statistics\n"
+                   "by the nearest matrix of recorded sweeps (kernels/spmv/spmv_auto.h) and says\n"
+                   "why in the output and the record's \"auto\" object. A peer library\n"
                    "(peer:graphblas, peer:cusparse, peer:cusparse-bsr) runs on its own backend\n"
                    "with the same check.\n"
                    "Several --matrix or --kernel, or a --param list (WG_SIZE=64,128,256), make a\n"

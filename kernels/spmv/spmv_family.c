@@ -1,13 +1,15 @@
 /* spmv_family.c - the SpMV family's descriptor (bench/family.h): its
  * kernels and the peer libraries (kernel indices past the flowbench kernels
- * are the peers), problems as matrix SRC specs, and every device program
- * its space can produce. */
+ * are the peers, and the last is "auto", which runs the kernel the rule of
+ * spmv_auto.h picks for the matrix), problems as matrix SRC specs, and
+ * every device program its space can produce. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "peers.h"
 #include "spmv.h"
+#include "spmv_auto.h"
 #include "spmv_matrix.h"
 #include "spmv_record.h"
 
@@ -31,6 +33,8 @@ static void fill_kernels(void)
         const fb_peer *p = fb_peer_at(i);
         kernels[fb_spmv_kernel_count + i] = (fb_family_kernel){p->def.name, p->def.summary, 0, p->def.params, NULL};
     }
+    kernels[fb_spmv_kernel_count + fb_peer_count()] = (fb_family_kernel){
+        "auto", "the format, kernel and parameters the rule of recorded sweeps picks for the matrix", 0, NULL, NULL};
 }
 
 static const fb_family_kernel *kernel_at(int i)
@@ -39,7 +43,9 @@ static const fb_family_kernel *kernel_at(int i)
     return &kernels[i];
 }
 
-static int kernel_count(void) { return fb_spmv_kernel_count + fb_peer_count(); }
+static int kernel_count(void) { return fb_spmv_kernel_count + fb_peer_count() + 1; }
+
+static int is_auto(int i) { return i == fb_spmv_kernel_count + fb_peer_count(); }
 
 static const fb_spmv_kernel_def *kernel_def(int i, const fb_peer **peer)
 {
@@ -94,12 +100,31 @@ static fb_spmv_config config_of(const fb_spmv_kernel_def *k, const fb_family_run
     return cfg;
 }
 
+/* "auto": the run of the kernel and point the rule picks on this device. */
+static fb_status auto_run(const spmv_problem *p, const fb_family_run *run, const fb_device_info *dev,
+                          fb_spmv_auto_choice *c, fb_family_run *chosen)
+{
+    fb_status status = FB_OK;
+    FB_CHECK(fb_spmv_auto_pick(&p->m, p->json, dev, run->is_double, c));
+    *chosen = *run;
+    chosen->kernel = (int)(c->kernel - fb_spmv_kernels);
+    chosen->point = c->point;
+fail:
+    return status;
+}
+
 static fb_status check(const void *vp, const fb_family_run *run, const fb_device_info *dev)
 {
     fb_status status = FB_OK;
+    const spmv_problem *p = vp;
+    fb_spmv_auto_choice choice;
+    fb_family_run chosen;
+    if (is_auto(run->kernel)) {
+        FB_CHECK(auto_run(p, run, dev, &choice, &chosen));
+        run = &chosen;
+    }
     const fb_peer *peer;
     const fb_spmv_kernel_def *k = kernel_def(run->kernel, &peer);
-    const spmv_problem *p = vp;
     fb_spmv_config cfg = config_of(k, run);
     fb_spmv_matrix A;
     char why[256] = "";
@@ -123,14 +148,20 @@ fail:
 static fb_status run(fb_target *t, void *vp, const fb_family_run *frun, json_t **record)
 {
     fb_status status = FB_OK, run_status;
-    const fb_peer *peer;
-    const fb_spmv_kernel_def *k = kernel_def(frun->kernel, &peer);
     spmv_problem *p = vp;
-    fb_spmv_config cfg = config_of(k, frun);
-    fb_spmv_matrix A;
+    fb_spmv_auto_choice choice = {0};
+    fb_family_run chosen;
     fb_spmv_result r;
     memset(&r, 0, sizeof r);
     *record = NULL;
+    if (is_auto(frun->kernel)) {
+        FB_CHECK(auto_run(p, frun, fb_target_info(t), &choice, &chosen));
+        frun = &chosen;
+    }
+    const fb_peer *peer;
+    const fb_spmv_kernel_def *k = kernel_def(frun->kernel, &peer);
+    fb_spmv_config cfg = config_of(k, frun);
+    fb_spmv_matrix A;
     FB_CHECK(view_for(p, k, &A));
     run_status = peer ? fb_peer_run(peer, t, &A, &cfg, &r) : fb_spmv_run(t, &A, &cfg, &r);
     if (run_status != FB_OK && run_status != FB_ERR_CHECK) {
@@ -138,6 +169,7 @@ static fb_status run(fb_target *t, void *vp, const fb_family_run *frun, json_t *
         goto fail;
     }
     *record = fb_spmv_record(fb_target_info(t), p->json, &A, &cfg, &r, 0.0);
+    if (choice.kernel) json_object_set_new(*record, "auto", fb_spmv_auto_json(&choice));
     status = run_status;
 fail:
     fb_spmv_result_free(&r);
