@@ -435,7 +435,8 @@ static void test_bcsr_warp_blocks_1_to_6(void **state)
         test_matrix m;
         build_bcsr(&m, 23, 17, K, 0);
         run_checked("bcsr-warp", &m.view, NULL, 0); /* 32 items: 32 / K blocks a step, 32 % K idle */
-        /* one block a step (K > 4), two and five slots to reduce (the shuffle tree's odd counts) */
+        /* teams of 8 and 16: 2 slots (K 3), 1 (K 6: nothing to reduce), 8 (K 2), 3 (K 5: an odd count
+         * for the shuffle tree), and a group of 256 items */
         if (K == 3 || K == 6) run_checked("bcsr-warp", &m.view, (int[]){8, 32}, 2);
         if (K == 2 || K == 5) run_checked("bcsr-warp", &m.view, (int[]){16, 256}, 2);
         free_matrix(&m);
