@@ -13,6 +13,7 @@
  * why.
  */
 #include "backend.h"
+#include "flush_size.h"
 #include "object_list.h"
 #include "../core/kernel_sources.h"
 
@@ -42,7 +43,6 @@
 
 #define MAX_PLATFORMS 16
 #define MAX_DEVICES 64 /* per platform */
-#define FLUSH_MIN_BYTES ((size_t)64 << 20)
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -774,15 +774,18 @@ fail:
 }
 
 /* Twice the last-level cache, and at least 64 MiB for runtimes that report
- * no cache size; capped by what one buffer may hold. Allocated on first use:
- * most runs never flush. */
+ * no cache size; capped by what one buffer may hold; on NVIDIA, whose
+ * OpenCL driver under-reports its L2, the L2 CUDA reports, else 256 MiB
+ * (flush_size.h). Allocated on first use: most runs never flush. */
 static fb_status alloc_flush_buffer(fb_device *dev)
 {
     fb_status status = FB_OK;
     cl_int err = CL_SUCCESS;
-    size_t bytes = 2 * dev->cache_bytes > FLUSH_MIN_BYTES ? 2 * dev->cache_bytes : FLUSH_MIN_BYTES;
-    if (bytes > dev->max_alloc) bytes = dev->max_alloc;
-    bytes &= ~(size_t)63; /* clEnqueueFillBuffer wants a multiple of the pattern */
+    char vendor[FB_TEXT_LEN] = "", name[FB_TEXT_LEN] = "";
+    FB_CHECK(device_text(dev->device, CL_DEVICE_VENDOR, "CL_DEVICE_VENDOR", vendor, sizeof vendor));
+    FB_CHECK(device_text(dev->device, CL_DEVICE_NAME, "CL_DEVICE_NAME", name, sizeof name));
+    size_t cuda_l2 = strstr(vendor, "NVIDIA") ? fb_cuda_l2_of(name) : 0;
+    size_t bytes = fb_flush_bytes(vendor, dev->cache_bytes, cuda_l2, dev->max_alloc, NULL);
     dev->flush = clCreateBuffer(dev->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
     CHECK_CL_AS(FB_ERR_NOMEM, NULL, err, "clCreateBuffer (cache flush buffer)");
     dev->flush_bytes = bytes;

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "spmv/spmv.h"
+#include "spmv/spmv_auto.h"
 #include "spmv/spmv_matrix.h"
 #include "spmv/spmv_record.h"
 #include "../matrix/mtx.h"
@@ -33,7 +34,9 @@ static const fb_option options[] = {
     {"matrix", "SRC", "matrix file (.mtx, .mtx.gz, .msh, .su2) or gen: spec; repeat it (or all) for a plan of several",
      1},
     {"backend", "B", "backend[:device] (default openmp)", 0},
-    {"kernel", "K", "variant from --list, or peer:NAME (default csr-scalar); repeat it (or all) for a plan of several",
+    {"kernel", "K",
+     "variant from --list, peer:NAME, or auto (the rule of recorded sweeps picks; default csr-scalar); repeat it (or "
+     "all) for a plan of several",
      1},
     {"param", "NAME=V[,V...]",
      "kernel parameter (default: the kernel's default); a list, or several --param, plans their cross product", 1},
@@ -70,7 +73,8 @@ static void print_list(void)
         const fb_spmv_kernel_def *k = &fb_spmv_kernels[i];
         printf("%s  %s\n", k->name, k->summary);
         fb_cli_print_axes(k->params, k->nparams, "    ");
-        if (k->format != FB_FORMAT_CSR) printf("    BLOCK_SIZE = the matrix's block size (SRC:block=K)\n");
+        if (fb_spmv_input_format(k->format) != FB_FORMAT_CSR)
+            printf("    BLOCK_SIZE = the matrix's block size (SRC:block=K)\n");
     }
     for (int i = 0; i < fb_peer_count(); ++i) {
         const fb_peer *p = fb_peer_at(i);
@@ -79,6 +83,9 @@ static void print_list(void)
         printf("%s  %s, on the %s backend%s%s\n", p->def.name, p->def.summary, p->backend, ok ? "" : ": ",
                ok ? "" : why);
     }
+    printf("auto  the format, kernel and parameters for the matrix, from %d recorded (device class, precision, "
+           "matrix) bests (kernels/spmv/spmv_auto_rule.h)\n",
+           fb_spmv_auto_rule_count());
 }
 
 typedef struct spmv_cli {
@@ -86,6 +93,8 @@ typedef struct spmv_cli {
     const fb_peer *peer;
     fb_spmv_config cfg;
     const char *backend;
+    int is_auto; /* --kernel auto: kernel and point are picked once the matrix is read */
+    fb_spmv_auto_choice choice;
 } spmv_cli;
 
 static fb_status read_options(const fb_parsed *args, spmv_cli *c)
@@ -98,7 +107,10 @@ static fb_status read_options(const fb_parsed *args, spmv_cli *c)
     if (!name) name = "csr-scalar";
     c->backend = fb_cli_value(args, "backend") ? fb_cli_value(args, "backend") : "openmp";
     c->peer = fb_peer_find(name);
-    c->kernel = c->peer ? &c->peer->def : fb_spmv_kernel_find(name);
+    c->is_auto = !strcmp(name, "auto");
+    c->kernel = c->peer ? &c->peer->def : fb_spmv_kernel_find(c->is_auto ? "csr-scalar" : name);
+    if (c->is_auto && (nparams || fb_cli_flag(args, "tuned")))
+        FB_FAIL(FB_ERR_USAGE, "--kernel auto picks its own parameters: no --param or --tuned with it");
     if (!c->kernel) FB_FAIL(FB_ERR_USAGE, "--kernel: unknown kernel '%s' (see flowbench spmv --list)", name);
     if (prec && strcmp(prec, "double") && strcmp(prec, "single"))
         FB_FAIL(FB_ERR_USAGE, "--precision: '%s' is not double or single", prec);
@@ -147,7 +159,7 @@ fail:
 static fb_status make_view(fb_matrix *m, const fb_spmv_kernel_def *k, fb_spmv_matrix *A)
 {
     fb_status status = FB_OK;
-    if (k->format == FB_FORMAT_CSR) return fb_spmv_view_csr(&m->A, A);
+    if (fb_spmv_input_format(k->format) == FB_FORMAT_CSR) return fb_spmv_view_csr(&m->A, A);
     if (!m->block)
         FB_FAIL(FB_ERR_USAGE, "--kernel %s reads block CSR: give the matrix as SRC:block=K (K = 1..5)", k->name);
     FB_CHECK(fb_bcsr_set_layout(&m->B, k->format == FB_FORMAT_BCSR_SOA ? FB_BLOCK_SOA : FB_BLOCK_AOS));
@@ -189,6 +201,10 @@ static void print_result(FILE *f, const spmv_cli *c, const fb_matrix *m, const f
     print_params(f, c, A);
     if (r->launch.dims > 0) fprintf(f, "  launch: global %zu, local %zu\n", r->launch.global[0], r->launch.local[0]);
     if (r->has_resources) print_resources(f, &r->resources);
+    if (r->conversion.done)
+        fprintf(f, "  sell: %d slices, %lld stored entries (padding %.1f%%)%s, converted in %.3f ms (not timed)\n",
+                r->conversion.nslices, r->conversion.stored, 100.0 * r->conversion.padding,
+                r->conversion.permuted ? ", rows sorted" : "", r->conversion.seconds * 1e3);
     fprintf(f, "  median %.4f ms over %d samples (95%% CI +-%.2f%%, %s)\n", r->m.stats.median * 1e3, r->m.nsamples,
             100.0 * r->m.stats.median_spread, fb_stop_reason_name(r->m.stop));
     fprintf(f, "  %.3f GFLOP/s, %.3f GB/s of %.4g model bytes", r->gflops, r->gbs, r->model.min_bytes);
@@ -277,6 +293,19 @@ fail:
     return status;
 }
 
+/* --kernel auto: the device and the matrix's statistics decide (spmv_auto.h). */
+static fb_status choose_auto(spmv_cli *c, spmv_run *s)
+{
+    fb_status status = FB_OK;
+    FB_CHECK(fb_target_open(c->backend, &s->t));
+    FB_CHECK(fb_spmv_matrix_json(&s->m, &s->matrix_json));
+    FB_CHECK(fb_spmv_auto_pick(&s->m, s->matrix_json, fb_target_info(s->t), c->cfg.is_double, &c->choice));
+    c->kernel = c->cfg.kernel = c->choice.kernel;
+    c->cfg.point = c->choice.point;
+fail:
+    return status;
+}
+
 static fb_status prepare(const fb_parsed *args, spmv_cli *c, spmv_run *s)
 {
     fb_status status = FB_OK;
@@ -284,12 +313,13 @@ static fb_status prepare(const fb_parsed *args, spmv_cli *c, spmv_run *s)
     FB_CHECK(read_options(args, c));
     FB_CHECK(fb_matrix_load(fb_cli_value(args, "matrix"), &opt, &s->m));
     if (s->m.is_vector) FB_FAIL(FB_ERR_INPUT, "%s: is a vector (Matrix Market array), not a matrix", s->m.source);
+    if (c->is_auto) FB_CHECK(choose_auto(c, s));
     FB_CHECK(make_view(&s->m, c->kernel, &s->A));
     if (fb_cli_value(args, "x")) FB_CHECK(read_x(fb_cli_value(args, "x"), s->m.A.ncols, s->A.shape.ncols, &s->x));
     c->cfg.x = s->x;
-    FB_CHECK(fb_target_open(c->backend, &s->t));
+    if (!s->t) FB_CHECK(fb_target_open(c->backend, &s->t));
     FB_CHECK(fb_cli_stream_triad(args, s->t, c->backend, c->cfg.is_double, &s->stream_gbs));
-    FB_CHECK(fb_spmv_matrix_json(&s->m, &s->matrix_json));
+    if (!s->matrix_json) FB_CHECK(fb_spmv_matrix_json(&s->m, &s->matrix_json));
     if (fb_cli_flag(args, "tuned")) FB_CHECK(apply_tuning(args, c, s));
     FB_CHECK(open_counters(args, c, s));
 fail:
@@ -318,8 +348,10 @@ static int run_spmv(const fb_parsed *args)
     s.rec = fb_spmv_record(d, s.matrix_json, &s.A, &c.cfg, &s.r, s.stream_gbs);
     if (run_status == FB_ERR_CHECK) json_object_set_new(s.rec, "reason", json_string(fb_error_message()));
     if (s.tuning) json_object_set(s.rec, "tuning", s.tuning);
+    if (c.is_auto) json_object_set_new(s.rec, "auto", fb_spmv_auto_json(&c.choice));
     if (s.counters) json_object_set_new(s.rec, "counters", fb_counters_json(s.counters, s.r.model.min_bytes));
     print_result(fb_cli_flag(args, "json") ? stderr : stdout, &c, &s.m, &s.A, d, &s.r, s.stream_gbs);
+    if (c.is_auto) fprintf(fb_cli_flag(args, "json") ? stderr : stdout, "  auto: %s\n", c.choice.why);
     print_counters(fb_cli_flag(args, "json") ? stderr : stdout, json_object_get(s.rec, "counters"));
     fb_cli_print_energy(fb_cli_flag(args, "json") ? stderr : stdout, NULL, json_object_get(s.rec, "energy"));
     FB_CHECK(write_outputs(args, &c, d, s.rec, &s.r, &s.m));
@@ -350,7 +382,11 @@ const fb_command fb_cmd_spmv = {
                    "stored entry; GB/s divides the minimal traffic (values, indices, row pointers,\n"
                    "x and y once each, docs/kernels.md) by the median time, and is also given as a\n"
                    "fraction of the stream triad measured on the same device just before.\n"
-                   "Block kernels (bcsr, bcsr-vector, bcsr-soa) need SRC:block=K. A peer library\n"
+                   "Block kernels (bcsr, bcsr-vector, bcsr-lanes, bcsr-warp, bcsr-soa) need\n"
+                   "SRC:block=K; sell converts the CSR matrix to SELL-C-sigma first (timed apart).\n"
+                   "--kernel auto picks format, kernel and parameters from the matrix's statistics\n"
+                   "by the nearest matrix of recorded sweeps (kernels/spmv/spmv_auto.h) and says\n"
+                   "why in the output and the record's \"auto\" object. A peer library\n"
                    "(peer:graphblas, peer:cusparse, peer:cusparse-bsr) runs on its own backend\n"
                    "with the same check.\n"
                    "Several --matrix or --kernel, or a --param list (WG_SIZE=64,128,256), make a\n"

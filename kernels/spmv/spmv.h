@@ -42,6 +42,7 @@ typedef struct fb_spmv_result {
     int has_resources;             /* resources below were reported (device backends) */
     fb_kernel_resources resources; /* of the main kernel at launch.local */
     double *y;                     /* the result (nrows), malloc'd, for --y-out */
+    fb_spmv_conversion conversion; /* SELL: the run's conversion from CSR */
 } fb_spmv_result;
 
 /* Default x: deterministic, non-constant, in [0.5, 1.5). */

@@ -1,8 +1,9 @@
 /* spmv_family.c - the SpMV family's descriptor (bench/family.h): its
  * kernels, the peer libraries (kernel indices past the flowbench kernels
- * are the peers) and the user's kernel files (past the peers;
- * bench/user_kernel.h), problems as matrix SRC specs, and every device
- * program its space can produce. */
+ * are the peers), "auto" right after them (it runs the kernel the rule of
+ * spmv_auto.h picks for the matrix), and the user's kernel files (past
+ * "auto"; bench/user_kernel.h), problems as matrix SRC specs, and every
+ * device program its space can produce. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "bench/user_kernel.h"
 #include "peers.h"
 #include "spmv.h"
+#include "spmv_auto.h"
 #include "spmv_matrix.h"
 #include "spmv_record.h"
 
@@ -33,9 +35,12 @@ static void fill_kernels(void)
         const fb_peer *p = fb_peer_at(i);
         kernels[fb_spmv_kernel_count + i] = (fb_family_kernel){p->def.name, p->def.summary, 0, p->def.params, NULL};
     }
+    kernels[fb_spmv_kernel_count + fb_peer_count()] = (fb_family_kernel){
+        "auto", "the format, kernel and parameters the rule of recorded sweeps picks for the matrix", 0, NULL, NULL};
 }
 
-static int own_count(void) { return fb_spmv_kernel_count + fb_peer_count(); }
+/* The built-ins, the peers and "auto": what is there before any kernel file. */
+static int own_count(void) { return fb_spmv_kernel_count + fb_peer_count() + 1; }
 
 static const fb_family_kernel *kernel_at(int i)
 {
@@ -46,9 +51,13 @@ static const fb_family_kernel *kernel_at(int i)
 
 static int kernel_count(void) { return own_count() + fb_spmv_user_kernel_count(); }
 
+static int is_auto(int i) { return i == fb_spmv_kernel_count + fb_peer_count(); }
+
 static const fb_spmv_kernel_def *kernel_def(int i, const fb_peer **peer)
 {
-    *peer = i >= fb_spmv_kernel_count && i < own_count() ? fb_peer_at(i - fb_spmv_kernel_count) : NULL;
+    *peer = i >= fb_spmv_kernel_count && i < fb_spmv_kernel_count + fb_peer_count()
+                ? fb_peer_at(i - fb_spmv_kernel_count)
+                : NULL;
     if (i >= own_count()) return fb_spmv_user_kernel(i - own_count());
     return *peer ? &(*peer)->def : &fb_spmv_kernels[i];
 }
@@ -86,7 +95,7 @@ static const json_t *problem_json(const void *vp) { return ((const spmv_problem 
 static fb_status view_for(spmv_problem *p, const fb_spmv_kernel_def *k, fb_spmv_matrix *A)
 {
     fb_status status = FB_OK;
-    if (k->format == FB_FORMAT_CSR) return fb_spmv_view_csr(&p->m.A, A);
+    if (fb_spmv_input_format(k->format) == FB_FORMAT_CSR) return fb_spmv_view_csr(&p->m.A, A);
     if (!p->m.block) FB_FAIL(FB_ERR_USAGE, "%s reads block CSR: the matrix needs :block=K", k->name);
     FB_CHECK(fb_bcsr_set_layout(&p->m.B, k->format == FB_FORMAT_BCSR_SOA ? FB_BLOCK_SOA : FB_BLOCK_AOS));
     FB_CHECK(fb_spmv_view_bcsr(&p->m.B, A));
@@ -100,12 +109,31 @@ static fb_spmv_config config_of(const fb_spmv_kernel_def *k, const fb_family_run
     return cfg;
 }
 
+/* "auto": the run of the kernel and point the rule picks on this device. */
+static fb_status auto_run(const spmv_problem *p, const fb_family_run *run, const fb_device_info *dev,
+                          fb_spmv_auto_choice *c, fb_family_run *chosen)
+{
+    fb_status status = FB_OK;
+    FB_CHECK(fb_spmv_auto_pick(&p->m, p->json, dev, run->is_double, c));
+    *chosen = *run;
+    chosen->kernel = (int)(c->kernel - fb_spmv_kernels);
+    chosen->point = c->point;
+fail:
+    return status;
+}
+
 static fb_status check(const void *vp, const fb_family_run *run, const fb_device_info *dev)
 {
     fb_status status = FB_OK;
+    const spmv_problem *p = vp;
+    fb_spmv_auto_choice choice;
+    fb_family_run chosen;
+    if (is_auto(run->kernel)) {
+        FB_CHECK(auto_run(p, run, dev, &choice, &chosen));
+        run = &chosen;
+    }
     const fb_peer *peer;
     const fb_spmv_kernel_def *k = kernel_def(run->kernel, &peer);
-    const spmv_problem *p = vp;
     fb_spmv_config cfg = config_of(k, run);
     fb_spmv_matrix A;
     char why[256] = "";
@@ -115,11 +143,12 @@ static fb_status check(const void *vp, const fb_family_run *run, const fb_device
             FB_FAIL(FB_ERR_USAGE, "%s runs on the %s backend only", k->name, peer->backend);
         return FB_OK;
     }
-    if (k->format != FB_FORMAT_CSR && !p->m.block)
+    const fb_spmv_format input = fb_spmv_input_format(k->format);
+    if (input != FB_FORMAT_CSR && !p->m.block)
         FB_FAIL(FB_ERR_USAGE, "%s reads block CSR: the matrix needs :block=K", k->name);
     /* the layout does not change the shape, so the AoS/SoA view is not needed here */
-    FB_CHECK(k->format == FB_FORMAT_CSR ? fb_spmv_view_csr(&p->m.A, &A) : fb_spmv_view_bcsr(&p->m.B, &A));
-    A.format = k->format;
+    FB_CHECK(input == FB_FORMAT_CSR ? fb_spmv_view_csr(&p->m.A, &A) : fb_spmv_view_bcsr(&p->m.B, &A));
+    A.format = input;
     FB_CHECK(fb_spmv_check_point(&cfg, dev, &A));
 fail:
     return status;
@@ -128,14 +157,20 @@ fail:
 static fb_status run(fb_target *t, void *vp, const fb_family_run *frun, json_t **record)
 {
     fb_status status = FB_OK, run_status;
-    const fb_peer *peer;
-    const fb_spmv_kernel_def *k = kernel_def(frun->kernel, &peer);
     spmv_problem *p = vp;
-    fb_spmv_config cfg = config_of(k, frun);
-    fb_spmv_matrix A;
+    fb_spmv_auto_choice choice = {0};
+    fb_family_run chosen;
     fb_spmv_result r;
     memset(&r, 0, sizeof r);
     *record = NULL;
+    if (is_auto(frun->kernel)) {
+        FB_CHECK(auto_run(p, frun, fb_target_info(t), &choice, &chosen));
+        frun = &chosen;
+    }
+    const fb_peer *peer;
+    const fb_spmv_kernel_def *k = kernel_def(frun->kernel, &peer);
+    fb_spmv_config cfg = config_of(k, frun);
+    fb_spmv_matrix A;
     FB_CHECK(view_for(p, k, &A));
     run_status = peer ? fb_peer_run(peer, t, &A, &cfg, &r) : fb_spmv_run(t, &A, &cfg, &r);
     if (run_status != FB_OK && run_status != FB_ERR_CHECK) {
@@ -144,6 +179,7 @@ static fb_status run(fb_target *t, void *vp, const fb_family_run *frun, json_t *
     }
     *record = fb_spmv_record(fb_target_info(t), p->json, &A, &cfg, &r, 0.0);
     if (run_status == FB_ERR_CHECK) json_object_set_new(*record, "reason", json_string(fb_error_message()));
+    if (choice.kernel) json_object_set_new(*record, "auto", fb_spmv_auto_json(&choice));
     status = run_status;
 fail:
     fb_spmv_result_free(&r);
@@ -173,7 +209,7 @@ static int point_variants(fb_variant_sink *sink, const fb_spmv_kernel_def *k, co
         fb_variant v;
         fb_variant_begin(&v, k->source, kernel_name, real);
         fb_variant_define_point(&v, k->params, k->nparams, &p);
-        if (k->format != FB_FORMAT_CSR) {
+        if (fb_spmv_input_format(k->format) != FB_FORMAT_CSR) {
             snprintf(num, sizeof num, "%d", block);
             fb_variant_define(&v, "BLOCK_SIZE", num);
         }
@@ -186,7 +222,7 @@ static int variants(fb_variant_sink *sink)
 {
     for (int i = 0; i < fb_spmv_kernel_count; ++i) {
         const fb_spmv_kernel_def *k = &fb_spmv_kernels[i];
-        int max_block = k->format == FB_FORMAT_CSR ? 1 : MAX_BLOCK;
+        int max_block = fb_spmv_input_format(k->format) == FB_FORMAT_CSR ? 1 : MAX_BLOCK;
         for (int r = 0; r < 2; ++r)
             for (int b = 1; b <= max_block; ++b) {
                 if (point_variants(sink, k, k->kernel, b, fb_variant_reals[r])) return 1;

@@ -10,6 +10,9 @@
 #include "spmv.h"
 
 #define POW2_WG {32, 64, 128, 256, 512, 1024}, 6
+/* The kernels that size a local array for any group (bcsr_warp.cl, sell.cl: GROUP_MAX). */
+#define FB_SPMV_GROUP_MAX 256
+#define TEAM_WG {32, 64, 128, 256}, 4
 
 /* ---- shared checks -------------------------------------------------- */
 
@@ -166,6 +169,69 @@ static void geometry_merge(const fb_param_point *p, const fb_spmv_shape *s, fb_l
     *fixup = *main;
 }
 
+/* ---- bcsr-warp: TEAM items per block row, one per row of a block -------- */
+
+static int allowed_team(const char *team_name, int team, int wg, const fb_device_info *dev, char *why, size_t len)
+{
+    if (team > wg) {
+        snprintf(why, len, "%s %d exceeds WG_SIZE %d", team_name, team, wg);
+        return 0;
+    }
+    if (wg > FB_SPMV_GROUP_MAX) {
+        snprintf(why, len, "WG_SIZE %d exceeds the kernel's local array of %d items", wg, FB_SPMV_GROUP_MAX);
+        return 0;
+    }
+    return !too_big_group((size_t)wg, dev, why, len);
+}
+
+static int allowed_warp(const fb_param_point *p, const fb_device_info *dev, const fb_spmv_shape *s, char *why,
+                        size_t len)
+{
+    int team = p->values[0], wg = p->values[1];
+    if (bad_block(s, why, len)) return 0;
+    if (team < s->block) {
+        snprintf(why, len, "TEAM %d is narrower than a block row of %d", team, s->block);
+        return 0;
+    }
+    return allowed_team("TEAM", team, wg, dev, why, len) &&
+           !too_much_local((size_t)FB_SPMV_GROUP_MAX * (size_t)s->real_bytes, dev, why, len);
+}
+
+static void geometry_team(int team, int wg, long long teams, fb_launch *main, int *nthreads)
+{
+    *main = launch_groups(groups_for(teams, wg / team), (size_t)wg);
+    *nthreads = (int)main->global[0];
+}
+
+static void geometry_warp(const fb_param_point *p, const fb_spmv_shape *s, fb_launch *main, fb_launch *fixup,
+                          int *nthreads)
+{
+    (void)fixup;
+    geometry_team(p->values[0], p->values[1], s->nbrows, main, nthreads);
+}
+
+/* ---- sell: a team of C x THREADS_PER_ROW items per slice of C rows ------ */
+
+static int allowed_sell(const fb_param_point *p, const fb_device_info *dev, const fb_spmv_shape *s, char *why,
+                        size_t len)
+{
+    int c = p->values[0], t = p->values[1], sigma = p->values[2], wg = p->values[3];
+    if (sigma > 1 && sigma % c) {
+        snprintf(why, len, "SIGMA %d is not a multiple of SLICE_HEIGHT %d (or 1)", sigma, c);
+        return 0;
+    }
+    if (!allowed_team("SLICE_HEIGHT x THREADS_PER_ROW", c * t, wg, dev, why, len)) return 0;
+    return t == 1 || !too_much_local((size_t)FB_SPMV_GROUP_MAX * (size_t)s->real_bytes, dev, why, len);
+}
+
+static void geometry_sell(const fb_param_point *p, const fb_spmv_shape *s, fb_launch *main, fb_launch *fixup,
+                          int *nthreads)
+{
+    (void)fixup;
+    int c = p->values[0];
+    geometry_team(c * p->values[1], p->values[3], ((long long)s->nrows + c - 1) / c, main, nthreads);
+}
+
 /* ---- the table ------------------------------------------------------------ */
 
 /* One row per kernel; clang-format would put every field on its own line.
@@ -206,6 +272,18 @@ const fb_spmv_kernel_def fb_spmv_kernels[] = {
     {"bcsr-soa", "BCSR K x K blocks as K^2 value arrays (SoA), one work-item per block row", "spmv/bcsr_soa.cl",
      "spmv_bcsr_soa", NULL, FB_FORMAT_BCSR_SOA, 1, {{"WG_SIZE", 128, POW2_WG, "work-group size", 1, FB_ROLE_GROUP_SIZE}},
      allowed_block_per_item, geometry_one_per_row, BUILT_IN},
+    {"bcsr-warp", "BCSR K x K blocks (AoS), a team of TEAM items (a warp) per block row, one item per block row's row",
+     "spmv/bcsr_warp.cl", "spmv_bcsr_warp", NULL, FB_FORMAT_BCSR, 2,
+     {{"TEAM", 32, {8, 16, 32}, 3, "work-items per block row", 0, FB_ROLE_TEAM},
+      {"WG_SIZE", 128, TEAM_WG, "work-group size", 1, FB_ROLE_GROUP_SIZE}},
+     allowed_warp, geometry_warp, BUILT_IN},
+    {"sell", "SELL-C-sigma: slices of C rows, column-major, rows sorted by length in windows of SIGMA",
+     "spmv/sell.cl", "spmv_sell", NULL, FB_FORMAT_SELL, 4,
+     {{"SLICE_HEIGHT", 32, {4, 8, 16, 32}, 4, "rows per slice (C)", 0, FB_ROLE_LAYOUT_BLOCK},
+      {"THREADS_PER_ROW", 1, {1, 2, 4}, 3, "work-items per row", 0, FB_ROLE_TEAM},
+      {"SIGMA", 1, {1, 32, 256, 4096}, 4, "sort window in rows (1: natural order)", 1, FB_ROLE_OTHER},
+      {"WG_SIZE", 128, TEAM_WG, "work-group size", 1, FB_ROLE_GROUP_SIZE}},
+     allowed_sell, geometry_sell, BUILT_IN},
 };
 // clang-format on
 
@@ -275,5 +353,15 @@ fb_spmv_model fb_spmv_model_of(fb_spmv_format format, const fb_spmv_shape *s)
         m.flops = 2.0 * (double)s->nblocks * k2;
         m.min_bytes = (double)s->nblocks * (k2 * rb + 4.0) + ((double)s->nbrows + 1.0) * 4.0 + vectors;
     }
+    return m;
+}
+
+fb_spmv_model fb_spmv_model_sell(const fb_spmv_shape *s, const fb_spmv_conversion *c)
+{
+    fb_spmv_model m;
+    double rb = s->real_bytes, vectors = ((double)s->ncols + (double)s->nrows) * rb;
+    double perm = c->permuted ? (double)s->nrows * 4.0 : 0.0;
+    m.flops = 2.0 * (double)c->stored;
+    m.min_bytes = (double)c->stored * (rb + 4.0) + ((double)c->nslices + 1.0) * 4.0 + perm + vectors;
     return m;
 }

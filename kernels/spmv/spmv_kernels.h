@@ -8,7 +8,12 @@
 #include "backends/backend.h"
 #include "core/params.h"
 
-typedef enum fb_spmv_format { FB_FORMAT_CSR, FB_FORMAT_BCSR, FB_FORMAT_BCSR_SOA } fb_spmv_format;
+/* FB_FORMAT_SELL: SELL-C-sigma (sell_matrix.h), which the SELL kernels'
+ * run builds from a CSR view: they read a CSR matrix. */
+typedef enum fb_spmv_format { FB_FORMAT_CSR, FB_FORMAT_BCSR, FB_FORMAT_BCSR_SOA, FB_FORMAT_SELL } fb_spmv_format;
+
+/* The view a kernel of this format is given: CSR for the SELL kernels. */
+static inline fb_spmv_format fb_spmv_input_format(fb_spmv_format f) { return f == FB_FORMAT_SELL ? FB_FORMAT_CSR : f; }
 
 /* Problem facts the geometry and constraints depend on. */
 typedef struct fb_spmv_shape {
@@ -59,6 +64,21 @@ int fb_spmv_user_kernel_count(void);
 const fb_spmv_kernel_def *fb_spmv_user_kernel(int u);
 fb_param_point fb_spmv_default_point(const fb_spmv_kernel_def *k);
 fb_spmv_model fb_spmv_model_of(fb_spmv_format format, const fb_spmv_shape *s);
+
+/* A run that converted its CSR input (SELL): what the conversion cost and
+ * stored, for the model and the record. */
+typedef struct fb_spmv_conversion {
+    int done;         /* 1 when the run converted the matrix */
+    double seconds;   /* wall time of the conversion, not in the samples */
+    long long stored; /* entries stored, padding included */
+    int nslices;
+    int permuted;   /* rows were reordered (y written through perm) */
+    double padding; /* (stored - nnz) / nnz */
+} fb_spmv_conversion;
+
+/* SELL-C-sigma: every stored entry (padding included), the slice
+ * pointers, the permutation when the rows were sorted, x and y once. */
+fb_spmv_model fb_spmv_model_sell(const fb_spmv_shape *s, const fb_spmv_conversion *c);
 
 /* The OpenMP twins (spmv_omp.c), one per device kernel and precision. */
 extern const fb_host_kernel fb_spmv_host_kernels[];

@@ -58,5 +58,7 @@ const fb_host_kernel fb_spmv_host_kernels[] = {
     BOTH("spmv_bcsr_vector", 6, spmv_bcsr_omp_),
     BOTH("spmv_bcsr_lanes", 6, spmv_bcsr_omp_),
     BOTH("spmv_bcsr_soa", 7, spmv_bcsr_soa_omp_),
+    BOTH("spmv_bcsr_warp", 6, spmv_bcsr_omp_),
+    BOTH("spmv_sell", 9, spmv_sell_omp_),
     {NULL, NULL, 0, NULL},
 };

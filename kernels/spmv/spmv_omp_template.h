@@ -166,6 +166,63 @@ static void FB_NAME(spmv_bcsr_soa_omp_)(const fb_host_arg *args, const fb_launch
      args[4].ptr, args[5].ptr, args[6].ptr);
 }
 
+/* One SELL slice of C rows (C a constant at every call site below, so the
+ * row loop vectorises): entry j of row r at begin + j * C + r, y written
+ * through perm when the rows were sorted. */
+static inline void FB_NAME(sell_slice_)(int s, int C, int nrows, int permuted, const int *restrict slice_ptr,
+                                        const int *restrict colidx, const REAL *restrict values,
+                                        const int *restrict perm, const REAL *restrict x, REAL *restrict y)
+{
+    REAL acc[32];
+    const int begin = slice_ptr[s], width = (slice_ptr[s + 1] - begin) / C;
+    for (int r = 0; r < C; ++r)
+        acc[r] = 0;
+    for (int j = 0; j < width; ++j) {
+        const int *restrict ci = colidx + begin + (size_t)j * C;
+        const REAL *restrict v = values + begin + (size_t)j * C;
+#pragma omp simd
+        for (int r = 0; r < C; ++r)
+            acc[r] += v[r] * x[ci[r]];
+    }
+    for (int r = 0; r < C && s * C + r < nrows; ++r)
+        y[permuted ? perm[s * C + r] : s * C + r] = acc[r];
+}
+
+#define FB_SELL_CASE(CC)                                                                                               \
+    case CC:                                                                                                           \
+        for (int s = s0; s < s1; ++s)                                                                                  \
+            FB_NAME(sell_slice_)(s, CC, nrows, permuted, slice_ptr, colidx, values, perm, x, y);                       \
+        break
+
+/* Threads take contiguous slices with equal stored entries (slice_ptr is a
+ * row pointer over slices); THREADS_PER_ROW is a device notion and only
+ * reassociates the device's sums, so the host ignores it. */
+static void FB_NAME(spmv_sell_omp_)(const fb_host_arg *args, const fb_launch *launch, const fb_host_defines *defs)
+{
+    (void)launch;
+    const int nslices = args[0].i32, nrows = args[1].i32, permuted = args[2].i32;
+    const int *restrict slice_ptr = args[3].ptr;
+    const int *restrict colidx = args[4].ptr;
+    const REAL *restrict values = args[5].ptr;
+    const int *restrict perm = args[6].ptr;
+    const REAL *restrict x = args[7].ptr;
+    REAL *restrict y = args[8].ptr;
+    const int C = fb_host_define_int(defs, "SLICE_HEIGHT", 32);
+#pragma omp parallel
+    {
+        int s0, s1;
+        fb_omp_balanced_rows(slice_ptr, nslices, &s0, &s1);
+        switch (C) {
+            FB_SELL_CASE(4);
+            FB_SELL_CASE(8);
+            FB_SELL_CASE(16);
+            FB_SELL_CASE(32);
+        default: break; /* SLICE_HEIGHT is validated before launch */
+        }
+    }
+}
+#undef FB_SELL_CASE
+
 #undef FB_NAME
 #undef FB_CAT
 #undef FB_CAT_

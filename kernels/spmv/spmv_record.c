@@ -40,6 +40,12 @@ fail:
     return status;
 }
 
+const char *fb_spmv_format_name(fb_spmv_format f)
+{
+    static const char *const names[] = {"csr", "bcsr", "bcsr-soa", "sell"};
+    return f >= 0 && f <= FB_FORMAT_SELL ? names[f] : "?";
+}
+
 json_t *fb_spmv_params_json(const fb_spmv_config *cfg, const fb_spmv_matrix *A)
 {
     json_t *params = fb_json_params(cfg->kernel->params, cfg->kernel->nparams, &cfg->point);
@@ -64,10 +70,12 @@ json_t *fb_spmv_record(const fb_device_info *d, const json_t *matrix, const fb_s
                           .m = &r->m,
                           .user = cfg->kernel->user};
     json_t *rec = fb_json_kernel_record(d, &k);
-    json_object_set_new(rec, "format",
-                        json_string(A->format == FB_FORMAT_CSR    ? "csr"
-                                    : A->format == FB_FORMAT_BCSR ? "bcsr"
-                                                                  : "bcsr-soa"));
+    json_object_set_new(rec, "format", json_string(fb_spmv_format_name(cfg->kernel->format)));
+    if (r->conversion.done)
+        json_object_set_new(rec, "sell",
+                            json_pack("{s:I, s:i, s:b, s:f, s:f}", "stored", (json_int_t)r->conversion.stored, "slices",
+                                      r->conversion.nslices, "permuted", r->conversion.permuted, "padding",
+                                      r->conversion.padding, "conversion_s", r->conversion.seconds));
     json_object_set_new(rec, "matrix", json_deep_copy(matrix));
     fb_json_set_fraction_of_stream(rec, r->gbs, stream_gbs);
     json_object_set_new(

@@ -9,6 +9,7 @@
 
 #include "bench/user_kernel.h"
 #include "core/kernel_sources.h"
+#include "sell_matrix.h"
 
 typedef struct spmv_run {
     fb_target *t;
@@ -35,9 +36,9 @@ fb_status fb_spmv_check_point(const fb_spmv_config *cfg, const fb_device_info *d
     if (k->user) FB_CHECK(fb_user_kernel_check(k->user, &cfg->point, dev, cfg->is_double));
     if (k->user && k->user->divisor >= 0 && k->fixup_kernel)
         FB_FAIL(FB_ERR_USAGE, "%s: a global divisor does not apply to %s's merge partition", k->name, k->user->like);
-    if (k->format != A->format)
+    if (fb_spmv_input_format(k->format) != A->format)
         FB_FAIL(FB_ERR_USAGE, "%s needs a %s matrix (use :block=K for BCSR kernels)", k->name,
-                k->format == FB_FORMAT_CSR ? "CSR" : "BCSR");
+                fb_spmv_input_format(k->format) == FB_FORMAT_CSR ? "CSR" : "BCSR");
     for (int i = 0; i < k->nparams; ++i) {
         int ok = 0;
         for (int v = 0; v < k->params[i].nvalues; ++v)
@@ -252,7 +253,7 @@ fb_status fb_spmv_finish(const fb_spmv_matrix *A, const fb_spmv_config *cfg, con
     double *ref = NULL, *abs_ref = NULL, *xr = NULL, *vr = NULL, worst = 0, scale = 0;
     fb_spmv_shape shape = A->shape;
     shape.real_bytes = cfg->is_double ? 8 : 4;
-    r->model = fb_spmv_model_of(A->format, &shape);
+    r->model = r->conversion.done ? fb_spmv_model_sell(&shape, &r->conversion) : fb_spmv_model_of(A->format, &shape);
     r->gflops = r->model.flops / r->m.stats.median * 1e-9;
     r->gbs = r->model.min_bytes / r->m.stats.median * 1e-9;
     FB_ALLOC(ref, n, "reference y");
@@ -316,6 +317,7 @@ fb_status fb_spmv_run(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_confi
     double *owned_x = NULL;
     const double *x = NULL;
     fb_spmv_shape shape = A->shape;
+    if (cfg->kernel->format == FB_FORMAT_SELL) return fb_spmv_run_sell(t, A, cfg, out);
     memset(out, 0, sizeof *out);
     shape.real_bytes = cfg->is_double ? 8 : 4;
     FB_CHECK(fb_spmv_check_point(cfg, fb_target_info(t), A));

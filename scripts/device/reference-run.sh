@@ -8,6 +8,10 @@
 #   4x4 blocks, double and single,
 #   the csr-multirow space (the paper's brute force), csr-vector's and
 #   bcsr-lanes', the best kernels with a cold L2,
+#   the SpMV targets of issue 23 (spmv-targets-run.sh beside this script:
+#   every kernel, auto and cuSPARSE on cube 57 and 120, scalar, 4x4 and
+#   5x5, both precisions, warm and cold; the sell, bcsr-warp and bcsr-lanes
+#   spaces; OUTDIR/spmv-targets.md and a relearned OUTDIR/spmv_auto_rule.h),
 #   the OpenCL backend on the NVIDIA OpenCL driver when the node has one,
 #   and the Navier-Stokes solver on every backend (solve --compare: openmp,
 #   cuda, opencl) on cavity levels 0-2 and Ahmed (results/ahmed.msh when
@@ -88,11 +92,17 @@ echo "== cold L2 (flushed before every sample) on gen:cube:57"
 for k in csr-vector peer:cusparse; do spmv --matrix gen:cube:57 --backend cuda --kernel $k --cold; done
 for k in bcsr-lanes peer:cusparse-bsr; do spmv --matrix gen:cube:57:block=4 --backend cuda --kernel $k --cold; done
 
+echo "== the SpMV targets of issue 23"
+FLOWBENCH=$bin scripts/device/spmv-targets-run.sh "$out" cuda
+
 echo "== opencl on the NVIDIA driver"
 if "$bin" devices 2>/dev/null | grep -q '^opencl:'; then
   "$bin" stream --backend opencl --out "$res" >>"$log" 2>&1
   for k in csr-scalar csr-vector csr-multirow; do spmv --matrix gen:cube:57 --backend opencl --kernel $k; done
-  for k in bcsr bcsr-lanes; do spmv --matrix gen:cube:57:block=4 --backend opencl --kernel $k; done
+  for k in bcsr bcsr-lanes bcsr-warp; do spmv --matrix gen:cube:57:block=4 --backend opencl --kernel $k; done
+  spmv --matrix gen:cube:57 --backend opencl --kernel sell
+  # cold on OpenCL: the flush takes CUDA's L2 size, not the driver's 4.1 MiB (flush_size.h)
+  for k in csr-vector sell; do spmv --matrix gen:cube:57 --backend opencl --kernel $k --cold; done
 else
   echo "no OpenCL device on this node" | tee -a "$log"
 fi

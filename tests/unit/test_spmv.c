@@ -2,10 +2,13 @@
  * on the command line (openmp, opencl or cuda; test_family_backend.h), on
  * matrices built here with the shapes that break SpMV kernels: empty rows
  * (first, inner, last), one dense row, a rectangular shape, power-law row
- * lengths, and K x K blocks for K = 1..5 in AoS and SoA form. Each run is
- * checked by fb_spmv_run against the serial reference. The openmp instance
- * also checks the reference itself on a matrix small enough to do by hand,
- * the model, the constraints and the GraphBLAS peer. */
+ * lengths, and K x K blocks for K = 1..5 in AoS and SoA form (1..6 for
+ * bcsr-warp); the kernels that came with SELL-C-sigma (sell, bcsr-warp) also
+ * on the shipped matrices and cavity level 0, scalar and in 4x4 and 5x5
+ * blocks. Each run is checked by fb_spmv_run against the serial reference.
+ * The openmp instance also checks the reference itself on a matrix small
+ * enough to do by hand, the SELL layout, the models, the constraints and the
+ * GraphBLAS peer. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,8 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "spmv/spmv.h"
+#include "matrix/source.h"
 #include "spmv/peers.h"
+#include "spmv/sell_matrix.h"
+#include "spmv/spmv.h"
+#include "spmv/spmv_auto.h"
+#include "spmv/spmv_matrix.h"
+#include "spmv/spmv_record.h"
 #include "test_family_backend.h"
 
 typedef struct test_matrix {
@@ -195,6 +203,162 @@ static void test_model_counts_bytes(void **state)
     assert_float_equal(m.min_bytes, 3 * (16 * 4 + 4) + 3 * 4 + 16 * 4, 0);
 }
 
+/* Rows of length 1, 3, 0, 2, 4 with C = 2: by hand. */
+static void test_sell_layout_by_hand(void **state)
+{
+    (void)state;
+    int ptr[] = {0, 1, 4, 4, 6, 10}, idx[] = {0, 0, 1, 2, 1, 3, 0, 1, 2, 3};
+    double val[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+    fb_spmv_matrix A = {.format = FB_FORMAT_CSR,
+                        .shape = {.nrows = 5, .ncols = 4, .nnz = 10, .block = 1, .nbrows = 5, .nblocks = 10},
+                        .ptr = ptr,
+                        .idx = idx,
+                        .values = val,
+                        .max_row_entries = 4};
+    fb_sell S;
+    /* sigma = 1: natural order; slices {0, 1} width 3, {2, 3} width 2, {4, pad} width 4 */
+    assert_int_equal(fb_sell_from_csr(&A, 2, 1, &S), FB_OK);
+    assert_int_equal(S.nslices, 3);
+    assert_int_equal(S.permuted, 0);
+    int want_ptr[] = {0, 6, 10, 18};
+    for (int s = 0; s <= 3; ++s)
+        assert_int_equal(S.slice_ptr[s], want_ptr[s]);
+    /* slice 0 column-major: (row 0 entry 0, row 1 entry 0), (pad, row 1 entry 1), (pad, row 1 entry 2) */
+    double want_val[] = {1, 2, 0, 3, 0, 4};
+    int want_col[] = {0, 0, 0, 1, 0, 2}; /* row 0's padding repeats its last column, 0 */
+    for (int k = 0; k < 6; ++k) {
+        assert_float_equal(S.values[k], want_val[k], 0);
+        assert_int_equal(S.colidx[k], want_col[k]);
+    }
+    assert_int_equal(S.colidx[10 + 2 * 0 + 1], 0); /* the padding row past nrows: column 0, value 0 */
+    assert_float_equal(S.values[10 + 2 * 3 + 0], 10, 0);
+    assert_int_equal(S.perm[5], -1);
+    assert_int_equal((int)S.stored, 18);
+    assert_float_equal(fb_sell_padding(&S), 0.8, 1e-12);
+    fb_sell_free(&S);
+    /* sigma = 4: rows 0..3 (lengths 1, 3, 0, 2) longest first: 1, 3, 0, 2; row 4 alone */
+    assert_int_equal(fb_sell_from_csr(&A, 2, 4, &S), FB_OK);
+    assert_int_equal(S.permuted, 1);
+    int want_perm[] = {1, 3, 0, 2, 4, -1};
+    for (int i = 0; i < 6; ++i)
+        assert_int_equal(S.perm[i], want_perm[i]);
+    assert_int_equal((int)S.stored, 6 + 2 + 8); /* widths 3, 1, 4 */
+    fb_sell_free(&S);
+}
+
+static void test_sell_model_counts_padding(void **state)
+{
+    (void)state;
+    fb_spmv_shape s = {.nrows = 10, .ncols = 20, .nnz = 100, .block = 1, .nbrows = 10, .nblocks = 100, .real_bytes = 8};
+    fb_spmv_conversion c = {.done = 1, .stored = 120, .nslices = 3, .permuted = 0};
+    fb_spmv_model m = fb_spmv_model_sell(&s, &c);
+    assert_float_equal(m.flops, 240, 0);
+    assert_float_equal(m.min_bytes, 120 * 12 + 4 * 4 + 30 * 8, 0);
+    c.permuted = 1; /* the permutation is read once per row */
+    assert_float_equal(fb_spmv_model_sell(&s, &c).min_bytes, 120 * 12 + 4 * 4 + 10 * 4 + 30 * 8, 0);
+}
+
+/* A rule row's matrix as a source spec: gen: specs are their own name; a
+ * shipped file is named by its base name (spmv_record.c's short name), so
+ * it is matrices/BASE.mtx or .su2 with the options after the name. NULL
+ * for what is not shipped or too large for a unit test. */
+static const char *rule_source(const fb_spmv_auto_entry *e, char *buf, size_t len)
+{
+    static const char *const exts[] = {".mtx", ".su2"};
+    if (e->rows > 30000) return NULL;
+    if (!strncmp(e->matrix, "gen:", 4)) return e->matrix;
+    const char *opts = strchr(e->matrix, ':');
+    int base = opts ? (int)(opts - e->matrix) : (int)strlen(e->matrix);
+    for (int i = 0; i < 2; ++i) {
+        snprintf(buf, len, "%s/matrices/%.*s%s", FB_SOURCE_DIR, base, e->matrix, exts[i]);
+        FILE *f = fopen(buf, "r");
+        if (!f) continue;
+        fclose(f);
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s", opts ? opts : "");
+        return buf;
+    }
+    return NULL;
+}
+
+/* The rule on the shipped matrices and the cavity levels it was learned
+ * on: each one, loaded as every command loads it, is at distance 0 from
+ * its own row and gets that row's kernel and parameters, for every device
+ * class and precision recorded. So the statistics auto computes are the
+ * ones the sweeps recorded, and the generated table is read as written. */
+static void test_auto_rule_on_shipped_matrices(void **state)
+{
+    (void)state;
+    enum { MAX_MATRICES = 64 };
+    const char *names[MAX_MATRICES];
+    json_t *objects[MAX_MATRICES]; /* each matrix's record object, loaded once */
+    int nloaded = 0, checked = 0;
+    assert_true(fb_spmv_auto_rule_count() > 0);
+    for (int i = 0; i < fb_spmv_auto_rule_count(); ++i) {
+        const fb_spmv_auto_entry *e = fb_spmv_auto_rule_at(i);
+        char buf[1024];
+        const char *src = rule_source(e, buf, sizeof buf);
+        json_t *mj = NULL;
+        if (!src) continue;
+        for (int j = 0; j < nloaded && !mj; ++j)
+            if (!strcmp(names[j], e->matrix)) mj = objects[j];
+        if (!mj) {
+            fb_matrix m;
+            fb_matrix_options opt = {0};
+            assert_true(nloaded < MAX_MATRICES);
+            assert_int_equal(fb_matrix_load(src, &opt, &m), FB_OK);
+            assert_int_equal(fb_spmv_matrix_json(&m, &mj), FB_OK);
+            fb_matrix_free(&m);
+            names[nloaded] = e->matrix;
+            objects[nloaded++] = mj;
+        }
+        fb_spmv_auto_choice c;
+        assert_int_equal(fb_spmv_auto_choose(mj, e->device_class, e->is_double, &c), FB_OK);
+        assert_non_null(c.nearest);
+        if (c.distance > 1e-9 || strcmp(c.nearest->matrix, e->matrix) || strcmp(c.kernel->name, e->kernel))
+            fail_msg("%s (%s, %s): nearest %s at %g, kernel %s; the rule says %s", e->matrix, e->device_class,
+                     e->is_double ? "double" : "single", c.nearest->matrix, c.distance, c.kernel->name, e->kernel);
+        assert_non_null(strstr(c.why, e->matrix));
+        json_t *aj = fb_spmv_auto_json(&c);
+        assert_string_equal(json_string_value(json_object_get(aj, "kernel")), e->kernel);
+        json_decref(aj);
+        ++checked;
+    }
+    for (int j = 0; j < nloaded; ++j)
+        json_decref(objects[j]);
+    print_message("auto: %d of %d rule rows checked on their own matrices (%d matrices)\n", checked,
+                  fb_spmv_auto_rule_count(), nloaded);
+    assert_true(checked > 0);
+}
+
+/* Nearest by the distance of spmv_auto.h; no row of a class: a default that says so. */
+static void test_auto_nearest_and_default(void **state)
+{
+    (void)state;
+    fb_spmv_auto_features a = {1000, 15, 0.1, 0, 1}, b = {100000, 15, 0.1, 0, 1}, c = {1000, 3, 0.1, 0, 1};
+    assert_float_equal(fb_spmv_auto_distance(&a, &b), 2.0, 1e-12); /* two decades of rows */
+    assert_float_equal(fb_spmv_auto_distance(&a, &c), 2.0, 1e-12); /* 16 vs 4: two octaves of 1 + mean */
+    fb_spmv_auto_features k4 = {1000, 15, 0.1, 4, 1.0}, k5 = {1000, 15, 0.1, 5, 1.5};
+    assert_float_equal(fb_spmv_auto_distance(&k4, &k5), 1.5, 1e-12);
+    json_t *mj = json_pack("{s:i, s:{s:f, s:f}}", "rows", 1000, "nnz_per_row", "mean", 15.0, "stddev", 1.5);
+    fb_spmv_auto_choice ch;
+    assert_int_equal(fb_spmv_auto_choose(mj, "no-such-class", 1, &ch), FB_OK);
+    assert_null(ch.nearest);
+    assert_string_equal(ch.kernel->name, "csr-scalar");
+    assert_non_null(strstr(ch.why, "no recorded sweep"));
+    json_object_set_new(mj, "block", json_pack("{s:i, s:i, s:f}", "size", 4, "blocks", 10, "fill", 1.0));
+    assert_int_equal(fb_spmv_auto_choose(mj, "no-such-class", 1, &ch), FB_OK);
+    assert_string_equal(ch.kernel->name, "bcsr");
+    json_object_del(mj, "rows");
+    assert_int_equal(fb_spmv_auto_choose(mj, "gpu", 1, &ch), FB_ERR_INPUT);
+    json_decref(mj);
+    fb_device_info d = {.backend = "opencl", .name = "pthread-skylake-avx512-AMD EPYC"};
+    assert_string_equal(fb_spmv_auto_device_class(&d), "opencl-cpu");
+    snprintf(d.name, sizeof d.name, "NVIDIA H100 80GB HBM3");
+    assert_string_equal(fb_spmv_auto_device_class(&d), "gpu");
+    snprintf(d.backend, sizeof d.backend, "openmp");
+    assert_string_equal(fb_spmv_auto_device_class(&d), "openmp");
+}
+
 static void test_csr_kernels_irregular(void **state)
 {
     (void)state;
@@ -243,6 +407,115 @@ static void test_bcsr_kernels_all_blocks(void **state)
     }
 }
 
+/* SLICE_HEIGHT, THREADS_PER_ROW, SIGMA, WG_SIZE */
+static const int sell_points[][4] = {
+    {4, 1, 1, 32}, {8, 4, 32, 64}, {16, 2, 4096, 128}, {32, 4, 256, 256}, {32, 2, 32, 64},
+};
+
+static void test_sell_kernels(void **state)
+{
+    (void)state;
+    test_matrix irregular, powerlaw;
+    build_csr(&irregular, 40, 30, irregular_len);
+    build_csr(&powerlaw, 3000, 2500, powerlaw_len);
+    run_checked("sell", &irregular.view, NULL, 0);
+    run_checked("sell", &powerlaw.view, NULL, 0);
+    for (size_t i = 0; i < sizeof sell_points / sizeof sell_points[0]; ++i) {
+        run_checked("sell", &irregular.view, sell_points[i], 4);
+        run_checked("sell", &powerlaw.view, sell_points[i], 4);
+    }
+    free_matrix(&irregular);
+    free_matrix(&powerlaw);
+}
+
+static void test_bcsr_warp_blocks_1_to_6(void **state)
+{
+    (void)state;
+    for (int K = 1; K <= 6; ++K) {
+        test_matrix m;
+        build_bcsr(&m, 23, 17, K, 0);
+        run_checked("bcsr-warp", &m.view, NULL, 0); /* 32 items: 32 / K blocks a step, 32 % K idle */
+        /* teams of 8 and 16: 2 slots (K 3), 1 (K 6: nothing to reduce), 8 (K 2), 3 (K 5: an odd count
+         * for the shuffle tree), and a group of 256 items */
+        if (K == 3 || K == 6) run_checked("bcsr-warp", &m.view, (int[]){8, 32}, 2);
+        if (K == 2 || K == 5) run_checked("bcsr-warp", &m.view, (int[]){16, 256}, 2);
+        free_matrix(&m);
+    }
+}
+
+/* The shipped matrices and cavity level 0 as loaded by every command
+ * (matrix/source.h), scalar for sell and in 4x4 and 5x5 blocks for
+ * bcsr-warp (and bcsr-lanes, measured on no GPU before these tests). */
+static void test_new_kernels_shipped_matrices(void **state)
+{
+    (void)state;
+    static const char *const scalar[] = {
+        FB_SOURCE_DIR "/matrices/general.mtx",
+        FB_SOURCE_DIR "/matrices/symmetric.mtx",
+        FB_SOURCE_DIR "/matrices/dense_row.mtx",
+        FB_SOURCE_DIR "/matrices/empty_rows.mtx",
+        FB_SOURCE_DIR "/matrices/rectangular.mtx",
+        FB_SOURCE_DIR "/matrices/skew.mtx",
+        FB_SOURCE_DIR "/matrices/pattern.mtx",
+        FB_SOURCE_DIR "/matrices/tiny_cube.su2",
+        "gen:cube:level=0",
+    };
+    static const char *const blocked[] = {"gen:cube:level=0:block=4", "gen:cube:level=0:block=5",
+                                          FB_SOURCE_DIR "/matrices/tiny_cube.su2:block=4"};
+    fb_matrix_options opt = {0};
+    for (size_t i = 0; i < sizeof scalar / sizeof scalar[0]; ++i) {
+        fb_matrix m;
+        fb_spmv_matrix A;
+        assert_int_equal(fb_matrix_load(scalar[i], &opt, &m), FB_OK);
+        assert_int_equal(fb_spmv_view_csr(&m.A, &A), FB_OK);
+        run_checked("sell", &A, NULL, 0);
+        run_checked("sell", &A, (int[]){8, 2, 256, 128}, 4);
+        fb_matrix_free(&m);
+    }
+    for (size_t i = 0; i < sizeof blocked / sizeof blocked[0]; ++i) {
+        fb_matrix m;
+        fb_spmv_matrix A;
+        assert_int_equal(fb_matrix_load(blocked[i], &opt, &m), FB_OK);
+        assert_int_equal(fb_spmv_view_bcsr(&m.B, &A), FB_OK);
+        run_checked("bcsr-warp", &A, NULL, 0);
+        run_checked("bcsr-lanes", &A, NULL, 0);
+        fb_matrix_free(&m);
+    }
+}
+
+/* The family's "auto" kernel (what `sweep` and a --kernel auto plan run):
+ * a matrix no sweep recorded runs the kernel the rule picks on this
+ * backend, checked, and its record says what was picked and why. */
+static void test_auto_kernel_runs_and_records(void **state)
+{
+    (void)state;
+    static const char *const specs[] = {"gen:cube:9", "gen:cube:7:block=4"};
+    const fb_family *f = &fb_family_spmv;
+    int k = fb_family_kernel_find(f, "auto");
+    assert_true(k >= 0);
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; ++i) {
+        void *problem = NULL;
+        json_t *rec = NULL;
+        fb_family_run run = {.kernel = k, .is_double = 1, .measure = quick()};
+        assert_int_equal(f->problem_open(specs[i], &problem), FB_OK);
+        assert_int_equal(f->check(problem, &run, fb_target_info(test_target)), FB_OK);
+        assert_int_equal(f->run(test_target, problem, &run, &rec), FB_OK);
+        const json_t *a = json_object_get(rec, "auto");
+        assert_non_null(a);
+        assert_string_equal(json_string_value(json_object_get(a, "kernel")),
+                            json_string_value(json_object_get(rec, "kernel")));
+        assert_string_equal(json_string_value(json_object_get(a, "choice")),
+                            json_string_value(json_object_get(rec, "format")));
+        assert_true(json_is_object(json_object_get(a, "params")));
+        assert_true(strlen(json_string_value(json_object_get(a, "why"))) > 20);
+        assert_string_equal(json_string_value(json_object_get(rec, "status")), "ok");
+        print_message("auto on %s (%s): %s: %s\n", specs[i], fb_target_info(test_target)->id,
+                      json_string_value(json_object_get(a, "kernel")), json_string_value(json_object_get(a, "why")));
+        json_decref(rec);
+        f->problem_close(problem);
+    }
+}
+
 static void test_constraints_refuse(void **state)
 {
     (void)state;
@@ -266,6 +539,24 @@ static void test_constraints_refuse(void **state)
     assert_int_equal(fb_spmv_run(t, &m.view, &cfg, &r), FB_ERR_USAGE);
     assert_non_null(strstr(fb_error_message(), "needs a BCSR matrix"));
     fb_spmv_result_free(&r);
+    /* sell: a team wider than the group; a sort window that splits slices */
+    const fb_spmv_kernel_def *sell = fb_spmv_kernel_find("sell");
+    fb_spmv_shape shape = m.view.shape;
+    char why[256];
+    shape.real_bytes = 8;
+    assert_false(sell->allowed(&(fb_param_point){{32, 4, 1, 64}}, fb_target_info(t), &shape, why, sizeof why));
+    assert_non_null(strstr(why, "SLICE_HEIGHT x THREADS_PER_ROW 128 exceeds WG_SIZE 64"));
+    assert_false(sell->allowed(&(fb_param_point){{32, 1, 48, 128}}, fb_target_info(t), &shape, why, sizeof why));
+    assert_non_null(strstr(why, "SIGMA 48 is not a multiple of SLICE_HEIGHT 32"));
+    assert_true(sell->allowed(&(fb_param_point){{16, 2, 256, 32}}, fb_target_info(t), &shape, why, sizeof why));
+    cfg.kernel = sell; /* SELL reads a CSR view, not a block one */
+    cfg.point = fb_spmv_default_point(sell);
+    test_matrix b;
+    build_bcsr(&b, 4, 4, 2, 0);
+    assert_int_equal(fb_spmv_run(t, &b.view, &cfg, &r), FB_ERR_USAGE);
+    assert_non_null(strstr(fb_error_message(), "sell needs a CSR matrix"));
+    fb_spmv_result_free(&r);
+    free_matrix(&b);
     fb_target_close(t);
     free_matrix(&m);
 }
@@ -307,16 +598,28 @@ int main(int argc, char **argv)
 {
     int code = test_backend_open(argc, argv);
     if (code != TEST_GO_ON) return code;
+    /* FB_TEST_ONLY=GLOB runs the matching tests only (timing one of them) */
+    const char *only = getenv("FB_TEST_ONLY");
+    if (only && *only) cmocka_set_test_filter(only);
+    /* one test a line (a comment ends each, so clang-format keeps them apart) */
     const struct CMUnitTest host[] = {
-        cmocka_unit_test(test_reference_by_hand),
-        cmocka_unit_test(test_model_counts_bytes),
-        cmocka_unit_test(test_constraints_refuse),
-        cmocka_unit_test(test_graphblas_peer),
+        cmocka_unit_test(test_reference_by_hand),             //
+        cmocka_unit_test(test_model_counts_bytes),            //
+        cmocka_unit_test(test_sell_layout_by_hand),           //
+        cmocka_unit_test(test_sell_model_counts_padding),     //
+        cmocka_unit_test(test_auto_rule_on_shipped_matrices), //
+        cmocka_unit_test(test_auto_nearest_and_default),      //
+        cmocka_unit_test(test_constraints_refuse),            //
+        cmocka_unit_test(test_graphblas_peer),                //
     };
     const struct CMUnitTest device[] = {
-        cmocka_unit_test(test_csr_kernels_irregular),
-        cmocka_unit_test(test_csr_kernels_powerlaw),
-        cmocka_unit_test(test_bcsr_kernels_all_blocks),
+        cmocka_unit_test(test_csr_kernels_irregular),        //
+        cmocka_unit_test(test_csr_kernels_powerlaw),         //
+        cmocka_unit_test(test_bcsr_kernels_all_blocks),      //
+        cmocka_unit_test(test_sell_kernels),                 //
+        cmocka_unit_test(test_bcsr_warp_blocks_1_to_6),      //
+        cmocka_unit_test(test_new_kernels_shipped_matrices), //
+        cmocka_unit_test(test_auto_kernel_runs_and_records), //
     };
     int failed = test_on_host() ? cmocka_run_group_tests_name("host", host, NULL, NULL) : 0;
     failed += cmocka_run_group_tests_name(test_backend, device, NULL, NULL);

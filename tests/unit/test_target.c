@@ -1,6 +1,7 @@
 /* test_target.c - backend registry, spec parsing, method checks, the build
  * cache and define rendering, on the always-present openmp backend; the
- * program text the device compilers read (preludes, #line, includes). */
+ * program text the device compilers read (preludes, #line, includes); the
+ * size of a cold-cache flush (flush_size.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backends/flush_size.h"
 #include "backends/target.h"
 #include "core/kernel_sources.h"
 #include "stream/stream.h"
@@ -231,10 +233,39 @@ static void test_program_text_from_kernel_dir(void **state)
     rmdir(dir);
 }
 
+#define MIB ((size_t)1 << 20)
+
+/* The NVIDIA OpenCL driver's 4.1 MiB for a 50 MiB L2: CUDA's L2 when CUDA
+ * sees the device, else 256 MiB; other vendors keep their reported cache. */
+static void test_flush_size_rule(void **state)
+{
+    (void)state;
+    const char *why = NULL;
+    size_t reported = 4352 * 1024, l2 = 50 * MIB;
+    assert_int_equal(fb_flush_bytes("NVIDIA Corporation", reported, l2, 0, &why), 100 * MIB);
+    assert_non_null(strstr(why, "CUDA"));
+    assert_int_equal(fb_flush_bytes("NVIDIA Corporation", reported, 0, 0, &why), 256 * MIB);
+    assert_non_null(strstr(why, "256 MiB"));
+    assert_true(fb_flush_bytes("NVIDIA Corporation", reported, 0, 0, NULL) > 2 * l2);
+    /* a small L2 seen by CUDA still flushes the 64 MiB floor */
+    assert_int_equal(fb_flush_bytes("NVIDIA Corporation", reported, 6 * MIB, 0, NULL), 64 * MIB);
+    /* PoCL and other vendors: twice the reported cache, at least 64 MiB */
+    assert_int_equal(fb_flush_bytes("AuthenticAMD", 256 * MIB, 0, 0, NULL), 512 * MIB);
+    assert_int_equal(fb_flush_bytes("AuthenticAMD", 32 * MIB, 0, 0, NULL), 64 * MIB);
+    assert_int_equal(fb_flush_bytes("Advanced Micro Devices, Inc.", 0, 0, 0, NULL), 64 * MIB);
+    /* capped by the largest buffer, rounded down to a multiple of 64 */
+    assert_int_equal(fb_flush_bytes("NVIDIA Corporation", reported, 0, 100 * MIB + 5, &why), 100 * MIB);
+    assert_non_null(strstr(why, "largest buffer"));
+    /* no CUDA device of an unknown name (and none at all where CUDA is not built) */
+    assert_int_equal(fb_cuda_l2_of("no such GPU"), 0);
+    assert_int_equal(fb_cuda_l2_of(""), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_registry_lists_three_backends),
+        cmocka_unit_test(test_flush_size_rule),
         cmocka_unit_test(test_missing_method_named),
         cmocka_unit_test(test_spec_parsing),
         cmocka_unit_test(test_build_cache_and_launch),

@@ -1,0 +1,132 @@
+/* sell_run.c - one SELL-C-sigma configuration: convert the CSR view with the
+ * point's SLICE_HEIGHT and SIGMA (timed apart), upload the slices, build
+ * spmv/sell.cl, measure with the common policy and check y against the
+ * CSR reference (the kernel writes y in the original row order). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/kernel_sources.h"
+#include "sell_matrix.h"
+
+typedef struct sell_run {
+    fb_target *t;
+    fb_spmv_buffers d; /* ptr: slice pointers, idx/val: the stored entries */
+    fb_buffer *perm;
+    fb_kernel *kernel;
+    fb_launch launch;
+    fb_arg args[9];
+} sell_run;
+
+static int axis_value(const fb_spmv_config *cfg, const char *name)
+{
+    for (int i = 0; i < cfg->kernel->nparams; ++i)
+        if (strcmp(cfg->kernel->params[i].name, name) == 0) return cfg->point.values[i];
+    return 1;
+}
+
+/* The code-changing axes as -D defines; SIGMA and WG_SIZE change the data
+ * and the launch only, so every point of one code shares one program. */
+static fb_status build(sell_run *s, const fb_spmv_config *cfg)
+{
+    fb_status status = FB_OK;
+    const fb_spmv_kernel_def *k = cfg->kernel;
+    fb_define defines[FB_MAX_PARAMS + 1];
+    char values[FB_MAX_PARAMS + 1][16];
+    int n = 0;
+    defines[n++] = (fb_define){"REAL", cfg->is_double ? "double" : "float"};
+    for (int i = 0; i < k->nparams; ++i) {
+        if (k->params[i].launch_only) continue;
+        snprintf(values[n], sizeof values[n], "%d", cfg->point.values[i]);
+        defines[n] = (fb_define){k->params[i].name, values[n]};
+        n++;
+    }
+    fb_program_spec spec = {k->source, fb_kernel_source(k->source), k->kernel, defines, n, fb_spmv_host_kernels};
+    if (!spec.source_text) FB_FAIL(FB_ERR_INPUT, "kernel source %s is not embedded", k->source);
+    FB_CHECK(fb_target_build(s->t, &spec, &s->kernel));
+fail:
+    return status;
+}
+
+/* The slices as a CSR-shaped view, so fb_spmv_upload moves them (and
+ * rounds the values for single precision) as it moves every matrix. */
+static fb_status upload(sell_run *s, const fb_sell *S, int is_double, const double *x)
+{
+    fb_status status = FB_OK;
+    fb_spmv_matrix slices = {.format = FB_FORMAT_CSR,
+                             .shape = {.nrows = S->nrows,
+                                       .ncols = S->ncols,
+                                       .nnz = S->stored,
+                                       .block = 1,
+                                       .nbrows = S->nslices,
+                                       .nblocks = S->stored},
+                             .ptr = S->slice_ptr,
+                             .idx = S->colidx,
+                             .values = S->values};
+    size_t perm_bytes = (size_t)S->nslices * (size_t)S->C * sizeof(int);
+    FB_CHECK(fb_spmv_upload(s->t, &slices, is_double, x, &s->d));
+    FB_CHECK(fb_target_alloc(s->t, perm_bytes, &s->perm));
+    FB_CHECK(fb_target_copy_in(s->t, s->perm, S->perm, perm_bytes));
+fail:
+    return status;
+}
+
+static void set_args(sell_run *s, const fb_sell *S)
+{
+    fb_arg args[] = {fb_arg_i32(S->nslices),  fb_arg_i32(S->nrows),    fb_arg_i32(S->permuted),
+                     fb_arg_buffer(s->d.ptr), fb_arg_buffer(s->d.idx), fb_arg_buffer(s->d.val),
+                     fb_arg_buffer(s->perm),  fb_arg_buffer(s->d.x),   fb_arg_buffer(s->d.y)};
+    memcpy(s->args, args, sizeof args);
+}
+
+static fb_status sample(void *ctx, double *seconds)
+{
+    sell_run *s = ctx;
+    return fb_target_launch(s->t, s->kernel, &s->launch, s->args, 9, seconds);
+}
+
+static fb_status flush(void *ctx) { return fb_target_flush_cache(((sell_run *)ctx)->t); }
+
+static fb_spmv_conversion conversion_of(const fb_sell *S)
+{
+    fb_spmv_conversion c = {.done = 1,
+                            .seconds = S->seconds,
+                            .stored = S->stored,
+                            .nslices = S->nslices,
+                            .permuted = S->permuted,
+                            .padding = fb_sell_padding(S)};
+    return c;
+}
+
+fb_status fb_spmv_run_sell(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_config *cfg, fb_spmv_result *out)
+{
+    fb_status status = FB_OK;
+    sell_run s = {.t = t};
+    fb_sell S;
+    double *owned_x = NULL;
+    const double *x = NULL;
+    fb_spmv_shape shape = A->shape;
+    int nthreads = 0;
+    memset(&S, 0, sizeof S);
+    memset(out, 0, sizeof *out);
+    shape.real_bytes = cfg->is_double ? 8 : 4;
+    FB_CHECK(fb_spmv_check_point(cfg, fb_target_info(t), A));
+    cfg->kernel->geometry(&cfg->point, &shape, &s.launch, NULL, &nthreads);
+    out->launch = s.launch;
+    FB_CHECK(fb_sell_from_csr(A, axis_value(cfg, "SLICE_HEIGHT"), axis_value(cfg, "SIGMA"), &S));
+    out->conversion = conversion_of(&S);
+    FB_CHECK(fb_spmv_make_x(A, cfg->x, &owned_x, &x));
+    FB_CHECK(upload(&s, &S, cfg->is_double, x));
+    FB_CHECK(build(&s, cfg));
+    out->has_resources = fb_target_kernel_resources(t, s.kernel, s.launch.local[0], &out->resources) == FB_OK;
+    set_args(&s, &S);
+    FB_CHECK(fb_measure(&cfg->measure, sample, &s, flush, &s, &out->m));
+    FB_CHECK(fb_spmv_download_reals(t, cfg->is_double, s.d.y, (size_t)A->shape.nrows, &out->y));
+    FB_CHECK(fb_spmv_finish(A, cfg, x, fb_target_info(t)->id, out));
+fail:
+    fb_spmv_buffers_release(t, &s.d);
+    fb_target_release(t, s.perm);
+    fb_sell_free(&S);
+    free(owned_x);
+    return status;
+}

@@ -1,0 +1,184 @@
+/* spmv_auto.c - the nearest recorded matrix decides (see spmv_auto.h). */
+#include "spmv_auto.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/record.h"
+#include "spmv_matrix.h"
+#include "spmv_record.h"
+
+#include "spmv_auto_rule.h" /* fb_spmv_auto_rule[]: generated data */
+
+int fb_spmv_auto_rule_count(void) { return (int)(sizeof fb_spmv_auto_rule / sizeof fb_spmv_auto_rule[0]); }
+
+const fb_spmv_auto_entry *fb_spmv_auto_rule_at(int i)
+{
+    return i >= 0 && i < fb_spmv_auto_rule_count() ? &fb_spmv_auto_rule[i] : NULL;
+}
+
+const char *fb_spmv_auto_device_class(const fb_device_info *dev)
+{
+    if (!strcmp(dev->backend, "openmp")) return "openmp";
+    if (!strcmp(dev->backend, "opencl") &&
+        (strstr(dev->name, "pthread") || strstr(dev->name, "cpu") || strstr(dev->name, "CPU")))
+        return "opencl-cpu";
+    return "gpu";
+}
+
+fb_status fb_spmv_auto_features_of(const json_t *matrix, fb_spmv_auto_features *out)
+{
+    fb_status status = FB_OK;
+    const json_t *rows = json_object_get(matrix, "rows"), *per_row = json_object_get(matrix, "nnz_per_row");
+    const json_t *mean = json_object_get(per_row, "mean"), *sd = json_object_get(per_row, "stddev");
+    const json_t *block = json_object_get(matrix, "block");
+    if (!json_is_integer(rows) || !json_is_number(mean) || !json_is_number(sd))
+        FB_FAIL(FB_ERR_INPUT, "matrix object without rows and nnz_per_row mean and stddev");
+    out->rows = (double)json_integer_value(rows);
+    out->mean = json_number_value(mean);
+    out->cv = out->mean > 0 ? json_number_value(sd) / out->mean : 0.0;
+    out->block = block ? (int)json_integer_value(json_object_get(block, "size")) : 0;
+    out->fill = block ? json_number_value(json_object_get(block, "fill")) : 1.0;
+fail:
+    return status;
+}
+
+double fb_spmv_auto_distance(const fb_spmv_auto_features *a, const fb_spmv_auto_features *b)
+{
+    double d = fabs(log10(a->rows > 1 ? a->rows : 1) - log10(b->rows > 1 ? b->rows : 1)) +
+               fabs(log2(1 + a->mean) - log2(1 + b->mean)) + fabs(a->cv - b->cv);
+    if (a->block || b->block) d += fabs((double)(a->block - b->block)) + fabs(a->fill - b->fill);
+    return d;
+}
+
+static fb_spmv_auto_features features_of_entry(const fb_spmv_auto_entry *e)
+{
+    fb_spmv_auto_features f = {e->rows, e->mean, e->cv, e->block, e->fill};
+    return f;
+}
+
+/* A row is a candidate for the same class, the same kind of input and,
+ * when the class has rows of it, the same precision. */
+static int candidate(const fb_spmv_auto_entry *e, const char *cls, int blocked, int precision)
+{
+    return !strcmp(e->device_class, cls) && (e->block > 0) == blocked && (precision < 0 || e->is_double == precision);
+}
+
+static const fb_spmv_auto_entry *nearest(const fb_spmv_auto_features *f, const char *cls, int is_double, double *dist)
+{
+    const fb_spmv_auto_entry *best = NULL;
+    int precision = is_double, any = 0;
+    for (int i = 0; i < fb_spmv_auto_rule_count(); ++i)
+        any |= candidate(&fb_spmv_auto_rule[i], cls, f->block > 0, is_double);
+    if (!any) precision = -1;
+    for (int i = 0; i < fb_spmv_auto_rule_count(); ++i) {
+        const fb_spmv_auto_entry *e = &fb_spmv_auto_rule[i];
+        if (!candidate(e, cls, f->block > 0, precision)) continue;
+        fb_spmv_auto_features g = features_of_entry(e);
+        double d = fb_spmv_auto_distance(f, &g);
+        if (!best || d < *dist) best = e, *dist = d;
+    }
+    return best;
+}
+
+/* "NAME=V NAME=V" onto the kernel's axes; names it has not (BLOCK_SIZE,
+ * an axis since removed) are passed over, so an old rule still runs. */
+static void parse_params(const fb_spmv_kernel_def *k, const char *text, fb_param_point *p)
+{
+    *p = fb_spmv_default_point(k);
+    for (const char *s = text; s && *s;) {
+        char name[64];
+        int value, used = 0;
+        if (sscanf(s, " %63[^= ]=%d%n", name, &value, &used) != 2) break;
+        for (int i = 0; i < k->nparams; ++i)
+            if (!strcmp(k->params[i].name, name)) p->values[i] = value;
+        s += used;
+    }
+}
+
+/* No row to go by: bcsr for a block input, else csr-vector on a GPU and
+ * csr-scalar on a CPU (the best defaults of the first recorded runs). */
+static void say_default(fb_spmv_auto_choice *c, const char *cls, int blocked)
+{
+    c->kernel = fb_spmv_kernel_find(blocked ? "bcsr" : !strcmp(cls, "gpu") ? "csr-vector" : "csr-scalar");
+    c->point = fb_spmv_default_point(c->kernel);
+    snprintf(c->why, sizeof c->why,
+             "no recorded sweep of %s matrices for the device class %s (kernels/spmv/spmv_auto_rule.h): the "
+             "default %s",
+             blocked ? "block" : "scalar", cls, c->kernel->name);
+}
+
+static void say_nearest(fb_spmv_auto_choice *c, const fb_spmv_auto_features *f, int is_double)
+{
+    const fb_spmv_auto_entry *e = c->nearest;
+    char faster[160] = "";
+    if (e->next[0] && e->best_s > 0)
+        snprintf(faster, sizeof faster, ", %.2fx faster than the next kernel there, %s", e->next_s / e->best_s,
+                 e->next);
+    snprintf(c->why, sizeof c->why,
+             "nearest recorded matrix %s (%s, %s%s; distance %.3g: %.0f vs %.0f rows, %.1f vs %.1f entries per row, "
+             "spread %.2f vs %.2f%s): fastest there %s%s%s%s",
+             e->matrix, e->device_class, e->is_double ? "double" : "single",
+             e->is_double == is_double ? "" : ", the other precision", c->distance, f->rows, e->rows, f->mean, e->mean,
+             f->cv, e->cv, f->block ? ", block fill compared" : "", e->kernel, e->params[0] ? " " : "", e->params,
+             faster);
+}
+
+fb_status fb_spmv_auto_choose(const json_t *matrix, const char *device_class, int is_double, fb_spmv_auto_choice *out)
+{
+    fb_status status = FB_OK;
+    fb_spmv_auto_features f;
+    memset(out, 0, sizeof *out);
+    out->device_class = device_class;
+    FB_CHECK(fb_spmv_auto_features_of(matrix, &f));
+    out->nearest = nearest(&f, device_class, is_double, &out->distance);
+    out->kernel = out->nearest ? fb_spmv_kernel_find(out->nearest->kernel) : NULL;
+    if (!out->kernel) {
+        say_default(out, device_class, f.block > 0);
+        out->nearest = NULL;
+        return FB_OK;
+    }
+    parse_params(out->kernel, out->nearest->params, &out->point);
+    say_nearest(out, &f, is_double);
+fail:
+    return status;
+}
+
+void fb_spmv_auto_fit(fb_spmv_auto_choice *c, const fb_device_info *dev, const fb_spmv_matrix *A, int is_double)
+{
+    fb_spmv_config cfg = {.kernel = c->kernel, .point = c->point, .is_double = is_double};
+    if (fb_spmv_check_point(&cfg, dev, A) == FB_OK) return;
+    size_t len = strlen(c->why);
+    snprintf(c->why + len, sizeof c->why - len, "; its recorded point is refused here (%s): default parameters",
+             fb_error_message());
+    c->point = fb_spmv_default_point(c->kernel);
+}
+
+fb_status fb_spmv_auto_pick(const fb_matrix *m, const json_t *mjson, const fb_device_info *dev, int is_double,
+                            fb_spmv_auto_choice *out)
+{
+    fb_status status = FB_OK;
+    fb_spmv_matrix A;
+    FB_CHECK(fb_spmv_auto_choose(mjson, fb_spmv_auto_device_class(dev), is_double, out));
+    /* the shape is all the fit reads: the AoS/SoA layout need not be switched */
+    const fb_spmv_format input = fb_spmv_input_format(out->kernel->format);
+    FB_CHECK(input == FB_FORMAT_CSR ? fb_spmv_view_csr(&m->A, &A) : fb_spmv_view_bcsr(&m->B, &A));
+    A.format = input;
+    fb_spmv_auto_fit(out, dev, &A, is_double);
+fail:
+    return status;
+}
+
+json_t *fb_spmv_auto_json(const fb_spmv_auto_choice *c)
+{
+    json_t *j = json_pack("{s:s, s:s, s:o, s:s, s:s}", "choice", fb_spmv_format_name(c->kernel->format), "kernel",
+                          c->kernel->name, "params", fb_json_params(c->kernel->params, c->kernel->nparams, &c->point),
+                          "why", c->why, "device_class", c->device_class);
+    if (c->nearest) {
+        json_object_set_new(j, "nearest", json_string(c->nearest->matrix));
+        json_object_set_new(j, "distance", json_real(c->distance));
+    }
+    return j;
+}
