@@ -14,6 +14,7 @@
 #include "../tune/cache.h"
 #include "../tune/tune.h"
 #include "spmv/spmv.h"
+#include "tune_prior.h"
 
 /* A search measures many points: each is sampled shorter and to a looser
  * spread than a single measurement (--budget, --spread). */
@@ -36,6 +37,9 @@ static const fb_option options[] = {
     {"no-variants", NULL, "do not measure the other variants for comparison", 0},
     {"replay", "FILE", "take costs from a recorded sweep of this kernel instead of measuring", 0},
     {"seeds", "N", "with --replay: repeat the search for N seeds and report how often it gets within 5%", 0},
+    {"start", "S", "anneal's first point: prior (the prior's prediction when one fits; the default) or default", 0},
+    {"prior", "FILE", "the start-point prior (default tuning-prior.json beside the cache)", 0},
+    {"fit-prior", NULL, "fit a prior to the SWEEP.jsonl files given and write it (--prior), instead of tuning", 0},
     {NULL, NULL, NULL, 0},
 };
 
@@ -45,6 +49,7 @@ typedef struct tune_cli {
     const char *matrix;
     int seeds;
     fb_results_set *replay;
+    fb_tune_start start;
 } tune_cli;
 
 static fb_status read_measure(const fb_parsed *args, fb_tune_request *rq)
@@ -119,6 +124,7 @@ static void print_best(const tune_cli *c, const fb_tune_outcome *o)
     printf("tune %s on %s, %s, %s: %s, %d of %d points evaluated (%d pruned)\n", k->name, fb_target_info(c->rq.t)->id,
            c->rq.is_double ? "double" : "single", c->matrix, fb_strategy_name(c->rq.search.strategy), s->evaluations,
            s->space_size, s->pruned);
+    if (c->start.json) printf("  start: %s\n", c->start.text);
     if (!isfinite(s->best_cost)) {
         printf("  no point ran successfully\n");
         return;
@@ -278,6 +284,7 @@ static fb_status open_inputs(const fb_parsed *args, tune_cli *c)
     FB_CHECK(fb_target_open(backend, &c->rq.t));
     if (fb_cli_value(args, "out") && !c->replay)
         FB_CHECK(fb_results_open(fb_cli_value(args, "out"), "tune", fb_target_info(c->rq.t), 1, &c->rq.out));
+    FB_CHECK(fb_tune_prior_start(args, c->cache_path, &c->rq, &c->start));
 fail:
     return status;
 }
@@ -307,6 +314,7 @@ static int run_tune(const fb_parsed *args)
     fb_status status = FB_OK;
     tune_cli c;
     fb_tune_outcome o;
+    if (fb_cli_flag(args, "fit-prior") || args->npositional) return fb_tune_prior_fit(args);
     memset(&c, 0, sizeof c);
     memset(&o, 0, sizeof o);
     FB_CHECK(open_inputs(args, &c));
@@ -320,13 +328,15 @@ fail:
     fb_target_close(c.rq.t);
     if (c.rq.problem) c.rq.family->problem_close(c.rq.problem);
     fb_results_set_free(c.replay);
+    fb_tune_start_free(&c.start);
     return status == FB_OK ? 0 : fb_cli_report(status);
 }
 
 const fb_command fb_cmd_tune = {
     .name = "tune",
     .summary = "search one kernel's parameter space on one matrix; store the best in the tuning cache",
-    .usage = "tune --matrix SRC --kernel K [--backend B] [--strategy S] [--evals N] [--replay FILE [--seeds N]]",
+    .usage = "tune --matrix SRC --kernel K [--backend B] [--strategy S] [--evals N] [--start prior|default] "
+             "[--prior FILE] [--replay FILE [--seeds N]] | tune --fit-prior SWEEP.jsonl... [--prior FILE]",
     .description = "Searches the kernel's declared parameter space (flowbench spmv --list) with a\n"
                    "strategy: exhaustive (every point, the paper's start-up brute force), random\n"
                    "(--evals points) or anneal (simulated annealing over neighbouring values from\n"
@@ -337,9 +347,15 @@ const fb_command fb_cmd_tune = {
                    "their defaults, and stores it in the tuning cache under (device fingerprint,\n"
                    "kernel, precision, matrix signature) for spmv/sweep --tuned. --replay FILE takes\n"
                    "each point's cost from a recorded sweep (nothing runs, nothing is cached) to\n"
-                   "study a strategy.",
+                   "study a strategy.\n\n"
+                   "anneal starts from the prior's prediction for the matrix when a prior fits\n"
+                   "(--start prior), else from the kernel's default (--start default): the point\n"
+                   "best on the nearest recorded matrices of the kernel (rows, entries per row and\n"
+                   "their spread, block size). --fit-prior SWEEP.jsonl... fits the prior to\n"
+                   "recorded sweeps and writes it to --prior FILE (default tuning-prior.json beside\n"
+                   "the cache). With --replay the replayed matrix is left out of the prior.",
     .options = options,
     .min_positional = 0,
-    .max_positional = 0,
+    .max_positional = 1024, /* --fit-prior's sweeps */
     .run = run_tune,
 };

@@ -131,11 +131,11 @@ static int nearest_value(const fb_search_space *space, int axis, int value)
     return best;
 }
 
-static int start_index(const fb_search_space *space)
+static int start_index(const fb_search_space *space, const fb_param_point *start)
 {
     int coords[FB_MAX_PARAMS];
     for (int a = 0; a < space->naxes; ++a)
-        coords[a] = nearest_value(space, a, space->start.values[a]);
+        coords[a] = nearest_value(space, a, start->values[a]);
     return coords_to_index(space, coords);
 }
 
@@ -164,6 +164,7 @@ typedef struct search_run {
     int capacity;   /* entries allocated in out->history */
     int best_index; /* -1 while no point has a finite cost */
     uint64_t rng;
+    const fb_param_point *start; /* anneal's first point */
 } search_run;
 
 static int budget_left(const search_run *run)
@@ -491,7 +492,7 @@ fail:
 static fb_status search_anneal(search_run *run)
 {
     fb_status status = FB_OK;
-    walk w = {.cur = start_index(run->space)};
+    walk w = {.cur = start_index(run->space, run->start)};
     double cost;
     FB_CHECK(evaluate(run, w.cur, &cost));
     jump_to(run, &w, w.cur, cost);
@@ -555,6 +556,7 @@ fb_status fb_search(const fb_search_space *space, const fb_search_options *opt, 
     run.npoints = out->space_size = fb_search_space_size(space);
     run.budget = resolve_budget(opt, run.npoints);
     run.rng = opt->seed;
+    run.start = opt->start ? opt->start : &space->start;
     FB_ALLOC(run.slot, run.npoints, "the search's visited map");
     for (int i = 0; i < run.npoints; ++i)
         run.slot[i] = -1;

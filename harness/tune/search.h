@@ -30,7 +30,7 @@
 typedef enum fb_strategy {
     FB_STRATEGY_EXHAUSTIVE, /* every point, in lexicographic index order (the paper's brute force) */
     FB_STRATEGY_RANDOM,     /* `budget` distinct points drawn uniformly (default: as anneal) */
-    FB_STRATEGY_ANNEAL      /* simulated annealing over index neighbours, from the default */
+    FB_STRATEGY_ANNEAL      /* simulated annealing over index neighbours, from the start point */
 } fb_strategy;
 
 typedef struct fb_search_space {
@@ -63,6 +63,10 @@ typedef struct fb_search_options {
     int budget;    /* max evaluations (pruned ones excluded); <= 0: exhaustive the whole
                       space, random and anneal a quarter of it (at least 4) */
     uint64_t seed; /* random and anneal; the same seed gives the same sequence */
+    /* Anneal's first point (values; each snapped to the nearest value of
+     * its axis), e.g. a prior's prediction (prior.h); NULL: space->start,
+     * the kernel's default. */
+    const fb_param_point *start;
 } fb_search_options;
 
 /* Parses "exhaustive", "random", "anneal"; FB_ERR_USAGE naming the choices. */
