@@ -99,8 +99,8 @@ static void use_prediction(const fb_prior_prediction *pr, const fb_family_kernel
     for (int a = 0; a < k->nparams; ++a)
         json_object_set_new(params, k->params[a].name, json_integer(pr->point.values[a]));
     out->point = pr->point;
-    out->json = json_pack("{s:s, s:o, s:o, s:s, s:s, s:f}", "source", "prior", "params", params, "from", from,
-                          "prior", path, "device", pr->same_device ? "same" : "other", "score", pr->score);
+    out->json = json_pack("{s:s, s:o, s:o, s:s, s:s, s:f}", "source", "prior", "params", params, "from", from, "prior",
+                          path, "device", pr->same_device ? "same" : "other", "score", pr->score);
     if (left_out) json_object_set_new(out->json, "left_out", json_string(left_out));
     fb_family_point_text(k, &pr->point, point, sizeof point);
     n = snprintf(out->text, sizeof out->text, "%s, the prior's (%s: from", point, path);
@@ -112,41 +112,46 @@ static void use_prediction(const fb_prior_prediction *pr, const fb_family_kernel
                  left_out ? " itself left out" : "");
 }
 
-static fb_status predict(const fb_tune_request *rq, const fb_prior *prior, const char *path, start_mode mode,
-                         fb_tune_start *out)
+static double rank_point(void *ctx, const fb_param_point *point)
 {
-    fb_status status = FB_OK;
+    const fb_tune_start *s = ctx;
+    return fb_prior_score(s->prior, &s->query, &s->prediction, point);
+}
+
+static fb_status predict(const fb_tune_request *rq, const char *path, start_mode mode, fb_tune_start *out)
+{
     const fb_family_kernel *k = rq->family->kernel(rq->kernel);
     const json_t *problem = rq->family->problem_json(rq->problem);
     const char *hash = fb_json_str(problem, "hash"), *left_out = NULL;
-    char device[1024], why[1400];
-    fb_prior_prediction pr;
-    fb_prior_query q = {.kernel = k->name, .precision = rq->is_double ? "double" : "single", .device = device,
-                        .axes = k->params, .naxes = k->nparams};
-    if (fb_prior_features_from_json(problem, &q.features) != FB_OK)
+    char why[1400];
+    fb_prior_query *q = &out->query;
+    *q = (fb_prior_query){.kernel = k->name,
+                          .precision = rq->is_double ? "double" : "single",
+                          .device = out->device,
+                          .axes = k->params,
+                          .naxes = k->nparams};
+    if (fb_prior_features_from_json(problem, &q->features) != FB_OK)
         return use_default(mode, "the problem is not a matrix, and the prior knows only matrices", out);
     /* leave-one-matrix-out: a replay asks how the search does on a matrix
      * it has not seen, so the prior must not know that matrix's landscape */
     if (rq->replay && *hash) {
-        q.exclude_hash = hash;
+        q->exclude_hash = hash;
         left_out = fb_json_str(problem, "name");
     }
-    fb_device_fingerprint(fb_target_info(rq->t), device, sizeof device);
-    fb_prior_predict(prior, &q, &pr);
-    if (!pr.found) {
-        snprintf(why, sizeof why, "%s has no landscape of %s in %s precision%s", path, k->name, q.precision,
+    fb_device_fingerprint(fb_target_info(rq->t), out->device, sizeof out->device);
+    fb_prior_predict(out->prior, q, &out->prediction);
+    if (!out->prediction.found) {
+        snprintf(why, sizeof why, "%s has no landscape of %s in %s precision%s", path, k->name, q->precision,
                  left_out ? " but the replayed matrix's" : "");
         return use_default(mode, why, out);
     }
-    use_prediction(&pr, k, path, left_out, out);
-    return status;
+    use_prediction(&out->prediction, k, path, left_out, out);
+    return FB_OK;
 }
 
-fb_status fb_tune_prior_start(const fb_parsed *args, const char *cache_path, fb_tune_request *rq,
-                              fb_tune_start *out)
+fb_status fb_tune_prior_start(const fb_parsed *args, const char *cache_path, fb_tune_request *rq, fb_tune_start *out)
 {
     fb_status status = FB_OK;
-    fb_prior *prior = NULL;
     start_mode mode;
     char path[1024], why[1100];
     memset(out, 0, sizeof *out);
@@ -156,15 +161,17 @@ fb_status fb_tune_prior_start(const fb_parsed *args, const char *cache_path, fb_
     if (mode == START_DEFAULT) {
         FB_CHECK(use_default(mode, "--start default", out));
     } else {
-        FB_CHECK(fb_prior_load(path, mode == START_AUTO, &prior));
+        FB_CHECK(fb_prior_load(path, mode == START_AUTO, &out->prior));
         snprintf(why, sizeof why, "no prior at %s (tune --fit-prior SWEEP.jsonl... makes one)", path);
-        FB_CHECK(prior ? predict(rq, prior, path, mode, out) : use_default(mode, why, out));
+        FB_CHECK(out->prior ? predict(rq, path, mode, out) : use_default(mode, why, out));
     }
     if (!out->json) FB_FAIL(FB_ERR_NOMEM, "out of host memory describing the search's start");
     rq->start = out->json;
-    if (!strcmp(fb_json_str(out->json, "source"), "prior")) rq->search.start = &out->point;
+    if (strcmp(fb_json_str(out->json, "source"), "prior")) return FB_OK;
+    rq->search.start = &out->point;
+    rq->search.rank = rank_point;
+    rq->search.rank_ctx = out;
 fail:
-    fb_prior_free(prior);
     return status;
 }
 
@@ -172,4 +179,6 @@ void fb_tune_start_free(fb_tune_start *s)
 {
     json_decref(s->json);
     s->json = NULL;
+    fb_prior_free(s->prior);
+    s->prior = NULL;
 }

@@ -88,8 +88,8 @@ double fb_prior_distance(const fb_prior_features *a, const fb_prior_features *b)
 
 static json_t *features_json(const fb_prior_features *f)
 {
-    return json_pack("{s:f, s:f, s:f, s:f, s:f}", "rows", f->rows, "nnz_per_row_mean", f->row_mean,
-                     "nnz_per_row_cv", f->row_cv, "block", f->block, "block_fill", f->block_fill);
+    return json_pack("{s:f, s:f, s:f, s:f, s:f}", "rows", f->rows, "nnz_per_row_mean", f->row_mean, "nnz_per_row_cv",
+                     f->row_cv, "block", f->block, "block_fill", f->block_fill);
 }
 
 static int features_read(const json_t *j, fb_prior_features *f)
@@ -167,8 +167,7 @@ static fb_status add_record(json_t *groups, const fb_record *r, json_t *devices)
     if (json_array_append_new(devices, json_string(device))) FB_FAIL(FB_ERR_NOMEM, "out of host memory fitting");
     fb_params_text(params, point, sizeof point);
     /* the latest record of a point wins, as in tune --replay */
-    if (json_object_set_new(json_object_get(group, "costs"), point,
-                            json_pack("[O, f]", params, fb_record_median(r))))
+    if (json_object_set_new(json_object_get(group, "costs"), point, json_pack("[O, f]", params, fb_record_median(r))))
         FB_FAIL(FB_ERR_NOMEM, "out of host memory fitting the prior");
 fail:
     return status;
@@ -227,8 +226,8 @@ static json_t *near_set(const json_t *costs, double best_s)
     json_object_foreach((json_t *)costs, key, c)
     {
         if (cost_of(c) <= (1 + PRIOR_NEAR) * best_s)
-            json_array_append_new(near, json_pack("{s:O, s:f}", "params", json_array_get(c, 0), "ratio",
-                                                  cost_of(c) / best_s));
+            json_array_append_new(
+                near, json_pack("{s:O, s:f}", "params", json_array_get(c, 0), "ratio", cost_of(c) / best_s));
     }
     size_t n = json_array_size(near);
     json_t **items = calloc(n ? n : 1, sizeof *items);
@@ -311,8 +310,7 @@ static json_t *model_json(void)
     return json_pack("{s:s, s:f, s:i, s:s, s:s}", "rule",
                      "start at the point with the smallest weighted mean ratio to the best over the nearest "
                      "recorded matrices of the kernel",
-                     "near", PRIOR_NEAR, "neighbours", PRIOR_NEIGHBOURS, "weight", "1 / (distance + 0.05)",
-                     "distance",
+                     "near", PRIOR_NEAR, "neighbours", PRIOR_NEIGHBOURS, "weight", "1 / (distance + 0.05)", "distance",
                      "|d log rows| + |d log nnz_per_row_mean| + |d nnz_per_row_cv| + |d log block| + |d block_fill|");
 }
 
@@ -326,10 +324,12 @@ fb_status fb_prior_fit(const char *const *sweeps, int nsweeps, json_t **out)
         FB_CHECK(read_sweep(sweeps[i], groups, from));
     entries = sorted_entries(groups);
     if (json_array_size(entries) == 0)
-        FB_FAIL(FB_ERR_INPUT, "%s%s: no landscape to fit a prior to (a kernel measured at two or more points "
-                "of one matrix, status ok)", sweeps[0], nsweeps > 1 ? " and the other sweeps" : "");
-    *out = json_pack("{s:i, s:o, s:O, s:O}", "flowbench_tuning_prior", PRIOR_VERSION, "model", model_json(),
-                     "fit_from", from, "entries", entries);
+        FB_FAIL(FB_ERR_INPUT,
+                "%s%s: no landscape to fit a prior to (a kernel measured at two or more points "
+                "of one matrix, status ok)",
+                sweeps[0], nsweeps > 1 ? " and the other sweeps" : "");
+    *out = json_pack("{s:i, s:o, s:O, s:O}", "flowbench_tuning_prior", PRIOR_VERSION, "model", model_json(), "fit_from",
+                     from, "entries", entries);
     if (!*out) FB_FAIL(FB_ERR_NOMEM, "out of host memory fitting the prior");
 fail:
     json_decref(groups);
@@ -352,7 +352,8 @@ static fb_status make_parent(const char *path)
     for (char *p = dir + 1; *p; ++p) {
         if (*p != '/') continue;
         *p = '\0';
-        if (mkdir(dir, 0777) != 0 && errno != EEXIST) FB_FAIL(FB_ERR_IO, "%s: cannot create (%s)", dir, strerror(errno));
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+            FB_FAIL(FB_ERR_IO, "%s: cannot create (%s)", dir, strerror(errno));
         *p = '/';
     }
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) FB_FAIL(FB_ERR_IO, "%s: cannot create (%s)", dir, strerror(errno));
@@ -424,17 +425,23 @@ static fb_status read_entry(const char *path, size_t i, const json_t *e, prior_e
     for (size_t k = 0; k < sizeof strings / sizeof strings[0]; ++k) {
         const json_t *s = json_object_get(e, strings[k]);
         if (!json_is_string(s))
-            FB_FAIL(FB_ERR_INPUT, "%s: entry %zu: no string \"%s\" (not a tuning prior; refit it with flowbench tune "
-                    "--fit-prior)", path, i, strings[k]);
+            FB_FAIL(FB_ERR_INPUT,
+                    "%s: entry %zu: no string \"%s\" (not a tuning prior; refit it with flowbench tune "
+                    "--fit-prior)",
+                    path, i, strings[k]);
         *fields[k] = json_string_value(s);
     }
     if (!features_read(json_object_get(e, "features"), &out->features))
-        FB_FAIL(FB_ERR_INPUT, "%s: entry %zu: \"features\" lacks a valid rows, nnz_per_row_mean, nnz_per_row_cv, "
-                "block or block_fill", path, i);
+        FB_FAIL(FB_ERR_INPUT,
+                "%s: entry %zu: \"features\" lacks a valid rows, nnz_per_row_mean, nnz_per_row_cv, "
+                "block or block_fill",
+                path, i);
     out->near = json_object_get(e, "near");
     if (!near_ok(out->near))
-        FB_FAIL(FB_ERR_INPUT, "%s: entry %zu: \"near\" is not a non-empty list of {\"params\": {NAME: integer}, "
-                "\"ratio\": >= 1}", path, i);
+        FB_FAIL(FB_ERR_INPUT,
+                "%s: entry %zu: \"near\" is not a non-empty list of {\"params\": {NAME: integer}, "
+                "\"ratio\": >= 1}",
+                path, i);
 fail:
     return status;
 }
@@ -576,6 +583,7 @@ void fb_prior_predict(const fb_prior *p, const fb_prior_query *q, fb_prior_predi
         size_t k;
         out->from[i] = p->entries[pick[i]].matrix;
         out->distance[i] = dist[i];
+        out->entry[i] = pick[i];
         json_array_foreach(near, k, c)
         {
             fb_param_point pt = to_point(q, json_object_get(c, "params"));
@@ -587,4 +595,10 @@ void fb_prior_predict(const fb_prior *p, const fb_prior_query *q, fb_prior_predi
         }
     }
     out->nfrom = n;
+}
+
+double fb_prior_score(const fb_prior *p, const fb_prior_query *q, const fb_prior_prediction *pr,
+                      const fb_param_point *point)
+{
+    return pr->found ? score(p, q, pr->entry, pr->distance, pr->nfrom, point) : 0;
 }

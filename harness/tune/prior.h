@@ -80,21 +80,29 @@ void fb_prior_path_beside(const char *cache_path, char *buf, size_t len);
 typedef struct fb_prior_query {
     const char *kernel, *precision, *device; /* device: the fingerprint (cache.h) */
     fb_prior_features features;
-    const char *exclude_hash;   /* matrix hash left out (leave-one-out), or NULL */
-    const fb_param_axis *axes;  /* the kernel's axes: the prediction is a point of them */
+    const char *exclude_hash;  /* matrix hash left out (leave-one-out), or NULL */
+    const fb_param_axis *axes; /* the kernel's axes: the prediction is a point of them */
     int naxes;
 } fb_prior_query;
 
 typedef struct fb_prior_prediction {
-    int found;                  /* 0: no entry fits; the other fields are unset */
-    fb_param_point point;       /* values of the query's axes (an axis the prior lacks: its default) */
-    int same_device;            /* 0: from other devices' sweeps */
-    int nfrom;                  /* neighbours used, nearest first */
+    int found;                           /* 0: no entry fits; the other fields are unset */
+    fb_param_point point;                /* values of the query's axes (an axis the prior lacks: its default) */
+    int same_device;                     /* 0: from other devices' sweeps */
+    int nfrom;                           /* neighbours used, nearest first */
     const char *from[FB_PRIOR_MAX_FROM]; /* their matrix names (borrowed from the prior) */
     double distance[FB_PRIOR_MAX_FROM];
-    double score; /* the start's weighted mean ratio on them */
+    int entry[FB_PRIOR_MAX_FROM]; /* their entries in the prior */
+    double score;                 /* the start's weighted mean ratio on them */
 } fb_prior_prediction;
 
 void fb_prior_predict(const fb_prior *p, const fb_prior_query *q, fb_prior_prediction *out);
+
+/* Any point's weighted mean ratio on the prediction's neighbours (1 +
+ * PRIOR_NEAR where a neighbour did not record it near its best): how good
+ * the prior expects the point to be, lower better; the search's ranking
+ * (search.h). */
+double fb_prior_score(const fb_prior *p, const fb_prior_query *q, const fb_prior_prediction *pr,
+                      const fb_param_point *point);
 
 #endif

@@ -165,6 +165,8 @@ typedef struct search_run {
     int best_index; /* -1 while no point has a finite cost */
     uint64_t rng;
     const fb_param_point *start; /* anneal's first point */
+    fb_rank_fn rank;             /* NULL: none */
+    void *rank_ctx;
 } search_run;
 
 static int budget_left(const search_run *run)
@@ -268,7 +270,10 @@ fail:
  *   2. the one-axis +-1 moves, the direction with more of the space ahead
  *      first (with no other information, the optimum is more likely there;
  *      from a default in the middle of one axis this alone decides whether a
- *      4-evaluation walk reaches the far end), ties in random order;
+ *      4-evaluation walk reaches the far end), ties in random order; with a
+ *      ranking (a prior's), the best-ranked move first, and the room ahead
+ *      only between equal ranks: the prior knows which side paid on
+ *      similar matrices;
  *   3. the wider ring: one axis +-2 (crosses plateaus) and two axes +-1
  *      (follows valleys that run diagonally, where every one-axis step goes
  *      uphill). By then the +-1 neighbours are known, so this ring is ranked
@@ -368,6 +373,11 @@ static void plan_neighbours(search_run *run, walk *w)
     for (int i = 0; i < nnear; ++i)
         key[i] = -room_ahead(space, coords, near[i]);
     sort_by_key(near, key, nnear);
+    for (int i = 0; run->rank && i < nnear; ++i) {
+        fb_param_point p = point_at(space, near[i]);
+        key[i] = run->rank(run->rank_ctx, &p);
+    }
+    if (run->rank) sort_by_key(near, key, nnear); /* stable: equal ranks keep the room order */
     memcpy(w->next + w->nnext, near, (size_t)nnear * sizeof *near);
     w->nnext += nnear;
     w->wide_from = w->nnext;
@@ -458,6 +468,33 @@ static int random_unvisited(search_run *run)
     return -1;
 }
 
+/* Where a walk with a ranking jumps: the best-ranked of RESTART_DRAWS
+ * unvisited points drawn at random (every unvisited point when there are
+ * no more; the shipped spaces have at most 66), so the jump goes where the
+ * prior expects the next basin rather than anywhere, while a huge space
+ * costs no more than RESTART_DRAWS rankings. */
+#define RESTART_DRAWS 64
+
+static int ranked_unvisited(search_run *run)
+{
+    int left = run->npoints - run->nvisited, seen = 0, taken = 0, best = -1, ties = 0;
+    double best_rank = INFINITY;
+    for (int i = 0; i < run->npoints && taken < RESTART_DRAWS; ++i) {
+        if (run->slot[i] >= 0) continue;
+        /* selection sampling: take this point with probability (draws
+         * still wanted) / (unvisited points not yet looked at) */
+        if (rng_below(&run->rng, left - seen++) >= RESTART_DRAWS - taken) continue;
+        taken++;
+        fb_param_point p = point_at(run->space, i);
+        double r = run->rank(run->rank_ctx, &p);
+        if (best >= 0 && r > best_rank) continue;
+        ties = best >= 0 && r == best_rank ? ties + 1 : 1;
+        if (ties == 1 || rng_below(&run->rng, ties) == 0) best = i; /* equal ranks: one of them uniformly */
+        best_rank = r;
+    }
+    return best;
+}
+
 static double temperature(const search_run *run)
 {
     double left = 1.0 - (double)run->out->evaluations / run->budget;
@@ -481,7 +518,7 @@ static fb_status restart(search_run *run, walk *w)
         jump_to(run, w, run->best_index, run->out->best_cost);
         if (has_unvisited_neighbour(run, w)) return FB_OK;
     }
-    int index = random_unvisited(run);
+    int index = run->rank ? ranked_unvisited(run) : random_unvisited(run);
     double cost;
     FB_CHECK(evaluate(run, index, &cost));
     jump_to(run, w, index, cost);
@@ -557,6 +594,8 @@ fb_status fb_search(const fb_search_space *space, const fb_search_options *opt, 
     run.budget = resolve_budget(opt, run.npoints);
     run.rng = opt->seed;
     run.start = opt->start ? opt->start : &space->start;
+    run.rank = opt->rank;
+    run.rank_ctx = opt->rank_ctx;
     FB_ALLOC(run.slot, run.npoints, "the search's visited map");
     for (int i = 0; i < run.npoints; ++i)
         run.slot[i] = -1;

@@ -58,6 +58,10 @@ typedef struct fb_search_result {
     int nhistory;
 } fb_search_result;
 
+/* A ranking of points, lower first (a prior's expected cost ratio,
+ * prior.h); ctx is the caller's. */
+typedef double (*fb_rank_fn)(void *ctx, const fb_param_point *point);
+
 typedef struct fb_search_options {
     fb_strategy strategy;
     int budget;    /* max evaluations (pruned ones excluded); <= 0: exhaustive the whole
@@ -67,6 +71,11 @@ typedef struct fb_search_options {
      * its axis), e.g. a prior's prediction (prior.h); NULL: space->start,
      * the kernel's default. */
     const fb_param_point *start;
+    /* Optional: anneal proposes the one-axis neighbours in this order
+     * (ties: the side with more of the space first, as without it), so a
+     * walk tries first the step a prior expects to pay. NULL: no ranking. */
+    fb_rank_fn rank;
+    void *rank_ctx;
 } fb_search_options;
 
 /* Parses "exhaustive", "random", "anneal"; FB_ERR_USAGE naming the choices. */
