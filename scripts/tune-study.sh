@@ -58,7 +58,7 @@ awk -F'\t' '
   function add(g, k) {
     k = g "\t" $4
     if (!(k in n)) order[++nk] = k
-    if (!(g in gi)) gi[g] = ++ng
+    if (!(g in gi)) gi[g] = g == "all" ? 99 : ++ng
     n[k]++; ev[k] += $5; pts[k] += $3; share[k] += $6; made[k] += ($6 >= 90)
     if ($7 > worst[k]) worst[k] = $7
   }
