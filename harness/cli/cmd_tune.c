@@ -282,9 +282,9 @@ static fb_status open_inputs(const fb_parsed *args, tune_cli *c)
     c->rq.replay = c->replay;
     FB_CHECK(c->rq.family->problem_open(c->matrix, &c->rq.problem));
     FB_CHECK(fb_target_open(backend, &c->rq.t));
+    FB_CHECK(fb_tune_prior_start(args, c->cache_path, &c->rq, &c->start)); /* a bad prior: before --out is begun */
     if (fb_cli_value(args, "out") && !c->replay)
         FB_CHECK(fb_results_open(fb_cli_value(args, "out"), "tune", fb_target_info(c->rq.t), 1, &c->rq.out));
-    FB_CHECK(fb_tune_prior_start(args, c->cache_path, &c->rq, &c->start));
 fail:
     return status;
 }
