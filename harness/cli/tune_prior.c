@@ -162,7 +162,7 @@ fb_status fb_tune_prior_start(const fb_parsed *args, const char *cache_path, fb_
         FB_CHECK(use_default(mode, "--start default", out));
     } else {
         FB_CHECK(fb_prior_load(path, 1, &out->prior)); /* none: use_default says so, or fails under --start prior */
-        snprintf(why, sizeof why, "no prior at %s (tune --fit-prior SWEEP.jsonl... makes one)", path);
+        snprintf(why, sizeof why, "no prior at %s; tune --fit-prior SWEEP.jsonl... makes one", path);
         FB_CHECK(out->prior ? predict(rq, path, mode, out) : use_default(mode, why, out));
     }
     if (!out->json) FB_FAIL(FB_ERR_NOMEM, "out of host memory describing the search's start");
