@@ -73,7 +73,9 @@ typedef struct fb_search_options {
     const fb_param_point *start;
     /* Optional: anneal proposes the one-axis neighbours in this order
      * (ties: the side with more of the space first, as without it), so a
-     * walk tries first the step a prior expects to pay. NULL: no ranking. */
+     * walk tries first the step a prior expects to pay; it restarts at the
+     * best-ranked unvisited point, and accepts no worse point (a descent
+     * from the prior's start). NULL: no ranking, annealing as above. */
     fb_rank_fn rank;
     void *rank_ctx;
 } fb_search_options;

@@ -429,6 +429,44 @@ static double spike(const fake *f, int i, int j)
     return 1e-3 * (1 + 5 * (di * di + dj * dj));
 }
 
+static fb_search_space holes_space(void);
+
+/* One axis of 16 values; index 8 is a local minimum, 2% dearer per step
+ * away from it, and index 0 the global one. */
+static double ridge(const fake *f, int i, int j)
+{
+    (void)f, (void)j;
+    return i == 0 ? 0.5e-3 : 1e-3 * (1 + 0.02 * abs(i - 8));
+}
+
+static double rank_low(void *ctx, const fb_param_point *p)
+{
+    (void)ctx;
+    return p->values[0];
+}
+
+static void test_anneal_with_ranking_descends_then_restarts(void **state)
+{
+    (void)state;
+    fb_search_space s = holes_space();
+    s.start.values[0] = 8;
+    for (uint64_t seed = 1; seed <= 20; ++seed) {
+        fake f = {.space = &s, .shape = ridge, .rng = seed};
+        fb_search_options opt = {.strategy = FB_STRATEGY_ANNEAL, .budget = 6, .seed = seed, .rank = rank_low};
+        fb_search_result r;
+        assert_int_equal(fb_search(&s, &opt, fake_cost, &f, &r), FB_OK);
+        /* 8, its ring 7 (ranked first) and 9, the wider 6 and 10: none is
+         * taken (a 2% worse step would be, at T = 0.05, two times in
+         * three), so the walk restarts at the best-ranked point, 0 */
+        assert_int_equal(f.order[0], 8);
+        assert_int_equal(f.order[1], 7);
+        assert_int_equal(f.order[2], 9);
+        assert_int_equal(f.order[5], 0);
+        assert_true(r.best.values[0] == 0);
+        fb_search_result_free(&r);
+    }
+}
+
 static void test_anneal_follows_the_ranking(void **state)
 {
     (void)state;
@@ -621,6 +659,7 @@ int main(void)
         cmocka_unit_test(test_anneal_default_budget_and_start),
         cmocka_unit_test(test_anneal_from_good_start_needs_fewer_evaluations),
         cmocka_unit_test(test_anneal_follows_the_ranking),
+        cmocka_unit_test(test_anneal_with_ranking_descends_then_restarts),
         cmocka_unit_test(test_pruned_points_are_free_failures_count),
         cmocka_unit_test(test_nothing_runs),
         cmocka_unit_test(test_interrupt_stops_and_keeps_result),
