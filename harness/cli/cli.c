@@ -66,8 +66,19 @@ fb_status fb_cli_parse(const fb_command *cmd, int argc, char **argv, fb_parsed *
     int only_positional = 0;
     memset(out, 0, sizeof *out);
     out->options = cmd->options;
-    for (int i = 0; cmd->options && cmd->options[i].name; ++i)
-        out->noptions++;
+    for (int i = 0; cmd->options && cmd->options[i].name; ++i) {
+        /* a programming error, not the user's: the tables are static */
+        if (++out->noptions > FB_CLI_MAX_OPTIONS) {
+            fprintf(stderr, "flowbench: internal error: %s declares more than %d options\n", cmd->name,
+                    FB_CLI_MAX_OPTIONS);
+            abort();
+        }
+        for (int j = 0; j < i; ++j)
+            if (!strcmp(cmd->options[j].name, cmd->options[i].name)) {
+                fprintf(stderr, "flowbench: internal error: %s declares --%s twice\n", cmd->name, cmd->options[i].name);
+                abort();
+            }
+    }
     *help_requested = 0;
     for (int k = 0; k < argc; ++k) {
         const char *a = argv[k];

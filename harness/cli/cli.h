@@ -19,6 +19,7 @@
 #include "../core/status.h"
 
 #define FB_CLI_MAX_VALUES 64
+#define FB_CLI_MAX_OPTIONS 64 /* per command: fb_cli_parse refuses a table with more */
 
 typedef struct fb_option {
     const char *name;    /* long name without dashes: "size" */
@@ -30,10 +31,10 @@ typedef struct fb_option {
 typedef struct fb_parsed {
     const fb_option *options;
     int noptions;
-    int count[32];                             /* how many times each option was given */
-    const char *value[32];                     /* last value of each option */
-    const char *values[32][FB_CLI_MAX_VALUES]; /* every value of a repeatable option */
-    const char *positional[1024];              /* merge takes a job array's files */
+    int count[FB_CLI_MAX_OPTIONS];                             /* how many times each option was given */
+    const char *value[FB_CLI_MAX_OPTIONS];                     /* last value of each option */
+    const char *values[FB_CLI_MAX_OPTIONS][FB_CLI_MAX_VALUES]; /* every value of a repeatable option */
+    const char *positional[1024];                              /* merge takes a job array's files */
     int npositional;
 } fb_parsed;
 

@@ -19,6 +19,8 @@
 #include "../tune/cache.h"
 #include "../tune/tune.h"
 #include "user_kernel_cli.h"
+#include "spmv/spmv.h"
+#include "tune_prior.h"
 
 /* A search measures many points: each is sampled shorter and to a looser
  * spread than a single measurement (--budget, --spread). */
@@ -34,7 +36,10 @@ static const fb_option options[] = {
     {"cube", "N", "--case cavity, ethier-steinman: the cube of N x N x N nodes instead of a level", 0},
     {"mesh", "FILE", "--case ahmed: the gmsh mesh", 0},
     {"steps", "N", "--case: time steps per point (default: the case's end time)", 0},
-    {"param", "NAME=V[,V...]", "--case: the values of a solver axis to search (default: every declared value)", 1},
+    {"param", "NAME=V1,V2,...",
+     "--case: the values of a solver axis to search (default: every declared value); with --kernel-file: a "
+     "parameter of the file's kernel and the values to search",
+     1},
     {"kernel", "K", "kernel to tune (required; flowbench spmv --list, grid --list; ns with --case)", 0},
     {"backend", "B", "backend[:device] (default openmp; --case: opencl or cuda, required)", 0},
     {"precision", "P", "double or single (default double)", 0},
@@ -50,7 +55,9 @@ static const fb_option options[] = {
     {"replay", "FILE", "take costs from a recorded sweep of this kernel instead of measuring", 0},
     {"seeds", "N", "with --replay: repeat the search for N seeds and report how often it gets within 5%", 0},
     FB_CLI_USER_KERNEL_OPTIONS,
-    {"param", "NAME=V1,V2,...", "with --kernel-file: a parameter of the file's kernel and the values to search", 1},
+    {"start", "S", "anneal's first point: prior (the prior's prediction when one fits; the default) or default", 0},
+    {"prior", "FILE", "the start-point prior (default tuning-prior.json beside the cache)", 0},
+    {"fit-prior", NULL, "fit a prior to the SWEEP.jsonl files given and write it (--prior), instead of tuning", 0},
     {NULL, NULL, NULL, 0},
 };
 
@@ -60,6 +67,7 @@ typedef struct tune_cli {
     const char *problem; /* the --matrix or --grid spec */
     int seeds;
     fb_results_set *replay;
+    fb_tune_start start;
 } tune_cli;
 
 /* The command that lists a family's kernels and axes. */
@@ -199,6 +207,7 @@ static void print_best(const tune_cli *c, const fb_tune_outcome *o)
     printf("tune %s on %s, %s, %s: %s, %d of %d points evaluated (%d pruned)\n", k->name, fb_target_info(c->rq.t)->id,
            c->rq.is_double ? "double" : "single", c->problem, fb_strategy_name(c->rq.search.strategy), s->evaluations,
            s->space_size, s->pruned);
+    if (c->start.json) printf("  start: %s\n", c->start.text);
     if (!isfinite(s->best_cost)) {
         printf("  no point ran successfully\n");
         return;
@@ -360,6 +369,7 @@ static fb_status open_inputs(const fb_parsed *args, tune_cli *c)
     c->rq.replay = c->replay;
     FB_CHECK(c->rq.family->problem_open(c->problem, &c->rq.problem));
     FB_CHECK(fb_target_open(backend, &c->rq.t));
+    FB_CHECK(fb_tune_prior_start(args, c->cache_path, &c->rq, &c->start)); /* a bad prior: before --out is begun */
     if (fb_cli_value(args, "out") && !c->replay)
         FB_CHECK(fb_results_open(fb_cli_value(args, "out"), "tune", fb_target_info(c->rq.t), 1, &c->rq.out));
 fail:
@@ -474,6 +484,7 @@ static int run_tune(const fb_parsed *args)
     fb_status status = FB_OK;
     tune_cli c;
     fb_tune_outcome o;
+    if (fb_cli_flag(args, "fit-prior") || args->npositional) return fb_tune_prior_fit(args);
     if (wants_solver(args)) return run_solver(args);
     memset(&c, 0, sizeof c);
     memset(&o, 0, sizeof o);
@@ -488,16 +499,19 @@ fail:
     fb_target_close(c.rq.t);
     if (c.rq.problem) c.rq.family->problem_close(c.rq.problem);
     fb_results_set_free(c.replay);
+    fb_tune_start_free(&c.start);
     return status == FB_OK ? 0 : fb_cli_report(status);
 }
 
 const fb_command fb_cmd_tune = {
     .name = "tune",
     .summary = "search one kernel's parameter space on one problem; store the best in the tuning cache",
-    .usage = "tune --matrix SRC --kernel K [--backend B] [--strategy S] [--evals N] [--replay FILE [--seeds N]]\n"
+    .usage = "tune --matrix SRC --kernel K [--backend B] [--strategy S] [--evals N] [--start prior|default] "
+             "[--prior FILE] [--replay FILE [--seeds N]]\n"
              "       tune --family heat2d|fv-surface --grid SPEC --kernel K [--backend B] [--strategy S] ...\n"
              "       tune --case CASE [--level L | --cube N] --kernel ns --backend opencl|cuda [--param NAME=V1,V2]... "
-             "[--steps N] [--strategy S] [--evals N]",
+             "[--steps N] [--strategy S] [--evals N]\n"
+             "       tune --fit-prior SWEEP.jsonl... [--prior FILE]",
     .description = "Searches the kernel's declared parameter space (flowbench spmv --list, grid --list)\n"
                    "on one problem of its family: --matrix SRC for spmv (the default --family),\n"
                    "--grid SPEC for heat2d and fv-surface. Strategies: exhaustive (every point, the\n"
@@ -518,9 +532,16 @@ const fb_command fb_cmd_tune = {
                    "checked against the first point), over the --param lists or every declared\n"
                    "value; exhaustive by default (in order, the default point first; --evals N\n"
                    "stops after N), random and anneal search the same points. The best correct\n"
-                   "point is stored under kernel \"ns\" and the mesh's signature for solve --tuned.",
+                   "point is stored under kernel \"ns\" and the mesh's signature for solve --tuned.\n"
+                   "\n"
+                   "anneal starts from the prior's prediction for the matrix when a prior fits\n"
+                   "(--start prior), else from the kernel's default (--start default): the point\n"
+                   "best on the nearest recorded matrices of the kernel (rows, entries per row and\n"
+                   "their spread, block size). --fit-prior SWEEP.jsonl... fits the prior to\n"
+                   "recorded sweeps and writes it to --prior FILE (default tuning-prior.json beside\n"
+                   "the cache). With --replay the replayed matrix is left out of the prior.",
     .options = options,
     .min_positional = 0,
-    .max_positional = 0,
+    .max_positional = 1024, /* --fit-prior's sweeps */
     .run = run_tune,
 };

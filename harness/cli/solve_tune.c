@@ -114,7 +114,7 @@ fail:
 }
 
 /* Set by `tune --case` (fb_solve_tune_search); plain solve runs its plan in order. */
-static fb_search_options tune_search = {FB_STRATEGY_EXHAUSTIVE, 0, 1};
+static fb_search_options tune_search = {.strategy = FB_STRATEGY_EXHAUSTIVE, .budget = 0, .seed = 1};
 
 void fb_solve_tune_search(const fb_search_options *search) { tune_search = *search; }
 

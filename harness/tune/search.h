@@ -30,7 +30,7 @@
 typedef enum fb_strategy {
     FB_STRATEGY_EXHAUSTIVE, /* every point, in lexicographic index order (the paper's brute force) */
     FB_STRATEGY_RANDOM,     /* `budget` distinct points drawn uniformly (default: as anneal) */
-    FB_STRATEGY_ANNEAL      /* simulated annealing over index neighbours, from the default */
+    FB_STRATEGY_ANNEAL      /* simulated annealing over index neighbours, from the start point */
 } fb_strategy;
 
 typedef struct fb_search_space {
@@ -58,11 +58,26 @@ typedef struct fb_search_result {
     int nhistory;
 } fb_search_result;
 
+/* A ranking of points, lower first (a prior's expected cost ratio,
+ * prior.h); ctx is the caller's. */
+typedef double (*fb_rank_fn)(void *ctx, const fb_param_point *point);
+
 typedef struct fb_search_options {
     fb_strategy strategy;
     int budget;    /* max evaluations (pruned ones excluded); <= 0: exhaustive the whole
                       space, random and anneal a quarter of it (at least 4) */
     uint64_t seed; /* random and anneal; the same seed gives the same sequence */
+    /* Anneal's first point (values; each snapped to the nearest value of
+     * its axis), e.g. a prior's prediction (prior.h); NULL: space->start,
+     * the kernel's default. */
+    const fb_param_point *start;
+    /* Optional: anneal proposes the one-axis neighbours in this order
+     * (ties: the side with more of the space first, as without it), so a
+     * walk tries first the step a prior expects to pay; it restarts at the
+     * best-ranked unvisited point, and accepts no worse point (a descent
+     * from the prior's start). NULL: no ranking, annealing as above. */
+    fb_rank_fn rank;
+    void *rank_ctx;
 } fb_search_options;
 
 /* Parses "exhaustive", "random", "anneal"; FB_ERR_USAGE naming the choices. */

@@ -135,11 +135,14 @@ static fb_status keep_best(tune_ctx *c, double cost, json_t *rec)
 
 /* What a tune --out record says of the search that measured it: the
  * strategy, its seed, the evaluations asked for (0: the strategy's rule,
- * tune --help) and which evaluation this was. */
+ * tune --help), which evaluation this was, and where it started (a
+ * prior's prediction or the default, and why). */
 static json_t *search_json(const fb_tune_request *rq, int evaluation)
 {
-    return json_pack("{s:s, s:I, s:i, s:i}", "strategy", fb_strategy_name(rq->search.strategy), "seed",
-                     (json_int_t)rq->search.seed, "budget", rq->search.budget, "evaluation", evaluation);
+    json_t *s = json_pack("{s:s, s:I, s:i, s:i}", "strategy", fb_strategy_name(rq->search.strategy), "seed",
+                          (json_int_t)rq->search.seed, "budget", rq->search.budget, "evaluation", evaluation);
+    if (s && rq->start) json_object_set_new(s, "start", json_deep_copy(rq->start));
+    return s;
 }
 
 static fb_status cost_fn(void *vctx, const fb_param_point *p, double *cost)

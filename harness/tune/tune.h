@@ -24,6 +24,7 @@ typedef struct fb_tune_request {
     fb_results *out;              /* every evaluation's record (NULL: none) */
     const fb_results_set *replay; /* non-NULL: costs from these records, nothing runs */
     FILE *progress;               /* one line per evaluation (NULL: quiet) */
+    const json_t *start;          /* where the search started and why: every record's search.start (NULL: unsaid) */
 } fb_tune_request;
 
 typedef struct fb_tune_outcome {

@@ -4,7 +4,8 @@
 # goes on; --limit, SIGINT and kill -9 each followed by --resume with no
 # record lost or duplicated; tune -> cache -> spmv/sweep --tuned with the
 # exact, nearest and default fallbacks; a strategy replayed on a recorded
-# exhaustive sweep.
+# exhaustive sweep; a start-point prior fit to recorded sweeps and used by a
+# replay (leaving the replayed matrix out) and by a measured search.
 set -euo pipefail
 bin=$(realpath "$1")
 src=$(realpath "$2")
@@ -206,6 +207,41 @@ echo "== a strategy replayed on the recorded exhaustive sweep"
   > "$work/replay.txt" 2> "$work/replay.log"
 grep -Eq 'replay over 20 seeds: .* within 5% of the optimum in [0-9]+' "$work/replay.txt" || fail "no replay summary"
 grep -q 'recorded optimum' "$work/replay.txt" || fail "no recorded optimum"
+echo "== a prior fit beside the cache; tune --replay starts from it, its own matrix left out"
+"$bin" tune --matrix gen:cube:6 --kernel csr-vector --strategy exhaustive --budget 0.02 --min-samples 3 \
+  --no-cache --out "$work/tune6.jsonl" --no-variants > /dev/null 2> "$work/tune6.log"
+"$bin" tune --fit-prior "$work/tune.jsonl" "$work/tune6.jsonl" --cache "$cache" > "$work/fit.txt"
+prior=$work/cache/tuning-prior.json
+jq -e '.entries | length == 2 and all(.kernel == "csr-vector")' "$prior" > /dev/null || fail "prior: not 2 landscapes"
+jq -e --arg a "$work/tune.jsonl" '.fit_from[0].path == $a and (.fit_from[0].hash | length) == 16
+    and (.fit_from[0].devices | length) == 1' "$prior" > /dev/null || fail "prior: fit_from lacks path, hash, device"
+"$bin" tune --matrix gen:cube:8 --kernel csr-vector --replay "$work/tune.jsonl" --cache "$cache" --start prior \
+  --seeds 5 --no-variants > "$work/prior.txt" 2> "$work/prior.log"
+grep -q "start: .*the prior's ($prior: from gen:cube:6; gen:cube:8 itself left out)" "$work/prior.txt" ||
+  fail "replay did not start from the prior without its own matrix: $(grep start: "$work/prior.txt")"
+grep -q 'replay over 5 seeds' "$work/prior.txt" || fail "no replay summary from the prior's start"
+# fit to gen:cube:8 alone, the prior has nothing once gen:cube:8 is left out
+"$bin" tune --fit-prior "$work/tune.jsonl" --prior "$work/self.json" > /dev/null
+set +e
+"$bin" tune --matrix gen:cube:8 --kernel csr-vector --replay "$work/tune.jsonl" --prior "$work/self.json" \
+  --start prior --no-variants > /dev/null 2> "$work/self.log"
+rc=$?
+set -e
+[ $rc -eq 2 ] && grep -q "no landscape of csr-vector in double precision but the replayed matrix's" "$work/self.log" ||
+  fail "replay with a prior of only its own matrix: exit $rc, $(cat "$work/self.log")"
+# measured: every record's search says where it started
+"$bin" tune --matrix gen:cube:6 --kernel csr-vector --evals 3 --budget 0.02 --min-samples 3 --cache "$cache" \
+  --no-cache --no-variants --out "$work/tunep.jsonl" > "$work/tunep.txt" 2> /dev/null
+start=$(jq -c 'select(.type == "measurement") | .search.start.params' "$work/tunep.jsonl" | head -1)
+jq -e -s --argjson start "$start" '[.[] | select(.type == "measurement")]
+    | all(.search.start.source == "prior" and .search.start.from == ["gen:cube:6", "gen:cube:8"])
+      and .[0].params == $start' "$work/tunep.jsonl" > /dev/null ||
+  fail "tune --out records do not say the prior's start, or the search did not begin there"
+"$bin" tune --matrix gen:cube:6 --kernel csr-vector --evals 3 --budget 0.02 --min-samples 3 --cache "$cache" \
+  --no-cache --no-variants --start default --out "$work/tuned-default.jsonl" > /dev/null 2>&1
+jq -e -s '[.[] | select(.type == "measurement")] | all(.search.start == {"source": "default", "why": "--start default"})
+    and .[0].params == {"WG_SIZE": 128, "VECTOR_SIZE": 8}' "$work/tuned-default.jsonl" > /dev/null ||
+  fail "tune --start default did not begin at the default or does not say so"
 echo "== plot --beside: GB/s against a record field, rows in numeric order"
 "$bin" plot "$work/tune.jsonl" --out "$work/beside" --scripts plots --beside params.VECTOR_SIZE > "$work/beside.txt"
 table=$(ls "$work"/beside/beside-params.vector-size-*.csv)

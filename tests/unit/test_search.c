@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tune/search.h"
@@ -350,6 +351,153 @@ static void test_anneal_default_budget_and_start(void **state)
     fb_search_result_free(&r);
 }
 
+/* ---- a start and a ranking from a prior (prior.h) -------------------------- */
+
+/* The evaluation (1-based) at which the search first measured the optimum
+ * (oi, oj), or budget + 1 if it never did. */
+static int evaluations_to_optimum(const fake *f, const fb_search_result *r)
+{
+    for (int h = 0; h < r->nhistory; ++h) {
+        int i, j;
+        point_coords(f->space, &r->history[h].point, &i, &j);
+        if (i == f->oi && j == f->oj) return h + 1;
+    }
+    return r->nhistory + 1;
+}
+
+static void test_anneal_from_good_start_needs_fewer_evaluations(void **state)
+{
+    (void)state;
+    fb_search_space s = multirow_space();
+    fb_param_point near_optimum = {{10, 9}}; /* indices (5, 9): one step from the optimum (5, 10) */
+    int from_default = 0, from_start = 0, seeds = 50, at_once = 0;
+    for (int seed = 1; seed <= seeds; ++seed) {
+        fake f = {.space = &s, .shape = bowl, .oi = 5, .oj = 10, .noise = 0.02, .rng = (uint64_t)seed};
+        fake g = f;
+        fb_search_result r;
+        fb_search_options opt = {.strategy = FB_STRATEGY_ANNEAL, .budget = 66, .seed = (uint64_t)seed};
+        assert_int_equal(fb_search(&s, &opt, fake_cost, &f, &r), FB_OK);
+        assert_result_consistent(&f, &r);
+        from_default += evaluations_to_optimum(&f, &r);
+        fb_search_result_free(&r);
+
+        opt.start = &near_optimum;
+        assert_int_equal(fb_search(&s, &opt, fake_cost, &g, &r), FB_OK);
+        assert_result_consistent(&g, &r);
+        assert_int_equal(r.history[0].point.values[0], 10);
+        assert_int_equal(r.history[0].point.values[1], 9);
+        int n = evaluations_to_optimum(&g, &r);
+        at_once += n <= 4; /* the start and its 3 one-axis neighbours (unless it took a worse step first) */
+        from_start += n;
+        fb_search_result_free(&r);
+    }
+    printf("anneal to the optimum of a corner bowl: %.1f evaluations from the default, %.1f from a prior's start"
+           " (within 4 in %d of %d seeds)\n",
+           (double)from_default / seeds, (double)from_start / seeds, at_once, seeds);
+    assert_true(2 * from_start < from_default);
+    assert_true(at_once >= 40); /* 44 of 50 here: the others accepted a worse step first */
+
+    /* and so a budget of 4, far under a quarter of 66, reaches it every time */
+    fake f = {.space = &s, .shape = bowl, .oi = 5, .oj = 10, .noise = 0.02, .rng = 7};
+    fb_search_options opt = {.strategy = FB_STRATEGY_ANNEAL, .budget = 4, .seed = 7, .start = &near_optimum};
+    fb_search_result r;
+    assert_int_equal(fb_search(&s, &opt, fake_cost, &f, &r), FB_OK);
+    assert_int_equal(r.evaluations, 4);
+    assert_int_equal(r.best.values[0], 10);
+    assert_int_equal(r.best.values[1], 10);
+    fb_search_result_free(&r);
+}
+
+/* A ranking that prefers the points nearest (in index steps) to a target. */
+typedef struct toward {
+    const fb_search_space *space;
+    int ti, tj;
+} toward;
+
+static double rank_toward(void *ctx, const fb_param_point *p)
+{
+    const toward *t = ctx;
+    int i = value_index(t->space, 0, p->values[0]), j = value_index(t->space, 1, p->values[1]);
+    return abs(i - t->ti) + abs(j - t->tj);
+}
+
+/* Only (oi, oj) is cheap; every other point is 5x to 500x dearer, so no
+ * temperature accepts a move away from it. */
+static double spike(const fake *f, int i, int j)
+{
+    double di = i - f->oi, dj = j - f->oj;
+    return 1e-3 * (1 + 5 * (di * di + dj * dj));
+}
+
+static fb_search_space holes_space(void);
+
+/* One axis of 16 values; index 8 is a local minimum, 2% dearer per step
+ * away from it, and index 0 the global one. */
+static double ridge(const fake *f, int i, int j)
+{
+    (void)f, (void)j;
+    return i == 0 ? 0.5e-3 : 1e-3 * (1 + 0.02 * abs(i - 8));
+}
+
+static double rank_low(void *ctx, const fb_param_point *p)
+{
+    (void)ctx;
+    return p->values[0];
+}
+
+static void test_anneal_with_ranking_descends_then_restarts(void **state)
+{
+    (void)state;
+    fb_search_space s = holes_space();
+    s.start.values[0] = 8;
+    for (uint64_t seed = 1; seed <= 20; ++seed) {
+        fake f = {.space = &s, .shape = ridge, .rng = seed};
+        fb_search_options opt = {.strategy = FB_STRATEGY_ANNEAL, .budget = 6, .seed = seed, .rank = rank_low};
+        fb_search_result r;
+        assert_int_equal(fb_search(&s, &opt, fake_cost, &f, &r), FB_OK);
+        /* 8, its ring 7 (ranked first) and 9, the wider 6 and 10: none is
+         * taken (a 2% worse step would be, at T = 0.05, two times in
+         * three), so the walk restarts at the best-ranked point, 0 */
+        assert_int_equal(f.order[0], 8);
+        assert_int_equal(f.order[1], 7);
+        assert_int_equal(f.order[2], 9);
+        assert_int_equal(f.order[5], 0);
+        assert_true(r.best.values[0] == 0);
+        fb_search_result_free(&r);
+    }
+}
+
+static void test_anneal_follows_the_ranking(void **state)
+{
+    (void)state;
+    fb_search_space s = multirow_space();
+    for (uint64_t seed = 1; seed <= 20; ++seed) {
+        /* first move: the best-ranked neighbour (3, 4), though (2, 5) has more room ahead */
+        toward t = {.space = &s, .ti = 5, .tj = 4};
+        fake f = {.space = &s, .shape = bowl, .oi = 5, .oj = 4, .rng = seed};
+        fb_search_options opt = {
+            .strategy = FB_STRATEGY_ANNEAL, .budget = 10, .seed = seed, .rank = rank_toward, .rank_ctx = &t};
+        fb_search_result r;
+        assert_int_equal(fb_search(&s, &opt, fake_cost, &f, &r), FB_OK);
+        assert_int_equal(f.order[0], 2 * 11 + 4); /* the default (7, 4) */
+        assert_int_equal(f.order[1], 3 * 11 + 4);
+        assert_int_equal(evaluations_to_optimum(&f, &r), 4); /* then straight on */
+        assert_result_consistent(&f, &r);
+        fb_search_result_free(&r);
+
+        /* a restart jumps to the best-ranked unvisited point: from the
+         * default at the spike, 4 + 8 neighbours, then (0, 10) */
+        toward far = {.space = &s, .ti = 0, .tj = 10};
+        fake g = {.space = &s, .shape = spike, .oi = 2, .oj = 4, .rng = seed};
+        opt.budget = 20;
+        opt.rank_ctx = &far;
+        assert_int_equal(fb_search(&s, &opt, fake_cost, &g, &r), FB_OK);
+        assert_int_equal(g.order[13], 0 * 11 + 10);
+        assert_result_consistent(&g, &r);
+        fb_search_result_free(&r);
+    }
+}
+
 /* ---- pruned, failed and interrupted evaluations --------------------------- */
 
 /* 16 values on one axis: odd indices pruned, index 4 fails, minimum at 10. */
@@ -509,6 +657,9 @@ int main(void)
         cmocka_unit_test(test_random_budget_distinct_and_seeded),
         cmocka_unit_test(test_anneal_near_optimum_with_quarter_budget),
         cmocka_unit_test(test_anneal_default_budget_and_start),
+        cmocka_unit_test(test_anneal_from_good_start_needs_fewer_evaluations),
+        cmocka_unit_test(test_anneal_follows_the_ranking),
+        cmocka_unit_test(test_anneal_with_ranking_descends_then_restarts),
         cmocka_unit_test(test_pruned_points_are_free_failures_count),
         cmocka_unit_test(test_nothing_runs),
         cmocka_unit_test(test_interrupt_stops_and_keeps_result),
