@@ -285,9 +285,7 @@ fail:
     return status;
 }
 
-/* Not every measuring command offers --cold and --warmups (grid and tune
- * do not), so fb_cli_measure reads them only where they are declared. */
-static int declares(const fb_parsed *p, const char *name)
+int fb_cli_declares(const fb_parsed *p, const char *name)
 {
     for (int i = 0; i < p->noptions; ++i)
         if (strcmp(p->options[i].name, name) == 0) return 1;
@@ -298,13 +296,14 @@ fb_status fb_cli_measure(const fb_parsed *args, double budget_s, double spread_p
 {
     fb_status status = FB_OK;
     *m = fb_measure_defaults();
-    if (declares(args, "warmups")) FB_CHECK(fb_cli_int(args, "warmups", m->warmups, &m->warmups));
+    /* not every measuring command offers --cold and --warmups (grid and tune do not) */
+    if (fb_cli_declares(args, "warmups")) FB_CHECK(fb_cli_int(args, "warmups", m->warmups, &m->warmups));
     FB_CHECK(fb_cli_int(args, "min-samples", m->min_samples, &m->min_samples));
     FB_CHECK(fb_cli_int(args, "max-samples", m->max_samples, &m->max_samples));
     FB_CHECK(fb_cli_double(args, "spread", spread_pct, &spread_pct));
     FB_CHECK(fb_cli_double(args, "budget", budget_s, &m->budget_s));
     m->target_spread = spread_pct / 100.0;
-    m->cold = declares(args, "cold") && fb_cli_flag(args, "cold");
+    m->cold = fb_cli_declares(args, "cold") && fb_cli_flag(args, "cold");
     if (m->min_samples < 1 || m->max_samples < m->min_samples)
         FB_FAIL(FB_ERR_USAGE, "--min-samples/--max-samples: need 1 <= min <= max");
     if (!(m->target_spread > 0)) FB_FAIL(FB_ERR_USAGE, "--spread: must be positive");

@@ -58,6 +58,10 @@ void fb_cli_print_help(const fb_command *cmd);
 /* Accessors by option name. */
 int fb_cli_flag(const fb_parsed *p, const char *name);
 const char *fb_cli_value(const fb_parsed *p, const char *name); /* NULL if absent */
+/* Whether the command's table declares the option (asking fb_cli_value
+ * about one it does not is an internal error): for code that several
+ * commands share. */
+int fb_cli_declares(const fb_parsed *p, const char *name);
 int fb_cli_values(const fb_parsed *p, const char *name, const char *const **values);
 
 /* Value parsers that print "flowbench: --NAME: ..." and return FB_ERR_USAGE:

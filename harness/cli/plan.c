@@ -16,18 +16,10 @@
 #include "../tune/suite.h"
 #include "../tune/sweep.h"
 
-/* Not every command that plans declares every option (grid has no --tuned
- * or --counters): an option it does not declare is one not given. */
-static int declares(const fb_parsed *args, const char *name)
-{
-    for (int i = 0; i < args->noptions; ++i)
-        if (!strcmp(args->options[i].name, name)) return 1;
-    return 0;
-}
-
+/* An option this command does not declare (grid has no --counters) is one not given. */
 static const char *optional_value(const fb_parsed *args, const char *name)
 {
-    return declares(args, name) ? fb_cli_value(args, name) : NULL;
+    return fb_cli_declares(args, name) ? fb_cli_value(args, name) : NULL;
 }
 
 int fb_cli_plan_wanted(const fb_parsed *args, const fb_cli_plan_kind *kind)
@@ -36,7 +28,7 @@ int fb_cli_plan_wanted(const fb_parsed *args, const fb_cli_plan_kind *kind)
     int n = fb_cli_values(args, "param", &v);
     /* A kernel file's --param lists declare its axes; with --tuned the
      * cache picks its one point, so they plan nothing. */
-    int declaring = optional_value(args, "kernel-file") && declares(args, "tuned") && fb_cli_flag(args, "tuned");
+    int declaring = optional_value(args, "kernel-file") && fb_cli_declares(args, "tuned") && fb_cli_flag(args, "tuned");
     for (int i = 0; i < n && !declaring; ++i)
         if (strchr(v[i], ',')) return 1;
     if (fb_cli_flag(args, "dry-run")) return 1;
@@ -324,7 +316,7 @@ static fb_status open_tuned(const fb_parsed *args, fb_sweep_options *o, char *pa
 {
     fb_status status = FB_OK;
     const char *const *params;
-    if (!declares(args, "tuned") || !fb_cli_flag(args, "tuned")) return FB_OK;
+    if (!fb_cli_declares(args, "tuned") || !fb_cli_flag(args, "tuned")) return FB_OK;
     if (fb_cli_values(args, "param", &params)) FB_FAIL(FB_ERR_USAGE, "--tuned and --param exclude each other");
     fb_cache_path(fb_cli_value(args, "cache"), path, len);
     FB_CHECK(fb_cache_load(path, &o->tuned));
@@ -380,7 +372,8 @@ int fb_cli_plan_run(const fb_parsed *args, const fb_cli_plan_kind *kind)
     int temporary = !fb_cli_value(args, "out") && !fb_cli_flag(args, "dry-run");
     memset(&s, 0, sizeof s);
     FB_CHECK(plan_family(args, kind, &family));
-    if (declares(args, "kernel-file")) FB_CHECK(fb_cli_user_kernel(args, family, 0, NULL)); /* it joins the family */
+    if (fb_cli_declares(args, "kernel-file"))
+        FB_CHECK(fb_cli_user_kernel(args, family, 0, NULL)); /* it joins the family */
     FB_CHECK(build_suite(args, kind, family, &s));
     FB_CHECK(open_tuned(args, &o, cache, sizeof cache));
     if (temporary)
