@@ -12,7 +12,7 @@ out=${2:?usage}; backend=${3:?usage}; shift 3
 [ $# -gt 0 ] || { echo "spmv-study.sh: no matrix given" >&2; exit 2; }
 
 # Kernels and the peers of this backend, from the binary itself.
-mapfile -t kernels < <("$bin" spmv --list | awk '/^[a-z]/ && !/^peer:/ && $1 != "auto" {print $1}')
+mapfile -t kernels < <("$bin" spmv --list | awk '/^[a-z]/ && !/^peer:/ && $1 != "auto" && $1 != "family" {print $1}')
 mapfile -t peers < <("$bin" spmv --list | awk -v b="on the ${backend%%:*} backend" '/^peer:/ && index($0, b) {print $1}')
 is_block() { case $1 in bcsr*|*-bsr) return 0 ;; *) return 1 ;; esac; }
 

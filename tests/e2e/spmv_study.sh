@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# spmv_study.sh FLOWBENCH SRCDIR WORKDIR - the default suite's SpMV study
+# (scripts/spmv-study.sh, which reads the kernels from `spmv --list`) runs
+# every kernel and the openmp peers in both precisions, each checked ok, and
+# takes no other line of the listing for a kernel (a "family" header once
+# did: two failed runs in every `./run.sh default`).
+set -uo pipefail
+bin=$1 src=$2 work=$3
+fail() { echo "FAIL: $*"; exit 1; }
+rm -rf "$work" && mkdir -p "$work" || exit 2
+export XDG_CACHE_HOME=$work/cache
+"$src/scripts/spmv-study.sh" "$bin" "$work/study.jsonl" openmp:0 gen:cube:5 > "$work/study.log" 2>&1 ||
+  fail "spmv-study.sh exited $?: $(grep -m3 'flowbench:' "$work/study.log")"
+mapfile -t want < <("$bin" spmv --list | awk '/^(csr|bcsr|sell)/ {print $1} /^peer:graphblas/ {print $1}')
+[ "${#want[@]}" -ge 10 ] || fail "spmv --list gave ${#want[@]} kernels"
+for k in "${want[@]}"; do
+  n=$(jq -r --arg k "$k" 'select(.type == "measurement" and .kernel == $k and .status == "ok") | .precision' \
+        "$work/study.jsonl" | sort -u | tr '\n' ' ')
+  [ "$n" = "double single " ] || fail "$k: ok records in '$n', want double and single"
+done
+! grep -q "unknown kernel" "$work/study.log" || fail "a listing line taken for a kernel: $(grep -m1 'unknown kernel' "$work/study.log")"
+echo "ok: ${#want[@]} kernels and peers, both precisions, checked"
