@@ -102,7 +102,8 @@ static void probe_events(fb_counters *c, int is_default)
     PAPI_cleanup_eventset(set);
     PAPI_destroy_eventset(&set);
     if (dropped[0] && (!is_default || kept == 0)) {
-        snprintf(c->reason, sizeof c->reason, "%s%s (virtual machines often expose no hardware counters)",
+        /* the event's name and PAPI's message are cut to leave room for the advice */
+        snprintf(c->reason, sizeof c->reason, "%s%.150s (virtual machines often expose no hardware counters)",
                  is_default ? "none of the default events can be counted here; " : "", dropped);
         c->available = 0;
     }

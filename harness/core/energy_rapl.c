@@ -112,7 +112,7 @@ static int find_zones(fb_energy_meter *m, rapl_impl *r)
         char path[600];
         snprintf(d->path, sizeof d->path, "%s/%s/energy_uj", root, entries[i]);
         if (!read_number(d->path, &d->last_uj)) {
-            snprintf(m->unavailable, sizeof m->unavailable, "RAPL: %s: %s%s", d->path, strerror(errno),
+            snprintf(m->unavailable, sizeof m->unavailable, "RAPL: %.160s: %s%s", d->path, strerror(errno),
                      errno == EACCES ? " (root only since Linux 5.10; run as root or make energy_uj readable)" : "");
             return 0;
         }

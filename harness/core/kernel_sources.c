@@ -224,10 +224,9 @@ fb_status fb_kernel_file_read(const char *path, char **text, size_t *len)
     if (memchr(buf, '\0', got))
         FB_FAIL(FB_ERR_INPUT, "%s: holds a NUL byte at offset %zu: not OpenCL C text", path,
                 (size_t)((const char *)memchr(buf, '\0', got) - buf));
-    buf[got] = '\0';
-    *text = realloc(buf, got + 1); /* give back the room a short file did not use */
-    if (!*text) *text = buf;
-    buf = NULL;
+    FB_ALLOC(*text, got + 1, "a kernel file"); /* the file's own size, not the read buffer's */
+    memcpy(*text, buf, got);
+    (*text)[got] = '\0';
     *len = got;
 fail:
     free(buf);
