@@ -77,16 +77,6 @@ fail:
     return status;
 }
 
-static int kernels_have_axis(const fb_suite_case *c, const char *name)
-{
-    for (int i = 0; i < c->nkernels; ++i) {
-        const fb_family_kernel *k = c->family->kernel(c->kernels[i]);
-        for (int p = 0; p < k->nparams; ++p)
-            if (!strcmp(k->params[p].name, name)) return 1;
-    }
-    return 0;
-}
-
 /* --param lists as the case's axes: each names a parameter of one of the
  * kernels; a later --param of the same name replaces the earlier, as for
  * single values; --zip advances them all together. */
@@ -105,7 +95,7 @@ static fb_status read_axis(const char *text, const fb_cli_plan_kind *kind, fb_su
     fb_suite_axis a = {.zip_group = -1}, *into;
     FB_ALLOC(a.values, FB_PARAM_MAX_LIST, "the plan's values");
     FB_CHECK(fb_cli_param_list(text, a.name, sizeof a.name, a.values, &a.nvalues));
-    if (!kernels_have_axis(c, a.name))
+    if (!fb_suite_case_has_axis(c, a.name))
         FB_FAIL(FB_ERR_USAGE, "--param: no kernel of the plan has a parameter %s (see flowbench %s --list)", a.name,
                 kind->command);
     into = axis_named(c, a.name);

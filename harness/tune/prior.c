@@ -208,6 +208,21 @@ fail:
     return status;
 }
 
+/* A new array holding array's items (new references) in cmp's order. */
+static json_t *sorted_copy(const json_t *array, int (*cmp)(const void *, const void *))
+{
+    json_t *sorted = json_array();
+    size_t n = json_array_size(array);
+    json_t **items = calloc(n ? n : 1, sizeof *items);
+    for (size_t i = 0; items && i < n; ++i)
+        items[i] = json_array_get(array, i);
+    if (items) qsort(items, n, sizeof *items, cmp);
+    for (size_t i = 0; items && i < n; ++i)
+        json_array_append(sorted, items[i]);
+    free(items);
+    return sorted;
+}
+
 static int by_ratio(const void *a, const void *b)
 {
     const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
@@ -222,21 +237,14 @@ static json_t *near_set(const json_t *costs, double best_s)
 {
     const json_t *c;
     const char *key;
-    json_t *near = json_array(), *sorted = json_array();
+    json_t *near = json_array(), *sorted;
     json_object_foreach((json_t *)costs, key, c)
     {
         if (cost_of(c) <= (1 + PRIOR_NEAR) * best_s)
             json_array_append_new(
                 near, json_pack("{s:O, s:f}", "params", json_array_get(c, 0), "ratio", cost_of(c) / best_s));
     }
-    size_t n = json_array_size(near);
-    json_t **items = calloc(n ? n : 1, sizeof *items);
-    for (size_t i = 0; items && i < n; ++i)
-        items[i] = json_array_get(near, i);
-    if (items) qsort(items, n, sizeof *items, by_ratio);
-    for (size_t i = 0; items && i < n; ++i)
-        json_array_append(sorted, items[i]);
-    free(items);
+    sorted = sorted_copy(near, by_ratio);
     json_decref(near);
     return sorted;
 }
@@ -290,17 +298,9 @@ static int entry_order(const void *a, const void *b)
  * are the same file and a refit diffs by landscape. */
 static json_t *sorted_entries(const json_t *groups)
 {
-    json_t *entries = json_array(), *sorted = json_array();
-    size_t n;
+    json_t *entries = json_array(), *sorted;
     collect(groups, 0, entries);
-    n = json_array_size(entries);
-    json_t **items = calloc(n ? n : 1, sizeof *items);
-    for (size_t i = 0; items && i < n; ++i)
-        items[i] = json_array_get(entries, i);
-    if (items) qsort(items, n, sizeof *items, entry_order);
-    for (size_t i = 0; items && i < n; ++i)
-        json_array_append(sorted, items[i]);
-    free(items);
+    sorted = sorted_copy(entries, entry_order);
     json_decref(entries);
     return sorted;
 }

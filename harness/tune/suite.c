@@ -405,8 +405,7 @@ fail:
     return status;
 }
 
-/* Whether any of the case's kernels has a parameter of this name. */
-static int case_has_axis(const fb_suite_case *c, const char *name)
+int fb_suite_case_has_axis(const fb_suite_case *c, const char *name)
 {
     for (int i = 0; i < c->nkernels; ++i) {
         const fb_family_kernel *k = c->family->kernel(c->kernels[i]);
@@ -428,7 +427,7 @@ static fb_status read_params(parser *P, yaml_node_t *n, fb_suite_case *c)
         a->zip_group = -1;
         a->line = line_of(key);
         FB_CHECK(read_name(P, key, "params", a->name, sizeof a->name));
-        if (!case_has_axis(c, a->name))
+        if (!fb_suite_case_has_axis(c, a->name))
             SUITE_FAIL(key, "params: no kernel of this case has a parameter %s (see flowbench spmv --list)", a->name);
         for (int i = 0; i < c->naxes - 1; ++i)
             if (!strcmp(c->axes[i].name, a->name)) SUITE_FAIL(key, "params: %s is given twice", a->name);
