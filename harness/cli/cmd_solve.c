@@ -85,7 +85,8 @@ typedef struct solve_opts {
     double stream_gbs;    /* a sweep measures the triad once: >= 0 when known */
     double t_end;
     int quiet, as_json;
-    const char *peer; /* --peer NAME (solve_peer.h), or NULL */
+    const char *peer;            /* --peer NAME (solve_peer.h), or NULL */
+    const fb_solve_sweep *sweep; /* the sweep running this point, or NULL */
 } solve_opts;
 
 /* The backends to run, in order: --backend (repeatable; default openmp) or
@@ -287,6 +288,8 @@ static fb_status run_one(const fb_parsed *args, const solve_opts *o, fb_solve_ca
     s->rec = fb_solve_record(c, &s->ns, &s->log, fb_target_info(s->t), s->stream_gbs, s->rss_setup, s->validation,
                              verdict, run_status == FB_OK ? NULL : reason);
     if (s->tuning) json_object_set(s->rec, "tuning", s->tuning);
+    json_t *search = o->sweep ? fb_solve_sweep_search_part(o->sweep) : NULL;
+    if (search) json_object_set_new(s->rec, "search", search);
     if (!o->plan.sweep) /* a sweep tabulates its points at the end */
         fb_solve_print_table(o->as_json ? stderr : stdout, c, &s->ns, &s->log, fb_target_info(s->t), s->stream_gbs,
                              s->rss_setup, s->validation);
@@ -412,10 +415,11 @@ static fb_status sweep_point(void *ctx, const fb_param_point *point, fb_solve_sw
     char reason[1024];
     memset(&s, 0, sizeof s);
     x->o->point = *point;
+    x->o->sweep = sw;
     fb_status status = fb_target_open(x->o->backends[0], &s.t);
     if (status == FB_OK) status = run_one(x->args, x->o, x->c, &s, reason, sizeof reason);
     if (s.t && x->o->stream_gbs < 0) x->o->stream_gbs = s.stream_gbs;
-    if (status == FB_OK) status = fb_solve_sweep_note(sw, fb_target_info(s.t), x->c, &s.ns, &s.log);
+    if (status == FB_OK) status = fb_solve_sweep_note(sw, fb_target_info(s.t), x->c, &s.ns, &s.log, s.rec);
     free_run(&s);
     return status;
 }

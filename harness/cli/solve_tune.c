@@ -11,6 +11,7 @@
 #include "../bench/record.h"
 #include "../core/measure.h"
 #include "../solver/ns_device.h"
+#include "../results/results.h"
 #include "../tune/cache.h"
 #include "../tune/tuned.h"
 
@@ -240,6 +241,7 @@ fb_status fb_solve_plan_read(const fb_parsed *args, const char *const *backends,
     plan->quiet = fb_cli_flag(args, "quiet");
     plan->as_json = fb_cli_flag(args, "json");
     fb_cache_path(fb_cli_value(args, "cache"), plan->cache, sizeof plan->cache);
+    snprintf(plan->out, sizeof plan->out, "%s", fb_cli_value(args, "out") ? fb_cli_value(args, "out") : "");
     FB_CHECK(check_modes(args, backends, nbackends, compare, plan));
     FB_CHECK(read_points(args, plan));
     if (plan->sweep) FB_CHECK(check_sweep(args, nbackends, compare));
@@ -362,7 +364,10 @@ struct fb_solve_sweep {
     double *u0, *p0; /* the first correct run's fields: the reference */
     size_t n;
     char device[1024], device_id[64];
-    json_t *mesh; /* the signature record */
+    fb_device_info info; /* the device the points ran on, for the best record's header */
+    json_t *mesh;        /* the signature record */
+    json_t *best_rec;    /* the fastest correct point's record (--tune) */
+    double best_ms;
 };
 
 /* ||a - b|| / ||b||, as unit.test_solver_device measures it. */
@@ -386,8 +391,29 @@ fail:
     return status;
 }
 
+json_t *fb_solve_sweep_search_part(const fb_solve_sweep *sw)
+{
+    const fb_search_options *s = &sw->plan->search;
+    if (!sw->plan->tune) return NULL;
+    return json_pack("{s:s, s:I, s:i, s:i}", "strategy", fb_strategy_name(s->strategy), "seed", (json_int_t)s->seed,
+                     "budget", s->budget, "evaluation", sw->nrows);
+}
+
+/* Keeps a copy of rec while its row is the fastest correct one. */
+static fb_status keep_best_record(fb_solve_sweep *sw, const sweep_row *r, const json_t *rec)
+{
+    fb_status status = FB_OK;
+    if (!sw->plan->tune || !rec || r->state != ROW_OK || (sw->best_rec && !(r->ms < sw->best_ms))) return FB_OK;
+    json_decref(sw->best_rec);
+    sw->best_rec = json_deep_copy(rec);
+    if (!sw->best_rec) FB_FAIL(FB_ERR_NOMEM, "out of host memory keeping the best record");
+    sw->best_ms = r->ms;
+fail:
+    return status;
+}
+
 fb_status fb_solve_sweep_note(fb_solve_sweep *sw, const fb_device_info *d, const fb_solve_case *c, const fb_ns *ns,
-                              const fb_solve_log *log)
+                              const fb_solve_log *log, const json_t *rec)
 {
     fb_status status = FB_OK;
     sweep_row *r = sw->current;
@@ -400,11 +426,13 @@ fb_status fb_solve_sweep_note(fb_solve_sweep *sw, const fb_device_info *d, const
         if (!sw->mesh) FB_FAIL(FB_ERR_NOMEM, "out of host memory describing the mesh");
         fb_device_fingerprint(d, sw->device, sizeof sw->device);
         snprintf(sw->device_id, sizeof sw->device_id, "%s", d->id);
+        sw->info = *d;
     }
     if (!sw->u0) FB_CHECK(keep_reference(sw, ns));
     r->du = rel_l2(ns->u, sw->u0, 3 * sw->n);
     r->dp = rel_l2(ns->p, sw->p0, sw->n);
     r->state = r->du <= U_TOLERANCE && r->dp <= P_TOLERANCE ? ROW_OK : ROW_WRONG;
+    FB_CHECK(keep_best_record(sw, r, rec));
 fail:
     return status;
 }
@@ -523,8 +551,28 @@ static int ends_sweep(fb_status s)
            s == FB_ERR_INTERRUPTED;
 }
 
+/* The best point's record once more in --out, its "search" part marked
+ * best with the evaluations and points (tune.c's append_best): a file of
+ * a search's runs says which won. */
+static fb_status append_best_record(const fb_solve_sweep *sw)
+{
+    fb_status status = FB_OK;
+    fb_results *out = NULL;
+    json_t *search = json_object_get(sw->best_rec, "search");
+    if (!*sw->plan->out || !search) return FB_OK;
+    json_object_set_new(search, "best", json_true());
+    json_object_set_new(search, "evaluations", json_integer(sw->nrows));
+    json_object_set_new(search, "space_size", json_integer(sw->plan->npoints));
+    FB_CHECK(fb_results_open(sw->plan->out, "solve", &sw->info, 1, &out));
+    FB_CHECK(fb_results_append(out, sw->best_rec));
+fail:
+    fb_results_close(out);
+    return status;
+}
+
 static void sweep_free(fb_solve_sweep *sw)
 {
+    json_decref(sw->best_rec);
     free(sw->rows);
     free(sw->u0);
     free(sw->p0);
@@ -621,6 +669,7 @@ fb_status fb_solve_sweep_run(const fb_solve_plan *plan, const fb_solve_case *c, 
     const sweep_row *best = fastest(&sw);
     if (!best) FB_FAIL(FB_ERR_CHECK, "solve %s: no point of the sweep ran correctly", c->name);
     if (plan->tune) FB_CHECK(store_best(&sw, best, f));
+    if (plan->tune) FB_CHECK(append_best_record(&sw));
 fail:
     sweep_free(&sw);
     return status;

@@ -40,6 +40,7 @@ typedef struct fb_solve_plan {
     int quiet;                /* --quiet: no progress line per point */
     int as_json;              /* the table goes to stderr */
     char cache[1024];         /* the tuning cache (--tune, --tuned) */
+    char out[1024];           /* --out, where --tune appends the best point's record again, marked */
 } fb_solve_plan;
 
 /* Reads --param (comma-separated values: the cross product), --tune,
@@ -84,13 +85,20 @@ typedef fb_status (*fb_solve_point_fn)(void *ctx, const fb_param_point *point, f
 
 /* Every point of the plan through run, a progress line per point on
  * stderr, then the table sorted by time per step; with --tune the fastest
- * correct point goes into the cache. Ctrl-C stops between points (exit
+ * correct point goes into the cache, and its record once more into --out
+ * with "best": true in its "search" part (as tune --out marks its best). Ctrl-C stops between points (exit
  * 130; nothing is stored); FB_ERR_CHECK when no point ran correctly. */
 fb_status fb_solve_sweep_run(const fb_solve_plan *plan, const fb_solve_case *c, fb_solve_point_fn run, void *ctx);
 
+/* With --tune, the "search" part of the record of the point being run
+ * (strategy, seed, budget, which evaluation: tune --out's), a new
+ * reference; NULL when the sweep does not tune. */
+json_t *fb_solve_sweep_search_part(const fb_solve_sweep *sw);
+
 /* The result of the point being run: time per step, CG iterations, and u
- * and p against the first point that ran (downloaded: fb_ns_device_download). */
+ * and p against the first point that ran (downloaded: fb_ns_device_download);
+ * rec, its record, is kept while it is the fastest correct point. */
 fb_status fb_solve_sweep_note(fb_solve_sweep *sw, const fb_device_info *d, const fb_solve_case *c, const fb_ns *ns,
-                              const fb_solve_log *log);
+                              const fb_solve_log *log, const json_t *rec);
 
 #endif

@@ -24,9 +24,11 @@ grep -q 'tuning over 2 points' "$dir/tune.err" || { echo "FAIL: no plan line"; c
 [ "$(grep -c '^  \[[12]/2\] WG_SIZE=' "$dir/tune.err")" -eq 2 ] || { echo "FAIL: progress lines"; cat "$dir/tune.err"; exit 1; }
 grep -q 'by median time per step' "$dir/tune.txt" && grep -q 'stored in' "$dir/tune.txt" ||
   { echo "FAIL: no table or no store line"; cat "$dir/tune.txt"; exit 1; }
-jq -e -s '[.[] | select(.type == "measurement")] | length == 2 and all(.status == "ok")
-          and (map(.params.WG_SIZE) | sort) == [64, 128]' "$dir/sweep.jsonl" > /dev/null ||
-  { echo "FAIL: a record per point"; exit 1; }
+jq -e -s '[.[] | select(.type == "measurement")] | length == 3 and all(.status == "ok")
+          and (.[0:2] | map(.params.WG_SIZE) | sort) == [64, 128]
+          and (.[0:2] | map(.search.evaluation)) == [1, 2] and all(.search.strategy == "exhaustive")
+          and (.[2].search | .best and .evaluations == 2 and .space_size == 2)' "$dir/sweep.jsonl" > /dev/null ||
+  { echo "FAIL: a record per point with its search part, then the best marked"; exit 1; }
 jq -e '[.entries[] | select(.kernel == "ns")] | length == 1 and (.[0].precision == "double")
        and (.[0].params.WG_SIZE == 64 or .[0].params.WG_SIZE == 128) and .[0].params.GROUP_REDUCE == 0
        and .[0].signature.kind == "mesh" and .[0].signature.nodes == 3375 and .[0].matrix == "cavity-l0"

@@ -106,8 +106,13 @@ ns_cache=$dir/ns.json
   --out "$dir/ns.jsonl" > "$dir/ns.txt" 2> "$dir/ns.err" || fail "tune --case: $(tail -3 "$dir/ns.err")"
 grep -Eq 'tuning over the first 2 of [0-9]+ points' "$dir/ns.err" || fail "no plan line: $(cat "$dir/ns.err")"
 grep -q 'stored in' "$dir/ns.txt" || fail "tune --case did not store: $(cat "$dir/ns.txt")"
-measurements "$dir/ns.jsonl" | jq -e -s 'length == 2 and all(.benchmark == "solve" and .status == "ok")' > /dev/null ||
-  fail "tune --case --out: a solve record per point"
+measurements "$dir/ns.jsonl" | jq -e -s 'length == 3 and all(.benchmark == "solve" and .status == "ok")
+    and [.[0, 1].search.evaluation] == [1, 2]
+    and all(.search.strategy == "exhaustive" and .search.budget == 2)
+    and ([.[] | select(.search.best)] | length == 1)
+    and (.[2] | .search.best and .search.evaluations == 2 and .search.space_size > 2)
+    and (.[2].params == .[.[2].search.evaluation - 1].params)' > /dev/null ||
+  fail "tune --case --out: a solve record per point with its search part, then the best marked: $(measurements "$dir/ns.jsonl" | jq -c .search)"
 jq -e --slurpfile runs <(measurements "$dir/ns.jsonl") '.entries | length == 1 and .[0].kernel == "ns"
        and .[0].signature.kind == "mesh" and .[0].signature.nodes == 3375 and .[0].signature.edges > 3375
        and .[0].strategy == "exhaustive" and .[0].evaluations == 2 and .[0].matrix == "cavity-l0"
