@@ -30,8 +30,9 @@ typedef struct fb_family_kernel {
     const char *name; /* "csr-vector", "heat-jacobi" */
     const char *summary;
     int nparams;
-    const fb_param_axis *params; /* nparams axes */
-    const char *source;          /* the .cl it is built from ("grid/heat2d.cl"); NULL for a library peer */
+    const fb_param_axis *params;       /* nparams axes */
+    const char *source;                /* the .cl it is built from ("grid/heat2d.cl"); NULL for a library peer */
+    const struct fb_user_kernel *user; /* a user's kernel file (user_kernel.h), else NULL */
 } fb_family_kernel;
 
 typedef struct fb_family_run {

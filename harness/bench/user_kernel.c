@@ -43,7 +43,7 @@ void fb_user_kernel_forget_all(void)
 
 fb_family_kernel fb_user_kernel_view(const fb_user_kernel *uk)
 {
-    fb_family_kernel k = {uk->name, uk->summary, uk->nparams, uk->params, uk->path};
+    fb_family_kernel k = {uk->name, uk->summary, uk->nparams, uk->params, uk->path, uk};
     return k;
 }
 

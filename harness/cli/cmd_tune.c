@@ -44,7 +44,10 @@ static const fb_option options[] = {
     {"backend", "B", "backend[:device] (default openmp; --case: opencl or cuda, required)", 0},
     {"precision", "P", "double or single (default double)", 0},
     {"strategy", "S", "exhaustive, random or anneal (default anneal; --case: exhaustive, as solve --tune)", 0},
-    {"evals", "N", "evaluations at most (default: exhaustive all, others a quarter of the space)", 0},
+    {"evals", "N",
+     "evaluations at most (default: exhaustive all, others a quarter of the space); a measured search that did "
+     "not run the default point runs it last",
+     0},
     {"seed", "N", "seed of random and anneal (default 1)", 0},
     {"abandon", "K", "stop sampling a point after one sample K x slower than the best (default 4, 0 never)", 0},
     FB_CLI_MEASURE_OPTIONS(BUDGET_S, SPREAD_PCT),

@@ -436,6 +436,11 @@ double fb_record_median(const fb_record *r)
     return isnan(m) ? 0.0 : m;
 }
 
+int fb_record_same_run_rounds(const json_t *a, const json_t *b)
+{
+    return json_object_get(a, "round") && json_object_get(b, "round") && !strcmp(run_of(a), run_of(b));
+}
+
 void fb_params_text(const json_t *params, char *buf, size_t len)
 {
     const char *k;

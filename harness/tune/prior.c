@@ -21,6 +21,7 @@
 #include "../core/files.h"
 #include "../core/hash.h"
 #include "../core/json_index.h"
+#include "../core/stats.h"
 #include "../results/reader.h"
 #include "cache.h"
 
@@ -37,6 +38,9 @@
 /* Weight 1 / (distance + 0.05): an identical matrix dominates without an
  * infinite weight; 0.05 is a 5% difference in rows or entries per row. */
 #define PRIOR_WEIGHT_EPS 0.05
+/* The most rounds of a point whose median is its cost: sweep --repeat's
+ * limit (cmd_sweep.c). */
+#define FB_PRIOR_MAX_ROUNDS 1000
 
 typedef struct prior_entry {
     const char *device, *kernel, *precision, *matrix, *hash;
@@ -142,9 +146,39 @@ static void record_device(const fb_record *r, char *buf, size_t len)
     fb_device_fingerprint(&d, buf, len);
 }
 
+static double cost_of(const json_t *c) { return json_real_value(json_array_get(c, 1)); }
+
+/* The point's cost in costs (params text -> [params, cost, {run_id,
+ * round} of its latest record, [the costs of that run's rounds]]): r's
+ * replaces an earlier run's, and the rounds of one `sweep --repeat` run
+ * count as their median, as in tune --replay (tune.c). */
+static fb_status add_cost(json_t *costs, const char *point, const json_t *params, const fb_record *r)
+{
+    fb_status status = FB_OK;
+    const json_t *old = json_object_get(costs, point), *round = json_object_get(r->json, "round");
+    json_t *from = json_pack("{s:s}", "run_id", fb_json_str(r->json, "run_id")), *rounds = NULL;
+    if (from && round) json_object_set(from, "round", (json_t *)round);
+    if (old && fb_record_same_run_rounds(json_array_get(old, 2), from))
+        rounds = json_incref(json_array_get(old, 3));
+    else
+        rounds = json_array();
+    if (!from || !rounds || json_array_append_new(rounds, json_real(fb_record_median(r))))
+        FB_FAIL(FB_ERR_NOMEM, "out of host memory fitting the prior");
+    double v[FB_PRIOR_MAX_ROUNDS];
+    size_t n = json_array_size(rounds) < FB_PRIOR_MAX_ROUNDS ? json_array_size(rounds) : FB_PRIOR_MAX_ROUNDS;
+    for (size_t i = 0; i < n; ++i)
+        v[i] = json_real_value(json_array_get(rounds, i));
+    if (json_object_set_new(costs, point, json_pack("[O, f, O, O]", params, fb_median(v, n), from, rounds)))
+        FB_FAIL(FB_ERR_NOMEM, "out of host memory fitting the prior");
+fail:
+    json_decref(from);
+    json_decref(rounds);
+    return status;
+}
+
 /* Adds one usable record's cost to its landscape (groups: device, kernel,
  * precision, matrix hash -> {"entry": the entry's head, "costs": params
- * text -> [params, cost]}). Records that are no landscape point are skipped. */
+ * text -> add_cost's}). Records that are no landscape point are skipped. */
 static fb_status add_record(json_t *groups, const fb_record *r, json_t *devices)
 {
     fb_status status = FB_OK;
@@ -166,9 +200,7 @@ static fb_status add_record(json_t *groups, const fb_record *r, json_t *devices)
     }
     if (json_array_append_new(devices, json_string(device))) FB_FAIL(FB_ERR_NOMEM, "out of host memory fitting");
     fb_params_text(params, point, sizeof point);
-    /* the latest record of a point wins, as in tune --replay */
-    if (json_object_set_new(json_object_get(group, "costs"), point, json_pack("[O, f]", params, fb_record_median(r))))
-        FB_FAIL(FB_ERR_NOMEM, "out of host memory fitting the prior");
+    FB_CHECK(add_cost(json_object_get(group, "costs"), point, params, r));
 fail:
     return status;
 }
@@ -229,8 +261,6 @@ static int by_ratio(const void *a, const void *b)
     double rx = json_number_value(json_object_get(x, "ratio")), ry = json_number_value(json_object_get(y, "ratio"));
     return (rx > ry) - (rx < ry);
 }
-
-static double cost_of(const json_t *c) { return json_real_value(json_array_get(c, 1)); }
 
 /* The points within PRIOR_NEAR of best_s, best first. */
 static json_t *near_set(const json_t *costs, double best_s)

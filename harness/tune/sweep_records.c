@@ -8,6 +8,7 @@
 
 #include "stream/stream.h"
 #include "../bench/record.h"
+#include "../bench/user_kernel.h"
 #include "../core/counters.h"
 #include "../results/reader.h"
 #include "sweep_state.h"
@@ -58,6 +59,8 @@ json_t *sweep_failure(const sweep *w, const sweep_config *cfg, const char *statu
                             d ? d->id : st->spec, "device_name", d ? d->name : "", "precision",
                             cfg->is_double ? "double" : "single", "status", status, "cold", cs->measure.measure.cold);
     json_object_set_new(rec, "params", params_json(w, cfg));
+    const fb_family_kernel *k = cs->family->kernel(cfg->kernel);
+    if (k->user) json_object_set_new(rec, "kernel_file", fb_user_kernel_json(k->user));
     if (w->problem)
         json_object_set_new(rec, cs->family->problem_key, json_deep_copy(cs->family->problem_json(w->problem)));
     else

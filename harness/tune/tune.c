@@ -7,6 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/stats.h"
+
+/* The most rounds of one point a replay takes the median of: sweep
+ * --repeat's limit (cmd_sweep.c). */
+#define FB_REPLAY_MAX_ROUNDS 1000
+
 typedef struct tune_ctx {
     const fb_tune_request *rq;
     fb_tune_outcome *out;
@@ -45,21 +51,33 @@ static int replay_matches(const fb_tune_request *rq, const fb_family_kernel *k, 
     return 1;
 }
 
+static double recorded_cost(const fb_record *r)
+{
+    if (!strcmp(fb_json_str(r->json, "status"), "pruned")) return NAN;
+    return fb_record_usable(r) ? fb_record_median(r) : INFINITY;
+}
+
 /* The cost a recorded sweep gives a point: its median, NAN if it was
- * pruned, INFINITY if it failed or is missing. The latest record wins. */
+ * pruned, INFINITY if it failed or is missing. The latest record wins,
+ * except that the rounds of a `sweep --repeat` run count together: their
+ * median (a machine that changes speed between rounds moves one round,
+ * not the landscape; docs/tuning.md). */
 static double replay_cost(const fb_tune_request *rq, int kernel, const fb_param_point *p)
 {
     const fb_family_kernel *k = rq->family->kernel(kernel);
-    double cost = INFINITY;
+    const fb_record *last = NULL;
+    double rounds[FB_REPLAY_MAX_ROUNDS];
+    size_t n = 0;
     for (int i = 0; i < rq->replay->nrecords; ++i) {
         const fb_record *r = &rq->replay->records[i];
         if (!replay_matches(rq, k, p, r)) continue;
-        if (!strcmp(fb_json_str(r->json, "status"), "pruned"))
-            cost = NAN;
-        else
-            cost = fb_record_usable(r) ? fb_record_median(r) : INFINITY;
+        if (!last || !fb_record_same_run_rounds(last->json, r->json) || n == FB_REPLAY_MAX_ROUNDS) n = 0;
+        rounds[n++] = recorded_cost(r);
+        last = r;
     }
-    return cost;
+    for (size_t i = 0; i < n; ++i)
+        if (isnan(rounds[i])) return NAN; /* pruned: the check decides the same in every round */
+    return n ? fb_median(rounds, n) : INFINITY;
 }
 
 static double cost_of_record(const json_t *rec)
@@ -185,6 +203,31 @@ static fb_status append_best(const fb_tune_request *rq, const fb_tune_outcome *o
     return status;
 }
 
+/* A measured search that did not run the kernel's default point runs it
+ * last, one evaluation past the budget: the tuned point is then never one
+ * slower than the default (random never starts there, a prior's start
+ * need not be it). A replay measures the strategy alone and skips this. */
+static fb_status measure_default(tune_ctx *c, const fb_search_space *space, fb_search_result *res)
+{
+    fb_status status = FB_OK;
+    double cost;
+    for (int i = 0; i < res->nhistory; ++i)
+        if (!memcmp(&res->history[i].point, &space->start, sizeof space->start)) return FB_OK;
+    fb_search_eval *grown = realloc(res->history, (size_t)(res->nhistory + 1) * sizeof *grown);
+    if (!grown) FB_FAIL(FB_ERR_NOMEM, "out of host memory recording the default point");
+    res->history = grown;
+    FB_CHECK(cost_fn(c, &space->start, &cost));
+    res->history[res->nhistory++] = (fb_search_eval){space->start, cost};
+    if (isnan(cost)) {
+        res->pruned++;
+        return FB_OK;
+    }
+    res->evaluations++;
+    if (cost < res->best_cost) res->best = space->start, res->best_cost = cost;
+fail:
+    return status;
+}
+
 fb_status fb_tune_run(const fb_tune_request *rq, fb_tune_outcome *out)
 {
     fb_search_space space;
@@ -192,6 +235,7 @@ fb_status fb_tune_run(const fb_tune_request *rq, fb_tune_outcome *out)
     memset(out, 0, sizeof *out);
     fb_tune_space(rq->family->kernel(rq->kernel), &space);
     fb_status status = fb_search(&space, &rq->search, cost_fn, &c, &out->search);
+    if (status == FB_OK && !rq->replay) status = measure_default(&c, &space, &out->search);
     if (status == FB_OK && rq->out && out->best_record) status = append_best(rq, out);
     return status;
 }

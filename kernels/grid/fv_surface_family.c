@@ -15,7 +15,8 @@ static fb_family_kernel kernels[FB_FV_KERNEL_COUNT + FB_USER_KERNEL_MAX];
 static const fb_family_kernel *kernel_at(int i)
 {
     const fb_fv_kernel *k = fb_fv_kernel_at(i);
-    kernels[i] = (fb_family_kernel){k->name, k->summary, k->nparams, k->params, k->user ? k->source : FB_FV_SOURCE};
+    kernels[i] =
+        (fb_family_kernel){k->name, k->summary, k->nparams, k->params, k->user ? k->source : FB_FV_SOURCE, k->user};
     return &kernels[i];
 }
 

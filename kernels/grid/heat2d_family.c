@@ -14,7 +14,7 @@ static fb_family_kernel kernels[8 + FB_USER_KERNEL_MAX];
 static const fb_family_kernel *kernel_at(int i)
 {
     const fb_heat2d_kernel_def *k = fb_heat2d_kernel_at(i);
-    kernels[i] = (fb_family_kernel){k->name, k->summary, k->nparams, k->params, k->source};
+    kernels[i] = (fb_family_kernel){k->name, k->summary, k->nparams, k->params, k->source, k->user};
     return &kernels[i];
 }
 

@@ -74,7 +74,8 @@ static const fb_family_kernel *kernel_at(int i)
     if (!kernels[0].name)
         for (int k = 0; k < FB_NS_NKERNELS; ++k)
             kernels[k] = (fb_family_kernel){fb_ns_kernel_names[k], "a loop of ns_omp.c, one work-item per node",
-                                            FB_NS_NAXES, fb_ns_axes, FB_NS_SOURCE};
+                                            FB_NS_NAXES,           fb_ns_axes,
+                                            FB_NS_SOURCE,          NULL};
     return &kernels[i];
 }
 

@@ -29,14 +29,17 @@ static void fill_kernels(void)
 {
     if (kernels[0].name) return;
     for (int i = 0; i < fb_spmv_kernel_count; ++i)
-        kernels[i] = (fb_family_kernel){fb_spmv_kernels[i].name, fb_spmv_kernels[i].summary, fb_spmv_kernels[i].nparams,
-                                        fb_spmv_kernels[i].params, fb_spmv_kernels[i].source};
+        kernels[i] =
+            (fb_family_kernel){fb_spmv_kernels[i].name,   fb_spmv_kernels[i].summary, fb_spmv_kernels[i].nparams,
+                               fb_spmv_kernels[i].params, fb_spmv_kernels[i].source,  NULL};
     for (int i = 0; i < fb_peer_count(); ++i) {
         const fb_peer *p = fb_peer_at(i);
-        kernels[fb_spmv_kernel_count + i] = (fb_family_kernel){p->def.name, p->def.summary, 0, p->def.params, NULL};
+        kernels[fb_spmv_kernel_count + i] =
+            (fb_family_kernel){p->def.name, p->def.summary, 0, p->def.params, NULL, NULL};
     }
     kernels[fb_spmv_kernel_count + fb_peer_count()] = (fb_family_kernel){
-        "auto", "the format, kernel and parameters the rule of recorded sweeps picks for the matrix", 0, NULL, NULL};
+        "auto", "the format, kernel and parameters the rule of recorded sweeps picks for the matrix", 0, NULL, NULL,
+        NULL};
 }
 
 /* The built-ins, the peers and "auto": what is there before any kernel file. */

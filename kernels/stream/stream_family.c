@@ -12,8 +12,8 @@ static const fb_family_kernel *kernel_at(int i)
 {
     if (!kernels[0].name)
         for (int k = 0; k < FB_STREAM_NKERNELS; ++k)
-            kernels[k] =
-                (fb_family_kernel){fb_stream_models[k].name, fb_stream_models[k].kernel, 0, NULL, "stream/stream.cl"};
+            kernels[k] = (fb_family_kernel){
+                fb_stream_models[k].name, fb_stream_models[k].kernel, 0, NULL, "stream/stream.cl", NULL};
     return &kernels[i];
 }
 

@@ -207,6 +207,27 @@ echo "== a strategy replayed on the recorded exhaustive sweep"
   > "$work/replay.txt" 2> "$work/replay.log"
 grep -Eq 'replay over 20 seeds: .* within 5% of the optimum in [0-9]+' "$work/replay.txt" || fail "no replay summary"
 grep -q 'recorded optimum' "$work/replay.txt" || fail "no recorded optimum"
+echo "== the rounds of a sweep --repeat run are one cost (their median); a later run replaces an earlier one"
+# from tune.jsonl's points: an earlier run where one point is 1 ns, then 3
+# rounds of a later one where the slowest point is 1 ns in the last round
+# (a transient): the median of the rounds ignores it, the earlier run is gone
+ok='select(.type == "measurement" and .status == "ok" and (.search.best | not))'
+slowest=$(jq -cS -s "map($ok) | max_by(.stats.median_s) | .params" "$work/tune.jsonl")
+fastest=$(jq -cS -s "map($ok) | min_by(.stats.median_s) | .params" "$work/tune.jsonl")
+{ jq -c 'select(.type == "header")' "$work/tune.jsonl" | head -1
+  jq -c --argjson p "$fastest" "$ok"' | .run_id = "old" | .stats.median_s = (if .params == $p then 1 else 1e-9 end)' "$work/tune.jsonl"
+  for r in 1 2 3; do
+    jq -c --argjson p "$slowest" --argjson r $r "$ok"' | .run_id = "new" | .round = $r | .rounds = 3
+        | if $r == 3 and .params == $p then .stats.median_s = 1e-9 else . end' "$work/tune.jsonl"
+  done; } > "$work/rounds.jsonl"
+optimum=$(jq -s "map($ok) | min_by(.stats.median_s) | .stats.median_s * 1e3" "$work/tune.jsonl")
+"$bin" tune --matrix gen:cube:8 --kernel csr-vector --strategy exhaustive --replay "$work/rounds.jsonl" \
+  --no-variants > "$work/rounds.txt" 2>&1 || fail "replay of rounds: $(tail -1 "$work/rounds.txt")"
+grep -q "recorded optimum: $(printf %.4f "$optimum") ms" "$work/rounds.txt" ||
+  fail "replay of rounds: not the median of the rounds ($(printf %.4f "$optimum") ms): $(grep optimum "$work/rounds.txt")"
+"$bin" tune --fit-prior "$work/rounds.jsonl" --prior "$work/rounds-prior.json" > /dev/null
+jq -e --argjson t "$optimum" '.entries[0].best | (.median_s * 1e3 / $t - 1) | fabs < 1e-5' \
+  "$work/rounds-prior.json" > /dev/null || fail "--fit-prior of rounds: $(jq -c '.entries[0].best' "$work/rounds-prior.json")"
 echo "== a prior fit beside the cache; tune --replay starts from it, its own matrix left out"
 "$bin" tune --matrix gen:cube:6 --kernel csr-vector --strategy exhaustive --budget 0.02 --min-samples 3 \
   --no-cache --out "$work/tune6.jsonl" --no-variants > /dev/null 2> "$work/tune6.log"

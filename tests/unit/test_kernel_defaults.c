@@ -219,7 +219,7 @@ static void test_reader(void **state)
     const char *text = "#ifndef WG_SIZE_X\n#define WG_SIZE_X 7\n"
                        "  #  ifndef WG_SIZE\n  #define\tWG_SIZE 64 /* comment */\n"
                        "#if WG_SIZE > 2\n#ifndef WG_SIZE\n#define WG_SIZE 32\n#endif\n";
-    const kernel_view k = {"fake", "", 0, NULL, "test/fake.cl"};
+    const kernel_view k = {"fake", "", 0, NULL, "test/fake.cl", NULL};
     tally t = {0, 0, 0};
     print_message("the reader on a made-up source (one wrong value expected):\n");
     assert_int_equal(compare_default(&k, text, "WG_SIZE", 64, &t), 2);
