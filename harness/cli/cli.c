@@ -132,6 +132,13 @@ static int index_of(const fb_parsed *p, const char *name)
 
 int fb_cli_flag(const fb_parsed *p, const char *name) { return p->count[index_of(p, name)] > 0; }
 
+const char *fb_cli_first_given(const fb_parsed *p, const char *const *names)
+{
+    for (; names && *names; ++names)
+        if (fb_cli_flag(p, *names)) return *names;
+    return NULL;
+}
+
 const char *fb_cli_value(const fb_parsed *p, const char *name) { return p->value[index_of(p, name)]; }
 
 int fb_cli_values(const fb_parsed *p, const char *name, const char *const **values)

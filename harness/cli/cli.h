@@ -57,6 +57,9 @@ void fb_cli_print_help(const fb_command *cmd);
 
 /* Accessors by option name. */
 int fb_cli_flag(const fb_parsed *p, const char *name);
+/* The first of names (NULL-terminated; NULL itself: none) given on the
+ * command line, or NULL: for refusing options that do not apply. */
+const char *fb_cli_first_given(const fb_parsed *p, const char *const *names);
 const char *fb_cli_value(const fb_parsed *p, const char *name); /* NULL if absent */
 /* Whether the command's table declares the option (asking fb_cli_value
  * about one it does not is an internal error): for code that several

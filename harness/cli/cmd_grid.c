@@ -155,14 +155,14 @@ static void print_result(FILE *f, const grid_cli *c, const json_t *rec)
 static fb_status refuse_measure_options(const fb_parsed *args)
 {
     fb_status status = FB_OK;
-    static const char *const names[] = {"min-samples", "max-samples", "spread",
-                                        "budget",      "stream-size", "stream-max-age"};
-    for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k)
-        if (fb_cli_value(args, names[k]))
-            FB_FAIL(FB_ERR_USAGE,
-                    "--%s: a decomposed run times --repeats whole transients; the single-device measurement "
-                    "options do not apply",
-                    names[k]);
+    static const char *const names[] = {"min-samples", "max-samples",    "spread", "budget",
+                                        "stream-size", "stream-max-age", NULL};
+    const char *given = fb_cli_first_given(args, names);
+    if (given)
+        FB_FAIL(FB_ERR_USAGE,
+                "--%s: a decomposed run times --repeats whole transients; the single-device measurement options do "
+                "not apply",
+                given);
 fail:
     return status;
 }

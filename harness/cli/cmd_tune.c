@@ -142,17 +142,16 @@ fail:
 static fb_status check_problem_options(const fb_parsed *args, const fb_family *f)
 {
     fb_status status = FB_OK;
-    static const char *const solver_only[] = {"level", "cube", "mesh", "steps"};
+    static const char *const solver_only[] = {"level", "cube", "mesh", "steps", NULL};
+    const char *given = fb_cli_first_given(args, solver_only);
     const int grid = strcmp(f->problem_key, "grid") == 0;
     if (fb_cli_value(args, "param") && !fb_cli_value(args, "kernel-file"))
         FB_FAIL(FB_ERR_USAGE,
                 "--param declares the axes of a kernel file (--kernel-file FILE) or the solver's (--case CASE "
                 "--kernel ns); %s's own kernels are searched over their declared space",
                 f->name);
-    for (size_t i = 0; i < sizeof solver_only / sizeof solver_only[0]; ++i)
-        if (fb_cli_value(args, solver_only[i]))
-            FB_FAIL(FB_ERR_USAGE, "--%s is for the solver's kernels (--case CASE --kernel ns), not %s", solver_only[i],
-                    f->name);
+    if (given)
+        FB_FAIL(FB_ERR_USAGE, "--%s is for the solver's kernels (--case CASE --kernel ns), not %s", given, f->name);
     if (grid && fb_cli_value(args, "matrix"))
         FB_FAIL(FB_ERR_USAGE, "--matrix is for --family spmv; %s tunes on --grid SPEC", f->name);
     if (!grid && fb_cli_value(args, "grid"))
@@ -406,8 +405,10 @@ fail:
 static fb_status check_solver_options(const fb_parsed *args)
 {
     fb_status status = FB_OK;
-    static const char *const measuring[] = {"min-samples", "max-samples", "spread", "budget", "abandon"};
-    static const char *const other[] = {"matrix", "grid", "precision", "no-cache", "no-variants", "replay", "seeds"};
+    static const char *const measuring[] = {"min-samples", "max-samples", "spread", "budget", "abandon", NULL};
+    static const char *const other[] = {"matrix",      "grid",   "precision", "no-cache",
+                                        "no-variants", "replay", "seeds",     NULL};
+    const char *given;
     const char *kernel = fb_cli_value(args, "kernel"), *family = fb_cli_value(args, "family");
     if (!fb_cli_value(args, "case"))
         FB_FAIL(FB_ERR_USAGE, "tune: the solver's kernels (ns) are tuned on a case: --case CASE [--level L | "
@@ -417,17 +418,13 @@ static fb_status check_solver_options(const fb_parsed *args)
     if (!kernel || strcmp(kernel, "ns") != 0)
         FB_FAIL(FB_ERR_USAGE, "tune --case: give --kernel ns (the solver's kernels are tuned together, one point for "
                               "all of them; flowbench solve --list)");
-    for (size_t i = 0; i < sizeof measuring / sizeof measuring[0]; ++i)
-        if (fb_cli_value(args, measuring[i]))
-            FB_FAIL(FB_ERR_USAGE,
-                    "--%s is not for --case: each solver point is a whole run, timed per step (--steps N)",
-                    measuring[i]);
-    for (size_t i = 0; i < sizeof other / sizeof other[0]; ++i)
-        if (fb_cli_value(args, other[i]))
-            FB_FAIL(FB_ERR_USAGE,
-                    "--%s is not for --case (the solver tunes in double on its case's mesh, and stores "
-                    "its best point)",
-                    other[i]);
+    if ((given = fb_cli_first_given(args, measuring)))
+        FB_FAIL(FB_ERR_USAGE, "--%s is not for --case: each solver point is a whole run, timed per step (--steps N)",
+                given);
+    if ((given = fb_cli_first_given(args, other)))
+        FB_FAIL(FB_ERR_USAGE,
+                "--%s is not for --case (the solver tunes in double on its case's mesh, and stores its best point)",
+                given);
     const char *backend = fb_cli_value(args, "backend");
     if (!backend || !strncmp(backend, "openmp", 6))
         FB_FAIL(FB_ERR_USAGE, "tune --case: give --backend opencl or cuda (on openmp the solver runs its own loops, "

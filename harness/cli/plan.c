@@ -169,12 +169,12 @@ fail:
 static fb_status refuse_single_only(const fb_parsed *args, const fb_cli_plan_kind *kind)
 {
     fb_status status = FB_OK;
-    for (const char *const *o = kind->single_only; o && *o; ++o)
-        if (fb_cli_flag(args, *o))
-            FB_FAIL(FB_ERR_USAGE,
-                    "--%s: describes one configuration; this command line plans several (a list in --param, a "
-                    "repeated --%s or --kernel, --zip)",
-                    *o, kind->problem_option);
+    const char *given = fb_cli_first_given(args, kind->single_only);
+    if (given)
+        FB_FAIL(FB_ERR_USAGE,
+                "--%s: describes one configuration; this command line plans several (a list in --param, a "
+                "repeated --%s or --kernel, --zip)",
+                given, kind->problem_option);
 fail:
     return status;
 }
