@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
 # tune-noise.sh A.jsonl B.jsonl - the noise floor of a recorded landscape:
 # the same sweep (cases/tune-study.suite) recorded twice, A and B, compared
-# point by point. Per (matrix, kernel) with more than 4 points: the median
+# point by point (a sweep --repeat recording by the median of each point's
+# rounds, as tune --replay reads it). Per (matrix, kernel) with more than 4 points: the median
 # and largest |B/A - 1| over its points, and the cost in B of A's optimum
 # over B's optimum ("A's best in B"): above 1.05, a search judged within 5%
 # of A's recorded optimum is judged against noise (docs/tuning.md, "How
 # close the guided search gets"). Prints a markdown table.
 set -euo pipefail
-costs() { # FILE: matrix \t kernel \t params \t median_s, one line per ok point (the latest wins)
-  jq -r 'select(.type == "measurement" and .benchmark == "spmv" and .status == "ok")
-         | [.matrix.source, .kernel, (.params | to_entries | map("\(.key)=\(.value)") | join(",")),
-            .stats.median_s] | @tsv' "$1"
+costs() { # FILE: matrix \t kernel \t params \t median_s, one line per ok point: the latest run's
+  # record, or the median of its rounds when it is a sweep --repeat run (as tune --replay reads it)
+  jq -r -s 'map(select(.type == "measurement" and .benchmark == "spmv" and .status == "ok"))
+         | group_by([.matrix.source, .kernel, (.params | tostring)])[]
+         | .[-1].run_id as $run | map(select(.run_id == $run)) as $r
+         | (if $r[-1].round then ($r | map(.stats.median_s) | sort) else [$r[-1].stats.median_s] end) as $v
+         | [$r[-1].matrix.source, $r[-1].kernel, ($r[-1].params | to_entries | map("\(.key)=\(.value)") | join(",")),
+            (if ($v | length) % 2 == 1 then $v[($v | length - 1) / 2] else ($v[($v | length) / 2 - 1] + $v[($v | length) / 2]) / 2 end)]
+         | @tsv' "$1"
 }
 echo "| matrix | kernel | points | median \|B/A - 1\| | largest \|B/A - 1\| | A's best in B |"
 echo "|---|---|---:|---:|---:|---:|"

@@ -86,8 +86,9 @@ typedef fb_status (*fb_solve_point_fn)(void *ctx, const fb_param_point *point, f
 /* Every point of the plan through run, a progress line per point on
  * stderr, then the table sorted by time per step; with --tune the fastest
  * correct point goes into the cache, and its record once more into --out
- * with "best": true in its "search" part (as tune --out marks its best). Ctrl-C stops between points (exit
- * 130; nothing is stored); FB_ERR_CHECK when no point ran correctly. */
+ * with "best": true in its "search" part (as tune --out marks its best).
+ * Ctrl-C stops between points (exit 130; nothing is stored); FB_ERR_CHECK
+ * when no point ran correctly. */
 fb_status fb_solve_sweep_run(const fb_solve_plan *plan, const fb_solve_case *c, fb_solve_point_fn run, void *ctx);
 
 /* With --tune, the "search" part of the record of the point being run

@@ -110,9 +110,9 @@ double fb_json_num(const json_t *obj, const char *path);
 /* Median time in seconds of a usable record. */
 double fb_record_median(const fb_record *r);
 
-/* 1 when records a and b are two rounds of one `sweep --repeat` run (both carry
- * "round" and the same run_id): a point's rounds are one landscape cost
- * (their median, tune --replay and --fit-prior), where a later run's
+/* 1 when records a and b are two rounds of one `sweep --repeat` run (both
+ * carry "round" and the same run_id): a point's rounds are one landscape
+ * cost (their median, tune --replay and --fit-prior), where a later run's
  * record of the point replaces an earlier one. */
 int fb_record_same_run_rounds(const json_t *a, const json_t *b);
 

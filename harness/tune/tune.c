@@ -13,13 +13,6 @@
  * --repeat's limit (cmd_sweep.c). */
 #define FB_REPLAY_MAX_ROUNDS 1000
 
-typedef struct tune_ctx {
-    const fb_tune_request *rq;
-    fb_tune_outcome *out;
-    double best;
-    int calls;
-} tune_ctx;
-
 void fb_tune_space(const fb_family_kernel *k, fb_search_space *space)
 {
     memset(space, 0, sizeof *space);
@@ -31,21 +24,41 @@ void fb_tune_space(const fb_family_kernel *k, fb_search_space *space)
     }
 }
 
-/* Whether a record of the replay set is this point of this kernel, on this
- * problem: its identity hash under the family's problem key
- * ("matrix.hash", "grid.hash"). */
-static int replay_matches(const fb_tune_request *rq, const fb_family_kernel *k, const fb_param_point *p,
-                          const fb_record *r)
+/* The records of the replay set of one kernel on this problem (its
+ * identity hash under the family's problem key: "matrix.hash",
+ * "grid.hash"), device and precision, in file order: what a replayed
+ * search looks its points up in, one pass over the file per search. */
+typedef struct replay_view {
+    const fb_record **records;
+    int n;
+} replay_view;
+
+static int replay_of_problem(const fb_tune_request *rq, const fb_family_kernel *k, const fb_record *r)
 {
-    const json_t *params = json_object_get(r->json, "params");
     const json_t *problem = rq->family->problem_json(rq->problem);
     char hash_path[64];
     snprintf(hash_path, sizeof hash_path, "%s.hash", rq->family->problem_key);
-    if (strcmp(fb_json_str(r->json, "kernel"), k->name) ||
-        strcmp(fb_json_str(r->json, "device"), fb_target_info(rq->t)->id) ||
-        strcmp(fb_json_str(r->json, "precision"), rq->is_double ? "double" : "single") ||
-        strcmp(fb_json_str(r->json, hash_path), fb_json_str(problem, "hash")))
-        return 0;
+    return !strcmp(fb_json_str(r->json, "kernel"), k->name) &&
+           !strcmp(fb_json_str(r->json, "device"), fb_target_info(rq->t)->id) &&
+           !strcmp(fb_json_str(r->json, "precision"), rq->is_double ? "double" : "single") &&
+           !strcmp(fb_json_str(r->json, hash_path), fb_json_str(problem, "hash"));
+}
+
+static fb_status replay_select(const fb_tune_request *rq, int kernel, replay_view *v)
+{
+    fb_status status = FB_OK;
+    const fb_family_kernel *k = rq->family->kernel(kernel);
+    v->n = 0;
+    FB_ALLOC(v->records, (size_t)rq->replay->nrecords + 1, "the replayed records");
+    for (int i = 0; i < rq->replay->nrecords; ++i)
+        if (replay_of_problem(rq, k, &rq->replay->records[i])) v->records[v->n++] = &rq->replay->records[i];
+fail:
+    return status;
+}
+
+static int is_point(const fb_family_kernel *k, const fb_param_point *p, const fb_record *r)
+{
+    const json_t *params = json_object_get(r->json, "params");
     for (int i = 0; i < k->nparams; ++i)
         if (json_integer_value(json_object_get(params, k->params[i].name)) != p->values[i]) return 0;
     return 1;
@@ -62,15 +75,14 @@ static double recorded_cost(const fb_record *r)
  * except that the rounds of a `sweep --repeat` run count together: their
  * median (a machine that changes speed between rounds moves one round,
  * not the landscape; docs/tuning.md). */
-static double replay_cost(const fb_tune_request *rq, int kernel, const fb_param_point *p)
+static double replay_cost(const replay_view *v, const fb_family_kernel *k, const fb_param_point *p)
 {
-    const fb_family_kernel *k = rq->family->kernel(kernel);
     const fb_record *last = NULL;
     double rounds[FB_REPLAY_MAX_ROUNDS];
     size_t n = 0;
-    for (int i = 0; i < rq->replay->nrecords; ++i) {
-        const fb_record *r = &rq->replay->records[i];
-        if (!replay_matches(rq, k, p, r)) continue;
+    for (int i = 0; i < v->n; ++i) {
+        const fb_record *r = v->records[i];
+        if (!is_point(k, p, r)) continue;
         if (!last || !fb_record_same_run_rounds(last->json, r->json) || n == FB_REPLAY_MAX_ROUNDS) n = 0;
         rounds[n++] = recorded_cost(r);
         last = r;
@@ -109,21 +121,31 @@ fail:
 
 /* One point's cost: from the replay set, or measured (record set). */
 static fb_status evaluate_point(const fb_tune_request *rq, int kernel, const fb_param_point *p, double abandon_s,
-                                double *seconds, json_t **record)
+                                const replay_view *view, double *seconds, json_t **record)
 {
-    if (rq->replay) {
-        *record = NULL;
-        *seconds = replay_cost(rq, kernel, p);
-        return FB_OK;
-    }
-    return measure_point(rq, kernel, p, abandon_s, seconds, record);
+    if (!rq->replay) return measure_point(rq, kernel, p, abandon_s, seconds, record);
+    *record = NULL;
+    *seconds = replay_cost(view, rq->family->kernel(kernel), p);
+    return FB_OK;
 }
 
 fb_status fb_tune_measure(const fb_tune_request *rq, int kernel, const fb_param_point *p, double *seconds,
                           json_t **record)
 {
-    return evaluate_point(rq, kernel, p, 0.0, seconds, record);
+    replay_view view = {0};
+    fb_status status = rq->replay ? replay_select(rq, kernel, &view) : FB_OK;
+    if (status == FB_OK) status = evaluate_point(rq, kernel, p, 0.0, &view, seconds, record);
+    free(view.records);
+    return status;
 }
+
+typedef struct tune_ctx {
+    const fb_tune_request *rq;
+    fb_tune_outcome *out;
+    double best;
+    int calls;
+    replay_view view; /* with a replay set: the kernel's records on the problem */
+} tune_ctx;
 
 static void print_eval(const tune_ctx *c, const fb_param_point *p, double cost)
 {
@@ -171,7 +193,7 @@ static fb_status cost_fn(void *vctx, const fb_param_point *p, double *cost)
     json_t *rec = NULL;
     double abandon = rq->abandon_factor > 0 && isfinite(c->best) ? rq->abandon_factor * c->best : 0.0;
     c->calls++;
-    FB_CHECK(evaluate_point(rq, rq->kernel, p, abandon, cost, &rec));
+    FB_CHECK(evaluate_point(rq, rq->kernel, p, abandon, &c->view, cost, &rec));
     if (rec) json_object_set_new(rec, "search", search_json(rq, c->calls));
     if (rec && rq->out) FB_CHECK(fb_results_append(rq->out, rec));
     print_eval(c, p, *cost);
@@ -234,9 +256,11 @@ fb_status fb_tune_run(const fb_tune_request *rq, fb_tune_outcome *out)
     tune_ctx c = {.rq = rq, .out = out, .best = INFINITY};
     memset(out, 0, sizeof *out);
     fb_tune_space(rq->family->kernel(rq->kernel), &space);
-    fb_status status = fb_search(&space, &rq->search, cost_fn, &c, &out->search);
+    fb_status status = rq->replay ? replay_select(rq, rq->kernel, &c.view) : FB_OK;
+    if (status == FB_OK) status = fb_search(&space, &rq->search, cost_fn, &c, &out->search);
     if (status == FB_OK && !rq->replay) status = measure_default(&c, &space, &out->search);
     if (status == FB_OK && rq->out && out->best_record) status = append_best(rq, out);
+    free(c.view.records);
     return status;
 }
 
