@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "../core/comm.h"
+#include "../results/reader.h"
 #include "../tune/sweep.h"
 
 static const fb_option options[] = {
@@ -105,8 +106,8 @@ static fb_status prepare(const fb_parsed *args, fb_sweep_options *o, fb_suite *s
     if (fb_cli_value(args, "limit") && o->limit < 1)
         FB_FAIL(FB_ERR_USAGE, "--limit: must be at least 1 (leave it out to run the whole plan)");
     FB_CHECK(fb_cli_int(args, "repeat", 1, &o->repeat));
-    if (o->repeat < 1 || o->repeat > 1000)
-        FB_FAIL(FB_ERR_USAGE, "--repeat: %d is not a count of rounds in [1, 1000]", o->repeat);
+    if (o->repeat < 1 || o->repeat > FB_SWEEP_MAX_ROUNDS)
+        FB_FAIL(FB_ERR_USAGE, "--repeat: %d is not a count of rounds in [1, %d]", o->repeat, FB_SWEEP_MAX_ROUNDS);
     if (fb_cli_value(args, "shard")) FB_CHECK(fb_sweep_parse_shard(fb_cli_value(args, "shard"), o));
     FB_CHECK(read_max_points(args, &o->max_points));
     FB_CHECK(open_cache(args, &o->tuned, cache_path, cache_len));

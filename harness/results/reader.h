@@ -116,6 +116,10 @@ double fb_record_median(const fb_record *r);
  * record of the point replaces an earlier one. */
 int fb_record_same_run_rounds(const json_t *a, const json_t *b);
 
+/* The most rounds `sweep --repeat` runs, so the most a point's median is
+ * taken over. */
+#define FB_SWEEP_MAX_ROUNDS 1000
+
 /* The record's fraction of the measured stream bandwidth: its own
  * "fraction_of_stream" if it has one, else its GB/s over the stream triad
  * GB/s measured in the same run on the same device and precision; NAN when

@@ -38,9 +38,6 @@
 /* Weight 1 / (distance + 0.05): an identical matrix dominates without an
  * infinite weight; 0.05 is a 5% difference in rows or entries per row. */
 #define PRIOR_WEIGHT_EPS 0.05
-/* The most rounds of a point whose median is its cost: sweep --repeat's
- * limit (cmd_sweep.c). */
-#define FB_PRIOR_MAX_ROUNDS 1000
 
 typedef struct prior_entry {
     const char *device, *kernel, *precision, *matrix, *hash;
@@ -164,8 +161,8 @@ static fb_status add_cost(json_t *costs, const char *point, const json_t *params
         rounds = json_array();
     if (!from || !rounds || json_array_append_new(rounds, json_real(fb_record_median(r))))
         FB_FAIL(FB_ERR_NOMEM, "out of host memory fitting the prior");
-    double v[FB_PRIOR_MAX_ROUNDS];
-    size_t n = json_array_size(rounds) < FB_PRIOR_MAX_ROUNDS ? json_array_size(rounds) : FB_PRIOR_MAX_ROUNDS;
+    double v[FB_SWEEP_MAX_ROUNDS];
+    size_t n = json_array_size(rounds) < FB_SWEEP_MAX_ROUNDS ? json_array_size(rounds) : FB_SWEEP_MAX_ROUNDS;
     for (size_t i = 0; i < n; ++i)
         v[i] = json_real_value(json_array_get(rounds, i));
     if (json_object_set_new(costs, point, json_pack("[O, f, O, O]", params, fb_median(v, n), from, rounds)))

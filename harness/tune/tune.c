@@ -9,10 +9,6 @@
 
 #include "../core/stats.h"
 
-/* The most rounds of one point a replay takes the median of: sweep
- * --repeat's limit (cmd_sweep.c). */
-#define FB_REPLAY_MAX_ROUNDS 1000
-
 void fb_tune_space(const fb_family_kernel *k, fb_search_space *space)
 {
     memset(space, 0, sizeof *space);
@@ -78,12 +74,12 @@ static double recorded_cost(const fb_record *r)
 static double replay_cost(const replay_view *v, const fb_family_kernel *k, const fb_param_point *p)
 {
     const fb_record *last = NULL;
-    double rounds[FB_REPLAY_MAX_ROUNDS];
+    double rounds[FB_SWEEP_MAX_ROUNDS];
     size_t n = 0;
     for (int i = 0; i < v->n; ++i) {
         const fb_record *r = v->records[i];
         if (!is_point(k, p, r)) continue;
-        if (!last || !fb_record_same_run_rounds(last->json, r->json) || n == FB_REPLAY_MAX_ROUNDS) n = 0;
+        if (!last || !fb_record_same_run_rounds(last->json, r->json) || n == FB_SWEEP_MAX_ROUNDS) n = 0;
         rounds[n++] = recorded_cost(r);
         last = r;
     }
