@@ -78,6 +78,21 @@ static void print_list(void)
     }
 }
 
+/* --list --family F --kernel-file FILE --kernel NAME lists that kernel
+ * too, under its family. */
+static fb_status list_kernel_file(const fb_parsed *args)
+{
+    fb_status status = FB_OK;
+    const char *name = fb_cli_value(args, "family");
+    const fb_family *f = name ? fb_family_find(name) : NULL;
+    if (!fb_cli_value(args, "kernel-file")) return FB_OK;
+    if (!f || !is_grid_family(f))
+        FB_FAIL(FB_ERR_USAGE, "--list --kernel-file: give --family heat2d or fv-surface, the family the file joins");
+    FB_CHECK(fb_cli_user_kernel(args, f, 0, NULL));
+fail:
+    return status;
+}
+
 typedef struct grid_cli {
     const fb_family *family;
     fb_family_run run;
@@ -311,6 +326,7 @@ static int run_grid(const fb_parsed *args)
     json_t *rec = NULL, *tuning = NULL;
     double stream_gbs = 0;
     if (fb_cli_flag(args, "list")) {
+        FB_CHECK(list_kernel_file(args));
         if (fb_comm_rank() == 0) print_list();
         return 0;
     }

@@ -86,6 +86,12 @@ static void print_list(void)
     printf("auto  the format, kernel and parameters for the matrix, from %d recorded (device class, precision, "
            "matrix) bests (kernels/spmv/spmv_auto_rule.h)\n",
            fb_spmv_auto_rule_count());
+    for (int i = 0; i < fb_family_spmv.kernel_count(); ++i) { /* --kernel-file's, registered before listing */
+        const fb_family_kernel *k = fb_family_spmv.kernel(i);
+        if (!k->user) continue;
+        printf("%s  %s\n", k->name, k->summary);
+        fb_cli_print_axes(k->params, k->nparams, "    ");
+    }
 }
 
 typedef struct spmv_cli {
@@ -332,7 +338,8 @@ static int run_spmv(const fb_parsed *args)
     spmv_cli c;
     spmv_run s;
     memset(&s, 0, sizeof s);
-    if (fb_cli_flag(args, "list")) {
+    if (fb_cli_flag(args, "list")) { /* with --kernel-file, that kernel is listed too */
+        FB_CHECK(fb_cli_user_kernel(args, &fb_family_spmv, 0, NULL));
         print_list();
         return 0;
     }
