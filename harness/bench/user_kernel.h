@@ -41,6 +41,7 @@
 #define FB_BENCH_USER_KERNEL_H
 
 #include <jansson.h>
+#include <string.h> /* FB_USER_KERNEL_ROW */
 
 #include "family.h"
 
@@ -125,6 +126,21 @@ int fb_user_kernel_defines(const fb_user_kernel *uk, const fb_param_point *p, fb
 
 /* The record's "kernel_file": {"path", "hash", "like"[, "global_divisor"]}. */
 json_t *fb_user_kernel_json(const fb_user_kernel *uk);
+
+/* A family's kernel row for uk, over a copy of its template's row *d: the
+ * fields every family's row has (name, summary, source, source_text,
+ * nparams, params, user) become uk's. A macro because each family has its
+ * own row struct (spmv_kernels.h, heat2d.h, fv_surface.h). */
+#define FB_USER_KERNEL_ROW(d, uk)                                                                                      \
+    do {                                                                                                               \
+        (d)->name = (uk)->name;                                                                                        \
+        (d)->summary = (uk)->summary;                                                                                  \
+        (d)->source = (uk)->path;                                                                                      \
+        (d)->source_text = (uk)->text;                                                                                 \
+        (d)->nparams = (uk)->nparams;                                                                                  \
+        memcpy((d)->params, (uk)->params, sizeof(d)->params);                                                          \
+        (d)->user = (uk);                                                                                              \
+    } while (0)
 
 /* Forgets every user kernel (tests). */
 void fb_user_kernel_forget_all(void);

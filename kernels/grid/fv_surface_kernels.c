@@ -41,13 +41,7 @@ int fb_fv_kernel_total(void)
         const fb_user_kernel *uk = fb_user_kernel_at(&fb_family_fv_surface, u);
         fb_fv_kernel *d = &user_rows[u];
         *d = fb_fv_kernels[uk->like_kernel];
-        d->name = uk->name;
-        d->summary = uk->summary;
-        d->source = uk->path;
-        d->source_text = uk->text;
-        d->nparams = uk->nparams;
-        memcpy(d->params, uk->params, sizeof d->params);
-        d->user = uk;
+        FB_USER_KERNEL_ROW(d, uk);
     }
     return FB_FV_KERNEL_COUNT + n;
 }

@@ -41,13 +41,8 @@ int fb_heat2d_kernel_total(void)
         const fb_user_kernel *uk = fb_user_kernel_at(&fb_family_heat2d, u);
         fb_heat2d_kernel_def *d = &user_rows[u];
         *d = fb_heat2d_kernels[uk->like_kernel];
-        d->name = d->kernel = uk->name;
-        d->summary = uk->summary;
-        d->source = uk->path;
-        d->source_text = uk->text;
-        d->nparams = uk->nparams;
-        memcpy(d->params, uk->params, sizeof d->params);
-        d->user = uk;
+        FB_USER_KERNEL_ROW(d, uk);
+        d->kernel = uk->name;
     }
     return fb_heat2d_kernel_count + n;
 }

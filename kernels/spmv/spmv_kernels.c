@@ -303,14 +303,9 @@ int fb_spmv_user_kernel_count(void)
         const fb_spmv_kernel_def *t = &fb_spmv_kernels[uk->like_kernel]; /* peers are no template */
         fb_spmv_kernel_def *d = &user_rows[u];
         *d = *t;
-        d->name = d->kernel = uk->name;
-        d->summary = uk->summary;
-        d->source = uk->path;
-        d->source_text = uk->text;
+        FB_USER_KERNEL_ROW(d, uk);
+        d->kernel = uk->name;
         d->fixup_source = t->source;
-        d->nparams = uk->nparams;
-        memcpy(d->params, uk->params, sizeof d->params);
-        d->user = uk;
     }
     return n;
 }
