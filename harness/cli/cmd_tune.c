@@ -220,16 +220,17 @@ static void print_best(const tune_cli *c, const fb_tune_outcome *o)
     printf("\n");
 }
 
-/* The default point's time: from the search history, else measured now. */
+/* The default point's time: from the search history (a measured tune
+ * always has it, tune.h), else from the replay now. */
 static fb_status default_cost(const tune_cli *c, const fb_tune_outcome *o, const fb_param_point *start, double *seconds)
 {
     fb_status status = FB_OK;
     json_t *rec = NULL;
-    for (int i = 0; i < o->search.nhistory; ++i)
-        if (!memcmp(&o->search.history[i].point, start, sizeof *start)) {
-            *seconds = o->search.history[i].cost;
-            return FB_OK;
-        }
+    const fb_search_eval *seen = fb_search_result_find(&o->search, start);
+    if (seen) {
+        *seconds = seen->cost;
+        return FB_OK;
+    }
     FB_CHECK(fb_tune_measure(&c->rq, c->rq.kernel, start, seconds, &rec));
 fail:
     json_decref(rec);

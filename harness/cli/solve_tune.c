@@ -363,8 +363,8 @@ struct fb_solve_sweep {
     int nrows, cap;
     double *u0, *p0; /* the first correct run's fields: the reference */
     size_t n;
-    char device[1024], device_id[64];
-    fb_device_info info; /* the device the points ran on, for the best record's header */
+    char device[1024];   /* the device's fingerprint (cache.h) */
+    fb_device_info info; /* the device the points ran on ("" id until the first ran) */
     json_t *mesh;        /* the signature record */
     json_t *best_rec;    /* the fastest correct point's record (--tune) */
     double best_ms;
@@ -425,7 +425,6 @@ fb_status fb_solve_sweep_note(fb_solve_sweep *sw, const fb_device_info *d, const
         sw->mesh = mesh_signature_record(c, ns);
         if (!sw->mesh) FB_FAIL(FB_ERR_NOMEM, "out of host memory describing the mesh");
         fb_device_fingerprint(d, sw->device, sizeof sw->device);
-        snprintf(sw->device_id, sizeof sw->device_id, "%s", d->id);
         sw->info = *d;
     }
     if (!sw->u0) FB_CHECK(keep_reference(sw, ns));
@@ -492,7 +491,7 @@ static void print_table(FILE *f, const fb_solve_sweep *sw, const fb_solve_case *
     memcpy(rows, sw->rows, (size_t)sw->nrows * sizeof *rows);
     qsort(rows, (size_t)sw->nrows, sizeof *rows, by_time);
     fprintf(f, "solve %s on %s: %d points by median time per step (u, p: relative L2 to the first point)\n", c->name,
-            sw->device_id[0] ? sw->device_id : "?", sw->nrows);
+            sw->info.id[0] ? sw->info.id : "?", sw->nrows);
     fprintf(f, "  %-48s %10s %8s %9s %9s  %s\n", "point", "ms/step", "CG its", "u", "p", "check");
     for (int i = 0; i < sw->nrows; ++i) {
         const sweep_row *r = &rows[i];

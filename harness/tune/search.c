@@ -68,6 +68,13 @@ void fb_search_result_free(fb_search_result *r)
     memset(r, 0, sizeof *r);
 }
 
+const fb_search_eval *fb_search_result_find(const fb_search_result *r, const fb_param_point *p)
+{
+    for (int i = 0; i < r->nhistory; ++i)
+        if (!memcmp(&r->history[i].point, p, sizeof *p)) return &r->history[i];
+    return NULL;
+}
+
 /* ---- small self-contained PRNG (splitmix64): the same seed gives the same
  * sequence on every platform, which the search's determinism promises. ---- */
 

@@ -94,4 +94,8 @@ fb_status fb_search(const fb_search_space *space, const fb_search_options *opt, 
 
 void fb_search_result_free(fb_search_result *r);
 
+/* The history's entry for point p, or NULL when the search did not call
+ * the cost function there. */
+const fb_search_eval *fb_search_result_find(const fb_search_result *r, const fb_param_point *p);
+
 #endif

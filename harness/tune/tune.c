@@ -229,8 +229,7 @@ static fb_status measure_default(tune_ctx *c, const fb_search_space *space, fb_s
 {
     fb_status status = FB_OK;
     double cost;
-    for (int i = 0; i < res->nhistory; ++i)
-        if (!memcmp(&res->history[i].point, &space->start, sizeof space->start)) return FB_OK;
+    if (fb_search_result_find(res, &space->start)) return FB_OK;
     fb_search_eval *grown = realloc(res->history, (size_t)(res->nhistory + 1) * sizeof *grown);
     if (!grown) FB_FAIL(FB_ERR_NOMEM, "out of host memory recording the default point");
     res->history = grown;

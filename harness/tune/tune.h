@@ -35,6 +35,9 @@ typedef struct fb_tune_outcome {
 /* The search space of a family kernel: its declared axes and default. */
 void fb_tune_space(const fb_family_kernel *k, fb_search_space *space);
 
+/* Searches rq's kernel with rq->search. A measured search that did not
+ * run the kernel's default point runs it last (so out->search.history
+ * holds it, and the best is never slower); a replay does not. */
 fb_status fb_tune_run(const fb_tune_request *rq, fb_tune_outcome *out);
 void fb_tune_outcome_free(fb_tune_outcome *o);
 
