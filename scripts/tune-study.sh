@@ -4,7 +4,8 @@
 # what fraction of the evaluations, on a recorded exhaustive sweep
 # (cases/tune-study.suite): for every (matrix, kernel) with more than 4
 # points, `flowbench tune --replay` runs, with the default --evals (a
-# quarter of the space) over SEEDS seeds (default 100):
+# quarter of the space, at least 4; TUNE_STUDY_EVALS=quarter: a strict
+# quarter, at least 1) over SEEDS seeds (default 100):
 #   anneal --start default   from the kernel's default point
 #   anneal --start prior     from the prior's prediction; the prior is fit
 #                            to PRIOR_SWEEP... (default: SWEEP itself) and
@@ -17,6 +18,8 @@
 # evaluations and points, the mean share of seeds within 5%, how many pairs
 # have >= 90% of their seeds within 5% ("make it"), the worst median ratio.
 set -euo pipefail
+# shellcheck source=lib/tune-replay.sh
+. "$(dirname "$0")/lib/tune-replay.sh"
 bin=$1 file=$2 backend=$3 seeds=${4:-100}
 shift $(($# < 4 ? $# : 4))
 prior_sweeps=("$@")
@@ -26,26 +29,20 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$bin" tune --fit-prior "${prior_sweeps[@]}" --prior "$tmp/prior.json" >&2
 
-pairs=$(jq -r 'select(.type == "measurement" and .benchmark == "spmv" and .status == "ok")
-               | [.matrix.source, .kernel] | @tsv' "$file" | sort -u)
 rows=$tmp/rows.tsv
 : >"$rows"
 while IFS=$'\t' read -r matrix kernel; do
   for run in "anneal default" "anneal prior" "random -"; do
     read -r strategy start <<<"$run"
     label=$strategy
-    args=(--strategy "$strategy")
-    if [ "$start" != - ]; then
-      label="$strategy ($start start)"
-      args+=(--start "$start" --prior "$tmp/prior.json")
-    fi
-    out=$("$bin" tune --replay "$file" --matrix "$matrix" --kernel "$kernel" --backend "$backend" \
-            "${args[@]}" --seeds "$seeds" --no-variants 2>/dev/null) || continue
-    points=$(sed -n 's/.* of \([0-9]*\) points evaluated.*/\1/p' <<<"$out")
+    [ "$start" = - ] || label="$strategy ($start start)"
+    out=$(replay_run "$bin" "$file" "$backend" "$matrix" "$kernel" "$strategy" "$start" "$tmp/prior.json" "$seeds") ||
+      continue
+    points=$(replay_points "$out")
     [ "${points:-0}" -gt 4 ] || continue
     sed -n "s|.*replay over [0-9]* seeds: \([0-9.]*\) evaluations on average; within 5% of the optimum in [0-9]* (\([0-9]*\)%); median \([0-9.]*\)x, worst \([0-9.]*\)x.*|$matrix\t$kernel\t$points\t$label\t\1\t\2\t\3\t\4|p" <<<"$out" >>"$rows"
   done
-done <<<"$pairs"
+done < <(replay_pairs "$file")
 
 echo "| matrix | kernel | points | strategy | evaluations | within 5% | median | worst |"
 echo "|---|---|---:|---|---:|---:|---:|---:|"

@@ -316,12 +316,54 @@ static int compare_doubles(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Where the seeds' searches ended: each distinct best point, how many
+ * seeds ended there, and its cost against the optimum. A noisy recording
+ * flatters its own optimum (the least of many noisy costs), so
+ * scripts/tune-verify.sh times these points against it again. */
+typedef struct replay_end {
+    fb_param_point point;
+    int seeds;
+    double ratio;
+} replay_end;
+
+static void tally_end(replay_end *ends, int *nends, const fb_param_point *p, double ratio)
+{
+    for (int i = 0; i < *nends; ++i)
+        if (!memcmp(&ends[i].point, p, sizeof *p)) {
+            ends[i].seeds++;
+            return;
+        }
+    ends[(*nends)++] = (replay_end){*p, 1, ratio};
+}
+
+/* Most seeds first, then the better point: one order on every platform. */
+static int more_seeds_first(const void *a, const void *b)
+{
+    const replay_end *x = a, *y = b;
+    if (x->seeds != y->seeds) return (y->seeds > x->seeds) - (y->seeds < x->seeds);
+    if (x->ratio != y->ratio) return (x->ratio > y->ratio) - (x->ratio < y->ratio);
+    return memcmp(&x->point, &y->point, sizeof x->point);
+}
+
+static void print_ends(const tune_cli *c, replay_end *ends, int nends)
+{
+    const fb_family_kernel *k = c->rq.family->kernel(c->rq.kernel);
+    char params[512];
+    qsort(ends, (size_t)nends, sizeof *ends, more_seeds_first);
+    for (int i = 0; i < nends; ++i) {
+        point_text(k, &ends[i].point, params, sizeof params);
+        printf("  ends: %s in %d seeds (%.3fx)\n", params, ends[i].seeds, ends[i].ratio);
+    }
+}
+
 static fb_status replay_seeds(tune_cli *c, double optimum)
 {
     fb_status status = FB_OK;
     double *ratio = NULL, evals = 0;
-    int within = 0;
+    replay_end *ends = NULL;
+    int within = 0, nends = 0;
     FB_ALLOC(ratio, c->seeds, "replay ratios");
+    FB_ALLOC(ends, c->seeds, "replay end points");
     c->rq.progress = NULL;
     for (int i = 0; i < c->seeds; ++i) {
         fb_tune_outcome o;
@@ -331,6 +373,7 @@ static fb_status replay_seeds(tune_cli *c, double optimum)
         c->rq.search = base;
         ratio[i] = o.search.best_cost / optimum;
         evals += o.search.evaluations;
+        if (status == FB_OK) tally_end(ends, &nends, &o.search.best, ratio[i]);
         fb_tune_outcome_free(&o);
         FB_CHECK(status);
         within += ratio[i] <= 1.05;
@@ -339,7 +382,9 @@ static fb_status replay_seeds(tune_cli *c, double optimum)
     printf("  replay over %d seeds: %.1f evaluations on average; within 5%% of the optimum in %d (%.0f%%);"
            " median %.3fx, worst %.3fx the optimum\n",
            c->seeds, evals / c->seeds, within, 100.0 * within / c->seeds, ratio[c->seeds / 2], ratio[c->seeds - 1]);
+    print_ends(c, ends, nends);
 fail:
+    free(ends);
     free(ratio);
     return status;
 }
@@ -355,8 +400,12 @@ static fb_status replay_optimum(tune_cli *c, double *optimum)
     ex.progress = NULL;
     status = fb_tune_run(&ex, &o);
     *optimum = o.search.best_cost;
-    printf("  recorded optimum: %.4f ms over %d evaluable points of %d\n", *optimum * 1e3, o.search.evaluations,
-           o.search.space_size);
+    if (status == FB_OK) {
+        char params[512];
+        point_text(c->rq.family->kernel(c->rq.kernel), &o.search.best, params, sizeof params);
+        printf("  recorded optimum: %.4f ms over %d evaluable points of %d: %s\n", *optimum * 1e3, o.search.evaluations,
+               o.search.space_size, params);
+    }
     fb_tune_outcome_free(&o);
     return status;
 }

@@ -13,7 +13,11 @@
 #     OUTDIR/tune-study-2-prior-1.md (recording 2, the prior fit to 1) and
 #     OUTDIR/tune-noise.md (scripts/tune-noise.sh 1 2: whether each pair's
 #     optimum reproduces within 5%, the condition for the target to mean
-#     anything).
+#     anything);
+#   - OUTDIR/verify-R/verify.md: scripts/tune-verify.sh on each recording,
+#     the points the searches ended at timed again against the recorded
+#     optimum, head to head in 7 rounds: the verdict that does not hang on
+#     the recording's own noise.
 # Commit OUTDIR under results/reference/ (gzip the .jsonl files) and put the
 # summary rows in docs/tuning.md. Time: not yet measured on a GPU (the VM's
 # PoCL: 8 min per --repeat 3 recording); run it as its own device command.
@@ -40,4 +44,9 @@ if [ "$recordings" -ge 2 ]; then
   scripts/tune-noise.sh "$out/tune-study-1.jsonl" "$out/tune-study-2.jsonl" >"$out/tune-noise.md" ||
     echo "FAILED ($?): tune-noise" | tee -a "$log"
 fi
+for r in $(seq 1 "$recordings"); do
+  scripts/tune-verify.sh "$bin" "$out/tune-study-$r.jsonl" "$backend" "$out/verify-$r" 100 7 >/dev/null 2>>"$log" ||
+    echo "FAILED ($?): the re-timed verdict of recording $r" | tee -a "$log"
+done
 tail -4 "$out/tune-study-1.md"
+tail -4 "$out/verify-1/verify.md"

@@ -206,7 +206,17 @@ echo "== a strategy replayed on the recorded exhaustive sweep"
 "$bin" tune --matrix gen:cube:8 --kernel csr-vector --strategy anneal --replay "$work/tune.jsonl" --seeds 20 \
   > "$work/replay.txt" 2> "$work/replay.log"
 grep -Eq 'replay over 20 seeds: .* within 5% of the optimum in [0-9]+' "$work/replay.txt" || fail "no replay summary"
-grep -q 'recorded optimum' "$work/replay.txt" || fail "no recorded optimum"
+grep -Eq 'recorded optimum: [0-9.]+ ms over [0-9]+ evaluable points of [0-9]+: WG_SIZE=[0-9]+ VECTOR_SIZE=[0-9]+$' \
+  "$work/replay.txt" || fail "no recorded optimum with its point"
+# where the 20 seeds ended: distinct points whose seeds add up to 20, the
+# recorded optimum's ratio 1.000x
+[ "$(sed -n 's/^  ends: .* in \([0-9]*\) seeds (.*/\1/p' "$work/replay.txt" | awk '{ n += $1 } END { print n }')" = 20 ] ||
+  fail "the seeds' end points do not add up to 20: $(grep ends: "$work/replay.txt")"
+[ "$(grep '^  ends: ' "$work/replay.txt" | sort -u | wc -l)" = "$(grep -c '^  ends: ' "$work/replay.txt")" ] ||
+  fail "an end point is listed twice"
+opt=$(sed -n 's/.*recorded optimum: .*: //p' "$work/replay.txt")
+! grep -q "^  ends: $opt in " "$work/replay.txt" || grep -q "^  ends: $opt in [0-9]* seeds (1.000x)" "$work/replay.txt" ||
+  fail "the optimum's own end point is not 1.000x"
 echo "== the rounds of a sweep --repeat run are one cost (their median); a later run replaces an earlier one"
 # from tune.jsonl's points: an earlier run where one point is 1 ns, then 3
 # rounds of a later one where the slowest point is 1 ns in the last round

@@ -2,8 +2,10 @@
 # tune_study_run.sh FLOWBENCH SRCDIR WORKDIR - the GPU node's tune-study
 # script (scripts/device/tune-study-run.sh, run only where a GPU is lent)
 # on this machine's OpenCL device and a small suite: two recordings of 3
-# rounds each, the study of each (the summary rows) and their noise table,
-# so a GPU session finds a script that works.
+# rounds each, the study of each (the summary rows), their noise table and
+# the re-timed verdict of each (scripts/tune-verify.sh), so a GPU session
+# finds a script that works; then the verdict of a recording whose optimum
+# was made a lie, which only the re-timing sees through.
 set -uo pipefail
 bin=$1 src=$2 work=$3
 fail() { echo "FAIL: $*"; exit 1; }
@@ -34,4 +36,27 @@ for f in tune-study-1.md tune-study-2-prior-1.md; do
     fail "$f has no summary row: $(tail -3 "$work/out/$f")"
 done
 [ "$(grep -c '| csr-vector | 41 |' "$work/out/tune-noise.md")" -eq 2 ] || fail "noise table: $(cat "$work/out/tune-noise.md")"
-echo "ok: two recordings in rounds, their studies and the noise table"
+for r in 1 2; do
+  v=$work/out/verify-$r
+  grep -Eq '^\| anneal \(prior start\) \| 2 \| [0-9.]+ / [0-9.]+ \([0-9]+%\) \| [0-2] \| [0-2] \| [0-2] \| [0-2] \|$' "$v/verify.md" ||
+    fail "verify-$r has no summary row: $(tail -4 "$v/verify.md")"
+  jq -e -s '[.[] | select(.type == "measurement" and .status == "ok")] | (map(.round) | unique) == [1, 2, 3, 4, 5, 6, 7]
+            and (map(.case | sub("[.][0-9]+$"; "")) | unique | length) == 2' "$v/verify.jsonl" > /dev/null ||
+    fail "verify-$r did not time both pairs in 7 rounds"
+done
+
+# A recording whose optimum is a lie: gen:cube:8's slowest point (over its
+# rounds) recorded at 1 ns. Every search is then "far" from it on the
+# recording, and within 5% of it timed again: the verdict is the new times'.
+rec=$work/out/tune-study-1.jsonl
+slow=$(jq -c -s '[.[] | select(.type == "measurement" and .status == "ok" and .matrix.source == "gen:cube:8")]
+                 | group_by(.params | tostring) | max_by(map(.stats.median_s) | add) | .[0].params' "$rec")
+jq -c --argjson p "$slow" 'if .type == "measurement" and .matrix.source == "gen:cube:8" and .params == $p
+                           then .stats.median_s = 1e-9 else . end' "$rec" > "$work/liar.jsonl"
+(cd "$src" && scripts/tune-verify.sh "$bin" "$work/liar.jsonl" opencl "$work/liar" 10 3) > "$work/liar.md" 2> "$work/liar.err" ||
+  fail "tune-verify.sh on the tampered recording exited $?: $(tail -3 "$work/liar.err")"
+point=$(jq -r 'del(.BLOCK_SIZE) | to_entries | map("\(.key)=\(.value)") | join(" ")' <<<"$slow")
+grep -q "	gen:cube:8	csr-vector	optimum	$point	" "$work/liar/ends.tsv" || fail "the lie ($point) is not the optimum timed again"
+[ "$(grep -Ec '^\| gen:cube:8 \| csr-vector \| anneal \(.* start\) \| [0-9.]+ / [0-9]+ \| [0-9]+% \| 100% \| 100% \| 100% \|' "$work/liar.md")" -eq 2 ] ||
+  fail "timed again, a search is not within 5% of the slowest point: $(grep 'gen:cube:8' "$work/liar.md")"
+echo "ok: two recordings in rounds, their studies, the noise table and the re-timed verdicts (a lying optimum seen through)"
