@@ -78,8 +78,8 @@ resume=()
 
 # Per pair and strategy: the recorded share of seeds within 5% (tune-study's
 # verdict) and the re-timed shares, by each point's median, worst and best
-# round; a failed or missing time is a miss, a round without the optimum's
-# time is skipped.
+# round; a failed time is a miss (so is a point never timed), a round
+# without the optimum's time is skipped.
 jq -n -r --rawfile ends "$ends" --slurpfile recs "$dir/verify.jsonl" '
   def text: del(.BLOCK_SIZE) | to_entries | map("\(.key)=\(.value)") | join(" ");
   def x: if . >= 1e9 then "failed" else (. * 100 | round) as $c
