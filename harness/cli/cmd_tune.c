@@ -56,7 +56,7 @@ static const fb_option options[] = {
     {"no-cache", NULL, "do not store the best point", 0},
     {"no-variants", NULL, "do not measure the other variants for comparison", 0},
     {"replay", "FILE", "take costs from a recorded sweep of this kernel instead of measuring", 0},
-    {"seeds", "N", "with --replay: repeat the search for N seeds and report how often it gets within 5%", 0},
+    {"seeds", "N", "with --replay: repeat the search for N seeds; how often it got within 5%, where it ended", 0},
     FB_CLI_USER_KERNEL_OPTIONS,
     {"start", "S", "anneal's first point: prior (the prior's prediction when one fits; the default) or default", 0},
     {"prior", "FILE", "the start-point prior (default tuning-prior.json beside the cache)", 0},
