@@ -20,7 +20,14 @@
 #     the recording's own noise.
 # Commit OUTDIR under results/reference/ (gzip the .jsonl files) and put the
 # summary rows in docs/tuning.md. Time: not yet measured on a GPU (the VM's
-# PoCL: 8 min per --repeat 3 recording); run it as its own device command.
+# PoCL: 8 min per --repeat 3 recording, 3 min per re-timed verdict); run it
+# as its own device command. Run again on the same OUTDIR, it resumes: the
+# recordings and the verdicts' sweeps go on from their last record, and
+# the tables are written again. So on a device machine, whose commands stop
+# at 10 minutes, put OUTDIR in an ignored folder of the checkout (it stays
+# while the machine is warm, e.g. results/tune-gpu), run `timeout 570
+# scripts/device/tune-study-run.sh results/tune-gpu` until the log says
+# "done", then tar it into $OUT (only 8 files come back from there).
 # TUNE_STUDY_SUITE replaces the suite (to try the script on a small one).
 set -uo pipefail
 out=${1:?usage: tune-study-run.sh OUTDIR [BACKEND]}
@@ -33,8 +40,10 @@ bin=${FLOWBENCH:-$root/build-gpu/flowbench}
 log=$out/tune-study.log
 for r in $(seq 1 "$recordings"); do
   echo "== recording $r of $recordings on $backend" | tee -a "$log"
-  "$bin" sweep "${TUNE_STUDY_SUITE:-$root/cases/tune-study.suite}" --backend "$backend" --repeat 3 --out "$out/tune-study-$r.jsonl" \
-    >>"$log" 2>&1 || echo "FAILED ($?): recording $r" | tee -a "$log"
+  resume=()
+  [ -s "$out/tune-study-$r.jsonl" ] && resume=(--resume)
+  "$bin" sweep "${TUNE_STUDY_SUITE:-$root/cases/tune-study.suite}" --backend "$backend" --repeat 3 \
+    --out "$out/tune-study-$r.jsonl" "${resume[@]}" >>"$log" 2>&1 || echo "FAILED ($?): recording $r" | tee -a "$log"
 done
 scripts/tune-study.sh "$bin" "$out/tune-study-1.jsonl" "$backend" 100 >"$out/tune-study-1.md" 2>>"$log" ||
   echo "FAILED ($?): the study of recording 1" | tee -a "$log"
@@ -48,5 +57,6 @@ for r in $(seq 1 "$recordings"); do
   scripts/tune-verify.sh "$bin" "$out/tune-study-$r.jsonl" "$backend" "$out/verify-$r" 100 7 >/dev/null 2>>"$log" ||
     echo "FAILED ($?): the re-timed verdict of recording $r" | tee -a "$log"
 done
+echo "== done" | tee -a "$log"
 tail -4 "$out/tune-study-1.md"
 tail -4 "$out/verify-1/verify.md"

@@ -4,8 +4,9 @@
 # on this machine's OpenCL device and a small suite: two recordings of 3
 # rounds each, the study of each (the summary rows), their noise table and
 # the re-timed verdict of each (scripts/tune-verify.sh), so a GPU session
-# finds a script that works; then the verdict of a recording whose optimum
-# was made a lie, which only the re-timing sees through.
+# finds a script that works; run again, it resumes without measuring
+# anything twice; then the verdict of a recording whose optimum was made a
+# lie, which only the re-timing sees through.
 set -uo pipefail
 bin=$1 src=$2 work=$3
 fail() { echo "FAIL: $*"; exit 1; }
@@ -44,6 +45,17 @@ for r in 1 2; do
             and (map(.case | sub("[.][0-9]+$"; "")) | unique | length) == 2' "$v/verify.jsonl" > /dev/null ||
     fail "verify-$r did not time both pairs in 7 rounds"
 done
+
+# Run again on the same OUTDIR (a device command that stopped at its time
+# limit): it resumes, measuring nothing twice, and writes the tables again.
+measured() { jq -s '[.[] | select(.type == "measurement")] | length' "$1"; }
+before="$(measured "$work/out/tune-study-1.jsonl") $(measured "$work/out/verify-1/verify.jsonl")"
+(cd "$src" && TUNE_STUDY_SUITE=$work/small.suite FLOWBENCH=$bin scripts/device/tune-study-run.sh "$work/out" opencl) \
+  > "$work/rerun.log" 2>&1 || fail "tune-study-run.sh, run again, exited $?: $(tail -3 "$work/rerun.log")"
+after="$(measured "$work/out/tune-study-1.jsonl") $(measured "$work/out/verify-1/verify.jsonl")"
+[ "$before" = "$after" ] || fail "run again, it measured again: records $before before, $after after"
+[ "$(grep -c '^== done' "$work/out/tune-study.log")" -eq 2 ] || fail "run again, it did not finish: $(tail -3 "$work/out/tune-study.log")"
+! grep -q FAILED "$work/out/tune-study.log" || fail "run again: $(grep FAILED "$work/out/tune-study.log")"
 
 # A recording whose optimum is a lie: gen:cube:8's slowest point (over its
 # rounds) recorded at 1 ns. Every search is then "far" from it on the
