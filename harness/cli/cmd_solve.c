@@ -341,7 +341,7 @@ static fb_status run_ranks(const fb_parsed *args, const solve_opts *o, fb_solve_
     solve_run s;
     fb_ns_dist d;
     fb_ns whole;
-    json_t *mpi = NULL;
+    json_t *mpi = NULL, *meters = NULL;
     char reason[1024] = "";
     solve_opts mine = *o;
     memset(&s, 0, sizeof s), memset(&d, 0, sizeof d), memset(&whole, 0, sizeof whole);
@@ -356,15 +356,13 @@ static fb_status run_ranks(const fb_parsed *args, const solve_opts *o, fb_solve_
     if (!mine.quiet && !on_device(s.t))
         fprintf(stderr, "solve %s: %d nodes on %d ranks, %d threads each\n", c->name, c->mesh.nnodes, fb_comm_size(),
                 omp_get_max_threads());
-    run_status = time_loop(&mine, &s.ns, &s.log, NULL);
-    fb_energy_reading_unavailable(&s.log.energy, "none",
-                                  "on several MPI ranks: each rank's device would need its own meter, summed (not "
-                                  "done yet)");
+    run_status = time_loop(&mine, &s.ns, &s.log, fb_target_energy(s.t));
     if (run_status != FB_OK && run_status != FB_ERR_CHECK && run_status != FB_ERR_INTERRUPTED) {
         status = run_status;
         goto fail;
     }
     if (run_status != FB_OK) snprintf(reason, sizeof reason, "%s", fb_error_message());
+    FB_CHECK(fb_solve_ranks_energy(&s.log.energy, fb_target_energy(s.t), &meters));
     FB_CHECK(fb_ns_device_download(&s.ns, &s.log.download_s));
     FB_CHECK(fb_solve_ranks_gather(c, &s.ns, &whole));
     mpi = fb_solve_ranks_json(&s.ns, &s.log);
@@ -376,6 +374,7 @@ static fb_status run_ranks(const fb_parsed *args, const solve_opts *o, fb_solve_
         s.rec = fb_solve_record(c, &whole, &s.log, fb_target_info(s.t), s.stream_gbs, s.rss_setup, s.validation,
                                 verdict, run_status == FB_OK ? NULL : reason);
         json_object_set(s.rec, "mpi", mpi);
+        if (json_object_get(s.rec, "energy")) json_object_set(json_object_get(s.rec, "energy"), "meters", meters);
         fb_solve_print_table(table, c, &whole, &s.log, fb_target_info(s.t), s.stream_gbs, s.rss_setup, s.validation);
         fb_solve_ranks_print(table, mpi);
         FB_CHECK(write_outputs(args, c, &whole, fb_target_info(s.t), s.rec));
@@ -385,6 +384,7 @@ static fb_status run_ranks(const fb_parsed *args, const solve_opts *o, fb_solve_
 fail:
     whole.dev = NULL; /* s.ns's, freed with it */
     json_decref(mpi);
+    json_decref(meters);
     fb_ns_free(&whole);
     free_run(&s);
     fb_ns_dist_free(&d);

@@ -38,6 +38,8 @@ int fb_energy_available(const fb_energy_meter *m, const char **why)
     return m && !m->unavailable[0];
 }
 
+const char *fb_energy_meter_id(const fb_energy_meter *m) { return m ? m->id : ""; }
+
 const char *fb_energy_throttle_unavailable(const fb_energy_meter *m)
 {
     return m ? m->throttle_unavailable : "no energy meter";
@@ -223,6 +225,95 @@ void fb_energy_reading_unavailable(fb_energy_reading *r, const char *source, con
     snprintf(r->source, sizeof r->source, "%s", source);
     snprintf(r->unavailable, sizeof r->unavailable, "%s", reason);
     snprintf(r->throttle_unavailable, sizeof r->throttle_unavailable, "%s", reason);
+}
+
+/* ---- several processes' readings as one (energy.h: fb_energy_sum) ---- */
+
+/* The lowest process on meter[i]'s meter: the one whose reading counts. */
+static int first_on_meter(const char *const *meter, int i)
+{
+    for (int j = 0; j < i; ++j)
+        if (strcmp(meter[j], meter[i]) == 0) return j;
+    return i;
+}
+
+static void widen_range(int *has, double *lo, double *hi, int other_has, double other_lo, double other_hi)
+{
+    if (!other_has) return;
+    widen(has, lo, hi, other_lo);
+    widen(has, lo, hi, other_hi);
+}
+
+static void merge_state(fb_energy_reading *t, const fb_energy_reading *r, int rank)
+{
+    widen_range(&t->has_sm, &t->sm_mhz_min, &t->sm_mhz_max, r->has_sm, r->sm_mhz_min, r->sm_mhz_max);
+    widen_range(&t->has_mem, &t->mem_mhz_min, &t->mem_mhz_max, r->has_mem, r->mem_mhz_min, r->mem_mhz_max);
+    widen_range(&t->has_cpu, &t->cpu_mhz_min, &t->cpu_mhz_max, r->has_cpu, r->cpu_mhz_min, r->cpu_mhz_max);
+    if (r->has_temp) {
+        t->temp_c_start = t->has_temp ? fmin(t->temp_c_start, r->temp_c_start) : r->temp_c_start;
+        t->temp_c_max = t->has_temp ? fmax(t->temp_c_max, r->temp_c_max) : r->temp_c_max;
+        t->has_temp = 1;
+    }
+    if (r->has_app_sm && (!t->has_app_sm || r->app_sm_mhz < t->app_sm_mhz)) t->app_sm_mhz = r->app_sm_mhz;
+    t->has_app_sm |= r->has_app_sm;
+    t->has_reasons |= r->has_reasons;
+    t->reasons |= r->reasons;
+    if (r->throttled && !t->throttled) {
+        t->throttled = 1;
+        snprintf(t->throttle_why, sizeof t->throttle_why, "rank %d: %.180s", rank, r->throttle_why);
+    }
+    if (!r->throttle_checked && t->throttle_checked) {
+        t->throttle_checked = 0;
+        snprintf(t->throttle_unavailable, sizeof t->throttle_unavailable, "rank %d: %.300s", rank,
+                 r->throttle_unavailable);
+    }
+}
+
+static void add_meter(fb_energy_reading *t, const fb_energy_reading *r, int rank)
+{
+    if (strcmp(t->source, r->source) != 0) snprintf(t->source, sizeof t->source, "mixed");
+    if (strcmp(t->method, r->method) != 0) snprintf(t->method, sizeof t->method, "mixed");
+    t->joules += r->joules;
+    t->window_s = fmax(t->window_s, r->window_s);
+    t->min_window_s = fmax(t->min_window_s, r->min_window_s);
+    t->busy_s = fmax(t->busy_s, r->busy_s);
+    t->ndomains = 0; /* package-0 of two hosts are two packages: the parts stay per meter */
+    merge_state(t, r, rank);
+}
+
+static json_t *meters_json(const fb_energy_reading *r, const char *const *meter, int n)
+{
+    json_t *all = json_array();
+    for (int i = 0; all && i < n; ++i) {
+        if (first_on_meter(meter, i) != i) continue;
+        json_t *ranks = json_array();
+        for (int j = i; j < n; ++j)
+            if (strcmp(meter[j], meter[i]) == 0) json_array_append_new(ranks, json_integer(j));
+        json_t *one = json_pack("{s:s, s:o}", "meter", meter[i], "ranks", ranks);
+        if (one && r[i].state == FB_ENERGY_MEASURED) json_object_set_new(one, "joules", json_real(r[i].joules));
+        json_array_append_new(all, one);
+    }
+    return all;
+}
+
+void fb_energy_sum(const fb_energy_reading *r, const char *const *meter, int n, fb_energy_reading *total,
+                   json_t **meters)
+{
+    char why[320];
+    if (meters) *meters = meters_json(r, meter, n);
+    for (int i = 0; i < n; ++i)
+        if (r[i].state != FB_ENERGY_MEASURED) {
+            snprintf(why, sizeof why, "rank %d: %.300s", i, r[i].state ? r[i].unavailable : "no energy meter");
+            fb_energy_reading_unavailable(total, r[i].source, why);
+            return;
+        }
+    *total = r[0];
+    total->throttle_checked = 1; /* until a rank says otherwise */
+    total->throttled = 0;
+    total->throttle_why[0] = total->throttle_unavailable[0] = 0;
+    merge_state(total, &r[0], 0);
+    for (int i = 1; i < n; ++i)
+        if (first_on_meter(meter, i) == i) add_meter(total, &r[i], i);
 }
 
 static const char *const reason_names[] = {

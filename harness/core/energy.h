@@ -88,6 +88,22 @@ fb_status fb_energy_unavailable(const char *reason, fb_energy_meter **out);
 /* 1 when joules can be read; else 0 and *why says why. */
 int fb_energy_available(const fb_energy_meter *m, const char **why);
 
+/* Which meter this is on its host ("nvml:0000:65:00.0", "rapl"; "" for
+ * none): processes whose meters have the same id on one host read the
+ * same joules (fb_energy_sum counts them once). */
+const char *fb_energy_meter_id(const fb_energy_meter *m);
+
+/* Several processes' readings as one (a run on several MPI ranks): r[i]
+ * is process i's reading and meter[i] its meter's "HOST/ID". Processes
+ * that share a meter (ranks on one GPU, ranks on one host's RAPL) count
+ * once, by the lowest one's reading, and distinct meters' joules add up;
+ * the window is the longest. A process without joules makes the total
+ * unavailable, naming it; a throttled one makes it throttled, naming it.
+ * *meters (when meters is not NULL): [{"meter", "ranks", "joules"}], what
+ * was summed. */
+void fb_energy_sum(const fb_energy_reading *r, const char *const *meter, int n, fb_energy_reading *total,
+                   json_t **meters);
+
 /* "" when the meter can judge throttling; else why not. */
 const char *fb_energy_throttle_unavailable(const fb_energy_meter *m);
 

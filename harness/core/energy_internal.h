@@ -27,6 +27,7 @@ typedef struct fb_energy_sample {
 
 struct fb_energy_meter {
     char source[8];                 /* "nvml", "rapl", "none" */
+    char id[80];                    /* which meter on this host: "nvml:BUS_ID", "rapl"; "" for none */
     char method[16];                /* "counter", "power-integral" */
     char unavailable[320];          /* why no joules; "" when they can be read */
     char throttle_unavailable[320]; /* why no throttle check; "" when one runs */

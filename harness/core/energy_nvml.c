@@ -157,6 +157,7 @@ fb_status fb_energy_open_nvml(const char *pci_bus_id, fb_energy_meter **out)
     FB_CHECK(fb_energy_meter_new(&m));
     FB_ALLOC(n, 1, "the NVML meter");
     snprintf(m->source, sizeof m->source, "nvml");
+    snprintf(m->id, sizeof m->id, "nvml:%s", pci_bus_id);
     m->min_window_s = FB_ENERGY_NVML_WINDOW_S;
     m->impl = n;
     m->close_impl = close_nvml;

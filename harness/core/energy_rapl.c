@@ -211,6 +211,7 @@ fb_status fb_energy_open_rapl(fb_energy_meter **out)
     FB_CHECK(fb_energy_meter_new(&m));
     FB_ALLOC(r, 1, "the RAPL meter");
     snprintf(m->source, sizeof m->source, "rapl");
+    snprintf(m->id, sizeof m->id, "rapl"); /* every package of the host: one meter per host */
     snprintf(m->method, sizeof m->method, "counter");
     m->min_window_s = FB_ENERGY_RAPL_WINDOW_S;
     m->impl = r;

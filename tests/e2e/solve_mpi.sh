@@ -9,7 +9,8 @@
 # device solver on 2 and 4 ranks sharing it (docs/solver.md, "Device
 # backends on several ranks") equal to the single-process OpenCL run, with
 # both CGs and in the mesh's order; what cannot run on several ranks
-# refused in one line by rank 0; the scaling study's records.
+# refused in one line by rank 0; the scaling study's records; the energy of
+# ranks sharing one meter counted once.
 set -euo pipefail
 bin=$1; src=$2; dir=$3
 mpiexec=${FB_MPIEXEC:-mpirun}
@@ -96,3 +97,24 @@ jq -e -s '[.[] | select(.type == "measurement")] | map(.mesh.nodes) == [3375, 68
   { echo "FAIL: weak scaling grows the cube 15 -> 19 nodes per side"; cat "$dir/weak.txt"; exit 1; }
 grep -q "efficiency" "$dir/scaling.txt" || { echo "FAIL: no scaling table"; exit 1; }
 echo "ok: scaling studies"
+
+# energy on several ranks (docs/solver.md): each rank reads its meter over
+# its time loop and the ranks' readings are one, a meter shared on a host
+# counted once (the arithmetic: unit.test_energy). Here both ranks are on
+# this host's RAPL, a fake powercap tree: one meter, ranks [0, 1].
+pc=$dir/powercap
+mkdir -p "$pc/intel-rapl:0"
+echo package-0 > "$pc/intel-rapl:0/name"; echo 1000000 > "$pc/intel-rapl:0/energy_uj"
+FLOWBENCH_POWERCAP_ROOT=$pc "$mpiexec" -np 2 "$bin" solve cavity --steps 2 --no-stream --quiet --out "$dir/energy.jsonl" \
+  > "$dir/energy.txt" 2>&1 || { echo "FAIL: energy on 2 ranks:"; tail -5 "$dir/energy.txt"; exit 1; }
+jq -e 'select(.type == "measurement") | .energy | .source == "rapl" and (.meters | length) == 1
+       and .meters[0].ranks == [0, 1] and (.meters[0].meter | endswith("/rapl"))
+       and .joules_to_solution == .meters[0].joules' "$dir/energy.jsonl" > /dev/null ||
+  { echo "FAIL: energy on 2 ranks sharing RAPL: $(jq -c 'select(.type == "measurement") | .energy' "$dir/energy.jsonl")"; exit 1; }
+grep -q '^  energy (rapl counter): ' "$dir/energy.txt" || { echo "FAIL: no energy line"; cat "$dir/energy.txt"; exit 1; }
+FLOWBENCH_POWERCAP_ROOT=$dir/absent "$mpiexec" -np 2 "$bin" solve cavity --steps 2 --no-stream --quiet \
+  --out "$dir/no-energy.jsonl" > "$dir/no-energy.txt" 2>&1 || { echo "FAIL: 2 ranks without RAPL"; exit 1; }
+jq -e 'select(.type == "measurement") | .energy | .source == "none"
+       and (.unavailable | startswith("rank 0: RAPL: '"$dir"'/absent"))' "$dir/no-energy.jsonl" > /dev/null ||
+  { echo "FAIL: energy unavailable on 2 ranks: $(jq -c 'select(.type == "measurement") | .energy' "$dir/no-energy.jsonl")"; exit 1; }
+echo "ok: energy on several ranks"

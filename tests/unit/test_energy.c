@@ -508,6 +508,122 @@ static void test_unavailable_meter(void **state)
     fb_energy_close(m);
 }
 
+/* ---- several ranks' readings as one (fb_energy_sum) ---- */
+
+/* A measured reading as a meter would leave it: J joules over W seconds,
+ * SM clocks LO..HI, checked for throttling and not throttled. */
+static fb_energy_reading measured(const char *source, double joules, double window_s, double lo, double hi)
+{
+    fb_energy_reading r;
+    memset(&r, 0, sizeof r);
+    r.state = FB_ENERGY_MEASURED;
+    snprintf(r.source, sizeof r.source, "%s", source);
+    snprintf(r.method, sizeof r.method, "counter");
+    r.joules = joules;
+    r.window_s = window_s;
+    r.min_window_s = 1;
+    r.runs = 20;
+    r.has_sm = 1;
+    r.sm_mhz_min = lo;
+    r.sm_mhz_max = hi;
+    r.throttle_checked = 1;
+    r.ndomains = 1;
+    snprintf(r.domain[0], sizeof r.domain[0], "package-0");
+    r.domain_joules[0] = joules;
+    return r;
+}
+
+static void assert_ranks(json_t *meter, const char *name, int first, int count)
+{
+    assert_string_equal(json_string_value(json_object_get(meter, "meter")), name);
+    json_t *ranks = json_object_get(meter, "ranks");
+    assert_int_equal(json_array_size(ranks), count);
+    for (int i = 0; i < count; ++i)
+        assert_int_equal(json_integer_value(json_array_get(ranks, i)), first + i);
+}
+
+static void test_sum_counts_a_shared_meter_once(void **state)
+{
+    /* 4 ranks: 0 and 1 on one GPU of host a, 2 and 3 on one GPU of host b;
+     * each pair's readings are the same device's joules, seen twice */
+    const fb_energy_reading r[] = {measured("nvml", 100, 2.0, 1900, 1980), measured("nvml", 101, 2.1, 1900, 1980),
+                                   measured("nvml", 60, 1.5, 1700, 1980), measured("nvml", 61, 1.6, 1800, 1980)};
+    const char *meter[] = {"a/nvml:0000:65:00.0", "a/nvml:0000:65:00.0", "b/nvml:0000:65:00.0", "b/nvml:0000:65:00.0"};
+    fb_energy_reading t;
+    json_t *meters = NULL;
+    (void)state;
+    fb_energy_sum(r, meter, 4, &t, &meters);
+    assert_int_equal(t.state, FB_ENERGY_MEASURED);
+    assert_true(t.joules == 160);   /* rank 0's and rank 2's, not all four (322) */
+    assert_true(t.window_s == 2.0); /* the longest of the counted */
+    assert_string_equal(t.source, "nvml");
+    assert_true(t.sm_mhz_min == 1700 && t.sm_mhz_max == 1980);
+    assert_int_equal(t.ndomains, 0); /* two hosts' package-0 are two packages */
+    assert_true(t.throttle_checked && !t.throttled);
+    assert_int_equal(json_array_size(meters), 2);
+    assert_ranks(json_array_get(meters, 0), "a/nvml:0000:65:00.0", 0, 2);
+    assert_ranks(json_array_get(meters, 1), "b/nvml:0000:65:00.0", 2, 2);
+    assert_true(json_real_value(json_object_get(json_array_get(meters, 1), "joules")) == 60);
+    json_decref(meters);
+
+    /* one meter for every rank: the reading is rank 0's, domains and all */
+    const char *one[] = {"a/rapl", "a/rapl"};
+    fb_energy_sum(r, one, 2, &t, NULL);
+    assert_true(t.joules == 100 && t.window_s == 2.0);
+    assert_int_equal(t.ndomains, 1);
+    assert_true(t.domain_joules[0] == 100);
+}
+
+static void test_sum_names_the_rank_without_joules_or_throttled(void **state)
+{
+    fb_energy_reading r[3] = {measured("rapl", 10, 1, 0, 0), measured("rapl", 12, 1, 0, 0),
+                              measured("nvml", 5, 1, 0, 0)};
+    const char *meter[] = {"a/rapl", "b/rapl", "b/nvml:0000:65:00.0"};
+    fb_energy_reading t;
+    json_t *meters = NULL;
+    (void)state;
+    /* distinct meters of two kinds add up, as a "mixed" source */
+    fb_energy_sum(r, meter, 3, &t, NULL);
+    assert_true(t.joules == 27);
+    assert_string_equal(t.source, "mixed");
+    /* a throttled rank throttles the run, named */
+    r[2].throttled = 1;
+    snprintf(r[2].throttle_why, sizeof r[2].throttle_why, "the GPU reported sw_power_cap");
+    r[2].has_reasons = 1;
+    r[2].reasons = 0x4;
+    fb_energy_sum(r, meter, 3, &t, NULL);
+    assert_true(t.throttled && t.throttle_checked);
+    assert_string_equal(t.throttle_why, "rank 2: the GPU reported sw_power_cap");
+    assert_true(t.reasons == 0x4);
+    /* a rank that could not judge throttling leaves the run unjudged, named */
+    r[1].throttle_checked = 0;
+    snprintf(r[1].throttle_unavailable, sizeof r[1].throttle_unavailable, "CPU frequency: no cpufreq");
+    fb_energy_sum(r, meter, 3, &t, NULL);
+    assert_false(t.throttle_checked);
+    assert_string_equal(t.throttle_unavailable, "rank 1: CPU frequency: no cpufreq");
+    /* a rank without joules makes the total unavailable, named; the meters still say who was where */
+    fb_energy_reading_unavailable(&r[1], "none", "RAPL: /sys/class/powercap: No such file or directory");
+    fb_energy_sum(r, meter, 3, &t, &meters);
+    assert_int_equal(t.state, FB_ENERGY_UNAVAILABLE);
+    assert_string_equal(t.unavailable, "rank 1: RAPL: /sys/class/powercap: No such file or directory");
+    assert_int_equal(json_array_size(meters), 3);
+    assert_null(json_object_get(json_array_get(meters, 1), "joules"));
+    json_decref(meters);
+}
+
+static void test_meter_ids(void **state)
+{
+    fb_energy_meter *m = NULL;
+    (void)state;
+    m = open_fake();
+    assert_string_equal(fb_energy_meter_id(m), "nvml:" BUS);
+    fb_energy_close(m);
+    assert_int_equal(fb_energy_unavailable("none here", &m), FB_OK);
+    assert_string_equal(fb_energy_meter_id(m), "");
+    fb_energy_close(m);
+    assert_string_equal(fb_energy_meter_id(NULL), "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -524,6 +640,9 @@ int main(void)
         cmocka_unit_test_setup(test_rapl_wraparound, setup),
         cmocka_unit_test_setup(test_cpu_frequency_change_throttles, setup),
         cmocka_unit_test_setup(test_unavailable_meter, setup),
+        cmocka_unit_test_setup(test_sum_counts_a_shared_meter_once, setup),
+        cmocka_unit_test_setup(test_sum_names_the_rank_without_joules_or_throttled, setup),
+        cmocka_unit_test_setup(test_meter_ids, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
