@@ -259,6 +259,7 @@ static void print_decomposed(FILE *f, const json_t *rec)
                 fb_json_str(q, "device"), cells, ms(q, "compute_s"), ms(q, "edge_copy_s"), ms(q, "halo_s"),
                 ms(q, "allreduce_s"));
     }
+    fb_cli_print_energy(f, NULL, json_object_get(rec, "energy"));
     if (*fb_json_str(rec, "reason")) fprintf(f, "  reason: %s\n", fb_json_str(rec, "reason"));
 }
 

@@ -13,7 +13,6 @@
 #include <stdio.h>
 
 #include "../backends/target.h"
-#include "../core/energy.h"
 #include "../core/params.h"
 #include "../solver/cases.h"
 #include "../solver/ns_dist.h"
@@ -53,13 +52,6 @@ int fb_solve_ranks_interrupted(void);
  * gathered fields, time and step count of ns (for validation, VTK,
  * profiles and the record); other ranks leave it untouched. */
 fb_status fb_solve_ranks_gather(fb_solve_case *c, const fb_ns *ns, fb_ns *whole);
-
-/* Collective: every rank's energy reading over its time loop (*energy,
- * from its device's meter m) as one, on every rank: the meters the ranks
- * share on a host (one GPU, one host's RAPL) counted once, the others'
- * joules added (fb_energy_sum). *meters: what was summed, for the record's
- * energy.meters. */
-fb_status fb_solve_ranks_energy(fb_energy_reading *energy, const fb_energy_meter *m, json_t **meters);
 
 /* Collective: the record's "mpi" object (ranks, hosts, library, the
  * partition, halo and reduction time, imbalance, traffic per step). Every

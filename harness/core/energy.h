@@ -104,6 +104,12 @@ const char *fb_energy_meter_id(const fb_energy_meter *m);
 void fb_energy_sum(const fb_energy_reading *r, const char *const *meter, int n, fb_energy_reading *total,
                    json_t **meters);
 
+/* Collective (comm.h): this rank's reading *energy of its meter m, with
+ * every rank's, as one on every rank (fb_energy_sum over "HOST/ID"
+ * meters, so ranks on two hosts never share one). *meters: what was
+ * summed, for the record's energy.meters (the caller releases it). */
+fb_status fb_energy_sum_ranks(fb_energy_reading *energy, const fb_energy_meter *m, json_t **meters);
+
 /* "" when the meter can judge throttling; else why not. */
 const char *fb_energy_throttle_unavailable(const fb_energy_meter *m);
 

@@ -242,6 +242,9 @@ typedef struct fb_heat2d_dist_result {
     uint64_t field_hash, single_hash; /* of the two fields' doubles: runs compare across processes */
     fb_heat2d_result single;          /* the single-device run and its judgement */
     int own_error;                    /* on failure: 1 when this rank's own (print it), 0 when shared */
+    /* the timed transients' energy, every rank's device summed (fb_energy_sum_ranks), and what was summed */
+    fb_energy_reading energy;
+    json_t *energy_meters;
 } fb_heat2d_dist_result;
 
 /* Runs on every rank together (collective): opens this rank's device

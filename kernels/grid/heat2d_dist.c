@@ -357,11 +357,19 @@ static fb_status timed_runs(dist_run *s, fb_heat2d_dist_result *r, fb_heat2d_ran
 {
     fb_status status = FB_OK;
     const int n = s->cfg->repeats;
+    fb_energy_meter *meter = fb_target_energy(s->t);
+    long iterations = 0;
+    double busy = 0;
+    fb_energy_start(meter); /* over every timed transient, as a kernel's window is over its samples */
     for (int k = 0; k < n; ++k) {
         FB_CHECK(transient(s));
+        fb_energy_poll(meter);
         all[k] = s->times;
         r->walls[k] = s->times.wall_s / s->times.iterations;
+        iterations += s->times.iterations, busy += s->times.wall_s;
     }
+    fb_energy_stop(meter, iterations, 0, busy, &r->energy);
+    FB_CHECK(fb_energy_sum_ranks(&r->energy, meter, &r->energy_meters));
     /* a repeat takes as long as its slowest rank */
     fb_comm_allreduce(r->walls, n, FB_COMM_MAX);
     double median = fb_median(r->walls, (size_t)n);
@@ -513,5 +521,7 @@ void fb_heat2d_dist_result_free(fb_heat2d_dist_result *r)
 {
     free(r->walls);
     free(r->per_rank);
+    json_decref(r->energy_meters);
+    r->energy_meters = NULL;
     r->walls = NULL, r->per_rank = NULL;
 }

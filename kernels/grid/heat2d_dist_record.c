@@ -112,7 +112,11 @@ json_t *fb_heat2d_dist_record(const fb_heat2d_problem *p, const fb_heat2d_dist_c
     double total = 0;
     for (int i = 0; i < cfg->repeats; ++i)
         total += r->walls[i] * r->iterations;
-    fb_measurement m = {.samples = r->walls, .nsamples = cfg->repeats, .stop = FB_STOP_MAX_SAMPLES, .wall_s = total};
+    fb_measurement m = {.samples = r->walls,
+                        .nsamples = cfg->repeats,
+                        .stop = FB_STOP_MAX_SAMPLES,
+                        .wall_s = total,
+                        .energy = r->energy};
     fb_stats_compute(r->walls, (size_t)cfg->repeats, &m.stats);
     fb_heat2d_model model = fb_heat2d_model_of(k, p->g.nx, p->g.ny, cfg->base.is_double, all_groups(p, cfg, r->ranks));
     fb_kernel_record base = {.benchmark = "heat2d",
@@ -137,5 +141,7 @@ json_t *fb_heat2d_dist_record(const fb_heat2d_problem *p, const fb_heat2d_dist_c
     json_object_set_new(rec, "per_rank", ranks_json(p, cfg, r));
     json_object_set_new(rec, "check", check_json(r));
     json_object_set_new(rec, "status", json_string(r->identical && r->single.checked_ok ? "ok" : "wrong-result"));
+    if (json_object_get(rec, "energy") && r->energy_meters)
+        json_object_set(json_object_get(rec, "energy"), "meters", r->energy_meters);
     return rec;
 }

@@ -158,3 +158,20 @@ jq -e '.status == "wrong-result" and (.check.identical_to_single_device | not) a
   "$dir/mutant.json" > /dev/null || fail "ghosts never written: record $(jq -c .check "$dir/mutant.json")"
 grep -q "NOT identical to one device" "$dir/mutant.err" || fail "ghosts never written: no NOT identical line"
 echo "opencl: a run whose ghosts are never written is caught (exit 1, wrong-result)"
+
+# energy over the timed transients, every rank's meter summed with a meter
+# shared on a host counted once (unit.test_energy has the arithmetic):
+# both ranks on this host's RAPL, a fake powercap tree
+pc=$dir/powercap
+mkdir -p "$pc/intel-rapl:0"
+echo package-0 > "$pc/intel-rapl:0/name"; echo 1000000 > "$pc/intel-rapl:0/energy_uj"
+export FLOWBENCH_POWERCAP_ROOT=$pc
+launch energy 2 "${common[@]}"
+unset FLOWBENCH_POWERCAP_ROOT
+[ "$rc" -eq 0 ] || fail "energy on 2 ranks: exit $rc: $(grep flowbench: "$dir/energy.err")"
+jq -e '.energy | .source == "rapl" and .meters == [{"meter": .meters[0].meter, "ranks": [0, 1], "joules": .joules}]
+       and (.meters[0].meter | endswith("/rapl")) and .runs == $iterations' \
+  --argjson iterations "$(jq '.decomposition.iterations' "$dir/energy.json")" "$dir/energy.json" > /dev/null ||
+  fail "energy on 2 ranks sharing RAPL: $(jq -c .energy "$dir/energy.json")"
+grep -q '^  energy: .* rapl counter' "$dir/energy.err" || fail "no energy line: $(cat "$dir/energy.err")"
+echo "energy: 2 ranks on one host's RAPL, one meter, the transients' iterations its runs"
