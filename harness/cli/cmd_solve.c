@@ -362,7 +362,8 @@ static fb_status run_ranks(const fb_parsed *args, const solve_opts *o, fb_solve_
         goto fail;
     }
     if (run_status != FB_OK) snprintf(reason, sizeof reason, "%s", fb_error_message());
-    FB_CHECK(fb_energy_sum_ranks(&s.log.energy, fb_target_energy(s.t), &meters));
+    /* the ranks' meters as one; a rank that fails here alone ends every rank */
+    fb_solve_ranks_own(fb_energy_sum_ranks(&s.log.energy, fb_target_energy(s.t), &meters));
     FB_CHECK(fb_ns_device_download(&s.ns, &s.log.download_s));
     FB_CHECK(fb_solve_ranks_gather(c, &s.ns, &whole));
     mpi = fb_solve_ranks_json(&s.ns, &s.log);

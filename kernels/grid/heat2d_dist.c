@@ -369,7 +369,7 @@ static fb_status timed_runs(dist_run *s, fb_heat2d_dist_result *r, fb_heat2d_ran
         iterations += s->times.iterations, busy += s->times.wall_s;
     }
     fb_energy_stop(meter, iterations, 0, busy, &r->energy);
-    FB_CHECK(fb_energy_sum_ranks(&r->energy, meter, &r->energy_meters));
+    FB_CHECK(die_if(fb_energy_sum_ranks(&r->energy, meter, &r->energy_meters))); /* one rank's failure ends all */
     /* a repeat takes as long as its slowest rank */
     fb_comm_allreduce(r->walls, n, FB_COMM_MAX);
     double median = fb_median(r->walls, (size_t)n);
