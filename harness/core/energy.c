@@ -303,8 +303,9 @@ void fb_energy_sum(const fb_energy_reading *r, const char *const *meter, int n, 
     if (meters) *meters = meters_json(r, meter, n);
     for (int i = 0; i < n; ++i)
         if (r[i].state != FB_ENERGY_MEASURED) {
-            snprintf(why, sizeof why, "rank %d: %.300s", i, r[i].state ? r[i].unavailable : "no energy meter");
-            fb_energy_reading_unavailable(total, r[i].source, why);
+            const int metered = r[i].state != FB_ENERGY_NONE;
+            snprintf(why, sizeof why, "rank %d: %.300s", i, metered ? r[i].unavailable : "no energy meter");
+            fb_energy_reading_unavailable(total, metered ? r[i].source : "none", why);
             return;
         }
     *total = r[0];

@@ -609,6 +609,13 @@ static void test_sum_names_the_rank_without_joules_or_throttled(void **state)
     assert_int_equal(json_array_size(meters), 3);
     assert_null(json_object_get(json_array_get(meters, 1), "joules"));
     json_decref(meters);
+    /* a rank with no meter at all (a reading never started) says so, as source none */
+    memset(&r[2], 0, sizeof r[2]);
+    r[1] = r[0];
+    fb_energy_sum(r, meter, 3, &t, NULL);
+    assert_int_equal(t.state, FB_ENERGY_UNAVAILABLE);
+    assert_string_equal(t.source, "none");
+    assert_string_equal(t.unavailable, "rank 2: no energy meter");
 }
 
 static void test_meter_ids(void **state)
