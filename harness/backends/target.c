@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "../core/comm.h"
+#include "../core/contention.h"
 #include "../core/energy.h"
 #include "../core/hash.h"
 #include "../core/kernel_sources.h"
@@ -32,6 +33,7 @@ struct fb_target {
     int ncache, cache_cap;
     int cached_hits, compiled;
     fb_energy_meter *energy; /* opened at first use */
+    int launch_calibrated;
 };
 
 int fb_backend_count(void) { return NBACKENDS; }
@@ -281,11 +283,63 @@ struct fb_energy_meter *fb_target_energy(fb_target *t)
     return t->energy;
 }
 
+/* The calibration's empty kernel: on the host, an empty parallel region
+ * (the openmp backend's launch is one). */
+static void empty_twin(const fb_host_arg *args, const fb_launch *launch, const fb_host_defines *defs)
+{
+    (void)args, (void)launch, (void)defs;
+#pragma omp parallel
+    {
+        __asm__ volatile("" ::: "memory");
+    }
+}
+
+static const fb_host_kernel empty_twins[] = {{"fb_empty", "double", 0, empty_twin}, {NULL, NULL, 0, NULL}};
+
+#define LAUNCH_RUNS 50
+#define LAUNCH_BUDGET_S 0.05
+
+static int cmp_seconds(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* What one empty launch costs from the host, launch to finish, median of
+ * at most LAUNCH_RUNS within LAUNCH_BUDGET_S; once per target, before its
+ * first measurement, into the records' environment.calibration. A device
+ * that cannot build it records nothing: the measurement goes on. */
+static void calibrate_launch(fb_target *t)
+{
+    const fb_program_spec spec = {.source_name = "calibration/empty.cl",
+                                  .source_text = "__kernel void fb_empty(void) {}\n",
+                                  .kernel_name = "fb_empty",
+                                  .host = empty_twins};
+    const fb_launch one = fb_launch_1d(1, 1);
+    double times[LAUNCH_RUNS], device_s, start;
+    fb_kernel *k = NULL;
+    int n = 0;
+    if (t->launch_calibrated) return;
+    t->launch_calibrated = 1;
+    if (fb_target_build(t, &spec, &k) != FB_OK) return;
+    for (int i = 0; i < 3; ++i)
+        if (fb_target_launch(t, k, &one, NULL, 0, &device_s) != FB_OK || fb_target_finish(t) != FB_OK) return;
+    for (start = fb_now(); n < LAUNCH_RUNS && fb_now() - start < LAUNCH_BUDGET_S; ++n) {
+        double t0 = fb_now();
+        if (fb_target_launch(t, k, &one, NULL, 0, &device_s) != FB_OK || fb_target_finish(t) != FB_OK) return;
+        times[n] = fb_now() - t0;
+    }
+    qsort(times, (size_t)n, sizeof *times, cmp_seconds);
+    fb_calibration_set_launch(t->info.id, times[n / 2]);
+}
+
 fb_status fb_target_measure(fb_target *t, const fb_measure_config *cfg, fb_sample_fn sample, void *ctx,
                             fb_flush_fn flush, void *flush_ctx, fb_measurement *out)
 {
     fb_measure_config with = *cfg;
     with.energy = fb_target_energy(t);
+    with.cpu_threads = t->info.host_cpu ? t->info.compute_units : 1;
+    calibrate_launch(t);
     return fb_measure(&with, sample, ctx, flush, flush_ctx, out);
 }
 

@@ -34,6 +34,7 @@ json_t *fb_json_kernel_record(const fb_device_info *d, const fb_kernel_record *k
     json_object_set_new(rec, "gflops", json_real(k->gflops));
     json_object_set_new(rec, "gbs", json_real(k->gbs));
     fb_json_set_energy(rec, k->m, k->flops);
+    fb_json_set_environment(rec, k->m);
     return rec;
 }
 
@@ -58,10 +59,26 @@ json_t *fb_json_measurement(const fb_measurement *m)
     json_t *samples = json_array();
     for (int i = 0; i < m->nsamples; ++i)
         json_array_append_new(samples, json_real(m->samples[i]));
-    return json_pack("{s:o, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:s, s:f}", "samples_s", samples, "n", m->nsamples,
-                     "median_s", m->stats.median, "min_s", m->stats.min, "max_s", m->stats.max, "mean_s", m->stats.mean,
-                     "stddev_s", m->stats.stddev, "median_spread", m->stats.median_spread, "stop",
-                     fb_stop_reason_name(m->stop), "wall_s", m->wall_s);
+    json_t *stats = json_pack("{s:o, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:s, s:f}", "samples_s", samples, "n",
+                              m->nsamples, "median_s", m->stats.median, "min_s", m->stats.min, "max_s", m->stats.max,
+                              "mean_s", m->stats.mean, "stddev_s", m->stats.stddev, "median_spread",
+                              m->stats.median_spread, "stop", fb_stop_reason_name(m->stop), "wall_s", m->wall_s);
+    fb_spread sp;
+    char why[8];
+    fb_samples_judge(m->samples, m->nsamples, &sp, why, sizeof why);
+    json_object_set_new(stats, "cv", json_real(sp.cv));
+    json_object_set_new(stats, "q1_s", json_real(sp.q1));
+    json_object_set_new(stats, "q3_s", json_real(sp.q3));
+    json_object_set_new(stats, "quality", json_string(fb_quality_name(m->quality)));
+    json_object_set_new(stats, "quality_why",
+                        m->quality == FB_QUALITY_STABLE ? json_null() : json_string(m->quality_why));
+    return stats;
+}
+
+void fb_json_set_environment(json_t *record, const fb_measurement *m)
+{
+    json_t *env = fb_environment_json(&m->env);
+    if (env) json_object_set_new(record, "environment", env);
 }
 
 void fb_json_set_fraction_of_stream(json_t *record, double gbs, double stream_gbs)

@@ -39,13 +39,20 @@ typedef struct fb_kernel_record {
 
 json_t *fb_json_kernel_record(const fb_device_info *d, const fb_kernel_record *k);
 
-/* samples (seconds), median_s, min_s, max_s, mean_s, stddev_s, spread, stop. */
+/* samples (seconds), median_s, min_s, max_s, mean_s, stddev_s, spread, stop,
+ * cv, q1_s, q3_s, quality and quality_why (docs/results.md). */
 json_t *fb_json_measurement(const fb_measurement *m);
 
 /* Sets "energy" (core/energy.h, docs/results.md) from the measurement's
  * energy window, gflop_per_j from the flops of one run; leaves the record
  * alone when no meter took part. fb_json_kernel_record calls it. */
 void fb_json_set_energy(json_t *record, const fb_measurement *m, double flops_per_run);
+
+/* Sets "environment" (core/contention.h: the OpenMP settings, the load,
+ * the other runnable work and steal over the samples, the calibration, and
+ * whether the run was contended) where the measurement watched the
+ * machine; fb_json_kernel_record calls it. */
+void fb_json_set_environment(json_t *record, const fb_measurement *m);
 
 /* Sets the roofline fields of a measurement record: "stream_gbs" (the stream
  * triad GB/s measured in the same run on the same device) and

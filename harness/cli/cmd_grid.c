@@ -157,6 +157,8 @@ static void print_result(FILE *f, const grid_cli *c, const json_t *rec)
     if (fb_json_num(rec, "stream_gbs") > 0)
         fprintf(f, " = %.1f%% of stream triad %.2f GB/s", 100.0 * fb_json_num(rec, "fraction_of_stream"),
                 fb_json_num(rec, "stream_gbs"));
+    if (fb_json_str(rec, "stats.quality_why")[0])
+        fprintf(f, "\n  %s: %s", fb_json_str(rec, "stats.quality"), fb_json_str(rec, "stats.quality_why"));
     fprintf(f, "\n  check: %s (rel error %.3g, tolerance %.3g)\n", fb_json_str(rec, "status"),
             fb_json_num(rec, "check.max_rel_error"), fb_json_num(rec, "check.tolerance"));
     if (*fb_json_str(rec, "reason")) fprintf(f, "  reason: %s\n", fb_json_str(rec, "reason"));

@@ -211,8 +211,9 @@ static void print_result(FILE *f, const spmv_cli *c, const fb_matrix *m, const f
         fprintf(f, "  sell: %d slices, %lld stored entries (padding %.1f%%)%s, converted in %.3f ms (not timed)\n",
                 r->conversion.nslices, r->conversion.stored, 100.0 * r->conversion.padding,
                 r->conversion.permuted ? ", rows sorted" : "", r->conversion.seconds * 1e3);
+    char verdict[400];
     fprintf(f, "  median %.4f ms over %d samples (95%% CI +-%.2f%%, %s)\n", r->m.stats.median * 1e3, r->m.nsamples,
-            100.0 * r->m.stats.median_spread, fb_stop_reason_name(r->m.stop));
+            100.0 * r->m.stats.median_spread, fb_measurement_verdict(&r->m, verdict, sizeof verdict));
     fprintf(f, "  %.3f GFLOP/s, %.3f GB/s of %.4g model bytes", r->gflops, r->gbs, r->model.min_bytes);
     if (stream_gbs > 0) fprintf(f, " = %.1f%% of stream triad %.2f GB/s", 100.0 * r->gbs / stream_gbs, stream_gbs);
     fprintf(f, "\n  check: %s (max rel error %.3g, tolerance %.3g)\n", r->checked_ok ? "ok" : "WRONG", r->rel_error,

@@ -66,6 +66,8 @@ static void print_progress(const fb_stream_result *r, void *vctx)
     fprintf(ctx->progress, "  %-6s %9.2f %9.2f %11.4f %8d %6.2f%%  %-11s %s (max rel err %.2g)\n", r->model->name,
             r->gbs, r->gbs_best, r->m.stats.median * 1e3, r->m.nsamples, 100.0 * r->m.stats.median_spread,
             fb_stop_reason_name(r->m.stop), r->checked_ok ? "ok" : "WRONG", r->max_rel_error);
+    if (r->m.quality != FB_QUALITY_STABLE)
+        fprintf(ctx->progress, "         %s: %s\n", fb_quality_name(r->m.quality), r->m.quality_why);
     fflush(ctx->progress);
 }
 

@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "core/comm.h"
+#include "core/contention.h"
 #include "core/interrupt.h"
 #include "results/results.h"
 
@@ -29,6 +30,16 @@ static const fb_command *find_command(const char *name)
     for (int i = 0; i < NCOMMANDS; ++i)
         if (strcmp(commands[i]->name, name) == 0) return commands[i];
     return NULL;
+}
+
+/* Commands that time work on this host's CPUs: the OpenMP wait policy is
+ * decided for them before the runtime starts a thread. */
+static int measures(const fb_command *cmd)
+{
+    static const char *const names[] = {"stream", "spmv", "grid", "sweep", "tune", "solve"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
+        if (strcmp(cmd->name, names[i]) == 0) return 1;
+    return 0;
 }
 
 /* Runs cmd on the ranks a launcher started (one rank without one).
@@ -85,6 +96,7 @@ int main(int argc, char **argv)
         fb_cli_print_help(cmd);
         return 0;
     }
+    if (measures(cmd)) fb_wait_policy_decide(argv); /* may re-execute with passive waiting */
     fb_results_set_command_line(argc, argv);
     fb_install_interrupt_handler();
     return run_on_ranks(cmd, &parsed, &argc, &argv);

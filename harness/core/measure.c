@@ -29,6 +29,7 @@ const char *fb_stop_reason_name(fb_stop_reason r)
     case FB_STOP_BUDGET: return "budget";
     case FB_STOP_ABANDONED: return "abandoned";
     case FB_STOP_TIMEOUT: return "timeout";
+    case FB_STOP_CONTENDED: return "contended";
     }
     return "unknown";
 }
@@ -73,6 +74,29 @@ static int looks_abandoned(const fb_measure_config *cfg, const fb_measurement *m
     for (int i = 1; i < m->nsamples; ++i)
         fastest = m->samples[i] < fastest ? m->samples[i] : fastest;
     return fastest > cfg->abandon_above_s;
+}
+
+/* The median's interval met its target: converged only when the samples
+ * are of one mode and tight and the machine left this run its CPUs. Other
+ * runnable work ends the measurement as contended (more samples would not
+ * tell the machine's speed); unstable samples go on to the budget, so the
+ * record shows both modes. */
+static int settled(fb_measurement *m, fb_stop_reason *stop)
+{
+    char why[8];
+    fb_spread sp;
+    if (!fb_contention_judgeable(&m->env) || fb_now() - m->env.last_poll >= FB_CONTENTION_POLL_S)
+        fb_contention_poll_now(&m->env);
+    /* a few ms more, so the machine can be judged (samples that say they
+     * took that long are enough: a synthetic sample function takes none) */
+    if (!fb_contention_judgeable(&m->env) && m->stats.mean * m->nsamples < FB_CONTENTION_MIN_WINDOW_S) return 0;
+    if (fb_contention_judge(&m->env, why, sizeof why)) {
+        *stop = FB_STOP_CONTENDED;
+        return 1;
+    }
+    if (fb_samples_judge(m->samples, m->nsamples, &sp, why, sizeof why)) return 0;
+    *stop = FB_STOP_CONVERGED;
+    return 1;
 }
 
 /* The energy window so far: the timed runs in it, those repeated only to
@@ -137,12 +161,14 @@ fb_status fb_measure(const fb_measure_config *cfg, fb_sample_fn sample, void *ct
     fb_counters_reset(cfg->counters);
     energy_start(cfg, &e);
 
+    fb_contention_begin(&out->env, cfg->cpu_threads);
     out->stop = FB_STOP_MAX_SAMPLES;
     while (out->nsamples < cfg->max_samples) {
         FB_CHECK(one_sample(cfg, sample, ctx, flush, flush_ctx, cfg->counters, &out->samples[out->nsamples]));
         e.busy_s += out->samples[out->nsamples];
         out->nsamples++;
         if (e.on) fb_energy_poll(cfg->energy);
+        fb_contention_poll(&out->env);
         if (cfg->deadline > 0 && fb_now() > cfg->deadline) {
             out->stop = FB_STOP_TIMEOUT;
             break;
@@ -153,10 +179,7 @@ fb_status fb_measure(const fb_measure_config *cfg, fb_sample_fn sample, void *ct
         }
         if (out->nsamples < cfg->min_samples) continue;
         fb_stats_compute(out->samples, (size_t)out->nsamples, &out->stats);
-        if (out->stats.median_spread <= cfg->target_spread) {
-            out->stop = FB_STOP_CONVERGED;
-            break;
-        }
+        if (out->stats.median_spread <= cfg->target_spread && settled(out, &out->stop)) break;
         if (fb_now() - t0 > cfg->budget_s) {
             out->stop = FB_STOP_BUDGET;
             break;
@@ -167,9 +190,25 @@ fb_status fb_measure(const fb_measure_config *cfg, fb_sample_fn sample, void *ct
         FB_CHECK(fill_window(cfg, sample, ctx, &e));
 fail:
     energy_stop(cfg, &e, out);
+    fb_contention_end(&out->env);
     if (out->nsamples > 0) fb_stats_compute(out->samples, (size_t)out->nsamples, &out->stats);
+    fb_measurement_judge(out);
     out->wall_s = fb_now() - t0;
     return status;
+}
+
+void fb_measurement_judge(fb_measurement *m)
+{
+    m->quality = fb_quality_judge(m->samples, m->nsamples, &m->env, m->quality_why, sizeof m->quality_why);
+}
+
+const char *fb_measurement_verdict(const fb_measurement *m, char *buf, size_t len)
+{
+    if (m->quality == FB_QUALITY_STABLE)
+        snprintf(buf, len, "%s", fb_stop_reason_name(m->stop));
+    else
+        snprintf(buf, len, "%s: %s", fb_quality_name(m->quality), m->quality_why);
+    return buf;
 }
 
 void fb_measurement_free(fb_measurement *m)

@@ -9,6 +9,7 @@
 #ifndef FB_MEASURE_H
 #define FB_MEASURE_H
 
+#include "contention.h"
 #include "energy.h"
 #include "interrupt.h"
 #include "stats.h"
@@ -40,6 +41,10 @@ typedef struct fb_measure_config {
      * window is reached where joules can be read; NULL = none (no energy in
      * the record). Cold mode leaves it out: the flushes would be counted. */
     struct fb_energy_meter *energy;
+    /* CPUs the measured work keeps busy (the OpenMP threads; 1 for a GPU's
+     * host thread; 0 = every CPU): how much other runnable work the
+     * machine can take before the run is contended (contention.h). */
+    int cpu_threads;
 } fb_measure_config;
 
 typedef enum fb_stop_reason {
@@ -47,7 +52,8 @@ typedef enum fb_stop_reason {
     FB_STOP_MAX_SAMPLES,
     FB_STOP_BUDGET,
     FB_STOP_ABANDONED, /* the fastest of the first FB_ABANDON_SAMPLES over abandon_above_s */
-    FB_STOP_TIMEOUT    /* past the deadline */
+    FB_STOP_TIMEOUT,   /* past the deadline */
+    FB_STOP_CONTENDED  /* the median's interval met its target while other work competed for the CPUs */
 } fb_stop_reason;
 
 typedef struct fb_measurement {
@@ -57,6 +63,9 @@ typedef struct fb_measurement {
     fb_stop_reason stop;
     double wall_s;            /* wall time spent: warm-ups, flushes and the energy window's repeats included */
     fb_energy_reading energy; /* state FB_ENERGY_NONE without a meter */
+    fb_contention env;        /* the machine around the samples; env.on == 0: not watched */
+    fb_quality quality;       /* fb_measurement_judge */
+    char quality_why[320];    /* "" when stable */
 } fb_measurement;
 
 /* Runs one timed execution and returns its duration in seconds. */
@@ -72,6 +81,16 @@ fb_status fb_measure(const fb_measure_config *cfg, fb_sample_fn sample, void *ct
                      fb_measurement *out);
 
 void fb_measurement_free(fb_measurement *m);
+
+/* Sets m->quality and m->quality_why from the samples and the window
+ * (fb_quality_judge); fb_measure calls it, a caller that times its own
+ * samples (the solver's steps) calls it after fb_contention_end. */
+void fb_measurement_judge(fb_measurement *m);
+
+/* What the terminal prints after the interval: "converged" (or the rule
+ * that stopped it) when stable, else "unstable: CV 45%, min ..." or
+ * "contended: ...". */
+const char *fb_measurement_verdict(const fb_measurement *m, char *buf, size_t len);
 
 const char *fb_stop_reason_name(fb_stop_reason r);
 

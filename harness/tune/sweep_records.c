@@ -156,6 +156,9 @@ static void progress_line(sweep *w, const sweep_config *cfg, const json_t *rec)
                  fb_json_num(rec, "energy.gflop_per_j"));
     if (json_is_true(fb_json_get(rec, "energy.throttled"))) /* energy.h: its numbers are suspect */
         snprintf(figure + strlen(figure), sizeof figure - strlen(figure), " THROTTLED");
+    if (strcmp(fb_json_str(rec, "stats.quality"), "unstable") == 0 || /* contention.h: not a figure to trust */
+        strcmp(fb_json_str(rec, "stats.quality"), "contended") == 0)
+        snprintf(figure + strlen(figure), sizeof figure - strlen(figure), " %s", fb_json_str(rec, "stats.quality"));
     fprintf(w->o->progress, "[%*d/%d] %s%s  %s %s on %s, %s, %s | %d failed, %d pruned, ~%s left\n",
             (int)snprintf(NULL, 0, "%d", sum->total), done, sum->total, st, figure,
             w->s->cases[cfg->kase].family->kernel(cfg->kernel)->name, params, sweep_backend(w, cfg),
@@ -163,6 +166,9 @@ static void progress_line(sweep *w, const sweep_config *cfg, const json_t *rec)
             sum->failed + sum->wrong, sum->pruned, eta);
     if (strcmp(st, "ok") && strcmp(st, "pruned") && fb_json_str(rec, "reason")[0])
         fprintf(w->o->progress, "    %s: %s\n", st, fb_json_str(rec, "reason"));
+    if (fb_json_str(rec, "stats.quality_why")[0])
+        fprintf(w->o->progress, "    %s: %s\n", fb_json_str(rec, "stats.quality"),
+                fb_json_str(rec, "stats.quality_why"));
     fflush(w->o->progress);
 }
 

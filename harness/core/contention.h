@@ -1,0 +1,134 @@
+/* contention.h - what else the machine did while a measurement ran, and
+ * whether its samples can be trusted (docs/measurement.md, "On a shared
+ * machine").
+ *
+ * A measurement opens a window (fb_contention_begin), polls it between
+ * samples (fb_contention_poll, at most once per FB_CONTENTION_POLL_S) and
+ * closes it (fb_contention_end). The window reads the run-queue wait of
+ * this process's threads (/proc/self/task/STAR/schedstat: the time they
+ * were ready to run while another task held their CPU), the VM steal time
+ * (/proc/stat) and the 1-minute load before and after; each poll counts
+ * the machine's runnable tasks (/proc/loadavg) less this process's own
+ * running threads (/proc/self/task/STAR/stat): the other work. Run-queue
+ * wait is the direct signal: a count of runnable tasks also sees a kernel
+ * thread that ran for a microsecond on an idle CPU (this VM's kdamond
+ * does), the wait only sees work that took this run's CPUs.
+ * $FLOWBENCH_PROC_ROOT replaces /proc (the tests' planted machines).
+ *
+ * The rule (fb_contention_judge): a window is contended when
+ *   - its threads waited for a CPU more than FB_CONTENTION_WAIT of the
+ *     window (per CPU this run uses), over a window of at least
+ *     FB_CONTENTION_MIN_WINDOW_S (fb_measure samples until it has one
+ *     before it calls a measurement converged), and a poll saw more other
+ *     runnable tasks than the CPUs this run leaves free (one preemption by
+ *     a kernel thread is a long wait in a 2 ms window, but no competitor);
+ *     or, where schedstat is
+ *     missing, more than half of at least two polls saw more other
+ *     runnable tasks than the CPUs this run leaves free; or
+ *   - steal took more than FB_CONTENTION_STEAL of the CPU time over a
+ *     window of at least FB_CONTENTION_STEAL_TICKS clock ticks.
+ *
+ * Samples are unstable (fb_samples_judge) when their interquartile range
+ * is over FB_UNSTABLE_IQR of the median, or they fall in two modes: a gap
+ * of at least FB_UNSTABLE_GAP x between consecutive sorted samples with at
+ * least FB_UNSTABLE_MODE_SHARE of them (and two) on each side. One slow
+ * sample (a preemption) moves neither.
+ */
+#ifndef FB_CONTENTION_H
+#define FB_CONTENTION_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#define FB_CONTENTION_POLL_S 0.01
+#define FB_CONTENTION_WAIT 0.10
+#define FB_CONTENTION_MIN_WINDOW_S 0.002
+#define FB_CONTENTION_STEAL 0.05
+#define FB_CONTENTION_STEAL_TICKS 50
+#define FB_UNSTABLE_IQR 0.20
+#define FB_UNSTABLE_GAP 1.5
+#define FB_UNSTABLE_MODE_SHARE 0.2
+
+typedef enum fb_quality {
+    FB_QUALITY_STABLE,    /* tight samples of one mode on a machine that was not contended */
+    FB_QUALITY_UNSTABLE,  /* samples spread or in two modes */
+    FB_QUALITY_CONTENDED, /* other work competed for this run's CPUs (or the VM's host did) */
+} fb_quality;
+
+typedef struct fb_contention {
+    int on;                /* 0: no window was opened (not recorded) */
+    int cpus;              /* online CPUs */
+    int cpu_threads;       /* CPUs the measured work keeps busy (OpenMP threads; 1 for a GPU's host thread) */
+    int polls, busy_polls; /* busy: more other runnable tasks than free CPUs */
+    int others_first, others_last, others_max;
+    double others_sum;
+    double load_first, load_last; /* 1-minute load average, -1 unknown */
+    int steal_known;
+    unsigned long long steal0, total0, steal_ticks, total_ticks;
+    int wait_known;
+    unsigned long long wait0_ns, wait_ns; /* run-queue wait at the start, and since */
+    double start, wall_s, last_poll;
+} fb_contention;
+
+/* cpu_threads <= 0 means every CPU. */
+void fb_contention_begin(fb_contention *w, int cpu_threads);
+void fb_contention_poll(fb_contention *w);     /* rate-limited */
+void fb_contention_poll_now(fb_contention *w); /* not rate-limited */
+void fb_contention_end(fb_contention *w);
+
+/* The run-queue wait over the window per CPU used, -1 where unknown. */
+double fb_contention_wait_fraction(const fb_contention *w);
+
+/* 0 while the window is too short for the wait rule to speak. */
+int fb_contention_judgeable(const fb_contention *w);
+
+/* 1 when contended, with the reason ("2 other runnable tasks on 2 CPUs, 2
+ * used by this run"); 0 otherwise (why gets ""). */
+int fb_contention_judge(const fb_contention *w, char *why, size_t len);
+
+/* Other runnable tasks right now (the machine's runnable less this
+ * process's running threads), -1 where /proc cannot say. */
+int fb_other_runnable(void);
+
+/* The spread figures of n samples: CV, quartiles; 1 when they are
+ * unstable, with the reason in why. */
+typedef struct fb_spread {
+    double cv, q1, q3, min, median;
+    int two_modes, low_count; /* low_count samples below the gap */
+    double low_mode, high_mode;
+} fb_spread;
+int fb_samples_judge(const double *samples, int n, fb_spread *out, char *why, size_t len);
+
+/* The measurement's quality from its samples and its window, with the text
+ * every output prints after "unstable: " or "contended: " (the samples'
+ * CV, min and median, then the contention's reason). */
+fb_quality fb_quality_judge(const double *samples, int n, const fb_contention *w, char *why, size_t len);
+const char *fb_quality_name(fb_quality q);
+
+/* The record's "environment" object: the window's signals and verdict,
+ * and the process's facts (fb_process_environment). NULL if w->on == 0. */
+json_t *fb_environment_json(const fb_contention *w);
+
+/* The facts of this process, read once: OpenMP settings (every OMP_ and
+ * GOMP_ variable, threads, binding, places, the wait policy and who chose
+ * it), the CPU governor, and the calibration (the median latency of an
+ * empty OpenMP parallel region). A new reference each call. */
+json_t *fb_process_environment(void);
+
+/* Measures the empty parallel region once per process (at the first
+ * window, before the first samples); later calls do nothing. */
+void fb_calibrate_once(void);
+
+/* Records a backend's empty-launch latency (seconds, median) for the
+ * environment's calibration; the target measures it once per device. */
+void fb_calibration_set_launch(const char *device_id, double seconds);
+
+/* The OpenMP wait policy at start (main, before any parallel region): when
+ * the user set neither OMP_WAIT_POLICY nor GOMP_SPINCOUNT and other work is
+ * runnable, re-executes this program with OMP_WAIT_POLICY=passive (libgomp
+ * reads its environment once, when it loads). Returns only when no
+ * re-execution happened; the decision is recorded either way. */
+void fb_wait_policy_decide(char **argv);
+
+#endif

@@ -1,0 +1,193 @@
+/* environment.c - the process's side of a record's "environment": the
+ * OpenMP settings in force, the CPU governor, the calibration figures, and
+ * the wait-policy decision made at start (contention.h). */
+#include "contention.h"
+
+#include "measure.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* Passed from the process that decided to the one it re-executed. */
+#define DECISION_VAR "FLOWBENCH_WAIT_POLICY_DECISION"
+#define REGION_SAMPLES 200
+#define REGION_BUDGET_S 0.02 /* the calibration may cost at most this much (a contended spin costs ms a region) */
+
+static json_t *launches; /* device id -> seconds */
+
+void fb_calibration_set_launch(const char *device_id, double seconds)
+{
+    if (!launches) launches = json_object();
+    json_object_set_new(launches, device_id, json_real(seconds));
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median latency of an empty parallel region over the team OpenMP
+ * would use: what a barrier costs here now (microseconds quiet; a
+ * thread that lost its core makes it milliseconds). */
+static double empty_region_s(int *count)
+{
+    double t[REGION_SAMPLES], start = fb_now();
+    int n = 0;
+    for (int w = 0; w < 5; ++w) {
+#pragma omp parallel
+        {
+            __asm__ volatile("" ::: "memory");
+        }
+    }
+    while (n < REGION_SAMPLES && fb_now() - start < REGION_BUDGET_S) {
+        double t0 = fb_now();
+#pragma omp parallel
+        {
+            __asm__ volatile("" ::: "memory");
+        }
+        t[n++] = fb_now() - t0;
+    }
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    *count = n;
+    return n ? t[n / 2] : 0;
+}
+
+static const char *proc_bind_name(omp_proc_bind_t b)
+{
+    switch (b) {
+    case omp_proc_bind_false: return "false";
+    case omp_proc_bind_true: return "true";
+    case omp_proc_bind_master: return "primary";
+    case omp_proc_bind_close: return "close";
+    case omp_proc_bind_spread: return "spread";
+    }
+    return "unknown";
+}
+
+static json_t *omp_variables(void)
+{
+    json_t *vars = json_object();
+    for (char **e = environ; *e; ++e) {
+        if (strncmp(*e, "OMP_", 4) != 0 && strncmp(*e, "GOMP_", 5) != 0) continue;
+        const char *eq = strchr(*e, '=');
+        if (!eq || eq - *e >= 64) continue;
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(eq - *e), *e);
+        json_object_set_new(vars, name, json_string(eq + 1));
+    }
+    return vars;
+}
+
+/* Who chose the wait policy: the user, flowbench at start, or nobody. */
+static json_t *wait_policy(void)
+{
+    const char *policy = getenv("OMP_WAIT_POLICY"), *decision = getenv(DECISION_VAR);
+    const char *by = decision && *decision ? "flowbench" : policy || getenv("GOMP_SPINCOUNT") ? "user" : "default";
+    return json_pack(
+        "{s:s, s:s, s:s}", "policy", policy ? policy : "unset (libgomp: spin a while, then sleep)", "set_by", by, "why",
+        decision && *decision     ? decision
+        : strcmp(by, "user") == 0 ? "set in the environment: a user's setting always wins"
+                                  : "no other runnable work at start, so the runtime's default (spinning) was kept");
+}
+
+static json_t *governor(void)
+{
+    const char *root = getenv("FLOWBENCH_CPUFREQ_ROOT");
+    char path[512], value[64] = "";
+    snprintf(path, sizeof path, "%s/cpu0/cpufreq/scaling_governor", root && *root ? root : "/sys/devices/system/cpu");
+    FILE *f = fopen(path, "r");
+    if (f && fgets(value, sizeof value, f)) value[strcspn(value, "\n")] = '\0';
+    if (f) fclose(f);
+    return *value ? json_string(value) : json_null();
+}
+
+static double region_s = -1;
+static int regions;
+
+void fb_calibrate_once(void)
+{
+    if (region_s < 0) region_s = empty_region_s(&regions);
+}
+
+static json_t *calibration(void)
+{
+    fb_calibrate_once();
+    return json_pack("{s:f, s:i, s:O}", "omp_region_us", 1e6 * region_s, "omp_regions", regions, "launch_us",
+                     launches ? launches : json_object());
+}
+
+json_t *fb_process_environment(void)
+{
+    json_t *omp = json_pack("{s:i, s:s, s:i, s:o, s:o}", "threads", omp_get_max_threads(), "proc_bind",
+                            proc_bind_name(omp_get_proc_bind()), "places", omp_get_num_places(), "wait", wait_policy(),
+                            "variables", omp_variables());
+    json_t *cal = calibration();
+    /* launch_us is kept in seconds inside; the record gives microseconds */
+    json_t *us = json_object(), *v;
+    const char *id;
+    json_object_foreach(json_object_get(cal, "launch_us"), id, v)
+        json_object_set_new(us, id, json_real(1e6 * json_real_value(v)));
+    json_object_set_new(cal, "launch_us", us);
+    return json_pack("{s:o, s:o, s:o}", "openmp", omp, "governor", governor(), "calibration", cal);
+}
+
+/* Under a launcher MPI sets up the process before main: re-executing
+ * would leave its bookkeeping behind, so the policy is left as it is. */
+static int under_mpi_launcher(void)
+{
+    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_RANK") || getenv("PMIX_RANK") || getenv("SLURM_PROCID");
+}
+
+#define START_POLLS 8
+#define START_POLL_US 4000
+
+/* Other runnable work at start, beyond the spare CPUs, in most of
+ * START_POLLS polls START_POLL_US apart (about 30 ms): one poll can miss a
+ * job between its time slices, and a process that is only starting (the
+ * reader of a pipe) should not decide. Stops as soon as the majority is
+ * out of reach (about 12 ms on a quiet machine). Returns the most others
+ * seen when they were the majority, else 0. */
+static int others_at_start(int spare)
+{
+    int busy = 0, most = 0;
+    for (int i = 0; i < START_POLLS; ++i) {
+        int n = fb_other_runnable();
+        if (n > spare) busy++, most = n > most ? n : most;
+        if (2 * busy > START_POLLS) return most;
+        if (2 * (busy + START_POLLS - 1 - i) <= START_POLLS) return 0;
+        usleep(START_POLL_US);
+    }
+    return 0;
+}
+
+void fb_wait_policy_decide(char **argv)
+{
+    char why[200];
+    if (getenv(DECISION_VAR) || getenv("OMP_WAIT_POLICY") || getenv("GOMP_SPINCOUNT")) return;
+    const int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN), threads = omp_get_max_threads();
+    const int spare = cpus > threads ? cpus - threads : 0, others = others_at_start(spare);
+    if (others == 0) return;
+    if (under_mpi_launcher()) {
+        snprintf(why, sizeof why, "not re-executed under an MPI launcher, though %d other runnable tasks were seen",
+                 others);
+        setenv(DECISION_VAR, why, 1);
+        return;
+    }
+    snprintf(why, sizeof why,
+             "passive: %d other runnable task%s at start on %d CPUs, %d OpenMP threads (spinning threads would "
+             "fight them for the CPUs)",
+             others, others == 1 ? "" : "s", cpus, threads);
+    setenv(DECISION_VAR, why, 1);
+    setenv("OMP_WAIT_POLICY", "passive", 1);
+    execv("/proc/self/exe", argv);
+    /* exec failed: keep running with the runtime's policy, and say so */
+    snprintf(why, sizeof why, "could not re-execute with passive waiting; %d other runnable tasks at start", others);
+    setenv(DECISION_VAR, why, 1);
+    unsetenv("OMP_WAIT_POLICY");
+}
