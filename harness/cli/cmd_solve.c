@@ -89,6 +89,20 @@ typedef struct solve_opts {
     const fb_solve_sweep *sweep; /* the sweep running this point, or NULL */
 } solve_opts;
 
+/* The first openmp backend goes first: it is the baseline of every
+ * speedup, and a device run's record can carry its speedup only when the
+ * baseline ran before it. The others keep their order. */
+static void openmp_first(solve_opts *o)
+{
+    for (int k = 1; k < o->nbackends; ++k) {
+        const char *b = o->backends[k];
+        if (strncmp(b, "openmp", 6) != 0 || (b[6] != '\0' && b[6] != ':')) continue;
+        memmove(&o->backends[1], &o->backends[0], (size_t)k * sizeof *o->backends);
+        o->backends[0] = b;
+        return;
+    }
+}
+
 /* The backends to run, in order: --backend (repeatable; default openmp) or
  * --compare (openmp, opencl, cuda: each one that opens). */
 static fb_status read_backends(const fb_parsed *args, solve_opts *o)
@@ -102,6 +116,7 @@ static fb_status read_backends(const fb_parsed *args, solve_opts *o)
     if (n > MAX_BACKENDS) FB_FAIL(FB_ERR_USAGE, "solve: at most %d backends", MAX_BACKENDS);
     for (int i = 0; i < (o->compare ? 3 : n ? n : 1); ++i)
         o->backends[o->nbackends++] = o->compare ? all[i] : n ? given[i] : "openmp";
+    openmp_first(o);
     if (o->nbackends > 1 && (fb_cli_value(args, "vtk") || fb_cli_value(args, "profiles")))
         FB_FAIL(FB_ERR_USAGE, "solve: --vtk and --profiles take one backend (each run would overwrite them)");
 fail:
@@ -182,18 +197,35 @@ static void progress(const solve_opts *o, const fb_ns *ns, const fb_ns_step_info
             info->cg_its, elapsed, eta);
 }
 
+static int on_device(const fb_target *t) { return strcmp(fb_target_info(t)->backend, "openmp") != 0; }
+
+/* The CPUs the time loop keeps busy, for its contention window (as
+ * fb_target_measure counts them): the OpenMP threads on openmp, a device
+ * that is this host's CPU (PoCL) its compute units, a GPU its host thread;
+ * under mpirun each rank on this host as many (the ranks are this run's
+ * own work, not another's). */
+static int loop_cpu_threads(const fb_target *t)
+{
+    const fb_device_info *d = fb_target_info(t);
+    const int per_rank = !on_device(t) ? omp_get_max_threads() : d->host_cpu ? d->compute_units : 1;
+    return per_rank * (fb_comm_size() > 1 ? fb_comm_local_size() : 1);
+}
+
 /* The time loop. Returns FB_OK, FB_ERR_CHECK (the watch stopped the run:
  * the message names the step) or FB_ERR_INTERRUPTED. The energy meter (or
  * NULL) brackets the loop: the energy to solution, polled after each step
- * for clocks and throttle reasons. */
-static fb_status time_loop(const solve_opts *o, fb_ns *ns, fb_solve_log *log, fb_energy_meter *meter)
+ * for clocks and throttle reasons; so does the contention window (its
+ * polls are rate-limited and fall between steps, outside their times). */
+static fb_status time_loop(const solve_opts *o, fb_ns *ns, fb_solve_log *log, fb_target *t)
 {
+    fb_energy_meter *meter = fb_target_energy(t);
     fb_status status = FB_OK;
     fb_ns_step_info info;
     const double t_end = o->steps ? 0.0 : o->t_end, start = fb_now();
     double last_print = start;
     const int nmax = o->steps ? o->steps : INT_MAX;
     double busy = 0;
+    fb_contention_begin(&log->env, loop_cpu_threads(t));
     fb_energy_start(meter);
     while (ns->step < nmax && (o->steps || ns->t < t_end * (1.0 - 1e-12))) {
         if (ns->dist ? fb_solve_ranks_interrupted() : fb_interrupted)
@@ -202,6 +234,7 @@ static fb_status time_loop(const solve_opts *o, fb_ns *ns, fb_solve_log *log, fb
         FB_CHECK(fb_solve_log_add(log, &info));
         busy += info.t_step1 + info.t_step2 + info.t_step3;
         fb_energy_poll(meter);
+        fb_contention_poll(&log->env);
         double now = fb_now();
         if (!o->quiet && (now - last_print > 2.0 || ns->step == 1)) {
             progress(o, ns, &info, now - start);
@@ -211,6 +244,7 @@ static fb_status time_loop(const solve_opts *o, fb_ns *ns, fb_solve_log *log, fb
 fail:
     log->wall_s = fb_now() - start;
     fb_energy_stop(meter, log->n, 0, busy, &log->energy);
+    fb_contention_end(&log->env);
     return status;
 }
 
@@ -234,8 +268,6 @@ typedef struct solve_run {
     json_t *validation, *rec, *tuning;
     double stream_gbs, rss_setup;
 } solve_run;
-
-static int on_device(const fb_target *t) { return strcmp(fb_target_info(t)->backend, "openmp") != 0; }
 
 static void announce(const solve_opts *o, const fb_solve_case *c, const solve_run *s)
 {
@@ -268,15 +300,16 @@ fail:
     return status;
 }
 
-/* Runs the case on s->t, prints its table and leaves its record. Returns
- * FB_OK, FB_ERR_CHECK (the watch stopped it; *reason says why; the record
- * is still written) or another error. */
-static fb_status run_one(const fb_parsed *args, const solve_opts *o, fb_solve_case *c, solve_run *s, char *reason,
-                         size_t len)
+/* Runs the case on s->t, prints its table and leaves its record, with
+ * its "speedup" over base where one is given (a comparison's later rows).
+ * Returns FB_OK, FB_ERR_CHECK (the watch stopped it; *reason says why; the
+ * record is still written) or another error. */
+static fb_status run_one(const fb_parsed *args, const solve_opts *o, fb_solve_case *c, solve_run *s,
+                         const fb_solve_row *base, char *reason, size_t len)
 {
     fb_status status = FB_OK, run_status;
     FB_CHECK(prepare(args, o, c, s));
-    run_status = time_loop(o, &s->ns, &s->log, fb_target_energy(s->t));
+    run_status = time_loop(o, &s->ns, &s->log, s->t);
     if (run_status != FB_OK && run_status != FB_ERR_CHECK && run_status != FB_ERR_INTERRUPTED) {
         status = run_status;
         goto fail;
@@ -288,6 +321,11 @@ static fb_status run_one(const fb_parsed *args, const solve_opts *o, fb_solve_ca
     s->rec = fb_solve_record(c, &s->ns, &s->log, fb_target_info(s->t), s->stream_gbs, s->rss_setup, s->validation,
                              verdict, run_status == FB_OK ? NULL : reason);
     if (s->tuning) json_object_set(s->rec, "tuning", s->tuning);
+    if (base) {
+        fb_solve_row mine;
+        fb_solve_row_of(&mine, &s->ns, &s->log, fb_target_info(s->t), s->stream_gbs);
+        json_object_set_new(s->rec, "speedup", fb_solve_speedup_json(base, &mine));
+    }
     json_t *search = o->sweep ? fb_solve_sweep_search_part(o->sweep) : NULL;
     if (search) json_object_set_new(s->rec, "search", search);
     if (!o->plan.sweep) /* a sweep tabulates its points at the end */
@@ -356,7 +394,7 @@ static fb_status run_ranks(const fb_parsed *args, const solve_opts *o, fb_solve_
     if (!mine.quiet && !on_device(s.t))
         fprintf(stderr, "solve %s: %d nodes on %d ranks, %d threads each\n", c->name, c->mesh.nnodes, fb_comm_size(),
                 omp_get_max_threads());
-    run_status = time_loop(&mine, &s.ns, &s.log, fb_target_energy(s.t));
+    run_status = time_loop(&mine, &s.ns, &s.log, s.t);
     if (run_status != FB_OK && run_status != FB_ERR_CHECK && run_status != FB_ERR_INTERRUPTED) {
         status = run_status;
         goto fail;
@@ -418,7 +456,7 @@ static fb_status sweep_point(void *ctx, const fb_param_point *point, fb_solve_sw
     x->o->point = *point;
     x->o->sweep = sw;
     fb_status status = fb_target_open(x->o->backends[0], &s.t);
-    if (status == FB_OK) status = run_one(x->args, x->o, x->c, &s, reason, sizeof reason);
+    if (status == FB_OK) status = run_one(x->args, x->o, x->c, &s, NULL, reason, sizeof reason);
     if (s.t && x->o->stream_gbs < 0) x->o->stream_gbs = s.stream_gbs;
     if (status == FB_OK) status = fb_solve_sweep_note(sw, fb_target_info(s.t), x->c, &s.ns, &s.log, s.rec);
     free_run(&s);
@@ -474,7 +512,8 @@ static int run_solve(const fb_parsed *args)
     for (int k = 0; k < o.nbackends; ++k) {
         FB_CHECK(open_backend(&o, k, &s.t, &skip));
         if (skip) continue;
-        status = run_one(args, &o, &c, &s, reason, sizeof reason);
+        status =
+            run_one(args, &o, &c, &s, o.nbackends > 1 ? fb_solve_baseline(rows, nrows) : NULL, reason, sizeof reason);
         if (status == FB_ERR_CHECK && !*first_failure && o.nbackends > 1)
             snprintf(first_failure, sizeof first_failure, "%s: %s", fb_target_info(s.t)->id, reason);
         else if (status == FB_ERR_CHECK && !*first_failure)

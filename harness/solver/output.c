@@ -101,21 +101,36 @@ static json_t *step_json(const fb_solve_summary *s, int k)
                      s->step_bytes[k], "gbs", s->step_gbs[k]);
 }
 
-/* stats over the whole-step times, so plot/compare/report can use the record */
-static json_t *stats_json(const fb_solve_log *log, const fb_solve_summary *s)
+void fb_solve_measurement(const fb_solve_log *log, const fb_ns *ns, fb_measurement *m)
 {
-    fb_measurement m = {0};
-    m.nsamples = log->n;
-    m.samples = malloc((size_t)(log->n ? log->n : 1) * sizeof *m.samples);
-    if (!m.samples) return json_null();
+    fb_measurement scaled = {0};
+    memset(m, 0, sizeof *m);
+    m->env = log->env;
+    m->stop = FB_STOP_MAX_SAMPLES;
+    m->samples = malloc((size_t)(log->n ? log->n : 1) * sizeof *m->samples);
+    scaled.samples = malloc((size_t)(log->n ? log->n : 1) * sizeof *scaled.samples);
+    if (!m->samples || !scaled.samples) { /* no samples: no statistics, and nothing to call unstable */
+        free(scaled.samples);
+        free(m->samples), m->samples = NULL;
+        return;
+    }
+    m->nsamples = scaled.nsamples = log->n;
+    double its_mean = 0, mean_bytes;
     for (int k = 0; k < log->n; ++k)
-        m.samples[k] = get_step(&log->steps[k]);
-    if (log->n) fb_stats_compute(m.samples, (size_t)log->n, &m.stats);
-    m.stop = FB_STOP_MAX_SAMPLES;
-    m.wall_s = s->total_s;
-    json_t *j = fb_json_measurement(&m);
-    free(m.samples);
-    return j;
+        its_mean += (double)log->steps[k].cg_its / log->n;
+    mean_bytes = fb_ns_bytes_per_step(ns, its_mean);
+    for (int k = 0; k < log->n; ++k) {
+        const double bytes = fb_ns_bytes_per_step(ns, log->steps[k].cg_its);
+        m->samples[k] = get_step(&log->steps[k]);
+        scaled.samples[k] = bytes > 0 && mean_bytes > 0 ? m->samples[k] * mean_bytes / bytes : m->samples[k];
+        m->wall_s += m->samples[k];
+    }
+    if (log->n) fb_stats_compute(m->samples, (size_t)log->n, &m->stats);
+    scaled.env = log->env;
+    fb_measurement_judge(&scaled);
+    m->quality = scaled.quality;
+    snprintf(m->quality_why, sizeof m->quality_why, "%s", scaled.quality_why);
+    free(scaled.samples);
 }
 
 /* The record's "energy": the generic object (core/energy.h) over the time
@@ -183,7 +198,11 @@ json_t *fb_solve_record(const fb_solve_case *c, const fb_ns *ns, const fb_solve_
     for (int k = 0; k < log->n; ++k)
         json_array_append_new(its, json_integer(log->steps[k].cg_its));
     json_object_set_new(json_object_get(rec, "cg"), "its_per_step", its);
-    json_object_set_new(rec, "stats", stats_json(log, &s));
+    fb_measurement m;
+    fb_solve_measurement(log, ns, &m);
+    json_object_set_new(rec, "stats", fb_json_measurement(&m));
+    fb_json_set_environment(rec, &m);
+    fb_measurement_free(&m);
     json_t *energy = energy_json(log);
     if (energy) json_object_set_new(rec, "energy", energy);
     json_object_set_new(rec, "total_s", json_real(s.total_s));
@@ -223,6 +242,18 @@ static void print_energy(FILE *f, const fb_solve_log *log)
     if (e->throttled) fprintf(f, "  THROTTLED: %s\n", e->throttle_why);
 }
 
+/* A line when the step times are not to be trusted: which verdict, and
+ * the figures behind it (nothing when stable). */
+static void print_quality(FILE *f, const fb_solve_log *log, const fb_ns *ns)
+{
+    fb_measurement m;
+    fb_solve_measurement(log, ns, &m);
+    if (fb_quality_flagged(m.quality))
+        fprintf(f, "  %s step times (no figure to trust): %s\n",
+                m.quality == FB_QUALITY_CONTENDED ? "CONTENDED" : "UNSTABLE", m.quality_why);
+    fb_measurement_free(&m);
+}
+
 void fb_solve_print_table(FILE *f, const fb_solve_case *c, const fb_ns *ns, const fb_solve_log *log,
                           const fb_device_info *d, double stream_gbs, double rss_setup, json_t *validation)
 {
@@ -260,6 +291,7 @@ void fb_solve_print_table(FILE *f, const fb_solve_case *c, const fb_ns *ns, cons
     fprintf(f, "\n  memory: solver arrays %.1f MB, resident after setup %.1f MB, peak resident %.1f MB\n",
             fb_ns_bytes_resident(ns) / 1e6, rss_setup / 1e6, fb_peak_rss_bytes() / 1e6);
     print_energy(f, log);
+    print_quality(f, log, ns);
     if (!validation) return;
     fprintf(f, "  validation:");
     json_object_foreach(validation, key, v) if (json_is_number(v)) fprintf(f, " %s %.4g", key, json_number_value(v));
@@ -375,6 +407,7 @@ double fb_peak_rss_bytes(void) { return proc_status_kb("VmHWM:"); }
 void fb_solve_row_of(fb_solve_row *row, const fb_ns *ns, const fb_solve_log *log, const fb_device_info *d,
                      double stream_gbs)
 {
+    fb_measurement m;
     memset(row, 0, sizeof *row);
     snprintf(row->id, sizeof row->id, "%s", d->id);
     snprintf(row->name, sizeof row->name, "%s", d->name);
@@ -383,19 +416,44 @@ void fb_solve_row_of(fb_solve_row *row, const fb_ns *ns, const fb_solve_log *log
     row->upload_s = log->upload_s, row->download_s = log->download_s, row->stream_gbs = stream_gbs;
     row->steps = log->n;
     row->energy = log->energy;
+    fb_solve_measurement(log, ns, &m);
+    row->quality = m.quality;
+    snprintf(row->quality_why, sizeof row->quality_why, "%s", m.quality_why);
+    fb_measurement_free(&m);
 }
 
-/* The row every ratio is taken against: the first openmp run, else the first. */
-static const fb_solve_row *baseline_row(const fb_solve_row *rows, int n)
+const fb_solve_row *fb_solve_baseline(const fb_solve_row *rows, int n)
 {
     for (int k = 0; k < n; ++k)
         if (!rows[k].on_device) return &rows[k];
-    return &rows[0];
+    return n > 0 ? &rows[0] : NULL;
+}
+
+static fb_speedup_side row_side(const fb_solve_row *r)
+{
+    return (fb_speedup_side){.id = r->id,
+                             .step_s = r->s.step_time_median,
+                             .total_s = r->s.total_s + r->upload_s + r->download_s,
+                             .quality = r->quality,
+                             .why = r->quality_why,
+                             .throttled = r->energy.throttled};
+}
+
+void fb_solve_speedup(const fb_solve_row *base, const fb_solve_row *row, fb_speedup *out)
+{
+    const fb_speedup_side b = row_side(base), r = row_side(row);
+    fb_speedup_of(&b, &r, out);
+}
+
+json_t *fb_solve_speedup_json(const fb_solve_row *base, const fb_solve_row *row)
+{
+    fb_speedup sp;
+    fb_solve_speedup(base, row, &sp);
+    return fb_speedup_json(&sp, base->id);
 }
 
 /* Energy to solution and per step (the time loop's: CPU->GPU and GPU->CPU
- * are outside the meter's window), "-" where it could not be read; a
- * throttled run's speedup is marked '*'. */
+ * are outside the meter's window), "-" where it could not be read. */
 static void energy_cells(const fb_solve_row *r, char *total, char *per_step, size_t len)
 {
     snprintf(total, len, "-");
@@ -405,24 +463,34 @@ static void energy_cells(const fb_solve_row *r, char *total, char *per_step, siz
     if (r->steps > 0) snprintf(per_step, len, "%.4g", r->energy.joules / r->steps);
 }
 
+/* The speedups of every row over the baseline, per step and total
+ * (results/speedup.h), each flagged '?' where a side is unstable or
+ * contended, with the reason below the table, and '*' where one throttled. */
 static void print_totals(FILE *f, const fb_solve_row *rows, int n)
 {
-    const fb_solve_row *base = baseline_row(rows, n);
-    char joules[32], per_step[32];
-    int throttled = 0;
-    fprintf(f, "  %-14s %-40.40s %10s %10s %8s %12s %10s\n", "backend", "device", "total s", "step ms", "speedup",
-            "energy J", "J/step");
+    const fb_solve_row *base = fb_solve_baseline(rows, n);
+    char joules[32], per_step[32], step_x[32], total_x[32];
+    int throttled = 0, untrusted = 0;
+    fb_speedup sp;
+    fprintf(f, "  %-14s %-40.40s %10s %10s %10s %10s %12s %10s\n", "backend", "device", "total s", "step ms",
+            "per step", "total", "energy J", "J/step");
     for (int k = 0; k < n; ++k) {
         const fb_solve_summary *s = &rows[k].s;
-        double total = s->total_s + rows[k].upload_s + rows[k].download_s;
-        double base_total = base->s.total_s + base->upload_s + base->download_s;
+        fb_solve_speedup(base, &rows[k], &sp);
         energy_cells(&rows[k], joules, per_step, sizeof joules);
-        throttled += rows[k].energy.throttled;
-        fprintf(f, "  %-14s %-40.40s %10.4f %10.3f %7.2fx%s %12s %10s\n", rows[k].id, rows[k].name, total,
-                1e3 * s->step_time_median, total > 0 ? base_total / total : 0.0, rows[k].energy.throttled ? "*" : " ",
-                joules, per_step);
+        throttled += sp.throttled, untrusted += !sp.trusted;
+        fb_speedup_text(sp.per_step, sp.trusted, sp.throttled, step_x, sizeof step_x);
+        fb_speedup_text(sp.total, sp.trusted, sp.throttled, total_x, sizeof total_x);
+        fprintf(f, "  %-14s %-40.40s %10.4f %10.3f %10s %10s %12s %10s\n", rows[k].id, rows[k].name,
+                s->total_s + rows[k].upload_s + rows[k].download_s, 1e3 * s->step_time_median, step_x, total_x, joules,
+                per_step);
     }
-    if (throttled) fprintf(f, "  * throttled during the run (the record's energy.throttle_why says how)\n");
+    for (int k = 0; k < n && untrusted; ++k) {
+        fb_solve_speedup(base, &rows[k], &sp);
+        if (!sp.trusted) fprintf(f, "  %s %s: no speedup to trust: %s\n", FB_SPEEDUP_FLAG, rows[k].id, sp.why);
+    }
+    if (throttled)
+        fprintf(f, "  %s throttled during the run (the record's energy.throttle_why says how)\n", FB_THROTTLED_FLAG);
 }
 
 static void print_split(FILE *f, const fb_solve_row *r)
@@ -446,8 +514,14 @@ void fb_solve_print_comparison(FILE *f, const fb_solve_case *c, const fb_solve_r
 {
     char problem[64];
     fb_solve_problem_name(c, problem, sizeof problem);
-    fprintf(f, "\n%s, %d steps: total time (with CPU->GPU and GPU->CPU) and speedup over %s\n", problem, rows[0].steps,
-            baseline_row(rows, n)->id);
+    const fb_solve_row *baseline = fb_solve_baseline(rows, n);
+    if (!baseline) return;
+    const char *base = baseline->id;
+    fprintf(f, "\n%s, %d steps: time and speedup over %s, two ways\n", problem, rows[0].steps, base);
+    fprintf(f, "  per step: %s's median time step / the backend's (set-up, CPU->GPU and GPU->CPU are in no step)\n",
+            base);
+    fprintf(f, "  total:    %s's whole run / the backend's (all steps + CPU->GPU + GPU->CPU; set-up in neither)\n",
+            base);
     print_totals(f, rows, n);
     fprintf(f,
             "\n%s: per-step split, seconds and share of the total; mean CG iterations; GB/s of steps 1-3 by the "

@@ -11,6 +11,8 @@
 
 #include "backends/backend.h"
 #include "core/energy.h"
+#include "core/measure.h"
+#include "results/speedup.h"
 #include "solver/cases.h"
 
 /* Every step's numbers, grown as the run goes. */
@@ -22,6 +24,7 @@ typedef struct fb_solve_log {
     double download_s;        /* the fields back after it (GPU->CPU) */
     double setup_s;           /* device builds, copies and the untimed warm-up step: in no step's time */
     fb_energy_reading energy; /* over the time loop (core/energy.h); FB_ENERGY_NONE: not metered */
+    fb_contention env;        /* the machine over the time loop (core/contention.h); env.on == 0: not watched */
 } fb_solve_log;
 
 fb_status fb_solve_log_add(fb_solve_log *log, const fb_ns_step_info *info);
@@ -39,7 +42,16 @@ typedef struct fb_solve_summary {
 
 void fb_solve_summarize(const fb_solve_log *log, const fb_ns *ns, fb_solve_summary *s);
 
-/* The measurement record. rss_setup: resident bytes after the solver was
+/* The time steps as a measurement (m->samples malloc'd: fb_measurement_free):
+ * the step times as samples with their statistics, the time loop's window
+ * as m->env, and the verdict. The verdict judges each step's time scaled
+ * to the mean step's model bytes (fb_ns_bytes_per_step of its CG
+ * iterations): the CG needs fewer iterations as a flow settles, and a
+ * spread the work explains is no noise. */
+void fb_solve_measurement(const fb_solve_log *log, const fb_ns *ns, fb_measurement *m);
+
+/* The measurement record, with the step times' verdict in stats.quality
+ * and the machine over the loop in "environment". rss_setup: resident bytes after the solver was
  * set up (fb_rss_bytes). status: "ok", "failed" or "interrupted"; reason
  * may be NULL. validation is borrowed. */
 json_t *fb_solve_record(const fb_solve_case *c, const fb_ns *ns, const fb_solve_log *log, const fb_device_info *d,
@@ -59,15 +71,30 @@ typedef struct fb_solve_row {
     fb_solve_summary s;
     double upload_s, download_s, stream_gbs;
     fb_energy_reading energy; /* the time loop's */
+    fb_quality quality;       /* the step times' verdict (fb_solve_measurement) */
+    char quality_why[320];    /* "" when stable */
 } fb_solve_row;
 
 void fb_solve_row_of(fb_solve_row *row, const fb_ns *ns, const fb_solve_log *log, const fb_device_info *d,
                      double stream_gbs);
 
-/* The paper's tables for one case run on several backends: total time and
- * the ratio to the first openmp row per backend (its Tables 4 and 7), then
- * the per-step split with shares, CPU->GPU and GPU->CPU, CG iterations and
- * each step's GB/s against that device's stream triad (Tables 5 and 6). */
+/* The row every speedup is taken against: the first openmp row, else the
+ * first; NULL when n is 0. */
+const fb_solve_row *fb_solve_baseline(const fb_solve_row *rows, int n);
+
+/* The speedup of row over base (results/speedup.h: per step and total,
+ * trusted when both are stable and uncontended), and as the record's
+ * "speedup" object. */
+void fb_solve_speedup(const fb_solve_row *base, const fb_solve_row *row, fb_speedup *out);
+json_t *fb_solve_speedup_json(const fb_solve_row *base, const fb_solve_row *row);
+
+/* The paper's tables for one case run on several backends: time and the
+ * speedup over the first openmp row per backend, per step and total, both
+ * defined in the header (its Tables 4 and 7), each flagged '?' with its
+ * reason below the table where a side is unstable or contended, '*' where
+ * one throttled; then the per-step split with shares, CPU->GPU and
+ * GPU->CPU, CG iterations and each step's GB/s against that device's stream
+ * triad (Tables 5 and 6). */
 void fb_solve_print_comparison(FILE *f, const fb_solve_case *c, const fb_solve_row *rows, int n);
 
 /* The problem's name in records and figures: the case and its level

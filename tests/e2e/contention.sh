@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# contention.sh FLOWBENCH DIR - flowbench on a shared machine
+# (docs/measurement.md, "On a shared machine"), on planted machines:
+#   - a fake /proc (FLOWBENCH_PROC_ROOT) with other runnable work: the
+#     command re-executes with passive OpenMP waiting and records who chose
+#     it and why; the record is contended, with the reason, and the
+#     terminal line says "contended:" instead of "converged";
+#   - a fake quiet /proc: the runtime's default policy is kept;
+#   - the user's OMP_WAIT_POLICY wins over the decision, and is recorded;
+#   - real competitors (busy processes, one more than the CPUs): the record
+#     says passive waiting was chosen and the run was contended.
+set -euo pipefail
+bin=$1; dir=$2
+rm -rf "$dir"; mkdir -p "$dir"
+fail() { echo "FAIL: $*"; exit 1; }
+run=(spmv --matrix gen:cube:6 --kernel csr-scalar --no-stream --min-samples 5 --max-samples 40 --budget 0.2)
+
+plant() { # plant ROOT RUNNABLE: a /proc with RUNNABLE runnable tasks, this process one of them
+  mkdir -p "$1/self/task/1"
+  echo "1.00 0.50 0.25 $2/300 4242" > "$1/loadavg"
+  echo "cpu  100 0 100 1000 0 0 0 0 0 0" > "$1/stat"
+  echo "1 (flowbench) R 0 1 1 0 -1" > "$1/self/task/1/stat"
+}
+cpus=$(nproc)
+plant "$dir/busy" $((cpus + 2))
+plant "$dir/quiet" 1
+unset OMP_WAIT_POLICY GOMP_SPINCOUNT FLOWBENCH_WAIT_POLICY_DECISION
+
+FLOWBENCH_PROC_ROOT=$dir/busy "$bin" "${run[@]}" --json > "$dir/busy.json" 2> "$dir/busy.err" ||
+  fail "busy: $(tail -2 "$dir/busy.err")"
+jq -e '.environment.openmp.wait | .policy == "passive" and .set_by == "flowbench" and (.why | test("other runnable"))' \
+  "$dir/busy.json" > /dev/null || fail "busy: no passive decision: $(jq -c .environment.openmp.wait "$dir/busy.json")"
+jq -e '.environment.openmp.variables.OMP_WAIT_POLICY == "passive"' "$dir/busy.json" > /dev/null ||
+  fail "busy: the re-executed process does not run with OMP_WAIT_POLICY=passive"
+jq -e '.stats.quality == "contended" and .stats.stop != "converged" and .environment.contended
+       and (.stats.quality_why | test("other runnable tasks")) and (.environment.contended_why | length > 0)' \
+  "$dir/busy.json" > /dev/null || fail "busy: not contended: $(jq -c '.stats | del(.samples_s)' "$dir/busy.json")"
+out=$(FLOWBENCH_PROC_ROOT=$dir/busy "$bin" "${run[@]}" 2>&1) || fail "busy text: $out"
+grep -Eq 'median .* \(95% CI .*, contended: CV [0-9]+%, min .* ms, median .* ms.*: up to [0-9]+ other runnable tasks' \
+  <<< "$out" || fail "busy: the terminal line does not say contended: $out"
+grep -q 'converged' <<< "$out" && fail "busy: a contended run says converged: $out"
+
+FLOWBENCH_PROC_ROOT=$dir/quiet "$bin" "${run[@]}" --json > "$dir/quiet.json" 2> /dev/null || fail "quiet run"
+jq -e '.environment.openmp.wait.set_by == "default" and (.environment.openmp.variables | has("OMP_WAIT_POLICY") | not)
+       and .environment.contended == false and .environment.other_runnable.max == 0' "$dir/quiet.json" > /dev/null ||
+  fail "quiet: $(jq -c .environment "$dir/quiet.json")"
+
+OMP_WAIT_POLICY=active FLOWBENCH_PROC_ROOT=$dir/busy "$bin" "${run[@]}" --json > "$dir/user.json" 2> /dev/null ||
+  fail "user policy run"
+jq -e '.environment.openmp.wait | .policy == "active" and .set_by == "user"' "$dir/user.json" > /dev/null ||
+  fail "user: the user's policy did not win: $(jq -c .environment.openmp.wait "$dir/user.json")"
+
+# the environment part is in every record: a sweep's too, with the contended mark on its progress line
+cat > "$dir/one.suite" << 'SUITE'
+suite: one
+backends: [openmp]
+precisions: [double]
+stream: false
+measure: {min_samples: 3, max_samples: 20, budget_s: 0.05}
+matrices: [gen:cube:5]
+cases:
+  - name: c
+    kernels: [csr-scalar]
+SUITE
+FLOWBENCH_PROC_ROOT=$dir/busy "$bin" sweep "$dir/one.suite" --out "$dir/sweep.jsonl" > "$dir/sweep.log" 2>&1 ||
+  fail "sweep: $(tail -3 "$dir/sweep.log")"
+grep -q 'contended' "$dir/sweep.log" || fail "sweep: the progress line does not say contended: $(cat "$dir/sweep.log")"
+jq -se '[.[] | select(.kernel == "csr-scalar")] | length >= 1 and all(.environment.contended)' "$dir/sweep.jsonl" \
+  > /dev/null || fail "sweep: records without a contended environment"
+
+# real competitors: one more busy process than CPUs, for this command only
+pids=()
+for _ in $(seq $((cpus + 1))); do (exec timeout 60 sh -c 'while :; do :; done') & pids+=($!); done
+trap 'kill "${pids[@]}" 2> /dev/null || true' EXIT
+sleep 0.3
+"$bin" spmv --matrix gen:cube:10 --kernel csr-scalar --no-stream --budget 0.5 --json > "$dir/real.json" 2> /dev/null ||
+  fail "real competitors run"
+kill "${pids[@]}" 2> /dev/null || true
+jq -e '.environment.openmp.wait.set_by == "flowbench" and .environment.openmp.wait.policy == "passive"' \
+  "$dir/real.json" > /dev/null || fail "real: no passive decision: $(jq -c .environment.openmp "$dir/real.json")"
+jq -e '.stats.quality == "contended"' "$dir/real.json" > /dev/null ||
+  fail "real: not contended: $(jq -c '.environment, (.stats | del(.samples_s))' "$dir/real.json")"
+echo "ok: contention planted and seen"
