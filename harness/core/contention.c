@@ -151,6 +151,7 @@ void fb_contention_begin(fb_contention *w, int cpu_threads)
     w->cpus = online_cpus();
     w->cpu_threads = cpu_threads > 0 && cpu_threads < w->cpus ? cpu_threads : w->cpus;
     w->load_first = w->load_last = -1;
+    w->gpu_others = -1;
     if (!read_loadavg(&w->load_first, &runnable)) w->load_first = -1;
     w->steal_known = read_steal(&w->steal0, &w->total0);
     w->wait_known = read_wait(&w->wait0_ns);
@@ -206,6 +207,11 @@ int fb_contention_judge(const fb_contention *w, char *why, size_t len)
         snprintf(why, len, "up to %d other runnable task%s on %d CPU%s, %d used by this run (%d of %d polls)",
                  w->others_max, w->others_max == 1 ? "" : "s", w->cpus, w->cpus == 1 ? "" : "s", w->cpu_threads,
                  w->busy_polls, w->polls);
+        return 1;
+    }
+    if (w->gpu_others > 0) {
+        snprintf(why, len, "%d other process%s with a compute context on the GPU (NVML)", w->gpu_others,
+                 w->gpu_others == 1 ? "" : "es");
         return 1;
     }
     if (w->steal_known && w->total_ticks >= FB_CONTENTION_STEAL_TICKS && steal_fraction(w) > FB_CONTENTION_STEAL) {
@@ -331,6 +337,7 @@ json_t *fb_environment_json(const fb_contention *w)
     json_object_set_new(env, "run_queue_wait_fraction",
                         w->wait_known ? json_real(fb_contention_wait_fraction(w)) : json_null());
     json_object_set_new(env, "window_s", json_real(w->wall_s));
+    json_object_set_new(env, "gpu_other_processes", w->gpu_others >= 0 ? json_integer(w->gpu_others) : json_null());
     json_object_set_new(env, "steal_fraction", w->steal_known ? json_real(steal_fraction(w)) : json_null());
     json_object_set_new(env, "contended", json_boolean(contended));
     json_object_set_new(env, "contended_why", contended ? json_string(why) : json_null());

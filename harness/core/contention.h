@@ -26,7 +26,10 @@
  *     missing, more than half of at least two polls saw more other
  *     runnable tasks than the CPUs this run leaves free; or
  *   - steal took more than FB_CONTENTION_STEAL of the CPU time over a
- *     window of at least FB_CONTENTION_STEAL_TICKS clock ticks.
+ *     window of at least FB_CONTENTION_STEAL_TICKS clock ticks; or
+ *   - on an NVIDIA GPU, NVML saw another process with a compute context
+ *     on it during the window (gpu_others, from the energy meter's reads:
+ *     energy.h).
  *
  * Samples are unstable (fb_samples_judge) when their interquartile range
  * is over FB_UNSTABLE_IQR of the median, or they fall in two modes: a gap
@@ -66,6 +69,7 @@ typedef struct fb_contention {
     double load_first, load_last; /* 1-minute load average, -1 unknown */
     int steal_known;
     unsigned long long steal0, total0, steal_ticks, total_ticks;
+    int gpu_others; /* other processes with a compute context on the measured GPU (NVML), -1 unknown */
     int wait_known;
     unsigned long long wait0_ns, wait_ns; /* run-queue wait at the start, and since */
     double start, wall_s, last_poll;

@@ -107,6 +107,10 @@ static void track(fb_energy_meter *m, const fb_energy_sample *s)
     if (s->has_sm && busy) widen(&r->has_sm, &r->sm_mhz_min, &r->sm_mhz_max, s->sm_mhz);
     if (s->has_mem && busy) widen(&r->has_mem, &r->mem_mhz_min, &r->mem_mhz_max, s->mem_mhz);
     if (s->has_cpu) widen(&r->has_cpu, &r->cpu_mhz_min, &r->cpu_mhz_max, s->cpu_mhz);
+    if (s->has_procs) {
+        r->gpu_procs_max = r->has_gpu_procs && r->gpu_procs_max > (int)s->procs ? r->gpu_procs_max : (int)s->procs;
+        r->has_gpu_procs = 1;
+    }
     if (s->has_temp) {
         if (!r->has_temp) r->temp_c_start = s->temp_c;
         r->temp_c_max = r->has_temp ? fmax(r->temp_c_max, s->temp_c) : s->temp_c;

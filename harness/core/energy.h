@@ -67,7 +67,9 @@ typedef struct fb_energy_reading {
     double cpu_mhz_min, cpu_mhz_max;
     int has_reasons;
     unsigned long long reasons; /* NVML clock (throttle) reason bits seen */
-    int throttle_checked;       /* 0: nothing to judge by (the record says null) */
+    int has_gpu_procs;          /* NVML: the most processes with a compute context on the GPU seen in the window */
+    int gpu_procs_max;
+    int throttle_checked; /* 0: nothing to judge by (the record says null) */
     int throttled;
     char throttle_why[200];         /* what flagged it */
     char throttle_unavailable[320]; /* why nothing could be checked */

@@ -23,6 +23,8 @@ typedef struct fb_energy_sample {
     unsigned long long reasons;
     int has_cpu;
     double cpu_mhz;
+    int has_procs; /* NVML: processes with a compute context on the GPU, this one included */
+    unsigned procs;
 } fb_energy_sample;
 
 struct fb_energy_meter {

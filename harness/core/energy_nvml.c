@@ -121,6 +121,18 @@ static int open_device(fb_energy_meter *m, nvml_impl *n, const char *pci_bus_id)
     return pick_method(m, n);
 }
 
+/* How many processes hold a compute context on the GPU (this one among
+ * them): asked with room for none, NVML answers the count alone
+ * (NVML_ERROR_INSUFFICIENT_SIZE when there are some). Only the count is
+ * read because the per-process struct has changed size between drivers. */
+static void read_processes(nvml_impl *n, fb_energy_sample *s)
+{
+    unsigned int count = 0;
+    if (!n->nvmlDeviceGetComputeRunningProcesses_v3) return;
+    nvmlReturn_t r = n->nvmlDeviceGetComputeRunningProcesses_v3(n->dev, &count, NULL);
+    if (r == NVML_SUCCESS || r == NVML_ERROR_INSUFFICIENT_SIZE) s->has_procs = 1, s->procs = count;
+}
+
 static void read_nvml(void *impl, fb_energy_sample *s)
 {
     nvml_impl *n = impl;
@@ -138,6 +150,7 @@ static void read_nvml(void *impl, fb_energy_sample *s)
     if (n->nvmlDeviceGetCurrentClocksThrottleReasons &&
         n->nvmlDeviceGetCurrentClocksThrottleReasons(n->dev, &reasons) == NVML_SUCCESS)
         s->has_reasons = 1, s->reasons = reasons;
+    read_processes(n, s);
 }
 
 static void close_nvml(void *impl)

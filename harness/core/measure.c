@@ -159,9 +159,9 @@ fb_status fb_measure(const fb_measure_config *cfg, fb_sample_fn sample, void *ct
     for (int i = 0; i < cfg->warmups; ++i)
         FB_CHECK(one_sample(cfg, sample, ctx, flush, flush_ctx, NULL, &dummy));
     fb_counters_reset(cfg->counters);
+    fb_contention_begin(&out->env, cfg->cpu_threads); /* first: its calibration must not fill the energy window */
     energy_start(cfg, &e);
 
-    fb_contention_begin(&out->env, cfg->cpu_threads);
     out->stop = FB_STOP_MAX_SAMPLES;
     while (out->nsamples < cfg->max_samples) {
         FB_CHECK(one_sample(cfg, sample, ctx, flush, flush_ctx, cfg->counters, &out->samples[out->nsamples]));
@@ -191,6 +191,9 @@ fb_status fb_measure(const fb_measure_config *cfg, fb_sample_fn sample, void *ct
 fail:
     energy_stop(cfg, &e, out);
     fb_contention_end(&out->env);
+    /* this process holds one of the GPU's contexts: the others competed */
+    if (out->energy.has_gpu_procs)
+        out->env.gpu_others = out->energy.gpu_procs_max > 0 ? out->energy.gpu_procs_max - 1 : 0;
     if (out->nsamples > 0) fb_stats_compute(out->samples, (size_t)out->nsamples, &out->stats);
     fb_measurement_judge(out);
     out->wall_s = fb_now() - t0;

@@ -17,6 +17,7 @@ typedef struct nvmlDevice_st *nvmlDevice_t;
 #define NVML_ERROR_NOT_SUPPORTED 3
 #define NVML_ERROR_NO_PERMISSION 4
 #define NVML_ERROR_NOT_FOUND 6
+#define NVML_ERROR_INSUFFICIENT_SIZE 7
 #define NVML_ERROR_DRIVER_NOT_LOADED 9
 #define NVML_ERROR_UNKNOWN 999
 
@@ -38,7 +39,8 @@ typedef struct nvmlDevice_st *nvmlDevice_t;
     X(nvmlReturn_t, nvmlDeviceGetClockInfo, (nvmlDevice_t device, int type, unsigned int *clock))                      \
     X(nvmlReturn_t, nvmlDeviceGetApplicationsClock, (nvmlDevice_t device, int type, unsigned int *clockMHz))           \
     X(nvmlReturn_t, nvmlDeviceGetTemperature, (nvmlDevice_t device, int sensorType, unsigned int *temp))               \
-    X(nvmlReturn_t, nvmlDeviceGetCurrentClocksThrottleReasons, (nvmlDevice_t device, unsigned long long *reasons))
+    X(nvmlReturn_t, nvmlDeviceGetCurrentClocksThrottleReasons, (nvmlDevice_t device, unsigned long long *reasons))    \
+    X(nvmlReturn_t, nvmlDeviceGetComputeRunningProcesses_v3, (nvmlDevice_t device, unsigned int *count, void *infos))
 // clang-format on
 
 #endif

@@ -12,6 +12,7 @@
  *   FAKE_NVML_THROTTLE     clock (throttle) reason bits (strtoull, base 0; default 0)
  *   FAKE_NVML_BUS_ID       the one GPU's PCI bus id (default 0000:65:00.0)
  *   FAKE_NVML_INIT_FAIL    set: nvmlInit_v2 fails as with no driver loaded
+ *   FAKE_NVML_PROCS        processes with a compute context on the GPU (default 1: the caller)
  *
  * fake_nvml_live_inits() (inits minus shutdowns) and fake_nvml_energy_reads()
  * let a test check the library was used as NVML asks.
@@ -120,6 +121,18 @@ nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t device, unsi
 {
     if (device != &the_gpu) return NVML_ERROR_INVALID_ARGUMENT;
     *reasons = env_number("FAKE_NVML_THROTTLE", 0);
+    return NVML_SUCCESS;
+}
+
+/* NVML's contract: with room for fewer than there are, the count and
+ * NVML_ERROR_INSUFFICIENT_SIZE. */
+nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t device, unsigned int *count, void *infos)
+{
+    const unsigned int have = (unsigned int)env_number("FAKE_NVML_PROCS", 1), room = *count;
+    if (device != &the_gpu) return NVML_ERROR_INVALID_ARGUMENT;
+    *count = have;
+    if (have > room) return NVML_ERROR_INSUFFICIENT_SIZE;
+    if (have) memset(infos, 0, have * 24);
     return NVML_SUCCESS;
 }
 

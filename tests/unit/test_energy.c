@@ -28,11 +28,11 @@
 
 static void clear_env(void)
 {
-    static const char *const names[] = {"FAKE_NVML_MJ_START",      "FAKE_NVML_MJ_PER_CALL", "FAKE_NVML_NO_ENERGY",
-                                        "FAKE_NVML_POWER_MW",      "FAKE_NVML_SM_MHZ",      "FAKE_NVML_MEM_MHZ",
-                                        "FAKE_NVML_APP_SM_MHZ",    "FAKE_NVML_TEMP_C",      "FAKE_NVML_THROTTLE",
-                                        "FAKE_NVML_BUS_ID",        "FAKE_NVML_INIT_FAIL",   "FLOWBENCH_ENERGY_WINDOW",
-                                        "FLOWBENCH_POWERCAP_ROOT", "FLOWBENCH_CPUFREQ_ROOT"};
+    static const char *const names[] = {"FAKE_NVML_MJ_START",      "FAKE_NVML_MJ_PER_CALL",  "FAKE_NVML_NO_ENERGY",
+                                        "FAKE_NVML_POWER_MW",      "FAKE_NVML_SM_MHZ",       "FAKE_NVML_MEM_MHZ",
+                                        "FAKE_NVML_APP_SM_MHZ",    "FAKE_NVML_TEMP_C",       "FAKE_NVML_THROTTLE",
+                                        "FAKE_NVML_BUS_ID",        "FAKE_NVML_INIT_FAIL",    "FLOWBENCH_ENERGY_WINDOW",
+                                        "FLOWBENCH_POWERCAP_ROOT", "FLOWBENCH_CPUFREQ_ROOT", "FAKE_NVML_PROCS"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
         unsetenv(names[i]);
     setenv("FLOWBENCH_NVML_LIB", FB_FAKE_NVML, 1);
@@ -277,6 +277,36 @@ static void test_measure_fills_the_window(void **state)
     assert_true(want > 0 && fabs(r->joules - want) <= 1e-9 * want);
     fb_measurement_free(&out);
     fb_energy_close(m);
+}
+
+/* Another process with a compute context on the GPU (NVML's process
+ * list) makes the measurement contended and says how many; the measuring
+ * process alone does not. */
+static void test_other_gpu_processes_are_contention(void **state)
+{
+    fb_measurement out;
+    char why[256];
+    (void)state;
+    setenv("FLOWBENCH_ENERGY_WINDOW", "0.01", 1);
+    setenv("FLOWBENCH_PROC_ROOT", "/nonexistent", 1); /* the GPU's processes alone: this machine may be busy */
+    fb_energy_meter *m = open_fake();
+    fb_measure_config cfg = three_samples(m);
+    cfg.cpu_threads = 1;
+    assert_int_equal(fb_measure(&cfg, quick_sample, NULL, NULL, NULL, &out), FB_OK);
+    assert_int_equal(out.env.gpu_others, 0);
+    assert_int_equal(fb_contention_judge(&out.env, why, sizeof why), 0);
+    fb_measurement_free(&out);
+    setenv("FAKE_NVML_PROCS", "3", 1);
+    assert_int_equal(fb_measure(&cfg, quick_sample, NULL, NULL, NULL, &out), FB_OK);
+    assert_int_equal(out.env.gpu_others, 2);
+    assert_int_equal(out.quality, FB_QUALITY_CONTENDED);
+    assert_non_null(strstr(out.quality_why, "2 other processes with a compute context on the GPU (NVML)"));
+    json_t *env = fb_environment_json(&out.env);
+    assert_int_equal(json_integer_value(json_object_get(env, "gpu_other_processes")), 2);
+    json_decref(env);
+    fb_measurement_free(&out);
+    fb_energy_close(m);
+    unsetenv("FLOWBENCH_PROC_ROOT");
 }
 
 static void test_measure_adds_nothing_without_joules(void **state)
@@ -641,6 +671,7 @@ int main(void)
         cmocka_unit_test_setup(test_nvml_power_integral_without_counter, setup),
         cmocka_unit_test_setup(test_nvml_unavailable_paths_say_why, setup),
         cmocka_unit_test_setup(test_measure_fills_the_window, setup),
+        cmocka_unit_test_setup(test_other_gpu_processes_are_contention, setup),
         cmocka_unit_test_setup(test_measure_adds_nothing_without_joules, setup),
         cmocka_unit_test_setup(test_record_carries_energy, setup),
         cmocka_unit_test_setup(test_rapl_package_and_dram, setup),
