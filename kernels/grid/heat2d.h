@@ -245,6 +245,7 @@ typedef struct fb_heat2d_dist_result {
     /* the timed transients' energy, every rank's device summed (fb_energy_sum_ranks), and what was summed */
     fb_energy_reading energy;
     json_t *energy_meters;
+    fb_contention env; /* rank 0's machine over the timed transients (core/contention.h) */
 } fb_heat2d_dist_result;
 
 /* Runs on every rank together (collective): opens this rank's device

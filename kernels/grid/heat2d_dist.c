@@ -360,15 +360,19 @@ static fb_status timed_runs(dist_run *s, fb_heat2d_dist_result *r, fb_heat2d_ran
     fb_energy_meter *meter = fb_target_energy(s->t);
     long iterations = 0;
     double busy = 0;
+    const fb_device_info *d = fb_target_info(s->t);
+    fb_contention_begin(&r->env, d->host_cpu ? d->compute_units : 1);
     fb_energy_start(meter); /* over every timed transient, as a kernel's window is over its samples */
     for (int k = 0; k < n; ++k) {
         FB_CHECK(transient(s));
         fb_energy_poll(meter);
+        fb_contention_poll(&r->env);
         all[k] = s->times;
         r->walls[k] = s->times.wall_s / s->times.iterations;
         iterations += s->times.iterations, busy += s->times.wall_s;
     }
     fb_energy_stop(meter, iterations, 0, busy, &r->energy);
+    fb_contention_end(&r->env);
     FB_CHECK(die_if(fb_energy_sum_ranks(&r->energy, meter, &r->energy_meters))); /* one rank's failure ends all */
     /* a repeat takes as long as its slowest rank */
     fb_comm_allreduce(r->walls, n, FB_COMM_MAX);

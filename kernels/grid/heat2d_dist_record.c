@@ -116,8 +116,10 @@ json_t *fb_heat2d_dist_record(const fb_heat2d_problem *p, const fb_heat2d_dist_c
                         .nsamples = cfg->repeats,
                         .stop = FB_STOP_MAX_SAMPLES,
                         .wall_s = total,
-                        .energy = r->energy};
+                        .energy = r->energy,
+                        .env = r->env};
     fb_stats_compute(r->walls, (size_t)cfg->repeats, &m.stats);
+    fb_measurement_judge(&m);
     fb_heat2d_model model = fb_heat2d_model_of(k, p->g.nx, p->g.ny, cfg->base.is_double, all_groups(p, cfg, r->ranks));
     fb_kernel_record base = {.benchmark = "heat2d",
                              .kernel = k->name,
