@@ -233,6 +233,7 @@ json_t *fb_stream_record(const fb_device_info *d, const fb_stream_config *cfg, c
     json_object_set_new(rec, "gbs_best", json_real(r->gbs_best));
     json_object_set_new(rec, "gflops", json_real(r->gflops));
     fb_json_set_energy(rec, &r->m, (double)r->model->flops * (double)cfg->n);
+    fb_json_set_environment(rec, &r->m);
     json_object_set_new(rec, "check", json_pack("{s:f, s:b}", "max_rel_error", r->max_rel_error, "ok", r->checked_ok));
     json_object_set_new(rec, "status", json_string(r->checked_ok ? "ok" : "wrong-result"));
     return rec;
