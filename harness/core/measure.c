@@ -85,7 +85,7 @@ static int settled(fb_measurement *m, fb_stop_reason *stop)
 {
     char why[8];
     fb_spread sp;
-    if (!fb_contention_judgeable(&m->env) || fb_now() - m->env.last_poll >= FB_CONTENTION_POLL_S)
+    if (m->env.polls < 2 || !fb_contention_judgeable(&m->env) || fb_now() - m->env.last_poll >= FB_CONTENTION_POLL_S)
         fb_contention_poll_now(&m->env);
     /* a few ms more, so the machine can be judged (samples that say they
      * took that long are enough: a synthetic sample function takes none) */
