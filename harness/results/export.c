@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "quality.h"
 #include "../core/interrupt.h"
 
 typedef enum col_kind { COL_STR, COL_NUM, COL_BOOL, COL_HEADER, COL_SPECIAL } col_kind;
@@ -64,6 +65,9 @@ static const column columns[] = {
     {"energy_j_per_step", COL_NUM, "energy.joules_per_step"},
     {"energy_j_to_solution", COL_NUM, "energy.joules_to_solution"},
     {"throttled", COL_SPECIAL, NULL},
+    {"quality", COL_SPECIAL, NULL},
+    {"quality_why", COL_SPECIAL, NULL},
+    {"contended", COL_SPECIAL, NULL},
 };
 
 #define NCOLUMNS ((int)(sizeof columns / sizeof columns[0]))
@@ -132,6 +136,18 @@ static cell number_cell(double x)
 }
 static cell integer_cell(long long x) { return (cell){.kind = CELL_INTEGER, .integer = x}; }
 
+/* The verdict on a record's samples and its reason (results/quality.h):
+ * empty for a record without statistics, "stable" for one judged stable
+ * or written before the verdict existed. */
+static cell quality_cell(const fb_record *r, const char *name)
+{
+    const char *why;
+    if (!json_is_object(json_object_get(r->json, "stats"))) return (cell){.kind = CELL_EMPTY};
+    const fb_quality q = fb_json_quality(r->json, &why);
+    if (strcmp(name, "quality") == 0) return text_cell(fb_quality_name(q));
+    return *why ? text_cell(why) : (cell){.kind = CELL_EMPTY};
+}
+
 /* buf holds the text of the params column (valid until the next call). */
 static cell special_cell(const fb_results_set *set, const fb_record *r, const char *name, char *buf, size_t len)
 {
@@ -147,6 +163,11 @@ static cell special_cell(const fb_results_set *set, const fb_record *r, const ch
     if (strcmp(name, "throttled") == 0) { /* 1 or 0 where it was checked, empty where not */
         const json_t *t = fb_json_get(r->json, "energy.throttled");
         return json_is_boolean(t) ? integer_cell(json_is_true(t)) : (cell){.kind = CELL_EMPTY};
+    }
+    if (strcmp(name, "quality") == 0 || strcmp(name, "quality_why") == 0) return quality_cell(r, name);
+    if (strcmp(name, "contended") == 0) { /* 1 or 0 where the machine was watched, empty where not */
+        const json_t *c = fb_json_get(r->json, "environment.contended");
+        return json_is_boolean(c) ? integer_cell(json_is_true(c)) : (cell){.kind = CELL_EMPTY};
     }
     if (strcmp(name, "line") == 0) return integer_cell(r->line);
     if (strcmp(name, "latest") == 0) return integer_cell(!r->superseded);

@@ -12,6 +12,7 @@
 #include "../core/files.h"
 #include "export.h"
 #include "families.h"
+#include "quality.h"
 
 static const struct {
     const char *script, *missing;
@@ -85,8 +86,19 @@ static int label_index(char ***labels, int *n, const char *label)
     return (*n)++;
 }
 
-/* Keeps the better value per cell, with its whiskers: the best settings of
- * a kernel there. */
+/* Whether cell a should replace b: a stable record's value beats an
+ * unstable or contended one's whatever it is (a fast outlier is no best
+ * setting), then the better value. */
+static int cell_better(const fb_cell *a, const fb_cell *b, int higher_is_better)
+{
+    const int a_flagged = fb_quality_flagged((fb_quality)a->quality),
+              b_flagged = fb_quality_flagged((fb_quality)b->quality);
+    if (a_flagged != b_flagged) return !a_flagged;
+    return higher_is_better ? a->value > b->value : a->value < b->value;
+}
+
+/* Keeps the better value per cell (cell_better), with its whiskers: the
+ * best settings of a kernel there. */
 static fb_status cell_put(fb_figure *f, const char *row, const char *col, fb_cell cell, int higher_is_better)
 {
     fb_status status = FB_OK;
@@ -97,7 +109,7 @@ static fb_status cell_put(fb_figure *f, const char *row, const char *col, fb_cel
     for (int i = 0; i < f->ncells; ++i) {
         fb_cell *x = &f->cells[i];
         if (x->row != r || x->col != c) continue;
-        if (higher_is_better ? cell.value > x->value : cell.value < x->value) *x = cell;
+        if (cell_better(&cell, x, higher_is_better)) *x = cell;
         return FB_OK;
     }
     fb_cell *grown = realloc(f->cells, (size_t)(f->ncells + 1) * sizeof *grown);
@@ -113,6 +125,18 @@ static fb_status figure_put(fb_figure *f, const char *row, const char *col, doub
     return cell_put(f, row, col, (fb_cell){.value = value, .lo = NAN, .hi = NAN}, higher_is_better);
 }
 
+/* A cell of one record's value, carrying the record and its verdict. */
+static fb_cell record_cell(const fb_record *r, double value)
+{
+    return (fb_cell){.value = value, .lo = NAN, .hi = NAN, .rec = r, .quality = (int)fb_json_quality(r->json, NULL)};
+}
+
+static fb_status figure_put_record(fb_figure *f, const char *row, const char *col, const fb_record *r, double value,
+                                   int higher_is_better)
+{
+    return cell_put(f, row, col, record_cell(r, value), higher_is_better);
+}
+
 /* A value derived from the record's median time, with whiskers: the same
  * formula applied to its fastest and slowest samples. A rate (higher is
  * better: GB/s, GFLOP/s, fraction of stream) scales as 1 / time, a time per
@@ -125,7 +149,7 @@ static fb_status figure_put_timed(fb_figure *f, const char *row, const char *col
         fast = fmin(fast, r->samples[i]);
         slow = fmax(slow, r->samples[i]);
     }
-    fb_cell cell = {.value = value, .lo = NAN, .hi = NAN};
+    fb_cell cell = record_cell(r, value);
     if (median > 0 && fast > 0 && slow >= fast) {
         cell.lo = higher_is_better ? value * median / slow : value * fast / median;
         cell.hi = higher_is_better ? value * median / fast : value * slow / median;
@@ -245,7 +269,8 @@ fail:
 }
 
 /* Turns best times into OpenMP time / device time, dropping the OpenMP
- * column; 0 when the figure has no OpenMP column or nothing else. */
+ * column; 0 when the figure has no OpenMP column or nothing else. A
+ * speedup is as trustworthy as the worse of its two records. */
 static int speedup_transform(fb_figure *f)
 {
     int ref = -1, n = 0;
@@ -259,11 +284,18 @@ static int speedup_transform(fb_figure *f)
     memcpy(orig, f->cells, (size_t)f->ncells * sizeof *orig);
     for (int i = 0; i < f->ncells; ++i) {
         fb_cell x = orig[i];
-        double base = NAN;
+        const fb_cell *base = NULL;
         for (int j = 0; j < f->ncells; ++j)
-            if (orig[j].row == x.row && orig[j].col == ref) base = orig[j].value;
-        if (x.col == ref || isnan(base)) continue;
-        f->cells[n++] = (fb_cell){x.row, x.col > ref ? x.col - 1 : x.col, base / x.value, NAN, NAN};
+            if (orig[j].row == x.row && orig[j].col == ref) base = &orig[j];
+        if (x.col == ref || !base) continue;
+        f->cells[n++] = (fb_cell){.row = x.row,
+                                  .col = x.col > ref ? x.col - 1 : x.col,
+                                  .value = base->value / x.value,
+                                  .lo = NAN,
+                                  .hi = NAN,
+                                  .rec = x.rec,
+                                  .base = base->rec,
+                                  .quality = x.quality > base->quality ? x.quality : base->quality};
     }
     free(orig);
     free(f->cols[ref]);
@@ -294,7 +326,8 @@ static fb_status collect_speedup(const fb_results_set *set, fb_figure_list *out)
         snprintf(f->title, sizeof f->title, "%s speedup over OpenMP (%s) on %s, %s%s%s", str(r, "benchmark"), f->ref,
                  fb_record_host(r), str(r, "precision"), *n ? ", n = " : "", n);
         device_label(r, dev, sizeof dev);
-        FB_CHECK(figure_put(f, *matrix ? matrix : str(r, "kernel"), omp ? "openmp" : dev, fb_record_median(r), 0));
+        FB_CHECK(
+            figure_put_record(f, *matrix ? matrix : str(r, "kernel"), omp ? "openmp" : dev, r, fb_record_median(r), 0));
     }
     figure_filter(out, speedup_transform);
 fail:
@@ -335,25 +368,42 @@ fail:
 }
 
 #define CACHE_MARK " (cache resident)"
+#define UNSTABLE_MARK " (unstable)"
+#define CONTENDED_MARK " (contended)"
 
 /* The roofline's row of a record: its matrix, marked when the working set
  * fitted the last-level cache (then the bar is no roofline fraction, and a
- * bar above 1 is no mystery). */
+ * bar above 1 is no mystery), and when its samples were unstable or other
+ * work contended for its CPUs (then the bar is no figure to trust). A
+ * marked record gets a row of its own, beside its matrix's trusted bars. */
 static const char *matrix_row(const fb_record *r, fb_figure_kind kind, char *buf, size_t len)
 {
-    int resident = kind == FB_FIG_ROOFLINE && json_is_true(json_object_get(r->json, "cache_resident"));
-    snprintf(buf, len, "%s%s", fb_record_matrix(r), resident ? CACHE_MARK : "");
+    const int roofline = kind == FB_FIG_ROOFLINE;
+    const int resident = roofline && json_is_true(json_object_get(r->json, "cache_resident"));
+    const fb_quality q = roofline ? fb_json_quality(r->json, NULL) : FB_QUALITY_STABLE;
+    snprintf(buf, len, "%s%s%s", fb_record_matrix(r), resident ? CACHE_MARK : "",
+             q == FB_QUALITY_UNSTABLE    ? UNSTABLE_MARK
+             : q == FB_QUALITY_CONTENDED ? CONTENDED_MARK
+                                         : "");
     return buf;
 }
 
-static void note_cache_rows(fb_figure *f)
+static int has_row_marked(const fb_figure *f, const char *mark)
+{
+    for (int i = 0; i < f->nrows; ++i)
+        if (strstr(f->rows[i], mark)) return 1;
+    return 0;
+}
+
+/* The title says what the rows' marks mean. */
+static void note_marked_rows(fb_figure *f)
 {
     size_t n = strlen(f->title);
-    for (int i = 0; i < f->nrows; ++i)
-        if (strstr(f->rows[i], CACHE_MARK)) {
-            snprintf(f->title + n, sizeof f->title - n, "; cache resident: the data fit the last-level cache");
-            return;
-        }
+    if (has_row_marked(f, CACHE_MARK))
+        snprintf(f->title + n, sizeof f->title - n, "; cache resident: the data fit the last-level cache");
+    n = strlen(f->title);
+    if (has_row_marked(f, UNSTABLE_MARK) || has_row_marked(f, CONTENDED_MARK))
+        snprintf(f->title + n, sizeof f->title - n, "; unstable or contended: not a figure to trust");
 }
 
 static fb_status collect_per_matrix(const fb_results_set *set, fb_figure_kind kind, fb_figure_list *out)
@@ -376,7 +426,7 @@ static fb_status collect_per_matrix(const fb_results_set *set, fb_figure_kind ki
         FB_CHECK(figure_put_timed(f, matrix_row(r, kind, row, sizeof row), str(r, "kernel"), r, v, 1));
     }
     for (int i = 0; i < out->n && kind == FB_FIG_ROOFLINE; ++i)
-        note_cache_rows(&out->f[i]);
+        note_marked_rows(&out->f[i]);
     for (int i = 0; i < out->n && kind == FB_FIG_VARIANTS; ++i)
         FB_CHECK(add_foreign_peers(set, &out->f[i]));
 fail:
@@ -686,7 +736,7 @@ static fb_status collect_steps(const fb_results_set *set, fb_figure_list *out)
         if (ranks > 1) snprintf(dev + strlen(dev), sizeof dev - strlen(dev), " x %.0f ranks", ranks);
         for (size_t k = 0; k < sizeof parts / sizeof parts[0]; ++k) {
             const double v = fb_json_num(r->json, fields[k]);
-            FB_CHECK(figure_put(f, dev, parts[k], isnan(v) ? 0.0 : v, 0));
+            FB_CHECK(figure_put_record(f, dev, parts[k], r, isnan(v) ? 0.0 : v, 0));
         }
     }
 fail:
@@ -726,8 +776,8 @@ static fb_status collect_energy(const fb_results_set *set, fb_figure_list *out)
                      str(r, "benchmark"), *fb_record_matrix(r) ? fb_record_matrix(r) : "", str(r, "device"),
                      str(r, "device_name"), fb_record_host(r), str(r, "precision"),
                      fb_json_str(r->json, "energy.source"));
-        FB_CHECK(figure_put(f, str(r, "kernel"), "GB/s", gbs, 1));
-        FB_CHECK(figure_put(f, str(r, "kernel"), "GFLOP/J", gpj, 1));
+        FB_CHECK(figure_put_record(f, str(r, "kernel"), "GB/s", r, gbs, 1));
+        FB_CHECK(figure_put_record(f, str(r, "kernel"), "GFLOP/J", r, gpj, 1));
         if (throttled(r)) note_throttled(f);
     }
 fail:
@@ -753,7 +803,7 @@ static fb_status collect_energy_steps(const fb_results_set *set, fb_figure_list 
         snprintf(f->title, sizeof f->title, "solve %s on %s: energy per time step per backend, %g steps",
                  fb_record_matrix(r), fb_record_host(r), fb_json_num(r->json, "steps"));
         device_label(r, dev, sizeof dev);
-        FB_CHECK(figure_put(f, dev, "J per step", j, 0));
+        FB_CHECK(figure_put_record(f, dev, "J per step", r, j, 0));
         if (throttled(r)) note_throttled(f);
     }
 fail:
@@ -1118,25 +1168,55 @@ static void write_series_header(FILE *out, const char *name, int whiskers)
     }
 }
 
-/* "label,COL1,COL2,..." (with whiskers "label,COL1,COL1 lo,COL1 hi,...")
- * then one row per row label; NaN marks a gap. */
+int fb_figure_flagged(const fb_figure *fig)
+{
+    int n = 0;
+    for (int i = 0; i < fig->ncells; ++i)
+        n += fb_quality_flagged((fb_quality)fig->cells[i].quality);
+    return n;
+}
+
+/* Speedup bars are drawn solid only when both records were stable: where
+ * some were not, each series gets a second column, "NAME (unstable or
+ * contended)", holding the values of those cells (NaN in the first), which
+ * speedup.gp draws as empty hatched boxes in the same place. */
+static int split_untrusted(const fb_figure *f) { return f->kind == FB_FIG_SPEEDUP && fb_figure_flagged(f) > 0; }
+
+/* The cell's value in the trusted (untrusted = 0) or the untrusted column. */
+static double bar_value(const fb_cell *x, int split, int untrusted)
+{
+    if (!x) return NAN;
+    if (!split) return x->value;
+    return fb_quality_flagged((fb_quality)x->quality) == untrusted ? x->value : NAN;
+}
+
+/* "label,COL1,COL2,..." (with whiskers "label,COL1,COL1 lo,COL1 hi,...";
+ * a speedup with untrusted cells "label,COL1,...,COL1 (unstable or
+ * contended),...") then one row per row label; NaN marks a gap. */
 static void write_bars(const fb_figure *f, FILE *out)
 {
-    const int whiskers = fb_figure_has_whiskers(f->kind);
+    const int whiskers = fb_figure_has_whiskers(f->kind), split = split_untrusted(f);
+    char name[320];
     fb_csv_field(out, "label");
     for (int c = 0; c < f->ncols; ++c)
         write_series_header(out, f->cols[c], whiskers);
+    for (int c = 0; split && c < f->ncols; ++c) {
+        snprintf(name, sizeof name, "%s%s", f->cols[c], FB_FIGURE_UNTRUSTED_SUFFIX);
+        write_series_header(out, name, 0);
+    }
     fputc('\n', out);
     for (int r = 0; r < f->nrows; ++r) {
         fb_csv_field(out, f->rows[r]);
         for (int c = 0; c < f->ncols; ++c) {
             const fb_cell *x = cell_at(f, r, c);
-            write_number(out, x ? x->value : NAN);
+            write_number(out, bar_value(x, split, 0));
             if (whiskers) {
                 write_number(out, x ? x->lo : NAN);
                 write_number(out, x ? x->hi : NAN);
             }
         }
+        for (int c = 0; split && c < f->ncols; ++c)
+            write_number(out, bar_value(cell_at(f, r, c), split, 1));
         fputc('\n', out);
     }
 }

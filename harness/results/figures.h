@@ -38,6 +38,13 @@ typedef struct fb_cell {
     int row, col;
     double value;
     double lo, hi; /* the value by the fastest and slowest sample of its record (whiskers); NAN when unknown */
+    /* The record the value comes from and, for a speedup, the OpenMP
+     * record it divides (else NULL); quality: the worse of their verdicts
+     * (fb_quality, results/quality.h). A cell keeps the best value of the
+     * stable records where it has one, an unstable or contended record's
+     * only where it has none. */
+    const fb_record *rec, *base;
+    int quality;
 } fb_cell;
 
 typedef struct fb_figure {
@@ -82,6 +89,13 @@ fb_status fb_figures_collect_beside(const fb_results_set *set, const char *field
 /* Whether the kind's bars carry whiskers: its table gives each series three
  * columns, "NAME,NAME lo,NAME hi" (docs/plots-and-compare.md). */
 int fb_figure_has_whiskers(fb_figure_kind kind);
+
+/* How many of the figure's cells rest on an unstable or contended record. */
+int fb_figure_flagged(const fb_figure *fig);
+
+/* The speedup table's columns of figures that are no figure to trust:
+ * "DEVICE" FB_FIGURE_UNTRUSTED_SUFFIX (docs/plots-and-compare.md). */
+#define FB_FIGURE_UNTRUSTED_SUFFIX " (unstable or contended)"
 
 /* Writes the figure's data file (CSV, documented per kind). */
 fb_status fb_figure_write(const fb_figure *fig, const char *path);

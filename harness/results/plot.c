@@ -146,6 +146,8 @@ static fb_status write_vars(const fb_figure *f, const fb_colour_map *colours, co
     write_string_var(out, "xname", f->xlabel);
     write_string_var(out, "yname", f->ylabel);
     fprintf(out, "ncols = %d\nnrows = %d\n", f->ncols, f->nrows);
+    /* cells resting on an unstable or contended record: speedup.gp draws them hatched */
+    fprintf(out, "flagged = %d\n", f->kind == FB_FIG_SPEEDUP ? fb_figure_flagged(f) : 0);
     if (fb_figure_has_series(f->kind)) write_colours(out, f, colours);
     if (ferror(out)) FB_FAIL(FB_ERR_IO, "%s: write failed", path);
 fail:

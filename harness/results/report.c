@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "figures.h"
+#include "quality.h"
+#include "speedup.h"
 #include "../core/interrupt.h"
 #include "../core/json_index.h"
 
@@ -151,7 +153,60 @@ fail:
     return status;
 }
 
-/* A figure's table as markdown: rows x columns, values with `fmt`. */
+/* "DEVICE (line N)" and the record's verdict, as a side of a reason. */
+static fb_speedup_side record_side(const fb_record *r, char *id, size_t len)
+{
+    fb_speedup_side side = {.id = id};
+    snprintf(id, len, "%s (line %d)", str(r->json, "device"), r->line);
+    side.quality = fb_json_quality(r->json, &side.why);
+    return side;
+}
+
+/* Why a cell is no figure to trust: its records' verdicts, the OpenMP
+ * baseline's first (results/speedup.h words them as solve --compare does). */
+static void cell_why(const fb_cell *x, char *buf, size_t len)
+{
+    char a[160], b[160];
+    buf[0] = '\0';
+    if (x->base) {
+        const fb_speedup_side side = record_side(x->base, a, sizeof a);
+        fb_speedup_side_why(&side, buf, len);
+    }
+    if (x->rec) {
+        const fb_speedup_side side = record_side(x->rec, b, sizeof b);
+        fb_speedup_side_why(&side, buf, len);
+    }
+}
+
+static int same_records(const fb_cell *a, const fb_cell *b) { return a->rec == b->rec && a->base == b->base; }
+
+/* Under a table: each cell flagged FB_SPEEDUP_FLAG with the reason, once
+ * per record (pair); named by its row alone where the row's other cells
+ * rest on the same records (a backend's time split). */
+static void write_cell_notes(const fb_figure *f, FILE *out)
+{
+    char why[1100];
+    int n = 0;
+    for (int i = 0; i < f->ncells; ++i) {
+        const fb_cell *x = &f->cells[i];
+        int before = 0, row_shares = 0;
+        if (!fb_quality_flagged((fb_quality)x->quality)) continue;
+        for (int j = 0; j < f->ncells; ++j) {
+            before |= j < i && same_records(&f->cells[j], x) && fb_quality_flagged((fb_quality)f->cells[j].quality);
+            row_shares |= j != i && f->cells[j].row == x->row && same_records(&f->cells[j], x);
+        }
+        if (before) continue;
+        if (!n++)
+            fprintf(out, "\n%s: not a figure to trust (samples spread, or other work took the CPUs):\n\n",
+                    FB_SPEEDUP_FLAG);
+        cell_why(x, why, sizeof why);
+        fprintf(out, "- %s%s%s: %s\n", f->rows[x->row], row_shares ? "" : ", ", row_shares ? "" : f->cols[x->col], why);
+    }
+}
+
+/* A figure's table as markdown: rows x columns, values with `fmt`, a
+ * value resting on an unstable or contended record flagged
+ * FB_SPEEDUP_FLAG, with the reasons under the table. */
 static fb_status write_table(const fb_figure *f, const char *corner, const char *fmt, FILE *out)
 {
     fb_status status = FB_OK;
@@ -171,10 +226,13 @@ static fb_status write_table(const fb_figure *f, const char *corner, const char 
             char v[32] = "-";
             int i = grid[(size_t)r * (size_t)f->ncols + (size_t)c];
             if (i >= 0) snprintf(v, sizeof v, fmt, f->cells[i].value);
+            if (i >= 0 && fb_quality_flagged((fb_quality)f->cells[i].quality))
+                snprintf(v + strlen(v), sizeof v - strlen(v), "%s", FB_SPEEDUP_FLAG);
             cell(out, v);
         }
         fputs("|\n", out);
     }
+    write_cell_notes(f, out);
 fail:
     free(grid);
     return status;
@@ -199,6 +257,9 @@ static fb_status write_figure_tables(const fb_results_set *set, fb_figure_kind k
     fb_figure_list list = {0};
     FB_CHECK(collect_figures(set, kind, &list));
     fprintf(out, "\n## %s\n", heading);
+    if (kind == FB_FIG_SPEEDUP && list.n > 0)
+        fprintf(out, "\nEach cell from the best records of both sides, stable ones first; a solver row's time is its "
+                     "median time step (the per-step speedup: both definitions under \"Solver speedup\" below).\n");
     if (list.n == 0) fprintf(out, "\nNone in this file (%s).\n", fb_figure_missing(kind));
     for (int i = 0; i < list.n; ++i)
         FB_CHECK(write_table(&list.f[i], corner, fmt, out));
@@ -232,11 +293,25 @@ fail:
     return status;
 }
 
+/* The median's spread (its 95% CI half-width) where the samples can be
+ * trusted; where they cannot, the verdict instead: a ±0.6% beside
+ * samples that spread 14x would be a lie. Returns 1 when flagged. */
+static int spread_text(const json_t *rec, char *buf, size_t len)
+{
+    const fb_quality q = fb_json_quality(rec, NULL);
+    if (fb_quality_flagged(q)) {
+        snprintf(buf, len, "%s", fb_quality_name(q));
+        return 1;
+    }
+    number_text(100 * fb_json_num(rec, "stats.median_spread"), "±%.2g%%", buf, len);
+    return 0;
+}
+
 static fb_status write_best(const fb_results_set *set, FILE *out)
 {
     fb_status status = FB_OK;
     const fb_record **best = NULL;
-    int n = 0;
+    int n = 0, flagged = 0;
     char params[512], v[7][64], device[256], kernel[160];
     FB_CHECK(best_per_matrix(set, &best, &n));
     fprintf(out, "\n## Best variant per matrix\n\n");
@@ -252,7 +327,7 @@ static fb_status write_best(const fb_results_set *set, FILE *out)
         const json_t *j = best[i]->json;
         fb_params_text(json_object_get(j, "params"), params, sizeof params);
         snprintf(v[0], sizeof v[0], "%.4g ms", 1e3 * fb_record_median(best[i]));
-        number_text(100 * fb_json_num(j, "stats.median_spread"), "±%.2g%%", v[1], sizeof v[1]);
+        flagged += spread_text(j, v[1], sizeof v[1]);
         number_text(fb_json_num(j, "gflops"), "%.4g", v[2], sizeof v[2]);
         number_text(fb_json_num(j, "gbs"), "%.4g", v[3], sizeof v[3]);
         fraction_text(set, best[i], v[4], sizeof v[4]);
@@ -277,6 +352,10 @@ static fb_status write_best(const fb_results_set *set, FILE *out)
             cell(out, cells[c]);
         fputs("|\n", out);
     }
+    if (flagged)
+        fprintf(out, "\nA spread of `unstable` or `contended`: the samples spread or fell in two modes, or other work "
+                     "took the run's CPUs, so its interval means nothing (why: \"Unstable or contended "
+                     "measurements\" below).\n");
 fail:
     free(best);
     return status;
@@ -291,6 +370,166 @@ static void write_record_row(const fb_record *r, const char *what, FILE *out)
     cell(out, label);
     cell(out, what);
     fputs("|\n", out);
+}
+
+/* At most this many rows in the list of unstable or contended records: a
+ * year of nightly sweeps on a busy machine would bury the rest. */
+#define QUALITY_ROWS_MAX 200
+
+/* The latest usable records whose samples cannot be trusted, with why. */
+static void write_quality(const fb_results_set *set, FILE *out)
+{
+    char label[1024], line[16];
+    int n = 0;
+    fprintf(out, "\n## Unstable or contended measurements\n\n");
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        const char *why;
+        if (r->superseded || !fb_record_usable(r)) continue;
+        const fb_quality q = fb_json_quality(r->json, &why);
+        if (!fb_quality_flagged(q)) continue;
+        if (!n++) fprintf(out, "| line | configuration | quality | why |\n|---:|---|---|---|\n");
+        if (n > QUALITY_ROWS_MAX) continue;
+        fb_record_label(r, label, sizeof label);
+        snprintf(line, sizeof line, "%d", r->line);
+        cell(out, line);
+        cell(out, label);
+        cell(out, fb_quality_name(q));
+        cell(out, *why ? why : "(no reason recorded)");
+        fputs("|\n", out);
+    }
+    if (!n)
+        fprintf(out, "None: every measurement's samples were stable and its CPUs its own (records written before "
+                     "the verdict existed count as stable).\n");
+    else if (n > QUALITY_ROWS_MAX)
+        fprintf(out, "\n... and %d more (`flowbench export --csv`: the quality, quality_why and contended columns).\n",
+                n - QUALITY_ROWS_MAX);
+}
+
+/* ---- the solver's speedup, per step and total ---------------------------- */
+
+/* Of two records of one side of a speedup, the one to compare: a stable
+ * one before an unstable or contended one, then the faster time step. */
+static int better_side(const fb_record *a, const fb_record *b)
+{
+    const int fa = fb_quality_flagged(fb_json_quality(a->json, NULL));
+    const int fb = fb_quality_flagged(fb_json_quality(b->json, NULL));
+    if (fa != fb) return !fa;
+    return fb_record_median(a) < fb_record_median(b);
+}
+
+/* The backend of a solve record as the steps figure names it: device id
+ * and name, and the ranks where there were several. */
+static void solver_backend(const fb_record *r, char *buf, size_t len)
+{
+    const double ranks = fb_json_num(r->json, "mpi.ranks");
+    snprintf(buf, len, "%s %.40s", str(r->json, "device"), str(r->json, "device_name"));
+    if (ranks > 1) snprintf(buf + strlen(buf), len - strlen(buf), " x %.0f ranks", ranks);
+}
+
+/* Keeps r at *slot when it is the better side (better_side); -1 is empty. */
+static fb_status keep_better(json_t *index, const char *const *key, int nkey, const fb_results_set *set, int i)
+{
+    const long long k = fb_json_index_int(index, key, nkey);
+    if (k >= 0 && !better_side(&set->records[i], &set->records[k])) return FB_OK;
+    return fb_json_index_set(index, key, nkey, json_integer(i));
+}
+
+/* For each problem (host, precision, matrix): the baseline (a one-process
+ * openmp record) in bases, and each other backend's record in runs; order
+ * lists the (problem, backend) pairs as first seen. */
+static fb_status solver_sides(const fb_results_set *set, json_t *bases, json_t *runs, json_t *order)
+{
+    fb_status status = FB_OK;
+    char group[512], backend[256];
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        if (r->superseded || !fb_record_usable(r) || strcmp(str(r->json, "benchmark"), "solve") != 0) continue;
+        snprintf(group, sizeof group, "%.64s|%.16s|%.250s", fb_record_host(r), str(r->json, "precision"),
+                 fb_record_matrix(r));
+        solver_backend(r, backend, sizeof backend);
+        const char *key[] = {group, backend};
+        if (strcmp(str(r->json, "backend"), "openmp") == 0 && !(fb_json_num(r->json, "mpi.ranks") > 1)) {
+            FB_CHECK(keep_better(bases, key, 1, set, i));
+            continue;
+        }
+        if (!fb_json_index_get(runs, key, 2) && json_array_append_new(order, json_pack("[s, s]", group, backend)))
+            FB_FAIL(FB_ERR_NOMEM, "out of host memory writing the report");
+        FB_CHECK(keep_better(runs, key, 2, set, i));
+    }
+fail:
+    return status;
+}
+
+/* One row: problem, backend, both sides' times, both speedups. */
+static void write_solver_speedup_row(const fb_record *base, const fb_record *run, fb_speedup *sp, FILE *out)
+{
+    char backend[256], v[6][48], a[160], b[160];
+    fb_speedup_side bs, rs;
+    fb_speedup_side_of_record(base->json, &bs);
+    fb_speedup_side_of_record(run->json, &rs);
+    bs.id = a, rs.id = b;
+    snprintf(a, sizeof a, "%s (line %d)", str(base->json, "device"), base->line);
+    snprintf(b, sizeof b, "%s (line %d)", str(run->json, "device"), run->line);
+    fb_speedup_of(&bs, &rs, sp);
+    solver_backend(run, backend, sizeof backend);
+    number_text(1e3 * rs.step_s, "%.4g", v[0], sizeof v[0]);
+    number_text(rs.total_s, "%.4g", v[1], sizeof v[1]);
+    number_text(1e3 * bs.step_s, "%.4g", v[2], sizeof v[2]);
+    number_text(bs.total_s, "%.4g", v[3], sizeof v[3]);
+    fb_speedup_text(sp->per_step, sp->trusted, sp->throttled, v[4], sizeof v[4]);
+    fb_speedup_text(sp->total, sp->trusted, sp->throttled, v[5], sizeof v[5]);
+    const char *cells[] = {fb_record_matrix(run), backend, v[0], v[1], v[2], v[3], v[4], v[5]};
+    for (size_t c = 0; c < sizeof cells / sizeof *cells; ++c)
+        cell(out, cells[c]);
+    fputs("|\n", out);
+}
+
+/* The solver's speedup over OpenMP as `solve --compare` gives it
+ * (results/speedup.h): per step and total, both defined above the table,
+ * a row per problem and backend from the best record of each side (stable
+ * first, then the fastest step); flagged '?' with the reason below where a
+ * side is unstable or contended, '*' where one throttled. */
+static fb_status write_solver_speedup(const fb_results_set *set, FILE *out)
+{
+    fb_status status = FB_OK;
+    json_t *bases = json_object(), *runs = json_object(), *order = json_array(), *pair, *notes = json_array();
+    size_t k;
+    int rows = 0, throttled = 0;
+    if (!bases || !runs || !order || !notes) FB_FAIL(FB_ERR_NOMEM, "out of host memory writing the report");
+    FB_CHECK(solver_sides(set, bases, runs, order));
+    fprintf(out, "\n## Solver speedup over OpenMP (per step and total)\n\n");
+    json_array_foreach(order, k, pair)
+    {
+        const char *key[] = {json_string_value(json_array_get(pair, 0)), json_string_value(json_array_get(pair, 1))};
+        const long long b = fb_json_index_int(bases, key, 1), r = fb_json_index_int(runs, key, 2);
+        fb_speedup sp;
+        char note[1400];
+        if (b < 0) continue;
+        if (!rows++)
+            fprintf(out,
+                    "per step = OpenMP's median time step / the backend's (set-up, CPU->GPU and GPU->CPU are in no "
+                    "step); total = OpenMP's whole run / the backend's (all steps, CPU->GPU and GPU->CPU; set-up in "
+                    "neither): as `solve --compare` prints them (docs/solver.md).\n\n"
+                    "| problem | backend | step ms | run s | OpenMP step ms | OpenMP run s | per step | total |\n"
+                    "|---|---|---:|---:|---:|---:|---:|---:|\n");
+        write_solver_speedup_row(&set->records[b], &set->records[r], &sp, out);
+        throttled |= sp.throttled;
+        snprintf(note, sizeof note, "- %s, %s: %s", fb_record_matrix(&set->records[r]), key[1], sp.why);
+        if (!sp.trusted) json_array_append_new(notes, json_string(note));
+    }
+    if (!rows)
+        fprintf(out,
+                "None in this file (no problem solved both on openmp and on another backend: `solve --compare`).\n");
+    if (json_array_size(notes)) fprintf(out, "\n%s: no speedup to trust:\n\n", FB_SPEEDUP_FLAG);
+    json_array_foreach(notes, k, pair) fprintf(out, "%s\n", json_string_value(pair));
+    if (throttled) fprintf(out, "\n%s: a side ran throttled (its energy.throttle_why says how).\n", FB_THROTTLED_FLAG);
+fail:
+    json_decref(bases);
+    json_decref(runs);
+    json_decref(order);
+    json_decref(notes);
+    return status;
 }
 
 /* Real failures only: a pruned or abandoned configuration is the sweep
@@ -450,6 +689,7 @@ fb_status fb_report_write(const fb_results_set *set, const fb_report_options *op
     FB_CHECK(write_best(set, out));
     FB_CHECK(write_figure_tables(set, FB_FIG_SPEEDUP, "Speedup over OpenMP (OpenMP time / device time)", "problem",
                                  "%.2fx", out));
+    FB_CHECK(write_solver_speedup(set, out));
     FB_CHECK(write_figure_tables(set, FB_FIG_STEPS, "Solver time split per backend (seconds, the paper's Tables 5-6)",
                                  "backend", "%.4f", out));
     FB_CHECK(write_figure_tables(set, FB_FIG_ENERGY, "Energy: GB/s beside GFLOP/J per kernel (best settings each)",
@@ -458,6 +698,7 @@ fb_status fb_report_write(const fb_results_set *set, const fb_report_options *op
                                  "backend", "%.4g", out));
     FB_CHECK(not_interrupted());
     write_validation(set, out);
+    write_quality(set, out);
     write_failures(set, out);
     write_expected(set, out);
     FB_CHECK(not_interrupted());

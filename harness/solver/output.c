@@ -442,7 +442,7 @@ static fb_speedup_side row_side(const fb_solve_row *r)
 void fb_solve_speedup(const fb_solve_row *base, const fb_solve_row *row, fb_speedup *out)
 {
     const fb_speedup_side b = row_side(base), r = row_side(row);
-    fb_speedup_of(&b, &r, out);
+    fb_speedup_of(&b, row == base ? &b : &r, out); /* the baseline's reason once */
 }
 
 json_t *fb_solve_speedup_json(const fb_solve_row *base, const fb_solve_row *row)
@@ -487,7 +487,11 @@ static void print_totals(FILE *f, const fb_solve_row *rows, int n)
     }
     for (int k = 0; k < n && untrusted; ++k) {
         fb_solve_speedup(base, &rows[k], &sp);
-        if (!sp.trusted) fprintf(f, "  %s %s: no speedup to trust: %s\n", FB_SPEEDUP_FLAG, rows[k].id, sp.why);
+        if (sp.trusted) continue;
+        if (&rows[k] == base)
+            fprintf(f, "  %s %s (the baseline): %s\n", FB_SPEEDUP_FLAG, rows[k].id, sp.why);
+        else
+            fprintf(f, "  %s %s: no speedup to trust: %s\n", FB_SPEEDUP_FLAG, rows[k].id, sp.why);
     }
     if (throttled)
         fprintf(f, "  %s throttled during the run (the record's energy.throttle_why says how)\n", FB_THROTTLED_FLAG);

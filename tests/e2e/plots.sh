@@ -11,6 +11,9 @@
 #     and case, none is told apart by a number;
 #  1b. replot.sh names no absolute path and redraws every figure in a
 #     copy of the folder moved elsewhere (with its scripts/);
+#  1c. records that are unstable or contended beside stable ones: a
+#     speedup resting on one is no solid bar (its own column, drawn
+#     hatched), a roofline bar of one stands in a marked row;
 #  2. on a real stream run: the stream bars (and, with OpenCL, speedup bars
 #     over OpenMP) are drawn, and the types without data say so in one line;
 #  3. replot.sh redraws the figures from the tables alone;
@@ -47,8 +50,8 @@ series_of() { # TABLE: the series labels of a figure's table, one a line, in col
     sed -n 's/^ratio,//p' "$1"
   elif head -1 "$1" | grep -q ' lo,'; then
     head -1 "$1" | tr ',' '\n' | tail -n +2 | awk 'NR % 3 == 1'
-  else
-    head -1 "$1" | tr ',' '\n' | tail -n +2
+  else # a speedup's untrusted columns are its devices' again, drawn hatched in their colours
+    head -1 "$1" | tr ',' '\n' | tail -n +2 | grep -v ' (unstable or contended)$'
   fi
 }
 check_colours() { # DIR: a label has one colour in all figures, and the series of a figure differ
@@ -108,6 +111,28 @@ rm "$dir"/moved/*.png "$dir"/moved/*.svg
 (cd / && sh "$dir/moved/replot.sh") > "$dir/moved.txt" 2>&1 || { cat "$dir/moved.txt"; fail "replot.sh failed in a moved folder"; }
 check_figures "$dir/moved" stream speedup heatmap blockshape variants roofline profile
 [ "$(ls "$dir"/moved/*.png | wc -l)" -eq "$(ls "$dir"/constructed/*.png | wc -l)" ] || fail "replot.sh redrew fewer figures"
+
+echo "== 1c. unstable and contended records: hatched speedup bars, marked roofline rows"
+"$bin" plot "$src/tests/data/results/constructed-quality.jsonl" --out "$dir/quality" --scripts "$src/plots" \
+  > "$dir/quality.txt"
+check_figures "$dir/quality" speedup roofline
+check_colours "$dir/quality"
+gpu='opencl:0.0 Constructed GPU (constructed test data)'
+[ "$(cat "$dir/quality/speedup-spmv-double.csv")" = "label,$gpu,$gpu (unstable or contended)
+cavity-L1,14.2582,NaN
+cavity-L2,NaN,14.2649
+ahmed,NaN,14.2919" ] || fail "speedup table of unstable and contended records: $(cat "$dir/quality/speedup-spmv-double.csv")"
+grep -qx 'flagged = 2' "$dir/quality/speedup-spmv-double.vars" || fail "speedup vars lack flagged = 2"
+grep -q '^cavity-l1,NaN,16$' "$dir/quality/speedup-solve-double.csv" || fail "the contended solver run's bar is solid"
+grep -qx 'flagged = 0' "$dir/quality/speedup-stream-double-n10000000.vars" || fail "stable stream speedups flagged"
+[ "$(head -1 "$dir/quality/speedup-stream-double-n10000000.csv")" = "label,$gpu" ] ||
+  fail "a speedup table with no untrusted cell changed its columns"
+grep -q '^cavity-L2 (unstable),' "$dir/quality/roofline-spmv-opencl-0.0-double.csv" || fail "roofline: unstable row"
+grep -q '^ahmed (contended),' "$dir/quality/roofline-spmv-openmp-0-double.csv" || fail "roofline: contended row"
+grep -q '^cavity-L2,' "$dir/quality/roofline-spmv-openmp-0-double.csv" || fail "roofline: a stable row got marked"
+grep -q "unstable or contended: not a figure to trust" "$dir/quality/roofline-spmv-opencl-0.0-double.vars" ||
+  fail "roofline title does not say what the mark means"
+grep -q "unstable or contended (not a figure to trust)" "$src/plots/speedup.gp" || fail "speedup.gp has no key entry"
 
 echo "== 2. real stream run"
 "$bin" stream --size 100000 --max-samples 10 --budget 0.5 --out "$dir/real.jsonl" > /dev/null

@@ -4,7 +4,11 @@
 # pruned points) plus failed, crashed and abandoned ones: the report keeps
 # expected outcomes out of Failures and prints no "nan"; the solver's
 # validation figures reach the report and the CSV; every CSV column that
-# docs/results.md documents exists, and is filled for every kind that has it.
+# docs/results.md documents exists, and is filled for every kind that has it;
+# on the constructed records of tests/data/results/constructed-quality.jsonl
+# (unstable and contended beside stable), every figure resting on an
+# untrusted record is flagged with its reason, never given a spread or a
+# plain speedup, and the solver's speedup is given per step and in total.
 set -euo pipefail
 bin=$(realpath "$1")
 src=$(realpath "$2")
@@ -101,6 +105,10 @@ for c in validation_divergence_l2 validation_velocity_l2_rel_error median_s; do
   filled $c "r['benchmark'] == 'solve'" "solve"
 done
 for c in run_id host compiler driver command_line status line latest; do filled $c "True" "any"; done
+# the samples' verdict on every measured record, and the machine's where it was watched
+for kind in stream spmv heat2d fv-surface solve; do filled quality "$(ok_kind $kind)" "ok $kind"; done
+for kind in spmv heat2d fv-surface solve; do filled contended "$(ok_kind $kind)" "ok $kind"; done
+! col quality "r['status'] == 'ok'" | grep -vxE 'stable|unstable|contended' || fail "a quality that is no verdict"
 filled reason "r['status'] != 'ok'" "not ok"
 [ "$(col command_line "r['benchmark'] == 'spmv' and r['suite'] == ''" | head -1)" = \
   "$bin spmv --matrix gen:cube:6 --kernel csr-vector --backend openmp --no-stream ${quick[*]} --out $r" ] ||
@@ -117,8 +125,56 @@ jq -c 'select(.benchmark == "spmv") | .cache_resident = false | .fraction_of_str
 "$bin" report "$r2" > "$work/report2.md"
 best=$(section "Best variant per matrix" "$work/report2.md")
 grep -Fq '| median time | spread |' <<< "$best" || fail "no spread column: $best"
-grep -Eq '\| ±[0-9.e+-]+% \|' <<< "$best" || fail "no spread value: $best"
+grep -Eq '\| (±[0-9.e+-]+%|unstable|contended) \|' <<< "$best" || fail "no spread value: $best"
 grep -Fq '(cache resident) |' <<< "$best" || fail "a cache-resident fraction is not flagged: $best"
 grep -Fq '1.700 (above 1: caches?) |' <<< "$best" || fail "a fraction above 1 is not flagged: $best"
+
+echo "== unstable and contended records: flagged with their reasons, never a plain spread or speedup"
+q=$src/tests/data/results/constructed-quality.jsonl
+"$bin" report "$q" > "$work/quality.md"
+best=$(section "Best variant per matrix" "$work/quality.md")
+# cavity-L2 on opencl: two modes 14x apart, its median's interval +-0.6%: the spread cell says unstable
+grep -Eq '^\| cavity-L2 \| opencl:0.0 .*\| unstable \| [0-9.]+ \|' <<< "$best" || fail "the unstable record's spread: $best"
+! grep -q '±0.6%' <<< "$best" || fail "the report gives the unstable record a spread of ±0.6%"
+grep -Eq '^\| ahmed \| openmp:0 .*\| contended \|' <<< "$best" || fail "the contended record's spread: $best"
+grep -Eq '^\| cavity-L1 \| opencl:0.0 .*\| ±[0-9.]+% \|' <<< "$best" || fail "a stable record lost its spread"
+list=$(section "Unstable or contended measurements" "$work/quality.md")
+for want in '^\| 13 \| spmv csr-scalar opencl:0.0 double cavity-L2 .*\| unstable \| CV 98%, .*two modes' \
+  '^\| 14 \| spmv csr-scalar openmp:0 double ahmed \| contended \| .*waited for a CPU 45%' \
+  '^\| 19 \| solve fractional-step opencl:0.0 .*\| contended \| CV 40%'; do
+  grep -Eq "$want" <<< "$list" || fail "the list of untrusted records lacks /$want/: $list"
+done
+[ "$(grep -c '^| [0-9]' <<< "$list")" -eq 3 ] || fail "the list of untrusted records holds stable ones: $list"
+speedup=$(section "Speedup over OpenMP" "$work/quality.md")
+grep -Eq '^\| cavity-L1 \| [0-9.]+x \|' <<< "$speedup" || fail "the trusted speedup is flagged: $speedup"
+grep -Eq '^\| cavity-L2 \| [0-9.]+x\? \|' <<< "$speedup" || fail "the unstable speedup is not flagged: $speedup"
+grep -Eq '^\| ahmed \| [0-9.]+x\? \|' <<< "$speedup" || fail "the contended baseline's speedup is not flagged"
+grep -Eq '^- cavity-L2, opencl:0.0 .*: opencl:0.0 \(line 13\) unstable: CV 98%' <<< "$speedup" ||
+  fail "no reason under the speedup table: $speedup"
+grep -Eq '^- ahmed, opencl:0.0 .*: openmp:0 \(line 14\) contended: ' <<< "$speedup" || fail "no reason for ahmed"
+solver=$(section "Solver speedup over OpenMP" "$work/quality.md")
+grep -q 'per step = OpenMP.s median time step / the backend.s' <<< "$solver" || fail "no per-step definition: $solver"
+grep -q 'total = OpenMP.s whole run / the backend.s (all steps, CPU->GPU and GPU->CPU' <<< "$solver" ||
+  fail "no total definition: $solver"
+grep -Fq '| cavity-l0 | opencl:0.0 Constructed GPU (constructed test data) | 1 | 0.09 | 10 | 0.1 | 10.00x | 1.11x |' \
+  <<< "$solver" || fail "the trusted solver speedup, per step and total: $solver"
+grep -Eq '^\| cavity-l1 \| opencl:0.0 .*\| 16.00x\? \| 2.29x\? \|$' <<< "$solver" || fail "the contended solver row"
+grep -Eq '^- cavity-l1, opencl:0.0 .*: opencl:0.0 \(line 19\) contended: CV 40%' <<< "$solver" ||
+  fail "no reason under the solver speedup: $solver"
+# the time split of the contended run is flagged too
+grep -A8 'solve cavity-l1 on' "$work/quality.md" | grep -Eq '^\| opencl:0.0 .*\| 0.2000\? \|' ||
+  fail "the contended run's time split is not flagged"
+"$bin" export "$q" --csv > "$work/quality.csv"
+python3 - "$work/quality.csv" << 'PY' || fail "export: quality, quality_why, contended"
+import csv, sys
+rows = {r["line"]: r for r in csv.DictReader(open(sys.argv[1]))}
+assert (rows["13"]["quality"], rows["13"]["contended"]) == ("unstable", "0"), rows["13"]
+assert rows["13"]["quality_why"].startswith("CV 98%, min 1.23 ms"), rows["13"]["quality_why"]
+assert (rows["14"]["quality"], rows["14"]["contended"]) == ("contended", "1"), rows["14"]
+assert "waited for a CPU 45%" in rows["14"]["quality_why"]
+assert (rows["19"]["quality"], rows["19"]["contended"]) == ("contended", "1")
+assert (rows["12"]["quality"], rows["12"]["quality_why"], rows["12"]["contended"]) == ("stable", "", "0")
+assert (rows["2"]["quality"], rows["2"]["contended"]) == ("stable", ""), rows["2"]  # no verdict written: stable
+PY
 
 echo "report/csv e2e: all checks passed"

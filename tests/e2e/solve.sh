@@ -21,6 +21,12 @@ jq -e '.benchmark == "solve" and .case == "cavity" and .level == 0 and .status =
        and (.stats.samples_s | length) == 4 and .validation.divergence_l2 >= 0
        and (.validation.net_boundary_flux | fabs) < 1e-10' "$dir/record.json" > /dev/null ||
   { echo "FAIL: record lacks or misstates fields"; cat "$dir/record.json"; exit 1; }
+# the step times' verdict and the machine over the time loop (docs/results.md)
+jq -e '(.stats.quality | IN("stable", "unstable", "contended"))
+       and ((.stats.quality == "stable") == (.stats.quality_why == null))
+       and .environment.cpu_threads >= 1 and (.environment.contended | type) == "boolean"
+       and .environment.window_s > 0 and (has("speedup") | not)' "$dir/record.json" > /dev/null ||
+  { echo "FAIL: record lacks the verdict or the environment"; jq -c '.stats, .environment' "$dir/record.json"; exit 1; }
 grep -q "step 2 (pressure, CG)" "$dir/table.txt" || { echo "FAIL: no per-step table on stderr"; exit 1; }
 # the byte model grows with CG iterations: bytes = fixed + its_mean * per-iteration part > 0
 # results file: a header then the record; the readers accept it
@@ -42,6 +48,18 @@ if "$bin" devices | grep -q '^opencl:'; then
     { echo "FAIL: --compare: openmp and opencl records (same CG iterations)"; exit 1; }
   grep -q "speedup over openmp:0" "$dir/cmp.txt" && grep -q "per-step split" "$dir/cmp.txt" ||
     { echo "FAIL: no comparison tables"; cat "$dir/cmp.txt"; exit 1; }
+  # the device record carries its speedup over the openmp run, both ways, with the definitions and the verdict
+  jq -e -s '[.[] | select(.type == "measurement")] | (map(select(.backend == "openmp"))[0] | has("speedup") | not)
+            and (map(select(.backend == "opencl"))[0].speedup | .over == "openmp:0" and .per_step > 0 and .total > 0
+                 and (.trusted | type) == "boolean" and ((.why == null) == .trusted)
+                 and (.definition.per_step | test("median time step")) and (.definition.total | test("whole run")))' \
+    "$dir/cmp.jsonl" > /dev/null || { echo "FAIL: the opencl record's speedup"; exit 1; }
+  # the baseline runs first whatever the order given, so every device record can carry its speedup
+  "$bin" solve cavity --level 0 --steps 2 --no-stream --quiet --backend opencl --backend openmp \
+    --out "$dir/order.jsonl" > /dev/null 2>&1 || { echo "FAIL: solve --backend opencl --backend openmp"; exit 1; }
+  jq -e -s '[.[] | select(.type == "measurement")] | map(.backend) == ["openmp", "opencl"]
+            and (.[1].speedup.over == "openmp:0")' "$dir/order.jsonl" > /dev/null ||
+    { echo "FAIL: openmp did not run first, or the opencl record has no speedup"; exit 1; }
   "$bin" plot "$dir/cmp.jsonl" --out "$dir/plots" > "$dir/plot.txt" 2>&1 || { echo "FAIL: plot: $(tail -2 "$dir/plot.txt")"; exit 1; }
   grep -q '^cavity-l0,' "$dir/plots/speedup-solve-double.csv" || { echo "FAIL: no speedup row for cavity-l0"; exit 1; }
 fi

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/contention.h"
 #include "results/colours.h"
 #include "results/figures.h"
 #include "results/plot.h"
@@ -44,6 +45,7 @@ typedef struct rec {
     const char *extra; /* more fields, raw JSON after a comma */
     double median_s;
     int cache_resident;
+    const char *quality; /* stats.quality ("unstable", "contended"), with a quality_why; NULL: none (stable) */
 } rec;
 
 /* One usable measurement: samples 0.9, 1 and 1.2 times median_s, GFLOP/s
@@ -57,10 +59,11 @@ static void results_add(results_file *rf, rec r)
             "{\"type\":\"measurement\",\"schema\":1,\"run_id\":\"r1\",\"benchmark\":\"%s\",\"kernel\":\"%s\","
             "\"backend\":\"%s\",\"device\":\"%s\",\"device_name\":\"%s\",\"precision\":\"%s\",\"params\":%s,"
             "\"status\":\"ok\",\"stats\":{\"samples_s\":[%.9g,%.9g,%.9g],\"n\":3,\"median_s\":%.9g,"
-            "\"min_s\":%.9g,\"max_s\":%.9g},\"flops\":2e6,\"gflops\":%.9g,\"bytes\":1.2e7,\"gbs\":%.9g",
+            "\"min_s\":%.9g,\"max_s\":%.9g",
             r.benchmark ? r.benchmark : "spmv", r.kernel, omp ? "openmp" : "opencl", device, omp ? "CPU" : "GPU",
-            r.precision ? r.precision : "double", r.params ? r.params : "{}", 0.9 * t, t, 1.2 * t, t, 0.9 * t, 1.2 * t,
-            2e6 / t / 1e9, 1.2e7 / t / 1e9);
+            r.precision ? r.precision : "double", r.params ? r.params : "{}", 0.9 * t, t, 1.2 * t, t, 0.9 * t, 1.2 * t);
+    if (r.quality) fprintf(rf->f, ",\"quality\":\"%s\",\"quality_why\":\"why %s\"", r.quality, r.kernel);
+    fprintf(rf->f, "},\"flops\":2e6,\"gflops\":%.9g,\"bytes\":1.2e7,\"gbs\":%.9g", 2e6 / t / 1e9, 1.2e7 / t / 1e9);
     if (r.matrix)
         fprintf(rf->f, ",\"matrix\":{\"name\":\"%s\",\"hash\":\"h-%s\"},\"fraction_of_stream\":%.9g", r.matrix,
                 r.matrix, 1.2e7 / t / 1e9 / 100);
@@ -251,6 +254,117 @@ static void test_roofline_marks_cache_resident_rows(void **state)
     fb_results_set_free(set);
 }
 
+/* ---- unstable and contended records ----------------------------------------- */
+
+/* A speedup is as trustworthy as the worse of its two records: m2's device
+ * record is unstable, m3's baseline contended. The table gives flagged
+ * cells a column of their own per device (drawn hatched), so no solid bar
+ * rests on them. */
+static void test_speedup_flags_untrusted_cells(void **state)
+{
+    (void)state;
+    results_file rf;
+    fb_figure_list list;
+    results_begin(&rf, "speedup-quality", "host");
+    results_add(&rf, (rec){.kernel = "k", .device = "openmp:0", .matrix = "m1", .median_s = 4e-3});
+    results_add(&rf, (rec){.kernel = "k", .matrix = "m1", .median_s = 1e-3});
+    results_add(&rf, (rec){.kernel = "k", .device = "openmp:0", .matrix = "m2", .median_s = 4e-3});
+    results_add(&rf, (rec){.kernel = "k", .matrix = "m2", .median_s = 2e-3, .quality = "unstable"});
+    results_add(&rf,
+                (rec){.kernel = "k", .device = "openmp:0", .matrix = "m3", .median_s = 4e-3, .quality = "contended"});
+    results_add(&rf, (rec){.kernel = "k", .matrix = "m3", .median_s = 4e-3});
+    fb_results_set *set = results_load(&rf);
+    assert_int_equal(fb_figures_collect(set, FB_FIG_SPEEDUP, &list), FB_OK);
+    assert_int_equal(list.n, 1);
+    const fb_figure *f = &list.f[0];
+    assert_int_equal(fb_figure_flagged(f), 2);
+    for (int i = 0; i < f->ncells; ++i) {
+        const fb_cell *x = &f->cells[i];
+        const char *row = f->rows[x->row];
+        assert_non_null(x->rec);
+        assert_non_null(x->base);
+        assert_int_equal(x->quality, strcmp(row, "m1") == 0   ? FB_QUALITY_STABLE
+                                     : strcmp(row, "m2") == 0 ? FB_QUALITY_UNSTABLE
+                                                              : FB_QUALITY_CONTENDED);
+    }
+    assert_string_equal(table_text(f), "label,opencl:0.0 GPU,opencl:0.0 GPU (unstable or contended)\n"
+                                       "m1,4,NaN\nm2,NaN,2\nm3,NaN,1\n");
+    fb_figure_list_free(&list);
+    fb_results_set_free(set);
+}
+
+/* With no flagged cell the speedup table is as it always was. */
+static void test_speedup_table_unchanged_when_stable(void **state)
+{
+    (void)state;
+    results_file rf;
+    fb_figure_list list;
+    results_begin(&rf, "speedup-stable", "host");
+    results_add(&rf, (rec){.kernel = "k", .device = "openmp:0", .matrix = "m1", .median_s = 4e-3});
+    results_add(&rf, (rec){.kernel = "k", .matrix = "m1", .median_s = 1e-3});
+    fb_results_set *set = results_load(&rf);
+    assert_int_equal(fb_figures_collect(set, FB_FIG_SPEEDUP, &list), FB_OK);
+    assert_int_equal(fb_figure_flagged(&list.f[0]), 0);
+    assert_string_equal(table_text(&list.f[0]), "label,opencl:0.0 GPU\nm1,4\n");
+    fb_figure_list_free(&list);
+    fb_results_set_free(set);
+}
+
+/* The best settings are the best stable ones: a faster record whose
+ * samples were unstable does not take the cell while a stable one exists,
+ * and takes it, flagged, where none does. */
+static void test_best_cell_prefers_stable_records(void **state)
+{
+    (void)state;
+    results_file rf;
+    fb_figure_list list;
+    results_begin(&rf, "speedup-best", "host");
+    results_add(&rf, (rec){.kernel = "k", .device = "openmp:0", .matrix = "m1", .median_s = 4e-3});
+    results_add(&rf,
+                (rec){.kernel = "k", .matrix = "m1", .params = "{\"WG\":64}", .median_s = 1e-3, .quality = "unstable"});
+    results_add(&rf, (rec){.kernel = "k", .matrix = "m1", .params = "{\"WG\":128}", .median_s = 2e-3});
+    results_add(&rf, (rec){.kernel = "k", .device = "openmp:0", .matrix = "m2", .median_s = 4e-3});
+    results_add(&rf,
+                (rec){.kernel = "k", .matrix = "m2", .params = "{\"WG\":64}", .median_s = 1e-3, .quality = "unstable"});
+    results_add(
+        &rf, (rec){.kernel = "k", .matrix = "m2", .params = "{\"WG\":128}", .median_s = 2e-3, .quality = "contended"});
+    fb_results_set *set = results_load(&rf);
+    assert_int_equal(fb_figures_collect(set, FB_FIG_SPEEDUP, &list), FB_OK);
+    assert_string_equal(table_text(&list.f[0]), "label,opencl:0.0 GPU,opencl:0.0 GPU (unstable or contended)\n"
+                                                "m1,2,NaN\nm2,NaN,4\n");
+    fb_figure_list_free(&list);
+    fb_results_set_free(set);
+}
+
+/* A roofline bar of an unstable or contended record stands in a row of its
+ * own, marked, beside its matrix's trusted bars; the title says what the
+ * mark means. A record contended by its environment alone (no stats
+ * verdict) is marked too. */
+static void test_roofline_marks_untrusted_rows(void **state)
+{
+    (void)state;
+    results_file rf;
+    fb_figure_list list;
+    results_begin(&rf, "roofline-quality", "host");
+    results_add(&rf, (rec){.kernel = "a", .matrix = "m1", .median_s = 1e-3});
+    results_add(&rf, (rec){.kernel = "b", .matrix = "m1", .median_s = 1e-3, .quality = "unstable"});
+    results_add(&rf, (rec){.kernel = "a",
+                           .matrix = "m2",
+                           .median_s = 1e-3,
+                           .extra = "\"environment\":{\"contended\":true,\"contended_why\":\"steal\"}"});
+    fb_results_set *set = results_load(&rf);
+    assert_int_equal(fb_figures_collect(set, FB_FIG_ROOFLINE, &list), FB_OK);
+    assert_int_equal(list.n, 1);
+    const fb_figure *f = &list.f[0];
+    assert_int_equal(f->nrows, 3);
+    assert_string_equal(f->rows[0], "m1");
+    assert_string_equal(f->rows[1], "m1 (unstable)");
+    assert_string_equal(f->rows[2], "m2 (contended)");
+    assert_non_null(strstr(f->title, "unstable or contended: not a figure to trust"));
+    fb_figure_list_free(&list);
+    fb_results_set_free(set);
+}
+
 /* ---- names ---------------------------------------------------------------------- */
 
 /* Two precisions and two cases sweeping one kernel on one matrix: the heat
@@ -430,6 +544,10 @@ int main(void)
         cmocka_unit_test(test_profile_per_set_of_linked_solvers),
         cmocka_unit_test(test_variants_whiskers),
         cmocka_unit_test(test_roofline_marks_cache_resident_rows),
+        cmocka_unit_test(test_speedup_flags_untrusted_cells),
+        cmocka_unit_test(test_speedup_table_unchanged_when_stable),
+        cmocka_unit_test(test_best_cell_prefers_stable_records),
+        cmocka_unit_test(test_roofline_marks_untrusted_rows),
         cmocka_unit_test(test_names_say_precision_and_case),
         cmocka_unit_test(test_scaling_lines_over_ranks),
         cmocka_unit_test(test_colours_one_per_label),

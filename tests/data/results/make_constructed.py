@@ -190,6 +190,65 @@ def standard_records(run_id, rng):
     return out
 
 
+def judged(rec, quality, why, contended=None):
+    """Gives rec the verdict fb_measure writes (stats.quality, quality_why)
+    and, where contended is given, the environment's verdict."""
+    rec["stats"]["quality"] = quality
+    rec["stats"]["quality_why"] = why
+    if contended is not None:
+        rec["environment"] = {"cpus": 2, "cpu_threads": 2, "contended": contended,
+                              "contended_why": why if contended else None}
+    return rec
+
+
+def solve(run_id, dev, level, step_s, steps, upload_s=0.0, download_s=0.0):
+    """A solve record: steps of step_s each (the samples), the step split
+    and the transfers, as flowbench solve writes them."""
+    rec = measurement(run_id, random.Random(level), "solve", "fractional-step", dev, {"level": level},
+                      step_s, n=steps, noise=0.0, case="cavity", level=level, steps=steps,
+                      matrix={"name": "cavity-l%d" % level, "source": "gen:cube", "hash": "c0n57r0c7ed2%d" % level,
+                              "rows": 100, "nnz": 1000})
+    total = step_s * steps
+    rec["total_s"] = total
+    rec["timings"] = {"step1": {"median_s": 0.2 * step_s, "total_s": 0.2 * total},
+                      "step2": {"median_s": 0.7 * step_s, "total_s": 0.7 * total},
+                      "step3": {"median_s": 0.1 * step_s, "total_s": 0.1 * total},
+                      "cpu_to_gpu_s": upload_s, "gpu_to_cpu_s": download_s}
+    return rec
+
+
+def quality_records(run_id, rng):
+    """Records whose samples cannot be trusted beside ones that can: the
+    report, export and plot must flag every figure that rests on them.
+    cavity-L1: both sides stable (a trusted speedup); cavity-L2: the
+    OpenCL samples fall in two modes 14x apart while their median's
+    interval is +-0.6%; ahmed: the OpenMP run was contended. The solver:
+    cavity-l0 trusted, its speedup 10x per step and 1.11x in total (the
+    transfers); cavity-l1 with a contended OpenCL run."""
+    out = stream_records(run_id, rng)
+    for m in MATRICES:
+        out.append(spmv(run_id, rng, "csr-scalar", OMP, m, {}, 0.7, suite="quality"))
+        out.append(spmv(run_id, rng, "csr-scalar", OCL, m, {"WG_SIZE": 128}, 0.5, suite="quality"))
+    two_modes = out[-3]
+    t = two_modes["stats"]["median_s"]
+    two_modes["stats"].update(samples_s=[t] * 5 + [14 * t] * 5, n=10, min_s=t, max_s=14 * t, median_spread=0.006)
+    judged(two_modes, "unstable", "CV 98%, min 1.23 ms, median 7.99 ms, two modes, 5 samples near 1.23 ms and 5 near "
+                                  "17.2 ms", contended=False)
+    judged(out[-2], "contended", "CV 3%, min 2.1 ms, median 2.2 ms: this run's threads waited for a CPU 45% of the "
+                                 "time, with up to 3 other runnable tasks on 2 CPUs, 2 used by this run", contended=True)
+    for rec in out[-6:]:
+        if "quality" not in rec["stats"]:
+            judged(rec, "stable", None, contended=False)
+    out.append(judged(solve(run_id, OMP, 0, 10e-3, 10), "stable", None, contended=False))
+    out.append(judged(solve(run_id, OCL, 0, 1e-3, 10, upload_s=0.05, download_s=0.03), "stable", None,
+                      contended=False))
+    out.append(judged(solve(run_id, OMP, 1, 80e-3, 10), "stable", None, contended=False))
+    out.append(judged(solve(run_id, OCL, 1, 5e-3, 10, upload_s=0.2, download_s=0.1), "contended",
+                      "CV 40%, min 3 ms, median 5 ms: this run's threads waited for a CPU 60% of the time, with up to 4 "
+                      "other runnable tasks on 2 CPUs, 1 used by this run", contended=True))
+    return out
+
+
 def write(name, records):
     with open(os.path.join(HERE, name), "w") as f:
         for r in records:
@@ -233,6 +292,10 @@ def main():
     # above stay as they were)
     standard = "2026-11-22T05:00:00Z-7"
     write("constructed-standard.jsonl", [header(standard)] + standard_records(standard, random.Random(7)))
+    # unstable and contended records beside stable ones (report, export and
+    # plot flag every figure resting on them)
+    quality = "2026-11-22T06:00:00Z-8"
+    write("constructed-quality.jsonl", [header(quality)] + quality_records(quality, random.Random(8)))
 
 
 if __name__ == "__main__":
