@@ -2,79 +2,181 @@
 # aa-noise.sh - does `flowbench compare` keep quiet on noise and still catch
 # a real slowdown on this machine? The benchmark behind the CI gate's claim.
 #
+# Separate runs (the default):
 #   1. learn: LEARN A/A pairs (two sweeps of the same code, one after the
 #      other) go through `compare --learn-noise` into OUT/noise.json;
 #   2. test: TESTS more A/A comparisons (consecutive sweeps) with that
 #      floor: the target is no SLOWER verdict at all;
-#   3. power: the same suite on 2 OpenMP threads (BASE) against 1 (NEW):
-#      the target is at least one SLOWER verdict, and the list says which.
+#   3. power: the same suite on 2 OpenMP threads (BASE) against 1 (NEW),
+#      and with csr-scalar's OpenCL kernel doing 1.5 times its work (each
+#      row's second half summed twice, read from a copy of kernels/ through
+#      FLOWBENCH_KERNEL_DIR: the same configurations, a slower kernel):
+#      the target is at least one SLOWER verdict in each, and the list
+#      says which.
 # Every sweep runs the plan REPEAT times, round after round (sweep
 # --repeat), so compare sees between-run noise in each file.
 #
+# INTERLEAVE=1: every comparison is `compare --interleave` instead (ROUNDS
+# rounds of both sides' sweeps, alternating; docs/plots-and-compare.md):
+# TESTS A/A comparisons of the binary against itself (target: no SLOWER),
+# then the two slowdowns through wrapper scripts (target: SLOWER in each).
+# Nothing is learned: the interleaved verdict needs no floor.
+#
+# LOAD=1: one competing busy process (a shell loop, no compiler needed)
+# runs for the whole benchmark, as on a shared CI runner; it is ended when
+# the script ends, however it ends.
+#
 # Usage: scripts/aa-noise.sh [FLOWBENCH] [SUITE]
-#   env: OUT (results/aa-noise), LEARN (5), TESTS (20), REPEAT (3)
-# Writes OUT/summary.txt (one line per comparison, then the verdict) and
-# keeps every results file and compare table under OUT. Exit 0 when both
-# targets are met, 1 when not, 2 when something failed to run.
+#   env: OUT (results/aa-noise), LEARN (5), TESTS (20; 10 with INTERLEAVE=1),
+#        REPEAT (3), ROUNDS (8), INTERLEAVE (0), LOAD (0)
+# Writes OUT/summary.txt (the mode, the machine's load from `uptime` at the
+# start and the end, one line per comparison, then the verdict) and keeps
+# every results file and compare table under OUT. Exit 0 when the targets
+# are met, 1 when not, 2 when something failed to run.
+# Time: the default mode makes 2 LEARN + TESTS + 5 sweeps of the suite
+# (about 7 minutes for cases/quick.suite on the 2-core VM); INTERLEAVE=1
+# makes 2 ROUNDS sweeps per comparison, (TESTS + 2) comparisons (about 15
+# minutes with the defaults).
 set -uo pipefail
 flowbench=${1:-build/flowbench}
 suite=${2:-cases/quick.suite}
 out=${OUT:-results/aa-noise}
+interleave=${INTERLEAVE:-0}
+load=${LOAD:-0}
 learn=${LEARN:-5}
-tests=${TESTS:-20}
+if [ "$interleave" = 1 ]; then tests=${TESTS:-10}; else tests=${TESTS:-20}; fi
 repeat=${REPEAT:-3}
+rounds=${ROUNDS:-8}
 noise=$out/noise.json
 
 die() { echo "aa-noise: $*" >&2; exit 2; }
 [ -x "$flowbench" ] || die "$flowbench is not an executable (build first, or pass its path)"
 [ -f "$suite" ] || die "$suite: no such suite"
+flowbench=$(realpath "$flowbench")
 mkdir -p "$out" || die "cannot create $out"
-rm -f "$out"/run-*.jsonl "$out"/run-*.jsonl.inflight "$noise" "$out/summary.txt"
+rm -rf "$out"/run-*.jsonl "$out"/run-*.jsonl.inflight "$out"/run-*.log "$noise" "$out/summary.txt" "$out"/il-* \
+  "$out/kernels-slow" "$out"/*.sh
 
-sweep() { # sweep NAME [env...]: one repeated sweep of the suite into OUT/run-NAME.jsonl
-  local name=$1; shift
-  env "$@" "$flowbench" sweep "$suite" --repeat "$repeat" --out "$out/run-$name.jsonl" \
-    >"$out/run-$name.log" 2>&1 || die "sweep $name failed: see $out/run-$name.log"
+# ---- the load ---------------------------------------------------------------
+busy_pid=
+stop_load() { if [ -n "$busy_pid" ]; then kill "$busy_pid" 2> /dev/null; wait "$busy_pid" 2> /dev/null; busy_pid=; fi; }
+trap stop_load EXIT
+trap 'stop_load; exit 130' INT TERM
+if [ "$load" = 1 ]; then
+  sh -c 'while :; do :; done' &
+  busy_pid=$!
+fi
+
+say() { echo "$*" | tee -a "$out/summary.txt"; }
+
+# ---- the slowed variants: wrapper scripts around the same binary -------------
+wrap() { # wrap NAME VAR=VALUE...: OUT/NAME.sh runs flowbench with those variables set
+  local name=$1 line="exec env" a; shift
+  for a in "$@" "$flowbench"; do line+=" $(printf '%q' "$a")"; done
+  printf '#!/bin/sh\n%s "$@"\n' "$line" > "$out/$name.sh" && chmod +x "$out/$name.sh" || die "cannot write $out/$name.sh"
+}
+# csr-scalar's OpenCL kernel doing 1.5 times its work: each row's second
+# half is summed twice, the second time backwards (no compiler merges the
+# loops), and the two averaged, so the result still passes the check.
+# Every row alike: a branch that splits neighbouring rows or work-groups
+# costs a SIMD device both paths or unbalances its threads (tried here:
+# neither came out near 1.5x).
+slow_kernels() {
+  local k=$out/kernels-slow/spmv/csr_scalar.cl src
+  src=$(dirname "$(realpath "$0")")/../kernels
+  cp -r "$src" "$out/kernels-slow" || die "cannot copy $src"
+  grep -q '^    for (int j = rowptr\[row\]; j < end; ++j) sum += values\[j\] \* x\[colidx\[j\]\];$' "$k" &&
+    grep -q '^    y\[row\] = sum;' "$k" || die "$k: the lines to change are not there"
+  sed -i -e 's|^    for (int j = rowptr\[row\]; j < end; ++j) sum += .*|    const int mid = rowptr[row] + (end - rowptr[row]) / 2;\
+    REAL tail = 0, again = 0;\
+    for (int j = rowptr[row]; j < mid; ++j) sum += values[j] * x[colidx[j]];\
+    for (int j = mid; j < end; ++j) tail += values[j] * x[colidx[j]];\
+    for (int j = end - 1; j >= mid; --j) again += values[j] * x[colidx[j]];|' \
+    -e 's|^    y\[row\] = sum;|    y[row] = sum + 0.5 * (tail + again);|' "$k" || die "cannot change $k"
+}
+slow_kernels
+wrap omp2 OMP_NUM_THREADS=2
+wrap omp1 OMP_NUM_THREADS=1
+wrap kernel-base OMP_NUM_THREADS="${OMP_NUM_THREADS:-2}"
+wrap kernel-slow OMP_NUM_THREADS="${OMP_NUM_THREADS:-2}" FLOWBENCH_KERNEL_DIR="$(realpath "$out/kernels-slow")"
+
+# ---- comparisons ---------------------------------------------------------------
+sweep() { # sweep NAME BIN: one repeated sweep of the suite into OUT/run-NAME.jsonl
+  "$2" sweep "$suite" --repeat "$repeat" --out "$out/run-$1.jsonl" > "$out/run-$1.log" 2>&1 ||
+    die "sweep $1 failed: see $out/run-$1.log"
 }
 
-# counts VERDICT in a compare table: its lines start with the verdict
-count() { grep -c "^$1 " "$2" || true; }
+# counts VERDICT in a compare table: its rows start with the verdict, then
+# the change ("+12.3%", or "-" where none was judged)
+count() { grep -cE "^$1 +([+-][0-9.]+%|-) " "$2" || true; }
 
 summarise() { # summarise LABEL TABLE
-  printf '%-22s %2d SLOWER %2d FASTER %2d INCONCLUSIVE %2d SAME\n' "$1" "$(count SLOWER "$2")" \
+  printf '%-24s %2d SLOWER %2d FASTER %2d INCONCLUSIVE %2d SAME\n' "$1" "$(count SLOWER "$2")" \
     "$(count FASTER "$2")" "$(count INCONCLUSIVE "$2")" "$(count SAME "$2")" | tee -a "$out/summary.txt"
 }
 
 compare() { # compare BASE NEW TABLE [options]: exit 2 means the files could not be compared
   local base=$1 new=$2 table=$3; shift 3
-  "$flowbench" compare "$out/run-$base.jsonl" "$out/run-$new.jsonl" --noise-file "$noise" "$@" >"$table" 2>&1
+  "$flowbench" compare "$out/run-$base.jsonl" "$out/run-$new.jsonl" --noise-file "$noise" "$@" > "$table" 2>&1
   [ $? -ne 2 ] || die "compare $base $new failed: see $table"
 }
 
-echo "aa-noise: $suite x$repeat rounds per sweep; learning from $learn A/A pairs, testing $tests" | tee "$out/summary.txt"
+interleaved() { # interleaved NAME BASE_BIN NEW_BIN: compare --interleave into OUT/il-NAME, table OUT/NAME.txt
+  local rc=0
+  "$flowbench" compare --interleave "$2" "$3" "$suite" --rounds "$rounds" --out "$out/il-$1" > "$out/$1.txt" \
+    2> "$out/il-$1.log" || rc=$?
+  [ "$rc" -le 1 ] || die "compare --interleave $2 $3 failed (exit $rc): see $out/il-$1.log"
+}
+
+say "aa-noise: $suite; $(if [ "$interleave" = 1 ]; then echo "interleaved, $rounds rounds per comparison, $tests A/A tests";
+  else echo "x$repeat rounds per sweep; learning from $learn A/A pairs, testing $tests"; fi)"
+say "load mode: $(if [ "$load" = 1 ]; then echo "on (one busy process, pid $busy_pid)"; else echo off; fi)"
+say "uptime at start: $(uptime)"
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
-for i in $(seq 1 "$learn"); do
-  sweep "learn$i-a"; sweep "learn$i-b"
-  compare "learn$i-a" "learn$i-b" "$out/learn$i.txt" --learn-noise
-  summarise "learn $i (A/A)" "$out/learn$i.txt"
-done
-
-sweep test0
 aa_slower=0
-for i in $(seq 1 "$tests"); do
-  sweep "test$i"
-  compare "test$((i - 1))" "test$i" "$out/test$i.txt"
-  summarise "test $i (A/A)" "$out/test$i.txt"
-  aa_slower=$((aa_slower + $(count SLOWER "$out/test$i.txt")))
-done
+if [ "$interleave" = 1 ]; then
+  for i in $(seq 1 "$tests"); do
+    interleaved "test$i" "$flowbench" "$flowbench"
+    summarise "test $i (A/A)" "$out/test$i.txt"
+    aa_slower=$((aa_slower + $(count SLOWER "$out/test$i.txt")))
+  done
+  interleaved threads "$out/omp2.sh" "$out/omp1.sh"
+  interleaved kernel "$out/kernel-base.sh" "$out/kernel-slow.sh"
+else
+  for i in $(seq 1 "$learn"); do
+    sweep "learn$i-a" "$flowbench"; sweep "learn$i-b" "$flowbench"
+    compare "learn$i-a" "learn$i-b" "$out/learn$i.txt" --learn-noise
+    summarise "learn $i (A/A)" "$out/learn$i.txt"
+  done
+  sweep test0 "$flowbench"
+  for i in $(seq 1 "$tests"); do
+    sweep "test$i" "$flowbench"
+    compare "test$((i - 1))" "test$i" "$out/test$i.txt"
+    summarise "test $i (A/A)" "$out/test$i.txt"
+    aa_slower=$((aa_slower + $(count SLOWER "$out/test$i.txt")))
+  done
+  sweep threads2 "$out/omp2.sh"
+  sweep threads1 "$out/omp1.sh"
+  compare threads2 threads1 "$out/threads.txt"
+  sweep kernel-base "$out/kernel-base.sh"
+  sweep kernel-slow "$out/kernel-slow.sh"
+  compare kernel-base kernel-slow "$out/kernel.txt"
+fi
 
-sweep threads2 OMP_NUM_THREADS=2
-sweep threads1 OMP_NUM_THREADS=1
-compare threads2 threads1 "$out/threads.txt"
 summarise "2 -> 1 OpenMP threads" "$out/threads.txt"
 grep "^SLOWER " "$out/threads.txt" | tee -a "$out/summary.txt"
 threads_slower=$(count SLOWER "$out/threads.txt")
+summarise "csr-scalar 1.5x work" "$out/kernel.txt"
+grep "^SLOWER " "$out/kernel.txt" | tee -a "$out/summary.txt"
+kernel_slower=$(count SLOWER "$out/kernel.txt")
+# the kernel variant runs on OpenCL only: without it there is nothing to find
+kernel_target=1
+grep -q 'csr-scalar opencl' "$out/kernel.txt" || { kernel_target=0; say "csr-scalar 1.5x work: no OpenCL csr-scalar in the suite's results: not a target"; }
+for f in "$out"/test*.txt "$out/threads.txt" "$out/kernel.txt"; do
+  grep -h -E '^[0-9]+ INCONCLUSIVE because|^[0-9]+ configurations? had a contended run' "$f" | sed "s|^|$(basename "$f" .txt): |"
+done | tee -a "$out/summary.txt"
+say "uptime at end: $(uptime)"
 
-verdict="aa-noise: $aa_slower SLOWER in $tests A/A comparisons (target 0); $threads_slower SLOWER from 2 to 1 threads (target >= 1)"
-echo "$verdict" | tee -a "$out/summary.txt"
-[ "$aa_slower" -eq 0 ] && [ "$threads_slower" -ge 1 ]
+verdict="aa-noise: $aa_slower SLOWER in $tests A/A comparisons (target 0); $threads_slower SLOWER from 2 to 1 threads (target >= 1); $kernel_slower SLOWER from the 1.5x kernel (target >= $kernel_target)"
+say "$verdict"
+[ "$aa_slower" -eq 0 ] && [ "$threads_slower" -ge 1 ] && [ "$kernel_slower" -ge "$kernel_target" ]

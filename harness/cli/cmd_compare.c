@@ -7,12 +7,17 @@
 #include <string.h>
 
 #include "cli.h"
+#include "compare_interleave.h"
 #include "../results/compare.h"
+#include "../results/interleave.h"
 #include "../tune/noise.h"
 
 static const fb_option options[] = {
     {"threshold", "PCT", "smallest change of the median time that counts (default 5)", 0},
-    {"alpha", "A", "significance level of the Mann-Whitney U test (default 0.01)", 0},
+    {"alpha", "A",
+     "significance level of the Mann-Whitney U test (default 0.01); with --interleave, of the sign test over rounds"
+     " (default 0.05)",
+     0},
     {"markdown", NULL, "print a markdown table (for CI job summaries)", 0},
     {"any-machine", NULL, "compare even when the two files come from different machines", 0},
     {"allow-missing", NULL, "a configuration of BASE that NEW lacks (or failed to measure) does not fail", 0},
@@ -27,6 +32,20 @@ static const fb_option options[] = {
     {"noise-file", "FILE", "the A/A noise store (default $FLOWBENCH_NOISE_FILE, else ~/.cache/flowbench/noise.json)",
      0},
     {"no-noise", NULL, "ignore the stored A/A noise floor", 0},
+    {"interleave", NULL,
+     "the arguments are BASE_BIN NEW_BIN SUITE: run both builds' sweeps of SUITE alternately on this machine"
+     " (BASE first in odd rounds, NEW first in even ones) and judge each configuration on the rounds' ratios"
+     " NEW/BASE (a sign test over rounds); contended rounds still count",
+     0},
+    {"rounds", "N",
+     "--interleave: rounds to run and judge (default " FB_CLI_STR(
+         FB_INTERLEAVE_DEFAULT_ROUNDS) ": one wild round still lets a change through; fewer than 5 can never be "
+                                       "SLOWER)",
+     0},
+    {"out", "DIR",
+     "--interleave: the rounds' results files and logs (default results/interleave-SUITE); the same command again"
+     " continues the rounds DIR holds",
+     0},
     {NULL, NULL, NULL, 0},
 };
 
@@ -73,6 +92,22 @@ fail:
     return status;
 }
 
+/* ", 3 above the 25% cap: this machine cannot gate them" ("" for none). */
+static const char *above_cap_text(const fb_compare_options *opt)
+{
+    static char text[128];
+    const char *key;
+    const json_t *v;
+    int n = 0;
+    json_object_foreach((json_t *)opt->noise, key, v) n +=
+        opt->floor_cap > 0 && fb_json_num(v, "floor") > opt->floor_cap;
+    text[0] = '\0';
+    if (n)
+        snprintf(text, sizeof text, ", %d above the %.3g%% cap: this machine cannot gate %s", n, 100 * opt->floor_cap,
+                 n == 1 ? "it" : "them");
+    return text;
+}
+
 /* The machine's learned floors into opt->noise, and one line saying what
  * the verdicts rest on. */
 static fb_status load_noise(const fb_parsed *args, const fb_results_set *next, fb_compare_options *opt, char *path,
@@ -91,8 +126,8 @@ static fb_status load_noise(const fb_parsed *args, const fb_results_set *next, f
     FB_CHECK(fb_noise_load(path, machine, &configs, &comparisons));
     opt->noise = fb_noise_floors(configs);
     if (comparisons)
-        printf("noise: A/A floor of this machine from %s (%d comparison(s), %zu configurations)\n", path, comparisons,
-               json_object_size(configs));
+        printf("noise: A/A floor of this machine from %s (%d comparison(s), %zu configurations%s)\n", path, comparisons,
+               json_object_size(configs), above_cap_text(opt));
     else
         printf("noise: no A/A floor learned for this machine in %s (learn it: compare two runs of the same code"
                " with --learn-noise)\n",
@@ -102,12 +137,60 @@ fail:
     return status;
 }
 
-static fb_status learn_noise(const char *path, const char *machine, const fb_compare_options *opt)
+/* A pair with a contended or unstable run teaches nothing (compare.c left
+ * it out of opt->learned): a floor learned from a busy moment would hide
+ * real changes later. When every pair was such, the store is not touched. */
+static fb_status learn_noise(const char *path, const char *machine, const fb_compare_options *opt,
+                             const fb_compare_summary *s)
 {
     fb_status status = FB_OK;
+    char left_out[200] = "";
     if (!machine[0]) FB_FAIL(FB_ERR_INPUT, "--learn-noise: NEW has no header record naming its machine");
+    if (s->not_learned)
+        snprintf(left_out, sizeof left_out,
+                 "; %d left out because a run of theirs was contended or unstable (the floor learns from quiet runs "
+                 "only)",
+                 s->not_learned);
+    if (!json_object_size(opt->learned)) {
+        printf("noise: nothing learned, %s not changed%s\n", path, left_out);
+        return FB_OK;
+    }
     FB_CHECK(fb_noise_learn(path, machine, opt->learned));
-    printf("noise: learned the A/A changes of %zu configurations into %s\n", json_object_size(opt->learned), path);
+    printf("noise: learned the A/A changes of %zu configurations into %s%s\n", json_object_size(opt->learned), path,
+           left_out);
+fail:
+    return status;
+}
+
+/* --interleave: the rounds are run (compare_interleave.h), then judged. */
+static int run_interleave(const fb_parsed *args)
+{
+    fb_status status = FB_OK;
+    fb_compare_options opt = fb_compare_defaults();
+    fb_compare_summary summary = {0};
+    fb_cli_out junit = {0};
+    opt.alpha = FB_INTERLEAVE_ALPHA;
+    FB_CHECK(read_options(args, &opt));
+    FB_CHECK(open_junit(args, &opt, &junit));
+    status = fb_compare_interleave(args, &opt, &summary);
+fail:
+    fflush(stdout);
+    if (junit.f) status = fb_cli_out_close(&junit, status);
+    if (status != FB_OK) return fb_cli_report(status);
+    return fb_compare_gate(&summary, &opt);
+}
+
+static fb_status check_two_files(const fb_parsed *args)
+{
+    fb_status status = FB_OK;
+    static const char *const interleave_only[] = {"rounds", "out", NULL};
+    const char *only = fb_cli_first_given(args, interleave_only);
+    if (only) FB_FAIL(FB_ERR_USAGE, "compare: --%s is an option of --interleave", only);
+    if (args->npositional != 2)
+        FB_FAIL(FB_ERR_USAGE,
+                "compare: unexpected argument '%s' (usage: flowbench compare BASE NEW, or --interleave "
+                "BASE_BIN NEW_BIN SUITE)",
+                args->positional[2]);
 fail:
     return status;
 }
@@ -121,6 +204,8 @@ static int run_compare(const fb_parsed *args)
     char noise_path[1024], machine[2048];
     fb_cli_out junit = {0};
     int learn = fb_cli_flag(args, "learn-noise");
+    if (fb_cli_flag(args, "interleave")) return run_interleave(args);
+    FB_CHECK(check_two_files(args));
     FB_CHECK(read_options(args, &opt));
     if (learn && opt.any_machine) FB_FAIL(FB_ERR_USAGE, "--learn-noise: A/A noise is of one machine; no --any-machine");
     FB_CHECK(fb_results_load(args->positional[0], &base));
@@ -133,7 +218,7 @@ static int run_compare(const fb_parsed *args)
     status = fb_compare_sets(base, next, &opt, stdout, &summary);
     fb_interrupt_at_once_end();
     FB_CHECK(status);
-    if (learn) FB_CHECK(learn_noise(noise_path, machine, &opt));
+    if (learn) FB_CHECK(learn_noise(noise_path, machine, &opt, &summary));
 fail:
     fflush(stdout);
     if (junit.f) status = fb_cli_out_close(&junit, status);
@@ -148,9 +233,12 @@ fail:
 const fb_command fb_cmd_compare = {
     .name = "compare",
     .summary = "label each configuration SAME, FASTER or SLOWER between two results files",
-    .usage = "compare BASE NEW [--threshold PCT] [--alpha A] [--markdown] [--any-machine] [--allow-missing]\n"
-             "        [--allow-wrong] [--pair-by config|kernel] [--junit FILE] [--learn-noise] [--noise-file FILE]\n"
-             "        [--no-noise]",
+    .usage =
+        "compare BASE NEW [--threshold PCT] [--alpha A] [--markdown] [--any-machine] [--allow-missing]\n"
+        "        [--allow-wrong] [--pair-by config|kernel] [--junit FILE] [--learn-noise] [--noise-file FILE]\n"
+        "        [--no-noise]\n"
+        "       compare --interleave BASE_BIN NEW_BIN SUITE [--rounds N] [--out DIR] [--threshold PCT] [--alpha A]\n"
+        "        [--markdown] [--allow-missing] [--allow-wrong] [--junit FILE]",
     .description = "Pairs the measurements of BASE and NEW by what was measured (benchmark, kernel,\n"
                    "backend, device name, precision, parameters, problem hash, cold caches), not by\n"
                    "the suite or case that asked for it, so spmv and sweep records pair. With\n"
@@ -166,16 +254,32 @@ const fb_command fb_cmd_compare = {
                    "A significant change no larger than that spread, or than this machine's A/A\n"
                    "noise floor (1.5 x the largest change seen between runs of the same code,\n"
                    "stored per configuration by --learn-noise), is INCONCLUSIVE and does not fail.\n"
+                   "So is a SLOWER or FASTER resting on a run whose record says it was contended or\n"
+                   "unstable (the row gives the first reason), and every verdict of a configuration\n"
+                   "whose floor is above 25%: this machine cannot gate it. --learn-noise learns\n"
+                   "nothing from a pair with a contended or unstable run.\n"
+                   "--interleave BASE_BIN NEW_BIN SUITE runs `BIN sweep SUITE` of both builds (or\n"
+                   "wrapper scripts, e.g. one setting an environment variable) alternately, --rounds\n"
+                   "times, BASE first in odd rounds, NEW first in even ones, into --out DIR (a file\n"
+                   "per round and side, DIR/base-rR.jsonl and DIR/new-rR.jsonl, their logs beside;\n"
+                   "the same command again continues), and judges each configuration on the ratios\n"
+                   "NEW/BASE of the rounds' medians: SLOWER when their median is above 1 + threshold\n"
+                   "and a one-sided sign test over the rounds gives p <= --alpha (default 0.05:\n"
+                   "5 of 5 rounds, 7 of 8), FASTER likewise, SAME within the threshold, else\n"
+                   "INCONCLUSIVE. Both sides of a round share the machine's load, so contended\n"
+                   "rounds count (and are counted).\n"
                    "WRONG: a NEW record of it failed its correctness check. MISSING: BASE measured\n"
                    "it and NEW has no usable record of it (the table says which key field differs\n"
                    "from NEW's closest record). FAILED: BASE has no usable record (not compared). Configurations\n"
                    "only NEW has are listed as new. Files from different machines (CPU model, or\n"
                    "a different device on the same backend) are refused. See docs/plots-and-compare.md.\n"
                    "Exit status: 0 pass, 1 something SLOWER, WRONG (unless --allow-wrong) or\n"
-                   "MISSING (unless --allow-missing), 2 unusable input or nothing in common,\n"
-                   "3 the --junit file cannot be written.",
+                   "MISSING (unless --allow-missing), 2 unusable input or nothing in common (with\n"
+                   "--interleave: a binary or the suite missing, a sweep refusing its input, DIR\n"
+                   "holding rounds of other binaries), 3 the --junit file cannot be written (or a\n"
+                   "sweep failed to run), 130 interrupted (--interleave keeps the finished rounds).",
     .options = options,
     .min_positional = 2,
-    .max_positional = 2,
+    .max_positional = 3, /* --interleave BASE_BIN NEW_BIN SUITE */
     .run = run_compare,
 };

@@ -15,7 +15,7 @@
 
 fb_compare_options fb_compare_defaults(void)
 {
-    fb_compare_options o = {0.05, 0.01, 0, 0, 0, 0, FB_PAIR_CONFIG, NULL, NULL, NULL};
+    fb_compare_options o = {0.05, 0.01, 0, 0, 0, 0, FB_PAIR_CONFIG, NULL, NULL, NULL, FB_COMPARE_FLOOR_CAP};
     return o;
 }
 
@@ -233,7 +233,7 @@ fail:
 
 /* ---- the table ---------------------------------------------------------- */
 
-static void format_time(double s, char *buf, size_t len)
+void fb_compare_format_time(double s, char *buf, size_t len)
 {
     if (s >= 1)
         snprintf(buf, len, "%.4g s", s);
@@ -241,6 +241,22 @@ static void format_time(double s, char *buf, size_t len)
         snprintf(buf, len, "%.4g ms", s * 1e3);
     else
         snprintf(buf, len, "%.4g us", s * 1e6);
+}
+
+void fb_compare_shorten(const char *why, size_t max, char *buf, size_t len)
+{
+    size_t n = strlen(why), cut;
+    if (max + 4 > len) max = len > 4 ? len - 4 : 0;
+    if (n <= max) {
+        snprintf(buf, len, "%s", why);
+        return;
+    }
+    for (cut = max; cut > max / 2 && why[cut] != ' '; --cut) /* a word boundary in the second half */
+        ;
+    if (why[cut] != ' ') cut = max;
+    while (cut > 0 && (why[cut - 1] == ',' || why[cut - 1] == ' ' || why[cut - 1] == ':' || why[cut - 1] == ';'))
+        --cut;
+    snprintf(buf, len, "%.*s...", (int)cut, why);
 }
 
 static void format_p(double p, char *buf, size_t len)
@@ -258,9 +274,9 @@ static void print_head(const fb_results_set *base, const fb_results_set *next, c
         fprintf(out,
                 "SLOWER/FASTER: median time moved by >= %.3g%% and Mann-Whitney U p < %g, beyond the noise (the "
                 "spread of repeated runs, or the machine's learned A/A floor, marked A). INCONCLUSIVE: significant "
-                "but inside that noise (does not fail). WRONG: NEW's result failed its check. MISSING: NEW has no "
-                "usable record of it.\n\n",
-                100 * opt->threshold, opt->alpha);
+                "but inside that noise, resting on a contended or unstable run, or a floor above the %.3g%% cap "
+                "(does not fail). WRONG: NEW's result failed its check. MISSING: NEW has no usable record of it.\n\n",
+                100 * opt->threshold, opt->alpha, 100 * opt->floor_cap);
         fprintf(out, "| verdict | configuration | base median | new median | change | noise | p | evidence |\n");
         fprintf(out, "|---|---|---:|---:|---:|---:|---:|---:|\n");
         return;
@@ -271,8 +287,12 @@ static void print_head(const fb_results_set *base, const fb_results_set *next, c
             opt->alpha);
     fprintf(out, "samples, or over run medians when both files repeat a configuration often enough (then\n");
     fprintf(out, "between-run noise is in the test). A change no larger than the noise - the spread of\n");
+    /* no line starts with a verdict's name: scripts count rows with grep '^SLOWER ' */
     fprintf(out, "the run medians, or the machine's A/A floor learned with --learn-noise (marked A) - is\n");
-    fprintf(out, "INCONCLUSIVE and does not fail. WRONG: NEW's result failed its check;\n");
+    fprintf(out, "called INCONCLUSIVE and does not fail; so is a change resting on a contended or unstable\n");
+    fprintf(out, "run, or on a configuration whose floor is above %.3g%% (this machine cannot gate it).\n",
+            100 * opt->floor_cap);
+    fprintf(out, "WRONG: NEW's result failed its check;\n");
     fprintf(out, "MISSING: BASE measured it, NEW has no usable record of it\n\n");
     fprintf(out, "%-12s %8s %7s %7s %11s %11s %26s  %s\n", "verdict", "change", "noise", "p", "base", "new", "evidence",
             "configuration");
@@ -308,6 +328,8 @@ static char *measured_key(const json_t *rec, int with_params)
     free(params);
     return key;
 }
+
+char *fb_compare_key(const json_t *rec) { return measured_key(rec, 1); }
 
 static const pair_index *sort_index; /* qsort has no context argument in C11 */
 
@@ -479,7 +501,28 @@ typedef struct pooled {
     const fb_record *last, *last_failed;
     int throttled;                  /* usable runs whose energy.throttled is true */
     const fb_record *throttled_run; /* the last of them */
+    int unsettled;                  /* usable runs whose stats.quality is contended or unstable */
+    const fb_record *unsettled_run; /* the first of them, a contended one before an unstable one */
 } pooled;
+
+int fb_record_unsettled(const fb_record *r, const char **kind, const char **why)
+{
+    const char *q = fb_json_str(r->json, "stats.quality");
+    if (strcmp(q, "contended") != 0 && strcmp(q, "unstable") != 0) return 0; /* "" in older files: stable */
+    if (kind) *kind = q;
+    if (why) *why = fb_json_str(r->json, "stats.quality_why");
+    return 1;
+}
+
+static void note_unsettled(pooled *p, const fb_record *r)
+{
+    const char *kind;
+    if (!fb_record_unsettled(r, &kind, NULL)) return;
+    p->unsettled++;
+    if (!p->unsettled_run ||
+        (!strcmp(kind, "contended") && strcmp(fb_json_str(p->unsettled_run->json, "stats.quality"), "contended") != 0))
+        p->unsettled_run = r;
+}
 
 static fb_status pool_runs(const pair_index *ix, const char *key, pooled *p)
 {
@@ -501,6 +544,7 @@ static fb_status pool_runs(const pair_index *ix, const char *key, pooled *p)
             continue;
         }
         if (json_is_true(fb_json_get(r->json, "energy.throttled"))) p->throttled++, p->throttled_run = r;
+        note_unsettled(p, r);
         memcpy(p->samples + p->n, r->samples, (size_t)r->nsamples * sizeof *p->samples);
         p->n += r->nsamples;
         p->medians[p->usable++] = fb_median(r->samples, (size_t)r->nsamples); /* the samples are the truth */
@@ -575,9 +619,18 @@ static void evidence_text(const pooled *b, const pooled *n, int by_runs, char *b
 
 /* ---- the verdicts, the table and the JUnit file ---------------------------- */
 
+/* Why a row is INCONCLUSIVE (counted apart in the summary). */
+typedef enum row_cause {
+    CAUSE_NOISE,       /* significant, but inside the noise between runs */
+    CAUSE_UNSETTLED,   /* a SLOWER or FASTER resting on a contended or unstable run */
+    CAUSE_CANNOT_GATE, /* the learned floor is above the cap */
+} row_cause;
+
 /* One configuration of BASE (or one NEW has alone) and what became of it. */
 typedef struct row {
     fb_verdict verdict;
+    row_cause cause;
+    int not_learned; /* --learn-noise left this pair out */
     int throttled;   /* a SLOWER or FASTER with a throttled run on either side: shown as SLOWER*, FASTER* */
     fb_comparison c; /* for SAME/FASTER/SLOWER */
     char label[512], classname[256], evidence[64], noise[16], note[600];
@@ -653,8 +706,50 @@ static void throttle_note(const pooled *b, const pooled *n, row *w)
              fb_json_str(side->throttled_run->json, "energy.throttle_why"));
 }
 
+/* Appends "; text" (or text to an empty note). */
+static void note_add(row *w, const char *text)
+{
+    size_t used = strlen(w->note);
+    snprintf(w->note + used, sizeof w->note - used, "%s%s", used ? "; " : "", text);
+}
+
+/* A floor above the cap: the machine's noise between runs is larger than
+ * the changes a gate is for, so no verdict of this pair means anything. */
+static void cannot_gate(double floor, int learned_n, const fb_compare_options *opt, row *w)
+{
+    char text[300];
+    w->verdict = FB_INCONCLUSIVE;
+    w->cause = CAUSE_CANNOT_GATE;
+    snprintf(text, sizeof text,
+             "cannot gate on this machine (A/A noise %.1f%%: the floor learned from %d A/A comparison%s is above the "
+             "%.3g%% cap; compare --interleave can judge it)",
+             100 * floor, learned_n, learned_n == 1 ? "" : "s", 100 * opt->floor_cap);
+    note_add(w, text);
+}
+
+/* A SLOWER or FASTER resting on a contended or unstable run: the machine
+ * may have made the change. The first reason is shown (NEW's first), cut
+ * short; the counts say how many runs of each side it concerns. */
+static void unsettled(const pooled *b, const pooled *n, row *w)
+{
+    const pooled *side = n->unsettled ? n : b;
+    const char *kind = "", *why = "";
+    char cut[160], text[400];
+    fb_record_unsettled(side->unsettled_run, &kind, &why);
+    fb_compare_shorten(why, 120, cut, sizeof cut);
+    w->verdict = FB_INCONCLUSIVE;
+    w->cause = CAUSE_UNSETTLED;
+    snprintf(text, sizeof text,
+             "%s %s, line %d: %s (%s not trusted: BASE %d of %d runs, NEW %d of %d contended or unstable)",
+             side == n ? "NEW" : "BASE", kind, side->unsettled_run->line, cut, fb_verdict_name(w->c.verdict),
+             b->unsettled, b->usable, n->unsettled, n->usable);
+    note_add(w, text);
+}
+
 /* The verdict of a pair both sides measured; with --learn-noise the size
- * of its change is handed back as one more A/A observation. */
+ * of its change is handed back as one more A/A observation, unless a run
+ * of either side was contended or unstable: a floor learned from a busy
+ * moment would hide real changes later. */
 static void judge_pair(const pooled *b, const pooled *n, const char *key, const fb_compare_options *opt, row *w)
 {
     int by_runs, learned_n;
@@ -662,19 +757,25 @@ static void judge_pair(const pooled *b, const pooled *n, const char *key, const 
     w->c = compare_pooled(b, n, floor, opt, &by_runs);
     w->c.learned = floor > 0 && w->c.noise == floor ? learned_n : 0;
     w->verdict = w->c.verdict;
-    if (opt->learned) json_object_set_new(opt->learned, key, json_real(fb_change_size(w->c.change)));
+    if (opt->learned && !b->unsettled && !n->unsettled)
+        json_object_set_new(opt->learned, key, json_real(fb_change_size(w->c.change)));
+    w->not_learned = opt->learned && (b->unsettled || n->unsettled);
     snprintf(w->noise, sizeof w->noise, "-");
     if (w->c.noise > 0) snprintf(w->noise, sizeof w->noise, "%.1f%%%s", 100 * w->c.noise, w->c.learned ? "A" : "");
     evidence_text(b, n, by_runs, w->evidence, sizeof w->evidence);
     if (w->verdict == FB_INCONCLUSIVE && fb_change_size(w->c.change) > w->c.noise)
-        snprintf(w->note, sizeof w->note,
-                 "beyond the noise, but the runs overlap: the slower side's fastest run is "
-                 "not slower than the other side's slowest");
+        note_add(w, "beyond the noise, but the runs overlap: the slower side's fastest run is "
+                    "not slower than the other side's slowest");
     if (!json_equal(json_object_get(b->last->json, "params"), json_object_get(n->last->json, "params"))) {
-        char d[500];
+        char d[500], text[540];
         params_diff(json_object_get(b->last->json, "params"), json_object_get(n->last->json, "params"), d, sizeof d);
-        snprintf(w->note, sizeof w->note, "paired by kernel, params differ: %s", d);
+        snprintf(text, sizeof text, "paired by kernel, params differ: %s", d);
+        note_add(w, text);
     }
+    if (opt->floor_cap > 0 && floor > opt->floor_cap)
+        cannot_gate(floor, learned_n, opt, w);
+    else if ((w->verdict == FB_SLOWER || w->verdict == FB_FASTER) && (b->unsettled || n->unsettled))
+        unsettled(b, n, w);
     if (w->verdict == FB_SLOWER || w->verdict == FB_FASTER) throttle_note(b, n, w);
 }
 
@@ -722,11 +823,19 @@ static int paired_in_base(const pair_index *b, const pair_index *n, int j, const
 static void count_row(const row *w, fb_compare_summary *s)
 {
     s->throttled += w->throttled;
+    s->not_learned += w->not_learned;
     switch (w->verdict) {
     case FB_SAME: s->same++; break;
     case FB_FASTER: s->faster++; break;
     case FB_SLOWER: s->slower++; break;
-    case FB_INCONCLUSIVE: s->inconclusive++; break;
+    case FB_INCONCLUSIVE:
+        if (w->cause == CAUSE_UNSETTLED)
+            s->unsettled++;
+        else if (w->cause == CAUSE_CANNOT_GATE)
+            s->cannot_gate++;
+        else
+            s->inconclusive++;
+        break;
     case FB_WRONG: s->wrong++; break;
     case FB_MISSING: s->missing++; break;
     case FB_FAILED: s->failed++; break;
@@ -790,8 +899,8 @@ static void print_row(const row *w, const fb_compare_options *opt, FILE *out)
     char tb[32] = "-", tn[32] = "-", p[16] = "-", change[16] = "-";
     int judged = w->verdict <= FB_INCONCLUSIVE;
     if (judged) {
-        format_time(w->c.base_median, tb, sizeof tb);
-        format_time(w->c.new_median, tn, sizeof tn);
+        fb_compare_format_time(w->c.base_median, tb, sizeof tb);
+        fb_compare_format_time(w->c.new_median, tn, sizeof tn);
         format_p(w->c.test.p, p, sizeof p);
         snprintf(change, sizeof change, "%+.1f%%", 100 * w->c.change);
     }
@@ -822,7 +931,7 @@ static void print_rows(const rows *r, const fb_compare_options *opt, FILE *out)
 
 /* XML text and attribute values: the five special characters escaped,
  * control characters (not allowed in XML 1.0) dropped. */
-static void xml_text(const char *s, FILE *f)
+void fb_compare_xml_text(const char *s, FILE *f)
 {
     for (; *s; ++s) {
         switch (*s) {
@@ -851,13 +960,14 @@ static void junit_message(const row *w, const fb_compare_options *opt, char *buf
         snprintf(buf, len, "%s: %s", fb_verdict_name(w->verdict), *w->note ? w->note : "not compared");
         return;
     }
-    format_time(w->c.base_median, tb, sizeof tb);
-    format_time(w->c.new_median, tn, sizeof tn);
+    fb_compare_format_time(w->c.base_median, tb, sizeof tb);
+    fb_compare_format_time(w->c.new_median, tn, sizeof tn);
     format_p(w->c.test.p, p, sizeof p);
+    int with_note = w->throttled || (w->verdict == FB_INCONCLUSIVE && w->cause != CAUSE_NOISE);
     snprintf(buf, len,
              "%s%s: median %s -> %s (%+.1f%%, threshold %.3g%%, noise %s), Mann-Whitney p %s (alpha %g), %s%s%s",
              fb_verdict_name(w->verdict), w->throttled ? "*" : "", tb, tn, 100 * w->c.change, 100 * opt->threshold,
-             w->noise, p, opt->alpha, w->evidence, w->throttled ? "; " : "", w->throttled ? w->note : "");
+             w->noise, p, opt->alpha, w->evidence, with_note ? "; " : "", with_note ? w->note : "");
 }
 
 /* Failures are what fails the gate; an allowed WRONG or MISSING and a
@@ -867,9 +977,9 @@ static void junit_case(const row *w, const fb_compare_options *opt, FILE *f)
     char msg[1024];
     junit_message(w, opt, msg, sizeof msg);
     fputs("    <testcase classname=\"", f);
-    xml_text(w->classname, f);
+    fb_compare_xml_text(w->classname, f);
     fputs("\" name=\"", f);
-    xml_text(w->label, f);
+    fb_compare_xml_text(w->label, f);
     fputs("\"", f);
     if (w->verdict <= FB_FASTER || w->verdict == FB_NEW_ONLY) {
         fputs("/>\n", f);
@@ -877,7 +987,7 @@ static void junit_case(const row *w, const fb_compare_options *opt, FILE *f)
     }
     fprintf(f, ">\n      <%s type=\"%s\" message=\"", row_fails(w, opt) ? "failure" : "skipped",
             fb_verdict_name(w->verdict));
-    xml_text(msg, f);
+    fb_compare_xml_text(msg, f);
     fputs("\"/>\n    </testcase>\n", f);
 }
 
@@ -891,9 +1001,9 @@ static void write_junit(const rows *r, const fb_compare_options *opt, const fb_r
         skipped += !row_fails(&r->v[i], opt) && r->v[i].verdict > FB_SLOWER && r->v[i].verdict != FB_NEW_ONLY;
     }
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"flowbench compare ", f);
-    xml_text(base->path, f);
+    fb_compare_xml_text(base->path, f);
     fputs(" -&gt; ", f);
-    xml_text(next->path, f);
+    fb_compare_xml_text(next->path, f);
     fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n", r->n, failures, skipped);
     for (int i = 0; i < r->n; ++i)
         junit_case(&r->v[i], opt, f);
@@ -908,6 +1018,16 @@ static void print_summary(const fb_compare_summary *s, const fb_compare_options 
             opt->markdown ? "**" : "summary: ", s->slower, s->faster, s->same, s->inconclusive, s->wrong,
             opt->allow_wrong ? " (allowed)" : "", s->missing, opt->allow_missing ? " (allowed)" : "", s->failed,
             s->only_new, opt->markdown ? "**" : "");
+    if (s->unsettled)
+        fprintf(out,
+                "%d INCONCLUSIVE because a run was contended or unstable: a SLOWER or FASTER the machine may have made "
+                "(see the notes; compare --interleave shares the load between both sides)\n",
+                s->unsettled);
+    if (s->cannot_gate)
+        fprintf(out,
+                "%d INCONCLUSIVE because this machine cannot gate them: their A/A noise floor is above the %.3g%% cap "
+                "(see the notes; compare --interleave can judge them)\n",
+                s->cannot_gate, 100 * opt->floor_cap);
     if (s->throttled)
         fprintf(out,
                 "%d SLOWER/FASTER verdict%s marked * rest on runs measured while the device throttled (see the "

@@ -16,6 +16,16 @@
  * alone would flag a 0.3% drift once there are 200 samples; the threshold
  * alone would flag one unlucky measurement of a noisy kernel; neither sees
  * the noise between runs, which is what a CI machine has.
+ *
+ * On a shared machine two more rules hold. A SLOWER or FASTER resting on a
+ * run whose stats.quality is "contended" or "unstable" (core/contention.h;
+ * older files lack the field: stable) is INCONCLUSIVE, with the first such
+ * run's reason in the row: the machine, not the code, may have made the
+ * change. And a configuration whose learned floor is above the cap
+ * (FB_COMPARE_FLOOR_CAP) cannot be gated on this machine: INCONCLUSIVE
+ * whatever its change, so that a floor grown under load never turns the
+ * gate silently blind. compare --interleave (interleave.h) is the remedy
+ * for both.
  * The method is written up in docs/plots-and-compare.md.
  */
 #ifndef FB_COMPARE_H
@@ -47,6 +57,14 @@ typedef enum fb_pair_by {
     FB_PAIR_KERNEL  /* the same, but parameters may differ when each side has one setting */
 } fb_pair_by;
 
+/* The largest learned A/A floor a configuration is gated with (25%). The
+ * floor is 1.5 x the largest A/A change, so this admits run-to-run noise
+ * up to about 17%: beyond it a verdict between separate runs would rest
+ * on luck for the changes a gate is for (5% to 20%), and on noise that
+ * size SAME means as little as SLOWER. Such a configuration is reported
+ * "cannot gate on this machine" (INCONCLUSIVE), never SAME or SLOWER. */
+#define FB_COMPARE_FLOOR_CAP 0.25
+
 typedef struct fb_compare_options {
     double threshold;  /* minimum relative change of the median, 0.05 = 5% */
     double alpha;      /* significance level of the rank test */
@@ -57,7 +75,9 @@ typedef struct fb_compare_options {
     fb_pair_by pair_by;
     FILE *junit;         /* JUnit XML goes here when not NULL */
     const json_t *noise; /* the machine's learned A/A noise per configuration key (tune/noise.h), or NULL */
-    json_t *learned;     /* when not NULL, gets key -> symmetric change of every compared pair (--learn-noise) */
+    json_t *learned;     /* when not NULL, gets key -> symmetric change of every compared pair of quiet runs
+                            (--learn-noise; a pair with a contended or unstable run is left out) */
+    double floor_cap;    /* learned floors above this cannot gate (FB_COMPARE_FLOOR_CAP; 0: no cap) */
 } fb_compare_options;
 
 typedef struct fb_sample_test {
@@ -82,7 +102,10 @@ typedef struct fb_compare_summary {
     int missing;      /* BASE measured it, NEW has no usable record */
     int failed;       /* BASE has no usable record: not compared */
     int only_new;
-    int throttled; /* SLOWER and FASTER rows with a throttled run on a side (marked *) */
+    int throttled;   /* SLOWER and FASTER rows with a throttled run on a side (marked *) */
+    int unsettled;   /* INCONCLUSIVE, not counted above: a SLOWER or FASTER resting on a contended or unstable run */
+    int cannot_gate; /* INCONCLUSIVE, not counted above: the learned floor is above the cap */
+    int not_learned; /* with opt->learned: pairs left out of the A/A floor (a contended or unstable run) */
 } fb_compare_summary;
 
 fb_compare_options fb_compare_defaults(void);
@@ -104,6 +127,27 @@ double fb_run_spread(const double *medians, int n);
 double fb_change_size(double change);
 
 const char *fb_verdict_name(fb_verdict v);
+
+/* What compare pairs on (benchmark, kernel, backend, device name,
+ * precision, params, problem, cold, user kernel file hash; not suite or
+ * case): a malloc'd string, NULL when out of memory. */
+char *fb_compare_key(const json_t *rec);
+
+/* 1 when a usable record's stats.quality is "contended" or "unstable"
+ * (*kind gets that word, *why its quality_why or ""); 0 for "stable" and
+ * for records without the field (older files). */
+int fb_record_unsettled(const fb_record *r, const char **kind, const char **why);
+
+/* why cut to at most max characters (at most len - 1) at a word, with
+ * "..." when it was cut. */
+void fb_compare_shorten(const char *why, size_t max, char *buf, size_t len);
+
+/* "1.234 ms", "56.7 us", "2.5 s". */
+void fb_compare_format_time(double seconds, char *buf, size_t len);
+
+/* XML text or attribute value: the special characters escaped, control
+ * characters dropped (JUnit files). */
+void fb_compare_xml_text(const char *s, FILE *f);
 
 /* Checks that both files come from the same machine (CPU model, and the
  * devices of the paired records): FB_ERR_INPUT naming the difference, or

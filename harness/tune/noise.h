@@ -21,6 +21,11 @@
  * comparisons per configuration missed it for some, which then gave false
  * SLOWER verdicts.
  *
+ * What the floor is used for is compare's to say (results/compare.h): a
+ * floor above FB_COMPARE_FLOOR_CAP does not gate ("cannot gate on this
+ * machine"), and an A/A pair with a contended or unstable run is not
+ * handed here at all, so a busy moment never teaches the floor.
+ *
  * The store is one JSON file ($FLOWBENCH_NOISE_FILE, else
  * $XDG_CACHE_HOME/flowbench/noise.json, else ~/.cache/flowbench/noise.json):
  *   {"flowbench_noise": 1, "machines": {MACHINE: {"comparisons": k,

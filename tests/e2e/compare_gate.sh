@@ -7,8 +7,11 @@
 #  - NEW's records name a suite and case (a sweep): they still pair;
 #  - a changed parameter: exit 2 naming it; --pair-by kernel pairs them;
 #  - --junit: valid XML (xmllint when installed) with the failures;
-#  - a learned A/A noise floor: a +30 % change inside it is INCONCLUSIVE
-#    (exit 0), --no-noise makes it SLOWER again, +100 % is SLOWER anyway.
+#  - a learned A/A noise floor: a +12 % change inside it is INCONCLUSIVE
+#    (exit 0), --no-noise makes it SLOWER again, +30 % is SLOWER anyway;
+#  - a floor above the 25 % cap: "cannot gate", INCONCLUSIVE even at +100 %;
+#  - a contended record: its SLOWER is INCONCLUSIVE with the reason, and an
+#    A/A pair with it is not learned.
 set -euo pipefail
 bin=$1; src=$2; dir=$3
 base=$src/tests/data/results/constructed-base.jsonl
@@ -65,23 +68,56 @@ else
   [ "$(grep -c '<failure ' "$x")" = 3 ] || fail "junit: expected 3 failures"
   grep -q 'c&lt;p&amp;&quot;y&apos;' "$x" || fail "junit: kernel name not escaped"
 fi
-# The A/A noise floor: an A/A pair 25 % apart teaches a floor of 37.5 %.
+# The A/A noise floor: an A/A pair 10 % apart teaches a floor of 15 %.
 scale() { jq -c "if .type == \"measurement\" then .stats.samples_s |= map(. * $1) else . end" "$base"; }
-scale 1.25 > "$dir/aa.jsonl"
+scale 1.10 > "$dir/aa.jsonl"
+scale 1.12 > "$dir/slow12.jsonl"
 scale 1.3 > "$dir/slow30.jsonl"
+scale 1.25 > "$dir/aa25.jsonl"
 scale 2.0 > "$dir/slow100.jsonl"
 store=$dir/noise.json
-rm -f "$store"
+rm -f "$store" "$dir/noise25.json" "$dir/noise-busy.json"
 expect 1 'no A/A floor learned for this machine' "$base" "$dir/slow30.jsonl" --noise-file "$store"
 expect 1 '^SLOWER .*stream triad' "$base" "$dir/slow30.jsonl" --noise-file "$store"
 expect 0 'learned the A/A changes of 3 configurations' "$base" "$dir/aa.jsonl" --noise-file "$store" --learn-noise
 jq -e '.machines | to_entries | length == 1 and (.[0].value.comparisons == 1)' "$store" > /dev/null ||
   fail "noise store: $(cat "$store")"
-expect 0 '^INCONCLUSIVE .* 37\.5%A .*stream triad' "$base" "$dir/slow30.jsonl" --noise-file "$store"
-expect 0 'summary: 0 SLOWER, 0 FASTER, 0 SAME, 3 INCONCLUSIVE' "$base" "$dir/slow30.jsonl" --noise-file "$store"
-FLOWBENCH_NOISE_FILE=$store expect 0 'A/A floor of this machine from .*noise.json \(1 comparison' "$base" "$dir/slow30.jsonl"
-expect 1 '^SLOWER .*stream triad' "$base" "$dir/slow30.jsonl" --noise-file "$store" --no-noise
-expect 1 '^SLOWER .*\+100\.0% +37\.5%A .*stream triad' "$base" "$dir/slow100.jsonl" --noise-file "$store"
+expect 0 '^INCONCLUSIVE .* 15\.0%A .*stream triad' "$base" "$dir/slow12.jsonl" --noise-file "$store"
+expect 0 'summary: 0 SLOWER, 0 FASTER, 0 SAME, 3 INCONCLUSIVE' "$base" "$dir/slow12.jsonl" --noise-file "$store"
+FLOWBENCH_NOISE_FILE=$store expect 0 'A/A floor of this machine from .*noise.json \(1 comparison' "$base" "$dir/slow12.jsonl"
+expect 1 '^SLOWER .*stream triad' "$base" "$dir/slow12.jsonl" --noise-file "$store" --no-noise
+expect 1 '^SLOWER .*\+30\.0% +15\.0%A .*stream triad' "$base" "$dir/slow30.jsonl" --noise-file "$store"
+
+# The cap: an A/A pair 25 % apart teaches a floor of 37.5 %, above the 25 %
+# cap, so no verdict of those configurations stands, not even +100 %.
+expect 0 'learned the A/A changes of 3' "$base" "$dir/aa25.jsonl" --noise-file "$dir/noise25.json" --learn-noise
+expect 0 '3 configurations, 3 above the 25% cap: this machine cannot gate them' "$base" "$dir/slow100.jsonl" \
+  --noise-file "$dir/noise25.json"
+expect 0 '^INCONCLUSIVE .*\+100\.0% +37\.5%A .*stream triad' "$base" "$dir/slow100.jsonl" --noise-file "$dir/noise25.json"
+expect 0 'cannot gate on this machine \(A/A noise 37\.5%' "$base" "$dir/slow100.jsonl" --noise-file "$dir/noise25.json"
+expect 0 'summary: 0 SLOWER, 0 FASTER, 0 SAME, 0 INCONCLUSIVE \(inside the noise\)' "$base" "$dir/slow100.jsonl" \
+  --noise-file "$dir/noise25.json"
+expect 0 '^3 INCONCLUSIVE because this machine cannot gate them' "$base" "$dir/slow100.jsonl" --noise-file "$dir/noise25.json"
+expect 1 '^SLOWER .*\+100\.0%' "$base" "$dir/slow100.jsonl" --noise-file "$dir/noise25.json" --no-noise
+
+# A contended run (triad's, in NEW): its +30 % is INCONCLUSIVE with the
+# reason (row and JUnit), counted apart, while copy and add stay SLOWER; an
+# A/A pair with it teaches the floor nothing of triad.
+busy='CV 45%, min 0.65 ms, median 3.59 ms: this run'"'"'s threads waited for a CPU 34% of the time, with up to 2 other runnable tasks on 2 CPUs, 2 used by this run'
+contend() { jq -c --arg why "$busy" "if .kernel == \"triad\" then .stats.quality = \"contended\" | .stats.quality_why = \$why else . end" "$1"; }
+contend "$dir/slow30.jsonl" > "$dir/slow30-busy.jsonl"
+contend "$dir/aa.jsonl" > "$dir/aa-busy.jsonl"
+expect 1 '^INCONCLUSIVE .*\+30\.0% .*stream triad' "$base" "$dir/slow30-busy.jsonl" --no-noise --junit "$dir/busy.xml"
+expect 1 'NEW contended, line [0-9]+: CV 45%, min 0\.65 ms, median 3\.59 ms: this run.s threads waited .*\.\.\. \(SLOWER not trusted' \
+  "$base" "$dir/slow30-busy.jsonl" --no-noise
+expect 1 'summary: 2 SLOWER, 0 FASTER, 0 SAME, 0 INCONCLUSIVE \(inside the noise\)' "$base" "$dir/slow30-busy.jsonl" --no-noise
+expect 1 '^1 INCONCLUSIVE because a run was contended or unstable' "$base" "$dir/slow30-busy.jsonl" --no-noise
+grep -q 'type="INCONCLUSIVE" message="INCONCLUSIVE: median .*; NEW contended, line' "$dir/busy.xml" ||
+  fail "junit: the contended reason is not in the message: $(cat "$dir/busy.xml")"
+expect 0 'learned the A/A changes of 2 configurations into .*; 1 left out because a run of theirs was contended' \
+  "$base" "$dir/aa-busy.jsonl" --noise-file "$dir/noise-busy.json" --learn-noise
+jq -e '[.machines[].configs | keys[] | select(test("triad"))] | length == 0' "$dir/noise-busy.json" > /dev/null ||
+  fail "a contended pair fed the floor: $(cat "$dir/noise-busy.json")"
 expect 2 'exclude each other' "$base" "$dir/aa.jsonl" --noise-file "$store" --learn-noise --no-noise
 echo "not json" > "$dir/bad-noise.json"
 expect 2 'bad-noise.json:1: not JSON' "$base" "$dir/aa.jsonl" --noise-file "$dir/bad-noise.json" --learn-noise

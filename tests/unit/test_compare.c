@@ -1,6 +1,8 @@
 /* test_compare.c - Mann-Whitney U against values worked out by hand, the
  * SAME/FASTER/SLOWER rule on constructed samples (equal, shifted, noisy,
- * too few), the between-run noise floor, pairing and the machine check. */
+ * too few), the between-run noise floor, pairing and the machine check;
+ * on a shared machine: contended and unstable records, the floor's cap,
+ * and the interleaved rounds' ratio verdict (results/interleave.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +16,7 @@
 #include <unistd.h>
 
 #include "results/compare.h"
+#include "results/interleave.h"
 
 /* Deterministic noise in [-1, 1): the tests must not be flaky. */
 static double noise(unsigned *state)
@@ -435,6 +438,7 @@ static void test_learned_floor(void **state)
     assert_float_equal(json_real_value(json_object_iter_value(only)), 0.3, 1e-9);
     json_object_set(floors, json_object_iter_key(only), floor);
     opt.noise = floors;
+    opt.floor_cap = 0.6; /* a 50 % floor is above the default cap: cannot gate (test_floor_above_cap) */
     assert_int_equal(compare_into(b, n, &opt, &s, out, sizeof out), FB_OK);
     assert_int_equal(s.inconclusive, 1);
     assert_int_equal(fb_compare_gate(&s, &opt), 0);
@@ -529,6 +533,290 @@ static void test_junit(void **state)
     fb_results_set_free(n);
 }
 
+/* ---- a shared machine ------------------------------------------------------- */
+
+#define RECQ(id, kernel, status, quality, why, samples)                                                                \
+    "{\"type\":\"measurement\",\"schema\":1,\"run_id\":\"" id "\",\"benchmark\":\"stream\",\"kernel\":\"" kernel       \
+    "\",\"backend\":\"openmp\",\"device\":\"openmp:0\",\"device_name\":\"CPU\",\"precision\":\"double\","              \
+    "\"params\":{},\"status\":\"" status "\",\"stats\":{\"samples_s\":[" samples                                       \
+    "],\"median_s\":1,\"quality\":\"" quality "\",\"quality_why\":" why "}}"
+#define BUSY                                                                                                           \
+    "\"CV 45%, min 0.65 ms, median 3.59 ms: this run's threads waited for a CPU 34% of the time, with up to 2 other "  \
+    "runnable tasks on 2 CPUs, 2 used by this run\""
+#define SPREAD "\"CV 25%, min 0.0325 ms, median 0.0374 ms, interquartile range 32% of the median\""
+
+/* Issue "a gate that survives a busy runner": +30 % measured while other
+ * work took the CPUs was SLOWER. Now it is INCONCLUSIVE with the reason,
+ * counted apart; SAME and WRONG are what they were. */
+static void test_contended_is_inconclusive(void **state)
+{
+    (void)state;
+    const char *base[] = {HEADER("b", "CPU", "", "2"),
+                          RECQ("b", "triad", "ok", "stable", "null", FAST),
+                          RECQ("b", "copy", "ok", "unstable", SPREAD, FAST),
+                          RECQ("b", "add", "ok", "stable", "null", FAST),
+                          RECQ("b", "mul", "ok", "stable", "null", FAST),
+                          NULL};
+    const char *next[] = {HEADER("n", "CPU", "", "2"),
+                          RECQ("n", "triad", "ok", "contended", BUSY, SLOW),
+                          RECQ("n", "copy", "ok", "stable", "null", SLOW),
+                          RECQ("n", "add", "ok", "contended", BUSY, FAST),
+                          RECQ("n", "mul", "wrong-result", "contended", BUSY, SLOW),
+                          NULL};
+    fb_results_set *b = load("bq", base), *n = load("nq", next);
+    fb_compare_options opt = fb_compare_defaults();
+    fb_compare_summary s;
+    char out[8192] = "", xml[8192] = "";
+    opt.junit = fmemopen(xml, sizeof xml, "w");
+    assert_int_equal(compare_into(b, n, &opt, &s, out, sizeof out), FB_OK);
+    fclose(opt.junit);
+    assert_int_equal(s.slower, 0);    /* triad (NEW contended) and copy (BASE unstable) */
+    assert_int_equal(s.unsettled, 2); /* counted apart from INCONCLUSIVE inside the noise */
+    assert_int_equal(s.inconclusive, 0);
+    assert_int_equal(s.same, 1);  /* add: no change, contended or not */
+    assert_int_equal(s.wrong, 1); /* mul: a wrong result outranks the machine */
+    assert_int_equal(fb_compare_gate(&s, &opt), 1);
+    assert_non_null(strstr(out, "NEW contended, line 2: CV 45%, min 0.65 ms, median 3.59 ms: this run's threads"));
+    assert_non_null(strstr(out, "...")); /* the reason is cut short */
+    assert_non_null(strstr(out, "BASE unstable, line 3: CV 25%"));
+    assert_non_null(strstr(out, "SLOWER not trusted: BASE 0 of 1 runs, NEW 1 of 1 contended or unstable"));
+    assert_non_null(strstr(out, "2 INCONCLUSIVE because a run was contended or unstable"));
+    assert_non_null(strstr(xml, "type=\"INCONCLUSIVE\" message=\"INCONCLUSIVE: median 1 s -&gt; 1.3 s (+30.0%"));
+    assert_non_null(strstr(xml, "; NEW contended, line 2: CV 45%"));
+    fb_results_set_free(b);
+    fb_results_set_free(n);
+}
+
+/* Pooled runs: one contended run of three is enough to distrust the pair. */
+static void test_one_contended_run_of_several(void **state)
+{
+    (void)state;
+    const char *base[] = {RUN("b1", FAST), RUN("b2", FAST), RUN("b3", FAST), NULL};
+    const char *next[] = {HEADER("n1", "CPU", "", "2"),
+                          RECQ("n1", "triad", "ok", "stable", "null", T200),
+                          HEADER("n2", "CPU", "", "2"),
+                          RECQ("n2", "triad", "ok", "contended", BUSY, T200),
+                          HEADER("n3", "CPU", "", "2"),
+                          RECQ("n3", "triad", "ok", "stable", "null", T200),
+                          NULL};
+    fb_results_set *b = load("b3q", base), *n = load("n3q", next);
+    fb_compare_options opt = fb_compare_defaults();
+    fb_compare_summary s;
+    char out[8192] = "";
+    assert_int_equal(compare_into(b, n, &opt, &s, out, sizeof out), FB_OK);
+    assert_int_equal(s.unsettled, 1);
+    assert_int_equal(s.slower, 0);
+    assert_non_null(strstr(out, "NEW contended, line 4:"));
+    assert_non_null(strstr(out, "NEW 1 of 3 contended or unstable"));
+    fb_results_set_free(b);
+    fb_results_set_free(n);
+}
+
+/* A floor above the cap: never SAME or SLOWER, even at +100 % or at no
+ * change at all; said per configuration and counted apart. */
+static void test_floor_above_cap(void **state)
+{
+    (void)state;
+    const char *base[] = {HEADER("b", "CPU", "", "2"), REC("b", "triad", "ok", FAST), REC("b", "copy", "ok", FAST),
+                          NULL};
+    const char *next[] = {HEADER("n", "CPU", "", "2"), REC("n", "triad", "ok", T200), REC("n", "copy", "ok", FAST),
+                          NULL};
+    fb_results_set *b = load("bc", base), *n = load("nc", next);
+    fb_compare_options opt = fb_compare_defaults();
+    fb_compare_summary s;
+    char out[8192] = "";
+    json_t *floors = json_object();
+    for (int i = 0; i < b->nrecords; ++i) {
+        char *key = fb_compare_key(b->records[i].json);
+        json_object_set_new(floors, key, json_pack("{s:f, s:i}", "floor", 0.3, "n", 5));
+        free(key);
+    }
+    opt.noise = floors;
+    assert_float_equal(opt.floor_cap, FB_COMPARE_FLOOR_CAP, 0);
+    assert_int_equal(compare_into(b, n, &opt, &s, out, sizeof out), FB_OK);
+    assert_int_equal(s.slower + s.same + s.inconclusive, 0);
+    assert_int_equal(s.cannot_gate, 2);
+    assert_int_equal(fb_compare_gate(&s, &opt), 0);
+    assert_non_null(strstr(out, "cannot gate on this machine (A/A noise 30.0%: the floor learned from 5 A/A"));
+    assert_non_null(strstr(out, "2 INCONCLUSIVE because this machine cannot gate them"));
+    json_object_set_new(json_object_iter_value(json_object_iter(floors)), "floor", json_real(0.2));
+    json_object_set_new(json_object_iter_value(json_object_iter_next(floors, json_object_iter(floors))), "floor",
+                        json_real(0.2));
+    assert_int_equal(compare_into(b, n, &opt, &s, out, sizeof out), FB_OK);
+    assert_int_equal(s.cannot_gate, 0); /* under the cap: judged as before */
+    assert_int_equal(s.slower, 1);
+    assert_int_equal(s.same, 1);
+    json_decref(floors);
+    fb_results_set_free(b);
+    fb_results_set_free(n);
+}
+
+/* --learn-noise: a pair with a contended or unstable run is left out. */
+static void test_learning_skips_unsettled_pairs(void **state)
+{
+    (void)state;
+    const char *base[] = {HEADER("b", "CPU", "", "2"), RECQ("b", "triad", "ok", "stable", "null", FAST),
+                          RECQ("b", "copy", "ok", "stable", "null", FAST), NULL};
+    const char *next[] = {HEADER("n", "CPU", "", "2"), RECQ("n", "triad", "ok", "contended", BUSY, SLOW),
+                          RECQ("n", "copy", "ok", "stable", "null", FAST), NULL};
+    fb_results_set *b = load("bn", base), *n = load("nn", next);
+    fb_compare_options opt = fb_compare_defaults();
+    fb_compare_summary s;
+    char out[8192] = "";
+    opt.learned = json_object();
+    assert_int_equal(compare_into(b, n, &opt, &s, out, sizeof out), FB_OK);
+    assert_int_equal(json_object_size(opt.learned), 1);
+    assert_int_equal(s.not_learned, 1);
+    assert_non_null(strstr(json_object_iter_key(json_object_iter(opt.learned)), "|copy|"));
+    json_decref(opt.learned);
+    fb_results_set_free(b);
+    fb_results_set_free(n);
+}
+
+static void test_shorten(void **state)
+{
+    (void)state;
+    char buf[64];
+    fb_compare_shorten("short", 20, buf, sizeof buf);
+    assert_string_equal(buf, "short");
+    fb_compare_shorten("CV 45%, min 0.65 ms, median 3.59 ms: waited", 24, buf, sizeof buf);
+    assert_string_equal(buf, "CV 45%, min 0.65 ms...");
+    fb_compare_shorten("abcdefghijklmnopqrstuvwxyz", 10, buf, sizeof buf);
+    assert_string_equal(buf, "abcdefghij...");
+}
+
+/* ---- interleaved rounds ------------------------------------------------------ */
+
+static void test_sign_test(void **state)
+{
+    (void)state;
+    assert_float_equal(fb_sign_test_p(5, 5), 1.0 / 32, 1e-12);
+    assert_float_equal(fb_sign_test_p(7, 8), 9.0 / 256, 1e-12);
+    assert_float_equal(fb_sign_test_p(4, 5), 6.0 / 32, 1e-12);
+    assert_float_equal(fb_sign_test_p(0, 5), 1, 0);
+    assert_float_equal(fb_sign_test_p(0, 0), 1, 0);
+    assert_true(fb_sign_test_p(1000, 1000) > 0); /* no underflow to a false 0 */
+    assert_int_equal(fb_interleave_min_rounds(0.05), 5);
+    assert_int_equal(fb_interleave_min_rounds(0.01), 7);
+}
+
+static fb_verdict ratio_verdict(const double *r, int n)
+{
+    return fb_interleave_judge(r, n, 0.05, FB_INTERLEAVE_ALPHA).verdict;
+}
+
+static void test_interleave_rule(void **state)
+{
+    (void)state;
+    const double slow[] = {1.52, 1.47, 1.55, 1.49, 1.51};
+    const double fast[] = {0.66, 0.68, 0.65, 0.7, 0.67};
+    const double aa[] = {0.97, 1.02, 1.01, 0.99, 1.03};
+    const double aa_wild[] = {0.98, 1.02, 3.0, 0.99, 1.01};                   /* one round hit by a burst of load */
+    const double slow_wild[] = {1.5, 1.45, 1.52, 0.6, 1.48, 1.55, 1.5, 1.47}; /* one wild round of 8 */
+    const double disagree[] = {1.5, 0.8, 1.4, 0.9, 1.3};
+    const double few[] = {1.5, 1.5, 1.5, 1.5};
+    fb_ratio_verdict v = fb_interleave_judge(slow, 5, 0.05, 0.05);
+    assert_int_equal(v.verdict, FB_SLOWER);
+    assert_int_equal(v.above, 5);
+    assert_float_equal(v.median, 1.51, 1e-12);
+    assert_float_equal(v.p, 1.0 / 32, 1e-12);
+    assert_float_equal(v.lo, 1.47, 0);
+    assert_float_equal(v.hi, 1.55, 0);
+    assert_int_equal(ratio_verdict(fast, 5), FB_FASTER);
+    assert_int_equal(ratio_verdict(aa, 5), FB_SAME);
+    assert_int_equal(ratio_verdict(aa_wild, 5), FB_SAME);     /* the wild round does not make it SLOWER */
+    assert_int_equal(ratio_verdict(slow_wild, 8), FB_SLOWER); /* nor hide a real slowdown */
+    assert_int_equal(ratio_verdict(disagree, 5), FB_INCONCLUSIVE);
+    assert_int_equal(ratio_verdict(few, 4), FB_INCONCLUSIVE); /* 4 rounds cannot reach 0.05 */
+    assert_int_equal(ratio_verdict(aa, 0), FB_INCONCLUSIVE);
+    assert_int_equal(fb_interleave_judge(slow, 5, 0.6, 0.05).verdict, FB_SAME); /* +51 % under a 60 % threshold */
+}
+
+#define ROUND(id, samples, quality, why)                                                                               \
+    HEADER(id, "CPU", "", "2"), RECQ(id, "triad", "ok", quality, why, samples),                                        \
+        RECQ(id, "copy", "ok", "stable", "null", FAST)
+
+/* Five rounds: NEW's triad 1.3x BASE's in each, every round contended on
+ * one side or the other; copy the same on both sides. Contention does not
+ * block the interleaved verdict. */
+static void test_interleave_sets(void **state)
+{
+    (void)state;
+    const char *b1[] = {ROUND("b1", FAST, "contended", BUSY), NULL},
+               *n1[] = {ROUND("n1", SLOW, "stable", "null"), NULL};
+    const char *b2[] = {ROUND("b2", FAST, "stable", "null"), NULL},
+               *n2[] = {ROUND("n2", SLOW, "contended", BUSY), NULL};
+    const char *b3[] = {ROUND("b3", SLOW, "contended", BUSY), NULL}; /* the whole round slower: the ratio is 1.3 */
+    const char *n3[] = {ROUND("n3", "1.69,1.70,1.68,1.69,1.71,1.67,1.70,1.68", "stable", "null"), NULL};
+    const char *b4[] = {ROUND("b4", FAST, "stable", "null"), NULL}, *n4[] = {ROUND("n4", SLOW, "stable", "null"), NULL};
+    const char *b5[] = {ROUND("b5", FAST, "stable", "null"), NULL}, *n5[] = {ROUND("n5", SLOW, "stable", "null"), NULL};
+    const char *const *bl[] = {b1, b2, b3, b4, b5}, *const * nl[] = {n1, n2, n3, n4, n5};
+    fb_results_set *bs[5], *ns[5];
+    char name[32], out[8192] = "", xml[8192] = "";
+    fb_compare_options opt = fb_compare_defaults();
+    fb_compare_summary s;
+    for (int r = 0; r < 5; ++r) {
+        snprintf(name, sizeof name, "ib%d", r);
+        bs[r] = load(name, bl[r]);
+        snprintf(name, sizeof name, "in%d", r);
+        ns[r] = load(name, nl[r]);
+    }
+    opt.alpha = FB_INTERLEAVE_ALPHA;
+    opt.junit = fmemopen(xml, sizeof xml, "w");
+    FILE *f = fmemopen(out, sizeof out, "w");
+    assert_int_equal(fb_interleave_sets(bs, ns, 5, &opt, f, &s), FB_OK);
+    fclose(f);
+    fclose(opt.junit);
+    assert_int_equal(s.slower, 1);
+    assert_int_equal(s.same, 1);
+    assert_int_equal(s.unsettled, 1); /* triad had contended rounds: counted, not excluded */
+    assert_int_equal(fb_compare_gate(&s, &opt), 1);
+    assert_non_null(strstr(out, "\nSLOWER "));
+    assert_non_null(strstr(out, "5/0 of 5"));
+    assert_non_null(strstr(out, "3 of 5"));
+    assert_non_null(
+        strstr(xml, "SLOWER: median ratio 1.3 (+30.0%, threshold 5%) over 5 interleaved rounds: 5 above the threshold"));
+    /* three rounds cannot reach alpha: never SLOWER, and the table says why */
+    f = fmemopen(out, sizeof out, "w");
+    opt.junit = NULL;
+    assert_int_equal(fb_interleave_sets(bs, ns, 3, &opt, f, &s), FB_OK);
+    fclose(f);
+    assert_int_equal(s.slower, 0);
+    assert_int_equal(s.inconclusive, 1);
+    assert_non_null(strstr(out, "3 rounds cannot reach p <= 0.05"));
+    for (int r = 0; r < 5; ++r) {
+        fb_results_set_free(bs[r]);
+        fb_results_set_free(ns[r]);
+    }
+}
+
+/* A wrong result in any round is WRONG; a configuration NEW never measured is MISSING. */
+static void test_interleave_wrong_and_missing(void **state)
+{
+    (void)state;
+    const char *b1[] = {HEADER("b1", "CPU", "", "2"), REC("b1", "triad", "ok", FAST), REC("b1", "copy", "ok", FAST),
+                        NULL};
+    const char *n1[] = {HEADER("n1", "CPU", "", "2"), REC("n1", "triad", "ok", FAST), NULL};
+    const char *b2[] = {HEADER("b2", "CPU", "", "2"), REC("b2", "triad", "ok", FAST), REC("b2", "copy", "ok", FAST),
+                        NULL};
+    const char *n2[] = {HEADER("n2", "CPU", "", "2"), REC("n2", "triad", "wrong-result", FAST), NULL};
+    fb_results_set *bs[2] = {load("wb1", b1), load("wb2", b2)}, *ns[2] = {load("wn1", n1), load("wn2", n2)};
+    fb_compare_options opt = fb_compare_defaults();
+    fb_compare_summary s;
+    char out[8192] = "";
+    FILE *f = fmemopen(out, sizeof out, "w");
+    assert_int_equal(fb_interleave_sets(bs, ns, 2, &opt, f, &s), FB_OK);
+    fclose(f);
+    assert_int_equal(s.wrong, 1);
+    assert_int_equal(s.missing, 1);
+    assert_non_null(strstr(out, "NEW round 2 line 2: wrong-result"));
+    assert_non_null(strstr(out, "NEW has no record of it in any round"));
+    for (int r = 0; r < 2; ++r) {
+        fb_results_set_free(bs[r]);
+        fb_results_set_free(ns[r]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -554,6 +842,15 @@ int main(void)
         cmocka_unit_test(test_suite_and_case_do_not_split_pairs),
         cmocka_unit_test(test_pair_by_kernel),
         cmocka_unit_test(test_junit),
+        cmocka_unit_test(test_contended_is_inconclusive),
+        cmocka_unit_test(test_one_contended_run_of_several),
+        cmocka_unit_test(test_floor_above_cap),
+        cmocka_unit_test(test_learning_skips_unsettled_pairs),
+        cmocka_unit_test(test_shorten),
+        cmocka_unit_test(test_sign_test),
+        cmocka_unit_test(test_interleave_rule),
+        cmocka_unit_test(test_interleave_sets),
+        cmocka_unit_test(test_interleave_wrong_and_missing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

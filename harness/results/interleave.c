@@ -1,0 +1,449 @@
+/* interleave.c - the ratio verdict of `compare --interleave` and its table
+ * (interleave.h). Pure: the rounds' files are read by the caller. */
+#include "interleave.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/stats.h"
+
+#define LIST_MAX 10 /* "only in NEW" lists longer than this are cut */
+
+double fb_sign_test_p(int k, int n)
+{
+    double p = 0;
+    if (n <= 0 || k <= 0) return 1.0;
+    if (k > n) return 0.0;
+    /* in logarithms: C(n, i) / 2^n over- and underflows past a thousand rounds */
+    for (int i = k; i <= n; ++i)
+        p += exp(lgamma(n + 1.0) - lgamma(i + 1.0) - lgamma(n - i + 1.0) - n * log(2.0));
+    return fmin(1.0, p);
+}
+
+int fb_interleave_min_rounds(double alpha)
+{
+    int n = 1;
+    while (n < 1000 && fb_sign_test_p(n, n) > alpha)
+        ++n;
+    return n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+fb_ratio_verdict fb_interleave_judge(const double *ratios, int n, double threshold, double alpha)
+{
+    fb_ratio_verdict v = {FB_INCONCLUSIVE, n, 0, 0, 1, 1, 1, 1};
+    double *sorted = n > 0 ? malloc((size_t)n * sizeof *sorted) : NULL;
+    if (!sorted) return v; /* no rounds (or no memory): no evidence either way */
+    memcpy(sorted, ratios, (size_t)n * sizeof *sorted);
+    qsort(sorted, (size_t)n, sizeof *sorted, cmp_double);
+    v.median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+    v.lo = sorted[0];
+    v.hi = sorted[n - 1];
+    /* a round votes only when it moved beyond the threshold itself: A/A
+     * noise of a few percent then rarely votes, a real slowdown always */
+    for (int i = 0; i < n; ++i) {
+        v.above += ratios[i] > 1 + threshold;
+        v.below += ratios[i] < 1 / (1 + threshold);
+    }
+    free(sorted);
+    if (v.median > 1) v.p = fb_sign_test_p(v.above, n);
+    if (v.median < 1) v.p = fb_sign_test_p(v.below, n);
+    if (fb_change_size(v.median - 1) < threshold)
+        v.verdict = FB_SAME;
+    else if (v.p <= alpha)
+        v.verdict = v.median > 1 ? FB_SLOWER : FB_FASTER;
+    return v;
+}
+
+/* ---- the rounds' records, by configuration --------------------------------- */
+
+/* Per round and side: compare's key -> the index of the record to use (the
+ * last usable one; the last one when none is usable). */
+typedef struct rounds_index {
+    fb_results_set *const *sets;
+    json_t **map;
+    int rounds;
+} rounds_index;
+
+static fb_status index_round(const fb_results_set *set, json_t *map, json_t *order, json_t *seen)
+{
+    fb_status status = FB_OK;
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        char *key = fb_compare_key(r->json);
+        if (!key) FB_FAIL(FB_ERR_NOMEM, "out of host memory pairing %s", set->path);
+        json_t *had = json_object_get(map, key);
+        if (!had || fb_record_usable(r) || !fb_record_usable(&set->records[json_integer_value(had)]))
+            json_object_set_new(map, key, json_integer(i));
+        if (order && !json_object_get(seen, key)) {
+            json_object_set_new(seen, key, json_true());
+            json_array_append_new(order, json_string(key));
+        }
+        free(key);
+    }
+fail:
+    return status;
+}
+
+static void index_free(rounds_index *ix)
+{
+    for (int r = 0; ix->map && r < ix->rounds; ++r)
+        json_decref(ix->map[r]);
+    free(ix->map);
+    ix->map = NULL;
+}
+
+/* order gets every key in first-seen order (NULL: not wanted). */
+static fb_status index_build(fb_results_set *const *sets, int rounds, json_t *order, json_t *seen, rounds_index *ix)
+{
+    fb_status status = FB_OK;
+    ix->sets = sets;
+    ix->rounds = rounds;
+    FB_ALLOC(ix->map, rounds, "the rounds' index");
+    for (int r = 0; r < rounds; ++r) {
+        ix->map[r] = json_object();
+        if (!ix->map[r]) FB_FAIL(FB_ERR_NOMEM, "out of host memory pairing %s", sets[r]->path);
+        FB_CHECK(index_round(sets[r], ix->map[r], order, seen));
+    }
+fail:
+    return status;
+}
+
+static const fb_record *record_at(const rounds_index *ix, int r, const char *key)
+{
+    const json_t *i = json_object_get(ix->map[r], key);
+    return i ? &ix->sets[r]->records[json_integer_value(i)] : NULL;
+}
+
+static int contended(const fb_record *r)
+{
+    return !strcmp(fb_json_str(r->json, "stats.quality"), "contended") ||
+           json_is_true(fb_json_get(r->json, "environment.contended"));
+}
+
+/* ---- one configuration ----------------------------------------------------- */
+
+/* A round's median from its samples, as compare takes it (the samples are
+ * the truth; stats.median_s is their summary). */
+static double round_median(const fb_record *r) { return fb_median(r->samples, (size_t)r->nsamples); }
+
+typedef struct row {
+    fb_verdict verdict;
+    fb_ratio_verdict v;
+    double base_median, new_median; /* medians of the rounds' medians */
+    int paired;                     /* rounds with a usable record on both sides */
+    int contended;                  /* of them, rounds with a contended run on either side */
+    int in_both;                    /* some round has a record of it on both sides */
+    char label[512], classname[256], note[600];
+} row;
+
+static void failure_note(const char *side, int round, const fb_record *r, char *buf, size_t len)
+{
+    char why[400];
+    fb_record_failure(r, why, sizeof why);
+    snprintf(buf, len, "%s round %d line %d: %s", side, round + 1, r->line, why);
+}
+
+/* What the rounds of one configuration hold. */
+typedef struct walk {
+    double *ratios, *bmed, *nmed; /* per paired round; each side's usable rounds' medians */
+    int nb, nn, in_base;
+    int base_failed, new_failed, wrong; /* the first round of each (-1: none) */
+    const fb_record *named;             /* the first record of it: its label */
+} walk;
+
+static void walk_rounds(const rounds_index *b, const rounds_index *n, const char *key, walk *k, row *w)
+{
+    for (int r = 0; r < b->rounds; ++r) {
+        const fb_record *rb = record_at(b, r, key), *rn = record_at(n, r, key);
+        int bu = rb && fb_record_usable(rb), nu = rn && fb_record_usable(rn);
+        k->in_base |= rb != NULL;
+        w->in_both |= rb != NULL && rn != NULL;
+        if (!k->named) k->named = rb ? rb : rn;
+        if (bu) k->bmed[k->nb++] = round_median(rb);
+        if (nu) k->nmed[k->nn++] = round_median(rn);
+        if (rb && !bu && k->base_failed < 0) k->base_failed = r;
+        if (rn && !nu && k->new_failed < 0) k->new_failed = r;
+        if (rn && !strcmp(fb_json_str(rn->json, "status"), "wrong-result") && k->wrong < 0) k->wrong = r;
+        if (!bu || !nu || !(round_median(rb) > 0)) continue;
+        k->ratios[w->paired++] = round_median(rn) / round_median(rb);
+        w->contended += contended(rb) || contended(rn);
+    }
+}
+
+/* The row's verdict: a wrong result outranks everything, then whether
+ * each side measured it, then the ratios' rule. */
+static void verdict_of(const rounds_index *b, const rounds_index *n, const char *key, const walk *k, row *w)
+{
+    if (k->wrong >= 0) {
+        w->verdict = FB_WRONG;
+        failure_note("NEW", k->wrong, record_at(n, k->wrong, key), w->note, sizeof w->note);
+    } else if (!k->in_base) {
+        w->verdict = FB_NEW_ONLY;
+    } else if (!k->nb) {
+        w->verdict = FB_FAILED;
+        failure_note("BASE", k->base_failed, record_at(b, k->base_failed, key), w->note, sizeof w->note);
+    } else if (!w->paired) {
+        w->verdict = FB_MISSING;
+        if (k->new_failed >= 0)
+            failure_note("NEW", k->new_failed, record_at(n, k->new_failed, key), w->note, sizeof w->note);
+        else
+            snprintf(w->note, sizeof w->note, "NEW has no record of it in any round");
+    } else {
+        w->verdict = w->v.verdict;
+        if (w->paired < b->rounds)
+            snprintf(w->note, sizeof w->note, "%d of %d rounds paired (a side failed or lacked it in the others)",
+                     w->paired, b->rounds);
+    }
+}
+
+/* One configuration over the rounds: its ratios, their verdict, its row. */
+static fb_status judge(const rounds_index *b, const rounds_index *n, const char *key, const fb_compare_options *opt,
+                       row *w)
+{
+    fb_status status = FB_OK;
+    walk k = {NULL, NULL, NULL, 0, 0, 0, -1, -1, -1, NULL};
+    FB_ALLOC(k.ratios, b->rounds, "round ratios");
+    FB_ALLOC(k.bmed, b->rounds, "round medians");
+    FB_ALLOC(k.nmed, b->rounds, "round medians");
+    walk_rounds(b, n, key, &k, w);
+    fb_record_label(k.named, w->label, sizeof w->label);
+    snprintf(w->classname, sizeof w->classname, "%s/%s", fb_json_str(k.named->json, "benchmark"),
+             fb_json_str(k.named->json, "kernel"));
+    w->base_median = fb_median(k.bmed, (size_t)k.nb);
+    w->new_median = fb_median(k.nmed, (size_t)k.nn);
+    w->v = fb_interleave_judge(k.ratios, w->paired, opt->threshold, opt->alpha);
+    verdict_of(b, n, key, &k, w);
+fail:
+    free(k.ratios);
+    free(k.bmed);
+    free(k.nmed);
+    return status;
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+static void format_p(double p, char *buf, size_t len)
+{
+    if (p < 0.001)
+        snprintf(buf, len, "<0.001");
+    else
+        snprintf(buf, len, "%.3f", p);
+}
+
+/* The cells of a judged row: change, range, up/down, p, medians, contended. */
+typedef struct cells {
+    char change[16], range[32], votes[24], p[16], tb[32], tn[32], contended[24];
+} cells;
+
+static void row_cells(const row *w, cells *c)
+{
+    snprintf(c->change, sizeof c->change, "%+.1f%%", 100 * (w->v.median - 1));
+    snprintf(c->range, sizeof c->range, "%+.0f%%..%+.0f%%", 100 * (w->v.lo - 1), 100 * (w->v.hi - 1));
+    snprintf(c->votes, sizeof c->votes, "%d/%d of %d", w->v.above, w->v.below, w->paired);
+    format_p(w->v.p, c->p, sizeof c->p);
+    fb_compare_format_time(w->base_median, c->tb, sizeof c->tb);
+    fb_compare_format_time(w->new_median, c->tn, sizeof c->tn);
+    snprintf(c->contended, sizeof c->contended, "%d of %d", w->contended, w->paired);
+}
+
+static void print_head(int rounds, const fb_compare_options *opt, FILE *out)
+{
+    int least = fb_interleave_min_rounds(opt->alpha);
+    const char *rule =
+        "ratio = NEW's median / BASE's median in each round. SLOWER (FASTER): the median ratio is above 1 + "
+        "threshold (below 1 / (1 + threshold)) and a one-sided sign test over the rounds that moved beyond the "
+        "threshold agrees";
+    if (opt->markdown) {
+        fprintf(out, "### flowbench compare --interleave: %d rounds\n\n", rounds);
+        fprintf(out, "%s (threshold %.3g%%, p <= %g); SAME: within the threshold; else INCONCLUSIVE.\n\n", rule,
+                100 * opt->threshold, opt->alpha);
+        fprintf(out, "| verdict | configuration | base median | new median | change | range | up/down | p | "
+                     "contended rounds |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        return;
+    }
+    /* no line starts with a verdict's name: scripts count rows with grep '^SLOWER ' */
+    fprintf(out, "%s\n(threshold %.3g%%, p <= %g: at least %d rounds, all agreeing); SAME: within the threshold;\n",
+            rule, 100 * opt->threshold, opt->alpha, least);
+    fprintf(out, "else INCONCLUSIVE. Contended rounds are counted, not left out: both sides of a round share the "
+                 "load.\n\n");
+    fprintf(out, "%-12s %8s %15s %11s %7s %11s %11s %9s  %s\n", "verdict", "change", "range", "up/down", "p", "base",
+            "new", "contended", "configuration");
+}
+
+static void markdown_cell(const char *text, FILE *out)
+{
+    for (const char *p = text; *p; ++p) {
+        if (*p == '|') fputc('\\', out);
+        fputc(*p == '\n' ? ' ' : *p, out);
+    }
+}
+
+static void print_row(const row *w, const fb_compare_options *opt, FILE *out)
+{
+    cells c = {"-", "-", "-", "-", "-", "-", "-"};
+    int judged = w->verdict <= FB_INCONCLUSIVE;
+    if (judged) row_cells(w, &c);
+    if (opt->markdown) {
+        int loud = w->verdict != FB_SAME;
+        fprintf(out, "| %s%s%s | ", loud ? "**" : "", fb_verdict_name(w->verdict), loud ? "**" : "");
+        markdown_cell(w->label, out);
+        fprintf(out, " | %s | %s | %s | %s | %s | %s | %s |\n", c.tb, c.tn, c.change, c.range, c.votes, c.p,
+                c.contended);
+        if (*w->note) {
+            fputs("| | ", out);
+            markdown_cell(w->note, out);
+            fputs(" | | | | | | | |\n", out);
+        }
+        return;
+    }
+    fprintf(out, "%-12s %8s %15s %11s %7s %11s %11s %9s  %s\n", fb_verdict_name(w->verdict), c.change, c.range, c.votes,
+            c.p, c.tb, c.tn, c.contended, w->label);
+    if (*w->note) fprintf(out, "%-12s %s\n", "", w->note);
+}
+
+static int row_fails(const row *w, const fb_compare_options *opt)
+{
+    return w->verdict == FB_SLOWER || (w->verdict == FB_WRONG && !opt->allow_wrong) ||
+           (w->verdict == FB_MISSING && !opt->allow_missing);
+}
+
+static void junit_message(const row *w, const fb_compare_options *opt, char *buf, size_t len)
+{
+    char p[16];
+    if (w->verdict > FB_INCONCLUSIVE) {
+        snprintf(buf, len, "%s: %s", fb_verdict_name(w->verdict), *w->note ? w->note : "not compared");
+        return;
+    }
+    format_p(w->v.p, p, sizeof p);
+    snprintf(buf, len,
+             "%s: median ratio %.4g (%+.1f%%, threshold %.3g%%) over %d interleaved rounds: %d above the threshold, %d "
+             "below, "
+             "sign test p %s (alpha %g); range %+.1f%%..%+.1f%%; contended in %d of %d rounds%s%s",
+             fb_verdict_name(w->verdict), w->v.median, 100 * (w->v.median - 1), 100 * opt->threshold, w->paired,
+             w->v.above, w->v.below, p, opt->alpha, 100 * (w->v.lo - 1), 100 * (w->v.hi - 1), w->contended, w->paired,
+             *w->note ? "; " : "", w->note);
+}
+
+static void write_junit(const row *rows, int nrows, int rounds, const fb_compare_options *opt)
+{
+    FILE *f = opt->junit;
+    int failures = 0, skipped = 0;
+    char msg[1200];
+    for (int i = 0; i < nrows; ++i) {
+        failures += row_fails(&rows[i], opt);
+        skipped += !row_fails(&rows[i], opt) && rows[i].verdict > FB_SLOWER && rows[i].verdict != FB_NEW_ONLY;
+    }
+    fprintf(f,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"flowbench compare "
+            "--interleave, %d rounds\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n",
+            rounds, nrows, failures, skipped);
+    for (int i = 0; i < nrows; ++i) {
+        const row *w = &rows[i];
+        fputs("    <testcase classname=\"", f);
+        fb_compare_xml_text(w->classname, f);
+        fputs("\" name=\"", f);
+        fb_compare_xml_text(w->label, f);
+        fputs("\"", f);
+        if (w->verdict <= FB_FASTER || w->verdict == FB_NEW_ONLY) {
+            fputs("/>\n", f);
+            continue;
+        }
+        junit_message(w, opt, msg, sizeof msg);
+        fprintf(f, ">\n      <%s type=\"%s\" message=\"", row_fails(w, opt) ? "failure" : "skipped",
+                fb_verdict_name(w->verdict));
+        fb_compare_xml_text(msg, f);
+        fputs("\"/>\n    </testcase>\n", f);
+    }
+    fputs("  </testsuite>\n</testsuites>\n", f);
+}
+
+static void count_row(const row *w, fb_compare_summary *s)
+{
+    s->unsettled += w->verdict <= FB_INCONCLUSIVE && w->contended > 0;
+    switch (w->verdict) {
+    case FB_SAME: s->same++; break;
+    case FB_FASTER: s->faster++; break;
+    case FB_SLOWER: s->slower++; break;
+    case FB_INCONCLUSIVE: s->inconclusive++; break;
+    case FB_WRONG: s->wrong++; break;
+    case FB_MISSING: s->missing++; break;
+    case FB_FAILED: s->failed++; break;
+    case FB_NEW_ONLY: s->only_new++; break;
+    }
+}
+
+static void print_rows(const row *rows, int nrows, const fb_compare_options *opt, FILE *out)
+{
+    int listed = 0;
+    for (int i = 0; i < nrows; ++i)
+        if (rows[i].verdict != FB_NEW_ONLY) print_row(&rows[i], opt, out);
+    for (int i = 0; i < nrows; ++i) {
+        if (rows[i].verdict != FB_NEW_ONLY) continue;
+        if (!listed) fprintf(out, "\nonly in NEW (new, not compared):\n");
+        if (listed++ < LIST_MAX) fprintf(out, "%s%s\n", opt->markdown ? "- " : "  ", rows[i].label);
+    }
+    if (listed > LIST_MAX) fprintf(out, "%s... and %d more\n", opt->markdown ? "- " : "  ", listed - LIST_MAX);
+}
+
+static void print_summary(const fb_compare_summary *s, int rounds, const fb_compare_options *opt, FILE *out)
+{
+    int least = fb_interleave_min_rounds(opt->alpha);
+    fprintf(out,
+            "\n%s%d SLOWER, %d FASTER, %d SAME, %d INCONCLUSIVE (the rounds disagree); %d WRONG%s, %d MISSING%s; "
+            "%d not compared (BASE failed), %d new%s\n",
+            opt->markdown ? "**" : "summary: ", s->slower, s->faster, s->same, s->inconclusive, s->wrong,
+            opt->allow_wrong ? " (allowed)" : "", s->missing, opt->allow_missing ? " (allowed)" : "", s->failed,
+            s->only_new, opt->markdown ? "**" : "");
+    if (s->unsettled)
+        fprintf(out,
+                "%d configuration%s had a contended run in some round: judged anyway, both sides of a round shared "
+                "the load\n",
+                s->unsettled, s->unsettled == 1 ? "" : "s");
+    if (rounds < least)
+        fprintf(out,
+                "note: %d round%s cannot reach p <= %g (the sign test needs at least %d): nothing can be SLOWER or "
+                "FASTER; run more rounds (--rounds)\n",
+                rounds, rounds == 1 ? "" : "s", opt->alpha, least);
+}
+
+fb_status fb_interleave_sets(fb_results_set *const *base, fb_results_set *const *next, int rounds,
+                             const fb_compare_options *opt, FILE *out, fb_compare_summary *s)
+{
+    fb_status status = FB_OK;
+    rounds_index bi = {0}, ni = {0};
+    json_t *order = json_array(), *seen = json_object();
+    row *rows = NULL;
+    int nrows = 0, paired = 0;
+    memset(s, 0, sizeof *s);
+    if (!order || !seen) FB_FAIL(FB_ERR_NOMEM, "out of host memory pairing the rounds");
+    FB_CHECK(index_build(base, rounds, order, seen, &bi));
+    FB_CHECK(index_build(next, rounds, order, seen, &ni));
+    FB_ALLOC(rows, json_array_size(order), "the comparison's rows");
+    for (size_t k = 0; k < json_array_size(order); ++k) {
+        row *w = &rows[nrows++];
+        FB_CHECK(judge(&bi, &ni, json_string_value(json_array_get(order, k)), opt, w));
+        paired += w->in_both;
+        count_row(w, s);
+    }
+    print_head(rounds, opt, out);
+    print_rows(rows, nrows, opt, out);
+    print_summary(s, rounds, opt, out);
+    if (!paired)
+        FB_FAIL(FB_ERR_INPUT,
+                "compare --interleave: no configuration has records of both sides in any round (nothing to compare)");
+    if (opt->junit) write_junit(rows, nrows, rounds, opt);
+fail:
+    free(rows);
+    index_free(&bi);
+    index_free(&ni);
+    json_decref(order);
+    json_decref(seen);
+    return status;
+}
