@@ -94,7 +94,7 @@ static void test_waiting_behind_a_competitor_is_contended(void **state)
     plant(ncpu + 2, 0, 0, 1000);
     fb_contention_begin(&w, 1);
     sleep_ms(10);
-    plant(ncpu + 2, 8000000, 0, 1000); /* 8 ms of the 10 waiting for a CPU */
+    plant(ncpu + 2, (long long)(0.8e9 * (fb_now() - w.start)), 0, 1000); /* 80% of the window waiting for a CPU */
     fb_contention_end(&w);
     assert_true(fb_contention_wait_fraction(&w) > FB_CONTENTION_WAIT); /* 0.8 unless the sleep overran 8x */
     assert_int_equal(w.others_max, ncpu + 1);
@@ -129,7 +129,7 @@ static void test_wait_without_a_competitor_is_not_contended(void **state)
     plant(1, 0, 0, 1000);
     fb_contention_begin(&w, 1);
     sleep_ms(5);
-    plant(1, 3000000, 0, 1000);
+    plant(1, (long long)(0.6e9 * (fb_now() - w.start)), 0, 1000); /* the VM's sleeps overrun: in proportion */
     fb_contention_end(&w);
     assert_true(fb_contention_wait_fraction(&w) > FB_CONTENTION_WAIT);
     assert_int_equal(fb_contention_judge(&w, why, sizeof why), 0);
@@ -145,7 +145,7 @@ static void test_competitors_on_spare_cpus_are_not_contention(void **state)
     plant(ncpu, 0, 0, 1000); /* ncpu - 1 others beside a run on one CPU */
     fb_contention_begin(&w, 1);
     sleep_ms(5);
-    plant(ncpu, 3000000, 0, 1000);
+    plant(ncpu, (long long)(0.6e9 * (fb_now() - w.start)), 0, 1000);
     fb_contention_end(&w);
     assert_int_equal(w.others_max, ncpu - 1);
     assert_int_equal(fb_contention_judge(&w, why, sizeof why), 0);
@@ -204,7 +204,7 @@ static void test_environment_json_says_why(void **state)
     plant(ncpu + 2, 0, 0, 1000);
     fb_contention_begin(&w, 1);
     sleep_ms(10);
-    plant(ncpu + 2, 9000000, 0, 1000);
+    plant(ncpu + 2, (long long)(0.9e9 * (fb_now() - w.start)), 0, 1000); /* 90% of the window, however long it was */
     fb_contention_end(&w);
     json_t *env = fb_environment_json(&w);
     assert_true(json_is_true(json_object_get(env, "contended")));
@@ -266,7 +266,7 @@ static void test_quality_text_names_figures_and_cause(void **state)
     plant(ncpu + 2, 0, 0, 1000);
     fb_contention_begin(&w, 1);
     sleep_ms(10);
-    plant(ncpu + 2, 9000000, 0, 1000);
+    plant(ncpu + 2, (long long)(0.9e9 * (fb_now() - w.start)), 0, 1000);
     fb_contention_end(&w);
     assert_int_equal(fb_quality_judge(s, 8, &w, why, sizeof why), FB_QUALITY_CONTENDED);
     assert_non_null(strstr(why, "min 7.99 ms, median 8 ms: this run's threads waited"));
@@ -278,6 +278,7 @@ typedef struct planted {
     double seconds;
     int calls;
     long long wait_ns; /* grows with every sample when a competitor is planted */
+    double last;       /* short_planted_sample: when it was last called */
     int competitor;
 } planted;
 
@@ -286,8 +287,10 @@ static fb_status planted_sample(void *ctx, double *seconds)
     planted *p = ctx;
     struct timespec ts = {0, 1000000L};
     nanosleep(&ts, NULL);
-    if (p->competitor) {
-        p->wait_ns += 900000;
+    if (p->competitor) { /* 90% of the time since the last call (the VM's sleeps can overrun 10x) */
+        const double now = fb_now();
+        p->wait_ns += p->last > 0 ? (long long)(0.9e9 * (now - p->last)) : 0;
+        p->last = now;
         plant(ncpu + 2, p->wait_ns, 0, 1000);
     }
     *seconds = p->competitor || p->calls % 3 ? p->seconds : 3 * p->seconds; /* one in three slow */
@@ -332,6 +335,39 @@ static void test_unstable_run_goes_on_to_the_cap(void **state)
     assert_int_equal(m.quality, FB_QUALITY_UNSTABLE);
     char text[400];
     assert_non_null(strstr(fb_measurement_verdict(&m, text, sizeof text), "unstable: CV"));
+    fb_measurement_free(&m);
+}
+
+static fb_status short_planted_sample(void *ctx, double *seconds)
+{
+    planted *p = ctx;
+    /* a competitor: 50 ms of waiting for a CPU a call, more than any of this
+     * VM's pauses can stretch the window by (a fake may claim that much) */
+    p->wait_ns += 50000000;
+    plant(ncpu + 2, p->wait_ns, 0, 1000);
+    p->calls++;
+    *seconds = 50e-6;
+    return FB_OK;
+}
+
+/* One sample of a few microseconds stops at the cap long before the
+ * window can be judged: the run is repeated (not recorded) until it can,
+ * and the competitor is seen (without the repeats the window is too
+ * short for the wait rule, and the run passes as stable). */
+static void test_short_measurement_is_judged_too(void **state)
+{
+    (void)state;
+    planted p = {0};
+    fb_measure_config cfg = fb_measure_defaults();
+    fb_measurement m;
+    cfg.min_samples = cfg.max_samples = 1;
+    cfg.warmups = 0;
+    cfg.cpu_threads = 1;
+    plant(ncpu + 2, 0, 0, 1000);
+    assert_int_equal(fb_measure(&cfg, short_planted_sample, &p, NULL, NULL, &m), FB_OK);
+    assert_int_equal(m.nsamples, 1);
+    assert_true(m.env.wall_s >= FB_CONTENTION_MIN_WINDOW_S);
+    assert_int_equal(m.quality, FB_QUALITY_CONTENDED);
     fb_measurement_free(&m);
 }
 
@@ -402,6 +438,7 @@ int main(void)
         cmocka_unit_test(test_quality_text_names_figures_and_cause),
         cmocka_unit_test(test_contended_run_does_not_converge),
         cmocka_unit_test(test_unstable_run_goes_on_to_the_cap),
+        cmocka_unit_test(test_short_measurement_is_judged_too),
         cmocka_unit_test(test_real_competitors_are_seen),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
