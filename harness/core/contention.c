@@ -193,9 +193,10 @@ int fb_contention_judge(const fb_contention *w, char *why, size_t len)
 {
     if (len) why[0] = '\0';
     if (!w->on) return 0;
+    const int seen = w->others_max > w->cpus - w->cpu_threads, mostly = w->polls >= 2 && 2 * w->busy_polls > w->polls;
     if (w->wait_known && w->wall_s >= FB_CONTENTION_MIN_WINDOW_S) {
         const double waited = fb_contention_wait_fraction(w);
-        if (waited > FB_CONTENTION_WAIT && w->others_max > w->cpus - w->cpu_threads) {
+        if ((waited > FB_CONTENTION_WAIT && seen) || (waited > FB_CONTENTION_WAIT_BUSY && mostly)) {
             snprintf(why, len,
                      "this run's threads waited for a CPU %.0f%% of the time, with up to %d other runnable task%s "
                      "on %d CPU%s, %d used by this run",
@@ -203,7 +204,7 @@ int fb_contention_judge(const fb_contention *w, char *why, size_t len)
                      w->cpu_threads);
             return 1;
         }
-    } else if (!w->wait_known && w->polls >= 2 && 2 * w->busy_polls > w->polls) {
+    } else if (!w->wait_known && mostly) {
         snprintf(why, len, "up to %d other runnable task%s on %d CPU%s, %d used by this run (%d of %d polls)",
                  w->others_max, w->others_max == 1 ? "" : "s", w->cpus, w->cpus == 1 ? "" : "s", w->cpu_threads,
                  w->busy_polls, w->polls);

@@ -22,6 +22,10 @@
  *     before it calls a measurement converged), and a poll saw more other
  *     runnable tasks than the CPUs this run leaves free (one preemption by
  *     a kernel thread is a long wait in a 2 ms window, but no competitor);
+ *     or more than FB_CONTENTION_WAIT_BUSY of it while most polls saw such
+ *     a competitor (threads that sleep at barriers, passive waiting, wait
+ *     less for a CPU, 6-10% here beside one busy process, and their medians
+ *     still moved 18% between two such runs; quiet, 0-0.5%);
  *     or, where schedstat is
  *     missing, more than half of at least two polls saw more other
  *     runnable tasks than the CPUs this run leaves free; or
@@ -46,6 +50,7 @@
 
 #define FB_CONTENTION_POLL_S 0.01
 #define FB_CONTENTION_WAIT 0.10
+#define FB_CONTENTION_WAIT_BUSY 0.02
 #define FB_CONTENTION_MIN_WINDOW_S 0.002
 #define FB_CONTENTION_STEAL 0.05
 #define FB_CONTENTION_STEAL_TICKS 50

@@ -119,6 +119,31 @@ static void test_quiet_machine_is_not_contended(void **state)
     assert_string_equal(why, "");
 }
 
+/* Threads that sleep at barriers (passive waiting) wait little for a CPU
+ * even beside a competitor that is always there: a small wait with the
+ * competitor in most polls is contended too. */
+static void test_small_wait_beside_a_constant_competitor_is_contended(void **state)
+{
+    (void)state;
+    fb_contention w;
+    char why[256];
+    plant(ncpu + 2, 0, 0, 1000);
+    fb_contention_begin(&w, 0);
+    sleep_ms(5);
+    fb_contention_poll_now(&w);
+    plant(ncpu + 2, (long long)(0.05e9 * ncpu * (fb_now() - w.start)), 0, 1000);
+    fb_contention_end(&w);
+    assert_true(fb_contention_wait_fraction(&w) < FB_CONTENTION_WAIT);
+    assert_int_equal(fb_contention_judge(&w, why, sizeof why), 1);
+    plant(1, 0, 0, 1000); /* the same wait with nobody else runnable: not contended */
+    fb_contention_begin(&w, 0);
+    sleep_ms(5);
+    fb_contention_poll_now(&w);
+    plant(1, (long long)(0.05e9 * ncpu * (fb_now() - w.start)), 0, 1000);
+    fb_contention_end(&w);
+    assert_int_equal(fb_contention_judge(&w, why, sizeof why), 0);
+}
+
 /* One long preemption by a kernel thread nobody saw runnable is a wait,
  * but no competitor: not contended (this VM's kdamond). */
 static void test_wait_without_a_competitor_is_not_contended(void **state)
@@ -427,6 +452,7 @@ int main(void)
         cmocka_unit_test(test_waiting_behind_a_competitor_is_contended),
         cmocka_unit_test(test_quiet_machine_is_not_contended),
         cmocka_unit_test(test_wait_without_a_competitor_is_not_contended),
+        cmocka_unit_test(test_small_wait_beside_a_constant_competitor_is_contended),
         cmocka_unit_test(test_competitors_on_spare_cpus_are_not_contention),
         cmocka_unit_test(test_steal_is_contention),
         cmocka_unit_test(test_polls_decide_without_schedstat),
