@@ -27,6 +27,11 @@
  *   - SAME when the median ratio is within the threshold either way;
  *   - INCONCLUSIVE otherwise: a change beyond the threshold that the
  *     rounds do not agree on.
+ * Over a suite, the SLOWER and FASTER verdicts then pass a false-discovery
+ * control (Benjamini-Hochberg at alpha over the configurations judged):
+ * with 41 configurations, chance alone gives a p of 0.035 somewhere. A
+ * slowdown of many configurations keeps them all; one configuration among
+ * 41 needs p <= alpha / 41 (10 rounds, all agreeing, at 0.05).
  * Fewer than fb_interleave_min_rounds(alpha) rounds (5 at 0.05) can never
  * reach alpha: such a run gives SAME or INCONCLUSIVE only.
  * Contention does not block this verdict (both sides of a round share the

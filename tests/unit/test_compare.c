@@ -736,9 +736,11 @@ static void test_interleave_rule(void **state)
     HEADER(id, "CPU", "", "2"), RECQ(id, "triad", "ok", quality, why, samples),                                        \
         RECQ(id, "copy", "ok", "stable", "null", FAST)
 
-/* Five rounds: NEW's triad 1.3x BASE's in each, every round contended on
+/* Six rounds: NEW's triad 1.3x BASE's in each, three rounds contended on
  * one side or the other; copy the same on both sides. Contention does not
- * block the interleaved verdict. */
+ * block the interleaved verdict. Five rounds of two configurations do not
+ * survive the false-discovery control (p 1/32 > 0.05 / 2), three cannot
+ * reach alpha at all. */
 static void test_interleave_sets(void **state)
 {
     (void)state;
@@ -750,12 +752,13 @@ static void test_interleave_sets(void **state)
     const char *n3[] = {ROUND("n3", "1.69,1.70,1.68,1.69,1.71,1.67,1.70,1.68", "stable", "null"), NULL};
     const char *b4[] = {ROUND("b4", FAST, "stable", "null"), NULL}, *n4[] = {ROUND("n4", SLOW, "stable", "null"), NULL};
     const char *b5[] = {ROUND("b5", FAST, "stable", "null"), NULL}, *n5[] = {ROUND("n5", SLOW, "stable", "null"), NULL};
-    const char *const *bl[] = {b1, b2, b3, b4, b5}, *const * nl[] = {n1, n2, n3, n4, n5};
-    fb_results_set *bs[5], *ns[5];
+    const char *b6[] = {ROUND("b6", FAST, "stable", "null"), NULL}, *n6[] = {ROUND("n6", SLOW, "stable", "null"), NULL};
+    const char *const *bl[] = {b1, b2, b3, b4, b5, b6}, *const * nl[] = {n1, n2, n3, n4, n5, n6};
+    fb_results_set *bs[6], *ns[6];
     char name[32], out[8192] = "", xml[8192] = "";
     fb_compare_options opt = fb_compare_defaults();
     fb_compare_summary s;
-    for (int r = 0; r < 5; ++r) {
+    for (int r = 0; r < 6; ++r) {
         snprintf(name, sizeof name, "ib%d", r);
         bs[r] = load(name, bl[r]);
         snprintf(name, sizeof name, "in%d", r);
@@ -764,7 +767,7 @@ static void test_interleave_sets(void **state)
     opt.alpha = FB_INTERLEAVE_ALPHA;
     opt.junit = fmemopen(xml, sizeof xml, "w");
     FILE *f = fmemopen(out, sizeof out, "w");
-    assert_int_equal(fb_interleave_sets(bs, ns, 5, &opt, f, &s), FB_OK);
+    assert_int_equal(fb_interleave_sets(bs, ns, 6, &opt, f, &s), FB_OK);
     fclose(f);
     fclose(opt.junit);
     assert_int_equal(s.slower, 1);
@@ -772,10 +775,18 @@ static void test_interleave_sets(void **state)
     assert_int_equal(s.unsettled, 1); /* triad had contended rounds: counted, not excluded */
     assert_int_equal(fb_compare_gate(&s, &opt), 1);
     assert_non_null(strstr(out, "\nSLOWER "));
-    assert_non_null(strstr(out, "5/0 of 5"));
-    assert_non_null(strstr(out, "3 of 5"));
+    assert_non_null(strstr(out, "6/0 of 6"));
+    assert_non_null(strstr(out, "3 of 6"));
     assert_non_null(
-        strstr(xml, "SLOWER: median ratio 1.3 (+30.0%, threshold 5%) over 5 interleaved rounds: 5 above the threshold"));
+        strstr(xml, "SLOWER: median ratio 1.3 (+30.0%, threshold 5%) over 6 interleaved rounds: 6 above the threshold"));
+    /* five rounds: p 1/32 passes alpha alone, not over two configurations */
+    f = fmemopen(out, sizeof out, "w");
+    opt.junit = NULL;
+    assert_int_equal(fb_interleave_sets(bs, ns, 5, &opt, f, &s), FB_OK);
+    fclose(f);
+    assert_int_equal(s.slower, 0);
+    assert_int_equal(s.inconclusive, 1);
+    assert_non_null(strstr(out, "does not survive the false-discovery control over 2 configurations"));
     /* three rounds cannot reach alpha: never SLOWER, and the table says why */
     f = fmemopen(out, sizeof out, "w");
     opt.junit = NULL;
@@ -784,7 +795,7 @@ static void test_interleave_sets(void **state)
     assert_int_equal(s.slower, 0);
     assert_int_equal(s.inconclusive, 1);
     assert_non_null(strstr(out, "3 rounds cannot reach p <= 0.05"));
-    for (int r = 0; r < 5; ++r) {
+    for (int r = 0; r < 6; ++r) {
         fb_results_set_free(bs[r]);
         fb_results_set_free(ns[r]);
     }
