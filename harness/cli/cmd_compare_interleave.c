@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../core/files.h"
 #include "../core/interrupt.h"
 #include "../results/interleave.h"
 #include "../results/reader.h"
@@ -61,24 +62,6 @@ static fb_status check_suite(const char *path)
     }
     snprintf(why, sizeof why, "%s", fb_error_message()); /* the message buffer is about to be written */
     return fb_error_set(FB_ERR_USAGE, __FILE__, __LINE__, "%s", why);
-}
-
-/* mkdir -p */
-static fb_status make_dir(const char *dir)
-{
-    fb_status status = FB_OK;
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s", dir);
-    for (char *p = path + 1; *p; ++p) {
-        if (*p != '/') continue;
-        *p = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST)
-            FB_FAIL(FB_ERR_IO, "%s: cannot create (%s)", path, strerror(errno));
-        *p = '/';
-    }
-    if (mkdir(path, 0777) != 0 && errno != EEXIST) FB_FAIL(FB_ERR_IO, "%s: cannot create (%s)", path, strerror(errno));
-fail:
-    return status;
 }
 
 /* "results/interleave-quick" for cases/quick.suite. */
@@ -166,7 +149,7 @@ static fb_status open_state(interleave *il)
     fb_status status = FB_OK;
     FILE *f = NULL;
     json_error_t err;
-    FB_CHECK(make_dir(il->dir));
+    FB_CHECK(fb_make_dirs(il->dir));
     FB_CHECK(fb_file_fopen_read_if_exists(il->state_path, "the interleave state", &f));
     if (!f) {
         il->state = json_pack("{s:i, s:s, s:s, s:s, s:[]}", "flowbench_interleave", STATE_VERSION, "base",

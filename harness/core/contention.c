@@ -189,27 +189,32 @@ int fb_contention_judgeable(const fb_contention *w)
     return !w->wait_known || w->wall_s >= FB_CONTENTION_MIN_WINDOW_S;
 }
 
+/* This run's CPUs: its threads waited for them while others ran (the
+ * wait rule), or, without schedstat, others were runnable at most polls. */
+static int cpus_contended(const fb_contention *w, char *why, size_t len)
+{
+    const int seen = w->others_max > w->cpus - w->cpu_threads, mostly = w->polls >= 2 && 2 * w->busy_polls > w->polls;
+    const char *s_tasks = w->others_max == 1 ? "" : "s", *s_cpus = w->cpus == 1 ? "" : "s";
+    if (w->wait_known && w->wall_s >= FB_CONTENTION_MIN_WINDOW_S) {
+        const double waited = fb_contention_wait_fraction(w);
+        if (!(waited > FB_CONTENTION_WAIT && seen) && !(waited > FB_CONTENTION_WAIT_BUSY && mostly)) return 0;
+        snprintf(why, len,
+                 "this run's threads waited for a CPU %.0f%% of the time, with up to %d other runnable task%s on %d "
+                 "CPU%s, %d used by this run",
+                 100 * waited, w->others_max, s_tasks, w->cpus, s_cpus, w->cpu_threads);
+        return 1;
+    }
+    if (w->wait_known || !mostly) return 0;
+    snprintf(why, len, "up to %d other runnable task%s on %d CPU%s, %d used by this run (%d of %d polls)",
+             w->others_max, s_tasks, w->cpus, s_cpus, w->cpu_threads, w->busy_polls, w->polls);
+    return 1;
+}
+
 int fb_contention_judge(const fb_contention *w, char *why, size_t len)
 {
     if (len) why[0] = '\0';
     if (!w->on) return 0;
-    const int seen = w->others_max > w->cpus - w->cpu_threads, mostly = w->polls >= 2 && 2 * w->busy_polls > w->polls;
-    if (w->wait_known && w->wall_s >= FB_CONTENTION_MIN_WINDOW_S) {
-        const double waited = fb_contention_wait_fraction(w);
-        if ((waited > FB_CONTENTION_WAIT && seen) || (waited > FB_CONTENTION_WAIT_BUSY && mostly)) {
-            snprintf(why, len,
-                     "this run's threads waited for a CPU %.0f%% of the time, with up to %d other runnable task%s "
-                     "on %d CPU%s, %d used by this run",
-                     100 * waited, w->others_max, w->others_max == 1 ? "" : "s", w->cpus, w->cpus == 1 ? "" : "s",
-                     w->cpu_threads);
-            return 1;
-        }
-    } else if (!w->wait_known && mostly) {
-        snprintf(why, len, "up to %d other runnable task%s on %d CPU%s, %d used by this run (%d of %d polls)",
-                 w->others_max, w->others_max == 1 ? "" : "s", w->cpus, w->cpus == 1 ? "" : "s", w->cpu_threads,
-                 w->busy_polls, w->polls);
-        return 1;
-    }
+    if (cpus_contended(w, why, len)) return 1;
     if (w->gpu_others > 0) {
         snprintf(why, len, "%d other process%s with a compute context on the GPU (NVML)", w->gpu_others,
                  w->gpu_others == 1 ? "" : "es");

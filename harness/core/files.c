@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -168,5 +169,22 @@ fb_status fb_file_writer_close(fb_file_writer *w, int keep)
     w->f = NULL;
     if (keep && status == FB_OK) return fb_file_replace_commit(&w->replace);
     fb_file_replace_abort(&w->replace);
+    return status;
+}
+
+fb_status fb_make_dirs(const char *dir)
+{
+    fb_status status = FB_OK;
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s", dir);
+    for (char *p = path + 1; *p; ++p) {
+        if (*p != '/') continue;
+        *p = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            FB_FAIL(FB_ERR_IO, "%s: cannot create (%s)", path, strerror(errno));
+        *p = '/';
+    }
+    if (mkdir(path, 0777) != 0 && errno != EEXIST) FB_FAIL(FB_ERR_IO, "%s: cannot create (%s)", path, strerror(errno));
+fail:
     return status;
 }

@@ -66,4 +66,8 @@ fb_status fb_file_writer_close(fb_file_writer *w, int keep);
  * failed (for streams flowbench did not open, such as stdout). */
 fb_status fb_file_check_written(FILE *f, const char *name);
 
+/* mkdir -p: dir and every missing folder above it; one that exists is
+ * fine. FB_ERR_IO naming the folder that could not be made. */
+fb_status fb_make_dirs(const char *dir);
+
 #endif

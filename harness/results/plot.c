@@ -197,23 +197,6 @@ fail:
     return status;
 }
 
-static fb_status make_dir(const char *dir)
-{
-    fb_status status = FB_OK;
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s", dir);
-    for (char *p = path + 1; *p; ++p) {
-        if (*p != '/') continue;
-        *p = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST)
-            FB_FAIL(FB_ERR_IO, "%s: cannot create (%s)", path, strerror(errno));
-        *p = '/';
-    }
-    if (mkdir(path, 0777) != 0 && errno != EEXIST) FB_FAIL(FB_ERR_IO, "%s: cannot create (%s)", path, strerror(errno));
-fail:
-    return status;
-}
-
 typedef struct plot_ctx {
     const fb_plot_options *opt;
     char scripts[PATH_MAX];
@@ -280,7 +263,7 @@ static fb_status copy_script(const plot_ctx *ctx, fb_figure_kind kind)
     snprintf(from, sizeof from, "%s/%s.gp", ctx->scripts, fb_figure_script(kind));
     snprintf(dir, sizeof dir, "%s/scripts", ctx->opt->out_dir);
     snprintf(to, sizeof to, "%s/%s.gp", dir, fb_figure_script(kind));
-    FB_CHECK(make_dir(dir));
+    FB_CHECK(fb_make_dirs(dir));
     if (!same_file(from, to)) FB_CHECK(copy_file(from, to));
 fail:
     return status;
@@ -360,7 +343,7 @@ fb_status fb_plot_results(const fb_results_set *set, const fb_plot_options *opt,
     if (!usable_count(set))
         FB_FAIL(FB_ERR_INPUT, "plot: %s has no measurement with status ok and samples: nothing to plot", set->path);
     FB_CHECK(fb_plot_find_scripts(opt->scripts_dir, ctx.scripts, sizeof ctx.scripts));
-    FB_CHECK(make_dir(opt->out_dir));
+    FB_CHECK(fb_make_dirs(opt->out_dir));
     FB_CHECK(open_replot(&ctx));
     FB_CHECK(collect_all(&ctx, set));
     for (int k = 0; k < FB_FIG_NKINDS; ++k)
