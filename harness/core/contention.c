@@ -193,11 +193,11 @@ int fb_contention_judgeable(const fb_contention *w)
  * wait rule), or, without schedstat, others were runnable at most polls. */
 static int cpus_contended(const fb_contention *w, char *why, size_t len)
 {
-    const int seen = w->others_max > w->cpus - w->cpu_threads, mostly = w->polls >= 2 && 2 * w->busy_polls > w->polls;
+    const int mostly = w->polls >= 2 && 2 * w->busy_polls > w->polls;
     const char *s_tasks = w->others_max == 1 ? "" : "s", *s_cpus = w->cpus == 1 ? "" : "s";
     if (w->wait_known && w->wall_s >= FB_CONTENTION_MIN_WINDOW_S) {
         const double waited = fb_contention_wait_fraction(w);
-        if (!(waited > FB_CONTENTION_WAIT && seen) && !(waited > FB_CONTENTION_WAIT_BUSY && mostly)) return 0;
+        if (!(waited > FB_CONTENTION_WAIT_BUSY && mostly)) return 0;
         snprintf(why, len,
                  "this run's threads waited for a CPU %.0f%% of the time, with up to %d other runnable task%s on %d "
                  "CPU%s, %d used by this run",
