@@ -26,10 +26,8 @@
  *     other (PoCL's host thread beside its workers: 18-29% quiet) with a
  *     kernel thread seen at one poll; passive threads beside one busy
  *     process waited only 6-10%, yet their medians moved 18% between two
- *     such runs (quiet: 0-0.5% for OpenMP);
- *     or, where schedstat is
- *     missing, more than half of at least two polls saw more other
- *     runnable tasks than the CPUs this run leaves free; or
+ *     such runs (quiet: 0-0.5% for OpenMP). Where schedstat is missing,
+ *     more than half of at least two polls seeing such tasks is enough; or
  *   - steal took more than FB_CONTENTION_STEAL of the CPU time over a
  *     window of at least FB_CONTENTION_STEAL_TICKS clock ticks; or
  *   - on an NVIDIA GPU, NVML saw another process with a compute context
