@@ -188,3 +188,17 @@ fb_status fb_make_dirs(const char *dir)
 fail:
     return status;
 }
+
+fb_status fb_make_parent_dirs(const char *path)
+{
+    fb_status status = FB_OK;
+    char dir[PATH_MAX];
+    if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir) FB_FAIL(FB_ERR_IO, "%s: path too long", path);
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir) {
+        *slash = '\0';
+        FB_CHECK(fb_make_dirs(dir));
+    }
+fail:
+    return status;
+}

@@ -70,4 +70,8 @@ fb_status fb_file_check_written(FILE *f, const char *name);
  * fine. FB_ERR_IO naming the folder that could not be made. */
 fb_status fb_make_dirs(const char *dir);
 
+/* fb_make_dirs of path's folder ("a/b/c.json" -> a/b); nothing for a file
+ * in "." or "/". */
+fb_status fb_make_parent_dirs(const char *path);
+
 #endif

@@ -562,37 +562,6 @@ fail:
     return status;
 }
 
-/* mkdir -p dir ("a/b/c" -> a, a/b, a/b/c); dir is modified and restored. */
-static fb_status make_dirs(char *dir)
-{
-    fb_status status = FB_OK;
-    for (char *p = dir + 1;; ++p) {
-        if (*p != '/' && *p != '\0') continue;
-        char c = *p;
-        *p = '\0';
-        if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-            FB_FAIL(FB_ERR_IO, "%s: cannot create directory (%s)", dir, strerror(errno));
-        *p = c;
-        if (!c) break;
-    }
-fail:
-    return status;
-}
-
-static fb_status make_parent_dirs(const char *path)
-{
-    fb_status status = FB_OK;
-    char dir[PATH_MAX];
-    if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir) FB_FAIL(FB_ERR_IO, "%s: path too long", path);
-    char *slash = strrchr(dir, '/');
-    if (slash && slash != dir) { /* else the file is in "." or "/": nothing to create */
-        *slash = '\0';
-        FB_CHECK(make_dirs(dir));
-    }
-fail:
-    return status;
-}
-
 /* Writes root to fd and closes it. */
 static fb_status write_json_fd(const json_t *root, int fd, const char *path)
 {
@@ -620,7 +589,7 @@ fb_status fb_json_file_replace(const json_t *root, const char *path)
     fb_status status = FB_OK;
     fb_file_replace replace;
     int fd = -1;
-    FB_CHECK(make_parent_dirs(path));
+    FB_CHECK(fb_make_parent_dirs(path));
     FB_CHECK(fb_file_replace_begin(path, &replace, &fd));
     status = write_json_fd(root, fd, path);
     if (status != FB_OK) {
@@ -639,7 +608,7 @@ static fb_status lock_beside(const char *path, int *fd)
     fb_status status = FB_OK;
     char lock[PATH_MAX];
     if (snprintf(lock, sizeof lock, "%s.lock", path) >= (int)sizeof lock) FB_FAIL(FB_ERR_IO, "%s: path too long", path);
-    FB_CHECK(make_parent_dirs(path));
+    FB_CHECK(fb_make_parent_dirs(path));
     *fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
     if (*fd < 0) FB_FAIL(FB_ERR_IO, "%s: cannot open the lock file (%s)", lock, strerror(errno));
     while (flock(*fd, LOCK_EX) != 0)

@@ -367,27 +367,6 @@ fail:
 
 /* ---- the file ------------------------------------------------------------ */
 
-/* mkdir -p of path's directory (path is not changed). */
-static fb_status make_parent(const char *path)
-{
-    fb_status status = FB_OK;
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash || slash == dir) return FB_OK;
-    *slash = '\0';
-    for (char *p = dir + 1; *p; ++p) {
-        if (*p != '/') continue;
-        *p = '\0';
-        if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-            FB_FAIL(FB_ERR_IO, "%s: cannot create (%s)", dir, strerror(errno));
-        *p = '/';
-    }
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) FB_FAIL(FB_ERR_IO, "%s: cannot create (%s)", dir, strerror(errno));
-fail:
-    return status;
-}
-
 /* One line per entry, so a refit diffs by landscape. */
 static void write_prior(FILE *f, const json_t *prior)
 {
@@ -410,7 +389,7 @@ fb_status fb_prior_save(const json_t *prior, const char *path)
 {
     fb_status status = FB_OK;
     fb_file_writer w = {.f = NULL};
-    FB_CHECK(make_parent(path));
+    FB_CHECK(fb_make_parent_dirs(path));
     FB_CHECK(fb_file_writer_open(path, &w));
     write_prior(w.f, prior);
     status = fb_file_writer_close(&w, 1);
