@@ -76,6 +76,16 @@ static int looks_abandoned(const fb_measure_config *cfg, const fb_measurement *m
     return fastest > cfg->abandon_above_s;
 }
 
+/* The time the samples say they took (a synthetic sample function takes
+ * none: what it says is what the windows are judged by). */
+static double samples_span(const fb_measurement *m)
+{
+    double s = 0;
+    for (int i = 0; i < m->nsamples; ++i)
+        s += m->samples[i];
+    return s;
+}
+
 /* The median's interval met its target: converged only when the samples
  * are of one mode and tight and the machine left this run its CPUs. Other
  * runnable work ends the measurement as contended (more samples would not
@@ -89,7 +99,7 @@ static int settled(fb_measurement *m, fb_stop_reason *stop)
         fb_contention_poll_now(&m->env);
     /* a few ms more, so the machine can be judged (samples that say they
      * took that long are enough: a synthetic sample function takes none) */
-    if (!fb_contention_judgeable(&m->env) && m->stats.mean * m->nsamples < FB_CONTENTION_MIN_WINDOW_S) return 0;
+    if (!fb_contention_judgeable(&m->env) && samples_span(m) < FB_CONTENTION_MIN_WINDOW_S) return 0;
     if (fb_contention_judge(&m->env, why, sizeof why)) {
         *stop = FB_STOP_CONTENDED;
         return 1;
@@ -108,45 +118,37 @@ typedef struct energy_window {
     double busy_s;
 } energy_window;
 
-/* Short sample sets are too short for an energy counter's resolution: the
- * launch is repeated (untimed as a sample, but inside the window) until the
- * window reaches the meter's minimum. Nothing is repeated where the meter
- * reads no joules (fb_energy_min_window is then 0). */
-static fb_status fill_window(const fb_measure_config *cfg, fb_sample_fn sample, void *ctx, energy_window *e)
+/* A window still too short to be read:
+ *  - the energy window below the meter's minimum: short sample sets are too
+ *    short for an energy counter's resolution (fb_energy_min_window is 0
+ *    where the meter reads no joules: nothing is repeated for it);
+ *  - the contention window below FB_CONTENTION_MIN_WINDOW_S, when the
+ *    samples (the cap, the budget) ended before it could be judged: a
+ *    short measurement is judged by its threads' wait as a long one is
+ *    (20 samples of 25 us on a busy machine would otherwise pass unseen). */
+static int windows_short(const fb_measure_config *cfg, const energy_window *e, const fb_measurement *m, double span)
 {
-    fb_status status = FB_OK;
-    const double want = fb_energy_min_window(cfg->energy);
-    double seconds;
-    while (fb_now() - e->start < want && !(cfg->deadline > 0 && fb_now() > cfg->deadline)) {
-        if (fb_interrupted) FB_FAIL(FB_ERR_INTERRUPTED, "interrupted");
-        FB_CHECK(sample(ctx, &seconds));
-        e->extra++;
-        e->busy_s += seconds;
-        fb_energy_poll(cfg->energy);
-    }
-fail:
-    return status;
+    const double now = fb_now();
+    const int energy = e->on && now - e->start < fb_energy_min_window(cfg->energy);
+    const int contention =
+        m->env.wait_known && span < FB_CONTENTION_MIN_WINDOW_S && now - m->env.start < FB_CONTENTION_MIN_WINDOW_S;
+    return energy || contention;
 }
 
-/* Samples that ended (the cap, the budget) before the contention window
- * could be judged: the run is repeated, untimed as a sample, until the
- * window is FB_CONTENTION_MIN_WINDOW_S long, so that a short measurement
- * is judged by its threads' wait as a long one is (20 samples of 25 us on
- * a busy machine would otherwise pass unseen). The repeats fall in the
- * energy window too, and are counted as its extra runs. */
-static fb_status fill_contention_window(const fb_measure_config *cfg, fb_sample_fn sample, void *ctx, energy_window *e,
-                                        const fb_measurement *m, fb_contention *w)
+/* The launch repeated (untimed as a sample, but inside both windows) until
+ * neither window is too short; the repeats are the energy window's extra
+ * runs. */
+static fb_status fill_windows(const fb_measure_config *cfg, fb_sample_fn sample, void *ctx, energy_window *e,
+                              fb_measurement *m)
 {
     fb_status status = FB_OK;
-    double seconds, claimed = 0;
-    for (int i = 0; i < m->nsamples; ++i) /* samples that say they took the window (a synthetic sample function) */
-        claimed += m->samples[i];
-    while (w->wait_known && claimed < FB_CONTENTION_MIN_WINDOW_S && fb_now() - w->start < FB_CONTENTION_MIN_WINDOW_S &&
-           !(cfg->deadline > 0 && fb_now() > cfg->deadline)) {
+    const double span = samples_span(m);
+    double seconds;
+    while (windows_short(cfg, e, m, span) && !(cfg->deadline > 0 && fb_now() > cfg->deadline)) {
         if (fb_interrupted) FB_FAIL(FB_ERR_INTERRUPTED, "interrupted");
         FB_CHECK(sample(ctx, &seconds));
         if (e->on) e->extra++, e->busy_s += seconds, fb_energy_poll(cfg->energy);
-        fb_contention_poll(w);
+        fb_contention_poll(&m->env);
     }
 fail:
     return status;
@@ -211,9 +213,7 @@ fb_status fb_measure(const fb_measure_config *cfg, fb_sample_fn sample, void *ct
     }
     /* an abandoned or timed-out point is not worth the wait */
     if (out->stop != FB_STOP_ABANDONED && out->stop != FB_STOP_TIMEOUT)
-        FB_CHECK(fill_contention_window(cfg, sample, ctx, &e, out, &out->env));
-    if (e.on && out->stop != FB_STOP_ABANDONED && out->stop != FB_STOP_TIMEOUT)
-        FB_CHECK(fill_window(cfg, sample, ctx, &e));
+        FB_CHECK(fill_windows(cfg, sample, ctx, &e, out));
 fail:
     energy_stop(cfg, &e, out);
     fb_contention_end(&out->env);
