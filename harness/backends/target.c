@@ -299,12 +299,6 @@ static const fb_host_kernel empty_twins[] = {{"fb_empty", "double", 0, empty_twi
 #define LAUNCH_RUNS 50
 #define LAUNCH_BUDGET_S 0.05
 
-static int cmp_seconds(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* What one empty launch costs from the host, launch to finish, median of
  * at most LAUNCH_RUNS within LAUNCH_BUDGET_S; once per target, before its
  * first measurement, into the records' environment.calibration. A device
@@ -329,8 +323,7 @@ static void calibrate_launch(fb_target *t)
         if (fb_target_launch(t, k, &one, NULL, 0, &device_s) != FB_OK || fb_target_finish(t) != FB_OK) return;
         times[n] = fb_now() - t0;
     }
-    qsort(times, (size_t)n, sizeof *times, cmp_seconds);
-    fb_calibration_set_launch(t->info.id, times[n / 2]);
+    fb_calibration_set_launch(t->info.id, fb_median(times, (size_t)n));
 }
 
 fb_status fb_target_measure(fb_target *t, const fb_measure_config *cfg, fb_sample_fn sample, void *ctx,

@@ -18,18 +18,12 @@ extern char **environ;
 #define REGION_SAMPLES 200
 #define REGION_BUDGET_S 0.02 /* the calibration may cost at most this much (a contended spin costs ms a region) */
 
-static json_t *launches; /* device id -> seconds */
+static json_t *launches; /* device id -> microseconds */
 
 void fb_calibration_set_launch(const char *device_id, double seconds)
 {
     if (!launches) launches = json_object();
-    json_object_set_new(launches, device_id, json_real(seconds));
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    json_object_set_new(launches, device_id, json_real(1e6 * seconds));
 }
 
 /* The median latency of an empty parallel region over the team OpenMP
@@ -53,9 +47,8 @@ static double empty_region_s(int *count)
         }
         t[n++] = fb_now() - t0;
     }
-    qsort(t, (size_t)n, sizeof *t, cmp_double);
     *count = n;
-    return n ? t[n / 2] : 0;
+    return fb_median(t, (size_t)n);
 }
 
 static const char *proc_bind_name(omp_proc_bind_t b)
@@ -115,11 +108,13 @@ void fb_calibrate_once(void)
     if (region_s < 0) region_s = empty_region_s(&regions);
 }
 
+/* launch_us is copied: a device opened later adds to it, and a record
+ * says what was known when it was written. */
 static json_t *calibration(void)
 {
     fb_calibrate_once();
-    return json_pack("{s:f, s:i, s:O}", "omp_region_us", 1e6 * region_s, "omp_regions", regions, "launch_us",
-                     launches ? launches : json_object());
+    return json_pack("{s:f, s:i, s:o}", "omp_region_us", 1e6 * region_s, "omp_regions", regions, "launch_us",
+                     launches ? json_deep_copy(launches) : json_object());
 }
 
 json_t *fb_process_environment(void)
@@ -127,14 +122,7 @@ json_t *fb_process_environment(void)
     json_t *omp = json_pack("{s:i, s:s, s:i, s:o, s:o}", "threads", omp_get_max_threads(), "proc_bind",
                             proc_bind_name(omp_get_proc_bind()), "places", omp_get_num_places(), "wait", wait_policy(),
                             "variables", omp_variables());
-    json_t *cal = calibration();
-    /* launch_us is kept in seconds inside; the record gives microseconds */
-    json_t *us = json_object(), *v;
-    const char *id;
-    json_object_foreach(json_object_get(cal, "launch_us"), id, v)
-        json_object_set_new(us, id, json_real(1e6 * json_real_value(v)));
-    json_object_set_new(cal, "launch_us", us);
-    return json_pack("{s:o, s:o, s:o}", "openmp", omp, "governor", governor(), "calibration", cal);
+    return json_pack("{s:o, s:o, s:o}", "openmp", omp, "governor", governor(), "calibration", calibration());
 }
 
 /* Under a launcher MPI sets up the process before main: re-executing
