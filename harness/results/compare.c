@@ -1010,14 +1010,20 @@ static void write_junit(const rows *r, const fb_compare_options *opt, const fb_r
     fputs("  </testsuite>\n</testsuites>\n", f);
 }
 
-static void print_summary(const fb_compare_summary *s, const fb_compare_options *opt, FILE *out)
+void fb_compare_print_counts(const fb_compare_summary *s, const fb_compare_options *opt, const char *inconclusive,
+                             FILE *out)
 {
     fprintf(out,
-            "\n%s%d SLOWER, %d FASTER, %d SAME, %d INCONCLUSIVE (inside the noise); %d WRONG%s, %d MISSING%s; %d not "
-            "compared (BASE failed), %d new%s\n",
-            opt->markdown ? "**" : "summary: ", s->slower, s->faster, s->same, s->inconclusive, s->wrong,
+            "\n%s%d SLOWER, %d FASTER, %d SAME, %d INCONCLUSIVE (%s); %d WRONG%s, %d MISSING%s; %d not compared "
+            "(BASE failed), %d new%s\n",
+            opt->markdown ? "**" : "summary: ", s->slower, s->faster, s->same, s->inconclusive, inconclusive, s->wrong,
             opt->allow_wrong ? " (allowed)" : "", s->missing, opt->allow_missing ? " (allowed)" : "", s->failed,
             s->only_new, opt->markdown ? "**" : "");
+}
+
+static void print_summary(const fb_compare_summary *s, const fb_compare_options *opt, FILE *out)
+{
+    fb_compare_print_counts(s, opt, "inside the noise", out);
     if (s->unsettled)
         fprintf(out,
                 "%d INCONCLUSIVE because a run was contended or unstable: a SLOWER or FASTER the machine may have made "

@@ -162,6 +162,12 @@ fb_status fb_compare_machines(const fb_results_set *base, const fb_results_set *
 fb_status fb_compare_sets(const fb_results_set *base, const fb_results_set *next, const fb_compare_options *opt,
                           FILE *out, fb_compare_summary *summary);
 
+/* The summary's first line, the same for both modes: "summary: 1 SLOWER,
+ * ..., 2 INCONCLUSIVE (what INCONCLUSIVE means there), ..." (bold in
+ * markdown). */
+void fb_compare_print_counts(const fb_compare_summary *s, const fb_compare_options *opt, const char *inconclusive,
+                             FILE *out);
+
 /* The gate: 1 when something is SLOWER, or WRONG / MISSING unless the
  * options allow it; else 0. */
 int fb_compare_gate(const fb_compare_summary *s, const fb_compare_options *opt);

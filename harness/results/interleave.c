@@ -421,12 +421,7 @@ static void print_rows(const row *rows, int nrows, const fb_compare_options *opt
 static void print_summary(const fb_compare_summary *s, int rounds, const fb_compare_options *opt, FILE *out)
 {
     int least = fb_interleave_min_rounds(opt->alpha);
-    fprintf(out,
-            "\n%s%d SLOWER, %d FASTER, %d SAME, %d INCONCLUSIVE (the rounds disagree); %d WRONG%s, %d MISSING%s; "
-            "%d not compared (BASE failed), %d new%s\n",
-            opt->markdown ? "**" : "summary: ", s->slower, s->faster, s->same, s->inconclusive, s->wrong,
-            opt->allow_wrong ? " (allowed)" : "", s->missing, opt->allow_missing ? " (allowed)" : "", s->failed,
-            s->only_new, opt->markdown ? "**" : "");
+    fb_compare_print_counts(s, opt, "the rounds disagree", out);
     if (s->unsettled)
         fprintf(out,
                 "%d configuration%s had a contended run in some round: judged anyway, both sides of a round shared "
