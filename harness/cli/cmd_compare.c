@@ -80,6 +80,24 @@ static fb_status check_machines(const fb_results_set *base, const fb_results_set
     return FB_OK;
 }
 
+/* What compare reads (BASE and NEW, or --interleave's two binaries and
+ * suite) and writes (--junit, and --learn-noise's store): no output may be
+ * an input or another output (core/files.h), checked before any work. */
+static fb_status check_outputs(const fb_parsed *args, int interleave)
+{
+    static const char *const names[2][3] = {{"BASE", "NEW", NULL}, {"BASE_BIN", "NEW_BIN", "SUITE"}};
+    fb_named_file inputs[3], outputs[2] = {{"--junit", fb_cli_value(args, "junit")}, {"--noise-file", NULL}};
+    char noise[1024];
+    int n = 0;
+    for (; n < (interleave ? 3 : 2) && n < args->npositional; ++n)
+        inputs[n] = (fb_named_file){names[interleave][n], args->positional[n]};
+    if (fb_cli_flag(args, "learn-noise") && !interleave) {
+        fb_noise_path(fb_cli_value(args, "noise-file"), noise, sizeof noise);
+        outputs[1].path = noise;
+    }
+    return fb_files_check_distinct("compare", inputs, n, outputs, 2);
+}
+
 /* Opened before comparing, so a bad path fails before any table is printed. */
 static fb_status open_junit(const fb_parsed *args, fb_compare_options *opt, fb_cli_out *junit)
 {
@@ -171,6 +189,7 @@ static int run_interleave(const fb_parsed *args)
     fb_cli_out junit = {0};
     opt.alpha = FB_INTERLEAVE_ALPHA;
     FB_CHECK(read_options(args, &opt));
+    FB_CHECK(check_outputs(args, 1));
     FB_CHECK(open_junit(args, &opt, &junit));
     status = fb_compare_interleave(args, &opt, &summary);
 fail:
@@ -206,6 +225,7 @@ static int run_compare(const fb_parsed *args)
     int learn = fb_cli_flag(args, "learn-noise");
     if (fb_cli_flag(args, "interleave")) return run_interleave(args);
     FB_CHECK(check_two_files(args));
+    FB_CHECK(check_outputs(args, 0));
     FB_CHECK(read_options(args, &opt));
     if (learn && opt.any_machine) FB_FAIL(FB_ERR_USAGE, "--learn-noise: A/A noise is of one machine; no --any-machine");
     FB_CHECK(fb_results_load(args->positional[0], &base));
@@ -274,7 +294,8 @@ const fb_command fb_cmd_compare = {
                    "only NEW has are listed as new. Files from different machines (CPU model, or\n"
                    "a different device on the same backend) are refused. See docs/plots-and-compare.md.\n"
                    "Exit status: 0 pass, 1 something SLOWER, WRONG (unless --allow-wrong) or\n"
-                   "MISSING (unless --allow-missing), 2 unusable input or nothing in common (with\n"
+                   "MISSING (unless --allow-missing), 2 unusable input, nothing in common, or a\n"
+                   "--junit FILE that is BASE, NEW or the noise store under any name (with\n"
                    "--interleave: a binary or the suite missing, a sweep refusing its input, DIR\n"
                    "holding rounds of other binaries), 3 the --junit file cannot be written (or a\n"
                    "sweep failed to run), 130 interrupted (--interleave keeps the finished rounds).",

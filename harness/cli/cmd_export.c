@@ -23,6 +23,8 @@ static int run_export(const fb_parsed *args)
     if (json + markdown + fb_cli_flag(args, "csv") > 1)
         FB_FAIL(FB_ERR_USAGE, "export: give one of --csv, --json and --markdown");
     const fb_export_format format = json ? FB_EXPORT_JSON : markdown ? FB_EXPORT_MARKDOWN : FB_EXPORT_CSV;
+    const fb_named_file input = {"RESULTS", args->positional[0]}, output = {"--out", fb_cli_value(args, "out")};
+    FB_CHECK(fb_files_check_distinct("export", &input, 1, &output, 1));
     FB_CHECK(fb_results_load(args->positional[0], &set));
     FB_CHECK(fb_cli_out_open(fb_cli_value(args, "out"), &out));
     FB_CHECK(fb_export(set, out.f, format, fb_cli_flag(args, "latest")));
@@ -45,6 +47,7 @@ const fb_command fb_cmd_export = {
                    "line, where its header has them), then one param_NAME column per parameter and\n"
                    "one validation_NAME column per solver validation figure. Failed records are\n"
                    "rows too (empty figures).\n"
+                   "--out FILE may not be RESULTS under any name (exit 2).\n"
                    "The columns are listed in docs/results.md.",
     .options = options,
     .min_positional = 1,

@@ -15,9 +15,11 @@ static int run_merge(const fb_parsed *args)
     fb_status status = FB_OK;
     fb_merge_summary sum;
     const char *out = args->positional[0];
+    char copies[64] = "";
     FB_CHECK(fb_merge_files(out, args->positional + 1, args->npositional - 1, &sum));
-    fprintf(stderr, "merge: %s: %d record(s) and %d header(s) from %d file(s)\n", out, sum.records, sum.headers,
-            sum.inputs);
+    if (sum.duplicates) snprintf(copies, sizeof copies, "; %d duplicate record(s) written once", sum.duplicates);
+    fprintf(stderr, "merge: %s: %d record(s) and %d header(s) from %d file(s)%s\n", out, sum.records, sum.headers,
+            sum.inputs, copies);
 fail:
     return fb_cli_report(status);
 }
@@ -38,6 +40,8 @@ const fb_command fb_cmd_merge = {
                    "  - a file a flowbench is still writing;\n"
                    "  - an OUT that exists and is not among the inputs (name it among them to add\n"
                    "    to it) and a file given twice.\n"
+                   "A record with no sweep_key (spmv --out, solve --out) that several inputs hold,\n"
+                   "the same in every field (run id and time included), is written once.\n"
                    "Lines that are not JSON at all (a cut write) are skipped with a warning. The\n"
                    "shares of an I/N split that no input holds are named on stderr. At most 1023\n"
                    "inputs (merge the merged files for more). See docs/scaling.md.",

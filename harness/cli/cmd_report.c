@@ -43,6 +43,8 @@ static int run_report(const fb_parsed *args)
     char plots[PATH_MAX], prefix[PATH_MAX + 1];
     fb_cli_out out = {0};
     fb_report_options opt = {plots, prefix};
+    const fb_named_file input = {"RESULTS", args->positional[0]}, output = {"--out", path};
+    FB_CHECK(fb_files_check_distinct("report", &input, 1, &output, 1));
     snprintf(plots, sizeof plots, "%s", fb_cli_value(args, "plots") ? fb_cli_value(args, "plots") : "");
     if (!*plots) folder_of(args->positional[0], plots, sizeof plots);
     link_prefix(plots, path, prefix, sizeof prefix);
@@ -68,7 +70,8 @@ const fb_command fb_cmd_report = {
                    "the expected outcomes (pruned, abandoned, skipped, timeout, unavailable)\n"
                    "counted per status apart, and links to the figures `flowbench plot` drew\n"
                    "into --plots DIR.\n"
-                   "When a file holds several runs, the latest record of each configuration counts.",
+                   "When a file holds several runs, the latest record of each configuration counts.\n"
+                   "--out FILE may not be RESULTS under any name (exit 2).",
     .options = options,
     .min_positional = 1,
     .max_positional = 1,

@@ -136,6 +136,25 @@ fail:
     return status;
 }
 
+/* What solve reads (--mesh; the tuning cache with --tuned) and writes
+ * (--out, --vtk, --profiles' two files; the cache with --tune): no output
+ * may be an input or another output (core/files.h). */
+static fb_status check_files(const fb_parsed *args, const solve_opts *o)
+{
+    const char *prefix = fb_cli_value(args, "profiles");
+    char u[PATH_MAX], w[PATH_MAX];
+    snprintf(u, sizeof u, "%s-u.dat", prefix ? prefix : ""); /* as fb_solve_write_profiles names them */
+    snprintf(w, sizeof w, "%s-w.dat", prefix ? prefix : "");
+    const fb_named_file inputs[] = {{"--mesh", fb_cli_value(args, "mesh")},
+                                    {"--cache", o->plan.tuned ? o->plan.cache : NULL}};
+    const fb_named_file outputs[] = {{"--out", fb_cli_value(args, "out")},
+                                     {"--vtk", fb_cli_value(args, "vtk")},
+                                     {"--profiles", prefix ? u : NULL},
+                                     {"--profiles", prefix ? w : NULL},
+                                     {"--cache", o->plan.tune ? o->plan.cache : NULL}};
+    return fb_files_check_distinct("solve", inputs, 2, outputs, 5);
+}
+
 static fb_status read_opts(const fb_parsed *args, solve_opts *o, fb_solve_case *c)
 {
     fb_status status = FB_OK;
@@ -147,6 +166,7 @@ static fb_status read_opts(const fb_parsed *args, solve_opts *o, fb_solve_case *
     o->as_json = fb_cli_flag(args, "json");
     FB_CHECK(read_backends(args, o));
     FB_CHECK(read_point(args, o));
+    FB_CHECK(check_files(args, o)); /* before the mesh is read */
     o->peer = fb_cli_value(args, "peer");
     FB_CHECK(fb_solve_peer_check(o->peer, o->backends, o->nbackends, o->compare));
     if (o->peer && o->plan.sweep)

@@ -2,6 +2,7 @@
 #include "tune_prior.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../tune/cache.h"
@@ -34,6 +35,22 @@ static void print_fit(const json_t *prior, const char *path)
     json_decref(matrices);
 }
 
+/* The prior is written over neither a sweep it is fitted to (core/files.h)
+ * nor any file that is not a prior: said before the sweeps are read. */
+static fb_status check_destination(const fb_parsed *args, const char *path)
+{
+    fb_status status = FB_OK;
+    fb_named_file *sweeps = NULL, prior = {"--prior", path};
+    FB_ALLOC(sweeps, args->npositional, "the sweeps' names");
+    for (int i = 0; i < args->npositional; ++i)
+        sweeps[i] = (fb_named_file){"SWEEP.jsonl", args->positional[i]};
+    FB_CHECK(fb_files_check_distinct("tune --fit-prior", sweeps, args->npositional, &prior, 1));
+    FB_CHECK(fb_prior_check_replaceable(path));
+fail:
+    free(sweeps);
+    return status;
+}
+
 int fb_tune_prior_fit(const fb_parsed *args)
 {
     fb_status status = FB_OK;
@@ -50,6 +67,7 @@ int fb_tune_prior_fit(const fb_parsed *args)
                               "--kernel or --replay");
     fb_cache_path(fb_cli_value(args, "cache"), cache, sizeof cache);
     prior_path(args, cache, path, sizeof path);
+    FB_CHECK(check_destination(args, path));
     FB_CHECK(fb_prior_fit(args->positional, args->npositional, &prior));
     FB_CHECK(fb_prior_save(prior, path));
     print_fit(prior, path);

@@ -1,5 +1,6 @@
-/* files.c - opening the user's files for reading without blocking, and
- * replacing a file whole through a temporary file beside it (files.h). */
+/* files.c - opening the user's files for reading without blocking,
+ * replacing a file whole through a temporary file beside it, and telling a
+ * command's outputs from its inputs (files.h). */
 #include "files.h"
 
 #include <errno.h>
@@ -169,6 +170,92 @@ fb_status fb_file_writer_close(fb_file_writer *w, int keep)
     w->f = NULL;
     if (keep && status == FB_OK) return fb_file_replace_commit(&w->replace);
     fb_file_replace_abort(&w->replace);
+    return status;
+}
+
+/* ---- a command's inputs and outputs, told apart ---------------------------- */
+
+/* What makes two paths one file: its device and inode; for a file that does
+ * not exist yet, its folder's and its own name (name[0] != 0). */
+typedef struct file_id {
+    dev_t dev;
+    ino_t ino;
+    char name[NAME_MAX + 1];
+} file_id;
+
+/* 0 when neither the file nor its folder can be stat'ed. */
+static int identify(const char *path, int may_be_missing, file_id *id)
+{
+    struct stat st;
+    char dir[PATH_MAX];
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    memset(id, 0, sizeof *id);
+    if (stat(path, &st) == 0) {
+        id->dev = st.st_dev, id->ino = st.st_ino;
+        return 1;
+    }
+    if (!may_be_missing || !*base || strlen(base) > NAME_MAX) return 0;
+    if (snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".") >= (int)sizeof dir)
+        return 0;
+    if (stat(dir, &st) != 0) return 0; /* the writer says why */
+    id->dev = st.st_dev, id->ino = st.st_ino;
+    snprintf(id->name, sizeof id->name, "%s", base);
+    return 1;
+}
+
+static int same_id(const file_id *a, const file_id *b)
+{
+    return a->dev == b->dev && a->ino == b->ino && strcmp(a->name, b->name) == 0;
+}
+
+/* " (PATH)" when other spells the file differently from path, else "". */
+static void spelled(const char *path, const char *other, char *buf, size_t len)
+{
+    if (strcmp(path, other) == 0)
+        buf[0] = '\0';
+    else
+        snprintf(buf, len, " (%s)", other);
+}
+
+/* The index of the first of files that is the file out identifies, or -1. */
+static int find_same(const file_id *out, const fb_named_file *files, int n, int may_be_missing)
+{
+    file_id id;
+    for (int i = 0; i < n; ++i)
+        if (files[i].path && identify(files[i].path, may_be_missing, &id) && same_id(out, &id)) return i;
+    return -1;
+}
+
+/* Output f against the inputs, then against the outputs named before it. */
+static fb_status check_output(const char *command, const fb_named_file *f, const fb_named_file *inputs, int ninputs,
+                              const fb_named_file *earlier, int nearlier)
+{
+    fb_status status = FB_OK;
+    file_id out;
+    char other[PATH_MAX + 4];
+    int i, j;
+    if (!f->path || !identify(f->path, 1, &out)) return FB_OK; /* the writer says what is wrong */
+    if ((i = find_same(&out, inputs, ninputs, 0)) >= 0) {
+        spelled(f->path, inputs[i].path, other, sizeof other);
+        FB_FAIL(FB_ERR_USAGE, "%s: %s %s is the input %s%s: refusing to overwrite it", command, f->name, f->path,
+                inputs[i].name, other);
+    }
+    if ((j = find_same(&out, earlier, nearlier, 1)) >= 0) {
+        spelled(f->path, earlier[j].path, other, sizeof other);
+        FB_FAIL(FB_ERR_USAGE, "%s: %s %s is also %s%s: give each output its own file", command, f->name, f->path,
+                earlier[j].name, other);
+    }
+fail:
+    return status;
+}
+
+fb_status fb_files_check_distinct(const char *command, const fb_named_file *inputs, int ninputs,
+                                  const fb_named_file *outputs, int noutputs)
+{
+    fb_status status = FB_OK;
+    for (int o = 0; o < noutputs; ++o)
+        FB_CHECK(check_output(command, &outputs[o], inputs, ninputs, outputs, o));
+fail:
     return status;
 }
 

@@ -11,6 +11,10 @@
  * had there untouched; only the temporary file, which flowbench created,
  * is ever removed. A destination that exists and is not a regular file is
  * refused before anything is written.
+ *
+ * A command's outputs: none may be one of its inputs or another of its
+ * outputs (fb_files_check_distinct), checked before the command does any
+ * work, so `report R --out R` cannot replace R.
  */
 #ifndef FB_CORE_FILES_H
 #define FB_CORE_FILES_H
@@ -65,6 +69,26 @@ fb_status fb_file_writer_close(fb_file_writer *w, int keep);
 /* Flushes f: FB_ERR_IO "NAME: write failed: reason" when a write to it
  * failed (for streams flowbench did not open, such as stdout). */
 fb_status fb_file_check_written(FILE *f, const char *name);
+
+/* A file a command names: the option or argument that names it ("--out",
+ * "RESULTS") and its path (NULL: not given, skipped). */
+typedef struct fb_named_file {
+    const char *name;
+    const char *path;
+} fb_named_file;
+
+/* Called by a command before it does any work: refuses an output that is
+ * one of its inputs or another of its outputs, which would silently
+ * replace what the user owns. FB_ERR_USAGE "COMMAND: --out R is the input
+ * RESULTS: refusing to overwrite it" or "COMMAND: --vtk F is also --out:
+ * give each output its own file" (the other path in parentheses when it is
+ * spelled differently). The same file is the same device and inode
+ * (stat), not the same name: ./R and R, a symbolic link and a hard link
+ * are all caught; an output that does not exist yet is compared by its
+ * folder's device and inode and its own name. An input that cannot be
+ * stat'ed is left to its reader to refuse. */
+fb_status fb_files_check_distinct(const char *command, const fb_named_file *inputs, int ninputs,
+                                  const fb_named_file *outputs, int noutputs);
 
 /* mkdir -p: dir and every missing folder above it; one that exists is
  * fine. FB_ERR_IO naming the folder that could not be made. */

@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 static _Thread_local char last_message[1024];
 static _Thread_local char last_origin[128];
@@ -10,9 +11,14 @@ static _Thread_local char last_origin[128];
 fb_status fb_error_set(fb_status status, const char *file, int line, const char *fmt, ...)
 {
     va_list ap;
+    char message[sizeof last_message];
+    /* formatted aside first: an argument may be fb_error_message() itself
+     * (a message that wraps the last one), which vsnprintf into
+     * last_message would overwrite as it reads it */
     va_start(ap, fmt);
-    vsnprintf(last_message, sizeof last_message, fmt, ap);
+    vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
+    memcpy(last_message, message, sizeof message);
     /* Messages are printed as one line: fold any newline a runtime gave us. */
     for (char *p = last_message; *p; ++p)
         if (*p == '\n' || *p == '\r') *p = ' ';

@@ -31,7 +31,9 @@ typedef enum fb_status {
     FB_ERR_INTERRUPTED  /* the user pressed Ctrl-C */
 } fb_status;
 
-/* Records the message for the current thread and returns `status`. */
+/* Records the message for the current thread and returns `status`. An
+ * argument may be fb_error_message(): "%s; the files are kept" wraps the
+ * last message. */
 fb_status fb_error_set(fb_status status, const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 

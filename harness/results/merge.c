@@ -20,9 +20,11 @@ typedef struct merge {
     json_t *identities; /* run_id -> its header's sweep (fb_merge_into) */
     char identity_at[1100];
     json_t *shares; /* "N" -> {"I": true}: the shares of an I/N split seen */
+    json_t *copied; /* a record without a sweep_key (sorted compact text) -> true: written once */
     int damaged;
-    fb_results *dest; /* fb_merge_into */
-    FILE *out;        /* fb_merge_files */
+    fb_results *dest;      /* fb_merge_into */
+    const char *dest_path; /* fb_merge_into */
+    FILE *out;             /* fb_merge_files */
     fb_merge_summary *sum;
 } merge;
 
@@ -167,7 +169,40 @@ static void note_share(merge *m, const json_t *header)
     json_object_set_new(json_object_get(m->shares, n), share, json_true());
 }
 
+/* ---- records without a sweep_key ---- */
+
+/* Such a record (spmv --out, solve --out) is told from another by all it
+ * says, its run_id and timestamp included: the same text in two inputs is
+ * one measurement copied, not two. Sorted keys, so field order is no
+ * difference. */
+static char *record_identity(const json_t *rec) { return json_dumps(rec, JSON_COMPACT | JSON_SORT_KEYS); }
+
+/* 1 when the record was seen before (not to be written again); else notes
+ * it. Out of memory, it counts as new: a copy too many, never one lost. */
+static int seen_before(merge *m, const json_t *rec)
+{
+    char *text = record_identity(rec);
+    int seen = text && json_object_get(m->copied, text) != NULL;
+    if (text && !seen) json_object_set_new(m->copied, text, json_true());
+    free(text);
+    return seen;
+}
+
 /* ---- the checking pass ---- */
+
+/* fb_merge_into joins files of runs the destination holds (an MPI sweep's
+ * ranks write in rank 0's run): a file of another run is one an earlier
+ * sweep left beside it, whose records must not pass as this file's. */
+static fb_status check_run_held(const merge *m, const char *where, const json_t *rec)
+{
+    fb_status status = FB_OK;
+    const char *run = fb_json_str(rec, "run_id");
+    if (m->into && !json_object_get(m->runs, run))
+        FB_FAIL(FB_ERR_INPUT, "%s: a line of run %s, which %s does not hold (a file another sweep left?)", where, run,
+                m->dest_path);
+fail:
+    return status;
+}
 
 static int held(const merge *m, const json_t *rec)
 {
@@ -181,11 +216,12 @@ static fb_status check_line(merge *m, const char *where, const char *text, const
     const char *key = key_of(rec);
     const json_t *first;
     (void)text;
+    FB_CHECK(check_run_held(m, where, rec));
     if (is_header(rec)) {
         note_share(m, rec);
         return check_identity(m, where, rec);
     }
-    if (!key) return FB_OK; /* not a sweep's record: nothing names it twice */
+    if (!key) return FB_OK; /* not a sweep's record: a copy of it is written once (copy_line) */
     if (held(m, rec)) {
         m->sum->present++;
         return FB_OK;
@@ -206,7 +242,10 @@ static fb_status hold_line(merge *m, const char *where, const char *text, const 
         json_object_set_new(m->runs, run, json_true());
         return check_identity(m, where, rec);
     }
-    if (!key) return FB_OK;
+    if (!key) {
+        seen_before(m, rec); /* held: a copy in an input is not appended again */
+        return FB_OK;
+    }
     if (!json_object_get(m->held, run)) json_object_set_new(m->held, run, json_object());
     return json_object_set_new(json_object_get(m->held, run), key, json_true()) ? FB_ERR_NOMEM : FB_OK;
 }
@@ -220,6 +259,10 @@ static fb_status copy_line(merge *m, const char *where, const char *text, const 
     (void)where;
     if (is_header(rec) && json_object_get(m->runs, run)) return FB_OK; /* one header per run */
     if (!is_header(rec) && held(m, rec)) return FB_OK;
+    if (!is_header(rec) && !key_of(rec) && seen_before(m, rec)) {
+        m->sum->duplicates++;
+        return FB_OK;
+    }
     if (m->dest)
         FB_CHECK(fb_results_copy_line(m->dest, text));
     else
@@ -249,15 +292,15 @@ static fb_status merge_init(merge *m, fb_merge_summary *sum)
     memset(sum, 0, sizeof *sum);
     m->sum = sum;
     m->held = json_object(), m->runs = json_object(), m->keys = json_object();
-    m->identities = json_object(), m->shares = json_object();
-    if (!m->held || !m->runs || !m->keys || !m->identities || !m->shares)
+    m->identities = json_object(), m->shares = json_object(), m->copied = json_object();
+    if (!m->held || !m->runs || !m->keys || !m->identities || !m->shares || !m->copied)
         return fb_error_set(FB_ERR_NOMEM, __FILE__, __LINE__, "out of host memory merging results files");
     return FB_OK;
 }
 
 static void merge_free(merge *m)
 {
-    json_t *objects[] = {m->held, m->runs, m->keys, m->identity, m->identities, m->shares};
+    json_t *objects[] = {m->held, m->runs, m->keys, m->identity, m->identities, m->shares, m->copied};
     for (size_t i = 0; i < sizeof objects / sizeof *objects; ++i)
         json_decref(objects[i]);
 }
@@ -349,7 +392,7 @@ fb_status fb_merge_into(fb_results *dest, const char *dest_path, const char *con
     fb_status status = FB_OK;
     merge m;
     FB_CHECK(merge_init(&m, sum));
-    m.into = 1, m.dest = dest;
+    m.into = 1, m.dest = dest, m.dest_path = dest_path;
     sum->inputs = n;
     FB_CHECK(check_idle(inputs, n));
     m.quiet = 1; /* the destination's damaged lines are its readers' to say */

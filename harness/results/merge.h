@@ -15,7 +15,12 @@
  *    file (reader.h's rules and message);
  *  - an input a flowbench is still writing is refused (results.h).
  * Lines are copied as they are, so every record keeps its run_id, host,
- * rank or shard; a header is written once per run id.
+ * rank or shard; a header is written once per run id. A record with no
+ * "sweep_key" (spmv --out, solve --out) is written once however many
+ * inputs hold it: two are the same record when they say the same thing,
+ * every field and value (run_id and timestamp included) alike, in any
+ * order; two measurements, even of one configuration in one run, differ
+ * in their samples and times, so only a copy is dropped.
  */
 #ifndef FB_RESULTS_MERGE_H
 #define FB_RESULTS_MERGE_H
@@ -24,9 +29,10 @@
 
 typedef struct fb_merge_summary {
     int inputs;
-    int headers; /* written */
-    int records; /* written */
-    int present; /* fb_merge_into: records the destination held already */
+    int headers;    /* written */
+    int records;    /* written */
+    int present;    /* fb_merge_into: records the destination held already */
+    int duplicates; /* records without a sweep_key held by more than one input (or twice): written once */
 } fb_merge_summary;
 
 /* `flowbench merge OUT IN...`: OUT is written whole (core/files.h: a
@@ -41,7 +47,10 @@ fb_status fb_merge_files(const char *out, const char *const *inputs, int n, fb_m
  * of inputs it does not hold yet. A record counts as held when dest has a
  * record of the same run_id and sweep_key, so finishing a merge that was
  * cut short appends the rest, never a copy; the duplicate check is among
- * the records appended. One fsync at the end. */
+ * the records appended. Every line of an input must be of a run whose
+ * header dest holds (the ranks of an MPI sweep write in rank 0's run):
+ * FB_ERR_INPUT for a file of another run, as one an earlier sweep left
+ * beside dest. One fsync at the end. */
 fb_status fb_merge_into(fb_results *dest, const char *dest_path, const char *const *inputs, int n,
                         fb_merge_summary *sum);
 

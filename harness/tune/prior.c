@@ -385,10 +385,31 @@ static void write_prior(FILE *f, const json_t *prior)
     fprintf(f, "\n]}\n");
 }
 
+fb_status fb_prior_check_replaceable(const char *path)
+{
+    fb_status status = FB_OK;
+    FILE *f = NULL;
+    json_t *root = NULL;
+    struct stat st;
+    FB_CHECK(fb_file_fopen_read_if_exists(path, "the tuning prior", &f));
+    if (!f || (fstat(fileno(f), &st) == 0 && st.st_size == 0)) goto fail; /* nothing there to lose */
+    root = json_loadf(f, 0, NULL);
+    if (!json_is_object(root) || !json_object_get(root, "flowbench_tuning_prior"))
+        FB_FAIL(FB_ERR_USAGE,
+                "tune --fit-prior: %s exists and is not a tuning prior: refusing to overwrite it"
+                " (name another --prior FILE)",
+                path);
+fail:
+    json_decref(root);
+    if (f) fclose(f);
+    return status;
+}
+
 fb_status fb_prior_save(const json_t *prior, const char *path)
 {
     fb_status status = FB_OK;
     fb_file_writer w = {.f = NULL};
+    FB_CHECK(fb_prior_check_replaceable(path));
     FB_CHECK(fb_make_parent_dirs(path));
     FB_CHECK(fb_file_writer_open(path, &w));
     write_prior(w.f, prior);

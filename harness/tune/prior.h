@@ -63,8 +63,14 @@ double fb_prior_distance(const fb_prior_features *a, const fb_prior_features *b)
  * more points). */
 fb_status fb_prior_fit(const char *const *sweeps, int nsweeps, json_t **out);
 
+/* A prior is only ever written over a prior: FB_ERR_USAGE when path
+ * exists and is not one (a results file, other JSON, any text), as
+ * replacing it would lose it. A missing or empty file is fine. */
+fb_status fb_prior_check_replaceable(const char *path);
+
 /* Writes the prior whole (core/files.h: a temporary file renamed over
- * path), making the parent directory if needed. */
+ * path), making the parent directory if needed; what path holds must be
+ * replaceable (above). */
 fb_status fb_prior_save(const json_t *prior, const char *path);
 
 /* Loads and checks path; FB_ERR_INPUT naming the file (and the entry) when

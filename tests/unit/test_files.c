@@ -1,6 +1,7 @@
 /* test_files.c - the user's files: only regular files are opened for
- * reading (a FIFO is refused without blocking), and a file written whole
- * replaces its destination only when complete. */
+ * reading (a FIFO is refused without blocking), a file written whole
+ * replaces its destination only when complete, and a command's output is
+ * none of its inputs nor another output. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -214,6 +215,81 @@ static void test_replace_in_a_missing_directory_names_the_reason(void **state)
     expect_message(path, "cannot write: No such file or directory");
 }
 
+/* ---- fb_files_check_distinct ---- */
+
+static fb_status distinct(const char *in, const char *out1, const char *out2)
+{
+    const fb_named_file inputs[] = {{"IN", in}}, outputs[] = {{"--a", out1}, {"--b", out2}};
+    return fb_files_check_distinct("cmd", inputs, 1, outputs, 2);
+}
+
+static void test_distinct_files_pass(void **state)
+{
+    (void)state;
+    char in[128], a[128], b[128];
+    path_in_dir("in.jsonl", in, sizeof in);
+    path_in_dir("a.csv", a, sizeof a);
+    path_in_dir("b.csv", b, sizeof b);
+    write_text(in, "x\n");
+    write_text(a, "a\n"); /* an output that exists, but is no input, is replaced as ever */
+    assert_int_equal(distinct(in, a, b), FB_OK);
+    assert_int_equal(distinct(in, NULL, NULL), FB_OK);      /* options not given */
+    assert_int_equal(distinct("/no/such/in", a, b), FB_OK); /* its reader says why */
+}
+
+/* The same file by another name: a link, a hard link, another spelling. */
+static void test_output_that_is_the_input_refused(void **state)
+{
+    (void)state;
+    char in[128], sym[128], hard[128], other[256], want[512];
+    path_in_dir("in.jsonl", in, sizeof in);
+    path_in_dir("sym.jsonl", sym, sizeof sym);
+    path_in_dir("hard.jsonl", hard, sizeof hard);
+    snprintf(other, sizeof other, "%s/./in.jsonl", dir);
+    write_text(in, "x\n");
+    assert_int_equal(symlink(in, sym), 0);
+    assert_int_equal(link(in, hard), 0);
+    assert_int_equal(distinct(in, NULL, in), FB_ERR_USAGE);
+    snprintf(want, sizeof want, "cmd: --b %s is the input IN: refusing to overwrite it", in);
+    assert_string_equal(fb_error_message(), want);
+    const char *names[] = {sym, hard, other};
+    for (int i = 0; i < 3; ++i) {
+        assert_int_equal(distinct(in, names[i], NULL), FB_ERR_USAGE);
+        snprintf(want, sizeof want, "cmd: --a %s is the input IN (%s): refusing to overwrite it", names[i], in);
+        assert_string_equal(fb_error_message(), want);
+    }
+}
+
+/* Two outputs that are one file, there or not yet. */
+static void test_two_outputs_that_are_one_file_refused(void **state)
+{
+    (void)state;
+    char in[128], out[128], other[256], want[512];
+    path_in_dir("in.jsonl", in, sizeof in);
+    path_in_dir("new.vtu", out, sizeof out);
+    snprintf(other, sizeof other, "%s/sub/../new.vtu", dir);
+    write_text(in, "x\n");
+    assert_int_equal(distinct(in, out, out), FB_ERR_USAGE);
+    snprintf(want, sizeof want, "cmd: --b %s is also --a: give each output its own file", out);
+    assert_string_equal(fb_error_message(), want);
+    char sub[128];
+    path_in_dir("sub", sub, sizeof sub);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    assert_int_equal(distinct(in, out, other), FB_ERR_USAGE);
+    snprintf(want, sizeof want, "cmd: --b %s is also --a (%s): give each output its own file", other, out);
+    assert_string_equal(fb_error_message(), want);
+    rmdir(sub);
+}
+
+/* A message may wrap the last one (fb_error_message() as an argument). */
+static void test_error_message_wraps_the_last(void **state)
+{
+    (void)state;
+    fb_error_set(FB_ERR_INPUT, __FILE__, __LINE__, "f: line %d: bad", 3);
+    fb_error_set(FB_ERR_INPUT, __FILE__, __LINE__, "%s; the files are kept", fb_error_message());
+    assert_string_equal(fb_error_message(), "f: line 3: bad; the files are kept");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -227,6 +303,10 @@ int main(void)
         cmocka_unit_test(test_replace_abort_keeps_the_old_file),
         cmocka_unit_test(test_replace_refuses_what_is_not_a_file),
         cmocka_unit_test(test_replace_in_a_missing_directory_names_the_reason),
+        cmocka_unit_test(test_distinct_files_pass),
+        cmocka_unit_test(test_output_that_is_the_input_refused),
+        cmocka_unit_test(test_two_outputs_that_are_one_file_refused),
+        cmocka_unit_test(test_error_message_wraps_the_last),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }
