@@ -3,7 +3,7 @@
 # the same mesh) are apart: prints "VELOCITY PRESSURE", each the largest
 # |a - b| over the nodes divided by the largest |a| of that field, or
 # "missing" when a file lacks one. The rule the decomposed solver is held to
-# (1e-8: tests/e2e/solve_mpi.sh, scripts/device/reference-run.sh).
+# (1e-8: tests/e2e/solve_mpi.sh, scripts/device/phase.sh).
 set -euo pipefail
 awk 'FNR == 1 { file++ }
      /<DataArray/ { arr = ($0 ~ /Name="velocity"/) ? "u" : ($0 ~ /Name="pressure"/) ? "p" : ""; n = 0; next }

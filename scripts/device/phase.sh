@@ -1,0 +1,421 @@
+#!/usr/bin/env bash
+# phase.sh [--cpu] [--tiny] [--budget SECONDS] PHASE OUTDIR - one phase of
+# the device run (docs/device-run.md), sized for a short GPU allocation: each
+# phase stays inside its time budget (default 450 s, well under a device
+# command's 10 minutes), writes its records as they complete, and ends with
+# one archive OUTDIR/phaseN-NAME.tar.xz (everything the phase wrote) and
+# one page OUTDIR/phaseN-NAME.md (what ran, how long, what failed). The
+# phases, in order of value:
+#   1 correctness  the CUDA and OpenCL instances of every ctest (the NVIDIA
+#                  OpenCL driver where the node has one), the full NVRTC
+#                  set (label nightly), the device solver tests
+#   2 solver       solve --compare (openmp and every device backend) on
+#                  cavity levels 0-2 and Ahmed: the paper's Tables 4-7 with
+#                  the energy column
+#   3 spmv         the SpMV targets: every kernel, auto and cuSPARSE on the
+#                  L2-sized gen:cube:57 and DRAM-sized gen:cube:120, scalar,
+#                  4x4 and 5x5, double and single, warm and cold, the OpenMP
+#                  baseline beside them, then the sell, bcsr-warp and
+#                  bcsr-lanes spaces
+#   4 studies      the solver's device axes swept, tuned and run tuned,
+#                  ViennaCL's CG beside flowbench's, 2 ranks on one GPU, the
+#                  grid studies, the paper's SpMV spaces
+# A step that would start with under 10 s of budget left is skipped, a step
+# that runs past the budget is stopped (its records so far stay): a phase
+# cut off keeps what it finished, and run again on the same OUTDIR it skips
+# the steps that ended ok and resumes the sweeps. Nothing is derived on the
+# node (it has no jq or gnuplot): scripts/device/ingest.sh makes the tables
+# back home.
+#
+# Modes: on a GPU node (default) the binary is build-gpu/flowbench with the
+# libraries of .devlibs/ (scripts/device/bundle.sh); --cpu runs the same
+# phases with PoCL's OpenCL in place of CUDA and no cuSPARSE, from build/
+# (FLOWBENCH_BUILD=DIR for another build), to time them and keep them from
+# rotting; --tiny shrinks every input so a phase takes seconds (CI).
+set -uo pipefail
+
+usage() { echo "usage: phase.sh [--cpu] [--tiny] [--budget SECONDS] 1|2|3|4 OUTDIR" >&2; exit 2; }
+mode=gpu tiny=0 budget=${PHASE_BUDGET_S:-450}
+while [ $# -gt 0 ]; do
+  case $1 in
+    --cpu) mode=cpu; shift ;;
+    --tiny) tiny=1; shift ;;
+    --budget) [ $# -ge 2 ] || usage; budget=$2; shift 2 ;;
+    -h | --help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "phase.sh: unknown option '$1'" >&2; usage ;;
+    *) break ;;
+  esac
+done
+[ $# -eq 2 ] || usage
+phase=$1 out=$2
+case $phase in
+  1) name=correctness ;; 2) name=solver ;; 3) name=spmv ;; 4) name=studies ;;
+  *) echo "phase.sh: phase '$phase': expected 1, 2, 3 or 4" >&2; exit 2 ;;
+esac
+[[ $budget =~ ^[0-9]+$ ]] && [ "$budget" -ge 10 ] ||
+  { echo "phase.sh: --budget '$budget': expected whole seconds, at least 10" >&2; exit 2; }
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+if [ $mode = gpu ]; then build=${FLOWBENCH_BUILD:-$root/build-gpu}; else build=${FLOWBENCH_BUILD:-$root/build}; fi
+bin=$build/flowbench
+[ -x "$bin" ] || { echo "phase.sh: $bin: no flowbench binary (GPU mode: scripts/device/bundle.sh builds build-gpu/; --cpu: build/, or FLOWBENCH_BUILD=DIR)" >&2; exit 2; }
+mkdir -p "$out" || { echo "phase.sh: $out: cannot create the output folder" >&2; exit 2; }
+out=$(cd "$out" && pwd)
+dir=$out/phase$phase-$name
+mkdir -p "$dir"
+res=$dir/results.jsonl log=$dir/phase.log steps_tsv=$dir/steps.tsv
+start=$(date +%s)
+deadline=$((start + budget))
+nstep=0
+
+# --- the node ----------------------------------------------------------------
+
+# GPU nodes have the driver and the toolkit, not the Debian packages the
+# build links (bundle.sh carries them), and may register no ICD for NVIDIA's
+# OpenCL driver.
+setup_node() {
+  [ -d "$root/.devlibs" ] && export LD_LIBRARY_PATH=$root/.devlibs:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+  # The node's OpenMP baseline pinned, one thread per core (a VM's SMT
+  # siblings as one place would leave the CPU mode one thread).
+  [ $mode = gpu ] && export OMP_PROC_BIND=${OMP_PROC_BIND:-close} OMP_PLACES=${OMP_PLACES:-cores}
+  if [ $mode = gpu ] && [ ! -e /etc/OpenCL/vendors/nvidia.icd ] && [ -z "${OCL_ICD_VENDORS:-}" ]; then
+    mkdir -p "$dir/icd" && echo libnvidia-opencl.so.1 >"$dir/icd/nvidia.icd"
+    export OCL_ICD_VENDORS=$dir/icd
+  fi
+  # ctest keeps the configure machine's absolute source path.
+  local src
+  src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt" 2>/dev/null)
+  if [ -n "$src" ] && [ "$src" != "$root" ] && [ ! -e "$src" ]; then
+    mkdir -p "$(dirname "$src")" 2>/dev/null && ln -s "$root" "$src" 2>/dev/null
+  fi
+}
+
+# machine.env: what ingest.sh files the phase under (KEY=value, one a line,
+# read with sed, never sourced).
+describe_machine() {
+  local gpu=none driver=none
+  if [ $mode = gpu ] && command -v nvidia-smi >/dev/null; then
+    IFS=, read -r gpu driver < <(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1)
+    driver=${driver# }
+  fi
+  {
+    echo "phase=$phase"
+    echo "phase_name=$name"
+    echo "mode=$mode"
+    echo "tiny=$tiny"
+    echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "gpu=${gpu:-none}"
+    echo "driver=${driver:-none}"
+    echo "host=$(hostname 2>/dev/null || echo unknown)"
+    echo "cpus=$(nproc 2>/dev/null || echo 1)"
+    echo "cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)"
+    echo "memory_kb=$(sed -n 's/^MemTotal:[[:space:]]*\([0-9]*\).*/\1/p' /proc/meminfo 2>/dev/null)"
+    echo "kernel=$(uname -sr)"
+    echo "flowbench=$("$bin" --version 2>/dev/null | head -n 1)"
+    echo "budget_s=$budget"
+  } >"$dir/machine.env"
+  [ $mode = gpu ] && nvidia-smi >"$dir/nvidia-smi.txt" 2>&1
+  { "$bin" devices; "$bin" devices --json; } >"$dir/devices.txt" 2>&1
+  uptime >"$dir/uptime-before.txt" 2>&1
+}
+
+# --- steps -------------------------------------------------------------------
+
+# step NAME [--to FILE] COMMAND...: one external command inside the budget,
+# its output appended to phase.log (or FILE in the phase folder), its end in
+# steps.tsv (name, status, seconds) and a progress line on stderr.
+step() {
+  local sname=$1 to=$log; shift
+  if [ "${1:-}" = --to ]; then to=$dir/$2; shift 2; fi
+  nstep=$((nstep + 1))
+  if awk -F'\t' -v n="$sname" '$1 == n && $2 == "ok" { found = 1 } END { exit !found }' "$steps_tsv" 2>/dev/null; then
+    progress "$sname" "already ok, not repeated"; return 0
+  fi
+  local left=$((deadline - $(date +%s))) t0 rc status
+  if [ $left -lt 10 ]; then
+    printf '%s\tskipped\t0\n' "$sname" >>"$steps_tsv"; progress "$sname" "skipped: the phase's budget is spent"; return 0
+  fi
+  t0=$(date +%s) running=$sname
+  echo "== $sname: $*" >>"$log"
+  # In the background, so that a signal to this script is handled now
+  # (stop_step), not when the step ends.
+  timeout --kill-after=10 "$left" "$@" >>"$to" 2>&1 &
+  child=$!
+  wait "$child"
+  rc=$? child= running=
+  case $rc in
+    0) status=ok ;; 124 | 137) status="stopped at the budget" ;; *) status="failed ($rc)" ;;
+  esac
+  printf '%s\t%s\t%d\n' "$sname" "$status" $(($(date +%s) - t0)) >>"$steps_tsv"
+  progress "$sname" "$status, $(($(date +%s) - t0)) s"
+}
+
+# SIGTERM (a device command's time-out) or Ctrl-C: the running step is
+# stopped (timeout passes the signal on to its command), recorded as
+# interrupted, and the phase ends with its page and archive (exit 130).
+stop_step() {
+  if [ -n "${child:-}" ]; then
+    kill -TERM "$child" 2>/dev/null
+    wait "$child" 2>/dev/null
+    printf '%s\tstopped (interrupted)\t%d\n' "$running" $(($(date +%s) - t0)) >>"$steps_tsv"
+  fi
+  exit 130
+}
+
+progress() { # NAME WHAT
+  echo "phase $phase, step $nstep, $1: $2 ($((deadline - $(date +%s))) s of the budget left)" >&2
+}
+
+# --- the phases --------------------------------------------------------------
+
+dev=cuda; [ $mode = cpu ] && dev=opencl   # the device: CUDA, or PoCL in the CPU mode
+# Tiny inputs are for seeing the commands still run, not for figures: no
+# stream triad, three samples.
+quick_spmv=() quick_solve=() tiny_cavity=(cavity --cube 6 --steps 2)
+[ $tiny = 1 ] && quick_spmv=(--no-stream --min-samples 3 --max-samples 3 --budget 0.05) quick_solve=(--no-stream)
+
+phase_1() {
+  # The device instances and NVRTC's full set on a GPU node; the CPU
+  # mode's stand-ins for them (the full NVRTC set there is CI's nightly job).
+  local select=(-L 'cuda|opencl')
+  [ $mode = cpu ] && select=(-L 'openmp|opencl' -LE nightly)
+  [ $tiny = 1 ] && select=(-R '^unit\.test_(device_backend|heat2d)\.(opencl|cuda)$')
+  step ctest --to ctest.log ctest --test-dir "$build" "${select[@]}" -j "$(nproc)" --timeout 300 \
+    --output-on-failure --output-junit "$dir/ctest.xml"
+}
+
+phase_2() {
+  local level ahmed
+  if [ $tiny = 1 ]; then
+    step solve-cavity-tiny --to solve-cavity-tiny.txt "$bin" solve "${tiny_cavity[@]}" --no-stream --compare --quiet --out "$res"
+  fi
+  for level in $([ $tiny = 0 ] && echo 0 1 2); do
+    step "solve-cavity-l$level" --to "solve-cavity-l$level.txt" "$bin" solve cavity --level "$level" --compare --quiet \
+      --out "$res"
+  done
+  ahmed=$(ahmed_mesh) || { echo "no Ahmed mesh (results/ahmed.msh) or tiny inputs: Ahmed not run" >>"$log"; return 0; }
+  step solve-ahmed --to solve-ahmed.txt "$bin" solve ahmed --mesh "$ahmed" --steps 50 --compare --quiet --out "$res"
+}
+
+# The Ahmed mesh (scripts/mesh-ahmed.sh): results/ahmed.msh, else the one
+# bundle.sh carried gzipped; never in the tiny mode.
+ahmed_mesh() {
+  [ $tiny = 0 ] || return 1
+  if [ -s "$root/results/ahmed.msh" ]; then echo "$root/results/ahmed.msh"; return 0; fi
+  [ -s "$root/.devlibs/ahmed.msh.gz" ] || return 1
+  [ -s "$out/ahmed.msh" ] || gzip -dc "$root/.devlibs/ahmed.msh.gz" >"$out/ahmed.msh" || return 1
+  echo "$out/ahmed.msh"
+}
+
+phase_3() {
+  local matrices=(gen:cube:57 gen:cube:120) precisions=(double single) blocks=(4 5) peers=1
+  [ $tiny = 1 ] && matrices=(gen:cube:6) precisions=(double) blocks=(4)
+  [ $mode = cpu ] && peers=0
+  local own=(--kernel csr-scalar --kernel csr-vector --kernel csr-multirow --kernel csr-merge --kernel sell --kernel auto)
+  local csr=("${own[@]}")
+  local bcsr=(--kernel bcsr --kernel bcsr-vector --kernel bcsr-lanes --kernel bcsr-soa --kernel bcsr-warp --kernel auto)
+  [ $peers = 1 ] && csr+=(--kernel peer:cusparse) bcsr+=(--kernel peer:cusparse-bsr)
+  local m p k cold
+  # In order of value: the README's figures (double, warm, with the OpenMP
+  # baseline of the same node), then 4x4 blocks; then the rest, where the
+  # plans above come round again and are not repeated.
+  for m in "${matrices[@]}"; do
+    spmv_plan "spmv-$m-double-warm" --matrix "$m" "${csr[@]}" --precision double
+    spmv_plan "spmv-$m-double-warm-openmp" --backend openmp --matrix "$m" "${own[@]}" --precision double
+    spmv_plan "spmv-$m-b4-double-warm" --matrix "$m:block=4" "${bcsr[@]}" --precision double
+  done
+  for p in "${precisions[@]}"; do
+    for cold in warm cold; do
+      local flush=(); [ $cold = cold ] && flush=(--cold)
+      for m in "${matrices[@]}"; do
+        spmv_plan "spmv-$m-$p-$cold" --matrix "$m" "${csr[@]}" --precision "$p" "${flush[@]}"
+        for k in "${blocks[@]}"; do
+          spmv_plan "spmv-$m-b$k-$p-$cold" --matrix "$m:block=$k" "${bcsr[@]}" --precision "$p" "${flush[@]}"
+        done
+      done
+    done
+  done
+  spmv_spaces "${matrices[-1]}"
+}
+
+# spmv_plan NAME ARGS...: several kernels on one matrix, a one-case sweep
+# with the device's stream triad first (its fraction is in every record); on
+# the device unless ARGS start with --backend.
+spmv_plan() {
+  local sname=$1; shift
+  local args=(--backend "$dev")
+  [ "$1" = --backend ] && args=()
+  step "$sname" "$bin" spmv "${args[@]}" --out "$res" "${quick_spmv[@]}" "$@"
+}
+
+spmv_spaces() { # DRAM_MATRIX: the spaces of the new kernels on the DRAM-sized matrix
+  local m=$1 p k sell=(--param SLICE_HEIGHT=4,8,16,32 --param THREADS_PER_ROW=1,2,4 --param SIGMA=1,256 --param WG_SIZE=64,128,256)
+  local warp=(--param TEAM=8,16,32 --param WG_SIZE=64,128,256)
+  local lanes=(--param BLOCKS_PER_ITER=1,2,4,8 --param BROWS_PER_GROUP=1,2,4,8,16)
+  local precisions=(double single) blocks=(4 5)
+  [ $tiny = 1 ] && sell=(--param SLICE_HEIGHT=4,32) warp=(--param TEAM=8,32) lanes=(--param BLOCKS_PER_ITER=1,8) \
+    precisions=(double) blocks=(4)
+  for p in "${precisions[@]}"; do
+    spmv_plan "space-sell-$p" --matrix "$m" --kernel sell --precision $p "${sell[@]}"
+    for k in "${blocks[@]}"; do
+      spmv_plan "space-bcsr-warp-b$k-$p" --matrix "$m:block=$k" --kernel bcsr-warp --precision $p "${warp[@]}"
+      spmv_plan "space-bcsr-lanes-b$k-$p" --matrix "$m:block=$k" --kernel bcsr-lanes --precision $p "${lanes[@]}"
+    done
+  done
+}
+
+phase_4() {
+  local ahmed cavity=(cavity --level 2 --steps 10) peer_levels=(0 1 2) case_name=cavity-l2
+  [ $tiny = 1 ] && cavity=("${tiny_cavity[@]}") peer_levels=() case_name=cavity-tiny
+  solver_axes "$case_name" "${cavity[@]}"
+  [ $tiny = 1 ] && viennacl_peer cavity-tiny "${tiny_cavity[@]}"
+  for level in "${peer_levels[@]}"; do viennacl_peer "cavity-l$level" cavity --level "$level" --steps 5; done
+  shared_gpu_ranks
+  grid_studies
+  paper_spmv_spaces
+  if ahmed=$(ahmed_mesh); then solver_axes ahmed ahmed --mesh "$ahmed" --steps 10; fi
+}
+
+# The device axes (their defaults were chosen on PoCL): reductions, CG
+# variants, edge layout and node order, each point checked against the
+# first; --tune keeps the fastest in tuning.json and --tuned runs it.
+solver_axes() { # NAME CASE ARGS...
+  local sname=$1; shift
+  local axes=(--param GROUP_REDUCE=0,1 --param CG_VARIANT=0,1,2 --param EDGE_LAYOUT=0,1 --param RENUMBER=0,1,2)
+  [ $tiny = 1 ] && axes=(--param CG_VARIANT=0,1)
+  step "sweep-$sname" --to "sweep-$sname.txt" "$bin" solve "$@" --backend "$dev" --no-stream --tune \
+    --cache "$dir/tuning.json" --out "$res" "${axes[@]}"
+  step "tuned-$sname" --to "solve-$sname-tuned.txt" "$bin" solve "$@" --backend "$dev" --tuned "${quick_solve[@]}" \
+    --cache "$dir/tuning.json" --quiet --out "$res"
+}
+
+viennacl_peer() { # NAME CASE ARGS...: ViennaCL's CG on the OpenCL device (the paper: 6x)
+  local sname=$1; shift
+  step "viennacl-$sname" --to "peer-$sname.txt" "$bin" solve "$@" --backend opencl --peer viennacl --quiet \
+    --no-stream --out "$res"
+}
+
+# The decomposed solver on 2 ranks sharing the first device against one
+# process, checked field by field (docs/scaling.md); needs mpirun.
+shared_gpu_ranks() {
+  command -v mpirun >/dev/null || { echo "no mpirun on this node: 2 ranks on one GPU not run" >>"$log"; return 0; }
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+  local cavity=(cavity --level 1 --steps 10)
+  [ $tiny = 1 ] && cavity=("${tiny_cavity[@]}")
+  step ranks-1 --to solve-ranks-1.txt "$bin" solve "${cavity[@]}" --backend "$dev" \
+    --no-stream --quiet --vtk "$dir/ranks-1.vtu" --out "$res"
+  step ranks-2 --to solve-ranks-2.txt mpirun -np 2 "$bin" solve "${cavity[@]}" \
+    --backend "$dev" --no-stream --quiet --vtk "$dir/ranks-2.vtu" --out "$res"
+  if [ -s "$dir/ranks-1.vtu" ] && [ -s "$dir/ranks-2.vtu" ]; then
+    step ranks-diff --to solve-ranks-check.txt "$root/scripts/vtu-diff.sh" "$dir/ranks-1.vtu" "$dir/ranks-2.vtu"
+    ranks_verdict
+  fi
+  rm -f "$dir/ranks-1.vtu" "$dir/ranks-2.vtu"
+}
+
+# The two fields' largest relative differences within 1e-8 (as
+# tests/e2e/solve_mpi.sh asks), else a failed step.
+ranks_verdict() {
+  local du dp status=ok
+  read -r du dp <"$dir/solve-ranks-check.txt" || du=missing
+  awk -v u="$du" -v p="$dp" 'BEGIN { exit !(u ~ /^[0-9.e+-]+$/ && u + 0 <= 1e-8 && p + 0 <= 1e-8) }' ||
+    status="failed (2 ranks against one process: velocity $du, pressure ${dp:-?}; limit 1e-8)"
+  printf 'ranks-fields\t%s\t0\n' "$status" >>"$steps_tsv"
+  progress ranks-fields "$status"
+}
+
+grid_studies() { # the structured-grid studies on the device, resumed where a cut left them
+  local suite=$root/cases/grid-study.suite limit=()
+  [ $tiny = 1 ] && suite=$root/cases/grid-quick.suite limit=(--limit 2)
+  step grid-studies "$bin" sweep "$suite" --backend "$dev" --backend openmp --out "$dir/grid.jsonl" --resume "${limit[@]}"
+}
+
+# The paper's brute force over csr-multirow on the cavity level-2
+# Laplacian, and the csr-vector and bcsr-lanes spaces.
+paper_spmv_spaces() {
+  local m=gen:cube:57 multirow=(--param WORKGROUP_SIZE_BITS=5,6,7,8,9,10 --param ROWS_PER_WORKGROUP_BITS=0,1,2,3,4,5,6)
+  local vector=(--param VECTOR_SIZE=1,2,4,8,16,32 --param WG_SIZE=128,256,512)
+  [ $tiny = 1 ] && m=gen:cube:6 multirow=(--param WORKGROUP_SIZE_BITS=5,6) vector=(--param VECTOR_SIZE=1,8)
+  spmv_plan space-csr-multirow --matrix $m --kernel csr-multirow "${multirow[@]}"
+  spmv_plan space-csr-vector --matrix $m --kernel csr-vector "${vector[@]}"
+}
+
+# --- the end: one page and one archive, whatever stopped the phase ----------
+
+summarize() {
+  local wall=$(($(date +%s) - start)) ok failed skipped
+  final_steps >"$dir/steps-final.tsv"
+  ok=$(grep -c $'\tok\t' "$dir/steps-final.tsv")
+  failed=$(grep -c -E $'\t(failed|stopped)' "$dir/steps-final.tsv")
+  skipped=$(grep -c $'\tskipped\t' "$dir/steps-final.tsv")
+  echo "wall_s=$wall" >>"$dir/machine.env"
+  uptime >"$dir/uptime-after.txt" 2>&1
+  {
+    echo "# Phase $phase ($name), $mode mode$([ $tiny = 1 ] && echo ", tiny inputs")"
+    echo
+    echo "- machine: $(sed -n 's/^gpu=//p' "$dir/machine.env") on $(sed -n 's/^host=//p' "$dir/machine.env")," \
+      "$(nproc) CPUs; $(sed -n 's/^flowbench=//p' "$dir/machine.env")"
+    echo "- wall time: $wall s of a $budget s budget; steps: ${ok:-0} ok, ${failed:-0} failed or stopped, ${skipped:-0} skipped"
+    echo "- records: $(count_lines '"status": *"ok"') ok of $(count_lines '"type": *"measurement"')"
+    [ -s "$dir/ctest.log" ] && grep -h -E "tests passed|tests failed|Total Test time" "$dir/ctest.log" | sed 's/^/- ctest: /'
+    [ -s "$dir/ctest.log" ] && grep -h -E '\*\*\*(Failed|Timeout|Exception)|Failed  ' "$dir/ctest.log" | head -n 15 | sed 's/^/  /'
+    solver_tables
+    echo
+    echo "| step | status | seconds |"
+    echo "|---|---|---:|"
+    awk -F'\t' '{printf "| %s | %s | %s |\n", $1, $2, $3}' "$dir/steps-final.tsv"
+  } >"$out/phase$phase-$name.md"
+  cp "$out/phase$phase-$name.md" "$dir/summary.md"
+}
+
+# Each step once, as it last ended (a resumed phase appends to steps.tsv:
+# a step stopped in the first run and ok in the second is ok).
+final_steps() {
+  awk -F'\t' '!($1 in last) { order[n++] = $1 } { last[$1] = $0 } END { for (i = 0; i < n; i++) print last[order[i]] }' \
+    "$steps_tsv" 2>/dev/null
+}
+
+solver_tables() { # the speedup tables of solve --compare, as printed
+  awk '/speedup over/ { on = 1 } on && /^$/ { on = 0 } on { print "    " $0 }' "$dir"/solve-*.txt 2>/dev/null | head -n 40
+}
+
+count_lines() { # REGEX: matching lines over the phase's record files (no bc or jq on a node)
+  cat "$dir"/*.jsonl 2>/dev/null | grep -c -E "$1"
+}
+
+archive() {
+  local tarball=$out/phase$phase-$name.tar.xz size
+  if command -v xz >/dev/null; then
+    tar -C "$out" -cJf "$tarball" "phase$phase-$name"
+  else
+    tarball=$out/phase$phase-$name.tar.gz
+    tar -C "$out" -czf "$tarball" "phase$phase-$name"
+  fi
+  size=$(stat -c %s "$tarball")
+  [ "$size" -le $((16 * 1024 * 1024)) ] ||
+    echo "phase.sh: $tarball is $((size / 1048576)) MiB, over the 16 MiB a device command brings back" >&2
+  echo "phase $phase done: $tarball ($((size / 1024)) KiB), $out/phase$phase-$name.md" >&2
+}
+
+# The phase's status: 130 when interrupted, else 1 when a step failed or
+# was stopped at the budget, 0 when every step that ran ended ok.
+finish() {
+  local rc=$1
+  trap - EXIT INT TERM
+  summarize
+  archive
+  [ "$rc" = 130 ] || [ "$rc" = 3 ] || rc=$(grep -q -E $'\t(failed|stopped)' "$dir/steps-final.tsv" && echo 1 || echo 0)
+  exit "$rc"
+}
+trap 'finish $?' EXIT
+trap stop_step INT TERM
+child= running= t0=0
+
+setup_node
+describe_machine
+if [ $mode = gpu ] && ! grep -q '^cuda:' "$dir/devices.txt"; then
+  echo "phase.sh: no CUDA device here ($bin devices: see $dir/devices.txt); --cpu runs the phase on PoCL" >&2
+  exit 3
+fi
+echo "phase $phase ($name), $mode mode: budget $budget s, into $dir" >&2
+"phase_$phase"
