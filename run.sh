@@ -2,9 +2,12 @@
 # run.sh - the two entry points of the README, each self-contained on a
 # fresh Debian 12 machine: install packages, configure, build, then
 #   ./run.sh default   run the default suite, write results and plots
-#   ./run.sh test      run the test suite (what CI runs)
+#   ./run.sh test      run the test suite (what CI runs), less the tests
+#                      labelled nightly (the full NVRTC set, long fuzzing:
+#                      `ctest --test-dir build -L nightly` runs them)
 #   ./run.sh sanitize  the unit, CLI and fuzz tests of an ASan + UBSan build
-#                      in build-sanitize/ (CI's second job, .ci/sanitize)
+#                      in build-sanitize/ (CI's second job, .ci/sanitize),
+#                      less the nightly ones
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -24,7 +27,7 @@ if [ "$what" = sanitize ]; then
   cmake --build build-sanitize -j "$(nproc 2>/dev/null || echo 2)"
   export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}
   export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-  exec ctest --test-dir build-sanitize --output-on-failure -j 2 --timeout 600 -L 'unit|cli|fuzz'
+  exec ctest --test-dir build-sanitize --output-on-failure -j 2 --timeout 600 -L 'unit|cli|fuzz' -LE nightly
 fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -34,7 +37,7 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFLOWBENCH_WERROR=$werror
 cmake --build build -j "$jobs"
 
 if [ "$what" = test ]; then
-  ctest --test-dir build --output-on-failure -j 2 --timeout 600
+  ctest --test-dir build --output-on-failure -j 2 --timeout 600 -LE nightly
 else
   ./scripts/default-suite.sh build/flowbench
 fi

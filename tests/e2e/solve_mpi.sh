@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # solve_mpi.sh FLOWBENCH SOURCE_DIR DIR - the solver on several MPI ranks
-# ($FB_MPIEXEC, Open MPI on loopback): cavity levels 0 and 1 on 1, 2 and 4
-# ranks, ethier-steinman (time-dependent boundary values, a pressure
+# ($FB_MPIEXEC, Open MPI on loopback): cavity level 0 on 1, 2 and 4 ranks
+# and level 1 on 4, ethier-steinman (time-dependent boundary values, a pressure
 # reference) and Ahmed (outlet pressure, slip walls; when gmsh is here) on 2,
 # each equal to the single-process run: velocity and pressure within 1e-8
 # of the field's largest value (docs/scaling.md), CG iterations within one
@@ -18,17 +18,18 @@ mpiexec=${FB_MPIEXEC:-mpirun}
 command -v "$mpiexec" > /dev/null || { echo "skipped: no MPI launcher ($mpiexec) on this machine"; exit 77; }
 rm -rf "$dir"; mkdir -p "$dir"
 
-# run CASE ARGS... on 1 process and on each count in $counts; compare
+# run CASE ARGS... on 1 process (no launcher: $tag-single) and on each
+# count in $counts; compare
 check_case() {
   local tag=$1; shift
-  "$bin" solve "$@" --no-stream --quiet --vtk "$dir/$tag-1.vtu" --out "$dir/$tag-1.jsonl" > /dev/null
+  "$bin" solve "$@" --no-stream --quiet --vtk "$dir/$tag-single.vtu" --out "$dir/$tag-single.jsonl" > /dev/null
   for p in $counts; do
     "$mpiexec" -np "$p" "$bin" solve "$@" --no-stream --quiet --vtk "$dir/$tag-$p.vtu" --out "$dir/$tag-$p.jsonl" \
       > "$dir/$tag-$p.txt" 2>&1 || { echo "FAIL: $tag on $p ranks:"; tail -5 "$dir/$tag-$p.txt"; exit 1; }
-    read -r du dp <<< "$("$src/scripts/vtu-diff.sh" "$dir/$tag-1.vtu" "$dir/$tag-$p.vtu")"
+    read -r du dp <<< "$("$src/scripts/vtu-diff.sh" "$dir/$tag-single.vtu" "$dir/$tag-$p.vtu")"
     awk -v u="$du" -v p="$dp" 'BEGIN { exit !(u != "missing" && u <= 1e-8 && p <= 1e-8) }' ||
       { echo "FAIL: $tag on $p ranks differs from one process: velocity $du, pressure $dp (limit 1e-8)"; exit 1; }
-    jq -e -s --argjson p "$p" --slurpfile one "$dir/$tag-1.jsonl" '
+    jq -e -s --argjson p "$p" --slurpfile one "$dir/$tag-single.jsonl" '
         ([$one[] | select(.type == "measurement")][0].cg.its_per_step) as $ref
         | [.[] | select(.type == "measurement")][0]
         | .status == "ok" and (.cg.its_per_step | length) == ($ref | length)
@@ -43,8 +44,11 @@ check_case() {
   echo "ok: $tag equals its single-process run on ranks: $counts"
 }
 
+# Level 0 on every count (1 rank under the launcher too: its record has no
+# "mpi" part); level 1, whose partition has 7 times the nodes, on 4 ranks
+# only: on 2 it would prove nothing level 0 on 2 and level 1 on 4 do not.
 counts="1 2 4" check_case cavity-l0 cavity --level 0 --steps 5
-counts="1 2 4" check_case cavity-l1 cavity --level 1 --steps 3
+counts="4" check_case cavity-l1 cavity --level 1 --steps 3
 counts="2" check_case es ethier-steinman --level 0 --steps 3
 if command -v gmsh > /dev/null; then
   "$src/scripts/mesh-ahmed.sh" "$dir/ahmed4.msh" 4 > /dev/null
@@ -53,16 +57,23 @@ fi
 
 # Every rank on the one PoCL device (--backend opencl: local rank modulo one
 # device): one PoCL thread each, so 4 ranks on 2 cores do not fight over them.
+# The single-reduction CG in RCM order on 2 and 4 ranks; then the classic
+# CG in the mesh's order on 2: another launch sequence and another node
+# order through the same halo exchange, which 4 ranks (each with several
+# neighbours) already crossed. The two are independent (the CG's launches
+# do not see the order), so one run holds both (4 PoCL ranks on 2 cores
+# are the slowest runs here: 8 s each).
 has_opencl=0
 "$bin" devices 2> /dev/null | grep -q '^opencl:[0-9]' && has_opencl=1
 if [ "$has_opencl" -eq 1 ]; then
   export POCL_MAX_PTHREAD_COUNT=1
   counts="2 4" check_case cl-cavity-l0 cavity --level 0 --steps 5 --backend opencl
-  counts="2 4" check_case cl-cavity-l0-cg0 cavity --level 0 --steps 5 --backend opencl --param CG_VARIANT=0
-  counts="2" check_case cl-cavity-l0-mesh cavity --level 0 --steps 5 --backend opencl --param RENUMBER=0
+  counts="2" check_case cl-cavity-l0-cg0-mesh cavity --level 0 --steps 5 --backend opencl --param CG_VARIANT=0 \
+    --param RENUMBER=0
   jq -e -s '[.[] | select(.type == "measurement")][0] | .backend == "opencl" and .params.CG_VARIANT == 0
-            and .launches_per_cg_iteration == 4' "$dir/cl-cavity-l0-cg0-4.jsonl" > /dev/null ||
-    { echo "FAIL: the device run's record on 4 ranks"; exit 1; }
+            and .params.RENUMBER == 0 and .launches_per_cg_iteration == 4' "$dir/cl-cavity-l0-cg0-mesh-2.jsonl" \
+    > /dev/null ||
+    { echo "FAIL: the device run's record on 2 ranks"; exit 1; }
   unset POCL_MAX_PTHREAD_COUNT
 fi
 

@@ -1,13 +1,21 @@
-/* test_nvrtc_compile.c - every device kernel variant (harness/bench/variants.c)
- * compiles through NVRTC, after the OpenCL-to-CUDA prelude, for sm_80 and
+/* test_nvrtc_compile.c - the device kernel variants (harness/bench/variants.c)
+ * compile through NVRTC, after the OpenCL-to-CUDA prelude, for sm_80 and
  * sm_90, on a machine with no GPU and no driver: what the CUDA backend would
  * build on a GPU node is known to compile before it gets there. Also: the
  * compiled image carries the kernel under its OpenCL name (extern "C"), and
  * a compiler error names the .cl file and its own line.
  *
- * `test_nvrtc_compile K N` compiles only the variants i with i % N == K (one
- * shard; ctest runs N of them side by side, each well inside its time-out)
- * and runs the small tests in shard 0 only. No arguments: everything. */
+ * By default it compiles each kernel's covering set (nvrtc_cover.h: the
+ * default point on both architectures, every value of every axis, every
+ * pair of the axes that change code paths); `--full` compiles every
+ * variant for both architectures (the ctest label nightly:
+ * unit.test_nvrtc_compile.full.K). Either list is compiled one program at a
+ * time: the variants of one source at the same defines (a source's
+ * kernels) are one NVRTC compile, whose cubin must name each kernel.
+ *
+ * `test_nvrtc_compile [--full] K N` compiles only the programs i with
+ * i % N == K of its list (one shard; ctest runs N of them side by side) and
+ * runs the small tests in shard 0 only. No K N: the whole list. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,9 +28,9 @@
 
 #include "backends/cuda_compile.h"
 #include "families.h"
+#include "nvrtc_cover.h"
 
-static const int archs[][2] = {{8, 0}, {9, 0}};
-static int shard = 0, nshards = 1;
+static int shard = 0, nshards = 1, full = 0;
 
 static int image_names_kernel(const fb_cuda_image *img, const char *kernel)
 {
@@ -32,29 +40,44 @@ static int image_names_kernel(const fb_cuda_image *img, const char *kernel)
     return 0;
 }
 
+/* One program for one architecture: a cubin that names the kernel of
+ * every variant it stands for. */
+static void compile_program(const fb_variant *all, const cover_program *prog)
+{
+    const int major = cover_archs[prog->what.arch][0], minor = cover_archs[prog->what.arch][1];
+    const fb_variant *v = &all[prog->what.variant];
+    fb_cuda_image img;
+    if (fb_cuda_compile(&v->spec, major, minor, &img, NULL) != FB_OK)
+        fail_msg("sm_%d%d: %s: %s", major, minor, v->label, fb_error_message());
+    assert_true(img.is_cubin);
+    assert_true(img.size > 0);
+    for (int i = 0; i < prog->nvariants; ++i) {
+        const fb_variant *k = &all[prog->variants[i]];
+        if (!image_names_kernel(&img, k->spec.kernel_name))
+            fail_msg("sm_%d%d: %s: cubin has no symbol %s", major, minor, k->label, k->spec.kernel_name);
+    }
+    fb_cuda_image_free(&img);
+}
+
 static void test_every_variant_compiles(void **state)
 {
     (void)state;
-    int n = fb_variant_count();
-    assert_true(n > 50); /* stream + the whole SpMV space: a shrunken list is a bug */
-    for (int a = 0; a < 2; ++a) {
-        int ok = 0;
-        for (int i = shard; i < n; i += nshards) {
-            fb_variant v;
-            fb_cuda_image img;
-            assert_int_equal(fb_variant_get(i, &v), FB_OK);
-            if (fb_cuda_compile(&v.spec, archs[a][0], archs[a][1], &img, NULL) != FB_OK)
-                fail_msg("sm_%d%d: %s: %s", archs[a][0], archs[a][1], v.label, fb_error_message());
-            assert_true(img.is_cubin);
-            assert_true(img.size > 0);
-            if (!image_names_kernel(&img, v.spec.kernel_name))
-                fail_msg("sm_%d%d: %s: cubin has no symbol %s", archs[a][0], archs[a][1], v.label, v.spec.kernel_name);
-            fb_cuda_image_free(&img);
-            ++ok;
-        }
-        print_message("sm_%d%d: %d variants (shard %d of %d) of %d compiled to cubin\n", archs[a][0], archs[a][1], ok,
-                      shard, nshards, n);
-    }
+    fb_variant *all;
+    cover_compile *list;
+    cover_program *programs;
+    int nvariants = cover_variants_load(&all), ncompiles = cover_compiles(all, nvariants, full, &list);
+    int nprograms = cover_programs(all, list, ncompiles, &programs), ok = 0;
+    assert_true(nvariants > 50); /* stream + the whole SpMV space: a shrunken list is a bug */
+    for (int p = shard; p < nprograms; p += nshards, ++ok)
+        compile_program(all, &programs[p]);
+    print_message("%d of the %d programs (shard %d of %d) compiled to cubin: %d compiles of %s %d variants x %d "
+                  "architectures\n",
+                  ok, nprograms, shard, nshards, ncompiles, full ? "all" : "the covering set of the", nvariants,
+                  COVER_NARCHS);
+    assert_true(ok > 0);
+    cover_programs_free(programs, nprograms);
+    free(list);
+    free(all);
 }
 
 static void test_error_names_source_line(void **state)
@@ -124,13 +147,15 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_newer_device_gets_ptx),
         cmocka_unit_test(test_defines_reach_the_compiler),
     };
-    if (argc == 3) {
-        shard = atoi(argv[1]);
-        nshards = atoi(argv[2]);
-        if (nshards < 1 || shard < 0 || shard >= nshards) {
-            fprintf(stderr, "usage: test_nvrtc_compile [SHARD NSHARDS] (0 <= SHARD < NSHARDS)\n");
-            return 2;
-        }
+    int arg = 1;
+    if (arg < argc && strcmp(argv[arg], "--full") == 0) full = 1, ++arg;
+    if (argc - arg == 2) {
+        shard = atoi(argv[arg]);
+        nshards = atoi(argv[arg + 1]);
+    }
+    if ((argc - arg != 0 && argc - arg != 2) || nshards < 1 || shard < 0 || shard >= nshards) {
+        fprintf(stderr, "usage: test_nvrtc_compile [--full] [SHARD NSHARDS] (0 <= SHARD < NSHARDS)\n");
+        return 2;
     }
     /* the small tests once, in shard 0 */
     return _cmocka_run_group_tests("nvrtc", all, shard == 0 ? 4 : 1, NULL, NULL);

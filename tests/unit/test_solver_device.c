@@ -3,16 +3,27 @@
  * built, skipped where a device backend has no device):
  * - the cavity at levels 0 and 1 from rest to t = 0.1: every step's CG
  *   iteration count equal or within one, and u and p after the run within
- *   a relative L2 tolerance of the OpenMP run's; level 1 again with the
+ *   a relative L2 tolerance of the OpenMP run's; level 0 again with the
  *   work-group trees and the classic CG (the defaults are per-item partials
  *   and the single-reduction CG), and with the pipelined CG;
  * - Ethier-Steinman (time-dependent boundary velocities, fixed pressures):
  *   the same validation errors;
- * - level 1 with the CG's product by the SpMV family (CG_SPMV: csr-vector;
- *   csr-multirow on a renumbered device), and that choice's launch count,
- *   SpMV point checks and pressure matrix record;
+ * - level 0 with the packed edge records in the mesh's order, and with the
+ *   CG's product by the SpMV family (CG_SPMV: csr-vector; csr-multirow on a
+ *   renumbered device), and that choice's launch count, SpMV point checks
+ *   and pressure matrix record;
  * - on openmp, the device path refuses the host backend (the baseline runs
  *   its own loops).
+ *
+ * Why the variants run at level 0 (729 nodes, 4 steps) and only the
+ * defaults at level 1 too (4,913 nodes, 8 steps, five times the time): a
+ * variant changes which kernels run and how they reduce, not what depends
+ * on the mesh's size; at level 0 every reduction still spans several
+ * work-groups (6 of 128 items, 46 of csr-multirow's 16 rows), the CG takes
+ * tens of iterations a step, and each planted bug of e2e.grid_mutants
+ * still fails its comparison here (the CG stops converging, or u moves by
+ * orders of magnitude more than the tolerance). Level 1 at the defaults
+ * keeps the finer mesh's agreement checked.
  *
  * Why the tolerances: both runs take the same steps with the same dt, but
  * the device sums its reductions (dot products, norms) in another order and
@@ -122,25 +133,25 @@ static void test_cavity_level1(void **state)
 }
 
 /* The other reduction scheme and the classic CG: the same run. */
-static void test_cavity_level1_classic_cg(void **state)
+static void test_cavity_level0_classic_cg(void **state)
 {
     (void)state;
     fb_param_point at = fb_ns_default_point();
     at.values[FB_NS_GROUP_REDUCE_AXIS] = 1;
     at.values[FB_NS_CG_VARIANT_AXIS] = 0;
     print_message("GROUP_REDUCE=1 CG_VARIANT=0:\n");
-    compare_cavity(1, &at);
+    compare_cavity(0, &at);
 }
 
 /* The pipelined CG (its recurrences round differently from the classic
  * CG's, but stop at the same tolerance): the same run and bounds. */
-static void test_cavity_level1_pipelined_cg(void **state)
+static void test_cavity_level0_pipelined_cg(void **state)
 {
     (void)state;
     fb_param_point at = fb_ns_default_point();
     at.values[FB_NS_CG_VARIANT_AXIS] = 2;
     print_message("CG_VARIANT=2:\n");
-    compare_cavity(1, &at);
+    compare_cavity(0, &at);
 }
 
 /* Time-dependent velocities on every boundary node and the exact pressure
@@ -179,14 +190,14 @@ static void test_ethier_steinman(void **state)
 
 /* The packed edge records in the mesh's own order (the defaults hold the
  * nodes in RCM order): the same run, the sums only in another order. */
-static void test_cavity_level1_packed_mesh_order(void **state)
+static void test_cavity_level0_packed_mesh_order(void **state)
 {
     (void)state;
     fb_param_point at = fb_ns_default_point();
     at.values[FB_NS_EDGE_LAYOUT_AXIS] = 1;
     at.values[FB_NS_RENUMBER_AXIS] = 0;
     print_message("EDGE_LAYOUT=1 RENUMBER=0:\n");
-    compare_cavity(1, &at);
+    compare_cavity(0, &at);
 }
 
 /* Renumbered by neighbour count, with prescribed pressures and
@@ -202,25 +213,25 @@ static void test_ethier_steinman_by_degree(void **state)
 
 /* The CG's product by the SpMV family's csr-vector on the pressure
  * matrix as CSR (ns_csr_values, ns_cg1_dots): the same run. */
-static void test_cavity_level1_spmv_vector(void **state)
+static void test_cavity_level0_spmv_vector(void **state)
 {
     (void)state;
     fb_param_point at = fb_ns_default_point();
     at.values[FB_NS_CG_SPMV_AXIS] = 2;
     print_message("CG_SPMV=2:\n");
-    compare_cavity(1, &at);
+    compare_cavity(0, &at);
 }
 
 /* csr-multirow on a renumbered device: the CSR pattern and the edge
  * positions in the device's order. */
-static void test_cavity_level1_spmv_multirow_rcm(void **state)
+static void test_cavity_level0_spmv_multirow_rcm(void **state)
 {
     (void)state;
     fb_param_point at = fb_ns_default_point();
     at.values[FB_NS_CG_SPMV_AXIS] = 3;
     at.values[FB_NS_RENUMBER_AXIS] = 1;
     print_message("CG_SPMV=3 RENUMBER=1:\n");
-    compare_cavity(1, &at);
+    compare_cavity(0, &at);
 }
 
 /* The launch count each choice reports, the SpMV point's checks, the
@@ -289,13 +300,13 @@ int main(int argc, char **argv)
     const struct CMUnitTest device[] = {
         cmocka_unit_test(test_cavity_level0),
         cmocka_unit_test(test_cavity_level1),
-        cmocka_unit_test(test_cavity_level1_classic_cg),
-        cmocka_unit_test(test_cavity_level1_pipelined_cg),
+        cmocka_unit_test(test_cavity_level0_classic_cg),
+        cmocka_unit_test(test_cavity_level0_pipelined_cg),
         cmocka_unit_test(test_ethier_steinman),
-        cmocka_unit_test(test_cavity_level1_packed_mesh_order),
+        cmocka_unit_test(test_cavity_level0_packed_mesh_order),
         cmocka_unit_test(test_ethier_steinman_by_degree),
-        cmocka_unit_test(test_cavity_level1_spmv_vector),
-        cmocka_unit_test(test_cavity_level1_spmv_multirow_rcm),
+        cmocka_unit_test(test_cavity_level0_spmv_vector),
+        cmocka_unit_test(test_cavity_level0_spmv_multirow_rcm),
         cmocka_unit_test(test_spmv_point_and_record),
     };
     const struct CMUnitTest host[] = {cmocka_unit_test(test_host_refused)};
