@@ -173,6 +173,10 @@ dev=cuda; [ $mode = cpu ] && dev=opencl   # the device: CUDA, or PoCL in the CPU
 # stream triad, three samples.
 quick_spmv=() quick_solve=() tiny_cavity=(cavity --cube 6 --steps 2)
 [ $tiny = 1 ] && quick_spmv=(--no-stream --min-samples 3 --max-samples 3 --budget 0.05) quick_solve=(--no-stream)
+# The SpMV sizes of phases 3 and 4: the L2-sized matrix first, the
+# DRAM-sized last.
+spmv_matrices=(gen:cube:57 gen:cube:120) spmv_precisions=(double single) spmv_blocks=(4 5)
+[ $tiny = 1 ] && spmv_matrices=(gen:cube:6) spmv_precisions=(double) spmv_blocks=(4)
 
 phase_1() {
   # The device instances and NVRTC's full set on a GPU node; the CPU
@@ -208,8 +212,7 @@ ahmed_mesh() {
 }
 
 phase_3() {
-  local matrices=(gen:cube:57 gen:cube:120) precisions=(double single) blocks=(4 5) peers=1
-  [ $tiny = 1 ] && matrices=(gen:cube:6) precisions=(double) blocks=(4)
+  local peers=1
   [ $mode = cpu ] && peers=0
   local own=(--kernel csr-scalar --kernel csr-vector --kernel csr-multirow --kernel csr-merge --kernel sell --kernel auto)
   local csr=("${own[@]}")
@@ -219,23 +222,23 @@ phase_3() {
   # In order of value: the README's figures (double, warm, with the OpenMP
   # baseline of the same node), then 4x4 blocks; then the rest, where the
   # plans above come round again and are not repeated.
-  for m in "${matrices[@]}"; do
+  for m in "${spmv_matrices[@]}"; do
     spmv_plan "spmv-$m-double-warm" --matrix "$m" "${csr[@]}" --precision double
     spmv_plan "spmv-$m-double-warm-openmp" --backend openmp --matrix "$m" "${own[@]}" --precision double
     spmv_plan "spmv-$m-b4-double-warm" --matrix "$m:block=4" "${bcsr[@]}" --precision double
   done
-  for p in "${precisions[@]}"; do
+  for p in "${spmv_precisions[@]}"; do
     for cold in warm cold; do
       local flush=(); [ $cold = cold ] && flush=(--cold)
-      for m in "${matrices[@]}"; do
+      for m in "${spmv_matrices[@]}"; do
         spmv_plan "spmv-$m-$p-$cold" --matrix "$m" "${csr[@]}" --precision "$p" "${flush[@]}"
-        for k in "${blocks[@]}"; do
+        for k in "${spmv_blocks[@]}"; do
           spmv_plan "spmv-$m-b$k-$p-$cold" --matrix "$m:block=$k" "${bcsr[@]}" --precision "$p" "${flush[@]}"
         done
       done
     done
   done
-  spmv_spaces "${matrices[-1]}"
+  spmv_spaces "${spmv_matrices[-1]}"
 }
 
 # spmv_plan NAME ARGS...: several kernels on one matrix, a one-case sweep
@@ -252,12 +255,10 @@ spmv_spaces() { # DRAM_MATRIX: the spaces of the new kernels on the DRAM-sized m
   local m=$1 p k sell=(--param SLICE_HEIGHT=4,8,16,32 --param THREADS_PER_ROW=1,2,4 --param SIGMA=1,256 --param WG_SIZE=64,128,256)
   local warp=(--param TEAM=8,16,32 --param WG_SIZE=64,128,256)
   local lanes=(--param BLOCKS_PER_ITER=1,2,4,8 --param BROWS_PER_GROUP=1,2,4,8,16)
-  local precisions=(double single) blocks=(4 5)
-  [ $tiny = 1 ] && sell=(--param SLICE_HEIGHT=4,32) warp=(--param TEAM=8,32) lanes=(--param BLOCKS_PER_ITER=1,8) \
-    precisions=(double) blocks=(4)
-  for p in "${precisions[@]}"; do
+  [ $tiny = 1 ] && sell=(--param SLICE_HEIGHT=4,32) warp=(--param TEAM=8,32) lanes=(--param BLOCKS_PER_ITER=1,8)
+  for p in "${spmv_precisions[@]}"; do
     spmv_plan "space-sell-$p" --matrix "$m" --kernel sell --precision $p "${sell[@]}"
-    for k in "${blocks[@]}"; do
+    for k in "${spmv_blocks[@]}"; do
       spmv_plan "space-bcsr-warp-b$k-$p" --matrix "$m:block=$k" --kernel bcsr-warp --precision $p "${warp[@]}"
       spmv_plan "space-bcsr-lanes-b$k-$p" --matrix "$m:block=$k" --kernel bcsr-lanes --precision $p "${lanes[@]}"
     done
@@ -333,9 +334,9 @@ grid_studies() { # the structured-grid studies on the device, resumed where a cu
 # The paper's brute force over csr-multirow on the cavity level-2
 # Laplacian, and the csr-vector and bcsr-lanes spaces.
 paper_spmv_spaces() {
-  local m=gen:cube:57 multirow=(--param WORKGROUP_SIZE_BITS=5,6,7,8,9,10 --param ROWS_PER_WORKGROUP_BITS=0,1,2,3,4,5,6)
+  local m=${spmv_matrices[0]} multirow=(--param WORKGROUP_SIZE_BITS=5,6,7,8,9,10 --param ROWS_PER_WORKGROUP_BITS=0,1,2,3,4,5,6)
   local vector=(--param VECTOR_SIZE=1,2,4,8,16,32 --param WG_SIZE=128,256,512)
-  [ $tiny = 1 ] && m=gen:cube:6 multirow=(--param WORKGROUP_SIZE_BITS=5,6) vector=(--param VECTOR_SIZE=1,8)
+  [ $tiny = 1 ] && multirow=(--param WORKGROUP_SIZE_BITS=5,6) vector=(--param VECTOR_SIZE=1,8)
   spmv_plan space-csr-multirow --matrix $m --kernel csr-multirow "${multirow[@]}"
   spmv_plan space-csr-vector --matrix $m --kernel csr-vector "${vector[@]}"
 }
