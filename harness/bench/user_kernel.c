@@ -86,6 +86,7 @@ static char *without_comments(const char *text)
  * name is skipped. Into name (empty if none); returns where it stopped. */
 static const char *declared_name(const char *p, char *name, size_t len)
 {
+    const char *after_keyword = p; /* the scans back stop here: `kernel(` names nothing */
     int depth = 0;
     name[0] = '\0';
     for (; *p && !(depth == 0 && (*p == '{' || *p == ';')); ++p) {
@@ -93,9 +94,9 @@ static const char *declared_name(const char *p, char *name, size_t len)
         if (*p != '(') continue;
         if (depth++ > 0) continue;
         const char *end = p, *start;
-        while (isspace((unsigned char)end[-1])) /* the keyword is before p: this stops */
+        while (end > after_keyword && isspace((unsigned char)end[-1]))
             --end;
-        for (start = end; ident_char(start[-1]); --start)
+        for (start = end; start > after_keyword && ident_char(start[-1]); --start)
             ;
         if (start < end) snprintf(name, len, "%.*s", (int)(end - start), start);
     }
@@ -277,17 +278,22 @@ static int evaluate(expr *e, const char *text)
 {
     char op = 0;
     int len;
+    long long b = 0;
     e->s = text;
     long long a = sum(e);
     skip(e);
     if (!(len = comparison(e->s, &op))) expr_error(e, "expected a comparison (== != < <= > >=)");
-    if (e->err[0]) return -1;
-    e->s += len;
-    long long b = sum(e);
-    skip(e);
-    if (*e->s) expr_error(e, "expected the end");
-    if (e->err[0]) return -1;
+    if (!e->err[0]) {
+        e->s += len;
+        b = sum(e);
+        skip(e);
+        if (*e->s) expr_error(e, "expected the end");
+    }
+    /* A fact the device does not report reads 0: the constraint holds
+     * (user_kernel.h), whatever that 0 did to the arithmetic (a division).
+     * Only the device's check reads facts; the syntax was checked before. */
     if (e->unknown) return 1;
+    if (e->err[0]) return -1;
     switch (op) {
     case 0: return a == b;
     case 1: return a != b;
@@ -365,6 +371,10 @@ static fb_status add_param(fb_user_kernel *uk, const fb_user_param_decl *p)
     if (p->nvalues < 1 || p->nvalues > FB_MAX_PARAM_VALUES)
         FB_FAIL(FB_ERR_USAGE, "%s: %s needs 1 to %d values, not %d", where, p->name, FB_MAX_PARAM_VALUES, p->nvalues);
     if (i >= uk->ntemplate) FB_FAIL(FB_ERR_USAGE, "%s: %s is declared twice", where, p->name);
+    for (int v = 0; v < p->nvalues; ++v) /* the one rule of params.h, whoever declares */
+        if (p->values[v] < -FB_PARAM_VALUE_MAX || p->values[v] > FB_PARAM_VALUE_MAX)
+            FB_FAIL(FB_ERR_USAGE, "%s: %s: %d is out of range (%d..%d)", where, p->name, p->values[v],
+                    -FB_PARAM_VALUE_MAX, FB_PARAM_VALUE_MAX);
     if (i < 0) {
         if (uk->nparams == FB_MAX_PARAMS)
             FB_FAIL(FB_ERR_USAGE, "%s: %s: a kernel has at most %d parameters (%s's %d included)", where, p->name,
@@ -439,6 +449,10 @@ static fb_status read_declaration(const fb_family *f, const fb_user_kernel_decl 
                 f->name);
     if (!d->file.text || !*d->file.text) FB_FAIL(FB_ERR_USAGE, "%s: no file given", where);
     if (strlen(d->file.text) >= sizeof uk->path) FB_FAIL(FB_ERR_USAGE, "%s: the path is too long", where);
+    for (const char *c = d->file.text; *c; ++c) /* every message names the path on one line */
+        if (iscntrl((unsigned char)*c))
+            FB_FAIL(FB_ERR_USAGE, "%s: the path holds a control character (0x%02x); rename the file", where,
+                    (unsigned)*c);
     uk->family = f;
     snprintf(uk->path, sizeof uk->path, "%s", d->file.text);
     snprintf(uk->where, sizeof uk->where, "%s", where);

@@ -30,8 +30,8 @@
  *                 max_work_group_size, local_mem_bytes, compute_units,
  *                 subgroup_size, real_bytes (8 double, 4 single)
  * A device fact the device does not report (0) makes the constraint hold,
- * as the built-ins skip a limit they cannot read. Division by zero fails
- * the point. A constraint that does not hold prunes the point, with the
+ * as the built-ins skip a limit they cannot read, even as a divisor. Any
+ * other division by zero fails the point. A constraint that does not hold prunes the point, with the
  * constraint and the values in the reason.
  *
  * OpenCL C has no OpenMP twin: on the openmp backend a user kernel is

@@ -475,3 +475,68 @@ void fb_cli_print_family(const fb_family *f)
     printf("  model: %s\n", f->model);
     printf("  checked against: %s\n", f->reference);
 }
+
+static fb_status gather_extra(fb_named_file **files, int *n, const fb_named_file *f)
+{
+    fb_named_file *grown = realloc(*files, (size_t)(*n + 1) * sizeof *grown);
+    if (!grown) return fb_error_set(FB_ERR_NOMEM, __FILE__, __LINE__, "out of host memory checking the files");
+    *files = grown;
+    (*files)[(*n)++] = *f;
+    return FB_OK;
+}
+
+/* The values of the options named (those the table declares and the line
+ * gives), appended to files as "--NAME" and path. */
+static fb_status gather_files(const fb_parsed *args, const char *const *options, fb_named_file **files, char **names,
+                              int *n)
+{
+    fb_status status = FB_OK;
+    for (int o = 0; options && options[o]; ++o) {
+        const char *const *values = NULL;
+        int nv = fb_cli_declares(args, options[o]) ? fb_cli_values(args, options[o], &values) : 0;
+        for (int v = 0; v < nv; ++v) {
+            fb_named_file *grown = realloc(*files, (size_t)(*n + 1) * sizeof *grown);
+            if (!grown) FB_FAIL(FB_ERR_NOMEM, "out of host memory checking the files of the command line");
+            *files = grown;
+            names[o] = names[o] ? names[o] : malloc(strlen(options[o]) + 3);
+            if (!names[o]) FB_FAIL(FB_ERR_NOMEM, "out of host memory checking the files of the command line");
+            sprintf(names[o], "--%s", options[o]);
+            (*files)[(*n)++] = (fb_named_file){names[o], values[v]};
+        }
+    }
+fail:
+    return status;
+}
+
+static int count_names(const char *const *options)
+{
+    int n = 0;
+    while (options && options[n])
+        n++;
+    return n;
+}
+
+fb_status fb_cli_check_files(const fb_parsed *args, const char *command, const char *const *inputs,
+                             const char *const *outputs, const fb_named_file *extra_in, int nextra_in,
+                             const fb_named_file *extra_out, int nextra_out)
+{
+    fb_status status = FB_OK;
+    fb_named_file *in = NULL, *out = NULL;
+    int nin = 0, nout = 0, nnames = count_names(inputs) + count_names(outputs);
+    char **names = calloc((size_t)nnames + 1, sizeof *names);
+    if (!names) FB_FAIL(FB_ERR_NOMEM, "out of host memory checking the files of the command line");
+    for (int i = 0; i < nextra_in; ++i)
+        FB_CHECK(gather_extra(&in, &nin, &extra_in[i]));
+    for (int i = 0; i < nextra_out; ++i)
+        FB_CHECK(gather_extra(&out, &nout, &extra_out[i]));
+    FB_CHECK(gather_files(args, inputs, &in, names, &nin));
+    FB_CHECK(gather_files(args, outputs, &out, names + count_names(inputs), &nout));
+    if (nout) status = fb_files_check_distinct(command, in, nin, out, nout);
+fail:
+    for (int i = 0; names && i < nnames; ++i)
+        free(names[i]);
+    free(names);
+    free(in);
+    free(out);
+    return status;
+}

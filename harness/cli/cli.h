@@ -67,6 +67,17 @@ const char *fb_cli_value(const fb_parsed *p, const char *name); /* NULL if absen
 int fb_cli_declares(const fb_parsed *p, const char *name);
 int fb_cli_values(const fb_parsed *p, const char *name, const char *const **values);
 
+/* Before any work: refuses a file an output option names that is one a
+ * file option reads, or another output's (fb_files_check_distinct, by
+ * device and inode). inputs and outputs: option names, NULL-terminated;
+ * every value of a repeated option counts, options the command's table
+ * lacks or the line does not give are skipped; extra_in, extra_out: files
+ * it reads or writes that no option names here (a suite, the default
+ * tuning cache). */
+fb_status fb_cli_check_files(const fb_parsed *args, const char *command, const char *const *inputs,
+                             const char *const *outputs, const fb_named_file *extra_in, int nextra_in,
+                             const fb_named_file *extra_out, int nextra_out);
+
 /* Value parsers that print "flowbench: --NAME: ..." and return FB_ERR_USAGE:
  * "'ten' is not a non-negative integer", "'99999999999' is out of range
  * (at most 1000000000)", "'1e999' is not a finite number". Integers never

@@ -163,6 +163,7 @@ static fb_status learn_noise(const char *path, const char *machine, const fb_com
 {
     fb_status status = FB_OK;
     char left_out[200] = "";
+    size_t stored = 0;
     if (!machine[0]) FB_FAIL(FB_ERR_INPUT, "--learn-noise: NEW has no header record naming its machine");
     if (s->not_learned)
         snprintf(left_out, sizeof left_out,
@@ -173,9 +174,8 @@ static fb_status learn_noise(const char *path, const char *machine, const fb_com
         printf("noise: nothing learned, %s not changed%s\n", path, left_out);
         return FB_OK;
     }
-    FB_CHECK(fb_noise_learn(path, machine, opt->learned));
-    printf("noise: learned the A/A changes of %zu configurations into %s%s\n", json_object_size(opt->learned), path,
-           left_out);
+    FB_CHECK(fb_noise_learn(path, machine, opt->learned, &stored));
+    printf("noise: learned the A/A changes of %zu configurations into %s%s\n", stored, path, left_out);
 fail:
     return status;
 }

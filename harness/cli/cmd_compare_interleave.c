@@ -79,6 +79,25 @@ static void resolve(const char *path, char real[PATH_MAX])
     if (!realpath(path, real)) snprintf(real, PATH_MAX, "%s", path);
 }
 
+/* --junit inside DIR could replace a round's results or the state file
+ * the next run resumes from: refused before any round runs. */
+static fb_status check_junit(const fb_parsed *args, const char *dir)
+{
+    const char *junit = fb_cli_value(args, "junit");
+    char parent[PATH_MAX], real_parent[PATH_MAX], real_dir[PATH_MAX];
+    if (!junit) return FB_OK;
+    snprintf(parent, sizeof parent, "%s", junit);
+    char *slash = strrchr(parent, '/');
+    if (slash)
+        slash[slash == parent] = '\0'; /* "/x" keeps "/" */
+    else
+        snprintf(parent, sizeof parent, ".");
+    if (!realpath(parent, real_parent) || !realpath(dir, real_dir) || strcmp(real_parent, real_dir)) return FB_OK;
+    return fb_error_set(FB_ERR_USAGE, __FILE__, __LINE__,
+                        "compare --interleave: --junit %s is inside the rounds' folder %s: write it elsewhere", junit,
+                        dir);
+}
+
 static fb_status read_args(const fb_parsed *args, interleave *il)
 {
     fb_status status = FB_OK;
@@ -105,6 +124,7 @@ static fb_status read_args(const fb_parsed *args, interleave *il)
     else
         default_dir(il->suite, il->dir, sizeof il->dir);
     snprintf(il->state_path, sizeof il->state_path, "%s/interleave.json", il->dir);
+    FB_CHECK(check_junit(args, il->dir));
 fail:
     return status;
 }

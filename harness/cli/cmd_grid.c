@@ -15,6 +15,7 @@
 #include "families.h"
 #include "grid/heat2d.h"
 #include "plan.h"
+#include "core/guard.h"
 #include "user_kernel_cli.h"
 
 #define DEFAULT_REPEATS 3
@@ -333,6 +334,8 @@ static int run_grid(const fb_parsed *args)
         if (fb_comm_rank() == 0) print_list();
         return 0;
     }
+    FB_CHECK(fb_cli_check_files(args, "grid", (const char *const[]){"kernel-file", "cache", NULL},
+                                (const char *const[]){"out", NULL}, NULL, 0, NULL, 0));
     if (fb_comm_size() == 1 && fb_cli_plan_wanted(args, &plan_kind)) return fb_cli_plan_run(args, &plan_kind);
     if (fb_comm_size() > 1 || fb_cli_value(args, "decomp")) return run_decomposed(args);
     FB_CHECK(read_options(args, &c));
@@ -343,7 +346,10 @@ static int run_grid(const fb_parsed *args)
     FB_CHECK(read_tuned(args, &c, t, problem, &tuning));
     FB_CHECK(c.family->check(problem, &c.run, fb_target_info(t)));
     FB_CHECK(fb_cli_stream_triad(args, t, c.backend, c.run.is_double, &stream_gbs));
+    const fb_family_kernel *k = c.family->kernel(c.run.kernel);
+    fb_cli_guard_run("grid", k->name, k->user, fb_target_info(t)->id, c.run.measure.budget_s);
     run_status = c.family->run(t, problem, &c.run, &rec);
+    fb_guard_done();
     if (run_status != FB_OK && run_status != FB_ERR_CHECK) {
         status = run_status; /* the message is already set */
         goto fail;

@@ -145,7 +145,9 @@ static fb_status check_files(const fb_parsed *args, const solve_opts *o)
     char u[PATH_MAX], w[PATH_MAX];
     snprintf(u, sizeof u, "%s-u.dat", prefix ? prefix : ""); /* as fb_solve_write_profiles names them */
     snprintf(w, sizeof w, "%s-w.dat", prefix ? prefix : "");
-    const fb_named_file inputs[] = {{"--mesh", fb_cli_value(args, "mesh")},
+    const char *mesh = fb_cli_value(args, "mesh");
+    if (!mesh && !strcmp(o->name, "ahmed")) mesh = FB_AHMED_DEFAULT_MESH; /* read though not named */
+    const fb_named_file inputs[] = {{fb_cli_value(args, "mesh") ? "--mesh" : "the default mesh", mesh},
                                     {"--cache", o->plan.tuned ? o->plan.cache : NULL}};
     const fb_named_file outputs[] = {{"--out", fb_cli_value(args, "out")},
                                      {"--vtk", fb_cli_value(args, "vtk")},

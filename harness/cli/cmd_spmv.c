@@ -28,6 +28,7 @@ static const fb_cli_plan_kind plan_kind = {
     .default_kernel = "csr-scalar",
     .single_only = single_only,
 };
+#include "core/guard.h"
 #include "user_kernel_cli.h"
 
 static const fb_option options[] = {
@@ -199,7 +200,7 @@ static void print_resources(FILE *f, const fb_kernel_resources *k)
 
 /* To f: stdout, or stderr when stdout carries the JSON record. */
 static void print_result(FILE *f, const spmv_cli *c, const fb_matrix *m, const fb_spmv_matrix *A,
-                         const fb_device_info *d, const fb_spmv_result *r, double stream_gbs)
+                         const fb_device_info *d, const fb_spmv_result *r, const json_t *rec, double stream_gbs)
 {
     fprintf(f, "spmv %s on %s (%s), %s\n", c->kernel->name, d->id, d->name, c->cfg.is_double ? "double" : "single");
     fprintf(f, "  matrix: %s, %d x %d, %lld stored entries%s\n", m->source, A->shape.nrows, A->shape.ncols,
@@ -216,8 +217,12 @@ static void print_result(FILE *f, const spmv_cli *c, const fb_matrix *m, const f
             100.0 * r->m.stats.median_spread, fb_measurement_verdict(&r->m, verdict, sizeof verdict));
     fprintf(f, "  %.3f GFLOP/s, %.3f GB/s of %.4g model bytes", r->gflops, r->gbs, r->model.min_bytes);
     if (stream_gbs > 0) fprintf(f, " = %.1f%% of stream triad %.2f GB/s", 100.0 * r->gbs / stream_gbs, stream_gbs);
-    fprintf(f, "\n  check: %s (max rel error %.3g, tolerance %.3g)\n", r->checked_ok ? "ok" : "WRONG", r->rel_error,
-            r->tolerance);
+    const char *reason = json_string_value(json_object_get(rec, "reason"));
+    if (!r->checked_ok && reason) /* the record's words: a NaN in y has no relative error to show */
+        fprintf(f, "\n  check: WRONG (%s)\n", reason);
+    else
+        fprintf(f, "\n  check: %s (max rel error %.3g, tolerance %.3g)\n", r->checked_ok ? "ok" : "WRONG", r->rel_error,
+                r->tolerance);
 }
 
 static fb_status write_outputs(const fb_parsed *args, const spmv_cli *c, const fb_device_info *d, json_t *rec,
@@ -333,6 +338,10 @@ fail:
     return status;
 }
 
+/* What spmv reads and writes (fb_cli_check_files). */
+static const char *const inputs[] = {"matrix", "x", "kernel-file", "cache", NULL};
+static const char *const outputs[] = {"out", "y-out", NULL};
+
 static int run_spmv(const fb_parsed *args)
 {
     fb_status status = FB_OK, run_status = FB_OK;
@@ -344,10 +353,13 @@ static int run_spmv(const fb_parsed *args)
         print_list();
         return 0;
     }
+    FB_CHECK(fb_cli_check_files(args, "spmv", inputs, outputs, NULL, 0, NULL, 0));
     if (fb_cli_plan_wanted(args, &plan_kind)) return fb_cli_plan_run(args, &plan_kind);
     FB_CHECK(fb_cli_user_kernel(args, &fb_family_spmv, 0, NULL));
     FB_CHECK(prepare(args, &c, &s));
+    fb_cli_guard_run("spmv", c.kernel->name, c.kernel->user, fb_target_info(s.t)->id, c.cfg.measure.budget_s);
     run_status = c.peer ? fb_peer_run(c.peer, s.t, &s.A, &c.cfg, &s.r) : fb_spmv_run(s.t, &s.A, &c.cfg, &s.r);
+    fb_guard_done();
     if (run_status != FB_OK && run_status != FB_ERR_CHECK) {
         status = run_status; /* the message is already set */
         goto fail;
@@ -358,7 +370,7 @@ static int run_spmv(const fb_parsed *args)
     if (s.tuning) json_object_set(s.rec, "tuning", s.tuning);
     if (c.is_auto) json_object_set_new(s.rec, "auto", fb_spmv_auto_json(&c.choice));
     if (s.counters) json_object_set_new(s.rec, "counters", fb_counters_json(s.counters, s.r.model.min_bytes));
-    print_result(fb_cli_flag(args, "json") ? stderr : stdout, &c, &s.m, &s.A, d, &s.r, s.stream_gbs);
+    print_result(fb_cli_flag(args, "json") ? stderr : stdout, &c, &s.m, &s.A, d, &s.r, s.rec, s.stream_gbs);
     if (c.is_auto) fprintf(fb_cli_flag(args, "json") ? stderr : stdout, "  auto: %s\n", c.choice.why);
     print_counters(fb_cli_flag(args, "json") ? stderr : stdout, json_object_get(s.rec, "counters"));
     fb_cli_print_energy(fb_cli_flag(args, "json") ? stderr : stdout, NULL, json_object_get(s.rec, "energy"));

@@ -102,6 +102,9 @@ static fb_status prepare(const fb_parsed *args, fb_sweep_options *o, fb_suite *s
                          char *cache_path, size_t cache_len)
 {
     fb_status status = FB_OK;
+    const fb_named_file suite_file = {"SUITE", args->positional[0]};
+    FB_CHECK(fb_cli_check_files(args, "sweep", (const char *const[]){"cache", NULL}, (const char *const[]){"out", NULL},
+                                &suite_file, 1, NULL, 0));
     FB_CHECK(fb_cli_int(args, "limit", 0, &o->limit));
     if (fb_cli_value(args, "limit") && o->limit < 1)
         FB_FAIL(FB_ERR_USAGE, "--limit: must be at least 1 (leave it out to run the whole plan)");
@@ -211,7 +214,8 @@ const fb_command fb_cmd_sweep = {
                    "Ctrl-C stops cleanly (twice: at once) and prints the command that continues:\n"
                    "--resume runs only what FILE lacks. FILE's header records --backend, --tuned,\n"
                    "--cache, --counters, --repeat, --shard and --filter; --resume with others is refused (exit 2).\n"
-                   "--dry-run lists the plan and what would be pruned, and runs nothing.\n"
+                   "--dry-run lists the plan and what would be pruned, and runs nothing; with --resume,\n"
+                   "only the configurations FILE lacks.\n"
                    "--repeat N runs the plan N times, round after round (the stream reference\n"
                    "too): for CI gates, whose noise is between runs, not between samples.\n"
                    "Exit 1 if any configuration failed to run (failed, build-error, launch-error,\n"

@@ -417,6 +417,8 @@ static fb_status open_inputs(const fb_parsed *args, tune_cli *c)
     fb_status status = FB_OK;
     const char *backend = fb_cli_value(args, "backend") ? fb_cli_value(args, "backend") : "openmp";
     FB_CHECK(read_options(args, c));
+    if (!fb_cli_flag(args, "no-cache") && !fb_cli_value(args, "replay"))
+        FB_CHECK(fb_cache_check(c->cache_path)); /* stored into after the search: refused before it */
     if (fb_cli_value(args, "replay")) FB_CHECK(fb_results_load(fb_cli_value(args, "replay"), &c->replay));
     c->rq.replay = c->replay;
     FB_CHECK(c->rq.family->problem_open(c->problem, &c->rq.problem));
@@ -529,6 +531,18 @@ fail:
 
 /* ---- the command ---- */
 
+/* What tune reads and writes: --out is none of its inputs, nor the cache
+ * it stores the best point in (fb_cli_check_files). */
+static fb_status check_files(const fb_parsed *args)
+{
+    static const char *const inputs[] = {"matrix", "kernel-file", "prior", "replay", NULL};
+    char cache[1024];
+    fb_cache_path(fb_cli_value(args, "cache"), cache, sizeof cache);
+    const fb_named_file stored = {fb_cli_value(args, "cache") ? "--cache" : "the tuning cache", cache};
+    int writes_cache = !fb_cli_flag(args, "no-cache") && !fb_cli_value(args, "replay");
+    return fb_cli_check_files(args, "tune", inputs, (const char *const[]){"out", NULL}, NULL, 0, &stored, writes_cache);
+}
+
 static int run_tune(const fb_parsed *args)
 {
     fb_status status = FB_OK;
@@ -538,6 +552,7 @@ static int run_tune(const fb_parsed *args)
     if (wants_solver(args)) return run_solver(args);
     memset(&c, 0, sizeof c);
     memset(&o, 0, sizeof o);
+    FB_CHECK(check_files(args));
     FB_CHECK(open_inputs(args, &c));
     fprintf(stderr, "tuning %s (%s)...\n", c.rq.family->kernel(c.rq.kernel)->name,
             c.replay ? "costs from the recorded sweep" : "each point measured and checked");

@@ -137,8 +137,12 @@ static fb_status read_problems(const fb_parsed *args, const fb_cli_plan_kind *ki
     const char *const *specs;
     int n = fb_cli_values(args, kind->problem_option, &specs);
     if (n < 1) FB_FAIL(FB_ERR_USAGE, "%s: --%s is required", kind->command, kind->problem_option);
-    for (int i = 0; i < n; ++i)
+    for (int i = 0; i < n; ++i) {
         if (c->family->problem_parse) FB_CHECK(c->family->problem_parse(specs[i]));
+        for (int j = 0; j < i; ++j) /* the plan would count it twice and the sweep run it once */
+            if (!strcmp(specs[i], specs[j]))
+                FB_FAIL(FB_ERR_USAGE, "--%s: %s is given twice", kind->problem_option, specs[i]);
+    }
     FB_CHECK(copy_list(specs, n, &c->matrices));
     c->nmatrices = n;
 fail:
@@ -215,12 +219,19 @@ static void print_kernel_plan(const fb_suite_case *c, int k)
     printf("%s = %lld point%s\n", shown ? "" : " the default point", (long long)points, points == 1 ? "" : "s");
 }
 
-static void print_plan(const fb_suite *s, const char *out)
+/* The kernel points of the plan's one case, all kernels together. */
+static int64_t plan_points(const fb_suite_case *c)
 {
-    const fb_suite_case *c = &s->cases[0];
     int64_t points = 0;
     for (int k = 0; k < c->nkernels; ++k)
         points += fb_suite_point_count(c, c->kernels[k]);
+    return points;
+}
+
+static void print_plan(const fb_suite *s, const char *out)
+{
+    const fb_suite_case *c = &s->cases[0];
+    int64_t points = plan_points(c);
     printf("plan: %lld configuration%s = %d problem%s x %lld kernel point%s, on %s, %s; records in %s\n",
            (long long)(points * c->nmatrices), points * c->nmatrices == 1 ? "" : "s", c->nmatrices,
            c->nmatrices == 1 ? "" : "s", (long long)points, points == 1 ? "" : "s", c->backends[0],
@@ -315,11 +326,29 @@ fail:
     return status;
 }
 
+/* The sweep's size limit, said in the command's terms: the sweep's own
+ * message names a suite's line and `sweep --max-points`, which a command
+ * line has neither of. */
+static fb_status check_size(const fb_suite *s, const fb_sweep_options *o)
+{
+    fb_status status = fb_sweep_check_size(s, o);
+    const fb_suite_case *c = &s->cases[0];
+    if (status != FB_OK)
+        FB_FAIL(status,
+                "%s: the command line plans %lld configurations (%d problem%s x %lld kernel points), more than the "
+                "limit of %lld: give fewer values in --param, or put them in a suite and run sweep --max-points N",
+                s->name, (long long)(plan_points(c) * c->nmatrices), c->nmatrices, c->nmatrices == 1 ? "" : "s",
+                (long long)plan_points(c),
+                (long long)(o->max_points > 0 ? o->max_points : FB_SUITE_MAX_POINTS_DEFAULT));
+fail:
+    return status;
+}
+
 static fb_status run_plan(const fb_parsed *args, const fb_suite *s, fb_sweep_options *o, const char *problem_key)
 {
     fb_status status = FB_OK;
     fb_sweep_summary sum;
-    FB_CHECK(fb_sweep_check_size(s, o));
+    FB_CHECK(check_size(s, o));
     FB_CHECK(fb_suite_check_problems(s));
     print_plan(s, fb_cli_flag(args, "dry-run") ? "none (--dry-run)" : fb_cli_value(args, "out"));
     if (fb_cli_flag(args, "dry-run")) return fb_sweep_dry_run(s, o, stdout);

@@ -243,6 +243,7 @@ fb_status fb_solve_plan_read(const fb_parsed *args, const char *const *backends,
     fb_cache_path(fb_cli_value(args, "cache"), plan->cache, sizeof plan->cache);
     snprintf(plan->out, sizeof plan->out, "%s", fb_cli_value(args, "out") ? fb_cli_value(args, "out") : "");
     FB_CHECK(check_modes(args, backends, nbackends, compare, plan));
+    if (plan->tune) FB_CHECK(fb_cache_check(plan->cache)); /* stored into after the sweep: refused before it */
     FB_CHECK(read_points(args, plan));
     if (plan->sweep) FB_CHECK(check_sweep(args, nbackends, compare));
     return FB_OK;

@@ -130,6 +130,21 @@ static void use_prediction(const fb_prior_prediction *pr, const fb_family_kernel
                  left_out ? " itself left out" : "");
 }
 
+/* The first axis whose value in p the kernel's space does not hold (its
+ * default aside: an axis the prior lacks takes it), or -1. The search
+ * would start at the nearest point instead, which the start line did not
+ * name, and never evaluate the one it did. */
+static int axis_outside_space(const fb_family_kernel *k, const fb_param_point *p)
+{
+    for (int a = 0; a < k->nparams; ++a) {
+        int in = p->values[a] == k->params[a].def;
+        for (int v = 0; v < k->params[a].nvalues && !in; ++v)
+            in = p->values[a] == k->params[a].values[v];
+        if (!in) return a;
+    }
+    return -1;
+}
+
 static double rank_point(void *ctx, const fb_param_point *point)
 {
     const fb_tune_start *s = ctx;
@@ -142,6 +157,7 @@ static fb_status predict(const fb_tune_request *rq, const char *path, start_mode
     const json_t *problem = rq->family->problem_json(rq->problem);
     const char *hash = fb_json_str(problem, "hash"), *left_out = NULL;
     char why[1400];
+    int outside;
     fb_prior_query *q = &out->query;
     *q = (fb_prior_query){.kernel = k->name,
                           .precision = rq->is_double ? "double" : "single",
@@ -161,6 +177,11 @@ static fb_status predict(const fb_tune_request *rq, const char *path, start_mode
     if (!out->prediction.found) {
         snprintf(why, sizeof why, "%s has no landscape of %s in %s precision%s", path, k->name, q->precision,
                  left_out ? " but the replayed matrix's" : "");
+        return use_default(mode, why, out);
+    }
+    if ((outside = axis_outside_space(k, &out->prediction.point)) >= 0) {
+        snprintf(why, sizeof why, "%s predicts %s=%d, which is not in %s's space", path, k->params[outside].name,
+                 out->prediction.point.values[outside], k->name);
         return use_default(mode, why, out);
     }
     use_prediction(&out->prediction, k, path, left_out, out);

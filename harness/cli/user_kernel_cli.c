@@ -2,13 +2,12 @@
  * (user_kernel_cli.h). */
 #include "user_kernel_cli.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench/user_kernel.h"
+#include "core/guard.h"
 
 /* "NAME=V1,V2,..." into name and values (at most FB_MAX_PARAM_VALUES + 1,
  * so that the registration can say there are too many). */
@@ -20,18 +19,15 @@ static fb_status read_param(const char *text, char *name, size_t name_len, int *
     if (!eq || eq == text) FB_FAIL(FB_ERR_USAGE, "--param: '%s' is not NAME=V1,V2,...", text);
     snprintf(name, name_len, "%.*s", (int)(eq - text), text);
     for (at = eq + 1;; ++at) {
-        char *end = NULL;
-        errno = 0;
-        long long v = strtoll(at, &end, 10);
-        if (end == at || (*end && *end != ','))
-            FB_FAIL(FB_ERR_USAGE, "--param: %s: '%.*s' is not an integer", name, (int)strcspn(at, ","), at);
-        if (errno == ERANGE || v < INT_MIN || v > INT_MAX)
-            FB_FAIL(FB_ERR_USAGE, "--param: %s: %.*s is out of range (%d..%d)", name, (int)(end - at), at, INT_MIN,
-                    INT_MAX);
+        size_t len = strcspn(at, ",");
+        int v;
+        char why[160];
+        /* the one rule for a value (params.h), a single one as a list's */
+        if (fb_param_value_parse(at, len, &v, why, sizeof why)) FB_FAIL(FB_ERR_USAGE, "--param: %s: %s", name, why);
         for (int i = 0; i < *n; ++i)
-            if (values[i] == (int)v) FB_FAIL(FB_ERR_USAGE, "--param: %s: the value %lld is listed twice", name, v);
-        if (*n <= FB_MAX_PARAM_VALUES) values[(*n)++] = (int)v;
-        at = end;
+            if (values[i] == v) FB_FAIL(FB_ERR_USAGE, "--param: %s: the value %d is listed twice", name, v);
+        if (*n <= FB_MAX_PARAM_VALUES) values[(*n)++] = v;
+        at += len;
         if (!*at) break;
     }
 fail:
@@ -85,4 +81,15 @@ fb_status fb_cli_user_kernel(const fb_parsed *args, const fb_family *f, int para
 fail:
     if (kernel) *kernel = index;
     return status;
+}
+
+void fb_cli_guard_run(const char *command, const char *kernel, const struct fb_user_kernel *user, const char *device,
+                      double budget_s)
+{
+    char work[1600];
+    if (user)
+        snprintf(work, sizeof work, "kernel %s of %s (%s on %s)", kernel, user->path, command, device);
+    else
+        snprintf(work, sizeof work, "kernel %s (%s on %s)", kernel, command, device);
+    fb_guard_begin(work, 60.0 + 4.0 * budget_s, NULL);
 }

@@ -42,4 +42,12 @@
  * registration refuses (FB_ERR_INPUT for a file that cannot be read). */
 fb_status fb_cli_user_kernel(const fb_parsed *args, const fb_family *f, int params_need_file, int *kernel);
 
+/* One run of a kernel (a user's, or a built-in: user NULL) on device begins, in a
+ * guarded process (core/guard.h): should it crash or not return within a
+ * minute plus four times the measurement's budget, the guard names it
+ * ("kernel NAME of FILE (spmv on opencl:0.0)") and how it ended, exit 3.
+ * fb_guard_done ends it. */
+void fb_cli_guard_run(const char *command, const char *kernel, const struct fb_user_kernel *user, const char *device,
+                      double budget_s);
+
 #endif

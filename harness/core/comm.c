@@ -21,7 +21,7 @@ static struct {
 } comm = {.size = 1, .local_size = 1, .library = "none"};
 
 /* The variables each launcher sets in the processes it starts. */
-static int launched_size(void)
+int fb_comm_launched(void)
 {
     static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE", "MPI_LOCALNRANKS"};
     for (size_t k = 0; k < sizeof vars / sizeof *vars; ++k) {
@@ -53,7 +53,7 @@ fb_status fb_comm_init(int *argc, char ***argv)
 {
     fb_status status = FB_OK;
     set_host();
-    int launched = launched_size();
+    int launched = fb_comm_launched();
 #ifdef FB_HAVE_MPI
     if (launched > 0 && !getenv("FLOWBENCH_NO_MPI")) {
         int provided;

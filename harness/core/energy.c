@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "measure.h"
+#include "clock.h"
 
 fb_status fb_energy_meter_new(fb_energy_meter **out)
 {
@@ -124,6 +124,8 @@ static void read_now(fb_energy_meter *m)
     memset(&s, 0, sizeof s);
     m->read(m->impl, &s);
     s.t = fb_now();
+    if (s.joules_invalid[0] && !m->window_invalid[0])
+        snprintf(m->window_invalid, sizeof m->window_invalid, "%s", s.joules_invalid);
     if (s.has_watts && m->last.has_watts) m->integral_j += 0.5 * (s.watts + m->last.watts) * (s.t - m->last.t);
     track(m, &s);
     m->last = s;
@@ -141,6 +143,7 @@ void fb_energy_start(fb_energy_meter *m)
     if (!m->read) return;
     read_now(m);
     m->first = m->last;
+    m->window_invalid[0] = '\0'; /* what the start read found is before the window */
 }
 
 void fb_energy_poll(fb_energy_meter *m)
@@ -157,6 +160,10 @@ static void window_joules(fb_energy_meter *m)
     r->state = FB_ENERGY_UNAVAILABLE;
     if (m->unavailable[0]) {
         snprintf(r->unavailable, sizeof r->unavailable, "%s", m->unavailable);
+        return;
+    }
+    if (m->window_invalid[0]) {
+        snprintf(r->unavailable, sizeof r->unavailable, "%s", m->window_invalid);
         return;
     }
     if (strcmp(m->method, "counter") == 0 && a->has_joules && b->has_joules) {

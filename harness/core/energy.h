@@ -29,7 +29,9 @@
 
 #include "status.h"
 
-#define FB_ENERGY_DOMAINS_MAX 8
+/* RAPL zones one meter sums (package and DRAM zones: a 32-socket host has
+ * 64); a host with more has no joules rather than a sum of some of them. */
+#define FB_ENERGY_DOMAINS_MAX 64
 /* Minimum windows (seconds) and how to override them: docs/measurement.md. */
 #define FB_ENERGY_NVML_WINDOW_S 1.0
 #define FB_ENERGY_RAPL_WINDOW_S 0.1

@@ -25,6 +25,7 @@ typedef struct fb_energy_sample {
     double cpu_mhz;
     int has_procs; /* NVML: processes with a compute context on the GPU, this one included */
     unsigned procs;
+    char joules_invalid[320]; /* why the joules since the previous read are unknown; "" when known */
 } fb_energy_sample;
 
 struct fb_energy_meter {
@@ -46,6 +47,7 @@ struct fb_energy_meter {
     double integral_j; /* trapezoids of the power reads */
     double last_poll;
     fb_energy_reading r;
+    char window_invalid[320]; /* the first joules_invalid read in the window: it has no joules */
 };
 
 /* A meter with no source yet (source "none", nothing readable). */

@@ -7,7 +7,10 @@
  * adds the difference to the last one (plus the range when it went back),
  * so a window survives wraps as long as reads come more often than one wrap
  * (minutes at a server's power: measure.c reads after every sample, at most
- * every FB_ENERGY_POLL_S).
+ * every FB_ENERGY_POLL_S). A counter that goes back with no range to
+ * unwrap it at leaves its window without joules (the reason in the record),
+ * never with a negative count. Only regular files are read, as sysfs
+ * attributes are: anything else in the tree is refused, naming it.
  *
  * Package zones (intel-rapl:P, named package-P) and their DRAM subzones
  * (intel-rapl:P:M named dram) are summed; core and uncore are parts of the
@@ -17,11 +20,16 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define FREQ_READS 32
+/* read_text's answer for a path that is there but is not a regular file. */
+#define NOT_REGULAR (-1)
 
 typedef struct rapl_domain {
     char path[600]; /* .../energy_uj */
@@ -35,36 +43,60 @@ typedef struct rapl_impl {
     char (*freq)[600]; /* .../cpuN/cpufreq/scaling_cur_freq */
 } rapl_impl;
 
+/* A zone that counts: its domain (package-P, dram-P) and its entry. */
+typedef struct rapl_zone {
+    char domain[32], entry[64];
+} rapl_zone;
+
 static const char *root_of(const char *env, const char *dflt)
 {
     const char *r = getenv(env);
     return r && *r ? r : dflt;
 }
 
-/* A number from a sysfs file; 0 and errno set when it cannot be read. */
+/* The first line of a sysfs file into buf: 0, or why not (an errno value,
+ * or NOT_REGULAR). Only regular files are read, as every sysfs attribute
+ * is one: a FIFO planted in a tree ($FLOWBENCH_POWERCAP_ROOT) blocked the
+ * meter forever. Opened with O_NONBLOCK, so that opening one cannot block
+ * before the check. */
+static int read_text(const char *path, char *buf, size_t len)
+{
+    struct stat st;
+    ssize_t n = 0;
+    int err = 0, fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    buf[0] = '\0';
+    if (fd < 0) return errno;
+    if (fstat(fd, &st) != 0)
+        err = errno;
+    else if (!S_ISREG(st.st_mode))
+        err = NOT_REGULAR;
+    else if ((n = read(fd, buf, len - 1)) < 0)
+        err = errno;
+    close(fd);
+    if (err) return err;
+    buf[n] = '\0';
+    buf[strcspn(buf, "\r\n")] = '\0';
+    return 0;
+}
+
+static const char *read_error(int err) { return err == NOT_REGULAR ? "not a regular file" : strerror(err); }
+
+/* A number from a sysfs file: 0, or why not (read_text's, or EINVAL). */
 static int read_number(const char *path, double *out)
 {
-    FILE *f = fopen(path, "r");
+    char text[64];
     unsigned long long v = 0;
-    int ok = f && fscanf(f, "%llu", &v) == 1;
-    if (f) fclose(f);
-    if (f && !ok) errno = EINVAL;
+    int err = read_text(path, text, sizeof text);
+    *out = 0;
+    if (err) return err;
+    if (sscanf(text, "%llu", &v) != 1) return EINVAL;
     *out = (double)v;
-    return ok;
+    return 0;
 }
 
-static void read_line(const char *path, char *buf, size_t len)
+static int cmp_zone(const void *a, const void *b)
 {
-    FILE *f = fopen(path, "r");
-    buf[0] = '\0';
-    if (!f) return;
-    if (fgets(buf, (int)len, f)) buf[strcspn(buf, "\r\n")] = '\0';
-    fclose(f);
-}
-
-static int cmp_domain(const void *a, const void *b)
-{
-    return strcmp(((const char(*)[32])a)[0], ((const char(*)[32])b)[0]);
+    return strcmp(((const rapl_zone *)a)->domain, ((const rapl_zone *)b)->domain);
 }
 
 /* The zone entry `name` (intel-rapl:P or intel-rapl:P:M) as a domain, or 0. */
@@ -73,7 +105,7 @@ static int zone_domain(const char *root, const char *name, char *domain, size_t 
     char path[600], zone[64];
     int p, m;
     snprintf(path, sizeof path, "%s/%s/name", root, name);
-    read_line(path, zone, sizeof zone);
+    if (read_text(path, zone, sizeof zone)) return 0;
     if (sscanf(name, "intel-rapl:%d:%d", &p, &m) == 2) {
         if (strcmp(zone, "dram") != 0) return 0;
         snprintf(domain, len, "dram-%d", p);
@@ -84,54 +116,79 @@ static int zone_domain(const char *root, const char *name, char *domain, size_t 
     return 1;
 }
 
-/* Finds the zones and reads each once (the origin of the window's totals).
- * Returns 0 with the reason in m->unavailable when there is nothing to read. */
+/* Every zone that counts in dir, all counted, the first `room` kept. */
+static int list_zones(DIR *dir, const char *root, rapl_zone *z, int room)
+{
+    struct dirent *e;
+    rapl_zone one;
+    int n = 0;
+    while ((e = readdir(dir)))
+        if (strncmp(e->d_name, "intel-rapl:", 11) == 0 && zone_domain(root, e->d_name, one.domain, sizeof one.domain)) {
+            snprintf(one.entry, sizeof one.entry, "%.63s", e->d_name);
+            if (n < room) z[n] = one;
+            n++;
+        }
+    return n;
+}
+
+/* Reads zone i once (the origin of the window's totals) and its range.
+ * Returns 0 with the reason in m->unavailable when it cannot be read. */
+static int open_zone(fb_energy_meter *m, rapl_impl *r, const char *root, const rapl_zone *z, int i)
+{
+    rapl_domain *d = &r->d[i];
+    char path[600];
+    int err;
+    snprintf(d->path, sizeof d->path, "%s/%s/energy_uj", root, z->entry);
+    if ((err = read_number(d->path, &d->last_uj))) {
+        snprintf(m->unavailable, sizeof m->unavailable, "RAPL: %.160s: %s%s", d->path, read_error(err),
+                 err == EACCES ? " (root only since Linux 5.10; run as root or make energy_uj readable)" : "");
+        return 0;
+    }
+    snprintf(path, sizeof path, "%s/%s/max_energy_range_uj", root, z->entry);
+    if ((err = read_number(path, &d->range_uj)) == NOT_REGULAR) {
+        snprintf(m->unavailable, sizeof m->unavailable, "RAPL: %.160s: not a regular file", path);
+        return 0;
+    }
+    if (err) d->range_uj = 0; /* no wrap correction: a counter that goes back leaves its window without joules */
+    snprintf(m->domain[i], sizeof m->domain[i], "%s", z->domain);
+    return 1;
+}
+
+/* Finds the zones and reads each once. Every zone is summed, in the order
+ * of their domain names (dram-0, package-0, ...: records and paths follow
+ * it, whatever order readdir gives); a host with more than
+ * FB_ENERGY_DOMAINS_MAX has no joules, as a sum of some would undercount
+ * it. Returns 0 with the reason in m->unavailable when there is nothing
+ * to read. */
 static int find_zones(fb_energy_meter *m, rapl_impl *r)
 {
     const char *root = root_of("FLOWBENCH_POWERCAP_ROOT", "/sys/class/powercap");
-    char names[FB_ENERGY_DOMAINS_MAX][32], entries[FB_ENERGY_DOMAINS_MAX][64];
-    int n = 0;
+    rapl_zone z[FB_ENERGY_DOMAINS_MAX];
+    int n;
     DIR *dir = opendir(root);
-    struct dirent *e;
     if (!dir) {
         snprintf(m->unavailable, sizeof m->unavailable,
                  "RAPL: %s: %s (no powercap interface: virtual machines rarely expose RAPL)", root, strerror(errno));
         return 0;
     }
-    while ((e = readdir(dir)) && n < FB_ENERGY_DOMAINS_MAX)
-        if (strncmp(e->d_name, "intel-rapl:", 11) == 0 && zone_domain(root, e->d_name, names[n], sizeof names[n]))
-            snprintf(entries[n++], sizeof entries[0], "%.63s", e->d_name);
+    n = list_zones(dir, root, z, FB_ENERGY_DOMAINS_MAX);
     closedir(dir);
     if (!n) {
         snprintf(m->unavailable, sizeof m->unavailable, "RAPL: no package zone (intel-rapl:N named package-N) in %s",
                  root);
         return 0;
     }
-    for (int i = 0; i < n; ++i) {
-        rapl_domain *d = &r->d[i];
-        char path[600];
-        snprintf(d->path, sizeof d->path, "%s/%s/energy_uj", root, entries[i]);
-        if (!read_number(d->path, &d->last_uj)) {
-            snprintf(m->unavailable, sizeof m->unavailable, "RAPL: %.160s: %s%s", d->path, strerror(errno),
-                     errno == EACCES ? " (root only since Linux 5.10; run as root or make energy_uj readable)" : "");
-            return 0;
-        }
-        snprintf(path, sizeof path, "%s/%s/max_energy_range_uj", root, entries[i]);
-        if (!read_number(path, &d->range_uj)) d->range_uj = 0; /* no wrap correction */
-        snprintf(m->domain[i], sizeof m->domain[i], "%s", names[i]);
+    if (n > FB_ENERGY_DOMAINS_MAX) {
+        snprintf(m->unavailable, sizeof m->unavailable,
+                 "RAPL: %d package and DRAM zones in %.200s, more than the %d one meter sums (some alone would "
+                 "undercount the host)",
+                 n, root, FB_ENERGY_DOMAINS_MAX);
+        return 0;
     }
+    qsort(z, (size_t)n, sizeof *z, cmp_zone);
+    for (int i = 0; i < n; ++i)
+        if (!open_zone(m, r, root, &z[i], i)) return 0;
     r->ndomains = m->ndomains = n;
-    /* a stable order in records: dram-0, package-0, ... (the paths follow) */
-    for (int i = 1; i < n; ++i)
-        for (int j = i; j > 0 && cmp_domain(m->domain[j - 1], m->domain[j]) > 0; --j) {
-            char t[32];
-            rapl_domain td = r->d[j];
-            memcpy(t, m->domain[j], sizeof t);
-            memcpy(m->domain[j], m->domain[j - 1], sizeof t);
-            memcpy(m->domain[j - 1], t, sizeof t);
-            r->d[j] = r->d[j - 1];
-            r->d[j - 1] = td;
-        }
     return 1;
 }
 
@@ -146,6 +203,7 @@ static fb_status find_cpus(fb_energy_meter *m, rapl_impl *r)
     char tail;
     while (dir && (e = readdir(dir))) {
         double khz;
+        int err;
         if (sscanf(e->d_name, "cpu%d%c", &cpu, &tail) != 1) continue;
         if (r->ncpus == cap) {
             char(*grown)[600] = realloc(r->freq, (size_t)(cap = 2 * cap + 16) * sizeof *grown);
@@ -153,7 +211,13 @@ static fb_status find_cpus(fb_energy_meter *m, rapl_impl *r)
             r->freq = grown;
         }
         snprintf(r->freq[r->ncpus], sizeof r->freq[0], "%s/%s/cpufreq/scaling_cur_freq", root, e->d_name);
-        if (read_number(r->freq[r->ncpus], &khz)) r->ncpus++;
+        if (!(err = read_number(r->freq[r->ncpus], &khz))) r->ncpus++;
+        if (err == NOT_REGULAR) { /* not sysfs: none of the tree is trusted */
+            snprintf(m->throttle_unavailable, sizeof m->throttle_unavailable,
+                     "CPU frequency: %.250s: not a regular file", r->freq[r->ncpus]);
+            r->ncpus = 0;
+            goto fail;
+        }
     }
     if (!r->ncpus)
         snprintf(m->throttle_unavailable, sizeof m->throttle_unavailable,
@@ -165,6 +229,23 @@ fail:
     return status;
 }
 
+/* Adds what a zone counted since its last read. A counter that went back
+ * wrapped at its range; with no range, or back by more than it, what it
+ * counted is unknown: nothing is added and the sample says why, so the
+ * window holding this read has no joules rather than negative ones. */
+static void advance(rapl_domain *d, double now, fb_energy_sample *s)
+{
+    double delta = now - d->last_uj;
+    if (delta < 0 && d->range_uj > 0) delta += d->range_uj; /* the counter wrapped */
+    if (delta < 0 && !s->joules_invalid[0])
+        snprintf(s->joules_invalid, sizeof s->joules_invalid,
+                 "RAPL: %.150s went back from %llu to %llu uJ, more than its max_energy_range_uj (%llu, 0: none) "
+                 "explains: the window's joules are unknown",
+                 d->path, (unsigned long long)d->last_uj, (unsigned long long)now, (unsigned long long)d->range_uj);
+    d->total_uj += delta > 0 ? delta : 0;
+    d->last_uj = now;
+}
+
 static void read_rapl(void *impl, fb_energy_sample *s)
 {
     rapl_impl *r = impl;
@@ -173,14 +254,11 @@ static void read_rapl(void *impl, fb_energy_sample *s)
     for (int i = 0; i < r->ndomains; ++i) {
         rapl_domain *d = &r->d[i];
         double now;
-        if (!read_number(d->path, &now)) {
+        if (read_number(d->path, &now)) {
             ok = 0;
             continue;
         }
-        double delta = now - d->last_uj;
-        if (delta < 0 && d->range_uj > 0) delta += d->range_uj; /* the counter wrapped */
-        d->total_uj += delta;
-        d->last_uj = now;
+        advance(d, now, s);
         s->domain_joules[i] = d->total_uj / 1e6; /* divided: whole joules stay exact */
         sum += s->domain_joules[i];
     }
@@ -190,7 +268,7 @@ static void read_rapl(void *impl, fb_energy_sample *s)
      * a node of 256 CPUs read every poll would spend the window reading */
     const int stride = (r->ncpus + FREQ_READS - 1) / FREQ_READS;
     for (int i = 0; i < r->ncpus; i += stride)
-        if (read_number(r->freq[i], &khz)) mean += (khz * 1e-3 - mean) / ++cpus;
+        if (!read_number(r->freq[i], &khz)) mean += (khz * 1e-3 - mean) / ++cpus;
     s->has_cpu = cpus > 0;
     s->cpu_mhz = mean;
 }

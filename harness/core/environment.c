@@ -3,6 +3,7 @@
  * the wait-policy decision made at start (contention.h). */
 #include "contention.h"
 
+#include "files.h"
 #include "measure.h"
 
 #include <omp.h>
@@ -94,7 +95,9 @@ static json_t *governor(void)
     const char *root = getenv("FLOWBENCH_CPUFREQ_ROOT");
     char path[512], value[64] = "";
     snprintf(path, sizeof path, "%s/cpu0/cpufreq/scaling_governor", root && *root ? root : "/sys/devices/system/cpu");
-    FILE *f = fopen(path, "r");
+    FILE *f = NULL;
+    /* a regular file only (files.h): a FIFO in its place would block the run forever */
+    if (fb_file_fopen_read_if_exists(path, "the CPU governor", &f) != FB_OK) f = NULL;
     if (f && fgets(value, sizeof value, f)) value[strcspn(value, "\n")] = '\0';
     if (f) fclose(f);
     return *value ? json_string(value) : json_null();

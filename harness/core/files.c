@@ -233,7 +233,10 @@ static fb_status check_output(const char *command, const fb_named_file *f, const
     fb_status status = FB_OK;
     file_id out;
     char other[PATH_MAX + 4];
+    struct stat st;
     int i, j;
+    /* no writer can replace a directory: say so before the work, not after it */
+    if (f->path && stat(f->path, &st) == 0 && S_ISDIR(st.st_mode)) FB_FAIL(FB_ERR_INPUT, "%s: is a directory", f->path);
     if (!f->path || !identify(f->path, 1, &out)) return FB_OK; /* the writer says what is wrong */
     if ((i = find_same(&out, inputs, ninputs, 0)) >= 0) {
         spelled(f->path, inputs[i].path, other, sizeof other);

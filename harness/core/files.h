@@ -85,8 +85,10 @@ typedef struct fb_named_file {
  * spelled differently). The same file is the same device and inode
  * (stat), not the same name: ./R and R, a symbolic link and a hard link
  * are all caught; an output that does not exist yet is compared by its
- * folder's device and inode and its own name. An input that cannot be
- * stat'ed is left to its reader to refuse. */
+ * folder's device and inode and its own name. An output that is a
+ * directory is refused here too (FB_ERR_INPUT "PATH: is a directory", as
+ * its writer would say after the work). An input that cannot be stat'ed is
+ * left to its reader to refuse. */
 fb_status fb_files_check_distinct(const char *command, const fb_named_file *inputs, int ninputs,
                                   const fb_named_file *outputs, int noutputs);
 

@@ -94,12 +94,32 @@ fail:
     return status;
 }
 
+/* name as the inside of a string literal: a '"' or '\\' escaped and a
+ * control character (a newline) in octal, so that a user's file name
+ * cannot end the directive and start a line of code of its own. -1 when it
+ * does not fit. */
+static int quote_name(const char *name, char *out, size_t len)
+{
+    size_t n = 0;
+    for (const unsigned char *c = (const unsigned char *)name; *c; ++c) {
+        if (n + 5 >= len) return -1; /* room for an escape and the NUL */
+        if (*c == '"' || *c == '\\') out[n++] = '\\';
+        if (*c < 0x20 || *c == 0x7f)
+            n += (size_t)snprintf(out + n, len - n, "\\%03o", *c);
+        else
+            out[n++] = (char)*c;
+    }
+    out[n] = '\0';
+    return 0;
+}
+
 /* What follows is line `line` of file `name`, for the compiler's messages. */
 static fb_status append_line_directive(program_text *p, int line, const char *name)
 {
     fb_status status = FB_OK;
-    char directive[600];
-    int n = snprintf(directive, sizeof directive, "#line %d \"%s\"\n", line, name);
+    char directive[4128], quoted[4100]; /* a 1023-byte path escaped whole */
+    int n = quote_name(name, quoted, sizeof quoted);
+    if (n == 0) n = snprintf(directive, sizeof directive, "#line %d \"%s\"\n", line, quoted);
     if (n < 0 || (size_t)n >= sizeof directive) FB_FAIL(FB_ERR_INPUT, "kernel source name too long: %.80s...", name);
     FB_CHECK(append(p, directive, (size_t)n));
 fail:

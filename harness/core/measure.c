@@ -6,14 +6,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-double fb_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 fb_measure_config fb_measure_defaults(void)
 {

@@ -9,6 +9,7 @@
 #ifndef FB_MEASURE_H
 #define FB_MEASURE_H
 
+#include "clock.h" /* fb_now: the measurement's clock, which its callers time with too */
 #include "contention.h"
 #include "energy.h"
 #include "interrupt.h"
@@ -93,8 +94,5 @@ void fb_measurement_judge(fb_measurement *m);
 const char *fb_measurement_verdict(const fb_measurement *m, char *buf, size_t len);
 
 const char *fb_stop_reason_name(fb_stop_reason r);
-
-/* Monotonic clock in seconds. */
-double fb_now(void);
 
 #endif

@@ -156,7 +156,7 @@ double fb_tet_gradients(const fb_mesh *m, int64_t t, double g[4][3])
     return det / 6.0;
 }
 
-static fb_status check_volumes(const fb_mesh *m)
+fb_status fb_mesh_check_volumes(const fb_mesh *m)
 {
     fb_status status = FB_OK;
     int bad = m->ntets;
@@ -214,7 +214,7 @@ fb_status fb_mesh_laplacian(const fb_mesh *m, fb_csr *out)
     fb_status status = FB_OK;
     incidence inc = {0};
     memset(out, 0, sizeof *out);
-    FB_CHECK(check_volumes(m));
+    FB_CHECK(fb_mesh_check_volumes(m));
     FB_CHECK(build_incidence(m, &inc));
     FB_CHECK(pattern(m, &inc, out));
 #pragma omp parallel for schedule(dynamic, 1024)

@@ -55,6 +55,11 @@ void fb_mesh_free(fb_mesh *m);
  * vertex order): the element quantities of every P1 operator. */
 double fb_tet_gradients(const fb_mesh *m, int64_t t, double g[4][3]);
 
+/* FB_ERR_INPUT "tetrahedron #T (in file order) has zero volume: corners
+ * ..." for the first tetrahedron of zero (or non-finite) volume; the
+ * caller prefixes the file's name. */
+fb_status fb_mesh_check_volumes(const fb_mesh *m);
+
 /* Node adjacency including the diagonal, every value 1 (the pattern of
  * every P1 operator on the mesh). */
 fb_status fb_mesh_graph(const fb_mesh *m, fb_csr *out);

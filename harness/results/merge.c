@@ -341,21 +341,46 @@ fail:
     return status;
 }
 
+#define SHOWN_MISSING 5 /* shares named in the line; the rest counted */
+
+/* How many of seen's keys are shares 1..total of the split "/n". */
+static long shares_held(json_t *seen, const char *n, long total)
+{
+    const char *key;
+    json_t *v;
+    long held = 0;
+    json_object_foreach(seen, key, v)
+    {
+        char canon[64];
+        long i = strtol(key, NULL, 10);
+        snprintf(canon, sizeof canon, "%ld/%s", i, n);
+        held += i >= 1 && i <= total && !strcmp(key, canon);
+    }
+    return held;
+}
+
 /* Which shares of an I/N split no input holds: said, not refused (joining
- * what has finished so far is a use, too). */
+ * what has finished so far is a use, too), in one line per split, the
+ * first few named: a header of 1/99999 is not 99,998 lines. */
 static void say_missing_shares(const merge *m, const char *out)
 {
     const char *n;
     json_t *seen;
     json_object_foreach(m->shares, n, seen)
     {
-        long total = strtol(n, NULL, 10);
-        char share[64];
-        for (long i = 1; i <= total && i <= 100000; ++i) {
+        long total = strtol(n, NULL, 10), missing = total > 0 ? total - shares_held(seen, n, total) : 0;
+        char share[64], list[SHOWN_MISSING * (64 + 2)] = ""; /* room for every share shown and ", " */
+        size_t used = 0;
+        for (long i = 1, shown = 0; i <= total && shown < SHOWN_MISSING && shown < missing; ++i) {
             snprintf(share, sizeof share, "%ld/%s", i, n);
-            if (!json_object_get(seen, share))
-                fprintf(stderr, "merge: no input holds shard %s: %s lacks its configurations\n", share, out);
+            if (json_object_get(seen, share)) continue;
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", shown++ ? ", " : "", share);
         }
+        if (missing == 1)
+            fprintf(stderr, "merge: no input holds shard %s: %s lacks its configurations\n", list, out);
+        else if (missing > 1)
+            fprintf(stderr, "merge: no input holds %ld of the %ld shards (%s%s): %s lacks their configurations\n",
+                    missing, total, list, missing > SHOWN_MISSING ? ", ..." : "", out);
     }
 }
 

@@ -26,6 +26,9 @@
 #include "solver/exact.h"
 #include "solver/ns.h"
 
+/* The Ahmed case's mesh when --mesh is not given. */
+#define FB_AHMED_DEFAULT_MESH "results/ahmed.msh"
+
 typedef enum fb_case_kind { FB_CASE_CAVITY, FB_CASE_ETHIER_STEINMAN, FB_CASE_AHMED } fb_case_kind;
 
 typedef struct fb_solve_case {

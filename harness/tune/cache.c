@@ -14,11 +14,14 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "../core/clock.h"
 #include "../core/files.h"
 #include "../core/interrupt.h"
 #include "../core/json_index.h"
+#include "../core/params.h"
 
 #define FB_CACHE_VERSION 1
 
@@ -362,6 +365,31 @@ static int invalid(char *why, size_t len, const char *fmt, ...)
     return 0;
 }
 
+/* Every cached value follows the one rule of parameter values
+ * (core/params.h: an integer within +-FB_PARAM_VALUE_MAX): a value no
+ * int holds ran truncated (4294967424 as 128), one of another type as
+ * the kernel's default, and both were reported as tuned. */
+static int params_are_valid(const json_t *params, char *why, size_t len)
+{
+    const char *name;
+    const json_t *v;
+    char text[64], reason[160];
+    int value;
+    json_object_foreach((json_t *)params, name, v)
+    {
+        if (!json_is_integer(v)) {
+            char *shown = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+            invalid(why, len, "\"params\": %.60s is %.60s, not an integer", name, shown ? shown : "not JSON");
+            free(shown);
+            return 0;
+        }
+        snprintf(text, sizeof text, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+        if (fb_param_value_parse(text, strlen(text), &value, reason, sizeof reason))
+            return invalid(why, len, "\"params\": %.60s: %s", name, reason);
+    }
+    return 1;
+}
+
 /* 1 if `entry` is a usable cache entry (its signature goes to *sig), else 0
  * with the reason in why. fb_cache_put and fb_cache_load share it, so a file
  * loads exactly when every entry could have been put. */
@@ -379,7 +407,7 @@ static int entry_is_valid(const json_t *entry, fb_signature *sig, char *why, siz
     const char *problem = signature_from_cache_json(json_object_get(entry, "signature"), kernel, sig);
     if (problem) return invalid(why, len, "%s", problem);
     if (!json_is_object(json_object_get(entry, "params"))) return invalid(why, len, "lacks the \"params\" object");
-    return 1;
+    return params_are_valid(json_object_get(entry, "params"), why, len);
 }
 
 static int entry_has_key(const json_t *entry, const char *device, const char *kernel, const char *precision)
@@ -562,6 +590,14 @@ fail:
     return status;
 }
 
+fb_status fb_cache_check(const char *path)
+{
+    fb_tuning_cache *c = NULL;
+    fb_status status = fb_cache_load(path, &c);
+    fb_cache_free(c);
+    return status;
+}
+
 /* Writes root to fd and closes it. */
 static fb_status write_json_fd(const json_t *root, int fd, const char *path)
 {
@@ -601,6 +637,46 @@ fail:
     return status;
 }
 
+static fb_status lock_wait_limit(double *limit_s)
+{
+    fb_status status = FB_OK;
+    const char *text = getenv(FB_LOCK_WAIT_ENV);
+    char *end = NULL;
+    *limit_s = FB_LOCK_WAIT_S;
+    if (!text || !*text) return FB_OK;
+    errno = 0;
+    *limit_s = strtod(text, &end);
+    if (end == text || *end || errno || !(*limit_s >= 0) || !isfinite(*limit_s))
+        FB_FAIL(FB_ERR_USAGE, "%s: '%s' is not a number of seconds >= 0", FB_LOCK_WAIT_ENV, text);
+fail:
+    return status;
+}
+
+/* Polls for the lock (cache.h says why not a blocking flock: a signal
+ * must end the wait, and a holder that never lets go must not hang us). */
+static fb_status wait_for_lock(int fd, const char *lock)
+{
+    fb_status status = FB_OK;
+    const struct timespec step = {0, 50000000}; /* 50 ms: a store holds the lock for milliseconds */
+    double limit_s, start = fb_now();
+    int said = 0;
+    FB_CHECK(lock_wait_limit(&limit_s));
+    while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        double waited = fb_now() - start;
+        if (errno != EWOULDBLOCK && errno != EINTR) FB_FAIL(FB_ERR_IO, "%s: cannot lock (%s)", lock, strerror(errno));
+        if (fb_interrupted) FB_FAIL(FB_ERR_INTERRUPTED, "%s: interrupted while waiting for this lock", lock);
+        if (waited >= limit_s)
+            FB_FAIL(FB_ERR_IO, "%s: another process held this lock for %g s; gave up (%s sets the wait)", lock, limit_s,
+                    FB_LOCK_WAIT_ENV);
+        if (waited >= FB_LOCK_NOTE_S && !said++)
+            fprintf(stderr, "waiting for the lock %s: another process holds it (up to %g s; Ctrl-C stops)\n", lock,
+                    limit_s);
+        nanosleep(&step, NULL);
+    }
+fail:
+    return status;
+}
+
 /* An exclusive flock on PATH.lock, created beside the file (the file
  * itself is replaced by rename, so a lock on it would lock the old inode). */
 static fb_status lock_beside(const char *path, int *fd)
@@ -611,8 +687,7 @@ static fb_status lock_beside(const char *path, int *fd)
     FB_CHECK(fb_make_parent_dirs(path));
     *fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
     if (*fd < 0) FB_FAIL(FB_ERR_IO, "%s: cannot open the lock file (%s)", lock, strerror(errno));
-    while (flock(*fd, LOCK_EX) != 0)
-        if (errno != EINTR) FB_FAIL(FB_ERR_IO, "%s: cannot lock (%s)", lock, strerror(errno));
+    FB_CHECK(wait_for_lock(*fd, lock));
 fail:
     return status;
 }

@@ -112,8 +112,14 @@ fb_mesh_signature fb_mesh_signature_of_rows(long long rows, long long nnz, doubl
                                             double row_max);
 
 /* Loads path; a missing file is an empty cache. FB_ERR_INPUT naming the
- * file (and the entry index) when it is not a tuning cache. */
+ * file (and the entry index) when it is not a tuning cache, or when a
+ * cached parameter value breaks the rule of core/params.h (an integer
+ * within +-FB_PARAM_VALUE_MAX), naming the parameter and the value. */
 fb_status fb_cache_load(const char *path, fb_tuning_cache **out);
+
+/* Loads path and forgets it: a command that stores into the cache after
+ * its search refuses a corrupt cache before the search, not after it. */
+fb_status fb_cache_check(const char *path);
 
 /* Adds an entry, replacing one with the same device, kernel, precision
  * and equal signature. `entry` must hold "device", "kernel", "precision",
@@ -160,7 +166,21 @@ fb_status fb_json_file_replace(const json_t *root, const char *path);
  * PATH.lock, so two processes updating it at once both keep their
  * changes: update gets the file's current root (NULL when there is no
  * file) and sets *next to the root to write (a new reference). A file
- * that is not JSON is an error and is never replaced. */
+ * that is not JSON is an error and is never replaced.
+ *
+ * A lock another process holds is waited for, polled every 50 ms: after
+ * FB_LOCK_NOTE_S (stores that run at once wait milliseconds for each
+ * other, which is worth no line) stderr says once that it waits and for
+ * which lock file, a SIGINT or SIGTERM
+ * ends the wait (FB_ERR_INTERRUPTED), and after FB_LOCK_WAIT_S seconds
+ * ($FLOWBENCH_LOCK_WAIT overrides; 0: do not wait) it gives up with
+ * FB_ERR_IO naming the lock file. The kernel drops a flock when its holder
+ * exits, so a lock held that long is a live process that is stuck (or a
+ * store far larger than any cache), never a stale file; a blocking flock
+ * waited for it forever, silently, deaf to SIGTERM. */
+#define FB_LOCK_WAIT_S 60
+#define FB_LOCK_NOTE_S 1.0
+#define FB_LOCK_WAIT_ENV "FLOWBENCH_LOCK_WAIT"
 typedef fb_status (*fb_json_update_fn)(const json_t *current, void *ctx, json_t **next);
 fb_status fb_json_file_update(const char *path, fb_json_update_fn update, void *ctx);
 

@@ -1,6 +1,7 @@
 /* noise.c - see noise.h. */
 #include "noise.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,39 @@ fail:
     return status;
 }
 
+/* One stored configuration: NULL when usable, else what is wrong. */
+static const char *config_problem(const json_t *c)
+{
+    json_int_t n = json_integer_value(json_object_get(c, "n"));
+    if (!json_is_object(c)) return "is not an object";
+    if (!json_is_integer(json_object_get(c, "n")) || n < 1) return "has no count \"n\" of at least 1";
+    if (!(fb_json_num(c, "max") >= 0) || !isfinite(fb_json_num(c, "max")) || !(fb_json_num(c, "rms") >= 0) ||
+        !isfinite(fb_json_num(c, "rms")))
+        return "has no finite \"max\" and \"rms\" of at least 0";
+    return NULL;
+}
+
+/* A machine's entry as merge_comparison writes it: an object whose
+ * "configs" is a non-empty object of configurations. Anything else (an
+ * empty list where the object belongs) is refused, or learning would add
+ * to nothing and report what it did not store. */
+static fb_status check_entry(const json_t *entry, const char *path, const char *machine)
+{
+    fb_status status = FB_OK;
+    const json_t *configs = json_object_get(entry, "configs"), *c;
+    const json_t *k = json_object_get(entry, "comparisons");
+    const char *key, *problem;
+    if (!json_is_object(entry) || !json_is_object(configs) || !json_object_size(configs))
+        FB_FAIL(FB_ERR_INPUT, "%s: machine \"%s\": \"configs\" is not a non-empty object of configurations", path,
+                machine);
+    if (!json_is_integer(k) || json_integer_value(k) < 1 || json_integer_value(k) > INT_MAX)
+        FB_FAIL(FB_ERR_INPUT, "%s: machine \"%s\": \"comparisons\" is not a count of at least 1", path, machine);
+    json_object_foreach((json_t *)configs, key, c) if ((problem = config_problem(c)))
+        FB_FAIL(FB_ERR_INPUT, "%s: machine \"%s\": configuration \"%s\" %s", path, machine, key, problem);
+fail:
+    return status;
+}
+
 fb_status fb_noise_load(const char *path, const char *machine, json_t **configs, int *comparisons)
 {
     fb_status status = FB_OK;
@@ -71,6 +105,7 @@ fb_status fb_noise_load(const char *path, const char *machine, json_t **configs,
     if (!root) FB_FAIL(FB_ERR_INPUT, "%s:%d: not JSON (%s)", path, err.line, err.text);
     FB_CHECK(check_store(root, path));
     entry = json_object_get(json_object_get(root, "machines"), machine);
+    if (entry) FB_CHECK(check_entry(entry, path, machine));
     *comparisons = (int)json_integer_value(json_object_get(entry, "comparisons"));
     *configs = json_is_object(json_object_get(entry, "configs")) ? json_copy(json_object_get(entry, "configs"))
                                                                  : json_object();
@@ -155,26 +190,28 @@ json_t *fb_noise_floors(const json_t *configs)
     return floors;
 }
 
-/* One more A/A change of a configuration: count, largest, root mean square. */
-static void add_change(json_t *configs, const char *key, double change)
+/* One more A/A change of a configuration: count, largest, root mean
+ * square. 1 when stored. */
+static int add_change(json_t *configs, const char *key, double change)
 {
     json_t *c = json_object_get(configs, key);
     double n = (double)json_integer_value(json_object_get(c, "n"));
     double max = c ? fb_json_num(c, "max") : 0, rms = c ? fb_json_num(c, "rms") : 0;
     rms = sqrt((n * rms * rms + change * change) / (n + 1));
-    json_object_set_new(configs, key,
-                        json_pack("{s:I, s:f, s:f}", "n", (json_int_t)n + 1, "max", fmax(max, change), "rms", rms));
+    json_t *next = json_pack("{s:I, s:f, s:f}", "n", (json_int_t)n + 1, "max", fmax(max, change), "rms", rms);
+    return json_object_set_new(configs, key, next) == 0;
 }
 
 typedef struct learn_ctx {
     const char *path, *machine;
     const json_t *changes;
+    size_t stored;
 } learn_ctx;
 
 static fb_status merge_comparison(const json_t *current, void *arg, json_t **next)
 {
     fb_status status = FB_OK;
-    const learn_ctx *ctx = arg;
+    learn_ctx *ctx = arg;
     json_t *machines, *entry, *configs;
     const char *key;
     const json_t *v;
@@ -184,10 +221,12 @@ static fb_status merge_comparison(const json_t *current, void *arg, json_t **nex
         current ? json_deep_copy(current) : json_pack("{s:i, s:{}}", "flowbench_noise", FB_NOISE_VERSION, "machines");
     machines = json_object_get(*next, "machines");
     entry = json_object_get(machines, ctx->machine);
+    if (entry) FB_CHECK(check_entry(entry, ctx->path, ctx->machine));
     if (!entry)
         json_object_set_new(machines, ctx->machine, entry = json_pack("{s:i, s:{}}", "comparisons", 0, "configs"));
     configs = json_object_get(entry, "configs");
-    json_object_foreach((json_t *)ctx->changes, key, v) add_change(configs, key, json_number_value(v));
+    ctx->stored = 0;
+    json_object_foreach((json_t *)ctx->changes, key, v) ctx->stored += add_change(configs, key, json_number_value(v));
     fb_utc_now(now, sizeof now);
     json_object_set_new(entry, "comparisons",
                         json_integer(json_integer_value(json_object_get(entry, "comparisons")) + 1));
@@ -196,8 +235,10 @@ fail:
     return status;
 }
 
-fb_status fb_noise_learn(const char *path, const char *machine, const json_t *changes)
+fb_status fb_noise_learn(const char *path, const char *machine, const json_t *changes, size_t *stored)
 {
-    learn_ctx ctx = {path, machine, changes};
-    return fb_json_file_update(path, merge_comparison, &ctx);
+    learn_ctx ctx = {path, machine, changes, 0};
+    fb_status status = fb_json_file_update(path, merge_comparison, &ctx);
+    if (stored) *stored = status == FB_OK ? ctx.stored : 0;
+    return status;
 }

@@ -60,7 +60,11 @@ fb_status fb_noise_load(const char *path, const char *machine, json_t **configs,
 json_t *fb_noise_floors(const json_t *configs);
 
 /* Adds one A/A comparison (changes: KEY -> symmetric change) to the
- * machine's entry, under the file's lock (re-read, merge, replace). */
-fb_status fb_noise_learn(const char *path, const char *machine, const json_t *changes);
+ * machine's entry, under the file's lock (re-read, merge, replace);
+ * *stored (if not NULL): the configurations written. A machine entry that
+ * is not as written here (no non-empty "configs" object, no count of
+ * comparisons, a configuration without "n", "max", "rms") is an error
+ * naming the file and the machine, in fb_noise_load too. */
+fb_status fb_noise_learn(const char *path, const char *machine, const json_t *changes, size_t *stored);
 
 #endif

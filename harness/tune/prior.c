@@ -11,6 +11,7 @@
 #include "prior.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,10 +82,15 @@ fail:
 /* An empty row mean would be log 0: rows of under 0.01 entries count as 0.01. */
 static double log_mean(double mean) { return log(mean > 0.01 ? mean : 0.01); }
 
+/* Each term is finite for features features_read accepts, but two huge
+ * ones (a hand-edited cv and fill near DBL_MAX) sum to infinity, whose
+ * weight 0 made the start's score 0/0: the sum stops at DBL_MAX, as far
+ * as a matrix can be. */
 double fb_prior_distance(const fb_prior_features *a, const fb_prior_features *b)
 {
-    return fabs(log(a->rows) - log(b->rows)) + fabs(log_mean(a->row_mean) - log_mean(b->row_mean)) +
-           fabs(a->row_cv - b->row_cv) + fabs(log(a->block) - log(b->block)) + fabs(a->block_fill - b->block_fill);
+    double d = fabs(log(a->rows) - log(b->rows)) + fabs(log_mean(a->row_mean) - log_mean(b->row_mean)) +
+               fabs(a->row_cv - b->row_cv) + fabs(log(a->block) - log(b->block)) + fabs(a->block_fill - b->block_fill);
+    return d < DBL_MAX ? d : DBL_MAX;
 }
 
 static json_t *features_json(const fb_prior_features *f)
@@ -97,7 +103,8 @@ static int features_read(const json_t *j, fb_prior_features *f)
 {
     return number_at(j, "rows", &f->rows) && number_at(j, "nnz_per_row_mean", &f->row_mean) &&
            number_at(j, "nnz_per_row_cv", &f->row_cv) && number_at(j, "block", &f->block) &&
-           number_at(j, "block_fill", &f->block_fill) && f->rows >= 1 && f->row_mean >= 0 && f->block >= 1;
+           number_at(j, "block_fill", &f->block_fill) && f->rows >= 1 && f->row_mean >= 0 && f->row_cv >= 0 &&
+           f->block >= 1 && f->block_fill >= 0;
 }
 
 /* ---- fitting ------------------------------------------------------------- */
@@ -429,6 +436,17 @@ void fb_prior_path_beside(const char *cache_path, char *buf, size_t len)
         snprintf(buf, len, "%.*s/%s", (int)(slash - cache_path), cache_path, FB_PRIOR_FILE_NAME);
 }
 
+static int value_ok(const json_t *v)
+{
+    return json_is_integer(v) && json_integer_value(v) >= -FB_PARAM_VALUE_MAX &&
+           json_integer_value(v) <= FB_PARAM_VALUE_MAX;
+}
+
+/* A ratio is of a point within PRIOR_NEAR of its best, as near_set keeps
+ * them: a larger one is no near-optimal point, and one near DBL_MAX made
+ * the start's score infinite, which was reported as out of host memory.
+ * A value follows the one rule of core/params.h, as in the tuning cache:
+ * one no int holds would start the search truncated. */
 static int near_ok(const json_t *near)
 {
     const json_t *n, *v;
@@ -438,8 +456,11 @@ static int near_ok(const json_t *near)
     json_array_foreach(near, i, n)
     {
         const json_t *params = json_object_get(n, "params");
-        if (!json_is_object(params) || !(json_number_value(json_object_get(n, "ratio")) >= 1)) return 0;
-        json_object_foreach((json_t *)params, name, v) if (!json_is_integer(v)) return 0;
+        double ratio = json_number_value(json_object_get(n, "ratio"));
+        if (!json_is_object(params) || !json_is_number(json_object_get(n, "ratio")) || !(ratio >= 1) ||
+            ratio > 1 + PRIOR_NEAR)
+            return 0;
+        json_object_foreach((json_t *)params, name, v) if (!value_ok(v)) return 0;
     }
     return 1;
 }
@@ -466,9 +487,9 @@ static fb_status read_entry(const char *path, size_t i, const json_t *e, prior_e
     out->near = json_object_get(e, "near");
     if (!near_ok(out->near))
         FB_FAIL(FB_ERR_INPUT,
-                "%s: entry %zu: \"near\" is not a non-empty list of {\"params\": {NAME: integer}, "
-                "\"ratio\": >= 1}",
-                path, i);
+                "%s: entry %zu: \"near\" is not a non-empty list of {\"params\": {NAME: integer within +-%d}, "
+                "\"ratio\": 1 to %g}",
+                path, i, FB_PARAM_VALUE_MAX, 1 + PRIOR_NEAR);
 fail:
     return status;
 }

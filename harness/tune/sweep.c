@@ -236,9 +236,11 @@ static fb_status measure_config(sweep *w, sweep_config *cfg, sweep_target *st, j
         return FB_OK;
     }
     FB_CHECK(sweep_inflight_begin(w, cfg));
+    sweep_guard_begin(w, cfg);
     run_status = run_family(w, cfg, st, &run, rec);
     if (run_status == FB_ERR_INTERRUPTED) {
         sweep_inflight_end(w);
+        sweep_guard_done();
         json_decref(*rec);
         *rec = NULL;
         FB_FAIL(FB_ERR_INTERRUPTED, "interrupted"); /* not recorded: --resume runs it again */
@@ -253,7 +255,7 @@ static fb_status run_config(sweep *w, sweep_config *cfg)
     fb_status status = FB_OK;
     json_t *rec = NULL;
     if (json_object_get(w->crashed, cfg->key))
-        rec = sweep_failure(w, cfg, "crashed", sweep_crashed_reason);
+        rec = sweep_crash_record(w, cfg);
     else if (w->problem_error[0])
         rec = sweep_failure(w, cfg, "failed", w->problem_error);
     else if (cfg->tuned && sweep_tuned_point(w, cfg) != FB_OK)
@@ -265,6 +267,8 @@ static fb_status run_config(sweep *w, sweep_config *cfg)
      * answers. A write that failed (a full disk) is no crash: without the
      * marker, --resume measures the configuration again. */
     sweep_inflight_end(w);
+    sweep_guard_done();
+    sweep_guard_report(w);
     if (status != FB_OK) {
         w->sum->stopped = 1; /* the summary then prints the command that continues */
         fprintf(w->o->progress, "sweep: %s was measured but not recorded: %s; --resume measures it again\n", cfg->key,
@@ -343,13 +347,14 @@ fail:
     return status;
 }
 
-fb_status fb_sweep_run(const fb_suite *s, const fb_sweep_options *o, fb_sweep_summary *sum)
+fb_status sweep_run_here(const fb_suite *s, const fb_sweep_options *o, const sweep_restart *restart,
+                         fb_sweep_summary *sum)
 {
     fb_status status = FB_OK;
     sweep w;
     memset(&w, 0, sizeof w);
     memset(sum, 0, sizeof *sum);
-    w.s = s, w.o = o, w.sum = sum;
+    w.s = s, w.o = o, w.sum = sum, w.restart = restart;
     w.started = fb_now();
     w.last_target = -1;
     sum->ranks = fb_comm_size();
@@ -357,6 +362,8 @@ fb_status fb_sweep_run(const fb_suite *s, const fb_sweep_options *o, fb_sweep_su
     if (fb_comm_size() > 1) status = sweep_agree(&w, status);
     if (status == FB_OK) status = sweep_state_open(&w);
     if (status == FB_OK) {
+        if (restart) sweep_guard_carry(&w);
+        sweep_guard_report(&w); /* before a configuration can crash */
         status = run_share(&w);
         if (status != FB_OK) sum->stopped = 1; /* before its plan's end: the summary says how to continue */
         sum->seconds = fb_now() - w.started;
@@ -394,7 +401,7 @@ fb_status fb_sweep_dry_run(const fb_suite *s, const fb_sweep_options *o, FILE *o
     fb_status status = FB_OK;
     fb_sweep_summary sum;
     sweep w;
-    int pruned = 0;
+    int pruned = 0, recorded = 0;
     memset(&w, 0, sizeof w);
     memset(&sum, 0, sizeof sum);
     w.s = s, w.o = o, w.sum = &sum, w.ranks = 1, w.last_target = -1;
@@ -402,15 +409,21 @@ fb_status fb_sweep_dry_run(const fb_suite *s, const fb_sweep_options *o, FILE *o
     FB_CHECK(prepare(&w));
     const int whole = w.nplan;
     FB_CHECK(sweep_share_plan(&w)); /* --shard's share, backends that opened */
+    FB_CHECK(sweep_read_recorded(&w));
     for (int i = 0; i < w.nplan; ++i) {
         if (fb_interrupted) FB_FAIL(FB_ERR_INTERRUPTED, "interrupted");
+        if (w.done && sweep_is_done(&w, w.plan[i].key)) {
+            recorded++;
+            continue;
+        }
         FB_CHECK(sweep_open_problem(&w, &w.plan[i]));
         dry_line(&w, &w.plan[i], out, &pruned);
     }
     fprintf(out, "sweep %s: %d configurations planned", s->name, whole);
     if (o->nshards) fprintf(out, ", %d in share %d/%d", w.planned, o->shard, o->nshards);
+    if (o->resume) fprintf(out, ", %d already recorded in %s (not listed)", recorded, o->out_path);
     fprintf(out, "; %d would run, %d pruned, %d on backends that cannot be opened here (nothing measured)\n",
-            w.nplan - pruned, pruned, w.planned - w.nplan);
+            w.nplan - pruned - recorded, pruned, w.planned - w.nplan);
 fail:
     sweep_state_close(&w);
     if (w.has_filter) regfree(&w.filter);

@@ -99,7 +99,9 @@ int fb_sweep_all_ok(fb_status mine);
 /* `sweep --dry-run`: the plan (after --filter and --shard) without
  * measuring: one line per configuration, "run", or "pruned: REASON" as the
  * family's check would record it (problems are opened, devices probed,
- * nothing compiled), then the counts. Refused on several ranks. */
+ * nothing compiled), then the counts. With o->resume only what the
+ * results file lacks is listed (the rest is counted). Refused on several
+ * ranks. */
 fb_status fb_sweep_dry_run(const fb_suite *s, const fb_sweep_options *o, FILE *out);
 
 /* The options that shape the plan and its records, as the results file's

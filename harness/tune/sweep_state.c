@@ -117,8 +117,20 @@ static fb_status check_header(sweep *w, const json_t *rec)
     return FB_OK;
 }
 
+/* A process started after a crash, of a command without --resume,
+ * resumes its own command's runs only: the file's earlier runs are not
+ * what it was asked to continue. */
+static int of_this_command(const sweep *w, const json_t *rec)
+{
+    if (!w->restart || w->restart->every_run) return 1;
+    for (int i = 0; i < w->restart->nruns; ++i)
+        if (!strcmp(fb_json_str(rec, "run_id"), w->restart->run_ids[i])) return 1;
+    return 0;
+}
+
 static fb_status remember(sweep *w, const json_t *rec)
 {
+    if (!of_this_command(w, rec)) return FB_OK;
     if (!strcmp(fb_json_str(rec, "type"), "header")) return check_header(w, rec);
     const char *key = json_string_value(json_object_get(rec, "sweep_key"));
     const json_t *gbs = json_object_get(rec, "gbs");
@@ -151,27 +163,51 @@ fail:
     return status;
 }
 
+/* The guard's note (sweep_guard.c): "ended STATUS HOW". */
+static json_t *guard_note(const char *line)
+{
+    char status[16];
+    int at = 0;
+    if (sscanf(line, "ended %15s %n", status, &at) != 1 || !at) return NULL;
+    if (strcmp(status, "crashed") && strcmp(status, "timeout")) return NULL;
+    return json_pack("{s:s, s:s%}", "status", status, "how", line + at, strcspn(line + at, "\n"));
+}
+
+fb_status sweep_read_recorded(sweep *w)
+{
+    if (!w->o->resume || !w->o->out_path) return FB_OK;
+    if (!w->done) w->done = json_object();
+    if (!w->done)
+        return fb_error_set(FB_ERR_NOMEM, __FILE__, __LINE__, "out of host memory reading %s", w->o->out_path);
+    return read_done(w);
+}
+
 /* One in-flight marker: the key its process was running when it ended,
  * then "signalled" when a signal had asked it to stop (under several
  * ranks: the launcher ending every rank because one died), which is no
- * crash of that configuration: it runs again. */
+ * crash of that configuration: it runs again; or the guard's note of how
+ * the process died in it. */
 static void read_marker(sweep *w, const char *path)
 {
-    char key[2048] = "", line[64];
+    char key[2048] = "", line[1024];
     int signalled = 0;
+    json_t *note = NULL;
     FILE *f = fopen(path, "r");
     if (!f) return;
     if (fgets(key, sizeof key, f)) key[strcspn(key, "\n")] = '\0';
-    while (fgets(line, sizeof line, f))
+    while (fgets(line, sizeof line, f)) {
         signalled |= !strncmp(line, "signalled", 9);
+        if (!note) note = guard_note(line);
+    }
     fclose(f);
-    if (!key[0] || sweep_is_done(w, key)) return;
-    if (signalled) {
-        fprintf(w->o->progress, "sweep: the previous run was stopped inside %s: it runs again\n", key);
+    if (!key[0] || sweep_is_done(w, key) || signalled) {
+        if (key[0] && !sweep_is_done(w, key))
+            fprintf(w->o->progress, "sweep: the previous run was stopped inside %s: it runs again\n", key);
+        json_decref(note);
         return;
     }
-    json_object_set_new(w->crashed, key, json_true());
-    fprintf(w->o->progress, "sweep: the previous run ended inside %s: recording it as crashed\n", key);
+    json_object_set_new(w->crashed, key, note ? note : json_true());
+    if (!note) fprintf(w->o->progress, "sweep: the previous run ended inside %s: recording it as crashed\n", key);
 }
 
 /* OUT.inflight (the one process's, rank 0's) and every rank's; those of
@@ -235,7 +271,7 @@ static void say_share(const sweep *w)
         fprintf(w->o->progress,
                 "sweep: resuming %s: %d of %d configurations already recorded; the other %d are dealt to %d ranks\n",
                 w->o->out_path, w->recorded_before, w->planned, w->planned - w->recorded_before, w->ranks);
-    else if (w->ranks <= 1 && w->o->resume)
+    else if (w->ranks <= 1 && w->o->resume && !w->restart) /* a successor: the guard said it goes on */
         fprintf(w->o->progress, "sweep: resuming %s: %d of %d configurations already recorded\n", w->o->out_path,
                 w->sum->skipped, w->nplan);
     if (w->ranks > 1)

@@ -31,8 +31,21 @@ typedef struct sweep_target {
     char why[512];                /* then: the reason */
 } sweep_target;
 
+/* What a sweep process started after another one died inside a
+ * configuration carries over (sweep_guard.c): the runs this command wrote
+ * before, so that resuming counts only their records (all the file's
+ * when the command said --resume), and the counts so far. */
+typedef struct sweep_restart {
+    char (*run_ids)[64];
+    int nruns;
+    int every_run;
+    fb_sweep_summary before; /* the counts when the last process died */
+    double started;          /* fb_now() when the command's first process started (one clock for all) */
+} sweep_restart;
+
 typedef struct sweep {
     const fb_suite *s;
+    const sweep_restart *restart; /* NULL: the first (or only) process of the command */
     const fb_sweep_options *o;
     fb_sweep_summary *sum;
     sweep_config *plan;
@@ -54,7 +67,7 @@ typedef struct sweep {
     json_t *stream_gbs;  /* "target|precision" -> triad GB/s */
     json_t *tuning;      /* the "tuning" object of the configuration running (--tuned) */
     char inflight_path[1200];
-    json_t *crashed; /* sweep_key -> true: a previous process died in it (--resume) */
+    json_t *crashed; /* sweep_key -> true, or {status, reason} the guard noted: a previous process died in it */
     double started, run_seconds;
     int last_target;    /* target of the last configuration or stream run, -1 none */
     int unchecked_said; /* --resume: a header without options was mentioned */
@@ -75,6 +88,11 @@ const char *sweep_backend(const sweep *w, const sweep_config *cfg);
 fb_status sweep_state_open(sweep *w);
 void sweep_state_close(sweep *w);
 int sweep_is_done(const sweep *w, const char *key);
+
+/* --resume --dry-run: the keys the results file already holds (its
+ * headers' options checked as --resume checks them), read without
+ * opening it for writing; nothing without --resume. */
+fb_status sweep_read_recorded(sweep *w);
 
 /* Opens the configuration's matrix unless it is open; a failure to open is
  * kept in problem_error (its configurations are recorded as failed). */
@@ -143,6 +161,32 @@ void sweep_origin_suffix(const sweep *w, char *buf, size_t len);
 
 fb_status sweep_inflight_begin(sweep *w, const sweep_config *cfg);
 void sweep_inflight_end(sweep *w);
+
+/* ---- sweep_guard.c: a configuration that crashes or hangs ---- */
+
+/* The whole sweep in this process (fb_sweep_run guards it). */
+fb_status sweep_run_here(const fb_suite *s, const fb_sweep_options *o, const sweep_restart *restart,
+                         fb_sweep_summary *sum);
+
+/* In a guarded process: the configuration may crash or hang from here
+ * (its limit: sweep_hang_limit_s) until sweep_guard_done. */
+void sweep_guard_begin(const sweep *w, const sweep_config *cfg);
+void sweep_guard_done(void);
+
+/* Seconds after which a configuration of the case counts as hung. */
+double sweep_hang_limit_s(const fb_suite_case *cs);
+
+/* A successor, once its file is open: the command's counts so far and
+ * its start, so its progress and summary are the whole command's. */
+void sweep_guard_carry(sweep *w);
+
+/* In a guarded process: how a successor goes on should this one die in
+ * the next configuration (this command's runs, the counts so far). */
+void sweep_guard_report(const sweep *w);
+
+/* The record of a configuration a previous process died in: the guard's
+ * note (crashed or timeout, how) or the old rule's "crashed". */
+json_t *sweep_crash_record(const sweep *w, const sweep_config *cfg);
 
 /* Adds suite, case, sweep_key, tuning and the roofline fraction; writes
  * and flushes the record; counts it; prints the progress line. */

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../bench/user_kernel.h"
+#include "../core/guard.h"
 #include "../core/stats.h"
 
 void fb_tune_space(const fb_family_kernel *k, fb_search_space *space)
@@ -66,12 +68,23 @@ static double recorded_cost(const fb_record *r)
     return fb_record_usable(r) ? fb_record_median(r) : INFINITY;
 }
 
+/* Why a record gives no cost: its status and reason, as the record says. */
+static void record_why(const json_t *rec, char *why, size_t len)
+{
+    const char *st = fb_json_str(rec, "status"), *reason = fb_json_str(rec, "reason");
+    if (!strcmp(st, "ok"))
+        snprintf(why, len, "recorded with no usable samples");
+    else
+        snprintf(why, len, "recorded as %s%s%s", *st ? st : "(no status)", *reason ? ": " : "", reason);
+}
+
 /* The cost a recorded sweep gives a point: its median, NAN if it was
- * pruned, INFINITY if it failed or is missing. The latest record wins,
- * except that the rounds of a `sweep --repeat` run count together: their
- * median (a machine that changes speed between rounds moves one round,
- * not the landscape; docs/tuning.md). */
-static double replay_cost(const replay_view *v, const fb_family_kernel *k, const fb_param_point *p)
+ * pruned, INFINITY if it failed or is missing (why says which). The latest
+ * record wins, except that the rounds of a `sweep --repeat` run count
+ * together: their median (a machine that changes speed between rounds
+ * moves one round, not the landscape; docs/tuning.md). */
+static double replay_cost(const replay_view *v, const fb_family_kernel *k, const fb_param_point *p, char *why,
+                          size_t why_len)
 {
     const fb_record *last = NULL;
     double rounds[FB_SWEEP_MAX_ROUNDS];
@@ -85,6 +98,8 @@ static double replay_cost(const replay_view *v, const fb_family_kernel *k, const
     }
     for (size_t i = 0; i < n; ++i)
         if (isnan(rounds[i])) return NAN; /* pruned: the check decides the same in every round */
+    if (!n) snprintf(why, why_len, "not in the replay set (no record of this point)");
+    if (n && isinf(rounds[n - 1])) record_why(last->json, why, why_len);
     return n ? fb_median(rounds, n) : INFINITY;
 }
 
@@ -97,6 +112,19 @@ static double cost_of_record(const json_t *rec)
     return INFINITY;
 }
 
+/* In a guarded process (core/guard.h): the point may crash or hang from
+ * here; the guard then names it and ends the search (exit 3). */
+static void guard_point(const fb_tune_request *rq, int kernel, const fb_param_point *p)
+{
+    const fb_family_kernel *k = rq->family->kernel(kernel);
+    char params[512], work[2048];
+    if (!fb_guard_in_child()) return;
+    fb_family_point_text(k, p, params, sizeof params);
+    snprintf(work, sizeof work, "kernel %s%s%s at %s (tune on %s)", k->name, k->user ? " of " : "",
+             k->user ? k->user->path : "", params, fb_target_info(rq->t)->id);
+    fb_guard_begin(work, 60.0 + 4.0 * rq->measure.budget_s, NULL);
+}
+
 static fb_status measure_point(const fb_tune_request *rq, int kernel, const fb_param_point *p, double abandon_s,
                                double *seconds, json_t **record)
 {
@@ -106,7 +134,9 @@ static fb_status measure_point(const fb_tune_request *rq, int kernel, const fb_p
     *seconds = NAN;
     run.measure.abandon_above_s = abandon_s;
     if (rq->family->check(rq->problem, &run, fb_target_info(rq->t)) != FB_OK) return FB_OK;
+    guard_point(rq, kernel, p);
     status = rq->family->run(rq->t, rq->problem, &run, record);
+    fb_guard_done();
     if (status == FB_ERR_INTERRUPTED) goto fail;
     if (*record) fb_family_mark_stop(*record, abandon_s);
     *seconds = *record ? cost_of_record(*record) : INFINITY;
@@ -115,13 +145,20 @@ fail:
     return status;
 }
 
-/* One point's cost: from the replay set, or measured (record set). */
+/* One point's cost: from the replay set, or measured (record set); why
+ * a failed one failed (the record's status and reason, or the lookup's). */
 static fb_status evaluate_point(const fb_tune_request *rq, int kernel, const fb_param_point *p, double abandon_s,
-                                const replay_view *view, double *seconds, json_t **record)
+                                const replay_view *view, double *seconds, json_t **record, char *why, size_t why_len)
 {
-    if (!rq->replay) return measure_point(rq, kernel, p, abandon_s, seconds, record);
+    fb_status status = FB_OK;
+    snprintf(why, why_len, "%s", fb_error_message()); /* a measurement that left no record */
+    if (!rq->replay) {
+        status = measure_point(rq, kernel, p, abandon_s, seconds, record);
+        if (*record) record_why(*record, why, why_len);
+        return status;
+    }
     *record = NULL;
-    *seconds = replay_cost(view, rq->family->kernel(kernel), p);
+    *seconds = replay_cost(view, rq->family->kernel(kernel), p, why, why_len);
     return FB_OK;
 }
 
@@ -129,8 +166,9 @@ fb_status fb_tune_measure(const fb_tune_request *rq, int kernel, const fb_param_
                           json_t **record)
 {
     replay_view view = {0};
+    char why[512];
     fb_status status = rq->replay ? replay_select(rq, kernel, &view) : FB_OK;
-    if (status == FB_OK) status = evaluate_point(rq, kernel, p, 0.0, &view, seconds, record);
+    if (status == FB_OK) status = evaluate_point(rq, kernel, p, 0.0, &view, seconds, record, why, sizeof why);
     free(view.records);
     return status;
 }
@@ -143,7 +181,7 @@ typedef struct tune_ctx {
     replay_view view; /* with a replay set: the kernel's records on the problem */
 } tune_ctx;
 
-static void print_eval(const tune_ctx *c, const fb_param_point *p, double cost)
+static void print_eval(const tune_ctx *c, const fb_param_point *p, double cost, const char *why)
 {
     char params[512];
     if (!c->rq->progress) return;
@@ -152,7 +190,7 @@ static void print_eval(const tune_ctx *c, const fb_param_point *p, double cost)
     if (isnan(cost))
         fprintf(c->rq->progress, "  pruned\n");
     else if (isinf(cost))
-        fprintf(c->rq->progress, "  failed: %s\n", fb_error_message());
+        fprintf(c->rq->progress, "  failed: %s\n", *why ? why : "(no reason recorded)");
     else
         fprintf(c->rq->progress, "  %.4f ms%s\n", cost * 1e3, cost < c->best ? "  (best so far)" : "");
 }
@@ -187,12 +225,13 @@ static fb_status cost_fn(void *vctx, const fb_param_point *p, double *cost)
     tune_ctx *c = vctx;
     const fb_tune_request *rq = c->rq;
     json_t *rec = NULL;
+    char why[512];
     double abandon = rq->abandon_factor > 0 && isfinite(c->best) ? rq->abandon_factor * c->best : 0.0;
     c->calls++;
-    FB_CHECK(evaluate_point(rq, rq->kernel, p, abandon, &c->view, cost, &rec));
+    FB_CHECK(evaluate_point(rq, rq->kernel, p, abandon, &c->view, cost, &rec, why, sizeof why));
     if (rec) json_object_set_new(rec, "search", search_json(rq, c->calls));
     if (rec && rq->out) FB_CHECK(fb_results_append(rq->out, rec));
-    print_eval(c, p, *cost);
+    print_eval(c, p, *cost, why);
     if (rec && strcmp(fb_json_str(rec, "status"), "ok")) {
         json_decref(rec); /* only a fully measured, checked point can be the best */
         rec = NULL;

@@ -10,7 +10,12 @@
 #  - sweep --out F refuses a F.rank-1 an earlier sweep of another run left
 #    (planted by hand: no mpirun needed), and says why when one of its run
 #    is of another suite (it printed an empty reason);
-#  - merge writes a record without a sweep_key once when two inputs hold it.
+#  - merge writes a record without a sweep_key once when two inputs hold it;
+#  - the measuring commands too: sweep SUITE --out SUITE, spmv --out over
+#    --matrix (one run and a plan) or --y-out, grid --out over its kernel
+#    file, tune --out over the cache or the prior, compare --interleave
+#    --junit inside the rounds' folder, solve ahmed --vtk over the default
+#    mesh.
 set -uo pipefail
 bin=$1; src=$2; dir=$3
 rm -rf "$dir"; mkdir -p "$dir"
@@ -49,6 +54,9 @@ mkdir fixtures
 cp "$data/constructed-base.jsonl" fixtures/base.jsonl
 cp "$data/constructed-equal.jsonl" fixtures/new.jsonl
 printf '{"mine": 1}\n' > fixtures/other.json
+cp "$src/cases/examples/heat_jacobi_cells.cl" fixtures/heat.cl
+cp "$suites/e2e.suite" fixtures/e2e.suite
+printf '%%%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 2.0\n' > fixtures/one.mtx
 # a landscape tune --fit-prior can fit, and the files of two sweeps (two
 # runs: one to plant beside another file, one whose own run to plant)
 "$bin" tune --matrix gen:cube:6 --kernel csr-vector --strategy exhaustive --budget 0.02 --min-samples 3 \
@@ -103,6 +111,40 @@ fresh
 refused "solve --out F --vtk ./F, F not there yet" "solve: --vtk \./fresh\.vtu is also --out \(fresh\.vtu\)" \
   solve cavity --steps 1 --no-stream --out fresh.vtu --vtk ./fresh.vtu
 [ ! -e fresh.vtu ] || fail "solve wrote fresh.vtu after refusing it"
+
+echo "== the measuring commands: an output that is an input or another output"
+fresh
+refused "sweep SUITE --out SUITE" "sweep: --out e2e\.suite is the input SUITE: refusing to overwrite it$" \
+  sweep e2e.suite --out e2e.suite
+fresh
+refused "spmv --out F --y-out ./F" "spmv: --y-out \./base\.jsonl is also --out \(base\.jsonl\)" \
+  spmv --matrix gen:cube:6 --no-stream --out base.jsonl --y-out ./base.jsonl
+fresh
+refused "spmv --out over its --matrix" "spmv: --out one\.mtx is the input --matrix: refusing" \
+  spmv --matrix one.mtx --no-stream --out one.mtx
+fresh
+refused "spmv plan --out over a --matrix" "spmv: --out one\.mtx is the input --matrix" \
+  spmv --matrix gen:cube:6 --matrix one.mtx --no-stream --out one.mtx
+fresh
+refused "grid --out over its --kernel-file" "grid: --out heat\.cl is the input --kernel-file" \
+  grid --family heat2d --grid grid:17x17 --backend opencl --kernel-file heat.cl --kernel heat_jacobi_cells --out heat.cl
+fresh
+refused "tune --out over the tuning cache" "tune: --out cache\.json is also --cache: give each output its own file" \
+  tune --matrix gen:cube:6 --kernel csr-scalar --cache cache.json --out cache.json
+fresh
+refused "tune --out over its --prior" "tune: --out other\.json is the input --prior" \
+  tune --matrix gen:cube:6 --kernel csr-scalar --no-cache --prior other.json --out other.json
+fresh
+mkdir rounds
+refused "compare --interleave --junit inside --out DIR" \
+  "compare --interleave: --junit rounds/base-r1\.jsonl is inside the rounds' folder rounds" \
+  compare --interleave "$bin" "$bin" e2e.suite --out rounds --junit rounds/base-r1.jsonl
+fresh
+mkdir results
+cp other.json results/ahmed.msh
+keep results/ahmed.msh
+refused "solve ahmed --vtk over the default mesh" "solve: --vtk results/ahmed\.msh is the input the default mesh" \
+  solve ahmed --steps 1 --no-stream --vtk results/ahmed.msh
 
 echo "== sweep --out F: a F.rank-1 of another run is refused and kept"
 fresh

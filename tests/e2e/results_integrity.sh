@@ -27,7 +27,9 @@ lines=$(wc -l < "$out")
 code=0
 "$bin" sweep $suites/slow.suite --out "$out" 2> "$dir/second.log" || code=$?
 [ "$code" -eq 2 ] || fail "second writer exited $code, want 2: $(cat "$dir/second.log")"
-grep -Eq "another flowbench is writing to it \(pid $first: .*sweep .*slow.suite" "$dir/second.log" ||
+# the writer is the first command's process, or the guarded child it runs (core/guard.h)
+writers="$first$(pgrep -P "$first" | sed 's/^/|/' | tr -d '\n')"
+grep -Eq "another flowbench is writing to it \(pid ($writers): .*sweep .*slow.suite" "$dir/second.log" ||
   fail "the refusal does not name the first writer: $(cat "$dir/second.log")"
 kill -INT "$first"
 wait "$first" || true

@@ -72,6 +72,11 @@ echo "== --limit then --resume"
 "$bin" sweep $suites/e2e.suite --out "$work/limit.jsonl" --limit 5 2> "$work/limit.log"
 exactly_once "$work/limit.jsonl" 5
 grep -q -- '--resume' "$work/limit.log" || fail "a stopped sweep must say how to resume"
+"$bin" sweep $suites/e2e.suite --out "$work/limit.jsonl" --resume --dry-run > "$work/dry-resume.txt"
+# the 12 configurations less the 5 recorded (stream records are not in the plan)
+[ "$(grep -c '  run$\|  pruned: ' "$work/dry-resume.txt")" -eq 7 ] &&
+  grep -Eq '12 configurations planned, 5 already recorded in .*limit.jsonl \(not listed\); [0-9]+ would run' \
+    "$work/dry-resume.txt" || fail "--resume --dry-run does not list only what is missing: $(tail -1 "$work/dry-resume.txt")"
 "$bin" sweep $suites/e2e.suite --out "$work/limit.jsonl" --resume 2> "$work/resume.log"
 grep -q 'resuming .*: 5 of 12' "$work/resume.log" || fail "resume did not find the 5 records"
 exactly_once "$work/limit.jsonl" 12

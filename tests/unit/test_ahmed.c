@@ -22,6 +22,7 @@
 
 #include "matrix/mesh.h"
 #include "solver/ahmed.h"
+#include "solver/cases.h"
 #include "solver/forces.h"
 
 static void test_tags_by_hand(void **state)
@@ -165,12 +166,63 @@ static void test_coarse_mesh(void **state)
     fb_mesh_free(&m);
 }
 
+/* The tunnel without the body (a 3 x 3 x 3 grid of nodes, 6 tetrahedra a
+ * cell, gmsh 2.2) into a new file named in path; with `flat`, one more
+ * tetrahedron of zero volume inside it (4 coplanar nodes). */
+static void write_tunnel(char *path, int flat)
+{
+    static const int kuhn[6][4] = {{0, 1, 3, 7}, {0, 1, 5, 7}, {0, 2, 3, 7}, {0, 2, 6, 7}, {0, 4, 5, 7}, {0, 4, 6, 7}};
+    int fd = mkstemps(path, 4), e = 0;
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    fprintf(f, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n%d\n", flat ? 31 : 27);
+    for (int v = 0; v < 27; ++v)
+        fprintf(f, "%d %.6f %.6f %.6f\n", v + 1, FB_AHMED_X_IN + (FB_AHMED_X_OUT - FB_AHMED_X_IN) * (v % 3) / 2.0,
+                FB_AHMED_HALF_SPAN * ((v / 3) % 3 - 1), FB_AHMED_TOP * (v / 9) / 2.0);
+    if (flat) fprintf(f, "28 0 0 0.5\n29 0.1 0 0.5\n30 0 0.1 0.5\n31 0.1 0.1 0.5\n");
+    fprintf(f, "$EndNodes\n$Elements\n%d\n", flat ? 49 : 48);
+    for (int cell = 0; cell < 8; ++cell)
+        for (int t = 0; t < 6; ++t) {
+            fprintf(f, "%d 4 2 1 1", ++e);
+            for (int q = 0; q < 4; ++q) /* corner q of the cell: +1 in x, +3 in y, +9 in z */
+                fprintf(f, " %d",
+                        1 + (cell & 1) + 3 * (cell >> 1 & 1) + 9 * (cell >> 2) + (kuhn[t][q] & 1) +
+                            3 * (kuhn[t][q] >> 1 & 1) + 9 * (kuhn[t][q] >> 2));
+            fprintf(f, "\n");
+        }
+    if (flat) fprintf(f, "49 4 2 1 1 28 29 30 31\n");
+    fprintf(f, "$EndElements\n");
+    assert_int_equal(fclose(f), 0);
+}
+
+/* A mesh the case cannot run is refused when it is opened, naming the
+ * file: the empty tunnel has inlet and outlet faces but no body face (its
+ * drag and lift would read 0); a zero-volume tetrahedron (the body's faces
+ * now: its own) was refused later without the file's name. */
+static void test_meshes_refused_naming_the_file(void **state)
+{
+    (void)state;
+    static const char *const why[2] = {"no body faces to integrate forces over",
+                                       "tetrahedron #49 (in file order) has zero volume: corners (0,0,0.5)"};
+    for (int flat = 0; flat < 2; ++flat) {
+        char path[] = "/tmp/flowbench-tunnel-XXXXXX.msh", want[256];
+        fb_solve_case c;
+        write_tunnel(path, flat);
+        assert_int_equal(fb_case_open("ahmed", 0, path, &c), FB_ERR_INPUT);
+        snprintf(want, sizeof want, "solve ahmed: %s: %s", path, why[flat]);
+        if (!strstr(fb_error_message(), want)) fail_msg("want '%s' in: %s", want, fb_error_message());
+        unlink(path); /* the case freed itself on the refusal */
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tags_by_hand),
         cmocka_unit_test(test_exact_measures),
         cmocka_unit_test(test_coarse_mesh),
+        cmocka_unit_test(test_meshes_refused_naming_the_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,11 +9,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -417,6 +419,95 @@ static void test_load_errors(void **state)
     json_decref(root);
 }
 
+/* A cached value follows the one rule of parameter values (core/params.h):
+ * 4294967424 ran as 128 (truncated) and a string as the kernel's default,
+ * both reported as tuned. */
+static void test_load_refuses_bad_param_values(void **state)
+{
+    (void)state;
+    static const char *const bad[][2] = {
+        {"4294967424", "entry 1: \"params\": WG_SIZE: '4294967424' is out of range (-1000000000..1000000000)"},
+        {"-1000000001", "entry 1: \"params\": WG_SIZE: '-1000000001' is out of range"},
+        {"\"abc\"", "entry 1: \"params\": WG_SIZE is \"abc\", not an integer"},
+        {"128.0", "entry 1: \"params\": WG_SIZE is 128.0, not an integer"},
+        {"null", "entry 1: \"params\": WG_SIZE is null, not an integer"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        json_t *entries = json_array();
+        json_array_append_new(entries, entry_of("dev", "k", "double", sig_of(100, 5, 1, 1), 64));
+        json_array_append_new(entries, entry_of("dev", "k", "double", sig_of(200, 5, 1, 1), 64));
+        json_object_set_new(json_object_get(json_array_get(entries, 1), "params"), "WG_SIZE",
+                            json_loads(bad[i][0], JSON_DECODE_ANY, NULL));
+        json_t *root = json_pack("{s:i, s:o}", "flowbench_tuning_cache", 1, "entries", entries);
+        char *text = json_dumps(root, JSON_INDENT(2));
+        expect_load_error("bad-value.json", text, bad[i][1]);
+        free(text);
+        json_decref(root);
+    }
+    /* the rule's own limit is a value */
+    json_t *e = entry_of("dev", "k", "double", sig_of(100, 5, 1, 1), 1000000000);
+    fb_tuning_cache *c = empty_cache();
+    assert_int_equal(fb_cache_put(c, e), FB_OK);
+    json_decref(e);
+    fb_cache_free(c);
+}
+
+/* Stores into a cache whose lock another process holds; stderr goes to
+ * *note. */
+static fb_status store_while_locked(const char *path, const char *wait, char *note, size_t len)
+{
+    char lock[300], err_path[300];
+    tmp_path(err_path, sizeof err_path, "stderr.txt");
+    snprintf(lock, sizeof lock, "%s.lock", path);
+    int held = open(lock, O_RDWR | O_CREAT, 0666), saved = dup(2),
+        err = open(err_path, O_RDWR | O_CREAT | O_TRUNC, 0666);
+    assert_true(held >= 0 && saved >= 0 && err >= 0);
+    assert_int_equal(flock(held, LOCK_EX), 0); /* another open file: another holder, as another process is */
+    setenv("FLOWBENCH_LOCK_WAIT", wait, 1);
+    json_t *e = entry_of("dev", "k", "double", sig_of(100, 5, 1, 1), 64);
+    fflush(stderr);
+    dup2(err, 2);
+    fb_status st = fb_cache_store(path, e, NULL);
+    fflush(stderr);
+    dup2(saved, 2);
+    unsetenv("FLOWBENCH_LOCK_WAIT");
+    json_decref(e);
+    ssize_t n = pread(err, note, len - 1, 0);
+    note[n > 0 ? n : 0] = '\0';
+    close(err), close(saved), close(held);
+    return st;
+}
+
+/* A held lock is waited for with a note naming it, up to a bound, and a
+ * signal ends the wait; it used to wait forever, silently, deaf to
+ * SIGTERM. alarm: a wait that never ends fails the test instead of
+ * hanging it. */
+static void test_lock_wait_is_said_bounded_and_interruptible(void **state)
+{
+    (void)state;
+    char path[256], note[1024];
+    tmp_path(path, sizeof path, "locked.json");
+    alarm(20);
+    assert_int_equal(store_while_locked(path, "1.2", note, sizeof note), FB_ERR_IO); /* the note comes after 1 s */
+    assert_non_null(strstr(fb_error_message(), path));
+    assert_non_null(strstr(fb_error_message(), ".lock: another process held this lock for 1.2 s; gave up"));
+    assert_non_null(strstr(note, "waiting for the lock "));
+    assert_non_null(strstr(note, path));
+    assert_null(strstr(strstr(note, "waiting") + 1, "waiting")); /* said once */
+
+    fb_interrupted = 1;
+    fb_status st = store_while_locked(path, "60", note, sizeof note);
+    fb_interrupted = 0;
+    assert_int_equal(st, FB_ERR_INTERRUPTED);
+    assert_non_null(strstr(fb_error_message(), ".lock: interrupted while waiting for this lock"));
+
+    assert_int_equal(store_while_locked(path, "soon", note, sizeof note), FB_ERR_USAGE);
+    assert_non_null(strstr(fb_error_message(), "FLOWBENCH_LOCK_WAIT: 'soon' is not a number of seconds"));
+    alarm(0);
+    struct stat st_file;
+    assert_int_equal(stat(path, &st_file), -1); /* nothing was stored */
+}
+
 static void test_missing_file_is_empty_cache(void **state)
 {
     (void)state;
@@ -766,6 +857,8 @@ int main(void)
         cmocka_unit_test(test_load_duplicates_and_interrupt),
         cmocka_unit_test(test_save_error_names_path),
         cmocka_unit_test(test_load_errors),
+        cmocka_unit_test(test_load_refuses_bad_param_values),
+        cmocka_unit_test(test_lock_wait_is_said_bounded_and_interruptible),
         cmocka_unit_test(test_missing_file_is_empty_cache),
         cmocka_unit_test(test_concurrent_stores_keep_every_entry),
         cmocka_unit_test(test_default_path),

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "bench/record.h"
+#include "core/contention.h"
 #include "core/energy.h"
 #include "core/measure.h"
 
@@ -491,6 +492,125 @@ static void test_rapl_wraparound(void **state)
     remove_tree(&t);
 }
 
+/* A counter that goes back with no max_energy_range_uj to unwrap it at
+ * gave -3 J, "measured": the window has no joules, saying why, and the
+ * next window counts again. */
+static void test_rapl_counter_going_back_has_no_joules(void **state)
+{
+    tree t;
+    fb_energy_meter *m = NULL;
+    fb_energy_reading r;
+    (void)state;
+    make_tree(&t, 1);
+    put_zone(&t, "intel-rapl:0", "package-0\n", "5000000\n", NULL);
+    assert_int_equal(fb_energy_open_rapl(&m), FB_OK);
+    fb_energy_start(m);
+    set_uj(&t, "intel-rapl:0", "1000000\n"); /* back 4 J, at a poll inside the window */
+    pause_ms(15);
+    fb_energy_poll(m);
+    set_uj(&t, "intel-rapl:0", "2000000\n");
+    fb_energy_stop(m, 1, 0, 0.01, &r);
+    assert_int_equal(r.state, FB_ENERGY_UNAVAILABLE);
+    assert_non_null(strstr(r.unavailable, "intel-rapl:0/energy_uj went back from 5000000 to 1000000 uJ, more than its "
+                                          "max_energy_range_uj (0, 0: none) explains"));
+    json_t *j = fb_energy_json(&r, 0);
+    assert_null(json_object_get(j, "joules"));
+    assert_string_equal(json_string_value(json_object_get(j, "source")), "none");
+    json_decref(j);
+    fb_energy_start(m);
+    set_uj(&t, "intel-rapl:0", "3500000\n");
+    fb_energy_stop(m, 1, 0, 0.01, &r);
+    assert_int_equal(r.state, FB_ENERGY_MEASURED);
+    assert_true(r.joules == 1.5);
+    fb_energy_close(m);
+    remove_tree(&t);
+}
+
+/* Twelve packages (the limit was 8, kept in readdir order, the rest left
+ * out without a word): every zone, in the order of their names; a host
+ * with more zones than a meter sums has no joules, saying so. */
+static void test_rapl_every_zone_in_name_order(void **state)
+{
+    tree t;
+    fb_energy_meter *m = NULL;
+    fb_energy_reading r;
+    char zone[32], name[32];
+    const char *why;
+    (void)state;
+    make_tree(&t, 1);
+    for (int p = 0; p < 12; ++p) {
+        snprintf(zone, sizeof zone, "intel-rapl:%d", p);
+        snprintf(name, sizeof name, "package-%d\n", p);
+        put_zone(&t, zone, name, "1000000\n", NULL);
+    }
+    assert_int_equal(fb_energy_open_rapl(&m), FB_OK);
+    fb_energy_start(m);
+    for (int p = 0; p < 12; ++p) {
+        snprintf(zone, sizeof zone, "intel-rapl:%d", p);
+        set_uj(&t, zone, "2000000\n"); /* 1 J each */
+    }
+    fb_energy_stop(m, 1, 0, 0.01, &r);
+    assert_int_equal(r.state, FB_ENERGY_MEASURED);
+    assert_int_equal(r.ndomains, 12);
+    assert_true(r.joules == 12);
+    assert_string_equal(r.domain[0], "package-0");
+    for (int i = 1; i < r.ndomains; ++i)
+        assert_true(strcmp(r.domain[i - 1], r.domain[i]) < 0);
+    fb_energy_close(m);
+    for (int p = 12; p <= FB_ENERGY_DOMAINS_MAX; ++p) {
+        snprintf(zone, sizeof zone, "intel-rapl:%d", p);
+        snprintf(name, sizeof name, "package-%d\n", p);
+        put_zone(&t, zone, name, "1000000\n", NULL);
+    }
+    assert_int_equal(fb_energy_open_rapl(&m), FB_OK);
+    assert_false(fb_energy_available(m, &why));
+    snprintf(name, sizeof name, "RAPL: %d package and DRAM zones", FB_ENERGY_DOMAINS_MAX + 1);
+    assert_non_null(strstr(why, name));
+    fb_energy_close(m);
+    remove_tree(&t);
+}
+
+static void put_fifo(const char *dir, const char *file)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    unlink(path);
+    assert_int_equal(mkfifo(path, 0600), 0);
+}
+
+/* A FIFO where a counter, a frequency or the governor belongs blocked the
+ * meter (and the run) forever: each is refused at once, naming it. alarm:
+ * a read that blocks fails the test instead of hanging it. */
+static void test_rapl_refuses_what_is_not_a_regular_file(void **state)
+{
+    tree t;
+    fb_energy_meter *m = NULL;
+    char dir[400], want[700];
+    const char *why;
+    (void)state;
+    alarm(10);
+    make_tree(&t, 2);
+    put_zone(&t, "intel-rapl:0", "package-0\n", "1000000\n", NULL);
+    snprintf(dir, sizeof dir, "%s/intel-rapl:0", t.pc);
+    put_fifo(dir, "energy_uj");
+    snprintf(dir, sizeof dir, "%s/cpu1/cpufreq", t.cpu);
+    put_fifo(dir, "scaling_cur_freq");
+    snprintf(dir, sizeof dir, "%s/cpu0/cpufreq", t.cpu);
+    put_fifo(dir, "scaling_governor");
+    assert_int_equal(fb_energy_open_rapl(&m), FB_OK);
+    assert_false(fb_energy_available(m, &why));
+    snprintf(want, sizeof want, "RAPL: %s/intel-rapl:0/energy_uj: not a regular file", t.pc);
+    assert_string_equal(why, want);
+    snprintf(want, sizeof want, "CPU frequency: %s/cpu1/cpufreq/scaling_cur_freq: not a regular file", t.cpu);
+    assert_string_equal(fb_energy_throttle_unavailable(m), want);
+    fb_energy_close(m);
+    json_t *env = fb_process_environment();
+    assert_true(json_is_null(json_object_get(env, "governor")));
+    json_decref(env);
+    alarm(0);
+    remove_tree(&t);
+}
+
 static void test_cpu_frequency_change_throttles(void **state)
 {
     tree t;
@@ -676,6 +796,9 @@ int main(void)
         cmocka_unit_test_setup(test_record_carries_energy, setup),
         cmocka_unit_test_setup(test_rapl_package_and_dram, setup),
         cmocka_unit_test_setup(test_rapl_wraparound, setup),
+        cmocka_unit_test_setup(test_rapl_counter_going_back_has_no_joules, setup),
+        cmocka_unit_test_setup(test_rapl_every_zone_in_name_order, setup),
+        cmocka_unit_test_setup(test_rapl_refuses_what_is_not_a_regular_file, setup),
         cmocka_unit_test_setup(test_cpu_frequency_change_throttles, setup),
         cmocka_unit_test_setup(test_unavailable_meter, setup),
         cmocka_unit_test_setup(test_sum_counts_a_shared_meter_once, setup),

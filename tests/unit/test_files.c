@@ -281,6 +281,19 @@ static void test_two_outputs_that_are_one_file_refused(void **state)
     rmdir(sub);
 }
 
+/* An output that is a directory is refused before the command's work (solve
+ * --vtk DIR ran the whole solve first), as its writer would refuse it. */
+static void test_output_that_is_a_directory_refused(void **state)
+{
+    (void)state;
+    char in[128], want[512];
+    path_in_dir("in.jsonl", in, sizeof in);
+    write_text(in, "x\n");
+    assert_int_equal(distinct(in, NULL, dir), FB_ERR_INPUT);
+    snprintf(want, sizeof want, "%s: is a directory", dir);
+    assert_string_equal(fb_error_message(), want);
+}
+
 /* A message may wrap the last one (fb_error_message() as an argument). */
 static void test_error_message_wraps_the_last(void **state)
 {
@@ -306,6 +319,7 @@ int main(void)
         cmocka_unit_test(test_distinct_files_pass),
         cmocka_unit_test(test_output_that_is_the_input_refused),
         cmocka_unit_test(test_two_outputs_that_are_one_file_refused),
+        cmocka_unit_test(test_output_that_is_a_directory_refused),
         cmocka_unit_test(test_error_message_wraps_the_last),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);

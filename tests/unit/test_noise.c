@@ -32,7 +32,9 @@ static void remove_store(const char *path)
 static void learn_one(const char *path, const char *machine, const char *key, double change)
 {
     json_t *changes = json_pack("{s:f}", key, change);
-    assert_int_equal(fb_noise_learn(path, machine, changes), FB_OK);
+    size_t stored = 0;
+    assert_int_equal(fb_noise_learn(path, machine, changes, &stored), FB_OK);
+    assert_int_equal(stored, 1);
     json_decref(changes);
 }
 
@@ -88,7 +90,7 @@ static void test_floor_of_the_device_group(void **state)
     changes =
         json_pack("{s:f, s:f, s:f, s:f}", "spmv|a|openmp|CPU|double|{}|m|", 0.02, "spmv|b|openmp|CPU|double|{}|m|",
                   0.30, "spmv|c|openmp|CPU|double|{}|m|", 0.10, "spmv|a|opencl|GPU|double|{}|m|", 0.01);
-    assert_int_equal(fb_noise_learn(path, "m", changes), FB_OK);
+    assert_int_equal(fb_noise_learn(path, "m", changes, NULL), FB_OK);
     json_decref(changes);
     assert_int_equal(fb_noise_load(path, "m", &configs, &k), FB_OK);
     floors = fb_noise_floors(configs);
@@ -115,7 +117,7 @@ static void test_one_outlier_in_a_large_group(void **state)
         snprintf(key, sizeof key, "spmv|k%d|openmp|CPU|double|{}|m|", i);
         json_object_set_new(changes, key, json_real(i == 7 ? 0.90 : 0.01 * (i % 5 + 1))); /* 0.01 .. 0.05 */
     }
-    assert_int_equal(fb_noise_learn(path, "m", changes), FB_OK);
+    assert_int_equal(fb_noise_learn(path, "m", changes, NULL), FB_OK);
     json_decref(changes);
     assert_int_equal(fb_noise_load(path, "m", &configs, &k), FB_OK);
     floors = fb_noise_floors(configs);
@@ -138,13 +140,59 @@ static void test_not_a_store_is_kept(void **state)
     FILE *f = fopen(path, "w");
     fputs("{\"mine\": 1}\n", f);
     fclose(f);
-    assert_int_equal(fb_noise_learn(path, "m", changes), FB_ERR_INPUT);
+    assert_int_equal(fb_noise_learn(path, "m", changes, NULL), FB_ERR_INPUT);
     assert_non_null(strstr(fb_error_message(), "not a flowbench noise store"));
     assert_int_equal(fb_noise_load(path, "m", &configs, &k), FB_ERR_INPUT);
     f = fopen(path, "r");
     assert_non_null(fgets(back, sizeof back, f));
     fclose(f);
     assert_string_equal(back, "{\"mine\": 1}\n"); /* untouched */
+    json_decref(changes);
+    remove_store(path);
+}
+
+/* A machine entry not as the learner writes it (an empty list for its
+ * configurations, a configuration without its count) is refused naming the
+ * file and the machine, and the file is kept: learning into it stored
+ * nothing and said it had learned them all. */
+static void test_bad_machine_entry_is_refused(void **state)
+{
+    (void)state;
+    static const char *const bad[][2] = {
+        {"{\"flowbench_noise\": 1, \"machines\": {\"m\": {\"comparisons\": 2, \"configs\": []}}}\n",
+         "machine \"m\": \"configs\" is not a non-empty object"},
+        {"{\"flowbench_noise\": 1, \"machines\": {\"m\": {\"comparisons\": 2, \"configs\": {}}}}\n",
+         "machine \"m\": \"configs\" is not a non-empty object"},
+        {"{\"flowbench_noise\": 1, \"machines\": {\"m\": {\"configs\": {\"cfg\": {\"n\": 1, \"max\": 0.1, "
+         "\"rms\": 0.1}}}}}\n",
+         "machine \"m\": \"comparisons\" is not a count"},
+        {"{\"flowbench_noise\": 1, \"machines\": {\"m\": {\"comparisons\": 1, \"configs\": {\"cfg\": {\"max\": "
+         "0.1}}}}}\n",
+         "machine \"m\": configuration \"cfg\" has no count"},
+    };
+    char path[512], back[256];
+    json_t *configs = NULL, *changes = json_pack("{s:f, s:f}", "cfg", 0.1, "cfg2", 0.2);
+    int k;
+    size_t stored = 7;
+    store_path(path, sizeof path, "bad-entry");
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        FILE *f = fopen(path, "w");
+        fputs(bad[i][0], f);
+        fclose(f);
+        assert_int_equal(fb_noise_learn(path, "m", changes, &stored), FB_ERR_INPUT);
+        assert_int_equal(stored, 0);
+        assert_non_null(strstr(fb_error_message(), path));
+        assert_non_null(strstr(fb_error_message(), bad[i][1]));
+        assert_int_equal(fb_noise_load(path, "m", &configs, &k), FB_ERR_INPUT);
+        assert_non_null(strstr(fb_error_message(), bad[i][1]));
+        f = fopen(path, "r");
+        assert_non_null(fgets(back, sizeof back, f));
+        fclose(f);
+        assert_string_equal(back, bad[i][0]); /* untouched */
+        /* another machine's entry is not this one's business */
+        assert_int_equal(fb_noise_load(path, "other", &configs, &k), FB_OK);
+        json_decref(configs);
+    }
     json_decref(changes);
     remove_store(path);
 }
@@ -167,7 +215,7 @@ static void test_concurrent_learners_keep_everything(void **state)
             json_t *changes;
             snprintf(key, sizeof key, "cfg%d", i);
             changes = json_pack("{s:f}", key, 0.01 * (i + 1));
-            _exit(fb_noise_learn(path, "m", changes) == FB_OK ? 0 : 1);
+            _exit(fb_noise_learn(path, "m", changes, NULL) == FB_OK ? 0 : 1);
         }
     }
     for (int i = 0; i < N; ++i) {
@@ -185,9 +233,10 @@ static void test_concurrent_learners_keep_everything(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_missing_store_is_empty),    cmocka_unit_test(test_learn_and_floor),
-        cmocka_unit_test(test_floor_of_the_device_group), cmocka_unit_test(test_one_outlier_in_a_large_group),
-        cmocka_unit_test(test_not_a_store_is_kept),       cmocka_unit_test(test_concurrent_learners_keep_everything),
+        cmocka_unit_test(test_missing_store_is_empty),       cmocka_unit_test(test_learn_and_floor),
+        cmocka_unit_test(test_floor_of_the_device_group),    cmocka_unit_test(test_one_outlier_in_a_large_group),
+        cmocka_unit_test(test_not_a_store_is_kept),          cmocka_unit_test(test_concurrent_learners_keep_everything),
+        cmocka_unit_test(test_bad_machine_entry_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

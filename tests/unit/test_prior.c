@@ -358,6 +358,23 @@ static void test_malformed_prior_refused_naming_the_file(void **state)
     assert_refused("{\"flowbench_tuning_prior\": 1, \"entries\": [" GOOD_ENTRY
                    "\"near\": [{\"params\": {\"A\": \"one\"}, \"ratio\": 1}]}]}",
                    "entry 0: \"near\"");
+    /* a ratio past the near-optimal set's 1.25 (1e308 overflowed the score,
+     * reported as out of host memory), statistics no matrix has */
+    assert_refused("{\"flowbench_tuning_prior\": 1, \"entries\": [" GOOD_ENTRY
+                   "\"near\": [{\"params\": {\"A\": 1}, \"ratio\": 1e308}]}]}",
+                   "entry 0: \"near\" is not a non-empty list of {\"params\": {NAME: integer within "
+                   "+-1000000000}, \"ratio\": 1 to 1.25}");
+    assert_refused("{\"flowbench_tuning_prior\": 1, \"entries\": [" GOOD_ENTRY
+                   "\"near\": [{\"params\": {\"A\": 4294967297}, \"ratio\": 1}]}]}",
+                   "entry 0: \"near\"");
+    assert_refused("{\"flowbench_tuning_prior\": 1, \"entries\": [" GOOD_ENTRY
+                   "\"near\": [{\"params\": {\"A\": 1}, \"ratio\": 1.3}]}]}",
+                   "entry 0: \"near\"");
+    assert_refused("{\"flowbench_tuning_prior\": 1, \"entries\": [{\"device\": \"d\", \"kernel\": \"k2\", "
+                   "\"precision\": \"double\", \"matrix\": \"m\", \"matrix_hash\": \"h\", \"features\": {\"rows\": "
+                   "10, \"nnz_per_row_mean\": 2, \"nnz_per_row_cv\": -1e308, \"block\": 1, \"block_fill\": 1}, "
+                   "\"near\": [{\"params\": {\"A\": 1}, \"ratio\": 1}]}]}",
+                   "entry 0: \"features\"");
 
     /* missing: no error when it may be absent, one naming it when not */
     char file[512];
@@ -369,6 +386,31 @@ static void test_malformed_prior_refused_naming_the_file(void **state)
     assert_non_null(strstr(fb_error_message(), file));
     assert_int_equal(fb_prior_load(dir, 1, &p), FB_ERR_INPUT); /* a directory */
     assert_non_null(strstr(fb_error_message(), "is a directory"));
+}
+
+/* Statistics at the edge of a double (a cv and a fill near DBL_MAX) are
+ * features all the same: their distance sums to infinity, whose weight 0
+ * gave the start a score of 0/0 and no point. */
+static void test_extreme_features_still_predict(void **state)
+{
+    (void)state;
+    char file[512];
+    fb_prior *p = NULL;
+    fb_prior_prediction pr;
+    path_in("extreme.json", file, sizeof file);
+    write_text(file, "{\"flowbench_tuning_prior\": 1, \"entries\": [{\"device\": \"d\", \"kernel\": \"k2\", "
+                     "\"precision\": \"double\", \"matrix\": \"m\", \"matrix_hash\": \"h\", \"features\": "
+                     "{\"rows\": 1e308, \"nnz_per_row_mean\": 1e308, \"nnz_per_row_cv\": 1.7e308, \"block\": 1e308, "
+                     "\"block_fill\": 1.7e308}, \"near\": [{\"params\": {\"A\": 1, \"B\": 128}, \"ratio\": 1.25}]}]}");
+    assert_int_equal(fb_prior_load(file, 0, &p), FB_OK);
+    fb_prior_query q = query_like(&matrices[0], DEVICE);
+    fb_prior_predict(p, &q, &pr);
+    assert_true(pr.found);
+    assert_true(isfinite(pr.distance[0]));
+    assert_true(fabs(pr.score - 1.25) < 1e-9);
+    assert_int_equal(pr.point.values[0], 1);
+    assert_int_equal(pr.point.values[1], 128);
+    fb_prior_free(p);
 }
 
 static void test_fit_needs_landscapes(void **state)
@@ -428,6 +470,7 @@ int main(void)
         cmocka_unit_test(test_same_device_first_then_any),
         cmocka_unit_test(test_file_written_whole_beside_the_cache),
         cmocka_unit_test(test_malformed_prior_refused_naming_the_file),
+        cmocka_unit_test(test_extreme_features_still_predict),
         cmocka_unit_test(test_fit_needs_landscapes),
         cmocka_unit_test(test_features),
     };

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "bench/record.h"
 #include "core/interrupt.h"
 #include "results/export.h"
+#include "results/merge.h"
 #include "results/reader.h"
 #include "results/results.h"
 
@@ -265,6 +267,43 @@ static void write_file(const char *path, const char *const *lines)
     fclose(f);
 }
 
+/* A share's header of 1/99999 makes one line on stderr, not 99,998: the
+ * first shares no input holds named, the rest counted. */
+static void test_merge_summarises_missing_shares(void **state)
+{
+    (void)state;
+    char in[256], out[256], err[256], line[1024], said[1024] = "";
+    const char *lines[] = {"{\"type\":\"header\",\"schema\":1,\"run_id\":\"r1\",\"date\":\"d\",\"host\":{\"hostname\":"
+                           "\"h\",\"cpu\":\"Test CPU\"},\"devices\":[],\"sweep\":{\"shard\":\"1/99999\"}}",
+                           NULL};
+    const char *inputs[1] = {in};
+    fb_merge_summary sum;
+    int n = 0;
+    temp_path(in, sizeof in, "share.jsonl");
+    temp_path(out, sizeof out, "merged.jsonl");
+    temp_path(err, sizeof err, "stderr.txt");
+    write_file(in, lines);
+    fflush(stderr);
+    int saved = dup(2), fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    assert_true(saved >= 0 && fd >= 0);
+    dup2(fd, 2);
+    close(fd);
+    fb_status st = fb_merge_files(out, inputs, 1, &sum);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    assert_int_equal(st, FB_OK);
+    FILE *f = fopen(err, "r");
+    assert_non_null(f);
+    while (fgets(line, sizeof line, f))
+        if (strstr(line, "no input holds") && n++ == 0) snprintf(said, sizeof said, "%s", line);
+    fclose(f);
+    assert_int_equal(n, 1);
+    assert_non_null(strstr(said, "merge: no input holds 99998 of the 99999 shards (2/99999, 3/99999, 4/99999, "
+                                 "5/99999, 6/99999, ...): "));
+    unlink(in), unlink(out), unlink(err);
+}
+
 #define HEADER(id)                                                                                                     \
     "{\"type\":\"header\",\"schema\":1,\"run_id\":\"" id "\",\"date\":\"d\",\"host\":{\"hostname\":\"h\","             \
     "\"cpu\":\"Test CPU\"},\"devices\":[]}"
@@ -483,6 +522,7 @@ int main(void)
         cmocka_unit_test(test_export_csv),
         cmocka_unit_test(test_export_spread),
         cmocka_unit_test(test_csv_quoting),
+        cmocka_unit_test(test_merge_summarises_missing_shares),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -179,6 +179,12 @@ static void test_program_text(void **state)
     assert_non_null(strstr(text, "#line 1 \"common.cl\"\n"));
     free(text);
 
+    /* a name cannot end its directive and start a line: '"' and '\\' escaped, a newline in octal */
+    assert_int_equal(fb_kernel_program_text(NULL, "a\"b\\c\n#error x", "int x;\n", &text), FB_OK);
+    assert_non_null(strstr(text, "#line 1 \"a\\\"b\\\\c\\012#error x\"\nint x;\n"));
+    assert_null(strstr(text, "\n#error"));
+    free(text);
+
     const char *missing = "int x;\n  #  include \"grid/no_such.h\" /* spaced */\n";
     assert_int_equal(fb_kernel_program_text(NULL, "test/k.cl", missing, &text), FB_ERR_BUILD);
     assert_null(text);

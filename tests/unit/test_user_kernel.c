@@ -141,6 +141,15 @@ static void test_refusals_name_where(void **state)
                      FB_ERR_INPUT);
     d.file.text = FB_SOURCE_DIR "/tests/data/kernels";
     assert_int_equal(refused(d, "kernels: is a directory"), FB_ERR_INPUT);
+    /* a newline would start a line of its own in every message naming it */
+    d.file.text = "/tmp/a\n#error x.cl";
+    assert_int_equal(refused(d, "--kernel-file: the path holds a control character (0x0a)"), FB_ERR_USAGE);
+    /* the one rule of a value (params.h) for whoever declares */
+    static const int huge[] = {2147483647};
+    d = example();
+    d.params[0].values = huge;
+    d.params[0].nvalues = 1;
+    assert_int_equal(refused(d, "UNROLL: 2147483647 is out of range (-1000000000..1000000000)"), FB_ERR_USAGE);
     /* too many axes: csr-scalar's one + 6 */
     static const int one[] = {1};
     static const char *const names[] = {"A1", "A2", "A3", "A4", "A5", "A6"};
@@ -170,6 +179,21 @@ static void test_file_with_a_nul_byte_is_refused(void **state)
     d.file.text = path;
     d.name.text = "k";
     assert_int_equal(refused(d, "holds a NUL byte at offset 17"), FB_ERR_INPUT);
+    unlink(path);
+}
+
+/* A file that is just `kernel(`: the scan back for the name stops at the
+ * keyword (it read the byte before the text), and the keyword is no name. */
+static void test_kernel_keyword_alone_names_nothing(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/fb_user_kernel_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "kernel(", 7), 7);
+    close(fd);
+    fb_user_kernel_decl d = {.file = {path, NULL}, .name = {"k", NULL}};
+    assert_int_equal(refused(d, "declares no __kernel k (it declares none)"), FB_ERR_USAGE);
     unlink(path);
 }
 
@@ -241,6 +265,22 @@ static void test_constraints_prune_with_the_reason(void **state)
     assert_non_null(strstr(fb_error_message(), "max_work_group_size"));
     /* a fact the device does not report does not refuse the point */
     assert_int_equal(fb_user_kernel_check(uk, &p, &unknown, 1), FB_OK);
+}
+
+/* PoCL reports no sub-group size (0): a constraint dividing by it holds,
+ * as docs/kernels.md says, instead of pruning every point as a division
+ * by zero. */
+static void test_unreported_fact_as_a_divisor_holds(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {"WG_SIZE % subgroup_size == 0"};
+    const fb_user_kernel *uk = with_constraints(texts, 1);
+    fb_device_info cl = device("opencl", 1024);
+    fb_param_point p = {{128, 1, 1}};
+    assert_int_equal(fb_user_kernel_check(uk, &p, &cl, 1), FB_OK);
+    cl.subgroup_size = 48; /* reported: 128 % 48 */
+    assert_int_equal(fb_user_kernel_check(uk, &p, &cl, 1), FB_ERR_USAGE);
+    assert_non_null(strstr(fb_error_message(), "does not hold"));
 }
 
 static void test_constraint_errors(void **state)
@@ -394,8 +434,10 @@ int main(void)
         cmocka_unit_test_teardown(test_example_joins_the_family, teardown),
         cmocka_unit_test_teardown(test_refusals_name_where, teardown),
         cmocka_unit_test_teardown(test_file_with_a_nul_byte_is_refused, teardown),
+        cmocka_unit_test_teardown(test_kernel_keyword_alone_names_nothing, teardown),
         cmocka_unit_test_teardown(test_kernel_name_found_past_attributes, teardown),
         cmocka_unit_test_teardown(test_constraints_prune_with_the_reason, teardown),
+        cmocka_unit_test_teardown(test_unreported_fact_as_a_divisor_holds, teardown),
         cmocka_unit_test_teardown(test_constraint_errors, teardown),
         cmocka_unit_test_teardown(test_openmp_refuses_a_kernel_file, teardown),
         cmocka_unit_test_teardown(test_divisor_divides_the_groups, teardown),

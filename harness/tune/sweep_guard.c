@@ -1,0 +1,141 @@
+/* sweep_guard.c - a configuration that crashes or hangs its process is
+ * recorded, and the sweep goes on (core/guard.h). A guarded sweep tells
+ * the guard, before each configuration, its key, its hang limit and the
+ * in-flight marker, and leaves a recipe for a successor: this command's
+ * run ids and its counts so far. When the process dies inside a
+ * configuration, the guard appends how to the marker and starts the
+ * command again with the recipe: the successor resumes this command's
+ * runs, records the configuration from the marker as "crashed" or
+ * "timeout" (kernel and file named), goes on with the rest, and prints
+ * the summary of the whole command. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../bench/user_kernel.h"
+#include "../core/guard.h"
+#include "../core/measure.h"
+#include "../results/reader.h"
+#include "sweep_state.h"
+
+/* A configuration that ends its samples checks timeout_s itself; one that
+ * never returns is killed at twice that plus room for compiling. Without
+ * timeout_s: a minute for compiling and the data, and the measurement's
+ * budget four times over. */
+double sweep_hang_limit_s(const fb_suite_case *cs)
+{
+    if (cs->measure.timeout_s > 0) return 2.0 * cs->measure.timeout_s + 10.0;
+    return 60.0 + 4.0 * cs->measure.measure.budget_s;
+}
+
+void sweep_guard_begin(const sweep *w, const sweep_config *cfg)
+{
+    if (fb_guard_in_child()) fb_guard_begin(cfg->key, sweep_hang_limit_s(&w->s->cases[cfg->kase]), w->inflight_path);
+}
+
+void sweep_guard_done(void) { fb_guard_done(); }
+
+json_t *sweep_crash_record(const sweep *w, const sweep_config *cfg)
+{
+    const json_t *note = json_object_get(w->crashed, cfg->key);
+    const fb_family_kernel *k = w->s->cases[cfg->kase].family->kernel(cfg->kernel);
+    char reason[2048], whose[1200] = "";
+    if (!json_is_object(note)) return sweep_failure(w, cfg, "crashed", sweep_crashed_reason);
+    if (k->user) snprintf(whose, sizeof whose, " (kernel %s of %s)", k->name, k->user->path);
+    snprintf(reason, sizeof reason, "its process %s while this configuration ran%s; the sweep went on in a new process",
+             fb_json_str(note, "how"), whose);
+    return sweep_failure(w, cfg, fb_json_str(note, "status"), reason);
+}
+
+/* ---- the counts of a command's processes ---- */
+
+#define NCOUNTS 11
+
+static int *count_field(fb_sweep_summary *s, int i)
+{
+    int *const fields[NCOUNTS] = {&s->total,     &s->skipped,  &s->recorded, &s->ok,      &s->wrong,      &s->pruned,
+                                  &s->abandoned, &s->timeouts, &s->failed,   &s->missing, &s->unavailable};
+    return fields[i];
+}
+
+/* The plan and what was recorded before the command are the first
+ * process's; the records of every process add up. */
+void sweep_guard_carry(sweep *w)
+{
+    const fb_sweep_summary *before = &w->restart->before;
+    fb_sweep_summary *sum = w->sum;
+    sum->total = before->total, sum->skipped = before->skipped;
+    for (int i = 2; i < NCOUNTS - 1; ++i)
+        *count_field(sum, i) += *count_field((fb_sweep_summary *)before, i);
+    if (before->unavailable > sum->unavailable) sum->unavailable = before->unavailable;
+    w->started = w->restart->started;
+}
+
+/* "every=E started=T counts=C1,...,C11 runs=ID,..." */
+void sweep_guard_report(const sweep *w)
+{
+    char recipe[8192];
+    size_t n;
+    if (!fb_guard_in_child()) return;
+    n = (size_t)snprintf(recipe, sizeof recipe,
+                         "every=%d started=%.6f counts=", w->restart ? w->restart->every_run : w->o->resume,
+                         w->started);
+    for (int i = 0; i < NCOUNTS && n < sizeof recipe; ++i)
+        n += (size_t)snprintf(recipe + n, sizeof recipe - n, "%s%d", i ? "," : "", *count_field(w->sum, i));
+    n += (size_t)snprintf(recipe + n, sizeof recipe - n, " runs=");
+    for (int i = 0; w->restart && i < w->restart->nruns && n < sizeof recipe; ++i)
+        n += (size_t)snprintf(recipe + n, sizeof recipe - n, "%s,", w->restart->run_ids[i]);
+    if (w->out && n < sizeof recipe) snprintf(recipe + n, sizeof recipe - n, "%s", fb_results_run_id(w->out));
+    fb_guard_set_restart(recipe);
+}
+
+static fb_status read_runs(const char *text, sweep_restart *r)
+{
+    fb_status status = FB_OK;
+    for (const char *p = text; *p && *p != ' ';) {
+        size_t len = strcspn(p, ", ");
+        char(*grown)[64] = realloc(r->run_ids, (size_t)(r->nruns + 1) * sizeof *grown);
+        if (!grown) FB_FAIL(FB_ERR_NOMEM, "out of host memory resuming the sweep");
+        r->run_ids = grown;
+        snprintf(r->run_ids[r->nruns++], 64, "%.*s", (int)(len < 63 ? len : 63), p);
+        p += len + (p[len] == ',');
+    }
+fail:
+    return status;
+}
+
+static fb_status read_recipe(const char *recipe, sweep_restart *r)
+{
+    fb_status status = FB_OK;
+    const char *counts = strstr(recipe, "counts="), *runs = strstr(recipe, "runs=");
+    memset(r, 0, sizeof *r);
+    if (sscanf(recipe, "every=%d started=%lf", &r->every_run, &r->started) != 2 || !counts || !runs)
+        FB_FAIL(FB_ERR_INPUT, "the guard's restart recipe is damaged: '%.80s'", recipe);
+    counts += strlen("counts=");
+    for (int i = 0; i < NCOUNTS; ++i) {
+        char *end;
+        *count_field(&r->before, i) = (int)strtol(counts, &end, 10);
+        counts = end + (*end == ',');
+    }
+    FB_CHECK(read_runs(runs + strlen("runs="), r));
+fail:
+    return status;
+}
+
+/* The command's first process runs the sweep as asked; a successor
+ * resumes it from the recipe. */
+fb_status fb_sweep_run(const fb_suite *s, const fb_sweep_options *o, fb_sweep_summary *sum)
+{
+    fb_status status = FB_OK;
+    sweep_restart restart;
+    fb_sweep_options resumed = *o;
+    memset(&restart, 0, sizeof restart);
+    if (!fb_guard_in_child() || !fb_guard_restart()) return sweep_run_here(s, o, NULL, sum);
+    memset(sum, 0, sizeof *sum);
+    FB_CHECK(read_recipe(fb_guard_restart(), &restart));
+    resumed.resume = 1; /* --limit counts the command's records: the carried ones too */
+    status = sweep_run_here(s, &resumed, &restart, sum);
+fail:
+    free(restart.run_ids);
+    return status;
+}
