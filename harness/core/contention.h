@@ -138,4 +138,7 @@ void fb_calibration_set_launch(const char *device_id, double seconds);
  * re-execution happened; the decision is recorded either way. */
 void fb_wait_policy_decide(char **argv);
 
+/* Passed from the process that decided to the one it re-executed: why. */
+#define FB_WAIT_POLICY_DECISION_VAR "FLOWBENCH_WAIT_POLICY_DECISION"
+
 #endif

@@ -150,7 +150,7 @@ static int open_zone(fb_energy_meter *m, rapl_impl *r, const char *root, const r
         return 0;
     }
     if (err) d->range_uj = 0; /* no wrap correction: a counter that goes back leaves its window without joules */
-    snprintf(m->domain[i], sizeof m->domain[i], "%s", z->domain);
+    snprintf(m->domain[i], sizeof m->domain[i], "%.31s", z->domain);
     return 1;
 }
 

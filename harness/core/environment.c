@@ -1,6 +1,6 @@
 /* environment.c - the process's side of a record's "environment": the
  * OpenMP settings in force, the CPU governor, the calibration figures, and
- * the wait-policy decision made at start (contention.h). */
+ * who chose the wait policy (the decision itself: wait_policy.c). */
 #include "contention.h"
 
 #include "files.h"
@@ -14,8 +14,6 @@
 
 extern char **environ;
 
-/* Passed from the process that decided to the one it re-executed. */
-#define DECISION_VAR "FLOWBENCH_WAIT_POLICY_DECISION"
 #define REGION_SAMPLES 200
 #define REGION_BUDGET_S 0.02 /* the calibration may cost at most this much (a contended spin costs ms a region) */
 
@@ -81,7 +79,7 @@ static json_t *omp_variables(void)
 /* Who chose the wait policy: the user, flowbench at start, or nobody. */
 static json_t *wait_policy(void)
 {
-    const char *policy = getenv("OMP_WAIT_POLICY"), *decision = getenv(DECISION_VAR);
+    const char *policy = getenv("OMP_WAIT_POLICY"), *decision = getenv(FB_WAIT_POLICY_DECISION_VAR);
     const char *by = decision && *decision ? "flowbench" : policy || getenv("GOMP_SPINCOUNT") ? "user" : "default";
     return json_pack(
         "{s:s, s:s, s:s}", "policy", policy ? policy : "unset (libgomp: spin a while, then sleep)", "set_by", by, "why",
@@ -126,59 +124,4 @@ json_t *fb_process_environment(void)
                             proc_bind_name(omp_get_proc_bind()), "places", omp_get_num_places(), "wait", wait_policy(),
                             "variables", omp_variables());
     return json_pack("{s:o, s:o, s:o}", "openmp", omp, "governor", governor(), "calibration", calibration());
-}
-
-/* Under a launcher MPI sets up the process before main: re-executing
- * would leave its bookkeeping behind, so the policy is left as it is. */
-static int under_mpi_launcher(void)
-{
-    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_RANK") || getenv("PMIX_RANK") || getenv("SLURM_PROCID");
-}
-
-#define START_POLLS 8
-#define START_POLL_US 4000
-
-/* Other runnable work at start, beyond the spare CPUs, in most of
- * START_POLLS polls START_POLL_US apart (about 30 ms): one poll can miss a
- * job between its time slices, and a process that is only starting (the
- * reader of a pipe) should not decide. Stops as soon as the majority is
- * out of reach (about 12 ms on a quiet machine). Returns the most others
- * seen when they were the majority, else 0. */
-static int others_at_start(int spare)
-{
-    int busy = 0, most = 0;
-    for (int i = 0; i < START_POLLS; ++i) {
-        int n = fb_other_runnable();
-        if (n > spare) busy++, most = n > most ? n : most;
-        if (2 * busy > START_POLLS) return most;
-        if (2 * (busy + START_POLLS - 1 - i) <= START_POLLS) return 0;
-        usleep(START_POLL_US);
-    }
-    return 0;
-}
-
-void fb_wait_policy_decide(char **argv)
-{
-    char why[200];
-    if (getenv(DECISION_VAR) || getenv("OMP_WAIT_POLICY") || getenv("GOMP_SPINCOUNT")) return;
-    const int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN), threads = omp_get_max_threads();
-    const int spare = cpus > threads ? cpus - threads : 0, others = others_at_start(spare);
-    if (others == 0) return;
-    if (under_mpi_launcher()) {
-        snprintf(why, sizeof why, "not re-executed under an MPI launcher, though %d other runnable tasks were seen",
-                 others);
-        setenv(DECISION_VAR, why, 1);
-        return;
-    }
-    snprintf(why, sizeof why,
-             "passive: %d other runnable task%s at start on %d CPUs, %d OpenMP threads (spinning threads would "
-             "fight them for the CPUs)",
-             others, others == 1 ? "" : "s", cpus, threads);
-    setenv(DECISION_VAR, why, 1);
-    setenv("OMP_WAIT_POLICY", "passive", 1);
-    execv("/proc/self/exe", argv);
-    /* exec failed: keep running with the runtime's policy, and say so */
-    snprintf(why, sizeof why, "could not re-execute with passive waiting; %d other runnable tasks at start", others);
-    setenv(DECISION_VAR, why, 1);
-    unsetenv("OMP_WAIT_POLICY");
 }

@@ -281,19 +281,6 @@ fail:
 
 /* ---- the loop ---- */
 
-/* Between configurations on different targets: the previous device's work
- * is finished and its CPU threads get a moment to go idle. PoCL's workers
- * keep spinning after a kernel; measured on 2 cores, the first OpenMP
- * configuration after an OpenCL stream ran at a hundredth of its speed. */
-void sweep_switch_target(sweep *w, int next)
-{
-    const struct timespec pause = {0, 200000000L};
-    if (w->last_target == next) return;
-    if (w->last_target >= 0 && w->targets[w->last_target].t) fb_target_finish(w->targets[w->last_target].t);
-    if (w->last_target >= 0) nanosleep(&pause, NULL);
-    w->last_target = next;
-}
-
 static fb_status run_plan(sweep *w)
 {
     fb_status status = FB_OK;
@@ -347,8 +334,10 @@ fail:
     return status;
 }
 
-fb_status sweep_run_here(const fb_suite *s, const fb_sweep_options *o, const sweep_restart *restart,
-                         fb_sweep_summary *sum)
+/* The whole sweep in this process; restart: a successor's carried state
+ * (sweep_guard.c), else NULL. */
+static fb_status run_here(const fb_suite *s, const fb_sweep_options *o, const sweep_restart *restart,
+                          fb_sweep_summary *sum)
 {
     fb_status status = FB_OK;
     sweep w;
@@ -374,6 +363,22 @@ fb_status sweep_run_here(const fb_suite *s, const fb_sweep_options *o, const swe
     sweep_state_close(&w);
     if (w.has_filter) regfree(&w.filter);
     free(w.plan);
+    return status;
+}
+
+/* The command's first process runs the sweep as asked; a successor the
+ * guard started after a crash resumes it (sweep_guard.c). */
+fb_status fb_sweep_run(const fb_suite *s, const fb_sweep_options *o, fb_sweep_summary *sum)
+{
+    fb_status status = FB_OK;
+    fb_sweep_options resumed = *o;
+    sweep_restart restart;
+    int successor;
+    status = sweep_guard_restart(&restart, &successor);
+    if (status == FB_OK && !successor) return run_here(s, o, NULL, sum);
+    resumed.resume = 1; /* --limit counts the command's records: the carried ones too */
+    if (status == FB_OK) status = run_here(s, &resumed, &restart, sum);
+    free(restart.run_ids);
     return status;
 }
 

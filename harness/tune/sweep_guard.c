@@ -122,20 +122,9 @@ fail:
     return status;
 }
 
-/* The command's first process runs the sweep as asked; a successor
- * resumes it from the recipe. */
-fb_status fb_sweep_run(const fb_suite *s, const fb_sweep_options *o, fb_sweep_summary *sum)
+fb_status sweep_guard_restart(sweep_restart *restart, int *successor)
 {
-    fb_status status = FB_OK;
-    sweep_restart restart;
-    fb_sweep_options resumed = *o;
-    memset(&restart, 0, sizeof restart);
-    if (!fb_guard_in_child() || !fb_guard_restart()) return sweep_run_here(s, o, NULL, sum);
-    memset(sum, 0, sizeof *sum);
-    FB_CHECK(read_recipe(fb_guard_restart(), &restart));
-    resumed.resume = 1; /* --limit counts the command's records: the carried ones too */
-    status = sweep_run_here(s, &resumed, &restart, sum);
-fail:
-    free(restart.run_ids);
-    return status;
+    memset(restart, 0, sizeof *restart);
+    *successor = fb_guard_in_child() && fb_guard_restart();
+    return *successor ? read_recipe(fb_guard_restart(), restart) : FB_OK;
 }

@@ -87,7 +87,8 @@ const char *sweep_backend(const sweep *w, const sweep_config *cfg);
  * ranks. */
 fb_status sweep_state_open(sweep *w);
 void sweep_state_close(sweep *w);
-int sweep_is_done(const sweep *w, const char *key);
+/* Whether the results file (or this run) already records the key. */
+static inline int sweep_is_done(const sweep *w, const char *key) { return json_object_get(w->done, key) != NULL; }
 
 /* --resume --dry-run: the keys the results file already holds (its
  * headers' options checked as --resume checks them), read without
@@ -104,7 +105,7 @@ fb_status sweep_open_problem(sweep *w, const sweep_config *cfg);
 fb_status sweep_stream(sweep *w, int round);
 
 /* Before work on target `next`: the previous target's work is finished
- * and its threads get a moment to go idle (sweep.c says why). */
+ * and its threads get a moment to go idle (the function says why). */
 void sweep_switch_target(sweep *w, int next);
 
 /* Best median time so far of the configuration's kernel group (case,
@@ -164,9 +165,10 @@ void sweep_inflight_end(sweep *w);
 
 /* ---- sweep_guard.c: a configuration that crashes or hangs ---- */
 
-/* The whole sweep in this process (fb_sweep_run guards it). */
-fb_status sweep_run_here(const fb_suite *s, const fb_sweep_options *o, const sweep_restart *restart,
-                         fb_sweep_summary *sum);
+/* A successor process (the guard started it after its predecessor died
+ * inside a configuration): *successor = 1 and restart read from the
+ * guard's recipe; else 0. restart->run_ids is malloc'd. */
+fb_status sweep_guard_restart(sweep_restart *restart, int *successor);
 
 /* In a guarded process: the configuration may crash or hang from here
  * (its limit: sweep_hang_limit_s) until sweep_guard_done. */
