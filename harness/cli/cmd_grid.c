@@ -160,9 +160,11 @@ static void print_result(FILE *f, const grid_cli *c, const json_t *rec)
                 fb_json_num(rec, "stream_gbs"));
     if (fb_json_str(rec, "stats.quality_why")[0])
         fprintf(f, "\n  %s: %s", fb_json_str(rec, "stats.quality"), fb_json_str(rec, "stats.quality_why"));
-    fprintf(f, "\n  check: %s (rel error %.3g, tolerance %.3g)\n", fb_json_str(rec, "status"),
-            fb_json_num(rec, "check.max_rel_error"), fb_json_num(rec, "check.tolerance"));
-    if (*fb_json_str(rec, "reason")) fprintf(f, "  reason: %s\n", fb_json_str(rec, "reason"));
+    if (strcmp(fb_json_str(rec, "status"), "ok") && *fb_json_str(rec, "reason")) /* the record's words: a NaN */
+        fprintf(f, "\n  check: %s (%s)\n", fb_json_str(rec, "status"), fb_json_str(rec, "reason")); /* has no error */
+    else
+        fprintf(f, "\n  check: %s (rel error %.3g, tolerance %.3g)\n", fb_json_str(rec, "status"),
+                fb_json_num(rec, "check.max_rel_error"), fb_json_num(rec, "check.tolerance"));
     fb_cli_print_energy(f, NULL, json_object_get(rec, "energy"));
 }
 

@@ -379,6 +379,12 @@ static fb_status one_iteration_check(heat_run *s, fb_heat2d_result *r)
     /* recorded finite (JSON has no NaN): a NaN result is the largest error */
     r->iteration_error = isfinite(diff) ? diff : DBL_MAX;
     r->change_error = isfinite(change) ? fabs(change - expected) : DBL_MAX;
+    for (size_t k = 0; k < cells && !isfinite(diff); ++k) /* said as a row of spmv is: no error to show */
+        if (isnan(dev[k]))
+            FB_FAIL(FB_ERR_CHECK,
+                    "%s on %s, %s: cell %zu of the field is NaN after one iteration (a cell no "
+                    "work-item wrote?)",
+                    s->cfg->kernel->name, fb_target_info(s->t)->id, s->p->g.spec, k);
     if (!(diff <= r->iteration_tolerance))
         FB_FAIL(FB_ERR_CHECK,
                 "%s on %s, %s: one iteration from a random field differs from its serial twin by %.3g "
