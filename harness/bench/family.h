@@ -24,6 +24,7 @@
 #include "../backends/target.h"
 #include "../core/params.h"
 #include "../core/measure.h"
+#include "signature.h"
 #include "variants.h"
 
 typedef struct fb_family_kernel {
@@ -83,6 +84,9 @@ typedef struct fb_family {
     /* The record's problem object (goes in the field problem_key), owned
      * by the problem: name, spec, identity hash, size. */
     const json_t *(*problem_json)(const void *problem);
+    /* What tuned parameters depend on in the problem (signature.h): the
+     * key of the tuning cache and the prior's features. */
+    void (*signature)(const void *problem, fb_signature *out);
 
     /* Why this configuration cannot run here, decided without compiling
      * (work-group over the device limit, local memory too small, a block

@@ -312,13 +312,15 @@ static fb_status read_tuned(const fb_parsed *args, grid_cli *c, fb_target *t, vo
     fb_status status = FB_OK;
     const char *const *params;
     const fb_family_kernel *k = c->family->kernel(c->run.kernel);
+    fb_signature sig;
     if (!fb_cli_flag(args, "tuned")) {
         if (fb_cli_value(args, "cache")) FB_FAIL(FB_ERR_USAGE, "--cache is read with --tuned only");
         return FB_OK;
     }
     if (fb_cli_values(args, "param", &params)) FB_FAIL(FB_ERR_USAGE, "--tuned and --param exclude each other");
+    c->family->signature(problem, &sig);
     FB_CHECK(fb_tuned_lookup(fb_cli_value(args, "cache"), fb_target_info(t), k->name, k->params, k->nparams,
-                             c->run.is_double, c->family->problem_json(problem), &c->run.point, tuning, stderr));
+                             c->run.is_double, &sig, &c->run.point, tuning, stderr));
 fail:
     return status;
 }

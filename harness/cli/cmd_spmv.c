@@ -248,6 +248,7 @@ typedef struct spmv_run {
     fb_target *t;
     fb_spmv_result r;
     json_t *matrix_json, *rec, *tuning;
+    fb_signature sig; /* with matrix_json */
     double stream_gbs;
     fb_counters *counters;
 } spmv_run;
@@ -296,7 +297,7 @@ static fb_status apply_tuning(const fb_parsed *args, spmv_cli *c, spmv_run *s)
     fb_cache_path(fb_cli_value(args, "cache"), path, sizeof path);
     FB_CHECK(fb_cache_load(path, &cache));
     FB_CHECK(fb_tuned_point(cache, fb_target_info(s->t), c->kernel->name, c->kernel->params, c->kernel->nparams,
-                            c->cfg.is_double, s->matrix_json, &c->cfg.point, &s->tuning));
+                            c->cfg.is_double, &s->sig, &c->cfg.point, &s->tuning));
     json_object_set_new(s->tuning, "cache", json_string(path));
     fb_tuning_text(s->tuning, text, sizeof text);
     fprintf(stderr, "--tuned: %s (cache %s)\n", text, path);
@@ -310,7 +311,7 @@ static fb_status choose_auto(spmv_cli *c, spmv_run *s)
 {
     fb_status status = FB_OK;
     FB_CHECK(fb_target_open(c->backend, &s->t));
-    FB_CHECK(fb_spmv_matrix_json(&s->m, &s->matrix_json));
+    FB_CHECK(fb_spmv_matrix_describe(&s->m, &s->matrix_json, &s->sig));
     FB_CHECK(fb_spmv_auto_pick(&s->m, s->matrix_json, fb_target_info(s->t), c->cfg.is_double, &c->choice));
     c->kernel = c->cfg.kernel = c->choice.kernel;
     c->cfg.point = c->choice.point;
@@ -331,7 +332,7 @@ static fb_status prepare(const fb_parsed *args, spmv_cli *c, spmv_run *s)
     c->cfg.x = s->x;
     if (!s->t) FB_CHECK(fb_target_open(c->backend, &s->t));
     FB_CHECK(fb_cli_stream_triad(args, s->t, c->backend, c->cfg.is_double, &s->stream_gbs));
-    if (!s->matrix_json) FB_CHECK(fb_spmv_matrix_json(&s->m, &s->matrix_json));
+    if (!s->matrix_json) FB_CHECK(fb_spmv_matrix_describe(&s->m, &s->matrix_json, &s->sig));
     if (fb_cli_flag(args, "tuned")) FB_CHECK(apply_tuning(args, c, s));
     FB_CHECK(open_counters(args, c, s));
 fail:

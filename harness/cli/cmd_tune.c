@@ -285,13 +285,13 @@ static fb_status store_best(const tune_cli *c, const fb_tune_outcome *o)
     fb_status status = FB_OK;
     int size = 0;
     const fb_family *f = c->rq.family;
-    const json_t *problem = f->problem_json(c->rq.problem);
+    const json_t *problem = f->problem_json(c->rq.problem); /* its name, for the entry */
     fb_signature sig;
     char device[1024], date[32];
     time_t now = time(NULL);
     json_t *entry = NULL;
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    FB_CHECK(fb_signature_from_json(problem, &sig));
+    f->signature(c->rq.problem, &sig);
     fb_device_fingerprint(fb_target_info(c->rq.t), device, sizeof device);
     entry =
         json_pack("{s:s, s:s, s:s, s:s, s:o, s:O, s:f, s:f, s:s, s:s, s:i, s:i, s:s}", "device", device, "kernel",

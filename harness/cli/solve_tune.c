@@ -304,10 +304,12 @@ fb_status fb_solve_tuned_point(const fb_solve_plan *plan, const fb_device_info *
     fb_tuning_cache *cache = NULL;
     json_t *mesh = mesh_signature_record(c, ns);
     char text[512], params[256];
+    fb_signature sig;
     *tuning = NULL;
     if (!mesh) FB_FAIL(FB_ERR_NOMEM, "out of host memory describing the mesh");
+    FB_CHECK(fb_signature_from_json(mesh, &sig)); /* the solver is no family yet (issue 35): its record, read back */
     FB_CHECK(fb_cache_load(plan->cache, &cache));
-    FB_CHECK(fb_tuned_point(cache, d, "ns", fb_ns_axes, FB_NS_NAXES, 1, mesh, point, tuning));
+    FB_CHECK(fb_tuned_point(cache, d, "ns", fb_ns_axes, FB_NS_NAXES, 1, &sig, point, tuning));
     json_object_set_new(*tuning, "cache", json_string(plan->cache));
     fb_tuning_text(*tuning, text, sizeof text);
     fb_solve_point_text(point, params, sizeof params);
@@ -329,11 +331,13 @@ fb_status fb_solve_tuned_spmv(const fb_solve_plan *plan, const fb_device_info *d
     fb_tuning_cache *cache = NULL;
     json_t *matrix = NULL, *spmv = NULL;
     fb_param_point point;
+    fb_signature sig;
     char text[512];
     if (!k) return FB_OK;
     FB_CHECK(fb_ns_pressure_matrix_record(ns, &matrix));
+    FB_CHECK(fb_signature_from_json(matrix, &sig));
     FB_CHECK(fb_cache_load(plan->cache, &cache));
-    FB_CHECK(fb_tuned_point(cache, d, k->name, k->params, k->nparams, 1, matrix, &point, &spmv));
+    FB_CHECK(fb_tuned_point(cache, d, k->name, k->params, k->nparams, 1, &sig, &point, &spmv));
     FB_CHECK(fb_ns_device_set_spmv_point(ns, &point));
     json_object_set_new(spmv, "kernel", json_string(k->name));
     fb_tuning_text(spmv, text, sizeof text);

@@ -164,7 +164,9 @@ static fb_status predict(const fb_tune_request *rq, const char *path, start_mode
                           .device = out->device,
                           .axes = k->params,
                           .naxes = k->nparams};
-    if (fb_prior_features_from_json(problem, &q->features) != FB_OK)
+    fb_signature sig;
+    rq->family->signature(rq->problem, &sig);
+    if (fb_prior_features_of(&sig, &q->features) != FB_OK)
         return use_default(mode, "the problem is not a matrix, and the prior knows only matrices", out);
     /* leave-one-matrix-out: a replay asks how the search does on a matrix
      * it has not seen, so the prior must not know that matrix's landscape */

@@ -3,11 +3,8 @@
  * the signature of the problem tuned on, stored as one JSON file users can
  * read, diff and ship.
  *
- * A signature is of one kind, the kind of problem its family runs on:
- *   matrix  spmv: rows, nnz, entries per row (mean, stddev, max), block size
- *   grid    heat2d, fv-surface: nx, ny, nz (1 for 2D), stretch
- *   mesh    the solver's kernels ("ns"): nodes, directed edges, neighbours
- *           per node (mean, stddev, max)
+ * A signature (bench/signature.h; a family's fb_family.signature) is of
+ * one kind, the kind of problem its family runs on: matrix, grid or mesh.
  * Signatures of different kinds are never equal and never near.
  *
  * Lookup falls back in a fixed order and says which it used:
@@ -38,38 +35,8 @@
 #include <jansson.h>
 
 #include "../backends/backend.h"
+#include "../bench/signature.h"
 #include "../core/status.h"
-
-typedef enum fb_signature_kind { FB_SIGNATURE_MATRIX, FB_SIGNATURE_GRID, FB_SIGNATURE_MESH } fb_signature_kind;
-
-/* What the tuned parameters depend on in a matrix. */
-typedef struct fb_matrix_signature {
-    long long rows, nnz;
-    double row_mean, row_stddev, row_max; /* stored entries per row */
-    int block;                            /* BCSR block size, 1 for CSR */
-} fb_matrix_signature;
-
-/* ... in a structured grid: its extent along each axis and its stretch. */
-typedef struct fb_grid_signature {
-    long long nx, ny, nz; /* cells per axis, each >= 1; nz = 1 for a 2D grid */
-    double stretch;       /* widest / narrowest cell, >= 1; 1 for a uniform grid */
-} fb_grid_signature;
-
-/* ... in the solver's mesh: the edge graph its kernels walk, a node per
- * work-item. */
-typedef struct fb_mesh_signature {
-    long long nodes, edges;                        /* edges: directed, J != I */
-    double degree_mean, degree_stddev, degree_max; /* neighbours per node */
-} fb_mesh_signature;
-
-typedef struct fb_signature {
-    fb_signature_kind kind;
-    union {
-        fb_matrix_signature matrix;
-        fb_grid_signature grid;
-        fb_mesh_signature mesh;
-    };
-} fb_signature;
 
 typedef enum fb_cache_match { FB_CACHE_NONE, FB_CACHE_NEAREST, FB_CACHE_EXACT } fb_cache_match;
 
@@ -80,7 +47,9 @@ typedef struct fb_tuning_cache fb_tuning_cache;
  * assumed to tune alike. */
 void fb_device_fingerprint(const fb_device_info *d, char *buf, size_t len);
 
-/* From a problem's record object, of the kind its fields say:
+/* From a problem's record object, of the kind its fields say (what the
+ * solver's --tuned and --tune still read, the solver being no family
+ * yet; the families give theirs as a value, fb_family.signature):
  *   a grid record ("nx", "ny", optional "nz" and "stretch": heat2d's and
  *   fv-surface's problem_json) -> grid;
  *   a mesh record ("nodes", "edges", "degree": {"mean","stddev","max"}:

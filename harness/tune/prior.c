@@ -79,6 +79,19 @@ fail:
     return status;
 }
 
+fb_status fb_prior_features_of(const fb_signature *sig, fb_prior_features *out)
+{
+    const fb_matrix_signature *m = &sig->matrix;
+    if (sig->kind != FB_SIGNATURE_MATRIX || m->rows < 1)
+        return fb_error_set(FB_ERR_INPUT, __FILE__, __LINE__, "not a matrix: the prior knows only matrices");
+    *out = (fb_prior_features){.rows = (double)m->rows,
+                               .row_mean = m->row_mean,
+                               .row_cv = m->row_mean > 0 ? m->row_stddev / m->row_mean : 0,
+                               .block = m->block,
+                               .block_fill = m->block_fill > 0 ? m->block_fill : 1};
+    return FB_OK;
+}
+
 /* An empty row mean would be log 0: rows of under 0.01 entries count as 0.01. */
 static double log_mean(double mean) { return log(mean > 0.01 ? mean : 0.01); }
 

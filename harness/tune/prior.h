@@ -33,6 +33,7 @@
 
 #include <jansson.h>
 
+#include "../bench/signature.h"
 #include "../core/params.h"
 #include "../core/status.h"
 
@@ -51,6 +52,10 @@ typedef struct fb_prior_features {
  * "stddev"}, optional "block": {"size", "fill"}). FB_ERR_INPUT when it is
  * not a matrix (a grid family's problem): such problems get no prior. */
 fb_status fb_prior_features_from_json(const json_t *matrix, fb_prior_features *out);
+
+/* From a problem's signature (bench/signature.h): FB_ERR_INPUT when it is
+ * not a matrix's. What a search's start reads of its live problem. */
+fb_status fb_prior_features_of(const fb_signature *sig, fb_prior_features *out);
 
 /* 0 for equal features; see above. */
 double fb_prior_distance(const fb_prior_features *a, const fb_prior_features *b);

@@ -73,10 +73,12 @@ fb_status sweep_tuned_point(sweep *w, sweep_config *cfg)
 {
     const fb_suite_case *cs = &w->s->cases[cfg->kase];
     const fb_family_kernel *k = cs->family->kernel(cfg->kernel);
+    fb_signature sig;
     json_decref(w->tuning);
     w->tuning = NULL;
+    cs->family->signature(w->problem, &sig);
     return fb_tuned_point(w->o->tuned, fb_target_info(w->targets[cfg->backend].t), k->name, k->params, k->nparams,
-                          cfg->is_double, cs->family->problem_json(w->problem), &cfg->point, &w->tuning);
+                          cfg->is_double, &sig, &cfg->point, &w->tuning);
 }
 
 static void stream_key(const sweep *w, int target, int is_double, char *buf, size_t len)

@@ -21,26 +21,24 @@ fail:
 }
 
 fb_status fb_tuned_point(const fb_tuning_cache *c, const fb_device_info *dev, const char *kernel,
-                         const fb_param_axis *axes, int naxes, int is_double, const json_t *problem,
+                         const fb_param_axis *axes, int naxes, int is_double, const fb_signature *sig,
                          fb_param_point *point, json_t **tuning)
 {
     fb_status status = FB_OK;
     char device[1024];
-    fb_signature sig;
     fb_cache_match match = FB_CACHE_NONE;
     const json_t *entry, *params;
     *tuning = NULL;
     for (int i = 0; i < naxes; ++i)
         point->values[i] = axes[i].def;
-    FB_CHECK(fb_signature_from_json(problem, &sig));
     fb_device_fingerprint(dev, device, sizeof device);
-    entry = fb_cache_lookup(c, device, kernel, is_double, &sig, &match);
+    entry = fb_cache_lookup(c, device, kernel, is_double, sig, &match);
     params = json_object_get(entry, "params");
     for (int i = 0; i < naxes && entry; ++i) {
         const json_t *v = json_object_get(params, axes[i].name);
         if (json_is_integer(v)) point->values[i] = (int)json_integer_value(v);
     }
-    FB_CHECK(tuning_json(entry, match, sig.kind, tuning));
+    FB_CHECK(tuning_json(entry, match, sig->kind, tuning));
 fail:
     return status;
 }
@@ -55,7 +53,7 @@ static void point_text(const fb_param_axis *axes, int naxes, const fb_param_poin
 }
 
 fb_status fb_tuned_lookup(const char *cache_option, const fb_device_info *dev, const char *kernel,
-                          const fb_param_axis *axes, int naxes, int is_double, const json_t *problem,
+                          const fb_param_axis *axes, int naxes, int is_double, const fb_signature *sig,
                           fb_param_point *point, json_t **tuning, FILE *say)
 {
     fb_status status = FB_OK;
@@ -64,7 +62,7 @@ fb_status fb_tuned_lookup(const char *cache_option, const fb_device_info *dev, c
     *tuning = NULL;
     fb_cache_path(cache_option, path, sizeof path);
     FB_CHECK(fb_cache_load(path, &cache));
-    FB_CHECK(fb_tuned_point(cache, dev, kernel, axes, naxes, is_double, problem, point, tuning));
+    FB_CHECK(fb_tuned_point(cache, dev, kernel, axes, naxes, is_double, sig, point, tuning));
     json_object_set_new(*tuning, "cache", json_string(path));
     fb_tuning_text(*tuning, text, sizeof text);
     point_text(axes, naxes, point, params, sizeof params);

@@ -11,16 +11,13 @@
 #include "../core/params.h"
 #include "cache.h"
 
-/* Looks up (device, kernel, precision, the signature of the problem
- * record: a matrix, a grid or the solver's mesh, fb_signature_from_json)
- * and sets *point: the cached parameters (axes the entry lacks keep their
- * default), or every default when nothing matches. *tuning (new
- * reference) says which: {"source": "exact"|"nearest"|"default",
- * "signature": "matrix"|"grid"|"mesh", and from the entry its problem's
- * name ("matrix" or "grid", as the entry names it) and "params"}.
- * FB_ERR_INPUT if the problem record has no signature. */
+/* Looks up (device, kernel, precision, the problem's signature: a matrix,
+ * a grid or the solver's mesh, bench/signature.h) and sets *point: the cached parameters (axes the entry lacks keep
+ * their default), or every default when nothing matches. *tuning (new reference) says which: {"source":
+ * "exact"|"nearest"|"default", "signature": "matrix"|"grid"|"mesh", and from the entry its problem's name ("matrix" or
+ * "grid", as the entry names it) and "params"}. */
 fb_status fb_tuned_point(const fb_tuning_cache *c, const fb_device_info *dev, const char *kernel,
-                         const fb_param_axis *axes, int naxes, int is_double, const json_t *problem,
+                         const fb_param_axis *axes, int naxes, int is_double, const fb_signature *sig,
                          fb_param_point *point, json_t **tuning);
 
 /* --tuned of a command that runs one configuration (`grid`): loads the
@@ -28,7 +25,7 @@ fb_status fb_tuned_point(const fb_tuning_cache *c, const fb_device_info *dev, co
  * "cache" to *tuning and says on `say` which point it took:
  * "--tuned: tuned for this grid signature (33x33): BLOCK_X=8 ... (cache PATH)". */
 fb_status fb_tuned_lookup(const char *cache_option, const fb_device_info *dev, const char *kernel,
-                          const fb_param_axis *axes, int naxes, int is_double, const json_t *problem,
+                          const fb_param_axis *axes, int naxes, int is_double, const fb_signature *sig,
                           fb_param_point *point, json_t **tuning, FILE *say);
 
 /* "tuned for this matrix signature (gen:cube:29)" / "tuned for the nearest

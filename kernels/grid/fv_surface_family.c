@@ -28,6 +28,14 @@ static void problem_close(void *p) { fb_fv_grid_close(p); }
 
 static const json_t *problem_json(const void *p) { return ((const fb_fv_grid *)p)->json; }
 
+static void signature(const void *vp, fb_signature *out)
+{
+    const fb_fv_grid *g = vp;
+    memset(out, 0, sizeof *out);
+    out->kind = FB_SIGNATURE_GRID;
+    out->grid = (fb_grid_signature){.nx = g->nx, .ny = g->ny, .nz = g->nz, .stretch = 1}; /* uniform cells */
+}
+
 static fb_fv_config config_of(const fb_family_run *run)
 {
     fb_fv_config cfg = {
@@ -73,6 +81,7 @@ const fb_family fb_family_fv_surface = {
     .problem_open = problem_open,
     .problem_close = problem_close,
     .problem_json = problem_json,
+    .signature = signature,
     .check = check,
     .run = run,
 };

@@ -29,6 +29,14 @@ static void problem_close(void *p) { fb_heat2d_problem_close(p); }
 
 static const json_t *problem_json(const void *p) { return ((const fb_heat2d_problem *)p)->json; }
 
+static void signature(const void *vp, fb_signature *out)
+{
+    const fb_heat2d_problem *p = vp;
+    memset(out, 0, sizeof *out);
+    out->kind = FB_SIGNATURE_GRID;
+    out->grid = (fb_grid_signature){.nx = p->g.nx, .ny = p->g.ny, .nz = 1, .stretch = p->g.stretch};
+}
+
 static fb_heat2d_config config_of(const fb_family_run *run)
 {
     fb_heat2d_config cfg = {fb_heat2d_kernel_at(run->kernel), run->point, run->is_double, run->measure};
@@ -125,6 +133,7 @@ const fb_family fb_family_heat2d = {
     .problem_open = problem_open,
     .problem_close = problem_close,
     .problem_json = problem_json,
+    .signature = signature,
     .check = check,
     .run = run,
 };

@@ -20,6 +20,7 @@
 typedef struct spmv_problem {
     fb_matrix m;
     json_t *json;
+    fb_signature sig;
 } spmv_problem;
 
 static fb_family_kernel kernels[MAX_FAMILY_KERNELS];
@@ -73,7 +74,7 @@ static fb_status problem_open(const char *spec, void **out)
     FB_ALLOC(p, 1, "a matrix problem");
     FB_CHECK(fb_matrix_load(spec, &opt, &p->m));
     if (p->m.is_vector) FB_FAIL(FB_ERR_INPUT, "%s: is a vector (Matrix Market array), not a matrix", spec);
-    FB_CHECK(fb_spmv_matrix_json(&p->m, &p->json));
+    FB_CHECK(fb_spmv_matrix_describe(&p->m, &p->json, &p->sig));
     *out = p;
     return FB_OK;
 fail:
@@ -92,6 +93,7 @@ static void problem_close(void *vp)
 }
 
 static const json_t *problem_json(const void *vp) { return ((const spmv_problem *)vp)->json; }
+static void signature(const void *vp, fb_signature *out) { *out = ((const spmv_problem *)vp)->sig; }
 
 /* The kernel's view of the matrix; BCSR kernels switch the block layout in
  * place (a transpose of the values, O(nnz), not timed). */
@@ -251,6 +253,7 @@ const fb_family fb_family_spmv = {
     .problem_open = problem_open,
     .problem_close = problem_close,
     .problem_json = problem_json,
+    .signature = signature,
     .check = check,
     .run = run,
 };

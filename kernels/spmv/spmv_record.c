@@ -19,12 +19,28 @@ static void short_name(const char *source, char *out, size_t len)
     memmove(ext, rest ? rest : "", rest ? strlen(rest) + 1 : 1);
 }
 
-fb_status fb_spmv_matrix_json(const fb_matrix *m, json_t **out)
+static void matrix_signature(const fb_matrix *m, const fb_csr_stats *s, fb_signature *sig)
+{
+    memset(sig, 0, sizeof *sig);
+    sig->kind = FB_SIGNATURE_MATRIX;
+    sig->matrix = (fb_matrix_signature){.rows = s->nrows,
+                                        .nnz = s->nnz,
+                                        .row_mean = s->row_mean,
+                                        .row_stddev = s->row_stddev,
+                                        .row_max = s->row_max,
+                                        .block = m->block ? m->block : 1,
+                                        .block_fill = m->block ? fb_bcsr_fill(&m->B) : 1};
+}
+
+fb_status fb_spmv_matrix_json(const fb_matrix *m, json_t **out) { return fb_spmv_matrix_describe(m, out, NULL); }
+
+fb_status fb_spmv_matrix_describe(const fb_matrix *m, json_t **out, fb_signature *sig)
 {
     fb_status status = FB_OK;
     fb_csr_stats s;
     char hash[32], name[sizeof m->source];
     FB_CHECK(fb_csr_stats_compute(&m->A, &s));
+    if (sig) matrix_signature(m, &s, sig);
     snprintf(hash, sizeof hash, "%016llx", (unsigned long long)s.hash);
     short_name(m->source, name, sizeof name);
     *out = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:I, s:{s:i, s:f, s:i, s:f}, s:I, s:s}", "name", name, "source",

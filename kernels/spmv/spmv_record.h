@@ -7,12 +7,17 @@
 
 #include <jansson.h>
 
+#include "bench/signature.h"
 #include "matrix/source.h"
 #include "spmv.h"
 
 /* The matrix object of a record: name, source, origin, hash, shape, row
  * statistics, block and reordering. Computes the statistics (one pass). */
 fb_status fb_spmv_matrix_json(const fb_matrix *m, json_t **out);
+
+/* The same, and (sig not NULL) the matrix's signature from the same
+ * statistics (bench/signature.h): what --tuned and the prior look up. */
+fb_status fb_spmv_matrix_describe(const fb_matrix *m, json_t **out, fb_signature *sig);
 
 /* One measurement record. `matrix` is borrowed (copied into the record);
  * stream_gbs <= 0 means not measured. */

@@ -22,6 +22,7 @@
 
 #include "core/interrupt.h"
 #include "tune/cache.h"
+#include "families.h"
 
 static char tmp_dir[] = "/tmp/fb-cache-test-XXXXXX";
 
@@ -842,6 +843,40 @@ static void test_default_path(void **state)
     }
 }
 
+/* A family's signature (fb_family.signature) is the one its record object
+ * gave before the records stopped being read back for it: the same key
+ * and no distance, for a scalar and a blocked matrix, a stretched heat2d
+ * grid and an fv-surface grid. */
+static void test_family_signature_is_its_records(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *family, *spec;
+    } problems[] = {{"spmv", "gen:cube:6"},
+                    {"spmv", "gen:cube:6:block=3"},
+                    {"heat2d", "grid:33x17:stretch=4"},
+                    {"fv-surface", "grid:8x6x4"}};
+    for (size_t i = 0; i < sizeof problems / sizeof problems[0]; ++i) {
+        const fb_family *f = fb_family_find(problems[i].family);
+        void *problem = NULL;
+        fb_signature typed, from_record;
+        assert_non_null(f);
+        assert_int_equal(f->problem_open(problems[i].spec, &problem), FB_OK);
+        f->signature(problem, &typed);
+        assert_int_equal(fb_signature_from_json(f->problem_json(problem), &from_record), FB_OK);
+        assert_int_equal(typed.kind, from_record.kind);
+        assert_true(fb_signature_distance(&typed, &from_record) == 0.0);
+        if (typed.kind == FB_SIGNATURE_MATRIX) {
+            assert_true(typed.matrix.row_max == from_record.matrix.row_max);
+            assert_int_equal(typed.matrix.block, from_record.matrix.block);
+        } else {
+            assert_true(typed.grid.nx == from_record.grid.nx && typed.grid.nz == from_record.grid.nz);
+            assert_true(typed.grid.stretch == from_record.grid.stretch);
+        }
+        f->problem_close(problem);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -870,6 +905,7 @@ int main(void)
         cmocka_unit_test(test_mesh_lookup_exact_nearest),
         cmocka_unit_test(test_entries_without_kind),
         cmocka_unit_test(test_kinds_round_trip_and_errors),
+        cmocka_unit_test(test_family_signature_is_its_records),
     };
     return cmocka_run_group_tests(tests, make_tmp_dir, remove_tmp_dir);
 }
