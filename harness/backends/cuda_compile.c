@@ -11,22 +11,65 @@
 #ifdef FB_HAVE_CUDA
 #include <nvrtc.h>
 
+#include "dynlib.h"
+
 #define CUDA_PRELUDE "cuda/opencl_to_cuda.h"
 #define MAX_OPTIONS 40
+
+/* NVRTC, opened at the first compile (dynlib.h says why). */
+#define NVRTC_FUNCTIONS(X)                                                                                             \
+    X(nvrtcVersion)                                                                                                    \
+    X(nvrtcGetErrorString)                                                                                             \
+    X(nvrtcGetNumSupportedArchs)                                                                                       \
+    X(nvrtcGetSupportedArchs)                                                                                          \
+    X(nvrtcCreateProgram)                                                                                              \
+    X(nvrtcCompileProgram)                                                                                             \
+    X(nvrtcDestroyProgram)                                                                                             \
+    X(nvrtcGetProgramLogSize)                                                                                          \
+    X(nvrtcGetProgramLog)                                                                                              \
+    X(nvrtcGetCUBINSize)                                                                                               \
+    X(nvrtcGetCUBIN)                                                                                                   \
+    X(nvrtcGetPTXSize)                                                                                                 \
+    X(nvrtcGetPTX)
+
+static struct {
+    int tried, usable;
+    char why[600];
+#define NVRTC_FIELD(name) __typeof__(&name) p_##name;
+    NVRTC_FUNCTIONS(NVRTC_FIELD)
+} nvrtc;
+
+#define NV(name) nvrtc.p_##name
+
+static fb_status load_nvrtc(void)
+{
+    if (!nvrtc.tried) {
+        void *lib = fb_dynlib_open(FB_CUDA_LIBDIR, FB_NVRTC_SONAME, nvrtc.why, sizeof nvrtc.why);
+        nvrtc.tried = 1, nvrtc.usable = lib != NULL;
+#define NVRTC_LOAD(name)                                                                                               \
+    if (nvrtc.usable && !(nvrtc.p_##name = (__typeof__(&name))fb_dynlib_symbol(lib, FB_NVRTC_SONAME, #name, nvrtc.why, \
+                                                                               sizeof nvrtc.why)))                     \
+        nvrtc.usable = 0;
+        NVRTC_FUNCTIONS(NVRTC_LOAD)
+    }
+    if (nvrtc.usable) return FB_OK;
+    return fb_error_set(FB_ERR_UNAVAILABLE, __FILE__, __LINE__, "cuda: NVRTC: %s", nvrtc.why);
+}
 
 #define CHECK_NVRTC(call, what)                                                                                        \
     do {                                                                                                               \
         nvrtcResult r_ = (call);                                                                                       \
         if (r_ != NVRTC_SUCCESS)                                                                                       \
-            FB_FAIL(FB_ERR_BUILD, "cuda: %s: %s failed: %s", spec->source_name, (what), nvrtcGetErrorString(r_));      \
+            FB_FAIL(FB_ERR_BUILD, "cuda: %s: %s failed: %s", spec->source_name, (what), NV(nvrtcGetErrorString)(r_));  \
     } while (0)
 
 fb_status fb_cuda_nvrtc_version(char *out, size_t out_len)
 {
     fb_status status = FB_OK;
     int major = 0, minor = 0;
-    nvrtcResult r = nvrtcVersion(&major, &minor);
-    if (r != NVRTC_SUCCESS) FB_FAIL(FB_ERR_BACKEND, "cuda: nvrtcVersion failed: %s", nvrtcGetErrorString(r));
+    FB_CHECK(load_nvrtc());
+    nvrtcResult r = NV(nvrtcVersion)(&major, &minor);
+    if (r != NVRTC_SUCCESS) FB_FAIL(FB_ERR_BACKEND, "cuda: nvrtcVersion failed: %s", NV(nvrtcGetErrorString)(r));
     snprintf(out, out_len, "NVRTC %d.%d", major, minor);
 fail:
     return status;
@@ -39,10 +82,11 @@ static fb_status pick_arch(int cc, int *arch, int *exact)
 {
     fb_status status = FB_OK;
     int n = 0, *archs = NULL;
-    if (nvrtcGetNumSupportedArchs(&n) != NVRTC_SUCCESS || n <= 0)
+    if (NV(nvrtcGetNumSupportedArchs)(&n) != NVRTC_SUCCESS || n <= 0)
         FB_FAIL(FB_ERR_BACKEND, "cuda: NVRTC lists no supported architecture");
     FB_ALLOC(archs, n, "NVRTC architecture list");
-    if (nvrtcGetSupportedArchs(archs) != NVRTC_SUCCESS) FB_FAIL(FB_ERR_BACKEND, "cuda: nvrtcGetSupportedArchs failed");
+    if (NV(nvrtcGetSupportedArchs)(archs) != NVRTC_SUCCESS)
+        FB_FAIL(FB_ERR_BACKEND, "cuda: nvrtcGetSupportedArchs failed");
     *arch = 0;
     for (int i = 0; i < n; ++i)
         if (archs[i] <= cc && archs[i] > *arch) *arch = archs[i];
@@ -81,8 +125,8 @@ static char *program_log(nvrtcProgram prog)
 {
     size_t size = 0;
     char *text = NULL;
-    if (nvrtcGetProgramLogSize(prog, &size) != NVRTC_SUCCESS || !(text = calloc(size + 1, 1))) return NULL;
-    if (nvrtcGetProgramLog(prog, text) != NVRTC_SUCCESS) text[0] = '\0';
+    if (NV(nvrtcGetProgramLogSize)(prog, &size) != NVRTC_SUCCESS || !(text = calloc(size + 1, 1))) return NULL;
+    if (NV(nvrtcGetProgramLog)(prog, text) != NVRTC_SUCCESS) text[0] = '\0';
     return text;
 }
 
@@ -91,13 +135,13 @@ static fb_status take_image(const fb_program_spec *spec, nvrtcProgram prog, fb_c
     fb_status status = FB_OK;
     size_t size = 0;
     if (out->is_cubin) {
-        CHECK_NVRTC(nvrtcGetCUBINSize(prog, &size), "nvrtcGetCUBINSize");
+        CHECK_NVRTC(NV(nvrtcGetCUBINSize)(prog, &size), "nvrtcGetCUBINSize");
         FB_ALLOC(out->data, size, "CUDA cubin");
-        CHECK_NVRTC(nvrtcGetCUBIN(prog, out->data), "nvrtcGetCUBIN");
+        CHECK_NVRTC(NV(nvrtcGetCUBIN)(prog, out->data), "nvrtcGetCUBIN");
     } else {
-        CHECK_NVRTC(nvrtcGetPTXSize(prog, &size), "nvrtcGetPTXSize");
+        CHECK_NVRTC(NV(nvrtcGetPTXSize)(prog, &size), "nvrtcGetPTXSize");
         FB_ALLOC(out->data, size + 1, "CUDA PTX");
-        CHECK_NVRTC(nvrtcGetPTX(prog, out->data), "nvrtcGetPTX");
+        CHECK_NVRTC(NV(nvrtcGetPTX)(prog, out->data), "nvrtcGetPTX");
     }
     out->size = size;
 fail:
@@ -115,6 +159,7 @@ fb_status fb_cuda_compile(const fb_program_spec *spec, int cc_major, int cc_mino
     if (log) *log = NULL;
     if (!spec->source_text || !spec->kernel_name)
         FB_FAIL(FB_ERR_INPUT, "cuda: %s: no source text or kernel name", spec->source_name);
+    FB_CHECK(load_nvrtc());
     FB_CHECK(pick_arch(cc_major * 10 + cc_minor, &arch, &exact));
     out->is_cubin = exact;
     snprintf(out->arch, sizeof out->arch, "%s_%d", exact ? "sm" : "compute", arch);
@@ -123,12 +168,12 @@ fb_status fb_cuda_compile(const fb_program_spec *spec, int cc_major, int cc_mino
      * prelude, the kernel and its includes), each renumbered as its file */
     FB_CHECK(fb_kernel_program_text(CUDA_PRELUDE, spec->source_name, spec->source_text, &text));
     FB_CHECK(make_options(spec, arch_option, storage, sizeof storage, options, &noptions));
-    CHECK_NVRTC(nvrtcCreateProgram(&prog, text, spec->source_name, 0, NULL, NULL), "nvrtcCreateProgram");
-    nvrtcResult compiled = nvrtcCompileProgram(prog, noptions, options);
+    CHECK_NVRTC(NV(nvrtcCreateProgram)(&prog, text, spec->source_name, 0, NULL, NULL), "nvrtcCreateProgram");
+    nvrtcResult compiled = NV(nvrtcCompileProgram)(prog, noptions, options);
     messages = program_log(prog);
     if (compiled != NVRTC_SUCCESS) {
         fb_build_log_first_error(messages, first, sizeof first);
-        if (!first[0]) snprintf(first, sizeof first, "%s, empty log", nvrtcGetErrorString(compiled));
+        if (!first[0]) snprintf(first, sizeof first, "%s, empty log", NV(nvrtcGetErrorString)(compiled));
         FB_FAIL(FB_ERR_BUILD, "%s: %s: build failed (NVRTC, %s): %s", spec->source_name, spec->kernel_name, out->arch,
                 first);
     }
@@ -139,7 +184,7 @@ fail:
         *log = messages;
     else
         free(messages);
-    if (prog) nvrtcDestroyProgram(&prog);
+    if (prog) NV(nvrtcDestroyProgram)(&prog);
     free(text);
     return status;
 }
