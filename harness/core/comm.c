@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "measure.h"
+#include "clock.h"
 
 #ifdef FB_HAVE_MPI
 #include <mpi.h>
