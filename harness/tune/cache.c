@@ -28,7 +28,10 @@
 struct fb_tuning_cache {
     json_t *entries; /* array of validated entry objects */
     json_t *index;   /* device, kernel, precision, signature_key -> position in entries */
+    char path[1024]; /* the file it was loaded from ("" when built in memory) */
 };
+
+const char *fb_cache_source(const fb_tuning_cache *c) { return c && c->path[0] ? c->path : "the tuning cache"; }
 
 void fb_device_fingerprint(const fb_device_info *d, char *buf, size_t len)
 {
@@ -576,6 +579,7 @@ fb_status fb_cache_load(const char *path, fb_tuning_cache **out)
     FILE *f = NULL;
     *out = NULL;
     FB_CHECK(cache_new(&c));
+    snprintf(c->path, sizeof c->path, "%s", path);
     /* A missing file is no error: nothing has been tuned yet. */
     FB_CHECK(fb_file_fopen_read_if_exists(path, "the tuning cache", &f));
     if (f) {

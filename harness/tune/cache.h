@@ -90,6 +90,10 @@ fb_status fb_cache_load(const char *path, fb_tuning_cache **out);
  * its search refuses a corrupt cache before the search, not after it. */
 fb_status fb_cache_check(const char *path);
 
+/* The file a cache was loaded from, for messages ("the tuning cache" for
+ * one built in memory). */
+const char *fb_cache_source(const fb_tuning_cache *c);
+
 /* Adds an entry, replacing one with the same device, kernel, precision
  * and equal signature. `entry` must hold "device", "kernel", "precision",
  * "signature" (as written by fb_signature_json) and "params"; the cache

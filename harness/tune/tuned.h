@@ -15,7 +15,9 @@
  * a grid or the solver's mesh, bench/signature.h) and sets *point: the cached parameters (axes the entry lacks keep
  * their default), or every default when nothing matches. *tuning (new reference) says which: {"source":
  * "exact"|"nearest"|"default", "signature": "matrix"|"grid"|"mesh", and from the entry its problem's name ("matrix" or
- * "grid", as the entry names it) and "params"}. */
+ * "grid", as the entry names it) and "params"}. FB_ERR_INPUT naming the
+ * cache file when the entry holds a value outside the kernel's space (an
+ * edited cache, or a kernel file declared with other values since). */
 fb_status fb_tuned_point(const fb_tuning_cache *c, const fb_device_info *dev, const char *kernel,
                          const fb_param_axis *axes, int naxes, int is_double, const fb_signature *sig,
                          fb_param_point *point, json_t **tuning);

@@ -22,6 +22,7 @@
 
 #include "core/interrupt.h"
 #include "tune/cache.h"
+#include "tune/tuned.h"
 #include "families.h"
 
 static char tmp_dir[] = "/tmp/fb-cache-test-XXXXXX";
@@ -843,6 +844,31 @@ static void test_default_path(void **state)
     }
 }
 
+/* --tuned takes only a point of the kernel's space: a cached value outside
+ * it (an edited cache) is refused naming the cache file, where it ran
+ * into the kernel's own refusal, which named no file. */
+static void test_tuned_value_outside_the_space_names_the_cache(void **state)
+{
+    (void)state;
+    fb_tuning_cache *c = empty_cache();
+    fb_device_info dev = {.backend = "opencl", .name = "dev", .vendor = "v", .driver_version = "1", .compute_units = 2};
+    fb_param_axis axes[1] = {{.name = "WG_SIZE", .def = 64, .values = {32, 64, 128}, .nvalues = 3}};
+    fb_signature sig = sig_of(1000, 7, 1, 1);
+    fb_param_point point;
+    json_t *tuning = NULL;
+    char device[1024];
+    fb_device_fingerprint(&dev, device, sizeof device);
+    put(c, entry_of(device, "csr-scalar", "double", sig, 128));
+    assert_int_equal(fb_tuned_point(c, &dev, "csr-scalar", axes, 1, 1, &sig, &point, &tuning), FB_OK);
+    assert_int_equal(point.values[0], 128);
+    json_decref(tuning), tuning = NULL;
+    put(c, entry_of(device, "csr-scalar", "double", sig, -64)); /* the same key: replaces */
+    assert_int_equal(fb_tuned_point(c, &dev, "csr-scalar", axes, 1, 1, &sig, &point, &tuning), FB_ERR_INPUT);
+    assert_non_null(strstr(fb_error_message(), "never-written.json: its entry for csr-scalar holds WG_SIZE=-64"));
+    json_decref(tuning);
+    fb_cache_free(c);
+}
+
 /* A family's signature (fb_family.signature) is the one its record object
  * gave before the records stopped being read back for it: the same key
  * and no distance, for a scalar and a blocked matrix, a stretched heat2d
@@ -906,6 +932,7 @@ int main(void)
         cmocka_unit_test(test_entries_without_kind),
         cmocka_unit_test(test_kinds_round_trip_and_errors),
         cmocka_unit_test(test_family_signature_is_its_records),
+        cmocka_unit_test(test_tuned_value_outside_the_space_names_the_cache),
     };
     return cmocka_run_group_tests(tests, make_tmp_dir, remove_tmp_dir);
 }
