@@ -21,14 +21,16 @@ if [ "$have" != "$want" ]; then
   exit 77
 fi
 
-bad=0 files=0
-while IFS= read -r f; do
-  files=$((files + 1))
-  if ! clang-format --style=file "$f" | cmp -s - "$f"; then
-    echo "format: $f differs from .clang-format (clang-format -i $f)" >&2
-    bad=$((bad + 1))
-  fi
-done < <(find harness kernels tests -type f \( -name '*.c' -o -name '*.cpp' -o -name '*.h' \) -not -path 'tests/data/*' | sort)
+# One clang-format for every file (a process per file took 17 s of the
+# test suite): --dry-run names each line it would change, "FILE:L:C:
+# warning: code should be clang-formatted".
+mapfile -t sources < <(find harness kernels tests -type f \( -name '*.c' -o -name '*.cpp' -o -name '*.h' \) \
+  -not -path 'tests/data/*' | sort)
+files=${#sources[@]}
+mapfile -t differ < <(clang-format --style=file --dry-run "${sources[@]}" 2>&1 |
+  sed -n 's/^\([^:]*\):[0-9]*:[0-9]*: warning: code should be clang-formatted.*/\1/p' | sort -u)
+bad=${#differ[@]}
+for f in "${differ[@]}"; do echo "format: $f differs from .clang-format (clang-format -i $f)" >&2; done
 
 if [ "$bad" -gt 0 ]; then
   echo "format: $bad of $files files differ" >&2

@@ -14,30 +14,51 @@ root=${1:?usage: check_layers.sh ROOT}
 cd "$root" || exit 2
 
 order=(core matrix backends bench kernels results tune solver cli)
-rank_of() { local i; for i in "${!order[@]}"; do [ "${order[$i]}" = "$1" ] && echo "$i" && return; done; echo -1; }
+declare -A rank
+for i in "${!order[@]}"; do rank[${order[$i]}]=$i; done
+rank_of() { echo "${rank[$1]:--1}"; }
 
-# module of a path: harness/M/... -> M, kernels/... -> kernels
+# The helpers below set a variable instead of printing: a subshell per
+# include made this test take 10 s.
+
+# module of a path into $module: harness/M/... -> M, kernels/... -> kernels
 module_of() {
   case "$1" in
-    harness/*/*) local m=${1#harness/}; echo "${m%%/*}" ;;
-    kernels/*) echo kernels ;;
-    *) echo "?" ;;
+    harness/*/*) module=${1#harness/} module=${module%%/*} ;;
+    kernels/*) module=kernels ;;
+    *) module="?" ;;
   esac
 }
 
-# family folder of a kernels/ path ("" for the registry at kernels/ itself)
+# family folder of a kernels/ path into $folder ("" for the registry at kernels/ itself)
 folder_of() {
   local rest=${1#kernels/}
-  case "$rest" in */*) echo "${rest%%/*}" ;; *) echo "" ;; esac
+  case "$rest" in */*) folder=${rest%%/*} ;; *) folder="" ;; esac
 }
 
-# the file an #include "x" in $1 resolves to: its own folder first, then the
-# include directories of the build (harness, harness/core, kernels)
+# $1 with "." and "dir/.." taken out, into $normal ("a/b/../c" -> "a/c")
+normalize() {
+  local part out=()
+  IFS=/ read -ra parts <<<"$1"
+  for part in "${parts[@]}"; do
+    case "$part" in
+      "" | .) ;;
+      ..) [ "${#out[@]}" -gt 0 ] && unset 'out[${#out[@]}-1]' ;;
+      *) out+=("$part") ;;
+    esac
+  done
+  normal=$(IFS=/; echo "${out[*]}")
+}
+
+# the file an #include "x" in $1 resolves to, into $target ("" for none):
+# its own folder first, then the include directories of the build
+# (harness, harness/core, kernels)
 resolve() {
-  local from=$1 inc=$2 d cand
-  for d in "$(dirname "$from")" harness harness/core kernels; do
-    cand=$(realpath -m --relative-to=. "$d/$inc")
-    [ -f "$cand" ] && { echo "$cand"; return; }
+  local from=$1 inc=$2 d
+  target=""
+  for d in "${from%/*}" harness harness/core kernels; do
+    normalize "$d/$inc"
+    [ -f "$normal" ] && { target=$normal; return; }
   done
 }
 
@@ -45,18 +66,19 @@ errors=0
 report() { echo "layers: $*" >&2; errors=$((errors + 1)); }
 
 while IFS= read -r file; do
-  from_mod=$(module_of "$file")
+  module_of "$file"; from_mod=$module
   from_rank=$(rank_of "$from_mod")
   [ "$from_rank" -ge 0 ] || { report "$file: not in a module (${order[*]})"; continue; }
   while IFS= read -r inc; do
-    target=$(resolve "$file" "$inc")
+    resolve "$file" "$inc"
     [ -n "$target" ] || { report "$file: #include \"$inc\" names no file in the tree"; continue; }
-    to_mod=$(module_of "$target")
-    to_rank=$(rank_of "$to_mod")
+    module_of "$target"; to_mod=$module
+    to_rank=${rank[$to_mod]:--1}
     if [ "$to_rank" -gt "$from_rank" ]; then
       report "$file includes $target: $from_mod may not include $to_mod (order: ${order[*]})"
     elif [ "$from_mod" = kernels ] && [ "$to_mod" = kernels ]; then
-      from_f=$(folder_of "$file"); to_f=$(folder_of "$target")
+      folder_of "$file"; from_f=$folder
+      folder_of "$target"; to_f=$folder
       if [ -n "$from_f" ] && [ -n "$to_f" ] && [ "$from_f" != "$to_f" ]; then
         report "$file includes $target: family folder kernels/$from_f may not include kernels/$to_f"
       elif [ -n "$from_f" ] && [ -z "$to_f" ] && [[ "$target" == kernels/families.* ]]; then
