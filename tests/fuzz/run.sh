@@ -11,7 +11,10 @@
 #
 # Environment: CC_FUZZ (default clang), CHOLMOD_INCLUDE (default
 # /usr/include/suitesparse), FUZZ_TARGETS (default "mtx mtx_cholmod gmsh su2
-# results"). The results reader's seeds are tests/data/results.
+# results"), FUZZ_MODE (all, the default: build then run; build: only build,
+# what the CMake build does so that ctest runs what it built; run: only run
+# the targets built before). The results reader's seeds are
+# tests/data/results.
 set -euo pipefail
 
 secs=${1:-20}
@@ -19,6 +22,8 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${2:-${TMPDIR:-/tmp}/flowbench-fuzz}
 cc=${CC_FUZZ:-clang}
 targets=${FUZZ_TARGETS:-"mtx mtx_cholmod gmsh su2 results"}
+mode=${FUZZ_MODE:-all}
+case "$mode" in all | build | run) ;; *) echo "run.sh: FUZZ_MODE '$mode' is not all, build or run" >&2; exit 2 ;; esac
 mkdir -p "$out/obj"
 
 if ! command -v "$cc" >/dev/null; then
@@ -33,18 +38,25 @@ flags=(-g -O1 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unknown-pragmas
 libs=(-lcholmod -lsuitesparseconfig -ljansson -lz -lm)
 
 # The readers and what they call, instrumented once; each target links them.
-objs=()
-for src in "$root"/harness/matrix/*.c "$root"/harness/core/{status,hash,files,interrupt,json_index,stats,comm}.c \
-           "$root/harness/results/reader.c"; do
-  obj="$out/obj/$(basename "${src%.c}").o"
-  "$cc" "${flags[@]}" -fsanitize=fuzzer-no-link,address,undefined -c "$src" -o "$obj"
-  objs+=("$obj")
-done
+build() {
+  local src obj objs=() t
+  for src in "$root"/harness/matrix/*.c "$root"/harness/core/{status,hash,files,interrupt,json_index,stats,comm}.c \
+             "$root/harness/results/reader.c"; do
+    obj="$out/obj/$(basename "${src%.c}").o"
+    "$cc" "${flags[@]}" -fsanitize=fuzzer-no-link,address,undefined -c "$src" -o "$obj"
+    objs+=("$obj")
+  done
+  for t in $targets; do
+    "$cc" "${flags[@]}" -fsanitize=fuzzer,address,undefined "$root/tests/fuzz/fuzz_$t.c" "${objs[@]}" "${libs[@]}" \
+      -o "$out/fuzz_$t"
+  done
+}
+[ "$mode" = run ] || build
+[ "$mode" = build ] && exit 0
 
 status=0
 for t in $targets; do
-  "$cc" "${flags[@]}" -fsanitize=fuzzer,address,undefined "$root/tests/fuzz/fuzz_$t.c" "${objs[@]}" "${libs[@]}" \
-    -o "$out/fuzz_$t"
+  [ -x "$out/fuzz_$t" ] || { echo "run.sh: $out/fuzz_$t was not built (FUZZ_MODE=build first)" >&2; exit 2; }
   dict="$root/tests/fuzz/${t%_cholmod}.dict"
   seeds="$root/matrices"
   [ "$t" = results ] && seeds="$root/tests/data/results"
