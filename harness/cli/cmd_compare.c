@@ -25,6 +25,10 @@ static const fb_option options[] = {
     {"pair-by", "WHAT",
      "config (default: kernel, params, problem, device, precision all match) or kernel (params may differ)", 0},
     {"junit", "FILE", "also write the verdicts as JUnit XML to FILE", 0},
+    {"json", "FILE",
+     "also write the verdicts as one JSON document to FILE: per configuration the verdict, medians, change, p and"
+     " the gate's part (two-file compare only)",
+     0},
     {"learn-noise", NULL,
      "BASE and NEW are two runs of the same code (A/A): store each configuration's change as this machine's noise"
      " (exit 0 unless the files cannot be compared)",
@@ -86,16 +90,18 @@ static fb_status check_machines(const fb_results_set *base, const fb_results_set
 static fb_status check_outputs(const fb_parsed *args, int interleave)
 {
     static const char *const names[2][3] = {{"BASE", "NEW", NULL}, {"BASE_BIN", "NEW_BIN", "SUITE"}};
-    fb_named_file inputs[3], outputs[2] = {{"--junit", fb_cli_value(args, "junit")}, {"--noise-file", NULL}};
+    fb_named_file inputs[3], outputs[3] = {{"--junit", fb_cli_value(args, "junit")},
+                                           {"--json", fb_cli_value(args, "json")},
+                                           {"--noise-file", NULL}};
     char noise[1024];
     int n = 0;
     for (; n < (interleave ? 3 : 2) && n < args->npositional; ++n)
         inputs[n] = (fb_named_file){names[interleave][n], args->positional[n]};
     if (fb_cli_flag(args, "learn-noise") && !interleave) {
         fb_noise_path(fb_cli_value(args, "noise-file"), noise, sizeof noise);
-        outputs[1].path = noise;
+        outputs[2].path = noise;
     }
-    return fb_files_check_distinct("compare", inputs, n, outputs, 2);
+    return fb_files_check_distinct("compare", inputs, n, outputs, 3);
 }
 
 /* Opened before comparing, so a bad path fails before any table is printed. */
@@ -106,6 +112,17 @@ static fb_status open_junit(const fb_parsed *args, fb_compare_options *opt, fb_c
     if (!path) return FB_OK;
     FB_CHECK(fb_cli_out_open(path, junit));
     opt->junit = junit->f;
+fail:
+    return status;
+}
+
+static fb_status open_json(const fb_parsed *args, fb_compare_options *opt, fb_cli_out *json)
+{
+    fb_status status = FB_OK;
+    const char *path = fb_cli_value(args, "json");
+    if (!path) return FB_OK;
+    FB_CHECK(fb_cli_out_open(path, json));
+    opt->json = json->f;
 fail:
     return status;
 }
@@ -188,6 +205,8 @@ static int run_interleave(const fb_parsed *args)
     fb_compare_summary summary = {0};
     fb_cli_out junit = {0};
     opt.alpha = FB_INTERLEAVE_ALPHA;
+    if (fb_cli_value(args, "json"))
+        FB_FAIL(FB_ERR_USAGE, "compare: --json is written by a two-file compare; --interleave writes --junit");
     FB_CHECK(read_options(args, &opt));
     FB_CHECK(check_outputs(args, 1));
     FB_CHECK(open_junit(args, &opt, &junit));
@@ -221,7 +240,7 @@ static int run_compare(const fb_parsed *args)
     fb_compare_options opt = fb_compare_defaults();
     fb_compare_summary summary = {0};
     char noise_path[1024], machine[2048];
-    fb_cli_out junit = {0};
+    fb_cli_out junit = {0}, json = {0};
     int learn = fb_cli_flag(args, "learn-noise");
     if (fb_cli_flag(args, "interleave")) return run_interleave(args);
     FB_CHECK(check_two_files(args));
@@ -233,6 +252,7 @@ static int run_compare(const fb_parsed *args)
     FB_CHECK(check_machines(base, next, &opt));
     FB_CHECK(load_noise(args, next, &opt, noise_path, sizeof noise_path, machine, sizeof machine));
     FB_CHECK(open_junit(args, &opt, &junit));
+    FB_CHECK(open_json(args, &opt, &json));
     if (learn) opt.learned = json_object();
     FB_CHECK(fb_interrupt_at_once_begin()); /* compare.c polls no signal: one ends the comparison at once */
     status = fb_compare_sets(base, next, &opt, stdout, &summary);
@@ -242,6 +262,7 @@ static int run_compare(const fb_parsed *args)
 fail:
     fflush(stdout);
     if (junit.f) status = fb_cli_out_close(&junit, status);
+    if (json.f) status = fb_cli_out_close(&json, status);
     fb_results_set_free(base);
     fb_results_set_free(next);
     json_decref((json_t *)opt.noise);
@@ -255,7 +276,8 @@ const fb_command fb_cmd_compare = {
     .summary = "label each configuration SAME, FASTER or SLOWER between two results files",
     .usage =
         "compare BASE NEW [--threshold PCT] [--alpha A] [--markdown] [--any-machine] [--allow-missing]\n"
-        "        [--allow-wrong] [--pair-by config|kernel] [--junit FILE] [--learn-noise] [--noise-file FILE]\n"
+        "        [--allow-wrong] [--pair-by config|kernel] [--junit FILE] [--json FILE] [--learn-noise] [--noise-file "
+        "FILE]\n"
         "        [--no-noise]\n"
         "       compare --interleave BASE_BIN NEW_BIN SUITE [--rounds N] [--out DIR] [--threshold PCT] [--alpha A]\n"
         "        [--markdown] [--allow-missing] [--allow-wrong] [--junit FILE]",

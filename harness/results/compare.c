@@ -15,7 +15,8 @@
 
 fb_compare_options fb_compare_defaults(void)
 {
-    fb_compare_options o = {0.05, 0.01, 0, 0, 0, 0, FB_PAIR_CONFIG, NULL, NULL, NULL, FB_COMPARE_FLOOR_CAP};
+    fb_compare_options o = {
+        .threshold = 0.05, .alpha = 0.01, .pair_by = FB_PAIR_CONFIG, .floor_cap = FB_COMPARE_FLOOR_CAP};
     return o;
 }
 
@@ -1010,6 +1011,39 @@ static void write_junit(const rows *r, const fb_compare_options *opt, const fb_r
     fputs("  </testsuite>\n</testsuites>\n", f);
 }
 
+/* One row as JSON: the numbers behind its verdict (NaN, JSON's null, where
+ * it was not judged). */
+static json_t *row_json(const row *w, const fb_compare_options *opt)
+{
+    int judged = w->verdict <= FB_INCONCLUSIVE;
+    json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:b, s:s, s:s}", "configuration", w->label, "class", w->classname,
+                          "verdict", fb_verdict_name(w->verdict), "throttled", w->throttled, "fails_gate",
+                          row_fails(w, opt), "evidence", judged ? w->evidence : "", "note", w->note);
+    if (o && judged)
+        json_object_update_missing_new(o, json_pack("{s:f, s:f, s:f, s:f, s:s}", "base_median_s", w->c.base_median,
+                                                    "new_median_s", w->c.new_median, "change", w->c.change, "p",
+                                                    w->c.test.p, "noise", w->noise));
+    return o;
+}
+
+static void write_json(const rows *r, const fb_compare_options *opt, const fb_results_set *base,
+                       const fb_results_set *next, const fb_compare_summary *s)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < r->n; ++i)
+        json_array_append_new(list, row_json(&r->v[i], opt));
+    json_t *doc =
+        json_pack("{s:s, s:s, s:f, s:f, s:s, s:{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i}, s:o}", "base",
+                  base->path, "new", next->path, "threshold", opt->threshold, "alpha", opt->alpha, "gate",
+                  fb_compare_gate(s, opt) ? "fail" : "pass", "summary", "slower", s->slower, "faster", s->faster,
+                  "same", s->same, "inconclusive", s->inconclusive + s->unsettled + s->cannot_gate, "wrong", s->wrong,
+                  "missing", s->missing, "not_compared", s->failed, "new_only", s->only_new, "throttled", s->throttled,
+                  "unsettled", s->unsettled, "cannot_gate", s->cannot_gate, "configurations", list);
+    if (doc) json_dumpf(doc, opt->json, JSON_INDENT(1) | JSON_REAL_PRECISION(9));
+    fputc('\n', opt->json);
+    json_decref(doc);
+}
+
 void fb_compare_print_counts(const fb_compare_summary *s, const fb_compare_options *opt, const char *inconclusive,
                              FILE *out)
 {
@@ -1066,6 +1100,7 @@ fb_status fb_compare_sets(const fb_results_set *base, const fb_results_set *next
         FB_FAIL(FB_ERR_INPUT, "compare: no configuration of %s is in %s (nothing to compare%s)", base->path, next->path,
                 opt->pair_by == FB_PAIR_KERNEL ? "" : "; --pair-by kernel ignores changed parameters");
     if (opt->junit) write_junit(&r, opt, base, next);
+    if (opt->json) write_json(&r, opt, base, next, s);
 fail:
     free(r.v);
     if (bi.set) index_free(&bi);

@@ -74,6 +74,7 @@ typedef struct fb_compare_options {
     int allow_wrong;   /* WRONG does not fail the gate */
     fb_pair_by pair_by;
     FILE *junit;         /* JUnit XML goes here when not NULL */
+    FILE *json;          /* the verdicts as one JSON document go here when not NULL (two-file compare) */
     const json_t *noise; /* the machine's learned A/A noise per configuration key (tune/noise.h), or NULL */
     json_t *learned;     /* when not NULL, gets key -> symmetric change of every compared pair of quiet runs
                             (--learn-noise; a pair with a contended or unstable run is left out) */

@@ -122,4 +122,13 @@ expect 2 'exclude each other' "$base" "$dir/aa.jsonl" --noise-file "$store" --le
 echo "not json" > "$dir/bad-noise.json"
 expect 2 'bad-noise.json:1: not JSON' "$base" "$dir/aa.jsonl" --noise-file "$dir/bad-noise.json" --learn-noise
 [ "$(cat "$dir/bad-noise.json")" = "not json" ] || fail "a file that is not a noise store was replaced"
+# --json: the verdicts as one document, the same as the table's
+expect 1 'summary: 1 SLOWER' "$base" "$src/tests/data/results/constructed-slower.jsonl" --no-noise --json "$dir/c.json"
+jq -e '.gate == "fail" and .summary.slower == 1 and (.configurations | length) == (.summary.same + .summary.slower)
+       and ([.configurations[] | select(.verdict == "SLOWER")][0] | .fails_gate and .change > 0.05 and .p < 0.01
+            and .new_median_s > .base_median_s)
+       and all(.configurations[] | select(.verdict == "SAME"); .fails_gate | not)' "$dir/c.json" > /dev/null ||
+  fail "--json: $(head -c 600 "$dir/c.json")"
+expect 0 'summary: 0 SLOWER' "$base" "$base" --no-noise --json "$dir/same.json"
+jq -e '.gate == "pass" and .summary.slower == 0' "$dir/same.json" > /dev/null || fail "--json of equal runs: $(head -c 300 "$dir/same.json")"
 echo "compare gate: all checks passed"
