@@ -213,8 +213,11 @@ static void wait_child(child *c)
         if (got == c->pid || (got < 0 && errno != EINTR)) break;
         enforce(c);
     }
-    while (c->fd >= 0)
-        read_pipe(c); /* what it wrote before it ended */
+    /* what it wrote before it ended; a process it started that kept the
+     * pipe (one forked, not yet exec'd) is not waited for beyond 1 s */
+    for (double until = fb_now() + 1.0; c->fd >= 0 && fb_now() < until;)
+        read_pipe(c);
+    if (c->fd >= 0) close(c->fd), c->fd = -1;
     if (WIFSIGNALED(wstatus)) c->signal = WTERMSIG(wstatus);
     if (WIFEXITED(wstatus)) c->code = WEXITSTATUS(wstatus);
 }
