@@ -25,6 +25,10 @@ static const fb_option options[] = {
     {"pair-by", "WHAT",
      "config (default: kernel, params, problem, device, precision all match) or kernel (params may differ)", 0},
     {"junit", "FILE", "also write the verdicts as JUnit XML to FILE", 0},
+    {"min-gbs", "GBS",
+     "an absolute floor: a compared configuration whose NEW runs reach less than GBS GB/s fails the gate, whatever"
+     " its verdict against BASE (a slow drift passes every pairwise gate)",
+     0},
     {"json", "FILE",
      "also write the verdicts as one JSON document to FILE: per configuration the verdict, medians, change, p and"
      " the gate's part (two-file compare only)",
@@ -62,6 +66,9 @@ static fb_status read_options(const fb_parsed *args, fb_compare_options *opt)
     FB_CHECK(fb_cli_double(args, "alpha", opt->alpha, &opt->alpha));
     if (pct < 0 || pct >= 1000) FB_FAIL(FB_ERR_USAGE, "--threshold: %g is not a percentage in [0, 1000)", pct);
     if (!(opt->alpha > 0 && opt->alpha < 1)) FB_FAIL(FB_ERR_USAGE, "--alpha: %g is not in (0, 1)", opt->alpha);
+    FB_CHECK(fb_cli_double(args, "min-gbs", 0, &opt->min_gbs));
+    if (fb_cli_value(args, "min-gbs") && !(opt->min_gbs > 0))
+        FB_FAIL(FB_ERR_USAGE, "--min-gbs: %g is not a positive number of GB/s", opt->min_gbs);
     opt->threshold = pct / 100;
     opt->markdown = fb_cli_flag(args, "markdown");
     opt->any_machine = fb_cli_flag(args, "any-machine");
@@ -205,8 +212,9 @@ static int run_interleave(const fb_parsed *args)
     fb_compare_summary summary = {0};
     fb_cli_out junit = {0};
     opt.alpha = FB_INTERLEAVE_ALPHA;
-    if (fb_cli_value(args, "json"))
-        FB_FAIL(FB_ERR_USAGE, "compare: --json is written by a two-file compare; --interleave writes --junit");
+    if (fb_cli_value(args, "json") || fb_cli_value(args, "min-gbs"))
+        FB_FAIL(FB_ERR_USAGE, "compare: --%s is a two-file compare's; --interleave judges the rounds' ratios only",
+                fb_cli_value(args, "json") ? "json" : "min-gbs");
     FB_CHECK(read_options(args, &opt));
     FB_CHECK(check_outputs(args, 1));
     FB_CHECK(open_junit(args, &opt, &junit));
@@ -276,7 +284,8 @@ const fb_command fb_cmd_compare = {
     .summary = "label each configuration SAME, FASTER or SLOWER between two results files",
     .usage =
         "compare BASE NEW [--threshold PCT] [--alpha A] [--markdown] [--any-machine] [--allow-missing]\n"
-        "        [--allow-wrong] [--pair-by config|kernel] [--junit FILE] [--json FILE] [--learn-noise] [--noise-file "
+        "        [--allow-wrong] [--pair-by config|kernel] [--junit FILE] [--json FILE] [--min-gbs GBS] "
+        "[--learn-noise] [--noise-file "
         "FILE]\n"
         "        [--no-noise]\n"
         "       compare --interleave BASE_BIN NEW_BIN SUITE [--rounds N] [--out DIR] [--threshold PCT] [--alpha A]\n"

@@ -634,6 +634,8 @@ typedef struct row {
     int not_learned; /* --learn-noise left this pair out */
     int throttled;   /* a SLOWER or FASTER with a throttled run on either side: shown as SLOWER*, FASTER* */
     fb_comparison c; /* for SAME/FASTER/SLOWER */
+    double new_gbs;  /* NEW's GB/s at its pooled median (NaN: not judged, or no GB/s in its records) */
+    int below_floor; /* new_gbs under opt->min_gbs */
     char label[512], classname[256], evidence[64], noise[16], note[600];
 } row;
 
@@ -747,6 +749,21 @@ static void unsettled(const pooled *b, const pooled *n, row *w)
     note_add(w, text);
 }
 
+/* --min-gbs: NEW's GB/s at its pooled median (the last run's GB/s scaled
+ * by its median to the pooled one), under the floor fails the gate
+ * whatever the verdict against BASE: a slow drift passes every pairwise
+ * gate. */
+static void floor_check(const pooled *n, const fb_compare_options *opt, row *w)
+{
+    double gbs = fb_json_num(n->last->json, "gbs"), last_median = fb_json_num(n->last->json, "stats.median_s");
+    char text[160];
+    w->new_gbs = gbs > 0 && last_median > 0 && n->median > 0 ? gbs * last_median / n->median : NAN;
+    if (!(opt->min_gbs > 0) || !(w->new_gbs < opt->min_gbs)) return;
+    w->below_floor = 1;
+    snprintf(text, sizeof text, "NEW %.3g GB/s is below the --min-gbs floor of %.3g GB/s", w->new_gbs, opt->min_gbs);
+    note_add(w, text);
+}
+
 /* The verdict of a pair both sides measured; with --learn-noise the size
  * of its change is handed back as one more A/A observation, unless a run
  * of either side was contended or unstable: a floor learned from a busy
@@ -778,6 +795,7 @@ static void judge_pair(const pooled *b, const pooled *n, const char *key, const 
     else if ((w->verdict == FB_SLOWER || w->verdict == FB_FASTER) && (b->unsettled || n->unsettled))
         unsettled(b, n, w);
     if (w->verdict == FB_SLOWER || w->verdict == FB_FASTER) throttle_note(b, n, w);
+    floor_check(n, opt, w);
 }
 
 /* BASE's configuration `key` against NEW's `nkey` (NULL: none): a wrong
@@ -823,6 +841,7 @@ static int paired_in_base(const pair_index *b, const pair_index *n, int j, const
 
 static void count_row(const row *w, fb_compare_summary *s)
 {
+    s->below_floor += w->below_floor;
     s->throttled += w->throttled;
     s->not_learned += w->not_learned;
     switch (w->verdict) {
@@ -930,6 +949,19 @@ static void print_rows(const rows *r, const fb_compare_options *opt, FILE *out)
     if (listed > LIST_MAX) fprintf(out, "%s... and %d more\n", opt->markdown ? "- " : "  ", listed - LIST_MAX);
 }
 
+/* --min-gbs: every configuration under the floor, whatever its verdict. */
+static void print_below_floor(const rows *r, const fb_compare_options *opt, FILE *out)
+{
+    int listed = 0;
+    for (int i = 0; i < r->n; ++i) {
+        if (!r->v[i].below_floor) continue;
+        if (!listed) fprintf(out, "\nbelow the --min-gbs floor of %.3g GB/s (failing the gate):\n", opt->min_gbs);
+        if (listed++ < LIST_MAX)
+            fprintf(out, "%s%s: %.3g GB/s\n", opt->markdown ? "- " : "  ", r->v[i].label, r->v[i].new_gbs);
+    }
+    if (listed > LIST_MAX) fprintf(out, "%s... and %d more\n", opt->markdown ? "- " : "  ", listed - LIST_MAX);
+}
+
 /* XML text and attribute values: the five special characters escaped,
  * control characters (not allowed in XML 1.0) dropped. */
 void fb_compare_xml_text(const char *s, FILE *f)
@@ -950,7 +982,7 @@ void fb_compare_xml_text(const char *s, FILE *f)
 /* Does this row fail the gate? */
 static int row_fails(const row *w, const fb_compare_options *opt)
 {
-    return w->verdict == FB_SLOWER || (w->verdict == FB_WRONG && !opt->allow_wrong) ||
+    return w->verdict == FB_SLOWER || w->below_floor || (w->verdict == FB_WRONG && !opt->allow_wrong) ||
            (w->verdict == FB_MISSING && !opt->allow_missing);
 }
 
@@ -964,7 +996,7 @@ static void junit_message(const row *w, const fb_compare_options *opt, char *buf
     fb_compare_format_time(w->c.base_median, tb, sizeof tb);
     fb_compare_format_time(w->c.new_median, tn, sizeof tn);
     format_p(w->c.test.p, p, sizeof p);
-    int with_note = w->throttled || (w->verdict == FB_INCONCLUSIVE && w->cause != CAUSE_NOISE);
+    int with_note = w->throttled || w->below_floor || (w->verdict == FB_INCONCLUSIVE && w->cause != CAUSE_NOISE);
     snprintf(buf, len,
              "%s%s: median %s -> %s (%+.1f%%, threshold %.3g%%, noise %s), Mann-Whitney p %s (alpha %g), %s%s%s",
              fb_verdict_name(w->verdict), w->throttled ? "*" : "", tb, tn, 100 * w->c.change, 100 * opt->threshold,
@@ -982,12 +1014,12 @@ static void junit_case(const row *w, const fb_compare_options *opt, FILE *f)
     fputs("\" name=\"", f);
     fb_compare_xml_text(w->label, f);
     fputs("\"", f);
-    if (w->verdict <= FB_FASTER || w->verdict == FB_NEW_ONLY) {
+    if ((w->verdict <= FB_FASTER || w->verdict == FB_NEW_ONLY) && !w->below_floor) {
         fputs("/>\n", f);
         return;
     }
     fprintf(f, ">\n      <%s type=\"%s\" message=\"", row_fails(w, opt) ? "failure" : "skipped",
-            fb_verdict_name(w->verdict));
+            w->below_floor && w->verdict <= FB_FASTER ? "BELOW_FLOOR" : fb_verdict_name(w->verdict));
     fb_compare_xml_text(msg, f);
     fputs("\"/>\n    </testcase>\n", f);
 }
@@ -1019,6 +1051,8 @@ static json_t *row_json(const row *w, const fb_compare_options *opt)
     json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:b, s:s, s:s}", "configuration", w->label, "class", w->classname,
                           "verdict", fb_verdict_name(w->verdict), "throttled", w->throttled, "fails_gate",
                           row_fails(w, opt), "evidence", judged ? w->evidence : "", "note", w->note);
+    if (o && opt->min_gbs > 0) json_object_set_new(o, "below_floor", json_boolean(w->below_floor));
+    if (o && judged && isfinite(w->new_gbs)) json_object_set_new(o, "new_gbs", json_real(w->new_gbs));
     if (o && judged)
         json_object_update_missing_new(o, json_pack("{s:f, s:f, s:f, s:f, s:s}", "base_median_s", w->c.base_median,
                                                     "new_median_s", w->c.new_median, "change", w->c.change, "p",
@@ -1039,6 +1073,10 @@ static void write_json(const rows *r, const fb_compare_options *opt, const fb_re
                   "same", s->same, "inconclusive", s->inconclusive + s->unsettled + s->cannot_gate, "wrong", s->wrong,
                   "missing", s->missing, "not_compared", s->failed, "new_only", s->only_new, "throttled", s->throttled,
                   "unsettled", s->unsettled, "cannot_gate", s->cannot_gate, "configurations", list);
+    if (doc && opt->min_gbs > 0) {
+        json_object_set_new(doc, "min_gbs", json_real(opt->min_gbs));
+        json_object_set_new(json_object_get(doc, "summary"), "below_floor", json_integer(s->below_floor));
+    }
     if (doc) json_dumpf(doc, opt->json, JSON_INDENT(1) | JSON_REAL_PRECISION(9));
     fputc('\n', opt->json);
     json_decref(doc);
@@ -1058,6 +1096,9 @@ void fb_compare_print_counts(const fb_compare_summary *s, const fb_compare_optio
 static void print_summary(const fb_compare_summary *s, const fb_compare_options *opt, FILE *out)
 {
     fb_compare_print_counts(s, opt, "inside the noise", out);
+    if (opt->min_gbs > 0)
+        fprintf(out, "%d below the --min-gbs floor of %.3g GB/s%s\n", s->below_floor, opt->min_gbs,
+                s->below_floor ? " (failing the gate)" : "");
     if (s->unsettled)
         fprintf(out,
                 "%d INCONCLUSIVE because a run was contended or unstable: a SLOWER or FASTER the machine may have made "
@@ -1077,7 +1118,8 @@ static void print_summary(const fb_compare_summary *s, const fb_compare_options 
 
 int fb_compare_gate(const fb_compare_summary *s, const fb_compare_options *opt)
 {
-    return s->slower > 0 || (s->wrong > 0 && !opt->allow_wrong) || (s->missing > 0 && !opt->allow_missing);
+    return s->slower > 0 || s->below_floor > 0 || (s->wrong > 0 && !opt->allow_wrong) ||
+           (s->missing > 0 && !opt->allow_missing);
 }
 
 fb_status fb_compare_sets(const fb_results_set *base, const fb_results_set *next, const fb_compare_options *opt,
@@ -1095,6 +1137,7 @@ fb_status fb_compare_sets(const fb_results_set *base, const fb_results_set *next
         count_row(&r.v[i], s);
     print_head(base, next, opt, out);
     print_rows(&r, opt, out);
+    print_below_floor(&r, opt, out);
     print_summary(s, opt, out);
     if (!paired)
         FB_FAIL(FB_ERR_INPUT, "compare: no configuration of %s is in %s (nothing to compare%s)", base->path, next->path,

@@ -75,6 +75,7 @@ typedef struct fb_compare_options {
     fb_pair_by pair_by;
     FILE *junit;         /* JUnit XML goes here when not NULL */
     FILE *json;          /* the verdicts as one JSON document go here when not NULL (two-file compare) */
+    double min_gbs;      /* > 0: a compared configuration whose NEW GB/s is below fails the gate (--min-gbs) */
     const json_t *noise; /* the machine's learned A/A noise per configuration key (tune/noise.h), or NULL */
     json_t *learned;     /* when not NULL, gets key -> symmetric change of every compared pair of quiet runs
                             (--learn-noise; a pair with a contended or unstable run is left out) */
@@ -107,6 +108,7 @@ typedef struct fb_compare_summary {
     int unsettled;   /* INCONCLUSIVE, not counted above: a SLOWER or FASTER resting on a contended or unstable run */
     int cannot_gate; /* INCONCLUSIVE, not counted above: the learned floor is above the cap */
     int not_learned; /* with opt->learned: pairs left out of the A/A floor (a contended or unstable run) */
+    int below_floor; /* compared configurations whose NEW GB/s is under opt->min_gbs (they fail the gate) */
 } fb_compare_summary;
 
 fb_compare_options fb_compare_defaults(void);

@@ -131,4 +131,13 @@ jq -e '.gate == "fail" and .summary.slower == 1 and (.configurations | length) =
   fail "--json: $(head -c 600 "$dir/c.json")"
 expect 0 'summary: 0 SLOWER' "$base" "$base" --no-noise --json "$dir/same.json"
 jq -e '.gate == "pass" and .summary.slower == 0' "$dir/same.json" > /dev/null || fail "--json of equal runs: $(head -c 300 "$dir/same.json")"
+# --min-gbs: an absolute floor fails the gate whatever the verdict (the constructed runs: 16 to 24 GB/s)
+expect 1 '^3 below the --min-gbs floor of 50 GB/s \(failing the gate\)' "$base" "$base" --no-noise --min-gbs 50 \
+  --junit "$dir/floor.xml" --json "$dir/floor.json"
+grep -q 'stream triad openmp:0 double n=1000000 wg=256: 16 GB/s' "$dir/out.txt" || fail "--min-gbs does not list the triad"
+jq -e '.gate == "fail" and .summary.same == 3 and .summary.below_floor == 3
+       and all(.configurations[]; .below_floor and .fails_gate and .new_gbs < 50)' "$dir/floor.json" > /dev/null ||
+  fail "--min-gbs in --json: $(head -c 400 "$dir/floor.json")"
+[ "$(grep -c 'failure type="BELOW_FLOOR"' "$dir/floor.xml")" = 3 ] || fail "--min-gbs in --junit: $(cat "$dir/floor.xml")"
+expect 0 '^0 below the --min-gbs floor of 10 GB/s$' "$base" "$base" --no-noise --min-gbs 10
 echo "compare gate: all checks passed"
