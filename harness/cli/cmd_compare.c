@@ -111,25 +111,15 @@ static fb_status check_outputs(const fb_parsed *args, int interleave)
     return fb_files_check_distinct("compare", inputs, n, outputs, 3);
 }
 
-/* Opened before comparing, so a bad path fails before any table is printed. */
-static fb_status open_junit(const fb_parsed *args, fb_compare_options *opt, fb_cli_out *junit)
+/* --junit or --json (option), opened before comparing, so a bad path
+ * fails before any table is printed; *f stays NULL without the option. */
+static fb_status open_output(const fb_parsed *args, const char *option, fb_cli_out *out, FILE **f)
 {
     fb_status status = FB_OK;
-    const char *path = fb_cli_value(args, "junit");
+    const char *path = fb_cli_value(args, option);
     if (!path) return FB_OK;
-    FB_CHECK(fb_cli_out_open(path, junit));
-    opt->junit = junit->f;
-fail:
-    return status;
-}
-
-static fb_status open_json(const fb_parsed *args, fb_compare_options *opt, fb_cli_out *json)
-{
-    fb_status status = FB_OK;
-    const char *path = fb_cli_value(args, "json");
-    if (!path) return FB_OK;
-    FB_CHECK(fb_cli_out_open(path, json));
-    opt->json = json->f;
+    FB_CHECK(fb_cli_out_open(path, out));
+    *f = out->f;
 fail:
     return status;
 }
@@ -217,7 +207,7 @@ static int run_interleave(const fb_parsed *args)
                 fb_cli_value(args, "json") ? "json" : "min-gbs");
     FB_CHECK(read_options(args, &opt));
     FB_CHECK(check_outputs(args, 1));
-    FB_CHECK(open_junit(args, &opt, &junit));
+    FB_CHECK(open_output(args, "junit", &junit, &opt.junit));
     status = fb_compare_interleave(args, &opt, &summary);
 fail:
     fflush(stdout);
@@ -259,8 +249,8 @@ static int run_compare(const fb_parsed *args)
     FB_CHECK(fb_results_load(args->positional[1], &next));
     FB_CHECK(check_machines(base, next, &opt));
     FB_CHECK(load_noise(args, next, &opt, noise_path, sizeof noise_path, machine, sizeof machine));
-    FB_CHECK(open_junit(args, &opt, &junit));
-    FB_CHECK(open_json(args, &opt, &json));
+    FB_CHECK(open_output(args, "junit", &junit, &opt.junit));
+    FB_CHECK(open_output(args, "json", &json, &opt.json));
     if (learn) opt.learned = json_object();
     FB_CHECK(fb_interrupt_at_once_begin()); /* compare.c polls no signal: one ends the comparison at once */
     status = fb_compare_sets(base, next, &opt, stdout, &summary);

@@ -136,12 +136,8 @@ static void use_prediction(const fb_prior_prediction *pr, const fb_family_kernel
  * name, and never evaluate the one it did. */
 static int axis_outside_space(const fb_family_kernel *k, const fb_param_point *p)
 {
-    for (int a = 0; a < k->nparams; ++a) {
-        int in = p->values[a] == k->params[a].def;
-        for (int v = 0; v < k->params[a].nvalues && !in; ++v)
-            in = p->values[a] == k->params[a].values[v];
-        if (!in) return a;
-    }
+    for (int a = 0; a < k->nparams; ++a)
+        if (p->values[a] != k->params[a].def && !fb_param_axis_has(&k->params[a], p->values[a])) return a;
     return -1;
 }
 

@@ -64,3 +64,10 @@ int fb_param_list_add(int *list, int *n, int value, char *why, size_t why_len)
     list[(*n)++] = value;
     return 0;
 }
+
+int fb_param_axis_has(const fb_param_axis *axis, int value)
+{
+    for (int v = 0; v < axis->nvalues; ++v)
+        if (axis->values[v] == value) return 1;
+    return 0;
+}

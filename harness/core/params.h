@@ -65,4 +65,8 @@ int fb_param_value_parse(const char *text, size_t len, int *value, char *why, si
  * the reason in why (listed twice, too many). */
 int fb_param_list_add(int *list, int *n, int value, char *why, size_t why_len);
 
+/* 1 when value is one of the axis's values: the point is in the kernel's
+ * space along this axis. */
+int fb_param_axis_has(const fb_param_axis *axis, int value);
+
 #endif

@@ -62,12 +62,11 @@ static int *count_field(fb_sweep_summary *s, int i)
  * process's; the records of every process add up. */
 void sweep_guard_carry(sweep *w)
 {
-    const fb_sweep_summary *before = &w->restart->before;
-    fb_sweep_summary *sum = w->sum;
-    sum->total = before->total, sum->skipped = before->skipped;
+    fb_sweep_summary before = w->restart->before, *sum = w->sum;
+    sum->total = before.total, sum->skipped = before.skipped;
     for (int i = 2; i < NCOUNTS - 1; ++i)
-        *count_field(sum, i) += *count_field((fb_sweep_summary *)before, i);
-    if (before->unavailable > sum->unavailable) sum->unavailable = before->unavailable;
+        *count_field(sum, i) += *count_field(&before, i);
+    if (before.unavailable > sum->unavailable) sum->unavailable = before.unavailable;
     w->started = w->restart->started;
 }
 

@@ -20,13 +20,6 @@ fail:
     return status;
 }
 
-static int in_space(const fb_param_axis *axis, int value)
-{
-    for (int v = 0; v < axis->nvalues; ++v)
-        if (axis->values[v] == value) return 1;
-    return 0;
-}
-
 fb_status fb_tuned_point(const fb_tuning_cache *c, const fb_device_info *dev, const char *kernel,
                          const fb_param_axis *axes, int naxes, int is_double, const fb_signature *sig,
                          fb_param_point *point, json_t **tuning)
@@ -45,7 +38,7 @@ fb_status fb_tuned_point(const fb_tuning_cache *c, const fb_device_info *dev, co
         const json_t *v = json_object_get(params, axes[i].name);
         if (!json_is_integer(v)) continue;
         point->values[i] = (int)json_integer_value(v); /* within +-1e9: the cache's load checked it */
-        if (!in_space(&axes[i], point->values[i]))
+        if (!fb_param_axis_has(&axes[i], point->values[i]))
             FB_FAIL(FB_ERR_INPUT, "%s: its entry for %s holds %s=%d, which is not in the kernel's space",
                     fb_cache_source(c), kernel, axes[i].name, point->values[i]);
     }

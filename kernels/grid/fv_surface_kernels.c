@@ -75,12 +75,9 @@ void fb_fv_layout_name(const fb_param_point *p, char *out, size_t len)
 static fb_status in_space(const fb_fv_kernel *k, const fb_param_point *p)
 {
     fb_status status = FB_OK;
-    for (int i = 0; i < k->nparams; ++i) {
-        int ok = 0;
-        for (int v = 0; v < k->params[i].nvalues; ++v)
-            ok |= k->params[i].values[v] == p->values[i];
-        if (!ok) FB_FAIL(FB_ERR_USAGE, "%s: %s=%d is not in its space", k->name, k->params[i].name, p->values[i]);
-    }
+    for (int i = 0; i < k->nparams; ++i)
+        if (!fb_param_axis_has(&k->params[i], p->values[i]))
+            FB_FAIL(FB_ERR_USAGE, "%s: %s=%d is not in its space", k->name, k->params[i].name, p->values[i]);
 fail:
     return status;
 }

@@ -39,14 +39,10 @@ fb_status fb_spmv_check_point(const fb_spmv_config *cfg, const fb_device_info *d
     if (fb_spmv_input_format(k->format) != A->format)
         FB_FAIL(FB_ERR_USAGE, "%s needs a %s matrix (use :block=K for BCSR kernels)", k->name,
                 fb_spmv_input_format(k->format) == FB_FORMAT_CSR ? "CSR" : "BCSR");
-    for (int i = 0; i < k->nparams; ++i) {
-        int ok = 0;
-        for (int v = 0; v < k->params[i].nvalues; ++v)
-            ok |= k->params[i].values[v] == cfg->point.values[i];
-        if (!ok)
+    for (int i = 0; i < k->nparams; ++i)
+        if (!fb_param_axis_has(&k->params[i], cfg->point.values[i]))
             FB_FAIL(FB_ERR_USAGE, "%s: %s=%d is not in its space (see flowbench spmv --list)", k->name,
                     k->params[i].name, cfg->point.values[i]);
-    }
     if (!k->allowed(&cfg->point, dev, &shape, why, sizeof why))
         FB_FAIL(FB_ERR_USAGE, "%s on %s: %s", k->name, dev->id, why);
     if (cfg->is_double && !dev->double_support)
