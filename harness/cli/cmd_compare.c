@@ -23,7 +23,9 @@ static const fb_option options[] = {
     {"allow-missing", NULL, "a configuration of BASE that NEW lacks (or failed to measure) does not fail", 0},
     {"allow-wrong", NULL, "a wrong result in NEW does not fail", 0},
     {"pair-by", "WHAT",
-     "config (default: kernel, params, problem, device, precision all match) or kernel (params may differ)", 0},
+     "config (default: kernel, params, problem, device, precision all match) or kernel (params may differ, and a"
+     " user's kernel file may have been edited: the row says so)",
+     0},
     {"junit", "FILE", "also write the verdicts as JUnit XML to FILE", 0},
     {"min-gbs", "GBS",
      "an absolute floor: a compared configuration whose NEW runs reach less than GBS GB/s fails the gate, whatever"

@@ -306,12 +306,13 @@ static void print_head(const fb_results_set *base, const fb_results_set *next, c
  * an spmv record and a sweep record of one configuration must pair. */
 typedef struct pair_index {
     const fb_results_set *set;
-    char **key;    /* per record: benchmark|kernel|backend|device|precision|params|problem|cold[|kernel file hash] */
-    char **family; /* per record: the same without params (--pair-by kernel) */
-    int *order;    /* record indices sorted by key, then file order */
+    char **key;      /* per record: benchmark|kernel|backend|device|precision|params|problem|cold[|kernel file hash] */
+    char **unhashed; /* per record: the same without the kernel file's hash (--pair-by kernel: an edited kernel) */
+    char **family;   /* per record: the same without params and hash (--pair-by kernel: a changed setting) */
+    int *order;      /* record indices sorted by key, then file order */
 } pair_index;
 
-static char *measured_key(const json_t *rec, int with_params)
+static char *measured_key(const json_t *rec, int with_params, int with_file)
 {
     const json_t *m = fb_record_problem(rec);
     const char *id = json_is_string(m) ? json_string_value(m) : fb_json_str(m, "hash");
@@ -320,7 +321,7 @@ static char *measured_key(const json_t *rec, int with_params)
     size_t len = 1024 + strlen(id) + (params ? strlen(params) : 0);
     char *key = malloc(len);
     /* a user's kernel file that changed is another kernel: its content hash ends the key */
-    const char *file_hash = fb_json_str(rec, "kernel_file.hash");
+    const char *file_hash = with_file ? fb_json_str(rec, "kernel_file.hash") : "";
     if (key)
         snprintf(key, len, "%s|%s|%s|%s|%s|%s|%s|%s%s%s", fb_json_str(rec, "benchmark"), fb_json_str(rec, "kernel"),
                  fb_json_str(rec, "backend"), fb_json_str(rec, "device_name"), fb_json_str(rec, "precision"),
@@ -330,7 +331,7 @@ static char *measured_key(const json_t *rec, int with_params)
     return key;
 }
 
-char *fb_compare_key(const json_t *rec) { return measured_key(rec, 1); }
+char *fb_compare_key(const json_t *rec) { return measured_key(rec, 1, 1); }
 
 static const pair_index *sort_index; /* qsort has no context argument in C11 */
 
@@ -342,11 +343,13 @@ static int cmp_index(const void *a, const void *b)
 
 static void index_free(pair_index *ix)
 {
-    for (int i = 0; ix->key && i < ix->set->nrecords; ++i) {
+    for (int i = 0; ix->key && ix->unhashed && ix->family && i < ix->set->nrecords; ++i) {
         free(ix->key[i]);
+        free(ix->unhashed[i]);
         free(ix->family[i]);
     }
     free(ix->key);
+    free(ix->unhashed);
     free(ix->family);
     free(ix->order);
     memset(ix, 0, sizeof *ix);
@@ -359,14 +362,18 @@ static fb_status index_build(const fb_results_set *set, pair_index *ix)
     memset(ix, 0, sizeof *ix);
     ix->set = set;
     ix->key = calloc((size_t)n + 1, sizeof *ix->key);
+    ix->unhashed = calloc((size_t)n + 1, sizeof *ix->unhashed);
     ix->family = calloc((size_t)n + 1, sizeof *ix->family);
     ix->order = calloc((size_t)n + 1, sizeof *ix->order);
-    if (!ix->key || !ix->family || !ix->order) FB_FAIL(FB_ERR_NOMEM, "out of host memory pairing %s", set->path);
+    if (!ix->key || !ix->unhashed || !ix->family || !ix->order)
+        FB_FAIL(FB_ERR_NOMEM, "out of host memory pairing %s", set->path);
     for (int i = 0; i < n; ++i) {
-        ix->key[i] = measured_key(set->records[i].json, 1);
-        ix->family[i] = measured_key(set->records[i].json, 0);
+        ix->key[i] = measured_key(set->records[i].json, 1, 1);
+        ix->unhashed[i] = measured_key(set->records[i].json, 1, 0);
+        ix->family[i] = measured_key(set->records[i].json, 0, 0);
         ix->order[i] = i;
-        if (!ix->key[i] || !ix->family[i]) FB_FAIL(FB_ERR_NOMEM, "out of host memory pairing %s", set->path);
+        if (!ix->key[i] || !ix->unhashed[i] || !ix->family[i])
+            FB_FAIL(FB_ERR_NOMEM, "out of host memory pairing %s", set->path);
     }
     sort_index = ix;
     qsort(ix->order, (size_t)n, sizeof *ix->order, cmp_index);
@@ -416,12 +423,25 @@ static const char *only_setting(const pair_index *ix, const char *family)
 
 static int same_key(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
 
+/* With --pair-by kernel: the configuration of ix's last record measuring
+ * this kernel file's kernel at this setting whatever the file's content
+ * (an edited user kernel against its previous version), or NULL. */
+static const char *same_setting(const pair_index *ix, const char *unhashed)
+{
+    for (int i = ix->set->nrecords - 1; i >= 0; --i)
+        if (strcmp(ix->unhashed[i], unhashed) == 0) return ix->key[i];
+    return NULL;
+}
+
 /* NEW's configuration paired with BASE's record i, or NULL. */
 static const char *partner(const pair_index *b, const pair_index *n, int i, const fb_compare_options *opt)
 {
     int first;
     if (index_find(n, b->key[i], &first)) return b->key[i];
-    if (opt->pair_by != FB_PAIR_KERNEL || !same_key(only_setting(b, b->family[i]), b->key[i])) return NULL;
+    if (opt->pair_by != FB_PAIR_KERNEL) return NULL;
+    const char *edited = same_setting(n, b->unhashed[i]);
+    if (edited) return edited;
+    if (!same_key(only_setting(b, b->family[i]), b->key[i])) return NULL;
     return only_setting(n, b->family[i]);
 }
 
@@ -764,6 +784,18 @@ static void floor_check(const pooled *n, const fb_compare_options *opt, row *w)
     note_add(w, text);
 }
 
+/* Paired by kernel across an edit of the user's kernel file: the row says
+ * so, with both files' content hashes (first 12 digits) and NEW's path. */
+static void file_change_note(const json_t *base, const json_t *next, row *w)
+{
+    const char *bh = fb_json_str(base, "kernel_file.hash"), *nh = fb_json_str(next, "kernel_file.hash");
+    char text[400];
+    if (strcmp(bh, nh) == 0) return;
+    snprintf(text, sizeof text, "paired by kernel, kernel file changed: %.12s vs %.12s (%s)", *bh ? bh : "(none)",
+             *nh ? nh : "(none)", *nh ? fb_json_str(next, "kernel_file.path") : fb_json_str(base, "kernel_file.path"));
+    note_add(w, text);
+}
+
 /* The verdict of a pair both sides measured; with --learn-noise the size
  * of its change is handed back as one more A/A observation, unless a run
  * of either side was contended or unstable: a floor learned from a busy
@@ -790,6 +822,7 @@ static void judge_pair(const pooled *b, const pooled *n, const char *key, const 
         snprintf(text, sizeof text, "paired by kernel, params differ: %s", d);
         note_add(w, text);
     }
+    file_change_note(b->last->json, n->last->json, w);
     if (opt->floor_cap > 0 && floor > opt->floor_cap)
         cannot_gate(floor, learned_n, opt, w);
     else if ((w->verdict == FB_SLOWER || w->verdict == FB_FASTER) && (b->unsettled || n->unsettled))
@@ -835,6 +868,7 @@ static int paired_in_base(const pair_index *b, const pair_index *n, int j, const
 {
     int first;
     if (index_find(b, n->key[j], &first)) return 1;
+    if (opt->pair_by == FB_PAIR_KERNEL && same_setting(b, n->unhashed[j])) return 1;
     return opt->pair_by == FB_PAIR_KERNEL && same_key(only_setting(n, n->family[j]), n->key[j]) &&
            only_setting(b, n->family[j]) != NULL;
 }
@@ -1141,7 +1175,9 @@ fb_status fb_compare_sets(const fb_results_set *base, const fb_results_set *next
     print_summary(s, opt, out);
     if (!paired)
         FB_FAIL(FB_ERR_INPUT, "compare: no configuration of %s is in %s (nothing to compare%s)", base->path, next->path,
-                opt->pair_by == FB_PAIR_KERNEL ? "" : "; --pair-by kernel ignores changed parameters");
+                opt->pair_by == FB_PAIR_KERNEL
+                    ? ""
+                    : "; --pair-by kernel ignores changed parameters and edited kernel files");
     if (opt->junit) write_junit(&r, opt, base, next);
     if (opt->json) write_json(&r, opt, base, next, s);
 fail:

@@ -6,7 +6,8 @@
 # (recorded wrong-result, exit 1) and one that does not compile (its file
 # and line in the record); tune (the cache entry under the user's kernel
 # name) and spmv --tuned; plot and compare of two runs, and a changed file
-# that compare does not pair silently; the openmp refusal. Skips (77)
+# that compare does not pair silently, and pairs with --pair-by kernel
+# saying the file changed; the openmp refusal. Skips (77)
 # without OpenCL.
 set -euo pipefail
 bin=$(realpath "$1")
@@ -89,4 +90,9 @@ jq -c 'if .kernel_file then .kernel_file.hash = "0123456789abcdef" else . end' "
 "$bin" compare "$work/sweep.jsonl" "$work/changed.jsonl" > "$work/changed.txt" 2>&1 || true
 grep -q 'kernel_file.hash differs' "$work/changed.txt" && ! grep -Eq '^(SAME|INCONCLUSIVE|SLOWER|FASTER) .*csr_unroll' "$work/changed.txt" ||
   fail "compare paired a changed kernel file with the old one: $(cat "$work/changed.txt")"
+# the CI use: gate an edited kernel against its previous version, paired by kernel name
+rc=0; "$bin" compare "$work/sweep.jsonl" "$work/changed.jsonl" --pair-by kernel --threshold 500 --no-noise --allow-wrong > "$work/edited.txt" 2>&1 || rc=$?
+[ "$rc" = 0 ] && grep -Eq '^(SAME|INCONCLUSIVE) .*spmv csr_unroll .*ROWS_PER_ITEM=1 UNROLL=1' "$work/edited.txt" &&
+  grep -Eq 'kernel file changed: [0-9a-f]{12} vs 0123456789ab \(cases/examples/csr_unroll.cl\)' "$work/edited.txt" ||
+  fail "compare --pair-by kernel (exit $rc) did not pair the edited kernel file, saying so: $(cat "$work/edited.txt")"
 echo "user kernel e2e: all checks passed"
