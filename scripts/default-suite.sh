@@ -12,6 +12,8 @@ set -euo pipefail
 bin=${1:-build/flowbench}
 dir=results/run-$(date -u +%Y%m%d-%H%M%S)
 mkdir -p "$dir"
+# machine notices (energy unavailable, throttling not checked): once in the whole run
+export FLOWBENCH_NOTICES="$dir/notices.txt"
 
 echo "== devices"
 "$bin" devices | tee "$dir/devices.txt"

@@ -11,6 +11,7 @@
 #include "../core/energy.h"
 #include "../core/hash.h"
 #include "../core/kernel_sources.h"
+#include "../core/notice.h"
 
 static const fb_backend_ops *const registry[] = {
     &fb_backend_openmp,
@@ -277,9 +278,9 @@ struct fb_energy_meter *fb_target_energy(fb_target *t)
     if (t->energy || open_energy(t) != FB_OK) return t->energy;
     throttle = fb_energy_throttle_unavailable(t->energy);
     if (fb_comm_rank() != 0) return t->energy;
-    if (!fb_energy_available(t->energy, &why)) fprintf(stderr, "energy unavailable on %s: %s\n", t->info.id, why);
+    if (!fb_energy_available(t->energy, &why)) fb_notice_once("energy unavailable on %s: %s", t->info.id, why);
     if (*throttle && strcmp(throttle, why) != 0)
-        fprintf(stderr, "throttling not checked on %s: %s\n", t->info.id, throttle);
+        fb_notice_once("throttling not checked on %s: %s", t->info.id, throttle);
     return t->energy;
 }
 

@@ -70,8 +70,10 @@ fb_status fb_target_kernel_resources(fb_target *t, fb_kernel *k, size_t group_it
  * closed with the target: RAPL for this host's CPU (openmp, an OpenCL CPU
  * device), NVML for an NVIDIA GPU found by its PCI bus id, else a meter that
  * says why there is none. When it reads no joules, one line says so on
- * stderr ("energy unavailable on openmp:0: ..."), once per target. NULL
- * only when out of memory (then nothing is metered). */
+ * stderr ("energy unavailable on openmp:0: ..."), once per target, and
+ * once per run of many commands when FLOWBENCH_NOTICES names the run's
+ * notice file (core/notice.h). NULL only when out of memory (then nothing
+ * is metered). */
 struct fb_energy_meter *fb_target_energy(fb_target *t);
 
 /* fb_measure (core/measure.h) with the target's energy meter in cfg, so

@@ -45,6 +45,16 @@ env "${none[@]}" "$bin" spmv --matrix gen:cube:6 --kernel csr-scalar --kernel cs
 [ "$(grep -c "^throttling not checked on openmp:0: CPU frequency: no $dir/absent/cpu\*" "$dir/none.txt")" = 1 ] ||
   { cat "$dir/none.txt"; fail "no throttle check is not said exactly once"; }
 ! grep -Eq '^  (energy|THROTTLED)' "$dir/none.txt" || fail "an energy line without energy"
+
+echo "== a run of several commands (FLOWBENCH_NOTICES): said once in the run, kept in the notice file"
+rm -f "$dir/notices.txt"
+for i in 1 2 3; do
+  env "${none[@]}" FLOWBENCH_NOTICES="$dir/notices.txt" "$bin" spmv --matrix gen:cube:5 --kernel csr-scalar --no-stream \
+    --min-samples 2 --max-samples 2 --json > /dev/null 2>> "$dir/run.txt" || { cat "$dir/run.txt"; fail "spmv $i"; }
+done
+[ "$(grep -c '^energy unavailable on openmp:0' "$dir/run.txt")" = 1 ] && [ "$(grep -c '^throttling not checked' "$dir/run.txt")" = 1 ] ||
+  { cat "$dir/run.txt"; fail "three commands of one run did not say each notice once"; }
+[ "$(wc -l < "$dir/notices.txt")" = 2 ] || { cat "$dir/notices.txt"; fail "the notice file does not hold the two lines"; }
 [ "$(jq -c 'select(.type == "measurement" and .status == "ok") | .energy | [.source, (.unavailable | startswith("RAPL: ")),
      .throttled, (.throttle_unavailable | startswith("CPU frequency: "))]' "$dir/none.jsonl" | sort -u)" = \
   '["none",true,null,true]' ] || fail "records without energy: $(jq -c .energy "$dir/none.jsonl")"
