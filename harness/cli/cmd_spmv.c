@@ -74,8 +74,7 @@ static void print_list(void)
         const fb_spmv_kernel_def *k = &fb_spmv_kernels[i];
         printf("%s  %s\n", k->name, k->summary);
         fb_cli_print_axes(k->params, k->nparams, "    ");
-        if (fb_spmv_input_format(k->format) != FB_FORMAT_CSR)
-            printf("    BLOCK_SIZE = the matrix's block size (SRC:block=K)\n");
+        if (k->format->blocked) printf("    BLOCK_SIZE = the matrix's block size (SRC:block=K)\n");
     }
     for (int i = 0; i < fb_peer_count(); ++i) {
         const fb_peer *p = fb_peer_at(i);
@@ -161,27 +160,13 @@ fail:
     return status;
 }
 
-/* The view the kernel reads: scalar CSR, or the :block=K BCSR in the
- * kernel's layout (AoS or SoA). */
-static fb_status make_view(fb_matrix *m, const fb_spmv_kernel_def *k, fb_spmv_matrix *A)
-{
-    fb_status status = FB_OK;
-    if (fb_spmv_input_format(k->format) == FB_FORMAT_CSR) return fb_spmv_view_csr(&m->A, A);
-    if (!m->block)
-        FB_FAIL(FB_ERR_USAGE, "--kernel %s reads block CSR: give the matrix as SRC:block=K (K = 1..5)", k->name);
-    FB_CHECK(fb_bcsr_set_layout(&m->B, k->format == FB_FORMAT_BCSR_SOA ? FB_BLOCK_SOA : FB_BLOCK_AOS));
-    FB_CHECK(fb_spmv_view_bcsr(&m->B, A));
-fail:
-    return status;
-}
-
 static void print_params(FILE *f, const spmv_cli *c, const fb_spmv_matrix *A)
 {
     fprintf(f, "  params:");
     for (int i = 0; i < c->kernel->nparams; ++i)
         fprintf(f, " %s=%d", c->kernel->params[i].name, c->cfg.point.values[i]);
-    if (A->format != FB_FORMAT_CSR) fprintf(f, " BLOCK_SIZE=%d", A->shape.block);
-    if (!c->kernel->nparams && A->format == FB_FORMAT_CSR) fprintf(f, " (none)");
+    if (A->format->blocked) fprintf(f, " BLOCK_SIZE=%d", A->shape.block);
+    if (!c->kernel->nparams && !A->format->blocked) fprintf(f, " (none)");
     fprintf(f, "\n");
 }
 
@@ -327,7 +312,7 @@ static fb_status prepare(const fb_parsed *args, spmv_cli *c, spmv_run *s)
     FB_CHECK(fb_matrix_load(fb_cli_value(args, "matrix"), &opt, &s->m));
     if (s->m.is_vector) FB_FAIL(FB_ERR_INPUT, "%s: is a vector (Matrix Market array), not a matrix", s->m.source);
     if (c->is_auto) FB_CHECK(choose_auto(c, s));
-    FB_CHECK(make_view(&s->m, c->kernel, &s->A));
+    FB_CHECK(fb_spmv_view_for(&s->m, c->kernel, &s->A));
     if (fb_cli_value(args, "x")) FB_CHECK(read_x(fb_cli_value(args, "x"), s->m.A.ncols, s->A.shape.ncols, &s->x));
     c->cfg.x = s->x;
     if (!s->t) FB_CHECK(fb_target_open(c->backend, &s->t));

@@ -193,10 +193,7 @@ fail:
     return status;
 }
 
-static fb_status product(sparse_run *run)
-{
-    return run->M->format == FB_FORMAT_CSR ? product_csr(run) : product_bsr(run);
-}
+static fb_status product(sparse_run *run) { return run->M->format->blocked ? product_bsr(run) : product_csr(run); }
 
 static fb_status sample_cusparse(void *ctx, double *seconds)
 {
@@ -249,7 +246,7 @@ static fb_status run_cusparse(const char *name, fb_target *t, const fb_spmv_matr
     CHECK_SPARSE(LIB(cusparseCreate)(&run->handle), "cusparseCreate");
     CHECK_RT(LIB(cudaEventCreate)(&run->start), "cudaEventCreate");
     CHECK_RT(LIB(cudaEventCreate)(&run->stop), "cudaEventCreate");
-    FB_CHECK(M->format == FB_FORMAT_CSR ? prepare_csr(run) : prepare_bsr(run));
+    FB_CHECK(M->format->blocked ? prepare_bsr(run) : prepare_csr(run));
     FB_CHECK(fb_target_measure(t, &cfg->measure, sample_cusparse, run, flush_cusparse, run, &out->m));
     FB_CHECK(fb_spmv_download_reals(t, cfg->is_double, run->d.y, (size_t)M->shape.nrows, &out->y));
 fail:
@@ -295,7 +292,7 @@ static fb_status run_csr(fb_target *t, const fb_spmv_matrix *M, const fb_spmv_co
 #endif
 
 const fb_peer fb_peer_cusparse = {
-    .def = {.name = "peer:cusparse", .summary = "NVIDIA cuSPARSE cusparseSpMV, CSR (CUDA)", .format = FB_FORMAT_CSR},
+    .def = {.name = "peer:cusparse", .summary = "NVIDIA cuSPARSE cusparseSpMV, CSR (CUDA)", .format = &fb_spmv_csr},
     .backend = "cuda",
     .available = available_cusparse,
     .run = run_csr,
@@ -304,7 +301,7 @@ const fb_peer fb_peer_cusparse = {
 const fb_peer fb_peer_cusparse_bsr = {
     .def = {.name = "peer:cusparse-bsr",
             .summary = "NVIDIA cuSPARSE bsrmv, BSR with row-major blocks (CUDA)",
-            .format = FB_FORMAT_BCSR},
+            .format = &fb_spmv_bcsr},
     .backend = "cuda",
     .available = available_cusparse,
     .run = run_bsr,

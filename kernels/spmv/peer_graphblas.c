@@ -155,9 +155,7 @@ static fb_status run_graphblas(fb_target *t, const fb_spmv_matrix *M, const fb_s
 #endif
 
 const fb_peer fb_peer_graphblas = {
-    .def = {.name = "peer:graphblas",
-            .summary = "SuiteSparse:GraphBLAS GrB_mxv (CPU, OpenMP)",
-            .format = FB_FORMAT_CSR},
+    .def = {.name = "peer:graphblas", .summary = "SuiteSparse:GraphBLAS GrB_mxv (CPU, OpenMP)", .format = &fb_spmv_csr},
     .backend = "openmp",
     .available = available_graphblas,
     .run = run_graphblas,

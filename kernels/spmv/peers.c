@@ -33,7 +33,7 @@ fb_status fb_peer_run(const fb_peer *p, fb_target *t, const fb_spmv_matrix *A, c
         FB_FAIL(FB_ERR_USAGE, "%s runs on the %s backend, not %s", p->def.name, p->backend, dev->id);
     if (!p->available(why, sizeof why)) FB_FAIL(FB_ERR_UNAVAILABLE, "%s: %s", p->def.name, why);
     if (A->format != p->def.format)
-        FB_FAIL(FB_ERR_USAGE, "%s needs a %s matrix", p->def.name, p->def.format == FB_FORMAT_CSR ? "CSR" : "BCSR");
+        FB_FAIL(FB_ERR_USAGE, "%s needs a %s matrix", p->def.name, p->def.format->input_name);
     FB_CHECK(fb_spmv_make_x(A, cfg->x, &owned_x, &x));
     FB_CHECK(p->run(t, A, cfg, x, out));
     FB_CHECK(fb_spmv_finish(A, cfg, x, dev->id, out));

@@ -92,7 +92,7 @@ fb_status fb_sell_from_csr(const fb_spmv_matrix *A, int C, int sigma, fb_sell *o
     fb_status status = FB_OK;
     double t0 = fb_now();
     memset(out, 0, sizeof *out);
-    if (A->format != FB_FORMAT_CSR) FB_FAIL(FB_ERR_USAGE, "SELL-C-sigma is built from a CSR matrix");
+    if (A->format != &fb_spmv_csr) FB_FAIL(FB_ERR_USAGE, "SELL-C-sigma is built from a CSR matrix");
     if (C < 1 || sigma < 1) FB_FAIL(FB_ERR_USAGE, "SELL-C-sigma needs C >= 1 and sigma >= 1 (got %d, %d)", C, sigma);
     out->nrows = A->shape.nrows;
     out->ncols = A->shape.ncols;

@@ -34,7 +34,7 @@ typedef struct fb_sell {
     double seconds; /* wall time of the conversion */
 } fb_sell;
 
-/* Converts the CSR view A (FB_FORMAT_CSR) to SELL-C-sigma. C >= 1;
+/* Converts the CSR view A (fb_spmv_csr) to SELL-C-sigma. C >= 1;
  * sigma >= 1. FB_ERR_INPUT when the padded matrix would need more than
  * 32-bit offsets. */
 fb_status fb_sell_from_csr(const fb_spmv_matrix *A, int C, int sigma, fb_sell *out);

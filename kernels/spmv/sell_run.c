@@ -53,7 +53,7 @@ fail:
 static fb_status upload(sell_run *s, const fb_sell *S, int is_double, const double *x)
 {
     fb_status status = FB_OK;
-    fb_spmv_matrix slices = {.format = FB_FORMAT_CSR,
+    fb_spmv_matrix slices = {.format = &fb_spmv_csr,
                              .shape = {.nrows = S->nrows,
                                        .ncols = S->ncols,
                                        .nnz = S->stored,

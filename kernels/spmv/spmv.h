@@ -10,17 +10,17 @@
 #include "bench/family.h"
 #include "spmv/spmv_kernels.h"
 
-/* A matrix as the SpMV layer needs it, in one of the three formats. The
- * arrays are borrowed, never freed here. Values are double; single
+/* A matrix as the SpMV layer needs it: a CSR or BCSR (AoS or SoA) view.
+ * The arrays are borrowed, never freed here. Values are double; single
  * precision runs round them (and x) to float on upload. */
 typedef struct fb_spmv_matrix {
-    fb_spmv_format format;
-    fb_spmv_shape shape;  /* real_bytes is ignored here (set per run) */
-    const int *ptr;       /* CSR rowptr (nrows + 1) or BCSR browptr (nbrows + 1) */
-    const int *idx;       /* CSR colidx (nnz) or BCSR block column (nblocks) */
-    const double *values; /* CSR: nnz. BCSR: nblocks * K^2, block-major, each block
-                             row-major. BCSR SoA: K^2 arrays of nblocks. */
-    int max_row_entries;  /* longest row in scalar entries, for the error bound */
+    const fb_spmv_format_ops *format; /* fb_spmv_csr, fb_spmv_bcsr or fb_spmv_bcsr_soa */
+    fb_spmv_shape shape;              /* real_bytes is ignored here (set per run) */
+    const int *ptr;                   /* CSR rowptr (nrows + 1) or BCSR browptr (nbrows + 1) */
+    const int *idx;                   /* CSR colidx (nnz) or BCSR block column (nblocks) */
+    const double *values;             /* CSR: nnz. BCSR: nblocks * K^2, block-major, each block
+                                         row-major. BCSR SoA: K^2 arrays of nblocks. */
+    int max_row_entries;              /* longest row in scalar entries, for the error bound */
 } fb_spmv_matrix;
 
 typedef struct fb_spmv_config {
@@ -51,8 +51,12 @@ double fb_spmv_default_x(int j);
 /* Why the point is not allowed here (FB_ERR_USAGE naming the parameter), or FB_OK. */
 fb_status fb_spmv_check_point(const fb_spmv_config *cfg, const fb_device_info *dev, const fb_spmv_matrix *A);
 
-/* Runs, measures, checks. FB_ERR_CHECK if y is wrong (result still filled). */
+/* Runs, measures, checks: the kernel's format's run (spmv_formats.h).
+ * FB_ERR_CHECK if y is wrong (result still filled). */
 fb_status fb_spmv_run(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_config *cfg, fb_spmv_result *out);
+
+/* The run of the formats whose kernels read the view as it is (CSR, BCSR). */
+fb_status fb_spmv_run_kernels(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_config *cfg, fb_spmv_result *out);
 
 void fb_spmv_result_free(fb_spmv_result *r);
 
@@ -79,7 +83,7 @@ void fb_spmv_buffers_release(fb_target *t, fb_spmv_buffers *b);
 /* n REALs from the device, widened to double (malloc'd). */
 fb_status fb_spmv_download_reals(fb_target *t, int is_double, fb_buffer *src, size_t n, double **out);
 
-/* Number of stored values (CSR nnz; BCSR nblocks * K^2). */
+/* Number of stored values (CSR nnz; BCSR nblocks * K^2: the shape's nnz). */
 size_t fb_spmv_value_count(const fb_spmv_matrix *A);
 
 /* The serial reference (spmv_ref.c): y = A x and s = |A| |x| row-wise, in double. */

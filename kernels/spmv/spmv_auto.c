@@ -163,9 +163,7 @@ fb_status fb_spmv_auto_pick(const fb_matrix *m, const json_t *mjson, const fb_de
     fb_spmv_matrix A;
     FB_CHECK(fb_spmv_auto_choose(mjson, fb_spmv_auto_device_class(dev), is_double, out));
     /* the shape is all the fit reads: the AoS/SoA layout need not be switched */
-    const fb_spmv_format input = fb_spmv_input_format(out->kernel->format);
-    FB_CHECK(input == FB_FORMAT_CSR ? fb_spmv_view_csr(&m->A, &A) : fb_spmv_view_bcsr(&m->B, &A));
-    A.format = input;
+    FB_CHECK(fb_spmv_view_shape(m, out->kernel, &A));
     fb_spmv_auto_fit(out, dev, &A, is_double);
 fail:
     return status;
@@ -173,9 +171,9 @@ fail:
 
 json_t *fb_spmv_auto_json(const fb_spmv_auto_choice *c)
 {
-    json_t *j = json_pack("{s:s, s:s, s:o, s:s, s:s}", "choice", fb_spmv_format_name(c->kernel->format), "kernel",
-                          c->kernel->name, "params", fb_json_params(c->kernel->params, c->kernel->nparams, &c->point),
-                          "why", c->why, "device_class", c->device_class);
+    json_t *j = json_pack("{s:s, s:s, s:o, s:s, s:s}", "choice", c->kernel->format->name, "kernel", c->kernel->name,
+                          "params", fb_json_params(c->kernel->params, c->kernel->nparams, &c->point), "why", c->why,
+                          "device_class", c->device_class);
     if (c->nearest) {
         json_object_set_new(j, "nearest", json_string(c->nearest->matrix));
         json_object_set_new(j, "distance", json_real(c->distance));

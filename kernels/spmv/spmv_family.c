@@ -95,19 +95,6 @@ static void problem_close(void *vp)
 static const json_t *problem_json(const void *vp) { return ((const spmv_problem *)vp)->json; }
 static void signature(const void *vp, fb_signature *out) { *out = ((const spmv_problem *)vp)->sig; }
 
-/* The kernel's view of the matrix; BCSR kernels switch the block layout in
- * place (a transpose of the values, O(nnz), not timed). */
-static fb_status view_for(spmv_problem *p, const fb_spmv_kernel_def *k, fb_spmv_matrix *A)
-{
-    fb_status status = FB_OK;
-    if (fb_spmv_input_format(k->format) == FB_FORMAT_CSR) return fb_spmv_view_csr(&p->m.A, A);
-    if (!p->m.block) FB_FAIL(FB_ERR_USAGE, "%s reads block CSR: the matrix needs :block=K", k->name);
-    FB_CHECK(fb_bcsr_set_layout(&p->m.B, k->format == FB_FORMAT_BCSR_SOA ? FB_BLOCK_SOA : FB_BLOCK_AOS));
-    FB_CHECK(fb_spmv_view_bcsr(&p->m.B, A));
-fail:
-    return status;
-}
-
 static fb_spmv_config config_of(const fb_spmv_kernel_def *k, const fb_family_run *run)
 {
     fb_spmv_config cfg = {.kernel = k, .point = run->point, .is_double = run->is_double, .measure = run->measure};
@@ -148,12 +135,7 @@ static fb_status check(const void *vp, const fb_family_run *run, const fb_device
             FB_FAIL(FB_ERR_USAGE, "%s runs on the %s backend only", k->name, peer->backend);
         return FB_OK;
     }
-    const fb_spmv_format input = fb_spmv_input_format(k->format);
-    if (input != FB_FORMAT_CSR && !p->m.block)
-        FB_FAIL(FB_ERR_USAGE, "%s reads block CSR: the matrix needs :block=K", k->name);
-    /* the layout does not change the shape, so the AoS/SoA view is not needed here */
-    FB_CHECK(input == FB_FORMAT_CSR ? fb_spmv_view_csr(&p->m.A, &A) : fb_spmv_view_bcsr(&p->m.B, &A));
-    A.format = input;
+    FB_CHECK(fb_spmv_view_shape(&p->m, k, &A));
     FB_CHECK(fb_spmv_check_point(&cfg, dev, &A));
 fail:
     return status;
@@ -176,7 +158,7 @@ static fb_status run(fb_target *t, void *vp, const fb_family_run *frun, json_t *
     const fb_spmv_kernel_def *k = kernel_def(frun->kernel, &peer);
     fb_spmv_config cfg = config_of(k, frun);
     fb_spmv_matrix A;
-    FB_CHECK(view_for(p, k, &A));
+    FB_CHECK(fb_spmv_view_for(&p->m, k, &A));
     run_status = peer ? fb_peer_run(peer, t, &A, &cfg, &r) : fb_spmv_run(t, &A, &cfg, &r);
     if (run_status != FB_OK && run_status != FB_ERR_CHECK) {
         status = run_status;
@@ -214,7 +196,7 @@ static int point_variants(fb_variant_sink *sink, const fb_spmv_kernel_def *k, co
         fb_variant v;
         fb_variant_begin(&v, k->source, kernel_name, real);
         fb_variant_define_point(&v, k->params, k->nparams, &p);
-        if (fb_spmv_input_format(k->format) != FB_FORMAT_CSR) {
+        if (k->format->blocked) {
             snprintf(num, sizeof num, "%d", block);
             fb_variant_define(&v, "BLOCK_SIZE", num);
         }
@@ -227,7 +209,7 @@ static int variants(fb_variant_sink *sink)
 {
     for (int i = 0; i < fb_spmv_kernel_count; ++i) {
         const fb_spmv_kernel_def *k = &fb_spmv_kernels[i];
-        int max_block = fb_spmv_input_format(k->format) == FB_FORMAT_CSR ? 1 : MAX_BLOCK;
+        int max_block = k->format->blocked ? MAX_BLOCK : 1;
         for (int r = 0; r < 2; ++r)
             for (int b = 1; b <= max_block; ++b) {
                 if (point_variants(sink, k, k->kernel, b, fb_variant_reals[r])) return 1;
@@ -242,7 +224,7 @@ const fb_family fb_family_spmv = {
     .name = "spmv",
     .summary = "sparse matrix-vector product y = A x, CSR and K x K block CSR, with library peers",
     .model = "2 flops per stored entry; bytes: values, 32-bit indices and row pointers once, x once, y once "
-             "(fb_spmv_model_of, spmv_kernels.c)",
+             "(each format's model, spmv_formats.c)",
     .reference = "serial double y = A x; |y - y_ref| within a bound from |A| |x| and the longest row (spmv_ref.c)",
     .kernel_count = kernel_count,
     .kernel = kernel_at,

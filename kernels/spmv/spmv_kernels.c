@@ -239,46 +239,46 @@ static void geometry_sell(const fb_param_point *p, const fb_spmv_shape *s, fb_la
 #define BUILT_IN NULL, NULL, NULL
 // clang-format off
 const fb_spmv_kernel_def fb_spmv_kernels[] = {
-    {"csr-scalar", "CSR, one work-item per row", "spmv/csr_scalar.cl", "spmv_csr_scalar", NULL, FB_FORMAT_CSR, 1,
+    {"csr-scalar", "CSR, one work-item per row", "spmv/csr_scalar.cl", "spmv_csr_scalar", NULL, &fb_spmv_csr, 1,
      {{"WG_SIZE", 128, POW2_WG, "work-group size", 1, FB_ROLE_GROUP_SIZE}}, allowed_one_per_row, geometry_one_per_row, BUILT_IN},
     {"csr-vector", "CSR, VECTOR_SIZE work-items per row, local-memory reduction", "spmv/csr_vector.cl",
-     "spmv_csr_vector", NULL, FB_FORMAT_CSR, 2,
+     "spmv_csr_vector", NULL, &fb_spmv_csr, 2,
      {{"WG_SIZE", 128, POW2_WG, "work-group size", 0, FB_ROLE_GROUP_SIZE},
       {"VECTOR_SIZE", 8, {1, 2, 4, 8, 16, 32, 64}, 7, "work-items per row", 0, FB_ROLE_TEAM}},
      allowed_vector, geometry_vector, BUILT_IN},
     {"csr-multirow", "CSR, the paper's kernel: 2^W items handle 2^R rows", "spmv/csr_multirow.cl",
-     "spmv_csr_multirow", NULL, FB_FORMAT_CSR, 2,
+     "spmv_csr_multirow", NULL, &fb_spmv_csr, 2,
      {{"WORKGROUP_SIZE_BITS", 7, {5, 6, 7, 8, 9, 10}, 6, "log2 of the work-group size", 0, FB_ROLE_GROUP_SIZE_BITS},
       {"ROWS_PER_WORKGROUP_BITS", 4, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 11, "log2 of the rows per work-group", 0, FB_ROLE_WORK_PER_ITEM}},
      allowed_multirow, geometry_multirow, BUILT_IN},
     {"csr-merge", "CSR, merge-path load balancing (for irregular rows)", "spmv/csr_merge.cl", "spmv_csr_merge",
-     "spmv_csr_merge_fixup", FB_FORMAT_CSR, 2,
+     "spmv_csr_merge_fixup", &fb_spmv_csr, 2,
      {{"WG_SIZE", 128, POW2_WG, "work-group size", 1, FB_ROLE_GROUP_SIZE},
       {"ITEMS_PER_THREAD", 8, {1, 2, 4, 8, 16, 32, 64}, 7, "merge steps per work-item", 0, FB_ROLE_WORK_PER_ITEM}},
      allowed_merge, geometry_merge, BUILT_IN},
     {"bcsr", "BCSR K x K blocks (AoS), one work-item per block row (the SU2 port)", "spmv/bcsr.cl", "spmv_bcsr",
-     NULL, FB_FORMAT_BCSR, 1, {{"WG_SIZE", 128, POW2_WG, "work-group size", 1, FB_ROLE_GROUP_SIZE}}, allowed_block_per_item,
+     NULL, &fb_spmv_bcsr, 1, {{"WG_SIZE", 128, POW2_WG, "work-group size", 1, FB_ROLE_GROUP_SIZE}}, allowed_block_per_item,
      geometry_one_per_row, BUILT_IN},
     {"bcsr-vector", "BCSR K x K blocks (AoS), VECTOR_SIZE work-items per block row", "spmv/bcsr_vector.cl",
-     "spmv_bcsr_vector", NULL, FB_FORMAT_BCSR, 2,
+     "spmv_bcsr_vector", NULL, &fb_spmv_bcsr, 2,
      {{"WG_SIZE", 128, POW2_WG, "work-group size", 0, FB_ROLE_GROUP_SIZE},
       {"VECTOR_SIZE", 4, {1, 2, 4, 8, 16, 32}, 6, "work-items per block row", 0, FB_ROLE_TEAM}},
      allowed_vector, geometry_vector, BUILT_IN},
     {"bcsr-lanes", "BCSR K x K blocks (AoS), K^2 x BLOCKS_PER_ITER lanes per block row, coalesced",
-     "spmv/bcsr_lanes.cl", "spmv_bcsr_lanes", NULL, FB_FORMAT_BCSR, 2,
+     "spmv/bcsr_lanes.cl", "spmv_bcsr_lanes", NULL, &fb_spmv_bcsr, 2,
      {{"BLOCKS_PER_ITER", 2, {1, 2, 4, 8}, 4, "blocks a block row's team reads per step", 0, FB_ROLE_WORK_PER_ITEM},
       {"BROWS_PER_GROUP", 8, {1, 2, 4, 8, 16, 32}, 6, "block rows per work-group", 0, FB_ROLE_WORK_PER_ITEM}},
      allowed_lanes, geometry_lanes, BUILT_IN},
     {"bcsr-soa", "BCSR K x K blocks as K^2 value arrays (SoA), one work-item per block row", "spmv/bcsr_soa.cl",
-     "spmv_bcsr_soa", NULL, FB_FORMAT_BCSR_SOA, 1, {{"WG_SIZE", 128, POW2_WG, "work-group size", 1, FB_ROLE_GROUP_SIZE}},
+     "spmv_bcsr_soa", NULL, &fb_spmv_bcsr_soa, 1, {{"WG_SIZE", 128, POW2_WG, "work-group size", 1, FB_ROLE_GROUP_SIZE}},
      allowed_block_per_item, geometry_one_per_row, BUILT_IN},
     {"bcsr-warp", "BCSR K x K blocks (AoS), a team of TEAM items (a warp) per block row, one item per block row's row",
-     "spmv/bcsr_warp.cl", "spmv_bcsr_warp", NULL, FB_FORMAT_BCSR, 2,
+     "spmv/bcsr_warp.cl", "spmv_bcsr_warp", NULL, &fb_spmv_bcsr, 2,
      {{"TEAM", 32, {8, 16, 32}, 3, "work-items per block row", 0, FB_ROLE_TEAM},
       {"WG_SIZE", 128, TEAM_WG, "work-group size", 1, FB_ROLE_GROUP_SIZE}},
      allowed_warp, geometry_warp, BUILT_IN},
     {"sell", "SELL-C-sigma: slices of C rows, column-major, rows sorted by length in windows of SIGMA",
-     "spmv/sell.cl", "spmv_sell", NULL, FB_FORMAT_SELL, 4,
+     "spmv/sell.cl", "spmv_sell", NULL, &fb_spmv_sell, 4,
      {{"SLICE_HEIGHT", 32, {4, 8, 16, 32}, 4, "rows per slice (C)", 0, FB_ROLE_LAYOUT_BLOCK},
       {"THREADS_PER_ROW", 1, {1, 2, 4}, 3, "work-items per row", 0, FB_ROLE_TEAM},
       {"SIGMA", 1, {1, 32, 256, 4096}, 4, "sort window in rows (1: natural order)", 1, FB_ROLE_OTHER},
@@ -331,32 +331,4 @@ fb_param_point fb_spmv_default_point(const fb_spmv_kernel_def *k)
     for (int i = 0; i < k->nparams; ++i)
         p.values[i] = k->params[i].def;
     return p;
-}
-
-/* Minimal bytes: every stored value and index read once, row pointers once,
- * x read once and y written once (perfect cache reuse of x), 32-bit indices.
- * Real traffic is higher when x is not reused from cache. */
-fb_spmv_model fb_spmv_model_of(fb_spmv_format format, const fb_spmv_shape *s)
-{
-    fb_spmv_model m;
-    double rb = s->real_bytes, vectors = ((double)s->ncols + (double)s->nrows) * rb;
-    if (format == FB_FORMAT_CSR) {
-        m.flops = 2.0 * (double)s->nnz;
-        m.min_bytes = (double)s->nnz * (rb + 4.0) + ((double)s->nrows + 1.0) * 4.0 + vectors;
-    } else {
-        double k2 = (double)s->block * s->block;
-        m.flops = 2.0 * (double)s->nblocks * k2;
-        m.min_bytes = (double)s->nblocks * (k2 * rb + 4.0) + ((double)s->nbrows + 1.0) * 4.0 + vectors;
-    }
-    return m;
-}
-
-fb_spmv_model fb_spmv_model_sell(const fb_spmv_shape *s, const fb_spmv_conversion *c)
-{
-    fb_spmv_model m;
-    double rb = s->real_bytes, vectors = ((double)s->ncols + (double)s->nrows) * rb;
-    double perm = c->permuted ? (double)s->nrows * 4.0 : 0.0;
-    m.flops = 2.0 * (double)c->stored;
-    m.min_bytes = (double)c->stored * (rb + 4.0) + ((double)c->nslices + 1.0) * 4.0 + perm + vectors;
-    return m;
 }

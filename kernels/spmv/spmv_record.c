@@ -56,16 +56,10 @@ fail:
     return status;
 }
 
-const char *fb_spmv_format_name(fb_spmv_format f)
-{
-    static const char *const names[] = {"csr", "bcsr", "bcsr-soa", "sell"};
-    return f >= 0 && f <= FB_FORMAT_SELL ? names[f] : "?";
-}
-
 json_t *fb_spmv_params_json(const fb_spmv_config *cfg, const fb_spmv_matrix *A)
 {
     json_t *params = fb_json_params(cfg->kernel->params, cfg->kernel->nparams, &cfg->point);
-    if (A->format != FB_FORMAT_CSR) json_object_set_new(params, "BLOCK_SIZE", json_integer(A->shape.block));
+    if (A->format->blocked) json_object_set_new(params, "BLOCK_SIZE", json_integer(A->shape.block));
     return params;
 }
 
@@ -86,7 +80,7 @@ json_t *fb_spmv_record(const fb_device_info *d, const json_t *matrix, const fb_s
                           .m = &r->m,
                           .user = cfg->kernel->user};
     json_t *rec = fb_json_kernel_record(d, &k);
-    json_object_set_new(rec, "format", json_string(fb_spmv_format_name(cfg->kernel->format)));
+    json_object_set_new(rec, "format", json_string(cfg->kernel->format->name));
     if (r->conversion.done)
         json_object_set_new(rec, "sell",
                             json_pack("{s:I, s:i, s:b, s:f, s:f}", "stored", (json_int_t)r->conversion.stored, "slices",

@@ -25,7 +25,6 @@ json_t *fb_spmv_record(const fb_device_info *d, const json_t *matrix, const fb_s
                        const fb_spmv_config *cfg, const fb_spmv_result *r, double stream_gbs);
 
 /* "csr", "bcsr", "bcsr-soa", "sell": the record's "format". */
-const char *fb_spmv_format_name(fb_spmv_format f);
 
 /* The parameters of cfg as {"NAME": value}, BLOCK_SIZE included for BCSR. */
 json_t *fb_spmv_params_json(const fb_spmv_config *cfg, const fb_spmv_matrix *A);

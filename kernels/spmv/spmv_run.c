@@ -9,7 +9,6 @@
 
 #include "bench/user_kernel.h"
 #include "core/kernel_sources.h"
-#include "sell_matrix.h"
 
 typedef struct spmv_run {
     fb_target *t;
@@ -36,9 +35,8 @@ fb_status fb_spmv_check_point(const fb_spmv_config *cfg, const fb_device_info *d
     if (k->user) FB_CHECK(fb_user_kernel_check(k->user, &cfg->point, dev, cfg->is_double));
     if (k->user && k->user->divisor >= 0 && k->fixup_kernel)
         FB_FAIL(FB_ERR_USAGE, "%s: a global divisor does not apply to %s's merge partition", k->name, k->user->like);
-    if (fb_spmv_input_format(k->format) != A->format)
-        FB_FAIL(FB_ERR_USAGE, "%s needs a %s matrix (use :block=K for BCSR kernels)", k->name,
-                fb_spmv_input_format(k->format) == FB_FORMAT_CSR ? "CSR" : "BCSR");
+    if (k->format->input != A->format)
+        FB_FAIL(FB_ERR_USAGE, "%s needs a %s matrix (use :block=K for BCSR kernels)", k->name, k->format->input_name);
     for (int i = 0; i < k->nparams; ++i)
         if (!fb_param_axis_has(&k->params[i], cfg->point.values[i]))
             FB_FAIL(FB_ERR_USAGE, "%s: %s=%d is not in its space (see flowbench spmv --list)", k->name,
@@ -97,11 +95,7 @@ fail:
     return status;
 }
 
-size_t fb_spmv_value_count(const fb_spmv_matrix *A)
-{
-    size_t K = (size_t)A->shape.block;
-    return A->format == FB_FORMAT_CSR ? (size_t)A->shape.nnz : (size_t)A->shape.nblocks * K * K;
-}
+size_t fb_spmv_value_count(const fb_spmv_matrix *A) { return (size_t)A->shape.nnz; }
 
 fb_status fb_spmv_upload(fb_target *t, const fb_spmv_matrix *A, int is_double, const double *x, fb_spmv_buffers *out)
 {
@@ -172,7 +166,7 @@ static fb_status build_one(spmv_run *s, const char *source, const char *kernel_n
         snprintf(values[n], sizeof values[n], "%d", s->cfg->point.values[i]);
         defines[n] = (fb_define){k->params[i].name, values[n]};
     }
-    if (k->format != FB_FORMAT_CSR) {
+    if (k->format->blocked) {
         snprintf(values[n], sizeof values[n], "%d", s->A->shape.block);
         defines[n] = (fb_define){"BLOCK_SIZE", values[n]};
         n++;
@@ -205,7 +199,7 @@ static void set_args(spmv_run *s)
         return;
     }
     s->main_args[n++] = rows;
-    if (A->format == FB_FORMAT_BCSR_SOA) s->main_args[n++] = fb_arg_i32((int32_t)A->shape.nblocks);
+    if (A->format->passes_nblocks) s->main_args[n++] = fb_arg_i32((int32_t)A->shape.nblocks);
     s->main_args[n++] = P;
     s->main_args[n++] = I;
     s->main_args[n++] = V;
@@ -249,7 +243,7 @@ fb_status fb_spmv_finish(const fb_spmv_matrix *A, const fb_spmv_config *cfg, con
     double *ref = NULL, *abs_ref = NULL, *xr = NULL, *vr = NULL, worst = 0, scale = 0;
     fb_spmv_shape shape = A->shape;
     shape.real_bytes = cfg->is_double ? 8 : 4;
-    r->model = r->conversion.done ? fb_spmv_model_sell(&shape, &r->conversion) : fb_spmv_model_of(A->format, &shape);
+    r->model = cfg->kernel->format->model(&shape, &r->conversion);
     r->gflops = r->model.flops / r->m.stats.median * 1e-9;
     r->gbs = r->model.min_bytes / r->m.stats.median * 1e-9;
     FB_ALLOC(ref, n, "reference y");
@@ -308,12 +302,16 @@ static void release_all(spmv_run *s)
 
 fb_status fb_spmv_run(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_config *cfg, fb_spmv_result *out)
 {
+    return cfg->kernel->format->run(t, A, cfg, out);
+}
+
+fb_status fb_spmv_run_kernels(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_config *cfg, fb_spmv_result *out)
+{
     fb_status status = FB_OK;
     spmv_run s = {.t = t, .A = A, .cfg = cfg};
     double *owned_x = NULL;
     const double *x = NULL;
     fb_spmv_shape shape = A->shape;
-    if (cfg->kernel->format == FB_FORMAT_SELL) return fb_spmv_run_sell(t, A, cfg, out);
     memset(out, 0, sizeof *out);
     shape.real_bytes = cfg->is_double ? 8 : 4;
     FB_CHECK(fb_spmv_check_point(cfg, fb_target_info(t), A));

@@ -61,7 +61,7 @@ static void build_csr(test_matrix *m, int nrows, int ncols, int (*len)(int row, 
         }
     }
     m->view = (fb_spmv_matrix){
-        .format = FB_FORMAT_CSR,
+        .format = &fb_spmv_csr,
         .shape = {.nrows = nrows, .ncols = ncols, .nnz = cap, .block = 1, .nbrows = nrows, .nblocks = cap},
         .ptr = m->ptr,
         .idx = m->idx,
@@ -103,7 +103,7 @@ static void build_bcsr(test_matrix *m, int nbrows, int nbcols, int K, int soa)
             double v = value_at(&st);
             m->values[soa ? (size_t)e * nb + b : (size_t)b * K * K + e] = v;
         }
-    m->view = (fb_spmv_matrix){.format = soa ? FB_FORMAT_BCSR_SOA : FB_FORMAT_BCSR,
+    m->view = (fb_spmv_matrix){.format = soa ? &fb_spmv_bcsr_soa : &fb_spmv_bcsr,
                                .shape = {.nrows = nbrows * K,
                                          .ncols = nbcols * K,
                                          .nnz = (long long)nb * K * K,
@@ -161,7 +161,7 @@ static void test_reference_by_hand(void **state)
     /* [1 2 0; 0 0 0; 0 -3 4] x [1 1 2] = [3 0 5]; |A||x| = [3 0 11] */
     int ptr[] = {0, 2, 2, 4}, idx[] = {0, 1, 1, 2};
     double val[] = {1, 2, -3, 4}, x[] = {1, 1, 2}, y[3], s[3];
-    fb_spmv_matrix A = {.format = FB_FORMAT_CSR,
+    fb_spmv_matrix A = {.format = &fb_spmv_csr,
                         .shape = {.nrows = 3, .ncols = 3, .nnz = 4, .block = 1, .nbrows = 3, .nblocks = 4},
                         .ptr = ptr,
                         .idx = idx,
@@ -175,7 +175,7 @@ static void test_reference_by_hand(void **state)
     /* One 2x2 block [1 2; 3 4] at block column 0 of a 1x1 block matrix, x = [1 10]. */
     int bptr[] = {0, 1}, bidx[] = {0};
     double aos[] = {1, 2, 3, 4}, soa[] = {1, 2, 3, 4}, bx[] = {1, 10};
-    fb_spmv_matrix B = {.format = FB_FORMAT_BCSR,
+    fb_spmv_matrix B = {.format = &fb_spmv_bcsr,
                         .shape = {.nrows = 2, .ncols = 2, .nnz = 4, .block = 2, .nbrows = 1, .nblocks = 1},
                         .ptr = bptr,
                         .idx = bidx,
@@ -184,7 +184,7 @@ static void test_reference_by_hand(void **state)
     fb_spmv_reference(&B, bx, y, s);
     assert_float_equal(y[0], 21, 0);
     assert_float_equal(y[1], 43, 0);
-    B.format = FB_FORMAT_BCSR_SOA; /* with one block, SoA and AoS coincide */
+    B.format = &fb_spmv_bcsr_soa; /* with one block, SoA and AoS coincide */
     B.values = soa;
     fb_spmv_reference(&B, bx, y, s);
     assert_float_equal(y[1], 43, 0);
@@ -194,11 +194,11 @@ static void test_model_counts_bytes(void **state)
 {
     (void)state;
     fb_spmv_shape s = {.nrows = 10, .ncols = 20, .nnz = 100, .block = 1, .nbrows = 10, .nblocks = 100, .real_bytes = 8};
-    fb_spmv_model m = fb_spmv_model_of(FB_FORMAT_CSR, &s);
+    fb_spmv_model m = fb_spmv_csr.model(&s, NULL);
     assert_float_equal(m.flops, 200, 0);
     assert_float_equal(m.min_bytes, 100 * 12 + 11 * 4 + 30 * 8, 0);
     fb_spmv_shape b = {.nrows = 8, .ncols = 8, .nnz = 48, .block = 4, .nbrows = 2, .nblocks = 3, .real_bytes = 4};
-    m = fb_spmv_model_of(FB_FORMAT_BCSR, &b);
+    m = fb_spmv_bcsr.model(&b, NULL);
     assert_float_equal(m.flops, 96, 0);
     assert_float_equal(m.min_bytes, 3 * (16 * 4 + 4) + 3 * 4 + 16 * 4, 0);
 }
@@ -209,7 +209,7 @@ static void test_sell_layout_by_hand(void **state)
     (void)state;
     int ptr[] = {0, 1, 4, 4, 6, 10}, idx[] = {0, 0, 1, 2, 1, 3, 0, 1, 2, 3};
     double val[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
-    fb_spmv_matrix A = {.format = FB_FORMAT_CSR,
+    fb_spmv_matrix A = {.format = &fb_spmv_csr,
                         .shape = {.nrows = 5, .ncols = 4, .nnz = 10, .block = 1, .nbrows = 5, .nblocks = 10},
                         .ptr = ptr,
                         .idx = idx,
@@ -251,11 +251,11 @@ static void test_sell_model_counts_padding(void **state)
     (void)state;
     fb_spmv_shape s = {.nrows = 10, .ncols = 20, .nnz = 100, .block = 1, .nbrows = 10, .nblocks = 100, .real_bytes = 8};
     fb_spmv_conversion c = {.done = 1, .stored = 120, .nslices = 3, .permuted = 0};
-    fb_spmv_model m = fb_spmv_model_sell(&s, &c);
+    fb_spmv_model m = fb_spmv_sell.model(&s, &c);
     assert_float_equal(m.flops, 240, 0);
     assert_float_equal(m.min_bytes, 120 * 12 + 4 * 4 + 30 * 8, 0);
     c.permuted = 1; /* the permutation is read once per row */
-    assert_float_equal(fb_spmv_model_sell(&s, &c).min_bytes, 120 * 12 + 4 * 4 + 10 * 4 + 30 * 8, 0);
+    assert_float_equal(fb_spmv_sell.model(&s, &c).min_bytes, 120 * 12 + 4 * 4 + 10 * 4 + 30 * 8, 0);
 }
 
 /* A rule row's matrix as a source spec: gen: specs are their own name; a

@@ -1,0 +1,72 @@
+/* spmv_formats.c - the format table (spmv_formats.h): each format's value
+ * layout and its byte and flop model, beside its run. */
+#include "sell_matrix.h"
+#include "spmv.h"
+
+static size_t scalar_at(const fb_spmv_shape *s, size_t b, int r, int c)
+{
+    (void)s, (void)r, (void)c;
+    return b;
+}
+
+/* block b, entry (r, c): values[(b * K + r) * K + c] */
+static size_t aos_at(const fb_spmv_shape *s, size_t b, int r, int c)
+{
+    size_t K = (size_t)s->block;
+    return b * K * K + (size_t)r * K + (size_t)c;
+}
+
+/* entry (r, c) of block b: values[(r * K + c) * nblocks + b] */
+static size_t soa_at(const fb_spmv_shape *s, size_t b, int r, int c)
+{
+    return ((size_t)r * (size_t)s->block + (size_t)c) * (size_t)s->nblocks + b;
+}
+
+/* Minimal bytes: every stored value and index read once, row pointers once,
+ * x read once and y written once (perfect cache reuse of x), 32-bit indices.
+ * Real traffic is higher when x is not reused from cache. */
+static fb_spmv_model csr_model(const fb_spmv_shape *s, const fb_spmv_conversion *c)
+{
+    double rb = s->real_bytes, vectors = ((double)s->ncols + (double)s->nrows) * rb;
+    (void)c;
+    return (fb_spmv_model){.flops = 2.0 * (double)s->nnz,
+                           .min_bytes = (double)s->nnz * (rb + 4.0) + ((double)s->nrows + 1.0) * 4.0 + vectors};
+}
+
+/* The same per block: K^2 values, one block column index, one pointer per block row. */
+static fb_spmv_model bcsr_model(const fb_spmv_shape *s, const fb_spmv_conversion *c)
+{
+    double rb = s->real_bytes, vectors = ((double)s->ncols + (double)s->nrows) * rb;
+    double k2 = (double)s->block * s->block;
+    (void)c;
+    return (fb_spmv_model){.flops = 2.0 * (double)s->nblocks * k2,
+                           .min_bytes =
+                               (double)s->nblocks * (k2 * rb + 4.0) + ((double)s->nbrows + 1.0) * 4.0 + vectors};
+}
+
+/* SELL-C-sigma: every stored entry (padding included), the slice
+ * pointers, the permutation when the rows were sorted, x and y once. */
+static fb_spmv_model sell_model(const fb_spmv_shape *s, const fb_spmv_conversion *c)
+{
+    double rb = s->real_bytes, vectors = ((double)s->ncols + (double)s->nrows) * rb;
+    double perm = c->permuted ? (double)s->nrows * 4.0 : 0.0;
+    return (fb_spmv_model){.flops = 2.0 * (double)c->stored,
+                           .min_bytes =
+                               (double)c->stored * (rb + 4.0) + ((double)c->nslices + 1.0) * 4.0 + perm + vectors};
+}
+
+// clang-format off
+const fb_spmv_format_ops fb_spmv_csr = {
+    .name = "csr", .input = &fb_spmv_csr, .input_name = "CSR",
+    .value_at = scalar_at, .model = csr_model, .run = fb_spmv_run_kernels};
+const fb_spmv_format_ops fb_spmv_bcsr = {
+    .name = "bcsr", .input = &fb_spmv_bcsr, .input_name = "BCSR", .blocked = 1, .layout = FB_BLOCK_AOS,
+    .value_at = aos_at, .model = bcsr_model, .run = fb_spmv_run_kernels};
+const fb_spmv_format_ops fb_spmv_bcsr_soa = {
+    .name = "bcsr-soa", .input = &fb_spmv_bcsr_soa, .input_name = "BCSR", .blocked = 1, .layout = FB_BLOCK_SOA,
+    .passes_nblocks = 1, .value_at = soa_at, .model = bcsr_model, .run = fb_spmv_run_kernels};
+/* The SELL kernels read a CSR view; their run converts it (timed apart). */
+const fb_spmv_format_ops fb_spmv_sell = {
+    .name = "sell", .input = &fb_spmv_csr, .input_name = "CSR",
+    .value_at = scalar_at, .model = sell_model, .run = fb_spmv_run_sell};
+// clang-format on
