@@ -120,7 +120,7 @@ fb_status fb_spmv_run_sell(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_
     FB_CHECK(build(&s, cfg));
     out->has_resources = fb_target_kernel_resources(t, s.kernel, s.launch.local[0], &out->resources) == FB_OK;
     set_args(&s, &S);
-    FB_CHECK(fb_measure(&cfg->measure, sample, &s, flush, &s, &out->m));
+    FB_CHECK(fb_target_measure(t, &cfg->measure, sample, &s, flush, &s, &out->m));
     FB_CHECK(fb_spmv_download_reals(t, cfg->is_double, s.d.y, (size_t)A->shape.nrows, &out->y));
     FB_CHECK(fb_spmv_finish(A, cfg, x, fb_target_info(t)->id, out));
 fail:
