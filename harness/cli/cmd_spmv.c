@@ -13,6 +13,8 @@
 #include "../matrix/mtx.h"
 #include "../matrix/source.h"
 #include "spmv/peers.h"
+#include "../bench/record.h"
+#include "../results/reader.h"
 #include "../results/results.h"
 #include "../tune/tuned.h"
 #include "../core/counters.h"
@@ -94,165 +96,182 @@ static void print_list(void)
     }
 }
 
-typedef struct spmv_cli {
-    const fb_spmv_kernel_def *kernel;
-    const fb_peer *peer;
-    fb_spmv_config cfg;
+/* One configuration: the family's run on the family's problem, as a sweep
+ * runs it, with what only a single run has (x, y, rcm order, counters,
+ * --tuned, the printed result). */
+typedef struct spmv_single {
+    fb_family_run run; /* kernel index, point, precision, measurement */
+    const fb_family_kernel *kernel;
     const char *backend;
-    int is_auto; /* --kernel auto: kernel and point are picked once the matrix is read */
-    fb_spmv_auto_choice choice;
-} spmv_cli;
+    void *problem;
+    fb_target *t;
+    json_t *rec, *tuning;
+    double stream_gbs;
+    fb_counters *counters;
+} spmv_single;
 
-static fb_status read_options(const fb_parsed *args, spmv_cli *c)
+static fb_param_point default_point(const fb_family_kernel *k)
+{
+    fb_param_point p;
+    memset(&p, 0, sizeof p);
+    for (int i = 0; i < k->nparams; ++i)
+        p.values[i] = k->params[i].def;
+    return p;
+}
+
+static fb_status read_params(const fb_parsed *args, spmv_single *c)
 {
     fb_status status = FB_OK;
-    const char *name = fb_cli_value(args, "kernel"), *prec = fb_cli_value(args, "precision");
     const char *const *params;
-    int nparams = fb_cli_values(args, "param", &params);
-    memset(c, 0, sizeof *c);
-    if (!name) name = "csr-scalar";
-    c->backend = fb_cli_value(args, "backend") ? fb_cli_value(args, "backend") : "openmp";
-    c->peer = fb_peer_find(name);
-    c->is_auto = !strcmp(name, "auto");
-    c->kernel = c->peer ? &c->peer->def : fb_spmv_kernel_find(c->is_auto ? "csr-scalar" : name);
-    if (c->is_auto && (nparams || fb_cli_flag(args, "tuned")))
+    int nparams = fb_cli_values(args, "param", &params), is_auto = strcmp(c->kernel->name, "auto") == 0;
+    if (is_auto && (nparams || fb_cli_flag(args, "tuned")))
         FB_FAIL(FB_ERR_USAGE, "--kernel auto picks its own parameters: no --param or --tuned with it");
-    if (!c->kernel) FB_FAIL(FB_ERR_USAGE, "--kernel: unknown kernel '%s' (see flowbench spmv --list)", name);
-    if (prec && strcmp(prec, "double") && strcmp(prec, "single"))
-        FB_FAIL(FB_ERR_USAGE, "--precision: '%s' is not double or single", prec);
-    c->cfg.kernel = c->kernel;
-    c->cfg.is_double = !prec || !strcmp(prec, "double");
-    c->cfg.point = fb_spmv_default_point(c->kernel);
-    if (c->peer && nparams) FB_FAIL(FB_ERR_USAGE, "--param: %s takes no parameters", name);
+    if (fb_peer_find(c->kernel->name) && nparams)
+        FB_FAIL(FB_ERR_USAGE, "--param: %s takes no parameters", c->kernel->name);
     if (fb_cli_value(args, "kernel-file")) nparams = 0; /* they declared its axes: a single run takes the defaults */
     if (fb_cli_flag(args, "tuned") && nparams) FB_FAIL(FB_ERR_USAGE, "--tuned and --param exclude each other");
     if (fb_cli_value(args, "cache") && !fb_cli_flag(args, "tuned"))
         FB_FAIL(FB_ERR_USAGE, "--cache is read with --tuned only");
+    c->run.point = default_point(c->kernel);
     for (int i = 0; i < nparams; ++i)
         FB_CHECK(fb_cli_param(c->kernel->name, c->kernel->params, c->kernel->nparams, params[i],
-                              "flowbench spmv --list", &c->cfg.point));
-    FB_CHECK(fb_cli_measure(args, FB_CLI_BUDGET_S, FB_CLI_SPREAD_PCT, &c->cfg.measure));
-    if (!fb_cli_value(args, "matrix")) FB_FAIL(FB_ERR_USAGE, "spmv: --matrix SRC is required");
+                              "flowbench spmv --list", &c->run.point));
+fail:
+    return status;
+}
+
+static fb_status read_options(const fb_parsed *args, spmv_single *c)
+{
+    fb_status status = FB_OK;
+    const char *name = fb_cli_value(args, "kernel"), *prec = fb_cli_value(args, "precision");
     const char *reorder = fb_cli_value(args, "reorder");
+    memset(c, 0, sizeof *c);
+    if (!name) name = plan_kind.default_kernel;
+    c->backend = fb_cli_value(args, "backend") ? fb_cli_value(args, "backend") : "openmp";
+    c->run.kernel = fb_family_kernel_find(&fb_family_spmv, name);
+    if (c->run.kernel < 0) FB_FAIL(FB_ERR_USAGE, "--kernel: unknown kernel '%s' (see flowbench spmv --list)", name);
+    c->kernel = fb_family_spmv.kernel(c->run.kernel);
+    if (prec && strcmp(prec, "double") && strcmp(prec, "single"))
+        FB_FAIL(FB_ERR_USAGE, "--precision: '%s' is not double or single", prec);
+    c->run.is_double = !prec || !strcmp(prec, "double");
+    FB_CHECK(read_params(args, c));
+    FB_CHECK(fb_cli_measure(args, FB_CLI_BUDGET_S, FB_CLI_SPREAD_PCT, &c->run.measure));
+    if (!fb_cli_value(args, "matrix")) FB_FAIL(FB_ERR_USAGE, "spmv: --matrix SRC is required");
     if (reorder && strcmp(reorder, "rcm")) FB_FAIL(FB_ERR_USAGE, "--reorder: '%s' is not rcm", reorder);
 fail:
     return status;
 }
 
-/* --x: a Matrix Market array with one column and ncols rows (the
- * matrix's own columns), into x of `padded` entries: a block view rounds
- * the columns up to a multiple of K, and those columns hold no entry, so
- * their x is 0 (the user never sees the padding). */
-static fb_status read_x(const char *path, int ncols, int padded, double **x)
+static void print_params(FILE *f, const json_t *rec)
 {
-    fb_status status = FB_OK;
-    fb_mtx file;
-    memset(&file, 0, sizeof file);
-    FB_CHECK(fb_mtx_read(path, &file));
-    if (!file.info.array || file.dense.ncols != 1)
-        FB_FAIL(FB_ERR_INPUT, "%s: --x must be a Matrix Market array with one column", path);
-    if (file.dense.nrows != ncols)
-        FB_FAIL(FB_ERR_INPUT, "%s: --x has %d entries but the matrix has %d columns", path, file.dense.nrows, ncols);
-    FB_ALLOC(*x, padded, "x");
-    memcpy(*x, file.dense.values, (size_t)ncols * sizeof **x);
-fail:
-    fb_mtx_free(&file);
-    return status;
-}
-
-static void print_params(FILE *f, const spmv_cli *c, const fb_spmv_matrix *A)
-{
+    const char *name;
+    json_t *v, *params = json_object_get(rec, "params");
     fprintf(f, "  params:");
-    for (int i = 0; i < c->kernel->nparams; ++i)
-        fprintf(f, " %s=%d", c->kernel->params[i].name, c->cfg.point.values[i]);
-    if (A->format->blocked) fprintf(f, " BLOCK_SIZE=%d", A->shape.block);
-    if (!c->kernel->nparams && !A->format->blocked) fprintf(f, " (none)");
+    json_object_foreach(params, name, v) fprintf(f, " %s=%lld", name, (long long)json_integer_value(v));
+    if (!json_object_size(params)) fprintf(f, " (none)");
     fprintf(f, "\n");
 }
 
 /* What the compiler made of the kernel; registers and occupancy only where
  * the runtime says (CUDA). */
-static void print_resources(FILE *f, const fb_kernel_resources *k)
+static void print_resources(FILE *f, const json_t *k)
 {
+    if (!k) return;
     fprintf(f, "  kernel: ");
-    if (k->registers) fprintf(f, "%d registers, ", k->registers);
-    fprintf(f, "%zu B private, %zu B local per group, max group %zu", k->private_bytes, k->local_bytes,
-            k->max_group_items);
-    if (k->groups_per_unit)
-        fprintf(f, ", %d groups per compute unit, occupancy %.0f%%", k->groups_per_unit, 100.0 * k->occupancy);
+    if (fb_json_num(k, "registers") > 0) fprintf(f, "%.0f registers, ", fb_json_num(k, "registers"));
+    fprintf(f, "%.0f B private, %.0f B local per group, max group %.0f", fb_json_num(k, "private_bytes"),
+            fb_json_num(k, "local_bytes"), fb_json_num(k, "max_group_items"));
+    if (fb_json_num(k, "groups_per_unit") > 0)
+        fprintf(f, ", %.0f groups per compute unit, occupancy %.0f%%", fb_json_num(k, "groups_per_unit"),
+                100.0 * fb_json_num(k, "occupancy"));
     fprintf(f, "\n");
 }
 
-/* To f: stdout, or stderr when stdout carries the JSON record. */
-static void print_result(FILE *f, const spmv_cli *c, const fb_matrix *m, const fb_spmv_matrix *A,
-                         const fb_device_info *d, const fb_spmv_result *r, const json_t *rec, double stream_gbs)
+static void print_sell(FILE *f, const json_t *sell)
 {
-    fprintf(f, "spmv %s on %s (%s), %s\n", c->kernel->name, d->id, d->name, c->cfg.is_double ? "double" : "single");
-    fprintf(f, "  matrix: %s, %d x %d, %lld stored entries%s\n", m->source, A->shape.nrows, A->shape.ncols,
-            A->shape.nnz, m->reordered ? ", rcm order" : "");
-    print_params(f, c, A);
-    if (r->launch.dims > 0) fprintf(f, "  launch: global %zu, local %zu\n", r->launch.global[0], r->launch.local[0]);
-    if (r->has_resources) print_resources(f, &r->resources);
-    if (r->conversion.done)
-        fprintf(f, "  sell: %d slices, %lld stored entries (padding %.1f%%)%s, converted in %.3f ms (not timed)\n",
-                r->conversion.nslices, r->conversion.stored, 100.0 * r->conversion.padding,
-                r->conversion.permuted ? ", rows sorted" : "", r->conversion.seconds * 1e3);
+    if (!sell) return;
+    fprintf(f, "  sell: %.0f slices, %.0f stored entries (padding %.1f%%)%s, converted in %.3f ms (not timed)\n",
+            fb_json_num(sell, "slices"), fb_json_num(sell, "stored"), 100.0 * fb_json_num(sell, "padding"),
+            json_is_true(json_object_get(sell, "permuted")) ? ", rows sorted" : "",
+            fb_json_num(sell, "conversion_s") * 1e3);
+}
+
+/* "converged" (the rule that stopped it) when stable, else "unstable: why" (fb_measurement_verdict). */
+static void print_median(FILE *f, const json_t *rec)
+{
+    const char *quality = fb_json_str(rec, "stats.quality");
     char verdict[400];
-    fprintf(f, "  median %.4f ms over %d samples (95%% CI +-%.2f%%, %s)\n", r->m.stats.median * 1e3, r->m.nsamples,
-            100.0 * r->m.stats.median_spread, fb_measurement_verdict(&r->m, verdict, sizeof verdict));
-    fprintf(f, "  %.3f GFLOP/s, %.3f GB/s of %.4g model bytes", r->gflops, r->gbs, r->model.min_bytes);
-    if (stream_gbs > 0) fprintf(f, " = %.1f%% of stream triad %.2f GB/s", 100.0 * r->gbs / stream_gbs, stream_gbs);
-    const char *reason = json_string_value(json_object_get(rec, "reason"));
-    if (!r->checked_ok && reason) /* the record's words: a NaN in y has no relative error to show */
-        fprintf(f, "\n  check: WRONG (%s)\n", reason);
+    if (!*quality || strcmp(quality, "stable") == 0)
+        snprintf(verdict, sizeof verdict, "%s", fb_json_str(rec, "stats.stop"));
     else
-        fprintf(f, "\n  check: %s (max rel error %.3g, tolerance %.3g)\n", r->checked_ok ? "ok" : "WRONG", r->rel_error,
-                r->tolerance);
+        snprintf(verdict, sizeof verdict, "%s: %s", quality, fb_json_str(rec, "stats.quality_why"));
+    fprintf(f, "  median %.4f ms over %.0f samples (95%% CI +-%.2f%%, %s)\n", fb_json_num(rec, "stats.median_s") * 1e3,
+            fb_json_num(rec, "stats.n"), 100.0 * fb_json_num(rec, "stats.median_spread"), verdict);
 }
 
-static fb_status write_outputs(const fb_parsed *args, const spmv_cli *c, const fb_device_info *d, json_t *rec,
-                               const fb_spmv_result *r, const fb_matrix *m)
+static void print_check(FILE *f, const json_t *rec)
 {
-    fb_status status = FB_OK;
-    const char *y_path = fb_cli_value(args, "y-out");
-    if (y_path && r->y) {
-        char comment[600];
-        snprintf(comment, sizeof comment, " y = A x by flowbench spmv --kernel %s on %s, matrix %s", c->kernel->name,
-                 d->id, m->source);
-        FB_CHECK(fb_mtx_write_vector(y_path, r->y, (int)m->A.nrows, comment));
-    }
-    FB_CHECK(fb_cli_emit_record(args, "spmv", d, rec));
-fail:
-    return status;
+    const char *reason = fb_json_str(rec, "reason");
+    int ok = json_is_true(json_object_get(json_object_get(rec, "check"), "ok"));
+    if (!ok && *reason) /* the record's words: a NaN in y has no relative error to show */
+        fprintf(f, "  check: WRONG (%s)\n", reason);
+    else
+        fprintf(f, "  check: %s (max rel error %.3g, tolerance %.3g)\n", ok ? "ok" : "WRONG",
+                fb_json_num(rec, "check.max_rel_error"), fb_json_num(rec, "check.tolerance"));
 }
 
-typedef struct spmv_run {
-    fb_matrix m;
+/* The view the record's kernel read (a block view's shape is padded). */
+static void view_of(const spmv_single *c, const json_t *rec, fb_spmv_matrix *A)
+{
+    const fb_matrix *m = fb_spmv_problem_matrix(c->problem);
+    const fb_peer *peer = fb_peer_find(fb_json_str(rec, "kernel"));
+    const fb_spmv_kernel_def *k = peer ? &peer->def : fb_spmv_kernel_find(fb_json_str(rec, "kernel"));
+    if (!k || fb_spmv_view_shape(m, k, A) != FB_OK) fb_spmv_view_csr(&m->A, A);
+}
+
+/* To f: stdout, or stderr when stdout carries the JSON record. */
+static void print_result(FILE *f, const spmv_single *c, const json_t *rec)
+{
+    const fb_matrix *m = fb_spmv_problem_matrix(c->problem);
+    const json_t *global = json_object_get(json_object_get(rec, "launch"), "global");
     fb_spmv_matrix A;
-    double *x;
-    fb_target *t;
-    fb_spmv_result r;
-    json_t *matrix_json, *rec, *tuning;
-    fb_signature sig; /* with matrix_json */
-    double stream_gbs;
-    fb_counters *counters;
-} spmv_run;
+    view_of(c, rec, &A);
+    fprintf(f, "spmv %s on %s (%s), %s\n", fb_json_str(rec, "kernel"), fb_json_str(rec, "device"),
+            fb_json_str(rec, "device_name"), fb_json_str(rec, "precision"));
+    fprintf(f, "  matrix: %s, %d x %d, %lld stored entries%s\n", m->source, A.shape.nrows, A.shape.ncols, A.shape.nnz,
+            m->reordered ? ", rcm order" : "");
+    print_params(f, rec);
+    if (json_array_size(global))
+        fprintf(f, "  launch: global %.0f, local %.0f\n", json_number_value(json_array_get(global, 0)),
+                json_number_value(json_array_get(json_object_get(json_object_get(rec, "launch"), "local"), 0)));
+    print_resources(f, json_object_get(rec, "kernel_resources"));
+    print_sell(f, json_object_get(rec, "sell"));
+    print_median(f, rec);
+    fprintf(f, "  %.3f GFLOP/s, %.3f GB/s of %.4g model bytes", fb_json_num(rec, "gflops"), fb_json_num(rec, "gbs"),
+            fb_json_num(rec, "bytes"));
+    if (c->stream_gbs > 0)
+        fprintf(f, " = %.1f%% of stream triad %.2f GB/s", 100.0 * fb_json_num(rec, "fraction_of_stream"),
+                c->stream_gbs);
+    fprintf(f, "\n");
+    print_check(f, rec);
+    if (json_object_get(rec, "auto")) fprintf(f, "  auto: %s\n", fb_json_str(rec, "auto.why"));
+}
 
 /* --counters: PAPI sees this process's OpenMP threads, so only the openmp
  * backend (and its peers) can be counted; other backends record why not. */
-static fb_status open_counters(const fb_parsed *args, spmv_cli *c, spmv_run *s)
+static fb_status open_counters(const fb_parsed *args, spmv_single *c)
 {
     fb_status status = FB_OK;
-    const fb_device_info *d = fb_target_info(s->t);
+    const fb_device_info *d = fb_target_info(c->t);
     char why[200];
     if (!fb_cli_value(args, "counters")) return FB_OK;
     if (strcmp(d->backend, "openmp")) {
         snprintf(why, sizeof why, "%s runs its work outside this process's OpenMP threads", d->id);
-        FB_CHECK(fb_counters_unavailable(why, &s->counters));
+        FB_CHECK(fb_counters_unavailable(why, &c->counters));
     } else {
-        FB_CHECK(fb_counters_open(fb_cli_value(args, "counters"), &s->counters));
+        FB_CHECK(fb_counters_open(fb_cli_value(args, "counters"), &c->counters));
     }
-    c->cfg.measure.counters = s->counters;
+    c->run.measure.counters = c->counters;
 fail:
     return status;
 }
@@ -274,54 +293,53 @@ static void print_counters(FILE *f, const json_t *counters)
 }
 
 /* --tuned: the cached point for this device, kernel, precision and matrix. */
-static fb_status apply_tuning(const fb_parsed *args, spmv_cli *c, spmv_run *s)
+static fb_status apply_tuning(const fb_parsed *args, spmv_single *c)
 {
-    fb_status status = FB_OK;
-    fb_tuning_cache *cache = NULL;
-    char path[1024], text[512];
-    fb_cache_path(fb_cli_value(args, "cache"), path, sizeof path);
-    FB_CHECK(fb_cache_load(path, &cache));
-    FB_CHECK(fb_tuned_point(cache, fb_target_info(s->t), c->kernel->name, c->kernel->params, c->kernel->nparams,
-                            c->cfg.is_double, &s->sig, &c->cfg.point, &s->tuning));
-    json_object_set_new(s->tuning, "cache", json_string(path));
-    fb_tuning_text(s->tuning, text, sizeof text);
-    fprintf(stderr, "--tuned: %s (cache %s)\n", text, path);
-fail:
-    fb_cache_free(cache);
-    return status;
+    fb_signature sig;
+    if (!fb_cli_flag(args, "tuned")) return FB_OK;
+    fb_family_spmv.signature(c->problem, &sig);
+    return fb_tuned_lookup(fb_cli_value(args, "cache"), fb_target_info(c->t), c->kernel->name, c->kernel->params,
+                           c->kernel->nparams, c->run.is_double, &sig, &c->run.point, &c->tuning, stderr);
 }
 
-/* --kernel auto: the device and the matrix's statistics decide (spmv_auto.h). */
-static fb_status choose_auto(spmv_cli *c, spmv_run *s)
+static fb_status prepare(const fb_parsed *args, spmv_single *c)
 {
     fb_status status = FB_OK;
-    FB_CHECK(fb_target_open(c->backend, &s->t));
-    FB_CHECK(fb_spmv_matrix_describe(&s->m, &s->matrix_json, &s->sig));
-    FB_CHECK(fb_spmv_auto_pick(&s->m, s->matrix_json, fb_target_info(s->t), c->cfg.is_double, &c->choice));
-    c->kernel = c->cfg.kernel = c->choice.kernel;
-    c->cfg.point = c->choice.point;
-fail:
-    return status;
-}
-
-static fb_status prepare(const fb_parsed *args, spmv_cli *c, spmv_run *s)
-{
-    fb_status status = FB_OK;
-    fb_matrix_options opt = {.reorder_rcm = fb_cli_value(args, "reorder") != NULL};
     FB_CHECK(read_options(args, c));
-    FB_CHECK(fb_matrix_load(fb_cli_value(args, "matrix"), &opt, &s->m));
-    if (s->m.is_vector) FB_FAIL(FB_ERR_INPUT, "%s: is a vector (Matrix Market array), not a matrix", s->m.source);
-    if (c->is_auto) FB_CHECK(choose_auto(c, s));
-    FB_CHECK(fb_spmv_view_for(&s->m, c->kernel, &s->A));
-    if (fb_cli_value(args, "x")) FB_CHECK(read_x(fb_cli_value(args, "x"), s->m.A.ncols, s->A.shape.ncols, &s->x));
-    c->cfg.x = s->x;
-    if (!s->t) FB_CHECK(fb_target_open(c->backend, &s->t));
-    FB_CHECK(fb_cli_stream_triad(args, s->t, c->backend, c->cfg.is_double, &s->stream_gbs));
-    if (!s->matrix_json) FB_CHECK(fb_spmv_matrix_describe(&s->m, &s->matrix_json, &s->sig));
-    if (fb_cli_flag(args, "tuned")) FB_CHECK(apply_tuning(args, c, s));
-    FB_CHECK(open_counters(args, c, s));
+    FB_CHECK(fb_spmv_problem_open(fb_cli_value(args, "matrix"), fb_cli_value(args, "reorder") != NULL, &c->problem));
+    if (fb_cli_value(args, "x")) FB_CHECK(fb_spmv_problem_read_x(c->problem, fb_cli_value(args, "x")));
+    FB_CHECK(fb_target_open(c->backend, &c->t));
+    FB_CHECK(fb_cli_stream_triad(args, c->t, c->backend, c->run.is_double, &c->stream_gbs));
+    FB_CHECK(apply_tuning(args, c));
+    FB_CHECK(open_counters(args, c));
 fail:
     return status;
+}
+
+static fb_status write_outputs(const fb_parsed *args, const spmv_single *c)
+{
+    fb_status status = FB_OK;
+    const char *y_path = fb_cli_value(args, "y-out");
+    const fb_matrix *m = fb_spmv_problem_matrix(c->problem);
+    if (y_path && fb_spmv_problem_y(c->problem)) {
+        char comment[600];
+        snprintf(comment, sizeof comment, " y = A x by flowbench spmv --kernel %s on %s, matrix %s",
+                 fb_json_str(c->rec, "kernel"), fb_target_info(c->t)->id, m->source);
+        FB_CHECK(fb_mtx_write_vector(y_path, fb_spmv_problem_y(c->problem), (int)m->A.nrows, comment));
+    }
+    FB_CHECK(fb_cli_emit_record(args, "spmv", fb_target_info(c->t), c->rec));
+fail:
+    return status;
+}
+
+/* What only the command adds to the family's record: the stream fraction,
+ * the tuning and the counters. */
+static void complete_record(spmv_single *c)
+{
+    fb_json_set_fraction_of_stream(c->rec, fb_json_num(c->rec, "gbs"), c->stream_gbs);
+    if (c->tuning) json_object_set(c->rec, "tuning", c->tuning);
+    if (c->counters)
+        json_object_set_new(c->rec, "counters", fb_counters_json(c->counters, fb_json_num(c->rec, "bytes")));
 }
 
 /* What spmv reads and writes (fb_cli_check_files). */
@@ -331,9 +349,8 @@ static const char *const outputs[] = {"out", "y-out", NULL};
 static int run_spmv(const fb_parsed *args)
 {
     fb_status status = FB_OK, run_status = FB_OK;
-    spmv_cli c;
-    spmv_run s;
-    memset(&s, 0, sizeof s);
+    spmv_single c;
+    memset(&c, 0, sizeof c);
     if (fb_cli_flag(args, "list")) { /* with --kernel-file, that kernel is listed too */
         FB_CHECK(fb_cli_user_kernel(args, &fb_family_spmv, 0, NULL));
         print_list();
@@ -342,35 +359,28 @@ static int run_spmv(const fb_parsed *args)
     FB_CHECK(fb_cli_check_files(args, "spmv", inputs, outputs, NULL, 0, NULL, 0));
     if (fb_cli_plan_wanted(args, &plan_kind)) return fb_cli_plan_run(args, &plan_kind);
     FB_CHECK(fb_cli_user_kernel(args, &fb_family_spmv, 0, NULL));
-    FB_CHECK(prepare(args, &c, &s));
-    fb_cli_guard_run("spmv", c.kernel->name, c.kernel->user, fb_target_info(s.t)->id, c.cfg.measure.budget_s);
-    run_status = c.peer ? fb_peer_run(c.peer, s.t, &s.A, &c.cfg, &s.r) : fb_spmv_run(s.t, &s.A, &c.cfg, &s.r);
+    FB_CHECK(prepare(args, &c));
+    fb_cli_guard_run("spmv", c.kernel->name, c.kernel->user, fb_target_info(c.t)->id, c.run.measure.budget_s);
+    run_status = fb_family_spmv.run(c.t, c.problem, &c.run, &c.rec);
     fb_guard_done();
     if (run_status != FB_OK && run_status != FB_ERR_CHECK) {
         status = run_status; /* the message is already set */
         goto fail;
     }
-    const fb_device_info *d = fb_target_info(s.t);
-    s.rec = fb_spmv_record(d, s.matrix_json, &s.A, &c.cfg, &s.r, s.stream_gbs);
-    if (run_status == FB_ERR_CHECK) json_object_set_new(s.rec, "reason", json_string(fb_error_message()));
-    if (s.tuning) json_object_set(s.rec, "tuning", s.tuning);
-    if (c.is_auto) json_object_set_new(s.rec, "auto", fb_spmv_auto_json(&c.choice));
-    if (s.counters) json_object_set_new(s.rec, "counters", fb_counters_json(s.counters, s.r.model.min_bytes));
-    print_result(fb_cli_flag(args, "json") ? stderr : stdout, &c, &s.m, &s.A, d, &s.r, s.rec, s.stream_gbs);
-    if (c.is_auto) fprintf(fb_cli_flag(args, "json") ? stderr : stdout, "  auto: %s\n", c.choice.why);
-    print_counters(fb_cli_flag(args, "json") ? stderr : stdout, json_object_get(s.rec, "counters"));
-    fb_cli_print_energy(fb_cli_flag(args, "json") ? stderr : stdout, NULL, json_object_get(s.rec, "energy"));
-    FB_CHECK(write_outputs(args, &c, d, s.rec, &s.r, &s.m));
-    if (run_status == FB_ERR_CHECK) FB_FAIL(FB_ERR_CHECK, "%s: y is wrong (see check above)", c.kernel->name);
+    complete_record(&c);
+    FILE *f = fb_cli_flag(args, "json") ? stderr : stdout;
+    print_result(f, &c, c.rec);
+    print_counters(f, json_object_get(c.rec, "counters"));
+    fb_cli_print_energy(f, NULL, json_object_get(c.rec, "energy"));
+    FB_CHECK(write_outputs(args, &c));
+    if (run_status == FB_ERR_CHECK)
+        FB_FAIL(FB_ERR_CHECK, "%s: y is wrong (see check above)", fb_json_str(c.rec, "kernel"));
 fail:
-    json_decref(s.rec);
-    json_decref(s.tuning);
-    fb_counters_close(s.counters);
-    json_decref(s.matrix_json);
-    fb_spmv_result_free(&s.r);
-    fb_target_close(s.t);
-    free(s.x);
-    fb_matrix_free(&s.m);
+    json_decref(c.rec);
+    json_decref(c.tuning);
+    fb_counters_close(c.counters);
+    if (c.problem) fb_family_spmv.problem_close(c.problem);
+    fb_target_close(c.t);
     return status == FB_OK ? 0 : fb_cli_report(status);
 }
 

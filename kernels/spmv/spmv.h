@@ -7,6 +7,7 @@
 
 #include "backends/target.h"
 #include "core/measure.h"
+#include "matrix/source.h"
 #include "bench/family.h"
 #include "spmv/spmv_kernels.h"
 
@@ -90,5 +91,14 @@ size_t fb_spmv_value_count(const fb_spmv_matrix *A);
 void fb_spmv_reference(const fb_spmv_matrix *A, const double *x, double *y, double *s);
 
 extern const fb_family fb_family_spmv;
+
+/* The family's problem (a loaded matrix) as the spmv command uses it
+ * beyond what a sweep does: loaded with RCM renumbering, with the user's
+ * x (FB_ERR_INPUT naming the file when it does not fit), its matrix, and
+ * the y of its last run (NULL before one). */
+fb_status fb_spmv_problem_open(const char *spec, int reorder_rcm, void **problem);
+fb_status fb_spmv_problem_read_x(void *problem, const char *path);
+const fb_matrix *fb_spmv_problem_matrix(const void *problem);
+const double *fb_spmv_problem_y(const void *problem);
 
 #endif

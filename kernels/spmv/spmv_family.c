@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench/user_kernel.h"
+#include "matrix/mtx.h"
 #include "peers.h"
 #include "spmv.h"
 #include "spmv_auto.h"
@@ -21,6 +22,8 @@ typedef struct spmv_problem {
     fb_matrix m;
     json_t *json;
     fb_signature sig;
+    double *x; /* the user's x (fb_spmv_problem_read_x), zero-padded to a block view's columns; NULL: the default */
+    double *y; /* the last run's y (fb_spmv_problem_y) */
 } spmv_problem;
 
 static fb_family_kernel kernels[MAX_FAMILY_KERNELS];
@@ -66,10 +69,10 @@ static const fb_spmv_kernel_def *kernel_def(int i, const fb_peer **peer)
     return *peer ? &(*peer)->def : &fb_spmv_kernels[i];
 }
 
-static fb_status problem_open(const char *spec, void **out)
+fb_status fb_spmv_problem_open(const char *spec, int reorder_rcm, void **out)
 {
     fb_status status = FB_OK;
-    fb_matrix_options opt = {0};
+    fb_matrix_options opt = {.reorder_rcm = reorder_rcm};
     spmv_problem *p = NULL;
     FB_ALLOC(p, 1, "a matrix problem");
     FB_CHECK(fb_matrix_load(spec, &opt, &p->m));
@@ -83,10 +86,43 @@ fail:
     return status;
 }
 
+static fb_status problem_open(const char *spec, void **out) { return fb_spmv_problem_open(spec, 0, out); }
+
+/* A Matrix Market array with one column and as many rows as the matrix
+ * has columns; a block view rounds the columns up to a multiple of K, and
+ * those columns hold no entry, so their x is 0 (the user never sees the
+ * padding). */
+fb_status fb_spmv_problem_read_x(void *vp, const char *path)
+{
+    fb_status status = FB_OK;
+    spmv_problem *p = vp;
+    const int ncols = p->m.A.ncols, padded = p->m.block ? p->m.B.nbcols * p->m.B.c : ncols;
+    fb_mtx file;
+    memset(&file, 0, sizeof file);
+    FB_CHECK(fb_mtx_read(path, &file));
+    if (!file.info.array || file.dense.ncols != 1)
+        FB_FAIL(FB_ERR_INPUT, "%s: --x must be a Matrix Market array with one column", path);
+    if (file.dense.nrows != ncols)
+        FB_FAIL(FB_ERR_INPUT, "%s: --x has %d entries but the matrix has %d columns", path, file.dense.nrows, ncols);
+    free(p->x);
+    p->x = calloc((size_t)(padded > ncols ? padded : ncols), sizeof *p->x);
+    if (!p->x) FB_FAIL(FB_ERR_NOMEM, "out of host memory for x (%d entries)", padded);
+    memcpy(p->x, file.dense.values, (size_t)ncols * sizeof *p->x);
+fail:
+    fb_mtx_free(&file);
+    return status;
+}
+
+const fb_matrix *fb_spmv_problem_matrix(const void *vp) { return &((const spmv_problem *)vp)->m; }
+
+const double *fb_spmv_problem_y(const void *vp) { return ((const spmv_problem *)vp)->y; }
+
 static void problem_close(void *vp)
 {
     spmv_problem *p = vp;
     if (!p) return;
+    free(p->x);
+    free(p->y);
     json_decref(p->json);
     fb_matrix_free(&p->m);
     free(p);
@@ -95,9 +131,10 @@ static void problem_close(void *vp)
 static const json_t *problem_json(const void *vp) { return ((const spmv_problem *)vp)->json; }
 static void signature(const void *vp, fb_signature *out) { *out = ((const spmv_problem *)vp)->sig; }
 
-static fb_spmv_config config_of(const fb_spmv_kernel_def *k, const fb_family_run *run)
+static fb_spmv_config config_of(const spmv_problem *p, const fb_spmv_kernel_def *k, const fb_family_run *run)
 {
-    fb_spmv_config cfg = {.kernel = k, .point = run->point, .is_double = run->is_double, .measure = run->measure};
+    fb_spmv_config cfg = {
+        .kernel = k, .point = run->point, .is_double = run->is_double, .x = p->x, .measure = run->measure};
     return cfg;
 }
 
@@ -126,7 +163,7 @@ static fb_status check(const void *vp, const fb_family_run *run, const fb_device
     }
     const fb_peer *peer;
     const fb_spmv_kernel_def *k = kernel_def(run->kernel, &peer);
-    fb_spmv_config cfg = config_of(k, run);
+    fb_spmv_config cfg = config_of(p, k, run);
     fb_spmv_matrix A;
     char why[256] = "";
     if (peer) {
@@ -156,7 +193,7 @@ static fb_status run(fb_target *t, void *vp, const fb_family_run *frun, json_t *
     }
     const fb_peer *peer;
     const fb_spmv_kernel_def *k = kernel_def(frun->kernel, &peer);
-    fb_spmv_config cfg = config_of(k, frun);
+    fb_spmv_config cfg = config_of(p, k, frun);
     fb_spmv_matrix A;
     FB_CHECK(fb_spmv_view_for(&p->m, k, &A));
     run_status = peer ? fb_peer_run(peer, t, &A, &cfg, &r) : fb_spmv_run(t, &A, &cfg, &r);
@@ -167,6 +204,9 @@ static fb_status run(fb_target *t, void *vp, const fb_family_run *frun, json_t *
     *record = fb_spmv_record(fb_target_info(t), p->json, &A, &cfg, &r, 0.0);
     if (run_status == FB_ERR_CHECK) json_object_set_new(*record, "reason", json_string(fb_error_message()));
     if (choice.kernel) json_object_set_new(*record, "auto", fb_spmv_auto_json(&choice));
+    free(p->y); /* kept for the spmv command's --y-out */
+    p->y = r.y;
+    r.y = NULL;
     status = run_status;
 fail:
     fb_spmv_result_free(&r);
