@@ -301,6 +301,7 @@ static fb_status store_best(const tune_cli *c, const fb_tune_outcome *o)
                   fb_json_str(problem, "name"), "strategy", fb_strategy_name(c->rq.search.strategy), "evaluations",
                   o->search.evaluations, "space_size", o->search.space_size, "date", date);
     if (!entry) FB_FAIL(FB_ERR_NOMEM, "out of host memory building the cache entry");
+    FB_CHECK(fb_cache_set_device(entry, fb_target_info(c->rq.t)));
     FB_CHECK(fb_cache_store(c->cache_path, entry, &size));
     printf("  stored in %s (%d entries)\n", c->cache_path, size);
 fail:

@@ -538,6 +538,7 @@ static fb_status store_best(const fb_solve_sweep *sw, const sweep_row *best, FIL
                       fb_strategy_name(sw->plan->search.strategy), "evaluations", valid, "space_size",
                       sw->plan->npoints, "date", date);
     if (!entry) FB_FAIL(FB_ERR_NOMEM, "out of host memory building the cache entry");
+    FB_CHECK(fb_cache_set_device(entry, &sw->info));
     FB_CHECK(fb_cache_store(sw->plan->cache, entry, &size));
     fb_solve_point_text(&best->point, text, sizeof text);
     fprintf(f, "  best: %s, %.3f ms/step; stored in %s (%d entries)\n", text, best->ms, sw->plan->cache, size);

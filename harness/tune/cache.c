@@ -801,3 +801,138 @@ void fb_cache_path(const char *given, char *buf, size_t len)
     else
         fb_cache_default_path(buf, len);
 }
+
+/* ---- lookup across devices ----------------------------------------------- */
+
+typedef struct device_parts {
+    char backend[16], name[FB_TEXT_LEN], vendor[FB_TEXT_LEN], driver[FB_TEXT_LEN], units[16];
+    char arch[FB_TEXT_LEN], type[8];
+} device_parts;
+
+/* sm_XY where CUDA says; elsewhere the name (the device's family is what
+ * its runtime calls it). */
+static void arch_of(const fb_device_info *d, char *buf, size_t len)
+{
+    if (d->cc_major > 0)
+        snprintf(buf, len, "sm_%d%d", d->cc_major, d->cc_minor);
+    else
+        snprintf(buf, len, "%s", d->name);
+}
+
+static const char *type_of(const fb_device_info *d) { return d->host_cpu ? "cpu" : "gpu"; }
+
+fb_status fb_cache_set_device(json_t *entry, const fb_device_info *d)
+{
+    fb_status status = FB_OK;
+    char device[1024], arch[FB_TEXT_LEN];
+    fb_device_fingerprint(d, device, sizeof device);
+    arch_of(d, arch, sizeof arch);
+    if (json_object_set_new(entry, "device", json_string(device)) ||
+        json_object_set_new(entry, "device_arch", json_string(arch)) ||
+        json_object_set_new(entry, "device_type", json_string(type_of(d))))
+        FB_FAIL(FB_ERR_NOMEM, "out of host memory describing the device of a cache entry");
+fail:
+    return status;
+}
+
+/* Field `i` of a '|'-joined fingerprint into buf ("" past the end). */
+static void fingerprint_field(const char *fp, int i, char *buf, size_t len)
+{
+    const char *start = fp;
+    for (int k = 0; k < i && start; ++k)
+        start = strchr(start, '|') ? strchr(start, '|') + 1 : NULL;
+    const char *end = start ? strchr(start, '|') : NULL;
+    size_t n = !start ? 0 : end ? (size_t)(end - start) : strlen(start);
+    snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), start ? start : "");
+}
+
+static void parts_of_entry(const json_t *e, device_parts *p)
+{
+    const char *fp = json_string_value(json_object_get(e, "device"));
+    const char *arch = json_string_value(json_object_get(e, "device_arch"));
+    const char *type = json_string_value(json_object_get(e, "device_type"));
+    fingerprint_field(fp, 0, p->backend, sizeof p->backend);
+    fingerprint_field(fp, 1, p->name, sizeof p->name);
+    fingerprint_field(fp, 2, p->vendor, sizeof p->vendor);
+    fingerprint_field(fp, 3, p->driver, sizeof p->driver);
+    fingerprint_field(fp, 4, p->units, sizeof p->units);
+    snprintf(p->arch, sizeof p->arch, "%s", arch ? arch : "");
+    /* the host backend runs on this CPU whatever the entry's age */
+    snprintf(p->type, sizeof p->type, "%s", type ? type : !strcmp(p->backend, "openmp") ? "cpu" : "");
+}
+
+static void parts_of_device(const fb_device_info *d, device_parts *p)
+{
+    char fp[1024];
+    fb_device_fingerprint(d, fp, sizeof fp);
+    fingerprint_field(fp, 0, p->backend, sizeof p->backend);
+    fingerprint_field(fp, 1, p->name, sizeof p->name);
+    fingerprint_field(fp, 2, p->vendor, sizeof p->vendor);
+    fingerprint_field(fp, 3, p->driver, sizeof p->driver);
+    fingerprint_field(fp, 4, p->units, sizeof p->units);
+    arch_of(d, p->arch, sizeof p->arch);
+    snprintf(p->type, sizeof p->type, "%s", type_of(d));
+}
+
+static int same(const char *a, const char *b) { return strcmp(a, b) == 0; }
+
+static fb_device_match device_level(const device_parts *want, const device_parts *have)
+{
+    if (!same(want->backend, have->backend)) return FB_DEVICE_NONE;
+    int device = same(want->name, have->name) && same(want->vendor, have->vendor) && same(want->units, have->units);
+    if (device && same(want->driver, have->driver)) return FB_DEVICE_EXACT;
+    if (device) return FB_DEVICE_SAME;
+    if (*have->arch && same(want->arch, have->arch)) return FB_DEVICE_ARCH;
+    if (*have->type && same(want->vendor, have->vendor) && same(want->type, have->type)) return FB_DEVICE_VENDOR;
+    return FB_DEVICE_NONE;
+}
+
+static int same_signature(const fb_signature *a, const fb_signature *b)
+{
+    char ka[256], kb[256];
+    return signature_key(a, ka, sizeof ka) && signature_key(b, kb, sizeof kb) && same(ka, kb);
+}
+
+/* 1 when (level, distance, equal) is a better hit than *best. */
+static int better(fb_device_match level, double d, int equal, const fb_cache_hit *best)
+{
+    if (level != best->device) return level > best->device;
+    if (equal != (best->match == FB_CACHE_EXACT)) return equal;
+    return d < best->distance;
+}
+
+fb_cache_hit fb_cache_find(const fb_tuning_cache *c, const fb_device_info *dev, const char *kernel, int is_double,
+                           const fb_signature *sig)
+{
+    fb_cache_hit best = {.entry = NULL, .device = FB_DEVICE_NONE, .match = FB_CACHE_NONE, .distance = INFINITY};
+    const char *precision = is_double ? "double" : "single";
+    device_parts want, have;
+    parts_of_device(dev, &want);
+    for (size_t i = 0; c && i < json_array_size(c->entries); ++i) {
+        const json_t *e = json_array_get(c->entries, i);
+        if (!same(json_string_value(json_object_get(e, "kernel")), kernel) ||
+            !same(json_string_value(json_object_get(e, "precision")), precision))
+            continue;
+        parts_of_entry(e, &have);
+        fb_device_match level = device_level(&want, &have);
+        fb_signature other = entry_signature(e);
+        double d = fb_signature_distance(&other, sig);
+        if (level == FB_DEVICE_NONE || !isfinite(d)) continue; /* another kind, another block size */
+        int equal = same_signature(&other, sig);
+        if (!better(level, d, equal, &best)) continue;
+        best = (fb_cache_hit){e, level, equal ? FB_CACHE_EXACT : FB_CACHE_NEAREST, d};
+    }
+    return best;
+}
+
+const char *fb_device_match_name(fb_device_match m)
+{
+    switch (m) {
+    case FB_DEVICE_EXACT: return "exact";
+    case FB_DEVICE_SAME: return "device";
+    case FB_DEVICE_ARCH: return "architecture";
+    case FB_DEVICE_VENDOR: return "vendor";
+    case FB_DEVICE_NONE: return "none";
+    }
+    return "none";
+}

@@ -105,6 +105,46 @@ fb_status fb_cache_put(fb_tuning_cache *c, json_t *entry);
 const json_t *fb_cache_lookup(const fb_tuning_cache *c, const char *device, const char *kernel, int is_double,
                               const fb_signature *sig, fb_cache_match *match);
 
+/* How near an entry's device is to the device asked for, best last. A
+ * driver upgrade must not throw the tuning away, nor a second node of the
+ * same kind make it start from the defaults (CLBlast's database falls back
+ * the same way, device to architecture to vendor and type):
+ *   FB_DEVICE_EXACT   the same fingerprint: device, vendor, driver, units
+ *   FB_DEVICE_SAME    the same device (backend, name, vendor, compute
+ *                     units) under another driver
+ *   FB_DEVICE_ARCH    the same backend and architecture (CUDA: sm_XY;
+ *                     elsewhere the device name stands for it)
+ *   FB_DEVICE_VENDOR  the same backend, vendor and device type (cpu, gpu)
+ * Entries written before the architecture and type were stored
+ * ("device_arch", "device_type") match EXACT and SAME, and VENDOR on the
+ * host (openmp: a cpu). */
+typedef enum fb_device_match {
+    FB_DEVICE_NONE,
+    FB_DEVICE_VENDOR,
+    FB_DEVICE_ARCH,
+    FB_DEVICE_SAME,
+    FB_DEVICE_EXACT
+} fb_device_match;
+
+typedef struct fb_cache_hit {
+    const json_t *entry; /* borrowed (valid until the next put/free); NULL: nothing fits */
+    fb_device_match device;
+    fb_cache_match match; /* of the signature, among the entries of that device level */
+    double distance;      /* fb_signature_distance from the query to the entry's signature */
+} fb_cache_hit;
+
+/* The entry of kernel and precision on the nearest device level, and
+ * within it of the nearest signature (an equal one first). */
+fb_cache_hit fb_cache_find(const fb_tuning_cache *c, const fb_device_info *dev, const char *kernel, int is_double,
+                           const fb_signature *sig);
+
+/* Sets the entry's "device" (the fingerprint), "device_arch" and
+ * "device_type": what fb_cache_find falls back on. */
+fb_status fb_cache_set_device(json_t *entry, const fb_device_info *d);
+
+/* "exact", "device", "architecture", "vendor", "none". */
+const char *fb_device_match_name(fb_device_match m);
+
 /* Writes the cache to path atomically (temporary file, then rename), so an
  * interrupted save never leaves a half-written cache. Creates the parent
  * directory if missing. */

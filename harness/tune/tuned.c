@@ -6,12 +6,19 @@
 /* The entry names its problem under its family's record key. */
 static const char *const problem_keys[] = {"matrix", "grid"};
 
-static fb_status tuning_json(const json_t *entry, fb_cache_match match, fb_signature_kind kind, json_t **tuning)
+/* The record's "tuning": which entry (by signature and by device level),
+ * how far its signature was, and the device it was tuned on when not this
+ * one. */
+static fb_status tuning_json(const fb_cache_hit *hit, fb_signature_kind kind, json_t **tuning)
 {
     fb_status status = FB_OK;
-    *tuning = json_pack("{s:s, s:s}", "source", entry ? fb_cache_match_name(match) : "default", "signature",
-                        fb_signature_kind_name(kind));
+    const json_t *entry = hit->entry;
+    *tuning = json_pack("{s:s, s:s, s:s}", "source", entry ? fb_cache_match_name(hit->match) : "default", "signature",
+                        fb_signature_kind_name(kind), "device_match", fb_device_match_name(hit->device));
     if (!*tuning) FB_FAIL(FB_ERR_NOMEM, "out of host memory describing the tuning");
+    if (entry) json_object_set_new(*tuning, "distance", json_real(hit->distance));
+    if (entry && hit->device != FB_DEVICE_EXACT)
+        json_object_set(*tuning, "entry_device", json_object_get(entry, "device"));
     for (size_t i = 0; entry && i < sizeof problem_keys / sizeof problem_keys[0]; ++i)
         if (json_object_get(entry, problem_keys[i]))
             json_object_set(*tuning, problem_keys[i], json_object_get(entry, problem_keys[i]));
@@ -25,15 +32,11 @@ fb_status fb_tuned_point(const fb_tuning_cache *c, const fb_device_info *dev, co
                          fb_param_point *point, json_t **tuning)
 {
     fb_status status = FB_OK;
-    char device[1024];
-    fb_cache_match match = FB_CACHE_NONE;
-    const json_t *entry, *params;
     *tuning = NULL;
     for (int i = 0; i < naxes; ++i)
         point->values[i] = axes[i].def;
-    fb_device_fingerprint(dev, device, sizeof device);
-    entry = fb_cache_lookup(c, device, kernel, is_double, sig, &match);
-    params = json_object_get(entry, "params");
+    fb_cache_hit hit = fb_cache_find(c, dev, kernel, is_double, sig);
+    const json_t *entry = hit.entry, *params = json_object_get(entry, "params");
     for (int i = 0; i < naxes && entry; ++i) {
         const json_t *v = json_object_get(params, axes[i].name);
         if (!json_is_integer(v)) continue;
@@ -42,7 +45,7 @@ fb_status fb_tuned_point(const fb_tuning_cache *c, const fb_device_info *dev, co
             FB_FAIL(FB_ERR_INPUT, "%s: its entry for %s holds %s=%d, which is not in the kernel's space",
                     fb_cache_source(c), kernel, axes[i].name, point->values[i]);
     }
-    FB_CHECK(tuning_json(entry, match, sig->kind, tuning));
+    FB_CHECK(tuning_json(&hit, sig->kind, tuning));
 fail:
     return status;
 }
@@ -76,6 +79,17 @@ fail:
     return status;
 }
 
+/* " on the same device under another driver", ...: where the entry was
+ * tuned when not on this device. */
+static const char *device_words(const json_t *tuning)
+{
+    const char *m = json_string_value(json_object_get(tuning, "device_match"));
+    if (!m || !strcmp(m, "exact")) return "";
+    if (!strcmp(m, "device")) return ", on this device under another driver";
+    if (!strcmp(m, "architecture")) return ", on another device of this architecture";
+    return ", on another device of this vendor and type";
+}
+
 void fb_tuning_text(const json_t *tuning, char *buf, size_t len)
 {
     const char *source = json_string_value(json_object_get(tuning, "source"));
@@ -86,7 +100,8 @@ void fb_tuning_text(const json_t *tuning, char *buf, size_t len)
     if (!source || !strcmp(source, "default"))
         snprintf(buf, len, "no tuning cache entry fits: the kernel's defaults");
     else if (!strcmp(source, "exact"))
-        snprintf(buf, len, "tuned for this %s signature (%s)", kind, from ? from : "?");
+        snprintf(buf, len, "tuned for this %s signature (%s)%s", kind, from ? from : "?", device_words(tuning));
     else
-        snprintf(buf, len, "tuned for the nearest %s signature in the cache (%s)", kind, from ? from : "?");
+        snprintf(buf, len, "tuned for the nearest %s signature in the cache (%s)%s", kind, from ? from : "?",
+                 device_words(tuning));
 }

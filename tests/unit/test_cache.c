@@ -869,6 +869,61 @@ static void test_tuned_value_outside_the_space_names_the_cache(void **state)
     fb_cache_free(c);
 }
 
+/* An entry stored on one device, found from others by the fallback of
+ * cache.h: the same GPU after a driver upgrade ("device"), another GPU of
+ * its architecture, another GPU of its vendor; nothing for another
+ * vendor's GPU or a CPU. The nearer level wins over a nearer signature,
+ * and the tuning record says which level matched and how far. */
+static fb_device_info gpu(const char *name, const char *driver, int cc_minor, const char *vendor)
+{
+    fb_device_info d = {.backend = "cuda", .compute_units = 132, .cc_major = 9, .cc_minor = cc_minor};
+    snprintf(d.name, sizeof d.name, "%s", name);
+    snprintf(d.vendor, sizeof d.vendor, "%s", vendor);
+    snprintf(d.driver_version, sizeof d.driver_version, "%s", driver);
+    return d;
+}
+
+static int tuned_wg(const fb_tuning_cache *c, const fb_device_info *dev, const fb_signature *sig, const char *level)
+{
+    fb_param_axis axes[1] = {{.name = "WG_SIZE", .def = 64, .values = {32, 64, 128, 256}, .nvalues = 4}};
+    fb_param_point point;
+    json_t *tuning = NULL;
+    assert_int_equal(fb_tuned_point(c, dev, "csr-scalar", axes, 1, 1, sig, &point, &tuning), FB_OK);
+    assert_string_equal(json_string_value(json_object_get(tuning, "device_match")), level);
+    assert_true(!strcmp(level, "none") || json_is_real(json_object_get(tuning, "distance")));
+    json_decref(tuning);
+    return point.values[0];
+}
+
+static void test_lookup_falls_back_across_devices(void **state)
+{
+    (void)state;
+    fb_tuning_cache *c = empty_cache();
+    fb_device_info h100 = gpu("NVIDIA H100", "12.4", 0, "NVIDIA"), upgraded = gpu("NVIDIA H100", "13.0", 0, "NVIDIA");
+    fb_device_info h200 = gpu("NVIDIA H200", "12.4", 0, "NVIDIA"), gh = gpu("NVIDIA GH200", "12.4", 1, "NVIDIA");
+    fb_device_info amd = gpu("AMD MI300", "6.0", 0, "AMD"), cpu = h100;
+    amd.cc_major = 0; /* no compute capability: its name stands for its architecture */
+    cpu.host_cpu = 1, cpu.cc_major = 0;
+    snprintf(cpu.name, sizeof cpu.name, "NVIDIA Grace");
+    fb_signature sig = sig_of(1000, 7, 1, 1), far = sig_of(100000, 27, 3, 1);
+    json_t *e = entry_of("x", "csr-scalar", "double", sig, 128);
+    assert_int_equal(fb_cache_set_device(e, &h100), FB_OK);
+    put(c, e);
+    assert_int_equal(tuned_wg(c, &h100, &sig, "exact"), 128);
+    assert_int_equal(tuned_wg(c, &upgraded, &sig, "device"), 128);
+    assert_int_equal(tuned_wg(c, &h200, &sig, "architecture"), 128);
+    assert_int_equal(tuned_wg(c, &gh, &sig, "vendor"), 128);
+    assert_int_equal(tuned_wg(c, &amd, &sig, "none"), 64);
+    assert_int_equal(tuned_wg(c, &cpu, &sig, "none"), 64);
+    /* the upgraded driver's own entry, of a far signature, beats the old driver's exact one */
+    e = entry_of("x", "csr-scalar", "double", far, 256);
+    assert_int_equal(fb_cache_set_device(e, &upgraded), FB_OK);
+    put(c, e);
+    assert_int_equal(tuned_wg(c, &upgraded, &sig, "exact"), 256);
+    assert_int_equal(tuned_wg(c, &h100, &sig, "exact"), 128);
+    fb_cache_free(c);
+}
+
 /* A family's signature (fb_family.signature) is the one its record object
  * gave before the records stopped being read back for it: the same key
  * and no distance, for a scalar and a blocked matrix, a stretched heat2d
@@ -933,6 +988,7 @@ int main(void)
         cmocka_unit_test(test_kinds_round_trip_and_errors),
         cmocka_unit_test(test_family_signature_is_its_records),
         cmocka_unit_test(test_tuned_value_outside_the_space_names_the_cache),
+        cmocka_unit_test(test_lookup_falls_back_across_devices),
     };
     return cmocka_run_group_tests(tests, make_tmp_dir, remove_tmp_dir);
 }
