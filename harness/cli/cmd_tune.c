@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "tune_db.h"
 #include "solve_tune.h"
 #include "../results/reader.h"
 #include "../tune/cache.h"
@@ -60,6 +61,8 @@ static const fb_option options[] = {
     FB_CLI_USER_KERNEL_OPTIONS,
     {"start", "S", "anneal's first point: prior (the prior's prediction when one fits; the default) or default", 0},
     {"prior", "FILE", "the start-point prior (default tuning-prior.json beside the cache)", 0},
+    {"header", "FILE.h", "tune export: write the cache as a C header with its own lookup", 0},
+    {"json", "FILE", "tune export: write the cache as the versioned JSON database (docs/tuning-db.schema.json)", 0},
     {"fit-prior", NULL, "fit a prior to the SWEEP.jsonl files given and write it (--prior), instead of tuning", 0},
     {NULL, NULL, NULL, 0},
 };
@@ -549,6 +552,7 @@ static int run_tune(const fb_parsed *args)
     fb_status status = FB_OK;
     tune_cli c;
     fb_tune_outcome o;
+    if (fb_tune_db_wanted(args)) return fb_tune_db_run(args);
     if (fb_cli_flag(args, "fit-prior") || args->npositional) return fb_tune_prior_fit(args);
     if (wants_solver(args)) return run_solver(args);
     memset(&c, 0, sizeof c);
@@ -577,7 +581,9 @@ const fb_command fb_cmd_tune = {
              "       tune --family heat2d|fv-surface --grid SPEC --kernel K [--backend B] [--strategy S] ...\n"
              "       tune --case CASE [--level L | --cube N] --kernel ns --backend opencl|cuda [--param NAME=V1,V2]... "
              "[--steps N] [--strategy S] [--evals N]\n"
-             "       tune --fit-prior SWEEP.jsonl... [--prior FILE]",
+             "       tune --fit-prior SWEEP.jsonl... [--prior FILE]\n"
+             "       tune merge OUT IN...\n"
+             "       tune export [--cache FILE] --header FILE.h | --json FILE",
     .description = "Searches the kernel's declared parameter space (flowbench spmv --list, grid --list)\n"
                    "on one problem of its family: --matrix SRC for spmv (the default --family),\n"
                    "--grid SPEC for heat2d and fv-surface. Strategies: exhaustive (every point, the\n"
@@ -605,7 +611,18 @@ const fb_command fb_cmd_tune = {
                    "best on the nearest recorded matrices of the kernel (rows, entries per row and\n"
                    "their spread, block size). --fit-prior SWEEP.jsonl... fits the prior to\n"
                    "recorded sweeps and writes it to --prior FILE (default tuning-prior.json beside\n"
-                   "the cache). With --replay the replayed matrix is left out of the prior.",
+                   "the cache). With --replay the replayed matrix is left out of the prior.\n"
+                   "\n"
+                   "tune merge OUT IN... merges the tuning caches of many nodes into OUT (made if\n"
+                   "missing; under its lock): for each device, kernel, precision and signature the\n"
+                   "point of the smallest median stays, with \"from\" naming its file, and every\n"
+                   "disagreement is printed. tune export writes the cache (--cache) as a C header\n"
+                   "(--header: C11 and C++17, flowbench_tuned(device, arch, vendor, type, kernel,\n"
+                   "precision, size) returns the -D defines of the nearest device and problem size,\n"
+                   "or NULL) or as a versioned JSON database (--json). --tuned falls back from this\n"
+                   "device and driver to the same device under another driver, the same\n"
+                   "architecture, the same vendor and type, then the defaults, and says which\n"
+                   "(docs/tuning.md, \"Shipping your settings\").",
     .options = options,
     .min_positional = 0,
     .max_positional = 1024, /* --fit-prior's sweeps */

@@ -804,10 +804,7 @@ void fb_cache_path(const char *given, char *buf, size_t len)
 
 /* ---- lookup across devices ----------------------------------------------- */
 
-typedef struct device_parts {
-    char backend[16], name[FB_TEXT_LEN], vendor[FB_TEXT_LEN], driver[FB_TEXT_LEN], units[16];
-    char arch[FB_TEXT_LEN], type[8];
-} device_parts;
+typedef fb_cache_device device_parts;
 
 /* sm_XY where CUDA says; elsewhere the name (the device's family is what
  * its runtime calls it). */
@@ -846,7 +843,7 @@ static void fingerprint_field(const char *fp, int i, char *buf, size_t len)
     snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), start ? start : "");
 }
 
-static void parts_of_entry(const json_t *e, device_parts *p)
+void fb_cache_entry_device(const json_t *e, device_parts *p)
 {
     const char *fp = json_string_value(json_object_get(e, "device"));
     const char *arch = json_string_value(json_object_get(e, "device_arch"));
@@ -913,7 +910,7 @@ fb_cache_hit fb_cache_find(const fb_tuning_cache *c, const fb_device_info *dev, 
         if (!same(json_string_value(json_object_get(e, "kernel")), kernel) ||
             !same(json_string_value(json_object_get(e, "precision")), precision))
             continue;
-        parts_of_entry(e, &have);
+        fb_cache_entry_device(e, &have);
         fb_device_match level = device_level(&want, &have);
         fb_signature other = entry_signature(e);
         double d = fb_signature_distance(&other, sig);
@@ -935,4 +932,43 @@ const char *fb_device_match_name(fb_device_match m)
     case FB_DEVICE_NONE: return "none";
     }
     return "none";
+}
+
+/* ---- for the tools over whole caches ------------------------------------- */
+
+const json_t *fb_cache_entry_at(const fb_tuning_cache *c, int i) { return json_array_get(c->entries, (size_t)i); }
+
+fb_signature fb_cache_entry_signature(const json_t *entry) { return entry_signature(entry); }
+
+const json_t *fb_cache_same_key(const fb_tuning_cache *c, const json_t *entry)
+{
+    fb_cache_match match = FB_CACHE_NONE;
+    fb_signature sig = entry_signature(entry);
+    const json_t *found = fb_cache_lookup(
+        c, json_string_value(json_object_get(entry, "device")), json_string_value(json_object_get(entry, "kernel")),
+        !strcmp(json_string_value(json_object_get(entry, "precision")), "double"), &sig, &match);
+    return match == FB_CACHE_EXACT ? found : NULL;
+}
+
+fb_status fb_cache_from_json(const json_t *root, const char *path, fb_tuning_cache **out)
+{
+    fb_status status = FB_OK;
+    fb_tuning_cache *c = NULL;
+    *out = NULL;
+    FB_CHECK(cache_new(&c));
+    snprintf(c->path, sizeof c->path, "%s", path);
+    if (root) {
+        FB_CHECK(check_top_level(root, path));
+        FB_CHECK(put_entries(c, json_object_get(root, "entries"), path));
+    }
+    *out = c;
+    return FB_OK;
+fail:
+    fb_cache_free(c);
+    return status;
+}
+
+json_t *fb_cache_to_json(const fb_tuning_cache *c)
+{
+    return json_pack("{s:i, s:O}", "flowbench_tuning_cache", FB_CACHE_VERSION, "entries", c->entries);
 }

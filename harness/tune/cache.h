@@ -145,6 +145,28 @@ fb_status fb_cache_set_device(json_t *entry, const fb_device_info *d);
 /* "exact", "device", "architecture", "vendor", "none". */
 const char *fb_device_match_name(fb_device_match m);
 
+/* An entry's device as fb_cache_find compares it: the fingerprint's
+ * fields, and the architecture and type ("" where an older entry lacks
+ * them; type "cpu" for the host backend). */
+typedef struct fb_cache_device {
+    char backend[16], name[FB_TEXT_LEN], vendor[FB_TEXT_LEN], driver[FB_TEXT_LEN], units[16];
+    char arch[FB_TEXT_LEN], type[8];
+} fb_cache_device;
+void fb_cache_entry_device(const json_t *entry, fb_cache_device *out);
+
+/* For the tools over whole caches (merge, export: cache_tools.h). */
+int fb_cache_size(const fb_tuning_cache *c);
+const json_t *fb_cache_entry_at(const fb_tuning_cache *c, int i);
+/* The entry of c with the same device, kernel, precision and signature as
+ * `entry` (validated: from a loaded cache), or NULL. */
+const json_t *fb_cache_same_key(const fb_tuning_cache *c, const json_t *entry);
+/* An entry's signature (validated: from a loaded cache). */
+fb_signature fb_cache_entry_signature(const json_t *entry);
+/* A cache from a file's JSON root (NULL: empty), checked as fb_cache_load
+ * checks a file, path naming it in messages; and back. */
+fb_status fb_cache_from_json(const json_t *root, const char *path, fb_tuning_cache **out);
+json_t *fb_cache_to_json(const fb_tuning_cache *c);
+
 /* Writes the cache to path atomically (temporary file, then rename), so an
  * interrupted save never leaves a half-written cache. Creates the parent
  * directory if missing. */
@@ -156,7 +178,6 @@ fb_status fb_cache_save(const fb_tuning_cache *c, const char *path);
  * once keep every entry. *size (if not NULL): entries afterwards. */
 fb_status fb_cache_store(const char *path, json_t *entry, int *size);
 
-int fb_cache_size(const fb_tuning_cache *c);
 void fb_cache_free(fb_tuning_cache *c);
 
 json_t *fb_signature_json(const fb_signature *s);
