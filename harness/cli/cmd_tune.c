@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "tune_db.h"
 #include "solve_tune.h"
+#include "../results/compare.h"
 #include "../results/reader.h"
 #include "../tune/cache.h"
 #include "../tune/tune.h"
@@ -240,17 +241,62 @@ fail:
     return status;
 }
 
+/* A record's samples (seconds) into a new array; *n their count. */
+static double *samples_of(const json_t *rec, int *n)
+{
+    const json_t *a = json_object_get(json_object_get(rec, "stats"), "samples_s");
+    double *v = malloc((json_array_size(a) + 1) * sizeof *v);
+    *n = 0;
+    for (size_t i = 0; v && i < json_array_size(a); ++i)
+        v[(*n)++] = json_number_value(json_array_get(a, i));
+    return v;
+}
+
+/* Whether the best's gain over the default is beyond the measurement
+ * noise: the default measured again beside the best's record, their
+ * samples judged as compare judges two runs (a Mann-Whitney U test and a
+ * change of at least 5%, compare.h). A 1.05x from one pair of medians may
+ * be noise; this says which. */
+static fb_status noise_verdict(const tune_cli *c, const fb_tune_outcome *o, const fb_param_point *def, char *buf,
+                               size_t len)
+{
+    fb_status status = FB_OK;
+    json_t *rec = NULL;
+    double t;
+    int nd = 0, nb = 0;
+    snprintf(buf, len, "%s", "");
+    if (!o->best_record) return FB_OK; /* --replay: no samples */
+    FB_CHECK(fb_tune_measure(&c->rq, c->rq.kernel, def, &t, &rec));
+    double *d = samples_of(rec, &nd), *b = samples_of(o->best_record, &nb);
+    fb_compare_options opt = fb_compare_defaults();
+    if (d && b && nd && nb) {
+        fb_comparison v = fb_compare_samples(d, nd, b, nb, 0, &opt);
+        snprintf(buf, len, " (%s: the default measured again, %d vs %d samples, Mann-Whitney p %.2g)",
+                 v.verdict == FB_FASTER ? "a gain beyond the noise"
+                                        : "not a gain this evidence shows, which needs p < 0.01 and 5%",
+                 nd, nb, v.test.p);
+    }
+    free(d);
+    free(b);
+fail:
+    json_decref(rec);
+    return status;
+}
+
 static fb_status print_versus_default(const tune_cli *c, const fb_tune_outcome *o)
 {
     fb_status status = FB_OK;
     double def = NAN;
-    char params[512];
+    char params[512], verdict[200] = "";
     fb_search_space space;
     fb_tune_space(c->rq.family->kernel(c->rq.kernel), &space);
     FB_CHECK(default_cost(c, o, &space.start, &def));
     point_text(c->rq.family->kernel(c->rq.kernel), &space.start, params, sizeof params);
+    if (isfinite(def) && def > o->search.best_cost)
+        FB_CHECK(noise_verdict(c, o, &space.start, verdict, sizeof verdict));
     if (isfinite(def))
-        printf("  default %s: %.4f ms; the best is %.2fx faster\n", params, def * 1e3, def / o->search.best_cost);
+        printf("  default %s: %.4f ms; the best is %.2fx faster%s\n", params, def * 1e3, def / o->search.best_cost,
+               verdict);
     else
         printf("  default %s: %s\n", params, isnan(def) ? "cannot run here (pruned)" : "failed");
 fail:

@@ -265,6 +265,10 @@ static void test_random_budget_distinct_and_seeded(void **state)
     assert_result_consistent(&a, &ra);
     assert_memory_equal(a.order, b.order, sizeof a.order);
     assert_memory_not_equal(a.order, c.order, 10 * sizeof a.order[0]);
+    /* the kernel's default first, whatever the seed: the best is never slower than it */
+    assert_int_equal(a.order[0], flat_index(&s, &s.start));
+    assert_int_equal(c.order[0], flat_index(&s, &s.start));
+    assert_true(ra.best_cost <= true_cost(&a, &s.start));
     fb_search_result_free(&ra);
     fb_search_result_free(&rb);
     fb_search_result_free(&rc);
