@@ -14,7 +14,7 @@ PACKAGES=(
   gnuplot-nox gmsh jq
   clang libclang-rt-14-dev clang-format
   libopenmpi-dev openmpi-bin libmetis-dev
-  libsqlite3-dev chromium python3-jsonschema
+  libsqlite3-dev chromium python3-jsonschema libpetsc-real-dev
 )
 
 missing=()

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const fb_peer *const peers[] = {&fb_peer_graphblas, &fb_peer_cusparse, &fb_peer_cusparse_bsr};
+static const fb_peer *const peers[] = {&fb_peer_graphblas, &fb_peer_petsc, &fb_peer_cusparse, &fb_peer_cusparse_bsr};
 
 int fb_peer_count(void) { return (int)(sizeof peers / sizeof peers[0]); }
 

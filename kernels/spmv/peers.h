@@ -19,6 +19,7 @@ typedef struct fb_peer {
 } fb_peer;
 
 extern const fb_peer fb_peer_graphblas;
+extern const fb_peer fb_peer_petsc;
 extern const fb_peer fb_peer_cusparse;
 extern const fb_peer fb_peer_cusparse_bsr;
 
