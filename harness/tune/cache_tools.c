@@ -49,7 +49,8 @@ static void say_disagreement(FILE *say, const json_t *won, const char *won_from,
 }
 
 /* One input entry into the merged cache m: added, or put over a slower
- * point of its key, or left out beside a faster one. */
+ * point of its key, or left out beside a faster (or as fast) one; another
+ * point for the same key is said either way. */
 static fb_status merge_entry(merge_ctx *ctx, fb_tuning_cache *m, const json_t *entry, const char *name)
 {
     fb_status status = FB_OK;
@@ -57,13 +58,12 @@ static fb_status merge_entry(merge_ctx *ctx, fb_tuning_cache *m, const json_t *e
     json_t *copy = json_deep_copy(entry);
     if (!copy) FB_FAIL(FB_ERR_NOMEM, "out of host memory merging tuning caches");
     if (!json_object_get(copy, "from")) json_object_set_new(copy, "from", json_string(name));
-    int same_point = there && json_equal(json_object_get(there, "params"), json_object_get(entry, "params"));
-    if (there && !same_point)
-        say_disagreement(ctx->say, median_of(entry) < median_of(there) ? copy : there,
-                         origin_of(median_of(entry) < median_of(there) ? copy : there, ctx->out),
-                         median_of(entry) < median_of(there) ? there : copy,
-                         origin_of(median_of(entry) < median_of(there) ? there : copy, ctx->out));
-    if (there && !(median_of(entry) < median_of(there))) {
+    const int faster = !there || median_of(copy) < median_of(there);
+    if (there && !json_equal(json_object_get(there, "params"), json_object_get(copy, "params"))) {
+        const json_t *won = faster ? copy : there, *lost = faster ? there : copy;
+        say_disagreement(ctx->say, won, origin_of(won, ctx->out), lost, origin_of(lost, ctx->out));
+    }
+    if (!faster) {
         ctx->counts.kept++;
     } else {
         ctx->counts.added += !there, ctx->counts.replaced += there != NULL;

@@ -38,8 +38,17 @@ typedef struct petsc_api {
 } petsc_api;
 
 static petsc_api api;
+static int (*mpi_finalized)(int *);
 
-static void finalize_at_exit(void) { api.finalize(); }
+/* PetscFinalize ends MPI when PETSc began it (a singleton). Under mpirun
+ * flowbench ends MPI itself before the exit handlers run, and a PETSc call
+ * after MPI_Finalize aborts the job: then there is nothing left to end. */
+static void finalize_at_exit(void)
+{
+    int done = 0;
+    if (mpi_finalized && mpi_finalized(&done) == 0 && done) return;
+    api.finalize();
+}
 
 /* Every pointer, or 0 with api.why. */
 static int look_up(void *lib)
@@ -63,7 +72,8 @@ static int look_up(void *lib)
         if (!(*slots[i] = fb_dynlib_symbol(lib, so, names[i], api.why, sizeof api.why))) return 0;
     /* Open MPI's MPI_COMM_SELF is the address of this object in libmpi */
     api.self = (MPI_Comm)fb_dynlib_symbol(lib, so, "ompi_mpi_comm_self", api.why, sizeof api.why);
-    return api.self != NULL;
+    *(void **)&mpi_finalized = fb_dynlib_symbol(lib, so, "MPI_Finalized", api.why, sizeof api.why);
+    return api.self != NULL && mpi_finalized != NULL;
 }
 
 /* Opens and initialises PETSc once (MPI_Init as a singleton when this
