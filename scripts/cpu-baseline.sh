@@ -25,7 +25,7 @@ rm -f "$out"/*.jsonl "$out/summary.md"
 kernels=(csr-scalar csr-vector csr-multirow csr-merge sell)
 peers=()
 for p in peer:petsc peer:graphblas; do
-  "$bin" spmv --list | grep -q "^$p .*openmp backend$" && peers+=("$p")
+  "$bin" spmv --list | grep -Eq "^$p .*on the openmp backend(, double precision only)?$" && peers+=("$p")
 done
 echo "before: $(uptime)" > "$out/uptime.txt"
 for r in $(seq 1 "$rounds"); do
@@ -34,7 +34,7 @@ for r in $(seq 1 "$rounds"); do
     "$bin" stream --backend openmp --precision "$prec" --out "$out/stream.jsonl" > /dev/null 2>> "$out/err.txt" ||
       die "stream failed: see $out/err.txt"
     for k in "${kernels[@]}" "${peers[@]}"; do
-      [ "$k" = peer:petsc ] && [ "$prec" = single ] && continue # PETSc here is double only
+      [ "$prec" = single ] && "$bin" spmv --list | grep -q "^$k .*double precision only" && continue
       "$bin" spmv --matrix "$matrix" --kernel "$k" --precision "$prec" --no-stream --budget 1 \
         --out "$out/spmv.jsonl" > /dev/null 2>> "$out/err.txt" || die "spmv $k $prec failed: see $out/err.txt"
     done

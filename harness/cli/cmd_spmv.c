@@ -82,8 +82,8 @@ static void print_list(void)
         const fb_peer *p = fb_peer_at(i);
         char why[256] = "";
         int ok = p->available(why, sizeof why);
-        printf("%s  %s, on the %s backend%s%s\n", p->def.name, p->def.summary, p->backend, ok ? "" : ": ",
-               ok ? "" : why);
+        printf("%s  %s, on the %s backend%s%s%s\n", p->def.name, p->def.summary, p->backend,
+               p->double_only ? ", double precision only" : "", ok ? "" : ": ", ok ? "" : why);
     }
     printf("auto  the format, kernel and parameters for the matrix, from %d recorded (device class, precision, "
            "matrix) bests (kernels/spmv/spmv_auto_rule.h)\n",

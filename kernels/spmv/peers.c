@@ -32,6 +32,8 @@ fb_status fb_peer_run(const fb_peer *p, fb_target *t, const fb_spmv_matrix *A, c
     if (strcmp(dev->backend, p->backend) != 0)
         FB_FAIL(FB_ERR_USAGE, "%s runs on the %s backend, not %s", p->def.name, p->backend, dev->id);
     if (!p->available(why, sizeof why)) FB_FAIL(FB_ERR_UNAVAILABLE, "%s: %s", p->def.name, why);
+    if (p->double_only && !cfg->is_double)
+        FB_FAIL(FB_ERR_UNAVAILABLE, "%s: double precision only (the library computes in double)", p->def.name);
     if (A->format != p->def.format)
         FB_FAIL(FB_ERR_USAGE, "%s needs a %s matrix", p->def.name, p->def.format->input_name);
     FB_CHECK(fb_spmv_make_x(A, cfg->x, &owned_x, &x));

@@ -10,6 +10,7 @@
 typedef struct fb_peer {
     fb_spmv_kernel_def def; /* name "peer:...", format; no parameters */
     const char *backend;    /* the backend whose device it runs on */
+    int double_only;        /* computes in double only (PETSc's real build): single is refused */
     /* 1 if usable; else 0 and why ("not built: libgraphblas-dev missing"). */
     int (*available)(char *why, size_t len);
     /* Measures y = A x with cfg->measure and fills out (m, y); the caller
