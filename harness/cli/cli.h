@@ -196,5 +196,6 @@ extern const fb_command fb_cmd_plot;
 extern const fb_command fb_cmd_report;
 extern const fb_command fb_cmd_solve;
 extern const fb_command fb_cmd_merge;
+extern const fb_command fb_cmd_history;
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "compare_history_cli.h"
 #include "compare_interleave.h"
 #include "../results/compare.h"
 #include "../results/interleave.h"
@@ -56,6 +57,11 @@ static const fb_option options[] = {
      "--interleave: the rounds' results files and logs (default results/interleave-SUITE); the same command again"
      " continues the rounds DIR holds",
      0},
+    {"history", "DB",
+     "compare NEW against the last stable runs of each configuration in the history DB (flowbench history), not"
+     " against one BASE: compare --history DB NEW",
+     0},
+    {"lookback", "N", "--history: the stable runs a baseline takes, newest first (default 20)", 0},
     {NULL, NULL, NULL, 0},
 };
 
@@ -224,6 +230,10 @@ static fb_status check_two_files(const fb_parsed *args)
     static const char *const interleave_only[] = {"rounds", "out", NULL};
     const char *only = fb_cli_first_given(args, interleave_only);
     if (only) FB_FAIL(FB_ERR_USAGE, "compare: --%s is an option of --interleave", only);
+    if (fb_cli_flag(args, "lookback")) FB_FAIL(FB_ERR_USAGE, "compare: --lookback is an option of --history");
+    if (args->npositional < 2)
+        FB_FAIL(FB_ERR_USAGE,
+                "compare: missing argument (usage: flowbench compare BASE NEW, or compare --history DB NEW)");
     if (args->npositional != 2)
         FB_FAIL(FB_ERR_USAGE,
                 "compare: unexpected argument '%s' (usage: flowbench compare BASE NEW, or --interleave "
@@ -243,6 +253,7 @@ static int run_compare(const fb_parsed *args)
     fb_cli_out junit = {0}, json = {0};
     int learn = fb_cli_flag(args, "learn-noise");
     if (fb_cli_flag(args, "interleave")) return run_interleave(args);
+    if (fb_cli_value(args, "history")) return fb_compare_history_command(args, read_options);
     FB_CHECK(check_two_files(args));
     FB_CHECK(check_outputs(args, 0));
     FB_CHECK(read_options(args, &opt));
@@ -280,6 +291,8 @@ const fb_command fb_cmd_compare = {
         "[--learn-noise] [--noise-file "
         "FILE]\n"
         "        [--no-noise]\n"
+        "       compare --history DB NEW [--lookback N] [--threshold PCT] [--markdown] [--allow-missing]\n"
+        "        [--allow-wrong] [--junit FILE]\n"
         "       compare --interleave BASE_BIN NEW_BIN SUITE [--rounds N] [--out DIR] [--threshold PCT] [--alpha A]\n"
         "        [--markdown] [--allow-missing] [--allow-wrong] [--junit FILE]",
     .description = "Pairs the measurements of BASE and NEW by what was measured (benchmark, kernel,\n"
@@ -311,6 +324,12 @@ const fb_command fb_cmd_compare = {
                    "5 of 5 rounds, 7 of 8), FASTER likewise, SAME within the threshold, else\n"
                    "INCONCLUSIVE. Both sides of a round share the machine's load, so contended\n"
                    "rounds count (and are counted).\n"
+                   "--history DB NEW judges each configuration of NEW against its last --lookback\n"
+                   "stable runs on the same machine in a history (flowbench history): SLOWER when\n"
+                   "its median is 4 robust standard deviations (1.4826 x MAD of the log medians)\n"
+                   "above theirs and at least --threshold slower; unstable or contended runs never\n"
+                   "enter a baseline, and with fewer than 5 stable runs a configuration is not\n"
+                   "judged (new).\n"
                    "WRONG: a NEW record of it failed its correctness check. MISSING: BASE measured\n"
                    "it and NEW has no usable record of it (the table says which key field differs\n"
                    "from NEW's closest record). FAILED: BASE has no usable record (not compared). Configurations\n"
@@ -323,7 +342,7 @@ const fb_command fb_cmd_compare = {
                    "holding rounds of other binaries), 3 the --junit file cannot be written (or a\n"
                    "sweep failed to run), 130 interrupted (--interleave keeps the finished rounds).",
     .options = options,
-    .min_positional = 2,
+    .min_positional = 1, /* --history DB NEW */
     .max_positional = 3, /* --interleave BASE_BIN NEW_BIN SUITE */
     .run = run_compare,
 };

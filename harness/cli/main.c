@@ -11,7 +11,7 @@
 
 static const fb_command *const commands[] = {
     &fb_cmd_devices, &fb_cmd_stream,  &fb_cmd_matrix, &fb_cmd_spmv,   &fb_cmd_grid,  &fb_cmd_sweep, &fb_cmd_tune,
-    &fb_cmd_export,  &fb_cmd_compare, &fb_cmd_plot,   &fb_cmd_report, &fb_cmd_solve, &fb_cmd_merge,
+    &fb_cmd_export,  &fb_cmd_compare, &fb_cmd_plot,   &fb_cmd_report, &fb_cmd_solve, &fb_cmd_merge, &fb_cmd_history,
 };
 
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
