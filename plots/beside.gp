@@ -16,7 +16,8 @@ set datafile missing 'NaN'
 if (!exists("ncols")) { stats datafile using 2 nooutput; ncols = STATS_columns - 1 }
 # The title centred on the whole canvas, not on the graph the key narrows.
 set label 100 plottitle at screen 0.5, screen 0.965 center noenhanced
-set tmargin 3
+if (!exists("titlelines")) titlelines = 1
+set tmargin 2 + 1.3 * titlelines
 set key outside right top vertical Left reverse noenhanced
 set ylabel 'effective bandwidth [GB/s] (best at each value)'
 if (!exists("xname") || xname eq '') xname = 'value of the field named in the title (column 1 of the table)'

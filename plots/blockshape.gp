@@ -14,12 +14,15 @@ if (!exists("plottitle")) plottitle = 'Block shapes'
 if (term eq 'svg') { set terminal svg size 1100,540 dynamic noenhanced background rgb 'white' } \
 else { set terminal pngcairo size 1100,540 noenhanced }
 set output outfile
+# The whiskers' meaning, on every figure that has them.
+set label 101 'whiskers: the value by the fastest and by the slowest sample of the record' at screen 0.99, screen 0.015 right font ',8' textcolor rgb '#555555'
 set datafile separator comma
 set datafile missing 'NaN'
 if (!exists("ncols")) { stats datafile using 2 nooutput; ncols = (STATS_columns - 1) / 3 }
 # The title centred on the whole canvas, not on the graph the key narrows.
 set label 100 plottitle at screen 0.5, screen 0.965 center noenhanced
-set tmargin 3
+if (!exists("titlelines")) titlelines = 1
+set tmargin 2 + 1.3 * titlelines
 set ylabel 'effective bandwidth [GB/s = 1e9 B/s]'
 set xlabel 'block shape'
 set style data histograms

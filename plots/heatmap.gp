@@ -1,7 +1,8 @@
 # heatmap.gp - a sweep over two parameters: one cell per measured pair of
 # values, coloured and labelled by GB/s (the best over any other swept
-# parameter). Cells that were not measured (constraints, failures) stay
-# blank.
+# parameter). Cells that were not measured (pruned, failed, outside the
+# space's constraints) show the hatched background, and a line under the
+# graph says so (blanks, from NAME.vars: how many).
 # Input: CSV "xi,yi,X,Y,gbs": xi, yi the positions of the values on each
 # axis (0, 1, ... in numeric order), X, Y the values, gbs in GB/s.
 # Variables (NAME.vars): xname, yname (the parameter names) and ncols, nrows
@@ -20,10 +21,19 @@ set output outfile
 set datafile separator comma
 if (!exists("ncols")) { stats datafile using 1 nooutput; ncols = STATS_max + 1 }
 if (!exists("nrows")) { stats datafile using 2 nooutput; nrows = STATS_max + 1 }
-set title plottitle noenhanced
+if (!exists("titlelines")) titlelines = 1
+if (!exists("blanks")) blanks = 0
+# The title centred on the canvas (flowbench breaks a long one into lines).
+set label 100 plottitle at screen 0.5, screen 0.97 center noenhanced
+set tmargin 2 + 1.3 * titlelines
+set bmargin 5
+set rmargin 14
 set xlabel xname noenhanced
 set ylabel yname noenhanced
-set cblabel 'effective bandwidth [GB/s = 1e9 B/s]'
+set cblabel 'GB/s (effective)' offset 1, 0
+set object 1 rectangle from graph 0, graph 0 to graph 1, graph 1 behind fillcolor rgb '#999999' fillstyle pattern 4
+if (blanks > 0) set label 102 sprintf('hatched: %d cell%s not measured (pruned, failed, or outside the space)', \
+                                      blanks, blanks == 1 ? '' : 's') at screen 0.01, screen 0.02 left font ',9'
 set palette defined (0 '#ffffcc', 0.5 '#fd8d3c', 1 '#bd0026')
 set xrange [-0.5:ncols-0.5]
 set yrange [-0.5:nrows-0.5]

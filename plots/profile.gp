@@ -20,7 +20,8 @@ set datafile separator comma
 if (!exists("ncols")) { stats datafile using 1 nooutput; ncols = STATS_blocks }
 # The title centred on the whole canvas, not on the graph the key narrows.
 set label 100 plottitle at screen 0.5, screen 0.965 center noenhanced
-set tmargin 3
+if (!exists("titlelines")) titlelines = 1
+set tmargin 2 + 1.3 * titlelines
 set xlabel 'tau: time / fastest time on that matrix (log scale)'
 set ylabel 'fraction of matrices within tau of the fastest'
 set logscale x 2

@@ -1,42 +1,68 @@
-# roofline.gp - fraction of the bandwidth roofline reached per matrix (x) by
-# each kernel (bars): effective GB/s of its best settings / stream triad GB/s
-# measured by flowbench in the same run on the same device. 1 (dashed) is
-# the roofline; above it means caches served part of the traffic.
-# Input: CSV "label,KERNEL1,KERNEL1 lo,KERNEL1 hi,..." one row per matrix;
-# NaN = not run.
-# The whiskers span the value by the slowest and the fastest sample of the
-# record the bar shows (its best configuration), converted as the bar is.
-# Usage: flowbench plot writes NAME.csv and NAME.vars (title, labels, sizes,
-# colours: gnuplot single-quoted strings) and runs
+# roofline.gp - the roofline of one device: each kernel's best GFLOP/s (y,
+# log) against its arithmetic intensity, flops per byte of the byte model
+# (x, log), a point per problem and kernel (colour: the kernel, the same in
+# every figure of a run; its name at its best point; point type: the
+# problem, named in the key), under
+# two ceilings: the device's stream triad (GB/s x intensity, the bandwidth
+# roof) and its peak GFLOP/s (from the device's properties, or the best
+# measured: the key says which). The solver's steps are points too where
+# their records count flops.
+# Input: CSV "label,KERNEL1,KERNEL1 gflops,..." a row per problem: each
+# kernel's intensity and GFLOP/s there; NaN = not run.
+# Usage: flowbench plot writes NAME.csv and NAME.vars (title, ceilings,
+# ranges, problem names, colours: gnuplot single-quoted strings) and runs
 #   gnuplot -e "term='png'; outfile='NAME.png'; load 'NAME.vars'" plots/roofline.gp
-# By hand: gnuplot -e "datafile='t.csv'; outfile='t.png'; plottitle='...'" plots/roofline.gp
+# By hand: gnuplot -e "datafile='t.csv'; outfile='t.png'; triad=20; peak=500" plots/roofline.gp
 if (!exists("term")) term = 'png'
-if (!exists("plottitle")) plottitle = 'Fraction of measured stream bandwidth'
-if (term eq 'svg') { set terminal svg size 1280,560 dynamic noenhanced background rgb 'white' } \
-else { set terminal pngcairo size 1280,560 noenhanced }
+if (!exists("plottitle")) plottitle = 'Roofline'
+if (term eq 'svg') { set terminal svg size 1280,720 dynamic noenhanced background rgb 'white' } \
+else { set terminal pngcairo size 1280,720 noenhanced }
 set output outfile
 set datafile separator comma
 set datafile missing 'NaN'
-if (!exists("ncols")) { stats datafile using 2 nooutput; ncols = (STATS_columns - 1) / 3 }
-# The title centred on the whole canvas, not on the graph the key narrows.
+if (!exists("ncols")) { stats datafile using 2 nooutput; ncols = (STATS_columns - 1) / 2 }
+if (!exists("nrows")) nrows = 0
+if (!exists("triad")) triad = 10
+if (!exists("peak")) peak = 100
+if (!exists("peakwhy")) peakwhy = sprintf('peak %g GFLOP/s', peak)
+if (!exists("xmin")) { xmin = 0.01; xmax = 100; ymin = 0.01; ymax = 10 * peak }
 set label 100 plottitle at screen 0.5, screen 0.965 center noenhanced
-set tmargin 3
-set ylabel 'fraction of stream triad [GB/s / triad GB/s]'
-set xlabel 'matrix'
-set style data histograms
-set style histogram errorbars gap 1 lw 1
-set style fill solid 0.8 border -1
-set grid ytics
-set key outside right top vertical Left reverse noenhanced
-set xtics noenhanced rotate by -30
-set yrange [0:1.1<*]
-set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dashtype 2 lw 1.5 front
-# Series colours: flowbench writes one per series into NAME.vars, the same
-# label the same colour in every figure of a run; without them, hues a
-# golden angle apart.
+if (!exists("titlelines")) titlelines = 1
+set tmargin 2 + 1.3 * titlelines
+set bmargin 5
+# Where the compute ceiling comes from, under the graph (too long for the key).
+set label 101 peakwhy at screen 0.01, screen 0.02 left font ',9' noenhanced
+
+set logscale xy 10
+set xrange [xmin:xmax]
+set yrange [ymin:ymax]
+set format x '%g'
+set format y '%g'
+set xlabel 'arithmetic intensity [flop / byte of the byte model] (log)'
+set ylabel 'GFLOP/s, median (log)'
+set grid xtics ytics mxtics mytics lc rgb '#dddddd'
+set key outside right top vertical Left reverse noenhanced font ',9' spacing 1.0
 if (!exists("colours")) colours = ''
 colour(k) = k <= words(colours) ? word(colours, k) : \
             sprintf('#%06x', hsv2rgb(k * 0.618034 - floor(k * 0.618034), 0.7, 0.75))
-# Column 3i-1 is series i, 3i and 3i+1 its whiskers.
-plot for [i=1:ncols] datafile using 3*i-1:3*i:3*i+1:xtic(1) title columnheader(3*i-1) \
-     lc rgb colour(i)
+ridge = peak / triad
+# 3017 and 33450, not 3.017e+03
+num(v) = v >= 1000 ? sprintf('%.0f', v) : sprintf('%.4g', v)
+memroof(x) = x <= ridge ? triad * x : NaN
+comproof(x) = x >= ridge ? peak : NaN
+ptype(r) = 5 + (int(r) - 1) % 10
+# Each kernel's name labels its best point only (labely, from NAME.vars:
+# each kernel's best GFLOP/s as the table has it); without it, every point.
+if (!exists("labely")) labely = ''
+labelled(i, y) = words(labely) < i || abs(y - real(word(labely, i))) <= 1e-9 * abs(y)
+problem(r) = exists(sprintf('problem%d', r)) ? value(sprintf('problem%d', r)) : sprintf('problem %d', r)
+set samples 400
+plot memroof(x) with lines lw 2.5 lc rgb '#444444' title 'stream triad '.num(triad).' GB/s', \
+     comproof(x) with lines lw 2.5 dt 2 lc rgb '#444444' title 'peak '.num(peak).' GFLOP/s', \
+     for [i=1:ncols] datafile using 2*i:2*i+1:($0 + 1) with points pt 7 ps 1.6 lc rgb colour(i) \
+       title columnheader(2*i), \
+     for [i=1:ncols] datafile using 2*i:2*i+1:(labelled(i, column(2*i+1)) ? columnhead(2*i) : '') \
+       with labels left offset char 0.8, char 0.4 \
+       font ',8' tc rgb colour(i) notitle, \
+     for [r=1:nrows] NaN with points pt ptype(r) ps 1.2 lc rgb 'black' title 'problem: '.problem(r), \
+     for [i=1:ncols] datafile using 2*i:2*i+1:(ptype($0 + 1)) with points pt variable ps 1.2 lc rgb 'black' notitle

@@ -47,7 +47,14 @@ colour(k) = k <= words(colours) ? word(colours, k) : \
             sprintf('#%06x', hsv2rgb(k * 0.618034 - floor(k * 0.618034), 0.7, 0.75))
 # The problems' names under the middle of each cluster (an invisible point: a
 # transparent colour).
-if (flagged > 0) {
+if (!exists("cells")) cells = 0
+if (flagged > 0 && flagged >= cells) {
+  # every bar untrusted: no solid column to draw (gnuplot would warn of an
+  # empty one); the hatched ones carry the devices' names
+  plot datafile using 0:(0):xtic(1) with points lc rgb '#ff000000' notitle, \
+       for [i=1:ncols] datafile using (xpos(i)):(column(ncols + i + 1)) with boxes \
+         fs pattern 4 border rgb colour(i) lc rgb colour(i) title columnheader(ncols + i + 1)
+} else { if (flagged > 0) {
   plot datafile using 0:(0):xtic(1) with points lc rgb '#ff000000' notitle, \
        for [i=1:ncols] datafile using (xpos(i)):(column(i + 1)) with boxes fs solid 0.8 border -1 \
          lc rgb colour(i) title columnheader(i + 1), \
@@ -59,4 +66,5 @@ if (flagged > 0) {
   plot datafile using 0:(0):xtic(1) with points lc rgb '#ff000000' notitle, \
        for [i=1:ncols] datafile using (xpos(i)):(column(i + 1)) with boxes fs solid 0.8 border -1 \
          lc rgb colour(i) title columnheader(i + 1)
+}
 }

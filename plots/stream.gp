@@ -13,10 +13,13 @@ if (!exists("plottitle")) plottitle = 'Stream bandwidth'
 if (term eq 'svg') { set terminal svg size 960,560 dynamic noenhanced background rgb 'white' } \
 else { set terminal pngcairo size 960,560 noenhanced }
 set output outfile
+# The whiskers' meaning, on every figure that has them.
+set label 101 'whiskers: the value by the fastest and by the slowest sample of the record' at screen 0.99, screen 0.015 right font ',8' textcolor rgb '#555555'
 set datafile separator comma
 set datafile missing 'NaN'
 if (!exists("ncols")) { stats datafile using 2 nooutput; ncols = (STATS_columns - 1) / 3 }
 set title plottitle noenhanced
+set bmargin 5
 set ylabel 'bandwidth [GB/s = 1e9 B/s]'
 set xlabel 'kernel (copy, mul: 2 words per element; add, triad: 3)'
 set style data histograms

@@ -2,12 +2,15 @@
 # default-suite.sh FLOWBENCH - the default suite: the devices found, the
 # stream bandwidth of each, and every SpMV kernel and peer library on each
 # device on the cavity level-1 Laplacian (gen:cube:29) and its 4x4-block
-# form, as JSON Lines, CSV, gnuplot figures (PNG, SVG) and a markdown report
-# under results/run-DATE/, then the quick sweep suites (sweep-quick.jsonl, and
-# sweep-grid.jsonl with its time-per-cell figures in grid/), then the
-# Navier-Stokes solver: cavity levels 0-2, the steady level-1 cavity's
-# centreline profiles against Ghia et al., and 20 timed steps of the Ahmed
-# body (solve.jsonl). Interrupting keeps every record already written.
+# form (results.jsonl), then the quick sweep suites (sweep-quick.jsonl,
+# sweep-grid.jsonl), then the Navier-Stokes solver: cavity levels 0-2, the
+# steady level-1 cavity's centreline profiles against Ghia et al., and 20
+# timed steps of the Ahmed body (solve.jsonl), all under results/run-DATE/;
+# then one report of the whole folder (report.md, and report.html with the
+# figures inline), its figures (PNG, SVG: rooflines, throughput against
+# size, ...) and results.csv. Every fraction of the triad in them divides by
+# one triad per device: the stream run's. Interrupting keeps every record
+# already written.
 set -euo pipefail
 bin=${1:-build/flowbench}
 dir=results/run-$(date -u +%Y%m%d-%H%M%S)
@@ -34,9 +37,6 @@ echo "== sweep: cases/quick.suite (every configuration checked and recorded)"
 
 echo "== sweep: cases/grid-quick.suite (heat2d shapes, fv-surface layouts; checked)"
 "$bin" sweep cases/grid-quick.suite --out "$dir/sweep-grid.jsonl" || status=1
-if [ -s "$dir/sweep-grid.jsonl" ]; then
-  "$bin" plot "$dir/sweep-grid.jsonl" --out "$dir/grid" --scripts plots > "$dir/grid-plots.txt" || status=1
-fi
 
 echo "== solve: the Navier-Stokes cavity at levels 0, 1, 2 (t 0..0.1) and the Ahmed body (20 steps)"
 for level in 0 1 2; do
@@ -52,12 +52,13 @@ else
   status=1
 fi
 
-if [ -s "$dir/results.jsonl" ]; then
-  echo "== export, figures, report"
-  "$bin" export "$dir/results.jsonl" --csv --out "$dir/results.csv"
-  "$bin" plot "$dir/results.jsonl" --out "$dir" --scripts plots
-  "$bin" report "$dir/results.jsonl" --plots "$dir" --out "$dir/report.md"
-  echo "== wrote $dir/results.jsonl, results.csv, report.md and the figures above"
+if ls "$dir"/*.jsonl > /dev/null 2>&1; then
+  echo "== figures and one report of the whole run (every results file in $dir)"
+  [ -s "$dir/results.jsonl" ] && "$bin" export "$dir/results.jsonl" --csv --out "$dir/results.csv"
+  "$bin" plot "$dir" --scripts plots > "$dir/plots.txt" || status=1
+  tail -n 1 "$dir/plots.txt"
+  "$bin" report "$dir" --plots "$dir" --out "$dir/report.md" --html "$dir/report.html" || status=1
+  echo "== wrote $dir/report.md, report.html (open it in a browser), results.csv and the figures"
 else
   echo "== no results written (no device ran)"
 fi

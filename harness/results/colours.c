@@ -6,10 +6,13 @@
 #include <string.h>
 
 // clang-format off
+/* tab10 first, then colours chosen to stand apart from it and from each
+ * other on white (no pastel a thin line would lose); which label gets
+ * which is chosen so that labels sharing a figure differ most. */
 static const char *const palette[FB_PALETTE_SIZE] = {
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-    "#bcbd22", "#17becf", "#393b79", "#e7ba52", "#843c39", "#6b6ecf", "#aec7e8", "#98df8a",
-    "#ff9896", "#c5b0d5", "#637939", "#7b4173", "#9edae5", "#f7b6d2", "#c49c94", "#000000",
+    "#bcbd22", "#17becf", "#000075", "#f032e6", "#469990", "#800000", "#9a6324", "#4363d8",
+    "#3cb44b", "#e6194b", "#808000", "#911eb4", "#00c2a0", "#fa8072", "#a9a9a9", "#b8860b",
 };
 // clang-format on
 
@@ -66,21 +69,73 @@ static void mark_neighbours(const fb_figure_list *lists, int nlists, const fb_co
         }
 }
 
+/* CIE L*a*b* of a palette colour: distances there follow what an eye tells
+ * apart (two browns, or two purples, are close; in RGB they were not). */
+static void lab_of(const char *hex, double lab[3])
+{
+    unsigned rgb[3];
+    double lin[3], xyz[3];
+    sscanf(hex, "#%02x%02x%02x", &rgb[0], &rgb[1], &rgb[2]);
+    for (int i = 0; i < 3; ++i) {
+        const double c = rgb[i] / 255.0;
+        lin[i] = c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
+    }
+    xyz[0] = (0.4124 * lin[0] + 0.3576 * lin[1] + 0.1805 * lin[2]) / 0.95047;
+    xyz[1] = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
+    xyz[2] = (0.0193 * lin[0] + 0.1192 * lin[1] + 0.9505 * lin[2]) / 1.08883;
+    for (int i = 0; i < 3; ++i)
+        xyz[i] = xyz[i] > 0.008856 ? cbrt(xyz[i]) : 7.787 * xyz[i] + 16.0 / 116;
+    lab[0] = 116 * xyz[1] - 16;
+    lab[1] = 500 * (xyz[0] - xyz[1]);
+    lab[2] = 200 * (xyz[1] - xyz[2]);
+}
+
+double fb_colour_distance(const char *a, const char *b)
+{
+    double x[3], y[3];
+    lab_of(a, x);
+    lab_of(b, y);
+    return sqrt((x[0] - y[0]) * (x[0] - y[0]) + (x[1] - y[1]) * (x[1] - y[1]) + (x[2] - y[2]) * (x[2] - y[2]));
+}
+
+/* The palette colour for a label whose neighbours (labels sharing a figure
+ * with it) hold the colours marked in taken: of the colours no neighbour
+ * has (and, when every label can have its own, no label has: used), the
+ * one farthest from its nearest neighbour's; the lowest index on a tie.
+ * -1 when the palette has none left. */
+static int farthest_free(const char *taken, const char *used)
+{
+    int best = -1;
+    double best_gap = -1;
+    for (int k = 0; k < FB_PALETTE_SIZE; ++k) {
+        double gap = INFINITY;
+        if (taken[k] || (used && used[k])) continue;
+        for (int j = 0; j < FB_PALETTE_SIZE; ++j)
+            if (taken[j]) gap = fmin(gap, fb_colour_distance(palette[k], palette[j]));
+        if (gap > best_gap + 1e-9) best = k, best_gap = gap;
+    }
+    return best;
+}
+
 fb_status fb_colour_map_build(const fb_figure_list *lists, int nlists, fb_colour_map *map)
 {
     fb_status status = FB_OK;
-    char *taken = NULL;
+    char *taken = NULL, used[FB_PALETTE_SIZE] = {0};
     memset(map, 0, sizeof *map);
     FB_CHECK(gather_labels(lists, nlists, map));
     FB_ALLOC(map->colour, map->n, "the colour map");
-    FB_ALLOC(taken, map->n + 1, "the colour map");
+    FB_ALLOC(taken, map->n + FB_PALETTE_SIZE + 1, "the colour map");
     for (int i = 0; i < map->n; ++i)
-        map->colour[i] = map->n <= FB_PALETTE_SIZE ? i : -1;
-    for (int i = 0; i < map->n && map->n > FB_PALETTE_SIZE; ++i) {
-        memset(taken, 0, (size_t)map->n + 1);
+        map->colour[i] = -1;
+    for (int i = 0; i < map->n; ++i) {
+        memset(taken, 0, (size_t)map->n + FB_PALETTE_SIZE + 1);
         mark_neighbours(lists, nlists, map, i, taken);
-        while (taken[++map->colour[i]])
-            ;
+        int k = farthest_free(taken, map->n <= FB_PALETTE_SIZE ? used : NULL);
+        if (k < 0) /* more neighbours than the palette: the first generated colour none has */
+            for (k = FB_PALETTE_SIZE; taken[k]; ++k)
+                ;
+        map->colour[i] = k;
+        if (k < FB_PALETTE_SIZE) used[k] = 1;
     }
 fail:
     free(taken);

@@ -21,12 +21,19 @@ typedef struct fb_colour_map {
     int n;
 } fb_colour_map;
 
-/* The map over the series of every figure in lists[0 .. nlists-1]. With at
- * most FB_PALETTE_SIZE labels each gets its own palette colour, in sorted
- * order. With more, each label in sorted order takes the first colour that
- * no label sharing a figure with it has: the series of one figure still
- * differ, and a label still keeps one colour in all figures. */
+/* The map over the series of every figure in lists[0 .. nlists-1]. Each
+ * label, in sorted order, takes the palette colour farthest (in L*a*b*)
+ * from the colours of the labels sharing a figure with it that have one
+ * already: the first label the palette's first, csr-merge and the
+ * GraphBLAS peer no longer two browns side by side. With at most
+ * FB_PALETTE_SIZE labels each has its own colour; with more, a colour no
+ * label of its figures has: the series of one figure still differ, and a
+ * label keeps one colour in all figures. */
 fb_status fb_colour_map_build(const fb_figure_list *lists, int nlists, fb_colour_map *map);
+
+/* How far apart two "#rrggbb" colours look: the CIE76 distance in L*a*b*
+ * (about 2.3 is the least an eye tells apart; tab10's brown and red: 36). */
+double fb_colour_distance(const char *a, const char *b);
 
 /* "#rrggbb" of label into buf; black for a label the map lacks. */
 const char *fb_colour_of(const fb_colour_map *map, const char *label, char buf[8]);

@@ -22,7 +22,7 @@ static const struct {
     [FB_FIG_HEATMAP] = {"heatmap", "heat map: no sweep records with two swept parameters"},
     [FB_FIG_BLOCKSHAPE] = {"blockshape", "block-shape bars: no kernel measured with two or more block shapes"},
     [FB_FIG_VARIANTS] = {"variants", "variants per matrix: no records with a matrix"},
-    [FB_FIG_ROOFLINE] = {"roofline", "roofline fraction: no matrix records with a measured stream bandwidth "
+    [FB_FIG_FRACTION] = {"fraction", "fraction of the triad: no matrix records with a measured stream bandwidth "
                                      "(run stream in the same run, on the same device)"},
     [FB_FIG_PROFILE] = {"profile", "performance profile: no two matrices that two or more solvers all ran on"},
     [FB_FIG_BESIDE] = {"beside", "GB/s beside a field: no matrix records with two or more values of it"},
@@ -34,6 +34,9 @@ static const struct {
     [FB_FIG_ENERGY] = {"energy", "GFLOP/J beside GB/s: no records with measured energy and flops (energy.gflop_per_j; "
                                  "the energy unavailable here?)"},
     [FB_FIG_ENERGY_STEPS] = {"stepenergy", "solver energy per step: no solve records with measured energy"},
+    [FB_FIG_ROOFLINE] = {"roofline", "roofline: no records with flops and model bytes on a device with a stream "
+                                     "triad (run stream in the same run)"},
+    [FB_FIG_SIZES] = {"sizes", "throughput against size: no kernel measured on two or more problem sizes"},
 };
 
 const char *fb_figure_script(fb_figure_kind kind) { return kinds[kind].script; }
@@ -211,9 +214,25 @@ static int latest_usable(const fb_record *r) { return !r->superseded && fb_recor
 
 static const char *str(const fb_record *r, const char *path) { return fb_json_str(r->json, path); }
 
+void fb_short_name(const char *name, size_t max, char *buf, size_t len)
+{
+    size_t n = strlen(name);
+    if (n <= max) {
+        snprintf(buf, len, "%s", name);
+        return;
+    }
+    n = max;
+    while (n > max / 2 && name[n] != ' ' && name[n] != '-')
+        --n;
+    if (n <= max / 2) n = max; /* one long word: cut it, the dots say so */
+    snprintf(buf, len, "%.*s...", (int)n, name);
+}
+
 static void device_label(const fb_record *r, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s %.40s", str(r, "device"), str(r, "device_name"));
+    char name[64];
+    fb_short_name(str(r, "device_name"), 40, name, sizeof name);
+    snprintf(buf, len, "%s %s", str(r, "device"), name);
 }
 
 /* The problem size of a record without a matrix (stream's n), as text. */
@@ -227,6 +246,22 @@ static void size_text(const fb_record *r, char *buf, size_t len)
 }
 
 static int is_peer(const fb_record *r) { return strncmp(str(r, "kernel"), "peer:", 5) == 0; }
+
+/* What a record's problem is, for titles and axes: a grid family's grid is
+ * no matrix ("matrix 101x101" was), nor is the solver's mesh. */
+static const char *problem_kind(const fb_record *r)
+{
+    if (json_object_get(r->json, "grid")) return "grid";
+    if (json_object_get(r->json, "mesh")) return "mesh";
+    return "matrix";
+}
+
+/* ", grid " before the problem's name in a title, "" when it has none. */
+static const char *problem_word(const fb_record *r)
+{
+    if (!*fb_record_matrix(r)) return "";
+    return !strcmp(problem_kind(r), "grid") ? ", grid " : !strcmp(problem_kind(r), "mesh") ? ", mesh " : ", matrix ";
+}
 
 /* The group fields f's stem leaves out, most telling first (assign_names). */
 static void set_qualifiers(fb_figure *f, const char *const *values, int n)
@@ -345,9 +380,11 @@ static void device_group(const fb_record *r, const char *extra, char *buf, size_
              str(r, "precision"), extra);
 }
 
-/* Peer libraries measured on other devices (or backends) of the same host,
- * benchmark and precision, added beside the kernels ("peer:graphblas
- * (openmp:0)", "peer:cusparse (cuda:0)" beside the opencl kernels). */
+/* Peer libraries measured on the same hardware through another backend
+ * (same host, benchmark, precision and device name), added beside the
+ * kernels ("peer:cusparse (cuda:0)" beside the opencl kernels of that
+ * GPU). A peer of another device is no peer of these kernels: the OpenMP
+ * GraphBLAS peer once stood in the OpenCL (PoCL) figure. */
 static fb_status add_foreign_peers(const fb_results_set *set, fb_figure *f)
 {
     fb_status status = FB_OK;
@@ -356,6 +393,7 @@ static fb_status add_foreign_peers(const fb_results_set *set, fb_figure *f)
         const fb_record *r = &set->records[i];
         if (!latest_usable(r) || !is_peer(r) || !*fb_record_matrix(r)) continue;
         if (strcmp(str(r, "device"), str(f->rep, "device")) == 0) continue;
+        if (strcmp(str(r, "device_name"), str(f->rep, "device_name")) != 0) continue;
         if (strcmp(fb_record_host(r), fb_record_host(f->rep)) ||
             strcmp(str(r, "precision"), str(f->rep, "precision")) ||
             strcmp(str(r, "benchmark"), str(f->rep, "benchmark")))
@@ -378,7 +416,7 @@ fail:
  * marked record gets a row of its own, beside its matrix's trusted bars. */
 static const char *matrix_row(const fb_record *r, fb_figure_kind kind, char *buf, size_t len)
 {
-    const int roofline = kind == FB_FIG_ROOFLINE;
+    const int roofline = kind == FB_FIG_FRACTION;
     const int resident = roofline && json_is_true(json_object_get(r->json, "cache_resident"));
     const fb_quality q = roofline ? fb_json_quality(r->json, NULL) : FB_QUALITY_STABLE;
     snprintf(buf, len, "%s%s%s", fb_record_matrix(r), resident ? CACHE_MARK : "",
@@ -417,15 +455,16 @@ static fb_status collect_per_matrix(const fb_results_set *set, fb_figure_kind ki
         device_group(r, "", group, sizeof group);
         fb_figure *f = figure_get(out, kind, group, r);
         if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
-        snprintf(f->name, sizeof f->name, "%s %s %s %s", kind == FB_FIG_VARIANTS ? "variants" : "roofline",
+        snprintf(f->name, sizeof f->name, "%s %s %s %s", kind == FB_FIG_VARIANTS ? "variants" : "fraction",
                  str(r, "benchmark"), str(r, "device"), str(r, "precision"));
         set_qualifiers(f, (const char *[]){fb_record_host(r)}, 1);
-        snprintf(f->title, sizeof f->title, "%s %s on %s %s (%s), %s", str(r, "benchmark"),
-                 kind == FB_FIG_VARIANTS ? "kernel variants per matrix" : "fraction of measured stream bandwidth",
+        snprintf(f->xlabel, sizeof f->xlabel, "%s", problem_kind(r));
+        snprintf(f->title, sizeof f->title, "%s %s %s on %s %s (%s), %s", str(r, "benchmark"),
+                 kind == FB_FIG_VARIANTS ? "kernel variants per" : "fraction of the stream triad per", problem_kind(r),
                  str(r, "device"), str(r, "device_name"), fb_record_host(r), str(r, "precision"));
         FB_CHECK(figure_put_timed(f, matrix_row(r, kind, row, sizeof row), str(r, "kernel"), r, v, 1));
     }
-    for (int i = 0; i < out->n && kind == FB_FIG_ROOFLINE; ++i)
+    for (int i = 0; i < out->n && kind == FB_FIG_FRACTION; ++i)
         note_marked_rows(&out->f[i]);
     for (int i = 0; i < out->n && kind == FB_FIG_VARIANTS; ++i)
         FB_CHECK(add_foreign_peers(set, &out->f[i]));
@@ -653,7 +692,7 @@ static fb_status collect_blockshape(const fb_results_set *set, fb_figure_list *o
                  str(r, "precision"), *fb_record_matrix(r) ? fb_record_matrix(r) : str(r, "case"));
         set_qualifiers(f, (const char *[]){case_beside_matrix(r), str(r, "suite"), fb_record_host(r)}, 3);
         snprintf(f->title, sizeof f->title, "%s block shapes on %s%s%s, %s", str(r, "benchmark"), str(r, "device_name"),
-                 *fb_record_matrix(r) ? ", matrix " : "", fb_record_matrix(r), str(r, "precision"));
+                 problem_word(r), fb_record_matrix(r), str(r, "precision"));
         FB_CHECK(figure_put_timed(f, shape, str(r, "kernel"), r, gbs, 1));
     }
     figure_filter(out, keep_two_rows);
@@ -954,9 +993,8 @@ static fb_status fill_heatmap(const fb_results_set *set, fb_figure *f)
                                     fb_record_host(f->rep)},
                    4);
     snprintf(f->title, sizeof f->title, "%s %s on %s%s%s, %s: GB/s%s%s%s", str(f->rep, "benchmark"),
-             str(f->rep, "kernel"), str(f->rep, "device_name"), *fb_record_matrix(f->rep) ? ", matrix " : "",
-             fb_record_matrix(f->rep), str(f->rep, "precision"), *f->ref ? " (best over " : "", f->ref,
-             *f->ref ? ")" : "");
+             str(f->rep, "kernel"), str(f->rep, "device_name"), problem_word(f->rep), fb_record_matrix(f->rep),
+             str(f->rep, "precision"), *f->ref ? " (best over " : "", f->ref, *f->ref ? ")" : "");
 fail:
     return status;
 }
@@ -981,6 +1019,217 @@ static fb_status collect_heatmap(const fb_results_set *set, fb_figure_list *out)
         if (ok) FB_CHECK(fill_heatmap(set, &out->f[i]));
     }
     figure_filter(out, keep_heatmap);
+fail:
+    return status;
+}
+
+/* ---- the roofline: GFLOP/s against arithmetic intensity --------------------- */
+
+/* The header's entry for the record's device, or NULL. An OpenCL device
+ * says no compute capability: the CUDA entry of the same name (the same
+ * GPU) stands in for it where the header has one. */
+static const json_t *device_properties(const fb_record *r)
+{
+    size_t i;
+    const json_t *d, *own = NULL;
+    if (!r->header) return NULL;
+    json_array_foreach(json_object_get(r->header, "devices"), i, d)
+    {
+        if (!strcmp(fb_json_str(d, "id"), str(r, "device"))) own = d;
+    }
+    json_array_foreach(json_object_get(r->header, "devices"), i, d)
+    {
+        if (own && !*fb_json_str(own, "compute_capability") && *fb_json_str(d, "compute_capability") &&
+            !strcmp(fb_json_str(d, "name"), fb_json_str(own, "name")))
+            return d;
+    }
+    return own;
+}
+
+/* Flops per cycle per compute unit that the device's properties imply, 0
+ * when they do not say: NVIDIA by compute capability (FP64 and FP32 lanes
+ * per SM, an FMA being two flops), a CPU (OpenMP, or an OpenCL CPU device)
+ * as two 256-bit FMA units per core (AVX2; AVX-512 doubles it, so the
+ * ceiling may be low there: the key says what was assumed). */
+static double flops_per_cycle(const json_t *dev, int is_double, char *why, size_t len)
+{
+    static const struct {
+        const char *cc;
+        double fp64, fp32;
+    } nvidia[] = {{"7.0", 64, 128}, {"8.0", 64, 128}, {"9.0", 128, 256}, {"7.5", 4, 128},
+                  {"8.6", 4, 256},  {"8.9", 4, 256},  {"12.0", 4, 256}};
+    const char *cc = fb_json_str(dev, "compute_capability"), *backend = fb_json_str(dev, "backend");
+    for (size_t i = 0; *cc && i < sizeof nvidia / sizeof *nvidia; ++i)
+        if (!strcmp(cc, nvidia[i].cc)) {
+            snprintf(why, len, "%g flop/cycle per SM (compute capability %s)",
+                     is_double ? nvidia[i].fp64 : nvidia[i].fp32, cc);
+            return is_double ? nvidia[i].fp64 : nvidia[i].fp32;
+        }
+    const int cpu = !strcmp(backend, "openmp") || strstr(fb_json_str(dev, "device_version"), "pthread") ||
+                    strstr(fb_json_str(dev, "name"), "pthread") || strstr(fb_json_str(dev, "name"), "cpu");
+    if (!cpu) return 0;
+    snprintf(why, len, "%d flop/cycle per core (assumed AVX2: 2 FMA units x %d lanes)", is_double ? 16 : 32,
+             is_double ? 4 : 8);
+    return is_double ? 16 : 32;
+}
+
+/* The compute ceiling: from the device's properties (units x clock x flops
+ * per cycle) where they imply one, else the best GFLOP/s measured on the
+ * device here; *why says which, for the figure's key. */
+static double peak_gflops(const fb_results_set *set, const fb_record *rep, char *why, size_t len)
+{
+    const json_t *dev = device_properties(rep);
+    char per_cycle[160];
+    const int is_double = strcmp(str(rep, "precision"), "single") != 0;
+    const double units = fb_json_num(dev, "compute_units"), mhz = fb_json_num(dev, "clock_mhz");
+    const double fpc = dev ? flops_per_cycle(dev, is_double, per_cycle, sizeof per_cycle) : 0;
+    double best = 0;
+    if (fpc > 0 && units > 0 && mhz > 0) {
+        snprintf(why, len, "peak %.6g GFLOP/s from device properties: %.0f units x %.0f MHz x %s",
+                 units * mhz * fpc / 1e3, units, mhz, per_cycle);
+        return units * mhz * fpc / 1e3;
+    }
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        if (latest_usable(r) && !strcmp(str(r, "device"), str(rep, "device")))
+            best = fmax(best, fb_json_num(r->json, "gflops"));
+    }
+    snprintf(why, len, "peak %.6g GFLOP/s measured (the best record here; the properties give none)", best);
+    return best;
+}
+
+/* The device's one triad (set->device_triad, else the record's own). */
+static double triad_of(const fb_results_set *set, const fb_record *r)
+{
+    const json_t *t = set->device_triad ? json_object_get(set->device_triad, str(r, "device")) : NULL;
+    if (t) return json_number_value(t);
+    const double f = fb_record_fraction(set, r), gbs = fb_json_num(r->json, "gbs");
+    return f > 0 ? gbs / f : NAN;
+}
+
+static fb_figure *roofline_figure(const fb_results_set *set, fb_figure_list *out, const fb_record *r)
+{
+    char group[512];
+    snprintf(group, sizeof group, "%.64s|%.128s|%.16s", fb_record_host(r), str(r, "device"), str(r, "precision"));
+    fb_figure *f = figure_get(out, FB_FIG_ROOFLINE, group, r);
+    if (!f || f->title[0]) return f;
+    snprintf(f->name, sizeof f->name, "roofline %s %s", str(r, "device"), str(r, "precision"));
+    set_qualifiers(f, (const char *[]){fb_record_host(r)}, 1);
+    f->ceiling_gbs = triad_of(set, r);
+    f->ceiling_gflops = peak_gflops(set, r, f->ceiling_why, sizeof f->ceiling_why);
+    snprintf(f->title, sizeof f->title, "Roofline of %s %s (%s), %s", str(r, "device"), str(r, "device_name"),
+             fb_record_host(r), str(r, "precision"));
+    snprintf(f->xlabel, sizeof f->xlabel, "arithmetic intensity [flop / model byte]");
+    snprintf(f->ylabel, sizeof f->ylabel, "GFLOP/s (median)");
+    return f;
+}
+
+static fb_status roofline_point(fb_figure *f, const char *row, const char *col, const fb_record *r, double flops,
+                                double bytes, double gflops)
+{
+    if (!(flops > 0 && bytes > 0 && gflops > 0)) return FB_OK;
+    fb_cell cell = record_cell(r, gflops);
+    cell.x = flops / bytes;
+    return cell_put(f, row, col, cell, 1);
+}
+
+/* The solver's steps as points where its record counts their flops
+ * (timings.stepN.flops; GFLOP/s from the step's time). */
+static fb_status roofline_steps(fb_figure *f, const fb_record *r)
+{
+    static const char *const steps[] = {"step1", "step2", "step3"};
+    fb_status status = FB_OK;
+    char path[2][64], row[300];
+    for (int s = 0; s < 3; ++s) {
+        snprintf(path[0], sizeof path[0], "timings.%s.flops", steps[s]);
+        snprintf(path[1], sizeof path[1], "timings.%s.bytes", steps[s]);
+        const double flops = fb_json_num(r->json, path[0]), bytes = fb_json_num(r->json, path[1]);
+        snprintf(row, sizeof row, "%s %.200s", steps[s], fb_record_matrix(r));
+        snprintf(path[0], sizeof path[0], "timings.%s.total_s", steps[s]);
+        const double seconds = fb_json_num(r->json, path[0]) / fb_json_num(r->json, "steps");
+        FB_CHECK(roofline_point(f, row, "solve", r, flops, bytes, flops / seconds / 1e9));
+    }
+fail:
+    return status;
+}
+
+/* A roofline needs a point and both ceilings. */
+static int keep_points(fb_figure *f) { return f->ncells > 0 && f->ceiling_gbs > 0 && f->ceiling_gflops > 0; }
+
+/* One figure per host, device and precision: a point per problem and
+ * kernel (its best GFLOP/s), the solver's steps where they count flops. */
+static fb_status collect_roofline(const fb_results_set *set, fb_figure_list *out)
+{
+    fb_status status = FB_OK;
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        const int solve = !strcmp(str(r, "benchmark"), "solve");
+        const double flops = fb_json_num(r->json, "flops"), bytes = fb_json_num(r->json, "bytes");
+        if (!latest_usable(r) || !(triad_of(set, r) > 0)) continue;
+        if (!solve && !(flops > 0 && bytes > 0)) continue;
+        if (solve && !(fb_json_num(r->json, "timings.step1.flops") > 0)) continue;
+        fb_figure *f = roofline_figure(set, out, r);
+        if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
+        if (solve)
+            FB_CHECK(roofline_steps(f, r));
+        else
+            FB_CHECK(roofline_point(f, *fb_record_matrix(r) ? fb_record_matrix(r) : str(r, "benchmark"),
+                                    str(r, "kernel"), r, flops, bytes, fb_json_num(r->json, "gflops")));
+    }
+    figure_filter(out, keep_points);
+fail:
+    return status;
+}
+
+/* ---- throughput against problem size -------------------------------------- */
+
+/* The problem's size as a number: a matrix's rows, a grid's cells, a
+ * mesh's nodes, stream's n; NAN when the record says none. */
+static double problem_size(const fb_record *r, const char **unit)
+{
+    static const struct {
+        const char *path, *unit;
+    } sizes[] = {{"mesh.nodes", "mesh nodes"},
+                 {"grid.cells", "grid cells"},
+                 {"matrix.rows", "matrix rows"},
+                 {"params.n", "array length n"}};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; ++i) {
+        const double v = fb_json_num(r->json, sizes[i].path);
+        if (v > 0) {
+            *unit = sizes[i].unit;
+            return v;
+        }
+    }
+    return NAN;
+}
+
+/* One figure per host, benchmark, device and precision (a block matrix is
+ * another problem than its scalar form: its figure apart): GB/s against
+ * the problem's size, a line per kernel, best settings at each size. */
+static fb_status collect_sizes(const fb_results_set *set, fb_figure_list *out)
+{
+    fb_status status = FB_OK;
+    char group[512], size[32];
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        const char *unit = "";
+        const double n = problem_size(r, &unit), gbs = fb_json_num(r->json, "gbs");
+        if (!latest_usable(r) || isnan(n) || !(gbs > 0)) continue;
+        device_group(r, fb_json_num(r->json, "matrix.block") > 1 ? "block" : "", group, sizeof group);
+        fb_figure *f = figure_get(out, FB_FIG_SIZES, group, r);
+        if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
+        snprintf(f->name, sizeof f->name, "sizes %s %s %s", str(r, "benchmark"), str(r, "device"), str(r, "precision"));
+        set_qualifiers(f, (const char *[]){fb_record_host(r)}, 1);
+        snprintf(f->title, sizeof f->title, "%s throughput against problem size on %s %s (%s), %s", str(r, "benchmark"),
+                 str(r, "device"), str(r, "device_name"), fb_record_host(r), str(r, "precision"));
+        snprintf(f->xlabel, sizeof f->xlabel, "%s", unit);
+        snprintf(f->ylabel, sizeof f->ylabel, "GB/s (best settings at each size)");
+        snprintf(size, sizeof size, "%.0f", n);
+        /* the solver's levels of one case are a line; another case's mesh is another problem */
+        const int solve = !strcmp(str(r, "benchmark"), "solve") && *str(r, "case");
+        FB_CHECK(figure_put_timed(f, size, solve ? str(r, "case") : str(r, "kernel"), r, gbs, 1));
+    }
+    figure_filter(out, keep_two_rows);
 fail:
     return status;
 }
@@ -1108,7 +1357,9 @@ fb_status fb_figures_collect(const fb_results_set *set, fb_figure_kind kind, fb_
     case FB_FIG_HEATMAP: FB_CHECK(collect_heatmap(set, out)); break;
     case FB_FIG_BLOCKSHAPE: FB_CHECK(collect_blockshape(set, out)); break;
     case FB_FIG_VARIANTS:
-    case FB_FIG_ROOFLINE: FB_CHECK(collect_per_matrix(set, kind, out)); break;
+    case FB_FIG_FRACTION: FB_CHECK(collect_per_matrix(set, kind, out)); break;
+    case FB_FIG_ROOFLINE: FB_CHECK(collect_roofline(set, out)); break;
+    case FB_FIG_SIZES: FB_CHECK(collect_sizes(set, out)); break;
     case FB_FIG_PROFILE: FB_CHECK(collect_profile(set, out)); break;
     case FB_FIG_PERCELL: FB_CHECK(collect_percell(set, out)); break;
     case FB_FIG_STEPS: FB_CHECK(collect_steps(set, out)); break;
@@ -1136,7 +1387,7 @@ static double cell_value(const fb_figure *f, int row, int col)
 /* "label,COL1,COL2,..." then one row per row label; NaN marks a gap. */
 int fb_figure_has_whiskers(fb_figure_kind kind)
 {
-    return kind == FB_FIG_STREAM || kind == FB_FIG_VARIANTS || kind == FB_FIG_ROOFLINE || kind == FB_FIG_BLOCKSHAPE ||
+    return kind == FB_FIG_STREAM || kind == FB_FIG_VARIANTS || kind == FB_FIG_FRACTION || kind == FB_FIG_BLOCKSHAPE ||
            kind == FB_FIG_PERCELL;
 }
 
@@ -1311,6 +1562,31 @@ fail:
     return status;
 }
 
+/* "label,KERNEL1,KERNEL1 gflops,..." then a row per problem: each kernel's
+ * point as its intensity (x) and GFLOP/s (y); NaN where it has none. */
+static void write_points(const fb_figure *f, FILE *out)
+{
+    char name[320];
+    fb_csv_field(out, "label");
+    for (int c = 0; c < f->ncols; ++c) {
+        fputc(',', out);
+        fb_csv_field(out, f->cols[c]);
+        snprintf(name, sizeof name, "%s gflops", f->cols[c]);
+        fputc(',', out);
+        fb_csv_field(out, name);
+    }
+    fputc('\n', out);
+    for (int r = 0; r < f->nrows; ++r) {
+        fb_csv_field(out, f->rows[r]);
+        for (int c = 0; c < f->ncols; ++c) {
+            const fb_cell *x = cell_at(f, r, c);
+            write_number(out, x ? x->x : NAN);
+            write_number(out, x ? x->value : NAN);
+        }
+        fputc('\n', out);
+    }
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -1370,8 +1646,10 @@ fb_status fb_figure_write(const fb_figure *fig, const char *path)
     FILE *out = w.f;
     if (fig->kind == FB_FIG_HEATMAP)
         FB_CHECK(write_heatmap(fig, out));
-    else if (fig->kind == FB_FIG_BESIDE || fig->kind == FB_FIG_SCALING)
+    else if (fig->kind == FB_FIG_BESIDE || fig->kind == FB_FIG_SCALING || fig->kind == FB_FIG_SIZES)
         FB_CHECK(write_lines(fig, out));
+    else if (fig->kind == FB_FIG_ROOFLINE)
+        write_points(fig, out);
     else if (fig->kind == FB_FIG_PROFILE)
         FB_CHECK(write_profile(fig, out));
     else

@@ -21,7 +21,7 @@ typedef enum fb_figure_kind {
     FB_FIG_HEATMAP,      /* GB/s over two swept parameters */
     FB_FIG_BLOCKSHAPE,   /* GB/s per block shape: shapes x kernels */
     FB_FIG_VARIANTS,     /* GFLOP/s: matrices x kernels (peers beside) */
-    FB_FIG_ROOFLINE,     /* fraction of stream bandwidth: matrices x kernels */
+    FB_FIG_FRACTION,     /* fraction of the device's stream triad: matrices x kernels */
     FB_FIG_PROFILE,      /* performance profile: matrices x solvers (times) */
     FB_FIG_BESIDE,       /* GB/s against a counter or resource field: its values x kernels (plot --beside) */
     FB_FIG_PERCELL,      /* time per cell (grid families): block shapes or layouts x kernels */
@@ -29,6 +29,9 @@ typedef enum fb_figure_kind {
     FB_FIG_SCALING,      /* speedup and parallel efficiency against ranks (records with "scaling"): ranks x problems */
     FB_FIG_ENERGY,       /* GFLOP/J beside GB/s per kernel (records with energy.gflop_per_j): kernels x the two */
     FB_FIG_ENERGY_STEPS, /* the solver's energy per step: backends x joules per step */
+    FB_FIG_ROOFLINE,     /* GFLOP/s against flops per model byte, log-log, under the triad and the peak: problems x
+                            kernels, each cell a point (x: intensity) */
+    FB_FIG_SIZES,        /* throughput against problem size: sizes x kernels (lines), where a sweep has several */
     FB_FIG_NKINDS
 } fb_figure_kind;
 
@@ -45,6 +48,7 @@ typedef struct fb_cell {
      * only where it has none. */
     const fb_record *rec, *base;
     int quality;
+    double x; /* the roofline's arithmetic intensity (flops per model byte); 0 elsewhere */
 } fb_cell;
 
 typedef struct fb_figure {
@@ -58,6 +62,10 @@ typedef struct fb_figure {
     char xlabel[256], ylabel[256]; /* heat map axes: the parameter names */
     char ref[160];                 /* speedup: the OpenMP device; heat map: parameters maximised over */
     const fb_record *rep;          /* the first record of the figure: host, device, precision */
+    /* The roofline's ceilings: the device's one triad (GB/s) and its peak
+     * (GFLOP/s), and where the peak comes from, for the key. */
+    double ceiling_gbs, ceiling_gflops;
+    char ceiling_why[256];
     char **rows, **cols;
     int nrows, ncols;
     fb_cell *cells;
@@ -101,5 +109,9 @@ int fb_figure_flagged(const fb_figure *fig);
 fb_status fb_figure_write(const fb_figure *fig, const char *path);
 
 void fb_figure_list_free(fb_figure_list *list);
+
+/* name in at most max characters, cut at a space or hyphen with "..."
+ * added (a device name cut mid-word read as another device's). */
+void fb_short_name(const char *name, size_t max, char *buf, size_t len);
 
 #endif

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -117,6 +118,46 @@ static void write_string_var(FILE *out, const char *name, const char *value)
     fputs("'\n", out);
 }
 
+/* plottitle as lines of at most TITLE_LINE characters (the 900-pixel heat
+ * map holds about 95 at its font), broken at spaces
+ * and joined with "\n" (a double-quoted newline between single-quoted
+ * parts), and titlelines = how many: a title wider than the canvas was
+ * cut at both ends ("rface fv-gather ..."). */
+#define TITLE_LINE 80
+/* Where to break text longer than TITLE_LINE: after the last ", " or "; "
+ * that leaves a line of at least half the width (a device name stays
+ * whole), else at the last space, else at TITLE_LINE. */
+static size_t title_break(const char *text)
+{
+    size_t space = 0;
+    for (size_t n = TITLE_LINE; n > TITLE_LINE / 2; --n) {
+        if (text[n] == ' ' && (text[n - 1] == ',' || text[n - 1] == ';')) return n;
+        if (text[n] == ' ' && !space) space = n;
+    }
+    return space ? space : TITLE_LINE;
+}
+
+static void write_title_var(FILE *out, const char *title)
+{
+    char part[TITLE_LINE + 1], name[32];
+    int lines = 0;
+    const char *p = title;
+    while (*p) {
+        size_t n = strlen(p);
+        if (n > TITLE_LINE) n = title_break(p);
+        snprintf(part, sizeof part, "%.*s", (int)n, p);
+        snprintf(name, sizeof name, "titlepart%d", ++lines);
+        write_string_var(out, name, part);
+        p += n;
+        while (*p == ' ')
+            ++p;
+    }
+    fputs("plottitle = ''", out);
+    for (int i = 1; i <= lines; ++i)
+        fprintf(out, "%s.titlepart%d", i > 1 ? ".\"\\n\"" : "", i);
+    fprintf(out, "\ntitlelines = %d\n", lines ? lines : 1);
+}
+
 /* colours = '#rrggbb ...': the colour of each series, in column order. */
 static void write_colours(FILE *out, const fb_figure *f, const fb_colour_map *map)
 {
@@ -125,6 +166,46 @@ static void write_colours(FILE *out, const fb_figure *f, const fb_colour_map *ma
     for (int c = 0; c < f->ncols; ++c)
         fprintf(out, "%s%s", c ? " " : "", fb_colour_of(map, f->cols[c], hex));
     fputs("'\n", out);
+}
+
+/* labely = 'Y1 Y2 ...': per kernel, the GFLOP/s of its best point (as the
+ * table writes it), the point its name labels: a name at every point of a
+ * kernel covered the others' where several problems sit close. */
+static void write_label_points(FILE *out, const fb_figure *f)
+{
+    fputs("labely = '", out);
+    for (int c = 0; c < f->ncols; ++c) {
+        double best = NAN;
+        for (int i = 0; i < f->ncells; ++i)
+            if (f->cells[i].col == c && !(f->cells[i].value <= best)) best = f->cells[i].value;
+        fprintf(out, "%s%.6g", c ? " " : "", best);
+    }
+    fputs("'\n", out);
+}
+
+/* The roofline's ceilings, its axes' ranges (decades around the points and
+ * the ridge, so that both ceilings show) and its problems' names
+ * (problem1, problem2, ...: a point type each). */
+static void write_roofline_vars(FILE *out, const fb_figure *f)
+{
+    char name[32];
+    const double ridge = f->ceiling_gflops / f->ceiling_gbs;
+    double xlo = ridge, xhi = ridge, ylo = f->ceiling_gflops, yhi = f->ceiling_gflops;
+    for (int i = 0; i < f->ncells; ++i) {
+        xlo = fmin(xlo, f->cells[i].x);
+        xhi = fmax(xhi, f->cells[i].x);
+        ylo = fmin(ylo, f->cells[i].value);
+        yhi = fmax(yhi, f->cells[i].value);
+    }
+    fprintf(out, "triad = %.6g\npeak = %.6g\n", f->ceiling_gbs, f->ceiling_gflops);
+    fprintf(out, "xmin = %.6g\nxmax = %.6g\nymin = %.6g\nymax = %.6g\n", pow(10, floor(log10(xlo))),
+            pow(10, ceil(log10(xhi * 1.5))), pow(10, floor(log10(ylo))), pow(10, ceil(log10(yhi * 1.5))));
+    write_string_var(out, "peakwhy", f->ceiling_why);
+    write_label_points(out, f);
+    for (int r = 0; r < f->nrows; ++r) {
+        snprintf(name, sizeof name, "problem%d", r + 1);
+        write_string_var(out, name, f->rows[r]);
+    }
 }
 
 /* NAME.vars: what the script needs to know about the figure, loaded by the
@@ -142,13 +223,16 @@ static fb_status write_vars(const fb_figure *f, const fb_colour_map *colours, co
         out);
     snprintf(file, sizeof file, "%s.csv", f->name);
     write_string_var(out, "datafile", file);
-    write_string_var(out, "plottitle", f->title);
+    write_title_var(out, f->title);
     write_string_var(out, "xname", f->xlabel);
     write_string_var(out, "yname", f->ylabel);
     fprintf(out, "ncols = %d\nnrows = %d\n", f->ncols, f->nrows);
     /* cells resting on an unstable or contended record: speedup.gp draws them hatched */
     fprintf(out, "flagged = %d\n", f->kind == FB_FIG_SPEEDUP ? fb_figure_flagged(f) : 0);
+    fprintf(out, "cells = %d\n", f->ncells);
     if (fb_figure_has_series(f->kind)) write_colours(out, f, colours);
+    if (f->kind == FB_FIG_ROOFLINE) write_roofline_vars(out, f);
+    if (f->kind == FB_FIG_HEATMAP) fprintf(out, "blanks = %d\n", f->nrows * f->ncols - f->ncells);
     if (ferror(out)) FB_FAIL(FB_ERR_IO, "%s: write failed", path);
 fail:
     if (out && fclose(out) != 0 && status == FB_OK)

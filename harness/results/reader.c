@@ -3,10 +3,13 @@
  * share. */
 #include "reader.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../core/files.h"
 #include "results.h"
@@ -365,27 +368,134 @@ fail:
     return status;
 }
 
-fb_status fb_results_load(const char *path, fb_results_set **out)
+static fb_status set_new(const char *path, fb_results_set **out)
 {
     fb_status status = FB_OK;
     fb_results_set *set = NULL;
-    FILE *f = NULL;
-    *out = NULL;
     FB_ALLOC(set, 1, "results set");
     snprintf(set->path, sizeof set->path, "%s", path);
     set->header_of_run = json_object();
     set->stream_refs = json_object();
     if (!set->header_of_run || !set->stream_refs) FB_FAIL(FB_ERR_NOMEM, "out of host memory reading %s", path);
+    *out = set;
+    return FB_OK;
+fail:
+    fb_results_set_free(set);
+    return status;
+}
+
+/* Reads path's records into set, set->path naming it meanwhile (the
+ * messages of read_lines name the file they are about). An empty file is
+ * an error where it is the only one; beside others (a command of the run
+ * that stopped before writing) it is said and skipped. */
+static fb_status read_file(fb_results_set *set, const char *path, int only)
+{
+    fb_status status = FB_OK;
+    FILE *f = NULL;
+    const int before = set->nheaders + set->nrecords;
+    snprintf(set->path, sizeof set->path, "%s", path);
     FB_CHECK(fb_file_fopen_read(path, NULL, &f));
     FB_CHECK(read_lines(f, set));
-    if (set->nheaders == 0 && set->nrecords == 0) FB_FAIL(FB_ERR_INPUT, "%s: empty results file", path);
+    if (set->nheaders + set->nrecords == before && only) FB_FAIL(FB_ERR_INPUT, "%s: empty results file", path);
+    if (set->nheaders + set->nrecords == before) fprintf(stderr, "%s: empty results file: skipped\n", path);
+fail:
+    if (f) fclose(f);
+    return status;
+}
+
+fb_status fb_results_load(const char *path, fb_results_set **out)
+{
+    fb_status status = FB_OK;
+    fb_results_set *set = NULL;
+    *out = NULL;
+    FB_CHECK(set_new(path, &set));
+    FB_CHECK(read_file(set, path, 1));
     FB_CHECK(mark_superseded(set));
     *out = set;
     set = NULL;
 fail:
-    if (f) fclose(f);
     fb_results_set_free(set);
     return status;
+}
+
+static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static fb_status add_file_name(fb_results_set *set, const char *path)
+{
+    fb_status status = FB_OK;
+    char **grown = realloc(set->files, (size_t)(set->nfiles + 1) * sizeof *grown);
+    if (!grown) FB_FAIL(FB_ERR_NOMEM, "out of host memory listing %s", path);
+    set->files = grown;
+    if (!(set->files[set->nfiles] = strdup(path))) FB_FAIL(FB_ERR_NOMEM, "out of host memory listing %s", path);
+    set->nfiles++;
+fail:
+    return status;
+}
+
+/* The *.jsonl files of dir, in name order, added to set->files. */
+static fb_status add_folder(fb_results_set *set, const char *dir)
+{
+    fb_status status = FB_OK;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    const int first = set->nfiles;
+    char path[2048];
+    if (!d) FB_FAIL(FB_ERR_IO, "%s: cannot read the folder (%s)", dir, strerror(errno));
+    while ((e = readdir(d))) {
+        const size_t len = strlen(e->d_name);
+        if (len <= 6 || strcmp(e->d_name + len - 6, ".jsonl") != 0) continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        FB_CHECK(add_file_name(set, path));
+    }
+    if (set->nfiles == first) FB_FAIL(FB_ERR_INPUT, "%s: no results file (*.jsonl) in this folder", dir);
+    qsort(set->files + first, (size_t)(set->nfiles - first), sizeof *set->files, cmp_names);
+fail:
+    if (d) closedir(d);
+    return status;
+}
+
+static fb_status add_path(fb_results_set *set, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return add_folder(set, path);
+    return add_file_name(set, path);
+}
+
+fb_status fb_results_load_run(const char *const *paths, int n, fb_results_set **out)
+{
+    fb_status status = FB_OK;
+    fb_results_set *set = NULL;
+    *out = NULL;
+    FB_CHECK(set_new(paths[0], &set));
+    for (int i = 0; i < n; ++i)
+        FB_CHECK(add_path(set, paths[i]));
+    for (int i = 0; i < set->nfiles; ++i) {
+        const int from = set->nrecords;
+        FB_CHECK(read_file(set, set->files[i], set->nfiles == 1));
+        for (int r = from; r < set->nrecords; ++r)
+            set->records[r].file = i;
+    }
+    if (set->nheaders + set->nrecords == 0) FB_FAIL(FB_ERR_INPUT, "%s: every results file is empty", paths[0]);
+    if (n == 1 || set->nfiles == 1)
+        snprintf(set->path, sizeof set->path, "%s", paths[0]);
+    else
+        snprintf(set->path, sizeof set->path, "%s and %d more", paths[0], n - 1);
+    FB_CHECK(mark_superseded(set));
+    *out = set;
+    set = NULL;
+fail:
+    fb_results_set_free(set);
+    return status;
+}
+
+void fb_record_where(const fb_results_set *set, const fb_record *r, char *buf, size_t len)
+{
+    const char *file = set->nfiles > 1 ? set->files[r->file] : NULL;
+    const char *slash = file ? strrchr(file, '/') : NULL;
+    if (file)
+        snprintf(buf, len, "%s:%d", slash ? slash + 1 : file, r->line);
+    else
+        snprintf(buf, len, "%d", r->line);
 }
 
 void fb_results_set_free(fb_results_set *set)
@@ -404,6 +514,10 @@ void fb_results_set_free(fb_results_set *set)
     free(set->by_key);
     json_decref(set->header_of_run);
     json_decref(set->stream_refs);
+    json_decref(set->device_triad);
+    for (int i = 0; i < set->nfiles; ++i)
+        free(set->files[i]);
+    free(set->files);
     free(set);
 }
 
@@ -503,6 +617,10 @@ double fb_record_fraction(const fb_results_set *set, const fb_record *r)
 {
     double own = fb_json_num(r->json, "fraction_of_stream"), gbs = fb_json_num(r->json, "gbs");
     const char *key[3];
+    if (set->device_triad) {
+        const double triad = json_number_value(json_object_get(set->device_triad, fb_json_str(r->json, "device")));
+        return fb_record_usable(r) && gbs > 0 && triad > 0 ? gbs / triad : NAN;
+    }
     if (!isnan(own)) return own;
     if (!fb_record_usable(r) || !(gbs > 0)) return NAN;
     stream_ref_key(r, key);

@@ -20,6 +20,7 @@ typedef struct fb_record {
     json_t *json;         /* the measurement record (owned by the set) */
     const json_t *header; /* the header of its run; NULL if no header precedes it */
     int line;             /* 1-based line number in the file */
+    int file;             /* which of the set's files (files[file]); 0 for a set of one */
     char *key;            /* configuration key (fb_record_key) */
     double *samples;      /* stats.samples_s, seconds; NULL if none */
     int nsamples;
@@ -41,6 +42,14 @@ typedef struct fb_results_set {
      * index of the first usable stream triad (fb_record_fraction's reference). */
     json_t *header_of_run;
     json_t *stream_refs;
+    /* The files of a set loaded from several (fb_results_load_run), in
+     * load order; NULL, 0 for one file (path). */
+    char **files;
+    int nfiles;
+    /* device id -> the GB/s of the one stream triad every fraction of that
+     * device divides by (fb_run_triads_pick, results/triads.h); NULL: each
+     * record's own reference (its run's triad, or its stored one). */
+    json_t *device_triad;
     int headers_cap, records_cap; /* allocated lengths of headers and records */
 } fb_results_set;
 
@@ -53,6 +62,18 @@ typedef struct fb_results_set {
  * (polled once per line). Time and memory grow as the file's length
  * (n log n for finding superseded records). */
 fb_status fb_results_load(const char *path, fb_results_set **out);
+
+/* The results of one run of several commands as one set: each of
+ * paths[0 .. n-1] a results file or a folder, a folder standing for its
+ * *.jsonl files in name order. Records keep their file (fb_record.file,
+ * set->files) and line; superseding works across files as within one, in
+ * load order. set->path is the only path, or "FIRST and N more". A folder
+ * without a results file is FB_ERR_INPUT naming it. */
+fb_status fb_results_load_run(const char *const *paths, int n, fb_results_set **out);
+
+/* "FILE:LINE" of a record of a several-file set (the file's base name),
+ * "LINE" of one file's. */
+void fb_record_where(const fb_results_set *set, const fb_record *r, char *buf, size_t len);
 
 /* Parses one line's text as a record; used by the loader and the tests.
  * On failure the message is "PATH: line N: WHY". */
@@ -120,10 +141,11 @@ int fb_record_same_run_rounds(const json_t *a, const json_t *b);
  * taken over. */
 #define FB_SWEEP_MAX_ROUNDS 1000
 
-/* The record's fraction of the measured stream bandwidth: its own
- * "fraction_of_stream" if it has one, else its GB/s over the stream triad
- * GB/s measured in the same run on the same device and precision; NAN when
- * neither exists. */
+/* The record's fraction of the measured stream bandwidth: its GB/s over
+ * the device's triad where set->device_triad names one (a report's one
+ * triad per device); else its own "fraction_of_stream" if it has one, else
+ * its GB/s over the stream triad GB/s measured in the same run on the same
+ * device and precision; NAN when neither exists. */
 double fb_record_fraction(const fb_results_set *set, const fb_record *r);
 
 /* Host name of the record: its own "host" (a sweep's share), else its

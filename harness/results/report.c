@@ -11,22 +11,14 @@
 
 #include "figures.h"
 #include "quality.h"
+#include "report_run.h"
 #include "speedup.h"
 #include "../core/interrupt.h"
 #include "../core/json_index.h"
 
 static const char *str(const json_t *o, const char *path) { return fb_json_str(o, path); }
 
-/* Markdown table cells must not contain '|' or newlines. */
-static void cell(FILE *out, const char *text)
-{
-    fputs("| ", out);
-    for (const char *p = text; *p; ++p) {
-        if (*p == '|') fputc('\\', out);
-        fputc(*p == '\n' ? ' ' : *p, out);
-    }
-    fputc(' ', out);
-}
+static void cell(FILE *out, const char *text) { fb_md_cell(out, text); }
 
 static void bytes_text(double b, char *buf, size_t len)
 {
@@ -40,13 +32,7 @@ static void bytes_text(double b, char *buf, size_t len)
 
 /* A number as text, "-" when the record does not have it (a solver
  * record has no GFLOP/s; printing "nan" reads as a broken measurement). */
-static void number_text(double x, const char *fmt, char *buf, size_t len)
-{
-    if (isnan(x))
-        snprintf(buf, len, "-");
-    else
-        snprintf(buf, len, fmt, x);
-}
+static void number_text(double x, const char *fmt, char *buf, size_t len) { fb_md_number(x, fmt, buf, len); }
 
 /* Joules with a readable unit, "-" when the record has none. */
 static void joules_text(double j, char *buf, size_t len)
@@ -129,8 +115,8 @@ static void write_machine(const fb_results_set *set, FILE *out)
             str(h, "host.cpu"), fb_json_num(h, "host.logical_cpus"), llc, mem, fb_json_num(h, "host.omp_threads"));
     fprintf(out, "- flowbench %s (git %s), %s, flags `%s`\n", str(h, "build.flowbench_version"),
             str(h, "build.git_revision"), str(h, "build.compiler"), str(h, "build.flags"));
-    fprintf(out, "- runs in this file: %d, from %s to %s\n", set->nheaders, str(set->headers[0], "date"),
-            str(h, "date"));
+    fprintf(out, "- runs in %s: %d, from %s to %s\n", set->nfiles > 1 ? "these files" : "this file", set->nheaders,
+            str(set->headers[0], "date"), str(h, "date"));
     for (int i = 0; i + 1 < set->nheaders; ++i)
         if (strcmp(str(set->headers[i], "host.cpu"), str(h, "host.cpu")) != 0)
             fprintf(out, "- note: run %s ran on another CPU (%s)\n", str(set->headers[i], "run_id"),
@@ -154,26 +140,28 @@ fail:
 }
 
 /* "DEVICE (line N)" and the record's verdict, as a side of a reason. */
-static fb_speedup_side record_side(const fb_record *r, char *id, size_t len)
+static fb_speedup_side record_side(const fb_results_set *set, const fb_record *r, char *id, size_t len)
 {
     fb_speedup_side side = {.id = id};
-    snprintf(id, len, "%s (line %d)", str(r->json, "device"), r->line);
+    char where[160];
+    fb_record_where(set, r, where, sizeof where);
+    snprintf(id, len, "%.64s (%s%.80s)", str(r->json, "device"), set->nfiles > 1 ? "" : "line ", where);
     side.quality = fb_json_quality(r->json, &side.why);
     return side;
 }
 
 /* Why a cell is no figure to trust: its records' verdicts, the OpenMP
  * baseline's first (results/speedup.h words them as solve --compare does). */
-static void cell_why(const fb_cell *x, char *buf, size_t len)
+static void cell_why(const fb_results_set *set, const fb_cell *x, char *buf, size_t len)
 {
     char a[160], b[160];
     buf[0] = '\0';
     if (x->base) {
-        const fb_speedup_side side = record_side(x->base, a, sizeof a);
+        const fb_speedup_side side = record_side(set, x->base, a, sizeof a);
         fb_speedup_side_why(&side, buf, len);
     }
     if (x->rec) {
-        const fb_speedup_side side = record_side(x->rec, b, sizeof b);
+        const fb_speedup_side side = record_side(set, x->rec, b, sizeof b);
         fb_speedup_side_why(&side, buf, len);
     }
 }
@@ -183,7 +171,7 @@ static int same_records(const fb_cell *a, const fb_cell *b) { return a->rec == b
 /* Under a table: each cell flagged FB_SPEEDUP_FLAG with the reason, once
  * per record (pair); named by its row alone where the row's other cells
  * rest on the same records (a backend's time split). */
-static void write_cell_notes(const fb_figure *f, FILE *out)
+static void write_cell_notes(const fb_results_set *set, const fb_figure *f, FILE *out)
 {
     char why[1100];
     int n = 0;
@@ -199,7 +187,7 @@ static void write_cell_notes(const fb_figure *f, FILE *out)
         if (!n++)
             fprintf(out, "\n%s: not a figure to trust (samples spread, or other work took the CPUs):\n\n",
                     FB_SPEEDUP_FLAG);
-        cell_why(x, why, sizeof why);
+        cell_why(set, x, why, sizeof why);
         fprintf(out, "- %s%s%s: %s\n", f->rows[x->row], row_shares ? "" : ", ", row_shares ? "" : f->cols[x->col], why);
     }
 }
@@ -207,7 +195,8 @@ static void write_cell_notes(const fb_figure *f, FILE *out)
 /* A figure's table as markdown: rows x columns, values with `fmt`, a
  * value resting on an unstable or contended record flagged
  * FB_SPEEDUP_FLAG, with the reasons under the table. */
-static fb_status write_table(const fb_figure *f, const char *corner, const char *fmt, FILE *out)
+static fb_status write_table(const fb_results_set *set, const fb_figure *f, const char *corner, const char *fmt,
+                             FILE *out)
 {
     fb_status status = FB_OK;
     int *grid = NULL;
@@ -232,7 +221,7 @@ static fb_status write_table(const fb_figure *f, const char *corner, const char 
         }
         fputs("|\n", out);
     }
-    write_cell_notes(f, out);
+    write_cell_notes(set, f, out);
 fail:
     free(grid);
     return status;
@@ -262,7 +251,7 @@ static fb_status write_figure_tables(const fb_results_set *set, fb_figure_kind k
                      "median time step (the per-step speedup: both definitions under \"Solver speedup\" below).\n");
     if (list.n == 0) fprintf(out, "\nNone in this file (%s).\n", fb_figure_missing(kind));
     for (int i = 0; i < list.n; ++i)
-        FB_CHECK(write_table(&list.f[i], corner, fmt, out));
+        FB_CHECK(write_table(set, &list.f[i], corner, fmt, out));
 fail:
     fb_figure_list_free(&list);
     return status;
@@ -279,6 +268,7 @@ static fb_status best_per_matrix(const fb_results_set *set, const fb_record ***b
     for (int i = 0; i < set->nrecords; ++i) {
         const fb_record *r = &set->records[i];
         if (r->superseded || !fb_record_usable(r) || !*fb_record_matrix(r)) continue;
+        if (strcmp(str(r->json, "benchmark"), "spmv") != 0) continue; /* grids and the solver have sections */
         const char *key[] = {fb_record_matrix(r), str(r->json, "device"), str(r->json, "precision")};
         long long k = fb_json_index_int(slots, key, 3);
         if (k < 0) {
@@ -314,14 +304,14 @@ static fb_status write_best(const fb_results_set *set, FILE *out)
     int n = 0, flagged = 0;
     char params[512], v[7][64], device[256], kernel[160];
     FB_CHECK(best_per_matrix(set, &best, &n));
-    fprintf(out, "\n## Best variant per matrix\n\n");
+    fprintf(out, "\n## Best variant per matrix (SpMV)\n\n");
     if (n == 0)
-        fprintf(out, "No records with a matrix in this file.\n");
+        fprintf(out, "No SpMV records in this run (`flowbench spmv`, scripts/spmv-study.sh).\n");
     else
         fprintf(
             out,
             "| matrix | device | precision | kernel | settings | median time | spread | GFLOP/s | GB/s | fraction of "
-            "stream | energy per run | GFLOP/J |\n"
+            "triad | energy per run | GFLOP/J |\n"
             "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (int i = 0; i < n; ++i) {
         const json_t *j = best[i]->json;
@@ -361,11 +351,11 @@ fail:
     return status;
 }
 
-static void write_record_row(const fb_record *r, const char *what, FILE *out)
+static void write_record_row(const fb_results_set *set, const fb_record *r, const char *what, FILE *out)
 {
-    char label[1024], line[16];
+    char label[1024], line[1100];
     fb_record_label(r, label, sizeof label);
-    snprintf(line, sizeof line, "%d", r->line);
+    fb_record_where(set, r, line, sizeof line);
     cell(out, line);
     cell(out, label);
     cell(out, what);
@@ -379,7 +369,7 @@ static void write_record_row(const fb_record *r, const char *what, FILE *out)
 /* The latest usable records whose samples cannot be trusted, with why. */
 static void write_quality(const fb_results_set *set, FILE *out)
 {
-    char label[1024], line[16];
+    char label[1024], line[1100];
     int n = 0;
     fprintf(out, "\n## Unstable or contended measurements\n\n");
     for (int i = 0; i < set->nrecords; ++i) {
@@ -388,10 +378,10 @@ static void write_quality(const fb_results_set *set, FILE *out)
         if (r->superseded || !fb_record_usable(r)) continue;
         const fb_quality q = fb_json_quality(r->json, &why);
         if (!fb_quality_flagged(q)) continue;
-        if (!n++) fprintf(out, "| line | configuration | quality | why |\n|---:|---|---|---|\n");
+        if (!n++) fprintf(out, "| where | configuration | quality | why |\n|---:|---|---|---|\n");
         if (n > QUALITY_ROWS_MAX) continue;
         fb_record_label(r, label, sizeof label);
-        snprintf(line, sizeof line, "%d", r->line);
+        fb_record_where(set, r, line, sizeof line);
         cell(out, line);
         cell(out, label);
         cell(out, fb_quality_name(q));
@@ -423,7 +413,9 @@ static int better_side(const fb_record *a, const fb_record *b)
 static void solver_backend(const fb_record *r, char *buf, size_t len)
 {
     const double ranks = fb_json_num(r->json, "mpi.ranks");
-    snprintf(buf, len, "%s %.40s", str(r->json, "device"), str(r->json, "device_name"));
+    char name[64];
+    fb_short_name(str(r->json, "device_name"), 40, name, sizeof name);
+    snprintf(buf, len, "%s %s", str(r->json, "device"), name);
     if (ranks > 1) snprintf(buf + strlen(buf), len - strlen(buf), " x %.0f ranks", ranks);
 }
 
@@ -462,15 +454,16 @@ fail:
 }
 
 /* One row: problem, backend, both sides' times, both speedups. */
-static void write_solver_speedup_row(const fb_record *base, const fb_record *run, fb_speedup *sp, FILE *out)
+static void write_solver_speedup_row(const fb_results_set *set, const fb_record *base, const fb_record *run,
+                                     fb_speedup *sp, FILE *out)
 {
     char backend[256], v[6][48], a[160], b[160];
     fb_speedup_side bs, rs;
     fb_speedup_side_of_record(base->json, &bs);
     fb_speedup_side_of_record(run->json, &rs);
     bs.id = a, rs.id = b;
-    snprintf(a, sizeof a, "%s (line %d)", str(base->json, "device"), base->line);
-    snprintf(b, sizeof b, "%s (line %d)", str(run->json, "device"), run->line);
+    record_side(set, base, a, sizeof a);
+    record_side(set, run, b, sizeof b);
     fb_speedup_of(&bs, &rs, sp);
     solver_backend(run, backend, sizeof backend);
     number_text(1e3 * rs.step_s, "%.4g", v[0], sizeof v[0]);
@@ -513,7 +506,7 @@ static fb_status write_solver_speedup(const fb_results_set *set, FILE *out)
                     "neither): as `solve --compare` prints them (docs/solver.md).\n\n"
                     "| problem | backend | step ms | run s | OpenMP step ms | OpenMP run s | per step | total |\n"
                     "|---|---|---:|---:|---:|---:|---:|---:|\n");
-        write_solver_speedup_row(&set->records[b], &set->records[r], &sp, out);
+        write_solver_speedup_row(set, &set->records[b], &set->records[r], &sp, out);
         throttled |= sp.throttled;
         snprintf(note, sizeof note, "- %s, %s: %s", fb_record_matrix(&set->records[r]), key[1], sp.why);
         if (!sp.trusted) json_array_append_new(notes, json_string(note));
@@ -542,9 +535,9 @@ static void write_failures(const fb_results_set *set, FILE *out)
     for (int i = 0; i < set->nrecords; ++i) {
         const fb_record *r = &set->records[i];
         if (r->superseded || fb_record_usable(r) || fb_record_expected(r)) continue;
-        if (!n++) fprintf(out, "| line | configuration | status |\n|---:|---|---|\n");
+        if (!n++) fprintf(out, "| where | configuration | status |\n|---:|---|---|\n");
         fb_record_failure(r, why, sizeof why);
-        write_record_row(r, why, out);
+        write_record_row(set, r, why, out);
     }
     if (!n) fprintf(out, "None: every measurement ran and passed its check.\n");
 }
@@ -594,14 +587,14 @@ static void write_validation(const fb_results_set *set, FILE *out)
         const char *k;
         json_t *v;
         if (r->superseded || !json_is_object(val)) continue;
-        if (!n++) fprintf(out, "| line | configuration | validation |\n|---:|---|---|\n");
+        if (!n++) fprintf(out, "| where | configuration | validation |\n|---:|---|---|\n");
         json_object_foreach((json_t *)val, k, v)
         {
             size_t len = strlen(figures);
             number_text(json_is_number(v) ? json_number_value(v) : NAN, "%.4g", num, sizeof num);
             snprintf(figures + len, sizeof figures - len, "%s%s %s", len ? ", " : "", k, num);
         }
-        write_record_row(r, figures, out);
+        write_record_row(set, r, figures, out);
     }
     if (!n) fprintf(out, "No solver records with validation figures in this file.\n");
 }
@@ -676,22 +669,30 @@ static fb_status not_interrupted(void)
     return fb_interrupted ? fb_error_set(FB_ERR_INTERRUPTED, __FILE__, __LINE__, "interrupted") : FB_OK;
 }
 
-fb_status fb_report_write(const fb_results_set *set, const fb_report_options *opt, FILE *out)
+fb_status fb_report_write(fb_results_set *set, const fb_report_options *opt, FILE *out)
 {
     fb_status status = FB_OK;
+    fb_triads triads = {0};
+    FB_CHECK(fb_triads_pick(set, &triads)); /* before any fraction is written */
     fprintf(out, "# flowbench report: %s\n", set->path);
+    fb_report_files(set, out);
     if (set->nheaders)
         write_machine(set, out);
     else
         fprintf(out, "\nThis file has no header record: the machine is unknown.\n");
-    FB_CHECK(write_figure_tables(set, FB_FIG_STREAM, "Stream bandwidth (GB/s, median)", "kernel", "%.2f", out));
+    fb_report_triads(set, &triads, out);
     FB_CHECK(not_interrupted());
     FB_CHECK(write_best(set, out));
     FB_CHECK(write_figure_tables(set, FB_FIG_SPEEDUP, "Speedup over OpenMP (OpenMP time / device time)", "problem",
                                  "%.2fx", out));
+    fb_report_grids(set, out);
+    FB_CHECK(fb_report_solver(set, out));
     FB_CHECK(write_solver_speedup(set, out));
     FB_CHECK(write_figure_tables(set, FB_FIG_STEPS, "Solver time split per backend (seconds, the paper's Tables 5-6)",
                                  "backend", "%.4f", out));
+    FB_CHECK(fb_report_sweeps(set, out));
+    fb_report_tuning(set, out);
+    fb_report_environment(set, out);
     FB_CHECK(write_figure_tables(set, FB_FIG_ENERGY, "Energy: GB/s beside GFLOP/J per kernel (best settings each)",
                                  "kernel", "%.4g", out));
     FB_CHECK(write_figure_tables(set, FB_FIG_ENERGY_STEPS, "Solver energy per time step per backend (joules)",
@@ -704,5 +705,6 @@ fb_status fb_report_write(const fb_results_set *set, const fb_report_options *op
     FB_CHECK(not_interrupted());
     if (opt->plots_dir) FB_CHECK(write_plots(set, opt, out));
 fail:
+    fb_triads_free(&triads);
     return status;
 }

@@ -13,7 +13,7 @@
 #     copy of the folder moved elsewhere (with its scripts/);
 #  1c. records that are unstable or contended beside stable ones: a
 #     speedup resting on one is no solid bar (its own column, drawn
-#     hatched), a roofline bar of one stands in a marked row;
+#     hatched), a fraction-of-triad bar of one stands in a marked row;
 #  2. on a real stream run: the stream bars (and, with OpenCL, speedup bars
 #     over OpenMP) are drawn, and the types without data say so in one line;
 #  3. replot.sh redraws the figures from the tables alone;
@@ -48,6 +48,8 @@ check_names() { # DIR: every figure's name says its precision, and none is anoth
 series_of() { # TABLE: the series labels of a figure's table, one a line, in column order
   if head -1 "$1" | grep -q '^ratio,'; then
     sed -n 's/^ratio,//p' "$1"
+  elif head -1 "$1" | grep -q ' gflops$'; then # a roofline: each kernel's intensity and GFLOP/s
+    head -1 "$1" | tr ',' '\n' | tail -n +2 | awk 'NR % 2 == 1'
   elif head -1 "$1" | grep -q ' lo,'; then
     head -1 "$1" | tr ',' '\n' | tail -n +2 | awk 'NR % 3 == 1'
   else # a speedup's untrusted columns are its devices' again, drawn hatched in their colours
@@ -83,7 +85,7 @@ check_figures() { # DIR KIND...: at least one valid PNG and SVG per kind, and no
 echo "== 1. constructed sweep (test data)"
 "$bin" plot "$src/tests/data/results/constructed-sweep.jsonl" --out "$dir/constructed" --scripts "$src/plots" \
   | tee "$dir/constructed.txt"
-check_figures "$dir/constructed" stream speedup heatmap blockshape variants roofline profile
+check_figures "$dir/constructed" stream speedup heatmap blockshape variants fraction profile
 check_colours "$dir/constructed"
 ! ls "$dir"/constructed/heatmap-heat-jacobi-* > /dev/null 2>&1 || fail "3 block shapes on a 3 x 3 grid drawn as a heat map"
 grep -q 'WORKGROUP_SIZE_BITS' "$dir"/constructed/heatmap-csr-multirow-opencl-0.0-double-ahmed.csv || fail "heat map axes"
@@ -91,7 +93,7 @@ grep -q 'WORKGROUP_SIZE_BITS' "$dir"/constructed/heatmap-csr-multirow-opencl-0.0
 echo "== 1a. names of a standard-suite-like run: precision and case, no numbers"
 "$bin" plot "$src/tests/data/results/constructed-standard.jsonl" --out "$dir/standard" --scripts "$src/plots" \
   > "$dir/standard.txt"
-check_figures "$dir/standard" stream speedup heatmap blockshape variants roofline profile
+check_figures "$dir/standard" stream speedup heatmap blockshape variants fraction profile
 check_names "$dir/standard"
 for prec in double single; do
   for case_ in csr occupancy; do
@@ -109,13 +111,13 @@ used=$(grep -o '"$scripts/[a-z]*.gp"' "$dir/constructed/replot.sh" | sort -u | w
 cp -r "$dir/constructed" "$dir/moved"
 rm "$dir"/moved/*.png "$dir"/moved/*.svg
 (cd / && sh "$dir/moved/replot.sh") > "$dir/moved.txt" 2>&1 || { cat "$dir/moved.txt"; fail "replot.sh failed in a moved folder"; }
-check_figures "$dir/moved" stream speedup heatmap blockshape variants roofline profile
+check_figures "$dir/moved" stream speedup heatmap blockshape variants fraction profile
 [ "$(ls "$dir"/moved/*.png | wc -l)" -eq "$(ls "$dir"/constructed/*.png | wc -l)" ] || fail "replot.sh redrew fewer figures"
 
-echo "== 1c. unstable and contended records: hatched speedup bars, marked roofline rows"
+echo "== 1c. unstable and contended records: hatched speedup bars, marked fraction-of-triad rows"
 "$bin" plot "$src/tests/data/results/constructed-quality.jsonl" --out "$dir/quality" --scripts "$src/plots" \
   > "$dir/quality.txt"
-check_figures "$dir/quality" speedup roofline
+check_figures "$dir/quality" speedup fraction
 check_colours "$dir/quality"
 gpu='opencl:0.0 Constructed GPU (constructed test data)'
 [ "$(cat "$dir/quality/speedup-spmv-double.csv")" = "label,$gpu,$gpu (unstable or contended)
@@ -127,11 +129,12 @@ grep -q '^cavity-l1,NaN,16$' "$dir/quality/speedup-solve-double.csv" || fail "th
 grep -qx 'flagged = 0' "$dir/quality/speedup-stream-double-n10000000.vars" || fail "stable stream speedups flagged"
 [ "$(head -1 "$dir/quality/speedup-stream-double-n10000000.csv")" = "label,$gpu" ] ||
   fail "a speedup table with no untrusted cell changed its columns"
-grep -q '^cavity-L2 (unstable),' "$dir/quality/roofline-spmv-opencl-0.0-double.csv" || fail "roofline: unstable row"
-grep -q '^ahmed (contended),' "$dir/quality/roofline-spmv-openmp-0-double.csv" || fail "roofline: contended row"
-grep -q '^cavity-L2,' "$dir/quality/roofline-spmv-openmp-0-double.csv" || fail "roofline: a stable row got marked"
-grep -q "unstable or contended: not a figure to trust" "$dir/quality/roofline-spmv-opencl-0.0-double.vars" ||
-  fail "roofline title does not say what the mark means"
+grep -q '^cavity-L2 (unstable),' "$dir/quality/fraction-spmv-opencl-0.0-double.csv" || fail "fraction: unstable row"
+grep -q '^ahmed (contended),' "$dir/quality/fraction-spmv-openmp-0-double.csv" || fail "fraction: contended row"
+grep -q '^cavity-L2,' "$dir/quality/fraction-spmv-openmp-0-double.csv" || fail "fraction: a stable row got marked"
+# a long title is written in lines (titlepart1, titlepart2, ...): read it whole
+sed -n "s/^titlepart[0-9]* = '\(.*\)'$/\1/p" "$dir/quality/fraction-spmv-opencl-0.0-double.vars" | tr '\n' ' ' |
+  grep -q "unstable or contended: not a figure to trust" || fail "the fraction figure's title does not say what the mark means"
 grep -q "unstable or contended (not a figure to trust)" "$src/plots/speedup.gp" || fail "speedup.gp has no key entry"
 
 echo "== 2. real stream run"
@@ -156,7 +159,7 @@ check_figures "$dir/real" stream
 echo "== 4. H100 reference run"
 ref=$(ls "$src"/results/reference/h100-*/results.jsonl | head -n 1)
 "$bin" plot "$ref" --out "$dir/h100" --scripts "$src/plots" > "$dir/h100.txt"
-check_figures "$dir/h100" variants roofline speedup heatmap
+check_figures "$dir/h100" variants fraction roofline speedup heatmap
 for d in cuda-0 opencl-0.0; do
   [ -e "$dir/h100/variants-spmv-$d-double.png" ] || fail "no variants figure for $d"
 done

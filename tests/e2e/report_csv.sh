@@ -119,8 +119,10 @@ FLOWBENCH_STREAM_CACHE=$work/stream.json "$bin" spmv --matrix gen:cube:6 --kerne
   --stream-size 1000000 "${quick[@]}" --out "$r2" > /dev/null 2>&1 || fail "spmv with a stream reference"
 jq -e 'select(.benchmark == "spmv") | .cache_resident == true' "$r2" > /dev/null ||
   fail "gen:cube:6 is not recorded as cache resident"
-# a record above the triad, not cache resident
-jq -c 'select(.benchmark == "spmv") | .cache_resident = false | .fraction_of_stream = 1.7 | .params.WG_SIZE = 64
+# a record above the triad, not cache resident (the report divides by the device's one triad: here the
+# one the records carry)
+jq -c 'select(.benchmark == "spmv") | .cache_resident = false | .gbs = .stream_gbs * 1.7 | .fraction_of_stream = 1.7
+       | .params.WG_SIZE = 64
        | del(.roofline_note) | .matrix.name = "above" | .matrix.hash = "0000000000000001"' "$r2" >> "$r2"
 "$bin" report "$r2" > "$work/report2.md"
 best=$(section "Best variant per matrix" "$work/report2.md")

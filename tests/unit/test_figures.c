@@ -16,6 +16,7 @@
 
 #include "core/contention.h"
 #include "results/colours.h"
+#include "results/triads.h"
 #include "results/figures.h"
 #include "results/plot.h"
 #include "results/reader.h"
@@ -244,7 +245,7 @@ static void test_roofline_marks_cache_resident_rows(void **state)
     results_add(&rf, (rec){.kernel = "a", .matrix = "small", .median_s = 1e-5, .cache_resident = 1});
     results_add(&rf, (rec){.kernel = "a", .matrix = "large", .median_s = 2e-3});
     fb_results_set *set = results_load(&rf);
-    assert_int_equal(fb_figures_collect(set, FB_FIG_ROOFLINE, &list), FB_OK);
+    assert_int_equal(fb_figures_collect(set, FB_FIG_FRACTION, &list), FB_OK);
     assert_int_equal(list.n, 1);
     assert_int_equal(list.f[0].nrows, 2);
     assert_string_equal(list.f[0].rows[0], "small (cache resident)");
@@ -353,7 +354,7 @@ static void test_roofline_marks_untrusted_rows(void **state)
                            .median_s = 1e-3,
                            .extra = "\"environment\":{\"contended\":true,\"contended_why\":\"steal\"}"});
     fb_results_set *set = results_load(&rf);
-    assert_int_equal(fb_figures_collect(set, FB_FIG_ROOFLINE, &list), FB_OK);
+    assert_int_equal(fb_figures_collect(set, FB_FIG_FRACTION, &list), FB_OK);
     assert_int_equal(list.n, 1);
     const fb_figure *f = &list.f[0];
     assert_int_equal(f->nrows, 3);
@@ -463,7 +464,7 @@ static void test_colours_one_per_label(void **state)
     results_add(&rf, (rec){.kernel = "c", .device = "openmp:0", .matrix = "m1", .median_s = 3e-3});
     fb_results_set *set = results_load(&rf);
     assert_int_equal(fb_figures_collect(set, FB_FIG_VARIANTS, &lists[0]), FB_OK);
-    assert_int_equal(fb_figures_collect(set, FB_FIG_ROOFLINE, &lists[1]), FB_OK);
+    assert_int_equal(fb_figures_collect(set, FB_FIG_FRACTION, &lists[1]), FB_OK);
     assert_int_equal(lists[0].n, 2); /* one per device */
     assert_int_equal(fb_colour_map_build(lists, 2, &map), FB_OK);
     assert_int_equal(map.n, 3);
@@ -479,13 +480,82 @@ static void test_colours_one_per_label(void **state)
                 }
         }
     assert_non_null(first);
-    /* sorted label order: a, b, c take the palette's first three */
+    /* the first label in sorted order takes the palette's first; the others the farthest from it */
     assert_string_equal(fb_colour_of(&map, "a", x), "#1f77b4");
-    assert_string_equal(fb_colour_of(&map, "c", x), "#2ca02c");
+    assert_true(fb_colour_distance(fb_colour_of(&map, "a", x), fb_colour_of(&map, "c", y)) > 50);
     fb_colour_map_free(&map);
     fb_figure_list_free(&lists[0]);
     fb_figure_list_free(&lists[1]);
     fb_results_set_free(set);
+}
+
+/* One triad per device (issue 36): the stream command's triad before a
+ * sweep's, though the sweep's array is larger and its figure other; a
+ * device no stream record measured takes the triad its record carries;
+ * every fraction then divides by the device's one, not by the record's
+ * own fraction_of_stream. */
+static void test_one_triad_per_device(void **state)
+{
+    (void)state;
+    results_file rf;
+    fb_triads t;
+    results_begin(&rf, "triads", "host");
+    results_add(&rf, (rec){.benchmark = "stream",
+                           .kernel = "triad",
+                           .device = "openmp:0",
+                           .suite = "quick",
+                           .params = "{\"n\":1000000}",
+                           .median_s = 1e-3});
+    results_add(&rf, (rec){.benchmark = "stream",
+                           .kernel = "triad",
+                           .device = "openmp:0",
+                           .params = "{\"n\":100000}",
+                           .median_s = 2e-3});
+    results_add(
+        &rf,
+        (rec){.kernel = "a", .device = "openmp:0", .matrix = "m1", .median_s = 4e-3, .extra = "\"stream_gbs\":99"});
+    results_add(
+        &rf,
+        (rec){.kernel = "a", .device = "opencl:0.0", .matrix = "m1", .median_s = 1e-3, .extra = "\"stream_gbs\":50"});
+    fb_results_set *set = results_load(&rf);
+    assert_int_equal(fb_triads_pick(set, &t), FB_OK);
+    assert_int_equal(t.n, 2);
+    const fb_device_triad *omp = fb_triads_find(&t, "openmp:0"), *gpu = fb_triads_find(&t, "opencl:0.0");
+    assert_non_null(omp);
+    assert_non_null(gpu);
+    assert_float_equal(omp->gbs, 1.2e7 / 2e-3 / 1e9, 1e-9); /* the stream command's, not the sweep's 12 GB/s */
+    assert_ptr_equal(omp->rec, &set->records[1]);
+    assert_int_equal(omp->others, 2); /* the sweep's triad and the 99 the spmv record carries */
+    assert_null(gpu->rec);
+    assert_float_equal(gpu->gbs, 50, 1e-9);
+    assert_float_equal(fb_record_fraction(set, &set->records[2]), (1.2e7 / 4e-3 / 1e9) / omp->gbs, 1e-9);
+    assert_float_equal(fb_record_fraction(set, &set->records[3]), (1.2e7 / 1e-3 / 1e9) / 50, 1e-9);
+    fb_triads_free(&t);
+    fb_results_set_free(set);
+}
+
+/* A figure of 16 series (SpMV's kernels and peers of a default run): no
+ * two of its colours look alike. The palette taken in label order gave
+ * csr-merge and peer:graphblas two browns, sell and bcsr-warp two
+ * purples (issue 36). */
+static void test_colours_of_one_figure_stand_apart(void **state)
+{
+    (void)state;
+    static const char *const kernels[] = {"bcsr",          "bcsr-lanes", "bcsr-soa",       "bcsr-vector",
+                                          "bcsr-warp",     "csr-merge",  "csr-multirow",   "csr-scalar",
+                                          "csr-vector",    "sell",       "peer:graphblas", "peer:viennacl",
+                                          "peer:clsparse", "auto",       "heat-jacobi",    "fv-gather"};
+    char *labels[16], a[8], b[8];
+    fb_figure figure = {.kind = FB_FIG_VARIANTS, .cols = labels, .ncols = 16};
+    fb_figure_list list = {&figure, 1, NULL, 0};
+    fb_colour_map map;
+    for (int i = 0; i < 16; ++i)
+        labels[i] = (char *)kernels[i];
+    assert_int_equal(fb_colour_map_build(&list, 1, &map), FB_OK);
+    for (int i = 0; i < 16; ++i)
+        for (int j = i + 1; j < 16; ++j)
+            assert_true(fb_colour_distance(fb_colour_of(&map, labels[i], a), fb_colour_of(&map, labels[j], b)) > 12);
+    fb_colour_map_free(&map);
 }
 
 /* More labels than the palette (40, in figures of 10 overlapping by 5):
@@ -548,6 +618,8 @@ int main(void)
         cmocka_unit_test(test_speedup_table_unchanged_when_stable),
         cmocka_unit_test(test_best_cell_prefers_stable_records),
         cmocka_unit_test(test_roofline_marks_untrusted_rows),
+        cmocka_unit_test(test_colours_of_one_figure_stand_apart),
+        cmocka_unit_test(test_one_triad_per_device),
         cmocka_unit_test(test_names_say_precision_and_case),
         cmocka_unit_test(test_scaling_lines_over_ranks),
         cmocka_unit_test(test_colours_one_per_label),

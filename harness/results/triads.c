@@ -1,0 +1,154 @@
+/* triads.c - one stream triad per device (triads.h). */
+#include "triads.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *str(const fb_record *r, const char *path) { return fb_json_str(r->json, path); }
+
+static int is_triad(const fb_record *r)
+{
+    return !r->superseded && fb_record_usable(r) && strcmp(str(r, "benchmark"), "stream") == 0 &&
+           strcmp(str(r, "kernel"), "triad") == 0 && fb_json_num(r->json, "gbs") > 0;
+}
+
+/* Whether triad a is to be the device's rather than b (b may be NULL):
+ * the stream command's, then double, then the larger array, then the later. */
+static int triad_better(const fb_record *a, const fb_record *b)
+{
+    if (!b) return 1;
+    const int sa = !json_object_get(a->json, "suite"), sb = !json_object_get(b->json, "suite");
+    if (sa != sb) return sa;
+    const int da = !strcmp(str(a, "precision"), "double"), db = !strcmp(str(b, "precision"), "double");
+    if (da != db) return da;
+    const double na = fb_json_num(a->json, "params.n"), nb = fb_json_num(b->json, "params.n");
+    if (na != nb) return na > nb;
+    return 1; /* records come in load order: the later wins */
+}
+
+/* The device's entry, added when new; NULL when out of memory. Devices
+ * are few: a linear search, and the array grown one at a time. */
+static fb_device_triad *entry_of(fb_triads *t, const fb_record *r)
+{
+    const char *device = str(r, "device");
+    for (int i = 0; i < t->n; ++i)
+        if (!strcmp(t->t[i].device, device)) return &t->t[i];
+    fb_device_triad *grown = realloc(t->t, (size_t)(t->n + 1) * sizeof *grown);
+    if (!grown) return NULL;
+    t->t = grown;
+    fb_device_triad *e = &t->t[t->n++];
+    memset(e, 0, sizeof *e);
+    snprintf(e->device, sizeof e->device, "%s", device);
+    snprintf(e->device_name, sizeof e->device_name, "%s", str(r, "device_name"));
+    e->others_min = INFINITY;
+    e->others_max = -INFINITY;
+    return e;
+}
+
+static void note_value(fb_device_triad *e, double gbs)
+{
+    char key[32];
+    snprintf(key, sizeof key, "%.6g", gbs);
+    if (!e->values) e->values = json_object();
+    if (e->values) json_object_set_new(e->values, key, json_real(gbs));
+}
+
+/* The distinct figures other than the one taken. */
+static void count_others(fb_device_triad *e)
+{
+    const char *key;
+    json_t *v;
+    char taken[32];
+    snprintf(taken, sizeof taken, "%.6g", e->gbs);
+    json_object_foreach(e->values, key, v)
+    {
+        if (!strcmp(key, taken)) continue;
+        e->others++;
+        e->others_min = fmin(e->others_min, json_number_value(v));
+        e->others_max = fmax(e->others_max, json_number_value(v));
+    }
+}
+
+/* Pass 1: the measured triads, the best kept, the rest counted. */
+static fb_status pick_measured(const fb_results_set *set, fb_triads *t)
+{
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        if (!is_triad(r)) continue;
+        fb_device_triad *e = entry_of(t, r);
+        if (!e) return fb_error_set(FB_ERR_NOMEM, __FILE__, __LINE__, "out of host memory picking the triads");
+        note_value(e, fb_json_num(r->json, "gbs"));
+        if (!triad_better(r, e->rec)) continue;
+        e->rec = r;
+        e->gbs = fb_json_num(r->json, "gbs");
+    }
+    return FB_OK;
+}
+
+/* Pass 2: a device no stream record measured takes the triad its latest
+ * record carries; every carried figure is noted. */
+static fb_status pick_carried(const fb_results_set *set, fb_triads *t)
+{
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        const double carried = fb_json_num(r->json, "stream_gbs");
+        if (r->superseded || !(carried > 0)) continue;
+        fb_device_triad *e = entry_of(t, r);
+        if (!e) return fb_error_set(FB_ERR_NOMEM, __FILE__, __LINE__, "out of host memory picking the triads");
+        note_value(e, carried);
+        if (e->rec) continue;
+        e->carrier = r;
+        e->gbs = carried;
+    }
+    return FB_OK;
+}
+
+static void describe(const fb_results_set *set, fb_device_triad *e)
+{
+    char where[160];
+    const fb_record *r = e->rec ? e->rec : e->carrier;
+    fb_record_where(set, r, where, sizeof where);
+    if (e->rec)
+        snprintf(e->source, sizeof e->source, "%s triad, %s%.160s, %.16s, n = %.0f",
+                 json_object_get(r->json, "suite") ? "sweep's" : "stream", set->nfiles > 1 ? "" : "line ", where,
+                 str(r, "precision"), fb_json_num(r->json, "params.n"));
+    else
+        snprintf(e->source, sizeof e->source, "carried by %.32s %s%.160s (%.32s: %.200s)", str(r, "benchmark"),
+                 set->nfiles > 1 ? "" : "line ", where,
+                 *str(r, "stream_reference.source") ? str(r, "stream_reference.source") : "no stream record",
+                 *str(r, "stream_reference.file") ? str(r, "stream_reference.file") : "its own run");
+}
+
+fb_status fb_triads_pick(fb_results_set *set, fb_triads *out)
+{
+    fb_status status = FB_OK;
+    memset(out, 0, sizeof *out);
+    FB_CHECK(pick_measured(set, out));
+    FB_CHECK(pick_carried(set, out));
+    json_decref(set->device_triad);
+    if (!(set->device_triad = json_object())) FB_FAIL(FB_ERR_NOMEM, "out of host memory picking the triads");
+    for (int i = 0; i < out->n; ++i) {
+        describe(set, &out->t[i]);
+        count_others(&out->t[i]);
+        if (json_object_set_new(set->device_triad, out->t[i].device, json_real(out->t[i].gbs)))
+            FB_FAIL(FB_ERR_NOMEM, "out of host memory picking the triads");
+    }
+fail:
+    return status;
+}
+
+const fb_device_triad *fb_triads_find(const fb_triads *t, const char *device)
+{
+    for (int i = 0; i < t->n; ++i)
+        if (!strcmp(t->t[i].device, device)) return &t->t[i];
+    return NULL;
+}
+
+void fb_triads_free(fb_triads *t)
+{
+    for (int i = 0; i < t->n; ++i)
+        json_decref(t->t[i].values);
+    free(t->t);
+    memset(t, 0, sizeof *t);
+}

@@ -1,0 +1,46 @@
+# roofline.gp - fraction of the bandwidth roofline reached per matrix (x) by
+# each kernel (bars): effective GB/s of its best settings / stream triad GB/s
+# measured by flowbench in the same run on the same device. 1 (dashed) is
+# the roofline; above it means caches served part of the traffic.
+# Input: CSV "label,KERNEL1,KERNEL1 lo,KERNEL1 hi,..." one row per matrix;
+# NaN = not run.
+# The whiskers span the value by the slowest and the fastest sample of the
+# record the bar shows (its best configuration), converted as the bar is.
+# Usage: flowbench plot writes NAME.csv and NAME.vars (title, labels, sizes,
+# colours: gnuplot single-quoted strings) and runs
+#   gnuplot -e "term='png'; outfile='NAME.png'; load 'NAME.vars'" plots/roofline.gp
+# By hand: gnuplot -e "datafile='t.csv'; outfile='t.png'; plottitle='...'" plots/roofline.gp
+if (!exists("term")) term = 'png'
+if (!exists("plottitle")) plottitle = 'Fraction of measured stream bandwidth'
+if (term eq 'svg') { set terminal svg size 1280,560 dynamic noenhanced background rgb 'white' } \
+else { set terminal pngcairo size 1280,560 noenhanced }
+set output outfile
+# The whiskers' meaning, on every figure that has them.
+set label 101 'whiskers: the value by the fastest and by the slowest sample of the record' at screen 0.99, screen 0.015 right font ',8' textcolor rgb '#555555'
+set datafile separator comma
+set datafile missing 'NaN'
+if (!exists("ncols")) { stats datafile using 2 nooutput; ncols = (STATS_columns - 1) / 3 }
+# The title centred on the whole canvas, not on the graph the key narrows.
+set label 100 plottitle at screen 0.5, screen 0.965 center noenhanced
+if (!exists("titlelines")) titlelines = 1
+set tmargin 2 + 1.3 * titlelines
+set ylabel 'fraction of stream triad [GB/s / triad GB/s]'
+if (!exists("xname") || xname eq '') xname = 'matrix'
+set xlabel xname noenhanced
+set style data histograms
+set style histogram errorbars gap 1 lw 1
+set style fill solid 0.8 border -1
+set grid ytics
+set key outside right top vertical Left reverse noenhanced
+set xtics noenhanced rotate by -30
+set yrange [0:1.1<*]
+set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dashtype 2 lw 1.5 front
+# Series colours: flowbench writes one per series into NAME.vars, the same
+# label the same colour in every figure of a run; without them, hues a
+# golden angle apart.
+if (!exists("colours")) colours = ''
+colour(k) = k <= words(colours) ? word(colours, k) : \
+            sprintf('#%06x', hsv2rgb(k * 0.618034 - floor(k * 0.618034), 0.7, 0.75))
+# Column 3i-1 is series i, 3i and 3i+1 its whiskers.
+plot for [i=1:ncols] datafile using 3*i-1:3*i:3*i+1:xtic(1) title columnheader(3*i-1) \
+     lc rgb colour(i)
