@@ -54,7 +54,7 @@ jq -s -r '[.[] | select(.type == "measurement" and .kernel == "triad")] | group_
 {
   echo "# CPU baseline: flowbench's OpenMP SpMV beside PETSc and GraphBLAS"
   echo
-  echo "$matrix, $rounds rounds alternating, openmp ($(jq -r 'select(.type == "header") | .host.cpu_model // empty' "$out/spmv.jsonl" | head -1))."
+  echo "$matrix, $rounds rounds alternating, openmp ($(jq -r 'select(.type == "header") | "\(.host.cpu), \(.host.logical_cpus) logical CPUs, \(.host.omp_threads) OpenMP threads"' "$out/spmv.jsonl" | head -1))."
   echo "Machine: $(head -1 "$out/uptime.txt"); $(tail -1 "$out/uptime.txt")."
   echo
   echo "| precision | kernel | GB/s (median of rounds) | of triad | quality |"
