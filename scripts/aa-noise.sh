@@ -47,6 +47,8 @@
 # makes 2 ROUNDS sweeps per comparison, (TESTS + 2) comparisons (about 15
 # minutes with the defaults).
 set -uo pipefail
+# shellcheck source=lib/slow-kernels.sh
+. "$(dirname "$0")/lib/slow-kernels.sh"
 flowbench=${1:-build/flowbench}
 suite=${2:-cases/quick.suite}
 out=${OUT:-results/aa-noise}
@@ -95,17 +97,7 @@ wrap() { # wrap NAME VAR=VALUE...: OUT/NAME.sh runs flowbench with those variabl
 # costs a SIMD device both paths or unbalances its threads (tried here:
 # neither came out near 1.5x).
 slow_kernels() {
-  local k=$out/kernels-slow/spmv/csr_scalar.cl src
-  src=$(dirname "$(realpath "$0")")/../kernels
-  cp -r "$src" "$out/kernels-slow" || die "cannot copy $src"
-  grep -q '^    for (int j = rowptr\[row\]; j < end; ++j) sum += values\[j\] \* x\[colidx\[j\]\];$' "$k" &&
-    grep -q '^    y\[row\] = sum;' "$k" || die "$k: the lines to change are not there"
-  sed -i -e 's|^    for (int j = rowptr\[row\]; j < end; ++j) sum += .*|    const int mid = rowptr[row] + (end - rowptr[row]) / 2;\
-    REAL tail = 0, again = 0;\
-    for (int j = rowptr[row]; j < mid; ++j) sum += values[j] * x[colidx[j]];\
-    for (int j = mid; j < end; ++j) tail += values[j] * x[colidx[j]];\
-    for (int j = end - 1; j >= mid; --j) again += values[j] * x[colidx[j]];|' \
-    -e 's|^    y\[row\] = sum;|    y[row] = sum + 0.5 * (tail + again);|' "$k" || die "cannot change $k"
+  slow_csr_scalar "$(dirname "$(realpath "$0")")/../kernels" "$out/kernels-slow" || die "cannot make the slow kernel"
 }
 slow_kernels
 wrap omp2 OMP_NUM_THREADS=2

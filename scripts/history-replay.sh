@@ -17,6 +17,8 @@
 # the detection makes of them.
 # Defaults: RUNS 30, STEP_AT 20. About 8 s per sweep on 2 cores.
 set -euo pipefail
+# shellcheck source=lib/slow-kernels.sh
+. "$(dirname "$0")/lib/slow-kernels.sh"
 bin=$(realpath "$1"); out=$2; runs=${3:-30}; step_at=${4:-20}
 src=$(dirname "$(realpath "$0")")/..
 die() { echo "history-replay.sh: $*" >&2; exit 2; }
@@ -25,17 +27,7 @@ db=$out/history.db
 rm -f "$db"
 
 slow_kernels() { # as scripts/aa-noise.sh: every row alike, 1.5 times the work
-  local k=$out/kernels-slow/spmv/csr_scalar.cl
-  rm -rf "$out/kernels-slow"
-  cp -r "$src/kernels" "$out/kernels-slow" || die "cannot copy $src/kernels"
-  grep -q '^    for (int j = rowptr\[row\]; j < end; ++j) sum += values\[j\] \* x\[colidx\[j\]\];$' "$k" &&
-    grep -q '^    y\[row\] = sum;' "$k" || die "$k: the lines to change are not there"
-  sed -i -e 's|^    for (int j = rowptr\[row\]; j < end; ++j) sum += .*|    const int mid = rowptr[row] + (end - rowptr[row]) / 2;\
-    REAL tail = 0, again = 0;\
-    for (int j = rowptr[row]; j < mid; ++j) sum += values[j] * x[colidx[j]];\
-    for (int j = mid; j < end; ++j) tail += values[j] * x[colidx[j]];\
-    for (int j = end - 1; j >= mid; --j) again += values[j] * x[colidx[j]];|' \
-    -e 's|^    y\[row\] = sum;|    y[row] = sum + 0.5 * (tail + again);|' "$k" || die "cannot change $k"
+  slow_csr_scalar "$src/kernels" "$out/kernels-slow" || die "cannot make the slow kernel"
 }
 slow_kernels
 

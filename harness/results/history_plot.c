@@ -206,19 +206,9 @@ fail:
 
 /* ---- HTML ---------------------------------------------------------------------- */
 
-static void html_text(FILE *f, const char *s)
-{
-    for (; *s; ++s) {
-        switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default:
-            if ((unsigned char)*s >= 0x20) fputc(*s, f);
-        }
-    }
-}
+/* Text in the page: the HTML special characters escaped, control
+ * characters dropped (compare's JUnit escaper does exactly that). */
+static void html_text(FILE *f, const char *s) { fb_compare_xml_text(s, f); }
 
 enum { SVG_W = 860, SVG_H = 260, SVG_L = 70, SVG_R = 20, SVG_T = 16, SVG_B = 40 };
 
