@@ -1,16 +1,14 @@
 /* history_plot.c - trend figures and the HTML trend page (history_plot.h). */
 #include "history_plot.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "../core/files.h"
 #include "compare_history.h"
+#include "plot.h"
 
 /* One configuration's trend: the points with a stable run, their change
  * points and the gate's limit, in the unit shown. */
@@ -102,34 +100,25 @@ static const char *const script_text =
 
 /* name = 'text': single-quoted, so gnuplot expands nothing in it; a quote
  * is doubled, control characters become spaces. */
-static void gp_string(FILE *f, const char *name, const char *text)
-{
-    fprintf(f, "%s = '", name);
-    for (const unsigned char *p = (const unsigned char *)text; *p; ++p) {
-        if (*p == '\'') fputc('\'', f);
-        fputc(*p < 0x20 || *p == 0x7f ? ' ' : *p, f);
-    }
-    fputs("'\n", f);
-}
 
+/* Each file of a figure written whole (core/files.h): a failed write
+ * leaves the one before, never half a file. */
 static fb_status write_text_file(const char *path, const char *text)
 {
-    fb_status status = FB_OK;
-    FILE *f = fopen(path, "w");
-    if (!f) FB_FAIL(FB_ERR_IO, "%s: cannot open for writing (%s)", path, strerror(errno));
-    fputs(text, f);
-    if (fclose(f) != 0) FB_FAIL(FB_ERR_IO, "%s: write failed (%s)", path, strerror(errno));
-fail:
-    return status;
+    fb_file_writer w = {0};
+    fb_status status = fb_file_writer_open(path, &w);
+    if (status == FB_OK) fputs(text, w.f);
+    return status == FB_OK ? fb_file_writer_close(&w, 1) : status;
 }
 
 static fb_status write_data(const trend *tr, const char *dir, int no)
 {
     fb_status status = FB_OK;
     char path[1200], label[16];
+    fb_file_writer w = {0};
     snprintf(path, sizeof path, "%s/history-%d.dat", dir, no);
-    FILE *f = fopen(path, "w");
-    if (!f) FB_FAIL(FB_ERR_IO, "%s: cannot open for writing (%s)", path, strerror(errno));
+    FB_CHECK(fb_file_writer_open(path, &w));
+    FILE *f = w.f;
     fputs("# commit-index value low high commit\n", f);
     for (int k = 0; k < tr->n; ++k) {
         const fb_history_point *p = &tr->s->points[tr->idx[k]];
@@ -138,7 +127,7 @@ static fb_status write_data(const trend *tr, const char *dir, int no)
         fprintf(f, "%d %.9g %.9g %.9g %s\n", k, shown(tr, tr->idx[k], p->median_s), fmin(a, b), fmax(a, b),
                 *label ? label : "_");
     }
-    if (fclose(f) != 0) FB_FAIL(FB_ERR_IO, "%s: write failed (%s)", path, strerror(errno));
+    FB_CHECK(fb_file_writer_close(&w, 1));
 fail:
     return status;
 }
@@ -147,14 +136,16 @@ static fb_status write_vars(const trend *tr, const char *dir, int no)
 {
     fb_status status = FB_OK;
     char path[1200], file[64];
+    fb_file_writer w = {0};
     snprintf(path, sizeof path, "%s/history-%d.vars", dir, no);
-    FILE *f = fopen(path, "w");
-    if (!f) FB_FAIL(FB_ERR_IO, "%s: cannot open for writing (%s)", path, strerror(errno));
+    FB_CHECK(fb_file_writer_open(path, &w));
+    FILE *f = w.f;
+    fputs(FB_PLOT_APOS_LINE, f); /* fb_plot_string_var joins a ' in as apos */
     snprintf(file, sizeof file, "history-%d.dat", no);
-    gp_string(f, "datafile", file);
-    gp_string(f, "title_text", tr->s->label);
-    gp_string(f, "ylabel_text", unit_name(tr));
-    gp_string(f, "gate_title", tr->gbs ? "gate: below is SLOWER" : "gate: above is SLOWER");
+    fb_plot_string_var(f, "datafile", file);
+    fb_plot_string_var(f, "title_text", tr->s->label);
+    fb_plot_string_var(f, "ylabel_text", unit_name(tr));
+    fb_plot_string_var(f, "gate_title", tr->gbs ? "gate: below is SLOWER" : "gate: above is SLOWER");
     if (isnan(tr->limit))
         fputs("gate = NaN\n", f);
     else
@@ -163,7 +154,7 @@ static fb_status write_vars(const trend *tr, const char *dir, int no)
     for (int c = 0; c < tr->ncp; ++c)
         fprintf(f, "%s%g", c ? " " : "", tr->cp[c].at - 0.5);
     fputs("'\n", f);
-    if (fclose(f) != 0) FB_FAIL(FB_ERR_IO, "%s: write failed (%s)", path, strerror(errno));
+    FB_CHECK(fb_file_writer_close(&w, 1));
 fail:
     return status;
 }
@@ -171,26 +162,9 @@ fail:
 /* gnuplot -e "term=...; outfile=...; load 'history-N.vars'" history.gp in dir. */
 static fb_status run_gnuplot(const char *gnuplot, const char *dir, int no, const char *term)
 {
-    fb_status status = FB_OK;
     char cmd[200];
-    int wstatus = 0;
     snprintf(cmd, sizeof cmd, "term='%s'; outfile='history-%d.%s'; load 'history-%d.vars'", term, no, term, no);
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) FB_FAIL(FB_ERR_IO, "history plot: cannot start %s (%s)", gnuplot, strerror(errno));
-    if (pid == 0) {
-        char *argv[] = {(char *)gnuplot, "-e", cmd, "history.gp", NULL};
-        if (chdir(dir) == 0) execvp(gnuplot, argv);
-        _exit(127);
-    }
-    if (waitpid(pid, &wstatus, 0) < 0) FB_FAIL(FB_ERR_IO, "history plot: lost %s (%s)", gnuplot, strerror(errno));
-    if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 127)
-        FB_FAIL(FB_ERR_UNAVAILABLE, "history plot: cannot run '%s' (Debian: apt-get install gnuplot-nox)", gnuplot);
-    if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0)
-        FB_FAIL(FB_ERR_BACKEND, "history plot: %s failed on %s/history-%d.vars (its message is above)", gnuplot, dir,
-                no);
-fail:
-    return status;
+    return fb_plot_run_gnuplot("history plot", gnuplot, dir, cmd, "history.gp");
 }
 
 static fb_status draw_figure(const trend *tr, const fb_history_plot_options *opt, int no)

@@ -106,7 +106,7 @@ int fb_plot_file_valid(const char *path)
  * each other (four quotes in a row end the string). Control characters
  * become spaces: a newline would end the string and start a command. Text
  * from a results file reaches gnuplot only this way. */
-static void write_string_var(FILE *out, const char *name, const char *value)
+void fb_plot_string_var(FILE *out, const char *name, const char *value)
 {
     fprintf(out, "%s = '", name);
     for (const unsigned char *p = (const unsigned char *)value; *p; ++p) {
@@ -147,7 +147,7 @@ static void write_title_var(FILE *out, const char *title)
         if (n > TITLE_LINE) n = title_break(p);
         snprintf(part, sizeof part, "%.*s", (int)n, p);
         snprintf(name, sizeof name, "titlepart%d", ++lines);
-        write_string_var(out, name, part);
+        fb_plot_string_var(out, name, part);
         p += n;
         while (*p == ' ')
             ++p;
@@ -200,11 +200,11 @@ static void write_roofline_vars(FILE *out, const fb_figure *f)
     fprintf(out, "triad = %.6g\npeak = %.6g\n", f->ceiling_gbs, f->ceiling_gflops);
     fprintf(out, "xmin = %.6g\nxmax = %.6g\nymin = %.6g\nymax = %.6g\n", pow(10, floor(log10(xlo))),
             pow(10, ceil(log10(xhi * 1.5))), pow(10, floor(log10(ylo))), pow(10, ceil(log10(yhi * 1.5))));
-    write_string_var(out, "peakwhy", f->ceiling_why);
+    fb_plot_string_var(out, "peakwhy", f->ceiling_why);
     write_label_points(out, f);
     for (int r = 0; r < f->nrows; ++r) {
         snprintf(name, sizeof name, "problem%d", r + 1);
-        write_string_var(out, name, f->rows[r]);
+        fb_plot_string_var(out, name, f->rows[r]);
     }
 }
 
@@ -217,15 +217,14 @@ static fb_status write_vars(const fb_figure *f, const fb_colour_map *colours, co
     snprintf(path, sizeof path, "%s/%s.vars", dir, f->name);
     FILE *out = fopen(path, "w");
     if (!out) FB_FAIL(FB_ERR_IO, "%s: cannot open for writing (%s)", path, strerror(errno));
-    fputs(
-        "# written by flowbench plot: the figure's title, labels, sizes and series colours, loaded before its script\n"
-        "apos = sprintf('%c', 39)\n",
-        out);
+    fputs("# written by flowbench plot: the figure's title, labels, sizes and series colours, loaded before its "
+          "script\n" FB_PLOT_APOS_LINE,
+          out);
     snprintf(file, sizeof file, "%s.csv", f->name);
-    write_string_var(out, "datafile", file);
+    fb_plot_string_var(out, "datafile", file);
     write_title_var(out, f->title);
-    write_string_var(out, "xname", f->xlabel);
-    write_string_var(out, "yname", f->ylabel);
+    fb_plot_string_var(out, "xname", f->xlabel);
+    fb_plot_string_var(out, "yname", f->ylabel);
     fprintf(out, "ncols = %d\nnrows = %d\n", f->ncols, f->nrows);
     /* cells resting on an unstable or contended record: speedup.gp draws them hatched */
     fprintf(out, "flagged = %d\n", f->kind == FB_FIG_SPEEDUP ? fb_figure_flagged(f) : 0);
@@ -259,24 +258,25 @@ static void figure_command(const fb_figure *f, const char *term, char *cmd, size
     snprintf(cmd, len, "term='%s'; outfile='%s.%s'; load '%s.vars'", term, f->name, term, f->name);
 }
 
-/* gnuplot -e CMD SCRIPT, run inside dir so the tables' names are short. */
-static fb_status run_gnuplot(const char *gnuplot, const char *dir, const char *cmd, const char *script)
+/* Run inside dir so the tables' names are short. */
+fb_status fb_plot_run_gnuplot(const char *who, const char *gnuplot, const char *dir, const char *cmd,
+                              const char *script)
 {
     fb_status status = FB_OK;
     int wstatus = 0;
     fflush(NULL);
     pid_t pid = fork();
-    if (pid < 0) FB_FAIL(FB_ERR_IO, "plot: cannot start %s (%s)", gnuplot, strerror(errno));
+    if (pid < 0) FB_FAIL(FB_ERR_IO, "%s: cannot start %s (%s)", who, gnuplot, strerror(errno));
     if (pid == 0) {
         char *argv[] = {(char *)gnuplot, "-e", (char *)cmd, (char *)script, NULL};
         if (chdir(dir) == 0) execvp(gnuplot, argv);
         _exit(127);
     }
-    if (waitpid(pid, &wstatus, 0) < 0) FB_FAIL(FB_ERR_IO, "plot: lost %s (%s)", gnuplot, strerror(errno));
+    if (waitpid(pid, &wstatus, 0) < 0) FB_FAIL(FB_ERR_IO, "%s: lost %s (%s)", who, gnuplot, strerror(errno));
     if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 127)
-        FB_FAIL(FB_ERR_UNAVAILABLE, "plot: cannot run '%s' (Debian: apt-get install gnuplot-nox)", gnuplot);
+        FB_FAIL(FB_ERR_UNAVAILABLE, "%s: cannot run '%s' (Debian: apt-get install gnuplot-nox)", who, gnuplot);
     if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0)
-        FB_FAIL(FB_ERR_BACKEND, "plot: %s failed on %s (its message is above)", gnuplot, script);
+        FB_FAIL(FB_ERR_BACKEND, "%s: %s failed on %s (its message is above)", who, gnuplot, script);
 fail:
     return status;
 }
@@ -366,7 +366,7 @@ static fb_status draw(plot_ctx *ctx, const fb_figure *f)
     snprintf(script, sizeof script, "%s/%s.gp", ctx->scripts, fb_figure_script(f->kind));
     for (int t = 0; t < 2; ++t) {
         figure_command(f, terms[t], cmd, sizeof cmd);
-        FB_CHECK(run_gnuplot(gnuplot, ctx->opt->out_dir, cmd, script));
+        FB_CHECK(fb_plot_run_gnuplot("plot", gnuplot, ctx->opt->out_dir, cmd, script));
         fprintf(ctx->replot, "gnuplot -e \"%s\" \"$scripts/%s.gp\"\n", cmd, fb_figure_script(f->kind));
         snprintf(path, sizeof path, "%s/%s.%s", ctx->opt->out_dir, f->name, terms[t]);
         if (!fb_plot_file_valid(path))

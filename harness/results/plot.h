@@ -39,6 +39,20 @@ fb_status fb_plot_find_scripts(const char *given, char *dir, size_t len);
 /* Draws every figure the set has data for; progress lines go to log. */
 fb_status fb_plot_results(const fb_results_set *set, const fb_plot_options *opt, FILE *log, fb_plot_summary *s);
 
+/* What a .vars file that fb_plot_string_var writes into starts with. */
+#define FB_PLOT_APOS_LINE "apos = sprintf('%c', 39)\n"
+
+/* name = 'value' as a gnuplot single-quoted string, safe for any text of
+ * a results file (plot.c says how); the file must have set apos first
+ * (FB_PLOT_APOS_LINE). Shared by plot and history plot. */
+void fb_plot_string_var(FILE *out, const char *name, const char *value);
+
+/* gnuplot -e CMD SCRIPT, run inside dir; `who` ("plot", "history plot")
+ * leads its messages: FB_ERR_UNAVAILABLE when the program cannot run,
+ * FB_ERR_BACKEND when it fails (its own message is on stderr). */
+fb_status fb_plot_run_gnuplot(const char *who, const char *gnuplot, const char *dir, const char *cmd,
+                              const char *script);
+
 /* 1 if path is a PNG (signature) or SVG (an <svg> element, closed) file. */
 int fb_plot_file_valid(const char *path);
 
