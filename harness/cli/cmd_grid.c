@@ -112,8 +112,7 @@ static fb_status read_kernel(const fb_parsed *args, grid_cli *c)
     if (c->run.kernel < 0)
         FB_FAIL(FB_ERR_USAGE, "--kernel: %s has no kernel '%s' (see flowbench grid --list)", c->family->name, name);
     const fb_family_kernel *k = c->family->kernel(c->run.kernel);
-    for (int i = 0; i < k->nparams; ++i)
-        c->run.point.values[i] = k->params[i].def;
+    c->run.point = fb_param_default_point(k->params, k->nparams);
     for (int i = 0; i < nparams; ++i)
         FB_CHECK(fb_cli_param(k->name, k->params, k->nparams, params[i], "flowbench grid --list", &c->run.point));
 fail:

@@ -110,15 +110,6 @@ typedef struct spmv_single {
     fb_counters *counters;
 } spmv_single;
 
-static fb_param_point default_point(const fb_family_kernel *k)
-{
-    fb_param_point p;
-    memset(&p, 0, sizeof p);
-    for (int i = 0; i < k->nparams; ++i)
-        p.values[i] = k->params[i].def;
-    return p;
-}
-
 static fb_status read_params(const fb_parsed *args, spmv_single *c)
 {
     fb_status status = FB_OK;
@@ -132,7 +123,7 @@ static fb_status read_params(const fb_parsed *args, spmv_single *c)
     if (fb_cli_flag(args, "tuned") && nparams) FB_FAIL(FB_ERR_USAGE, "--tuned and --param exclude each other");
     if (fb_cli_value(args, "cache") && !fb_cli_flag(args, "tuned"))
         FB_FAIL(FB_ERR_USAGE, "--cache is read with --tuned only");
-    c->run.point = default_point(c->kernel);
+    c->run.point = fb_param_default_point(c->kernel->params, c->kernel->nparams);
     for (int i = 0; i < nparams; ++i)
         FB_CHECK(fb_cli_param(c->kernel->name, c->kernel->params, c->kernel->nparams, params[i],
                               "flowbench spmv --list", &c->run.point));

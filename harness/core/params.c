@@ -65,6 +65,15 @@ int fb_param_list_add(int *list, int *n, int value, char *why, size_t why_len)
     return 0;
 }
 
+fb_param_point fb_param_default_point(const fb_param_axis *axes, int naxes)
+{
+    fb_param_point p;
+    memset(&p, 0, sizeof p);
+    for (int i = 0; i < naxes; ++i)
+        p.values[i] = axes[i].def;
+    return p;
+}
+
 int fb_param_axis_has(const fb_param_axis *axis, int value)
 {
     for (int v = 0; v < axis->nvalues; ++v)

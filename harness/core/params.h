@@ -69,4 +69,7 @@ int fb_param_list_add(int *list, int *n, int value, char *why, size_t why_len);
  * space along this axis. */
 int fb_param_axis_has(const fb_param_axis *axis, int value);
 
+/* The point of every axis's default (values past naxes 0). */
+fb_param_point fb_param_default_point(const fb_param_axis *axes, int naxes);
+
 #endif

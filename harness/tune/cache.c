@@ -843,16 +843,21 @@ static void fingerprint_field(const char *fp, int i, char *buf, size_t len)
     snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), start ? start : "");
 }
 
-void fb_cache_entry_device(const json_t *e, device_parts *p)
+/* backend|name|vendor|driver|units, as fb_device_fingerprint joins them. */
+static void split_fingerprint(const char *fp, device_parts *p)
 {
-    const char *fp = json_string_value(json_object_get(e, "device"));
-    const char *arch = json_string_value(json_object_get(e, "device_arch"));
-    const char *type = json_string_value(json_object_get(e, "device_type"));
     fingerprint_field(fp, 0, p->backend, sizeof p->backend);
     fingerprint_field(fp, 1, p->name, sizeof p->name);
     fingerprint_field(fp, 2, p->vendor, sizeof p->vendor);
     fingerprint_field(fp, 3, p->driver, sizeof p->driver);
     fingerprint_field(fp, 4, p->units, sizeof p->units);
+}
+
+void fb_cache_entry_device(const json_t *e, device_parts *p)
+{
+    const char *arch = json_string_value(json_object_get(e, "device_arch"));
+    const char *type = json_string_value(json_object_get(e, "device_type"));
+    split_fingerprint(json_string_value(json_object_get(e, "device")), p);
     snprintf(p->arch, sizeof p->arch, "%s", arch ? arch : "");
     /* the host backend runs on this CPU whatever the entry's age */
     snprintf(p->type, sizeof p->type, "%s", type ? type : !strcmp(p->backend, "openmp") ? "cpu" : "");
@@ -862,11 +867,7 @@ static void parts_of_device(const fb_device_info *d, device_parts *p)
 {
     char fp[1024];
     fb_device_fingerprint(d, fp, sizeof fp);
-    fingerprint_field(fp, 0, p->backend, sizeof p->backend);
-    fingerprint_field(fp, 1, p->name, sizeof p->name);
-    fingerprint_field(fp, 2, p->vendor, sizeof p->vendor);
-    fingerprint_field(fp, 3, p->driver, sizeof p->driver);
-    fingerprint_field(fp, 4, p->units, sizeof p->units);
+    split_fingerprint(fp, p);
     arch_of(d, p->arch, sizeof p->arch);
     snprintf(p->type, sizeof p->type, "%s", type_of(d));
 }

@@ -33,8 +33,7 @@ fb_status fb_tuned_point(const fb_tuning_cache *c, const fb_device_info *dev, co
 {
     fb_status status = FB_OK;
     *tuning = NULL;
-    for (int i = 0; i < naxes; ++i)
-        point->values[i] = axes[i].def;
+    *point = fb_param_default_point(axes, naxes);
     fb_cache_hit hit = fb_cache_find(c, dev, kernel, is_double, sig);
     const json_t *entry = hit.entry, *params = json_object_get(entry, "params");
     for (int i = 0; i < naxes && entry; ++i) {

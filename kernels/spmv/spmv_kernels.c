@@ -326,9 +326,5 @@ const fb_spmv_kernel_def *fb_spmv_kernel_find(const char *name)
 
 fb_param_point fb_spmv_default_point(const fb_spmv_kernel_def *k)
 {
-    fb_param_point p;
-    memset(&p, 0, sizeof p);
-    for (int i = 0; i < k->nparams; ++i)
-        p.values[i] = k->params[i].def;
-    return p;
+    return fb_param_default_point(k->params, k->nparams);
 }
