@@ -941,14 +941,20 @@ const json_t *fb_cache_entry_at(const fb_tuning_cache *c, int i) { return json_a
 
 fb_signature fb_cache_entry_signature(const json_t *entry) { return entry_signature(entry); }
 
+/* The index alone: fb_cache_lookup would scan every entry for the
+ * nearest signature when there is no equal one, and a merge asks once per
+ * entry of every input. */
 const json_t *fb_cache_same_key(const fb_tuning_cache *c, const json_t *entry)
 {
-    fb_cache_match match = FB_CACHE_NONE;
     fb_signature sig = entry_signature(entry);
-    const json_t *found = fb_cache_lookup(
-        c, json_string_value(json_object_get(entry, "device")), json_string_value(json_object_get(entry, "kernel")),
-        !strcmp(json_string_value(json_object_get(entry, "precision")), "double"), &sig, &match);
-    return match == FB_CACHE_EXACT ? found : NULL;
+    char sig_key[256];
+    const char *keys[4];
+    if (!index_keys(json_string_value(json_object_get(entry, "device")),
+                    json_string_value(json_object_get(entry, "kernel")),
+                    json_string_value(json_object_get(entry, "precision")), &sig, sig_key, sizeof sig_key, keys))
+        return NULL;
+    long long i = fb_json_index_int(c->index, keys, 4);
+    return i >= 0 ? json_array_get(c->entries, (size_t)i) : NULL;
 }
 
 fb_status fb_cache_from_json(const json_t *root, const char *path, fb_tuning_cache **out)
