@@ -43,7 +43,8 @@ void fb_solve_ranks_own(fb_status mine)
 fb_status fb_solve_ranks_setup(fb_solve_case *c, fb_ns *ns, fb_ns_dist *d)
 {
     fb_status status = FB_OK;
-    FB_CHECK(fb_ns_dist_init(ns, d, &c->mesh, &c->bnd, &c->cfg, &c->bc));
+    FB_CHECK(fb_ns_dist_split(d, &c->mesh, &c->bnd));
+    FB_CHECK(fb_ns_init_part(ns, d, &c->cfg, &c->bc));
     fb_case_initial(c, ns);
 fail:
     return status;

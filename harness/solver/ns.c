@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "core/measure.h"
-#include "solver/ns_device.h"
 #include "solver/ns_dist.h"
 
 fb_ns_config fb_ns_config_defaults(double nu)
@@ -124,7 +123,26 @@ fb_status fb_ns_init(fb_ns *ns, const fb_mesh *m, const fb_boundary *bnd, const 
     FB_CHECK(alloc_state(ns, &ops));
 fail:
     fb_edge_ops_free(&ops);
-    if (status != FB_OK) fb_ns_free(ns);
+    if (status != FB_OK) fb_ns_free_host(ns);
+    return status;
+}
+
+fb_status fb_ns_init_part(fb_ns *ns, fb_ns_dist *d, const fb_ns_config *cfg, const fb_ns_bc *bc)
+{
+    fb_status status = FB_OK;
+    FB_CHECK(fb_ns_init(ns, &d->mesh, &d->bnd, cfg, bc));
+    /* the loops run over owned rows; halo rows were assembled from part
+     * of their elements and are never computed */
+    ns->E.n = d->lp.nown;
+    ns->dist = d;
+    double volume = 0.0;
+    for (int i = 0; i < d->lp.nown; ++i)
+        volume += ns->mass[i];
+    fb_comm_allreduce(&volume, 1, FB_COMM_SUM);
+    ns->volume = volume;
+    fb_halo_stats_reset(&d->lp.halo);
+    fb_comm_stats_take();
+fail:
     return status;
 }
 
@@ -368,9 +386,8 @@ fail:
     return status;
 }
 
-fb_status fb_ns_step(fb_ns *ns, double t_end, fb_ns_step_info *info)
+fb_status fb_ns_host_step(fb_ns *ns, double t_end, fb_ns_step_info *info)
 {
-    if (ns->dev) return fb_ns_device_step(ns, t_end, info);
     fb_status status = FB_OK;
     const int k = ns->step + 1;
     memset(info, 0, sizeof *info);
@@ -437,9 +454,8 @@ double fb_ns_bytes_resident(const fb_ns *ns)
     return E * (4 + 3 * 8 + 3 * 8 + 6 * 8 + 8) + N * (4 + 8 * (7 * 3 + 13) + 1) + 8.0 * 3 * ns->bnd->nfixed;
 }
 
-void fb_ns_free(fb_ns *ns)
+void fb_ns_free_host(fb_ns *ns)
 {
-    fb_ns_device_close(ns);
     void *arrays[] = {ns->rowptr, ns->col, ns->nd,    ns->dn,     ns->ls,      ns->mass, ns->h,
                       ns->bnorm,  ns->u,   ns->p,     ns->u1,     ns->u2,      ns->acc,  ns->tau,
                       ns->pic,    ns->pip, ns->p_old, ns->A,      ns->invdiag, ns->b,    ns->r,

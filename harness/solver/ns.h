@@ -94,6 +94,12 @@ typedef struct fb_ns {
  * (ns->u, ns->p) and call fb_ns_impose(ns) before the first step. */
 fb_status fb_ns_init(fb_ns *ns, const fb_mesh *m, const fb_boundary *bnd, const fb_ns_config *cfg, const fb_ns_bc *bc);
 
+/* fb_ns_init on this rank's part d (fb_ns_dist_split, ns_dist.h): the
+ * steps compute the owned rows, the volume is the whole mesh's; ns->dist
+ * points at d, which must outlive ns. Collective. */
+struct fb_ns_dist;
+fb_status fb_ns_init_part(fb_ns *ns, struct fb_ns_dist *d, const fb_ns_config *cfg, const fb_ns_bc *bc);
+
 /* Imposes the boundary values at the current time on ns->u and ns->p. */
 void fb_ns_impose(fb_ns *ns);
 
@@ -151,7 +157,10 @@ double fb_ns_pressure_at(const fb_ns *ns, int node, double t);
  * end of step 1, 2, 3). */
 void fb_ns_step_done(fb_ns *ns, fb_ns_step_info *info, const double times[4]);
 
-/* One step on the device the state lives on (ns_device.c). */
+/* One step on the device the state lives on (ns_step.c), and on the host (ns.c). */
 fb_status fb_ns_device_step(fb_ns *ns, double t_end, fb_ns_step_info *info);
+fb_status fb_ns_host_step(fb_ns *ns, double t_end, fb_ns_step_info *info);
+/* The host arrays of fb_ns_init (fb_ns_free, in ns_device.c, releases the device state first). */
+void fb_ns_free_host(fb_ns *ns);
 
 #endif

@@ -1,8 +1,10 @@
-/* ns_device_internal.h - what the two halves of the device solver share,
- * private to them: ns_device.c (the time step's launch sequence, the
- * upload, the node order) and ns_device_cg.c (the pressure CG's variants,
- * its SpMV from the family, the resident system for the peers). Nothing
- * else includes it; the contracts are ns_device.h. */
+/* ns_device_internal.h - what the parts of the solver's backend side
+ * share, private to them: ns_device.c (the point, the build, the upload in
+ * the node order), ns_step.c (the time step's launch sequence),
+ * ns_device_cg.c (the pressure CG's variants, its SpMV from the family,
+ * the resident system for the peers) and ns_launch.c (their launches,
+ * reductions, scalar reads, halo and node-array copies). Nothing else
+ * includes it; the contracts are ns_device.h. */
 #ifndef FB_SOLVER_NS_DEVICE_INTERNAL_H
 #define FB_SOLVER_NS_DEVICE_INTERNAL_H
 
@@ -75,7 +77,7 @@ struct fb_ns_device {
 #define DBL(v) fb_arg_real(1, v)
 #define NARGS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
-/* ---- ns_device.c ---- */
+/* ---- ns_launch.c ---- */
 
 /* One launch of kernel k over items, one work-item each (none when 0). */
 fb_status fb_nsd_launch(struct fb_ns_device *dv, fb_ns_kernel_id k, size_t items, const fb_arg *args, int nargs);

@@ -82,13 +82,11 @@ fail:
     return status;
 }
 
-fb_status fb_ns_dist_init(fb_ns *ns, fb_ns_dist *d, const fb_mesh *m, const fb_boundary *bnd, const fb_ns_config *cfg,
-                          const fb_ns_bc *bc)
+fb_status fb_ns_dist_split(fb_ns_dist *d, const fb_mesh *m, const fb_boundary *bnd)
 {
     fb_status status = FB_OK;
     int *part = NULL;
     memset(d, 0, sizeof *d);
-    memset(ns, 0, sizeof *ns);
     d->nglobal = m->nnodes;
     d->has_ref = bnd->p_ref >= 0;
     d->has_fixed = bnd->npfixed > 0;
@@ -99,18 +97,6 @@ fb_status fb_ns_dist_init(fb_ns *ns, fb_ns_dist *d, const fb_mesh *m, const fb_b
     FB_ALLOC(d->is_border, d->lp.nown + 1, "border row mask");
     for (int k = 0; k < d->lp.nborder; ++k)
         d->is_border[d->lp.border[k]] = 1;
-    FB_CHECK(fb_ns_init(ns, &d->mesh, &d->bnd, cfg, bc));
-    /* the loops run over owned rows; halo rows were assembled from part
-     * of their elements and are never computed */
-    ns->E.n = d->lp.nown;
-    ns->dist = d;
-    double volume = 0.0;
-    for (int i = 0; i < d->lp.nown; ++i)
-        volume += ns->mass[i];
-    fb_comm_allreduce(&volume, 1, FB_COMM_SUM);
-    ns->volume = volume;
-    fb_halo_stats_reset(&d->lp.halo);
-    fb_comm_stats_take();
 fail:
     free(part);
     return status;

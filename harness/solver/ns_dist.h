@@ -33,11 +33,10 @@ typedef struct fb_ns_dist {
     unsigned char *is_border; /* per owned node: 1 when its row reads the halo */
 } fb_ns_dist;
 
-/* Sets ns up on this rank's part of (m, bnd): partitions among all ranks,
- * builds the part and its local mesh and boundary, then fb_ns_init on it.
- * Collective. d must outlive ns; ns->dist points at it. */
-fb_status fb_ns_dist_init(fb_ns *ns, fb_ns_dist *d, const fb_mesh *m, const fb_boundary *bnd, const fb_ns_config *cfg,
-                          const fb_ns_bc *bc);
+/* This rank's part of (m, bnd): partitions among all ranks, builds the
+ * part and its local mesh and boundary (collective). fb_ns_init_part
+ * (ns.h) then sets the solver up on it. */
+fb_status fb_ns_dist_split(fb_ns_dist *d, const fb_mesh *m, const fb_boundary *bnd);
 
 /* ---- what ns.c calls when ns->dist is set ---- */
 
