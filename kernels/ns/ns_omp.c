@@ -6,23 +6,23 @@
 #include <math.h>
 #include <omp.h>
 
+#include "ns/ns_omp_node.h"
+
+/* The split arrays of E, at constant strides (inlined, the indexing the
+ * loops always had). */
+static inline ns_edge_view split_view(const fb_ns_edges *E)
+{
+    return (ns_edge_view){E->rowptr, E->col, E->nd, E->dn, E->ls, 3, 3, 6};
+}
+
 double fb_ns_omp_rate(int n, const double *u, const double *h, const unsigned char *fixed, double nu, double *conv,
                       int *bad)
 {
     double rate = 0.0, cmax = 0.0;
     int first = n;
 #pragma omp parallel for schedule(static) reduction(max : rate, cmax) reduction(min : first)
-    for (int i = 0; i < n; ++i) {
-        const double *ui = u + 3 * (long)i;
-        double s = ui[0] * ui[0] + ui[1] * ui[1] + ui[2] * ui[2];
-        if (!isfinite(s)) {
-            first = i < first ? i : first;
-            continue;
-        }
-        double c = sqrt(s) / h[i], r = fixed[i] ? c : c + 2.0 * nu / (h[i] * h[i]);
-        rate = r > rate ? r : rate;
-        cmax = c > cmax ? c : cmax;
-    }
+    for (int i = 0; i < n; ++i)
+        ns_rate_node(i, u, h, fixed[i], nu, &rate, &cmax, &first);
     *conv = cmax;
     *bad = first < n ? first : -1;
     return rate;
@@ -31,28 +31,11 @@ double fb_ns_omp_rate(int n, const double *u, const double *h, const unsigned ch
 double fb_ns_omp_projections(const fb_ns_edges *E, const double *mass, const double *h, double nu, double dt,
                              const double *u, const double *p, double *tau, double *pic, double *pip)
 {
-    const int *restrict rowptr = E->rowptr, *restrict col = E->col;
-    const double *restrict nd = E->nd;
+    const ns_edge_view V = split_view(E);
     double div2 = 0.0;
 #pragma omp parallel for schedule(static) reduction(+ : div2)
-    for (int i = 0; i < E->n; ++i) {
-        const double ux = u[3 * (long)i], uy = u[3 * (long)i + 1], uz = u[3 * (long)i + 2], pi = p[i];
-        double cx = 0, cy = 0, cz = 0, gx = 0, gy = 0, gz = 0, d = 0;
-        for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) {
-            const long j = col[e];
-            const double nx = nd[3 * (long)e], ny = nd[3 * (long)e + 1], nz = nd[3 * (long)e + 2];
-            const double dx = u[3 * j] - ux, dy = u[3 * j + 1] - uy, dz = u[3 * j + 2] - uz, dp = p[j] - pi;
-            const double an = ux * nx + uy * ny + uz * nz;
-            cx += an * dx, cy += an * dy, cz += an * dz;
-            gx += nx * dp, gy += ny * dp, gz += nz * dp;
-            d += nx * dx + ny * dy + nz * dz;
-        }
-        const double im = 1.0 / mass[i], hi = h[i], speed = sqrt(ux * ux + uy * uy + uz * uz);
-        pic[3 * (long)i] = cx * im, pic[3 * (long)i + 1] = cy * im, pic[3 * (long)i + 2] = cz * im;
-        pip[3 * (long)i] = gx * im, pip[3 * (long)i + 1] = gy * im, pip[3 * (long)i + 2] = gz * im;
-        tau[i] = 1.0 / (1.0 / dt + nu / (hi * hi) + speed / hi);
-        div2 += d * d * im;
-    }
+    for (int i = 0; i < E->n; ++i)
+        div2 += ns_projections_row(&V, i, mass, h, nu, dt, u, p, tau, pic, pip);
     return div2;
 }
 
@@ -60,79 +43,22 @@ void fb_ns_omp_rk_stage(const fb_ns_edges *E, const double *mass, const double *
                         const double *pic, const double *p, const double *u_in, const double *u0, const double *acc_in,
                         double *acc_out, double *u_out, double c_dt, double w_dt)
 {
-    const int *restrict rowptr = E->rowptr, *restrict col = E->col;
-    const double *restrict nd = E->nd, *restrict dn = E->dn, *restrict ls = E->ls;
+    const ns_edge_view V = split_view(E);
     const double *base = acc_in ? acc_in : u0;
 #pragma omp parallel for schedule(static)
-    for (int i = 0; i < E->n; ++i) {
-        const long i3 = 3 * (long)i;
-        const double ux = u_in[i3], uy = u_in[i3 + 1], uz = u_in[i3 + 2], pi = p[i], ti = tau[i];
-        const double px = pic[i3], py = pic[i3 + 1], pz = pic[i3 + 2];
-        double sx = 0, sy = 0, sz = 0, gx = 0, gy = 0, gz = 0, qx = 0, qy = 0, qz = 0;
-        for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) {
-            const long j = col[e], e3 = 3 * (long)e, e6 = 6 * (long)e;
-            const double *l = ls + e6;
-            const double nx = nd[e3], ny = nd[e3 + 1], nz = nd[e3 + 2];
-            const double an = ux * nx + uy * ny + uz * nz;
-            const double ad = ux * dn[e3] + uy * dn[e3 + 1] + uz * dn[e3 + 2];
-            const double ala = ux * ux * l[0] + uy * uy * l[3] + uz * uz * l[5] +
-                               2.0 * (ux * uy * l[1] + ux * uz * l[2] + uy * uz * l[4]);
-            /* convection, viscosity and streamline stabilisation share the difference u_J - u_I */
-            const double w = an + nu * (l[0] + l[3] + l[5]) + ti * ala, dp = p[j] - pi;
-            sx += w * (u_in[3 * j] - ux), sy += w * (u_in[3 * j + 1] - uy), sz += w * (u_in[3 * j + 2] - uz);
-            gx += nx * dp, gy += ny * dp, gz += nz * dp;
-            qx += ad * (pic[3 * j] - px), qy += ad * (pic[3 * j + 1] - py), qz += ad * (pic[3 * j + 2] - pz);
-        }
-        const double ab = ux * bnorm[i3] + uy * bnorm[i3 + 1] + uz * bnorm[i3 + 2], im = 1.0 / mass[i];
-        const double rx = (-sx - gx + ti * (qx + ab * px)) * im, ry = (-sy - gy + ti * (qy + ab * py)) * im,
-                     rz = (-sz - gz + ti * (qz + ab * pz)) * im;
-        if (acc_out) {
-            acc_out[i3] = base[i3] + w_dt * rx, acc_out[i3 + 1] = base[i3 + 1] + w_dt * ry,
-            acc_out[i3 + 2] = base[i3 + 2] + w_dt * rz;
-            u_out[i3] = u0[i3] + c_dt * rx, u_out[i3 + 1] = u0[i3 + 1] + c_dt * ry,
-            u_out[i3 + 2] = u0[i3 + 2] + c_dt * rz;
-        } else {
-            u_out[i3] = base[i3] + w_dt * rx, u_out[i3 + 1] = base[i3 + 1] + w_dt * ry,
-            u_out[i3 + 2] = base[i3 + 2] + w_dt * rz;
-        }
-    }
+    for (int i = 0; i < E->n; ++i)
+        ns_rk_stage_row(&V, i, mass, bnorm, nu, tau, pic, p, u_in, u0, base, acc_out, u_out, c_dt, w_dt);
 }
 
 double fb_ns_omp_pressure_setup(const fb_ns_edges *E, const unsigned char *p_fixed, const double *bnorm, double dt,
                                 const double *tau, const double *p, const double *pip, const double *ut, double *A,
                                 double *invdiag, double *b)
 {
-    const int *restrict rowptr = E->rowptr, *restrict col = E->col;
-    const double *restrict nd = E->nd, *restrict dn = E->dn, *restrict ls = E->ls;
+    const ns_edge_view V = split_view(E);
     double b2 = 0.0;
 #pragma omp parallel for schedule(static) reduction(+ : b2)
-    for (int i = 0; i < E->n; ++i) {
-        const long i3 = 3 * (long)i;
-        if (p_fixed[i]) {
-            for (int e = rowptr[i]; e < rowptr[i + 1]; ++e)
-                A[e] = 0.0;
-            invdiag[i] = 0.0, b[i] = 0.0;
-            continue;
-        }
-        const double ti = tau[i], pi = p[i], ux = ut[i3], uy = ut[i3 + 1], uz = ut[i3 + 2];
-        const double px = pip[i3], py = pip[i3 + 1], pz = pip[i3 + 2];
-        double diag = 0, kp = 0, proj = 0, div = 0;
-        for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) {
-            const long j = col[e], e3 = 3 * (long)e;
-            const double *l = ls + 6 * (long)e, k = l[0] + l[3] + l[5];
-            const double a = (dt + 0.5 * (ti + tau[j])) * k;
-            A[e] = a;
-            diag -= a;
-            kp += k * (p[j] - pi);
-            proj +=
-                dn[e3] * (pip[3 * j] - px) + dn[e3 + 1] * (pip[3 * j + 1] - py) + dn[e3 + 2] * (pip[3 * j + 2] - pz);
-            div += nd[e3] * (ut[3 * j] - ux) + nd[e3 + 1] * (ut[3 * j + 1] - uy) + nd[e3 + 2] * (ut[3 * j + 2] - uz);
-        }
-        const double bi = dt * kp + ti * (proj + bnorm[i3] * px + bnorm[i3 + 1] * py + bnorm[i3 + 2] * pz) - div;
-        invdiag[i] = 1.0 / diag;
-        b[i] = bi;
-        b2 += bi * bi;
-    }
+    for (int i = 0; i < E->n; ++i)
+        b2 += ns_pressure_row(&V, i, p_fixed[i], bnorm, dt, tau, p, pip, ut, A, invdiag, b);
     return b2;
 }
 
@@ -163,47 +89,23 @@ int fb_ns_omp_cg(int n, const int *rowptr, const int *col, const double *A, cons
         const int lo = (int)((long)n * t / nt), hi = (int)((long)n * (t + 1) / nt);
         double rz = 0, rr = 0, beta = 0.0, *dold = d, *dnew = d2;
         /* r = b - A x, z = M^-1 r; the first direction is z (beta = 0, dold = 0) */
-        for (int i = lo; i < hi; ++i) {
-            double s = 0.0, xi = x[i];
-            for (int e = rowptr[i]; e < rowptr[i + 1]; ++e)
-                s += A[e] * (x[col[e]] - xi);
-            r[i] = b[i] - s;
-            z[i] = invdiag[i] * r[i];
-            d[i] = d2[i] = 0.0;
-            rz += r[i] * z[i];
-            rr += r[i] * r[i];
-        }
+        for (int i = lo; i < hi; ++i)
+            ns_cg_start_row(rowptr, col, A, invdiag, b, x, r, z, d, d2, i, &rz, &rr);
         part[0][8 * t] = rz, part[1][8 * t] = rr;
 #pragma omp barrier
         rz = sum_partials(part[0], nt), rr = sum_partials(part[1], nt);
         int k = 0;
         while (k < maxit && rr > tol2 && isfinite(rr)) {
-            /* the new direction z + beta dold, for this row and (recomputed,
-             * the same bits) for its neighbours, so no barrier is needed
-             * between the direction update and the product */
+            /* the new direction and the product in one pass (ns_cg_direction_row) */
             double dq = 0;
-            for (int i = lo; i < hi; ++i) {
-                const double di = z[i] + beta * dold[i];
-                double s = 0.0;
-                for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) {
-                    const int j = col[e];
-                    s += A[e] * ((z[j] + beta * dold[j]) - di);
-                }
-                dnew[i] = di;
-                q[i] = s;
-                dq += di * s;
-            }
+            for (int i = lo; i < hi; ++i)
+                dq += ns_cg_direction_row(rowptr, col, A, z, dold, beta, i, dnew, q);
             part[2][8 * t] = dq;
 #pragma omp barrier
             const double alpha = rz / sum_partials(part[2], nt);
             double rz_new = 0, rr_new = 0;
-            for (int i = lo; i < hi; ++i) {
-                x[i] += alpha * dnew[i];
-                r[i] -= alpha * q[i];
-                z[i] = invdiag[i] * r[i];
-                rz_new += z[i] * r[i];
-                rr_new += r[i] * r[i];
-            }
+            for (int i = lo; i < hi; ++i)
+                ns_cg_update_row(i, alpha, x, r, z, invdiag, dnew, q, &rz_new, &rr_new);
             part[0][8 * t] = rz_new, part[1][8 * t] = rr_new;
 #pragma omp barrier
             rz_new = sum_partials(part[0], nt), rr = sum_partials(part[1], nt);
@@ -222,21 +124,10 @@ int fb_ns_omp_cg(int n, const int *rowptr, const int *col, const double *A, cons
 void fb_ns_omp_correct(const fb_ns_edges *E, const double *mass, double dt, const double *p, const double *p_old,
                        const double *ut, double *u_out)
 {
-    const int *restrict rowptr = E->rowptr, *restrict col = E->col;
-    const double *restrict nd = E->nd;
+    const ns_edge_view V = split_view(E);
 #pragma omp parallel for schedule(static)
-    for (int i = 0; i < E->n; ++i) {
-        const double dpi = p[i] - p_old[i];
-        double gx = 0, gy = 0, gz = 0;
-        for (int e = rowptr[i]; e < rowptr[i + 1]; ++e) {
-            const long j = col[e];
-            const double dp = p[j] - p_old[j] - dpi;
-            gx += nd[3 * (long)e] * dp, gy += nd[3 * (long)e + 1] * dp, gz += nd[3 * (long)e + 2] * dp;
-        }
-        const double f = dt / mass[i];
-        const long i3 = 3 * (long)i;
-        u_out[i3] = ut[i3] - f * gx, u_out[i3 + 1] = ut[i3 + 1] - f * gy, u_out[i3 + 2] = ut[i3 + 2] - f * gz;
-    }
+    for (int i = 0; i < E->n; ++i)
+        ns_correct_row(&V, i, mass, dt, p, p_old, ut, u_out);
 }
 
 void fb_ns_omp_apply_bc(int nfixed, const int *fixed, const double *ubc, int nslip, const int *slip,
@@ -245,16 +136,11 @@ void fb_ns_omp_apply_bc(int nfixed, const int *fixed, const double *ubc, int nsl
 #pragma omp parallel
     {
 #pragma omp for schedule(static) nowait
-        for (int k = 0; k < nfixed; ++k) {
-            const long i3 = 3 * (long)fixed[k];
-            u[i3] = ubc[3 * (long)k], u[i3 + 1] = ubc[3 * (long)k + 1], u[i3 + 2] = ubc[3 * (long)k + 2];
-        }
+        for (int k = 0; k < nfixed; ++k)
+            ns_fix_node(k, fixed, ubc, u);
 #pragma omp for schedule(static)
-        for (int k = 0; k < nslip; ++k) {
-            const long i3 = 3 * (long)slip[k];
-            const double *n = slip_normal + i3, un = u[i3] * n[0] + u[i3 + 1] * n[1] + u[i3 + 2] * n[2];
-            u[i3] -= un * n[0], u[i3 + 1] -= un * n[1], u[i3 + 2] -= un * n[2];
-        }
+        for (int k = 0; k < nslip; ++k)
+            ns_slip_node(k, slip, slip_normal, u);
     }
 }
 
