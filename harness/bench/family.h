@@ -59,9 +59,7 @@ typedef struct fb_family {
      * NVRTC compile test; returns 1 when the sink is full. */
     int (*variants)(fb_variant_sink *sink);
     /* Its OpenMP twins, terminated by a NULL name: what the openmp backend
-     * "builds" for a program spec of this family (fb_program_spec.host).
-     * NULL for the solver's kernels, whose OpenMP baseline is a pipeline
-     * called directly (kernels/ns/ns_omp.c), not a kernel per launch. */
+     * "builds" for a program spec of this family (fb_program_spec.host). */
     const fb_host_kernel *host_kernels;
     /* 1: a user's kernel file may take the argument list of one of its
      * kernels (user_kernel.h); the family then lists such kernels after

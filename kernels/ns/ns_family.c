@@ -109,4 +109,5 @@ const fb_family fb_family_ns = {
     .kernel_count = kernel_count,
     .kernel = kernel_at,
     .variants = variants,
+    .host_kernels = fb_ns_host_kernels,
 };

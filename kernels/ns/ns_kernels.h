@@ -1,9 +1,10 @@
 /* ns_kernels.h - the device kernels of the Navier-Stokes solver (ns.cl) as
  * data: their names in launch-table order, their one parameter axis, and
  * the family descriptor that lists their programs for the NVRTC compile
- * test. The launch sequence is harness/solver/ns_device.c; the OpenMP
- * baseline is ns_omp.c, called directly by harness/solver/ns.c (a
- * multi-kernel pipeline whose state stays resident, not a host table). */
+ * test, and their OpenMP twins. The launch sequence is
+ * harness/solver/ns_device.c, which runs on the openmp backend through the
+ * twins (ns_omp_twins.c); the OpenMP baseline's own loops, ns_omp.c, are
+ * called directly by harness/solver/ns.c. */
 #ifndef FB_NS_KERNELS_H
 #define FB_NS_KERNELS_H
 
@@ -80,6 +81,10 @@ int fb_ns_kernel_reads_edges(fb_ns_kernel_id k);
 
 /* The point of every axis at its default. */
 fb_param_point fb_ns_default_point(void);
+
+/* The OpenMP twins of every kernel above, in double (ns_omp_twins.c:
+ * their reduction convention is in its header). */
+extern const fb_host_kernel fb_ns_host_kernels[];
 
 extern const fb_family fb_family_ns;
 

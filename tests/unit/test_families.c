@@ -43,10 +43,6 @@ static void check_axes(const fb_family *f, const fb_family_kernel *k)
     }
 }
 
-/* The solver's kernels have no twins: its OpenMP baseline is ns_omp.c,
- * called directly. Every other family's device programs each have one. */
-static int device_only(const fb_family *f) { return strcmp(f->name, "ns") == 0; }
-
 static const fb_host_kernel *twin(const fb_family *f, const fb_variant *v)
 {
     const char *real = v->defines[0].value; /* fb_variant_begin defines REAL first */
@@ -67,8 +63,7 @@ static int family_variants(const fb_family *f)
         f->variants(&pick);
         if (!v.spec.source_text) fail_msg("%s: variant %s has no embedded source", f->name, v.label);
         assert_string_equal(v.defines[0].name, "REAL");
-        if (!device_only(f) && !twin(f, &v))
-            fail_msg("%s: %s has no OpenMP twin in the family's host table", f->name, v.label);
+        if (!twin(f, &v)) fail_msg("%s: %s has no OpenMP twin in the family's host table", f->name, v.label);
     }
     return count.seen;
 }
@@ -81,7 +76,7 @@ static void test_descriptors(void **state)
         const fb_family *f = fb_family_at(i);
         assert_true(has_text(f->name) && has_text(f->summary) && has_text(f->model) && has_text(f->reference));
         assert_non_null(f->variants);
-        assert_true(device_only(f) ? f->host_kernels == NULL : f->host_kernels != NULL);
+        assert_non_null(f->host_kernels);
         assert_true(f->kernel_count() > 0);
         for (int k = 0; k < f->kernel_count(); ++k) {
             const fb_family_kernel *fk = f->kernel(k);
@@ -90,8 +85,7 @@ static void test_descriptors(void **state)
             check_axes(f, fk);
         }
         int n = family_variants(f);
-        print_message("%s: %d kernels, %d device programs%s\n", f->name, f->kernel_count(), n,
-                      device_only(f) ? " (device only)" : ", each with an OpenMP twin");
+        print_message("%s: %d kernels, %d device programs, each with an OpenMP twin\n", f->name, f->kernel_count(), n);
         assert_true(n > 0);
         total += n;
     }
