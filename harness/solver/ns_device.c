@@ -145,7 +145,7 @@ static fb_status build_kernels(struct fb_ns_device *dv, int ranks)
     for (int k = 0; k < FB_NS_NKERNELS; ++k) {
         if (!ranks && (k == FB_NS_HALO_PACK || k == FB_NS_HALO_UNPACK)) continue;
         const int ndefines = dv->packed && fb_ns_kernel_reads_edges((fb_ns_kernel_id)k) ? 4 : 3;
-        const fb_program_spec spec = {FB_NS_SOURCE, text, fb_ns_kernel_names[k], defines, ndefines, NULL};
+        const fb_program_spec spec = {FB_NS_SOURCE, text, fb_ns_kernel_names[k], defines, ndefines, fb_ns_host_kernels};
         FB_CHECK(fb_target_build(dv->t, &spec, &dv->k[k]));
     }
 fail:
@@ -158,9 +158,6 @@ static fb_status check_point(const fb_device_info *info, const fb_param_point *p
     const int wg = point->values[FB_NS_WG_SIZE_AXIS], group_reduce = point->values[FB_NS_GROUP_REDUCE_AXIS];
     const int cg_variant = point->values[FB_NS_CG_VARIANT_AXIS], layout = point->values[FB_NS_EDGE_LAYOUT_AXIS];
     fb_status status = FB_OK;
-    if (!strcmp(info->backend, "openmp"))
-        FB_FAIL(FB_ERR_USAGE, "openmp runs the solver's own OpenMP loops (ns_omp.c); the device kernels are for "
-                              "opencl and cuda");
     if (wg < 1 || (wg & (wg - 1)) || wg > 1024)
         FB_FAIL(FB_ERR_USAGE, "solver: WG_SIZE=%d is not a power of two in 1..1024", wg);
     if (info->max_work_group_size && (size_t)wg > info->max_work_group_size)

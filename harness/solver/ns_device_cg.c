@@ -311,7 +311,7 @@ fail:
 }
 
 /* The SpMV kernel from its own source at p, in double (REAL and its
- * parameters as defines, as kernels/spmv builds it). */
+ * parameters as defines, as kernels/spmv builds it; on openmp its twin). */
 static fb_status build_spmv(struct fb_ns_device *dv, const fb_param_point *p, fb_kernel **out)
 {
     fb_status status = FB_OK;
@@ -324,7 +324,7 @@ static fb_status build_spmv(struct fb_ns_device *dv, const fb_param_point *p, fb
     }
     const char *text = fb_kernel_source(k->source);
     if (!text) FB_FAIL(FB_ERR_INPUT, "kernel source %s is not embedded", k->source);
-    const fb_program_spec spec = {k->source, text, k->kernel, defines, 1 + k->nparams, NULL};
+    const fb_program_spec spec = {k->source, text, k->kernel, defines, 1 + k->nparams, fb_spmv_host_kernels};
     FB_CHECK(fb_target_build(dv->t, &spec, out));
 fail:
     return status;
