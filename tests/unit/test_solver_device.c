@@ -11,7 +11,8 @@
  * - level 0 with the packed edge records in the mesh's order, and with the
  *   CG's product by the SpMV family (CG_SPMV: csr-vector; csr-multirow on a
  *   renumbered device), and that choice's launch count, SpMV point checks
- *   and pressure matrix record.
+ *   and pressure matrix record;
+ * - the halo's pack and unpack kernels, which only several ranks launch.
  * On openmp the device path runs the kernels' OpenMP twins
  * (kernels/ns/ns_omp_twins.c), checked against the baseline's own loops by
  * the same comparisons; that instance also checks the host-only download.
@@ -46,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/kernel_sources.h"
 #include "solver/cases.h"
 #include "solver/ns_device.h"
 #include "test_family_backend.h"
@@ -273,6 +275,55 @@ static void test_spmv_point_and_record(void **state)
     finish(&r);
 }
 
+/* Kernel name built at the solver's defines (its twin on openmp). */
+static fb_kernel *build_ns(const char *name)
+{
+    const fb_define defines[] = {{"REAL", "double"}, {"WG_SIZE", "128"}, {"GROUP_REDUCE", "0"}};
+    const fb_program_spec spec = {FB_NS_SOURCE, fb_kernel_source(FB_NS_SOURCE), name, defines, 3, fb_ns_host_kernels};
+    fb_kernel *k = NULL;
+    if (fb_target_build(test_target, &spec, &k) != FB_OK) fail_msg("%s", fb_error_message());
+    return k;
+}
+
+/* The halo exchange's pack and unpack, which only a run on several ranks
+ * launches (so no comparison above does): the 3-vectors of the nodes idx
+ * names into the buffer in idx's order, and back into their nodes. */
+static void test_halo_pack_unpack(void **state)
+{
+    (void)state;
+    enum { NODES = 5, COUNT = 3 };
+    const int idx[COUNT] = {4, 0, 2};
+    double v[3 * NODES], buf[3 * COUNT], back[3 * NODES] = {0};
+    fb_buffer *dv, *didx, *dbuf, *dback;
+    for (int i = 0; i < 3 * NODES; ++i)
+        v[i] = i + 1;
+    assert_int_equal(fb_target_alloc(test_target, sizeof v, &dv), FB_OK);
+    assert_int_equal(fb_target_alloc(test_target, sizeof idx, &didx), FB_OK);
+    assert_int_equal(fb_target_alloc(test_target, sizeof buf, &dbuf), FB_OK);
+    assert_int_equal(fb_target_alloc(test_target, sizeof back, &dback), FB_OK);
+    assert_int_equal(fb_target_copy_in(test_target, dv, v, sizeof v), FB_OK);
+    assert_int_equal(fb_target_copy_in(test_target, didx, idx, sizeof idx), FB_OK);
+    assert_int_equal(fb_target_copy_in(test_target, dback, back, sizeof back), FB_OK);
+    const fb_arg pack[] = {fb_arg_i32(COUNT), fb_arg_i32(3), fb_arg_buffer(didx), fb_arg_buffer(dv),
+                           fb_arg_buffer(dbuf)};
+    const fb_arg unpack[] = {fb_arg_i32(COUNT), fb_arg_i32(3), fb_arg_buffer(didx), fb_arg_buffer(dbuf),
+                             fb_arg_buffer(dback)};
+    const fb_launch l = fb_launch_1d(COUNT, 128);
+    assert_int_equal(fb_target_launch(test_target, build_ns("ns_halo_pack"), &l, pack, 5, NULL), FB_OK);
+    assert_int_equal(fb_target_launch(test_target, build_ns("ns_halo_unpack"), &l, unpack, 5, NULL), FB_OK);
+    assert_int_equal(fb_target_copy_out(test_target, buf, dbuf, sizeof buf), FB_OK);
+    assert_int_equal(fb_target_copy_out(test_target, back, dback, sizeof back), FB_OK);
+    for (int k = 0; k < COUNT; ++k)
+        for (int c = 0; c < 3; ++c) {
+            assert_true(buf[3 * k + c] == v[3 * idx[k] + c]);
+            assert_true(back[3 * idx[k] + c] == v[3 * idx[k] + c]);
+        }
+    assert_true(back[3] == 0.0 && back[9] == 0.0); /* nodes 1 and 3 are in no list */
+    fb_buffer *all[] = {dv, didx, dbuf, dback};
+    for (int i = 0; i < 4; ++i)
+        fb_target_release(test_target, all[i]);
+}
+
 /* Host only: without a device, the download is a no-op that takes no time. */
 static void test_download_without_device(void **state)
 {
@@ -306,6 +357,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_cavity_level0_spmv_vector),
         cmocka_unit_test(test_cavity_level0_spmv_multirow_rcm),
         cmocka_unit_test(test_spmv_point_and_record),
+        cmocka_unit_test(test_halo_pack_unpack),
     };
     const struct CMUnitTest host[] = {cmocka_unit_test(test_download_without_device)};
     int failed = cmocka_run_group_tests(device, NULL, NULL);
