@@ -8,8 +8,7 @@
 
 #include "ns/ns_omp_node.h"
 
-/* The split arrays of E, at constant strides (inlined, the indexing the
- * loops always had). */
+/* The split arrays of E, the one layout the host's own loops read. */
 static inline ns_edge_view split_view(const fb_ns_edges *E)
 {
     return (ns_edge_view){E->rowptr, E->col, E->nd, E->dn, E->ls, 3, 3, 6};
