@@ -124,7 +124,8 @@ fail:
 }
 
 /* --param NAME=V[,V...] for the device kernels (refused on openmp, which
- * runs its own loops), --tune and --tuned: solve_tune.c. */
+ * runs them at the OpenMP baseline's one point), --tune and --tuned:
+ * solve_tune.c. */
 static fb_status read_point(const fb_parsed *args, solve_opts *o)
 {
     fb_status status = FB_OK;
@@ -305,6 +306,17 @@ static void announce(const solve_opts *o, const fb_solve_case *c, const solve_ru
         fprintf(stderr, "%d threads\n", omp_get_max_threads());
 }
 
+/* The state on the run's backend: a device at the asked point, its
+ * copies and set-up timed; openmp at the OpenMP baseline's point, where
+ * the "copies" stay in the host's memory and are reported as none. */
+static fb_status open_state(solve_run *s, const fb_param_point *asked)
+{
+    const int device = on_device(s->t);
+    s->point = device ? *asked : fb_ns_openmp_point();
+    return fb_ns_device_open(&s->ns, s->t, &s->point, device ? &s->log.upload_s : NULL,
+                             device ? &s->log.setup_s : NULL);
+}
+
 static fb_status prepare(const fb_parsed *args, const solve_opts *o, fb_solve_case *c, solve_run *s)
 {
     fb_status status = FB_OK;
@@ -312,9 +324,9 @@ static fb_status prepare(const fb_parsed *args, const solve_opts *o, fb_solve_ca
     if (o->stream_gbs < 0) FB_CHECK(fb_cli_stream_triad(args, s->t, fb_target_info(s->t)->id, 1, &s->stream_gbs));
     FB_CHECK(fb_ns_init(&s->ns, &c->mesh, &c->bnd, &c->cfg, &c->bc));
     fb_case_initial(c, &s->ns);
-    s->point = o->point;
-    if (o->plan.tuned) FB_CHECK(fb_solve_tuned_point(&o->plan, fb_target_info(s->t), c, &s->ns, &s->point, &s->tuning));
-    if (on_device(s->t)) FB_CHECK(fb_ns_device_open(&s->ns, s->t, &s->point, &s->log.upload_s, &s->log.setup_s));
+    fb_param_point asked = o->point;
+    if (o->plan.tuned) FB_CHECK(fb_solve_tuned_point(&o->plan, fb_target_info(s->t), c, &s->ns, &asked, &s->tuning));
+    FB_CHECK(open_state(s, &asked));
     if (o->plan.tuned) FB_CHECK(fb_solve_tuned_spmv(&o->plan, fb_target_info(s->t), &s->ns, s->tuning));
     s->rss_setup = fb_rss_bytes();
     announce(o, c, s);
@@ -337,7 +349,7 @@ static fb_status run_one(const fb_parsed *args, const solve_opts *o, fb_solve_ca
         goto fail;
     }
     if (run_status != FB_OK) snprintf(reason, len, "%s", fb_error_message());
-    FB_CHECK(fb_ns_device_download(&s->ns, &s->log.download_s));
+    FB_CHECK(fb_ns_device_download(&s->ns, on_device(s->t) ? &s->log.download_s : NULL));
     FB_CHECK(fb_case_validate(c, &s->ns, &s->validation));
     const char *verdict = run_status == FB_OK ? "ok" : run_status == FB_ERR_CHECK ? "failed" : "interrupted";
     s->rec = fb_solve_record(c, &s->ns, &s->log, fb_target_info(s->t), s->stream_gbs, s->rss_setup, s->validation,
@@ -372,15 +384,14 @@ static void free_run(solve_run *s)
     memset(s, 0, sizeof *s);
 }
 
-/* A rank's part on its device: its own uploads (the first rank that fails
+/* A rank's part on its backend: its own uploads (the first rank that fails
  * says why and ends the run: solve_ranks.h), then the warm-up step, which
  * exchanges, all together. */
 static fb_status open_rank_device(const solve_opts *o, const fb_solve_case *c, solve_run *s)
 {
-    s->point = o->point;
-    fb_solve_ranks_own(fb_ns_device_open(&s->ns, s->t, &s->point, &s->log.upload_s, &s->log.setup_s));
-    fb_status status = fb_ns_device_warm_up(&s->ns, &s->log.setup_s);
-    if (status == FB_OK && !o->quiet) {
+    fb_solve_ranks_own(open_state(s, &o->point));
+    fb_status status = fb_ns_device_warm_up(&s->ns, on_device(s->t) ? &s->log.setup_s : NULL);
+    if (status == FB_OK && !o->quiet && on_device(s->t)) {
         char params[256];
         const fb_device_info *d = fb_target_info(s->t);
         fb_solve_point_text(&s->point, params, sizeof params);
@@ -411,7 +422,7 @@ static fb_status run_ranks(const fb_parsed *args, const solve_opts *o, fb_solve_
     if (root) status = fb_cli_stream_triad(args, s.t, fb_target_info(s.t)->id, 1, &s.stream_gbs);
     FB_CHECK(fb_solve_ranks_agree(status));
     FB_CHECK(fb_solve_ranks_setup(c, &s.ns, &d));
-    if (on_device(s.t)) FB_CHECK(open_rank_device(&mine, c, &s));
+    FB_CHECK(open_rank_device(&mine, c, &s));
     s.rss_setup = fb_rss_bytes();
     if (!mine.quiet && !on_device(s.t))
         fprintf(stderr, "solve %s: %d nodes on %d ranks, %d threads each\n", c->name, c->mesh.nnodes, fb_comm_size(),
@@ -424,7 +435,7 @@ static fb_status run_ranks(const fb_parsed *args, const solve_opts *o, fb_solve_
     if (run_status != FB_OK) snprintf(reason, sizeof reason, "%s", fb_error_message());
     /* the ranks' meters as one; a rank that fails here alone ends every rank */
     fb_solve_ranks_own(fb_energy_sum_ranks(&s.log.energy, fb_target_energy(s.t), &meters));
-    FB_CHECK(fb_ns_device_download(&s.ns, &s.log.download_s));
+    FB_CHECK(fb_ns_device_download(&s.ns, on_device(s.t) ? &s.log.download_s : NULL));
     FB_CHECK(fb_solve_ranks_gather(c, &s.ns, &whole));
     mpi = fb_solve_ranks_json(&s.ns, &s.log);
     if (root) {

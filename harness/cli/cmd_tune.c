@@ -529,8 +529,8 @@ static fb_status check_solver_options(const fb_parsed *args)
                 given);
     const char *backend = fb_cli_value(args, "backend");
     if (!backend || !strncmp(backend, "openmp", 6))
-        FB_FAIL(FB_ERR_USAGE, "tune --case: give --backend opencl or cuda (on openmp the solver runs its own loops, "
-                              "which have no parameters)");
+        FB_FAIL(FB_ERR_USAGE, "tune --case: give --backend opencl or cuda (on openmp the solver runs its kernels at "
+                              "the OpenMP baseline's one point)");
 fail:
     return status;
 }

@@ -209,11 +209,12 @@ static fb_status check_modes(const fb_parsed *args, const char *const *backends,
     if (plan->tune && plan->tuned) FB_FAIL(FB_ERR_USAGE, "--tune and --tuned exclude each other");
     if (plan->tuned && nparams) FB_FAIL(FB_ERR_USAGE, "--tuned and --param exclude each other");
     if (nparams && !device)
-        FB_FAIL(FB_ERR_USAGE, "--param is for the device backends (opencl, cuda); openmp runs its own loops");
+        FB_FAIL(FB_ERR_USAGE, "--param is for the device backends (opencl, cuda); openmp runs the solver's kernels "
+                              "at the OpenMP baseline's one point (docs/solver.md)");
     if ((plan->tuned || plan->tune) && host)
         FB_FAIL(FB_ERR_USAGE,
-                "--%s is for the device backends (opencl, cuda): openmp runs its own loops, which have "
-                "no parameters",
+                "--%s is for the device backends (opencl, cuda): openmp runs the solver's kernels at the "
+                "OpenMP baseline's one point (docs/solver.md)",
                 plan->tune ? "tune" : "tuned");
 fail:
     return status;

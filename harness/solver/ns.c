@@ -1,13 +1,13 @@
-/* ns.c - the fractional-step solver's driver: setup (operators packed and
- * first-touched), one time step as three timed steps, boundary values, the
- * watch, and the byte model (contracts in ns.h). */
+/* ns.c - the fractional-step solver's host side and policy (contracts in
+ * ns.h): setup (operators packed, the initial state), boundary values, the
+ * time step's choice, the watches, the CG's start, the reductions over
+ * ranks, and the byte model. The step itself is ns_step.c's. */
 #include "solver/ns.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/measure.h"
 #include "solver/ns_dist.h"
 
 fb_ns_config fb_ns_config_defaults(double nu)
@@ -79,9 +79,8 @@ static fb_status alloc_state(fb_ns *ns, const fb_edge_ops *ops)
 {
     fb_status status = FB_OK;
     const int n = ops->nnodes;
-    double **per_node3[] = {&ns->bnorm, &ns->u, &ns->u1, &ns->u2, &ns->acc, &ns->pic, &ns->pip};
-    double **per_node1[] = {&ns->mass, &ns->h, &ns->p, &ns->tau, &ns->p_old, &ns->p_nm1, &ns->invdiag,
-                            &ns->b,    &ns->r, &ns->z, &ns->d,   &ns->d2,    &ns->q};
+    double **per_node3[] = {&ns->bnorm, &ns->u};
+    double **per_node1[] = {&ns->mass, &ns->h, &ns->p, &ns->p_nm1, &ns->invdiag, &ns->b, &ns->q};
     for (size_t k = 0; k < sizeof per_node3 / sizeof *per_node3; ++k)
         FB_CHECK(node_array(per_node3[k], n, 3, "solver vectors"));
     for (size_t k = 0; k < sizeof per_node1 / sizeof *per_node1; ++k)
@@ -221,13 +220,6 @@ fail:
     return status;
 }
 
-/* On several ranks (ns->dist): the halo values of v from their owners,
- * before an edge loop reads v at neighbours. Nothing on one. */
-static void share(fb_ns *ns, double *v, int ncomp)
-{
-    if (ns->dist) fb_ns_dist_share(ns, v, ncomp);
-}
-
 double fb_ns_sum_ranks(fb_ns *ns, double x)
 {
     if (ns->dist) fb_ns_dist_sum(ns, &x, 1);
@@ -240,15 +232,6 @@ int fb_ns_has_fixed_pressure(const fb_ns *ns) { return ns->dist ? ns->dist->has_
 
 int fb_ns_has_reference(const fb_ns *ns) { return ns->dist ? ns->dist->has_ref : ns->bnd->p_ref >= 0; }
 
-/* dt from the CFL number; the CFL and NaN watch on u^n. */
-static fb_status choose_dt(fb_ns *ns, double t_end, int k, fb_ns_step_info *info)
-{
-    double conv;
-    int bad;
-    double rate = fb_ns_omp_rate(ns->E.n, ns->u, ns->h, ns->vfixed, ns->cfg.nu, &conv, &bad);
-    return fb_ns_pick_dt(ns, t_end, k, rate, conv, bad, info);
-}
-
 fb_status fb_ns_watch_divergence(const fb_ns *ns, int k, double div2, fb_ns_step_info *info)
 {
     fb_status status = FB_OK;
@@ -257,107 +240,6 @@ fb_status fb_ns_watch_divergence(const fb_ns *ns, int k, double div2, fb_ns_step
     if (!(rel <= ns->cfg.div_limit))
         FB_FAIL(FB_ERR_CHECK, "step %d: divergence %.3g (dt ||div u|| / sqrt(volume)) is above the limit %.3g", k, rel,
                 ns->cfg.div_limit);
-fail:
-    return status;
-}
-
-/* Step 1: projections and the four Runge-Kutta stages; u~ ends in u2. */
-static fb_status step1(fb_ns *ns, int k, fb_ns_step_info *info)
-{
-    fb_status status = FB_OK;
-    const double dt = info->dt, t = ns->t, nu = ns->cfg.nu;
-    share(ns, ns->u, 3);
-    share(ns, ns->p, 1);
-    double div2 = fb_ns_omp_projections(&ns->E, ns->mass, ns->h, nu, dt, ns->u, ns->p, ns->tau, ns->pic, ns->pip);
-    FB_CHECK(fb_ns_watch_divergence(ns, k, fb_ns_sum_ranks(ns, div2), info));
-    share(ns, ns->tau, 1);
-    share(ns, ns->pic, 3);
-    share(ns, ns->pip, 3);
-    const fb_ns_edges *E = &ns->E;
-    fb_ns_omp_rk_stage(E, ns->mass, ns->bnorm, nu, ns->tau, ns->pic, ns->p, ns->u, ns->u, NULL, ns->acc, ns->u1, dt / 2,
-                       dt / 6);
-    impose_velocity(ns, ns->u1, t + dt / 2);
-    share(ns, ns->u1, 3);
-    fb_ns_omp_rk_stage(E, ns->mass, ns->bnorm, nu, ns->tau, ns->pic, ns->p, ns->u1, ns->u, ns->acc, ns->acc, ns->u2,
-                       dt / 2, dt / 3);
-    impose_velocity(ns, ns->u2, t + dt / 2);
-    share(ns, ns->u2, 3);
-    fb_ns_omp_rk_stage(E, ns->mass, ns->bnorm, nu, ns->tau, ns->pic, ns->p, ns->u2, ns->u, ns->acc, ns->acc, ns->u1, dt,
-                       dt / 3);
-    impose_velocity(ns, ns->u1, t + dt);
-    share(ns, ns->u1, 3);
-    fb_ns_omp_rk_stage(E, ns->mass, ns->bnorm, nu, ns->tau, ns->pic, ns->p, ns->u1, ns->u, ns->acc, NULL, ns->u2, 0,
-                       dt / 6);
-    impose_velocity(ns, ns->u2, t + dt);
-    share(ns, ns->u2, 3);
-fail:
-    return status;
-}
-
-/* Without fixed-pressure nodes the pressure matrix is singular (constants
- * are its null space, zero row sums): the system is consistent when
- * sum b = 0, so the mean of b is removed (the discrepancy, from the
- * stabilisation terms and the boundary flux of the interpolated boundary
- * velocity, spreads over all nodes instead of becoming a mass source at a
- * pinned node). CG then stays in the range of the matrix. Returns ||b||^2. */
-static double make_compatible(fb_ns *ns, double *b)
-{
-    const int n = ns->E.n;
-    double sum = 0.0, b2 = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : sum)
-    for (int i = 0; i < n; ++i)
-        sum += b[i];
-    const double mean = fb_ns_sum_ranks(ns, sum) / (double)fb_ns_global_nodes(ns);
-#pragma omp parallel for schedule(static) reduction(+ : b2)
-    for (int i = 0; i < n; ++i) {
-        b[i] -= mean;
-        b2 += b[i] * b[i];
-    }
-    return fb_ns_sum_ranks(ns, b2);
-}
-
-/* The pressure level: p(reference node) = the prescribed value. */
-static void shift_to_reference(fb_ns *ns, double t)
-{
-    const int r = ns->bnd->p_ref; /* on several ranks: on the owning rank only */
-    double shift = r >= 0 ? fb_ns_pressure_at(ns, r, t) - ns->p[r] : 0.0;
-    if (ns->dist) shift = fb_ns_dist_reference_shift(ns, shift);
-    double *p = ns->p;
-#pragma omp parallel for schedule(static)
-    for (int i = 0; i < ns->E.n; ++i)
-        p[i] += shift;
-}
-
-/* Step 2: the pressure equation by CG, from p^n. */
-static fb_status step2(fb_ns *ns, int k, fb_ns_step_info *info)
-{
-    fb_status status = FB_OK;
-    const int n = ns->E.n;
-    const double dt = info->dt;
-    double *p = ns->p, *p_old = ns->p_old, *p_nm1 = ns->p_nm1;
-    const double ratio = fb_ns_extrapolation_ratio(ns, dt);
-#pragma omp parallel for schedule(static)
-    for (int i = 0; i < n; ++i) {
-        const double pn = p[i];
-        p[i] = pn + ratio * (pn - p_nm1[i]);
-        p_nm1[i] = pn;
-        p_old[i] = pn;
-    }
-    impose_pressure(ns, p, ns->t + dt);
-    share(ns, p_old, 1);
-    double b2 = fb_ns_sum_ranks(ns, fb_ns_omp_pressure_setup(&ns->E, ns->bnd->p_fixed, ns->bnorm, dt, ns->tau, p_old,
-                                                             ns->pip, ns->u2, ns->A, ns->invdiag, ns->b));
-    if (!isfinite(b2)) FB_FAIL(FB_ERR_CHECK, "step %d: the pressure right-hand side is not finite: the run blew up", k);
-    if (!fb_ns_has_fixed_pressure(ns)) b2 = make_compatible(ns, ns->b);
-    double tol2 = ns->cfg.cg_tol * ns->cfg.cg_tol * b2, res2;
-    if (ns->dist)
-        info->cg_its = fb_ns_dist_cg(ns, tol2, ns->cfg.cg_max_its, &res2);
-    else
-        info->cg_its = fb_ns_omp_cg(n, ns->rowptr, ns->col, ns->A, ns->invdiag, ns->b, p, ns->r, ns->z, ns->d, ns->d2,
-                                    ns->q, tol2, ns->cfg.cg_max_its, &res2);
-    FB_CHECK(fb_ns_watch_cg(ns, k, b2, res2, info));
-    if (fb_ns_has_reference(ns)) shift_to_reference(ns, ns->t + dt);
-    share(ns, p, 1);
 fail:
     return status;
 }
@@ -382,26 +264,6 @@ fb_status fb_ns_watch_cg(const fb_ns *ns, int k, double b2, double res2, fb_ns_s
                 "step %d: the pressure CG did not converge in %d iterations (relative residual %.3g, "
                 "tolerance %.3g)",
                 k, info->cg_its, info->cg_res, ns->cfg.cg_tol);
-fail:
-    return status;
-}
-
-fb_status fb_ns_host_step(fb_ns *ns, double t_end, fb_ns_step_info *info)
-{
-    fb_status status = FB_OK;
-    const int k = ns->step + 1;
-    memset(info, 0, sizeof *info);
-    info->step = k;
-    double t0 = fb_now();
-    FB_CHECK(choose_dt(ns, t_end, k, info));
-    FB_CHECK(step1(ns, k, info));
-    double t1 = fb_now();
-    FB_CHECK(step2(ns, k, info));
-    double t2 = fb_now();
-    fb_ns_omp_correct(&ns->E, ns->mass, info->dt, ns->p, ns->p_old, ns->u2, ns->u);
-    impose_velocity(ns, ns->u, ns->t + info->dt);
-    fb_ns_step_done(ns, info, (double[4]){t0, t1, t2, fb_now()});
-    if (ns->dist) fb_ns_dist_step_done(ns, info);
 fail:
     return status;
 }
@@ -456,10 +318,9 @@ double fb_ns_bytes_resident(const fb_ns *ns)
 
 void fb_ns_free_host(fb_ns *ns)
 {
-    void *arrays[] = {ns->rowptr, ns->col, ns->nd,    ns->dn,     ns->ls,      ns->mass, ns->h,
-                      ns->bnorm,  ns->u,   ns->p,     ns->u1,     ns->u2,      ns->acc,  ns->tau,
-                      ns->pic,    ns->pip, ns->p_old, ns->A,      ns->invdiag, ns->b,    ns->r,
-                      ns->d,      ns->q,   ns->ubc,   ns->vfixed, ns->p_nm1,   ns->z,    ns->d2};
+    void *arrays[] = {ns->rowptr, ns->col,    ns->nd,      ns->dn,  ns->ls,  ns->mass, ns->h,
+                      ns->bnorm,  ns->u,      ns->p,       ns->A,   ns->b,   ns->q,    ns->ubc,
+                      ns->p_nm1,  ns->vfixed, ns->invdiag, ns->tau, ns->pip, ns->u2,   ns->p_old};
     for (size_t k = 0; k < sizeof arrays / sizeof *arrays; ++k)
         free(arrays[k]);
     memset(ns, 0, sizeof *ns);

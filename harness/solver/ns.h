@@ -1,8 +1,15 @@
 /* ns.h - the edge-based fractional-step incompressible Navier-Stokes
- * solver (density 1, kinematic viscosity nu), OpenMP version: the state,
- * one time step, the time-step choice and the watch that stops a run that
- * blows up. docs/solver.md states the discretisation; the hot loops are in
- * kernels/ns/ns_omp.c.
+ * solver (density 1, kinematic viscosity nu): the state, one time step,
+ * the time-step choice and the watch that stops a run that blows up.
+ * docs/solver.md states the discretisation.
+ *
+ * One driver runs the step on every backend: fb_ns_init builds the
+ * operators and the state on the host, fb_ns_device_open (ns_device.h)
+ * puts it on a backend (a device, or the OpenMP twins of the kernels on
+ * openmp: the baseline), and fb_ns_step runs the launch sequence of
+ * ns_step.c there. This file keeps the policy the step calls: the time
+ * step choice, the watches, the extrapolation of the CG's start, the
+ * boundary values, the reductions over ranks; and the byte model.
  *
  * One time step from (u^n, p^n) at t^n, dt from the CFL number:
  *   step 1  tau, the projections of convection and pressure gradient
@@ -67,19 +74,21 @@ typedef struct fb_ns {
     const fb_boundary *bnd;
     fb_ns_config cfg;
     fb_ns_bc bc;
-    fb_ns_edges E;                   /* views of the owned arrays below */
-    int *rowptr, *col;               /* edge structure (copied, first-touched) */
-    double *nd, *dn, *ls;            /* edge data the time loop reads */
-    double *mass, *h, *bnorm;        /* lumped mass, h = cbrt(M), int_Gamma N n */
-    double *u, *p;                   /* the state u^n (3 per node), p^n */
-    double *u1, *u2, *acc;           /* RK stage buffers */
-    double *tau, *pic, *pip;         /* per step: tau, projections */
-    double *p_old, *A, *invdiag, *b; /* pressure system */
-    double *r, *z, *d, *d2, *q;      /* CG vectors */
-    double *p_nm1;                   /* p^{n-1}, for the CG start */
-    double dt_prev;                  /* the previous step's dt */
-    double *ubc;                     /* 3 per fixed node at the time last evaluated */
-    unsigned char *vfixed;           /* 1 where the velocity is prescribed */
+    /* on the host, in the mesh's order: what the backend's state is
+     * uploaded from and downloaded into (ns_device.h), and what output
+     * and the checks read */
+    fb_ns_edges E;                  /* views of the owned arrays below */
+    int *rowptr, *col;              /* edge structure */
+    double *nd, *dn, *ls;           /* edge data the kernels read */
+    double *mass, *h, *bnorm;       /* lumped mass, h = cbrt(M), int_Gamma N n */
+    double *u, *p;                  /* the state u^n (3 per node), p^n */
+    double *p_nm1;                  /* p^{n-1}, for the CG start */
+    double *A, *invdiag, *b;        /* the last pressure system (fb_ns_device_pressure_system) */
+    double *q;                      /* the nodal divergence (fb_ns_divergence) */
+    double *tau, *pip, *u2, *p_old; /* the last step's parts, NULL until fb_ns_device_download_step */
+    double dt_prev;                 /* the previous step's dt */
+    double *ubc;                    /* 3 per fixed node at the time last evaluated */
+    unsigned char *vfixed;          /* 1 where the velocity is prescribed */
     double ubc_time;
     double volume;
     double t;
@@ -89,9 +98,9 @@ typedef struct fb_ns {
 } fb_ns;
 
 /* Sets up the solver on mesh m with boundary bnd (both must outlive it):
- * builds the edge operators, packs what the time loop reads, first-touches
- * every array with the loops' partition. u and p start at zero; set them
- * (ns->u, ns->p) and call fb_ns_impose(ns) before the first step. */
+ * builds the edge operators and packs what the kernels read. u and p
+ * start at zero; set them (ns->u, ns->p), call fb_ns_impose(ns), then
+ * fb_ns_device_open puts the state on a backend. */
 fb_status fb_ns_init(fb_ns *ns, const fb_mesh *m, const fb_boundary *bnd, const fb_ns_config *cfg, const fb_ns_bc *bc);
 
 /* fb_ns_init on this rank's part d (fb_ns_dist_split, ns_dist.h): the
@@ -103,7 +112,8 @@ fb_status fb_ns_init_part(fb_ns *ns, struct fb_ns_dist *d, const fb_ns_config *c
 /* Imposes the boundary values at the current time on ns->u and ns->p. */
 void fb_ns_impose(fb_ns *ns);
 
-/* One time step, dt from the CFL number (not past t_end when t_end > 0).
+/* One time step on the backend (ns_step.c; FB_ERR_USAGE before
+ * fb_ns_device_open), dt from the CFL number (not past t_end when t_end > 0).
  * The watch: a non-finite velocity or pressure, the CFL limit, the
  * divergence limit or a CG that does not converge gives FB_ERR_CHECK with
  * "step K: WHAT" (K the step that failed). */
@@ -126,7 +136,7 @@ double fb_ns_bytes_resident(const fb_ns *ns);
 
 void fb_ns_free(fb_ns *ns);
 
-/* ---- shared with the device driver (ns_device.c): one step's decisions,
+/* ---- the policy the driver (ns_step.c) calls: one step's decisions,
  * the same on every backend ---- */
 
 /* dt from the largest rate (cfl / rate, or the fixed dt; the steps left
@@ -157,9 +167,8 @@ double fb_ns_pressure_at(const fb_ns *ns, int node, double t);
  * end of step 1, 2, 3). */
 void fb_ns_step_done(fb_ns *ns, fb_ns_step_info *info, const double times[4]);
 
-/* One step on the device the state lives on (ns_step.c), and on the host (ns.c). */
+/* One step on the backend the state lives on (ns_step.c; fb_ns_step checks there is one). */
 fb_status fb_ns_device_step(fb_ns *ns, double t_end, fb_ns_step_info *info);
-fb_status fb_ns_host_step(fb_ns *ns, double t_end, fb_ns_step_info *info);
 /* The host arrays of fb_ns_init (fb_ns_free, in ns_device.c, releases the device state first). */
 void fb_ns_free_host(fb_ns *ns);
 

@@ -19,6 +19,21 @@
 
 const fb_param_point *fb_ns_device_point(const fb_ns *ns) { return ns->dev ? &ns->dev->point : NULL; }
 
+/* Pinned, not the devices' defaults, so a change of those for a GPU does
+ * not move the baseline. Measured on cavity level 2 (docs/solver.md, "One
+ * driver"): the single-reduction CG and RCM order 1.2-1.5x faster than the
+ * loops the baseline ran before; the packed edges and the classic CG slower. */
+fb_param_point fb_ns_openmp_point(void)
+{
+    fb_param_point p = fb_ns_default_point();
+    p.values[FB_NS_GROUP_REDUCE_AXIS] = 0; /* ignored by the twins */
+    p.values[FB_NS_CG_VARIANT_AXIS] = 1;
+    p.values[FB_NS_EDGE_LAYOUT_AXIS] = 0;
+    p.values[FB_NS_RENUMBER_AXIS] = 1;
+    p.values[FB_NS_CG_SPMV_AXIS] = 0;
+    return p;
+}
+
 /* ---- uploads ---- */
 
 static fb_status upload_nodes_of(struct fb_ns_device *dv, fb_buffer **out, const double *host, int width)
@@ -287,6 +302,33 @@ fb_status fb_ns_device_download(fb_ns *ns, double *seconds)
         FB_CHECK(fb_nsd_get_nodes(dv, ns->p, dv->p, 1));
     }
     if (seconds) *seconds = dv ? fb_now() - start : 0.0;
+fail:
+    return status;
+}
+
+/* A host node array of width values for a download, allocated once. */
+static fb_status host_nodes(double **p, const fb_ns *ns, int width)
+{
+    fb_status status = FB_OK;
+    if (!*p) FB_ALLOC(*p, (size_t)width * (size_t)ns->dev->order.n, "a node array of the last step");
+fail:
+    return status;
+}
+
+fb_status fb_ns_device_download_step(fb_ns *ns)
+{
+    fb_status status = FB_OK;
+    struct fb_ns_device *dv = ns->dev;
+    if (!dv) FB_FAIL(FB_ERR_USAGE, "the solver's state is on no backend");
+    FB_CHECK(fb_ns_device_download(ns, NULL));
+    FB_CHECK(host_nodes(&ns->tau, ns, 1));
+    FB_CHECK(host_nodes(&ns->p_old, ns, 1));
+    FB_CHECK(host_nodes(&ns->pip, ns, 3));
+    FB_CHECK(host_nodes(&ns->u2, ns, 3));
+    FB_CHECK(fb_nsd_get_nodes(dv, ns->tau, dv->tau, 1));
+    FB_CHECK(fb_nsd_get_nodes(dv, ns->p_old, dv->p_old, 1));
+    FB_CHECK(fb_nsd_get_nodes(dv, ns->pip, dv->pip, 3));
+    FB_CHECK(fb_nsd_get_nodes(dv, ns->u2, dv->u2, 3));
 fail:
     return status;
 }

@@ -32,6 +32,12 @@
  * may be NULL. t must outlive ns. */
 fb_status fb_ns_device_open(fb_ns *ns, fb_target *t, const fb_param_point *point, double *upload_s, double *setup_s);
 
+/* The point the OpenMP baseline runs at (solve on openmp: --param, --tune
+ * and --tuned are for the devices). Its values are the fastest measured
+ * on the CPU (docs/solver.md, "One driver"); the record of an openmp run
+ * does not list them, as before the baseline ran this driver. */
+fb_param_point fb_ns_openmp_point(void);
+
 /* ---- on several ranks (ns->dist, ns_dist.h) ----
  *
  * Each rank runs its part on its own device: node arrays hold its owned
@@ -57,6 +63,12 @@ fb_status fb_ns_device_warm_up(fb_ns *ns, double *setup_s);
 /* Copies u and p back into ns->u and ns->p; *seconds = the time it took
  * (the paper's GPU->CPU). A no-op (0 s) when ns runs on the host. */
 fb_status fb_ns_device_download(fb_ns *ns, double *seconds);
+
+/* Also the last step's parts into ns's host arrays, each allocated at the
+ * first call: tau, the pressure-gradient projection (pip), the fractional
+ * velocity u~ (u2) and p^n (p_old). For checks that recompute a step from
+ * its parts; a run never needs them on the host. */
+fb_status fb_ns_device_download_step(fb_ns *ns);
 
 /* The kernels' point (fb_ns_axes) of a device run, NULL on the host. */
 const fb_param_point *fb_ns_device_point(const fb_ns *ns);

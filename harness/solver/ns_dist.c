@@ -94,15 +94,10 @@ fb_status fb_ns_dist_split(fb_ns_dist *d, const fb_mesh *m, const fb_boundary *b
     FB_CHECK(fb_mesh_restrict(m, &d->lp, &d->mesh));
     FB_CHECK(restrict_boundary(bnd, &d->lp, &d->bnd));
     FB_CHECK(fb_halo_prepare(&d->lp.halo, 3));
-    FB_ALLOC(d->is_border, d->lp.nown + 1, "border row mask");
-    for (int k = 0; k < d->lp.nborder; ++k)
-        d->is_border[d->lp.border[k]] = 1;
 fail:
     free(part);
     return status;
 }
-
-void fb_ns_dist_share(fb_ns *ns, double *v, int ncomp) { fb_halo_exchange(&ns->dist->lp.halo, v, ncomp); }
 
 void fb_ns_dist_sum(fb_ns *ns, double *v, int n)
 {
@@ -129,110 +124,6 @@ double fb_ns_dist_reference_shift(fb_ns *ns, double mine)
     double shift = ns->bnd->p_ref >= 0 ? mine : 0.0;
     fb_comm_allreduce(&shift, 1, FB_COMM_SUM);
     return shift;
-}
-
-/* q = A v on rows (a list of owned rows, or all rows lo..hi when NULL). */
-static double product_rows(const fb_ns *ns, const int *rows, int nrows, const double *v, double *q)
-{
-    const int *rowptr = ns->rowptr, *col = ns->col;
-    const double *A = ns->A;
-    double vq = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : vq)
-    for (int k = 0; k < nrows; ++k) {
-        const int i = rows ? rows[k] : k;
-        double s = 0.0, vi = v[i];
-        for (int e = rowptr[i]; e < rowptr[i + 1]; ++e)
-            s += A[e] * (v[col[e]] - vi);
-        q[i] = s;
-        vq += vi * s;
-    }
-    return vq;
-}
-
-/* q = A d, with d's halo arriving while the interior rows multiply;
- * returns d . q over all ranks. */
-static double product(fb_ns *ns, double *d, double *q)
-{
-    const unsigned char *is_border = ns->dist->is_border;
-    fb_local_part *lp = &ns->dist->lp;
-    const int n = lp->nown;
-    fb_halo_start(&lp->halo, d, 1);
-    double dq = 0.0;
-    const int *rowptr = ns->rowptr, *col = ns->col;
-    const double *A = ns->A;
-#pragma omp parallel for schedule(static) reduction(+ : dq)
-    for (int i = 0; i < n; ++i) {
-        if (is_border[i]) continue;
-        double s = 0.0, di = d[i];
-        for (int e = rowptr[i]; e < rowptr[i + 1]; ++e)
-            s += A[e] * (d[col[e]] - di);
-        q[i] = s;
-        dq += di * s;
-    }
-    fb_halo_finish(&lp->halo, d, 1);
-    dq += product_rows(ns, lp->border, lp->nborder, d, q);
-    fb_comm_allreduce(&dq, 1, FB_COMM_SUM);
-    return dq;
-}
-
-/* r = b - A x, z = M^-1 r, d = z; returns {r.z, r.r} over all ranks. */
-static void start_cg(fb_ns *ns, double sums[2])
-{
-    const int n = ns->E.n;
-    double *x = ns->p, *r = ns->r, *z = ns->z, *d = ns->d, *q = ns->q;
-    fb_ns_dist_share(ns, x, 1);
-    product_rows(ns, NULL, n, x, q);
-    double rz = 0.0, rr = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : rz, rr)
-    for (int i = 0; i < n; ++i) {
-        r[i] = ns->b[i] - q[i];
-        z[i] = ns->invdiag[i] * r[i];
-        d[i] = z[i];
-        rz += r[i] * z[i], rr += r[i] * r[i];
-    }
-    sums[0] = rz, sums[1] = rr;
-    fb_comm_allreduce(sums, 2, FB_COMM_SUM);
-}
-
-/* x += alpha d, r -= alpha q, z = M^-1 r; returns {r.z, r.r} over all ranks. */
-static void update(fb_ns *ns, double alpha, double sums[2])
-{
-    const int n = ns->E.n;
-    double *x = ns->p, *r = ns->r, *z = ns->z;
-    const double *d = ns->d, *q = ns->q;
-    double rz = 0.0, rr = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : rz, rr)
-    for (int i = 0; i < n; ++i) {
-        x[i] += alpha * d[i];
-        r[i] -= alpha * q[i];
-        z[i] = ns->invdiag[i] * r[i];
-        rz += r[i] * z[i], rr += r[i] * r[i];
-    }
-    sums[0] = rz, sums[1] = rr;
-    fb_comm_allreduce(sums, 2, FB_COMM_SUM);
-}
-
-int fb_ns_dist_cg(fb_ns *ns, double tol2, int maxit, double *res2)
-{
-    const int n = ns->E.n;
-    double sums[2];
-    start_cg(ns, sums);
-    double rz = sums[0], rr = sums[1];
-    int k = 0;
-    while (k < maxit && rr > tol2 && isfinite(rr)) {
-        const double alpha = rz / product(ns, ns->d, ns->q);
-        update(ns, alpha, sums);
-        const double beta = sums[0] / rz;
-        rz = sums[0], rr = sums[1];
-        double *d = ns->d;
-        const double *z = ns->z;
-#pragma omp parallel for schedule(static)
-        for (int i = 0; i < n; ++i)
-            d[i] = z[i] + beta * d[i];
-        ++k;
-    }
-    *res2 = isfinite(rr) ? rr : NAN;
-    return k;
 }
 
 void fb_ns_dist_step_done(fb_ns *ns, fb_ns_step_info *info)
@@ -286,6 +177,5 @@ void fb_ns_dist_free(fb_ns_dist *d)
     fb_local_part_free(&d->lp);
     fb_mesh_free(&d->mesh);
     fb_boundary_free(&d->bnd);
-    free(d->is_border);
     memset(d, 0, sizeof *d);
 }

@@ -1,17 +1,15 @@
 /* ns_dist.h - the solver on several MPI ranks (docs/scaling.md).
  *
  * The mesh's node graph is split with METIS (rank 0 partitions, every
- * rank gets the same partition); each rank runs ns.c's step on its part:
- * its owned nodes plus one layer of halo nodes, assembled from every
+ * rank gets the same partition); each rank runs the one time step
+ * (ns_step.c) on its part, on its backend (OpenMP twins or a device): its
+ * owned nodes plus one layer of halo nodes, assembled from every
  * tetrahedron that touches an owned node, so the edge operators of owned
- * rows are complete. The loops of ns_omp.c run over the owned rows only
- * (ns->E.n = owned nodes; columns reach into the halo). Before each edge
- * loop, the values it reads at neighbours are exchanged (fb_halo); every
- * sum, maximum and the pressure-reference shift are reduced over ranks;
- * the pressure CG is ns_dist.c's own Jacobi PCG, its product overlapped
- * with the halo exchange (interior rows first, border rows after). On a
- * device backend (ns_device.h) the device's step does the same with these
- * exchanges and reductions, its own CG on the device.
+ * rows are complete. The kernels run over the owned rows only (ns->E.n =
+ * owned nodes; columns reach into the halo). Before each edge loop, the
+ * values it reads at neighbours are exchanged (ns_launch.c packs them on
+ * the backend, fb_halo sends them); every sum, maximum and the
+ * pressure-reference shift are reduced over ranks here.
  *
  * Each rank keeps its part only; the fields come together on rank 0 only
  * at the end (fb_ns_dist_gather), for validation and output.
@@ -24,13 +22,12 @@
 
 typedef struct fb_ns_dist {
     fb_local_part lp;
-    fb_mesh mesh;             /* this rank's nodes and tetrahedra, local numbering */
-    fb_boundary bnd;          /* the case's boundary restricted to the owned nodes */
-    int64_t nglobal;          /* nodes of the whole mesh */
-    int64_t cut;              /* edges METIS cut */
-    int has_ref;              /* the whole case has a pressure reference node */
-    int has_fixed;            /* the whole case has fixed-pressure nodes */
-    unsigned char *is_border; /* per owned node: 1 when its row reads the halo */
+    fb_mesh mesh;    /* this rank's nodes and tetrahedra, local numbering */
+    fb_boundary bnd; /* the case's boundary restricted to the owned nodes */
+    int64_t nglobal; /* nodes of the whole mesh */
+    int64_t cut;     /* edges METIS cut */
+    int has_ref;     /* the whole case has a pressure reference node */
+    int has_fixed;   /* the whole case has fixed-pressure nodes */
 } fb_ns_dist;
 
 /* This rank's part of (m, bnd): partitions among all ranks, builds the
@@ -38,10 +35,8 @@ typedef struct fb_ns_dist {
  * (ns.h) then sets the solver up on it. */
 fb_status fb_ns_dist_split(fb_ns_dist *d, const fb_mesh *m, const fb_boundary *bnd);
 
-/* ---- what ns.c calls when ns->dist is set ---- */
+/* ---- what ns.c and ns_step.c call when ns->dist is set ---- */
 
-/* The halo values of v (ncomp per node) from their owners. */
-void fb_ns_dist_share(fb_ns *ns, double *v, int ncomp);
 /* Sums (or maxima) over ranks, in place. */
 void fb_ns_dist_sum(fb_ns *ns, double *v, int n);
 void fb_ns_dist_max(fb_ns *ns, double *v, int n);
@@ -52,11 +47,6 @@ int64_t fb_ns_dist_bad_node(fb_ns *ns, int bad);
  * computed (prescribed minus current: mine, ignored on the other ranks),
  * the same on every rank. */
 double fb_ns_dist_reference_shift(fb_ns *ns, double mine);
-
-/* Jacobi PCG over the ranks: the contract of fb_ns_omp_cg (ns_omp.h) on
- * the owned rows, halo of the direction exchanged while interior rows
- * multiply. */
-int fb_ns_dist_cg(fb_ns *ns, double tol2, int maxit, double *res2);
 
 /* Per step, after fb_ns_step_done: the step times replaced by their
  * maximum over ranks (the step ends when its slowest rank does), the

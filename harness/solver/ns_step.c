@@ -262,5 +262,9 @@ fail:
 
 fb_status fb_ns_step(fb_ns *ns, double t_end, fb_ns_step_info *info)
 {
-    return ns->dev ? fb_ns_device_step(ns, t_end, info) : fb_ns_host_step(ns, t_end, info);
+    fb_status status = FB_OK;
+    if (!ns->dev) FB_FAIL(FB_ERR_USAGE, "the solver's state is on no backend (fb_ns_device_open first)");
+    status = fb_ns_device_step(ns, t_end, info);
+fail:
+    return status;
 }

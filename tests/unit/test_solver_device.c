@@ -16,6 +16,11 @@
  * On openmp the device path runs the kernels' OpenMP twins
  * (kernels/ns/ns_omp_twins.c), checked against the baseline's own loops by
  * the same comparisons; that instance also checks the host-only download.
+ *   and pressure matrix record.
+ * The baseline is the same driver on openmp at fb_ns_openmp_point, the
+ * kernels' OpenMP twins (kernels/ns/ns_omp_twins.c); on openmp each
+ * variant runs on the twins against it, and that instance also checks a
+ * state on no backend (no download, no step).
  *
  * Why the variants run at level 0 (729 nodes, 4 steps) and only the
  * defaults at level 1 too (4,913 nodes, 8 steps, five times the time): a
@@ -62,16 +67,27 @@ typedef struct run {
     int steps, its[MAX_STEPS];
 } run;
 
-/* case at level from rest to t_end on the host (t NULL) or on t's device
- * with the kernels at point (NULL: the defaults). */
+/* The OpenMP baseline's backend, opened at its first use. */
+static fb_target *openmp_baseline;
+
+static fb_target *baseline_target(void)
+{
+    if (!openmp_baseline && fb_target_open("openmp", &openmp_baseline) != FB_OK) fail_msg("%s", fb_error_message());
+    return openmp_baseline;
+}
+
+/* case at level from rest to t_end: the OpenMP baseline (t NULL: openmp
+ * at fb_ns_openmp_point) or on t's device with the kernels at point (NULL:
+ * the defaults). */
 static void solve_at(run *r, const char *name, int level, double t_end, fb_target *t, const fb_param_point *at)
 {
     memset(r, 0, sizeof *r);
     assert_int_equal(fb_case_open(name, level, NULL, &r->c), FB_OK);
     assert_int_equal(fb_ns_init(&r->ns, &r->c.mesh, &r->c.bnd, &r->c.cfg, &r->c.bc), FB_OK);
     fb_case_initial(&r->c, &r->ns);
-    const fb_param_point point = at ? *at : fb_ns_default_point();
-    if (t && fb_ns_device_open(&r->ns, t, &point, NULL, NULL) != FB_OK) fail_msg("%s", fb_error_message());
+    const fb_param_point point = !t ? fb_ns_openmp_point() : at ? *at : fb_ns_default_point();
+    if (fb_ns_device_open(&r->ns, t ? t : baseline_target(), &point, NULL, NULL) != FB_OK)
+        fail_msg("%s", fb_error_message());
     fb_ns_step_info info;
     while (r->ns.t < t_end * (1.0 - 1e-12)) {
         assert_true(r->steps < MAX_STEPS);
@@ -324,17 +340,21 @@ static void test_halo_pack_unpack(void **state)
         fb_target_release(test_target, all[i]);
 }
 
-/* Host only: without a device, the download is a no-op that takes no time. */
+/* Host only: without a backend, the download is a no-op that takes no
+ * time, and a step is refused (every step runs on a backend). */
 static void test_download_without_device(void **state)
 {
     (void)state;
     run r;
+    fb_ns_step_info info;
     memset(&r, 0, sizeof r);
     assert_int_equal(fb_case_open("cavity", 0, NULL, &r.c), FB_OK);
     assert_int_equal(fb_ns_init(&r.ns, &r.c.mesh, &r.c.bnd, &r.c.cfg, &r.c.bc), FB_OK);
     double s = -1;
     assert_int_equal(fb_ns_device_download(&r.ns, &s), FB_OK);
     assert_true(s == 0.0);
+    assert_int_equal(fb_ns_step(&r.ns, 0, &info), FB_ERR_USAGE);
+    assert_non_null(strstr(fb_error_message(), "fb_ns_device_open first"));
     finish(&r);
 }
 
@@ -362,5 +382,6 @@ int main(int argc, char **argv)
     const struct CMUnitTest host[] = {cmocka_unit_test(test_download_without_device)};
     int failed = cmocka_run_group_tests(device, NULL, NULL);
     if (test_on_host()) failed += cmocka_run_group_tests(host, NULL, NULL);
+    fb_target_close(openmp_baseline);
     return test_backend_close(failed);
 }
