@@ -48,7 +48,8 @@ static const fb_option options[] = {
      "tuning cache of --tune and --tuned (default $FLOWBENCH_TUNING_CACHE or ~/.cache/flowbench/tuning.json)", 0},
     {"list", NULL, "list the device kernels and their parameters, then exit", 0},
     {"peer", "NAME",
-     "viennacl: after an opencl run, solve the last pressure system with flowbench's CG and ViennaCL's, and compare",
+     "viennacl (after an opencl run) or petsc (after an openmp run): solve the last pressure system with "
+     "flowbench's CG and the peer's, and compare",
      0},
     {"re", "RE", "cavity: Reynolds number lid speed x side / nu (default 100)", 0},
     {"t-end", "T", "simulate from t = 0 to T (default: the case's end time, 0.1)", 0},
@@ -570,7 +571,7 @@ const fb_command fb_cmd_solve = {
     .name = "solve",
     .summary = "run the edge-based incompressible Navier-Stokes solver on a case, timed per step",
     .usage = "solve CASE [--level L] [--backend openmp|opencl|cuda] [--t-end T | --steps N] [--param NAME=V[,V...]]... "
-             "[--tune | --tuned] [--cache FILE] [--peer viennacl] [--vtk OUT.vtu] [--out FILE] [--json]",
+             "[--tune | --tuned] [--cache FILE] [--peer viennacl|petsc] [--vtk OUT.vtu] [--out FILE] [--json]",
     .description = "Runs the fractional-step solver of the source paper on CASE (cavity, ethier-steinman,\n"
                    "ahmed): edge operators precomputed from the P1 tetrahedra; per step (1) the\n"
                    "fractional velocity by explicit RK4 with convection, viscosity and split-OSS\n"
@@ -596,7 +597,8 @@ const fb_command fb_cmd_solve = {
                    "(exact, nearest signature, else the defaults), and with CG_SPMV != 0 with that\n"
                    "SpMV kernel's own cached point for the pressure matrix. --peer viennacl, after\n"
                    "an opencl run, solves its last pressure system with flowbench's CG and\n"
-                   "ViennaCL's on the same device and compares them.\n"
+                   "ViennaCL's on the same device and compares them; --peer petsc does it after\n"
+                   "an openmp run with PETSc's KSPCG and Jacobi on one core.\n"
                    "Under mpirun (P ranks) each rank runs its METIS part of the mesh, on its OpenMP\n"
                    "threads or, with --backend opencl|cuda, on its device: plain opencl or cuda takes\n"
                    "the device local rank modulo their count (a GPU per rank), opencl:P.D or cuda:K\n"

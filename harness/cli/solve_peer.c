@@ -1,7 +1,9 @@
 /* solve_peer.c - the solver's CG beside a peer's on the last step's
- * pressure system (contracts in solve_peer.h). Both start from x = 0 on
- * the same device and tolerance; both residuals are recomputed on the host
- * from the explicit matrix, so neither solver's own estimate is trusted. */
+ * pressure system (contracts in solve_peer.h): ViennaCL's on the same
+ * OpenCL device, PETSc's beside the OpenMP baseline on the same CPU. Both
+ * start from x = 0 at the same tolerance; both residuals are recomputed on
+ * the host from the explicit matrix, so neither solver's own estimate is
+ * trusted. */
 #include "solve_peer.h"
 
 #include <math.h>
@@ -10,6 +12,7 @@
 
 #include "../solver/ns_device.h"
 #include "../solver/ns_pressure.h"
+#include "../solver/peers/petsc_cg.h"
 #include "../solver/peers/viennacl_cg.h"
 
 enum { SPMV_REPEATS = 20 };
@@ -24,29 +27,61 @@ typedef struct peer_side {
 
 static double per_it(const peer_side *s) { return s->its > 0 ? s->total_s / s->its : NAN; }
 
+/* What the peer says of itself beside its numbers. */
+typedef struct peer_about {
+    char version[32], device[160];
+    double upload_s; /* its copies before the solve (NaN: none) */
+} peer_about;
+
+typedef struct cg_peer {
+    const char *name;    /* --peer NAME, and the record's key for its side */
+    const char *backend; /* the run's backend, the one the peer shares */
+    const char *label;   /* its row in the table */
+    const char *stopping_test;
+    int (*available)(char *why, size_t len);
+    fb_status (*run)(const fb_device_info *d, const fb_ns *ns, const fb_pressure_csr *m, double *x, peer_side *s,
+                     peer_about *about);
+} cg_peer;
+
+static fb_status run_viennacl(const fb_device_info *d, const fb_ns *ns, const fb_pressure_csr *m, double *x,
+                              peer_side *s, peer_about *about);
+static fb_status run_petsc(const fb_device_info *d, const fb_ns *ns, const fb_pressure_csr *m, double *x, peer_side *s,
+                           peer_about *about);
+
+static const cg_peer peers[] = {
+    {"viennacl", "opencl", "ViennaCL CG (jacobi_precond)", "(r, D^-1 r) / (b, D^-1 b) < tol^2", fb_viennacl_available,
+     run_viennacl},
+    {"petsc", "openmp", "PETSc KSPCG + PCJACOBI, 1 core", "||r|| / ||b|| < tol (KSP_NORM_UNPRECONDITIONED)",
+     fb_petsc_cg_available, run_petsc},
+};
+
+static const cg_peer *find_peer(const char *name)
+{
+    for (size_t k = 0; k < sizeof peers / sizeof *peers; ++k)
+        if (!strcmp(peers[k].name, name)) return &peers[k];
+    return NULL;
+}
+
+/* backend is the peer's, or that with ":..." (a device of it). */
+static int on_backend(const char *given, const char *backend)
+{
+    const size_t n = strlen(backend);
+    return !strncmp(given, backend, n) && (given[n] == '\0' || given[n] == ':');
+}
+
 fb_status fb_solve_peer_check(const char *name, const char *const *backends, int nbackends, int compare)
 {
     fb_status status = FB_OK;
-    char why[256];
+    char why[640];
     if (!name) return FB_OK;
-    if (strcmp(name, "viennacl") != 0) FB_FAIL(FB_ERR_USAGE, "--peer: unknown peer '%s' (peers: viennacl)", name);
-    if (compare) FB_FAIL(FB_ERR_USAGE, "--peer viennacl takes one --backend opencl[:P.D], not --compare");
+    const cg_peer *p = find_peer(name);
+    if (!p) FB_FAIL(FB_ERR_USAGE, "--peer: unknown peer '%s' (peers: viennacl, petsc)", name);
+    if (compare) FB_FAIL(FB_ERR_USAGE, "--peer %s takes one --backend %s, not --compare", name, p->backend);
     for (int i = 0; i < nbackends; ++i)
-        if (strncmp(backends[i], "opencl", 6) != 0 || (backends[i][6] && backends[i][6] != ':'))
-            FB_FAIL(FB_ERR_USAGE,
-                    "--peer viennacl runs on ViennaCL's OpenCL backend: give --backend opencl[:P.D], not %s",
-                    backends[i]);
-    if (!fb_viennacl_available(why, sizeof why)) FB_FAIL(FB_ERR_UNAVAILABLE, "--peer viennacl: %s", why);
-fail:
-    return status;
-}
-
-/* OpenCL platform and device of an "opencl:P.D" device id. */
-static fb_status device_indices(const fb_device_info *d, int *platform, int *device)
-{
-    fb_status status = FB_OK;
-    if (sscanf(d->id, "opencl:%d.%d", platform, device) != 2)
-        FB_FAIL(FB_ERR_USAGE, "--peer viennacl: %s is not an OpenCL device (opencl:P.D)", d->id);
+        if (!on_backend(backends[i], p->backend))
+            FB_FAIL(FB_ERR_USAGE, "--peer %s runs beside the %s backend: give --backend %s, not %s", name, p->backend,
+                    !strcmp(p->backend, "opencl") ? "opencl[:P.D]" : p->backend, backends[i]);
+    if (!p->available(why, sizeof why)) FB_FAIL(FB_ERR_UNAVAILABLE, "--peer %s: %s", name, why);
 fail:
     return status;
 }
@@ -66,16 +101,45 @@ fail:
     return status;
 }
 
+/* OpenCL platform and device of an "opencl:P.D" device id. */
+static fb_status device_indices(const fb_device_info *d, int *platform, int *device)
+{
+    fb_status status = FB_OK;
+    if (sscanf(d->id, "opencl:%d.%d", platform, device) != 2)
+        FB_FAIL(FB_ERR_USAGE, "--peer viennacl: %s is not an OpenCL device (opencl:P.D)", d->id);
+fail:
+    return status;
+}
+
 static fb_status run_viennacl(const fb_device_info *d, const fb_ns *ns, const fb_pressure_csr *m, double *x,
-                              peer_side *s, fb_viennacl_result *v)
+                              peer_side *s, peer_about *about)
 {
     fb_status status = FB_OK;
     int platform, device;
+    fb_viennacl_result v;
     const fb_viennacl_system sys = {m->n, m->nnz, m->rowptr, m->col, m->val, m->b};
     FB_CHECK(device_indices(d, &platform, &device));
-    FB_CHECK(fb_viennacl_cg(platform, device, &sys, ns->cfg.cg_tol, ns->cfg.cg_max_its, SPMV_REPEATS, x, v));
-    s->its = v->its, s->own_res = v->est_res, s->total_s = v->solve_s, s->spmv_s = v->spmv_s;
+    FB_CHECK(fb_viennacl_cg(platform, device, &sys, ns->cfg.cg_tol, ns->cfg.cg_max_its, SPMV_REPEATS, x, &v));
+    s->its = v.its, s->own_res = v.est_res, s->total_s = v.solve_s, s->spmv_s = v.spmv_s;
     s->res = fb_pressure_residual(m, x);
+    snprintf(about->version, sizeof about->version, "%s", v.version);
+    snprintf(about->device, sizeof about->device, "%s", v.device);
+    about->upload_s = v.upload_s;
+fail:
+    return status;
+}
+
+static fb_status run_petsc(const fb_device_info *d, const fb_ns *ns, const fb_pressure_csr *m, double *x, peer_side *s,
+                           peer_about *about)
+{
+    fb_status status = FB_OK;
+    fb_petsc_cg_result r;
+    FB_CHECK(fb_petsc_cg(m, ns->cfg.cg_tol, ns->cfg.cg_max_its, SPMV_REPEATS, x, &r));
+    s->its = r.its, s->own_res = r.est_res, s->total_s = r.solve_s, s->spmv_s = r.spmv_s;
+    s->res = fb_pressure_residual(m, x);
+    snprintf(about->version, sizeof about->version, "%s", r.version);
+    snprintf(about->device, sizeof about->device, "%s, one core (sequential AIJ)", d->name);
+    about->upload_s = NAN;
 fail:
     return status;
 }
@@ -86,26 +150,35 @@ static void print_row(FILE *f, const char *name, const peer_side *s, const peer_
             s->spmv_s, per_it(s) / per_it(ref));
 }
 
-static void print_table(FILE *f, const fb_pressure_csr *m, const fb_ns *ns, int cg_variant, const peer_side *fb,
-                        const peer_side *vc, const fb_viennacl_result *v, double diff)
+/* What the two CGs are and compare, beside the numbers. */
+typedef struct peer_match {
+    const cg_peer *p;
+    peer_about about;
+    int cg_variant;
+    double diff; /* the solutions' relative difference */
+} peer_match;
+
+static void print_table(FILE *f, const fb_pressure_csr *m, const fb_ns *ns, const peer_match *pm, const peer_side *fb,
+                        const peer_side *peer)
 {
     char name[64];
     fprintf(f,
-            "\npeer viennacl %s on %s: the last step's pressure system, %d rows, %d nonzeros, %d fixed rows, "
+            "\npeer %s %s on %s: the last step's pressure system, %d rows, %d nonzeros, %d fixed rows, "
             "from x = 0, tol %.3g\n",
-            v->version, v->device, m->n, m->nnz, m->nfixed, ns->cfg.cg_tol);
+            pm->p->name, pm->about.version, pm->about.device, m->n, m->nnz, m->nfixed, ns->cfg.cg_tol);
     fprintf(f, "  %-30s %6s %14s %10s %12s %10s %9s\n", "solver", "its", "rel. residual", "total s", "s/iteration",
             "SpMV s", "s/it / fb");
-    snprintf(name, sizeof name, "flowbench CG (CG_VARIANT=%d)", cg_variant);
+    snprintf(name, sizeof name, "flowbench CG (CG_VARIANT=%d)", pm->cg_variant);
     print_row(f, name, fb, fb);
-    print_row(f, "ViennaCL CG (jacobi_precond)", vc, fb);
-    fprintf(f, "  solutions differ by %.3e (relative L2 on the free nodes%s)\n", diff,
+    print_row(f, pm->p->label, peer, fb);
+    fprintf(f, "  solutions differ by %.3e (relative L2 on the free nodes%s)\n", pm->diff,
             m->singular ? ", means removed" : "");
     fprintf(f,
-            "  residuals are ||b - Ax|| / ||b|| on the host; ViennaCL stops on (r, D^-1 r) / (b, D^-1 b) "
-            "(its estimate %.3e), flowbench on ||r|| / ||b||; ViennaCL's upload %.4f s; flowbench's SpMV is "
-            "ns_cg1_matvec (with 3 dot products)\n",
-            vc->own_res, v->upload_s);
+            "  residuals are ||b - Ax|| / ||b|| on the host; %s stops on %s (its estimate %.3e), flowbench on "
+            "||r|| / ||b||; flowbench's SpMV is ns_cg1_matvec (with 3 dot products)",
+            pm->p->name, pm->p->stopping_test, peer->own_res);
+    if (isfinite(pm->about.upload_s)) fprintf(f, "; %s's upload %.4f s", pm->p->name, pm->about.upload_s);
+    fprintf(f, "\n");
 }
 
 /* A number, or null when it is not finite (JSON has no NaN). */
@@ -118,21 +191,22 @@ static json_t *side_json(const peer_side *s)
                      real(s->spmv_s));
 }
 
-static fb_status add_record(json_t *rec, const fb_pressure_csr *m, const fb_ns *ns, int cg_variant, const peer_side *fb,
-                            const peer_side *vc, const fb_viennacl_result *v, double diff)
+static fb_status add_record(json_t *rec, const fb_pressure_csr *m, const fb_ns *ns, const peer_match *pm,
+                            const peer_side *fb, const peer_side *ps)
 {
     fb_status status = FB_OK;
-    json_t *flow = side_json(fb), *peer = side_json(vc), *obj = NULL;
+    json_t *flow = side_json(fb), *peer = side_json(ps), *obj = NULL;
     if (!flow || !peer) FB_FAIL(FB_ERR_NOMEM, "out of memory building the peer record");
-    json_object_set_new(flow, "cg_variant", json_integer(cg_variant));
+    json_object_set_new(flow, "cg_variant", json_integer(pm->cg_variant));
     json_object_set_new(flow, "spmv_kernel", json_string("ns_cg1_matvec"));
-    json_object_set_new(peer, "upload_s", real(v->upload_s));
-    json_object_set_new(peer, "stopping_test", json_string("(r, D^-1 r) / (b, D^-1 b) < tol^2"));
-    obj = json_pack("{s:s, s:s, s:s, s:{s:i, s:i, s:i, s:b}, s:f, s:i, s:o, s:o, s:o, s:o, s:o}", "name", "viennacl",
-                    "version", v->version, "device", v->device, "system", "rows", m->n, "nnz", m->nnz, "fixed_rows",
-                    m->nfixed, "singular", m->singular, "tol", ns->cfg.cg_tol, "max_its", ns->cfg.cg_max_its,
-                    "flowbench", flow, "viennacl", peer, "ratio_total", real(vc->total_s / fb->total_s),
-                    "ratio_per_iteration", real(per_it(vc) / per_it(fb)), "solution_rel_diff", real(diff));
+    json_object_set_new(peer, "upload_s", real(pm->about.upload_s));
+    json_object_set_new(peer, "stopping_test", json_string(pm->p->stopping_test));
+    obj = json_pack("{s:s, s:s, s:s, s:{s:i, s:i, s:i, s:b}, s:f, s:i, s:o, s:o, s:o, s:o, s:o}", "name", pm->p->name,
+                    "version", pm->about.version, "device", pm->about.device, "system", "rows", m->n, "nnz", m->nnz,
+                    "fixed_rows", m->nfixed, "singular", m->singular, "tol", ns->cfg.cg_tol, "max_its",
+                    ns->cfg.cg_max_its, "flowbench", flow, pm->p->name, peer, "ratio_total",
+                    real(ps->total_s / fb->total_s), "ratio_per_iteration", real(per_it(ps) / per_it(fb)),
+                    "solution_rel_diff", real(pm->diff));
     flow = peer = NULL; /* json_pack's "o" took them, even on failure */
     if (!obj) FB_FAIL(FB_ERR_NOMEM, "out of memory building the peer record");
     json_object_set_new(rec, "peer", obj);
@@ -146,25 +220,25 @@ fb_status fb_solve_peer_run(const char *name, const fb_solve_case *c, fb_ns *ns,
 {
     fb_status status = FB_OK;
     fb_pressure_csr m;
-    double *xf = NULL, *xv = NULL;
-    peer_side fb = {0}, vc = {0};
-    fb_viennacl_result v;
+    double *xf = NULL, *xp = NULL;
+    peer_side fb = {0}, ps = {0};
+    peer_match pm = {.p = name ? find_peer(name) : NULL};
     memset(&m, 0, sizeof m);
     if (!name) return FB_OK;
-    if (!ns->dev) FB_FAIL(FB_ERR_USAGE, "--peer %s: the run was not on a device", name);
-    const int cg_variant = fb_ns_device_point(ns)->values[FB_NS_CG_VARIANT_AXIS];
+    if (!pm.p || !ns->dev) FB_FAIL(FB_ERR_USAGE, "--peer %s: no run on its backend to compare with", name);
+    pm.cg_variant = fb_ns_device_point(ns)->values[FB_NS_CG_VARIANT_AXIS];
     FB_CHECK(fb_ns_device_pressure_system(ns));
     FB_CHECK(fb_ns_pressure_csr(ns, &m));
     FB_ALLOC(xf, m.n, "flowbench's CG solution");
-    FB_ALLOC(xv, m.n, "ViennaCL's CG solution");
+    FB_ALLOC(xp, m.n, "the peer's CG solution");
     FB_CHECK(run_flowbench(ns, &m, xf, &fb));
-    FB_CHECK(run_viennacl(fb_target_info(t), ns, &m, xv, &vc, &v));
-    const double diff = fb_pressure_rel_diff(&m, c->bnd.p_fixed, xv, xf);
-    print_table(f, &m, ns, cg_variant, &fb, &vc, &v, diff);
-    FB_CHECK(add_record(rec, &m, ns, cg_variant, &fb, &vc, &v, diff));
+    FB_CHECK(pm.p->run(fb_target_info(t), ns, &m, xp, &ps, &pm.about));
+    pm.diff = fb_pressure_rel_diff(&m, c->bnd.p_fixed, xp, xf);
+    print_table(f, &m, ns, &pm, &fb, &ps);
+    FB_CHECK(add_record(rec, &m, ns, &pm, &fb, &ps));
 fail:
     fb_pressure_csr_free(&m);
     free(xf);
-    free(xv);
+    free(xp);
     return status;
 }

@@ -1,0 +1,90 @@
+/* petsc_api.c - libpetsc_real opened once and its functions looked up
+ * (contracts in petsc_api.h). Built only with FLOWBENCH_PETSC. */
+#include "petsc_api.h"
+
+#ifdef FB_HAVE_PETSC
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "backends/dynlib.h"
+
+static fb_petsc_api api;
+static int tried, ok;
+static char failure[512];
+static PetscErrorCode (*finalize)(void);
+static int (*mpi_finalized)(int *);
+
+/* PetscFinalize ends MPI when PETSc began it (a singleton). Under mpirun
+ * flowbench ends MPI itself before the exit handlers run, and a PETSc call
+ * after MPI_Finalize aborts the job: then there is nothing left to end. */
+static void finalize_at_exit(void)
+{
+    int done = 0;
+    if (mpi_finalized && mpi_finalized(&done) == 0 && done) return;
+    finalize();
+}
+
+/* Every pointer, or 0 with failure said. */
+static int look_up(void *lib)
+{
+    const char *so = FB_PETSC_LIBRARY;
+    struct {
+        void **slot;
+        const char *name;
+    } const syms[] = {
+        {(void **)&api.mat_create, "MatCreateSeqAIJWithArrays"},
+        {(void **)&api.mat_mult, "MatMult"},
+        {(void **)&api.mat_destroy, "MatDestroy"},
+        {(void **)&api.vec_wrap, "VecCreateSeqWithArray"},
+        {(void **)&api.vec_create, "VecCreateSeq"},
+        {(void **)&api.vec_read, "VecGetArrayRead"},
+        {(void **)&api.vec_unread, "VecRestoreArrayRead"},
+        {(void **)&api.vec_destroy, "VecDestroy"},
+        {(void **)&api.ksp_create, "KSPCreate"},
+        {(void **)&api.ksp_set_operators, "KSPSetOperators"},
+        {(void **)&api.ksp_set_type, "KSPSetType"},
+        {(void **)&api.ksp_get_pc, "KSPGetPC"},
+        {(void **)&api.pc_set_type, "PCSetType"},
+        {(void **)&api.ksp_set_tolerances, "KSPSetTolerances"},
+        {(void **)&api.ksp_set_norm_type, "KSPSetNormType"},
+        {(void **)&api.ksp_set_up, "KSPSetUp"},
+        {(void **)&api.ksp_solve, "KSPSolve"},
+        {(void **)&api.ksp_iterations, "KSPGetIterationNumber"},
+        {(void **)&api.ksp_residual_norm, "KSPGetResidualNorm"},
+        {(void **)&api.ksp_reason, "KSPGetConvergedReason"},
+        {(void **)&api.ksp_destroy, "KSPDestroy"},
+        {(void **)&finalize, "PetscFinalize"},
+        {(void **)&mpi_finalized, "MPI_Finalized"},
+    };
+    for (size_t i = 0; i < sizeof syms / sizeof syms[0]; ++i)
+        if (!(*syms[i].slot = fb_dynlib_symbol(lib, so, syms[i].name, failure, sizeof failure))) return 0;
+    /* Open MPI's MPI_COMM_SELF is the address of this object in libmpi */
+    api.self = (MPI_Comm)fb_dynlib_symbol(lib, so, "ompi_mpi_comm_self", failure, sizeof failure);
+    return api.self != NULL;
+}
+
+static int open_once(void)
+{
+    PetscErrorCode (*initialize)(void);
+    void *lib = fb_dynlib_open(NULL, FB_PETSC_LIBRARY, failure, sizeof failure);
+    if (!lib || !look_up(lib)) return 0;
+    *(void **)&initialize =
+        fb_dynlib_symbol(lib, FB_PETSC_LIBRARY, "PetscInitializeNoArguments", failure, sizeof failure);
+    if (!initialize) return 0;
+    if (initialize() != 0) {
+        snprintf(failure, sizeof failure, "PetscInitializeNoArguments failed");
+        return 0;
+    }
+    atexit(finalize_at_exit);
+    return 1;
+}
+
+const fb_petsc_api *fb_petsc_open(char *why, size_t len)
+{
+    if (!tried) tried = 1, ok = open_once();
+    if (!ok) snprintf(why, len, "%s", failure);
+    return ok ? &api : NULL;
+}
+#else
+typedef int fb_petsc_not_built; /* an empty file is not C: peer_petsc.c and petsc_cg.c say "not built" */
+#endif
