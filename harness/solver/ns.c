@@ -302,6 +302,30 @@ void fb_ns_bytes_split(const fb_ns *ns, double cg_its, double bytes[3])
     bytes[2] = correct;
 }
 
+/* Floating-point operations counted from the kernels' bodies
+ * (ns_omp_node.h, ns.cl), a multiply-add as two, a division or square root
+ * as one, per directed edge E and owned node N; S slip nodes (their
+ * normal removed after each stage and after step 3). Step 1: the rate (10
+ * per node), the projections (27 per edge, 22 per node), four RK stages
+ * (59 per edge; per node 24 for the right-hand side and 12 for the
+ * update, 6 in the last stage). Step 2: the extrapolation (3), the
+ * pressure system (28 per edge, 12 per node), a singular system's mean (4
+ * per node), the reference shift (1 per node), the CG's start (3 per
+ * edge, 7 per node) and first product, and per iteration the
+ * single-reduction CG's (the baseline's and the devices' default): the
+ * product (3 per edge) with its three dot products (6 per node) and the
+ * update (9 per node). Step 3: the correction (8 per edge, 8 per node). */
+void fb_ns_flops_split(const fb_ns *ns, double cg_its, double flops[3])
+{
+    const double E = ns->E.nedges, N = ns->E.n, S = ns->bnd->nslip;
+    const double rk = 4 * 59 * E + (3 * 36 + 30) * N + 4 * 11 * S;
+    const double setup = 3 * N + 28 * E + 12 * N + (ns->bnd->npfixed ? 0 : 4 * N) + (ns->bnd->p_ref >= 0 ? N : 0);
+    const double cg = (3 * E + 7 * N) + (3 * E + 6 * N) + cg_its * (3 * E + 15 * N);
+    flops[0] = 10 * N + (27 * E + 22 * N) + rk;
+    flops[1] = setup + cg;
+    flops[2] = 8 * E + 8 * N + 11 * S;
+}
+
 double fb_ns_bytes_per_step(const fb_ns *ns, double cg_its)
 {
     double b[3];

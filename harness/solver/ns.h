@@ -131,6 +131,11 @@ double fb_ns_bytes_per_step(const fb_ns *ns, double cg_its);
  * (pressure setup and CG) and step 3 (correction). */
 void fb_ns_bytes_split(const fb_ns *ns, double cg_its, double bytes[3]);
 
+/* Floating-point operations the model counts in steps 1, 2 and 3 with
+ * cg_its CG iterations (docs/solver.md, "What a time step moves"): the
+ * roofline's arithmetic intensity of each step, flops over model bytes. */
+void fb_ns_flops_split(const fb_ns *ns, double cg_its, double flops[3]);
+
 /* Resident bytes of the solver's arrays. */
 double fb_ns_bytes_resident(const fb_ns *ns);
 

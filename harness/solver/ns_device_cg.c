@@ -1,10 +1,12 @@
-/* ns_device_cg.c - the device solver's pressure CG (contracts in
- * ns_device.h; the kernels are kernels/ns/ns.cl's ns_cg*): the classic CG,
+/* ns_device_cg.c - the solver's pressure CG on its backend (contracts in
+ * ns_device.h; the kernels are kernels/ns/ns.cl's ns_cg* and their OpenMP
+ * twins): the classic CG,
  * the single-reduction CG (with the solver's fused edge product or, by
  * CG_SPMV, a kernel of the SpMV family on the pressure matrix as CSR) and
  * the pipelined CG; and the resident pressure system handed to the peers
- * (solve --peer). Each variant is fb_ns_omp_cg's iteration for iteration,
- * its stopping test the host's, on the residual the device reduced. */
+ * (solve --peer). The variants are the same Jacobi PCG in exact
+ * arithmetic and stop alike: ns.c's test on the residual the backend
+ * reduced. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,7 +104,7 @@ typedef struct cg_scheme {
 
 static int cg_slots(const cg_scheme *s, int parity) { return s->slots + s->width * (parity & 1); }
 
-/* The loop every variant shares, so all stop alike (fb_ns_omp_cg's test):
+/* The loop every variant shares, so all stop alike:
  * the start has reduced into parity 0; iterate while ||r||^2 > tol2, finite
  * and under the cap, one scalar read per iteration (on several ranks the
  * dot products summed over ranks and written back, so every rank takes the
@@ -212,7 +214,7 @@ fail:
     return status;
 }
 
-/* fb_ns_omp_cg on the device: 4 launches per iteration. The new direction
+/* The classic CG: 4 launches per iteration. The new direction
  * alternates between d and d2 by parity (d the old one at k = 0); per
  * parity the scalars are r.z and r.r, and (d, q) sits at S_DQ. Each row
  * recomputes its neighbours' new direction from their z and old direction,

@@ -81,6 +81,7 @@ void fb_solve_summarize(const fb_solve_log *log, const fb_ns *ns, fb_solve_summa
     s->bytes_per_step = fb_ns_bytes_per_step(ns, s->its_mean);
     s->gbs = log->n && s->total_s > 0 ? s->bytes_per_step * log->n / s->total_s / 1e9 : 0.0;
     fb_ns_bytes_split(ns, s->its_mean, s->step_bytes);
+    fb_ns_flops_split(ns, s->its_mean, s->step_flops);
     for (int k = 0; k < 3; ++k)
         s->step_gbs[k] = log->n && s->step_total[k] > 0 ? s->step_bytes[k] * log->n / s->step_total[k] / 1e9 : 0.0;
 }
@@ -101,8 +102,8 @@ static json_t *mesh_json(const fb_solve_case *c, const fb_ns *ns)
 
 static json_t *step_json(const fb_solve_summary *s, int k)
 {
-    return json_pack("{s:f, s:f, s:f, s:f}", "median_s", s->step_median[k], "total_s", s->step_total[k], "bytes",
-                     s->step_bytes[k], "gbs", s->step_gbs[k]);
+    return json_pack("{s:f, s:f, s:f, s:f, s:f}", "median_s", s->step_median[k], "total_s", s->step_total[k], "bytes",
+                     s->step_bytes[k], "flops", s->step_flops[k], "gbs", s->step_gbs[k]);
 }
 
 void fb_solve_measurement(const fb_solve_log *log, const fb_ns *ns, fb_measurement *m)

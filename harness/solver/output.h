@@ -38,6 +38,7 @@ typedef struct fb_solve_summary {
     double its_mean;
     double bytes_per_step, gbs;        /* model bytes of a mean step / mean step time */
     double step_bytes[3], step_gbs[3]; /* the same per step 1, 2, 3 */
+    double step_flops[3];              /* model flops of a mean step's step 1, 2, 3 */
 } fb_solve_summary;
 
 void fb_solve_summarize(const fb_solve_log *log, const fb_ns *ns, fb_solve_summary *s);

@@ -1,17 +1,17 @@
-/* ns_omp_node.h - what one iteration of the solver's OpenMP loops does for
- * node (or list entry) i, written once for the two callers that loop over
- * the nodes: the pipeline ns.c calls (ns_omp.c) and the twins of the
- * device kernels (ns_omp_twins.c). Gather form: node i reads its
- * neighbours and writes only its own entries. Each body is ns.cl's kernel
- * body for one item, in the same operations and order.
+/* ns_omp_node.h - what one item of each solver kernel does, for the
+ * kernels' OpenMP twins (ns_omp_twins.c), which loop over the nodes (or a
+ * list) in parallel. Gather form: node i reads its neighbours and writes
+ * only its own entries. Each body is ns.cl's kernel body for one item, in
+ * the same operations and order (the flop model, fb_ns_flops_split in
+ * harness/solver/ns.c, counts these bodies).
  *
  * The edge coefficients are read through a view whose strides give the
  * layout: split arrays (nd 3, dn 3, ls 6 per edge) or ns.cl's packed
  * 16-REAL records (EDGE_LAYOUT 1: all three strides 16, dn and ls offset
  * 3 and 6 into the record). The bodies are static inline, so no loop
  * calls a function per node; the strides read from the view cost nothing
- * measurable (ns_omp.c's loops took the same time at cavity level 2 as
- * with constant strides, and each twin the time of its ns_omp.c loop). */
+ * measurable (the loops took the same time at cavity level 2 as with
+ * constant strides). */
 #ifndef FB_KERNELS_NS_OMP_NODE_H
 #define FB_KERNELS_NS_OMP_NODE_H
 
@@ -27,7 +27,7 @@ typedef struct ns_edge_view {
 #define NS_DN(V, e, c) ((V)->dn[(V)->sdn * (e) + (c)])
 #define NS_LS(V, e, c) ((V)->ls[(V)->sls * (e) + (c)])
 
-/* Node i folded into the time-step rates (fb_ns_omp_rate, ns_rate): the
+/* Node i folded into the time-step rates (ns_rate): the
  * largest rate and |u|/h, and the lowest node whose velocity is not finite. */
 static inline void ns_rate_node(int i, const double *u, const double *h, int fixed, double nu, double *rate,
                                 double *conv, int *bad)
@@ -43,7 +43,7 @@ static inline void ns_rate_node(int i, const double *u, const double *h, int fix
     *conv = c > *conv ? c : *conv;
 }
 
-/* tau, pic, pip of node i; returns D_i^2 / M_i (fb_ns_omp_projections). */
+/* tau, pic, pip of node i; returns D_i^2 / M_i (ns_projections). */
 static inline double ns_projections_row(const ns_edge_view *V, int i, const double *mass, const double *h, double nu,
                                         double dt, const double *u, const double *p, double *tau, double *pic,
                                         double *pip)
@@ -115,7 +115,7 @@ static inline void ns_rk_stage_row(const ns_edge_view *V, int i, const double *m
     }
 }
 
-/* Row i of the pressure system (fb_ns_omp_pressure_setup); returns b_i^2
+/* Row i of the pressure system (ns_pressure_setup); returns b_i^2
  * (0 on a fixed row, which gets A = 0, invdiag = 0, b = 0). */
 static inline double ns_pressure_row(const ns_edge_view *V, int i, int fixed, const double *bnorm, double dt,
                                      const double *tau, const double *p, const double *pip, const double *ut, double *A,
@@ -149,7 +149,7 @@ static inline double ns_pressure_row(const ns_edge_view *V, int i, int fixed, co
     return bi * bi;
 }
 
-/* Step 3 at node i (fb_ns_omp_correct). */
+/* Step 3 at node i (ns_correct). */
 static inline void ns_correct_row(const ns_edge_view *V, int i, const double *mass, double dt, const double *p,
                                   const double *p_old, const double *ut, double *u_out)
 {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # solve.sh FLOWBENCH SOURCE_DIR DIR - `flowbench solve` end to end: the
 # cavity at level 0 for a few steps with --vtk, --profiles, --out and
-# --json; the record (fields, per-step split, CG counts, byte model), the
+# --json; the record (fields, per-step split, CG counts, byte and flop
+# models, each step a point on the roofline), the
 # results file as the readers take it, the VTK file as XML with the mesh's
 # sizes, the centreline profiles and their gnuplot plot; the Ahmed case on
 # a coarse gmsh mesh (drag and lift in the record); --compare on every
@@ -34,6 +35,17 @@ grep -q "step 2 (pressure, CG)" "$dir/table.txt" || { echo "FAIL: no per-step ta
 [ "$(head -1 "$dir/r.jsonl" | jq -r '.type + " " + .command')" = "header solve" ] || { echo "FAIL: no header"; exit 1; }
 "$bin" export "$dir/r.jsonl" --csv > "$dir/r.csv"
 grep -q fractional-step "$dir/r.csv" || { echo "FAIL: export lost the solve record"; exit 1; }
+# each step is a point on the roofline: its model flops beside its model
+# bytes (a bandwidth-bound mix, 0.1 to 2 flop per byte), plotted against
+# the triad and the device's peak (the record's triad planted: --no-stream)
+jq -e '[.timings.step1, .timings.step2, .timings.step3] | all(.flops > 0 and .flops / .bytes > 0.1 and .flops / .bytes < 2)' \
+  "$dir/record.json" > /dev/null || { echo "FAIL: step flops: $(jq -c .timings "$dir/record.json")"; exit 1; }
+jq -c 'if .type == "measurement" then .stream_gbs = 10 else . end' "$dir/r.jsonl" > "$dir/triad.jsonl"
+"$bin" plot "$dir/triad.jsonl" --out "$dir/figs" --scripts "$src/plots" > "$dir/plot.txt" 2>&1 ||
+  { echo "FAIL: plot of the solve record: $(tail -3 "$dir/plot.txt")"; exit 1; }
+for s in step1 step2 step3; do
+  grep -q "^$s cavity-l0," "$dir"/figs/roofline-openmp-*-double.csv || { echo "FAIL: no $s point on the roofline"; exit 1; }
+done
 # --compare: openmp and each device backend that opens run the same case;
 # one record each, named per level, and the comparison tables
 "$bin" solve cavity --level 0 --steps 3 --no-stream --quiet --compare --out "$dir/cmp.jsonl" > "$dir/cmp.txt" 2>&1 ||
