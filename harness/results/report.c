@@ -248,7 +248,7 @@ static fb_status write_figure_tables(const fb_results_set *set, fb_figure_kind k
     fprintf(out, "\n## %s\n", heading);
     if (kind == FB_FIG_SPEEDUP && list.n > 0)
         fprintf(out, "\nEach cell from the best records of both sides, stable ones first; a solver row's time is its "
-                     "median time step (the per-step speedup: both definitions under \"Solver speedup\" below).\n");
+                     "median time step (the per-step speedup: both definitions under \"Solver\" below).\n");
     if (list.n == 0) fprintf(out, "\nNone in this file (%s).\n", fb_figure_missing(kind));
     for (int i = 0; i < list.n; ++i)
         FB_CHECK(write_table(set, &list.f[i], corner, fmt, out));
@@ -394,135 +394,6 @@ static void write_quality(const fb_results_set *set, FILE *out)
     else if (n > QUALITY_ROWS_MAX)
         fprintf(out, "\n... and %d more (`flowbench export --csv`: the quality, quality_why and contended columns).\n",
                 n - QUALITY_ROWS_MAX);
-}
-
-/* ---- the solver's speedup, per step and total ---------------------------- */
-
-/* Of two records of one side of a speedup, the one to compare: a stable
- * one before an unstable or contended one, then the faster time step. */
-static int better_side(const fb_record *a, const fb_record *b)
-{
-    const int fa = fb_quality_flagged(fb_json_quality(a->json, NULL));
-    const int fb = fb_quality_flagged(fb_json_quality(b->json, NULL));
-    if (fa != fb) return !fa;
-    return fb_record_median(a) < fb_record_median(b);
-}
-
-/* The backend of a solve record as the steps figure names it: device id
- * and name, and the ranks where there were several. */
-static void solver_backend(const fb_record *r, char *buf, size_t len)
-{
-    const double ranks = fb_json_num(r->json, "mpi.ranks");
-    char name[64];
-    fb_short_name(str(r->json, "device_name"), 40, name, sizeof name);
-    snprintf(buf, len, "%s %s", str(r->json, "device"), name);
-    if (ranks > 1) snprintf(buf + strlen(buf), len - strlen(buf), " x %.0f ranks", ranks);
-}
-
-/* Keeps r at *slot when it is the better side (better_side); -1 is empty. */
-static fb_status keep_better(json_t *index, const char *const *key, int nkey, const fb_results_set *set, int i)
-{
-    const long long k = fb_json_index_int(index, key, nkey);
-    if (k >= 0 && !better_side(&set->records[i], &set->records[k])) return FB_OK;
-    return fb_json_index_set(index, key, nkey, json_integer(i));
-}
-
-/* For each problem (host, precision, matrix): the baseline (a one-process
- * openmp record) in bases, and each other backend's record in runs; order
- * lists the (problem, backend) pairs as first seen. */
-static fb_status solver_sides(const fb_results_set *set, json_t *bases, json_t *runs, json_t *order)
-{
-    fb_status status = FB_OK;
-    char group[512], backend[256];
-    for (int i = 0; i < set->nrecords; ++i) {
-        const fb_record *r = &set->records[i];
-        if (r->superseded || !fb_record_usable(r) || strcmp(str(r->json, "benchmark"), "solve") != 0) continue;
-        snprintf(group, sizeof group, "%.64s|%.16s|%.250s", fb_record_host(r), str(r->json, "precision"),
-                 fb_record_matrix(r));
-        solver_backend(r, backend, sizeof backend);
-        const char *key[] = {group, backend};
-        if (strcmp(str(r->json, "backend"), "openmp") == 0 && !(fb_json_num(r->json, "mpi.ranks") > 1)) {
-            FB_CHECK(keep_better(bases, key, 1, set, i));
-            continue;
-        }
-        if (!fb_json_index_get(runs, key, 2) && json_array_append_new(order, json_pack("[s, s]", group, backend)))
-            FB_FAIL(FB_ERR_NOMEM, "out of host memory writing the report");
-        FB_CHECK(keep_better(runs, key, 2, set, i));
-    }
-fail:
-    return status;
-}
-
-/* One row: problem, backend, both sides' times, both speedups. */
-static void write_solver_speedup_row(const fb_results_set *set, const fb_record *base, const fb_record *run,
-                                     fb_speedup *sp, FILE *out)
-{
-    char backend[256], v[6][48], a[160], b[160];
-    fb_speedup_side bs, rs;
-    fb_speedup_side_of_record(base->json, &bs);
-    fb_speedup_side_of_record(run->json, &rs);
-    bs.id = a, rs.id = b;
-    record_side(set, base, a, sizeof a);
-    record_side(set, run, b, sizeof b);
-    fb_speedup_of(&bs, &rs, sp);
-    solver_backend(run, backend, sizeof backend);
-    number_text(1e3 * rs.step_s, "%.4g", v[0], sizeof v[0]);
-    number_text(rs.total_s, "%.4g", v[1], sizeof v[1]);
-    number_text(1e3 * bs.step_s, "%.4g", v[2], sizeof v[2]);
-    number_text(bs.total_s, "%.4g", v[3], sizeof v[3]);
-    fb_speedup_text(sp->per_step, sp->trusted, sp->throttled, v[4], sizeof v[4]);
-    fb_speedup_text(sp->total, sp->trusted, sp->throttled, v[5], sizeof v[5]);
-    const char *cells[] = {fb_record_matrix(run), backend, v[0], v[1], v[2], v[3], v[4], v[5]};
-    for (size_t c = 0; c < sizeof cells / sizeof *cells; ++c)
-        cell(out, cells[c]);
-    fputs("|\n", out);
-}
-
-/* The solver's speedup over OpenMP as `solve --compare` gives it
- * (results/speedup.h): per step and total, both defined above the table,
- * a row per problem and backend from the best record of each side (stable
- * first, then the fastest step); flagged '?' with the reason below where a
- * side is unstable or contended, '*' where one throttled. */
-static fb_status write_solver_speedup(const fb_results_set *set, FILE *out)
-{
-    fb_status status = FB_OK;
-    json_t *bases = json_object(), *runs = json_object(), *order = json_array(), *pair, *notes = json_array();
-    size_t k;
-    int rows = 0, throttled = 0;
-    if (!bases || !runs || !order || !notes) FB_FAIL(FB_ERR_NOMEM, "out of host memory writing the report");
-    FB_CHECK(solver_sides(set, bases, runs, order));
-    fprintf(out, "\n## Solver speedup over OpenMP (per step and total)\n\n");
-    json_array_foreach(order, k, pair)
-    {
-        const char *key[] = {json_string_value(json_array_get(pair, 0)), json_string_value(json_array_get(pair, 1))};
-        const long long b = fb_json_index_int(bases, key, 1), r = fb_json_index_int(runs, key, 2);
-        fb_speedup sp;
-        char note[1400];
-        if (b < 0) continue;
-        if (!rows++)
-            fprintf(out,
-                    "per step = OpenMP's median time step / the backend's (set-up, CPU->GPU and GPU->CPU are in no "
-                    "step); total = OpenMP's whole run / the backend's (all steps, CPU->GPU and GPU->CPU; set-up in "
-                    "neither): as `solve --compare` prints them (docs/solver.md).\n\n"
-                    "| problem | backend | step ms | run s | OpenMP step ms | OpenMP run s | per step | total |\n"
-                    "|---|---|---:|---:|---:|---:|---:|---:|\n");
-        write_solver_speedup_row(set, &set->records[b], &set->records[r], &sp, out);
-        throttled |= sp.throttled;
-        snprintf(note, sizeof note, "- %s, %s: %s", fb_record_matrix(&set->records[r]), key[1], sp.why);
-        if (!sp.trusted) json_array_append_new(notes, json_string(note));
-    }
-    if (!rows)
-        fprintf(out,
-                "None in this file (no problem solved both on openmp and on another backend: `solve --compare`).\n");
-    if (json_array_size(notes)) fprintf(out, "\n%s: no speedup to trust:\n\n", FB_SPEEDUP_FLAG);
-    json_array_foreach(notes, k, pair) fprintf(out, "%s\n", json_string_value(pair));
-    if (throttled) fprintf(out, "\n%s: a side ran throttled (its energy.throttle_why says how).\n", FB_THROTTLED_FLAG);
-fail:
-    json_decref(bases);
-    json_decref(runs);
-    json_decref(order);
-    json_decref(notes);
-    return status;
 }
 
 /* Real failures only: a pruned or abandoned configuration is the sweep
@@ -687,9 +558,6 @@ fb_status fb_report_write(fb_results_set *set, const fb_report_options *opt, FIL
                                  "%.2fx", out));
     fb_report_grids(set, out);
     FB_CHECK(fb_report_solver(set, out));
-    FB_CHECK(write_solver_speedup(set, out));
-    FB_CHECK(write_figure_tables(set, FB_FIG_STEPS, "Solver time split per backend (seconds, the paper's Tables 5-6)",
-                                 "backend", "%.4f", out));
     FB_CHECK(fb_report_sweeps(set, out));
     fb_report_tuning(set, out);
     fb_report_environment(set, out);
