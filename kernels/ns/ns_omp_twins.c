@@ -1,17 +1,19 @@
-/* ns_omp_twins.c - the OpenMP twins of the solver's device kernels (ns.cl),
- * so that the device driver (harness/solver/ns_device.c) runs unchanged
- * on the openmp backend: the same names and argument order, double only
- * (the solver runs in double), one parallel for with a static schedule
- * over the items, the bodies ns_omp.c's loops share (ns_omp_node.h).
+/* ns_omp_twins.c - the OpenMP twins of the solver's kernels (ns.cl), so
+ * that the one time step (harness/solver/ns_step.c) runs on the openmp
+ * backend as on a device: the OpenMP baseline. The same names and argument
+ * order, double only (the solver runs in double), one parallel loop with
+ * a static schedule over the items, each item's body in ns_omp_node.h.
  * EDGE_LAYOUT is read from the defines; WG_SIZE and GROUP_REDUCE mean
  * nothing here and are ignored.
  *
  * Reduction convention between the twins (heat2d's): a twin that
- * produces partials does its whole reduction with an OpenMP reduction
- * clause and leaves value v in partial[v * stride] alone; ns_reduce folds
- * entry 0 of each value into scal, whatever the number of groups. A fold
- * over one partial per item would be a serial pass over the nodes, several
- * per CG iteration. */
+ * produces partials does its whole reduction (sums in a fixed order,
+ * below; maxima and minima with a reduction clause) and leaves value v in
+ * partial[v * stride] alone; ns_reduce folds entry 0 of each value into
+ * scal, whatever the number of groups. A fold over one partial per item
+ * would be a serial pass over the nodes, several per CG iteration. */
+#include <omp.h>
+
 #include "ns_kernels.h"
 #include "ns_omp_node.h"
 
@@ -24,6 +26,45 @@ static double combine(int op, double a, double b)
 }
 
 static double identity(int op) { return op == NS_SUM ? 0.0 : op == NS_MAX ? 0.0 : 1e300; }
+
+/* Sums in a fixed order. An OpenMP reduction clause adds the threads'
+ * sums in the order they arrive, so with three threads or more two runs
+ * differed in the last bits; here each thread keeps its block's sums in
+ * its slot and the slots are added in thread order: the same bits every
+ * run at a given thread count (the baseline's property before the twins).
+ * The blocks are schedule(static)'s, as in every other loop. */
+enum { NS_MAX_THREADS = 512, NS_MAX_SUMS = 3 };
+typedef struct ns_slot {
+    double v[8]; /* NS_MAX_SUMS used; a cache line each, so threads write apart */
+} ns_slot;
+static ns_slot slots[NS_MAX_THREADS];
+static int team; /* the size of the last team that kept its sums */
+
+static int sum_threads(void)
+{
+    const int t = omp_get_max_threads();
+    return t < NS_MAX_THREADS ? t : NS_MAX_THREADS;
+}
+
+/* In the parallel region, once per thread after its block. */
+static void keep_sums(int nvals, const double *v)
+{
+    const int me = omp_get_thread_num();
+    for (int k = 0; k < nvals; ++k)
+        slots[me].v[k] = v[k];
+    if (me == 0) team = omp_get_num_threads();
+}
+
+/* After the region: value k of the sums into partial[k * stride]. */
+static void fold_sums(int nvals, double *partial, long stride)
+{
+    for (int k = 0; k < nvals; ++k) {
+        double s = 0.0;
+        for (int t = 0; t < team; ++t)
+            s += slots[t].v[k];
+        partial[k * stride] = s;
+    }
+}
 
 /* The kernel's edge view: rowptr and col at 1 and 2, the coefficients at
  * nd, dn, ls (a kernel that reads nd only names it thrice); packed, the
@@ -71,11 +112,16 @@ static void ns_projections_omp(const fb_host_arg *a, const fb_launch *launch, co
     const ns_edge_view V = edge_view(a, 3, 3, 3, defs);
     const int n = a[0].i32;
     const double *mass = a[4].ptr, *h = a[5].ptr, nu = a[6].f64, dt = a[7].f64, *u = a[8].ptr, *p = a[9].ptr;
-    double *tau = a[10].ptr, *pic = a[11].ptr, *pip = a[12].ptr, *partial = a[13].ptr, div2 = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : div2)
-    for (int i = 0; i < n; ++i)
-        div2 += ns_projections_row(&V, i, mass, h, nu, dt, u, p, tau, pic, pip);
-    partial[0] = div2;
+    double *tau = a[10].ptr, *pic = a[11].ptr, *pip = a[12].ptr;
+#pragma omp parallel num_threads(sum_threads())
+    {
+        double div2 = 0.0;
+#pragma omp for schedule(static)
+        for (int i = 0; i < n; ++i)
+            div2 += ns_projections_row(&V, i, mass, h, nu, dt, u, p, tau, pic, pip);
+        keep_sums(1, &div2);
+    }
+    fold_sums(1, a[13].ptr, 0);
 }
 
 /* ns_rk_stage(n, rowptr, col, nd, dn, ls, mass, bnorm, nu, tau, pic, p, u_in, u0, acc_in, acc_out, u_out, c_dt,
@@ -158,11 +204,16 @@ static void ns_pressure_setup_omp(const fb_host_arg *a, const fb_launch *launch,
     const int n = a[0].i32, *p_fixed = a[6].ptr;
     const double *bnorm = a[7].ptr, dt = a[8].f64, *tau = a[9].ptr, *p = a[10].ptr, *pip = a[11].ptr;
     const double *ut = a[12].ptr;
-    double *A = a[13].ptr, *invdiag = a[14].ptr, *b = a[15].ptr, *partial = a[16].ptr, b2 = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : b2)
-    for (int i = 0; i < n; ++i)
-        b2 += ns_pressure_row(&V, i, p_fixed[i], bnorm, dt, tau, p, pip, ut, A, invdiag, b);
-    partial[0] = b2;
+    double *A = a[13].ptr, *invdiag = a[14].ptr, *b = a[15].ptr;
+#pragma omp parallel num_threads(sum_threads())
+    {
+        double b2 = 0.0;
+#pragma omp for schedule(static)
+        for (int i = 0; i < n; ++i)
+            b2 += ns_pressure_row(&V, i, p_fixed[i], bnorm, dt, tau, p, pip, ut, A, invdiag, b);
+        keep_sums(1, &b2);
+    }
+    fold_sums(1, a[16].ptr, 0);
 }
 
 /* ns_sum(n, v, partial, stride) */
@@ -172,11 +223,15 @@ static void ns_sum_omp(const fb_host_arg *a, const fb_launch *launch, const fb_h
     (void)defs;
     const int n = a[0].i32;
     const double *v = a[1].ptr;
-    double *partial = a[2].ptr, sum = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : sum)
-    for (int i = 0; i < n; ++i)
-        sum += v[i];
-    partial[0] = sum;
+#pragma omp parallel num_threads(sum_threads())
+    {
+        double sum = 0.0;
+#pragma omp for schedule(static)
+        for (int i = 0; i < n; ++i)
+            sum += v[i];
+        keep_sums(1, &sum);
+    }
+    fold_sums(1, a[2].ptr, 0);
 }
 
 /* ns_remove_mean(n, b, scal, slot, count, partial, stride) */
@@ -186,14 +241,19 @@ static void ns_remove_mean_omp(const fb_host_arg *a, const fb_launch *launch, co
     (void)defs;
     const int n = a[0].i32;
     const double *scal = a[2].ptr, mean = scal[a[3].i32] / a[4].f64;
-    double *b = a[1].ptr, *partial = a[5].ptr, b2 = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : b2)
-    for (int i = 0; i < n; ++i) {
-        const double bi = b[i] - mean;
-        b[i] = bi;
-        b2 += bi * bi;
+    double *b = a[1].ptr;
+#pragma omp parallel num_threads(sum_threads())
+    {
+        double b2 = 0.0;
+#pragma omp for schedule(static)
+        for (int i = 0; i < n; ++i) {
+            const double bi = b[i] - mean;
+            b[i] = bi;
+            b2 += bi * bi;
+        }
+        keep_sums(1, &b2);
     }
-    partial[0] = b2;
+    fold_sums(1, a[5].ptr, 0);
 }
 
 /* ns_reference_shift(p, ref, want, scal, slot): one item. */
@@ -229,11 +289,16 @@ static void ns_cg_start_omp(const fb_host_arg *a, const fb_launch *launch, const
     const int n = a[0].i32, *rowptr = a[1].ptr, *col = a[2].ptr;
     const long stride = a[12].i32;
     const double *A = a[3].ptr, *invdiag = a[4].ptr, *b = a[5].ptr, *x = a[6].ptr;
-    double *r = a[7].ptr, *z = a[8].ptr, *d = a[9].ptr, *d2 = a[10].ptr, *partial = a[11].ptr, rz = 0.0, rr = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : rz, rr)
-    for (int i = 0; i < n; ++i)
-        ns_cg_start_row(rowptr, col, A, invdiag, b, x, r, z, d, d2, i, &rz, &rr);
-    partial[0] = rz, partial[stride] = rr;
+    double *r = a[7].ptr, *z = a[8].ptr, *d = a[9].ptr, *d2 = a[10].ptr;
+#pragma omp parallel num_threads(sum_threads())
+    {
+        double sums[2] = {0.0, 0.0};
+#pragma omp for schedule(static)
+        for (int i = 0; i < n; ++i)
+            ns_cg_start_row(rowptr, col, A, invdiag, b, x, r, z, d, d2, i, &sums[0], &sums[1]);
+        keep_sums(2, sums);
+    }
+    fold_sums(2, a[11].ptr, stride);
 }
 
 /* ns_cg_direction(n, rowptr, col, A, z, dold, dnew, q, scal, rz, rz_prev, first, partial, stride) */
@@ -244,11 +309,16 @@ static void ns_cg_direction_omp(const fb_host_arg *a, const fb_launch *launch, c
     const int n = a[0].i32, *rowptr = a[1].ptr, *col = a[2].ptr;
     const double *A = a[3].ptr, *z = a[4].ptr, *dold = a[5].ptr, *scal = a[8].ptr;
     const double beta = a[11].i32 ? 0.0 : scal[a[9].i32] / scal[a[10].i32];
-    double *dnew = a[6].ptr, *q = a[7].ptr, *partial = a[12].ptr, dq = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : dq)
-    for (int i = 0; i < n; ++i)
-        dq += ns_cg_direction_row(rowptr, col, A, z, dold, beta, i, dnew, q);
-    partial[0] = dq;
+    double *dnew = a[6].ptr, *q = a[7].ptr;
+#pragma omp parallel num_threads(sum_threads())
+    {
+        double dq = 0.0;
+#pragma omp for schedule(static)
+        for (int i = 0; i < n; ++i)
+            dq += ns_cg_direction_row(rowptr, col, A, z, dold, beta, i, dnew, q);
+        keep_sums(1, &dq);
+    }
+    fold_sums(1, a[12].ptr, 0);
 }
 
 /* ns_cg_update(n, x, r, z, invdiag, d, q, scal, rz, dq, partial, stride) */
@@ -260,11 +330,16 @@ static void ns_cg_update_omp(const fb_host_arg *a, const fb_launch *launch, cons
     const long stride = a[11].i32;
     const double *invdiag = a[4].ptr, *d = a[5].ptr, *q = a[6].ptr, *scal = a[7].ptr;
     const double alpha = scal[a[8].i32] / scal[a[9].i32];
-    double *x = a[1].ptr, *r = a[2].ptr, *z = a[3].ptr, *partial = a[10].ptr, zr = 0.0, rr = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : zr, rr)
-    for (int i = 0; i < n; ++i)
-        ns_cg_update_row(i, alpha, x, r, z, invdiag, d, q, &zr, &rr);
-    partial[0] = zr, partial[stride] = rr;
+    double *x = a[1].ptr, *r = a[2].ptr, *z = a[3].ptr;
+#pragma omp parallel num_threads(sum_threads())
+    {
+        double sums[2] = {0.0, 0.0};
+#pragma omp for schedule(static)
+        for (int i = 0; i < n; ++i)
+            ns_cg_update_row(i, alpha, x, r, z, invdiag, d, q, &sums[0], &sums[1]);
+        keep_sums(2, sums);
+    }
+    fold_sums(2, a[10].ptr, stride);
 }
 
 /* ns_cg1_matvec(n, rowptr, col, A, r, u, w, partial, stride) */
@@ -275,14 +350,19 @@ static void ns_cg1_matvec_omp(const fb_host_arg *a, const fb_launch *launch, con
     const int n = a[0].i32, *rowptr = a[1].ptr, *col = a[2].ptr;
     const long stride = a[8].i32;
     const double *A = a[3].ptr, *r = a[4].ptr, *u = a[5].ptr;
-    double *w = a[6].ptr, *partial = a[7].ptr, gamma = 0.0, delta = 0.0, rr = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : gamma, delta, rr)
-    for (int i = 0; i < n; ++i) {
-        const double ui = u[i], ri = r[i], s = ns_edge_product(rowptr, col, A, u, i);
-        w[i] = s;
-        gamma += ri * ui, delta += s * ui, rr += ri * ri;
+    double *w = a[6].ptr;
+#pragma omp parallel num_threads(sum_threads())
+    {
+        double gamma = 0.0, delta = 0.0, rr = 0.0;
+#pragma omp for schedule(static)
+        for (int i = 0; i < n; ++i) {
+            const double ui = u[i], ri = r[i], s = ns_edge_product(rowptr, col, A, u, i);
+            w[i] = s;
+            gamma += ri * ui, delta += s * ui, rr += ri * ri;
+        }
+        keep_sums(3, (const double[]){gamma, delta, rr});
     }
-    partial[0] = gamma, partial[stride] = delta, partial[2 * stride] = rr;
+    fold_sums(3, a[7].ptr, stride);
 }
 
 /* The single-reduction CG's alpha and beta from the scalars of parities
@@ -346,21 +426,26 @@ static void ns_cg2_iterate_omp(const fb_host_arg *a, const fb_launch *launch, co
     const double *A = a[3].ptr, *invdiag = a[4].ptr, *mn_in = a[15].ptr;
     double *x = a[5].ptr, *r = a[6].ptr, *u = a[7].ptr, *p = a[8].ptr, *s = a[9].ptr, *q = a[10].ptr;
     double *w = a[11].ptr, *nv = a[12].ptr, *z = a[13].ptr, *y = a[14].ptr, *mn_out = a[16].ptr;
-    double *partial = a[21].ptr, gamma = 0.0, delta = 0.0, rr = 0.0, alpha, beta;
+    double alpha, beta;
     cg1_scalars(a[17].ptr, a[18].i32, a[19].i32, a[20].i32, &alpha, &beta);
-#pragma omp parallel for schedule(static) reduction(+ : gamma, delta, rr)
-    for (int i = 0; i < n; ++i) {
-        const double t = ns_edge_product(rowptr, col, A, mn_in, i);
-        const double di = invdiag[i], wi = w[i], ni = nv[i];
-        const double yi = t + beta * y[i], zi = ni + beta * z[i], qi = di * wi + beta * q[i];
-        const double si = wi + beta * s[i], pi = u[i] + beta * p[i];
-        const double ri = r[i] - alpha * si, ui = u[i] - alpha * qi, wn = wi - alpha * zi, nn = ni - alpha * yi;
-        x[i] += alpha * pi;
-        y[i] = yi, z[i] = zi, q[i] = qi, s[i] = si, p[i] = pi;
-        r[i] = ri, u[i] = ui, w[i] = wn, nv[i] = nn, mn_out[i] = di * nn;
-        gamma += ri * ui, delta += wn * ui, rr += ri * ri;
+#pragma omp parallel num_threads(sum_threads())
+    {
+        double gamma = 0.0, delta = 0.0, rr = 0.0;
+#pragma omp for schedule(static)
+        for (int i = 0; i < n; ++i) {
+            const double t = ns_edge_product(rowptr, col, A, mn_in, i);
+            const double di = invdiag[i], wi = w[i], ni = nv[i];
+            const double yi = t + beta * y[i], zi = ni + beta * z[i], qi = di * wi + beta * q[i];
+            const double si = wi + beta * s[i], pi = u[i] + beta * p[i];
+            const double ri = r[i] - alpha * si, ui = u[i] - alpha * qi, wn = wi - alpha * zi, nn = ni - alpha * yi;
+            x[i] += alpha * pi;
+            y[i] = yi, z[i] = zi, q[i] = qi, s[i] = si, p[i] = pi;
+            r[i] = ri, u[i] = ui, w[i] = wn, nv[i] = nn, mn_out[i] = di * nn;
+            gamma += ri * ui, delta += wn * ui, rr += ri * ri;
+        }
+        keep_sums(3, (const double[]){gamma, delta, rr});
     }
-    partial[0] = gamma, partial[stride] = delta, partial[2 * stride] = rr;
+    fold_sums(3, a[21].ptr, stride);
 }
 
 /* ns_csr_values(n, rowptr, A, epos, diagpos, values) */
@@ -390,13 +475,17 @@ static void ns_cg1_dots_omp(const fb_host_arg *a, const fb_launch *launch, const
     const int n = a[0].i32;
     const long stride = a[5].i32;
     const double *r = a[1].ptr, *u = a[2].ptr, *w = a[3].ptr;
-    double *partial = a[4].ptr, gamma = 0.0, delta = 0.0, rr = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : gamma, delta, rr)
-    for (int i = 0; i < n; ++i) {
-        const double ui = u[i], ri = r[i];
-        gamma += ri * ui, delta += w[i] * ui, rr += ri * ri;
+#pragma omp parallel num_threads(sum_threads())
+    {
+        double gamma = 0.0, delta = 0.0, rr = 0.0;
+#pragma omp for schedule(static)
+        for (int i = 0; i < n; ++i) {
+            const double ui = u[i], ri = r[i];
+            gamma += ri * ui, delta += w[i] * ui, rr += ri * ri;
+        }
+        keep_sums(3, (const double[]){gamma, delta, rr});
     }
-    partial[0] = gamma, partial[stride] = delta, partial[2 * stride] = rr;
+    fold_sums(3, a[4].ptr, stride);
 }
 
 /* ns_correct(n, rowptr, col, nd, mass, dt, p, p_old, ut, u_out) */
