@@ -1,17 +1,18 @@
-/* ns_device.h - the solver's time loop on an OpenCL or CUDA device.
+/* ns_device.h - the solver's state on a backend, and its time loop there:
+ * an OpenCL or CUDA device, or the openmp backend, where the kernels run as
+ * their OpenMP twins (the OpenMP baseline, at fb_ns_openmp_point).
  *
  * The state (edge data, fields, the pressure system, the CG vectors) is
- * uploaded once and stays on the device; a step is the launch sequence of
- * kernels/ns/ns.cl, one kernel per loop of the OpenMP baseline
- * (ns_omp.c), with the same decisions (time step, watch, CG stopping test)
- * made by the same host code in ns.c from scalars reduced on the device.
- * The host reads back 3 scalars per step for the watch plus one per CG
- * iteration (the residual), and the fields only when asked
+ * uploaded once and stays on the backend; a step is the launch sequence of
+ * kernels/ns/ns.cl (ns_step.c), with the decisions (time step, watch, CG
+ * stopping test) made by the host code in ns.c from scalars reduced on the
+ * backend. The host reads back 3 scalars per step for the watch plus one
+ * per CG iteration (the residual), and the fields only when asked
  * (fb_ns_device_download: VTK, profiles, validation, the end).
  *
- * Use: fb_ns_init on the host as always (it builds the operators and the
- * initial state), set u and p and impose them, then fb_ns_device_open;
- * fb_ns_step then runs on the device. */
+ * Use: fb_ns_init on the host (it builds the operators and the initial
+ * state), set u and p and impose them, then fb_ns_device_open; fb_ns_step
+ * then runs on the backend (and refuses a state on none). */
 #ifndef FB_SOLVER_NS_DEVICE_H
 #define FB_SOLVER_NS_DEVICE_H
 
@@ -61,7 +62,7 @@ fb_status fb_ns_device_check_ranks(const fb_param_point *point);
 fb_status fb_ns_device_warm_up(fb_ns *ns, double *setup_s);
 
 /* Copies u and p back into ns->u and ns->p; *seconds = the time it took
- * (the paper's GPU->CPU). A no-op (0 s) when ns runs on the host. */
+ * (the paper's GPU->CPU). A no-op (0 s) when the state is on no backend. */
 fb_status fb_ns_device_download(fb_ns *ns, double *seconds);
 
 /* Also the last step's parts into ns's host arrays, each allocated at the
@@ -70,21 +71,21 @@ fb_status fb_ns_device_download(fb_ns *ns, double *seconds);
  * its parts; a run never needs them on the host. */
 fb_status fb_ns_device_download_step(fb_ns *ns);
 
-/* The kernels' point (fb_ns_axes) of a device run, NULL on the host. */
+/* The kernels' point (fb_ns_axes) of the run, NULL before fb_ns_device_open. */
 const fb_param_point *fb_ns_device_point(const fb_ns *ns);
 
 /* Kernel launches per CG iteration (for the record): 4 for the classic CG
  * (direction with its product, its reduction, update, its reduction), 3
  * for the single-reduction one (update, product, reduction), 4 for it with
  * CG_SPMV != 0 (update, SpMV, dot products, reduction), 2 for the
- * pipelined one (the fused iteration, its reduction); 0 on the host. */
+ * pipelined one (the fused iteration, its reduction); 0 on no backend. */
 int fb_ns_device_launches_per_cg_iteration(const fb_ns *ns);
 
 /* ---- the CG's SpMV kernel (CG_SPMV 1..3: csr-scalar, csr-vector,
  * csr-multirow of kernels/spmv on the pressure matrix as CSR) ---- */
 
 /* The SpMV kernel the CG multiplies with and its point (the kernel's own
- * axes, fb_spmv_kernel_def.params); NULL on the host or with CG_SPMV=0. */
+ * axes, fb_spmv_kernel_def.params); NULL on no backend or with CG_SPMV=0. */
 const fb_spmv_kernel_def *fb_ns_device_spmv_kernel(const fb_ns *ns);
 const fb_param_point *fb_ns_device_spmv_point(const fb_ns *ns);
 
@@ -92,7 +93,7 @@ const fb_param_point *fb_ns_device_spmv_point(const fb_ns *ns);
  * at the kernel's defaults): p checked against the kernel's axes and its
  * allowed() on this device and matrix (FB_ERR_USAGE with the reason, the
  * old point kept), the kernel built, launched once untimed. FB_ERR_USAGE
- * on the host or with CG_SPMV=0. For `solve --tuned`: the point from
+ * on no backend or with CG_SPMV=0. For `solve --tuned`: the point from
  * fb_tuned_point(cache, device, kernel->name, kernel->params,
  * kernel->nparams, 1, the record below, ...). */
 fb_status fb_ns_device_set_spmv_point(fb_ns *ns, const fb_param_point *p);
@@ -127,8 +128,8 @@ fb_status fb_ns_device_cg_solve(fb_ns *ns, const double *x0, double *x, fb_ns_cg
  * ns_cg1_dots, two launches) over repeats launches. */
 fb_status fb_ns_device_time_matvec(fb_ns *ns, int repeats, double *median_s);
 
-/* Releases the device state; ns runs on the host again from its host
- * arrays (download first to keep the device's state). */
+/* Releases the backend's state; ns keeps its host arrays (download first
+ * to keep the last state) and steps no more until opened again. */
 void fb_ns_device_close(fb_ns *ns);
 
 #endif
