@@ -312,10 +312,14 @@ static void announce(const solve_opts *o, const fb_solve_case *c, const solve_ru
  * the "copies" stay in the host's memory and are reported as none. */
 static fb_status open_state(solve_run *s, const fb_param_point *asked)
 {
+    fb_status status = FB_OK;
     const int device = on_device(s->t);
     s->point = device ? *asked : fb_ns_openmp_point();
-    return fb_ns_device_open(&s->ns, s->t, &s->point, device ? &s->log.upload_s : NULL,
-                             device ? &s->log.setup_s : NULL);
+    FB_CHECK(
+        fb_ns_device_open(&s->ns, s->t, &s->point, device ? &s->log.upload_s : NULL, device ? &s->log.setup_s : NULL));
+    fb_ns_drop_upload_copies(&s->ns); /* the run stays on this backend */
+fail:
+    return status;
 }
 
 static fb_status prepare(const fb_parsed *args, const solve_opts *o, fb_solve_case *c, solve_run *s)

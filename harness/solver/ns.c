@@ -340,6 +340,13 @@ double fb_ns_bytes_resident(const fb_ns *ns)
     return E * (4 + 3 * 8 + 3 * 8 + 6 * 8 + 8) + N * (4 + 8 * (7 * 3 + 13) + 1) + 8.0 * 3 * ns->bnd->nfixed;
 }
 
+void fb_ns_drop_upload_copies(fb_ns *ns)
+{
+    free(ns->dn), free(ns->ls);
+    ns->dn = ns->ls = NULL;
+    ns->E.dn = ns->E.ls = NULL;
+}
+
 void fb_ns_free_host(fb_ns *ns)
 {
     void *arrays[] = {ns->rowptr, ns->col,    ns->nd,      ns->dn,  ns->ls,  ns->mass, ns->h,

@@ -141,6 +141,13 @@ double fb_ns_bytes_resident(const fb_ns *ns);
 
 void fb_ns_free(fb_ns *ns);
 
+/* Frees the host's copies of the edge coefficients only the upload reads
+ * (dn and ls: 72 of the 96 bytes per directed edge; nd, which the nodal
+ * divergence reads, stays): for a run whose state is on its backend for
+ * good, as `flowbench solve`'s are. The host then cannot open a backend
+ * again. */
+void fb_ns_drop_upload_copies(fb_ns *ns);
+
 /* ---- the policy the driver (ns_step.c) calls: one step's decisions,
  * the same on every backend ---- */
 

@@ -251,6 +251,9 @@ fb_status fb_ns_device_open(fb_ns *ns, fb_target *t, const fb_param_point *point
 {
     fb_status status = FB_OK;
     struct fb_ns_device *dv = NULL;
+    if (!ns->dn || !ns->ls)
+        FB_FAIL(FB_ERR_USAGE, "the host's edge coefficients were dropped (fb_ns_drop_upload_copies): open a "
+                              "backend before dropping them");
     FB_CHECK(check_point(fb_target_info(t), point));
     if (ns->dist) FB_CHECK(fb_ns_device_check_ranks(point));
     FB_ALLOC(dv, 1, "the device solver");
