@@ -144,7 +144,13 @@ fail:
     return status;
 }
 
-/* The pressure system and ||b||^2 (ns.c's step 2 up to the CG). */
+/* The pressure system and ||b||^2 (step 2 up to the CG). Without
+ * fixed-pressure nodes the pressure matrix is singular (constants are its
+ * null space, zero row sums): the system is consistent when sum b = 0, so
+ * the mean of b is removed (the discrepancy, from the stabilisation terms
+ * and the boundary flux of the interpolated boundary velocity, spreads
+ * over all nodes instead of becoming a mass source at a pinned node), and
+ * the CG stays in the range of the matrix. */
 static fb_status pressure_system(fb_ns *ns, double dt, double *b2)
 {
     fb_status status = FB_OK;
@@ -155,7 +161,7 @@ static fb_status pressure_system(fb_ns *ns, double dt, double *b2)
                             BUF(u2),     BUF(A),      BUF(invdiag), BUF(b),   BUF(partial), INT(dv->stride)};
     FB_CHECK(fb_nsd_launch(dv, FB_NS_PRESSURE_SETUP, (size_t)n, setup, NARGS(setup)));
     FB_CHECK(fb_nsd_reduce(dv, 0, 1, OP_SUM, S_B2));
-    if (!fb_ns_has_fixed_pressure(ns)) { /* ns.c's make_compatible */
+    if (!fb_ns_has_fixed_pressure(ns)) { /* the compatible right-hand side */
         const fb_arg sum[] = {INT(n), BUF(b), BUF(partial), INT(dv->stride)};
         const fb_arg mean[] = {
             INT(n), BUF(b), BUF(scal), INT(S_BSUM), DBL((double)fb_ns_global_nodes(ns)), BUF(partial), INT(dv->stride)};

@@ -39,6 +39,15 @@ static void on_openmp(fb_ns *ns)
     if (fb_ns_device_open(ns, host, &point, NULL, NULL) != FB_OK) fail_msg("%s", fb_error_message());
 }
 
+/* Cavity level 0 from rest, its state on openmp. */
+static void cavity_on_openmp(fb_solve_case *c, fb_ns *ns)
+{
+    assert_int_equal(fb_case_open("cavity", 0, NULL, c), FB_OK);
+    assert_int_equal(fb_ns_init(ns, &c->mesh, &c->bnd, &c->cfg, &c->bc), FB_OK);
+    fb_case_initial(c, ns);
+    on_openmp(ns);
+}
+
 static int open_host(void **state)
 {
     (void)state;
@@ -89,10 +98,7 @@ static void test_one_step_conservation(void **state)
     fb_solve_case c;
     fb_ns ns;
     fb_ns_step_info info;
-    assert_int_equal(fb_case_open("cavity", 0, NULL, &c), FB_OK);
-    assert_int_equal(fb_ns_init(&ns, &c.mesh, &c.bnd, &c.cfg, &c.bc), FB_OK);
-    fb_case_initial(&c, &ns);
-    on_openmp(&ns);
+    cavity_on_openmp(&c, &ns);
     for (int k = 0; k < 3; ++k)
         assert_int_equal(fb_ns_step(&ns, 0, &info), FB_OK);
     assert_int_equal(fb_ns_device_download_step(&ns), FB_OK);
@@ -290,10 +296,7 @@ static void cavity_fields(double *u, double *p, size_t n)
     fb_solve_case c;
     fb_ns ns;
     fb_ns_step_info info;
-    assert_int_equal(fb_case_open("cavity", 0, NULL, &c), FB_OK);
-    assert_int_equal(fb_ns_init(&ns, &c.mesh, &c.bnd, &c.cfg, &c.bc), FB_OK);
-    fb_case_initial(&c, &ns);
-    on_openmp(&ns);
+    cavity_on_openmp(&c, &ns);
     for (int k = 0; k < 2; ++k)
         assert_int_equal(fb_ns_step(&ns, 0, &info), FB_OK);
     assert_int_equal(fb_ns_device_download(&ns, NULL), FB_OK);
