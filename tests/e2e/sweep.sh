@@ -104,7 +104,7 @@ pid=$!
 wait_records "$work/kill.jsonl" 2 $pid
 for _ in $(seq 100); do # until the marker names a configuration the file lacks
   key=$(cat "$work/kill.jsonl.inflight" 2>/dev/null || true)
-  # grep, not jq: the slow suite's records are megabytes, and a check that
+  # grep, not jq: the slow suite's records are hundreds of KB, and a check that
   # takes longer than a configuration kills the sweep in the next one, or
   # between a record's write and its marker's removal (no crash to find)
   [ -n "$key" ] && ! grep -qF "\"sweep_key\":\"$key\"" "$work/kill.jsonl" && break
