@@ -1,7 +1,7 @@
 /* ns.c - the fractional-step solver's host side and policy (contracts in
  * ns.h): setup (operators packed, the initial state), boundary values, the
  * time step's choice, the watches, the CG's start, the reductions over
- * ranks, and the byte model. The step itself is ns_step.c's. */
+ * ranks, and the byte and flop models. The step itself is ns_step.c's. */
 #include "solver/ns.h"
 
 #include <math.h>
