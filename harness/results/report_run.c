@@ -224,26 +224,54 @@ static const fb_record *solver_baseline(const fb_results_set *set, json_t *backe
     return NULL;
 }
 
-/* Tables 4 and 7: time and speedup over OpenMP, both definitions; under
- * the table, why a speedup is not to be trusted (results/speedup.h words
- * it as solve --compare does). */
+/* The speedup of r over base (NAN both ways without a base). Returns
+ * whether there was one to compute. */
+static int solver_speedup(const fb_record *base, const fb_record *r, fb_speedup_side *rs, fb_speedup *sp)
+{
+    fb_speedup_side bs;
+    *sp = (fb_speedup){.per_step = NAN, .total = NAN, .trusted = 1};
+    fb_speedup_side_of_record(r->json, rs);
+    if (!base || !fb_speedup_side_of_record(base->json, &bs)) return 0;
+    fb_speedup_of(&bs, rs, sp);
+    return 1;
+}
+
+/* Under the table: why each backend's speedup is not to be trusted
+ * (results/speedup.h words it as solve --compare does), and a throttled
+ * side. */
+static void write_solver_notes(const fb_results_set *set, const fb_record *base, json_t *backends, FILE *out)
+{
+    const char *name;
+    json_t *v;
+    int untrusted = 0, throttled = 0;
+    json_object_foreach(backends, name, v)
+    {
+        const fb_record *r = &set->records[json_integer_value(v)];
+        fb_speedup_side rs;
+        fb_speedup sp;
+        const int compared = solver_speedup(base, r, &rs, &sp);
+        throttled |= sp.throttled;
+        if (!compared || r == base || sp.trusted) continue;
+        if (!untrusted++) fprintf(out, "\n%s: no speedup to trust:\n\n", FB_SPEEDUP_FLAG);
+        fprintf(out, "- %s, %s: %s\n", fb_record_matrix(r), name, sp.why);
+    }
+    if (throttled) fprintf(out, "\n%s: a side ran throttled (its energy.throttle_why says how).\n", FB_THROTTLED_FLAG);
+}
+
+/* Tables 4 and 7: time and speedup over OpenMP, both definitions. */
 static void write_solver_times(const fb_results_set *set, const fb_record *base, json_t *backends, FILE *out)
 {
     const char *name;
     json_t *v;
-    char notes[4][1400];
-    int nnotes = 0, throttled = 0;
     fprintf(out, "\n| backend | steps | step ms | run s | per step | total | quality |\n"
                  "|---|---:|---:|---:|---:|---:|---|\n");
     json_object_foreach(backends, name, v)
     {
         const fb_record *r = &set->records[json_integer_value(v)];
-        fb_speedup_side bs, rs;
-        fb_speedup sp = {.per_step = NAN, .total = NAN, .trusted = 1};
-        const int compared = base && fb_speedup_side_of_record(base->json, &bs);
+        fb_speedup_side rs;
+        fb_speedup sp;
         char c[6][64], q[256];
-        fb_speedup_side_of_record(r->json, &rs);
-        if (compared) fb_speedup_of(&bs, &rs, &sp);
+        solver_speedup(base, r, &rs, &sp);
         fb_md_number(fb_json_num(r->json, "steps"), "%.0f", c[0], sizeof c[0]);
         fb_md_number(1e3 * rs.step_s, "%.4g", c[1], sizeof c[1]);
         fb_md_number(rs.total_s, "%.4g", c[2], sizeof c[2]);
@@ -252,14 +280,8 @@ static void write_solver_times(const fb_results_set *set, const fb_record *base,
         fb_md_quality(r->json, q, sizeof q);
         const char *cells[] = {name, c[0], c[1], c[2], c[3], c[4], q};
         fb_md_row(out, cells, 7);
-        throttled |= sp.throttled;
-        if (compared && r != base && !sp.trusted && nnotes < 4)
-            snprintf(notes[nnotes++], sizeof notes[0], "- %s, %s: %s", fb_record_matrix(r), name, sp.why);
     }
-    if (nnotes) fprintf(out, "\n%s: no speedup to trust:\n\n", FB_SPEEDUP_FLAG);
-    for (int k = 0; k < nnotes; ++k)
-        fprintf(out, "%s\n", notes[k]);
-    if (throttled) fprintf(out, "\n%s: a side ran throttled (its energy.throttle_why says how).\n", FB_THROTTLED_FLAG);
+    write_solver_notes(set, base, backends, out);
 }
 
 /* "0.0123 (45%)": a part's seconds and its share of the run. */
