@@ -13,20 +13,13 @@
 
 #include "peers.h"
 
-#ifdef FB_HAVE_PETSC
 #include "petsc_api.h"
 
+#ifdef FB_HAVE_PETSC
 static const fb_petsc_api *api;
 static char api_why[512];
 
 static int petsc_ready(void) { return (api = fb_petsc_open(api_why, sizeof api_why)) != NULL; }
-
-static int available_petsc(char *why, size_t len)
-{
-    if (petsc_ready()) return 1;
-    snprintf(why, len, "PETSc %s could not be opened: %s", FB_PETSC_VERSION, api_why);
-    return 0;
-}
 
 #define CHECK_PETSC(call, what)                                                                                        \
     do {                                                                                                               \
@@ -88,12 +81,6 @@ fail:
 
 #else
 
-static int available_petsc(char *why, size_t len)
-{
-    snprintf(why, len, "not built (PETSc not found at configure time; Debian: libpetsc-real-dev)");
-    return 0;
-}
-
 static fb_status run_petsc(fb_target *t, const fb_spmv_matrix *M, const fb_spmv_config *cfg, const double *x,
                            fb_spmv_result *out)
 {
@@ -109,6 +96,6 @@ const fb_peer fb_peer_petsc = {
             .format = &fb_spmv_csr},
     .backend = "openmp",
     .double_only = 1, /* Debian's real build: PetscScalar is double */
-    .available = available_petsc,
+    .available = fb_petsc_available,
     .run = run_petsc,
 };

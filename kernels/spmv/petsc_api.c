@@ -1,9 +1,11 @@
 /* petsc_api.c - libpetsc_real opened once and its functions looked up
- * (contracts in petsc_api.h). Built only with FLOWBENCH_PETSC. */
+ * (contracts in petsc_api.h); without FLOWBENCH_PETSC only the answer
+ * that it is not built. */
 #include "petsc_api.h"
 
-#ifdef FB_HAVE_PETSC
 #include <stdio.h>
+
+#ifdef FB_HAVE_PETSC
 #include <stdlib.h>
 
 #include "backends/dynlib.h"
@@ -85,6 +87,17 @@ const fb_petsc_api *fb_petsc_open(char *why, size_t len)
     if (!ok) snprintf(why, len, "%s", failure);
     return ok ? &api : NULL;
 }
+int fb_petsc_available(char *why, size_t len)
+{
+    char open_why[512];
+    if (fb_petsc_open(open_why, sizeof open_why)) return 1;
+    snprintf(why, len, "PETSc %s could not be opened: %s", FB_PETSC_VERSION, open_why);
+    return 0;
+}
 #else
-typedef int fb_petsc_not_built; /* an empty file is not C: peer_petsc.c and petsc_cg.c say "not built" */
+int fb_petsc_available(char *why, size_t len)
+{
+    snprintf(why, len, "not built (PETSc not found at configure time; Debian: libpetsc-real-dev)");
+    return 0;
+}
 #endif

@@ -8,9 +8,13 @@
 #ifndef FB_SPMV_PETSC_API_H
 #define FB_SPMV_PETSC_API_H
 
-#ifdef FB_HAVE_PETSC
 #include <stddef.h>
 
+/* 1 when this build has PETSc and libpetsc opens (initialised: the first
+ * call opens it); else 0 and why, in one phrase for a peer's message. */
+int fb_petsc_available(char *why, size_t len);
+
+#ifdef FB_HAVE_PETSC
 #include <petscksp.h>
 
 typedef struct fb_petsc_api {

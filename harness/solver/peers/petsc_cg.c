@@ -24,14 +24,6 @@ typedef struct petsc_system {
     KSP ksp;
 } petsc_system;
 
-int fb_petsc_cg_available(char *why, size_t len)
-{
-    char open_why[512];
-    if (fb_petsc_open(open_why, sizeof open_why)) return 1;
-    snprintf(why, len, "PETSc %s could not be opened: %s", FB_PETSC_VERSION, open_why);
-    return 0;
-}
-
 /* The matrix wraps m's arrays, which PETSc only reads (its prototypes take
  * them non-const); b is wrapped the same way. */
 static fb_status wrap(petsc_system *s, const fb_pressure_csr *m)
@@ -142,12 +134,6 @@ fail:
 }
 
 #else
-
-int fb_petsc_cg_available(char *why, size_t len)
-{
-    snprintf(why, len, "not built (PETSc not found at configure time; Debian: libpetsc-real-dev)");
-    return 0;
-}
 
 fb_status fb_petsc_cg(const fb_pressure_csr *m, double tol, int max_its, int spmv_repeats, double *x,
                       fb_petsc_cg_result *out)

@@ -3,7 +3,8 @@
  * CG (`solve --peer petsc`, docs/solver.md "The CG peers"). PETSc runs in
  * this one process on one core, as Debian builds it (no OpenMP; a PETSc
  * user would run one MPI rank per core). Built with FLOWBENCH_PETSC;
- * libpetsc_real is opened at the first call (kernels/spmv/petsc_api.h). */
+ * libpetsc_real is opened at the first call, and whether it opens is
+ * fb_petsc_available (kernels/spmv/petsc_api.h). */
 #ifndef FB_SOLVER_PETSC_CG_H
 #define FB_SOLVER_PETSC_CG_H
 
@@ -20,9 +21,6 @@ typedef struct fb_petsc_cg_result {
     double spmv_s;    /* median of MatMult over the repeats */
     char version[32]; /* PETSc's version at configure time */
 } fb_petsc_cg_result;
-
-/* 1 when built and libpetsc opens; else 0 and why. */
-int fb_petsc_cg_available(char *why, size_t len);
 
 /* Solves m from x = 0 by KSPCG + PCJACOBI, stopping at ||r|| <= tol ||b||
  * (the unpreconditioned residual, flowbench's test) or max_its; x (m->n
