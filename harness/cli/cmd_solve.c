@@ -221,7 +221,7 @@ static void progress(const solve_opts *o, const fb_ns *ns, const fb_ns_step_info
             info->cg_its, elapsed, eta);
 }
 
-static int on_device(const fb_target *t) { return strcmp(fb_target_info(t)->backend, "openmp") != 0; }
+static int on_device(const fb_target *t) { return fb_solve_on_device(fb_target_info(t)); }
 
 /* The CPUs the time loop keeps busy, for its contention window (as
  * fb_target_measure counts them): the OpenMP threads on openmp, a device

@@ -36,9 +36,7 @@ void fb_solve_log_free(fb_solve_log *log)
     memset(log, 0, sizeof *log);
 }
 
-/* A device backend, not the OpenMP baseline: both run ns_step.c's driver,
- * but only a device has copies, a set-up and a point worth recording. */
-static int on_device(const fb_device_info *d) { return strcmp(d->backend, "openmp") != 0; }
+int fb_solve_on_device(const fb_device_info *d) { return strcmp(d->backend, "openmp") != 0; }
 
 static double median_of(const fb_solve_log *log, double (*get)(const fb_ns_step_info *))
 {
@@ -168,7 +166,8 @@ json_t *fb_solve_record(const fb_solve_case *c, const fb_ns *ns, const fb_solve_
     json_t *params = json_pack("{s:o, s:f, s:f, s:f}", "level", c->level >= 0 ? json_integer(c->level) : json_null(),
                                "cfl", ns->cfg.cfl, "dt_fixed", ns->cfg.dt_fixed, "cg_tol", ns->cfg.cg_tol);
     if (c->cube_n) json_object_set_new(params, "cube", json_integer(c->cube_n));
-    if (on_device(d)) json_object_update_new(params, fb_json_params(fb_ns_axes, FB_NS_NAXES, fb_ns_device_point(ns)));
+    if (fb_solve_on_device(d))
+        json_object_update_new(params, fb_json_params(fb_ns_axes, FB_NS_NAXES, fb_ns_device_point(ns)));
     json_object_set_new(rec, "params", params);
     json_object_set(rec, "mesh", mesh);
     char problem[64];
@@ -179,7 +178,7 @@ json_t *fb_solve_record(const fb_solve_case *c, const fb_ns *ns, const fb_solve_
                                   ns->E.nedges + c->mesh.nnodes));
     json_decref(mesh);
     json_object_set_new(rec, "threads", json_integer(omp_get_max_threads()));
-    if (on_device(d))
+    if (fb_solve_on_device(d))
         json_object_set_new(rec, "launches_per_cg_iteration", json_integer(fb_ns_device_launches_per_cg_iteration(ns)));
     const fb_spmv_kernel_def *spmv = fb_ns_device_spmv_kernel(ns);
     if (spmv) /* CG_SPMV: the SpMV family's kernel and its own point */
@@ -195,7 +194,8 @@ json_t *fb_solve_record(const fb_solve_case *c, const fb_ns *ns, const fb_solve_
                         json_pack("{s:o, s:o, s:o, s:f, s:f}", "step1", step_json(&s, 0), "step2", step_json(&s, 1),
                                   "step3", step_json(&s, 2), "cpu_to_gpu_s", log->upload_s, "gpu_to_cpu_s",
                                   log->download_s));
-    if (on_device(d)) json_object_set_new(json_object_get(rec, "timings"), "device_setup_s", json_real(log->setup_s));
+    if (fb_solve_on_device(d))
+        json_object_set_new(json_object_get(rec, "timings"), "device_setup_s", json_real(log->setup_s));
     json_object_set_new(rec, "cg",
                         json_pack("{s:i, s:f, s:i, s:i, s:f}", "its_min", s.its_min, "its_mean", s.its_mean, "its_max",
                                   s.its_max, "its_total", s.its_total, "tol", ns->cfg.cg_tol));
@@ -269,7 +269,7 @@ void fb_solve_print_table(FILE *f, const fb_solve_case *c, const fb_ns *ns, cons
     fprintf(f, "solve %s", c->name);
     if (c->level >= 0) fprintf(f, " level %d", c->level);
     fprintf(f, ": %s, %d nodes, %d tets, %d edges; ", c->source, c->mesh.nnodes, c->mesh.ntets, ns->E.nedges);
-    if (on_device(d))
+    if (fb_solve_on_device(d))
         fprintf(f, "%s (%s)\n", d->id, d->name);
     else
         fprintf(f, "openmp, %d threads\n", omp_get_max_threads());
@@ -280,7 +280,7 @@ void fb_solve_print_table(FILE *f, const fb_solve_case *c, const fb_ns *ns, cons
     for (int k = 0; k < 3; ++k)
         fprintf(f, "  %-24s %12.3f %12.4f %6.1f%% %10.2f\n", names[k], 1e3 * s.step_median[k], s.step_total[k],
                 s.total_s > 0 ? 100.0 * s.step_total[k] / s.total_s : 0.0, s.step_gbs[k]);
-    if (on_device(d)) {
+    if (fb_solve_on_device(d)) {
         fprintf(f, "  %-24s %12s %12.4f\n", "CPU->GPU (before)", "", log->upload_s);
         fprintf(f, "  %-24s %12s %12.4f\n", "GPU->CPU (after)", "", log->download_s);
         fprintf(f, "  (set-up, in no step: kernel builds, copies and one untimed warm-up step, %.3f s)\n",
@@ -416,7 +416,7 @@ void fb_solve_row_of(fb_solve_row *row, const fb_ns *ns, const fb_solve_log *log
     memset(row, 0, sizeof *row);
     snprintf(row->id, sizeof row->id, "%s", d->id);
     snprintf(row->name, sizeof row->name, "%s", d->name);
-    row->on_device = on_device(d);
+    row->on_device = fb_solve_on_device(d);
     fb_solve_summarize(log, ns, &row->s);
     row->upload_s = log->upload_s, row->download_s = log->download_s, row->stream_gbs = stream_gbs;
     row->steps = log->n;

@@ -59,6 +59,10 @@ json_t *fb_solve_record(const fb_solve_case *c, const fb_ns *ns, const fb_solve_
                         double stream_gbs, double rss_setup, json_t *validation, const char *status,
                         const char *reason);
 
+/* A device backend, not the OpenMP baseline: both run ns_step.c's driver,
+ * but only a device has copies, a set-up and a point worth recording. */
+int fb_solve_on_device(const fb_device_info *d);
+
 /* The table: per-step time split (median and total), CG iterations,
  * bytes and GB/s against the stream triad, the validation numbers. */
 void fb_solve_print_table(FILE *f, const fb_solve_case *c, const fb_ns *ns, const fb_solve_log *log,
