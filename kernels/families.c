@@ -9,7 +9,7 @@
 #include "spmv/spmv.h"
 #include "stream/stream.h"
 
-static const fb_family *const families[] = {
+static const fb_family *families[] = {
     &fb_family_stream, &fb_family_spmv, &fb_family_fv_surface, &fb_family_heat2d, &fb_family_ns,
 };
 
@@ -22,6 +22,16 @@ const fb_family *fb_family_find(const char *name)
     for (int i = 0; i < fb_family_count(); ++i)
         if (strcmp(families[i]->name, name) == 0) return families[i];
     return NULL;
+}
+
+int fb_family_replace(const fb_family *f)
+{
+    for (int i = 0; i < fb_family_count(); ++i)
+        if (strcmp(families[i]->name, f->name) == 0) {
+            families[i] = f;
+            return 0;
+        }
+    return -1;
 }
 
 static void enumerate(fb_variant_sink *sink)

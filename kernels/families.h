@@ -10,6 +10,13 @@ int fb_family_count(void);
 const fb_family *fb_family_at(int i);              /* NULL outside 0..count-1 */
 const fb_family *fb_family_find(const char *name); /* NULL if unknown */
 
+/* A family whose run lives in a layer above kernels/ (the solver's case
+ * run, harness/solver/ns_family_run.c, which kernels/ may not call) takes
+ * the place of the registered family of its name: the same descriptor
+ * with its sweep slots filled. Called once at start, before any lookup;
+ * returns -1 when no family has that name. */
+int fb_family_replace(const fb_family *f);
+
 /* Every device program of every family, in registry order, so variant
  * numbers are stable within a build (the NVRTC test shards by number). */
 int fb_variant_count(void);

@@ -46,4 +46,14 @@ typedef struct fb_signature {
     };
 } fb_signature;
 
+/* A mesh's signature from its pressure matrix's row statistics (a row per
+ * node: its neighbours and the diagonal), the way the solver computes it
+ * and the way entries stored before signatures had kinds are read back,
+ * so both agree to the bit on the same mesh. */
+static inline fb_mesh_signature fb_mesh_signature_of_rows(long long rows, long long nnz, double row_mean,
+                                                          double row_stddev, double row_max)
+{
+    return (fb_mesh_signature){rows, nnz - rows, row_mean - 1, row_stddev, row_max - 1};
+}
+
 #endif

@@ -126,8 +126,8 @@ static fb_status read_options(const fb_parsed *args, grid_cli *c)
     memset(c, 0, sizeof *c);
     if (!fam) FB_FAIL(FB_ERR_USAGE, "grid: --family F is required (heat2d, fv-surface; see --list)");
     if (!strcmp(fam, "ns"))
-        FB_FAIL(FB_ERR_USAGE, "grid: the solver's kernels (ns) run, sweep and tune with flowbench solve CASE --backend "
-                              "opencl|cuda [--param NAME=V1,V2] [--tune]");
+        FB_FAIL(FB_ERR_USAGE, "grid: the solver's kernels (ns) run with flowbench solve CASE --backend opencl|cuda "
+                              "[--param NAME=V1,V2] [--tune], sweep in a suite's solver: cases, tune with tune --case");
     c->family = fb_family_find(fam);
     if (!c->family || !is_grid_family(c->family))
         FB_FAIL(FB_ERR_USAGE, "--family: '%s' is not a grid family (see flowbench grid --list)", fam);

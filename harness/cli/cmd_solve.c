@@ -3,11 +3,14 @@
  * source paper, watched for blow-ups, with a results record, a table, and
  * optional VTK fields and centreline profiles. */
 #include <limits.h>
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "param_space.h"
 #include "solve_peer.h"
 #include "solve_ranks.h"
 #include "solve_scaling.h"
@@ -16,10 +19,12 @@
 #include "../core/energy.h"
 #include "../core/measure.h"
 #include "../results/results.h"
-#include "../solver/cases.h"
+#include "../solver/case_run.h"
 #include "../solver/ns_device.h"
-#include "../solver/output.h"
-#include "solve_tune.h"
+#include "../solver/ns_family_run.h"
+#include "../tune/cache.h"
+#include "../tune/tune.h"
+#include "../tune/tuned.h"
 
 static const fb_option options[] = {
     {"level", "L", "refinement level: cavity 0, 1, 2 (N = 15, 29, 57), ethier-steinman 0..3 (default 0)", 0},
@@ -75,19 +80,24 @@ static const fb_option options[] = {
 };
 
 #define MAX_BACKENDS 8
+#define LIST_HINT "flowbench solve --list"
+
+/* --tune with no --param sweeps every point of every axis; more than this
+ * is refused unless --param narrows it (each point is a whole solver run). */
+#define MAX_TUNE_POINTS 200
 
 typedef struct solve_opts {
     const char *name;
     const char *backends[MAX_BACKENDS];
     int nbackends, compare;
     int level, steps;
-    fb_param_point point; /* of the device kernels (fb_ns_axes) */
-    fb_solve_plan plan;   /* --param lists, --tune, --tuned (solve_tune.h) */
-    double stream_gbs;    /* a sweep measures the triad once: >= 0 when known */
+    fb_param_point point;  /* of the device kernels (fb_ns_axes) */
+    fb_search_space space; /* the --param lists: the points a sweep runs */
+    int sweep, tune, tuned;
+    char cache[1024]; /* the tuning cache (--tune, --tuned) */
     double t_end;
     int quiet, as_json;
-    const char *peer;            /* --peer NAME (solve_peer.h), or NULL */
-    const fb_solve_sweep *sweep; /* the sweep running this point, or NULL */
+    const char *peer; /* --peer NAME (solve_peer.h), or NULL */
 } solve_opts;
 
 /* The first openmp backend goes first: it is the baseline of every
@@ -124,16 +134,75 @@ fail:
     return status;
 }
 
-/* --param NAME=V[,V...] for the device kernels (refused on openmp, which
- * runs them at the OpenMP baseline's one point), --tune and --tuned:
- * solve_tune.c. */
-static fb_status read_point(const fb_parsed *args, solve_opts *o)
+/* The combinations of --param, --tune, --tuned and --cache that make no
+ * sense, each refused in one line. */
+static fb_status check_modes(const fb_parsed *args, const solve_opts *o, int nparams)
 {
     fb_status status = FB_OK;
-    FB_CHECK(fb_solve_plan_read(args, o->backends, o->nbackends, o->compare, &o->plan));
-    o->point = o->plan.points[0];
-    o->stream_gbs = -1;
-    if (o->plan.sweep) o->quiet = 1; /* the sweep prints a line per point instead */
+    int host = o->compare, device = o->compare;
+    for (int i = 0; i < o->nbackends; ++i) {
+        int is_host = strncmp(o->backends[i], "openmp", 6) == 0;
+        host |= is_host, device |= !is_host;
+    }
+    if (fb_cli_value(args, "cache") && !o->tune && !o->tuned)
+        FB_FAIL(FB_ERR_USAGE, "--cache is for --tune (written) and --tuned (read)");
+    if (o->tune && o->tuned) FB_FAIL(FB_ERR_USAGE, "--tune and --tuned exclude each other");
+    if (o->tuned && nparams) FB_FAIL(FB_ERR_USAGE, "--tuned and --param exclude each other");
+    if (nparams && !device)
+        FB_FAIL(FB_ERR_USAGE, "--param is for the device backends (opencl, cuda); openmp runs the solver's kernels "
+                              "at the OpenMP baseline's one point (docs/solver.md)");
+    if ((o->tuned || o->tune) && host)
+        FB_FAIL(FB_ERR_USAGE,
+                "--%s is for the device backends (opencl, cuda): openmp runs the solver's kernels at the "
+                "OpenMP baseline's one point (docs/solver.md)",
+                o->tune ? "tune" : "tuned");
+fail:
+    return status;
+}
+
+static fb_status check_sweep(const fb_parsed *args, const solve_opts *o, int nparams)
+{
+    fb_status status = FB_OK;
+    const int npoints = fb_search_space_size(&o->space);
+    if (o->compare || o->nbackends != 1)
+        FB_FAIL(FB_ERR_USAGE, "solve: a sweep (--param lists, --tune) runs on one --backend, opencl or cuda");
+    if (fb_cli_value(args, "vtk") || fb_cli_value(args, "profiles"))
+        FB_FAIL(FB_ERR_USAGE,
+                "solve: --vtk and --profiles take one run, not a sweep (each point would overwrite them)");
+    if (fb_cli_flag(args, "json"))
+        FB_FAIL(FB_ERR_USAGE, "solve: --json prints one run's record; a sweep writes a record per point with --out");
+    if (o->tune && !nparams && npoints > MAX_TUNE_POINTS)
+        FB_FAIL(FB_ERR_USAGE,
+                "--tune: the solver's axes have %d points, more than %d solver runs: narrow them with "
+                "--param NAME=V1,V2 (or tune --case ... --evals N caps the runs)",
+                npoints, MAX_TUNE_POINTS);
+fail:
+    return status;
+}
+
+/* --param NAME=V[,V...] for the device kernels (refused on openmp, which
+ * runs them at the OpenMP baseline's one point), --tune and --tuned. A
+ * list of values, or --tune, sweeps: each value must be one the axis
+ * declares, and --tune alone takes every point; one value per axis is a
+ * single run at that point. */
+static fb_status read_plan(const fb_parsed *args, solve_opts *o)
+{
+    fb_status status = FB_OK;
+    const char *const *params;
+    const int nparams = fb_cli_values(args, "param", &params);
+    int lists = 0;
+    for (int i = 0; i < nparams; ++i)
+        lists |= strchr(params[i], ',') != NULL;
+    o->tune = fb_cli_flag(args, "tune"), o->tuned = fb_cli_flag(args, "tuned");
+    o->sweep = o->tune || lists;
+    fb_cache_path(fb_cli_value(args, "cache"), o->cache, sizeof o->cache);
+    FB_CHECK(check_modes(args, o, nparams));
+    if (o->tune) FB_CHECK(fb_cache_check(o->cache)); /* stored into after the sweep: refused before it */
+    FB_CHECK(fb_cli_param_space(args, fb_ns_axes, FB_NS_NAXES, o->tune && !nparams, o->sweep, "the solver", LIST_HINT,
+                                &o->space, NULL));
+    o->point = o->space.start;
+    if (o->sweep) FB_CHECK(check_sweep(args, o, nparams));
+    if (o->sweep) o->quiet = 1; /* the sweep prints a line per point instead */
 fail:
     return status;
 }
@@ -150,12 +219,12 @@ static fb_status check_files(const fb_parsed *args, const solve_opts *o)
     const char *mesh = fb_cli_value(args, "mesh");
     if (!mesh && !strcmp(o->name, "ahmed")) mesh = FB_AHMED_DEFAULT_MESH; /* read though not named */
     const fb_named_file inputs[] = {{fb_cli_value(args, "mesh") ? "--mesh" : "the default mesh", mesh},
-                                    {"--cache", o->plan.tuned ? o->plan.cache : NULL}};
+                                    {"--cache", o->tuned ? o->cache : NULL}};
     const fb_named_file outputs[] = {{"--out", fb_cli_value(args, "out")},
                                      {"--vtk", fb_cli_value(args, "vtk")},
                                      {"--profiles", prefix ? u : NULL},
                                      {"--profiles", prefix ? w : NULL},
-                                     {"--cache", o->plan.tune ? o->plan.cache : NULL}};
+                                     {"--cache", o->tune ? o->cache : NULL}};
     return fb_files_check_distinct("solve", inputs, 2, outputs, 5);
 }
 
@@ -169,11 +238,11 @@ static fb_status read_opts(const fb_parsed *args, solve_opts *o, fb_solve_case *
     o->quiet = fb_cli_flag(args, "quiet");
     o->as_json = fb_cli_flag(args, "json");
     FB_CHECK(read_backends(args, o));
-    FB_CHECK(read_point(args, o));
+    FB_CHECK(read_plan(args, o));
     FB_CHECK(check_files(args, o)); /* before the mesh is read */
     o->peer = fb_cli_value(args, "peer");
     FB_CHECK(fb_solve_peer_check(o->peer, o->backends, o->nbackends, o->compare));
-    if (o->peer && o->plan.sweep)
+    if (o->peer && o->sweep)
         FB_FAIL(FB_ERR_USAGE, "solve: --peer compares one run's pressure solve: give one point, not a sweep or --tune");
     if (fb_cli_value(args, "t-end") && fb_cli_value(args, "steps"))
         FB_FAIL(FB_ERR_USAGE, "solve: give --t-end or --steps, not both");
@@ -209,67 +278,11 @@ fail:
     return status;
 }
 
-static void progress(const solve_opts *o, const fb_ns *ns, const fb_ns_step_info *info, double elapsed)
-{
-    double left = o->steps ? o->steps - ns->step : (o->t_end - ns->t) / info->dt;
-    double eta = ns->step > 0 ? elapsed / ns->step * left : 0.0;
-    if (o->steps)
-        fprintf(stderr, "  step %d/%d", ns->step, o->steps);
-    else
-        fprintf(stderr, "  step %d/~%d", ns->step, ns->step + (int)(left + 0.999));
-    fprintf(stderr, "  t %.5g  dt %.3g  CFL %.3g  CG %d its  %.1f s, ETA %.1f s\n", ns->t, info->dt, info->cfl,
-            info->cg_its, elapsed, eta);
-}
-
 static int on_device(const fb_target *t) { return fb_solve_on_device(fb_target_info(t)); }
 
-/* The CPUs the time loop keeps busy, for its contention window (as
- * fb_target_measure counts them): the OpenMP threads on openmp, a device
- * that is this host's CPU (PoCL) its compute units, a GPU its host thread;
- * under mpirun each rank on this host as many (the ranks are this run's
- * own work, not another's). */
-static int loop_cpu_threads(const fb_target *t)
+static fb_case_loop loop_of(const solve_opts *o)
 {
-    const fb_device_info *d = fb_target_info(t);
-    const int per_rank = !on_device(t) ? omp_get_max_threads() : d->host_cpu ? d->compute_units : 1;
-    return per_rank * (fb_comm_size() > 1 ? fb_comm_local_size() : 1);
-}
-
-/* The time loop. Returns FB_OK, FB_ERR_CHECK (the watch stopped the run:
- * the message names the step) or FB_ERR_INTERRUPTED. The energy meter (or
- * NULL) brackets the loop: the energy to solution, polled after each step
- * for clocks and throttle reasons; so does the contention window (its
- * polls are rate-limited and fall between steps, outside their times). */
-static fb_status time_loop(const solve_opts *o, fb_ns *ns, fb_solve_log *log, fb_target *t)
-{
-    fb_energy_meter *meter = fb_target_energy(t);
-    fb_status status = FB_OK;
-    fb_ns_step_info info;
-    const double t_end = o->steps ? 0.0 : o->t_end, start = fb_now();
-    double last_print = start;
-    const int nmax = o->steps ? o->steps : INT_MAX;
-    double busy = 0;
-    fb_contention_begin(&log->env, loop_cpu_threads(t));
-    fb_energy_start(meter);
-    while (ns->step < nmax && (o->steps || ns->t < t_end * (1.0 - 1e-12))) {
-        if (ns->dist ? fb_solve_ranks_interrupted() : fb_interrupted)
-            FB_FAIL(FB_ERR_INTERRUPTED, "interrupted at step %d", ns->step + 1);
-        FB_CHECK(fb_ns_step(ns, t_end, &info));
-        FB_CHECK(fb_solve_log_add(log, &info));
-        busy += info.t_step1 + info.t_step2 + info.t_step3;
-        fb_energy_poll(meter);
-        fb_contention_poll(&log->env);
-        double now = fb_now();
-        if (!o->quiet && (now - last_print > 2.0 || ns->step == 1)) {
-            progress(o, ns, &info, now - start);
-            last_print = now;
-        }
-    }
-fail:
-    log->wall_s = fb_now() - start;
-    fb_energy_stop(meter, log->n, 0, busy, &log->energy);
-    fb_contention_end(&log->env);
-    return status;
+    return (fb_case_loop){.steps = o->steps, .t_end = o->t_end, .quiet = o->quiet};
 }
 
 static fb_status write_outputs(const fb_parsed *args, const fb_solve_case *c, const fb_ns *ns, const fb_device_info *d,
@@ -283,57 +296,74 @@ fail:
     return status;
 }
 
-/* One backend's run on the case. */
+/* One backend's run on the case (case_run.h), and --tuned's answer. */
 typedef struct solve_run {
-    fb_ns ns;
+    fb_case_run r;
     fb_target *t;
-    fb_solve_log log;
-    fb_param_point point; /* the device kernels' (o->point, or --tuned's) */
-    json_t *validation, *rec, *tuning;
-    double stream_gbs, rss_setup;
+    json_t *tuning;
+    double stream_gbs;
 } solve_run;
 
 static void announce(const solve_opts *o, const fb_solve_case *c, const solve_run *s)
 {
     const fb_device_info *d = fb_target_info(s->t);
     if (o->quiet) return;
-    fprintf(stderr, "solve %s: %d nodes, %d edges, %d boundary faces; ", c->name, c->mesh.nnodes, s->ns.E.nedges,
+    fprintf(stderr, "solve %s: %d nodes, %d edges, %d boundary faces; ", c->name, c->mesh.nnodes, s->r.ns.E.nedges,
             c->bnd.nfaces);
     char params[256];
-    fb_solve_point_text(&s->point, params, sizeof params);
+    fb_family_point_text(fb_family_find("ns")->kernel(0), &s->r.point, params, sizeof params);
     if (on_device(s->t))
         fprintf(stderr, "%s (%s), %s\n", d->id, d->name, params);
     else
         fprintf(stderr, "%d threads\n", omp_get_max_threads());
 }
 
-/* The state on the run's backend: a device at the asked point, its
- * copies and set-up timed; openmp at the OpenMP baseline's point, where
- * the "copies" stay in the host's memory and are reported as none. */
-static fb_status open_state(solve_run *s, const fb_param_point *asked)
+/* --tuned: the cached point for the device and the case's mesh (its
+ * edges set up), or the defaults; said on stderr as `spmv --tuned` does. */
+static fb_status tuned_point(const solve_opts *o, solve_run *s, fb_param_point *point)
+{
+    fb_signature sig;
+    fb_ns_mesh_signature(&s->r.ns, &sig);
+    return fb_tuned_lookup(o->cache, fb_target_info(s->t), "ns", fb_ns_axes, FB_NS_NAXES, 1, &sig, point, &s->tuning,
+                           stderr);
+}
+
+/* --tuned, once the device is open with CG_SPMV != 0: the SpMV kernel's
+ * cached point for the pressure matrix, looked up as `spmv --tuned` looks
+ * up any matrix's (the kernel's name, double, the matrix's signature),
+ * set on the device, and kept in tuning.spmv. */
+static fb_status tuned_spmv(const solve_opts *o, solve_run *s)
 {
     fb_status status = FB_OK;
-    const int device = on_device(s->t);
-    s->point = device ? *asked : fb_ns_openmp_point();
+    const fb_spmv_kernel_def *k = fb_ns_device_spmv_kernel(&s->r.ns);
+    json_t *matrix = NULL, *spmv = NULL;
+    fb_param_point point;
+    fb_signature sig;
+    char text[512];
+    if (!k) return FB_OK;
+    FB_CHECK(fb_ns_pressure_matrix_record(&s->r.ns, &matrix, &sig));
     FB_CHECK(
-        fb_ns_device_open(&s->ns, s->t, &s->point, device ? &s->log.upload_s : NULL, device ? &s->log.setup_s : NULL));
-    fb_ns_drop_upload_copies(&s->ns); /* the run stays on this backend */
+        fb_tuned_lookup(o->cache, fb_target_info(s->t), k->name, k->params, k->nparams, 1, &sig, &point, &spmv, NULL));
+    FB_CHECK(fb_ns_device_set_spmv_point(&s->r.ns, &point));
+    json_object_set_new(spmv, "kernel", json_string(k->name));
+    fb_tuning_text(spmv, text, sizeof text);
+    fprintf(stderr, "--tuned: the CG's SpMV %s: %s\n", k->name, text);
+    json_object_set(s->tuning, "spmv", spmv);
 fail:
+    json_decref(spmv);
+    json_decref(matrix);
     return status;
 }
 
 static fb_status prepare(const fb_parsed *args, const solve_opts *o, fb_solve_case *c, solve_run *s)
 {
     fb_status status = FB_OK;
-    s->stream_gbs = o->stream_gbs;
-    if (o->stream_gbs < 0) FB_CHECK(fb_cli_stream_triad(args, s->t, fb_target_info(s->t)->id, 1, &s->stream_gbs));
-    FB_CHECK(fb_ns_init(&s->ns, &c->mesh, &c->bnd, &c->cfg, &c->bc));
-    fb_case_initial(c, &s->ns);
     fb_param_point asked = o->point;
-    if (o->plan.tuned) FB_CHECK(fb_solve_tuned_point(&o->plan, fb_target_info(s->t), c, &s->ns, &asked, &s->tuning));
-    FB_CHECK(open_state(s, &asked));
-    if (o->plan.tuned) FB_CHECK(fb_solve_tuned_spmv(&o->plan, fb_target_info(s->t), &s->ns, s->tuning));
-    s->rss_setup = fb_rss_bytes();
+    FB_CHECK(fb_cli_stream_triad(args, s->t, fb_target_info(s->t)->id, 1, &s->stream_gbs));
+    FB_CHECK(fb_case_run_init(&s->r, c));
+    if (o->tuned) FB_CHECK(tuned_point(o, s, &asked));
+    FB_CHECK(fb_case_run_open(&s->r, s->t, &asked));
+    if (o->tuned) FB_CHECK(tuned_spmv(o, s));
     announce(o, c, s);
 fail:
     return status;
@@ -341,50 +371,36 @@ fail:
 
 /* Runs the case on s->t, prints its table and leaves its record, with
  * its "speedup" over base where one is given (a comparison's later rows).
- * Returns FB_OK, FB_ERR_CHECK (the watch stopped it; *reason says why; the
- * record is still written) or another error. */
+ * Returns FB_OK, FB_ERR_CHECK (the watch stopped it; s->r.reason says
+ * why; the record is still written) or another error. */
 static fb_status run_one(const fb_parsed *args, const solve_opts *o, fb_solve_case *c, solve_run *s,
-                         const fb_solve_row *base, char *reason, size_t len)
+                         const fb_solve_row *base)
 {
-    fb_status status = FB_OK, run_status;
+    fb_status status = FB_OK;
+    const fb_case_loop loop = loop_of(o);
+    FILE *table = o->as_json ? stderr : stdout;
+    fb_case_run *r = &s->r;
     FB_CHECK(prepare(args, o, c, s));
-    run_status = time_loop(o, &s->ns, &s->log, s->t);
-    if (run_status != FB_OK && run_status != FB_ERR_CHECK && run_status != FB_ERR_INTERRUPTED) {
-        status = run_status;
-        goto fail;
-    }
-    if (run_status != FB_OK) snprintf(reason, len, "%s", fb_error_message());
-    FB_CHECK(fb_ns_device_download(&s->ns, on_device(s->t) ? &s->log.download_s : NULL));
-    FB_CHECK(fb_case_validate(c, &s->ns, &s->validation));
-    const char *verdict = run_status == FB_OK ? "ok" : run_status == FB_ERR_CHECK ? "failed" : "interrupted";
-    s->rec = fb_solve_record(c, &s->ns, &s->log, fb_target_info(s->t), s->stream_gbs, s->rss_setup, s->validation,
-                             verdict, run_status == FB_OK ? NULL : reason);
-    if (s->tuning) json_object_set(s->rec, "tuning", s->tuning);
+    FB_CHECK(fb_case_run_steps(r, &loop, s->t));
+    FB_CHECK(fb_case_run_finish(r, c, s->t, s->stream_gbs));
+    if (s->tuning) json_object_set(r->rec, "tuning", s->tuning);
     if (base) {
         fb_solve_row mine;
-        fb_solve_row_of(&mine, &s->ns, &s->log, fb_target_info(s->t), s->stream_gbs);
-        json_object_set_new(s->rec, "speedup", fb_solve_speedup_json(base, &mine));
+        fb_solve_row_of(&mine, &r->ns, &r->log, fb_target_info(s->t), s->stream_gbs);
+        json_object_set_new(r->rec, "speedup", fb_solve_speedup_json(base, &mine));
     }
-    json_t *search = o->sweep ? fb_solve_sweep_search_part(o->sweep) : NULL;
-    if (search) json_object_set_new(s->rec, "search", search);
-    if (!o->plan.sweep) /* a sweep tabulates its points at the end */
-        fb_solve_print_table(o->as_json ? stderr : stdout, c, &s->ns, &s->log, fb_target_info(s->t), s->stream_gbs,
-                             s->rss_setup, s->validation);
-    if (run_status == FB_OK)
-        FB_CHECK(fb_solve_peer_run(o->peer, c, &s->ns, s->t, s->rec, o->as_json ? stderr : stdout));
-    FB_CHECK(write_outputs(args, c, &s->ns, fb_target_info(s->t), s->rec));
-    status = run_status;
+    fb_solve_print_table(table, c, &r->ns, &r->log, fb_target_info(s->t), s->stream_gbs, r->rss_setup, r->validation);
+    if (r->ended == FB_OK) FB_CHECK(fb_solve_peer_run(o->peer, c, &r->ns, s->t, r->rec, table));
+    FB_CHECK(write_outputs(args, c, &r->ns, fb_target_info(s->t), r->rec));
+    status = r->ended;
 fail:
     return status;
 }
 
 static void free_run(solve_run *s)
 {
-    json_decref(s->rec);
     json_decref(s->tuning);
-    json_decref(s->validation);
-    fb_solve_log_free(&s->log);
-    fb_ns_free(&s->ns);
+    fb_case_run_free(&s->r);
     fb_target_close(s->t);
     memset(s, 0, sizeof *s);
 }
@@ -394,12 +410,12 @@ static void free_run(solve_run *s)
  * exchanges, all together. */
 static fb_status open_rank_device(const solve_opts *o, const fb_solve_case *c, solve_run *s)
 {
-    fb_solve_ranks_own(open_state(s, &o->point));
-    fb_status status = fb_ns_device_warm_up(&s->ns, on_device(s->t) ? &s->log.setup_s : NULL);
+    fb_solve_ranks_own(fb_case_run_open(&s->r, s->t, &o->point));
+    fb_status status = fb_ns_device_warm_up(&s->r.ns, on_device(s->t) ? &s->r.log.setup_s : NULL);
     if (status == FB_OK && !o->quiet && on_device(s->t)) {
         char params[256];
         const fb_device_info *d = fb_target_info(s->t);
-        fb_solve_point_text(&s->point, params, sizeof params);
+        fb_family_point_text(fb_family_find("ns")->kernel(0), &s->r.point, params, sizeof params);
         fprintf(stderr, "solve %s: %d nodes on %d ranks, each on its device (rank 0: %s, %s), %s\n", c->name,
                 c->mesh.nnodes, fb_comm_size(), d->id, d->name, params);
     }
@@ -422,44 +438,47 @@ static fb_status run_ranks(const fb_parsed *args, const solve_opts *o, fb_solve_
     solve_opts mine = *o;
     memset(&s, 0, sizeof s), memset(&d, 0, sizeof d), memset(&whole, 0, sizeof whole);
     mine.quiet = o->quiet || !root;
+    fb_case_loop loop = loop_of(&mine);
+    loop.interrupted = fb_solve_ranks_interrupted;
     fb_solve_ranks_own(fb_target_open_for_rank(o->backends[0], &s.t));
     s.stream_gbs = -1;
     if (root) status = fb_cli_stream_triad(args, s.t, fb_target_info(s.t)->id, 1, &s.stream_gbs);
     FB_CHECK(fb_solve_ranks_agree(status));
-    FB_CHECK(fb_solve_ranks_setup(c, &s.ns, &d));
+    FB_CHECK(fb_solve_ranks_setup(c, &s.r.ns, &d));
     FB_CHECK(open_rank_device(&mine, c, &s));
-    s.rss_setup = fb_rss_bytes();
+    s.r.rss_setup = fb_rss_bytes();
     if (!mine.quiet && !on_device(s.t))
         fprintf(stderr, "solve %s: %d nodes on %d ranks, %d threads each\n", c->name, c->mesh.nnodes, fb_comm_size(),
                 omp_get_max_threads());
-    run_status = time_loop(&mine, &s.ns, &s.log, s.t);
+    run_status = fb_case_time_loop(&loop, &s.r.ns, &s.r.log, s.t);
     if (run_status != FB_OK && run_status != FB_ERR_CHECK && run_status != FB_ERR_INTERRUPTED) {
         status = run_status;
         goto fail;
     }
     if (run_status != FB_OK) snprintf(reason, sizeof reason, "%s", fb_error_message());
     /* the ranks' meters as one; a rank that fails here alone ends every rank */
-    fb_solve_ranks_own(fb_energy_sum_ranks(&s.log.energy, fb_target_energy(s.t), &meters));
-    FB_CHECK(fb_ns_device_download(&s.ns, on_device(s.t) ? &s.log.download_s : NULL));
-    FB_CHECK(fb_solve_ranks_gather(c, &s.ns, &whole));
-    mpi = fb_solve_ranks_json(&s.ns, &s.log);
+    fb_solve_ranks_own(fb_energy_sum_ranks(&s.r.log.energy, fb_target_energy(s.t), &meters));
+    FB_CHECK(fb_ns_device_download(&s.r.ns, on_device(s.t) ? &s.r.log.download_s : NULL));
+    FB_CHECK(fb_solve_ranks_gather(c, &s.r.ns, &whole));
+    mpi = fb_solve_ranks_json(&s.r.ns, &s.r.log);
     if (root) {
         FILE *table = o->as_json ? stderr : stdout;
-        whole.dev = s.ns.dev; /* lent, so the record and the table name the device and its point */
-        FB_CHECK(fb_case_validate(c, &whole, &s.validation));
+        whole.dev = s.r.ns.dev; /* lent, so the record and the table name the device and its point */
+        FB_CHECK(fb_case_validate(c, &whole, &s.r.validation));
         const char *verdict = run_status == FB_OK ? "ok" : run_status == FB_ERR_CHECK ? "failed" : "interrupted";
-        s.rec = fb_solve_record(c, &whole, &s.log, fb_target_info(s.t), s.stream_gbs, s.rss_setup, s.validation,
-                                verdict, run_status == FB_OK ? NULL : reason);
-        json_object_set(s.rec, "mpi", mpi);
-        if (json_object_get(s.rec, "energy")) json_object_set(json_object_get(s.rec, "energy"), "meters", meters);
-        fb_solve_print_table(table, c, &whole, &s.log, fb_target_info(s.t), s.stream_gbs, s.rss_setup, s.validation);
+        s.r.rec = fb_solve_record(c, &whole, &s.r.log, fb_target_info(s.t), s.stream_gbs, s.r.rss_setup, s.r.validation,
+                                  verdict, run_status == FB_OK ? NULL : reason);
+        json_object_set(s.r.rec, "mpi", mpi);
+        if (json_object_get(s.r.rec, "energy")) json_object_set(json_object_get(s.r.rec, "energy"), "meters", meters);
+        fb_solve_print_table(table, c, &whole, &s.r.log, fb_target_info(s.t), s.stream_gbs, s.r.rss_setup,
+                             s.r.validation);
         fb_solve_ranks_print(table, mpi);
-        FB_CHECK(write_outputs(args, c, &whole, fb_target_info(s.t), s.rec));
+        FB_CHECK(write_outputs(args, c, &whole, fb_target_info(s.t), s.r.rec));
     }
     status = run_status;
     if (status != FB_OK) fb_error_set(status, __FILE__, __LINE__, "%s", reason);
 fail:
-    whole.dev = NULL; /* s.ns's, freed with it */
+    whole.dev = NULL; /* s.r.ns's, freed with it */
     json_decref(mpi);
     json_decref(meters);
     fb_ns_free(&whole);
@@ -470,34 +489,103 @@ fail:
 
 static void print_list(void)
 {
-    fb_cli_print_family(&fb_family_ns);
+    fb_cli_print_family(fb_family_find("ns"));
+    printf("  its kernels, launched in this order within a step:\n");
     for (int k = 0; k < FB_NS_NKERNELS; ++k)
-        printf("  %s\n", fb_ns_kernel_names[k]);
+        printf("    %s\n", fb_ns_kernel_names[k]);
     printf("  parameters of every kernel (--param NAME=V with --backend opencl or cuda):\n");
     fb_cli_print_axes(fb_ns_axes, FB_NS_NAXES, "    ");
 }
 
-typedef struct sweep_ctx {
-    const fb_parsed *args;
-    solve_opts *o;
-    fb_solve_case *c;
-} sweep_ctx;
+/* ---- a sweep: --param lists and --tune, through tune's search ---- */
 
-/* One point of a sweep (solve_tune.c): a whole run on the one backend,
- * its record written; the triad measured at the first point only. */
-static fb_status sweep_point(void *ctx, const fb_param_point *point, fb_solve_sweep *sw)
+static int faster_first(const void *a, const void *b)
 {
-    sweep_ctx *x = ctx;
-    solve_run s;
-    char reason[1024];
-    memset(&s, 0, sizeof s);
-    x->o->point = *point;
-    x->o->sweep = sw;
-    fb_status status = fb_target_open(x->o->backends[0], &s.t);
-    if (status == FB_OK) status = run_one(x->args, x->o, x->c, &s, NULL, reason, sizeof reason);
-    if (s.t && x->o->stream_gbs < 0) x->o->stream_gbs = s.stream_gbs;
-    if (status == FB_OK) status = fb_solve_sweep_note(sw, fb_target_info(s.t), x->c, &s.ns, &s.log, s.rec);
-    free_run(&s);
+    const fb_search_eval *x = a, *y = b;
+    if (isnan(x->cost) != isnan(y->cost)) return isnan(x->cost) ? 1 : -1;
+    return (x->cost > y->cost) - (x->cost < y->cost);
+}
+
+/* The points that ran, by median time per step (failed and wrong last). */
+static void print_table(FILE *f, const fb_solve_case *c, const fb_tune_request *rq, const fb_search_result *res)
+{
+    fb_search_eval *rows = malloc((size_t)(res->nhistory + 1) * sizeof *rows);
+    char text[256];
+    if (!rows) return; /* the records and progress lines already hold the numbers */
+    memcpy(rows, res->history, (size_t)res->nhistory * sizeof *rows);
+    qsort(rows, (size_t)res->nhistory, sizeof *rows, faster_first);
+    fprintf(f, "solve %s on %s: %d points by median time per step (each checked against the OpenMP baseline)\n",
+            c->name, fb_target_info(rq->t)->id, res->nhistory);
+    for (int i = 0; i < res->nhistory; ++i) {
+        fb_family_point_text(rq->family->kernel(0), &rows[i].point, text, sizeof text);
+        if (isfinite(rows[i].cost))
+            fprintf(f, "  %-60s %10.3f ms/step  ok\n", text, rows[i].cost * 1e3);
+        else
+            fprintf(f, "  %-60s %10s          %s\n", text, "-",
+                    isnan(rows[i].cost) ? "pruned" : "failed or wrong (its record says why)");
+    }
+    free(rows);
+}
+
+static fb_status store_best(const solve_opts *o, const fb_tune_request *rq, const fb_tune_outcome *out, FILE *f)
+{
+    char text[256];
+    int size = 0;
+    fb_status status = fb_tune_store(rq, out, o->cache, &size);
+    fb_family_point_text(rq->family->kernel(0), &out->search.best, text, sizeof text);
+    if (status == FB_OK)
+        fprintf(f, "  best: %s, %.3f ms/step; stored in %s (%d entries)\n", text, out->search.best_cost * 1e3, o->cache,
+                size);
+    return status;
+}
+
+static fb_status open_sweep(const fb_parsed *args, const solve_opts *o, fb_solve_case *c, fb_tune_request *rq)
+{
+    fb_status status = FB_OK;
+    const fb_case_loop loop = {.steps = o->steps, .t_end = o->t_end, .quiet = 1};
+    rq->family = fb_family_find("ns");
+    rq->is_double = 1;
+    rq->search = (fb_search_options){.strategy = FB_STRATEGY_EXHAUSTIVE, .seed = 1};
+    rq->space = &o->space;
+    rq->progress = stderr;
+    FB_CHECK(fb_target_open(o->backends[0], &rq->t));
+    FB_CHECK(fb_ns_problem_of_case(c, &loop, &rq->problem));
+    if (fb_cli_value(args, "out"))
+        FB_CHECK(fb_results_open(fb_cli_value(args, "out"), "solve", fb_target_info(rq->t), 1, &rq->out));
+    fprintf(stderr,
+            "solve %s: %s %d point%s of the device kernels on %s, each a run of the case checked against the OpenMP "
+            "baseline\n",
+            c->name, o->tune ? "tuning over" : "sweeping", fb_search_space_size(&o->space),
+            fb_search_space_size(&o->space) == 1 ? "" : "s", fb_target_info(rq->t)->id);
+fail:
+    return status;
+}
+
+/* Every point of the --param lists (tune.h, exhaustive), a record each in
+ * --out; the table; with --tune the fastest correct point stored. Ctrl-C
+ * stops the run in progress: exit 130, nothing stored. */
+static fb_status run_sweep(const fb_parsed *args, const solve_opts *o, fb_solve_case *c)
+{
+    fb_status status = FB_OK;
+    fb_tune_request rq;
+    fb_tune_outcome out;
+    FILE *f = o->as_json ? stderr : stdout;
+    memset(&rq, 0, sizeof rq), memset(&out, 0, sizeof out);
+    FB_CHECK(open_sweep(args, o, c, &rq));
+    status = fb_tune_run(&rq, &out);
+    if (status == FB_ERR_INTERRUPTED) /* fb_cli_report says only "interrupted": what was kept is said here */
+        fprintf(stderr, "solve %s: interrupted after %d points%s\n", c->name, out.search.nhistory,
+                o->tune ? "; nothing stored in the tuning cache" : "");
+    FB_CHECK(status);
+    print_table(f, c, &rq, &out.search);
+    if (!isfinite(out.search.best_cost))
+        FB_FAIL(FB_ERR_CHECK, "solve %s: no point of the sweep ran correctly", c->name);
+    if (o->tune) FB_CHECK(store_best(o, &rq, &out, f));
+fail:
+    fb_tune_outcome_free(&out);
+    fb_results_close(rq.out);
+    if (rq.problem) rq.family->problem_close(rq.problem);
+    fb_target_close(rq.t);
     return status;
 }
 
@@ -523,7 +611,7 @@ static int run_solve(const fb_parsed *args)
     solve_run s;
     fb_solve_row rows[MAX_BACKENDS];
     int nrows = 0, skip;
-    char reason[1024] = "", first_failure[1100] = "";
+    char first_failure[1100] = "";
     memset(&s, 0, sizeof s);
     memset(&c, 0, sizeof c);
     memset(&o, 0, sizeof o);
@@ -538,34 +626,32 @@ static int run_solve(const fb_parsed *args)
         goto fail;
     }
     if (fb_comm_size() > 1) {
-        FB_CHECK(
-            fb_solve_ranks_check(o.backends, o.nbackends, o.compare, o.plan.sweep, o.plan.tuned, o.peer, &o.point));
+        FB_CHECK(fb_solve_ranks_check(o.backends, o.nbackends, o.compare, o.sweep, o.tuned, o.peer, &o.point));
         status = run_ranks(args, &o, &c);
         goto fail;
     }
-    if (o.plan.sweep) {
-        FB_CHECK(fb_solve_sweep_run(&o.plan, &c, sweep_point, &(sweep_ctx){args, &o, &c}));
+    if (o.sweep) {
+        FB_CHECK(run_sweep(args, &o, &c));
         goto fail;
     }
     for (int k = 0; k < o.nbackends; ++k) {
         FB_CHECK(open_backend(&o, k, &s.t, &skip));
         if (skip) continue;
-        status =
-            run_one(args, &o, &c, &s, o.nbackends > 1 ? fb_solve_baseline(rows, nrows) : NULL, reason, sizeof reason);
+        s.stream_gbs = -1;
+        status = run_one(args, &o, &c, &s, o.nbackends > 1 ? fb_solve_baseline(rows, nrows) : NULL);
         if (status == FB_ERR_CHECK && !*first_failure && o.nbackends > 1)
-            snprintf(first_failure, sizeof first_failure, "%s: %s", fb_target_info(s.t)->id, reason);
+            snprintf(first_failure, sizeof first_failure, "%s: %s", fb_target_info(s.t)->id, s.r.reason);
         else if (status == FB_ERR_CHECK && !*first_failure)
-            snprintf(first_failure, sizeof first_failure, "%s", reason);
+            snprintf(first_failure, sizeof first_failure, "%s", s.r.reason);
         if (status == FB_ERR_CHECK) failed = FB_ERR_CHECK, status = FB_OK;
         if (status != FB_OK) goto fail;
-        fb_solve_row_of(&rows[nrows++], &s.ns, &s.log, fb_target_info(s.t), s.stream_gbs);
+        fb_solve_row_of(&rows[nrows++], &s.r.ns, &s.r.log, fb_target_info(s.t), s.stream_gbs);
         free_run(&s);
     }
     if (nrows > 1) fb_solve_print_comparison(o.as_json ? stderr : stdout, &c, rows, nrows);
     if (failed == FB_ERR_CHECK) FB_FAIL(FB_ERR_CHECK, "solve %s: %s", c.name, first_failure);
 fail:
     free_run(&s);
-    fb_solve_plan_free(&o.plan);
     fb_case_free(&c);
     if (fb_comm_size() > 1) return fb_solve_ranks_exit(status);
     return status == FB_OK ? 0 : fb_cli_report(status);

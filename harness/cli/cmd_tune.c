@@ -5,8 +5,8 @@
  * tuning cache under the problem's signature. With --replay it searches a
  * recorded exhaustive sweep instead, to measure how close a strategy gets
  * and with how many evaluations. The solver's kernels (--case CASE
- * --kernel ns) are a whole time loop per point, not a family run: they go
- * to `solve CASE --tune`'s sweep (solve_tune.c), with tune's search. */
+ * --kernel ns: the family ns) are searched the same way, each point a
+ * whole run of the case (harness/solver/ns_family_run.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,12 +15,14 @@
 
 #include "cli.h"
 #include "tune_db.h"
-#include "solve_tune.h"
+#include "param_space.h"
+#include "../solver/ns_family_run.h"
 #include "../results/compare.h"
 #include "../results/reader.h"
 #include "../tune/cache.h"
 #include "../tune/tune.h"
 #include "user_kernel_cli.h"
+#include "ns/ns_kernels.h"
 #include "spmv/spmv.h"
 #include "tune_prior.h"
 
@@ -29,15 +31,20 @@
 #define BUDGET_S 0.5
 #define SPREAD_PCT 2
 
+/* A search of the solver's kernels runs at most this many whole solver
+ * runs unless --evals or --param says otherwise. */
+#define MAX_SOLVER_RUNS 200
+
 static const fb_option options[] = {
-    {"family", "F", "spmv (default), heat2d or fv-surface (the solver's kernels: --case)", 0},
+    {"family", "F", "spmv (default), heat2d, fv-surface or ns (the solver's kernels, on --case)", 0},
     {"matrix", "SRC", "spmv: matrix file or gen: spec (required)", 0},
     {"grid", "SPEC", "heat2d: grid:NXxNY[:stretch=S], fv-surface: grid:NXxNYxNZ (required)", 0},
-    {"case", "CASE", "the solver's kernels (--kernel ns) on cavity, ethier-steinman or ahmed, as solve CASE --tune", 0},
+    {"case", "CASE", "the solver's kernels (--kernel ns) on cavity, ethier-steinman or ahmed, a whole run per point",
+     0},
     {"level", "L", "--case: refinement level (default 0)", 0},
     {"cube", "N", "--case cavity, ethier-steinman: the cube of N x N x N nodes instead of a level", 0},
     {"mesh", "FILE", "--case ahmed: the gmsh mesh", 0},
-    {"steps", "N", "--case: time steps per point (default: the case's end time)", 0},
+    {"steps", "N", "--case: time steps per point (default: to the case's end time)", 0},
     {"param", "NAME=V1,V2,...",
      "--case: the values of a solver axis to search (default: every declared value); with --kernel-file: a "
      "parameter of the file's kernel and the values to search",
@@ -71,7 +78,9 @@ static const fb_option options[] = {
 typedef struct tune_cli {
     fb_tune_request rq;
     char cache_path[1024];
-    const char *problem; /* the --matrix or --grid spec */
+    const char *problem; /* the --matrix or --grid spec, or the solver's case as a spec (solver_spec) */
+    char solver_spec[1200];
+    fb_search_space space; /* the solver's axes as --param narrows them */
     int seeds;
     fb_results_set *replay;
     fb_tune_start start;
@@ -115,28 +124,47 @@ fail:
     return status;
 }
 
-/* "ns", or one of its kernels ("ns_rk_stage"): the solver's. */
-static int is_solver_kernel(const char *kernel) { return !strcmp(kernel, "ns") || !strncmp(kernel, "ns_", 3); }
+/* The solver's family: its problem is --case, its one kernel "ns". */
+static int is_solver(const fb_family *f) { return strcmp(f->name, "ns") == 0; }
 
-/* Whether the command line asks for the solver's kernels. */
-static int wants_solver(const fb_parsed *args)
-{
-    const char *kernel = fb_cli_value(args, "kernel"), *family = fb_cli_value(args, "family");
-    return fb_cli_value(args, "case") || (kernel && is_solver_kernel(kernel)) || (family && !strcmp(family, "ns"));
-}
-
-/* The family of --family (default spmv): one that runs through its
- * descriptor. */
+/* The family of --family; without it the solver's when --case or --kernel
+ * ns asks for it, else spmv. */
 static fb_status read_family(const fb_parsed *args, const fb_family **out)
 {
     fb_status status = FB_OK;
-    const char *name = fb_cli_value(args, "family") ? fb_cli_value(args, "family") : "spmv";
+    const char *kernel = fb_cli_value(args, "kernel");
+    const int solver = fb_cli_value(args, "case") || (kernel && !strcmp(kernel, "ns"));
+    const char *name = fb_cli_value(args, "family") ? fb_cli_value(args, "family") : solver ? "ns" : "spmv";
     *out = fb_family_find(name);
     if (!*out || !fb_family_sweepable(*out))
-        FB_FAIL(FB_ERR_USAGE,
-                "--family: '%s' is not a family tune searches (spmv, heat2d, fv-surface; the solver's kernels: "
-                "--case CASE --kernel ns)",
-                name);
+        FB_FAIL(FB_ERR_USAGE, "--family: '%s' is not a family tune searches (spmv, heat2d, fv-surface, ns)", name);
+fail:
+    return status;
+}
+
+/* tune's options that mean nothing to a solver point (a whole run of the
+ * case, timed per step, in double), each refused with that reason. */
+static fb_status check_solver_options(const fb_parsed *args)
+{
+    fb_status status = FB_OK;
+    static const char *const measuring[] = {"min-samples", "max-samples", "spread", "budget", "abandon", NULL};
+    static const char *const other[] = {"matrix", "grid", "precision", "replay", "seeds", NULL};
+    const char *given, *backend = fb_cli_value(args, "backend");
+    const char *kernel = fb_cli_value(args, "kernel");
+    if (!fb_cli_value(args, "case"))
+        FB_FAIL(FB_ERR_USAGE, "tune: the solver's kernels (ns) are tuned on a case: --case CASE [--level L | "
+                              "--cube N] --kernel ns --backend opencl|cuda");
+    if (!kernel || strcmp(kernel, "ns") != 0)
+        FB_FAIL(FB_ERR_USAGE, "tune --case: give --kernel ns (the solver's kernels are tuned together, one point for "
+                              "all of them; flowbench solve --list)");
+    if ((given = fb_cli_first_given(args, measuring)))
+        FB_FAIL(FB_ERR_USAGE, "--%s is not for --case: each solver point is a whole run, timed per step (--steps N)",
+                given);
+    if ((given = fb_cli_first_given(args, other)))
+        FB_FAIL(FB_ERR_USAGE, "--%s is not for --case (the solver tunes in double on its case's mesh)", given);
+    if (!backend || !strncmp(backend, "openmp", 6))
+        FB_FAIL(FB_ERR_USAGE, "tune --case: give --backend opencl or cuda (on openmp the solver runs its kernels at "
+                              "the OpenMP baseline's one point)");
 fail:
     return status;
 }
@@ -146,9 +174,12 @@ fail:
 static fb_status check_problem_options(const fb_parsed *args, const fb_family *f)
 {
     fb_status status = FB_OK;
-    static const char *const solver_only[] = {"level", "cube", "mesh", "steps", NULL};
+    static const char *const solver_only[] = {"case", "level", "cube", "mesh", "steps", NULL};
     const char *given = fb_cli_first_given(args, solver_only);
     const int grid = strcmp(f->problem_key, "grid") == 0;
+    if (is_solver(f)) return check_solver_options(args);
+    if (fb_cli_value(args, "case"))
+        FB_FAIL(FB_ERR_USAGE, "--case is for the solver's kernels (--kernel ns), not --family %s", f->name);
     if (fb_cli_value(args, "param") && !fb_cli_value(args, "kernel-file"))
         FB_FAIL(FB_ERR_USAGE,
                 "--param declares the axes of a kernel file (--kernel-file FILE) or the solver's (--case CASE "
@@ -165,6 +196,51 @@ fail:
     return status;
 }
 
+/* The solver's problem: the case (--case, --level, --cube, --steps,
+ * --mesh) as the ns family's spec, and the points --param leaves (every
+ * declared value of an axis it does not name). A point is a whole run:
+ * the guard calls it hung after an hour, not a kernel's minute. */
+static fb_status read_solver_problem(const fb_parsed *args, tune_cli *c)
+{
+    fb_status status = FB_OK;
+    int level = -1, cube = 0, steps = 0;
+    FB_CHECK(fb_cli_int(args, "level", -1, &level));
+    FB_CHECK(fb_cli_int(args, "cube", 0, &cube));
+    FB_CHECK(fb_cli_int(args, "steps", 0, &steps));
+    if (fb_cli_value(args, "steps") && steps < 1) FB_FAIL(FB_ERR_USAGE, "--steps: must be at least 1");
+    fb_ns_problem_spec(c->solver_spec, sizeof c->solver_spec, fb_cli_value(args, "case"), level, cube, steps,
+                       fb_cli_value(args, "mesh"));
+    c->problem = c->solver_spec;
+    FB_CHECK(fb_cli_param_space(args, fb_ns_axes, FB_NS_NAXES, 1, 1, "the solver", "flowbench solve --list", &c->space,
+                                NULL));
+    c->rq.space = &c->space;
+    c->rq.hang_limit_s = 3600.0;
+fail:
+    return status;
+}
+
+/* Each solver point is a whole run: a search of more than
+ * MAX_SOLVER_RUNS runs is refused unless --evals caps it or --param
+ * narrows the axes. */
+static fb_status check_solver_runs(const fb_parsed *args, const tune_cli *c)
+{
+    fb_status status = FB_OK;
+    const int n = fb_search_space_size(&c->space), quarter = n / 4 + (n % 4 != 0);
+    if (c->rq.search.budget > 0 || fb_cli_value(args, "param")) return FB_OK;
+    if (c->rq.search.strategy == FB_STRATEGY_EXHAUSTIVE && n > MAX_SOLVER_RUNS)
+        FB_FAIL(FB_ERR_USAGE,
+                "tune: the solver's axes have %d points, more than %d solver runs: narrow them with --param "
+                "NAME=V1,V2 (or cap the runs with --evals N)",
+                n, MAX_SOLVER_RUNS);
+    if (c->rq.search.strategy != FB_STRATEGY_EXHAUSTIVE && quarter > MAX_SOLVER_RUNS)
+        FB_FAIL(FB_ERR_USAGE,
+                "--strategy %s: a quarter of the solver's %d points is %d solver runs, more than %d: give --evals N "
+                "or narrow the axes with --param NAME=V1,V2",
+                fb_strategy_name(c->rq.search.strategy), n, quarter, MAX_SOLVER_RUNS);
+fail:
+    return status;
+}
+
 static fb_status read_options(const fb_parsed *args, tune_cli *c)
 {
     fb_status status = FB_OK;
@@ -174,6 +250,7 @@ static fb_status read_options(const fb_parsed *args, tune_cli *c)
     c->rq.progress = stderr;
     FB_CHECK(check_problem_options(args, f));
     c->problem = fb_cli_value(args, f->problem_key);
+    if (is_solver(f)) FB_CHECK(read_solver_problem(args, c));
     if ((!c->problem || !kernel) && !fb_cli_value(args, "family"))
         FB_FAIL(FB_ERR_USAGE, "tune: --%s %s and --kernel K are required", f->problem_key, problem_metavar(f));
     if (!c->problem || !kernel)
@@ -190,7 +267,8 @@ static fb_status read_options(const fb_parsed *args, tune_cli *c)
         FB_FAIL(FB_ERR_USAGE, "--precision: '%s' is not double or single", prec);
     c->rq.is_double = !prec || !strcmp(prec, "double");
     FB_CHECK(read_measure(args, &c->rq));
-    FB_CHECK(read_search(args, FB_STRATEGY_ANNEAL, &c->rq.search, &c->seeds));
+    FB_CHECK(read_search(args, is_solver(f) ? FB_STRATEGY_EXHAUSTIVE : FB_STRATEGY_ANNEAL, &c->rq.search, &c->seeds));
+    if (is_solver(f)) FB_CHECK(check_solver_runs(args, c));
     fb_cache_path(fb_cli_value(args, "cache"), c->cache_path, sizeof c->cache_path);
 fail:
     return status;
@@ -327,34 +405,11 @@ fail:
 
 /* ---- the cache ---- */
 
-/* The entry names the problem under its family's record key ("matrix",
- * "grid"), as tuned.h's "tuning" object then does. */
 static fb_status store_best(const tune_cli *c, const fb_tune_outcome *o)
 {
-    fb_status status = FB_OK;
     int size = 0;
-    const fb_family *f = c->rq.family;
-    const json_t *problem = f->problem_json(c->rq.problem); /* its name, for the entry */
-    fb_signature sig;
-    char device[1024], date[32];
-    time_t now = time(NULL);
-    json_t *entry = NULL;
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    f->signature(c->rq.problem, &sig);
-    fb_device_fingerprint(fb_target_info(c->rq.t), device, sizeof device);
-    entry =
-        json_pack("{s:s, s:s, s:s, s:s, s:o, s:O, s:f, s:f, s:s, s:s, s:i, s:i, s:s}", "device", device, "kernel",
-                  f->kernel(c->rq.kernel)->name, "family", f->name, "precision", c->rq.is_double ? "double" : "single",
-                  "signature", fb_signature_json(&sig), "params", json_object_get(o->best_record, "params"), "median_s",
-                  o->search.best_cost, "gbs", fb_json_num(o->best_record, "gbs"), f->problem_key,
-                  fb_json_str(problem, "name"), "strategy", fb_strategy_name(c->rq.search.strategy), "evaluations",
-                  o->search.evaluations, "space_size", o->search.space_size, "date", date);
-    if (!entry) FB_FAIL(FB_ERR_NOMEM, "out of host memory building the cache entry");
-    FB_CHECK(fb_cache_set_device(entry, fb_target_info(c->rq.t)));
-    FB_CHECK(fb_cache_store(c->cache_path, entry, &size));
-    printf("  stored in %s (%d entries)\n", c->cache_path, size);
-fail:
-    json_decref(entry);
+    fb_status status = fb_tune_store(&c->rq, o, c->cache_path, &size);
+    if (status == FB_OK) printf("  stored in %s (%d entries)\n", c->cache_path, size);
     return status;
 }
 
@@ -487,7 +542,7 @@ static fb_status report(const fb_parsed *args, tune_cli *c, const fb_tune_outcom
     if (!isfinite(o->search.best_cost))
         FB_FAIL(FB_ERR_CHECK, "tune: no point of %s ran successfully", c->rq.family->kernel(c->rq.kernel)->name);
     FB_CHECK(print_versus_default(c, o));
-    if (!fb_cli_flag(args, "no-variants")) FB_CHECK(print_versus_variants(c, o));
+    if (!fb_cli_flag(args, "no-variants") && c->rq.family->kernel_count() > 1) FB_CHECK(print_versus_variants(c, o));
     if (c->replay) {
         double optimum;
         FB_CHECK(replay_optimum(c, &optimum));
@@ -498,85 +553,6 @@ static fb_status report(const fb_parsed *args, tune_cli *c, const fb_tune_outcom
     }
 fail:
     return status;
-}
-
-/* ---- the solver's kernels: solve CASE --tune ---- */
-
-/* tune's options that mean nothing to a solver point (a whole run of the
- * case, timed per step, in double), each refused with that reason. */
-static fb_status check_solver_options(const fb_parsed *args)
-{
-    fb_status status = FB_OK;
-    static const char *const measuring[] = {"min-samples", "max-samples", "spread", "budget", "abandon", NULL};
-    static const char *const other[] = {"matrix",      "grid",   "precision", "no-cache",
-                                        "no-variants", "replay", "seeds",     NULL};
-    const char *given;
-    const char *kernel = fb_cli_value(args, "kernel"), *family = fb_cli_value(args, "family");
-    if (!fb_cli_value(args, "case"))
-        FB_FAIL(FB_ERR_USAGE, "tune: the solver's kernels (ns) are tuned on a case: --case CASE [--level L | "
-                              "--cube N] --kernel ns --backend opencl|cuda");
-    if (family && strcmp(family, "ns") != 0)
-        FB_FAIL(FB_ERR_USAGE, "--case is for the solver's kernels (--kernel ns), not --family %s", family);
-    if (!kernel || strcmp(kernel, "ns") != 0)
-        FB_FAIL(FB_ERR_USAGE, "tune --case: give --kernel ns (the solver's kernels are tuned together, one point for "
-                              "all of them; flowbench solve --list)");
-    if ((given = fb_cli_first_given(args, measuring)))
-        FB_FAIL(FB_ERR_USAGE, "--%s is not for --case: each solver point is a whole run, timed per step (--steps N)",
-                given);
-    if ((given = fb_cli_first_given(args, other)))
-        FB_FAIL(FB_ERR_USAGE,
-                "--%s is not for --case (the solver tunes in double on its case's mesh, and stores its best point)",
-                given);
-    const char *backend = fb_cli_value(args, "backend");
-    if (!backend || !strncmp(backend, "openmp", 6))
-        FB_FAIL(FB_ERR_USAGE, "tune --case: give --backend opencl or cuda (on openmp the solver runs its kernels at "
-                              "the OpenMP baseline's one point)");
-fail:
-    return status;
-}
-
-/* solve's command line for `tune --case`: --tune with the case's size and
- * length, the device, the cache and --out, and the --param lists; no
- * stream triad (a search compares times, not roofline fractions); the
- * case last, after "--", so that it is never read as an option. */
-static int solver_argv(const fb_parsed *args, char **argv)
-{
-    static char *const forwarded[] = {"--level", "--cube", "--mesh", "--steps", "--backend", "--cache", "--out"};
-    const char *const *params;
-    int n = 0, nparams = fb_cli_values(args, "param", &params);
-    argv[n++] = "--tune";
-    argv[n++] = "--no-stream";
-    for (size_t i = 0; i < sizeof forwarded / sizeof forwarded[0]; ++i)
-        if (fb_cli_value(args, forwarded[i] + 2)) {
-            argv[n++] = forwarded[i];
-            argv[n++] = (char *)fb_cli_value(args, forwarded[i] + 2);
-        }
-    for (int i = 0; i < nparams; ++i) {
-        argv[n++] = "--param";
-        argv[n++] = (char *)params[i];
-    }
-    argv[n++] = "--";
-    argv[n++] = (char *)fb_cli_value(args, "case");
-    return n;
-}
-
-/* The route: solve_tune.c's sweep, which `solve --tune` runs, searched as
- * tune searches (fb_solve_tune_search), through the solve command itself
- * (cmd_solve.c runs the points). */
-static int run_solver(const fb_parsed *args)
-{
-    fb_status status = FB_OK;
-    fb_search_options search;
-    fb_parsed solve;
-    char *argv[2 * FB_CLI_MAX_VALUES + 32];
-    int seeds = 1, help = 0;
-    FB_CHECK(check_solver_options(args));
-    FB_CHECK(read_search(args, FB_STRATEGY_EXHAUSTIVE, &search, &seeds));
-    FB_CHECK(fb_cli_parse(&fb_cmd_solve, solver_argv(args, argv), argv, &solve, &help));
-    fb_solve_tune_search(&search);
-    return fb_cmd_solve.run(&solve);
-fail:
-    return fb_cli_report(status);
 }
 
 /* ---- the command ---- */
@@ -600,7 +576,6 @@ static int run_tune(const fb_parsed *args)
     fb_tune_outcome o;
     if (fb_tune_db_wanted(args)) return fb_tune_db_run(args);
     if (fb_cli_flag(args, "fit-prior") || args->npositional) return fb_tune_prior_fit(args);
-    if (wants_solver(args)) return run_solver(args);
     memset(&c, 0, sizeof c);
     memset(&o, 0, sizeof o);
     FB_CHECK(check_files(args));
@@ -644,12 +619,11 @@ const fb_command fb_cmd_tune = {
                    "sweep --tuned. --replay FILE takes each point's cost from a recorded sweep\n"
                    "(nothing runs, nothing is cached) to study a strategy.\n"
                    "\n"
-                   "--case CASE --kernel ns tunes the solver's device kernels on opencl or cuda:\n"
-                   "each point is a whole run of the case (--steps N per run), exactly as\n"
-                   "flowbench solve CASE --tune runs them (same table, records with --out, u and p\n"
-                   "checked against the first point), over the --param lists or every declared\n"
-                   "value; exhaustive by default (in order, the default point first; --evals N\n"
-                   "stops after N), random and anneal search the same points. The best correct\n"
+                   "--case CASE --kernel ns (the family ns) tunes the solver's device kernels on\n"
+                   "opencl or cuda: each point is a whole run of the case (--steps N per run, else\n"
+                   "to its end time) checked against the OpenMP baseline's u and p, over the --param\n"
+                   "lists (an axis not named: every declared value); exhaustive by default, random\n"
+                   "and anneal search the same points, --evals N caps the runs. The best correct\n"
                    "point is stored under kernel \"ns\" and the mesh's signature for solve --tuned.\n"
                    "\n"
                    "anneal starts from the prior's prediction for the matrix when a prior fits\n"

@@ -8,6 +8,7 @@
 #include "core/guard.h"
 #include "core/interrupt.h"
 #include "results/results.h"
+#include "solver/ns_family_run.h"
 
 static const fb_command *const commands[] = {
     &fb_cmd_devices, &fb_cmd_stream,  &fb_cmd_matrix, &fb_cmd_spmv,   &fb_cmd_grid,  &fb_cmd_sweep, &fb_cmd_tune,
@@ -78,6 +79,7 @@ static int run_on_ranks(const fb_command *cmd, const fb_parsed *parsed, int *arg
 
 int main(int argc, char **argv)
 {
+    fb_ns_family_attach(); /* the solver's case run joins the registry: sweep and tune drive it */
     if (argc < 2) {
         fprintf(stderr, "flowbench: no command given\n\n");
         print_usage(stderr);

@@ -47,7 +47,7 @@ fail:
     return status;
 }
 
-fb_status fb_ns_csr_record(const fb_ns_csr *c, const char *name, json_t **out)
+fb_status fb_ns_csr_record(const fb_ns_csr *c, const char *name, json_t **out, fb_signature *sig)
 {
     fb_status status = FB_OK;
     fb_csr_stats s;
@@ -65,6 +65,9 @@ fb_status fb_ns_csr_record(const fb_ns_csr *c, const char *name, json_t **out)
                      "mean", s.row_mean, "max", s.row_max, "stddev", s.row_stddev, "bandwidth", (json_int_t)s.bandwidth,
                      "symmetry", fb_symmetry_name(s.symmetry));
     if (!*out) FB_FAIL(FB_ERR_NOMEM, "the pressure matrix record");
+    if (sig)
+        *sig = (fb_signature){.kind = FB_SIGNATURE_MATRIX,
+                              .matrix = {s.nrows, s.nnz, s.row_mean, s.row_stddev, s.row_max, 1, 1.0}};
 fail:
     free(ones);
     return status;

@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "bench/signature.h"
 #include "core/status.h"
 
 typedef struct fb_ns_csr {
@@ -30,8 +31,10 @@ fb_status fb_ns_csr_build(int n, const int *rowptr, const int *col, fb_ns_csr *o
 /* A matrix record object of the pattern (the fields of spmv_record.h that
  * the tuning cache's signature reads: rows, cols, nnz, nnz_per_row
  * {min, mean, max, stddev}, and bandwidth, symmetry, hash of the pattern
- * with unit values), named name. */
-fb_status fb_ns_csr_record(const fb_ns_csr *c, const char *name, json_t **out);
+ * with unit values), named name; and (sig not NULL) its signature from
+ * the same statistics (bench/signature.h: a matrix, block 1), what the
+ * tuning cache looks an SpMV kernel's point up by. */
+fb_status fb_ns_csr_record(const fb_ns_csr *c, const char *name, json_t **out, fb_signature *sig);
 
 void fb_ns_csr_free(fb_ns_csr *c);
 

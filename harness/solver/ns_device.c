@@ -168,7 +168,7 @@ fail:
 }
 
 /* Why the device or the point cannot run the solver, or FB_OK. */
-static fb_status check_point(const fb_device_info *info, const fb_param_point *point)
+fb_status fb_ns_device_check_point(const fb_device_info *info, const fb_param_point *point)
 {
     const int wg = point->values[FB_NS_WG_SIZE_AXIS], group_reduce = point->values[FB_NS_GROUP_REDUCE_AXIS];
     const int cg_variant = point->values[FB_NS_CG_VARIANT_AXIS], layout = point->values[FB_NS_EDGE_LAYOUT_AXIS];
@@ -254,7 +254,7 @@ fb_status fb_ns_device_open(fb_ns *ns, fb_target *t, const fb_param_point *point
     if (!ns->dn || !ns->ls)
         FB_FAIL(FB_ERR_USAGE, "the host's edge coefficients were dropped (fb_ns_drop_upload_copies): open a "
                               "backend before dropping them");
-    FB_CHECK(check_point(fb_target_info(t), point));
+    FB_CHECK(fb_ns_device_check_point(fb_target_info(t), point));
     if (ns->dist) FB_CHECK(fb_ns_device_check_ranks(point));
     FB_ALLOC(dv, 1, "the device solver");
     dv->t = t, dv->point = *point, dv->wg = point->values[FB_NS_WG_SIZE_AXIS];

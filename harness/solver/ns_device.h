@@ -39,6 +39,11 @@ fb_status fb_ns_device_open(fb_ns *ns, fb_target *t, const fb_param_point *point
  * does not list them, as before the baseline ran this driver. */
 fb_param_point fb_ns_openmp_point(void);
 
+/* FB_ERR_USAGE naming the parameter when the device cannot take point
+ * (WG_SIZE not a power of two, or over its work-group limit), else FB_OK:
+ * what fb_ns_device_open checks first, decided without building. */
+fb_status fb_ns_device_check_point(const fb_device_info *info, const fb_param_point *point);
+
 /* ---- on several ranks (ns->dist, ns_dist.h) ----
  *
  * Each rank runs its part on its own device: node arrays hold its owned
@@ -95,15 +100,16 @@ const fb_param_point *fb_ns_device_spmv_point(const fb_ns *ns);
  * old point kept), the kernel built, launched once untimed. FB_ERR_USAGE
  * on no backend or with CG_SPMV=0. For `solve --tuned`: the point from
  * fb_tuned_point(cache, device, kernel->name, kernel->params,
- * kernel->nparams, 1, the record below, ...). */
+ * kernel->nparams, 1, the signature below, ...). */
 fb_status fb_ns_device_set_spmv_point(fb_ns *ns, const fb_param_point *p);
 
 /* *out (new reference): a matrix record of the pressure matrix's pattern
  * (edge rows with the diagonal: rows, cols, nnz, nnz_per_row {min, mean,
  * max, stddev}, bandwidth, symmetry, as spmv_record.h writes them), all
  * the tuning cache's signature reads. In the device's order when ns runs
- * on a device, else the mesh's (the same signature). */
-fb_status fb_ns_pressure_matrix_record(const fb_ns *ns, json_t **out);
+ * on a device, else the mesh's (the same signature); *sig (may be NULL)
+ * its signature, as fb_ns_csr_record gives it. */
+fb_status fb_ns_pressure_matrix_record(const fb_ns *ns, json_t **out, fb_signature *sig);
 
 /* ---- the last step's pressure system, for the peers (ns_pressure.h) ---- */
 

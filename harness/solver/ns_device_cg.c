@@ -403,14 +403,14 @@ fail:
 
 /* The device's order when open (the matrix the kernel multiplies), else
  * the mesh's: the signature (rows, nnz, row statistics) is the same. */
-fb_status fb_ns_pressure_matrix_record(const fb_ns *ns, json_t **out)
+fb_status fb_ns_pressure_matrix_record(const fb_ns *ns, json_t **out, fb_signature *sig)
 {
     fb_status status = FB_OK;
     fb_ns_csr c;
     const struct fb_ns_device *dv = ns->dev;
     *out = NULL;
     FB_CHECK(fb_ns_csr_build(ns->E.n, dv ? dv->order.rowptr : ns->E.rowptr, dv ? dv->order.col : ns->E.col, &c));
-    FB_CHECK(fb_ns_csr_record(&c, "ns-pressure", out));
+    FB_CHECK(fb_ns_csr_record(&c, "ns-pressure", out, sig));
 fail:
     fb_ns_csr_free(&c);
     return status;

@@ -84,7 +84,7 @@ void fb_solve_summarize(const fb_solve_log *log, const fb_ns *ns, fb_solve_summa
         s->step_gbs[k] = log->n && s->step_total[k] > 0 ? s->step_bytes[k] * log->n / s->step_total[k] / 1e9 : 0.0;
 }
 
-static uint64_t mesh_hash(const fb_mesh *m)
+uint64_t fb_solve_mesh_hash(const fb_mesh *m)
 {
     uint64_t h = fb_hash_bytes(FB_HASH_SEED, m->xyz, 3 * (size_t)m->nnodes * sizeof *m->xyz);
     return fb_hash_bytes(h, m->tets, 4 * (size_t)m->ntets * sizeof *m->tets);
@@ -93,7 +93,7 @@ static uint64_t mesh_hash(const fb_mesh *m)
 static json_t *mesh_json(const fb_solve_case *c, const fb_ns *ns)
 {
     char hash[17];
-    snprintf(hash, sizeof hash, "%016" PRIx64, mesh_hash(&c->mesh));
+    snprintf(hash, sizeof hash, "%016" PRIx64, fb_solve_mesh_hash(&c->mesh));
     return json_pack("{s:s, s:i, s:i, s:i, s:i, s:s}", "source", c->source, "nodes", c->mesh.nnodes, "tets",
                      c->mesh.ntets, "edges", ns->E.nedges, "boundary_faces", c->bnd.nfaces, "hash", hash);
 }

@@ -5,6 +5,7 @@
 #ifndef FB_SOLVER_OUTPUT_H
 #define FB_SOLVER_OUTPUT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include <jansson.h>
@@ -105,6 +106,10 @@ void fb_solve_print_comparison(FILE *f, const fb_solve_case *c, const fb_solve_r
 /* The problem's name in records and figures: the case and its level
  * ("cavity-l2"), or the case alone ("ahmed"), so levels never merge. */
 void fb_solve_problem_name(const fb_solve_case *c, char *buf, size_t len);
+
+/* The identity of a mesh: its coordinates and tetrahedra hashed (the
+ * record's mesh.hash and matrix.hash, in hex). */
+uint64_t fb_solve_mesh_hash(const fb_mesh *m);
 
 /* Velocity, pressure, boundary kind and nodal divergence on the mesh, as a
  * VTK XML unstructured grid (.vtu, ASCII). */

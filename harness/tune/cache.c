@@ -208,17 +208,11 @@ static const char *mesh_from_cache_json(const json_t *s, fb_mesh_signature *out)
     return NULL;
 }
 
-fb_mesh_signature fb_mesh_signature_of_rows(long long rows, long long nnz, double row_mean, double row_stddev,
-                                            double row_max)
-{
-    return (fb_mesh_signature){rows, nnz - rows, row_mean - 1, row_stddev, row_max - 1};
-}
-
 /* Before signatures had kinds, `solve --tune` stored the mesh as the
  * signature of its pressure matrix: a row per node, its neighbours plus
  * the diagonal. That describes the mesh exactly, so such an entry is read
- * as the mesh signature it stands for, through the function solve_tune.c
- * computes new signatures with: old caches keep their solver entries,
+ * as the mesh signature it stands for, through the function the solver
+ * computes new signatures with (bench/signature.h): old caches keep their solver entries,
  * found exactly on the same mesh. */
 static void mesh_of_pressure_matrix(fb_signature *sig)
 {

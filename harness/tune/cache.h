@@ -72,14 +72,6 @@ double fb_signature_distance(const fb_signature *a, const fb_signature *b);
 /* "matrix", "grid", "mesh". */
 const char *fb_signature_kind_name(fb_signature_kind kind);
 
-/* The mesh signature from the row statistics of the solver's pressure
- * matrix (a row per node: its neighbours and the diagonal): nodes = rows,
- * edges = nnz - rows, degree = entries per row - 1. solve_tune.c computes
- * a mesh's signature through it and old "ns" entries are read through it,
- * so the two agree to the bit. */
-fb_mesh_signature fb_mesh_signature_of_rows(long long rows, long long nnz, double row_mean, double row_stddev,
-                                            double row_max);
-
 /* Loads path; a missing file is an empty cache. FB_ERR_INPUT naming the
  * file (and the entry index) when it is not a tuning cache, or when a
  * cached parameter value breaks the rule of core/params.h (an integer

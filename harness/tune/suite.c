@@ -541,10 +541,11 @@ static fb_status known_key(parser *P, const char *key, yaml_node_t *v, void *ctx
     return FB_ERR_USAGE;
 }
 
-static const char case_keys[] = "name, description, family, kernels, kernel_file, kernel, like, constraints, "
-                                "global_divisor, space, params, zip, matrices, grids, backends, precisions, measure";
+static const char case_keys[] =
+    "name, description, family, kernels, kernel_file, kernel, like, constraints, "
+    "global_divisor, space, params, zip, matrices, grids, solver, backends, precisions, measure";
 static const char suite_keys[] =
-    "suite, description, backends, precisions, stream, stream_n, measure, matrices, grids, cases";
+    "suite, description, backends, precisions, stream, stream_n, measure, matrices, grids, solver, cases";
 
 static fb_status copy_strings(char **from, int n, char ***to, int *nto)
 {
@@ -691,15 +692,19 @@ fail:
     return status;
 }
 
-/* The problems of a suite or case: `matrices:` (spmv) or `grids:` (the
- * grid families), one list either way; giving both is an error. */
+/* The problems of a suite or case: `matrices:` (spmv), `grids:` (the
+ * grid families) or `solver:` (the solver's cases, family ns:
+ * "cavity:level=1:steps=5", taken as given), one list any way; giving
+ * two is an error. */
 static fb_status read_problems(parser *P, yaml_node_t *map, char ***list, int *count)
 {
     fb_status status = FB_OK;
-    yaml_node_t *m = map_get(P, map, "matrices"), *g = map_get(P, map, "grids");
-    if (m && g) SUITE_FAIL(g, "grids: give matrices or grids, not both");
+    yaml_node_t *m = map_get(P, map, "matrices"), *g = map_get(P, map, "grids"), *c = map_get(P, map, "solver");
+    if ((m != NULL) + (g != NULL) + (c != NULL) > 1)
+        SUITE_FAIL(c ? c : g, "%s: give one of matrices, grids and solver", c ? "solver" : "grids");
     if (m) FB_CHECK(read_list(P, m, "matrices", add_matrix, list, count));
     if (g) FB_CHECK(read_list(P, g, "grids", add_matrix, list, count));
+    if (c) FB_CHECK(read_list(P, c, "solver", add_plain, list, count));
 fail:
     return status;
 }
@@ -721,7 +726,8 @@ static fb_status read_case(parser *P, yaml_node_t *n, fb_suite_case *c)
     if ((v = map_get(P, n, "backends"))) FB_CHECK(read_list(P, v, "backends", add_plain, &c->backends, &c->nbackends));
     if ((v = map_get(P, n, "precisions"))) FB_CHECK(read_precisions(P, v, c->is_double, &c->nprecisions));
     if ((v = map_get(P, n, "measure"))) FB_CHECK(read_measure(P, v, &c->measure));
-    if (c->nmatrices == 0) SUITE_FAIL(n, "case %s: no matrices or grids (give them here or at the top)", c->name);
+    if (c->nmatrices == 0)
+        SUITE_FAIL(n, "case %s: no matrices, grids or solver cases (give them here or at the top)", c->name);
     for (int i = 0; c->family->problem_parse && i < c->nmatrices; ++i) {
         char why[512];
         if (c->family->problem_parse(c->matrices[i]) == FB_OK) continue;

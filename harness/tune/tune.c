@@ -6,10 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "../bench/record.h"
 #include "../bench/user_kernel.h"
 #include "../core/guard.h"
 #include "../core/stats.h"
+#include "cache.h"
 
 void fb_tune_space(const fb_family_kernel *k, fb_search_space *space)
 {
@@ -122,7 +125,7 @@ static void guard_point(const fb_tune_request *rq, int kernel, const fb_param_po
     fb_family_point_text(k, p, params, sizeof params);
     snprintf(work, sizeof work, "kernel %s%s%s at %s (tune on %s)", k->name, k->user ? " of " : "",
              k->user ? k->user->path : "", params, fb_target_info(rq->t)->id);
-    fb_guard_begin(work, 60.0 + 4.0 * rq->measure.budget_s, NULL);
+    fb_guard_begin(work, rq->hang_limit_s > 0 ? rq->hang_limit_s : 60.0 + 4.0 * rq->measure.budget_s, NULL);
 }
 
 static fb_status measure_point(const fb_tune_request *rq, int kernel, const fb_param_point *p, double abandon_s,
@@ -289,7 +292,10 @@ fb_status fb_tune_run(const fb_tune_request *rq, fb_tune_outcome *out)
     fb_search_space space;
     tune_ctx c = {.rq = rq, .out = out, .best = INFINITY};
     memset(out, 0, sizeof *out);
-    fb_tune_space(rq->family->kernel(rq->kernel), &space);
+    if (rq->space)
+        space = *rq->space;
+    else
+        fb_tune_space(rq->family->kernel(rq->kernel), &space);
     fb_status status = rq->replay ? replay_select(rq, rq->kernel, &c.view) : FB_OK;
     if (status == FB_OK) status = fb_search(&space, &rq->search, cost_fn, &c, &out->search);
     if (status == FB_OK && !rq->replay) status = measure_default(&c, &space, &out->search);
@@ -303,4 +309,33 @@ void fb_tune_outcome_free(fb_tune_outcome *o)
     fb_search_result_free(&o->search);
     json_decref(o->best_record);
     o->best_record = NULL;
+}
+
+fb_status fb_tune_store(const fb_tune_request *rq, const fb_tune_outcome *o, const char *path, int *entries)
+{
+    fb_status status = FB_OK;
+    const fb_family *f = rq->family;
+    const fb_family_kernel *k = f->kernel(rq->kernel);
+    const json_t *problem = f->problem_json(rq->problem); /* its name, for the entry */
+    fb_signature sig;
+    char device[1024], date[32];
+    time_t now = time(NULL);
+    json_t *entry = NULL;
+    if (!o->best_record) FB_FAIL(FB_ERR_USAGE, "no measured best point to store in %s", path);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    f->signature(rq->problem, &sig);
+    fb_device_fingerprint(fb_target_info(rq->t), device, sizeof device);
+    entry = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:f, s:f, s:s, s:s, s:i, s:i, s:s}", "device", device, "kernel",
+                      k->name, "family", f->name, "precision", rq->is_double ? "double" : "single", "signature",
+                      fb_signature_json(&sig), "params", fb_json_params(k->params, k->nparams, &o->search.best),
+                      "median_s", o->search.best_cost, "gbs", fb_json_num(o->best_record, "gbs"), f->problem_key,
+                      json_string_value(json_object_get(problem, "name")), "strategy",
+                      fb_strategy_name(rq->search.strategy), "evaluations", o->search.evaluations, "space_size",
+                      o->search.space_size, "date", date);
+    if (!entry) FB_FAIL(FB_ERR_NOMEM, "out of host memory building the cache entry");
+    FB_CHECK(fb_cache_set_device(entry, fb_target_info(rq->t)));
+    FB_CHECK(fb_cache_store(path, entry, entries));
+fail:
+    json_decref(entry);
+    return status;
 }

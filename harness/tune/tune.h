@@ -25,6 +25,9 @@ typedef struct fb_tune_request {
     const fb_results_set *replay; /* non-NULL: costs from these records, nothing runs */
     FILE *progress;               /* one line per evaluation (NULL: quiet) */
     const json_t *start;          /* where the search started and why: every record's search.start (NULL: unsaid) */
+    const fb_search_space
+        *space;          /* the points searched (a kernel's axes narrowed); NULL: the kernel's declared space */
+    double hang_limit_s; /* guarded: a point running longer is hung (0: 60 s + 4 x the measurement budget) */
 } fb_tune_request;
 
 typedef struct fb_tune_outcome {
@@ -40,6 +43,14 @@ void fb_tune_space(const fb_family_kernel *k, fb_search_space *space);
  * holds it, and the best is never slower); a replay does not. */
 fb_status fb_tune_run(const fb_tune_request *rq, fb_tune_outcome *out);
 void fb_tune_outcome_free(fb_tune_outcome *o);
+
+/* Stores the best point of a measured search in the tuning cache at path
+ * (under its lock): (device fingerprint, kernel, family, precision, the
+ * problem's signature), with its params, median, GB/s, the problem's
+ * name under the family's problem key, strategy, evaluations and space
+ * size. *entries = the cache's entries after. FB_ERR_USAGE when the
+ * search has no best record. */
+fb_status fb_tune_store(const fb_tune_request *rq, const fb_tune_outcome *o, const char *path, int *entries);
 
 /* Measures one point (the default, another variant) the way the search
  * does; *record is the record or NULL; *seconds INFINITY if it failed and

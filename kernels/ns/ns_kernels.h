@@ -1,10 +1,9 @@
 /* ns_kernels.h - the device kernels of the Navier-Stokes solver (ns.cl) as
- * data: their names in launch-table order, their one parameter axis, and
- * the family descriptor that lists their programs for the NVRTC compile
- * test, and their OpenMP twins. The launch sequence is
- * harness/solver/ns_device.c, which runs on the openmp backend through the
- * twins (ns_omp_twins.c); the OpenMP baseline's own loops, ns_omp.c, are
- * called directly by harness/solver/ns.c. */
+ * data: their names in launch-table order, their parameter axes, their
+ * OpenMP twins, and the family descriptor that lists their programs for
+ * the NVRTC compile test. The launch sequence is harness/solver/ns_step.c,
+ * which runs on the openmp backend through the twins (ns_omp_twins.c);
+ * harness/solver/ns_family_run.c gives the family its run. */
 #ifndef FB_NS_KERNELS_H
 #define FB_NS_KERNELS_H
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # solve_tune.sh FLOWBENCH DIR - the solver's device kernels swept, tuned and
 # looked up on OpenCL (PoCL in CI), cavity level 0, 2 steps a run:
-# - `solve --param WG_SIZE=64,128 --tune --cache C` runs both points (a
-#   record each), tabulates them and stores one "ns" entry whose params are
-#   one of the two points;
+# - `solve --param WG_SIZE=64,128 --tune --cache C` runs both points
+#   through tune's search (a record each, "benchmark" "ns", checked against
+#   the OpenMP baseline), tabulates them and stores one "ns" entry whose
+#   params are one of the two points;
 # - `solve --tuned --cache C --json` finds it (tuning.source "exact") and
 #   runs with its params; level 1 finds it as the nearest signature;
 # - refusals are one line and a non-zero exit: --tuned with --param,
@@ -21,10 +22,11 @@ run=(solve cavity --level 0 --steps 2 --no-stream --backend opencl)
 "$bin" "${run[@]}" --param WG_SIZE=64,128 --tune --cache "$cache" --out "$dir/sweep.jsonl" \
   > "$dir/tune.txt" 2> "$dir/tune.err" || { echo "FAIL: --tune: $(tail -3 "$dir/tune.err")"; exit 1; }
 grep -q 'tuning over 2 points' "$dir/tune.err" || { echo "FAIL: no plan line"; cat "$dir/tune.err"; exit 1; }
-[ "$(grep -c '^  \[[12]/2\] WG_SIZE=' "$dir/tune.err")" -eq 2 ] || { echo "FAIL: progress lines"; cat "$dir/tune.err"; exit 1; }
+[ "$(grep -c '^  \[[12]\] WG_SIZE=' "$dir/tune.err")" -eq 2 ] || { echo "FAIL: progress lines"; cat "$dir/tune.err"; exit 1; }
 grep -q 'by median time per step' "$dir/tune.txt" && grep -q 'stored in' "$dir/tune.txt" ||
   { echo "FAIL: no table or no store line"; cat "$dir/tune.txt"; exit 1; }
-jq -e -s '[.[] | select(.type == "measurement")] | length == 3 and all(.status == "ok")
+jq -e -s '[.[] | select(.type == "measurement")] | length == 3 and all(.status == "ok" and .benchmark == "ns")
+          and all(.check.ok and .check.u_rel_l2 <= 1e-6 and .check.p_rel_l2 <= 1e-4)
           and (.[0:2] | map(.params.WG_SIZE) | sort) == [64, 128]
           and (.[0:2] | map(.search.evaluation)) == [1, 2] and all(.search.strategy == "exhaustive")
           and (.[2].search | .best and .evaluations == 2 and .space_size == 2)' "$dir/sweep.jsonl" > /dev/null ||

@@ -9,8 +9,9 @@
 #   of the --out file searches it again without measuring;
 # - fv-surface once: tune, then `grid --tuned` exact;
 # - the solver on OpenCL (PoCL; this part is skipped without OpenCL): `tune
-#   --case cavity --kernel ns` on level 0, 2 steps a run, --evals 2, stores
-#   an "ns" entry with the mesh signature that `solve --tuned` finds
+#   --case cavity --kernel ns` on level 0, 2 steps a run, --evals 2 (and
+#   the default point after them), stores an "ns" entry with the mesh
+#   signature that `solve --tuned` finds
 #   exactly; so does an entry written before signatures had kinds (the
 #   pressure matrix's signature, as older versions stored it).
 set -euo pipefail
@@ -107,23 +108,26 @@ if ! "$bin" devices | grep -q '^opencl:'; then
   exit 0
 fi
 
-echo "== tune --case cavity --kernel ns: solve --tune's sweep, the mesh signature"
+echo "== tune --case cavity --kernel ns: the family ns through tune's search, the mesh signature"
 ns_cache=$dir/ns.json
 "$bin" tune --case cavity --level 0 --steps 2 --kernel ns --backend opencl --evals 2 --cache "$ns_cache" \
   --out "$dir/ns.jsonl" > "$dir/ns.txt" 2> "$dir/ns.err" || fail "tune --case: $(tail -3 "$dir/ns.err")"
-grep -Eq 'tuning over the first 2 of [0-9]+ points' "$dir/ns.err" || fail "no plan line: $(cat "$dir/ns.err")"
+grep -q '^tuning ns ' "$dir/ns.err" || fail "no tuning line: $(cat "$dir/ns.err")"
+grep -Eq '^tune ns on opencl:[0-9.]+, double, cavity:level=0:steps=2: exhaustive, 3 of 864 points' "$dir/ns.txt" ||
+  fail "tune --case summary (2 evaluations and the default's): $(cat "$dir/ns.txt")"
 grep -q 'stored in' "$dir/ns.txt" || fail "tune --case did not store: $(cat "$dir/ns.txt")"
-measurements "$dir/ns.jsonl" | jq -e -s 'length == 3 and all(.benchmark == "solve" and .status == "ok")
-    and [.[0, 1].search.evaluation] == [1, 2]
-    and all(.search.strategy == "exhaustive" and .search.budget == 2)
+# the first two evaluable points in order, then the default (not among them), then the best marked
+measurements "$dir/ns.jsonl" | jq -e -s 'length == 4 and all(.benchmark == "ns" and .kernel == "ns" and .status == "ok")
+    and all(.check.ok and .search.strategy == "exhaustive" and .search.budget == 2)
+    and (.[2].params == {WG_SIZE: 128, GROUP_REDUCE: 0, CG_VARIANT: 1, EDGE_LAYOUT: 0, RENUMBER: 1, CG_SPMV: 0})
     and ([.[] | select(.search.best)] | length == 1)
-    and (.[2] | .search.best and .search.evaluations == 2 and .search.space_size > 2)
-    and (.[2].params == .[.[2].search.evaluation - 1].params)' > /dev/null ||
-  fail "tune --case --out: a solve record per point with its search part, then the best marked: $(measurements "$dir/ns.jsonl" | jq -c .search)"
+    and (.[3] | .search.best and .search.evaluations == 3 and .search.space_size == 864)
+    and (.[3].params as $p | [.[0:3][] | select(.params == $p)] | length == 1)' > /dev/null ||
+  fail "tune --case --out: a record per evaluation with its search part, then the best marked: $(measurements "$dir/ns.jsonl" | jq -c '[.search, .params]')"
 jq -e --slurpfile runs <(measurements "$dir/ns.jsonl") '.entries | length == 1 and .[0].kernel == "ns"
-       and .[0].signature.kind == "mesh" and .[0].signature.nodes == 3375 and .[0].signature.edges > 3375
-       and .[0].strategy == "exhaustive" and .[0].evaluations == 2 and .[0].matrix == "cavity-l0"
-       and (.[0].params as $p | $runs | any(. as $r | $p | to_entries | all(.value == $r.params[.key])))' \
+       and .[0].family == "ns" and .[0].signature.kind == "mesh" and .[0].signature.nodes == 3375
+       and .[0].signature.edges > 3375 and .[0].strategy == "exhaustive" and .[0].evaluations == 3
+       and .[0].matrix == "cavity-l0" and (.[0].params == $runs[3].params)' \
   "$ns_cache" > /dev/null ||
   fail "ns cache entry: $(cat "$ns_cache")"
 ns_tuned() { # CACHE: solve --tuned on level 0 must find the entry exactly

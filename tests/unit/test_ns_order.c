@@ -202,7 +202,7 @@ static void test_pressure_csr(void **state)
         assert_int_equal(fb_ns_order_build(&f.ns, method, &o), FB_OK);
         assert_int_equal(fb_ns_csr_build(o.n, o.rowptr, o.col, &c), FB_OK);
         check_csr(&o, &c);
-        assert_int_equal(fb_ns_csr_record(&c, "p", &rec), FB_OK);
+        assert_int_equal(fb_ns_csr_record(&c, "p", &rec, NULL), FB_OK);
         assert_int_equal(json_integer_value(json_object_get(rec, "nnz")), c.nnz);
         assert_string_equal(json_string_value(json_object_get(rec, "symmetry")), "symmetric");
         json_decref(rec);

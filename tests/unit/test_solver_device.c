@@ -280,7 +280,7 @@ static void test_spmv_point_and_record(void **state)
     sp.values[0] = 64, sp.values[1] = 4;
     assert_int_equal(fb_ns_device_set_spmv_point(&r.ns, &sp), FB_OK);
     assert_int_equal(fb_ns_device_spmv_point(&r.ns)->values[1], 4);
-    assert_int_equal(fb_ns_pressure_matrix_record(&r.ns, &rec), FB_OK);
+    assert_int_equal(fb_ns_pressure_matrix_record(&r.ns, &rec, NULL), FB_OK);
     const long long n = r.ns.E.n, nnz = (long long)r.ns.E.nedges + n;
     assert_int_equal(json_integer_value(json_object_get(rec, "rows")), n);
     assert_int_equal(json_integer_value(json_object_get(rec, "nnz")), nnz);
