@@ -343,18 +343,6 @@ fail:
     return status;
 }
 
-/* Test hook (tests/e2e/history.sh): with FLOWBENCH_HISTORY_STALL_BEFORE_COMMIT
- * set, an add stops with every row written and the transaction still
- * open, so a test can kill -9 it at that point and see nothing kept. */
-static void stall_if_asked(void)
-{
-    const char *stall = getenv("FLOWBENCH_HISTORY_STALL_BEFORE_COMMIT");
-    if (!stall || !*stall) return;
-    fprintf(stderr, "history: stalled before commit (FLOWBENCH_HISTORY_STALL_BEFORE_COMMIT)\n");
-    for (;;)
-        pause();
-}
-
 fb_status fb_history_add(fb_history *h, const fb_results_set *set, const fb_history_run_info *info,
                          fb_history_add_summary *s)
 {
@@ -371,7 +359,6 @@ fb_status fb_history_add(fb_history *h, const fb_results_set *set, const fb_hist
         sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
         goto fail;
     }
-    stall_if_asked();
     FB_CHECK(exec(h, "COMMIT", "cannot commit the run"));
 fail:
     return status;

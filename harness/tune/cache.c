@@ -67,35 +67,6 @@ const char *fb_signature_kind_name(fb_signature_kind kind)
     return "matrix";
 }
 
-/* spmv_record.c writes "block" only for blocked matrices, as an object
- * {"size", "blocks", "fill"}; no "block" means plain CSR, block size 1. */
-static fb_status block_size_from_json(const json_t *matrix, int *block)
-{
-    fb_status status = FB_OK;
-    const json_t *b = json_object_get(matrix, "block");
-    long long size = 1;
-    if (b && (!json_is_object(b) || !read_int(b, "size", &size) || size < 1 || size > INT_MAX))
-        FB_FAIL(FB_ERR_INPUT, "matrix record: \"block\" is not an object with a positive integer \"size\"");
-    *block = (int)size;
-fail:
-    return status;
-}
-
-static fb_status matrix_from_record(const json_t *matrix, fb_matrix_signature *out)
-{
-    fb_status status = FB_OK;
-    const json_t *per_row = json_object_get(matrix, "nnz_per_row");
-    if (!read_int(matrix, "rows", &out->rows)) FB_FAIL(FB_ERR_INPUT, "matrix record lacks the integer \"rows\"");
-    if (!read_int(matrix, "nnz", &out->nnz)) FB_FAIL(FB_ERR_INPUT, "matrix record lacks the integer \"nnz\"");
-    if (!json_is_object(per_row)) FB_FAIL(FB_ERR_INPUT, "matrix record lacks the \"nnz_per_row\" object");
-    if (!read_number(per_row, "mean", &out->row_mean) || !read_number(per_row, "stddev", &out->row_stddev) ||
-        !read_number(per_row, "max", &out->row_max))
-        FB_FAIL(FB_ERR_INPUT, "matrix record: \"nnz_per_row\" lacks a number \"mean\", \"stddev\" or \"max\"");
-    FB_CHECK(block_size_from_json(matrix, &out->block));
-fail:
-    return status;
-}
-
 /* NULL when g is a grid the distance can compare (every extent at least
  * 1, a finite stretch of at least 1), else what is wrong. */
 static const char *grid_problem(const fb_grid_signature *g)
@@ -103,55 +74,6 @@ static const char *grid_problem(const fb_grid_signature *g)
     if (g->nx < 1 || g->ny < 1 || g->nz < 1) return "\"nx\", \"ny\" and \"nz\" must be at least 1";
     if (!(g->stretch >= 1.0) || !isfinite(g->stretch)) return "\"stretch\" must be a finite number of at least 1";
     return NULL;
-}
-
-/* heat2d's record has no "nz" (2D) and fv-surface's no "stretch" (uniform). */
-static fb_status grid_from_record(const json_t *grid, fb_grid_signature *out)
-{
-    fb_status status = FB_OK;
-    const char *problem;
-    out->nz = 1, out->stretch = 1.0;
-    if (!read_int(grid, "nx", &out->nx) || !read_int(grid, "ny", &out->ny))
-        FB_FAIL(FB_ERR_INPUT, "grid record lacks the integer \"nx\" or \"ny\"");
-    if (json_object_get(grid, "nz") && !read_int(grid, "nz", &out->nz))
-        FB_FAIL(FB_ERR_INPUT, "grid record: \"nz\" is not an integer");
-    if (json_object_get(grid, "stretch") && !read_number(grid, "stretch", &out->stretch))
-        FB_FAIL(FB_ERR_INPUT, "grid record: \"stretch\" is not a number");
-    if ((problem = grid_problem(out))) FB_FAIL(FB_ERR_INPUT, "grid record: %s", problem);
-fail:
-    return status;
-}
-
-static fb_status mesh_from_record(const json_t *mesh, fb_mesh_signature *out)
-{
-    fb_status status = FB_OK;
-    const json_t *degree = json_object_get(mesh, "degree");
-    if (!read_int(mesh, "nodes", &out->nodes) || !read_int(mesh, "edges", &out->edges))
-        FB_FAIL(FB_ERR_INPUT, "mesh record lacks the integer \"nodes\" or \"edges\"");
-    if (!json_is_object(degree) || !read_number(degree, "mean", &out->degree_mean) ||
-        !read_number(degree, "stddev", &out->degree_stddev) || !read_number(degree, "max", &out->degree_max))
-        FB_FAIL(FB_ERR_INPUT, "mesh record: \"degree\" is not an object of numbers \"mean\", \"stddev\", \"max\"");
-fail:
-    return status;
-}
-
-fb_status fb_signature_from_json(const json_t *problem, fb_signature *out)
-{
-    fb_status status = FB_OK;
-    memset(out, 0, sizeof *out);
-    if (!json_is_object(problem)) FB_FAIL(FB_ERR_INPUT, "problem record: not a JSON object");
-    if (json_object_get(problem, "nx")) {
-        out->kind = FB_SIGNATURE_GRID;
-        FB_CHECK(grid_from_record(problem, &out->grid));
-    } else if (json_object_get(problem, "nodes")) {
-        out->kind = FB_SIGNATURE_MESH;
-        FB_CHECK(mesh_from_record(problem, &out->mesh));
-    } else {
-        out->kind = FB_SIGNATURE_MATRIX;
-        FB_CHECK(matrix_from_record(problem, &out->matrix));
-    }
-fail:
-    return status;
 }
 
 json_t *fb_signature_json(const fb_signature *s)

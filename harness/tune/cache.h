@@ -47,18 +47,6 @@ typedef struct fb_tuning_cache fb_tuning_cache;
  * assumed to tune alike. */
 void fb_device_fingerprint(const fb_device_info *d, char *buf, size_t len);
 
-/* From a problem's record object, of the kind its fields say (what the
- * solver's --tuned and --tune still read, the solver being no family
- * yet; the families give theirs as a value, fb_family.signature):
- *   a grid record ("nx", "ny", optional "nz" and "stretch": heat2d's and
- *   fv-surface's problem_json) -> grid;
- *   a mesh record ("nodes", "edges", "degree": {"mean","stddev","max"}:
- *   the solver's, solve_tune.c) -> mesh;
- *   else a matrix record (spmv_record.h: "rows", "nnz",
- *   "nnz_per_row": {"mean","stddev","max"}, "block") -> matrix.
- * FB_ERR_INPUT naming the field that is missing or out of range. */
-fb_status fb_signature_from_json(const json_t *problem, fb_signature *out);
-
 /* 0 for equal signatures, INFINITY for signatures of different kinds (and
  * matrices of different block sizes); else grows with
  *   matrix: |log| ratios of rows, nnz and row_mean, and the difference of

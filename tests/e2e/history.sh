@@ -3,8 +3,8 @@
 # --history` from the command line, on results files made from the shipped
 # constructed-base.jsonl with jq (test data, not measurements):
 #  - add stores a run; the same run again is refused (exit 2, one line);
-#  - a killed add (kill -9 with its transaction open, through the test hook
-#    FLOWBENCH_HISTORY_STALL_BEFORE_COMMIT) leaves the database as it was;
+#  - a killed add (kill -9 while its transaction writes a run of 40,000
+#    records: its rollback journal is there) leaves the database as it was;
 #  - adds from four processes at once keep every run;
 #  - a planted 30% step in triad is found at its commit; --fail-on-regression
 #    exits 1 and --junit names it; the other kernels have no change point;
@@ -55,14 +55,19 @@ done
 expect_one_error 2 'is in .*already: added for commit c03' "$bin" history add "$dir/run-03.jsonl" --commit c99 --db "$db"
 [ "$(records)" = 36 ] || fail "a duplicate add changed the database"
 
-# A killed add leaves nothing.
-run 13 1 1
-FLOWBENCH_HISTORY_STALL_BEFORE_COMMIT=1 "$bin" history add "$dir/run-13.jsonl" --commit c13 --when 1013 --db "$db" \
-  > /dev/null 2> "$dir/stall.txt" &
+# A killed add leaves nothing: a run of 40,000 configurations (one record
+# copied with a parameter of its own) takes seconds to write; it is killed
+# once its transaction has begun writing (SQLite's rollback journal exists).
+jq -c 'select(.type == "measurement")' "$base" | head -1 > "$dir/one.json"
+{ jq -c 'select(.type != "measurement")' "$base"
+  jq -c '. as $r | range(40000) | . as $i | $r | .run_id = "run-big" | .params.BIG = $i' "$dir/one.json"; } \
+  > "$dir/run-big.jsonl"
+"$bin" history add "$dir/run-big.jsonl" --commit c13 --when 1013 --db "$db" > /dev/null 2>&1 &
 pid=$!
-for _ in $(seq 1 100); do grep -q stalled "$dir/stall.txt" && break; sleep 0.05; done
-grep -q stalled "$dir/stall.txt" || { kill -9 "$pid"; fail "the add never reached its commit"; }
-kill -9 "$pid"; wait "$pid" 2> /dev/null || true
+for _ in $(seq 1 1000); do [ -e "$db-journal" ] && break; sleep 0.01; done
+kill -9 "$pid" 2> /dev/null || true
+rc=0; wait "$pid" 2> /dev/null || rc=$?
+[ "$rc" = 137 ] || fail "the big add was not killed in its transaction (exit $rc): make its run larger"
 [ "$(records)" = 36 ] || fail "a killed add left $(($(records) - 36)) record(s)"
 
 # Concurrent adds keep everything (the killed add's lock is gone too).
