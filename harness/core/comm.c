@@ -87,16 +87,6 @@ void fb_comm_finalize(void)
     comm.active = 0;
 }
 
-int fb_comm_built(void)
-{
-#ifdef FB_HAVE_MPI
-    return 1;
-#else
-    return 0;
-#endif
-}
-
-int fb_comm_active(void) { return comm.active; }
 int fb_comm_rank(void) { return comm.rank; }
 int fb_comm_size(void) { return comm.size; }
 int fb_comm_local_rank(void) { return comm.local_rank; }

@@ -29,14 +29,10 @@ fb_status fb_comm_init(int *argc, char ***argv);
 /* MPI_Finalize when fb_comm_init initialised MPI; harmless otherwise. */
 void fb_comm_finalize(void);
 
-/* 1 when this binary was built with MPI. */
-int fb_comm_built(void);
 /* The number of ranks a launcher (mpirun, srun) started, read from the
  * variables it sets (1 when it does not say how many); 0 without one.
  * Valid before fb_comm_init. */
 int fb_comm_launched(void);
-/* 1 when MPI was initialised (a launcher started the process). */
-int fb_comm_active(void);
 int fb_comm_rank(void);
 int fb_comm_size(void);
 /* Rank and number of ranks on this host: which device a rank takes. */

@@ -30,24 +30,6 @@ const char *fb_error_message(void) { return last_message; }
 
 const char *fb_error_origin(void) { return last_origin; }
 
-const char *fb_status_name(fb_status status)
-{
-    switch (status) {
-    case FB_OK: return "ok";
-    case FB_ERR_USAGE: return "usage error";
-    case FB_ERR_INPUT: return "input error";
-    case FB_ERR_UNAVAILABLE: return "unavailable";
-    case FB_ERR_BACKEND: return "backend error";
-    case FB_ERR_BUILD: return "build error";
-    case FB_ERR_LAUNCH: return "launch error";
-    case FB_ERR_CHECK: return "check failed";
-    case FB_ERR_NOMEM: return "out of memory";
-    case FB_ERR_IO: return "i/o error";
-    case FB_ERR_INTERRUPTED: return "interrupted";
-    }
-    return "unknown status";
-}
-
 int fb_status_exit_code(fb_status status)
 {
     switch (status) {

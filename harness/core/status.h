@@ -43,9 +43,6 @@ const char *fb_error_message(void);
 /* "file.c:123" of the last recorded failure. */
 const char *fb_error_origin(void);
 
-/* Short name of a status ("input error", "build error", ...). */
-const char *fb_status_name(fb_status status);
-
 /* Process exit code for a status: 0 ok, 1 failed check, 2 usage or input, 3 other. */
 int fb_status_exit_code(fb_status status);
 

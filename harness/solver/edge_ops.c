@@ -94,13 +94,6 @@ fail:
     return status;
 }
 
-void fb_edge_ops_drop_cold(fb_edge_ops *ops)
-{
-    free(ops->mc);
-    free(ops->ld);
-    ops->mc = ops->ld = NULL;
-}
-
 void fb_edge_ops_free(fb_edge_ops *ops)
 {
     free(ops->rowptr);

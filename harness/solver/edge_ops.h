@@ -51,10 +51,6 @@ fb_status fb_edge_ops_build(const fb_mesh *m, fb_edge_ops *out);
 /* The edge e of I -> J, or -1 when J is not a neighbour of I. */
 int fb_edge_find(const fb_edge_ops *ops, int i, int j);
 
-/* Frees mc and ld (the solver keeps its own packed copy of what the time
- * loop reads), leaving the structure, nd, dn and the masses. */
-void fb_edge_ops_drop_cold(fb_edge_ops *ops);
-
 void fb_edge_ops_free(fb_edge_ops *ops);
 
 /* fb_tet_gradients (matrix/mesh.h) gives each tetrahedron's P1 gradients
