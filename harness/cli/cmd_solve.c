@@ -67,6 +67,10 @@ static const fb_option options[] = {
     {"mesh", "FILE", "ahmed: the gmsh mesh (default results/ahmed.msh: scripts/mesh-ahmed.sh results/ahmed.msh)", 0},
     {"vtk", "OUT.vtu", "write velocity, pressure and divergence at the end as VTK XML (ParaView)", 0},
     {"profiles", "PREFIX", "cavity: centreline profiles into PREFIX-u.dat and PREFIX-w.dat (plots/centreline.gp)", 0},
+    {"kernel-times", NULL,
+     "time every launch of the step's kernels (each waited for: the steps run slower) and print where a step's time "
+     "goes, kernel by kernel; the record's \"kernel_times\"",
+     0},
     {"no-stream", NULL, "skip the stream triad measurement (no roofline fraction)", 0},
     {"stream-size", "N", "elements per stream array, at least 1 (default 2^25)", 0},
     {"stream-max-age", "S",
@@ -242,6 +246,8 @@ static fb_status read_opts(const fb_parsed *args, solve_opts *o, fb_solve_case *
     FB_CHECK(check_files(args, o)); /* before the mesh is read */
     o->peer = fb_cli_value(args, "peer");
     FB_CHECK(fb_solve_peer_check(o->peer, o->backends, o->nbackends, o->compare));
+    if (fb_cli_flag(args, "kernel-times") && (o->sweep || fb_comm_size() > 1))
+        FB_FAIL(FB_ERR_USAGE, "solve: --kernel-times times one run on one process, not a sweep or several ranks");
     if (o->peer && o->sweep)
         FB_FAIL(FB_ERR_USAGE, "solve: --peer compares one run's pressure solve: give one point, not a sweep or --tune");
     if (fb_cli_value(args, "t-end") && fb_cli_value(args, "steps"))
@@ -364,9 +370,44 @@ static fb_status prepare(const fb_parsed *args, const solve_opts *o, fb_solve_ca
     if (o->tuned) FB_CHECK(tuned_point(o, s, &asked));
     FB_CHECK(fb_case_run_open(&s->r, s->t, &asked));
     if (o->tuned) FB_CHECK(tuned_spmv(o, s));
+    if (fb_cli_flag(args, "kernel-times")) fb_ns_device_time_kernels(&s->r.ns);
     announce(o, c, s);
 fail:
     return status;
+}
+
+typedef struct kernel_time {
+    const char *name;
+    long calls;
+    double total_s;
+} kernel_time;
+
+static int longest_first(const void *a, const void *b)
+{
+    const kernel_time *x = a, *y = b;
+    return (x->total_s < y->total_s) - (x->total_s > y->total_s);
+}
+
+/* --kernel-times: the kernels by their total time, each as a share of the
+ * steps' time. */
+static void print_kernel_times(FILE *f, const json_t *times, const fb_solve_log *log)
+{
+    kernel_time rows[FB_NS_NKERNELS + 1];
+    int n = 0;
+    double steps_s = 0;
+    const char *name;
+    const json_t *t;
+    for (int k = 0; k < log->n; ++k)
+        steps_s += log->steps[k].t_step1 + log->steps[k].t_step2 + log->steps[k].t_step3;
+    json_object_foreach((json_t *)times, name, t) if (n <= FB_NS_NKERNELS) rows[n++] = (kernel_time){
+        name, (long)json_integer_value(json_object_get(t, "calls")), json_number_value(json_object_get(t, "total_s"))};
+    qsort(rows, (size_t)n, sizeof *rows, longest_first);
+    fprintf(f, "\nkernel times (each launch waited for), %d steps, %.1f ms of steps:\n", log->n, steps_s * 1e3);
+    fprintf(f, "  %-20s %8s %12s %10s %7s\n", "kernel", "calls", "total ms", "mean us", "share");
+    for (int i = 0; i < n; ++i)
+        fprintf(f, "  %-20s %8ld %12.2f %10.1f %6.1f%%\n", rows[i].name, rows[i].calls, rows[i].total_s * 1e3,
+                rows[i].calls ? rows[i].total_s / rows[i].calls * 1e6 : 0.0,
+                steps_s > 0 ? 100.0 * rows[i].total_s / steps_s : 0.0);
 }
 
 /* Runs the case on s->t, prints its table and leaves its record, with
@@ -390,6 +431,9 @@ static fb_status run_one(const fb_parsed *args, const solve_opts *o, fb_solve_ca
         json_object_set_new(r->rec, "speedup", fb_solve_speedup_json(base, &mine));
     }
     fb_solve_print_table(table, c, &r->ns, &r->log, fb_target_info(s->t), s->stream_gbs, r->rss_setup, r->validation);
+    json_t *times = fb_ns_device_kernel_times(&r->ns);
+    if (times) print_kernel_times(table, times, &r->log);
+    if (times) json_object_set_new(r->rec, "kernel_times", times);
     if (r->ended == FB_OK) FB_CHECK(fb_solve_peer_run(o->peer, c, &r->ns, s->t, r->rec, table));
     FB_CHECK(write_outputs(args, c, &r->ns, fb_target_info(s->t), r->rec));
     status = r->ended;
@@ -661,7 +705,8 @@ const fb_command fb_cmd_solve = {
     .name = "solve",
     .summary = "run the edge-based incompressible Navier-Stokes solver on a case, timed per step",
     .usage = "solve CASE [--level L] [--backend openmp|opencl|cuda] [--t-end T | --steps N] [--param NAME=V[,V...]]... "
-             "[--tune | --tuned] [--cache FILE] [--peer viennacl|petsc] [--vtk OUT.vtu] [--out FILE] [--json]",
+             "[--tune | --tuned] [--cache FILE] [--peer viennacl|petsc] [--kernel-times] [--vtk OUT.vtu] [--out FILE] "
+             "[--json]",
     .description = "Runs the fractional-step solver of the source paper on CASE (cavity, ethier-steinman,\n"
                    "ahmed): edge operators precomputed from the P1 tetrahedra; per step (1) the\n"
                    "fractional velocity by explicit RK4 with convection, viscosity and split-OSS\n"

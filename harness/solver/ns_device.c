@@ -134,6 +134,7 @@ static fb_status alloc_work(struct fb_ns_device *dv, const fb_ns *ns)
     FB_CHECK(fb_nsd_upload(dv->t, &dv->ubc, NULL, 3 * D * (size_t)ns->bnd->nfixed));
     FB_CHECK(fb_nsd_upload(dv->t, &dv->pvals, NULL, D * (size_t)ns->bnd->npfixed));
     FB_CHECK(fb_nsd_upload(dv->t, &dv->partial, NULL, 3 * D * (size_t)dv->stride));
+    FB_CHECK(fb_nsd_upload(dv->t, &dv->folds, NULL, 3 * D * FB_NSD_FOLD_GROUPS));
     FB_CHECK(fb_nsd_upload(dv->t, &dv->scal, dv->scal_host, sizeof dv->scal_host));
     fb_buffer **pipelined[] = {&dv->cg_w, &dv->cg_n, &dv->cg_z, &dv->cg_y, &dv->cg_mn[0], &dv->cg_mn[1]};
     for (size_t k = 0; dv->cg_variant == 2 && k < sizeof pipelined / sizeof *pipelined; ++k)
@@ -247,6 +248,18 @@ fail:
     return status;
 }
 
+/* Work-groups of a reduction's first fold: on a CPU device, which runs a
+ * group's items one after another and pays a few microseconds a group,
+ * one per compute unit (64 groups made a fold at cavity level 1 on PoCL
+ * cost 0.2 ms, most of it the groups); on a GPU one per 4096 partials; at
+ * most FB_NSD_FOLD_GROUPS; 1 (one fold) for a few partials per group. */
+static int fold_groups(const fb_device_info *d, int stride)
+{
+    int g = d->host_cpu ? (int)d->compute_units : stride / 4096;
+    if (g > FB_NSD_FOLD_GROUPS) g = FB_NSD_FOLD_GROUPS;
+    return g > 1 && stride > 8 * g ? g : 1;
+}
+
 fb_status fb_ns_device_open(fb_ns *ns, fb_target *t, const fb_param_point *point, double *upload_s, double *setup_s)
 {
     fb_status status = FB_OK;
@@ -261,6 +274,7 @@ fb_status fb_ns_device_open(fb_ns *ns, fb_target *t, const fb_param_point *point
     dv->group_reduce = point->values[FB_NS_GROUP_REDUCE_AXIS], dv->cg_variant = point->values[FB_NS_CG_VARIANT_AXIS];
     dv->packed = point->values[FB_NS_EDGE_LAYOUT_AXIS], dv->cg_spmv = point->values[FB_NS_CG_SPMV_AXIS];
     dv->stride = (ns->E.n + dv->wg - 1) / dv->wg * (dv->group_reduce ? 1 : dv->wg);
+    dv->fold_groups = fold_groups(fb_target_info(t), dv->stride);
     ns->dev = dv;
     const double begin = fb_now();
     FB_CHECK(build_kernels(dv, ns->dist != NULL));
@@ -279,6 +293,32 @@ fb_status fb_ns_device_open(fb_ns *ns, fb_target *t, const fb_param_point *point
 fail:
     if (ns->dev) fb_ns_device_close(ns);
     return status;
+}
+
+void fb_ns_device_time_kernels(fb_ns *ns)
+{
+    struct fb_ns_device *dv = ns->dev;
+    if (!dv) return;
+    dv->time_kernels = 1;
+    memset(dv->kernel_s, 0, sizeof dv->kernel_s), memset(dv->kernel_calls, 0, sizeof dv->kernel_calls);
+    dv->reads_s = 0, dv->reads = 0;
+}
+
+static json_t *time_json(long calls, double seconds)
+{
+    return json_pack("{s:I, s:f}", "calls", (json_int_t)calls, "total_s", seconds);
+}
+
+json_t *fb_ns_device_kernel_times(const fb_ns *ns)
+{
+    const struct fb_ns_device *dv = ns->dev;
+    if (!dv || !dv->time_kernels) return NULL;
+    json_t *out = json_object();
+    for (int k = 0; k < FB_NS_NKERNELS; ++k)
+        if (dv->kernel_calls[k])
+            json_object_set_new(out, fb_ns_kernel_names[k], time_json(dv->kernel_calls[k], dv->kernel_s[k]));
+    json_object_set_new(out, "scalar_reads", time_json(dv->reads, dv->reads_s));
+    return out;
 }
 
 fb_status fb_ns_device_warm_up(fb_ns *ns, double *setup_s)
@@ -341,14 +381,14 @@ void fb_ns_device_close(fb_ns *ns)
     struct fb_ns_device *dv = ns->dev;
     if (!dv) return;
     if (dv->packed) dv->dn = dv->ls = NULL; /* aliases of nd */
-    fb_buffer *all[] = {dv->rowptr,      dv->col,         dv->nd,       dv->dn,          dv->ls,         dv->mass,
-                        dv->h,           dv->bnorm,       dv->vfixed,   dv->pfixed,      dv->fixed,      dv->slip,
-                        dv->slip_normal, dv->pfixed_list, dv->u,        dv->p,           dv->u1,         dv->u2,
-                        dv->acc,         dv->tau,         dv->pic,      dv->pip,         dv->p_old,      dv->p_nm1,
-                        dv->A,           dv->invdiag,     dv->b,        dv->r,           dv->z,          dv->d,
-                        dv->d2,          dv->q,           dv->ubc,      dv->pvals,       dv->partial,    dv->scal,
-                        dv->csr_rowptr,  dv->csr_col,     dv->csr_epos, dv->csr_diagpos, dv->csr_values, dv->halo_send,
-                        dv->halo_recv,   dv->halo_buf};
+    fb_buffer *all[] = {dv->rowptr,      dv->col,         dv->nd,      dv->dn,       dv->ls,          dv->mass,
+                        dv->h,           dv->bnorm,       dv->vfixed,  dv->pfixed,   dv->fixed,       dv->slip,
+                        dv->slip_normal, dv->pfixed_list, dv->u,       dv->p,        dv->u1,          dv->u2,
+                        dv->acc,         dv->tau,         dv->pic,     dv->pip,      dv->p_old,       dv->p_nm1,
+                        dv->A,           dv->invdiag,     dv->b,       dv->r,        dv->z,           dv->d,
+                        dv->d2,          dv->q,           dv->ubc,     dv->pvals,    dv->partial,     dv->scal,
+                        dv->folds,       dv->csr_rowptr,  dv->csr_col, dv->csr_epos, dv->csr_diagpos, dv->csr_values,
+                        dv->halo_send,   dv->halo_recv,   dv->halo_buf};
     for (size_t k = 0; k < sizeof all / sizeof *all; ++k)
         if (all[k]) fb_target_release(dv->t, all[k]);
     fb_buffer *pipelined[] = {dv->cg_w, dv->cg_n, dv->cg_z, dv->cg_y, dv->cg_mn[0], dv->cg_mn[1]};

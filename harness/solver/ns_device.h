@@ -44,6 +44,18 @@ fb_param_point fb_ns_openmp_point(void);
  * what fb_ns_device_open checks first, decided without building. */
 fb_status fb_ns_device_check_point(const fb_device_info *info, const fb_param_point *point);
 
+/* From now on each launch of ns is timed by its event (the launch then
+ * waits for its kernel, so a step runs a little slower than untimed) and
+ * added to its kernel's total, and each blocking read of the scalars by
+ * the clock; the totals start at zero. What `solve --kernel-times`
+ * reports: where a step's time goes, kernel by kernel. */
+void fb_ns_device_time_kernels(fb_ns *ns);
+
+/* The totals (new reference): {"ns_cg1_matvec": {"calls", "total_s"},
+ * ..., "scalar_reads": {"calls", "total_s"}} for what ran; NULL when ns
+ * was not timed. */
+json_t *fb_ns_device_kernel_times(const fb_ns *ns);
+
 /* ---- on several ranks (ns->dist, ns_dist.h) ----
  *
  * Each rank runs its part on its own device: node arrays hold its owned

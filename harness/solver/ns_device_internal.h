@@ -43,7 +43,8 @@ struct fb_ns_device {
     int packed;        /* EDGE_LAYOUT 1: nd, dn and ls are one buffer of 16-REAL records */
     fb_ns_order order; /* RENUMBER: the node order the device holds */
     fb_param_point point;
-    int stride; /* partials of one value: work-groups (or items) of a launch over the nodes */
+    int stride;      /* partials of one value: work-groups (or items) of a launch over the nodes */
+    int fold_groups; /* work-groups of a reduction's first fold (1: one fold; ns_device.c's fold_groups) */
     fb_kernel *k[FB_NS_NKERNELS];
     /* read-only after the upload */
     fb_buffer *rowptr, *col, *nd, *dn, *ls, *mass, *h, *bnorm, *vfixed, *pfixed, *fixed, *slip, *slip_normal,
@@ -51,6 +52,7 @@ struct fb_ns_device {
     /* the state and the work arrays */
     fb_buffer *u, *p, *u1, *u2, *acc, *tau, *pic, *pip, *p_old, *p_nm1, *A, *invdiag, *b, *r, *z, *d, *d2, *q;
     fb_buffer *ubc, *pvals, *partial, *scal;
+    fb_buffer *folds; /* FB_NSD_FOLD_GROUPS values per reduced value: the first fold of many partials */
     fb_buffer *cg_w, *cg_n, *cg_z, *cg_y, *cg_mn[2]; /* the pipelined CG's own vectors (CG_VARIANT 2 only) */
     double scal_host[NSCAL];
     double *pvals_host;
@@ -70,6 +72,12 @@ struct fb_ns_device {
      * host copy (what is sent, then what arrives); all NULL on one */
     fb_buffer *halo_send, *halo_recv, *halo_buf;
     double *halo_host;
+    /* fb_ns_device_time_kernels: each launch timed by its event (which
+     * waits for it) and added to its kernel's total, the scalar reads by
+     * the clock; off (0) unless asked */
+    int time_kernels;
+    double kernel_s[FB_NS_NKERNELS], reads_s;
+    long kernel_calls[FB_NS_NKERNELS], reads;
 };
 
 #define BUF(x) fb_arg_buffer(dv->x)
@@ -79,9 +87,15 @@ struct fb_ns_device {
 
 /* ---- ns_launch.c ---- */
 
+/* The most work-groups of the first fold when a reduction has many
+ * partials (fb_nsd_reduce, dv->fold_groups): few enough for one group to
+ * fold after. */
+#define FB_NSD_FOLD_GROUPS 64
+
 /* One launch of kernel k over items, one work-item each (none when 0). */
 fb_status fb_nsd_launch(struct fb_ns_device *dv, fb_ns_kernel_id k, size_t items, const fb_arg *args, int nargs);
-/* scal[slot + v - v0] = op over the partials of values v0 .. v0 + nvals - 1. */
+/* scal[slot + v - v0] = op over the partials of values v0 .. v0 + nvals - 1
+ * (in two folds when they are many). */
 fb_status fb_nsd_reduce(struct fb_ns_device *dv, int v0, int nvals, int op, int slot);
 /* The scalar array into dv->scal_host, and back. */
 fb_status fb_nsd_read_scalars(struct fb_ns_device *dv);

@@ -15,25 +15,54 @@
 /* One launch over items, one work-item each (none when items is 0). A
  * launch capped at a few groups per compute unit, the items striding over
  * the rest (ns.cl's NS_FOR_EACH allows it), ran 3x slower on PoCL. */
+/* A launch of kernel k, timed into its total when the device times its
+ * kernels. */
+static fb_status timed_launch(struct fb_ns_device *dv, fb_ns_kernel_id k, const fb_launch *l, const fb_arg *args,
+                              int nargs)
+{
+    double s = 0;
+    fb_status status = fb_target_launch(dv->t, dv->k[k], l, args, nargs, dv->time_kernels ? &s : NULL);
+    dv->kernel_s[k] += s;
+    dv->kernel_calls[k] += dv->time_kernels;
+    return status;
+}
+
 fb_status fb_nsd_launch(struct fb_ns_device *dv, fb_ns_kernel_id k, size_t items, const fb_arg *args, int nargs)
 {
     if (items == 0) return FB_OK;
     fb_launch l = fb_launch_1d(items, (size_t)dv->wg);
-    return fb_target_launch(dv->t, dv->k[k], &l, args, nargs, NULL);
+    return timed_launch(dv, k, &l, args, nargs);
 }
 
-/* scal[slot + v - v0] = op over the groups' partials v0 .. v0 + nvals - 1. */
+/* scal[slot + v - v0] = op over the groups' partials v0 .. v0 + nvals - 1:
+ * one work-group folds them, after dv->fold_groups groups have folded
+ * their shares into dv->folds when there are many (a partial per node). */
 fb_status fb_nsd_reduce(struct fb_ns_device *dv, int v0, int nvals, int op, int slot)
 {
-    const fb_arg a[] = {INT(dv->stride), INT(dv->stride), INT(v0),   INT(nvals),
-                        INT(op),         BUF(partial),    BUF(scal), INT(slot)};
-    fb_launch l = fb_launch_1d((size_t)dv->wg, (size_t)dv->wg);
-    return fb_target_launch(dv->t, dv->k[FB_NS_REDUCE], &l, a, NARGS(a), NULL);
+    fb_status status = FB_OK;
+    const int two = dv->fold_groups > 1;
+    const int ngroups = two ? dv->fold_groups : dv->stride, first = two ? 0 : v0;
+    const int runs = fb_target_info(dv->t)->host_cpu; /* ns.cl: streamed runs per item on a CPU device */
+    const fb_arg shares[] = {INT(dv->stride), INT(dv->stride), INT(v0),    INT(nvals),
+                             INT(op),         BUF(partial),    BUF(folds), INT(runs)};
+    const fb_arg a[] = {INT(ngroups), INT(ngroups), INT(first),
+                        INT(nvals),   INT(op),      fb_arg_buffer(two ? dv->folds : dv->partial),
+                        BUF(scal),    INT(slot)};
+    fb_launch many = fb_launch_1d((size_t)dv->fold_groups * dv->wg, (size_t)dv->wg);
+    fb_launch one = fb_launch_1d((size_t)dv->wg, (size_t)dv->wg);
+    if (two) FB_CHECK(timed_launch(dv, FB_NS_REDUCE_GROUPS, &many, shares, NARGS(shares)));
+    FB_CHECK(timed_launch(dv, FB_NS_REDUCE, &one, a, NARGS(a)));
+fail:
+    return status;
 }
 
 fb_status fb_nsd_read_scalars(struct fb_ns_device *dv)
 {
-    return fb_target_copy_out(dv->t, dv->scal_host, dv->scal, sizeof dv->scal_host);
+    const double start = dv->time_kernels ? fb_now() : 0;
+    fb_status status = fb_target_copy_out(dv->t, dv->scal_host, dv->scal, sizeof dv->scal_host);
+    dv->reads_s += dv->time_kernels ? fb_now() - start : 0;
+    dv->reads += dv->time_kernels;
+    return status;
 }
 
 /* The whole array: the read before it made every slot current, and no

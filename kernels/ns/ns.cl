@@ -9,7 +9,8 @@
  * partial[v * stride + k] (GROUP_REDUCE 0: one per work-item, no barrier;
  * 1: one per work-group, folded by a tree in local memory first);
  * ns_reduce then folds them, in a fixed order, into scal[slot + v] on the
- * device. The CG reads its alpha and beta from scal inside its kernels, so
+ * device, after ns_reduce_groups has folded each group's share of them
+ * when they are many (harness/solver/ns_launch.c, fb_nsd_reduce). The CG reads its alpha and beta from scal inside its kernels, so
  * the host reads back one scalar per iteration (the residual, for the
  * stopping test), no more.
  *
@@ -128,6 +129,37 @@ __kernel void NS_BOUNDS ns_reduce(const int ngroups, const int stride, const int
         red[lid] = acc;
         NS_GROUP_REDUCE(red, lid, op);
         if (lid == 0) scal[slot + v - v0] = red[0];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
+/* The first of two folds when the partials are many (one per node):
+ * group g folds its contiguous share of partial[v * stride + 0 ..
+ * ngroups) into out[(v - v0) * groups + g], then the tree; ns_reduce
+ * folds the groups' values. Within the share, on a GPU (runs = 0) adjacent
+ * items read adjacent partials (coalesced); on a CPU device (runs = 1),
+ * which runs a group's items one after another, each item folds a run of
+ * its own (streamed: 0.55 ms against 0.85 ms strided on PoCL). One
+ * work-group folding a partial per node ran on one core of PoCL: 2.2 ms of
+ * a 5.7 ms CG iteration at cavity level 2 (docs/solver.md, "Where a PoCL
+ * step goes"). A fixed order either way: a sum is the same at every run. */
+__kernel void NS_BOUNDS ns_reduce_groups(const int ngroups, const int stride, const int v0, const int nvals,
+                                         const int op, __global const REAL *restrict partial,
+                                         __global REAL *restrict out, const int runs)
+{
+    __local REAL red[WG_SIZE];
+    const int lid = (int)get_local_id(0), g = (int)get_group_id(0), groups = (int)get_num_groups(0);
+    const int share = (ngroups + groups - 1) / groups, begin = g * share;
+    const int end = begin + share < ngroups ? begin + share : ngroups;
+    const int run = runs ? (end - begin + WG_SIZE - 1) / WG_SIZE : 1, step = runs ? 1 : WG_SIZE;
+    const int first = begin + (runs ? lid * run : lid);
+    const int last = runs ? (first + run < end ? first + run : end) : end;
+    for (int v = v0; v < v0 + nvals; ++v) {
+        REAL acc = ns_identity(op);
+        for (int k = first; k < last; k += step) acc = ns_combine(op, acc, partial[v * stride + k]);
+        red[lid] = acc;
+        NS_GROUP_REDUCE(red, lid, op);
+        if (lid == 0) out[(v - v0) * groups + g] = red[0];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }

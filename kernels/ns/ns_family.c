@@ -35,6 +35,7 @@ const char *const fb_ns_kernel_names[FB_NS_NKERNELS] = {
     [FB_NS_CORRECT] = "ns_correct",
     [FB_NS_HALO_PACK] = "ns_halo_pack",
     [FB_NS_HALO_UNPACK] = "ns_halo_unpack",
+    [FB_NS_REDUCE_GROUPS] = "ns_reduce_groups",
 };
 
 // clang-format off

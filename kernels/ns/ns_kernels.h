@@ -37,6 +37,7 @@ typedef enum fb_ns_kernel_id {
     FB_NS_CORRECT,
     FB_NS_HALO_PACK, /* several ranks only: a device array's halo exchange, packed and unpacked on the device */
     FB_NS_HALO_UNPACK,
+    FB_NS_REDUCE_GROUPS, /* many partials: folded by several groups first, then by ns_reduce */
     FB_NS_NKERNELS
 } fb_ns_kernel_id;
 

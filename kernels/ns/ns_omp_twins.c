@@ -89,6 +89,20 @@ static void ns_reduce_omp(const fb_host_arg *a, const fb_launch *launch, const f
         scal[slot + v - v0] = combine(op, identity(op), partial[(long)v * stride]);
 }
 
+/* ns_reduce_groups(ngroups, stride, v0, nvals, op, partial, out, runs): each
+ * value is whole at partial[v * stride] already; the first group's slot
+ * of out takes it, the one ns_reduce then reads. */
+static void ns_reduce_groups_omp(const fb_host_arg *a, const fb_launch *launch, const fb_host_defines *defs)
+{
+    (void)defs;
+    const int stride = a[1].i32, v0 = a[2].i32, nvals = a[3].i32;
+    const long groups = (long)(launch->global[0] / launch->local[0]);
+    const double *partial = a[5].ptr;
+    double *out = a[6].ptr;
+    for (int v = v0; v < v0 + nvals; ++v)
+        out[(v - v0) * groups] = partial[(long)v * stride];
+}
+
 /* ns_rate(n, u, h, fixed, nu, partial, stride) */
 static void ns_rate_omp(const fb_host_arg *a, const fb_launch *launch, const fb_host_defines *defs)
 {
@@ -556,6 +570,7 @@ const fb_host_kernel fb_ns_host_kernels[] = {
     {"ns_correct", "double", 10, ns_correct_omp},
     {"ns_halo_pack", "double", 5, ns_halo_pack_omp},
     {"ns_halo_unpack", "double", 5, ns_halo_unpack_omp},
+    {"ns_reduce_groups", "double", 8, ns_reduce_groups_omp},
     {NULL, NULL, 0, NULL},
 };
 // clang-format on

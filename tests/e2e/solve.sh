@@ -29,6 +29,16 @@ jq -e '(.stats.quality | IN("stable", "unstable", "contended"))
        and .environment.window_s > 0 and (has("speedup") | not)' "$dir/record.json" > /dev/null ||
   { echo "FAIL: record lacks the verdict or the environment"; jq -c '.stats, .environment' "$dir/record.json"; exit 1; }
 grep -q "step 2 (pressure, CG)" "$dir/table.txt" || { echo "FAIL: no per-step table on stderr"; exit 1; }
+# --kernel-times: every kernel of the step timed; the CG's product and
+# update called once per iteration, the table by total time
+"$bin" solve cavity --level 0 --steps 2 --no-stream --kernel-times --json > "$dir/times.json" 2> "$dir/times.txt" ||
+  { echo "FAIL: --kernel-times: $(tail -3 "$dir/times.txt")"; exit 1; }
+jq -e '.kernel_times as $t | .cg.its_total as $its | $t.ns_cg1_matvec.calls >= $its
+       and $t.ns_cg1_update.calls >= $its - 2 and $t.ns_rk_stage.calls == 8 and $t.ns_cg1_matvec.total_s > 0
+       and $t.scalar_reads.calls >= $its and ([$t[].total_s] | add) > 0' "$dir/times.json" > /dev/null ||
+  { echo "FAIL: kernel_times"; jq -c '.kernel_times, .cg' "$dir/times.json"; exit 1; }
+grep -Eq '^  ns_cg1_matvec +[0-9]+ ' "$dir/times.txt" && grep -q '^kernel times' "$dir/times.txt" ||
+  { echo "FAIL: no kernel times table"; cat "$dir/times.txt"; exit 1; }
 # the byte model grows with CG iterations: bytes = fixed + its_mean * per-iteration part > 0
 # results file: a header then the record; the readers accept it
 [ "$(jq -s 'length' "$dir/r.jsonl")" -eq 2 ] || { echo "FAIL: results file should hold 2 records"; exit 1; }
