@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "quality.h"
+#include "../core/stats.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -107,25 +108,45 @@ static void count(fb_compare_summary *s, fb_verdict v, int unsettled)
     }
 }
 
-/* A usable record of NEW against its baseline b[0..n). */
-static void judge_usable(const fb_record *r, const double *b, int n, const fb_compare_options *opt, double *scratch,
-                         judged *j, fb_compare_summary *s)
+/* NEW's time of a configuration: with `sweep --repeat R` NEW holds R
+ * records of it (its rounds), and the median of their usable records'
+ * medians is judged, as a commit's point in the history is the median of
+ * its runs'; else the one record's. *rounds = the records pooled. */
+static double pooled_median(const fb_results_set *next, const fb_record *r, int *rounds)
 {
-    char tn[32], tb[32];
+    int first, n = fb_results_find_all(next, r->key, &first), k = 0;
+    double *v = malloc((size_t)(n + 1) * sizeof *v), now = fb_record_median(r);
+    for (int i = 0; v && i < n; ++i) {
+        const fb_record *round = &next->records[next->by_key[first + i]];
+        if (fb_record_usable(round)) v[k++] = fb_record_median(round);
+    }
+    if (k > 1) now = fb_median(v, (size_t)k);
+    *rounds = k > 1 ? k : 1;
+    free(v);
+    return now;
+}
+
+/* A usable record of NEW (now: its time, pooled over `rounds` rounds)
+ * against its baseline b[0..n). */
+static void judge_usable(const fb_record *r, double now, int rounds, const double *b, int n,
+                         const fb_compare_options *opt, double *scratch, judged *j, fb_compare_summary *s)
+{
+    char tn[32], tb[32], pooled[40] = "";
     const char *why = "";
-    double centre, spread, now = fb_record_median(r);
+    double centre, spread;
     baseline_scale(b, n, scratch, &centre, &spread);
     double z = (log(now) - centre) / spread, change = now / exp(centre) - 1;
     fb_quality q = fb_json_quality(r->json, &why);
     j->verdict = verdict_of(z, change, opt->threshold);
     int unsettled = fb_quality_flagged(q) && (j->verdict == FB_SLOWER || j->verdict == FB_FASTER);
     fb_compare_format_time(now, tn, sizeof tn);
+    if (rounds > 1) snprintf(pooled, sizeof pooled, " (of %d rounds)", rounds);
     fb_compare_format_time(exp(centre), tb, sizeof tb);
     snprintf(
         j->jc.message, sizeof j->jc.message,
-        "%s: median %s vs %s, the median of the last %d stable runs (%+.1f%%, robust z %.1f, threshold %.3g%%)%s%s",
-        unsettled ? "INCONCLUSIVE" : fb_verdict_name(j->verdict), tn, tb, n, 100 * change, z, 100 * opt->threshold,
-        unsettled ? "; NEW was " : "", unsettled ? fb_quality_name(q) : "");
+        "%s: median %s%s vs %s, the median of the last %d stable runs (%+.1f%%, robust z %.1f, threshold %.3g%%)%s%s",
+        unsettled ? "INCONCLUSIVE" : fb_verdict_name(j->verdict), tn, pooled, tb, n, 100 * change, z,
+        100 * opt->threshold, unsettled ? "; NEW was " : "", unsettled ? fb_quality_name(q) : "");
     if (unsettled && why && *why) {
         size_t used = strlen(j->jc.message);
         snprintf(j->jc.message + used, sizeof j->jc.message - used, ": %s", why);
@@ -135,8 +156,8 @@ static void judge_usable(const fb_record *r, const double *b, int n, const fb_co
 }
 
 /* One configuration of NEW: its verdict and message. */
-static fb_status judge_record(fb_history *h, const fb_record *r, const char *exclude, int lookback,
-                              const fb_compare_options *opt, double *b, judged *j, fb_compare_summary *s)
+static fb_status judge_record(fb_history *h, const fb_results_set *next, const fb_record *r, const char *exclude,
+                              int lookback, const fb_compare_options *opt, double *b, judged *j, fb_compare_summary *s)
 {
     fb_status status = FB_OK;
     char machine[1024], why[300];
@@ -158,7 +179,9 @@ static fb_status judge_record(fb_history *h, const fb_record *r, const char *exc
                  FB_HISTORY_MIN_BASELINE);
         count(s, j->verdict, 0);
     } else {
-        judge_usable(r, b, n, opt, b + n, j, s);
+        int rounds;
+        const double now = pooled_median(next, r, &rounds);
+        judge_usable(r, now, rounds, b, n, opt, b + n, j, s);
     }
 fail:
     free(key);
@@ -195,7 +218,7 @@ static fb_status judge_all(fb_history *h, const fb_results_set *next, const char
         memset(j, 0, sizeof *j);
         class_of(r->json, j->jc.classname, sizeof j->jc.classname);
         fb_record_label(r, j->jc.name, sizeof j->jc.name);
-        FB_CHECK(judge_record(h, r, exclude, lookback, opt, b, j, s));
+        FB_CHECK(judge_record(h, next, r, exclude, lookback, opt, b, j, s));
         if (j->verdict != FB_SAME && j->verdict != FB_FASTER) {
             j->jc.type = j->verdict == FB_NEW_ONLY ? "NEW" : fb_verdict_name(j->verdict);
             j->jc.failed = fails_gate(j, opt);

@@ -8,7 +8,8 @@
 #  - adds from four processes at once keep every run;
 #  - a planted 30% step in triad is found at its commit; --fail-on-regression
 #    exits 1 and --junit names it; the other kernels have no change point;
-#  - compare --history: an unchanged NEW passes, a 30% slower one is SLOWER
+#  - compare --history: an unchanged NEW passes, a 30% slower one is SLOWER;
+#    a NEW of three rounds (sweep --repeat 3) is judged by their median
 #    (exit 1); contended slow runs in the history do not move the baseline,
 #    and detect sees them only with --include-flagged;
 #  - plot writes the HTML page (and the figures when gnuplot is there),
@@ -108,6 +109,27 @@ rc=0
 "$bin" compare --history "$db" "$dir/run-slow.jsonl" --junit "$dir/cmp.xml" > "$dir/cmp.txt" || rc=$?
 [ "$rc" = 1 ] && grep -Eq '^SLOWER +stream copy' "$dir/cmp.txt" || { cat "$dir/cmp.txt"; fail "30% slower NEW: exit $rc"; }
 grep -q '<failure type="SLOWER"' "$dir/cmp.xml" || fail "compare --history --junit: no SLOWER failure"
+
+# NEW recorded with --repeat 3: its rounds' medians pooled (median of the
+# three), so one slow last round is not a SLOWER, and three slow rounds are.
+rounds() { # NAME FACTOR1 FACTOR2 FACTOR3: a run of three rounds of copy at those factors
+  local name=$1; shift
+  { jq -c --arg id "run-$name" 'select(.type != "measurement") | .run_id = $id' "$dir/run-new.jsonl"
+    local k=1
+    for f in "$@"; do
+      run "$name-$k" "$f" 1.3
+      jq -c --arg id "run-$name" --argjson k "$k" 'select(.type == "measurement") | .run_id = $id | .round = $k | .rounds = 3' \
+        "$dir/run-$name-$k.jsonl"
+      k=$((k + 1))
+    done; } > "$dir/run-$name.jsonl"
+}
+rounds last-slow 1.0 1.003 1.3
+"$bin" compare --history "$db" "$dir/run-last-slow.jsonl" > "$dir/cmp.txt" || { cat "$dir/cmp.txt"; fail "one slow round of three"; }
+grep -Eq '^SAME +stream copy.*\(of 3 rounds\)' "$dir/cmp.txt" || { cat "$dir/cmp.txt"; fail "rounds not pooled"; }
+rounds all-slow 1.3 1.31 1.3
+rc=0
+"$bin" compare --history "$db" "$dir/run-all-slow.jsonl" > "$dir/cmp.txt" || rc=$?
+[ "$rc" = 1 ] && grep -Eq '^SLOWER +stream copy.*\(of 3 rounds\)' "$dir/cmp.txt" || { cat "$dir/cmp.txt"; fail "three slow rounds: exit $rc"; }
 
 # plot, merge, export.
 "$bin" history plot --db "$db" --out "$dir/plots" --no-figures > /dev/null
