@@ -13,8 +13,11 @@
 #      commits x 200 configurations (200,000 records): the time of adding
 #      the first 500 commits (100,000 records, one `history add` each) and
 #      of `history detect` over all 1000 commits.
-# SEED (default 1) seeds the synthetic noise. Prints the figures; OUT keeps
-# the databases and the detect output.
+# SEED (default 1) seeds the synthetic noise; ROUNDS (default 1) records
+# each commit's configurations that many times, each its own draw, as
+# `sweep --repeat ROUNDS` would (the commit's point is their median);
+# SCALE=0 skips part 2. Prints the figures; OUT keeps the databases and the
+# detect output.
 set -euo pipefail
 bin=$(realpath "$1"); out=$2; noise=${3:-}
 here=$(dirname "$(realpath "$0")")
@@ -28,18 +31,19 @@ add_all() { # add_all DIR DB FIRST LAST: commits FIRST..LAST (0-based) of DIR
   done
 }
 
-echo "== detection: 30 commits, 100 series with a 5% or 10% step at commit 21, 100 without"
+echo "== detection: 30 commits, 100 series with a 5% or 10% step at commit 21, 100 without; ${ROUNDS:-1} round(s) a commit"
 rm -rf "$out/detect" "$out/detect.db"
 if [ -n "$noise" ]; then
-  $synth gen "$out/detect" --commits 30 --step-at 20 --noise "$noise" --seed "${SEED:-1}"
+  $synth gen "$out/detect" --commits 30 --step-at 20 --noise "$noise" --seed "${SEED:-1}" --rounds "${ROUNDS:-1}"
   echo "noise: A/A deviations of $(wc -l < "$noise") configurations from $noise"
 else
-  $synth gen "$out/detect" --commits 30 --step-at 20 --sigma "${SIGMA:-0.01}" --seed "${SEED:-1}"
+  $synth gen "$out/detect" --commits 30 --step-at 20 --sigma "${SIGMA:-0.01}" --seed "${SEED:-1}" --rounds "${ROUNDS:-1}"
   echo "noise: normal, relative sigma ${SIGMA:-0.01}"
 fi
 add_all "$out/detect" "$out/detect.db" 0 29
 "$bin" history detect --db "$out/detect.db" > "$out/detect.txt"
 $synth score "$out/detect.txt" --step-at 20
+[ "${SCALE:-1}" = 0 ] && exit 0
 
 echo "== scale: one results file of 100,000 records"
 rm -rf "$out/big" "$out/big.db"

@@ -3,7 +3,7 @@
 (scripts/history-bench.sh), and the scoring of `flowbench history detect`.
 
   history-synth.py gen OUT_DIR --commits N --step-configs S --flat-configs F
-      [--step-at C] [--steps 0.05,0.10] [--noise FILE | --sigma R] [--seed X]
+      [--step-at C] [--steps 0.05,0.10] [--noise FILE | --sigma R] [--seed X] [--rounds N]
     writes OUT_DIR/commit-NNNN.jsonl, one results file per commit, each with
     S + F configurations: the first S get a step (their time times 1 + step,
     the steps taken in turn) from commit C (0-based) on, the other F none.
@@ -12,7 +12,10 @@
     its relative A/A deviations separated by spaces, as
     scripts/history-replay.sh records them: synthetic series k draws from
     line k modulo their number, so a quiet kernel's noise stays a quiet
-    kernel's), else normal with relative sigma R.
+    kernel's), else normal with relative sigma R. With --rounds N each
+    commit holds N records of each configuration, each its own draw (as
+    `sweep --repeat N` writes them, with "round" and "rounds"): the
+    history's point of a commit is then their median.
   history-synth.py score DETECT_OUTPUT --step-configs S --flat-configs F --step-at C
     reads `history detect` output and prints the detection rate of the
     step configurations (a change point within one commit of C) and the
@@ -34,13 +37,14 @@ def header(run_id):
             "devices": [{"backend": "openmp", "id": "openmp:0", "name": "Synthetic CPU"}]}
 
 
-def record(run_id, k, median, rng):
+def record(run_id, k, median, rng, rnd=None):
     # five samples about the median, 0.5% apart: the run's own spread
     samples = sorted(median * (1 + 0.005 * rng.uniform(-1, 1)) for _ in range(4)) + [median]
     return {"type": "measurement", "schema": 1, "run_id": run_id, "benchmark": "synthetic",
             "kernel": "k%03d" % k, "backend": "openmp", "device": "openmp:0", "device_name": "Synthetic CPU",
             "precision": "double", "params": {"n": 1000}, "status": "ok", "bytes": 8e6,
-            "stats": {"samples_s": samples, "n": len(samples), "median_s": median}}
+            "stats": {"samples_s": samples, "n": len(samples), "median_s": median}} | (
+                {"round": rnd[0], "rounds": rnd[1]} if rnd and rnd[1] > 1 else {})
 
 
 def gen(a):
@@ -59,10 +63,12 @@ def gen(a):
         run_id = "synthetic-%04d" % c
         with open(os.path.join(a.out, "commit-%04d.jsonl" % c), "w") as f:
             f.write(json.dumps(header(run_id)) + "\n")
-            for k in range(nconf):
-                dev = rng.choice(noise[k % len(noise)]) if noise else rng.gauss(0, a.sigma)
-                step = steps[k % len(steps)] if k < a.step_configs and c >= a.step_at else 0
-                f.write(json.dumps(record(run_id, k, base[k] * (1 + step) * (1 + dev), rng)) + "\n")
+            for r in range(1, a.rounds + 1):
+                for k in range(nconf):
+                    dev = rng.choice(noise[k % len(noise)]) if noise else rng.gauss(0, a.sigma)
+                    step = steps[k % len(steps)] if k < a.step_configs and c >= a.step_at else 0
+                    rec = record(run_id, k, base[k] * (1 + step) * (1 + dev), rng, (r, a.rounds))
+                    f.write(json.dumps(rec) + "\n")
 
 
 def score(a):
@@ -107,6 +113,7 @@ def main():
     g.add_argument("--noise")
     g.add_argument("--sigma", type=float, default=0.01)
     g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--rounds", type=int, default=1)
     s = sub.add_parser("score")
     s.add_argument("output")
     s.add_argument("--step-configs", type=int, default=100)
