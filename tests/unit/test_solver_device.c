@@ -340,6 +340,53 @@ static void test_halo_pack_unpack(void **state)
         fb_target_release(test_target, all[i]);
 }
 
+/* A reduction's two folds (fb_nsd_reduce) as a GPU and as a CPU device
+ * run them: ns_reduce_groups with adjacent items reading adjacent
+ * partials (runs = 0) and with a streamed run per item (runs = 1), over 7
+ * groups of shares that do not divide the partials, then ns_reduce over
+ * the groups' values: the sums, maxima and minima of three values, exact
+ * (integers). The openmp twins keep each value whole in its first partial
+ * (ns_omp_twins.c), so this is for device backends. */
+static void test_reduce_two_folds(void **state)
+{
+    (void)state;
+    enum { N = 10007, NVALS = 3, GROUPS = 7, OPS = 3 };
+    if (!strcmp(fb_target_info(test_target)->backend, "openmp")) skip();
+    static double partial[NVALS * N];
+    double want[OPS][NVALS];
+    for (int v = 0; v < NVALS; ++v) {
+        want[0][v] = 0, want[1][v] = -1e300, want[2][v] = 1e300;
+        for (int i = 0; i < N; ++i) {
+            const double x = (double)((i * (v + 3)) % 1000) - 400;
+            partial[v * N + i] = x;
+            want[0][v] += x, want[1][v] = fmax(want[1][v], x), want[2][v] = fmin(want[2][v], x);
+        }
+    }
+    fb_buffer *dp, *dfolds, *dscal;
+    assert_int_equal(fb_target_alloc(test_target, sizeof partial, &dp), FB_OK);
+    assert_int_equal(fb_target_alloc(test_target, sizeof(double) * NVALS * GROUPS, &dfolds), FB_OK);
+    assert_int_equal(fb_target_alloc(test_target, sizeof(double) * NVALS, &dscal), FB_OK);
+    assert_int_equal(fb_target_copy_in(test_target, dp, partial, sizeof partial), FB_OK);
+    const fb_launch many = fb_launch_1d(GROUPS * 128, 128), one = fb_launch_1d(128, 128);
+    for (int runs = 0; runs <= 1; ++runs)
+        for (int op = 0; op < OPS; ++op) { /* ns.cl: sum, max, min */
+            double got[NVALS] = {0};
+            const fb_arg first[] = {fb_arg_i32(N),  fb_arg_i32(N),     fb_arg_i32(0),         fb_arg_i32(NVALS),
+                                    fb_arg_i32(op), fb_arg_buffer(dp), fb_arg_buffer(dfolds), fb_arg_i32(runs)};
+            const fb_arg second[] = {fb_arg_i32(GROUPS), fb_arg_i32(GROUPS),    fb_arg_i32(0),        fb_arg_i32(NVALS),
+                                     fb_arg_i32(op),     fb_arg_buffer(dfolds), fb_arg_buffer(dscal), fb_arg_i32(0)};
+            assert_int_equal(fb_target_launch(test_target, build_ns("ns_reduce_groups"), &many, first, 8, NULL), FB_OK);
+            assert_int_equal(fb_target_launch(test_target, build_ns("ns_reduce"), &one, second, 8, NULL), FB_OK);
+            assert_int_equal(fb_target_copy_out(test_target, got, dscal, sizeof got), FB_OK);
+            for (int v = 0; v < NVALS; ++v)
+                if (got[v] != want[op][v])
+                    fail_msg("runs %d op %d value %d: %g, want %g", runs, op, v, got[v], want[op][v]);
+        }
+    fb_target_release(test_target, dp);
+    fb_target_release(test_target, dfolds);
+    fb_target_release(test_target, dscal);
+}
+
 /* Host only: without a backend, the download is a no-op that takes no
  * time, and a step is refused (every step runs on a backend). */
 static void test_download_without_device(void **state)
@@ -378,6 +425,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_cavity_level0_spmv_multirow_rcm),
         cmocka_unit_test(test_spmv_point_and_record),
         cmocka_unit_test(test_halo_pack_unpack),
+        cmocka_unit_test(test_reduce_two_folds),
     };
     const struct CMUnitTest host[] = {cmocka_unit_test(test_download_without_device)};
     int failed = cmocka_run_group_tests(device, NULL, NULL);
