@@ -12,11 +12,9 @@
  *   CG's product by the SpMV family (CG_SPMV: csr-vector; csr-multirow on a
  *   renumbered device), and that choice's launch count, SpMV point checks
  *   and pressure matrix record;
- * - the halo's pack and unpack kernels, which only several ranks launch.
- * On openmp the device path runs the kernels' OpenMP twins
- * (kernels/ns/ns_omp_twins.c), checked against the baseline's own loops by
- * the same comparisons; that instance also checks the host-only download.
- *   and pressure matrix record.
+ * - the halo's pack and unpack kernels, which only several ranks launch;
+ * - a reduction's two folds both ways (a GPU's coalesced reads, a CPU
+ *   device's streamed runs), exact, on a device backend.
  * The baseline is the same driver on openmp at fb_ns_openmp_point, the
  * kernels' OpenMP twins (kernels/ns/ns_omp_twins.c); on openmp each
  * variant runs on the twins against it, and that instance also checks a
