@@ -197,8 +197,19 @@ phase_2() {
     step "solve-cavity-l$level" --to "solve-cavity-l$level.txt" "$bin" solve cavity --level "$level" --compare --quiet \
       --out "$res"
   done
+  kernel_times
   ahmed=$(ahmed_mesh) || { echo "no Ahmed mesh (results/ahmed.msh) or tiny inputs: Ahmed not run" >>"$log"; return 0; }
   step solve-ahmed --to solve-ahmed.txt "$bin" solve ahmed --mesh "$ahmed" --steps 50 --compare --quiet --out "$res"
+}
+
+# Where the device's step goes, kernel by kernel (solve --kernel-times:
+# every launch waited for), on level 2 (tiny: the tiny cavity); its own
+# records file, so the tables' solve records stay the --compare runs.
+kernel_times() {
+  local size=(cavity --level 2 --steps 5)
+  [ $tiny = 1 ] && size=("${tiny_cavity[@]}")
+  step kernel-times --to kernel-times.txt "$bin" solve "${size[@]}" --backend "$dev" --no-stream --quiet \
+    --kernel-times --out "$dir/kernel-times.jsonl"
 }
 
 # The Ahmed mesh (scripts/mesh-ahmed.sh): results/ahmed.msh, else the one
