@@ -203,7 +203,7 @@ static fb_status read_plan(const fb_parsed *args, solve_opts *o)
     FB_CHECK(check_modes(args, o, nparams));
     if (o->tune) FB_CHECK(fb_cache_check(o->cache)); /* stored into after the sweep: refused before it */
     FB_CHECK(fb_cli_param_space(args, fb_ns_axes, FB_NS_NAXES, o->tune && !nparams, o->sweep, "the solver", LIST_HINT,
-                                &o->space, NULL));
+                                &o->space));
     o->point = o->space.start;
     if (o->sweep) FB_CHECK(check_sweep(args, o, nparams));
     if (o->sweep) o->quiet = 1; /* the sweep prints a line per point instead */

@@ -211,8 +211,8 @@ static fb_status read_solver_problem(const fb_parsed *args, tune_cli *c)
     fb_ns_problem_spec(c->solver_spec, sizeof c->solver_spec, fb_cli_value(args, "case"), level, cube, steps,
                        fb_cli_value(args, "mesh"));
     c->problem = c->solver_spec;
-    FB_CHECK(fb_cli_param_space(args, fb_ns_axes, FB_NS_NAXES, 1, 1, "the solver", "flowbench solve --list", &c->space,
-                                NULL));
+    FB_CHECK(
+        fb_cli_param_space(args, fb_ns_axes, FB_NS_NAXES, 1, 1, "the solver", "flowbench solve --list", &c->space));
     c->rq.space = &c->space;
     c->rq.hang_limit_s = 3600.0;
 fail:

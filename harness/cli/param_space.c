@@ -62,7 +62,7 @@ static void finish_axis(const fb_param_axis *axis, int named, int whole, fb_sear
 }
 
 fb_status fb_cli_param_space(const fb_parsed *args, const fb_param_axis *axes, int naxes, int whole, int declared,
-                             const char *owner, const char *hint, fb_search_space *space, int *given)
+                             const char *owner, const char *hint, fb_search_space *space)
 {
     fb_status status = FB_OK;
     const char *const *params;
@@ -73,7 +73,6 @@ fb_status fb_cli_param_space(const fb_parsed *args, const fb_param_axis *axes, i
         FB_CHECK(read_list(params[i], axes, naxes, declared, owner, hint, space, named));
     for (int a = 0; a < naxes; ++a)
         finish_axis(&axes[a], named[a], whole, space, a);
-    if (given) *given = nparams;
 fail:
     return status;
 }

@@ -13,10 +13,10 @@
  * declared value (whole = 1) or only its default (whole = 0). Values
  * ascending, as search.h's neighbourhoods want; the space starts at the
  * default where the lists hold it, else at each list's smallest value.
- * *given (may be NULL) = how many --param were given. FB_ERR_USAGE, one
+ * FB_ERR_USAGE, one
  * line naming the axis or value, `owner` ("the solver") and `hint`
  * (where the axes are listed). */
 fb_status fb_cli_param_space(const fb_parsed *args, const fb_param_axis *axes, int naxes, int whole, int declared,
-                             const char *owner, const char *hint, fb_search_space *space, int *given);
+                             const char *owner, const char *hint, fb_search_space *space);
 
 #endif
