@@ -46,4 +46,10 @@ const fb_param_axis *fb_family_axis_with_role(const fb_family *f, int k, fb_axis
     return NULL;
 }
 
+double fb_family_hang_limit_s(const fb_family *f, double timeout_s, double budget_s)
+{
+    const double rule = timeout_s > 0 ? 2.0 * timeout_s + 10.0 : 60.0 + 4.0 * budget_s;
+    return f->run_seconds > rule ? f->run_seconds : rule;
+}
+
 int fb_family_sweepable(const fb_family *f) { return f->run != NULL; }

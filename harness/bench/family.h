@@ -98,7 +98,17 @@ typedef struct fb_family {
      * (build log's first line, launch error). FB_ERR_INTERRUPTED passes
      * through. */
     fb_status (*run)(fb_target *t, void *problem, const fb_family_run *run, json_t **record);
+    /* Optional: how long one run may take before a guarded sweep or tune
+     * calls it hung, when that is longer than the measurement's own rule
+     * (a minute and four budgets): the solver's run is a whole time loop,
+     * whatever the budget. 0: the rule alone. */
+    double run_seconds;
 } fb_family;
+
+/* How long a guarded run of family f may take before it is called hung:
+ * the measurement's rule (timeout_s > 0: twice it and 10 s; else a minute
+ * and four budgets), or f's run_seconds when longer. */
+double fb_family_hang_limit_s(const fb_family *f, double timeout_s, double budget_s);
 
 /* "NAME=V NAME=V" of a point of kernel k ("" for a kernel without parameters). */
 void fb_family_point_text(const fb_family_kernel *k, const fb_param_point *p, char *buf, size_t len);

@@ -198,8 +198,7 @@ fail:
 
 /* The solver's problem: the case (--case, --level, --cube, --steps,
  * --mesh) as the ns family's spec, and the points --param leaves (every
- * declared value of an axis it does not name). A point is a whole run:
- * the guard calls it hung after an hour, not a kernel's minute. */
+ * declared value of an axis it does not name). */
 static fb_status read_solver_problem(const fb_parsed *args, tune_cli *c)
 {
     fb_status status = FB_OK;
@@ -214,7 +213,6 @@ static fb_status read_solver_problem(const fb_parsed *args, tune_cli *c)
     FB_CHECK(
         fb_cli_param_space(args, fb_ns_axes, FB_NS_NAXES, 1, 1, "the solver", "flowbench solve --list", &c->space));
     c->rq.space = &c->space;
-    c->rq.hang_limit_s = 3600.0;
 fail:
     return status;
 }

@@ -331,5 +331,6 @@ void fb_ns_family_attach(void)
     ns.signature = signature;
     ns.check = check;
     ns.run = run;
+    ns.run_seconds = 3600.0; /* a whole run of a case: an hour before a guard calls it hung */
     fb_family_replace(&ns);
 }

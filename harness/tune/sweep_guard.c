@@ -21,11 +21,11 @@
 /* A configuration that ends its samples checks timeout_s itself; one that
  * never returns is killed at twice that plus room for compiling. Without
  * timeout_s: a minute for compiling and the data, and the measurement's
- * budget four times over. */
+ * budget four times over; a family whose run is longer by nature (the
+ * solver's) says so (fb_family.run_seconds). */
 double sweep_hang_limit_s(const fb_suite_case *cs)
 {
-    if (cs->measure.timeout_s > 0) return 2.0 * cs->measure.timeout_s + 10.0;
-    return 60.0 + 4.0 * cs->measure.measure.budget_s;
+    return fb_family_hang_limit_s(cs->family, cs->measure.timeout_s, cs->measure.measure.budget_s);
 }
 
 void sweep_guard_begin(const sweep *w, const sweep_config *cfg)

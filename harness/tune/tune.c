@@ -125,7 +125,7 @@ static void guard_point(const fb_tune_request *rq, int kernel, const fb_param_po
     fb_family_point_text(k, p, params, sizeof params);
     snprintf(work, sizeof work, "kernel %s%s%s at %s (tune on %s)", k->name, k->user ? " of " : "",
              k->user ? k->user->path : "", params, fb_target_info(rq->t)->id);
-    fb_guard_begin(work, rq->hang_limit_s > 0 ? rq->hang_limit_s : 60.0 + 4.0 * rq->measure.budget_s, NULL);
+    fb_guard_begin(work, fb_family_hang_limit_s(rq->family, 0, rq->measure.budget_s), NULL);
 }
 
 static fb_status measure_point(const fb_tune_request *rq, int kernel, const fb_param_point *p, double abandon_s,

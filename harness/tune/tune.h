@@ -26,8 +26,7 @@ typedef struct fb_tune_request {
     FILE *progress;               /* one line per evaluation (NULL: quiet) */
     const json_t *start;          /* where the search started and why: every record's search.start (NULL: unsaid) */
     const fb_search_space
-        *space;          /* the points searched (a kernel's axes narrowed); NULL: the kernel's declared space */
-    double hang_limit_s; /* guarded: a point running longer is hung (0: 60 s + 4 x the measurement budget) */
+        *space; /* the points searched (a kernel's axes narrowed); NULL: the kernel's declared space */
 } fb_tune_request;
 
 typedef struct fb_tune_outcome {
