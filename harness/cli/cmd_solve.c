@@ -723,9 +723,10 @@ const fb_command fb_cmd_solve = {
                    "each, then print the paper's tables: total time and speedup over openmp, and the\n"
                    "per-step split with shares and GB/s against each device's triad.\n"
                    "On one device backend, --param NAME=V1,V2,... sweeps the cross product of the\n"
-                   "lists (a run and a record per point; default point first) and prints them by\n"
-                   "time per step with u and p against the first point's; a point off by more\n"
-                   "than the device tests' tolerances is marked wrong. --tune does the same (axes\n"
+                   "lists through tune's search (a run and an \"ns\" record per point) and prints\n"
+                   "them by time per step; each point's u and p are checked against the OpenMP\n"
+                   "baseline's after the same steps (the device tests' tolerances): a point off is\n"
+                   "wrong-result, never the best. --tune does the same (axes\n"
                    "not named stay at their defaults; with no --param at all, every point, refused\n"
                    "above 200) and stores the fastest correct point in the tuning cache under\n"
                    "(device, \"ns\", double, mesh signature); --tuned runs with the cached point\n"
@@ -739,7 +740,8 @@ const fb_command fb_cmd_solve = {
                    "the device local rank modulo their count (a GPU per rank), opencl:P.D or cuda:K\n"
                    "that device for every rank; the fields are gathered on rank 0, which prints and\n"
                    "records. CG_VARIANT=2, CG_SPMV, sweeps, --tune, --tuned and --peer run on one rank.\n"
-                   "docs/solver.md has the details.",
+                   "--kernel-times prints where one run's step goes, kernel by kernel (each launch\n"
+                   "waited for). docs/solver.md has the details.",
     .options = options,
     .min_positional = 0, /* --list needs no CASE; read_opts asks for it otherwise */
     .max_positional = 1,
