@@ -392,15 +392,19 @@ static int longest_first(const void *a, const void *b)
  * steps' time. */
 static void print_kernel_times(FILE *f, const json_t *times, const fb_solve_log *log)
 {
-    kernel_time rows[FB_NS_NKERNELS + 1];
+    kernel_time *rows = malloc((json_object_size(times) + 1) * sizeof *rows);
     int n = 0;
     double steps_s = 0;
     const char *name;
     const json_t *t;
+    if (!rows) return; /* the record holds the times */
     for (int k = 0; k < log->n; ++k)
         steps_s += log->steps[k].t_step1 + log->steps[k].t_step2 + log->steps[k].t_step3;
-    json_object_foreach((json_t *)times, name, t) if (n <= FB_NS_NKERNELS) rows[n++] = (kernel_time){
-        name, (long)json_integer_value(json_object_get(t, "calls")), json_number_value(json_object_get(t, "total_s"))};
+    json_object_foreach((json_t *)times, name, t)
+    {
+        const double total = json_number_value(json_object_get(t, "total_s"));
+        rows[n++] = (kernel_time){name, (long)json_integer_value(json_object_get(t, "calls")), total};
+    }
     qsort(rows, (size_t)n, sizeof *rows, longest_first);
     fprintf(f, "\nkernel times (each launch waited for), %d steps, %.1f ms of steps:\n", log->n, steps_s * 1e3);
     fprintf(f, "  %-20s %8s %12s %10s %7s\n", "kernel", "calls", "total ms", "mean us", "share");
@@ -408,6 +412,7 @@ static void print_kernel_times(FILE *f, const json_t *times, const fb_solve_log 
         fprintf(f, "  %-20s %8ld %12.2f %10.1f %6.1f%%\n", rows[i].name, rows[i].calls, rows[i].total_s * 1e3,
                 rows[i].calls ? rows[i].total_s / rows[i].calls * 1e6 : 0.0,
                 steps_s > 0 ? 100.0 * rows[i].total_s / steps_s : 0.0);
+    free(rows);
 }
 
 /* Runs the case on s->t, prints its table and leaves its record, with

@@ -314,9 +314,10 @@ json_t *fb_ns_device_kernel_times(const fb_ns *ns)
     const struct fb_ns_device *dv = ns->dev;
     if (!dv || !dv->time_kernels) return NULL;
     json_t *out = json_object();
-    for (int k = 0; k < FB_NS_NKERNELS; ++k)
+    for (int k = 0; k < FB_NSD_TIME_SLOTS; ++k)
         if (dv->kernel_calls[k])
-            json_object_set_new(out, fb_ns_kernel_names[k], time_json(dv->kernel_calls[k], dv->kernel_s[k]));
+            json_object_set_new(out, k == FB_NSD_SPMV_SLOT ? dv->spmv->name : fb_ns_kernel_names[k],
+                                time_json(dv->kernel_calls[k], dv->kernel_s[k]));
     json_object_set_new(out, "scalar_reads", time_json(dv->reads, dv->reads_s));
     return out;
 }

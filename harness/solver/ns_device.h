@@ -52,8 +52,9 @@ fb_status fb_ns_device_check_point(const fb_device_info *info, const fb_param_po
 void fb_ns_device_time_kernels(fb_ns *ns);
 
 /* The totals (new reference): {"ns_cg1_matvec": {"calls", "total_s"},
- * ..., "scalar_reads": {"calls", "total_s"}} for what ran; NULL when ns
- * was not timed. */
+ * ..., the CG's SpMV kernel under its name ("csr-vector") with CG_SPMV,
+ * "scalar_reads": {"calls", "total_s"}} for what ran; NULL when ns was
+ * not timed. */
 json_t *fb_ns_device_kernel_times(const fb_ns *ns);
 
 /* ---- on several ranks (ns->dist, ns_dist.h) ----

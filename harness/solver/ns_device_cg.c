@@ -62,7 +62,7 @@ static fb_status spmv_product(struct fb_ns_device *dv, fb_kernel *k, fb_buffer *
 {
     const fb_arg a[] = {INT(dv->spmv_shape.nrows), BUF(csr_rowptr),  BUF(csr_col),
                         BUF(csr_values),           fb_arg_buffer(x), fb_arg_buffer(y)};
-    return fb_target_launch(dv->t, k, &dv->spmv_launch, a, NARGS(a), NULL);
+    return fb_nsd_launch_at(dv, k, FB_NSD_SPMV_SLOT, &dv->spmv_launch, a, NARGS(a));
 }
 
 /* w = A u and the partials (r, u), (w, u), (r, r) of the single-reduction

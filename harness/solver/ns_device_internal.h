@@ -35,6 +35,11 @@ enum {
 
 enum { OP_SUM, OP_MAX, OP_MIN }; /* NS_SUM, NS_MAX, NS_MIN in ns.cl */
 
+/* The totals --kernel-times keeps: one per ns.cl kernel, then the CG's
+ * SpMV kernel (CG_SPMV != 0). */
+#define FB_NSD_SPMV_SLOT FB_NS_NKERNELS
+#define FB_NSD_TIME_SLOTS (FB_NS_NKERNELS + 1)
+
 struct fb_ns_device {
     fb_target *t;
     int wg;
@@ -76,8 +81,8 @@ struct fb_ns_device {
      * waits for it) and added to its kernel's total, the scalar reads by
      * the clock; off (0) unless asked */
     int time_kernels;
-    double kernel_s[FB_NS_NKERNELS], reads_s;
-    long kernel_calls[FB_NS_NKERNELS], reads;
+    double kernel_s[FB_NSD_TIME_SLOTS], reads_s;
+    long kernel_calls[FB_NSD_TIME_SLOTS], reads;
 };
 
 #define BUF(x) fb_arg_buffer(dv->x)
@@ -92,6 +97,12 @@ struct fb_ns_device {
  * fold after. */
 #define FB_NSD_FOLD_GROUPS 64
 
+/* Every launch goes through here: kernel k (one of dv->k, or the CG's
+ * SpMV kernel) at its geometry, timed into the totals of `slot` (its
+ * fb_ns_kernel_id, or FB_NSD_SPMV_SLOT) when the device times its
+ * kernels (fb_ns_device_time_kernels). */
+fb_status fb_nsd_launch_at(struct fb_ns_device *dv, fb_kernel *k, int slot, const fb_launch *l, const fb_arg *args,
+                           int nargs);
 /* One launch of kernel k over items, one work-item each (none when 0). */
 fb_status fb_nsd_launch(struct fb_ns_device *dv, fb_ns_kernel_id k, size_t items, const fb_arg *args, int nargs);
 /* scal[slot + v - v0] = op over the partials of values v0 .. v0 + nvals - 1

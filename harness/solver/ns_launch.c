@@ -12,26 +12,24 @@
 
 /* ---- launches ---- */
 
-/* One launch over items, one work-item each (none when items is 0). A
- * launch capped at a few groups per compute unit, the items striding over
- * the rest (ns.cl's NS_FOR_EACH allows it), ran 3x slower on PoCL. */
-/* A launch of kernel k, timed into its total when the device times its
- * kernels. */
-static fb_status timed_launch(struct fb_ns_device *dv, fb_ns_kernel_id k, const fb_launch *l, const fb_arg *args,
-                              int nargs)
+fb_status fb_nsd_launch_at(struct fb_ns_device *dv, fb_kernel *k, int slot, const fb_launch *l, const fb_arg *args,
+                           int nargs)
 {
     double s = 0;
-    fb_status status = fb_target_launch(dv->t, dv->k[k], l, args, nargs, dv->time_kernels ? &s : NULL);
-    dv->kernel_s[k] += s;
-    dv->kernel_calls[k] += dv->time_kernels;
+    fb_status status = fb_target_launch(dv->t, k, l, args, nargs, dv->time_kernels ? &s : NULL);
+    dv->kernel_s[slot] += s;
+    dv->kernel_calls[slot] += dv->time_kernels;
     return status;
 }
 
+/* One launch over items, one work-item each (none when items is 0). A
+ * launch capped at a few groups per compute unit, the items striding over
+ * the rest (ns.cl's NS_FOR_EACH allows it), ran 3x slower on PoCL. */
 fb_status fb_nsd_launch(struct fb_ns_device *dv, fb_ns_kernel_id k, size_t items, const fb_arg *args, int nargs)
 {
     if (items == 0) return FB_OK;
     fb_launch l = fb_launch_1d(items, (size_t)dv->wg);
-    return timed_launch(dv, k, &l, args, nargs);
+    return fb_nsd_launch_at(dv, dv->k[k], k, &l, args, nargs);
 }
 
 /* scal[slot + v - v0] = op over the groups' partials v0 .. v0 + nvals - 1:
@@ -50,8 +48,9 @@ fb_status fb_nsd_reduce(struct fb_ns_device *dv, int v0, int nvals, int op, int 
                         BUF(scal),    INT(slot)};
     fb_launch many = fb_launch_1d((size_t)dv->fold_groups * dv->wg, (size_t)dv->wg);
     fb_launch one = fb_launch_1d((size_t)dv->wg, (size_t)dv->wg);
-    if (two) FB_CHECK(timed_launch(dv, FB_NS_REDUCE_GROUPS, &many, shares, NARGS(shares)));
-    FB_CHECK(timed_launch(dv, FB_NS_REDUCE, &one, a, NARGS(a)));
+    if (two)
+        FB_CHECK(fb_nsd_launch_at(dv, dv->k[FB_NS_REDUCE_GROUPS], FB_NS_REDUCE_GROUPS, &many, shares, NARGS(shares)));
+    FB_CHECK(fb_nsd_launch_at(dv, dv->k[FB_NS_REDUCE], FB_NS_REDUCE, &one, a, NARGS(a)));
 fail:
     return status;
 }

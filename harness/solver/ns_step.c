@@ -190,7 +190,7 @@ static fb_status shift_to_reference(fb_ns *ns, double t)
     if (r >= 0) {
         const fb_arg read[] = {BUF(p), INT(fb_ns_order_new(&dv->order, r)), DBL(fb_ns_pressure_at(ns, r, t)), BUF(scal),
                                INT(S_SHIFT)};
-        FB_CHECK(fb_target_launch(dv->t, dv->k[FB_NS_REFERENCE_SHIFT], &one, read, NARGS(read), NULL));
+        FB_CHECK(fb_nsd_launch_at(dv, dv->k[FB_NS_REFERENCE_SHIFT], FB_NS_REFERENCE_SHIFT, &one, read, NARGS(read)));
     }
     if (ns->dist) {
         FB_CHECK(fb_nsd_read_scalars(dv));
