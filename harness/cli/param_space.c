@@ -11,13 +11,6 @@ static int axis_index(const fb_param_axis *axes, int naxes, const char *name)
     return -1;
 }
 
-static int declares(const fb_param_axis *axis, int v)
-{
-    for (int j = 0; j < axis->nvalues; ++j)
-        if (axis->values[j] == v) return 1;
-    return 0;
-}
-
 /* "NAME=V1,V2,..." into the space's list of its axis, under the rule spmv,
  * grid and suites share (fb_cli_param_list). */
 static fb_status read_list(const char *text, const fb_param_axis *axes, int naxes, int declared, const char *owner,
@@ -30,7 +23,7 @@ static fb_status read_list(const char *text, const fb_param_axis *axes, int naxe
     int a = axis_index(axes, naxes, name);
     if (a < 0) FB_FAIL(FB_ERR_USAGE, "--param: %s has no parameter %s (see %s)", owner, name, hint);
     for (int k = 0; k < n; ++k)
-        if (declared && !declares(&axes[a], v[k]))
+        if (declared && !fb_param_axis_has(&axes[a], v[k]))
             FB_FAIL(FB_ERR_USAGE, "--param: %s=%d is not one of the axis's values (see %s)", axes[a].name, v[k], hint);
     named[a] = 1;
     space->nvalues[a] = n;
