@@ -477,13 +477,12 @@ static fb_status open_rank_device(const solve_opts *o, const fb_solve_case *c, s
  * their part and stay silent. */
 static fb_status run_ranks(const fb_parsed *args, const solve_opts *o, fb_solve_case *c)
 {
-    fb_status status = FB_OK, run_status;
+    fb_status status = FB_OK;
     const int root = fb_comm_rank() == 0;
     solve_run s;
     fb_ns_dist d;
     fb_ns whole;
     json_t *mpi = NULL, *meters = NULL;
-    char reason[1024] = "";
     solve_opts mine = *o;
     memset(&s, 0, sizeof s), memset(&d, 0, sizeof d), memset(&whole, 0, sizeof whole);
     mine.quiet = o->quiet || !root;
@@ -499,12 +498,7 @@ static fb_status run_ranks(const fb_parsed *args, const solve_opts *o, fb_solve_
     if (!mine.quiet && !on_device(s.t))
         fprintf(stderr, "solve %s: %d nodes on %d ranks, %d threads each\n", c->name, c->mesh.nnodes, fb_comm_size(),
                 omp_get_max_threads());
-    run_status = fb_case_time_loop(&loop, &s.r.ns, &s.r.log, s.t);
-    if (run_status != FB_OK && run_status != FB_ERR_CHECK && run_status != FB_ERR_INTERRUPTED) {
-        status = run_status;
-        goto fail;
-    }
-    if (run_status != FB_OK) snprintf(reason, sizeof reason, "%s", fb_error_message());
+    FB_CHECK(fb_case_run_steps(&s.r, &loop, s.t));
     /* the ranks' meters as one; a rank that fails here alone ends every rank */
     fb_solve_ranks_own(fb_energy_sum_ranks(&s.r.log.energy, fb_target_energy(s.t), &meters));
     FB_CHECK(fb_ns_device_download(&s.r.ns, on_device(s.t) ? &s.r.log.download_s : NULL));
@@ -513,10 +507,7 @@ static fb_status run_ranks(const fb_parsed *args, const solve_opts *o, fb_solve_
     if (root) {
         FILE *table = o->as_json ? stderr : stdout;
         whole.dev = s.r.ns.dev; /* lent, so the record and the table name the device and its point */
-        FB_CHECK(fb_case_validate(c, &whole, &s.r.validation));
-        const char *verdict = run_status == FB_OK ? "ok" : run_status == FB_ERR_CHECK ? "failed" : "interrupted";
-        s.r.rec = fb_solve_record(c, &whole, &s.r.log, fb_target_info(s.t), s.stream_gbs, s.r.rss_setup, s.r.validation,
-                                  verdict, run_status == FB_OK ? NULL : reason);
+        FB_CHECK(fb_case_run_record(&s.r, c, &whole, s.t, s.stream_gbs));
         json_object_set(s.r.rec, "mpi", mpi);
         if (json_object_get(s.r.rec, "energy")) json_object_set(json_object_get(s.r.rec, "energy"), "meters", meters);
         fb_solve_print_table(table, c, &whole, &s.r.log, fb_target_info(s.t), s.stream_gbs, s.r.rss_setup,
@@ -524,8 +515,8 @@ static fb_status run_ranks(const fb_parsed *args, const solve_opts *o, fb_solve_
         fb_solve_ranks_print(table, mpi);
         FB_CHECK(write_outputs(args, c, &whole, fb_target_info(s.t), s.r.rec));
     }
-    status = run_status;
-    if (status != FB_OK) fb_error_set(status, __FILE__, __LINE__, "%s", reason);
+    status = s.r.ended;
+    if (status != FB_OK) fb_error_set(status, __FILE__, __LINE__, "%s", s.r.reason);
 fail:
     whole.dev = NULL; /* s.r.ns's, freed with it */
     json_decref(mpi);

@@ -59,11 +59,12 @@ static int loop_cpu_threads(const fb_target *t)
 
 static int stop_asked(const fb_case_loop *o) { return o->interrupted ? o->interrupted() : fb_interrupted != 0; }
 
-/* The energy meter (or NULL) brackets the loop: the energy to solution,
- * polled after each step for clocks and throttle reasons; so does the
- * contention window (its polls are rate-limited and fall between steps,
- * outside their times). */
-fb_status fb_case_time_loop(const fb_case_loop *o, fb_ns *ns, fb_solve_log *log, fb_target *t)
+/* The loop: FB_OK, FB_ERR_CHECK (the watch; the message names the step),
+ * FB_ERR_INTERRUPTED or another error. The energy meter (or NULL)
+ * brackets it: the energy to solution, polled after each step for clocks
+ * and throttle reasons; so does the contention window (its polls are
+ * rate-limited and fall between steps, outside their times). */
+static fb_status time_loop(const fb_case_loop *o, fb_ns *ns, fb_solve_log *log, fb_target *t)
 {
     fb_energy_meter *meter = fb_target_energy(t);
     fb_status status = FB_OK;
@@ -95,22 +96,29 @@ fail:
 
 fb_status fb_case_run_steps(fb_case_run *r, const fb_case_loop *o, fb_target *t)
 {
-    r->ended = fb_case_time_loop(o, &r->ns, &r->log, t);
+    r->ended = time_loop(o, &r->ns, &r->log, t);
     if (r->ended != FB_OK && r->ended != FB_ERR_CHECK && r->ended != FB_ERR_INTERRUPTED) return r->ended;
     if (r->ended != FB_OK) snprintf(r->reason, sizeof r->reason, "%s", fb_error_message());
     return FB_OK;
 }
 
+fb_status fb_case_run_record(fb_case_run *r, fb_solve_case *c, const fb_ns *fields, fb_target *t, double stream_gbs)
+{
+    fb_status status = FB_OK;
+    FB_CHECK(fb_case_validate(c, fields, &r->validation));
+    const char *verdict = r->ended == FB_OK ? "ok" : r->ended == FB_ERR_CHECK ? "failed" : "interrupted";
+    r->rec = fb_solve_record(c, fields, &r->log, fb_target_info(t), stream_gbs, r->rss_setup, r->validation, verdict,
+                             r->ended == FB_OK ? NULL : r->reason);
+    if (!r->rec) FB_FAIL(FB_ERR_NOMEM, "out of host memory building the solve record");
+fail:
+    return status;
+}
+
 fb_status fb_case_run_finish(fb_case_run *r, fb_solve_case *c, fb_target *t, double stream_gbs)
 {
     fb_status status = FB_OK;
-    const fb_device_info *d = fb_target_info(t);
-    FB_CHECK(fb_ns_device_download(&r->ns, fb_solve_on_device(d) ? &r->log.download_s : NULL));
-    FB_CHECK(fb_case_validate(c, &r->ns, &r->validation));
-    const char *verdict = r->ended == FB_OK ? "ok" : r->ended == FB_ERR_CHECK ? "failed" : "interrupted";
-    r->rec = fb_solve_record(c, &r->ns, &r->log, d, stream_gbs, r->rss_setup, r->validation, verdict,
-                             r->ended == FB_OK ? NULL : r->reason);
-    if (!r->rec) FB_FAIL(FB_ERR_NOMEM, "out of host memory building the solve record");
+    FB_CHECK(fb_ns_device_download(&r->ns, fb_solve_on_device(fb_target_info(t)) ? &r->log.download_s : NULL));
+    FB_CHECK(fb_case_run_record(r, c, &r->ns, t, stream_gbs));
 fail:
     return status;
 }

@@ -46,14 +46,13 @@ fb_status fb_case_run_open(fb_case_run *r, fb_target *t, const fb_param_point *a
  * host's memory), which ends the run without a record. */
 fb_status fb_case_run_steps(fb_case_run *r, const fb_case_loop *o, fb_target *t);
 
-/* The loop itself, for a state opened otherwise (a rank's part):
- * FB_OK, FB_ERR_CHECK (the watch; the message names the step),
- * FB_ERR_INTERRUPTED or another error. */
-fb_status fb_case_time_loop(const fb_case_loop *o, fb_ns *ns, fb_solve_log *log, fb_target *t);
-
 /* The fields brought back, validated, and r->rec built (status ok, failed
  * or interrupted as the loop ended); stream_gbs < 0 when no triad is known. */
 fb_status fb_case_run_finish(fb_case_run *r, fb_solve_case *c, fb_target *t, double stream_gbs);
+
+/* The validation and r->rec of fields (r's own state, or on several ranks
+ * the whole mesh gathered on rank 0) after r's loop. */
+fb_status fb_case_run_record(fb_case_run *r, fb_solve_case *c, const fb_ns *fields, fb_target *t, double stream_gbs);
 
 void fb_case_run_free(fb_case_run *r);
 
