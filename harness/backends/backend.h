@@ -176,6 +176,14 @@ extern const fb_backend_ops fb_backend_cuda;
  * string), FB_ERR_NOMEM if out is too small. */
 fb_status fb_defines_render(const fb_define *defines, int ndefines, char *out, size_t out_len);
 
+/* What a compiled program depends on besides the device: its source's
+ * name and text and the defines (the kernel name is not in it). Two live
+ * kernels of one key share one program: the solver builds some twenty
+ * kernels of ns.cl, and compiling the text once per kernel cost PoCL 1.1 s
+ * of a level-0 solve's set-up, the preprocessor run over the whole text on
+ * every clBuildProgram, cache hit or not. */
+uint64_t fb_program_spec_key(const fb_program_spec *spec);
+
 /* The first line of a compiler log that mentions an error, else its first
  * non-empty line, else "" (for FB_ERR_BUILD messages; every backend's
  * compiler words its log differently). */

@@ -140,7 +140,8 @@ struct fb_buffer {
 };
 
 struct fb_kernel {
-    CUmodule module;
+    CUmodule module; /* shared with the live kernels of the same key */
+    uint64_t module_key;
     CUfunction function;
     char name[FB_TEXT_LEN];
     int max_threads; /* this kernel's own limit (registers) */
@@ -422,10 +423,34 @@ static void read_params(fb_kernel *k)
     k->nparams = n;
 }
 
-static fb_status load_module(fb_kernel *k, const fb_program_spec *spec, const fb_cuda_image *image)
+/* A live kernel of the same module (fb_program_spec_key). */
+static const fb_kernel *built_module(const fb_device *dev, uint64_t key)
+{
+    for (const fb_kernel *k = dev->kernels; k; k = k->next)
+        if (k->module_key == key) return k;
+    return NULL;
+}
+
+/* k->module: a live kernel's of the same key, else compiled and loaded. */
+static fb_status share_or_load_module(fb_device *dev, const fb_program_spec *spec, fb_kernel *k, char **log)
 {
     fb_status status = FB_OK;
-    CHECK_CU_AS(FB_ERR_BUILD, k->name, CU(cuModuleLoadData)(&k->module, image->data), "cuModuleLoadData");
+    fb_cuda_image image = {0};
+    const fb_kernel *twin = built_module(dev, k->module_key);
+    if (twin) {
+        k->module = twin->module;
+        return FB_OK;
+    }
+    FB_CHECK(fb_cuda_compile(spec, dev->cc_major, dev->cc_minor, &image, log));
+    CHECK_CU_AS(FB_ERR_BUILD, k->name, CU(cuModuleLoadData)(&k->module, image.data), "cuModuleLoadData");
+fail:
+    fb_cuda_image_free(&image);
+    return status;
+}
+
+static fb_status find_function(fb_kernel *k, const fb_program_spec *spec)
+{
+    fb_status status = FB_OK;
     CUresult r = CU(cuModuleGetFunction)(&k->function, k->module, spec->kernel_name);
     if (r == CUDA_ERROR_NOT_FOUND)
         FB_FAIL(FB_ERR_BUILD, "%s: %s: build failed: no __kernel of that name in the source", spec->source_name,
@@ -438,28 +463,34 @@ fail:
     return status;
 }
 
+/* A kernel out of dev's list: its module unloaded unless a live kernel
+ * shares it. */
+static void drop_kernel(fb_device *dev, fb_kernel *k)
+{
+    if (k && built_module(dev, k->module_key)) k->module = NULL;
+    free_kernel(k);
+}
+
 static fb_status build_cuda(fb_device *dev, const fb_program_spec *spec, fb_kernel **out, char **log)
 {
     fb_status status = FB_OK;
     fb_kernel *k = NULL;
-    fb_cuda_image image = {0};
     fb_program_spec named = *spec; /* every message names the source */
     if (!named.source_name) named.source_name = "(unnamed source)";
     spec = &named;
     *out = NULL;
     if (log) *log = NULL;
     FB_CHECK(use(dev));
-    FB_CHECK(fb_cuda_compile(spec, dev->cc_major, dev->cc_minor, &image, log));
     FB_ALLOC(k, 1, "CUDA kernel record");
     snprintf(k->name, sizeof k->name, "%s", spec->kernel_name);
-    FB_CHECK(load_module(k, spec, &image));
+    k->module_key = fb_program_spec_key(spec);
+    FB_CHECK(share_or_load_module(dev, spec, k, log));
+    FB_CHECK(find_function(k, spec));
     LIST_PUSH(dev->kernels, k);
     *out = k;
-    fb_cuda_image_free(&image);
     return FB_OK;
 fail:
-    fb_cuda_image_free(&image);
-    free_kernel(k);
+    drop_kernel(dev, k);
     return status;
 }
 
@@ -468,7 +499,7 @@ static void release_kernel_cuda(fb_device *dev, fb_kernel *kernel)
     if (!kernel) return;
     LIST_UNLINK(dev->kernels, kernel);
     CU(cuCtxSetCurrent)(dev->context);
-    free_kernel(kernel);
+    drop_kernel(dev, kernel);
 }
 
 /* ---- launch ------------------------------------------------------------- */

@@ -159,7 +159,8 @@ struct fb_buffer {
 };
 
 struct fb_kernel {
-    cl_program program;
+    cl_program program; /* shared with the live kernels of the same key (refcounted by OpenCL) */
+    uint64_t program_key;
     cl_kernel kernel;
     cl_uint nargs;
     char name[FB_TEXT_LEN];
@@ -634,11 +635,47 @@ static void free_kernel(fb_kernel *k)
     free(k);
 }
 
+/* A live kernel of the same program (fb_program_spec_key). */
+static const fb_kernel *built_program(const fb_device *dev, uint64_t key)
+{
+    for (const fb_kernel *k = dev->kernels; k; k = k->next)
+        if (k->program_key == key) return k;
+    return NULL;
+}
+
+/* k->program: a live kernel's of the same key, else built from the
+ * source. */
+static fb_status share_or_build_program(fb_device *dev, const fb_program_spec *spec, const char *options, fb_kernel *k,
+                                        char **log)
+{
+    fb_status status = FB_OK;
+    char *program = NULL;
+    cl_int err = CL_SUCCESS;
+    const fb_kernel *twin = built_program(dev, k->program_key);
+    if (twin) {
+        CHECK_CL(clRetainProgram(twin->program), "clRetainProgram");
+        k->program = twin->program;
+        return FB_OK;
+    }
+    /* The common prelude and the includes, under #line directives: the
+     * log names the kernel's file and line (PoCL and AMD compile a temporary
+     * copy and would name that). The driver keeps its own copy of the text. */
+    FB_CHECK(fb_kernel_program_text(NULL, spec->source_name, spec->source_text, &program));
+    const char *text = program;
+    k->program = clCreateProgramWithSource(dev->context, 1, &text, NULL, &err);
+    CHECK_CL_AS(FB_ERR_BUILD, k->name, err, "clCreateProgramWithSource");
+    err = clBuildProgram(k->program, 1, &dev->device, options, NULL, NULL);
+    if (err != CL_SUCCESS) FB_CHECK(report_build_failure(dev, k->program, spec, err, log));
+fail:
+    free(program);
+    return status;
+}
+
 static fb_status build_opencl(fb_device *dev, const fb_program_spec *spec, fb_kernel **out, char **log)
 {
     fb_status status = FB_OK;
     fb_kernel *k = NULL;
-    char options[4096], *program = NULL;
+    char options[4096];
     cl_int err = CL_SUCCESS;
     fb_program_spec named = *spec; /* every message names the source */
     if (!named.source_name) named.source_name = "(unnamed source)";
@@ -651,17 +688,8 @@ static fb_status build_opencl(fb_device *dev, const fb_program_spec *spec, fb_ke
     FB_CHECK(build_options(dev, spec, options, sizeof options));
     FB_ALLOC(k, 1, "OpenCL kernel record");
     snprintf(k->name, sizeof k->name, "%s", spec->kernel_name);
-    /* The common prelude and the includes, under #line directives: the
-     * log names the kernel's file and line (PoCL and AMD compile a temporary
-     * copy and would name that). The driver keeps its own copy of the text. */
-    FB_CHECK(fb_kernel_program_text(NULL, spec->source_name, spec->source_text, &program));
-    const char *text = program;
-    k->program = clCreateProgramWithSource(dev->context, 1, &text, NULL, &err);
-    free(program);
-    program = NULL;
-    CHECK_CL_AS(FB_ERR_BUILD, k->name, err, "clCreateProgramWithSource");
-    err = clBuildProgram(k->program, 1, &dev->device, options, NULL, NULL);
-    if (err != CL_SUCCESS) FB_CHECK(report_build_failure(dev, k->program, spec, err, log));
+    k->program_key = fb_program_spec_key(spec);
+    FB_CHECK(share_or_build_program(dev, spec, options, k, log));
     k->kernel = clCreateKernel(k->program, spec->kernel_name, &err);
     if (err == CL_INVALID_KERNEL_NAME)
         FB_FAIL(FB_ERR_BUILD, "%s: %s: build failed: no __kernel of that name in the source", spec->source_name,
@@ -672,7 +700,6 @@ static fb_status build_opencl(fb_device *dev, const fb_program_spec *spec, fb_ke
     *out = k;
     return FB_OK;
 fail:
-    free(program);
     free_kernel(k);
     return status;
 }

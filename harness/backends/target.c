@@ -385,6 +385,15 @@ fail:
     return status;
 }
 
+uint64_t fb_program_spec_key(const fb_program_spec *spec)
+{
+    uint64_t h = fb_hash_str(0, spec->source_name ? spec->source_name : "");
+    h = fb_hash_str(h, spec->source_text ? spec->source_text : "");
+    for (int i = 0; i < spec->ndefines; ++i)
+        h = fb_hash_str(fb_hash_str(h, spec->defines[i].name), spec->defines[i].value ? spec->defines[i].value : "\1");
+    return h;
+}
+
 const char *fb_defines_get(const fb_define *defines, int ndefines, const char *name)
 {
     for (int i = 0; i < ndefines; ++i)

@@ -159,12 +159,17 @@ fail:
     return status;
 }
 
-/* gnuplot -e "term=...; outfile=...; load 'history-N.vars'" history.gp in dir. */
-static fb_status run_gnuplot(const char *gnuplot, const char *dir, int no, const char *term)
+/* gnuplot -e "term=...; outfile=...; load 'history-N.vars'" history.gp in dir,
+ * for the PNG and the SVG. */
+static fb_status run_gnuplot(const char *gnuplot, const char *dir, int no)
 {
-    char cmd[200];
-    snprintf(cmd, sizeof cmd, "term='%s'; outfile='history-%d.%s'; load 'history-%d.vars'", term, no, term, no);
-    return fb_plot_run_gnuplot("history plot", gnuplot, dir, cmd, "history.gp");
+    char cmd[2][200];
+    for (int t = 0; t < 2; ++t) {
+        const char *term = t ? "svg" : "png";
+        snprintf(cmd[t], sizeof cmd[t], "term='%s'; outfile='history-%d.%s'; load 'history-%d.vars'", term, no, term,
+                 no);
+    }
+    return fb_plot_run_gnuplot("history plot", gnuplot, dir, cmd[0], cmd[1], "history.gp");
 }
 
 static fb_status draw_figure(const trend *tr, const fb_history_plot_options *opt, int no)
@@ -172,8 +177,7 @@ static fb_status draw_figure(const trend *tr, const fb_history_plot_options *opt
     fb_status status = FB_OK;
     FB_CHECK(write_data(tr, opt->out_dir, no));
     FB_CHECK(write_vars(tr, opt->out_dir, no));
-    FB_CHECK(run_gnuplot(opt->gnuplot, opt->out_dir, no, "png"));
-    FB_CHECK(run_gnuplot(opt->gnuplot, opt->out_dir, no, "svg"));
+    FB_CHECK(run_gnuplot(opt->gnuplot, opt->out_dir, no));
 fail:
     return status;
 }

@@ -258,17 +258,21 @@ static void figure_command(const fb_figure *f, const char *term, char *cmd, size
     snprintf(cmd, len, "term='%s'; outfile='%s.%s'; load '%s.vars'", term, f->name, term, f->name);
 }
 
-/* Run inside dir so the tables' names are short. */
-fb_status fb_plot_run_gnuplot(const char *who, const char *gnuplot, const char *dir, const char *cmd,
-                              const char *script)
+/* Run inside dir so the tables' names are short. The second pass starts
+ * from gnuplot's defaults again (reset keeps the variables the vars file
+ * set, which is what both passes read). */
+fb_status fb_plot_run_gnuplot(const char *who, const char *gnuplot, const char *dir, const char *png_cmd,
+                              const char *svg_cmd, const char *script)
 {
     fb_status status = FB_OK;
     int wstatus = 0;
+    char second[600];
+    snprintf(second, sizeof second, "reset; %s", svg_cmd);
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) FB_FAIL(FB_ERR_IO, "%s: cannot start %s (%s)", who, gnuplot, strerror(errno));
     if (pid == 0) {
-        char *argv[] = {(char *)gnuplot, "-e", (char *)cmd, (char *)script, NULL};
+        char *argv[] = {(char *)gnuplot, "-e", (char *)png_cmd, (char *)script, "-e", second, (char *)script, NULL};
         if (chdir(dir) == 0) execvp(gnuplot, argv);
         _exit(127);
     }
@@ -358,16 +362,18 @@ static fb_status draw(plot_ctx *ctx, const fb_figure *f)
     fb_status status = FB_OK;
     static const char *const terms[] = {"png", "svg"};
     const char *gnuplot = ctx->opt->gnuplot ? ctx->opt->gnuplot : "gnuplot";
-    char path[PATH_MAX + 256], script[PATH_MAX + 64], cmd[512];
+    char path[PATH_MAX + 256], script[PATH_MAX + 64], cmd[2][512];
     if (!safe_name(f->name)) FB_FAIL(FB_ERR_INPUT, "plot: figure name '%s' is not a safe file name", f->name);
     snprintf(path, sizeof path, "%s/%s.csv", ctx->opt->out_dir, f->name);
     FB_CHECK(fb_figure_write(f, path));
     FB_CHECK(write_vars(f, &ctx->colours, ctx->opt->out_dir));
     snprintf(script, sizeof script, "%s/%s.gp", ctx->scripts, fb_figure_script(f->kind));
     for (int t = 0; t < 2; ++t) {
-        figure_command(f, terms[t], cmd, sizeof cmd);
-        FB_CHECK(fb_plot_run_gnuplot("plot", gnuplot, ctx->opt->out_dir, cmd, script));
-        fprintf(ctx->replot, "gnuplot -e \"%s\" \"$scripts/%s.gp\"\n", cmd, fb_figure_script(f->kind));
+        figure_command(f, terms[t], cmd[t], sizeof cmd[t]);
+        fprintf(ctx->replot, "gnuplot -e \"%s\" \"$scripts/%s.gp\"\n", cmd[t], fb_figure_script(f->kind));
+    }
+    FB_CHECK(fb_plot_run_gnuplot("plot", gnuplot, ctx->opt->out_dir, cmd[0], cmd[1], script));
+    for (int t = 0; t < 2; ++t) {
         snprintf(path, sizeof path, "%s/%s.%s", ctx->opt->out_dir, f->name, terms[t]);
         if (!fb_plot_file_valid(path))
             FB_FAIL(FB_ERR_BACKEND, "plot: %s was not written or is not a valid %s", path, terms[t]);

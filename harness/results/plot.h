@@ -47,11 +47,13 @@ fb_status fb_plot_results(const fb_results_set *set, const fb_plot_options *opt,
  * (FB_PLOT_APOS_LINE). Shared by plot and history plot. */
 void fb_plot_string_var(FILE *out, const char *name, const char *value);
 
-/* gnuplot -e CMD SCRIPT, run inside dir; `who` ("plot", "history plot")
- * leads its messages: FB_ERR_UNAVAILABLE when the program cannot run,
- * FB_ERR_BACKEND when it fails (its own message is on stderr). */
-fb_status fb_plot_run_gnuplot(const char *who, const char *gnuplot, const char *dir, const char *cmd,
-                              const char *script);
+/* gnuplot -e PNG_CMD SCRIPT -e "reset; SVG_CMD" SCRIPT, run inside dir:
+ * both files of a figure from one process (its start, fonts included, was
+ * as long as drawing the SVG). `who` ("plot", "history plot") leads its
+ * messages: FB_ERR_UNAVAILABLE when the program cannot run, FB_ERR_BACKEND
+ * when it fails (its own message is on stderr). */
+fb_status fb_plot_run_gnuplot(const char *who, const char *gnuplot, const char *dir, const char *png_cmd,
+                              const char *svg_cmd, const char *script);
 
 /* 1 if path is a PNG (signature) or SVG (an <svg> element, closed) file. */
 int fb_plot_file_valid(const char *path);

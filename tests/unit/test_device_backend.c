@@ -304,6 +304,52 @@ static void test_build_cache(void **state)
     fb_target_close(t);
 }
 
+/* stream_fill(x, value, n) through the backend's own calls, checked. */
+static void fill_and_check(const fb_backend_ops *ops, fb_device *dev, fb_kernel *fill, int is_double, double value)
+{
+    const size_t elem = is_double ? sizeof(double) : sizeof(float);
+    double host[N] = {0};
+    fb_buffer *x = NULL;
+    assert_int_equal(ops->alloc(dev, N * elem, &x), FB_OK);
+    const fb_arg args[] = {fb_arg_buffer(x), fb_arg_real(is_double, value), fb_arg_i32(N)};
+    const fb_launch launch = fb_launch_1d(N, WG);
+    double seconds = 0;
+    if (ops->launch(dev, fill, &launch, args, 3, &seconds) != FB_OK) fail_msg("launch: %s", fb_error_message());
+    assert_int_equal(ops->finish(dev), FB_OK);
+    assert_int_equal(ops->copy_out(dev, host, x, N * elem), FB_OK);
+    for (int i = 0; i < N; ++i)
+        if (get(host, i, is_double) != value) fail_msg("fill[%d] = %g, want %g", i, get(host, i, is_double), value);
+    ops->release(dev, x);
+}
+
+/* Kernels of one source and defines share one program (built once: the
+ * solver's twenty kernels of ns.cl); released in any order, the ones left
+ * still run, and other defines are another program (a float fill is not
+ * the double one's). */
+static void test_program_shared(void **state)
+{
+    (void)state;
+    fb_target *t = open_or_skip();
+    const fb_backend_ops *ops = fb_target_ops(t);
+    const int doubles = fb_target_info(t)->double_support;
+    fb_target_close(t);
+    fb_device *dev = NULL;
+    assert_int_equal(ops->open(0, &dev), FB_OK);
+    const fb_define real[] = {{"REAL", doubles ? "double" : "float"}}, single[] = {{"REAL", "float"}};
+    fb_program_spec triad = stream_spec("stream_triad", real, 1), fill = stream_spec("stream_fill", real, 1);
+    fb_program_spec fill_single = stream_spec("stream_fill", single, 1);
+    fb_kernel *kt = NULL, *kf = NULL, *kfs = NULL;
+    assert_int_equal(ops->build(dev, &triad, &kt, NULL), FB_OK);
+    assert_int_equal(ops->build(dev, &fill, &kf, NULL), FB_OK);
+    assert_int_equal(ops->build(dev, &fill_single, &kfs, NULL), FB_OK);
+    ops->release_kernel(dev, kt); /* the program's first kernel goes first */
+    fill_and_check(ops, dev, kf, doubles, 2.5);
+    fill_and_check(ops, dev, kfs, 0, -1.25);
+    ops->release_kernel(dev, kf);
+    fill_and_check(ops, dev, kfs, 0, 3.0);
+    ops->close(dev);
+}
+
 /* The runtime's word on a built kernel (docs/results.md, kernel_resources):
  * CUDA gives registers and occupancy, OpenCL the work-group info. */
 static void test_kernel_resources(void **state)
@@ -398,6 +444,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_triad_float),    cmocka_unit_test(test_build_error_names_kernel),
         cmocka_unit_test(test_build_log),      cmocka_unit_test(test_build_cache),
         cmocka_unit_test(test_backend_limits), cmocka_unit_test(test_kernel_resources),
+        cmocka_unit_test(test_program_shared),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
