@@ -17,7 +17,6 @@
 #include "../backends/target.h"
 #include "../core/comm.h"
 #include "../core/energy.h"
-#include "../core/measure.h"
 #include "../results/results.h"
 #include "../solver/case_run.h"
 #include "../solver/ns_device.h"

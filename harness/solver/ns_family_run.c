@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "bench/record.h"
-#include "core/hash.h"
 #include "solver/ns_device.h"
 #include "families.h"
 #include "ns/ns_kernels.h"
