@@ -482,6 +482,7 @@ static fb_status run_ranks(const fb_parsed *args, const solve_opts *o, fb_solve_
     fb_ns_dist d;
     fb_ns whole;
     json_t *mpi = NULL, *meters = NULL;
+    fb_solve_peer_outcome *peer = NULL;
     solve_opts mine = *o;
     memset(&s, 0, sizeof s), memset(&d, 0, sizeof d), memset(&whole, 0, sizeof whole);
     mine.quiet = o->quiet || !root;
@@ -502,6 +503,7 @@ static fb_status run_ranks(const fb_parsed *args, const solve_opts *o, fb_solve_
     fb_solve_ranks_own(fb_energy_sum_ranks(&s.r.log.energy, fb_target_energy(s.t), &meters));
     FB_CHECK(fb_ns_device_download(&s.r.ns, on_device(s.t) ? &s.r.log.download_s : NULL));
     FB_CHECK(fb_solve_ranks_gather(c, &s.r.ns, &whole));
+    if (s.r.ended == FB_OK) fb_solve_ranks_own(fb_solve_peer_ranks(o->peer, &s.r.ns, s.t, &peer));
     mpi = fb_solve_ranks_json(&s.r.ns, &s.r.log);
     if (root) {
         FILE *table = o->as_json ? stderr : stdout;
@@ -512,6 +514,7 @@ static fb_status run_ranks(const fb_parsed *args, const solve_opts *o, fb_solve_
         fb_solve_print_table(table, c, &whole, &s.r.log, fb_target_info(s.t), s.stream_gbs, s.r.rss_setup,
                              s.r.validation);
         fb_solve_ranks_print(table, mpi);
+        FB_CHECK(fb_solve_peer_report(peer, &s.r.ns, s.r.rec, table));
         FB_CHECK(write_outputs(args, c, &whole, fb_target_info(s.t), s.r.rec));
     }
     status = s.r.ended;
@@ -520,6 +523,7 @@ fail:
     whole.dev = NULL; /* s.r.ns's, freed with it */
     json_decref(mpi);
     json_decref(meters);
+    fb_solve_peer_outcome_free(peer);
     fb_ns_free(&whole);
     free_run(&s);
     fb_ns_dist_free(&d);
@@ -729,12 +733,14 @@ const fb_command fb_cmd_solve = {
                    "SpMV kernel's own cached point for the pressure matrix. --peer viennacl, after\n"
                    "an opencl run, solves its last pressure system with flowbench's CG and\n"
                    "ViennaCL's on the same device and compares them; --peer petsc does it after\n"
-                   "an openmp run with PETSc's KSPCG and Jacobi on one core.\n"
+                   "an openmp run with PETSc's KSPCG and Jacobi on one core (on P ranks: PETSc's\n"
+                   "MPIAIJ on the rows each rank owns, one core a rank, as a PETSc user runs it).\n"
                    "Under mpirun (P ranks) each rank runs its METIS part of the mesh, on its OpenMP\n"
                    "threads or, with --backend opencl|cuda, on its device: plain opencl or cuda takes\n"
                    "the device local rank modulo their count (a GPU per rank), opencl:P.D or cuda:K\n"
                    "that device for every rank; the fields are gathered on rank 0, which prints and\n"
-                   "records. CG_VARIANT=2, CG_SPMV, sweeps, --tune, --tuned and --peer run on one rank.\n"
+                   "records. CG_VARIANT=2, CG_SPMV, sweeps, --tune, --tuned and --peer viennacl run\n"
+                   "on one rank.\n"
                    "--kernel-times prints where one run's step goes, kernel by kernel (each launch\n"
                    "waited for). docs/solver.md has the details.",
     .options = options,

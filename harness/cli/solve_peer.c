@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/comm.h"
 #include "../solver/ns_device.h"
+#include "../solver/ns_dist.h"
 #include "../solver/ns_pressure.h"
 #include "../solver/peers/petsc_cg.h"
 #include "../solver/peers/viennacl_cg.h"
@@ -30,8 +32,9 @@ static double per_it(const peer_side *s) { return s->its > 0 ? s->total_s / s->i
 
 /* What the peer says of itself beside its numbers. */
 typedef struct peer_about {
-    char version[32], device[160];
-    double upload_s; /* its copies before the solve (NaN: none) */
+    char version[32], device[224];
+    double upload_s;       /* its copies before the solve (NaN: none) */
+    const char *residuals; /* how the true residuals were computed (NULL: on the host, fb_pressure_residual) */
 } peer_about;
 
 typedef struct cg_peer {
@@ -52,8 +55,8 @@ static fb_status run_petsc(const fb_device_info *d, const fb_ns *ns, const fb_pr
 static const cg_peer peers[] = {
     {"viennacl", "opencl", "ViennaCL CG (jacobi_precond)", "(r, D^-1 r) / (b, D^-1 b) < tol^2", fb_viennacl_available,
      run_viennacl},
-    {"petsc", "openmp", "PETSc KSPCG + PCJACOBI, 1 core", "||r|| / ||b|| < tol (KSP_NORM_UNPRECONDITIONED)",
-     fb_petsc_available, run_petsc},
+    {"petsc", "openmp", "PETSc KSPCG + PCJACOBI", "||r|| / ||b|| < tol (KSP_NORM_UNPRECONDITIONED)", fb_petsc_available,
+     run_petsc},
 };
 
 static const cg_peer *find_peer(const char *name)
@@ -130,12 +133,22 @@ fail:
     return status;
 }
 
+static double sum_of_squares(const double *v, int n)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; ++i)
+        s += v[i] * v[i];
+    return s;
+}
+
 static fb_status run_petsc(const fb_device_info *d, const fb_ns *ns, const fb_pressure_csr *m, double *x, peer_side *s,
                            peer_about *about)
 {
     fb_status status = FB_OK;
     fb_petsc_cg_result r;
-    FB_CHECK(fb_petsc_cg(m, ns->cfg.cg_tol, ns->cfg.cg_max_its, SPMV_REPEATS, x, &r));
+    const fb_petsc_rows rows = {m->n, m->n, 1, m->rowptr, m->col, m->val, m->b};
+    FB_CHECK(
+        fb_petsc_cg(&rows, sum_of_squares(m->b, m->n), ns->cfg.cg_tol, ns->cfg.cg_max_its, SPMV_REPEATS, NULL, x, &r));
     s->its = r.its, s->own_res = r.est_res, s->total_s = r.solve_s, s->spmv_s = r.spmv_s;
     s->res = fb_pressure_residual(m, x);
     snprintf(about->version, sizeof about->version, "%s", r.version);
@@ -151,6 +164,14 @@ static void print_row(FILE *f, const char *name, const peer_side *s, const peer_
             s->spmv_s, per_it(s) / per_it(ref));
 }
 
+/* The system's size as the table and the record give it (on ranks: the
+ * whole system's). */
+typedef struct sys_shape {
+    int n, nnz, nfixed, singular;
+} sys_shape;
+
+static sys_shape shape_of(const fb_pressure_csr *m) { return (sys_shape){m->n, m->nnz, m->nfixed, m->singular}; }
+
 /* What the two CGs are and compare, beside the numbers. */
 typedef struct peer_match {
     const cg_peer *p;
@@ -159,7 +180,7 @@ typedef struct peer_match {
     double diff; /* the solutions' relative difference */
 } peer_match;
 
-static void print_table(FILE *f, const fb_pressure_csr *m, const fb_ns *ns, const peer_match *pm, const peer_side *fb,
+static void print_table(FILE *f, const sys_shape *m, const fb_ns *ns, const peer_match *pm, const peer_side *fb,
                         const peer_side *peer)
 {
     char name[64];
@@ -175,9 +196,10 @@ static void print_table(FILE *f, const fb_pressure_csr *m, const fb_ns *ns, cons
     fprintf(f, "  solutions differ by %.3e (relative L2 on the free nodes%s)\n", pm->diff,
             m->singular ? ", means removed" : "");
     fprintf(f,
-            "  residuals are ||b - Ax|| / ||b|| on the host; %s stops on %s (its estimate %.3e), flowbench on "
+            "  residuals are ||b - Ax|| / ||b|| %s; %s stops on %s (its estimate %.3e), flowbench on "
             "||r|| / ||b||; flowbench's SpMV is ns_cg1_matvec (with 3 dot products)",
-            pm->p->name, pm->p->stopping_test, peer->own_res);
+            pm->about.residuals ? pm->about.residuals : "on the host", pm->p->name, pm->p->stopping_test,
+            peer->own_res);
     if (isfinite(pm->about.upload_s)) fprintf(f, "; %s's upload %.4f s", pm->p->name, pm->about.upload_s);
     fprintf(f, "\n");
 }
@@ -192,8 +214,8 @@ static json_t *side_json(const peer_side *s)
                      real(s->spmv_s));
 }
 
-static fb_status add_record(json_t *rec, const fb_pressure_csr *m, const fb_ns *ns, const peer_match *pm,
-                            const peer_side *fb, const peer_side *ps)
+static fb_status add_record(json_t *rec, const sys_shape *m, const fb_ns *ns, const peer_match *pm, const peer_side *fb,
+                            const peer_side *ps)
 {
     fb_status status = FB_OK;
     json_t *flow = side_json(fb), *peer = side_json(ps), *obj = NULL;
@@ -210,6 +232,8 @@ static fb_status add_record(json_t *rec, const fb_pressure_csr *m, const fb_ns *
                     "solution_rel_diff", real(pm->diff));
     flow = peer = NULL; /* json_pack's "o" took them, even on failure */
     if (!obj) FB_FAIL(FB_ERR_NOMEM, "out of memory building the peer record");
+    json_object_set_new(obj, "ranks", json_integer(fb_comm_size())); /* the processes both CGs ran on */
+    json_object_set_new(obj, "residuals", json_string(pm->about.residuals ? pm->about.residuals : "on the host"));
     json_object_set_new(rec, "peer", obj);
 fail:
     json_decref(flow);
@@ -235,11 +259,186 @@ fb_status fb_solve_peer_run(const char *name, const fb_solve_case *c, fb_ns *ns,
     FB_CHECK(run_flowbench(ns, &m, xf, &fb));
     FB_CHECK(pm.p->run(fb_target_info(t), ns, &m, xp, &ps, &pm.about));
     pm.diff = fb_pressure_rel_diff(&m, c->bnd.p_fixed, xp, xf);
-    print_table(f, &m, ns, &pm, &fb, &ps);
-    FB_CHECK(add_record(rec, &m, ns, &pm, &fb, &ps));
+    const sys_shape shape = shape_of(&m);
+    print_table(f, &shape, ns, &pm, &fb, &ps);
+    FB_CHECK(add_record(rec, &shape, ns, &pm, &fb, &ps));
 fail:
     fb_pressure_csr_free(&m);
     free(xf);
     free(xp);
     return status;
 }
+
+/* ---- on P ranks: PETSc's MPIAIJ CG over every rank, flowbench's CG on the parts ---- */
+
+struct fb_solve_peer_outcome {
+    peer_match pm;
+    peer_side fb, ps;
+    sys_shape shape;
+};
+
+/* PETSc's numbering of this rank's local nodes: its owned nodes follow
+ * the lower ranks' (rank r's are first_r .. first_r + nown - 1, PETSc's
+ * contiguous row blocks); a halo node gets its owner's number by one
+ * exchange. As doubles: the exchange moves doubles (exact below 2^53). */
+static fb_status petsc_numbers(fb_ns *ns, int *nglobal, double **ids)
+{
+    fb_status status = FB_OK;
+    fb_local_part *lp = &ns->dist->lp;
+    int *owned = NULL, first = 0;
+    FB_CHECK(fb_comm_allgather(&lp->nown, sizeof lp->nown, (void **)&owned));
+    *nglobal = 0;
+    for (int r = 0; r < fb_comm_size(); ++r)
+        first += r < fb_comm_rank() ? owned[r] : 0, *nglobal += owned[r];
+    FB_ALLOC(*ids, lp->nlocal, "the nodes' PETSc numbers");
+    for (int i = 0; i < lp->nown; ++i)
+        (*ids)[i] = first + i;
+    fb_halo_exchange(&lp->halo, *ids, 1);
+fail:
+    free(owned);
+    return status;
+}
+
+/* m's columns in PETSc's numbering, each row sorted again (col, val: new
+ * arrays; m keeps its local numbering for the residuals). */
+static fb_status renumber(const fb_pressure_csr *m, const double *ids, int **col, double **val)
+{
+    fb_status status = FB_OK;
+    FB_ALLOC(*col, m->nnz, "the pressure matrix's PETSc columns");
+    FB_ALLOC(*val, m->nnz, "the pressure matrix's values");
+    for (int i = 0; i < m->n; ++i)
+        for (int k = m->rowptr[i]; k < m->rowptr[i + 1]; ++k) {
+            int j = k - 1;
+            const int c = (int)ids[m->col[k]];
+            for (; j >= m->rowptr[i] && (*col)[j] > c; --j)
+                (*col)[j + 1] = (*col)[j], (*val)[j + 1] = (*val)[j];
+            (*col)[j + 1] = c, (*val)[j + 1] = m->val[k];
+        }
+fail:
+    return status;
+}
+
+/* The whole system's size: sums over ranks. */
+static sys_shape global_shape(const fb_pressure_csr *m, int nglobal)
+{
+    int64_t v[2] = {m->nnz, m->nfixed};
+    fb_comm_allreduce_i64(v, 2, FB_COMM_SUM);
+    return (sys_shape){nglobal, (int)v[0], (int)v[1], v[1] == 0};
+}
+
+/* fb_pressure_rel_diff over every rank's free owned rows. */
+static double rel_diff_ranks(const fb_pressure_csr *m, int singular, const unsigned char *p_fixed, const double *x,
+                             const double *y)
+{
+    double mean[3] = {0.0, 0.0, 0.0}, sums[2] = {0.0, 0.0};
+    for (int i = 0; singular && i < m->n; ++i)
+        if (!p_fixed[i]) mean[0] += x[i], mean[1] += y[i], mean[2] += 1.0;
+    fb_comm_allreduce(mean, 3, FB_COMM_SUM);
+    const double mx = mean[2] > 0 ? mean[0] / mean[2] : 0.0, my = mean[2] > 0 ? mean[1] / mean[2] : 0.0;
+    for (int i = 0; i < m->n; ++i) {
+        if (p_fixed[i]) continue;
+        const double d = (x[i] - mx) - (y[i] - my);
+        sums[0] += d * d, sums[1] += (y[i] - my) * (y[i] - my);
+    }
+    fb_comm_allreduce(sums, 2, FB_COMM_SUM);
+    return sums[1] > 0 ? sqrt(sums[0] / sums[1]) : sqrt(sums[0]);
+}
+
+/* flowbench's CG on this rank's part from x = 0, every rank starting
+ * together; xf: the local nodes' solution. */
+static fb_status run_flowbench_part(fb_ns *ns, double *xf, peer_side *s)
+{
+    fb_status status = FB_OK;
+    double *x0 = NULL;
+    fb_ns_cg_run run;
+    FB_ALLOC(x0, ns->mesh->nnodes, "the CG's start vector");
+    fb_comm_barrier();
+    FB_CHECK(fb_ns_device_cg_solve(ns, x0, xf, &run));
+    FB_CHECK(fb_ns_device_time_matvec(ns, SPMV_REPEATS, &s->spmv_s));
+    s->its = run.its, s->own_res = run.res, s->total_s = run.seconds;
+fail:
+    free(x0);
+    return status;
+}
+
+/* PETSc on every rank on the rows this rank owns; both true residuals by
+ * PETSc's MatMult of the assembled matrix (flowbench's x is spread over
+ * the ranks too). */
+static fb_status run_petsc_ranks(const fb_device_info *d, const fb_ns *ns, const fb_pressure_csr *m, const int *col,
+                                 const double *val, int nglobal, const double *xf, double *xp, fb_solve_peer_outcome *o)
+{
+    fb_status status = FB_OK;
+    fb_petsc_cg_result r;
+    double b2 = sum_of_squares(m->b, m->n);
+    fb_comm_allreduce(&b2, 1, FB_COMM_SUM);
+    const fb_petsc_rows rows = {m->n, nglobal, fb_comm_size(), m->rowptr, col, val, m->b};
+    FB_CHECK(fb_petsc_cg(&rows, b2, ns->cfg.cg_tol, ns->cfg.cg_max_its, SPMV_REPEATS, xf, xp, &r));
+    o->ps = (peer_side){r.its, r.true_res, r.est_res, r.solve_s, r.spmv_s};
+    o->fb.res = r.other_res;
+    snprintf(o->pm.about.version, sizeof o->pm.about.version, "%s", r.version);
+    snprintf(o->pm.about.device, sizeof o->pm.about.device, "%s, %d ranks of one core each (MPIAIJ)", d->name,
+             fb_comm_size());
+    o->pm.about.upload_s = NAN;
+    o->pm.about.residuals = "by one MatMult of PETSc's assembled matrix over the ranks";
+fail:
+    return status;
+}
+
+/* Each side's times: the slowest rank's (a solve ends when its last rank does). */
+static void slowest_rank(fb_solve_peer_outcome *o)
+{
+    double t[4] = {o->fb.total_s, o->fb.spmv_s, o->ps.total_s, o->ps.spmv_s};
+    fb_comm_allreduce(t, 4, FB_COMM_MAX);
+    o->fb.total_s = t[0], o->fb.spmv_s = t[1], o->ps.total_s = t[2], o->ps.spmv_s = t[3];
+}
+
+static fb_status compare_on_ranks(fb_ns *ns, fb_target *t, fb_solve_peer_outcome *o)
+{
+    fb_status status = FB_OK;
+    fb_pressure_csr m;
+    double *ids = NULL, *val = NULL, *xf = NULL, *xp = NULL;
+    int *col = NULL, nglobal = 0;
+    memset(&m, 0, sizeof m);
+    FB_CHECK(fb_ns_device_pressure_system(ns));
+    FB_CHECK(fb_ns_pressure_csr(ns, &m));
+    FB_CHECK(petsc_numbers(ns, &nglobal, &ids));
+    FB_CHECK(renumber(&m, ids, &col, &val));
+    o->shape = global_shape(&m, nglobal);
+    FB_ALLOC(xf, ns->mesh->nnodes, "flowbench's CG solution");
+    FB_ALLOC(xp, m.n, "the peer's CG solution");
+    FB_CHECK(run_flowbench_part(ns, xf, &o->fb));
+    FB_CHECK(run_petsc_ranks(fb_target_info(t), ns, &m, col, val, nglobal, xf, xp, o));
+    slowest_rank(o);
+    o->pm.diff = rel_diff_ranks(&m, o->shape.singular, ns->bnd->p_fixed, xp, xf);
+fail:
+    fb_pressure_csr_free(&m);
+    free(ids), free(col), free(val), free(xf), free(xp);
+    return status;
+}
+
+fb_status fb_solve_peer_ranks(const char *name, fb_ns *ns, fb_target *t, fb_solve_peer_outcome **out)
+{
+    fb_status status = FB_OK;
+    fb_solve_peer_outcome *o = NULL;
+    *out = NULL;
+    if (!name) return FB_OK;
+    FB_ALLOC(o, 1, "the peer's comparison");
+    o->pm.p = find_peer(name);
+    if (!o->pm.p || strcmp(name, "petsc") != 0 || !ns->dev || !ns->dist)
+        FB_FAIL(FB_ERR_USAGE, "--peer %s: on several ranks only petsc runs, beside an openmp run", name);
+    o->pm.cg_variant = fb_ns_device_point(ns)->values[FB_NS_CG_VARIANT_AXIS];
+    FB_CHECK(compare_on_ranks(ns, t, o));
+    *out = o, o = NULL;
+fail:
+    free(o);
+    return status;
+}
+
+fb_status fb_solve_peer_report(const fb_solve_peer_outcome *o, const fb_ns *ns, json_t *rec, FILE *f)
+{
+    if (!o) return FB_OK;
+    print_table(f, &o->shape, ns, &o->pm, &o->fb, &o->ps);
+    return add_record(rec, &o->shape, ns, &o->pm, &o->fb, &o->ps);
+}
+
+void fb_solve_peer_outcome_free(fb_solve_peer_outcome *o) { free(o); }

@@ -2,8 +2,9 @@
  * viennacl`: after the run, the last step's pressure system is solved from
  * x = 0 by flowbench's device CG and by the peer's CG on the same OpenCL
  * device, at the case's tolerance, and compared (docs/solver.md, "The
- * ViennaCL peer"). Kept apart from cmd_solve.c, which calls the two
- * functions below. */
+ * ViennaCL peer"); `--backend openmp --peer petsc` the same with PETSc's
+ * CG on the CPU, on one process or on every rank of an MPI launch. Kept
+ * apart from cmd_solve.c, which calls the functions below. */
 #ifndef FB_CLI_SOLVE_PEER_H
 #define FB_CLI_SOLVE_PEER_H
 
@@ -23,5 +24,16 @@ fb_status fb_solve_peer_check(const char *name, const char *const *backends, int
 /* Runs the comparison on the device run ns (still open on t), prints its
  * table to f and adds the "peer" object to rec. */
 fb_status fb_solve_peer_run(const char *name, const fb_solve_case *c, fb_ns *ns, fb_target *t, json_t *rec, FILE *f);
+
+/* On several ranks (`mpirun -np P flowbench solve ... --peer petsc`), in
+ * two halves. fb_solve_peer_ranks, on every rank (collective), after the
+ * run on the openmp backend: flowbench's CG on each rank's part and
+ * PETSc's MPIAIJ CG on the same rows, one rank per core as a PETSc user
+ * runs it; *out NULL when name is. fb_solve_peer_report, on rank 0 only:
+ * the table to f and the "peer" object into rec. */
+typedef struct fb_solve_peer_outcome fb_solve_peer_outcome;
+fb_status fb_solve_peer_ranks(const char *name, fb_ns *ns, fb_target *t, fb_solve_peer_outcome **out);
+fb_status fb_solve_peer_report(const fb_solve_peer_outcome *o, const fb_ns *ns, json_t *rec, FILE *f);
+void fb_solve_peer_outcome_free(fb_solve_peer_outcome *o);
 
 #endif

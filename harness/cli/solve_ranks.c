@@ -23,7 +23,8 @@ fb_status fb_solve_ranks_check(const char *const *backends, int nbackends, int c
         FB_FAIL(FB_ERR_USAGE, "solve on %d ranks: give one --backend (each rank runs its part on it), not several", p);
     if (sweep || tuned)
         FB_FAIL(FB_ERR_USAGE, "solve on %d ranks: --param lists, --tune and --tuned run on one rank", p);
-    if (peer) FB_FAIL(FB_ERR_USAGE, "solve on %d ranks: --peer runs on one rank", p);
+    if (peer && strcmp(peer, "petsc") != 0)
+        FB_FAIL(FB_ERR_USAGE, "solve on %d ranks: --peer %s runs on one rank (--peer petsc runs on ranks)", p, peer);
     if (strcmp(backends[0], "openmp") != 0) FB_CHECK(fb_ns_device_check_ranks(point));
 fail:
     return status;

@@ -18,6 +18,7 @@
 #include "solver/ns_csr.h"
 #include "solver/ns_device.h"
 #include "solver/ns_device_internal.h"
+#include "solver/ns_dist.h"
 
 /* ---- the variants ---- */
 
@@ -457,6 +458,7 @@ static fb_status resident_b2(fb_ns *ns, double *b2)
     *b2 = 0.0;
     for (int i = 0; i < n; ++i)
         *b2 += b[i] * b[i];
+    if (ns->dist) fb_ns_dist_sum(ns, b2, 1); /* every rank stops on the whole system's ||b|| */
 fail:
     free(b);
     return status;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #ifdef FB_HAVE_PETSC
+#include <dlfcn.h>
 #include <stdlib.h>
 
 #include "backends/dynlib.h"
@@ -26,6 +27,19 @@ static void finalize_at_exit(void)
     finalize();
 }
 
+/* Open MPI's MPI_COMM_SELF and MPI_COMM_WORLD are the addresses of these
+ * objects. Where flowbench itself calls MPI (core/comm.c names
+ * MPI_COMM_WORLD), the executable holds a copy of the object that libmpi
+ * then uses, and the one in libmpi's own data is never initialised: the
+ * process's global scope (RTLD_DEFAULT) finds the copy first; the
+ * library's scope is for a build without MPI of its own. */
+static MPI_Comm mpi_object(void *lib, const char *name)
+{
+    void *object = dlsym(RTLD_DEFAULT, name);
+    if (!object) object = fb_dynlib_symbol(lib, FB_PETSC_LIBRARY, name, failure, sizeof failure);
+    return (MPI_Comm)object;
+}
+
 /* Every pointer, or 0 with failure said. */
 static int look_up(void *lib)
 {
@@ -35,10 +49,13 @@ static int look_up(void *lib)
         const char *name;
     } const syms[] = {
         {(void **)&api.mat_create, "MatCreateSeqAIJWithArrays"},
+        {(void **)&api.mat_create_mpi, "MatCreateMPIAIJWithArrays"},
         {(void **)&api.mat_mult, "MatMult"},
         {(void **)&api.mat_destroy, "MatDestroy"},
         {(void **)&api.vec_wrap, "VecCreateSeqWithArray"},
         {(void **)&api.vec_create, "VecCreateSeq"},
+        {(void **)&api.vec_wrap_mpi, "VecCreateMPIWithArray"},
+        {(void **)&api.vec_create_mpi, "VecCreateMPI"},
         {(void **)&api.vec_read, "VecGetArrayRead"},
         {(void **)&api.vec_unread, "VecRestoreArrayRead"},
         {(void **)&api.vec_destroy, "VecDestroy"},
@@ -60,9 +77,9 @@ static int look_up(void *lib)
     };
     for (size_t i = 0; i < sizeof syms / sizeof syms[0]; ++i)
         if (!(*syms[i].slot = fb_dynlib_symbol(lib, so, syms[i].name, failure, sizeof failure))) return 0;
-    /* Open MPI's MPI_COMM_SELF is the address of this object in libmpi */
-    api.self = (MPI_Comm)fb_dynlib_symbol(lib, so, "ompi_mpi_comm_self", failure, sizeof failure);
-    return api.self != NULL;
+    api.self = mpi_object(lib, "ompi_mpi_comm_self");
+    api.world = mpi_object(lib, "ompi_mpi_comm_world");
+    return api.self != NULL && api.world != NULL;
 }
 
 static PetscErrorCode (*initialize)(void);

@@ -18,12 +18,17 @@ int fb_petsc_available(char *why, size_t len);
 #include <petscksp.h>
 
 typedef struct fb_petsc_api {
-    MPI_Comm self; /* PETSC_COMM_SELF: Open MPI's is a libmpi symbol */
+    MPI_Comm self;  /* PETSC_COMM_SELF: Open MPI's is a libmpi symbol */
+    MPI_Comm world; /* MPI_COMM_WORLD, the ranks mpirun started (the solver's peer on ranks) */
     PetscErrorCode (*mat_create)(MPI_Comm, PetscInt, PetscInt, PetscInt *, PetscInt *, PetscScalar *, Mat *);
+    PetscErrorCode (*mat_create_mpi)(MPI_Comm, PetscInt, PetscInt, PetscInt, PetscInt, const PetscInt[],
+                                     const PetscInt[], const PetscScalar[], Mat *);
     PetscErrorCode (*mat_mult)(Mat, Vec, Vec);
     PetscErrorCode (*mat_destroy)(Mat *);
     PetscErrorCode (*vec_wrap)(MPI_Comm, PetscInt, PetscInt, const PetscScalar *, Vec *);
     PetscErrorCode (*vec_create)(MPI_Comm, PetscInt, Vec *);
+    PetscErrorCode (*vec_wrap_mpi)(MPI_Comm, PetscInt, PetscInt, PetscInt, const PetscScalar[], Vec *);
+    PetscErrorCode (*vec_create_mpi)(MPI_Comm, PetscInt, PetscInt, Vec *);
     PetscErrorCode (*vec_read)(Vec, const PetscScalar **);
     PetscErrorCode (*vec_unread)(Vec, const PetscScalar **);
     PetscErrorCode (*vec_destroy)(Vec *);

@@ -34,7 +34,10 @@ if [ "$rc" -ne 0 ] && grep -q "not built" "$dir/petsc.txt"; then
 else
   [ "$rc" -eq 0 ] || { echo "FAIL: solve --peer petsc: $(tail -3 "$dir/petsc.txt")"; exit 1; }
   check_peer "$dir/petsc.json" petsc
-  grep -q "PETSc KSPCG + PCJACOBI, 1 core" "$dir/petsc.txt" || { echo "FAIL: no petsc peer table"; exit 1; }
+  grep -q "one core (sequential AIJ)" "$dir/petsc.txt" && grep -q "PETSc KSPCG + PCJACOBI" "$dir/petsc.txt" ||
+    { echo "FAIL: no petsc peer table"; exit 1; }
+  jq -e '.peer.ranks == 1 and .peer.residuals == "on the host"' "$dir/petsc.json" > /dev/null ||
+    { echo "FAIL: the one-process peer record's ranks and residuals"; exit 1; }
 fi
 if ! "$bin" devices | grep -q '^opencl:'; then echo "skipped: no OpenCL device"; exit 77; fi
 # the defaults, and a renumbered device (the system comes back through the
