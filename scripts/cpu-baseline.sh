@@ -8,6 +8,11 @@
 #
 # Usage: scripts/cpu-baseline.sh [FLOWBENCH] [OUT] [MATRICES] [ROUNDS]
 #   defaults: build/flowbench results/cpu-baseline gen:cube:100 3
+#   env: RANKS [nproc]: PETSc's MatMult is also run as its users run it on
+#        a node, under MPIEXEC [mpirun] (MPIEXEC_FLAGS [--oversubscribe -x
+#        OMP_NUM_THREADS]) with RANKS ranks of one thread, shown as
+#        peer:petsc@RANKSranks (RANKS=1 or no launcher: not run). As root,
+#        Open MPI's OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM) are set.
 # MATRICES is one matrix or several, comma-separated, each run in every
 # round: `gen:cube:100,gen:cube:40` puts the DRAM-sized matrix beside one
 # that lives in the last-level cache (64k rows, 12 MB in double), whose
@@ -32,6 +37,18 @@ peers=()
 for p in peer:petsc peer:graphblas; do
   "$bin" spmv --list | grep -Eq "^$p .*on the openmp backend(, double precision only)?$" && peers+=("$p")
 done
+# PETSc as its users run it on a node: one MPI rank a core (no threads in
+# Debian's build), recorded as peer:petsc@Pranks
+nranks=${RANKS:-$(nproc)}
+mpiexec=${MPIEXEC:-mpirun}
+mpiflags=${MPIEXEC_FLAGS:---oversubscribe -x OMP_NUM_THREADS}
+case $nranks in '' | *[!0-9]*) die "RANKS takes a whole number, not '$nranks'" ;; esac
+petsc_ranks=0
+if [ "$nranks" -gt 1 ] && [[ " ${peers[*]} " == *" peer:petsc "* ]] && command -v "$mpiexec" > /dev/null; then
+  petsc_ranks=$nranks
+fi
+if [ "$(id -u)" -eq 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
+export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
 echo "before: $(uptime)" > "$out/uptime.txt"
 for r in $(seq 1 "$rounds"); do
   for prec in double single; do
@@ -44,6 +61,12 @@ for r in $(seq 1 "$rounds"); do
         "$bin" spmv --matrix "$matrix" --kernel "$k" --precision "$prec" --no-stream --budget 1 \
           --out "$out/spmv.jsonl" > /dev/null 2>> "$out/err.txt" || die "spmv $k $prec $matrix failed: see $out/err.txt"
       done
+      if [ "$prec" = double ] && [ "$petsc_ranks" -gt 1 ]; then
+        # shellcheck disable=SC2086 # MPIEXEC_FLAGS is a list of flags
+        OMP_NUM_THREADS=1 "$mpiexec" -np "$petsc_ranks" $mpiflags "$bin" spmv --matrix "$matrix" --kernel peer:petsc \
+          --no-stream --budget 1 --out "$out/spmv.jsonl" > /dev/null 2>> "$out/err.txt" ||
+          die "spmv peer:petsc on $petsc_ranks ranks, $matrix failed: see $out/err.txt"
+      fi
     done
   done
 done
@@ -52,8 +75,9 @@ echo "after: $(uptime)" >> "$out/uptime.txt"
 # median over the rounds of each kernel's GB/s, and of the triad, per precision
 jq -s -r '
   def med: sort | if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+  def kname: .kernel + (if .mpi then "@\(.mpi.ranks)ranks" else "" end);
   [.[] | select(.type == "measurement" and .status == "ok")] | group_by([.precision, .matrix.name]) | .[] |
-  "\(.[0].precision) \(.[0].matrix.name) \(group_by(.kernel) | map({k: .[0].kernel, g: (map(.gbs) | med), f: (map(.gflops) | med),
+  "\(.[0].precision) \(.[0].matrix.name) \(group_by(kname) | map({k: (.[0] | kname), g: (map(.gbs) | med), f: (map(.gflops) | med),
      q: (map(.stats.quality) | unique | join("/"))}) | map("\(.k)=\(.g)=\(.f)=\(.q)") | join(" "))"' \
   "$out/spmv.jsonl" > "$out/spmv.txt"
 jq -s -r '[.[] | select(.type == "measurement" and .kernel == "triad")] | group_by(.precision) | .[] |
@@ -72,7 +96,7 @@ jq -s -r '[.[] | select(.type == "measurement" and .kernel == "triad")] | group_
     [ "$shown" = "$prec" ] || printf '| %s | | stream triad | %.2f | 1.00 | | |\n' "$prec" "$triad"
     shown=$prec
     for kv in $rest; do
-      IFS== read -r k g f q <<< "$kv"
+      IFS='=' read -r k g f q <<< "$kv"
       printf '| %s | %s | %s | %.2f | %.2f | %.3f | %s |\n' "$prec" "$matrix" "$k" "$g" \
         "$(echo "$g / $triad" | bc -l)" "$f" "$q"
     done
@@ -89,9 +113,10 @@ jq -s -r '[.[] | select(.type == "measurement" and .kernel == "triad")] | group_
     def med: sort | if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end;
     ($s | map(select(.type == "measurement" and .kernel == "triad")) | group_by(.precision)
         | map({key: .[0].precision, value: map(.gbs)}) | from_entries) as $triad |
-    [.[] | select(.type == "measurement" and .status == "ok")] | group_by([.precision, .matrix.name, .kernel]) | .[] |
+    def kname: .kernel + (if .mpi then "@\(.mpi.ranks)ranks" else "" end);
+    [.[] | select(.type == "measurement" and .status == "ok")] | group_by([.precision, .matrix.name, kname]) | .[] |
     . as $runs | [range(0; length) | $runs[.].gbs / $triad[$runs[0].precision][.]] as $f |
-    "| \(.[0].precision) | \(.[0].matrix.name) | \(.[0].kernel) | \($f | map(. * 100 | round / 100 | tostring) | join(", ")) | \($f | med * 100 | round / 100) |"' \
+    "| \(.[0].precision) | \(.[0].matrix.name) | \(.[0] | kname) | \($f | map(. * 100 | round / 100 | tostring) | join(", ")) | \($f | med * 100 | round / 100) |"' \
     "$out/spmv.jsonl"
 } > "$out/summary.md"
 cat "$out/summary.md"

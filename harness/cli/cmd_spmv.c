@@ -1,6 +1,7 @@
 /* cmd_spmv.c - `flowbench spmv`: one SpMV variant (or a peer library) on
  * one matrix and one backend, measured, checked against the serial
  * reference, and reported with the stream triad of the same device. */
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "../results/reader.h"
 #include "../results/results.h"
 #include "../tune/tuned.h"
+#include "../core/comm.h"
 #include "../core/counters.h"
 #include "plan.h"
 
@@ -232,6 +234,9 @@ static void print_result(FILE *f, const spmv_single *c, const json_t *rec)
     fprintf(f, "  matrix: %s, %d x %d, %lld stored entries%s\n", m->source, A.shape.nrows, A.shape.ncols, A.shape.nnz,
             m->reordered ? ", rcm order" : "");
     print_params(f, rec);
+    if (json_object_get(rec, "mpi"))
+        fprintf(f, "  ranks: %.0f (%s), %.0f thread each; no stream triad on ranks\n", fb_json_num(rec, "mpi.ranks"),
+                fb_json_str(rec, "mpi.library"), fb_json_num(rec, "mpi.threads_per_rank"));
     if (json_array_size(global))
         fprintf(f, "  launch: global %.0f, local %.0f\n", json_number_value(json_array_get(global, 0)),
                 json_number_value(json_array_get(json_object_get(json_object_get(rec, "launch"), "local"), 0)));
@@ -300,7 +305,8 @@ static fb_status prepare(const fb_parsed *args, spmv_single *c)
     FB_CHECK(fb_spmv_problem_open(fb_cli_value(args, "matrix"), fb_cli_value(args, "reorder") != NULL, &c->problem));
     if (fb_cli_value(args, "x")) FB_CHECK(fb_spmv_problem_read_x(c->problem, fb_cli_value(args, "x")));
     FB_CHECK(fb_target_open(c->backend, &c->t));
-    FB_CHECK(fb_cli_stream_triad(args, c->t, c->backend, c->run.is_double, &c->stream_gbs));
+    c->stream_gbs = -1; /* on ranks no triad: one rank's would not be the node's (docs/kernels.md) */
+    if (fb_comm_size() == 1) FB_CHECK(fb_cli_stream_triad(args, c->t, c->backend, c->run.is_double, &c->stream_gbs));
     FB_CHECK(apply_tuning(args, c));
     FB_CHECK(open_counters(args, c));
 fail:
@@ -331,6 +337,38 @@ static void complete_record(spmv_single *c)
     if (c->tuning) json_object_set(c->rec, "tuning", c->tuning);
     if (c->counters)
         json_object_set_new(c->rec, "counters", fb_counters_json(c->counters, fb_json_num(c->rec, "bytes")));
+    if (fb_comm_size() > 1)
+        json_object_set_new(c->rec, "mpi",
+                            json_pack("{s:i, s:s, s:i}", "ranks", fb_comm_size(), "library", fb_comm_library(),
+                                      "threads_per_rank", omp_get_max_threads()));
+}
+
+/* Under mpirun only PETSc's MatMult divides its work among the ranks
+ * (peer_petsc.c): one kernel on one matrix, no plan, no counters. */
+static fb_status check_ranks(const fb_parsed *args)
+{
+    fb_status status = FB_OK;
+    const int p = fb_comm_size();
+    const char *kernel = fb_cli_value(args, "kernel");
+    if (p == 1) return FB_OK;
+    if (fb_cli_plan_wanted(args, &plan_kind) || !kernel || strcmp(kernel, "peer:petsc") != 0)
+        FB_FAIL(FB_ERR_USAGE,
+                "spmv on %d ranks: only --kernel peer:petsc on one matrix runs on ranks (PETSc's MatMult over them); "
+                "run other kernels and plans without mpirun",
+                p);
+    if (fb_cli_value(args, "counters") || fb_cli_flag(args, "cold"))
+        FB_FAIL(FB_ERR_USAGE, "spmv on %d ranks: --counters and --cold run on one process", p);
+fail:
+    return status;
+}
+
+/* On ranks rank 0 says an error once (the ranks met it alike: the same
+ * options, the same collectives) and the others leave quietly. */
+static int exit_code(fb_status status)
+{
+    if (status == FB_OK) return 0;
+    if (fb_comm_rank() == 0) return fb_cli_report(status);
+    return fb_status_exit_code(status);
 }
 
 /* What spmv reads and writes (fb_cli_check_files). */
@@ -342,6 +380,7 @@ static int run_spmv(const fb_parsed *args)
     fb_status status = FB_OK, run_status = FB_OK;
     spmv_single c;
     memset(&c, 0, sizeof c);
+    FB_CHECK(check_ranks(args));
     if (fb_cli_flag(args, "list")) { /* with --kernel-file, that kernel is listed too */
         FB_CHECK(fb_cli_user_kernel(args, &fb_family_spmv, 0, NULL));
         print_list();
@@ -359,6 +398,7 @@ static int run_spmv(const fb_parsed *args)
         goto fail;
     }
     complete_record(&c);
+    if (fb_comm_rank() != 0) goto fail; /* rank 0 prints and records */
     FILE *f = fb_cli_flag(args, "json") ? stderr : stdout;
     print_result(f, &c, c.rec);
     print_counters(f, json_object_get(c.rec, "counters"));
@@ -372,7 +412,7 @@ fail:
     fb_counters_close(c.counters);
     if (c.problem) fb_family_spmv.problem_close(c.problem);
     fb_target_close(c.t);
-    return status == FB_OK ? 0 : fb_cli_report(status);
+    return exit_code(status);
 }
 
 const fb_command fb_cmd_spmv = {
@@ -395,7 +435,8 @@ const fb_command fb_cmd_spmv = {
                    "by the nearest matrix of recorded sweeps (kernels/spmv/spmv_auto.h) and says\n"
                    "why in the output and the record's \"auto\" object. A peer library\n"
                    "(peer:graphblas, peer:cusparse, peer:cusparse-bsr) runs on its own backend\n"
-                   "with the same check.\n"
+                   "with the same check; under mpirun, --kernel peer:petsc runs PETSc's MatMult\n"
+                   "over the ranks (one core each, rank 0 checks and records; no stream triad).\n"
                    "Several --matrix or --kernel, or a --param list (WG_SIZE=64,128,256), make a\n"
                    "plan: their cross product (--zip: the lists side by side), printed first, then\n"
                    "run as a one-case sweep would run it (docs/tuning.md): points a kernel or the\n"
@@ -411,4 +452,5 @@ const fb_command fb_cmd_spmv = {
     .min_positional = 0,
     .max_positional = 0,
     .run = run_spmv,
+    .ranks = 1, /* --kernel peer:petsc only (check_ranks) */
 };

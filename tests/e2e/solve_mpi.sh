@@ -9,8 +9,7 @@
 # device solver on 2 ranks sharing it (docs/solver.md, "Device
 # backends on several ranks") equal to the single-process OpenCL run, with
 # both CGs and in the mesh's order; what cannot run on several ranks
-# refused in one line by rank 0; PETSc's CG on 2 ranks beside flowbench's
-# (--peer petsc); the scaling study's records; the energy of
+# refused in one line by rank 0; the scaling study's records; the energy of
 # ranks sharing one meter counted once.
 set -euo pipefail
 bin=$1; src=$2; dir=$3
@@ -97,29 +96,6 @@ refused "give one --backend" solve cavity --steps 1 --no-stream --compare
 refused "does not run on several ranks" devices
 refused "--peer viennacl runs on one rank" solve cavity --steps 1 --no-stream --backend opencl --peer viennacl
 echo "ok: refusals on several ranks"
-
-# PETSc's CG on 2 ranks beside flowbench's CG on the parts (when this build
-# has PETSc): both converge on the whole system, agree, take iteration
-# counts within 25%, and the record says 2 ranks; one table, from rank 0.
-set +e
-"$mpiexec" -np 2 "$bin" solve cavity --level 0 --steps 2 --no-stream --quiet --peer petsc --out "$dir/petsc-2.jsonl" \
-  > "$dir/petsc-2.txt" 2>&1
-rc=$?
-set -e
-if [ "$rc" -ne 0 ] && grep -q "not built" "$dir/petsc-2.txt"; then
-  echo "petsc on ranks skipped: $(grep -m1 'not built' "$dir/petsc-2.txt")"
-else
-  [ "$rc" -eq 0 ] || { echo "FAIL: --peer petsc on 2 ranks:"; tail -5 "$dir/petsc-2.txt"; exit 1; }
-  jq -e '.peer as $p | $p.name == "petsc" and $p.ranks == 2 and $p.system.rows == 3375 and $p.system.singular
-         and $p.flowbench.rel_residual <= 10 * $p.tol and $p.petsc.rel_residual <= 10 * $p.tol
-         and $p.solution_rel_diff < 1e-4 and $p.flowbench.its > 0
-         and (($p.petsc.its - $p.flowbench.its) | fabs) <= 0.25 * $p.flowbench.its
-         and $p.petsc.total_s > 0 and $p.petsc.spmv_s > 0 and $p.flowbench.spmv_s > 0
-         and ($p.device | test("2 ranks of one core each"))' "$dir/petsc-2.jsonl" > /dev/null ||
-    { echo "FAIL: the petsc peer record on 2 ranks"; jq .peer "$dir/petsc-2.jsonl"; exit 1; }
-  [ "$(grep -c '^peer petsc' "$dir/petsc-2.txt")" -eq 1 ] || { echo "FAIL: not one peer table"; exit 1; }
-  echo "ok: --peer petsc on 2 ranks"
-fi
 
 # the scaling study: one record per count with its scaling part
 "$bin" solve cavity --steps 2 --no-stream --scaling strong --ranks 1,2 --launcher "$mpiexec -np {P}" \
