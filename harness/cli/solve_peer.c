@@ -133,22 +133,13 @@ fail:
     return status;
 }
 
-static double sum_of_squares(const double *v, int n)
-{
-    double s = 0.0;
-    for (int i = 0; i < n; ++i)
-        s += v[i] * v[i];
-    return s;
-}
-
 static fb_status run_petsc(const fb_device_info *d, const fb_ns *ns, const fb_pressure_csr *m, double *x, peer_side *s,
                            peer_about *about)
 {
     fb_status status = FB_OK;
     fb_petsc_cg_result r;
     const fb_petsc_rows rows = {m->n, m->n, 1, m->rowptr, m->col, m->val, m->b};
-    FB_CHECK(
-        fb_petsc_cg(&rows, sum_of_squares(m->b, m->n), ns->cfg.cg_tol, ns->cfg.cg_max_its, SPMV_REPEATS, NULL, x, &r));
+    FB_CHECK(fb_petsc_cg(&rows, ns->cfg.cg_tol, ns->cfg.cg_max_its, SPMV_REPEATS, NULL, x, &r));
     s->its = r.its, s->own_res = r.est_res, s->total_s = r.solve_s, s->spmv_s = r.spmv_s;
     s->res = fb_pressure_residual(m, x);
     snprintf(about->version, sizeof about->version, "%s", r.version);
@@ -306,14 +297,10 @@ static fb_status renumber(const fb_pressure_csr *m, const double *ids, int **col
     fb_status status = FB_OK;
     FB_ALLOC(*col, m->nnz, "the pressure matrix's PETSc columns");
     FB_ALLOC(*val, m->nnz, "the pressure matrix's values");
+    for (int k = 0; k < m->nnz; ++k)
+        (*col)[k] = (int)ids[m->col[k]], (*val)[k] = m->val[k];
     for (int i = 0; i < m->n; ++i)
-        for (int k = m->rowptr[i]; k < m->rowptr[i + 1]; ++k) {
-            int j = k - 1;
-            const int c = (int)ids[m->col[k]];
-            for (; j >= m->rowptr[i] && (*col)[j] > c; --j)
-                (*col)[j + 1] = (*col)[j], (*val)[j + 1] = (*val)[j];
-            (*col)[j + 1] = c, (*val)[j + 1] = m->val[k];
-        }
+        fb_pressure_sort_row(*col + m->rowptr[i], *val + m->rowptr[i], m->rowptr[i + 1] - m->rowptr[i]);
 fail:
     return status;
 }
@@ -324,24 +311,6 @@ static sys_shape global_shape(const fb_pressure_csr *m, int nglobal)
     int64_t v[2] = {m->nnz, m->nfixed};
     fb_comm_allreduce_i64(v, 2, FB_COMM_SUM);
     return (sys_shape){nglobal, (int)v[0], (int)v[1], v[1] == 0};
-}
-
-/* fb_pressure_rel_diff over every rank's free owned rows. */
-static double rel_diff_ranks(const fb_pressure_csr *m, int singular, const unsigned char *p_fixed, const double *x,
-                             const double *y)
-{
-    double mean[3] = {0.0, 0.0, 0.0}, sums[2] = {0.0, 0.0};
-    for (int i = 0; singular && i < m->n; ++i)
-        if (!p_fixed[i]) mean[0] += x[i], mean[1] += y[i], mean[2] += 1.0;
-    fb_comm_allreduce(mean, 3, FB_COMM_SUM);
-    const double mx = mean[2] > 0 ? mean[0] / mean[2] : 0.0, my = mean[2] > 0 ? mean[1] / mean[2] : 0.0;
-    for (int i = 0; i < m->n; ++i) {
-        if (p_fixed[i]) continue;
-        const double d = (x[i] - mx) - (y[i] - my);
-        sums[0] += d * d, sums[1] += (y[i] - my) * (y[i] - my);
-    }
-    fb_comm_allreduce(sums, 2, FB_COMM_SUM);
-    return sums[1] > 0 ? sqrt(sums[0] / sums[1]) : sqrt(sums[0]);
 }
 
 /* flowbench's CG on this rank's part from x = 0, every rank starting
@@ -369,10 +338,8 @@ static fb_status run_petsc_ranks(const fb_device_info *d, const fb_ns *ns, const
 {
     fb_status status = FB_OK;
     fb_petsc_cg_result r;
-    double b2 = sum_of_squares(m->b, m->n);
-    fb_comm_allreduce(&b2, 1, FB_COMM_SUM);
     const fb_petsc_rows rows = {m->n, nglobal, fb_comm_size(), m->rowptr, col, val, m->b};
-    FB_CHECK(fb_petsc_cg(&rows, b2, ns->cfg.cg_tol, ns->cfg.cg_max_its, SPMV_REPEATS, xf, xp, &r));
+    FB_CHECK(fb_petsc_cg(&rows, ns->cfg.cg_tol, ns->cfg.cg_max_its, SPMV_REPEATS, xf, xp, &r));
     o->ps = (peer_side){r.its, r.true_res, r.est_res, r.solve_s, r.spmv_s};
     o->fb.res = r.other_res;
     snprintf(o->pm.about.version, sizeof o->pm.about.version, "%s", r.version);
@@ -404,12 +371,13 @@ static fb_status compare_on_ranks(fb_ns *ns, fb_target *t, fb_solve_peer_outcome
     FB_CHECK(petsc_numbers(ns, &nglobal, &ids));
     FB_CHECK(renumber(&m, ids, &col, &val));
     o->shape = global_shape(&m, nglobal);
+    m.singular = o->shape.singular; /* the whole system's, for the comparison's means */
     FB_ALLOC(xf, ns->mesh->nnodes, "flowbench's CG solution");
     FB_ALLOC(xp, m.n, "the peer's CG solution");
     FB_CHECK(run_flowbench_part(ns, xf, &o->fb));
     FB_CHECK(run_petsc_ranks(fb_target_info(t), ns, &m, col, val, nglobal, xf, xp, o));
     slowest_rank(o);
-    o->pm.diff = rel_diff_ranks(&m, o->shape.singular, ns->bnd->p_fixed, xp, xf);
+    o->pm.diff = fb_pressure_rel_diff(&m, ns->bnd->p_fixed, xp, xf);
 fail:
     fb_pressure_csr_free(&m);
     free(ids), free(col), free(val), free(xf), free(xp);

@@ -6,10 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Sorts one row's columns (with their values) ascending: rows hold 10-30
- * entries, so insertion sort. ViennaCL takes any order, but a sorted row is
- * what every CSR reader expects. */
-static void sort_row(int *col, double *val, int len)
+#include "core/comm.h"
+
+/* Rows hold 10-30 entries, so insertion sort. ViennaCL takes any order,
+ * but a sorted row is what every CSR reader expects (PETSc's among them). */
+void fb_pressure_sort_row(int *col, double *val, int len)
 {
     for (int i = 1; i < len; ++i) {
         const int c = col[i];
@@ -44,7 +45,7 @@ static void fill_row(const fb_ns *ns, int i, int *col, double *val)
             col[k] = ns->col[e], val[k++] = ns->A[e];
         }
     col[0] = i, val[0] = fixed[i] ? 1.0 : diag;
-    sort_row(col, val, k);
+    fb_pressure_sort_row(col, val, k);
 }
 
 fb_status fb_ns_pressure_csr(const fb_ns *ns, fb_pressure_csr *out)
@@ -96,25 +97,29 @@ double fb_pressure_residual(const fb_pressure_csr *m, const double *x)
     return b2 > 0 ? sqrt(r2 / b2) : 0.0;
 }
 
-/* Mean of v over the free rows (0 unless the system is singular). */
-static double free_mean(const fb_pressure_csr *m, const unsigned char *p_fixed, const double *v)
+/* Means of x and y over every rank's free rows (0 unless the system is
+ * singular). */
+static void free_means(const fb_pressure_csr *m, const unsigned char *p_fixed, const double *x, const double *y,
+                       double *mx, double *my)
 {
-    double sum = 0.0;
-    int count = 0;
-    if (!m->singular) return 0.0;
+    double sums[3] = {0.0, 0.0, 0.0}; /* x, y, rows */
+    *mx = *my = 0.0;
+    if (!m->singular) return;
     for (int i = 0; i < m->n; ++i)
-        if (!p_fixed[i]) sum += v[i], ++count;
-    return count ? sum / count : 0.0;
+        if (!p_fixed[i]) sums[0] += x[i], sums[1] += y[i], sums[2] += 1.0;
+    fb_comm_allreduce(sums, 3, FB_COMM_SUM);
+    if (sums[2] > 0) *mx = sums[0] / sums[2], *my = sums[1] / sums[2];
 }
 
 double fb_pressure_rel_diff(const fb_pressure_csr *m, const unsigned char *p_fixed, const double *x, const double *y)
 {
-    const double mx = free_mean(m, p_fixed, x), my = free_mean(m, p_fixed, y);
-    double d2 = 0.0, y2 = 0.0;
+    double mx, my, sums[2] = {0.0, 0.0}; /* |x - y|^2, |y|^2 */
+    free_means(m, p_fixed, x, y, &mx, &my);
     for (int i = 0; i < m->n; ++i) {
         if (p_fixed[i]) continue;
         const double d = (x[i] - mx) - (y[i] - my);
-        d2 += d * d, y2 += (y[i] - my) * (y[i] - my);
+        sums[0] += d * d, sums[1] += (y[i] - my) * (y[i] - my);
     }
-    return y2 > 0 ? sqrt(d2 / y2) : sqrt(d2);
+    fb_comm_allreduce(sums, 2, FB_COMM_SUM);
+    return sums[1] > 0 ? sqrt(sums[0] / sums[1]) : sqrt(sums[0]);
 }

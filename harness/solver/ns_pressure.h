@@ -30,11 +30,16 @@ fb_status fb_ns_pressure_csr(const fb_ns *ns, fb_pressure_csr *out);
 
 void fb_pressure_csr_free(fb_pressure_csr *m);
 
+/* One row's columns ascending, each value moved with its column. */
+void fb_pressure_sort_row(int *col, double *val, int len);
+
 /* The true relative residual ||b - M x|| / ||b|| (0 when b = 0). */
 double fb_pressure_residual(const fb_pressure_csr *m, const double *x);
 
 /* ||x - y|| / ||y|| over the free rows; with m->singular both lose their
- * mean first (their level is arbitrary). 0 when both are 0. */
+ * mean first (their level is arbitrary). 0 when both are 0. On several
+ * ranks, each calling with its part (m->singular the whole system's),
+ * over every rank's rows (collective). */
 double fb_pressure_rel_diff(const fb_pressure_csr *m, const unsigned char *p_fixed, const double *x, const double *y);
 
 #endif

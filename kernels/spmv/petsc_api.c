@@ -14,7 +14,7 @@
 static fb_petsc_api api;
 static int tried, ok;
 static char failure[512];
-static PetscErrorCode (*finalize)(void);
+static PetscErrorCode (*initialize)(void), (*finalize)(void);
 static int (*mpi_finalized)(int *);
 
 /* PetscFinalize ends MPI when PETSc began it (a singleton). Under mpirun
@@ -72,6 +72,7 @@ static int look_up(void *lib)
         {(void **)&api.ksp_residual_norm, "KSPGetResidualNorm"},
         {(void **)&api.ksp_reason, "KSPGetConvergedReason"},
         {(void **)&api.ksp_destroy, "KSPDestroy"},
+        {(void **)&initialize, "PetscInitializeNoArguments"},
         {(void **)&finalize, "PetscFinalize"},
         {(void **)&mpi_finalized, "MPI_Finalized"},
     };
@@ -82,8 +83,6 @@ static int look_up(void *lib)
     return api.self != NULL && api.world != NULL;
 }
 
-static PetscErrorCode (*initialize)(void);
-
 /* The library and every function, no PETSc call yet. */
 static int load_once(void)
 {
@@ -91,10 +90,7 @@ static int load_once(void)
     if (tried_load) return loaded;
     tried_load = 1;
     void *lib = fb_dynlib_open(NULL, FB_PETSC_LIBRARY, failure, sizeof failure);
-    if (!lib || !look_up(lib)) return 0;
-    *(void **)&initialize =
-        fb_dynlib_symbol(lib, FB_PETSC_LIBRARY, "PetscInitializeNoArguments", failure, sizeof failure);
-    return loaded = initialize != NULL;
+    return loaded = lib && look_up(lib);
 }
 
 static int open_once(void)

@@ -71,6 +71,16 @@ fail:
     return status;
 }
 
+/* ||b||^2 of the whole system (summed over ranks; one process: its rows). */
+static double b_norm2(const fb_petsc_rows *r)
+{
+    double b2 = 0.0;
+    for (int i = 0; i < r->n; ++i)
+        b2 += r->b[i] * r->b[i];
+    fb_comm_allreduce(&b2, 1, FB_COMM_SUM);
+    return b2;
+}
+
 static fb_status solve(petsc_system *s, double b2, double *x, fb_petsc_cg_result *out)
 {
     fb_status status = FB_OK;
@@ -162,10 +172,11 @@ static void release(petsc_system *s)
     if (s->A) s->api->mat_destroy(&s->A);
 }
 
-fb_status fb_petsc_cg(const fb_petsc_rows *rows, double b2, double tol, int max_its, int spmv_repeats,
-                      const double *x_other, double *x, fb_petsc_cg_result *out)
+fb_status fb_petsc_cg(const fb_petsc_rows *rows, double tol, int max_its, int spmv_repeats, const double *x_other,
+                      double *x, fb_petsc_cg_result *out)
 {
     fb_status status = FB_OK;
+    const double b2 = b_norm2(rows);
     char why[512];
     petsc_system s = {.api = fb_petsc_open(why, sizeof why), .rows = rows};
     memset(out, 0, sizeof *out);
@@ -184,10 +195,10 @@ fail:
 
 #else
 
-fb_status fb_petsc_cg(const fb_petsc_rows *rows, double b2, double tol, int max_its, int spmv_repeats,
-                      const double *x_other, double *x, fb_petsc_cg_result *out)
+fb_status fb_petsc_cg(const fb_petsc_rows *rows, double tol, int max_its, int spmv_repeats, const double *x_other,
+                      double *x, fb_petsc_cg_result *out)
 {
-    (void)rows, (void)b2, (void)tol, (void)max_its, (void)spmv_repeats, (void)x_other, (void)x, (void)out;
+    (void)rows, (void)tol, (void)max_its, (void)spmv_repeats, (void)x_other, (void)x, (void)out;
     return fb_error_set(FB_ERR_UNAVAILABLE, __FILE__, __LINE__, "--peer petsc: not built");
 }
 

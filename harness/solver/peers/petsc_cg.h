@@ -37,12 +37,12 @@ typedef struct fb_petsc_rows {
 } fb_petsc_rows;
 
 /* Solves the rows from x = 0 by KSPCG + PCJACOBI, stopping at ||r|| <= tol
- * ||b|| (the unpreconditioned residual, flowbench's test) or max_its; x
- * (n values) gets the solution; b2 is ||b||^2 of the whole system. MatMult
- * is timed spmv_repeats times. On ranks, x_other (n values, may be NULL)
- * is another solver's solution whose true residual is wanted too.
- * FB_ERR_CHECK when PETSc's CG diverges or stops short of the tolerance. */
-fb_status fb_petsc_cg(const fb_petsc_rows *rows, double b2, double tol, int max_its, int spmv_repeats,
-                      const double *x_other, double *x, fb_petsc_cg_result *out);
+ * ||b|| (the unpreconditioned residual, flowbench's test; ||b|| the whole
+ * system's) or max_its; x (n values) gets the solution. MatMult is timed
+ * spmv_repeats times. On ranks, x_other (n values, may be NULL) is another
+ * solver's solution whose true residual is wanted too. FB_ERR_CHECK when
+ * PETSc's CG diverges or stops short of the tolerance. */
+fb_status fb_petsc_cg(const fb_petsc_rows *rows, double tol, int max_its, int spmv_repeats, const double *x_other,
+                      double *x, fb_petsc_cg_result *out);
 
 #endif
