@@ -28,8 +28,8 @@ out=${2:-results/cg-baseline}
 level=${3:-2}
 rounds=${4:-3}
 nranks=${RANKS:-$(nproc)}
-mpiexec=${MPIEXEC:-mpirun}
-mpiflags=${MPIEXEC_FLAGS:---oversubscribe -x OMP_NUM_THREADS}
+# shellcheck source=lib/mpi-env.sh
+. "$(dirname "$0")/lib/mpi-env.sh"
 die() { echo "cg-baseline: $*" >&2; exit 2; }
 [ -x "$bin" ] || die "$bin is not an executable (build first, or pass its path)"
 command -v jq > /dev/null || die "jq is needed (scripts/setup.sh installs it)"
@@ -37,8 +37,6 @@ for v in "$level" "$rounds" "$nranks"; do
   case $v in '' | *[!0-9]*) die "LEVEL, ROUNDS and RANKS take whole numbers, not '$v'" ;; esac
 done
 [ "$nranks" -eq 0 ] || command -v "$mpiexec" > /dev/null || die "$mpiexec not found (set MPIEXEC, or RANKS=0)"
-if [ "$(id -u)" -eq 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
-export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
 mkdir -p "$out" || die "cannot create $out"
 rm -f "$out"/*.jsonl "$out/summary.md" "$out/err.txt"
 threads_all=$(nproc)

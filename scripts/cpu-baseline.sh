@@ -40,15 +40,13 @@ done
 # PETSc as its users run it on a node: one MPI rank a core (no threads in
 # Debian's build), recorded as peer:petsc@Pranks
 nranks=${RANKS:-$(nproc)}
-mpiexec=${MPIEXEC:-mpirun}
-mpiflags=${MPIEXEC_FLAGS:---oversubscribe -x OMP_NUM_THREADS}
+# shellcheck source=lib/mpi-env.sh
+. "$(dirname "$0")/lib/mpi-env.sh"
 case $nranks in '' | *[!0-9]*) die "RANKS takes a whole number, not '$nranks'" ;; esac
 petsc_ranks=0
 if [ "$nranks" -gt 1 ] && [[ " ${peers[*]} " == *" peer:petsc "* ]] && command -v "$mpiexec" > /dev/null; then
   petsc_ranks=$nranks
 fi
-if [ "$(id -u)" -eq 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
-export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
 echo "before: $(uptime)" > "$out/uptime.txt"
 for r in $(seq 1 "$rounds"); do
   for prec in double single; do

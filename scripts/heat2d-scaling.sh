@@ -37,8 +37,8 @@ decomp=${DECOMP:-1d}
 repeats=${REPEATS:-3}
 rank_threads=${RANK_THREADS:-1}
 baseline_threads=${BASELINE_THREADS:-$(nproc)}
-mpiexec=${MPIEXEC:-mpirun}
-mpiflags=${MPIEXEC_FLAGS:---oversubscribe -x OMP_NUM_THREADS}
+# shellcheck source=lib/mpi-env.sh
+. "$(dirname "$0")/lib/mpi-env.sh"
 here=$(cd "$(dirname "$0")/.." && pwd)
 
 die() { echo "heat2d-scaling.sh: $*" >&2; exit 2; }
@@ -49,8 +49,6 @@ case $decomp in 1d | 2d) ;; *) die "DECOMP '$decomp' is not 1d or 2d (PXxPY fits
 for v in $sizes $ranks $repeats; do
   case $v in '' | *[!0-9]* | 0*) die "SIZES, RANKS and REPEATS take positive whole numbers, not '$v'" ;; esac
 done
-if [ "$(id -u)" -eq 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
-export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
 
 mkdir -p "$out" || die "cannot make $out"
 results=$out/results.jsonl baseline=$out/baseline.jsonl log=$out/log.txt
