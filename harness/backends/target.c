@@ -1,6 +1,7 @@
 /* target.c - backend registry, spec parsing, method checks and build cache. */
 #include "target.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -349,6 +350,61 @@ fb_status fb_target_kernel_resources(fb_target *t, fb_kernel *k, size_t group_it
         FB_FAIL(FB_ERR_UNAVAILABLE, "%s: the backend reports no kernel resources", t->ops->name);
     FB_CHECK(t->ops->kernel_resources(t->dev, k, group_items, out));
 fail:
+    return status;
+}
+
+fb_status fb_target_upload(fb_target *t, const void *src, size_t bytes, fb_buffer **out)
+{
+    fb_status status = fb_target_alloc(t, bytes, out);
+    return status == FB_OK ? fb_target_copy_in(t, *out, src, bytes) : status;
+}
+
+size_t fb_real_size(int is_double) { return is_double ? sizeof(double) : sizeof(float); }
+
+fb_status fb_target_write_reals(fb_target *t, int is_double, fb_buffer *dst, const double *src, size_t n)
+{
+    fb_status status = FB_OK;
+    float *single = NULL;
+    if (is_double) return fb_target_copy_in(t, dst, src, n * sizeof(double));
+    FB_ALLOC(single, n, "a single-precision copy");
+    for (size_t i = 0; i < n; ++i)
+        single[i] = (float)src[i];
+    status = fb_target_copy_in(t, dst, single, n * sizeof(float));
+fail:
+    free(single);
+    return status;
+}
+
+fb_status fb_target_read_reals(fb_target *t, int is_double, fb_buffer *src, size_t n, double *dst)
+{
+    fb_status status = FB_OK;
+    float *single = NULL;
+    if (is_double) return fb_target_copy_out(t, dst, src, n * sizeof(double));
+    FB_ALLOC(single, n, "a single-precision copy");
+    FB_CHECK(fb_target_copy_out(t, single, src, n * sizeof(float)));
+    for (size_t i = 0; i < n; ++i)
+        dst[i] = single[i];
+fail:
+    free(single);
+    return status;
+}
+
+fb_status fb_target_upload_reals(fb_target *t, int is_double, const double *src, size_t n, fb_buffer **out)
+{
+    fb_status status = fb_target_alloc(t, n * fb_real_size(is_double), out);
+    return status == FB_OK ? fb_target_write_reals(t, is_double, *out, src, n) : status;
+}
+
+fb_status fb_target_fill_nan(fb_target *t, int is_double, fb_buffer *dst, size_t n)
+{
+    fb_status status = FB_OK;
+    double *nan = NULL;
+    FB_ALLOC(nan, n, "a NaN fill");
+    for (size_t i = 0; i < n; ++i)
+        nan[i] = NAN;
+    status = fb_target_write_reals(t, is_double, dst, nan, n);
+fail:
+    free(nan);
     return status;
 }
 

@@ -49,6 +49,21 @@ void fb_target_release(fb_target *t, fb_buffer *buffer);
 fb_status fb_target_copy_in(fb_target *t, fb_buffer *dst, const void *src, size_t bytes);
 fb_status fb_target_copy_out(fb_target *t, void *dst, fb_buffer *src, size_t bytes);
 
+/* A new buffer of `bytes` holding src. */
+fb_status fb_target_upload(fb_target *t, const void *src, size_t bytes, fb_buffer **out);
+
+/* Arrays of REALs (double, or float when !is_double) moved from and to
+ * host doubles, rounded to float on the way in for single precision. */
+size_t fb_real_size(int is_double);
+fb_status fb_target_write_reals(fb_target *t, int is_double, fb_buffer *dst, const double *src, size_t n);
+fb_status fb_target_read_reals(fb_target *t, int is_double, fb_buffer *src, size_t n, double *dst);
+/* A new buffer of n REALs holding src. */
+fb_status fb_target_upload_reals(fb_target *t, int is_double, const double *src, size_t n, fb_buffer **out);
+/* n REALs of NaN: an output no work-item writes then fails its check
+ * instead of keeping what the memory held (a freed buffer of the previous
+ * configuration may hold a right answer). */
+fb_status fb_target_fill_nan(fb_target *t, int is_double, fb_buffer *dst, size_t n);
+
 /* Builds (or returns the cached build of) one kernel. The kernel belongs to
  * the target and lives until fb_target_close. */
 fb_status fb_target_build(fb_target *t, const fb_program_spec *spec, fb_kernel **out);

@@ -48,44 +48,22 @@ static size_t layout_index(const fb_param_point *p, size_t c, size_t v, size_t n
     return ((c / b) * FV_NVAR + v) * b + c % b;
 }
 
-/* R (and F) start as NaN: a cell or face no item writes fails the check
- * instead of keeping what the memory held (a previous configuration's
- * right answer, in a reused buffer). host: room for n REALs. */
-static fb_status poison(fv_run *s, fb_buffer *b, char *host, size_t n)
-{
-    const size_t real = s->cfg->is_double ? sizeof(double) : sizeof(float);
-    const double dnan = NAN;
-    const float fnan = NAN;
-    for (size_t i = 0; i < n; ++i)
-        memcpy(host + i * real, s->cfg->is_double ? (const void *)&dnan : (const void *)&fnan, real);
-    return fb_target_copy_in(s->t, b, host, n * real);
-}
-
 static fb_status upload_field(fv_run *s)
 {
     fb_status status = FB_OK;
-    const size_t n = (size_t)s->g->cells, count = s->padded * FV_NVAR;
-    const size_t real = s->cfg->is_double ? sizeof(double) : sizeof(float), bytes = count * real;
-    char *host = NULL;
-    FB_ALLOC(host, bytes, "the field in the variant's layout");
+    const size_t n = (size_t)s->g->cells, count = s->padded * FV_NVAR, real = fb_real_size(s->cfg->is_double);
+    double *host = NULL;
+    FB_ALLOC(host, count, "the field in the variant's layout");
     for (size_t c = 0; c < n; ++c)
-        for (size_t v = 0; v < FV_NVAR; ++v) {
-            size_t at = layout_index(&s->cfg->point, c, v, n);
-            double x = s->g->U[c * FV_NVAR + v];
-            if (s->cfg->is_double)
-                ((double *)host)[at] = x;
-            else
-                ((float *)host)[at] = (float)x;
-        }
-    FB_CHECK(fb_target_alloc(s->t, count * real, &s->U));
-    FB_CHECK(fb_target_copy_in(s->t, s->U, host, count * real));
+        for (size_t v = 0; v < FV_NVAR; ++v)
+            host[layout_index(&s->cfg->point, c, v, n)] = s->g->U[c * FV_NVAR + v];
+    FB_CHECK(fb_target_upload_reals(s->t, s->cfg->is_double, host, count, &s->U));
+    /* R (and F) start as NaN: a cell or face no item writes fails the check */
     FB_CHECK(fb_target_alloc(s->t, count * real, &s->R));
-    FB_CHECK(poison(s, s->R, host, count));
+    FB_CHECK(fb_target_fill_nan(s->t, s->cfg->is_double, s->R, count));
     if (s->k->strategy == FB_FV_GATHER) {
         FB_CHECK(fb_target_alloc(s->t, 3 * n * FV_NVAR * real, &s->F));
-        free(host);
-        FB_ALLOC(host, 3 * n * FV_NVAR * real, "the face array's initial values");
-        FB_CHECK(poison(s, s->F, host, 3 * n * FV_NVAR));
+        FB_CHECK(fb_target_fill_nan(s->t, s->cfg->is_double, s->F, 3 * n * FV_NVAR));
     }
 fail:
     free(host);
@@ -97,17 +75,13 @@ static fb_status download_residual(fv_run *s, double **out)
 {
     fb_status status = FB_OK;
     const size_t n = (size_t)s->g->cells, count = s->padded * FV_NVAR;
-    const size_t real = s->cfg->is_double ? sizeof(double) : sizeof(float), bytes = count * real;
-    char *host = NULL;
-    FB_ALLOC(host, bytes, "the residual");
-    const size_t values = n * FV_NVAR;
-    FB_ALLOC(*out, values, "the residual (AoS)");
-    FB_CHECK(fb_target_copy_out(s->t, host, s->R, count * real));
+    double *host = NULL;
+    FB_ALLOC(host, count, "the residual");
+    FB_ALLOC(*out, n * FV_NVAR, "the residual (AoS)");
+    FB_CHECK(fb_target_read_reals(s->t, s->cfg->is_double, s->R, count, host));
     for (size_t c = 0; c < n; ++c)
-        for (size_t v = 0; v < FV_NVAR; ++v) {
-            size_t at = layout_index(&s->cfg->point, c, v, n);
-            (*out)[c * FV_NVAR + v] = s->cfg->is_double ? ((double *)host)[at] : ((float *)host)[at];
-        }
+        for (size_t v = 0; v < FV_NVAR; ++v)
+            (*out)[c * FV_NVAR + v] = host[layout_index(&s->cfg->point, c, v, n)];
 fail:
     free(host);
     return status;

@@ -32,7 +32,6 @@ typedef struct dist_run {
     fb_heat2d_problem *p;
     const fb_heat2d_dist_config *cfg;
     fb_heat2d_block b;
-    size_t real;   /* bytes of a REAL */
     size_t padded; /* cells of the padded block, (nx + 2) (ny + 2) */
     int nedge;     /* 2 nx + 2 ny: the edge list (heat_edge_at) */
     fb_buffer *dx, *dy, *gx, *gy, *f[3], *edge, *ghost, *partial, *result;
@@ -40,9 +39,8 @@ typedef struct dist_run {
     fb_launch launch, reduce_launch, edge_launch;
     int groups;
     fb_halo halo;
-    double *hv;  /* fb_halo's vector: the nedge edge values, then the nedge ghost values */
-    void *stage; /* REALs on their way to or from the device: a padded block */
-    int cur;     /* the field holding the last iterate */
+    double *hv; /* fb_halo's vector: the nedge edge values, then the nedge ghost values */
+    int cur;    /* the field holding the last iterate */
     fb_heat2d_rank_times times;
 } dist_run;
 
@@ -73,32 +71,6 @@ static fb_status agree(fb_status mine, fb_heat2d_dist_result *r)
 
 /* ---- the block on the device ---- */
 
-static void to_reals(size_t real, const double *src, size_t n, void *dst)
-{
-    for (size_t q = 0; q < n; ++q)
-        if (real == sizeof(double))
-            ((double *)dst)[q] = src[q];
-        else
-            ((float *)dst)[q] = (float)src[q];
-}
-
-static void from_reals(size_t real, const void *src, size_t n, double *dst)
-{
-    for (size_t q = 0; q < n; ++q)
-        dst[q] = real == sizeof(double) ? ((const double *)src)[q] : ((const float *)src)[q];
-}
-
-/* n doubles from src as a new device array of REALs. */
-static fb_status upload(dist_run *s, const double *src, size_t n, fb_buffer **out)
-{
-    fb_status status = FB_OK;
-    FB_CHECK(fb_target_alloc(s->t, n * s->real, out));
-    to_reals(s->real, src, n, s->stage);
-    FB_CHECK(fb_target_copy_in(s->t, *out, s->stage, n * s->real));
-fail:
-    return status;
-}
-
 /* The padded field f from row-major doubles of the owned cells (ghosts 0). */
 static fb_status field_in(dist_run *s, fb_buffer *f, const double *owned)
 {
@@ -108,8 +80,7 @@ static fb_status field_in(dist_run *s, fb_buffer *f, const double *owned)
     FB_ALLOC(v, s->padded, "a padded block");
     for (int j = 0; j < b->ny; ++j)
         memcpy(v + (size_t)(j + 1) * (b->nx + 2) + 1, owned + (size_t)j * b->nx, (size_t)b->nx * sizeof *v);
-    to_reals(s->real, v, s->padded, s->stage);
-    FB_CHECK(fb_target_copy_in(s->t, f, s->stage, s->padded * s->real));
+    status = fb_target_write_reals(s->t, s->cfg->base.is_double, f, v, s->padded);
 fail:
     free(v);
     return status;
@@ -120,12 +91,13 @@ static fb_status field_out(dist_run *s, fb_buffer *f, double *owned)
 {
     fb_status status = FB_OK;
     const fb_heat2d_block *b = &s->b;
-    const size_t pitch = (size_t)b->nx + 2;
-    FB_CHECK(fb_target_copy_out(s->t, s->stage, f, s->padded * s->real));
+    double *v = NULL;
+    FB_ALLOC(v, s->padded, "a padded block");
+    FB_CHECK(fb_target_read_reals(s->t, s->cfg->base.is_double, f, s->padded, v));
     for (int j = 0; j < b->ny; ++j)
-        from_reals(s->real, (const char *)s->stage + ((size_t)(j + 1) * pitch + 1) * s->real, (size_t)b->nx,
-                   owned + (size_t)j * b->nx);
+        memcpy(owned + (size_t)j * b->nx, v + (size_t)(j + 1) * (b->nx + 2) + 1, (size_t)b->nx * sizeof *v);
 fail:
+    free(v);
     return status;
 }
 
@@ -171,19 +143,20 @@ static fb_status allocate(dist_run *s)
     fb_status status = FB_OK;
     const fb_heat2d_grid *g = &s->p->g;
     const fb_heat2d_block *b = &s->b;
+    const int is_double = s->cfg->base.is_double;
     double *zero = NULL;
-    FB_CHECK(upload(s, g->dx + b->i0, (size_t)b->nx, &s->dx));
-    FB_CHECK(upload(s, g->dy + b->j0, (size_t)b->ny, &s->dy));
-    FB_CHECK(upload(s, g->gx + b->i0, (size_t)b->nx + 1, &s->gx));
-    FB_CHECK(upload(s, g->gy + b->j0, (size_t)b->ny + 1, &s->gy));
+    FB_CHECK(fb_target_upload_reals(s->t, is_double, g->dx + b->i0, (size_t)b->nx, &s->dx));
+    FB_CHECK(fb_target_upload_reals(s->t, is_double, g->dy + b->j0, (size_t)b->ny, &s->dy));
+    FB_CHECK(fb_target_upload_reals(s->t, is_double, g->gx + b->i0, (size_t)b->nx + 1, &s->gx));
+    FB_CHECK(fb_target_upload_reals(s->t, is_double, g->gy + b->j0, (size_t)b->ny + 1, &s->gy));
     /* every field's ghosts start at 0: a wall's stay so */
     FB_ALLOC(zero, s->padded, "a padded block");
     for (int k = 0; k < 3; ++k)
-        FB_CHECK(upload(s, zero, s->padded, &s->f[k]));
-    FB_CHECK(upload(s, zero, (size_t)s->nedge, &s->edge));
-    FB_CHECK(upload(s, zero, (size_t)s->nedge, &s->ghost));
-    FB_CHECK(fb_target_alloc(s->t, (size_t)s->groups * s->real, &s->partial));
-    FB_CHECK(fb_target_alloc(s->t, s->real, &s->result));
+        FB_CHECK(fb_target_upload_reals(s->t, is_double, zero, s->padded, &s->f[k]));
+    FB_CHECK(fb_target_upload_reals(s->t, is_double, zero, (size_t)s->nedge, &s->edge));
+    FB_CHECK(fb_target_upload_reals(s->t, is_double, zero, (size_t)s->nedge, &s->ghost));
+    FB_CHECK(fb_target_alloc(s->t, (size_t)s->groups * fb_real_size(is_double), &s->partial));
+    FB_CHECK(fb_target_alloc(s->t, fb_real_size(is_double), &s->result));
     FB_ALLOC(s->hv, 2 * (size_t)s->nedge, "the halo values");
 fail:
     free(zero);
@@ -235,7 +208,6 @@ static fb_status setup(dist_run *s, fb_heat2d_dist_result *r)
     s->reduce_launch = fb_launch_1d(FB_HEAT2D_REDUCE_ITEMS, FB_HEAT2D_REDUCE_ITEMS);
     s->edge_launch = fb_launch_1d((size_t)s->nedge, EDGE_GROUP);
     s->groups = (int)(s->launch.global[0] / s->launch.local[0] * (s->launch.global[1] / s->launch.local[1]));
-    FB_ALLOC(s->stage, s->padded * sizeof(double), "a padded block");
     FB_CHECK(allocate(s));
     FB_CHECK(build(s));
     FB_CHECK(halo_lists(s));
@@ -251,7 +223,6 @@ static void release(dist_run *s)
         if (all[i]) fb_target_release(s->t, all[i]);
     fb_halo_free(&s->halo);
     free(s->hv);
-    free(s->stage);
     fb_target_close(s->t);
 }
 
@@ -267,13 +238,11 @@ static fb_status exchange(dist_run *s, fb_buffer *f)
     const size_t n = (size_t)s->nedge;
     double t0 = fb_now();
     FB_CHECK(fb_target_launch(s->t, s->pack, &s->edge_launch, pack, 4, NULL));
-    FB_CHECK(fb_target_copy_out(s->t, s->stage, s->edge, n * s->real));
-    from_reals(s->real, s->stage, n, s->hv);
+    FB_CHECK(fb_target_read_reals(s->t, s->cfg->base.is_double, s->edge, n, s->hv));
     double t1 = fb_now();
     fb_halo_exchange(&s->halo, s->hv, 1);
     double t2 = fb_now();
-    to_reals(s->real, s->hv + n, n, s->stage);
-    FB_CHECK(fb_target_copy_in(s->t, s->ghost, s->stage, n * s->real));
+    FB_CHECK(fb_target_write_reals(s->t, s->cfg->base.is_double, s->ghost, s->hv + n, n));
     FB_CHECK(fb_target_launch(s->t, s->unpack, &s->edge_launch, unpack, 4, NULL));
     FB_CHECK(fb_target_finish(s->t)); /* the ghosts are in before the update is timed */
     s->times.copy_s += (t1 - t0) + (fb_now() - t2);
@@ -289,7 +258,6 @@ static fb_status iterate(dist_run *s, int tn, int in, int out, double *change, i
 {
     fb_status status = FB_OK;
     const fb_heat2d_config *cfg = &s->cfg->base;
-    float single;
     FB_CHECK(exchange(s, s->f[in]));
     double t0 = fb_now();
     fb_arg a[] = {fb_arg_i32(s->b.nx),      fb_arg_i32(s->b.ny),      fb_arg_real(cfg->is_double, 1.0 / s->p->dt),
@@ -299,8 +267,7 @@ static fb_status iterate(dist_run *s, int tn, int in, int out, double *change, i
     fb_arg red[] = {fb_arg_i32(s->groups), fb_arg_buffer(s->partial), fb_arg_buffer(s->result)};
     FB_CHECK(fb_target_launch(s->t, s->update, &s->launch, a, 11, NULL));
     FB_CHECK(fb_target_launch(s->t, s->reduce, &s->reduce_launch, red, 3, NULL));
-    FB_CHECK(fb_target_copy_out(s->t, cfg->is_double ? (void *)change : (void *)&single, s->result, s->real));
-    if (!cfg->is_double) *change = single;
+    FB_CHECK(fb_target_read_reals(s->t, cfg->is_double, s->result, 1, change));
     s->times.compute_s += fb_now() - t0;
     double v[2] = {isnan(*change) ? INFINITY : *change, fb_interrupted ? 1.0 : 0.0};
     fb_comm_allreduce(v, 2, FB_COMM_MAX);
@@ -483,7 +450,7 @@ fb_status fb_heat2d_dist_run(const char *backend, fb_heat2d_problem *p, const fb
                              fb_heat2d_dist_result *r)
 {
     fb_status status = FB_OK;
-    dist_run s = {.p = p, .cfg = cfg, .real = cfg->base.is_double ? sizeof(double) : sizeof(float)};
+    dist_run s = {.p = p, .cfg = cfg};
     fb_heat2d_rank_times mine, *all = NULL;
     memset(r, 0, sizeof *r);
     r->ranks = fb_comm_size();

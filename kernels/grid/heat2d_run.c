@@ -61,7 +61,6 @@ typedef struct heat_run {
     fb_target *t;
     fb_heat2d_problem *p;
     const fb_heat2d_config *cfg;
-    size_t real;
     fb_buffer *dx, *dy, *gx, *gy, *tn, *ta, *tb, *partial, *result;
     fb_kernel *update, *reduce;
     fb_launch launch, reduce_launch;
@@ -69,41 +68,43 @@ typedef struct heat_run {
     int flip; /* Jacobi: the next sweep reads tb (1) or ta (0) */
 } heat_run;
 
-/* n doubles into dst as REALs, in the device layout when `order` >= 0
- * (src row-major nx x ny), else as they are. */
-static void to_reals(const heat_run *s, const double *src, size_t n, int order, void *dst)
+static size_t cells_of(const heat_run *s) { return (size_t)s->p->g.nx * (size_t)s->p->g.ny; }
+
+/* The row-major index (j nx + i) of the device field's q-th value: the
+ * device stores columns first (q = i ny + j) when ORDER is 1. */
+static size_t row_major(const heat_run *s, size_t q)
 {
-    const int nx = s->p->g.nx, ny = s->p->g.ny;
-    for (size_t q = 0; q < n; ++q) {
-        size_t from = order == 1 ? (q % (size_t)ny) * (size_t)nx + q / (size_t)ny : q; /* q = i ny + j */
-        if (s->real == sizeof(double))
-            ((double *)dst)[q] = src[from];
-        else
-            ((float *)dst)[q] = (float)src[from];
-    }
+    const size_t nx = (size_t)s->p->g.nx, ny = (size_t)s->p->g.ny;
+    return s->cfg->point.values[FB_HEAT2D_ORDER] == 1 ? (q % ny) * nx + q / ny : q;
 }
 
-/* The inverse of to_reals with a layout: device field -> row-major doubles. */
-static void from_reals(const heat_run *s, const void *src, int order, double *dst)
-{
-    const size_t nx = (size_t)s->p->g.nx, ny = (size_t)s->p->g.ny, n = nx * ny;
-    for (size_t q = 0; q < n; ++q) {
-        double v = s->real == sizeof(double) ? ((const double *)src)[q] : ((const float *)src)[q];
-        dst[order == 1 ? (q % ny) * nx + q / ny : q] = v;
-    }
-}
-
-static fb_status upload_array(heat_run *s, const double *src, size_t n, fb_buffer **out)
+/* Row-major doubles T into the device field f, in the device's order. */
+static fb_status field_in(heat_run *s, fb_buffer *f, const double *T)
 {
     fb_status status = FB_OK;
-    const size_t bytes = n * s->real;
-    unsigned char *tmp = NULL;
-    FB_ALLOC(tmp, bytes, "a REAL array");
-    to_reals(s, src, n, -1, tmp);
-    FB_CHECK(fb_target_alloc(s->t, n * s->real, out));
-    FB_CHECK(fb_target_copy_in(s->t, *out, tmp, n * s->real));
+    const size_t n = cells_of(s);
+    double *v = NULL;
+    FB_ALLOC(v, n, "a device field");
+    for (size_t q = 0; q < n; ++q)
+        v[q] = T[row_major(s, q)];
+    status = fb_target_write_reals(s->t, s->cfg->is_double, f, v, n);
 fail:
-    free(tmp);
+    free(v);
+    return status;
+}
+
+/* The inverse of field_in: the device field f as row-major doubles T. */
+static fb_status field_out(heat_run *s, fb_buffer *f, double *T)
+{
+    fb_status status = FB_OK;
+    const size_t n = cells_of(s);
+    double *v = NULL;
+    FB_ALLOC(v, n, "a device field");
+    FB_CHECK(fb_target_read_reals(s->t, s->cfg->is_double, f, n, v));
+    for (size_t q = 0; q < n; ++q)
+        T[row_major(s, q)] = v[q];
+fail:
+    free(v);
     return status;
 }
 
@@ -111,16 +112,18 @@ static fb_status upload(heat_run *s)
 {
     fb_status status = FB_OK;
     const fb_heat2d_grid *g = &s->p->g;
-    const size_t cells = (size_t)g->nx * (size_t)g->ny;
-    FB_CHECK(upload_array(s, g->dx, (size_t)g->nx, &s->dx));
-    FB_CHECK(upload_array(s, g->dy, (size_t)g->ny, &s->dy));
-    FB_CHECK(upload_array(s, g->gx, (size_t)g->nx + 1, &s->gx));
-    FB_CHECK(upload_array(s, g->gy, (size_t)g->ny + 1, &s->gy));
-    FB_CHECK(fb_target_alloc(s->t, cells * s->real, &s->tn));
-    FB_CHECK(fb_target_alloc(s->t, cells * s->real, &s->ta));
-    FB_CHECK(fb_target_alloc(s->t, cells * s->real, &s->tb));
-    FB_CHECK(fb_target_alloc(s->t, (size_t)s->groups * s->real, &s->partial));
-    FB_CHECK(fb_target_alloc(s->t, s->real, &s->result));
+    const size_t cells = cells_of(s);
+    const int is_double = s->cfg->is_double;
+    FB_CHECK(fb_target_upload_reals(s->t, is_double, g->dx, (size_t)g->nx, &s->dx));
+    FB_CHECK(fb_target_upload_reals(s->t, is_double, g->dy, (size_t)g->ny, &s->dy));
+    FB_CHECK(fb_target_upload_reals(s->t, is_double, g->gx, (size_t)g->nx + 1, &s->gx));
+    FB_CHECK(fb_target_upload_reals(s->t, is_double, g->gy, (size_t)g->ny + 1, &s->gy));
+    const size_t real = fb_real_size(is_double);
+    FB_CHECK(fb_target_alloc(s->t, cells * real, &s->tn));
+    FB_CHECK(fb_target_alloc(s->t, cells * real, &s->ta));
+    FB_CHECK(fb_target_alloc(s->t, cells * real, &s->tb));
+    FB_CHECK(fb_target_alloc(s->t, (size_t)s->groups * real, &s->partial));
+    FB_CHECK(fb_target_alloc(s->t, real, &s->result));
 fail:
     return status;
 }
@@ -184,12 +187,7 @@ static fb_status flush(void *ctx) { return fb_target_flush_cache(((heat_run *)ct
 /* The device-reduced max change of the last iteration: one REAL read back. */
 static fb_status read_max_change(heat_run *s, double *out)
 {
-    fb_status status = FB_OK;
-    float single;
-    FB_CHECK(fb_target_copy_out(s->t, s->cfg->is_double ? (void *)out : (void *)&single, s->result, s->real));
-    if (!s->cfg->is_double) *out = single;
-fail:
-    return status;
+    return fb_target_read_reals(s->t, s->cfg->is_double, s->result, 1, out);
 }
 
 /* The field the last iteration wrote. */
@@ -202,20 +200,14 @@ static fb_status transient(heat_run *s, double tol, double *T, int *iterations)
 {
     fb_status status = FB_OK;
     const fb_heat2d_grid *g = &s->p->g;
-    const size_t cells = (size_t)g->nx * (size_t)g->ny;
-    const int order = s->cfg->point.values[FB_HEAT2D_ORDER];
-    const size_t bytes = cells * s->real;
-    unsigned char *h = NULL;
     double res = 0, seconds;
-    FB_ALLOC(h, bytes, "the check field");
     for (int j = 0; j < g->ny; ++j)
         for (int i = 0; i < g->nx; ++i)
             T[(size_t)j * g->nx + i] = fb_heat2d_exact(g, i, j, 0);
-    to_reals(s, T, cells, order, h);
     *iterations = 0;
     for (int step = 0; step < FB_HEAT2D_CHECK_STEPS; ++step) {
-        FB_CHECK(fb_target_copy_in(s->t, s->tn, h, bytes));
-        FB_CHECK(fb_target_copy_in(s->t, s->ta, h, bytes));
+        FB_CHECK(field_in(s, s->tn, T));
+        FB_CHECK(field_in(s, s->ta, T));
         s->flip = 0;
         for (int it = 1;; ++it) {
             FB_CHECK(iteration(s, &seconds));
@@ -226,11 +218,9 @@ static fb_status transient(heat_run *s, double tol, double *T, int *iterations)
                 FB_FAIL(FB_ERR_CHECK, "%s on %s: check step %d did not converge in %d iterations (max change %.3g)",
                         s->cfg->kernel->name, fb_target_info(s->t)->id, step + 1, it, res);
         }
-        FB_CHECK(fb_target_copy_out(s->t, h, current(s), cells * s->real));
+        FB_CHECK(field_out(s, current(s), T));
     }
-    from_reals(s, h, order, T);
 fail:
-    free(h);
     return status;
 }
 
@@ -308,18 +298,8 @@ static void random_field(const heat_run *s, unsigned seed, double *v, size_t n)
     for (size_t q = 0; q < n; ++q) {
         seed = seed * 1664525u + 1013904223u;
         v[q] = (double)(seed >> 8) / 16777216.0;
-        if (s->real == sizeof(float)) v[q] = (float)v[q];
+        if (!s->cfg->is_double) v[q] = (float)v[q];
     }
-}
-
-/* Fills buffer b (n REALs) with NaN through the host scratch h. */
-static fb_status poison(heat_run *s, fb_buffer *b, unsigned char *h, size_t n)
-{
-    const double dnan = NAN;
-    const float fnan = NAN;
-    for (size_t q = 0; q < n; ++q)
-        memcpy(h + q * s->real, s->real == sizeof(double) ? (const void *)&dnan : (const void *)&fnan, s->real);
-    return fb_target_copy_in(s->t, b, h, n * s->real);
 }
 
 /* The serial twin of one iteration on row-major T (in place): a Jacobi
@@ -352,26 +332,21 @@ static double serial_iteration(const heat_run *s, const double *tn, double *T, d
 static fb_status one_iteration_check(heat_run *s, fb_heat2d_result *r)
 {
     fb_status status = FB_OK;
-    const size_t cells = (size_t)s->p->g.nx * (size_t)s->p->g.ny, bytes = cells * s->real;
-    const int order = s->cfg->point.values[FB_HEAT2D_ORDER];
+    const size_t cells = cells_of(s);
     double *tn = NULL, *T = NULL, *dev = NULL, *scratch = NULL, change = 0, seconds;
-    unsigned char *h = NULL;
     FB_ALLOC(tn, cells, "the check field");
     FB_ALLOC(T, cells, "the check field");
     FB_ALLOC(dev, cells, "the check field");
     FB_ALLOC(scratch, cells, "the check field");
-    FB_ALLOC(h, bytes, "the check field");
     random_field(s, 12345u, tn, cells);
     random_field(s, 67890u, T, cells);
-    to_reals(s, tn, cells, order, h);
-    FB_CHECK(fb_target_copy_in(s->t, s->tn, h, bytes));
-    to_reals(s, T, cells, order, h);
-    FB_CHECK(fb_target_copy_in(s->t, s->ta, h, bytes));
-    FB_CHECK(poison(s, s->tb, h, cells)); /* Jacobi's output: a cell no item writes is NaN */
+    FB_CHECK(field_in(s, s->tn, tn));
+    FB_CHECK(field_in(s, s->ta, T));
+    /* Jacobi's output: a cell no item writes is NaN */
+    FB_CHECK(fb_target_fill_nan(s->t, s->cfg->is_double, s->tb, cells));
     s->flip = 0;
     FB_CHECK(iteration(s, &seconds));
-    FB_CHECK(fb_target_copy_out(s->t, h, current(s), bytes));
-    from_reals(s, h, order, dev);
+    FB_CHECK(field_out(s, current(s), dev));
     FB_CHECK(read_max_change(s, &change));
     const double expected = serial_iteration(s, tn, T, scratch);
     double diff, scale;
@@ -394,7 +369,7 @@ static fb_status one_iteration_check(heat_run *s, fb_heat2d_result *r)
         FB_FAIL(FB_ERR_CHECK, "%s on %s, %s: device max change %.17g, serial %.17g", s->cfg->kernel->name,
                 fb_target_info(s->t)->id, s->p->g.spec, change, expected);
 fail:
-    free(tn), free(T), free(dev), free(scratch), free(h);
+    free(tn), free(T), free(dev), free(scratch);
     return status;
 }
 
@@ -443,7 +418,7 @@ fb_status fb_heat2d_transient(fb_target *t, fb_heat2d_problem *p, const fb_heat2
                               fb_heat2d_result *r)
 {
     fb_status status = FB_OK;
-    heat_run s = {.t = t, .p = p, .cfg = cfg, .real = cfg->is_double ? sizeof(double) : sizeof(float)};
+    heat_run s = {.t = t, .p = p, .cfg = cfg};
     memset(r, 0, sizeof *r);
     FB_CHECK(prepare(&s, r));
     FB_CHECK(ensure_reference(p));
@@ -458,9 +433,8 @@ fb_status fb_heat2d_run(fb_target *t, fb_heat2d_problem *p, const fb_heat2d_conf
 {
     fb_status status = FB_OK;
     const fb_heat2d_grid *g = &p->g;
-    heat_run s = {.t = t, .p = p, .cfg = cfg, .real = cfg->is_double ? sizeof(double) : sizeof(float)};
+    heat_run s = {.t = t, .p = p, .cfg = cfg};
     double *T0 = NULL;
-    unsigned char *h = NULL;
     memset(r, 0, sizeof *r);
     FB_CHECK(prepare(&s, r));
     /* Best effort: a backend that cannot say leaves has_resources 0. */
@@ -469,15 +443,12 @@ fb_status fb_heat2d_run(fb_target *t, fb_heat2d_problem *p, const fb_heat2d_conf
     /* The timed iterations start from the exact mode, as the check does. */
     const size_t cells = (size_t)g->nx * (size_t)g->ny;
     FB_ALLOC(T0, cells, "the initial field");
-    const size_t bytes = cells * s.real;
-    FB_ALLOC(h, bytes, "the initial field");
     for (int j = 0; j < g->ny; ++j)
         for (int i = 0; i < g->nx; ++i)
             T0[(size_t)j * g->nx + i] = fb_heat2d_exact(g, i, j, 0);
-    to_reals(&s, T0, cells, cfg->point.values[FB_HEAT2D_ORDER], h);
-    FB_CHECK(fb_target_copy_in(t, s.tn, h, cells * s.real));
-    FB_CHECK(fb_target_copy_in(t, s.ta, h, cells * s.real));
-    FB_CHECK(fb_target_copy_in(t, s.tb, h, cells * s.real));
+    FB_CHECK(field_in(&s, s.tn, T0));
+    FB_CHECK(field_in(&s, s.ta, T0));
+    FB_CHECK(field_in(&s, s.tb, T0));
     FB_CHECK(fb_target_measure(t, &cfg->measure, sample, &s, flush, &s, &r->m));
     r->model = fb_heat2d_model_of(cfg->kernel, g->nx, g->ny, cfg->is_double, s.groups);
     r->gflops = r->model.flops / r->m.stats.median * 1e-9;
@@ -486,7 +457,6 @@ fb_status fb_heat2d_run(fb_target *t, fb_heat2d_problem *p, const fb_heat2d_conf
     FB_CHECK(check_run(&s, r));
 fail:
     free(T0);
-    free(h);
     release_all(&s);
     return status;
 }

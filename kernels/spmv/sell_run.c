@@ -65,8 +65,7 @@ static fb_status upload(sell_run *s, const fb_sell *S, int is_double, const doub
                              .values = S->values};
     size_t perm_bytes = (size_t)S->nslices * (size_t)S->C * sizeof(int);
     FB_CHECK(fb_spmv_upload(s->t, &slices, is_double, x, &s->d));
-    FB_CHECK(fb_target_alloc(s->t, perm_bytes, &s->perm));
-    FB_CHECK(fb_target_copy_in(s->t, s->perm, S->perm, perm_bytes));
+    FB_CHECK(fb_target_upload(s->t, S->perm, perm_bytes, &s->perm));
 fail:
     return status;
 }

@@ -49,49 +49,12 @@ fail:
     return status;
 }
 
-static fb_status upload_reals(fb_target *t, int is_double, const double *src, size_t n, fb_buffer **out)
-{
-    fb_status status = FB_OK;
-    size_t bytes = n * (is_double ? sizeof(double) : sizeof(float));
-    float *tmp = NULL;
-    FB_CHECK(fb_target_alloc(t, bytes, out));
-    if (is_double) {
-        FB_CHECK(fb_target_copy_in(t, *out, src, bytes));
-    } else {
-        FB_ALLOC(tmp, n, "single-precision copy");
-        for (size_t i = 0; i < n; ++i)
-            tmp[i] = (float)src[i];
-        FB_CHECK(fb_target_copy_in(t, *out, tmp, bytes));
-    }
-fail:
-    free(tmp);
-    return status;
-}
-
-static fb_status upload_ints(fb_target *t, const int *src, size_t n, fb_buffer **out)
-{
-    fb_status status = FB_OK;
-    FB_CHECK(fb_target_alloc(t, n * sizeof(int), out));
-    FB_CHECK(fb_target_copy_in(t, *out, src, n * sizeof(int)));
-fail:
-    return status;
-}
-
 fb_status fb_spmv_download_reals(fb_target *t, int is_double, fb_buffer *src, size_t n, double **out)
 {
     fb_status status = FB_OK;
-    float *tmp = NULL;
     FB_ALLOC(*out, n, "result vector");
-    if (is_double) {
-        FB_CHECK(fb_target_copy_out(t, *out, src, n * sizeof(double)));
-    } else {
-        FB_ALLOC(tmp, n, "single-precision result");
-        FB_CHECK(fb_target_copy_out(t, tmp, src, n * sizeof(float)));
-        for (size_t i = 0; i < n; ++i)
-            (*out)[i] = tmp[i];
-    }
+    status = fb_target_read_reals(t, is_double, src, n, *out);
 fail:
-    free(tmp);
     return status;
 }
 
@@ -100,13 +63,12 @@ size_t fb_spmv_value_count(const fb_spmv_matrix *A) { return (size_t)A->shape.nn
 fb_status fb_spmv_upload(fb_target *t, const fb_spmv_matrix *A, int is_double, const double *x, fb_spmv_buffers *out)
 {
     fb_status status = FB_OK;
-    size_t real = is_double ? sizeof(double) : sizeof(float);
     memset(out, 0, sizeof *out);
-    FB_CHECK(upload_ints(t, A->ptr, (size_t)A->shape.nbrows + 1, &out->ptr));
-    FB_CHECK(upload_ints(t, A->idx, (size_t)A->shape.nblocks, &out->idx));
-    FB_CHECK(upload_reals(t, is_double, A->values, fb_spmv_value_count(A), &out->val));
-    FB_CHECK(upload_reals(t, is_double, x, (size_t)A->shape.ncols, &out->x));
-    FB_CHECK(fb_target_alloc(t, (size_t)A->shape.nrows * real, &out->y));
+    FB_CHECK(fb_target_upload(t, A->ptr, ((size_t)A->shape.nbrows + 1) * sizeof(int), &out->ptr));
+    FB_CHECK(fb_target_upload(t, A->idx, (size_t)A->shape.nblocks * sizeof(int), &out->idx));
+    FB_CHECK(fb_target_upload_reals(t, is_double, A->values, fb_spmv_value_count(A), &out->val));
+    FB_CHECK(fb_target_upload_reals(t, is_double, x, (size_t)A->shape.ncols, &out->x));
+    FB_CHECK(fb_target_alloc(t, (size_t)A->shape.nrows * fb_real_size(is_double), &out->y));
 fail:
     return status;
 }
@@ -119,31 +81,13 @@ void fb_spmv_buffers_release(fb_target *t, fb_spmv_buffers *b)
     memset(b, 0, sizeof *b);
 }
 
-/* y starts as NaN, so a row no work-item writes (or one added to instead
- * of written) fails the check rather than keep what the memory held: a
- * freed buffer of the previous configuration holds a right answer. */
-static fb_status poison_y(spmv_run *s)
-{
-    fb_status status = FB_OK;
-    const size_t n = (size_t)s->A->shape.nrows, real = s->cfg->is_double ? sizeof(double) : sizeof(float);
-    const double dnan = NAN;
-    const float fnan = NAN;
-    unsigned char *h = NULL;
-    FB_ALLOC(h, n * real, "the initial y");
-    for (size_t i = 0; i < n; ++i)
-        memcpy(h + i * real, s->cfg->is_double ? (const void *)&dnan : (const void *)&fnan, real);
-    FB_CHECK(fb_target_copy_in(s->t, s->d.y, h, n * real));
-fail:
-    free(h);
-    return status;
-}
-
 static fb_status upload(spmv_run *s, const double *x)
 {
     fb_status status = FB_OK;
-    size_t real = s->cfg->is_double ? sizeof(double) : sizeof(float);
+    size_t real = fb_real_size(s->cfg->is_double);
     FB_CHECK(fb_spmv_upload(s->t, s->A, s->cfg->is_double, x, &s->d));
-    FB_CHECK(poison_y(s));
+    /* a row no work-item writes (or one added to instead of written) fails */
+    FB_CHECK(fb_target_fill_nan(s->t, s->cfg->is_double, s->d.y, (size_t)s->A->shape.nrows));
     if (s->cfg->kernel->fixup_kernel) {
         FB_CHECK(fb_target_alloc(s->t, (size_t)s->nthreads * sizeof(int), &s->carry_row));
         FB_CHECK(fb_target_alloc(s->t, (size_t)s->nthreads * real, &s->carry_val));
@@ -266,7 +210,7 @@ fb_status fb_spmv_finish(const fb_spmv_matrix *A, const fb_spmv_config *cfg, con
     double eps = cfg->is_double ? DBL_EPSILON : FLT_EPSILON;
     r->tolerance = 2.0 * eps * (double)(A->max_row_entries > 1 ? A->max_row_entries : 1);
     r->checked_ok = r->rel_error <= r->tolerance;
-    if (!r->checked_ok && nan_row < n) /* y starts as NaN on a device (spmv_run's poison_y) */
+    if (!r->checked_ok && nan_row < n) /* y starts as NaN on a device (fb_target_fill_nan in upload) */
         FB_FAIL(FB_ERR_CHECK, "%s on %s: wrong result: y[%zu] is NaN (a row no work-item wrote?)", cfg->kernel->name,
                 where, nan_row);
     if (!r->checked_ok)

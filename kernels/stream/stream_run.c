@@ -110,15 +110,13 @@ static fb_status check_output(stream_run *s, int which, fb_stream_result *r)
 {
     fb_status status = FB_OK;
     fb_buffer *outputs[] = {s->c, s->b, s->c, s->a};
-    size_t n = s->cfg->n, elem = s->cfg->is_double ? sizeof(double) : sizeof(float);
-    double expect[FB_STREAM_NKERNELS], worst = 0;
-    void *host = malloc(n * elem + 1);
-    if (!host) FB_FAIL(FB_ERR_NOMEM, "out of host memory for the stream check (%zu bytes)", n * elem);
-    FB_CHECK(fb_target_copy_out(s->t, host, outputs[which], n * elem));
+    size_t n = s->cfg->n;
+    double expect[FB_STREAM_NKERNELS], worst = 0, *host = NULL;
+    FB_ALLOC(host, n, "the stream check");
+    FB_CHECK(fb_target_read_reals(s->t, s->cfg->is_double, outputs[which], n, host));
     expected_values(s->cfg->is_double, expect);
     for (size_t i = 0; i < n; ++i) {
-        double v = s->cfg->is_double ? ((double *)host)[i] : (double)((float *)host)[i];
-        double err = fabs(v - expect[which]) / fabs(expect[which]);
+        double err = fabs(host[i] - expect[which]) / fabs(expect[which]);
         if (!(err <= worst)) worst = err; /* NaN propagates as a failure */
     }
     r->max_rel_error = worst;
@@ -131,7 +129,7 @@ fail:
 
 static void derive(const stream_run *s, fb_stream_result *r)
 {
-    double elem = s->cfg->is_double ? sizeof(double) : sizeof(float);
+    double elem = fb_real_size(s->cfg->is_double);
     r->bytes = (double)r->model->words * (double)s->cfg->n * elem;
     r->gbs = r->bytes / r->m.stats.median * 1e-9;
     r->gbs_best = r->bytes / r->m.stats.min * 1e-9;
@@ -159,7 +157,7 @@ fb_status fb_stream_run(fb_target *t, const fb_stream_config *cfg, fb_stream_res
 {
     fb_status status = FB_OK;
     stream_run s = {.t = t, .cfg = cfg};
-    size_t bytes = cfg->n * (cfg->is_double ? sizeof(double) : sizeof(float));
+    size_t bytes = cfg->n * fb_real_size(cfg->is_double);
     int failed_check = -1;
     memset(results, 0, FB_STREAM_NKERNELS * sizeof *results);
     FB_CHECK(validate_config(t, cfg));
@@ -221,7 +219,7 @@ fb_status fb_stream_triad_measure(fb_target *t, size_t n, int is_double, fb_stre
 
 json_t *fb_stream_record(const fb_device_info *d, const fb_stream_config *cfg, const fb_stream_result *r)
 {
-    size_t elem = cfg->is_double ? sizeof(double) : sizeof(float);
+    size_t elem = fb_real_size(cfg->is_double);
     json_t *rec = json_pack(
         "{s:s, s:s, s:s, s:s, s:s, s:s, s:{s:I, s:I}, s:f, s:f, s:I, s:I, s:b}", "benchmark", "stream", "kernel",
         r->model->name, "backend", d->backend, "device", d->id, "device_name", d->name, "precision",
