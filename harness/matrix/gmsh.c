@@ -413,12 +413,12 @@ static void gmsh_text_limit(const char *d, size_t n, fb_text_limit *limit)
     limit->scanned = n;
 }
 
-static fb_status parse(const char *name, const fb_text_bytes *buf, fb_mesh *out)
+static fb_status parse(const char *name, fb_text_bytes *buf, void *result)
 {
+    fb_mesh *out = result;
     fb_status status = FB_OK;
     gmsh g;
     memset(&g, 0, sizeof g);
-    memset(out, 0, sizeof *out);
     fb_cursor_init(&g.c, name, buf->data, buf->size);
     FB_CHECK(sections(&g));
     if (!g.have_nodes) FB_FAIL(FB_ERR_INPUT, "%s: no $Nodes section", name);
@@ -431,24 +431,10 @@ fail:
 
 fb_status fb_mesh_read_gmsh_memory(const char *name, const void *data, size_t n, fb_mesh *out)
 {
-    fb_status status = FB_OK;
-    fb_text_bytes buf = {0};
-    memset(out, 0, sizeof *out);
-    FB_CHECK(fb_text_bytes_from_memory(name, data, n, gmsh_text_limit, &buf));
-    status = parse(name, &buf, out);
-fail:
-    fb_text_bytes_free(&buf);
-    return status;
+    return fb_text_read(name, data, n, gmsh_text_limit, parse, out, sizeof *out);
 }
 
 fb_status fb_mesh_read_gmsh(const char *path, fb_mesh *out)
 {
-    fb_status status = FB_OK;
-    fb_text_bytes buf = {0};
-    memset(out, 0, sizeof *out);
-    FB_CHECK(fb_text_bytes_load(path, gmsh_text_limit, &buf));
-    status = parse(path, &buf, out);
-fail:
-    fb_text_bytes_free(&buf);
-    return status;
+    return fb_text_read(path, NULL, 0, gmsh_text_limit, parse, out, sizeof *out);
 }

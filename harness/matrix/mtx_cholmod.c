@@ -174,11 +174,11 @@ fail:
     return status;
 }
 
-static fb_status read_buffer(const char *name, fb_text_bytes *buf, fb_mtx *out)
+static fb_status read_buffer(const char *name, fb_text_bytes *buf, void *result)
 {
+    fb_mtx *out = result;
     fb_status status = FB_OK;
     fb_cursor c;
-    memset(out, 0, sizeof *out);
     fb_cursor_init(&c, name, buf->data, buf->size);
     FB_CHECK(fb_mtx_read_header(&c, &out->info));
     FB_CHECK(check_entry_count(&c, &out->info));
@@ -192,24 +192,10 @@ fail:
 
 fb_status fb_mtx_read_cholmod(const char *path, fb_mtx *out)
 {
-    fb_status status = FB_OK;
-    fb_text_bytes buf;
-    memset(out, 0, sizeof *out);
-    FB_CHECK(fb_text_bytes_load(path, fb_mtx_text_limit, &buf));
-    status = read_buffer(path, &buf, out);
-    fb_text_bytes_free(&buf);
-fail:
-    return status;
+    return fb_text_read(path, NULL, 0, fb_mtx_text_limit, read_buffer, out, sizeof *out);
 }
 
 fb_status fb_mtx_read_cholmod_memory(const char *name, const void *data, size_t n, fb_mtx *out)
 {
-    fb_status status = FB_OK;
-    fb_text_bytes buf;
-    memset(out, 0, sizeof *out);
-    FB_CHECK(fb_text_bytes_from_memory(name, data, n, fb_mtx_text_limit, &buf));
-    status = read_buffer(name, &buf, out);
-    fb_text_bytes_free(&buf);
-fail:
-    return status;
+    return fb_text_read(name, data, n, fb_mtx_text_limit, read_buffer, out, sizeof *out);
 }

@@ -268,12 +268,12 @@ fail:
     return status;
 }
 
-static fb_status parse(const char *name, const fb_text_bytes *buf, fb_mesh *out)
+static fb_status parse(const char *name, fb_text_bytes *buf, void *result)
 {
+    fb_mesh *out = result;
     fb_status status = FB_OK;
     su2 s;
     memset(&s, 0, sizeof s);
-    memset(out, 0, sizeof *out);
     s.max_ref = -1;
     fb_cursor_init(&s.c, name, buf->data, buf->size);
     FB_CHECK(sections(&s));
@@ -327,24 +327,10 @@ static void su2_text_limit(const char *d, size_t n, fb_text_limit *limit)
 
 fb_status fb_mesh_read_su2_memory(const char *name, const void *data, size_t n, fb_mesh *out)
 {
-    fb_status status = FB_OK;
-    fb_text_bytes buf = {0};
-    memset(out, 0, sizeof *out);
-    FB_CHECK(fb_text_bytes_from_memory(name, data, n, su2_text_limit, &buf));
-    status = parse(name, &buf, out);
-fail:
-    fb_text_bytes_free(&buf);
-    return status;
+    return fb_text_read(name, data, n, su2_text_limit, parse, out, sizeof *out);
 }
 
 fb_status fb_mesh_read_su2(const char *path, fb_mesh *out)
 {
-    fb_status status = FB_OK;
-    fb_text_bytes buf = {0};
-    memset(out, 0, sizeof *out);
-    FB_CHECK(fb_text_bytes_load(path, su2_text_limit, &buf));
-    status = parse(path, &buf, out);
-fail:
-    fb_text_bytes_free(&buf);
-    return status;
+    return fb_text_read(path, NULL, 0, su2_text_limit, parse, out, sizeof *out);
 }

@@ -209,6 +209,22 @@ fail:
     return status;
 }
 
+fb_status fb_text_read(const char *name, const void *data, size_t n, fb_text_limit_fn limit, fb_text_parse_fn parse,
+                       void *out, size_t out_size)
+{
+    fb_status status = FB_OK;
+    fb_text_bytes text = {0};
+    memset(out, 0, out_size);
+    if (data)
+        FB_CHECK(fb_text_bytes_from_memory(name, data, n, limit, &text));
+    else
+        FB_CHECK(fb_text_bytes_load(name, limit, &text));
+    status = parse(name, &text, out);
+fail:
+    fb_text_bytes_free(&text);
+    return status;
+}
+
 /* ---- numbers ------------------------------------------------------------ */
 
 static const char *token_end(const char *p, const char *end)

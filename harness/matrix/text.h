@@ -65,6 +65,15 @@ fb_status fb_text_bytes_from_memory(const char *name, const void *data, size_t n
                                     fb_text_bytes *out);
 void fb_text_bytes_free(fb_text_bytes *b);
 
+/* A reader's parser: the text read whole, into the reader's result `out`. */
+typedef fb_status (*fb_text_parse_fn)(const char *name, fb_text_bytes *text, void *out);
+
+/* The one way a reader reads: out (out_size bytes) zeroed, the file at
+ * `name` (data NULL) or a copy of n bytes at data read whole within
+ * `limit`, parsed, and the text freed. */
+fb_status fb_text_read(const char *name, const void *data, size_t n, fb_text_limit_fn limit, fb_text_parse_fn parse,
+                       void *out, size_t out_size);
+
 typedef enum fb_num { FB_NUM_OK, FB_NUM_BAD, FB_NUM_RANGE } fb_num;
 
 /* A token ends at a space, tab, CR, LF, VT, FF or the end. */
