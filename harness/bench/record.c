@@ -11,7 +11,21 @@ json_t *fb_json_params(const fb_param_axis *axes, int naxes, const fb_param_poin
     return params;
 }
 
-json_t *fb_kernel_resources_json(const fb_kernel_resources *k)
+/* A kernel launch's geometry: {"global": [...], "local": [...]}, work-items
+ * per dimension (OpenCL convention). */
+static json_t *json_launch(const fb_launch *l)
+{
+    json_t *g = json_array(), *w = json_array();
+    for (int d = 0; d < l->dims; ++d) {
+        json_array_append_new(g, json_integer((json_int_t)l->global[d]));
+        json_array_append_new(w, json_integer((json_int_t)l->local[d]));
+    }
+    return json_pack("{s:o, s:o}", "global", g, "local", w);
+}
+
+/* {"registers", "private_bytes", "local_bytes", "max_group_items",
+ * "group_multiple", "groups_per_unit", "occupancy"} (docs/results.md). */
+static json_t *kernel_resources_json(const fb_kernel_resources *k)
 {
     return json_pack("{s:i, s:I, s:I, s:I, s:I, s:i, s:f}", "registers", k->registers, "private_bytes",
                      (json_int_t)k->private_bytes, "local_bytes", (json_int_t)k->local_bytes, "max_group_items",
@@ -26,8 +40,8 @@ json_t *fb_json_kernel_record(const fb_device_info *d, const fb_kernel_record *k
                             k->is_double ? "double" : "single", "cold", k->cold);
     json_object_set_new(rec, "params", k->params);
     if (k->user) json_object_set_new(rec, "kernel_file", fb_user_kernel_json(k->user));
-    if (k->launch && k->launch->dims > 0) json_object_set_new(rec, "launch", fb_json_launch(k->launch));
-    if (k->resources) json_object_set_new(rec, "kernel_resources", fb_kernel_resources_json(k->resources));
+    if (k->launch && k->launch->dims > 0) json_object_set_new(rec, "launch", json_launch(k->launch));
+    if (k->resources) json_object_set_new(rec, "kernel_resources", kernel_resources_json(k->resources));
     json_object_set_new(rec, "flops", json_real(k->flops));
     json_object_set_new(rec, "bytes", json_real(k->bytes));
     json_object_set_new(rec, "stats", fb_json_measurement(k->m));
@@ -42,16 +56,6 @@ void fb_json_set_energy(json_t *record, const fb_measurement *m, double flops_pe
 {
     json_t *energy = fb_energy_json(&m->energy, flops_per_run);
     if (energy) json_object_set_new(record, "energy", energy);
-}
-
-json_t *fb_json_launch(const fb_launch *l)
-{
-    json_t *g = json_array(), *w = json_array();
-    for (int d = 0; d < l->dims; ++d) {
-        json_array_append_new(g, json_integer((json_int_t)l->global[d]));
-        json_array_append_new(w, json_integer((json_int_t)l->local[d]));
-    }
-    return json_pack("{s:o, s:o}", "global", g, "local", w);
 }
 
 json_t *fb_json_measurement(const fb_measurement *m)

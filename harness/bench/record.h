@@ -11,16 +11,8 @@
 #include "../core/measure.h"
 #include "../core/params.h"
 
-/* A kernel launch's geometry: {"global": [...], "local": [...]}, work-items
- * per dimension (OpenCL convention). */
-json_t *fb_json_launch(const fb_launch *l);
-
 /* {"NAME": value} of a parameter point over its axes. */
 json_t *fb_json_params(const fb_param_axis *axes, int naxes, const fb_param_point *p);
-
-/* {"registers", "private_bytes", "local_bytes", "max_group_items",
- * "group_multiple", "groups_per_unit", "occupancy"} (docs/results.md). */
-json_t *fb_kernel_resources_json(const fb_kernel_resources *k);
 
 struct fb_user_kernel;
 

@@ -165,7 +165,7 @@ fail:
     return status;
 }
 
-fb_status fb_cli_size(const fb_parsed *p, const char *name, size_t dflt, size_t *out)
+static fb_status cli_size(const fb_parsed *p, const char *name, size_t dflt, size_t *out)
 {
     fb_status status = FB_OK;
     const char *v = fb_cli_value(p, name);
@@ -181,7 +181,7 @@ fail:
 fb_status fb_cli_count(const fb_parsed *p, const char *name, size_t dflt, size_t *out)
 {
     fb_status status = FB_OK;
-    FB_CHECK(fb_cli_size(p, name, dflt, out));
+    FB_CHECK(cli_size(p, name, dflt, out));
     if (*out == 0) FB_FAIL(FB_ERR_USAGE, "--%s: must be at least 1", name);
 fail:
     return status;

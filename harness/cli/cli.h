@@ -83,7 +83,6 @@ fb_status fb_cli_check_files(const fb_parsed *args, const char *command, const c
  * (at most 1000000000)", "'1e999' is not a finite number". Integers never
  * wrap around. */
 #define FB_CLI_INT_MAX 1000000000 /* the largest count fb_cli_int takes */
-fb_status fb_cli_size(const fb_parsed *p, const char *name, size_t dflt, size_t *out);
 /* A size of at least 1 (array lengths: "--NAME: must be at least 1"). */
 fb_status fb_cli_count(const fb_parsed *p, const char *name, size_t dflt, size_t *out);
 fb_status fb_cli_double(const fb_parsed *p, const char *name, double dflt, double *out);

@@ -118,10 +118,6 @@ void fb_fv_result_free(fb_fv_result *r);
  * cell and variable, AoS doubles, from the AoS field U (in double). */
 void fb_fv_reference(const fb_fv_grid *g, const double *U, double *R, double *S);
 
-/* With r->m and r->R filled: the derived rates and the check (FB_ERR_CHECK
- * naming the kernel and the device). */
-fb_status fb_fv_finish(const fb_fv_grid *g, const fb_fv_config *cfg, const fb_device_info *dev, fb_fv_result *r);
-
 json_t *fb_fv_record(const fb_device_info *d, const fb_fv_grid *g, const fb_fv_config *cfg, const fb_fv_result *r);
 
 extern const fb_family fb_family_fv_surface;

@@ -178,39 +178,6 @@ fail:
 
 static fb_status flush(void *ctx) { return fb_target_flush_cache(((fv_run *)ctx)->t); }
 
-fb_status fb_fv_run(fb_target *t, const fb_fv_grid *g, const fb_fv_config *cfg, fb_fv_result *out)
-{
-    fb_status status = FB_OK;
-    fv_run s = {.t = t, .g = g, .cfg = cfg, .k = fb_fv_kernel_at(cfg->kernel)};
-    const fb_device_info *dev = fb_target_info(t);
-    int main_step;
-    memset(out, 0, sizeof *out);
-    if (!s.k) FB_FAIL(FB_ERR_USAGE, "fv-surface has no kernel %d", cfg->kernel);
-    FB_CHECK(fb_fv_check_point(g, cfg, dev));
-    s.padded = padded_cells(g, &cfg->point);
-    FB_CHECK(upload_field(&s));
-    FB_CHECK(plan(&s, &main_step));
-    out->launch = s.steps[main_step].launch;
-    /* Best effort: a backend that cannot say leaves has_resources 0. */
-    out->has_resources =
-        fb_target_kernel_resources(t, s.steps[main_step].kernel, out->launch.local[0], &out->resources) == FB_OK;
-    FB_CHECK(fb_target_measure(t, &cfg->measure, sample, &s, flush, &s, &out->m));
-    FB_CHECK(download_residual(&s, &out->R));
-    FB_CHECK(fb_fv_finish(g, cfg, dev, out));
-fail:
-    fb_target_release(t, s.U);
-    fb_target_release(t, s.R);
-    fb_target_release(t, s.F);
-    return status;
-}
-
-void fb_fv_result_free(fb_fv_result *r)
-{
-    fb_measurement_free(&r->m);
-    free(r->R);
-    r->R = NULL;
-}
-
 /* ---- the check against the reference (fv_surface_ref.c) ---------------- */
 
 /* Longest chain of rounded operations from the inputs to one face term
@@ -252,7 +219,9 @@ fail:
     return status;
 }
 
-fb_status fb_fv_finish(const fb_fv_grid *g, const fb_fv_config *cfg, const fb_device_info *dev, fb_fv_result *r)
+/* With r->m and r->R filled: the derived rates and the check (FB_ERR_CHECK
+ * naming the kernel and the device). */
+static fb_status fv_finish(const fb_fv_grid *g, const fb_fv_config *cfg, const fb_device_info *dev, fb_fv_result *r)
 {
     fb_status status = FB_OK;
     size_t n = (size_t)g->cells * FV_NVAR;
@@ -289,4 +258,37 @@ fail:
     free(scale);
     free(u);
     return status;
+}
+
+fb_status fb_fv_run(fb_target *t, const fb_fv_grid *g, const fb_fv_config *cfg, fb_fv_result *out)
+{
+    fb_status status = FB_OK;
+    fv_run s = {.t = t, .g = g, .cfg = cfg, .k = fb_fv_kernel_at(cfg->kernel)};
+    const fb_device_info *dev = fb_target_info(t);
+    int main_step;
+    memset(out, 0, sizeof *out);
+    if (!s.k) FB_FAIL(FB_ERR_USAGE, "fv-surface has no kernel %d", cfg->kernel);
+    FB_CHECK(fb_fv_check_point(g, cfg, dev));
+    s.padded = padded_cells(g, &cfg->point);
+    FB_CHECK(upload_field(&s));
+    FB_CHECK(plan(&s, &main_step));
+    out->launch = s.steps[main_step].launch;
+    /* Best effort: a backend that cannot say leaves has_resources 0. */
+    out->has_resources =
+        fb_target_kernel_resources(t, s.steps[main_step].kernel, out->launch.local[0], &out->resources) == FB_OK;
+    FB_CHECK(fb_target_measure(t, &cfg->measure, sample, &s, flush, &s, &out->m));
+    FB_CHECK(download_residual(&s, &out->R));
+    FB_CHECK(fv_finish(g, cfg, dev, out));
+fail:
+    fb_target_release(t, s.U);
+    fb_target_release(t, s.R);
+    fb_target_release(t, s.F);
+    return status;
+}
+
+void fb_fv_result_free(fb_fv_result *r)
+{
+    fb_measurement_free(&r->m);
+    free(r->R);
+    r->R = NULL;
 }

@@ -46,9 +46,6 @@ typedef struct fb_spmv_result {
     fb_spmv_conversion conversion; /* SELL: the run's conversion from CSR */
 } fb_spmv_result;
 
-/* Default x: deterministic, non-constant, in [0.5, 1.5). */
-double fb_spmv_default_x(int j);
-
 /* Why the point is not allowed here (FB_ERR_USAGE naming the parameter), or FB_OK. */
 fb_status fb_spmv_check_point(const fb_spmv_config *cfg, const fb_device_info *dev, const fb_spmv_matrix *A);
 
@@ -83,9 +80,6 @@ void fb_spmv_buffers_release(fb_target *t, fb_spmv_buffers *b);
 
 /* n REALs from the device, widened to double (malloc'd). */
 fb_status fb_spmv_download_reals(fb_target *t, int is_double, fb_buffer *src, size_t n, double **out);
-
-/* Number of stored values (CSR nnz; BCSR nblocks * K^2: the shape's nnz). */
-size_t fb_spmv_value_count(const fb_spmv_matrix *A);
 
 /* The serial reference (spmv_ref.c): y = A x and s = |A| |x| row-wise, in double. */
 void fb_spmv_reference(const fb_spmv_matrix *A, const double *x, double *y, double *s);

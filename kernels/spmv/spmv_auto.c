@@ -28,7 +28,9 @@ const char *fb_spmv_auto_device_class(const fb_device_info *dev)
     return "gpu";
 }
 
-fb_status fb_spmv_auto_features_of(const json_t *matrix, fb_spmv_auto_features *out)
+/* From a record's matrix object (fb_spmv_matrix_json). FB_ERR_INPUT when a
+ * field is missing. */
+static fb_status spmv_auto_features_of(const json_t *matrix, fb_spmv_auto_features *out)
 {
     fb_status status = FB_OK;
     const json_t *rows = json_object_get(matrix, "rows"), *per_row = json_object_get(matrix, "nnz_per_row");
@@ -129,10 +131,10 @@ static void say_nearest(fb_spmv_auto_choice *c, const fb_spmv_auto_features *f, 
 fb_status fb_spmv_auto_choose(const json_t *matrix, const char *device_class, int is_double, fb_spmv_auto_choice *out)
 {
     fb_status status = FB_OK;
-    fb_spmv_auto_features f;
+    fb_spmv_auto_features f = {0};
     memset(out, 0, sizeof *out);
     out->device_class = device_class;
-    FB_CHECK(fb_spmv_auto_features_of(matrix, &f));
+    FB_CHECK(spmv_auto_features_of(matrix, &f));
     out->nearest = nearest(&f, device_class, is_double, &out->distance);
     out->kernel = out->nearest ? fb_spmv_kernel_find(out->nearest->kernel) : NULL;
     if (!out->kernel) {
@@ -146,7 +148,10 @@ fail:
     return status;
 }
 
-void fb_spmv_auto_fit(fb_spmv_auto_choice *c, const fb_device_info *dev, const fb_spmv_matrix *A, int is_double)
+/* When the device or the matrix refuses the recorded point (a work-group
+ * too large here, a TEAM narrower than this block size), the kernel's
+ * default point instead, said in why. A is the view the kernel reads. */
+static void spmv_auto_fit(fb_spmv_auto_choice *c, const fb_device_info *dev, const fb_spmv_matrix *A, int is_double)
 {
     fb_spmv_config cfg = {.kernel = c->kernel, .point = c->point, .is_double = is_double};
     if (fb_spmv_check_point(&cfg, dev, A) == FB_OK) return;
@@ -164,7 +169,7 @@ fb_status fb_spmv_auto_pick(const fb_matrix *m, const json_t *mjson, const fb_de
     FB_CHECK(fb_spmv_auto_choose(mjson, fb_spmv_auto_device_class(dev), is_double, out));
     /* the shape is all the fit reads: the AoS/SoA layout need not be switched */
     FB_CHECK(fb_spmv_view_shape(m, out->kernel, &A));
-    fb_spmv_auto_fit(out, dev, &A, is_double);
+    spmv_auto_fit(out, dev, &A, is_double);
 fail:
     return status;
 }

@@ -71,10 +71,6 @@ const fb_spmv_auto_entry *fb_spmv_auto_rule_at(int i);
 /* "gpu", "openmp" or "opencl-cpu". */
 const char *fb_spmv_auto_device_class(const fb_device_info *dev);
 
-/* From a record's matrix object (fb_spmv_matrix_json). FB_ERR_INPUT when a
- * field is missing. */
-fb_status fb_spmv_auto_features_of(const json_t *matrix, fb_spmv_auto_features *out);
-
 double fb_spmv_auto_distance(const fb_spmv_auto_features *a, const fb_spmv_auto_features *b);
 
 /* The choice for a matrix (its record object) on a class of device. Never
@@ -82,11 +78,6 @@ double fb_spmv_auto_distance(const fb_spmv_auto_features *a, const fb_spmv_auto_
  * of the input's kind (bcsr for a block input, else csr-vector on a GPU and
  * csr-scalar on a CPU) and says so. */
 fb_status fb_spmv_auto_choose(const json_t *matrix, const char *device_class, int is_double, fb_spmv_auto_choice *out);
-
-/* When the device or the matrix refuses the recorded point (a work-group
- * too large here, a TEAM narrower than this block size), the kernel's
- * default point instead, said in why. A is the view the kernel reads. */
-void fb_spmv_auto_fit(fb_spmv_auto_choice *c, const fb_device_info *dev, const fb_spmv_matrix *A, int is_double);
 
 /* choose and fit for a loaded matrix (its record object mjson) on dev:
  * what `spmv --kernel auto` and the family's "auto" kernel run. */

@@ -56,7 +56,8 @@ fail:
     return status;
 }
 
-json_t *fb_spmv_params_json(const fb_spmv_config *cfg, const fb_spmv_matrix *A)
+/* The parameters of cfg as {"NAME": value}, BLOCK_SIZE included for BCSR. */
+static json_t *spmv_params_json(const fb_spmv_config *cfg, const fb_spmv_matrix *A)
 {
     json_t *params = fb_json_params(cfg->kernel->params, cfg->kernel->nparams, &cfg->point);
     if (A->format->blocked) json_object_set_new(params, "BLOCK_SIZE", json_integer(A->shape.block));
@@ -70,7 +71,7 @@ json_t *fb_spmv_record(const fb_device_info *d, const json_t *matrix, const fb_s
                           .kernel = cfg->kernel->name,
                           .is_double = cfg->is_double,
                           .cold = cfg->measure.cold,
-                          .params = fb_spmv_params_json(cfg, A),
+                          .params = spmv_params_json(cfg, A),
                           .launch = &r->launch,
                           .resources = r->has_resources ? &r->resources : NULL,
                           .flops = r->model.flops,

@@ -26,7 +26,4 @@ json_t *fb_spmv_record(const fb_device_info *d, const json_t *matrix, const fb_s
 
 /* "csr", "bcsr", "bcsr-soa", "sell": the record's "format". */
 
-/* The parameters of cfg as {"NAME": value}, BLOCK_SIZE included for BCSR. */
-json_t *fb_spmv_params_json(const fb_spmv_config *cfg, const fb_spmv_matrix *A);
-
 #endif

@@ -23,7 +23,8 @@ typedef struct spmv_run {
     int nmain, nfixup;
 } spmv_run;
 
-double fb_spmv_default_x(int j) { return 0.5 + (double)((j * 7919L) % 1000) / 1000.0; }
+/* Default x: deterministic, non-constant, in [0.5, 1.5). */
+static double spmv_default_x(int j) { return 0.5 + (double)((j * 7919L) % 1000) / 1000.0; }
 
 fb_status fb_spmv_check_point(const fb_spmv_config *cfg, const fb_device_info *dev, const fb_spmv_matrix *A)
 {
@@ -58,7 +59,8 @@ fail:
     return status;
 }
 
-size_t fb_spmv_value_count(const fb_spmv_matrix *A) { return (size_t)A->shape.nnz; }
+/* Number of stored values (CSR nnz; BCSR nblocks * K^2: the shape's nnz). */
+static size_t spmv_value_count(const fb_spmv_matrix *A) { return (size_t)A->shape.nnz; }
 
 fb_status fb_spmv_upload(fb_target *t, const fb_spmv_matrix *A, int is_double, const double *x, fb_spmv_buffers *out)
 {
@@ -66,7 +68,7 @@ fb_status fb_spmv_upload(fb_target *t, const fb_spmv_matrix *A, int is_double, c
     memset(out, 0, sizeof *out);
     FB_CHECK(fb_target_upload(t, A->ptr, ((size_t)A->shape.nbrows + 1) * sizeof(int), &out->ptr));
     FB_CHECK(fb_target_upload(t, A->idx, (size_t)A->shape.nblocks * sizeof(int), &out->idx));
-    FB_CHECK(fb_target_upload_reals(t, is_double, A->values, fb_spmv_value_count(A), &out->val));
+    FB_CHECK(fb_target_upload_reals(t, is_double, A->values, spmv_value_count(A), &out->val));
     FB_CHECK(fb_target_upload_reals(t, is_double, x, (size_t)A->shape.ncols, &out->x));
     FB_CHECK(fb_target_alloc(t, (size_t)A->shape.nrows * fb_real_size(is_double), &out->y));
 fail:
@@ -193,7 +195,7 @@ fb_status fb_spmv_finish(const fb_spmv_matrix *A, const fb_spmv_config *cfg, con
     FB_ALLOC(ref, n, "reference y");
     FB_ALLOC(abs_ref, n, "reference |A||x|");
     FB_CHECK(rounded_copy(x, (size_t)A->shape.ncols, cfg->is_double, &xr));
-    FB_CHECK(rounded_copy(A->values, fb_spmv_value_count(A), cfg->is_double, &vr));
+    FB_CHECK(rounded_copy(A->values, spmv_value_count(A), cfg->is_double, &vr));
     fb_spmv_matrix rounded = *A;
     rounded.values = vr;
     fb_spmv_reference(&rounded, xr, ref, abs_ref);
@@ -231,7 +233,7 @@ fb_status fb_spmv_make_x(const fb_spmv_matrix *A, const double *given, double **
     if (given) return FB_OK;
     FB_ALLOC(*owned, (size_t)A->shape.ncols, "x");
     for (int j = 0; j < A->shape.ncols; ++j)
-        (*owned)[j] = fb_spmv_default_x(j);
+        (*owned)[j] = spmv_default_x(j);
     *x = *owned;
 fail:
     return status;
