@@ -14,7 +14,8 @@ typedef struct fb_peer {
     /* 1 if usable; else 0 and why ("not built: libgraphblas-dev missing"). */
     int (*available)(char *why, size_t len);
     /* Measures y = A x with cfg->measure and fills out (m, y); the caller
-     * checks y with fb_spmv_finish. */
+     * checks y with fb_spmv_finish. NULL where not built (only called when
+     * available). */
     fb_status (*run)(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_config *cfg, const double *x,
                      fb_spmv_result *out);
 } fb_peer;
