@@ -589,7 +589,7 @@ static fb_status store_best(const solve_opts *o, const fb_tune_request *rq, cons
 static fb_status open_sweep(const fb_parsed *args, const solve_opts *o, fb_solve_case *c, fb_tune_request *rq)
 {
     fb_status status = FB_OK;
-    const fb_case_loop loop = {.steps = o->steps, .t_end = o->t_end, .quiet = 1};
+    const fb_case_loop loop = loop_of(o); /* quiet: read_plan quiets a sweep */
     rq->family = fb_family_find("ns");
     rq->is_double = 1;
     rq->search = (fb_search_options){.strategy = FB_STRATEGY_EXHAUSTIVE, .seed = 1};
