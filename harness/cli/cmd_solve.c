@@ -315,18 +315,26 @@ fail:
     return status;
 }
 
+/* What runs where, once set up (on several ranks: rank 0's device). */
 static void announce(const solve_opts *o, const fb_solve_case *c, const solve_run *s)
 {
     const fb_device_info *d = fb_target_info(s->t);
-    if (o->quiet) return;
-    fprintf(stderr, "solve %s: %d nodes, %d edges, %d boundary faces; ", c->name, c->mesh.nnodes, s->r.ns.E.nedges,
-            c->bnd.nfaces);
+    const int ranks = fb_comm_size();
     char params[256];
+    if (o->quiet) return;
     fb_family_point_text(fb_family_find("ns")->kernel(0), &s->r.point, params, sizeof params);
-    if (on_device(s->t))
-        fprintf(stderr, "%s (%s), %s\n", d->id, d->name, params);
+    if (ranks > 1 && on_device(s->t))
+        fprintf(stderr, "solve %s: %d nodes on %d ranks, each on its device (rank 0: %s, %s), %s\n", c->name,
+                c->mesh.nnodes, ranks, d->id, d->name, params);
+    else if (ranks > 1)
+        fprintf(stderr, "solve %s: %d nodes on %d ranks, %d threads each\n", c->name, c->mesh.nnodes, ranks,
+                omp_get_max_threads());
+    else if (on_device(s->t))
+        fprintf(stderr, "solve %s: %d nodes, %d edges, %d boundary faces; %s (%s), %s\n", c->name, c->mesh.nnodes,
+                s->r.ns.E.nedges, c->bnd.nfaces, d->id, d->name, params);
     else
-        fprintf(stderr, "%d threads\n", omp_get_max_threads());
+        fprintf(stderr, "solve %s: %d nodes, %d edges, %d boundary faces; %d threads\n", c->name, c->mesh.nnodes,
+                s->r.ns.E.nedges, c->bnd.nfaces, omp_get_max_threads());
 }
 
 /* --tuned: the cached point for the device and the case's mesh (its
@@ -463,18 +471,10 @@ static void free_run(solve_run *s)
 /* A rank's part on its backend: its own uploads (the first rank that fails
  * says why and ends the run: solve_ranks.h), then the warm-up step, which
  * exchanges, all together. */
-static fb_status open_rank_device(const solve_opts *o, const fb_solve_case *c, solve_run *s)
+static fb_status open_rank_device(const solve_opts *o, solve_run *s)
 {
     fb_solve_ranks_own(fb_case_run_open(&s->r, s->t, &o->point));
-    fb_status status = fb_ns_device_warm_up(&s->r.ns, on_device(s->t) ? &s->r.log.setup_s : NULL);
-    if (status == FB_OK && !o->quiet && on_device(s->t)) {
-        char params[256];
-        const fb_device_info *d = fb_target_info(s->t);
-        fb_family_point_text(fb_family_find("ns")->kernel(0), &s->r.point, params, sizeof params);
-        fprintf(stderr, "solve %s: %d nodes on %d ranks, each on its device (rank 0: %s, %s), %s\n", c->name,
-                c->mesh.nnodes, fb_comm_size(), d->id, d->name, params);
-    }
-    return status;
+    return fb_ns_device_warm_up(&s->r.ns, on_device(s->t) ? &s->r.log.setup_s : NULL);
 }
 
 /* The case on P ranks, each its part of the mesh (solve_ranks.h) on its
@@ -499,11 +499,9 @@ static fb_status run_ranks(const fb_parsed *args, const solve_opts *o, fb_solve_
     if (root) status = fb_cli_stream_triad(args, s.t, fb_target_info(s.t)->id, 1, &s.stream_gbs);
     FB_CHECK(fb_solve_ranks_agree(status));
     FB_CHECK(fb_solve_ranks_setup(c, &s.r.ns, &d));
-    FB_CHECK(open_rank_device(&mine, c, &s));
+    FB_CHECK(open_rank_device(&mine, &s));
     s.r.rss_setup = fb_rss_bytes();
-    if (!mine.quiet && !on_device(s.t))
-        fprintf(stderr, "solve %s: %d nodes on %d ranks, %d threads each\n", c->name, c->mesh.nnodes, fb_comm_size(),
-                omp_get_max_threads());
+    announce(&mine, c, &s);
     FB_CHECK(fb_case_run_steps(&s.r, &loop, s.t));
     /* the ranks' meters as one; a rank that fails here alone ends every rank */
     fb_solve_ranks_own(fb_energy_sum_ranks(&s.r.log.energy, fb_target_energy(s.t), &meters));
