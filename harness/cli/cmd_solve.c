@@ -290,37 +290,51 @@ static fb_case_loop loop_of(const solve_opts *o)
     return (fb_case_loop){.steps = o->steps, .t_end = o->t_end, .quiet = o->quiet};
 }
 
-static fb_status write_outputs(const fb_parsed *args, const fb_solve_case *c, const fb_ns *ns, const fb_device_info *d,
-                               json_t *rec)
-{
-    fb_status status = FB_OK;
-    if (fb_cli_value(args, "vtk")) FB_CHECK(fb_solve_write_vtk(fb_cli_value(args, "vtk"), c, ns));
-    if (fb_cli_value(args, "profiles")) FB_CHECK(fb_solve_write_profiles(fb_cli_value(args, "profiles"), c, ns));
-    FB_CHECK(fb_cli_emit_record(args, "solve", d, rec));
-fail:
-    return status;
-}
-
-/* One backend's run on the case (case_run.h), and --tuned's answer. */
+/* One backend's run on the case (case_run.h), --tuned's answer and the
+ * peer's comparison. */
 typedef struct solve_run {
     fb_case_run r;
     fb_target *t;
     json_t *tuning;
+    fb_solve_peer_outcome *peer;
     double stream_gbs;
 } solve_run;
 
+/* The peer's table and part of the record, then --vtk and --profiles of
+ * fields (the run's own, or on several ranks the gathered whole) and the
+ * record. */
+static fb_status write_outputs(const fb_parsed *args, const fb_solve_case *c, const solve_run *s, const fb_ns *fields,
+                               FILE *table)
+{
+    fb_status status = FB_OK;
+    FB_CHECK(fb_solve_peer_report(s->peer, &s->r.ns, s->r.rec, table));
+    if (fb_cli_value(args, "vtk")) FB_CHECK(fb_solve_write_vtk(fb_cli_value(args, "vtk"), c, fields));
+    if (fb_cli_value(args, "profiles")) FB_CHECK(fb_solve_write_profiles(fb_cli_value(args, "profiles"), c, fields));
+    FB_CHECK(fb_cli_emit_record(args, "solve", fb_target_info(s->t), s->r.rec));
+fail:
+    return status;
+}
+
+/* What runs where, once set up (on several ranks: rank 0's device). */
 static void announce(const solve_opts *o, const fb_solve_case *c, const solve_run *s)
 {
     const fb_device_info *d = fb_target_info(s->t);
-    if (o->quiet) return;
-    fprintf(stderr, "solve %s: %d nodes, %d edges, %d boundary faces; ", c->name, c->mesh.nnodes, s->r.ns.E.nedges,
-            c->bnd.nfaces);
+    const int ranks = fb_comm_size();
     char params[256];
+    if (o->quiet) return;
     fb_family_point_text(fb_family_find("ns")->kernel(0), &s->r.point, params, sizeof params);
-    if (on_device(s->t))
-        fprintf(stderr, "%s (%s), %s\n", d->id, d->name, params);
+    if (ranks > 1 && on_device(s->t))
+        fprintf(stderr, "solve %s: %d nodes on %d ranks, each on its device (rank 0: %s, %s), %s\n", c->name,
+                c->mesh.nnodes, ranks, d->id, d->name, params);
+    else if (ranks > 1)
+        fprintf(stderr, "solve %s: %d nodes on %d ranks, %d threads each\n", c->name, c->mesh.nnodes, ranks,
+                omp_get_max_threads());
+    else if (on_device(s->t))
+        fprintf(stderr, "solve %s: %d nodes, %d edges, %d boundary faces; %s (%s), %s\n", c->name, c->mesh.nnodes,
+                s->r.ns.E.nedges, c->bnd.nfaces, d->id, d->name, params);
     else
-        fprintf(stderr, "%d threads\n", omp_get_max_threads());
+        fprintf(stderr, "solve %s: %d nodes, %d edges, %d boundary faces; %d threads\n", c->name, c->mesh.nnodes,
+                s->r.ns.E.nedges, c->bnd.nfaces, omp_get_max_threads());
 }
 
 /* --tuned: the cached point for the device and the case's mesh (its
@@ -438,8 +452,8 @@ static fb_status run_one(const fb_parsed *args, const solve_opts *o, fb_solve_ca
     json_t *times = fb_ns_device_kernel_times(&r->ns);
     if (times) print_kernel_times(table, times, &r->log);
     if (times) json_object_set_new(r->rec, "kernel_times", times);
-    if (r->ended == FB_OK) FB_CHECK(fb_solve_peer_run(o->peer, c, &r->ns, s->t, r->rec, table));
-    FB_CHECK(write_outputs(args, c, &r->ns, fb_target_info(s->t), r->rec));
+    if (r->ended == FB_OK) FB_CHECK(fb_solve_peer_compare(o->peer, &r->ns, s->t, &s->peer));
+    FB_CHECK(write_outputs(args, c, s, &r->ns, table));
     status = r->ended;
 fail:
     return status;
@@ -448,6 +462,7 @@ fail:
 static void free_run(solve_run *s)
 {
     json_decref(s->tuning);
+    fb_solve_peer_outcome_free(s->peer);
     fb_case_run_free(&s->r);
     fb_target_close(s->t);
     memset(s, 0, sizeof *s);
@@ -456,18 +471,10 @@ static void free_run(solve_run *s)
 /* A rank's part on its backend: its own uploads (the first rank that fails
  * says why and ends the run: solve_ranks.h), then the warm-up step, which
  * exchanges, all together. */
-static fb_status open_rank_device(const solve_opts *o, const fb_solve_case *c, solve_run *s)
+static fb_status open_rank_device(const solve_opts *o, solve_run *s)
 {
     fb_solve_ranks_own(fb_case_run_open(&s->r, s->t, &o->point));
-    fb_status status = fb_ns_device_warm_up(&s->r.ns, on_device(s->t) ? &s->r.log.setup_s : NULL);
-    if (status == FB_OK && !o->quiet && on_device(s->t)) {
-        char params[256];
-        const fb_device_info *d = fb_target_info(s->t);
-        fb_family_point_text(fb_family_find("ns")->kernel(0), &s->r.point, params, sizeof params);
-        fprintf(stderr, "solve %s: %d nodes on %d ranks, each on its device (rank 0: %s, %s), %s\n", c->name,
-                c->mesh.nnodes, fb_comm_size(), d->id, d->name, params);
-    }
-    return status;
+    return fb_ns_device_warm_up(&s->r.ns, on_device(s->t) ? &s->r.log.setup_s : NULL);
 }
 
 /* The case on P ranks, each its part of the mesh (solve_ranks.h) on its
@@ -482,7 +489,6 @@ static fb_status run_ranks(const fb_parsed *args, const solve_opts *o, fb_solve_
     fb_ns_dist d;
     fb_ns whole;
     json_t *mpi = NULL, *meters = NULL;
-    fb_solve_peer_outcome *peer = NULL;
     solve_opts mine = *o;
     memset(&s, 0, sizeof s), memset(&d, 0, sizeof d), memset(&whole, 0, sizeof whole);
     mine.quiet = o->quiet || !root;
@@ -493,17 +499,15 @@ static fb_status run_ranks(const fb_parsed *args, const solve_opts *o, fb_solve_
     if (root) status = fb_cli_stream_triad(args, s.t, fb_target_info(s.t)->id, 1, &s.stream_gbs);
     FB_CHECK(fb_solve_ranks_agree(status));
     FB_CHECK(fb_solve_ranks_setup(c, &s.r.ns, &d));
-    FB_CHECK(open_rank_device(&mine, c, &s));
+    FB_CHECK(open_rank_device(&mine, &s));
     s.r.rss_setup = fb_rss_bytes();
-    if (!mine.quiet && !on_device(s.t))
-        fprintf(stderr, "solve %s: %d nodes on %d ranks, %d threads each\n", c->name, c->mesh.nnodes, fb_comm_size(),
-                omp_get_max_threads());
+    announce(&mine, c, &s);
     FB_CHECK(fb_case_run_steps(&s.r, &loop, s.t));
     /* the ranks' meters as one; a rank that fails here alone ends every rank */
     fb_solve_ranks_own(fb_energy_sum_ranks(&s.r.log.energy, fb_target_energy(s.t), &meters));
     FB_CHECK(fb_ns_device_download(&s.r.ns, on_device(s.t) ? &s.r.log.download_s : NULL));
     FB_CHECK(fb_solve_ranks_gather(c, &s.r.ns, &whole));
-    if (s.r.ended == FB_OK) fb_solve_ranks_own(fb_solve_peer_ranks(o->peer, &s.r.ns, s.t, &peer));
+    if (s.r.ended == FB_OK) fb_solve_ranks_own(fb_solve_peer_compare(o->peer, &s.r.ns, s.t, &s.peer));
     mpi = fb_solve_ranks_json(&s.r.ns, &s.r.log);
     if (root) {
         FILE *table = o->as_json ? stderr : stdout;
@@ -514,8 +518,7 @@ static fb_status run_ranks(const fb_parsed *args, const solve_opts *o, fb_solve_
         fb_solve_print_table(table, c, &whole, &s.r.log, fb_target_info(s.t), s.stream_gbs, s.r.rss_setup,
                              s.r.validation);
         fb_solve_ranks_print(table, mpi);
-        FB_CHECK(fb_solve_peer_report(peer, &s.r.ns, s.r.rec, table));
-        FB_CHECK(write_outputs(args, c, &whole, fb_target_info(s.t), s.r.rec));
+        FB_CHECK(write_outputs(args, c, &s, &whole, table));
     }
     status = s.r.ended;
     if (status != FB_OK) fb_error_set(status, __FILE__, __LINE__, "%s", s.r.reason);
@@ -523,7 +526,6 @@ fail:
     whole.dev = NULL; /* s.r.ns's, freed with it */
     json_decref(mpi);
     json_decref(meters);
-    fb_solve_peer_outcome_free(peer);
     fb_ns_free(&whole);
     free_run(&s);
     fb_ns_dist_free(&d);
@@ -585,7 +587,7 @@ static fb_status store_best(const solve_opts *o, const fb_tune_request *rq, cons
 static fb_status open_sweep(const fb_parsed *args, const solve_opts *o, fb_solve_case *c, fb_tune_request *rq)
 {
     fb_status status = FB_OK;
-    const fb_case_loop loop = {.steps = o->steps, .t_end = o->t_end, .quiet = 1};
+    const fb_case_loop loop = loop_of(o); /* quiet: read_plan quiets a sweep */
     rq->family = fb_family_find("ns");
     rq->is_double = 1;
     rq->search = (fb_search_options){.strategy = FB_STRATEGY_EXHAUSTIVE, .seed = 1};

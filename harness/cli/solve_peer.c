@@ -90,21 +90,6 @@ fail:
     return status;
 }
 
-static fb_status run_flowbench(fb_ns *ns, const fb_pressure_csr *m, double *x, peer_side *s)
-{
-    fb_status status = FB_OK;
-    double *x0 = NULL;
-    fb_ns_cg_run run;
-    FB_ALLOC(x0, m->n, "the CG's start vector");
-    FB_CHECK(fb_ns_device_cg_solve(ns, x0, x, &run));
-    FB_CHECK(fb_ns_device_time_matvec(ns, SPMV_REPEATS, &s->spmv_s));
-    s->its = run.its, s->own_res = run.res, s->total_s = run.seconds;
-    s->res = fb_pressure_residual(m, x);
-fail:
-    free(x0);
-    return status;
-}
-
 /* OpenCL platform and device of an "opencl:P.D" device id. */
 static fb_status device_indices(const fb_device_info *d, int *platform, int *device)
 {
@@ -125,7 +110,6 @@ static fb_status run_viennacl(const fb_device_info *d, const fb_ns *ns, const fb
     FB_CHECK(device_indices(d, &platform, &device));
     FB_CHECK(fb_viennacl_cg(platform, device, &sys, ns->cfg.cg_tol, ns->cfg.cg_max_its, SPMV_REPEATS, x, &v));
     s->its = v.its, s->own_res = v.est_res, s->total_s = v.solve_s, s->spmv_s = v.spmv_s;
-    s->res = fb_pressure_residual(m, x);
     snprintf(about->version, sizeof about->version, "%s", v.version);
     snprintf(about->device, sizeof about->device, "%s", v.device);
     about->upload_s = v.upload_s;
@@ -141,7 +125,6 @@ static fb_status run_petsc(const fb_device_info *d, const fb_ns *ns, const fb_pr
     const fb_petsc_rows rows = {m->n, m->n, 1, m->rowptr, m->col, m->val, m->b};
     FB_CHECK(fb_petsc_cg(&rows, ns->cfg.cg_tol, ns->cfg.cg_max_its, SPMV_REPEATS, NULL, x, &r));
     s->its = r.its, s->own_res = r.est_res, s->total_s = r.solve_s, s->spmv_s = r.spmv_s;
-    s->res = fb_pressure_residual(m, x);
     snprintf(about->version, sizeof about->version, "%s", r.version);
     snprintf(about->device, sizeof about->device, "%s, one core (sequential AIJ)", d->name);
     about->upload_s = NAN;
@@ -171,9 +154,16 @@ typedef struct peer_match {
     double diff; /* the solutions' relative difference */
 } peer_match;
 
-static void print_table(FILE *f, const sys_shape *m, const fb_ns *ns, const peer_match *pm, const peer_side *fb,
-                        const peer_side *peer)
+struct fb_solve_peer_outcome {
+    peer_match pm;
+    peer_side fb, ps;
+    sys_shape shape;
+};
+
+static void print_table(FILE *f, const fb_solve_peer_outcome *o, const fb_ns *ns)
 {
+    const sys_shape *m = &o->shape;
+    const peer_match *pm = &o->pm;
     char name[64];
     fprintf(f,
             "\npeer %s %s on %s: the last step's pressure system, %d rows, %d nonzeros, %d fixed rows, "
@@ -182,15 +172,15 @@ static void print_table(FILE *f, const sys_shape *m, const fb_ns *ns, const peer
     fprintf(f, "  %-30s %6s %14s %10s %12s %10s %9s\n", "solver", "its", "rel. residual", "total s", "s/iteration",
             "SpMV s", "s/it / fb");
     snprintf(name, sizeof name, "flowbench CG (CG_VARIANT=%d)", pm->cg_variant);
-    print_row(f, name, fb, fb);
-    print_row(f, pm->p->label, peer, fb);
+    print_row(f, name, &o->fb, &o->fb);
+    print_row(f, pm->p->label, &o->ps, &o->fb);
     fprintf(f, "  solutions differ by %.3e (relative L2 on the free nodes%s)\n", pm->diff,
             m->singular ? ", means removed" : "");
     fprintf(f,
             "  residuals are ||b - Ax|| / ||b|| %s; %s stops on %s (its estimate %.3e), flowbench on "
             "||r|| / ||b||; flowbench's SpMV is ns_cg1_matvec (with 3 dot products)",
             pm->about.residuals ? pm->about.residuals : "on the host", pm->p->name, pm->p->stopping_test,
-            peer->own_res);
+            o->ps.own_res);
     if (isfinite(pm->about.upload_s)) fprintf(f, "; %s's upload %.4f s", pm->p->name, pm->about.upload_s);
     fprintf(f, "\n");
 }
@@ -205,11 +195,12 @@ static json_t *side_json(const peer_side *s)
                      real(s->spmv_s));
 }
 
-static fb_status add_record(json_t *rec, const sys_shape *m, const fb_ns *ns, const peer_match *pm, const peer_side *fb,
-                            const peer_side *ps)
+static fb_status add_record(json_t *rec, const fb_solve_peer_outcome *o, const fb_ns *ns)
 {
     fb_status status = FB_OK;
-    json_t *flow = side_json(fb), *peer = side_json(ps), *obj = NULL;
+    const sys_shape *m = &o->shape;
+    const peer_match *pm = &o->pm;
+    json_t *flow = side_json(&o->fb), *peer = side_json(&o->ps), *obj = NULL;
     if (!flow || !peer) FB_FAIL(FB_ERR_NOMEM, "out of memory building the peer record");
     json_object_set_new(flow, "cg_variant", json_integer(pm->cg_variant));
     json_object_set_new(flow, "spmv_kernel", json_string("ns_cg1_matvec"));
@@ -219,7 +210,7 @@ static fb_status add_record(json_t *rec, const sys_shape *m, const fb_ns *ns, co
                     "version", pm->about.version, "device", pm->about.device, "system", "rows", m->n, "nnz", m->nnz,
                     "fixed_rows", m->nfixed, "singular", m->singular, "tol", ns->cfg.cg_tol, "max_its",
                     ns->cfg.cg_max_its, "flowbench", flow, pm->p->name, peer, "ratio_total",
-                    real(ps->total_s / fb->total_s), "ratio_per_iteration", real(per_it(ps) / per_it(fb)),
+                    real(o->ps.total_s / o->fb.total_s), "ratio_per_iteration", real(per_it(&o->ps) / per_it(&o->fb)),
                     "solution_rel_diff", real(pm->diff));
     flow = peer = NULL; /* json_pack's "o" took them, even on failure */
     if (!obj) FB_FAIL(FB_ERR_NOMEM, "out of memory building the peer record");
@@ -232,41 +223,25 @@ fail:
     return status;
 }
 
-fb_status fb_solve_peer_run(const char *name, const fb_solve_case *c, fb_ns *ns, fb_target *t, json_t *rec, FILE *f)
+/* flowbench's CG on the resident system (on several ranks this rank's
+ * part, every rank starting together) from x = 0 into x (the local
+ * nodes). */
+static fb_status run_flowbench(fb_ns *ns, double *x, peer_side *s)
 {
     fb_status status = FB_OK;
-    fb_pressure_csr m;
-    double *xf = NULL, *xp = NULL;
-    peer_side fb = {0}, ps = {0};
-    peer_match pm = {.p = name ? find_peer(name) : NULL};
-    memset(&m, 0, sizeof m);
-    if (!name) return FB_OK;
-    if (!pm.p || !ns->dev) FB_FAIL(FB_ERR_USAGE, "--peer %s: no run on its backend to compare with", name);
-    pm.cg_variant = fb_ns_device_point(ns)->values[FB_NS_CG_VARIANT_AXIS];
-    FB_CHECK(fb_ns_device_pressure_system(ns));
-    FB_CHECK(fb_ns_pressure_csr(ns, &m));
-    FB_ALLOC(xf, m.n, "flowbench's CG solution");
-    FB_ALLOC(xp, m.n, "the peer's CG solution");
-    FB_CHECK(run_flowbench(ns, &m, xf, &fb));
-    FB_CHECK(pm.p->run(fb_target_info(t), ns, &m, xp, &ps, &pm.about));
-    pm.diff = fb_pressure_rel_diff(&m, c->bnd.p_fixed, xp, xf);
-    const sys_shape shape = shape_of(&m);
-    print_table(f, &shape, ns, &pm, &fb, &ps);
-    FB_CHECK(add_record(rec, &shape, ns, &pm, &fb, &ps));
+    double *x0 = NULL;
+    fb_ns_cg_run run;
+    FB_ALLOC(x0, ns->mesh->nnodes, "the CG's start vector");
+    fb_comm_barrier();
+    FB_CHECK(fb_ns_device_cg_solve(ns, x0, x, &run));
+    FB_CHECK(fb_ns_device_time_matvec(ns, SPMV_REPEATS, &s->spmv_s));
+    s->its = run.its, s->own_res = run.res, s->total_s = run.seconds;
 fail:
-    fb_pressure_csr_free(&m);
-    free(xf);
-    free(xp);
+    free(x0);
     return status;
 }
 
 /* ---- on P ranks: PETSc's MPIAIJ CG over every rank, flowbench's CG on the parts ---- */
-
-struct fb_solve_peer_outcome {
-    peer_match pm;
-    peer_side fb, ps;
-    sys_shape shape;
-};
 
 /* PETSc's numbering of this rank's local nodes: its owned nodes follow
  * the lower ranks' (rank r's are first_r .. first_r + nown - 1, PETSc's
@@ -313,31 +288,29 @@ static sys_shape global_shape(const fb_pressure_csr *m, int nglobal)
     return (sys_shape){nglobal, (int)v[0], (int)v[1], v[1] == 0};
 }
 
-/* flowbench's CG on this rank's part from x = 0, every rank starting
- * together; xf: the local nodes' solution. */
-static fb_status run_flowbench_part(fb_ns *ns, double *xf, peer_side *s)
+/* Each side's times: the slowest rank's (a solve ends when its last rank does). */
+static void slowest_rank(fb_solve_peer_outcome *o)
 {
-    fb_status status = FB_OK;
-    double *x0 = NULL;
-    fb_ns_cg_run run;
-    FB_ALLOC(x0, ns->mesh->nnodes, "the CG's start vector");
-    fb_comm_barrier();
-    FB_CHECK(fb_ns_device_cg_solve(ns, x0, xf, &run));
-    FB_CHECK(fb_ns_device_time_matvec(ns, SPMV_REPEATS, &s->spmv_s));
-    s->its = run.its, s->own_res = run.res, s->total_s = run.seconds;
-fail:
-    free(x0);
-    return status;
+    double t[4] = {o->fb.total_s, o->fb.spmv_s, o->ps.total_s, o->ps.spmv_s};
+    fb_comm_allreduce(t, 4, FB_COMM_MAX);
+    o->fb.total_s = t[0], o->fb.spmv_s = t[1], o->ps.total_s = t[2], o->ps.spmv_s = t[3];
 }
 
-/* PETSc on every rank on the rows this rank owns; both true residuals by
- * PETSc's MatMult of the assembled matrix (flowbench's x is spread over
- * the ranks too). */
-static fb_status run_petsc_ranks(const fb_device_info *d, const fb_ns *ns, const fb_pressure_csr *m, const int *col,
-                                 const double *val, int nglobal, const double *xf, double *xp, fb_solve_peer_outcome *o)
+/* Both CGs on P ranks: m (this rank's rows) in PETSc's numbering, PETSc
+ * on the rows this rank owns; both true residuals by PETSc's MatMult of
+ * the assembled matrix (flowbench's x is spread over the ranks too). */
+static fb_status compare_on_ranks(fb_ns *ns, const fb_device_info *d, fb_pressure_csr *m, double *xf, double *xp,
+                                  fb_solve_peer_outcome *o)
 {
     fb_status status = FB_OK;
+    double *ids = NULL, *val = NULL;
+    int *col = NULL, nglobal = 0;
     fb_petsc_cg_result r;
+    FB_CHECK(petsc_numbers(ns, &nglobal, &ids));
+    FB_CHECK(renumber(m, ids, &col, &val));
+    o->shape = global_shape(m, nglobal);
+    m->singular = o->shape.singular; /* the whole system's, for the comparison's means */
+    FB_CHECK(run_flowbench(ns, xf, &o->fb));
     const fb_petsc_rows rows = {m->n, nglobal, fb_comm_size(), m->rowptr, col, val, m->b};
     FB_CHECK(fb_petsc_cg(&rows, ns->cfg.cg_tol, ns->cfg.cg_max_its, SPMV_REPEATS, xf, xp, &r));
     o->ps = (peer_side){r.its, r.true_res, r.est_res, r.solve_s, r.spmv_s};
@@ -347,44 +320,41 @@ static fb_status run_petsc_ranks(const fb_device_info *d, const fb_ns *ns, const
              fb_comm_size());
     o->pm.about.upload_s = NAN;
     o->pm.about.residuals = "by one MatMult of PETSc's assembled matrix over the ranks";
+    slowest_rank(o);
 fail:
+    free(ids), free(col), free(val);
     return status;
 }
 
-/* Each side's times: the slowest rank's (a solve ends when its last rank does). */
-static void slowest_rank(fb_solve_peer_outcome *o)
-{
-    double t[4] = {o->fb.total_s, o->fb.spmv_s, o->ps.total_s, o->ps.spmv_s};
-    fb_comm_allreduce(t, 4, FB_COMM_MAX);
-    o->fb.total_s = t[0], o->fb.spmv_s = t[1], o->ps.total_s = t[2], o->ps.spmv_s = t[3];
-}
-
-static fb_status compare_on_ranks(fb_ns *ns, fb_target *t, fb_solve_peer_outcome *o)
+/* Both CGs on the last step's system from x = 0; on one process each true
+ * residual on the host. */
+static fb_status compare(fb_ns *ns, fb_target *t, fb_solve_peer_outcome *o)
 {
     fb_status status = FB_OK;
     fb_pressure_csr m;
-    double *ids = NULL, *val = NULL, *xf = NULL, *xp = NULL;
-    int *col = NULL, nglobal = 0;
+    double *xf = NULL, *xp = NULL;
     memset(&m, 0, sizeof m);
     FB_CHECK(fb_ns_device_pressure_system(ns));
     FB_CHECK(fb_ns_pressure_csr(ns, &m));
-    FB_CHECK(petsc_numbers(ns, &nglobal, &ids));
-    FB_CHECK(renumber(&m, ids, &col, &val));
-    o->shape = global_shape(&m, nglobal);
-    m.singular = o->shape.singular; /* the whole system's, for the comparison's means */
     FB_ALLOC(xf, ns->mesh->nnodes, "flowbench's CG solution");
     FB_ALLOC(xp, m.n, "the peer's CG solution");
-    FB_CHECK(run_flowbench_part(ns, xf, &o->fb));
-    FB_CHECK(run_petsc_ranks(fb_target_info(t), ns, &m, col, val, nglobal, xf, xp, o));
-    slowest_rank(o);
+    if (ns->dist) {
+        FB_CHECK(compare_on_ranks(ns, fb_target_info(t), &m, xf, xp, o));
+    } else {
+        o->shape = shape_of(&m);
+        FB_CHECK(run_flowbench(ns, xf, &o->fb));
+        FB_CHECK(o->pm.p->run(fb_target_info(t), ns, &m, xp, &o->ps, &o->pm.about));
+        o->fb.res = fb_pressure_residual(&m, xf);
+        o->ps.res = fb_pressure_residual(&m, xp);
+    }
     o->pm.diff = fb_pressure_rel_diff(&m, ns->bnd->p_fixed, xp, xf);
 fail:
     fb_pressure_csr_free(&m);
-    free(ids), free(col), free(val), free(xf), free(xp);
+    free(xf), free(xp);
     return status;
 }
 
-fb_status fb_solve_peer_ranks(const char *name, fb_ns *ns, fb_target *t, fb_solve_peer_outcome **out)
+fb_status fb_solve_peer_compare(const char *name, fb_ns *ns, fb_target *t, fb_solve_peer_outcome **out)
 {
     fb_status status = FB_OK;
     fb_solve_peer_outcome *o = NULL;
@@ -392,10 +362,11 @@ fb_status fb_solve_peer_ranks(const char *name, fb_ns *ns, fb_target *t, fb_solv
     if (!name) return FB_OK;
     FB_ALLOC(o, 1, "the peer's comparison");
     o->pm.p = find_peer(name);
-    if (!o->pm.p || strcmp(name, "petsc") != 0 || !ns->dev || !ns->dist)
+    if (ns->dist && (!o->pm.p || strcmp(name, "petsc") != 0 || !ns->dev))
         FB_FAIL(FB_ERR_USAGE, "--peer %s: on several ranks only petsc runs, beside an openmp run", name);
+    if (!o->pm.p || !ns->dev) FB_FAIL(FB_ERR_USAGE, "--peer %s: no run on its backend to compare with", name);
     o->pm.cg_variant = fb_ns_device_point(ns)->values[FB_NS_CG_VARIANT_AXIS];
-    FB_CHECK(compare_on_ranks(ns, t, o));
+    FB_CHECK(compare(ns, t, o));
     *out = o, o = NULL;
 fail:
     free(o);
@@ -405,8 +376,8 @@ fail:
 fb_status fb_solve_peer_report(const fb_solve_peer_outcome *o, const fb_ns *ns, json_t *rec, FILE *f)
 {
     if (!o) return FB_OK;
-    print_table(f, &o->shape, ns, &o->pm, &o->fb, &o->ps);
-    return add_record(rec, &o->shape, ns, &o->pm, &o->fb, &o->ps);
+    print_table(f, o, ns);
+    return add_record(rec, o, ns);
 }
 
 void fb_solve_peer_outcome_free(fb_solve_peer_outcome *o) { free(o); }

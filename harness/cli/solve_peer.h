@@ -12,7 +12,6 @@
 #include <stdio.h>
 
 #include "../backends/target.h"
-#include "../solver/cases.h"
 #include "../solver/ns.h"
 
 /* --peer NAME against the run's backends, before anything runs: usage
@@ -21,18 +20,15 @@
  * (...)"). name NULL: no peer, FB_OK. */
 fb_status fb_solve_peer_check(const char *name, const char *const *backends, int nbackends, int compare);
 
-/* Runs the comparison on the device run ns (still open on t), prints its
- * table to f and adds the "peer" object to rec. */
-fb_status fb_solve_peer_run(const char *name, const fb_solve_case *c, fb_ns *ns, fb_target *t, json_t *rec, FILE *f);
-
-/* On several ranks (`mpirun -np P flowbench solve ... --peer petsc`), in
- * two halves. fb_solve_peer_ranks, on every rank (collective), after the
- * run on the openmp backend: flowbench's CG on each rank's part and
- * PETSc's MPIAIJ CG on the same rows, one rank per core as a PETSc user
- * runs it; *out NULL when name is. fb_solve_peer_report, on rank 0 only:
- * the table to f and the "peer" object into rec. */
+/* After the run ns (still open on t), in two halves.
+ * fb_solve_peer_compare: the two CGs on the last step's system; on
+ * several ranks (`mpirun -np P flowbench solve ... --peer petsc`, after
+ * the run on the openmp backend) collective: flowbench's CG on each
+ * rank's part and PETSc's MPIAIJ CG on the same rows, one rank per core
+ * as a PETSc user runs it; *out NULL when name is. fb_solve_peer_report
+ * (on rank 0 only): the table to f and the "peer" object into rec. */
 typedef struct fb_solve_peer_outcome fb_solve_peer_outcome;
-fb_status fb_solve_peer_ranks(const char *name, fb_ns *ns, fb_target *t, fb_solve_peer_outcome **out);
+fb_status fb_solve_peer_compare(const char *name, fb_ns *ns, fb_target *t, fb_solve_peer_outcome **out);
 fb_status fb_solve_peer_report(const fb_solve_peer_outcome *o, const fb_ns *ns, json_t *rec, FILE *f);
 void fb_solve_peer_outcome_free(fb_solve_peer_outcome *o);
 

@@ -12,6 +12,7 @@
 #include "../core/comm.h"
 #include "../core/interrupt.h"
 #include "../core/stats.h"
+#include "../results/reader.h"
 #include "../solver/ns_device.h"
 
 fb_status fb_solve_ranks_check(const char *const *backends, int nbackends, int compare, int sweep, int tuned,
@@ -171,23 +172,16 @@ json_t *fb_solve_ranks_json(const fb_ns *ns, const fb_solve_log *log)
     return mpi;
 }
 
-static double get(const json_t *o, const char *a, const char *b)
-{
-    return json_number_value(json_object_get(json_object_get(o, a), b));
-}
-
 void fb_solve_ranks_print(FILE *f, const json_t *mpi)
 {
-    const json_t *part = json_object_get(mpi, "partition");
-    fprintf(
-        f, "  ranks %d (%s), METIS parts of %.0f .. %.0f nodes, %.0f halo nodes, %.0f edges cut\n",
-        (int)json_integer_value(json_object_get(mpi, "ranks")), json_string_value(json_object_get(mpi, "library")),
-        json_number_value(json_object_get(part, "nodes_min")), json_number_value(json_object_get(part, "nodes_max")),
-        json_number_value(json_object_get(part, "halo_nodes")), json_number_value(json_object_get(part, "edges_cut")));
+    fprintf(f, "  ranks %d (%s), METIS parts of %.0f .. %.0f nodes, %.0f halo nodes, %.0f edges cut\n",
+            (int)fb_json_num(mpi, "ranks"), fb_json_str(mpi, "library"), fb_json_num(mpi, "partition.nodes_min"),
+            fb_json_num(mpi, "partition.nodes_max"), fb_json_num(mpi, "partition.halo_nodes"),
+            fb_json_num(mpi, "partition.edges_cut"));
     fprintf(f, "  per step (median): halo exchange %.3g ms, allreduce %.3g ms, %.0f bytes in %.0f messages\n",
-            1e3 * get(mpi, "halo_s", "median"), 1e3 * get(mpi, "allreduce_s", "median"),
-            json_number_value(json_object_get(mpi, "halo_bytes_per_step")),
-            json_number_value(json_object_get(mpi, "halo_messages_per_step")));
+            1e3 * fb_json_num(mpi, "halo_s.median"), 1e3 * fb_json_num(mpi, "allreduce_s.median"),
+            fb_json_num(mpi, "halo_bytes_per_step"), fb_json_num(mpi, "halo_messages_per_step"));
     fprintf(f, "  load balance (slowest / fastest rank, median over steps): step 1 %.2f, step 2 %.2f, step 3 %.2f\n",
-            get(mpi, "imbalance", "step1"), get(mpi, "imbalance", "step2"), get(mpi, "imbalance", "step3"));
+            fb_json_num(mpi, "imbalance.step1"), fb_json_num(mpi, "imbalance.step2"),
+            fb_json_num(mpi, "imbalance.step3"));
 }

@@ -59,12 +59,11 @@ fail:
 static fb_status refuse(const fb_parsed *args)
 {
     fb_status status = FB_OK;
-    static const char *const one_run[] = {"json", "vtk", "profiles", "compare", "tune", "tuned", "peer", "param"};
+    static const char *const one_run[] = {"json", "vtk", "profiles", "compare", "tune", "tuned", "peer", "param", NULL};
+    const char *given = fb_cli_first_given(args, one_run);
     if (fb_comm_size() > 1)
         FB_FAIL(FB_ERR_USAGE, "solve --scaling: run it without mpirun/srun: it starts the ranks itself (--launcher)");
-    for (size_t k = 0; k < sizeof one_run / sizeof *one_run; ++k)
-        if (fb_cli_value(args, one_run[k]) || fb_cli_flag(args, one_run[k]))
-            FB_FAIL(FB_ERR_USAGE, "solve --scaling: --%s belongs to a single run, not a scaling study", one_run[k]);
+    if (given) FB_FAIL(FB_ERR_USAGE, "solve --scaling: --%s belongs to a single run, not a scaling study", given);
 fail:
     return status;
 }
@@ -188,16 +187,10 @@ fail:
     return status;
 }
 
-static double num(const json_t *o, const char *a, const char *b)
-{
-    const json_t *x = json_object_get(o, a);
-    return json_number_value(b ? json_object_get(x, b) : x);
-}
-
 /* The run's "scaling" part against the first count's step time t1. */
 static void add_scaling(const study *s, int k, json_t *rec, double t1)
 {
-    const double t = num(rec, "stats", "median_s"), p = (double)s->ranks[k] / s->ranks[0];
+    const double t = fb_json_num(rec, "stats.median_s"), p = (double)s->ranks[k] / s->ranks[0];
     const double eff = s->weak ? t1 / t : t1 / t / p;
     json_object_set_new(rec, "scaling",
                         json_pack("{s:s, s:i, s:i, s:f, s:f, s:f, s:f, s:s}", "mode", s->weak ? "weak" : "strong",
@@ -215,16 +208,15 @@ static void print_head(const study *s)
 
 static void print_row(const json_t *rec)
 {
-    const json_t *sc = json_object_get(rec, "scaling"), *mpi = json_object_get(rec, "mpi");
-    const double t = num(sc, "step_s", NULL);
-    printf("  %6d %9.0f %13.3f %8.2f %9.1f%% ", (int)num(sc, "ranks", NULL), num(rec, "mesh", "nodes"), 1e3 * t,
-           num(sc, "speedup", NULL), 100 * num(sc, "efficiency", NULL));
-    if (mpi)
-        printf("%6.1f%% %6.1f%% ", 100 * num(json_object_get(mpi, "halo_s"), "median", NULL) / t,
-               100 * num(json_object_get(mpi, "allreduce_s"), "median", NULL) / t);
+    const double t = fb_json_num(rec, "scaling.step_s");
+    printf("  %6d %9.0f %13.3f %8.2f %9.1f%% ", (int)fb_json_num(rec, "scaling.ranks"), fb_json_num(rec, "mesh.nodes"),
+           1e3 * t, fb_json_num(rec, "scaling.speedup"), 100 * fb_json_num(rec, "scaling.efficiency"));
+    if (json_object_get(rec, "mpi"))
+        printf("%6.1f%% %6.1f%% ", 100 * fb_json_num(rec, "mpi.halo_s.median") / t,
+               100 * fb_json_num(rec, "mpi.allreduce_s.median") / t);
     else
         printf("%7s %7s ", "-", "-");
-    printf("%8.1f\n", num(rec, "cg", "its_mean"));
+    printf("%8.1f\n", fb_json_num(rec, "cg.its_mean"));
 }
 
 /* One count: its run, its record with the scaling part, its row. */
@@ -244,7 +236,7 @@ static fb_status run_count(const fb_parsed *args, study *s, int k, double *t1, f
         FB_FAIL(FB_ERR_CHECK, "solve --scaling: the run on %d ranks failed (exit %d; its message is above)",
                 s->ranks[k], code);
     FB_CHECK(read_record(path, &rec));
-    if (k == 0) *t1 = num(rec, "stats", "median_s");
+    if (k == 0) *t1 = fb_json_num(rec, "stats.median_s");
     add_scaling(s, k, rec, *t1);
     print_row(rec);
     fflush(stdout);

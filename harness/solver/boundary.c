@@ -119,15 +119,9 @@ fail:
 
 void fb_boundary_free(fb_boundary *b)
 {
-    free(b->face_nodes);
-    free(b->face_tet);
-    free(b->face_kind);
-    free(b->normal);
-    free(b->kind);
-    free(b->p_fixed);
-    free(b->slip_normal);
-    free(b->fixed);
-    free(b->slip);
-    free(b->pfixed_list);
+    void *arrays[] = {b->face_nodes, b->face_tet,    b->face_kind, b->normal, b->kind,
+                      b->p_fixed,    b->slip_normal, b->fixed,     b->slip,   b->pfixed_list};
+    for (size_t k = 0; k < sizeof arrays / sizeof *arrays; ++k)
+        free(arrays[k]);
     memset(b, 0, sizeof *b);
 }

@@ -96,13 +96,8 @@ fail:
 
 void fb_edge_ops_free(fb_edge_ops *ops)
 {
-    free(ops->rowptr);
-    free(ops->col);
-    free(ops->mc);
-    free(ops->ld);
-    free(ops->nd);
-    free(ops->dn);
-    free(ops->mass);
-    free(ops->mc_diag);
+    void *arrays[] = {ops->rowptr, ops->col, ops->mc, ops->ld, ops->nd, ops->dn, ops->mass, ops->mc_diag};
+    for (size_t k = 0; k < sizeof arrays / sizeof *arrays; ++k)
+        free(arrays[k]);
     memset(ops, 0, sizeof *ops);
 }

@@ -190,7 +190,7 @@ fb_status fb_ns_pick_dt(fb_ns *ns, double t_end, int k, double rate, double conv
     fb_status status = FB_OK;
     if (ns->dist) {
         double v[2] = {rate, conv};
-        fb_ns_dist_max(ns, v, 2);
+        fb_comm_allreduce(v, 2, FB_COMM_MAX);
         rate = v[0], conv = v[1];
         const int64_t global = fb_ns_dist_bad_node(ns, bad);
         if (global >= 0) /* the mesh's number: local numbers differ from rank to rank */
@@ -222,7 +222,7 @@ fail:
 
 double fb_ns_sum_ranks(fb_ns *ns, double x)
 {
-    if (ns->dist) fb_ns_dist_sum(ns, &x, 1);
+    if (ns->dist) fb_comm_allreduce(&x, 1, FB_COMM_SUM);
     return x;
 }
 

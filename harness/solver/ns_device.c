@@ -382,19 +382,17 @@ void fb_ns_device_close(fb_ns *ns)
     struct fb_ns_device *dv = ns->dev;
     if (!dv) return;
     if (dv->packed) dv->dn = dv->ls = NULL; /* aliases of nd */
-    fb_buffer *all[] = {dv->rowptr,      dv->col,         dv->nd,      dv->dn,       dv->ls,          dv->mass,
-                        dv->h,           dv->bnorm,       dv->vfixed,  dv->pfixed,   dv->fixed,       dv->slip,
-                        dv->slip_normal, dv->pfixed_list, dv->u,       dv->p,        dv->u1,          dv->u2,
-                        dv->acc,         dv->tau,         dv->pic,     dv->pip,      dv->p_old,       dv->p_nm1,
-                        dv->A,           dv->invdiag,     dv->b,       dv->r,        dv->z,           dv->d,
-                        dv->d2,          dv->q,           dv->ubc,     dv->pvals,    dv->partial,     dv->scal,
-                        dv->folds,       dv->csr_rowptr,  dv->csr_col, dv->csr_epos, dv->csr_diagpos, dv->csr_values,
-                        dv->halo_send,   dv->halo_recv,   dv->halo_buf};
+    fb_buffer *all[] = {dv->rowptr,      dv->col,         dv->nd,       dv->dn,       dv->ls,          dv->mass,
+                        dv->h,           dv->bnorm,       dv->vfixed,   dv->pfixed,   dv->fixed,       dv->slip,
+                        dv->slip_normal, dv->pfixed_list, dv->u,        dv->p,        dv->u1,          dv->u2,
+                        dv->acc,         dv->tau,         dv->pic,      dv->pip,      dv->p_old,       dv->p_nm1,
+                        dv->A,           dv->invdiag,     dv->b,        dv->r,        dv->z,           dv->d,
+                        dv->d2,          dv->q,           dv->ubc,      dv->pvals,    dv->partial,     dv->scal,
+                        dv->folds,       dv->csr_rowptr,  dv->csr_col,  dv->csr_epos, dv->csr_diagpos, dv->csr_values,
+                        dv->halo_send,   dv->halo_recv,   dv->halo_buf, dv->cg_w,     dv->cg_n,        dv->cg_z,
+                        dv->cg_y,        dv->cg_mn[0],    dv->cg_mn[1]};
     for (size_t k = 0; k < sizeof all / sizeof *all; ++k)
         if (all[k]) fb_target_release(dv->t, all[k]);
-    fb_buffer *pipelined[] = {dv->cg_w, dv->cg_n, dv->cg_z, dv->cg_y, dv->cg_mn[0], dv->cg_mn[1]};
-    for (size_t k = 0; k < sizeof pipelined / sizeof *pipelined; ++k)
-        if (pipelined[k]) fb_target_release(dv->t, pipelined[k]);
     free(dv->pvals_host);
     free(dv->halo_host);
     fb_ns_order_free(&dv->order);

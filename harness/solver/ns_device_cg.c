@@ -458,7 +458,7 @@ static fb_status resident_b2(fb_ns *ns, double *b2)
     *b2 = 0.0;
     for (int i = 0; i < n; ++i)
         *b2 += b[i] * b[i];
-    if (ns->dist) fb_ns_dist_sum(ns, b2, 1); /* every rank stops on the whole system's ||b|| */
+    if (ns->dist) fb_comm_allreduce(b2, 1, FB_COMM_SUM); /* every rank stops on the whole system's ||b|| */
 fail:
     free(b);
     return status;

@@ -99,18 +99,6 @@ fail:
     return status;
 }
 
-void fb_ns_dist_sum(fb_ns *ns, double *v, int n)
-{
-    (void)ns;
-    fb_comm_allreduce(v, n, FB_COMM_SUM);
-}
-
-void fb_ns_dist_max(fb_ns *ns, double *v, int n)
-{
-    (void)ns;
-    fb_comm_allreduce(v, n, FB_COMM_MAX);
-}
-
 int64_t fb_ns_dist_bad_node(fb_ns *ns, int bad)
 {
     int64_t g = bad >= 0 ? ns->dist->lp.l2g[bad] : INT64_MAX;

@@ -8,8 +8,8 @@
  * rows are complete. The kernels run over the owned rows only (ns->E.n =
  * owned nodes; columns reach into the halo). Before each edge loop, the
  * values it reads at neighbours are exchanged (ns_launch.c packs them on
- * the backend, fb_halo sends them); every sum, maximum and the
- * pressure-reference shift are reduced over ranks here.
+ * the backend, fb_halo sends them); every sum and maximum is reduced
+ * over ranks (fb_comm_allreduce), the pressure-reference shift here.
  *
  * Each rank keeps its part only; the fields come together on rank 0 only
  * at the end (fb_ns_dist_gather), for validation and output.
@@ -37,9 +37,6 @@ fb_status fb_ns_dist_split(fb_ns_dist *d, const fb_mesh *m, const fb_boundary *b
 
 /* ---- what ns.c and ns_step.c call when ns->dist is set ---- */
 
-/* Sums (or maxima) over ranks, in place. */
-void fb_ns_dist_sum(fb_ns *ns, double *v, int n);
-void fb_ns_dist_max(fb_ns *ns, double *v, int n);
 /* The lowest mesh number of a node with a non-finite velocity over all
  * ranks (bad: this rank's lowest local one, or -1); -1 when none. */
 int64_t fb_ns_dist_bad_node(fb_ns *ns, int bad);

@@ -76,7 +76,7 @@ fb_status fb_nsd_read_scalars_summed(fb_ns *ns, int slot, int count)
     fb_status status = FB_OK;
     FB_CHECK(fb_nsd_read_scalars(ns->dev));
     if (!ns->dist) return FB_OK;
-    fb_ns_dist_sum(ns, ns->dev->scal_host + slot, count);
+    fb_comm_allreduce(ns->dev->scal_host + slot, count, FB_COMM_SUM);
     FB_CHECK(fb_nsd_write_scalars(ns->dev));
 fail:
     return status;
