@@ -152,6 +152,14 @@ void fb_compare_format_time(double seconds, char *buf, size_t len);
  * characters dropped (JUnit files). */
 void fb_compare_xml_text(const char *s, FILE *f);
 
+/* JUnit XML (compare, compare --interleave, the history commands): the
+ * head of the testsuite `suite`, then each case, passed (outcome NULL) or
+ * a "failure" or "skipped" with a type and a message. The caller closes
+ * the file with "  </testsuite>\n</testsuites>\n". */
+void fb_junit_begin(FILE *f, const char *suite, int tests, int failures, int skipped);
+void fb_junit_write_case(FILE *f, const char *classname, const char *name, const char *outcome, const char *type,
+                         const char *message);
+
 /* Checks that both files come from the same machine (CPU model, and the
  * devices of the paired records): FB_ERR_INPUT naming the difference, or
  * FB_OK. Differences that do not make a comparison meaningless (host name,
@@ -170,6 +178,9 @@ fb_status fb_compare_sets(const fb_results_set *base, const fb_results_set *next
  * markdown). */
 void fb_compare_print_counts(const fb_compare_summary *s, const fb_compare_options *opt, const char *inconclusive,
                              FILE *out);
+
+/* Counts one row of verdict v in its field of s. */
+void fb_compare_count(fb_compare_summary *s, fb_verdict v);
 
 /* The gate: 1 when something is SLOWER, or WRONG / MISSING unless the
  * options allow it; else 0. */

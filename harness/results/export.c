@@ -236,8 +236,7 @@ typedef struct sink {
     char name[256]; /* json: the column's name */
 } sink;
 
-/* Markdown cells: a '|' would end the cell, a newline the row. */
-static void markdown_text(FILE *out, const char *text)
+void fb_md_text(FILE *out, const char *text)
 {
     for (const char *p = text; *p; ++p) {
         if (*p == '|') fputc('\\', out);
@@ -257,7 +256,7 @@ static void put(sink *k, cell c)
     }
     const int csv = k->format == FB_EXPORT_CSV;
     fputs(csv ? (k->column ? "," : "") : (k->column ? " | " : "| "), k->out);
-    if (c.kind == CELL_TEXT) csv ? fb_csv_field(k->out, c.text) : markdown_text(k->out, c.text);
+    if (c.kind == CELL_TEXT) csv ? fb_csv_field(k->out, c.text) : fb_md_text(k->out, c.text);
     if (c.kind == CELL_NUMBER) fprintf(k->out, csv ? "%.10g" : "%.6g", c.number);
     if (c.kind == CELL_INTEGER) fprintf(k->out, "%lld", c.integer);
 }

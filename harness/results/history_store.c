@@ -14,6 +14,7 @@
 
 #include "../core/files.h"
 #include "../core/hash.h"
+#include "../core/stats.h"
 #include "compare.h"
 #include "quality.h"
 
@@ -381,12 +382,6 @@ typedef struct series_builder {
     double lo, hi; /* the current point's one-run spread */
 } series_builder;
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The current point's median and spread from the stable runs collected. */
 static void point_close(series_builder *b)
 {
@@ -397,9 +392,9 @@ static void point_close(series_builder *b)
     if (b->nmedians == 0) {
         p->median_s = p->lo_s = p->hi_s = NAN;
     } else {
-        qsort(b->medians, (size_t)b->nmedians, sizeof *b->medians, cmp_double);
         int m = b->nmedians;
-        p->median_s = m % 2 ? b->medians[m / 2] : 0.5 * (b->medians[m / 2 - 1] + b->medians[m / 2]);
+        fb_sort_doubles(b->medians, (size_t)m);
+        p->median_s = fb_median_sorted(b->medians, (size_t)m);
         p->lo_s = m > 1 ? b->medians[0] : b->lo;
         p->hi_s = m > 1 ? b->medians[m - 1] : b->hi;
     }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export.h"
 #include "quality.h"
 #include "speedup.h"
 #include "../core/json_index.h"
@@ -14,10 +15,7 @@ static const char *str(const json_t *o, const char *path) { return fb_json_str(o
 void fb_md_cell(FILE *out, const char *text)
 {
     fputs("| ", out);
-    for (const char *p = text; *p; ++p) {
-        if (*p == '|') fputc('\\', out);
-        fputc(*p == '\n' ? ' ' : *p, out);
-    }
+    fb_md_text(out, text);
     fputc(' ', out);
 }
 
