@@ -261,7 +261,7 @@ void fb_compare_shorten(const char *why, size_t max, char *buf, size_t len)
     snprintf(buf, len, "%.*s...", (int)cut, why);
 }
 
-static void format_p(double p, char *buf, size_t len)
+void fb_compare_format_p(double p, char *buf, size_t len)
 {
     if (p < 0.001)
         snprintf(buf, len, "<0.001");
@@ -667,13 +667,9 @@ typedef struct rows {
 
 static row *rows_add(rows *r)
 {
-    if (r->n == r->cap) {
-        int cap = r->cap ? 2 * r->cap : 64;
-        row *v = realloc(r->v, (size_t)cap * sizeof *v);
-        if (!v) return NULL;
-        r->v = v;
-        r->cap = cap;
-    }
+    row *v = fb_grow(r->v, &r->cap, r->n + 1, sizeof *v);
+    if (!v) return NULL;
+    r->v = v;
     memset(&r->v[r->n], 0, sizeof r->v[0]);
     return &r->v[r->n++];
 }
@@ -950,7 +946,7 @@ static void print_row(const row *w, const fb_compare_options *opt, FILE *out)
     if (judged) {
         fb_compare_format_time(w->c.base_median, tb, sizeof tb);
         fb_compare_format_time(w->c.new_median, tn, sizeof tn);
-        format_p(w->c.test.p, p, sizeof p);
+        fb_compare_format_p(w->c.test.p, p, sizeof p);
         snprintf(change, sizeof change, "%+.1f%%", 100 * w->c.change);
     }
     if (opt->markdown) {
@@ -1049,7 +1045,7 @@ static void junit_message(const row *w, const fb_compare_options *opt, char *buf
     }
     fb_compare_format_time(w->c.base_median, tb, sizeof tb);
     fb_compare_format_time(w->c.new_median, tn, sizeof tn);
-    format_p(w->c.test.p, p, sizeof p);
+    fb_compare_format_p(w->c.test.p, p, sizeof p);
     int with_note = w->throttled || w->below_floor || (w->verdict == FB_INCONCLUSIVE && w->cause != CAUSE_NOISE);
     snprintf(buf, len,
              "%s%s: median %s -> %s (%+.1f%%, threshold %.3g%%, noise %s), Mann-Whitney p %s (alpha %g), %s%s%s",

@@ -148,6 +148,9 @@ void fb_compare_shorten(const char *why, size_t max, char *buf, size_t len);
 /* "1.234 ms", "56.7 us", "2.5 s". */
 void fb_compare_format_time(double seconds, char *buf, size_t len);
 
+/* A p-value to three decimals, "<0.001" below that. */
+void fb_compare_format_p(double p, char *buf, size_t len);
+
 /* XML text or attribute value: the special characters escaped, control
  * characters dropped (JUnit files). */
 void fb_compare_xml_text(const char *s, FILE *f);

@@ -250,14 +250,6 @@ static void control_false_discoveries(row *rows, int nrows, double alpha)
 
 /* ---- output ------------------------------------------------------------------ */
 
-static void format_p(double p, char *buf, size_t len)
-{
-    if (p < 0.001)
-        snprintf(buf, len, "<0.001");
-    else
-        snprintf(buf, len, "%.3f", p);
-}
-
 /* The cells of a judged row: change, range, up/down, p, medians, contended. */
 typedef struct cells {
     char change[16], range[32], votes[24], p[16], tb[32], tn[32], contended[24];
@@ -268,7 +260,7 @@ static void row_cells(const row *w, cells *c)
     snprintf(c->change, sizeof c->change, "%+.1f%%", 100 * (w->v.median - 1));
     snprintf(c->range, sizeof c->range, "%+.0f%%..%+.0f%%", 100 * (w->v.lo - 1), 100 * (w->v.hi - 1));
     snprintf(c->votes, sizeof c->votes, "%d/%d of %d", w->v.above, w->v.below, w->paired);
-    format_p(w->v.p, c->p, sizeof c->p);
+    fb_compare_format_p(w->v.p, c->p, sizeof c->p);
     fb_compare_format_time(w->base_median, c->tb, sizeof c->tb);
     fb_compare_format_time(w->new_median, c->tn, sizeof c->tn);
     snprintf(c->contended, sizeof c->contended, "%d of %d", w->contended, w->paired);
@@ -334,7 +326,7 @@ static void junit_message(const row *w, const fb_compare_options *opt, char *buf
         snprintf(buf, len, "%s: %s", fb_verdict_name(w->verdict), *w->note ? w->note : "not compared");
         return;
     }
-    format_p(w->v.p, p, sizeof p);
+    fb_compare_format_p(w->v.p, p, sizeof p);
     snprintf(buf, len,
              "%s: median ratio %.4g (%+.1f%%, threshold %.3g%%) over %d interleaved rounds: %d above 1, %d "
              "below, "
