@@ -11,10 +11,9 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static double median_of_sorted(const double *s, size_t n)
-{
-    return (n % 2) ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
-}
+void fb_sort_doubles(double *v, size_t n) { qsort(v, n, sizeof *v, cmp_double); }
+
+double fb_median_sorted(const double *s, size_t n) { return (n % 2) ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]); }
 
 /* Half-width of the order-statistic 95% CI of the median, relative to it. */
 static double median_spread_of_sorted(const double *s, size_t n, double median)
@@ -35,7 +34,7 @@ int fb_stats_compute(const double *samples, size_t n, fb_stats *out)
     double *sorted = malloc(n * sizeof *sorted);
     if (!sorted) return -1;
     memcpy(sorted, samples, n * sizeof *sorted);
-    qsort(sorted, n, sizeof *sorted, cmp_double);
+    fb_sort_doubles(sorted, n);
 
     double sum = 0;
     for (size_t i = 0; i < n; ++i)
@@ -49,7 +48,7 @@ int fb_stats_compute(const double *samples, size_t n, fb_stats *out)
     out->max = sorted[n - 1];
     out->mean = mean;
     out->stddev = n > 1 ? sqrt(ss / (double)(n - 1)) : 0.0;
-    out->median = median_of_sorted(sorted, n);
+    out->median = fb_median_sorted(sorted, n);
     out->median_spread = median_spread_of_sorted(sorted, n, out->median);
     free(sorted);
     return 0;

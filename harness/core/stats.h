@@ -22,4 +22,10 @@ int fb_stats_compute(const double *samples, size_t n, fb_stats *out);
 /* Median of n values (sorts a copy). Returns 0 for n == 0. */
 double fb_median(const double *values, size_t n);
 
+/* Sorts v[0..n) ascending. */
+void fb_sort_doubles(double *v, size_t n);
+
+/* Median of the sorted values s[0..n), n >= 1. */
+double fb_median_sorted(const double *s, size_t n);
+
 #endif

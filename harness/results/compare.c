@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export.h"
 #include "../core/stats.h"
 
 /* Exact p-values are counted for samples up to this size (no ties): the
@@ -260,7 +261,7 @@ void fb_compare_shorten(const char *why, size_t max, char *buf, size_t len)
     snprintf(buf, len, "%.*s...", (int)cut, why);
 }
 
-static void format_p(double p, char *buf, size_t len)
+void fb_compare_format_p(double p, char *buf, size_t len)
 {
     if (p < 0.001)
         snprintf(buf, len, "<0.001");
@@ -666,13 +667,9 @@ typedef struct rows {
 
 static row *rows_add(rows *r)
 {
-    if (r->n == r->cap) {
-        int cap = r->cap ? 2 * r->cap : 64;
-        row *v = realloc(r->v, (size_t)cap * sizeof *v);
-        if (!v) return NULL;
-        r->v = v;
-        r->cap = cap;
-    }
+    row *v = fb_grow(r->v, &r->cap, r->n + 1, sizeof *v);
+    if (!v) return NULL;
+    r->v = v;
     memset(&r->v[r->n], 0, sizeof r->v[0]);
     return &r->v[r->n++];
 }
@@ -878,18 +875,21 @@ static void count_row(const row *w, fb_compare_summary *s)
     s->below_floor += w->below_floor;
     s->throttled += w->throttled;
     s->not_learned += w->not_learned;
-    switch (w->verdict) {
+    if (w->verdict == FB_INCONCLUSIVE && w->cause == CAUSE_UNSETTLED)
+        s->unsettled++;
+    else if (w->verdict == FB_INCONCLUSIVE && w->cause == CAUSE_CANNOT_GATE)
+        s->cannot_gate++;
+    else
+        fb_compare_count(s, w->verdict);
+}
+
+void fb_compare_count(fb_compare_summary *s, fb_verdict v)
+{
+    switch (v) {
     case FB_SAME: s->same++; break;
     case FB_FASTER: s->faster++; break;
     case FB_SLOWER: s->slower++; break;
-    case FB_INCONCLUSIVE:
-        if (w->cause == CAUSE_UNSETTLED)
-            s->unsettled++;
-        else if (w->cause == CAUSE_CANNOT_GATE)
-            s->cannot_gate++;
-        else
-            s->inconclusive++;
-        break;
+    case FB_INCONCLUSIVE: s->inconclusive++; break;
     case FB_WRONG: s->wrong++; break;
     case FB_MISSING: s->missing++; break;
     case FB_FAILED: s->failed++; break;
@@ -923,27 +923,18 @@ fail:
     return status;
 }
 
-/* Text for one markdown table cell: a | would end the cell, a newline the row. */
-static void markdown_cell(const char *text, FILE *out)
-{
-    for (const char *p = text; *p; ++p) {
-        if (*p == '|') fputc('\\', out);
-        fputc(*p == '\n' ? ' ' : *p, out);
-    }
-}
-
 static void print_markdown_row(const row *w, const char *const cols[4], int judged, FILE *out)
 {
     int loud = w->verdict != FB_SAME;
     fprintf(out, "| %s%s%s%s | ", loud ? "**" : "", fb_verdict_name(w->verdict), w->throttled ? "\\*" : "",
             loud ? "**" : "");
-    markdown_cell(w->label, out);
+    fb_md_text(out, w->label);
     fprintf(out, " | %s | %s | %s | %s | %s | ", cols[0], cols[1], cols[2], judged ? w->noise : "-", cols[3]);
-    markdown_cell(judged ? w->evidence : w->note, out);
+    fb_md_text(out, judged ? w->evidence : w->note);
     fputs(" |\n", out);
     if (judged && *w->note) {
         fputs("| | ", out);
-        markdown_cell(w->note, out);
+        fb_md_text(out, w->note);
         fputs(" | | | | | | |\n", out);
     }
 }
@@ -955,7 +946,7 @@ static void print_row(const row *w, const fb_compare_options *opt, FILE *out)
     if (judged) {
         fb_compare_format_time(w->c.base_median, tb, sizeof tb);
         fb_compare_format_time(w->c.new_median, tn, sizeof tn);
-        format_p(w->c.test.p, p, sizeof p);
+        fb_compare_format_p(w->c.test.p, p, sizeof p);
         snprintf(change, sizeof change, "%+.1f%%", 100 * w->c.change);
     }
     if (opt->markdown) {
@@ -1013,6 +1004,31 @@ void fb_compare_xml_text(const char *s, FILE *f)
     }
 }
 
+void fb_junit_begin(FILE *f, const char *suite, int tests, int failures, int skipped)
+{
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"", f);
+    fb_compare_xml_text(suite, f);
+    fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n", tests, failures, skipped);
+}
+
+void fb_junit_write_case(FILE *f, const char *classname, const char *name, const char *outcome, const char *type,
+                         const char *message)
+{
+    fputs("    <testcase classname=\"", f);
+    fb_compare_xml_text(classname, f);
+    fputs("\" name=\"", f);
+    fb_compare_xml_text(name, f);
+    if (!outcome) {
+        fputs("\"/>\n", f);
+        return;
+    }
+    fprintf(f, "\">\n      <%s type=\"", outcome);
+    fb_compare_xml_text(type, f);
+    fputs("\" message=\"", f);
+    fb_compare_xml_text(message, f);
+    fputs("\"/>\n    </testcase>\n", f);
+}
+
 /* Does this row fail the gate? */
 static int row_fails(const row *w, const fb_compare_options *opt)
 {
@@ -1029,7 +1045,7 @@ static void junit_message(const row *w, const fb_compare_options *opt, char *buf
     }
     fb_compare_format_time(w->c.base_median, tb, sizeof tb);
     fb_compare_format_time(w->c.new_median, tn, sizeof tn);
-    format_p(w->c.test.p, p, sizeof p);
+    fb_compare_format_p(w->c.test.p, p, sizeof p);
     int with_note = w->throttled || w->below_floor || (w->verdict == FB_INCONCLUSIVE && w->cause != CAUSE_NOISE);
     snprintf(buf, len,
              "%s%s: median %s -> %s (%+.1f%%, threshold %.3g%%, noise %s), Mann-Whitney p %s (alpha %g), %s%s%s",
@@ -1042,20 +1058,13 @@ static void junit_message(const row *w, const fb_compare_options *opt, char *buf
 static void junit_case(const row *w, const fb_compare_options *opt, FILE *f)
 {
     char msg[1024];
+    const int passed = (w->verdict <= FB_FASTER || w->verdict == FB_NEW_ONLY) && !w->below_floor;
     junit_message(w, opt, msg, sizeof msg);
-    fputs("    <testcase classname=\"", f);
-    fb_compare_xml_text(w->classname, f);
-    fputs("\" name=\"", f);
-    fb_compare_xml_text(w->label, f);
-    fputs("\"", f);
-    if ((w->verdict <= FB_FASTER || w->verdict == FB_NEW_ONLY) && !w->below_floor) {
-        fputs("/>\n", f);
-        return;
-    }
-    fprintf(f, ">\n      <%s type=\"%s\" message=\"", row_fails(w, opt) ? "failure" : "skipped",
-            w->below_floor && w->verdict <= FB_FASTER ? "BELOW_FLOOR" : fb_verdict_name(w->verdict));
-    fb_compare_xml_text(msg, f);
-    fputs("\"/>\n    </testcase>\n", f);
+    fb_junit_write_case(f, w->classname, w->label,
+                        passed              ? NULL
+                        : row_fails(w, opt) ? "failure"
+                                            : "skipped",
+                        w->below_floor && w->verdict <= FB_FASTER ? "BELOW_FLOOR" : fb_verdict_name(w->verdict), msg);
 }
 
 static void write_junit(const rows *r, const fb_compare_options *opt, const fb_results_set *base,
@@ -1063,15 +1072,13 @@ static void write_junit(const rows *r, const fb_compare_options *opt, const fb_r
 {
     FILE *f = opt->junit;
     int failures = 0, skipped = 0;
+    char suite[2 * sizeof base->path + 32];
     for (int i = 0; i < r->n; ++i) {
         failures += row_fails(&r->v[i], opt);
         skipped += !row_fails(&r->v[i], opt) && r->v[i].verdict > FB_SLOWER && r->v[i].verdict != FB_NEW_ONLY;
     }
-    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"flowbench compare ", f);
-    fb_compare_xml_text(base->path, f);
-    fputs(" -&gt; ", f);
-    fb_compare_xml_text(next->path, f);
-    fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n", r->n, failures, skipped);
+    snprintf(suite, sizeof suite, "flowbench compare %s -> %s", base->path, next->path);
+    fb_junit_begin(f, suite, r->n, failures, skipped);
     for (int i = 0; i < r->n; ++i)
         junit_case(&r->v[i], opt, f);
     fputs("  </testsuite>\n</testsuites>\n", f);

@@ -148,9 +148,20 @@ void fb_compare_shorten(const char *why, size_t max, char *buf, size_t len);
 /* "1.234 ms", "56.7 us", "2.5 s". */
 void fb_compare_format_time(double seconds, char *buf, size_t len);
 
+/* A p-value to three decimals, "<0.001" below that. */
+void fb_compare_format_p(double p, char *buf, size_t len);
+
 /* XML text or attribute value: the special characters escaped, control
  * characters dropped (JUnit files). */
 void fb_compare_xml_text(const char *s, FILE *f);
+
+/* JUnit XML (compare, compare --interleave, the history commands): the
+ * head of the testsuite `suite`, then each case, passed (outcome NULL) or
+ * a "failure" or "skipped" with a type and a message. The caller closes
+ * the file with "  </testsuite>\n</testsuites>\n". */
+void fb_junit_begin(FILE *f, const char *suite, int tests, int failures, int skipped);
+void fb_junit_write_case(FILE *f, const char *classname, const char *name, const char *outcome, const char *type,
+                         const char *message);
 
 /* Checks that both files come from the same machine (CPU model, and the
  * devices of the paired records): FB_ERR_INPUT naming the difference, or
@@ -170,6 +181,9 @@ fb_status fb_compare_sets(const fb_results_set *base, const fb_results_set *next
  * markdown). */
 void fb_compare_print_counts(const fb_compare_summary *s, const fb_compare_options *opt, const char *inconclusive,
                              FILE *out);
+
+/* Counts one row of verdict v in its field of s. */
+void fb_compare_count(fb_compare_summary *s, fb_verdict v);
 
 /* The gate: 1 when something is SLOWER, or WRONG / MISSING unless the
  * options allow it; else 0. */

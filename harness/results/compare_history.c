@@ -8,25 +8,17 @@
 #include "quality.h"
 #include "../core/stats.h"
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median_sorted(const double *v, int n) { return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]); }
-
 /* The centre (log seconds) and robust spread of a baseline. */
 static void baseline_scale(const double *medians, int n, double *scratch, double *centre, double *spread)
 {
     for (int i = 0; i < n; ++i)
         scratch[i] = log(medians[i]);
-    qsort(scratch, (size_t)n, sizeof *scratch, cmp_double);
-    *centre = median_sorted(scratch, n);
+    fb_sort_doubles(scratch, (size_t)n);
+    *centre = fb_median_sorted(scratch, (size_t)n);
     for (int i = 0; i < n; ++i)
         scratch[i] = fabs(scratch[i] - *centre);
-    qsort(scratch, (size_t)n, sizeof *scratch, cmp_double);
-    *spread = fmax(1.4826 * median_sorted(scratch, n), FB_HISTORY_MIN_SPREAD);
+    fb_sort_doubles(scratch, (size_t)n);
+    *spread = fmax(1.4826 * fb_median_sorted(scratch, (size_t)n), FB_HISTORY_MIN_SPREAD);
 }
 
 double fb_history_gate_limit(const double *medians, int n, double threshold, double *centre, double *scratch)
@@ -46,24 +38,14 @@ void fb_history_junit_write(FILE *f, const char *suite, const fb_junit_case *cas
         failures += cases[i].type && cases[i].failed;
         skipped += cases[i].type && !cases[i].failed;
     }
-    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"", f);
-    fb_compare_xml_text(suite, f);
-    fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n", n, failures, skipped);
+    fb_junit_begin(f, suite, n, failures, skipped);
     for (int i = 0; i < n; ++i) {
         const fb_junit_case *c = &cases[i];
-        fputs("    <testcase classname=\"", f);
-        fb_compare_xml_text(c->classname, f);
-        fputs("\" name=\"", f);
-        fb_compare_xml_text(c->name, f);
-        if (!c->type) {
-            fputs("\"/>\n", f);
-            continue;
-        }
-        fprintf(f, "\">\n      <%s type=\"", c->failed ? "failure" : "skipped");
-        fb_compare_xml_text(c->type, f);
-        fputs("\" message=\"", f);
-        fb_compare_xml_text(c->message, f);
-        fputs("\"/>\n    </testcase>\n", f);
+        fb_junit_write_case(f, c->classname, c->name,
+                            !c->type    ? NULL
+                            : c->failed ? "failure"
+                                        : "skipped",
+                            c->type, c->message);
     }
     fputs("  </testsuite>\n</testsuites>\n", f);
 }
@@ -88,24 +70,6 @@ static fb_verdict verdict_of(double z, double change, double threshold)
     if (large && z >= FB_HISTORY_Z) return FB_SLOWER;
     if (large && z <= -FB_HISTORY_Z) return FB_FASTER;
     return large ? FB_INCONCLUSIVE : FB_SAME;
-}
-
-static void count(fb_compare_summary *s, fb_verdict v, int unsettled)
-{
-    if (unsettled) {
-        ++s->unsettled;
-        return;
-    }
-    switch (v) {
-    case FB_SAME: ++s->same; break;
-    case FB_FASTER: ++s->faster; break;
-    case FB_SLOWER: ++s->slower; break;
-    case FB_INCONCLUSIVE: ++s->inconclusive; break;
-    case FB_WRONG: ++s->wrong; break;
-    case FB_MISSING: ++s->missing; break;
-    case FB_FAILED: ++s->failed; break;
-    case FB_NEW_ONLY: ++s->only_new; break;
-    }
 }
 
 /* NEW's time of a configuration: with `sweep --repeat R` NEW holds R
@@ -152,7 +116,8 @@ static void judge_usable(const fb_record *r, double now, int rounds, const doubl
         snprintf(j->jc.message + used, sizeof j->jc.message - used, ": %s", why);
     }
     if (unsettled) j->verdict = FB_INCONCLUSIVE;
-    count(s, j->verdict, unsettled);
+    s->unsettled += unsettled;
+    if (!unsettled) fb_compare_count(s, j->verdict);
 }
 
 /* One configuration of NEW: its verdict and message. */
@@ -171,13 +136,13 @@ static fb_status judge_record(fb_history *h, const fb_results_set *next, const f
         fb_record_failure(r, why, sizeof why);
         snprintf(j->jc.message, sizeof j->jc.message, "%s: NEW has no usable record (%s)", fb_verdict_name(j->verdict),
                  why);
-        count(s, j->verdict, 0);
+        fb_compare_count(s, j->verdict);
     } else if (n < FB_HISTORY_MIN_BASELINE) {
         j->verdict = FB_NEW_ONLY;
         snprintf(j->jc.message, sizeof j->jc.message,
                  "not judged: %d stable run(s) of it on this machine in the history, %d needed", n,
                  FB_HISTORY_MIN_BASELINE);
-        count(s, j->verdict, 0);
+        fb_compare_count(s, j->verdict);
     } else {
         int rounds;
         const double now = pooled_median(next, r, &rounds);

@@ -135,6 +135,12 @@ static cell number_cell(double x)
     return isnan(x) ? (cell){.kind = CELL_EMPTY} : (cell){.kind = CELL_NUMBER, .number = x};
 }
 static cell integer_cell(long long x) { return (cell){.kind = CELL_INTEGER, .integer = x}; }
+/* 1 or 0 where the record says (it was checked, the machine watched), empty
+ * where it does not. */
+static cell boolean_cell(const json_t *b)
+{
+    return json_is_boolean(b) ? integer_cell(json_is_true(b)) : (cell){.kind = CELL_EMPTY};
+}
 
 /* The verdict on a record's samples and its reason (results/quality.h):
  * empty for a record without statistics, "stable" for one judged stable
@@ -160,15 +166,9 @@ static cell special_cell(const fb_results_set *set, const fb_record *r, const ch
         return text_cell(fb_json_str(fb_record_problem(r->json), "hash"));
     if (strcmp(name, "samples") == 0) return integer_cell(r->nsamples);
     if (strcmp(name, "fraction_of_stream") == 0) return number_cell(fb_record_fraction(set, r));
-    if (strcmp(name, "throttled") == 0) { /* 1 or 0 where it was checked, empty where not */
-        const json_t *t = fb_json_get(r->json, "energy.throttled");
-        return json_is_boolean(t) ? integer_cell(json_is_true(t)) : (cell){.kind = CELL_EMPTY};
-    }
+    if (strcmp(name, "throttled") == 0) return boolean_cell(fb_json_get(r->json, "energy.throttled"));
     if (strcmp(name, "quality") == 0 || strcmp(name, "quality_why") == 0) return quality_cell(r, name);
-    if (strcmp(name, "contended") == 0) { /* 1 or 0 where the machine was watched, empty where not */
-        const json_t *c = fb_json_get(r->json, "environment.contended");
-        return json_is_boolean(c) ? integer_cell(json_is_true(c)) : (cell){.kind = CELL_EMPTY};
-    }
+    if (strcmp(name, "contended") == 0) return boolean_cell(fb_json_get(r->json, "environment.contended"));
     if (strcmp(name, "line") == 0) return integer_cell(r->line);
     if (strcmp(name, "latest") == 0) return integer_cell(!r->superseded);
     if (strcmp(name, "params") == 0) {
@@ -204,11 +204,9 @@ static fb_status field_names(const fb_results_set *set, const char *field, const
         json_object_foreach(json_object_get(set->records[i].json, field), k, v)
         {
             if (json_object_get(seen, k)) continue;
-            if (*n == cap) {
-                const char **grown = realloc(*names, (size_t)(cap = 2 * cap + 8) * sizeof *grown);
-                if (!grown) FB_FAIL(FB_ERR_NOMEM, "out of host memory listing parameter names");
-                *names = grown;
-            }
+            const char **grown = fb_grow(*names, &cap, *n + 1, sizeof *grown);
+            if (!grown) FB_FAIL(FB_ERR_NOMEM, "out of host memory listing parameter names");
+            *names = grown;
             json_object_set_new(seen, k, json_true());
             (*names)[(*n)++] = k;
         }
@@ -236,8 +234,7 @@ typedef struct sink {
     char name[256]; /* json: the column's name */
 } sink;
 
-/* Markdown cells: a '|' would end the cell, a newline the row. */
-static void markdown_text(FILE *out, const char *text)
+void fb_md_text(FILE *out, const char *text)
 {
     for (const char *p = text; *p; ++p) {
         if (*p == '|') fputc('\\', out);
@@ -257,7 +254,7 @@ static void put(sink *k, cell c)
     }
     const int csv = k->format == FB_EXPORT_CSV;
     fputs(csv ? (k->column ? "," : "") : (k->column ? " | " : "| "), k->out);
-    if (c.kind == CELL_TEXT) csv ? fb_csv_field(k->out, c.text) : markdown_text(k->out, c.text);
+    if (c.kind == CELL_TEXT) csv ? fb_csv_field(k->out, c.text) : fb_md_text(k->out, c.text);
     if (c.kind == CELL_NUMBER) fprintf(k->out, csv ? "%.10g" : "%.6g", c.number);
     if (c.kind == CELL_INTEGER) fprintf(k->out, "%lld", c.integer);
 }

@@ -27,4 +27,8 @@ void fb_csv_field(FILE *out, const char *text);
 /* A number as a CSV field; NAN is written as an empty field. */
 void fb_csv_number(FILE *out, double x);
 
+/* Text for one markdown table cell: a '|' would end the cell (escaped), a
+ * newline the row (a space). */
+void fb_md_text(FILE *out, const char *text);
+
 #endif

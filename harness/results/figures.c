@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../core/files.h"
+#include "../core/stats.h"
 #include "export.h"
 #include "families.h"
 #include "quality.h"
@@ -132,12 +133,6 @@ static fb_status figure_put(fb_figure *f, const char *row, const char *col, doub
 static fb_cell record_cell(const fb_record *r, double value)
 {
     return (fb_cell){.value = value, .lo = NAN, .hi = NAN, .rec = r, .quality = (int)fb_json_quality(r->json, NULL)};
-}
-
-static fb_status figure_put_record(fb_figure *f, const char *row, const char *col, const fb_record *r, double value,
-                                   int higher_is_better)
-{
-    return cell_put(f, row, col, record_cell(r, value), higher_is_better);
 }
 
 /* A value derived from the record's median time, with whiskers: the same
@@ -361,8 +356,8 @@ static fb_status collect_speedup(const fb_results_set *set, fb_figure_list *out)
         snprintf(f->title, sizeof f->title, "%s speedup over OpenMP (%s) on %s, %s%s%s", str(r, "benchmark"), f->ref,
                  fb_record_host(r), str(r, "precision"), *n ? ", n = " : "", n);
         device_label(r, dev, sizeof dev);
-        FB_CHECK(
-            figure_put_record(f, *matrix ? matrix : str(r, "kernel"), omp ? "openmp" : dev, r, fb_record_median(r), 0));
+        FB_CHECK(cell_put(f, *matrix ? matrix : str(r, "kernel"), omp ? "openmp" : dev,
+                          record_cell(r, fb_record_median(r)), 0));
     }
     figure_filter(out, speedup_transform);
 fail:
@@ -775,7 +770,7 @@ static fb_status collect_steps(const fb_results_set *set, fb_figure_list *out)
         if (ranks > 1) snprintf(dev + strlen(dev), sizeof dev - strlen(dev), " x %.0f ranks", ranks);
         for (size_t k = 0; k < sizeof parts / sizeof parts[0]; ++k) {
             const double v = fb_json_num(r->json, fields[k]);
-            FB_CHECK(figure_put_record(f, dev, parts[k], r, isnan(v) ? 0.0 : v, 0));
+            FB_CHECK(cell_put(f, dev, parts[k], record_cell(r, isnan(v) ? 0.0 : v), 0));
         }
     }
 fail:
@@ -815,8 +810,8 @@ static fb_status collect_energy(const fb_results_set *set, fb_figure_list *out)
                      str(r, "benchmark"), *fb_record_matrix(r) ? fb_record_matrix(r) : "", str(r, "device"),
                      str(r, "device_name"), fb_record_host(r), str(r, "precision"),
                      fb_json_str(r->json, "energy.source"));
-        FB_CHECK(figure_put_record(f, str(r, "kernel"), "GB/s", r, gbs, 1));
-        FB_CHECK(figure_put_record(f, str(r, "kernel"), "GFLOP/J", r, gpj, 1));
+        FB_CHECK(cell_put(f, str(r, "kernel"), "GB/s", record_cell(r, gbs), 1));
+        FB_CHECK(cell_put(f, str(r, "kernel"), "GFLOP/J", record_cell(r, gpj), 1));
         if (throttled(r)) note_throttled(f);
     }
 fail:
@@ -842,7 +837,7 @@ static fb_status collect_energy_steps(const fb_results_set *set, fb_figure_list 
         snprintf(f->title, sizeof f->title, "solve %s on %s: energy per time step per backend, %g steps",
                  fb_record_matrix(r), fb_record_host(r), fb_json_num(r->json, "steps"));
         device_label(r, dev, sizeof dev);
-        FB_CHECK(figure_put_record(f, dev, "J per step", r, j, 0));
+        FB_CHECK(cell_put(f, dev, "J per step", record_cell(r, j), 0));
         if (throttled(r)) note_throttled(f);
     }
 fail:
@@ -1377,13 +1372,6 @@ fail:
 
 /* ---- data files -------------------------------------------------------------- */
 
-static double cell_value(const fb_figure *f, int row, int col)
-{
-    for (int i = 0; i < f->ncells; ++i)
-        if (f->cells[i].row == row && f->cells[i].col == col) return f->cells[i].value;
-    return NAN;
-}
-
 /* "label,COL1,COL2,..." then one row per row label; NaN marks a gap. */
 int fb_figure_has_whiskers(fb_figure_kind kind)
 {
@@ -1396,6 +1384,12 @@ static const fb_cell *cell_at(const fb_figure *f, int row, int col)
     for (int i = 0; i < f->ncells; ++i)
         if (f->cells[i].row == row && f->cells[i].col == col) return &f->cells[i];
     return NULL;
+}
+
+static double cell_value(const fb_figure *f, int row, int col)
+{
+    const fb_cell *x = cell_at(f, row, col);
+    return x ? x->value : NAN;
 }
 
 static void write_number(FILE *out, double v)
@@ -1540,20 +1534,13 @@ static fb_status write_lines(const fb_figure *f, FILE *out)
     for (int r = 0; r < f->nrows; ++r)
         row_at[pos[r]] = r;
     fb_csv_field(out, f->xlabel);
-    for (int c = 0; c < f->ncols; ++c) {
-        fputc(',', out);
-        fb_csv_field(out, f->cols[c]);
-    }
+    for (int c = 0; c < f->ncols; ++c)
+        write_series_header(out, f->cols[c], 0);
     fputc('\n', out);
     for (int i = 0; i < f->nrows; ++i) {
         fputs(f->rows[row_at[i]], out);
-        for (int c = 0; c < f->ncols; ++c) {
-            double v = cell_value(f, row_at[i], c);
-            if (isnan(v))
-                fputs(",NaN", out);
-            else
-                fprintf(out, ",%.6g", v);
-        }
+        for (int c = 0; c < f->ncols; ++c)
+            write_number(out, cell_value(f, row_at[i], c));
         fputc('\n', out);
     }
 fail:
@@ -1569,11 +1556,9 @@ static void write_points(const fb_figure *f, FILE *out)
     char name[320];
     fb_csv_field(out, "label");
     for (int c = 0; c < f->ncols; ++c) {
-        fputc(',', out);
-        fb_csv_field(out, f->cols[c]);
+        write_series_header(out, f->cols[c], 0);
         snprintf(name, sizeof name, "%s gflops", f->cols[c]);
-        fputc(',', out);
-        fb_csv_field(out, name);
+        write_series_header(out, name, 0);
     }
     fputc('\n', out);
     for (int r = 0; r < f->nrows; ++r) {
@@ -1587,12 +1572,6 @@ static void write_points(const fb_figure *f, FILE *out)
     }
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The ratios time / best time of solver c over the matrices it ran, sorted;
  * returns how many. */
 static int solver_ratios(const fb_figure *f, int c, const double *best, double *ratios)
@@ -1602,7 +1581,7 @@ static int solver_ratios(const fb_figure *f, int c, const double *best, double *
         double t = cell_value(f, r, c);
         if (!isnan(t)) ratios[n++] = t / best[r];
     }
-    qsort(ratios, (size_t)n, sizeof *ratios, cmp_double);
+    fb_sort_doubles(ratios, (size_t)n);
     return n;
 }
 

@@ -6,24 +6,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/stats.h"
+
 fb_detect_options fb_detect_defaults(void)
 {
     return (fb_detect_options){
         .alpha = 0.001, .min_change = 0.02, .penalty = FB_DETECT_PENALTY, .min_sigma = 0.002, .min_segment = 2};
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Median of v[0..n), using scratch (room for n). */
 static double median_of(const double *v, int n, double *scratch)
 {
     memcpy(scratch, v, (size_t)n * sizeof *v);
-    qsort(scratch, (size_t)n, sizeof *scratch, cmp_double);
-    return n % 2 ? scratch[n / 2] : 0.5 * (scratch[n / 2 - 1] + scratch[n / 2]);
+    fb_sort_doubles(scratch, (size_t)n);
+    return fb_median_sorted(scratch, (size_t)n);
 }
 
 /* ---- Student's t distribution ------------------------------------------ */

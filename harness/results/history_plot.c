@@ -98,9 +98,6 @@ static const char *const script_text =
     "eval 'plot datafile using 1:2:3:4'.xt.\" with yerrorbars ls 1 title 'median (spread)', '' using 1:2 with lines ls "
     "1 notitle\".gate_part\n";
 
-/* name = 'text': single-quoted, so gnuplot expands nothing in it; a quote
- * is doubled, control characters become spaces. */
-
 /* Each file of a figure written whole (core/files.h): a failed write
  * leaves the one before, never half a file. */
 static fb_status write_text_file(const char *path, const char *text)

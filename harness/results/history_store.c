@@ -14,7 +14,9 @@
 
 #include "../core/files.h"
 #include "../core/hash.h"
+#include "../core/stats.h"
 #include "compare.h"
+#include "export.h"
 #include "quality.h"
 
 #define TEXT_(x) #x
@@ -381,12 +383,6 @@ typedef struct series_builder {
     double lo, hi; /* the current point's one-run spread */
 } series_builder;
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The current point's median and spread from the stable runs collected. */
 static void point_close(series_builder *b)
 {
@@ -397,9 +393,9 @@ static void point_close(series_builder *b)
     if (b->nmedians == 0) {
         p->median_s = p->lo_s = p->hi_s = NAN;
     } else {
-        qsort(b->medians, (size_t)b->nmedians, sizeof *b->medians, cmp_double);
         int m = b->nmedians;
-        p->median_s = m % 2 ? b->medians[m / 2] : 0.5 * (b->medians[m / 2 - 1] + b->medians[m / 2]);
+        fb_sort_doubles(b->medians, (size_t)m);
+        p->median_s = fb_median_sorted(b->medians, (size_t)m);
         p->lo_s = m > 1 ? b->medians[0] : b->lo;
         p->hi_s = m > 1 ? b->medians[m - 1] : b->hi;
     }
@@ -410,13 +406,9 @@ static fb_status series_start(series_builder *b, sqlite3_stmt *st)
 {
     fb_status status = FB_OK;
     point_close(b);
-    if (b->n == b->cap) {
-        int cap = b->cap ? 2 * b->cap : 64;
-        fb_history_series *v = realloc(b->v, (size_t)cap * sizeof *v);
-        if (!v) FB_FAIL(FB_ERR_NOMEM, "out of host memory reading the history");
-        b->v = v;
-        b->cap = cap;
-    }
+    fb_history_series *v = fb_grow(b->v, &b->cap, b->n + 1, sizeof *v);
+    if (!v) FB_FAIL(FB_ERR_NOMEM, "out of host memory reading the history");
+    b->v = v;
     fb_history_series *s = &b->v[b->n++];
     memset(s, 0, sizeof *s);
     s->key = strdup((const char *)sqlite3_column_text(st, 0));
@@ -455,13 +447,9 @@ static fb_status point_add(series_builder *b, sqlite3_stmt *st, int include_flag
     if (sqlite3_column_int(st, 9) && sqlite3_column_type(st, 5) != SQLITE_NULL && !stable) ++p->flagged;
     if (!sqlite3_column_int(st, 9) || (!stable && !include_flagged) || sqlite3_column_type(st, 5) == SQLITE_NULL)
         return FB_OK;
-    if (b->nmedians == b->medians_cap) {
-        int cap = b->medians_cap ? 2 * b->medians_cap : 16;
-        double *m = realloc(b->medians, (size_t)cap * sizeof *m);
-        if (!m) FB_FAIL(FB_ERR_NOMEM, "out of host memory reading the history");
-        b->medians = m;
-        b->medians_cap = cap;
-    }
+    double *m = fb_grow(b->medians, &b->medians_cap, b->nmedians + 1, sizeof *m);
+    if (!m) FB_FAIL(FB_ERR_NOMEM, "out of host memory reading the history");
+    b->medians = m;
     b->medians[b->nmedians++] = sqlite3_column_double(st, 5);
     b->lo = sqlite3_column_double(st, 6);
     b->hi = sqlite3_column_double(st, 7);
@@ -649,19 +637,10 @@ fail:
     return status;
 }
 
-/* A CSV field: quoted when it holds a comma, quote or line break. */
+/* A CSV field (export.h), then a comma or, after the last, the line's end. */
 static void csv_field(FILE *out, const char *text, int last)
 {
-    if (strpbrk(text, ",\"\r\n")) {
-        fputc('"', out);
-        for (const char *p = text; *p; ++p) {
-            if (*p == '"') fputc('"', out);
-            fputc(*p, out);
-        }
-        fputc('"', out);
-    } else {
-        fputs(text, out);
-    }
+    fb_csv_field(out, text);
     fputc(last ? '\n' : ',', out);
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export.h"
 #include "../core/stats.h"
 
 #define LIST_MAX 10 /* "only in NEW" lists longer than this are cut */
@@ -29,20 +30,14 @@ int fb_interleave_min_rounds(double alpha)
     return n;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 fb_ratio_verdict fb_interleave_judge(const double *ratios, int n, double threshold, double alpha)
 {
     fb_ratio_verdict v = {FB_INCONCLUSIVE, n, 0, 0, 1, 1, 1, 1};
     double *sorted = n > 0 ? malloc((size_t)n * sizeof *sorted) : NULL;
     if (!sorted) return v; /* no rounds (or no memory): no evidence either way */
     memcpy(sorted, ratios, (size_t)n * sizeof *sorted);
-    qsort(sorted, (size_t)n, sizeof *sorted, cmp_double);
-    v.median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+    fb_sort_doubles(sorted, (size_t)n);
+    v.median = fb_median_sorted(sorted, (size_t)n);
     v.lo = sorted[0];
     v.hi = sorted[n - 1];
     for (int i = 0; i < n; ++i) {
@@ -238,7 +233,7 @@ static void control_false_discoveries(row *rows, int nrows, double alpha)
     if (!p) return;
     for (int i = 0; i < nrows; ++i)
         if (rows[i].verdict <= FB_INCONCLUSIVE) p[m++] = rows[i].v.p;
-    qsort(p, (size_t)m, sizeof *p, cmp_double);
+    fb_sort_doubles(p, (size_t)m);
     for (int k = m; k >= 1 && cutoff < 0; --k)
         if (p[k - 1] <= k * alpha / m) cutoff = p[k - 1];
     free(p);
@@ -255,14 +250,6 @@ static void control_false_discoveries(row *rows, int nrows, double alpha)
 
 /* ---- output ------------------------------------------------------------------ */
 
-static void format_p(double p, char *buf, size_t len)
-{
-    if (p < 0.001)
-        snprintf(buf, len, "<0.001");
-    else
-        snprintf(buf, len, "%.3f", p);
-}
-
 /* The cells of a judged row: change, range, up/down, p, medians, contended. */
 typedef struct cells {
     char change[16], range[32], votes[24], p[16], tb[32], tn[32], contended[24];
@@ -273,7 +260,7 @@ static void row_cells(const row *w, cells *c)
     snprintf(c->change, sizeof c->change, "%+.1f%%", 100 * (w->v.median - 1));
     snprintf(c->range, sizeof c->range, "%+.0f%%..%+.0f%%", 100 * (w->v.lo - 1), 100 * (w->v.hi - 1));
     snprintf(c->votes, sizeof c->votes, "%d/%d of %d", w->v.above, w->v.below, w->paired);
-    format_p(w->v.p, c->p, sizeof c->p);
+    fb_compare_format_p(w->v.p, c->p, sizeof c->p);
     fb_compare_format_time(w->base_median, c->tb, sizeof c->tb);
     fb_compare_format_time(w->new_median, c->tn, sizeof c->tn);
     snprintf(c->contended, sizeof c->contended, "%d of %d", w->contended, w->paired);
@@ -303,14 +290,6 @@ static void print_head(int rounds, const fb_compare_options *opt, FILE *out)
             "new", "contended", "configuration");
 }
 
-static void markdown_cell(const char *text, FILE *out)
-{
-    for (const char *p = text; *p; ++p) {
-        if (*p == '|') fputc('\\', out);
-        fputc(*p == '\n' ? ' ' : *p, out);
-    }
-}
-
 static void print_row(const row *w, const fb_compare_options *opt, FILE *out)
 {
     cells c = {"-", "-", "-", "-", "-", "-", "-"};
@@ -319,12 +298,12 @@ static void print_row(const row *w, const fb_compare_options *opt, FILE *out)
     if (opt->markdown) {
         int loud = w->verdict != FB_SAME;
         fprintf(out, "| %s%s%s | ", loud ? "**" : "", fb_verdict_name(w->verdict), loud ? "**" : "");
-        markdown_cell(w->label, out);
+        fb_md_text(out, w->label);
         fprintf(out, " | %s | %s | %s | %s | %s | %s | %s |\n", c.tb, c.tn, c.change, c.range, c.votes, c.p,
                 c.contended);
         if (*w->note) {
             fputs("| | ", out);
-            markdown_cell(w->note, out);
+            fb_md_text(out, w->note);
             fputs(" | | | | | | | |\n", out);
         }
         return;
@@ -347,7 +326,7 @@ static void junit_message(const row *w, const fb_compare_options *opt, char *buf
         snprintf(buf, len, "%s: %s", fb_verdict_name(w->verdict), *w->note ? w->note : "not compared");
         return;
     }
-    format_p(w->v.p, p, sizeof p);
+    fb_compare_format_p(w->v.p, p, sizeof p);
     snprintf(buf, len,
              "%s: median ratio %.4g (%+.1f%%, threshold %.3g%%) over %d interleaved rounds: %d above 1, %d "
              "below, "
@@ -361,48 +340,24 @@ static void write_junit(const row *rows, int nrows, int rounds, const fb_compare
 {
     FILE *f = opt->junit;
     int failures = 0, skipped = 0;
-    char msg[1200];
+    char msg[1200] = "", suite[64];
     for (int i = 0; i < nrows; ++i) {
         failures += row_fails(&rows[i], opt);
         skipped += !row_fails(&rows[i], opt) && rows[i].verdict > FB_SLOWER && rows[i].verdict != FB_NEW_ONLY;
     }
-    fprintf(f,
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"flowbench compare "
-            "--interleave, %d rounds\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n",
-            rounds, nrows, failures, skipped);
+    snprintf(suite, sizeof suite, "flowbench compare --interleave, %d rounds", rounds);
+    fb_junit_begin(f, suite, nrows, failures, skipped);
     for (int i = 0; i < nrows; ++i) {
         const row *w = &rows[i];
-        fputs("    <testcase classname=\"", f);
-        fb_compare_xml_text(w->classname, f);
-        fputs("\" name=\"", f);
-        fb_compare_xml_text(w->label, f);
-        fputs("\"", f);
-        if (w->verdict <= FB_FASTER || w->verdict == FB_NEW_ONLY) {
-            fputs("/>\n", f);
-            continue;
-        }
-        junit_message(w, opt, msg, sizeof msg);
-        fprintf(f, ">\n      <%s type=\"%s\" message=\"", row_fails(w, opt) ? "failure" : "skipped",
-                fb_verdict_name(w->verdict));
-        fb_compare_xml_text(msg, f);
-        fputs("\"/>\n    </testcase>\n", f);
+        const int passed = w->verdict <= FB_FASTER || w->verdict == FB_NEW_ONLY;
+        if (!passed) junit_message(w, opt, msg, sizeof msg);
+        fb_junit_write_case(f, w->classname, w->label,
+                            passed              ? NULL
+                            : row_fails(w, opt) ? "failure"
+                                                : "skipped",
+                            fb_verdict_name(w->verdict), msg);
     }
     fputs("  </testsuite>\n</testsuites>\n", f);
-}
-
-static void count_row(const row *w, fb_compare_summary *s)
-{
-    s->unsettled += w->verdict <= FB_INCONCLUSIVE && w->contended > 0;
-    switch (w->verdict) {
-    case FB_SAME: s->same++; break;
-    case FB_FASTER: s->faster++; break;
-    case FB_SLOWER: s->slower++; break;
-    case FB_INCONCLUSIVE: s->inconclusive++; break;
-    case FB_WRONG: s->wrong++; break;
-    case FB_MISSING: s->missing++; break;
-    case FB_FAILED: s->failed++; break;
-    case FB_NEW_ONLY: s->only_new++; break;
-    }
 }
 
 static void print_rows(const row *rows, int nrows, const fb_compare_options *opt, FILE *out)
@@ -453,8 +408,10 @@ fb_status fb_interleave_sets(fb_results_set *const *base, fb_results_set *const 
         paired += w->in_both;
     }
     control_false_discoveries(rows, nrows, opt->alpha);
-    for (int i = 0; i < nrows; ++i)
-        count_row(&rows[i], s);
+    for (int i = 0; i < nrows; ++i) {
+        s->unsettled += rows[i].verdict <= FB_INCONCLUSIVE && rows[i].contended > 0;
+        fb_compare_count(s, rows[i].verdict);
+    }
     print_head(rounds, opt, out);
     print_rows(rows, nrows, opt, out);
     print_summary(s, rounds, opt, out);

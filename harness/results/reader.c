@@ -169,10 +169,7 @@ fail:
     return status;
 }
 
-/* array with room for `need` elements of `size` bytes, its length doubled
- * when it is short (appending n elements copies O(n) of them); NULL, with
- * array and *cap unchanged, when out of memory. */
-static void *grow(void *array, int *cap, int need, size_t size)
+void *fb_grow(void *array, int *cap, int need, size_t size)
 {
     if (need <= *cap) return array;
     int longer = *cap > 0 ? 2 * *cap : 64;
@@ -189,7 +186,7 @@ static fb_status add_header(fb_results_set *set, json_t *rec)
 {
     fb_status status = FB_OK;
     const char *run[] = {run_of(rec)};
-    json_t **h = grow(set->headers, &set->headers_cap, set->nheaders + 1, sizeof *h);
+    json_t **h = fb_grow(set->headers, &set->headers_cap, set->nheaders + 1, sizeof *h);
     if (!h) {
         json_decref(rec);
         FB_FAIL(FB_ERR_NOMEM, "out of host memory reading %s", set->path);
@@ -233,7 +230,7 @@ static fb_status add_measurement(fb_results_set *set, json_t *rec, int line)
 {
     fb_status status = FB_OK;
     const char *run[] = {run_of(rec)};
-    fb_record *rs = grow(set->records, &set->records_cap, set->nrecords + 1, sizeof *rs);
+    fb_record *rs = fb_grow(set->records, &set->records_cap, set->nrecords + 1, sizeof *rs);
     if (!rs) {
         json_decref(rec);
         FB_FAIL(FB_ERR_NOMEM, "out of host memory reading %s", set->path);

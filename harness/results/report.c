@@ -18,8 +18,6 @@
 
 static const char *str(const json_t *o, const char *path) { return fb_json_str(o, path); }
 
-static void cell(FILE *out, const char *text) { fb_md_cell(out, text); }
-
 static void bytes_text(double b, char *buf, size_t len)
 {
     if (!(b > 0))
@@ -29,10 +27,6 @@ static void bytes_text(double b, char *buf, size_t len)
     else
         snprintf(buf, len, "%.1f MiB", b / (1 << 20));
 }
-
-/* A number as text, "-" when the record does not have it (a solver
- * record has no GFLOP/s; printing "nan" reads as a broken measurement). */
-static void number_text(double x, const char *fmt, char *buf, size_t len) { fb_md_number(x, fmt, buf, len); }
 
 /* Joules with a readable unit, "-" when the record has none. */
 static void joules_text(double j, char *buf, size_t len)
@@ -53,7 +47,7 @@ static void fraction_text(const fb_results_set *set, const fb_record *r, char *b
 {
     const double f = fb_record_fraction(set, r);
     const json_t *resident = json_object_get(r->json, "cache_resident");
-    number_text(f, "%.3f", buf, len);
+    fb_md_number(f, "%.3f", buf, len);
     if (isnan(f)) return;
     if (json_is_true(resident))
         snprintf(buf + strlen(buf), len - strlen(buf), " (cache resident)");
@@ -76,9 +70,7 @@ static void write_device_row(const json_t *d, FILE *out)
                            cu,
                            mem,
                            llc};
-    for (size_t c = 0; c < sizeof cells / sizeof *cells; ++c)
-        cell(out, cells[c]);
-    fputs("|\n", out);
+    fb_md_row(out, cells, 9);
 }
 
 /* Every device any run of the file used, once each, latest run first: a
@@ -202,22 +194,22 @@ static fb_status write_table(const fb_results_set *set, const fb_figure *f, cons
     int *grid = NULL;
     FB_CHECK(cell_grid(f, &grid));
     fprintf(out, "\n%s\n\n", f->title);
-    cell(out, corner);
+    fb_md_cell(out, corner);
     for (int c = 0; c < f->ncols; ++c)
-        cell(out, f->cols[c]);
+        fb_md_cell(out, f->cols[c]);
     fputs("|\n|---", out);
     for (int c = 0; c < f->ncols; ++c)
         fputs("|---:", out);
     fputs("|\n", out);
     for (int r = 0; r < f->nrows; ++r) {
-        cell(out, f->rows[r]);
+        fb_md_cell(out, f->rows[r]);
         for (int c = 0; c < f->ncols; ++c) {
             char v[32] = "-";
             int i = grid[(size_t)r * (size_t)f->ncols + (size_t)c];
             if (i >= 0) snprintf(v, sizeof v, fmt, f->cells[i].value);
             if (i >= 0 && fb_quality_flagged((fb_quality)f->cells[i].quality))
                 snprintf(v + strlen(v), sizeof v - strlen(v), "%s", FB_SPEEDUP_FLAG);
-            cell(out, v);
+            fb_md_cell(out, v);
         }
         fputs("|\n", out);
     }
@@ -293,7 +285,7 @@ static int spread_text(const json_t *rec, char *buf, size_t len)
         snprintf(buf, len, "%s", fb_quality_name(q));
         return 1;
     }
-    number_text(100 * fb_json_num(rec, "stats.median_spread"), "±%.2g%%", buf, len);
+    fb_md_number(100 * fb_json_num(rec, "stats.median_spread"), "±%.2g%%", buf, len);
     return 0;
 }
 
@@ -318,11 +310,11 @@ static fb_status write_best(const fb_results_set *set, FILE *out)
         fb_params_text(json_object_get(j, "params"), params, sizeof params);
         snprintf(v[0], sizeof v[0], "%.4g ms", 1e3 * fb_record_median(best[i]));
         flagged += spread_text(j, v[1], sizeof v[1]);
-        number_text(fb_json_num(j, "gflops"), "%.4g", v[2], sizeof v[2]);
-        number_text(fb_json_num(j, "gbs"), "%.4g", v[3], sizeof v[3]);
+        fb_md_number(fb_json_num(j, "gflops"), "%.4g", v[2], sizeof v[2]);
+        fb_md_number(fb_json_num(j, "gbs"), "%.4g", v[3], sizeof v[3]);
         fraction_text(set, best[i], v[4], sizeof v[4]);
         joules_text(fb_json_num(j, "energy.joules_per_run"), v[5], sizeof v[5]);
-        number_text(fb_json_num(j, "energy.gflop_per_j"), "%.4g", v[6], sizeof v[6]);
+        fb_md_number(fb_json_num(j, "energy.gflop_per_j"), "%.4g", v[6], sizeof v[6]);
         snprintf(device, sizeof device, "%s %s", str(j, "device"), str(j, "device_name"));
         snprintf(kernel, sizeof kernel, "%s%s", str(j, "kernel"),
                  json_is_true(fb_json_get(j, "energy.throttled")) ? " (throttled)" : "");
@@ -338,9 +330,7 @@ static fb_status write_best(const fb_results_set *set, FILE *out)
                                v[4],
                                v[5],
                                v[6]};
-        for (size_t c = 0; c < sizeof cells / sizeof *cells; ++c)
-            cell(out, cells[c]);
-        fputs("|\n", out);
+        fb_md_row(out, cells, 12);
     }
     if (flagged)
         fprintf(out, "\nA spread of `unstable` or `contended`: the samples spread or fell in two modes, or other work "
@@ -356,10 +346,8 @@ static void write_record_row(const fb_results_set *set, const fb_record *r, cons
     char label[1024], line[1100];
     fb_record_label(r, label, sizeof label);
     fb_record_where(set, r, line, sizeof line);
-    cell(out, line);
-    cell(out, label);
-    cell(out, what);
-    fputs("|\n", out);
+    const char *cells[] = {line, label, what};
+    fb_md_row(out, cells, 3);
 }
 
 /* At most this many rows in the list of unstable or contended records: a
@@ -382,11 +370,8 @@ static void write_quality(const fb_results_set *set, FILE *out)
         if (n > QUALITY_ROWS_MAX) continue;
         fb_record_label(r, label, sizeof label);
         fb_record_where(set, r, line, sizeof line);
-        cell(out, line);
-        cell(out, label);
-        cell(out, fb_quality_name(q));
-        cell(out, *why ? why : "(no reason recorded)");
-        fputs("|\n", out);
+        const char *cells[] = {line, label, fb_quality_name(q), *why ? why : "(no reason recorded)"};
+        fb_md_row(out, cells, 4);
     }
     if (!n)
         fprintf(out, "None: every measurement's samples were stable and its CPUs its own (records written before "
@@ -436,10 +421,8 @@ static void write_expected(const fb_results_set *set, FILE *out)
     {
         char n[16];
         snprintf(n, sizeof n, "%lld", (long long)json_integer_value(v));
-        cell(out, st);
-        cell(out, n);
-        cell(out, json_string_value(json_object_get(first, st)));
-        fputs("|\n", out);
+        const char *cells[] = {st, n, json_string_value(json_object_get(first, st))};
+        fb_md_row(out, cells, 3);
     }
     json_decref(count);
     json_decref(first);
@@ -462,7 +445,7 @@ static void write_validation(const fb_results_set *set, FILE *out)
         json_object_foreach((json_t *)val, k, v)
         {
             size_t len = strlen(figures);
-            number_text(json_is_number(v) ? json_number_value(v) : NAN, "%.4g", num, sizeof num);
+            fb_md_number(json_is_number(v) ? json_number_value(v) : NAN, "%.4g", num, sizeof num);
             snprintf(figures + len, sizeof figures - len, "%s%s %s", len ? ", " : "", k, num);
         }
         write_record_row(set, r, figures, out);

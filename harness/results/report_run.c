@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export.h"
 #include "quality.h"
 #include "speedup.h"
 #include "../core/json_index.h"
@@ -14,10 +15,7 @@ static const char *str(const json_t *o, const char *path) { return fb_json_str(o
 void fb_md_cell(FILE *out, const char *text)
 {
     fputs("| ", out);
-    for (const char *p = text; *p; ++p) {
-        if (*p == '|') fputc('\\', out);
-        fputc(*p == '\n' ? ' ' : *p, out);
-    }
+    fb_md_text(out, text);
     fputc(' ', out);
 }
 
@@ -575,34 +573,34 @@ static void environment_of(const fb_record *r, char *buf, size_t len)
 
 void fb_report_environment(const fb_results_set *set, FILE *out)
 {
-    json_t *env = json_object(), *governor = json_object(), *verdict = json_object(), *energy = json_object(),
-           *unavailable = json_object(), *throttle = json_object();
+    /* the lists in the order they are written */
+    enum { VERDICT, OPENMP, GOVERNOR, ENERGY, UNAVAILABLE, THROTTLE, NLISTS };
+    // clang-format off
+    static const char *const what[NLISTS] = {
+        "verdict on the samples (stats.quality, environment.contended)", "OpenMP", "CPU frequency governor",
+        "energy meter", "energy unavailable", "throttling"};
+    // clang-format on
+    json_t *counts[NLISTS];
     char text[512];
+    for (int k = 0; k < NLISTS; ++k)
+        counts[k] = json_object();
     for (int i = 0; i < set->nrecords; ++i) {
         const fb_record *r = &set->records[i];
         if (!latest_usable(r)) continue;
         environment_of(r, text, sizeof text);
-        count_text(env, text);
-        count_text(governor, str(r->json, "environment.governor"));
-        count_text(verdict, fb_quality_name(fb_json_quality(r->json, NULL)));
-        count_text(energy, str(r->json, "energy.source"));
-        count_text(unavailable, str(r->json, "energy.unavailable"));
-        count_text(throttle, json_is_true(fb_json_get(r->json, "energy.throttled"))    ? "throttled"
-                             : json_is_false(fb_json_get(r->json, "energy.throttled")) ? "not throttled"
-                                                                                       : "not checked");
+        count_text(counts[OPENMP], text);
+        count_text(counts[GOVERNOR], str(r->json, "environment.governor"));
+        count_text(counts[VERDICT], fb_quality_name(fb_json_quality(r->json, NULL)));
+        count_text(counts[ENERGY], str(r->json, "energy.source"));
+        count_text(counts[UNAVAILABLE], str(r->json, "energy.unavailable"));
+        count_text(counts[THROTTLE], json_is_true(fb_json_get(r->json, "energy.throttled"))    ? "throttled"
+                                     : json_is_false(fb_json_get(r->json, "energy.throttled")) ? "not throttled"
+                                                                                               : "not checked");
     }
     fprintf(out, "\n## Environment, stability and energy\n\n");
-    if (!json_object_size(verdict)) fprintf(out, "No measurement in this run.\n");
-    write_counts(out, "verdict on the samples (stats.quality, environment.contended)", verdict);
-    write_counts(out, "OpenMP", env);
-    write_counts(out, "CPU frequency governor", governor);
-    write_counts(out, "energy meter", energy);
-    write_counts(out, "energy unavailable", unavailable);
-    write_counts(out, "throttling", throttle);
-    json_decref(env);
-    json_decref(governor);
-    json_decref(verdict);
-    json_decref(energy);
-    json_decref(unavailable);
-    json_decref(throttle);
+    if (!json_object_size(counts[VERDICT])) fprintf(out, "No measurement in this run.\n");
+    for (int k = 0; k < NLISTS; ++k) {
+        write_counts(out, what[k], counts[k]);
+        json_decref(counts[k]);
+    }
 }
