@@ -122,6 +122,10 @@ typedef struct fb_host_kernel {
     fb_host_kernel_fn fn;
 } fb_host_kernel;
 
+/* A family's twin in both precisions: fn##d on double, fn##s on float. */
+#define FB_HOST_BOTH(name, nargs, fn)                                                                                  \
+    {name, "double", nargs, fn##d}, { name, "float", nargs, fn##s }
+
 /* What the compiler and runtime say about one built kernel launched with a
  * given work-group size: the numbers that explain a throughput (register
  * pressure, spills, occupancy). 0 where the backend cannot say. */

@@ -271,33 +271,18 @@ static int probe_opencl(char *why, size_t why_len)
 
 /* ---- device properties -------------------------------------------------- */
 
-/* A string property, malloc'd. Sizes are asked first because a too-small
- * buffer is an error in OpenCL, not a truncation. */
-static fb_status device_string(cl_device_id d, cl_device_info param, const char *what, char **out)
+/* A string property of device d, else of platform p, malloc'd. Sizes are
+ * asked first because a too-small buffer is an error in OpenCL, not a
+ * truncation. */
+static fb_status info_string(cl_platform_id p, cl_device_id d, cl_uint param, const char *what, char **out)
 {
     fb_status status = FB_OK;
     size_t size = 0;
     char *text = NULL;
     *out = NULL;
-    CHECK_CL(clGetDeviceInfo(d, param, 0, NULL, &size), what);
+    CHECK_CL(d ? clGetDeviceInfo(d, param, 0, NULL, &size) : clGetPlatformInfo(p, param, 0, NULL, &size), what);
     FB_ALLOC(text, size + 1, what);
-    CHECK_CL(clGetDeviceInfo(d, param, size, text, NULL), what);
-    *out = text;
-    return FB_OK;
-fail:
-    free(text);
-    return status;
-}
-
-static fb_status platform_string(cl_platform_id p, cl_platform_info param, const char *what, char **out)
-{
-    fb_status status = FB_OK;
-    size_t size = 0;
-    char *text = NULL;
-    *out = NULL;
-    CHECK_CL(clGetPlatformInfo(p, param, 0, NULL, &size), what);
-    FB_ALLOC(text, size + 1, what);
-    CHECK_CL(clGetPlatformInfo(p, param, size, text, NULL), what);
+    CHECK_CL(d ? clGetDeviceInfo(d, param, size, text, NULL) : clGetPlatformInfo(p, param, size, text, NULL), what);
     *out = text;
     return FB_OK;
 fail:
@@ -311,7 +296,7 @@ static fb_status device_text(cl_device_id d, cl_device_info param, const char *w
 {
     fb_status status = FB_OK;
     char *text = NULL;
-    FB_CHECK(device_string(d, param, what, &text));
+    FB_CHECK(info_string(NULL, d, param, what, &text));
     size_t len = strlen(text);
     while (len > 0 && text[len - 1] == ' ')
         text[--len] = '\0';
@@ -375,8 +360,8 @@ static fb_status fill_text_fields(const device_location *loc, fb_device_info *in
                          sizeof info->device_version));
     FB_CHECK(device_text(loc->device, CL_DRIVER_VERSION, "CL_DRIVER_VERSION", info->driver_version,
                          sizeof info->driver_version));
-    FB_CHECK(platform_string(loc->platform, CL_PLATFORM_NAME, "CL_PLATFORM_NAME", &pname));
-    FB_CHECK(platform_string(loc->platform, CL_PLATFORM_VERSION, "CL_PLATFORM_VERSION", &pversion));
+    FB_CHECK(info_string(loc->platform, NULL, CL_PLATFORM_NAME, "CL_PLATFORM_NAME", &pname));
+    FB_CHECK(info_string(loc->platform, NULL, CL_PLATFORM_VERSION, "CL_PLATFORM_VERSION", &pversion));
     snprintf(info->runtime_version, sizeof info->runtime_version, "%s, %s", pname, pversion);
 fail:
     free(pname);
@@ -439,7 +424,7 @@ static fb_status info_opencl(int index, fb_device_info *info)
     FB_CHECK(locate_device(index, &loc));
     FB_CHECK(fill_text_fields(&loc, info));
     FB_CHECK(fill_limits(loc.device, info));
-    FB_CHECK(device_string(loc.device, CL_DEVICE_EXTENSIONS, "CL_DEVICE_EXTENSIONS", &extensions));
+    FB_CHECK(info_string(NULL, loc.device, CL_DEVICE_EXTENSIONS, "CL_DEVICE_EXTENSIONS", &extensions));
     info->double_support = device_double_support(loc.device, extensions);
     info->subgroup_size = subgroup_width(loc.device, info->vendor, extensions);
     fill_energy_fields(loc.device, extensions, info);
@@ -461,11 +446,11 @@ static fb_status read_device_limits(fb_device *dev)
     DEVICE_SCALAR(dev->device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, cache);
     dev->max_alloc = (size_t)max_alloc;
     dev->cache_bytes = (size_t)cache;
-    FB_CHECK(device_string(dev->device, CL_DEVICE_EXTENSIONS, "CL_DEVICE_EXTENSIONS", &extensions));
+    FB_CHECK(info_string(NULL, dev->device, CL_DEVICE_EXTENSIONS, "CL_DEVICE_EXTENSIONS", &extensions));
     dev->double_support = device_double_support(dev->device, extensions);
     /* -cl-std names the OpenCL C language, so ask for its version, not the
      * platform's ("OpenCL C 1.2 PoCL"). A 1.1 compiler rejects CL1.2. */
-    FB_CHECK(device_string(dev->device, CL_DEVICE_OPENCL_C_VERSION, "CL_DEVICE_OPENCL_C_VERSION", &c_version));
+    FB_CHECK(info_string(NULL, dev->device, CL_DEVICE_OPENCL_C_VERSION, "CL_DEVICE_OPENCL_C_VERSION", &c_version));
     if (sscanf(c_version, "OpenCL C %d.%d", &major, &minor) == 2)
         dev->opencl_c_12 = major > 1 || (major == 1 && minor >= 2);
 fail:

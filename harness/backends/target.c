@@ -209,6 +209,7 @@ fb_status fb_target_build(fb_target *t, const fb_program_spec *spec, fb_kernel *
 {
     fb_status status = FB_OK;
     uint64_t key = 0;
+    if (!spec->source_text) FB_FAIL(FB_ERR_INPUT, "kernel source %s is not embedded", spec->source_name);
     FB_CHECK(build_key(t, spec, &key));
     for (int i = 0; i < t->ncache; ++i) {
         if (t->cache[i].key == key) {

@@ -65,7 +65,8 @@ fb_status fb_target_upload_reals(fb_target *t, int is_double, const double *src,
 fb_status fb_target_fill_nan(fb_target *t, int is_double, fb_buffer *dst, size_t n);
 
 /* Builds (or returns the cached build of) one kernel. The kernel belongs to
- * the target and lives until fb_target_close. */
+ * the target and lives until fb_target_close. A spec without source text
+ * (fb_kernel_source found none) fails: "kernel source NAME is not embedded". */
 fb_status fb_target_build(fb_target *t, const fb_program_spec *spec, fb_kernel **out);
 
 /* Number of builds served from the cache / compiled, for tests and logs. */

@@ -165,23 +165,16 @@ fail:
     return status;
 }
 
-static fb_status cli_size(const fb_parsed *p, const char *name, size_t dflt, size_t *out)
+fb_status fb_cli_count(const fb_parsed *p, const char *name, size_t dflt, size_t *out)
 {
     fb_status status = FB_OK;
     const char *v = fb_cli_value(p, name);
     unsigned long long x = 0;
     *out = dflt;
-    if (!v) return FB_OK;
-    FB_CHECK(parse_unsigned(name, v, SIZE_MAX, &x));
-    *out = (size_t)x;
-fail:
-    return status;
-}
-
-fb_status fb_cli_count(const fb_parsed *p, const char *name, size_t dflt, size_t *out)
-{
-    fb_status status = FB_OK;
-    FB_CHECK(cli_size(p, name, dflt, out));
+    if (v) {
+        FB_CHECK(parse_unsigned(name, v, SIZE_MAX, &x));
+        *out = (size_t)x;
+    }
     if (*out == 0) FB_FAIL(FB_ERR_USAGE, "--%s: must be at least 1", name);
 fail:
     return status;

@@ -19,35 +19,6 @@ static struct {
 } overrides[MAX_OVERRIDES];
 static int noverrides;
 
-static char *read_whole_file(const char *path)
-{
-    FILE *f = NULL;
-    if (fb_file_fopen_read(path, NULL, &f) != FB_OK) return NULL; /* never a FIFO that blocks */
-    char *text = NULL;
-    size_t len = 0, cap = 0, got;
-    char chunk[65536];
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        if (len + got + 1 > cap) {
-            cap = 2 * (len + got + 1);
-            char *grown = realloc(text, cap);
-            if (!grown) {
-                free(text);
-                fclose(f);
-                return NULL;
-            }
-            text = grown;
-        }
-        memcpy(text + len, chunk, got);
-        len += got;
-    }
-    fclose(f);
-    if (!text)
-        text = calloc(1, 1);
-    else
-        text[len] = '\0';
-    return text;
-}
-
 static const char *from_override_dir(const char *dir, const char *path)
 {
     for (int i = 0; i < noverrides; ++i)
@@ -55,8 +26,9 @@ static const char *from_override_dir(const char *dir, const char *path)
     if (noverrides == MAX_OVERRIDES) return NULL;
     char full[4096];
     snprintf(full, sizeof full, "%s/%s", dir, path);
-    char *text = read_whole_file(full);
-    if (!text) return NULL;
+    char *text = NULL;
+    size_t len = 0;
+    if (fb_kernel_file_read(full, &text, &len) != FB_OK) return NULL; /* never a FIFO that blocks */
     overrides[noverrides].path = strdup(path);
     overrides[noverrides].text = text;
     return overrides[noverrides++].text;

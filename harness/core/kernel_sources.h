@@ -40,7 +40,8 @@ const char *fb_kernel_source(const char *path);
 fb_status fb_kernel_program_text(const char *backend_prelude, const char *source_name, const char *source_text,
                                  char **out);
 
-/* A kernel file of the user's (--kernel-file, a suite's kernel_file:),
+/* A kernel file of the user's (--kernel-file, a suite's kernel_file:, an
+ * override under FLOWBENCH_KERNEL_DIR),
  * whole, into *text (malloc'd), its length in *len. Regular files only
  * (core/files.h); FB_ERR_INPUT naming the path: cannot open (and why), a
  * directory, not a regular file, larger than FB_KERNEL_FILE_MAX, or a NUL

@@ -202,24 +202,6 @@ fail:
     return status;
 }
 
-fb_status fb_mtx_write(const char *path, const fb_csr *A, const char *comment)
-{
-    fb_status status = FB_OK;
-    sink s;
-    char size[96];
-    FB_CHECK(sink_open(&s, path));
-    snprintf(size, sizeof size, "%d %d %lld\n", A->nrows, A->ncols, (long long)A->nnz);
-    status = write_header(&s, "coordinate", comment, size);
-    if (status == FB_OK) status = write_entries(&s, A);
-    if (status != FB_OK) {
-        sink_close(&s, 1);
-        goto fail;
-    }
-    FB_CHECK(sink_close(&s, 0));
-fail:
-    return status;
-}
-
 static fb_status write_values(sink *s, const double *v, int64_t n)
 {
     fb_status status = FB_OK;
@@ -238,15 +220,19 @@ fail:
     return status;
 }
 
-fb_status fb_mtx_write_dense(const char *path, const fb_dense *X, const char *comment)
+/* The whole file: the header, then A's entries, or X's values without A. */
+static fb_status write_file(const char *path, const char *comment, const fb_csr *A, const fb_dense *X)
 {
     fb_status status = FB_OK;
     sink s;
-    char size[64];
+    char size[96];
     FB_CHECK(sink_open(&s, path));
-    snprintf(size, sizeof size, "%d %d\n", X->nrows, X->ncols);
-    status = write_header(&s, "array", comment, size);
-    if (status == FB_OK) status = write_values(&s, X->values, (int64_t)X->nrows * X->ncols);
+    if (A)
+        snprintf(size, sizeof size, "%d %d %lld\n", A->nrows, A->ncols, (long long)A->nnz);
+    else
+        snprintf(size, sizeof size, "%d %d\n", X->nrows, X->ncols);
+    status = write_header(&s, A ? "coordinate" : "array", comment, size);
+    if (status == FB_OK) status = A ? write_entries(&s, A) : write_values(&s, X->values, (int64_t)X->nrows * X->ncols);
     if (status != FB_OK) {
         sink_close(&s, 1);
         goto fail;
@@ -254,6 +240,16 @@ fb_status fb_mtx_write_dense(const char *path, const fb_dense *X, const char *co
     FB_CHECK(sink_close(&s, 0));
 fail:
     return status;
+}
+
+fb_status fb_mtx_write(const char *path, const fb_csr *A, const char *comment)
+{
+    return write_file(path, comment, A, NULL);
+}
+
+fb_status fb_mtx_write_dense(const char *path, const fb_dense *X, const char *comment)
+{
+    return write_file(path, comment, NULL, X);
 }
 
 fb_status fb_mtx_write_vector(const char *path, const double *x, int n, const char *comment)

@@ -70,14 +70,11 @@ static inline FV_ALWAYS size_t fv_step(const fv_grid_args *g, int i, int j, int 
 #undef SUFFIX
 #undef ARG_REAL
 
-#define BOTH(name, nargs, fn)                                                                                          \
-    {name, "double", nargs, fn##d}, { name, "float", nargs, fn##s }
-
 const fb_host_kernel fb_fv_surface_host_kernels[] = {
-    BOTH("fv_pass", 8, fv_pass_omp_),
-    BOTH("fv_zero", 2, fv_zero_omp_),
-    BOTH("fv_face_atomic", 8, fv_face_atomic_omp_),
-    BOTH("fv_surface", 8, fv_surface_omp_),
-    BOTH("fv_gather", 5, fv_gather_omp_),
+    FB_HOST_BOTH("fv_pass", 8, fv_pass_omp_),
+    FB_HOST_BOTH("fv_zero", 2, fv_zero_omp_),
+    FB_HOST_BOTH("fv_face_atomic", 8, fv_face_atomic_omp_),
+    FB_HOST_BOTH("fv_surface", 8, fv_surface_omp_),
+    FB_HOST_BOTH("fv_gather", 5, fv_gather_omp_),
     {NULL, NULL, 0, NULL},
 };

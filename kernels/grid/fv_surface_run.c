@@ -91,7 +91,6 @@ fail:
  * (user: 1) from the user's file, every other from the family's source. */
 static fb_status build(fv_run *s, const char *kernel_name, int user, fb_kernel **out)
 {
-    fb_status status = FB_OK;
     const fb_fv_kernel *k = s->k;
     fb_define defines[FB_MAX_PARAMS + 1];
     char values[FB_MAX_PARAMS][16];
@@ -103,10 +102,7 @@ static fb_status build(fv_run *s, const char *kernel_name, int user, fb_kernel *
     const char *source = user ? k->source : FB_FV_SOURCE;
     const char *text = user ? k->source_text : fb_kernel_source(FB_FV_SOURCE);
     fb_program_spec spec = {source, text, kernel_name, defines, k->nparams + 1, fb_fv_surface_host_kernels};
-    if (!spec.source_text) FB_FAIL(FB_ERR_INPUT, "kernel source %s is not embedded", source);
-    FB_CHECK(fb_target_build(s->t, &spec, out));
-fail:
-    return status;
+    return fb_target_build(s->t, &spec, out);
 }
 
 /* Appends one launch of kernel_name over `items` work-items. The flux

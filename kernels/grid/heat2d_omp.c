@@ -22,16 +22,12 @@
 #undef SUFFIX
 #undef ARG_REAL
 
-// clang-format off
-#define BOTH(name, nargs, fn) {name, "double", nargs, fn##d}, {name, "float", nargs, fn##s}
-
 const fb_host_kernel fb_heat2d_host_kernels[] = {
-    BOTH("heat_jacobi", 11, heat_jacobi_omp_),
-    BOTH("heat_rbgs", 11, heat_rbgs_omp_),
-    BOTH("heat_max_reduce", 3, heat_max_reduce_omp_),
-    BOTH("heat_jacobi_halo", 11, heat_jacobi_halo_omp_),
-    BOTH("heat_halo_pack", 4, heat_halo_pack_omp_),
-    BOTH("heat_halo_unpack", 4, heat_halo_unpack_omp_),
+    FB_HOST_BOTH("heat_jacobi", 11, heat_jacobi_omp_),
+    FB_HOST_BOTH("heat_rbgs", 11, heat_rbgs_omp_),
+    FB_HOST_BOTH("heat_max_reduce", 3, heat_max_reduce_omp_),
+    FB_HOST_BOTH("heat_jacobi_halo", 11, heat_jacobi_halo_omp_),
+    FB_HOST_BOTH("heat_halo_pack", 4, heat_halo_pack_omp_),
+    FB_HOST_BOTH("heat_halo_unpack", 4, heat_halo_unpack_omp_),
     {NULL, NULL, 0, NULL},
 };
-// clang-format on

@@ -29,7 +29,6 @@ static int axis_value(const fb_spmv_config *cfg, const char *name)
  * and the launch only, so every point of one code shares one program. */
 static fb_status build(sell_run *s, const fb_spmv_config *cfg)
 {
-    fb_status status = FB_OK;
     const fb_spmv_kernel_def *k = cfg->kernel;
     fb_define defines[FB_MAX_PARAMS + 1];
     char values[FB_MAX_PARAMS + 1][16];
@@ -42,10 +41,7 @@ static fb_status build(sell_run *s, const fb_spmv_config *cfg)
         n++;
     }
     fb_program_spec spec = {k->source, fb_kernel_source(k->source), k->kernel, defines, n, fb_spmv_host_kernels};
-    if (!spec.source_text) FB_FAIL(FB_ERR_INPUT, "kernel source %s is not embedded", k->source);
-    FB_CHECK(fb_target_build(s->t, &spec, &s->kernel));
-fail:
-    return status;
+    return fb_target_build(s->t, &spec, &s->kernel);
 }
 
 /* The slices as a CSR-shaped view, so fb_spmv_upload moves them (and

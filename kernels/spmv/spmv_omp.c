@@ -45,20 +45,17 @@ static void fb_omp_balanced_rows(const int *rowptr, int nrows, int *r0, int *r1)
 #undef REAL
 #undef SUFFIX
 
-#define BOTH(name, nargs, fn)                                                                                          \
-    {name, "double", nargs, fn##d}, { name, "float", nargs, fn##s }
-
 const fb_host_kernel fb_spmv_host_kernels[] = {
-    BOTH("spmv_csr_scalar", 6, spmv_csr_omp_),
-    BOTH("spmv_csr_vector", 6, spmv_csr_omp_),
-    BOTH("spmv_csr_multirow", 6, spmv_csr_omp_),
-    BOTH("spmv_csr_merge", 10, spmv_csr_merge_omp_),
-    BOTH("spmv_csr_merge_fixup", 5, spmv_csr_merge_fixup_omp_),
-    BOTH("spmv_bcsr", 6, spmv_bcsr_omp_),
-    BOTH("spmv_bcsr_vector", 6, spmv_bcsr_omp_),
-    BOTH("spmv_bcsr_lanes", 6, spmv_bcsr_omp_),
-    BOTH("spmv_bcsr_soa", 7, spmv_bcsr_soa_omp_),
-    BOTH("spmv_bcsr_warp", 6, spmv_bcsr_omp_),
-    BOTH("spmv_sell", 9, spmv_sell_omp_),
+    FB_HOST_BOTH("spmv_csr_scalar", 6, spmv_csr_omp_),
+    FB_HOST_BOTH("spmv_csr_vector", 6, spmv_csr_omp_),
+    FB_HOST_BOTH("spmv_csr_multirow", 6, spmv_csr_omp_),
+    FB_HOST_BOTH("spmv_csr_merge", 10, spmv_csr_merge_omp_),
+    FB_HOST_BOTH("spmv_csr_merge_fixup", 5, spmv_csr_merge_fixup_omp_),
+    FB_HOST_BOTH("spmv_bcsr", 6, spmv_bcsr_omp_),
+    FB_HOST_BOTH("spmv_bcsr_vector", 6, spmv_bcsr_omp_),
+    FB_HOST_BOTH("spmv_bcsr_lanes", 6, spmv_bcsr_omp_),
+    FB_HOST_BOTH("spmv_bcsr_soa", 7, spmv_bcsr_soa_omp_),
+    FB_HOST_BOTH("spmv_bcsr_warp", 6, spmv_bcsr_omp_),
+    FB_HOST_BOTH("spmv_sell", 9, spmv_sell_omp_),
     {NULL, NULL, 0, NULL},
 };

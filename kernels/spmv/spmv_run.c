@@ -102,7 +102,6 @@ fail:
  * kernel's main kernel, else embedded). */
 static fb_status build_one(spmv_run *s, const char *source, const char *kernel_name, fb_kernel **out)
 {
-    fb_status status = FB_OK;
     const fb_spmv_kernel_def *k = s->cfg->kernel;
     fb_define defines[FB_MAX_PARAMS + 2];
     char values[FB_MAX_PARAMS + 2][16];
@@ -119,10 +118,7 @@ static fb_status build_one(spmv_run *s, const char *source, const char *kernel_n
     }
     const char *text = source == k->source && k->source_text ? k->source_text : fb_kernel_source(source);
     fb_program_spec spec = {source, text, kernel_name, defines, n, fb_spmv_host_kernels};
-    if (!spec.source_text) FB_FAIL(FB_ERR_INPUT, "kernel source %s is not embedded", source);
-    FB_CHECK(fb_target_build(s->t, &spec, out));
-fail:
-    return status;
+    return fb_target_build(s->t, &spec, out);
 }
 
 /* Arguments in each kernel's signature order (see the .cl files). */

@@ -18,15 +18,7 @@
 #undef SUFFIX
 
 const fb_host_kernel fb_stream_host_kernels[] = {
-    {"stream_copy", "double", 3, stream_copy_omp_d},
-    {"stream_copy", "float", 3, stream_copy_omp_s},
-    {"stream_mul", "double", 4, stream_mul_omp_d},
-    {"stream_mul", "float", 4, stream_mul_omp_s},
-    {"stream_add", "double", 4, stream_add_omp_d},
-    {"stream_add", "float", 4, stream_add_omp_s},
-    {"stream_triad", "double", 5, stream_triad_omp_d},
-    {"stream_triad", "float", 5, stream_triad_omp_s},
-    {"stream_fill", "double", 3, stream_fill_omp_d},
-    {"stream_fill", "float", 3, stream_fill_omp_s},
-    {NULL, NULL, 0, NULL},
+    FB_HOST_BOTH("stream_copy", 3, stream_copy_omp_), FB_HOST_BOTH("stream_mul", 4, stream_mul_omp_),
+    FB_HOST_BOTH("stream_add", 4, stream_add_omp_),   FB_HOST_BOTH("stream_triad", 5, stream_triad_omp_),
+    FB_HOST_BOTH("stream_fill", 3, stream_fill_omp_), {NULL, NULL, 0, NULL},
 };
