@@ -126,8 +126,8 @@ fail:
     return status;
 }
 
-fb_status fb_text_bytes_from_memory(const char *name, const void *data, size_t n, fb_text_limit_fn limit,
-                                    fb_text_bytes *out)
+static fb_status text_from_memory(const char *name, const void *data, size_t n, fb_text_limit_fn limit,
+                                  fb_text_bytes *out)
 {
     fb_status status = FB_OK;
     memset(out, 0, sizeof *out);
@@ -192,7 +192,7 @@ fail:
     return status;
 }
 
-fb_status fb_text_bytes_load(const char *path, fb_text_limit_fn limit, fb_text_bytes *out)
+static fb_status text_load(const char *path, fb_text_limit_fn limit, fb_text_bytes *out)
 {
     fb_status status = FB_OK;
     struct stat st;
@@ -216,9 +216,9 @@ fb_status fb_text_read(const char *name, const void *data, size_t n, fb_text_lim
     fb_text_bytes text = {0};
     memset(out, 0, out_size);
     if (data)
-        FB_CHECK(fb_text_bytes_from_memory(name, data, n, limit, &text));
+        FB_CHECK(text_from_memory(name, data, n, limit, &text));
     else
-        FB_CHECK(fb_text_bytes_load(name, limit, &text));
+        FB_CHECK(text_load(name, limit, &text));
     status = parse(name, &text, out);
 fail:
     fb_text_bytes_free(&text);

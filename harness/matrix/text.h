@@ -53,16 +53,6 @@ int fb_text_line_ints(const char *p, const char *le, int64_t *v, int k);
  * offset `from`, saturating (shared by the formats' limit functions). */
 void fb_text_limit_set(fb_text_limit *limit, int64_t from, int64_t counts, int64_t per_record);
 
-/* Reads the whole file: FB_ERR_INPUT if it is missing or not a regular
- * file, FB_ERR_IO if reading fails. Large plain files are mapped rather
- * than copied: reading 3 GB into fresh memory costs the kernel as much
- * time zeroing pages as the parse itself (see docs/matrices.md). gzip
- * input is bounded by `limit` (NULL: unbounded). */
-fb_status fb_text_bytes_load(const char *path, fb_text_limit_fn limit, fb_text_bytes *out);
-/* A copy of memory, gunzipped (bounded by `limit`) if it starts with the
- * gzip magic. */
-fb_status fb_text_bytes_from_memory(const char *name, const void *data, size_t n, fb_text_limit_fn limit,
-                                    fb_text_bytes *out);
 void fb_text_bytes_free(fb_text_bytes *b);
 
 /* A reader's parser: the text read whole, into the reader's result `out`. */
@@ -70,7 +60,12 @@ typedef fb_status (*fb_text_parse_fn)(const char *name, fb_text_bytes *text, voi
 
 /* The one way a reader reads: out (out_size bytes) zeroed, the file at
  * `name` (data NULL) or a copy of n bytes at data read whole within
- * `limit`, parsed, and the text freed. */
+ * `limit`, parsed, and the text freed. A file that is missing or not a
+ * regular file is FB_ERR_INPUT, a failed read FB_ERR_IO. Large plain files
+ * are mapped rather than copied: reading 3 GB into fresh memory costs the
+ * kernel as much time zeroing pages as the parse itself (see
+ * docs/matrices.md). gzip input (either kind) is bounded by `limit` (NULL:
+ * unbounded). */
 fb_status fb_text_read(const char *name, const void *data, size_t n, fb_text_limit_fn limit, fb_text_parse_fn parse,
                        void *out, size_t out_size);
 
