@@ -329,13 +329,6 @@ static int entry_is_valid(const json_t *entry, fb_signature *sig, char *why, siz
     return params_are_valid(json_object_get(entry, "params"), why, len);
 }
 
-static int entry_has_key(const json_t *entry, const char *device, const char *kernel, const char *precision)
-{
-    return strcmp(json_string_value(json_object_get(entry, "device")), device) == 0 &&
-           strcmp(json_string_value(json_object_get(entry, "kernel")), kernel) == 0 &&
-           strcmp(json_string_value(json_object_get(entry, "precision")), precision) == 0;
-}
-
 /* Entries in the cache were validated on the way in. */
 static fb_signature entry_signature(const json_t *entry)
 {
@@ -382,12 +375,14 @@ const char *fb_cache_match_name(fb_cache_match m)
     return "none";
 }
 
-/* The index keys of an entry with this key and signature; 0 when the
- * signature equals no other (signature_key). */
-static int index_keys(const char *device, const char *kernel, const char *precision, const fb_signature *sig,
-                      char *sig_key, size_t len, const char *keys[4])
+/* The index keys of a (validated) entry whose signature is sig; 0 when
+ * the signature equals no other (signature_key). */
+static int index_keys(const json_t *entry, const fb_signature *sig, char *sig_key, size_t len, const char *keys[4])
 {
-    keys[0] = device, keys[1] = kernel, keys[2] = precision, keys[3] = sig_key;
+    keys[0] = json_string_value(json_object_get(entry, "device"));
+    keys[1] = json_string_value(json_object_get(entry, "kernel"));
+    keys[2] = json_string_value(json_object_get(entry, "precision"));
+    keys[3] = sig_key;
     return signature_key(sig, sig_key, len);
 }
 
@@ -398,9 +393,7 @@ fb_status fb_cache_put(fb_tuning_cache *c, json_t *entry)
     char why[256], sig_key[256];
     const char *keys[4];
     if (!entry_is_valid(entry, &sig, why, sizeof why)) FB_FAIL(FB_ERR_USAGE, "tuning cache entry: %s", why);
-    int indexed = index_keys(
-        json_string_value(json_object_get(entry, "device")), json_string_value(json_object_get(entry, "kernel")),
-        json_string_value(json_object_get(entry, "precision")), &sig, sig_key, sizeof sig_key, keys);
+    int indexed = index_keys(entry, &sig, sig_key, sizeof sig_key, keys);
     long long i = indexed ? fb_json_index_int(c->index, keys, 4) : -1;
     /* json_array_set/append (not _new) take the cache's own reference. */
     int rc = i >= 0 ? json_array_set(c->entries, (size_t)i, entry) : json_array_append(c->entries, entry);
@@ -409,36 +402,6 @@ fb_status fb_cache_put(fb_tuning_cache *c, json_t *entry)
         FB_CHECK(fb_json_index_set(c->index, keys, 4, json_integer((json_int_t)json_array_size(c->entries) - 1)));
 fail:
     return status;
-}
-
-const json_t *fb_cache_lookup(const fb_tuning_cache *c, const char *device, const char *kernel, int is_double,
-                              const fb_signature *sig, fb_cache_match *match)
-{
-    const char *precision = is_double ? "double" : "single", *keys[4];
-    const json_t *best = NULL;
-    double best_distance = INFINITY;
-    fb_cache_match how = FB_CACHE_NONE;
-    char sig_key[256];
-    long long exact = c && index_keys(device, kernel, precision, sig, sig_key, sizeof sig_key, keys)
-                          ? fb_json_index_int(c->index, keys, 4)
-                          : -1;
-    if (exact >= 0) {
-        if (match) *match = FB_CACHE_EXACT;
-        return json_array_get(c->entries, (size_t)exact);
-    }
-    for (size_t i = 0; c && i < json_array_size(c->entries); ++i) {
-        const json_t *e = json_array_get(c->entries, i);
-        if (!entry_has_key(e, device, kernel, precision)) continue;
-        fb_signature other = entry_signature(e);
-        double d = fb_signature_distance(&other, sig);
-        if (d < best_distance) { /* INFINITY (another kind, another block size) never gets here */
-            best = e;
-            best_distance = d;
-            how = FB_CACHE_NEAREST;
-        }
-    }
-    if (match) *match = how;
-    return best;
 }
 
 /* ---- files --------------------------------------------------------------- */
@@ -475,38 +438,21 @@ fail:
     return status;
 }
 
-static fb_status read_cache_file(FILE *f, const char *path, fb_tuning_cache *c)
-{
-    fb_status status = FB_OK;
-    json_error_t err;
-    json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
-    if (!root) FB_FAIL(FB_ERR_INPUT, "%s: not valid JSON (%s, line %d)", path, err.text, err.line);
-    FB_CHECK(check_top_level(root, path));
-    FB_CHECK(put_entries(c, json_object_get(root, "entries"), path));
-fail:
-    json_decref(root);
-    return status;
-}
-
 fb_status fb_cache_load(const char *path, fb_tuning_cache **out)
 {
     fb_status status = FB_OK;
-    fb_tuning_cache *c = NULL;
+    json_error_t err;
+    json_t *root = NULL;
     FILE *f = NULL;
     *out = NULL;
-    FB_CHECK(cache_new(&c));
-    snprintf(c->path, sizeof c->path, "%s", path);
     /* A missing file is no error: nothing has been tuned yet. */
     FB_CHECK(fb_file_fopen_read_if_exists(path, "the tuning cache", &f));
-    if (f) {
-        status = read_cache_file(f, path, c);
-        fclose(f);
-        if (status != FB_OK) goto fail;
-    }
-    *out = c;
-    return FB_OK;
+    if (f && !(root = json_loadf(f, JSON_REJECT_DUPLICATES, &err)))
+        FB_FAIL(FB_ERR_INPUT, "%s: not valid JSON (%s, line %d)", path, err.text, err.line);
+    FB_CHECK(fb_cache_from_json(root, path, out));
 fail:
-    fb_cache_free(c);
+    if (f) fclose(f);
+    json_decref(root);
     return status;
 }
 
@@ -646,7 +592,7 @@ fail:
 fb_status fb_cache_save(const fb_tuning_cache *c, const char *path)
 {
     fb_status status = FB_OK;
-    json_t *root = json_pack("{s:i, s:O}", "flowbench_tuning_cache", FB_CACHE_VERSION, "entries", c->entries);
+    json_t *root = fb_cache_to_json(c);
     if (!root) FB_FAIL(FB_ERR_NOMEM, "out of host memory saving the tuning cache");
     FB_CHECK(fb_json_file_replace(root, path));
 fail:
@@ -667,14 +613,10 @@ static fb_status put_into_current(const json_t *current, void *arg, json_t **nex
     fb_status status = FB_OK;
     store_ctx *ctx = arg;
     fb_tuning_cache *c = NULL;
-    FB_CHECK(cache_new(&c));
-    if (current) {
-        FB_CHECK(check_top_level(current, ctx->path));
-        FB_CHECK(put_entries(c, json_object_get(current, "entries"), ctx->path));
-    }
+    FB_CHECK(fb_cache_from_json(current, ctx->path, &c));
     FB_CHECK(fb_cache_put(c, ctx->entry));
     ctx->size = fb_cache_size(c);
-    *next = json_pack("{s:i, s:O}", "flowbench_tuning_cache", FB_CACHE_VERSION, "entries", c->entries);
+    *next = fb_cache_to_json(c);
     if (!*next) FB_FAIL(FB_ERR_NOMEM, "out of host memory saving the tuning cache");
 fail:
     fb_cache_free(c);
@@ -815,20 +757,33 @@ static int better(fb_device_match level, double d, int equal, const fb_cache_hit
     return d < best->distance;
 }
 
-fb_cache_hit fb_cache_find(const fb_tuning_cache *c, const fb_device_info *dev, const char *kernel, int is_double,
-                           const fb_signature *sig)
+/* How near an entry's device is to the one asked for (want). */
+typedef fb_device_match (*level_fn)(const json_t *entry, const void *want);
+
+static fb_device_match level_of_parts(const json_t *entry, const void *want)
+{
+    device_parts have;
+    fb_cache_entry_device(entry, &have);
+    return device_level(want, &have);
+}
+
+/* fb_cache_lookup's: the same fingerprint or none. */
+static fb_device_match level_of_fingerprint(const json_t *entry, const void *want)
+{
+    return same(json_string_value(json_object_get(entry, "device")), want) ? FB_DEVICE_EXACT : FB_DEVICE_NONE;
+}
+
+static fb_cache_hit find(const fb_tuning_cache *c, const char *kernel, int is_double, const fb_signature *sig,
+                         level_fn level_of, const void *want)
 {
     fb_cache_hit best = {.entry = NULL, .device = FB_DEVICE_NONE, .match = FB_CACHE_NONE, .distance = INFINITY};
     const char *precision = is_double ? "double" : "single";
-    device_parts want, have;
-    parts_of_device(dev, &want);
     for (size_t i = 0; c && i < json_array_size(c->entries); ++i) {
         const json_t *e = json_array_get(c->entries, i);
         if (!same(json_string_value(json_object_get(e, "kernel")), kernel) ||
             !same(json_string_value(json_object_get(e, "precision")), precision))
             continue;
-        fb_cache_entry_device(e, &have);
-        fb_device_match level = device_level(&want, &have);
+        fb_device_match level = level_of(e, want);
         fb_signature other = entry_signature(e);
         double d = fb_signature_distance(&other, sig);
         if (level == FB_DEVICE_NONE || !isfinite(d)) continue; /* another kind, another block size */
@@ -837,6 +792,22 @@ fb_cache_hit fb_cache_find(const fb_tuning_cache *c, const fb_device_info *dev, 
         best = (fb_cache_hit){e, level, equal ? FB_CACHE_EXACT : FB_CACHE_NEAREST, d};
     }
     return best;
+}
+
+fb_cache_hit fb_cache_find(const fb_tuning_cache *c, const fb_device_info *dev, const char *kernel, int is_double,
+                           const fb_signature *sig)
+{
+    device_parts want;
+    parts_of_device(dev, &want);
+    return find(c, kernel, is_double, sig, level_of_parts, &want);
+}
+
+const json_t *fb_cache_lookup(const fb_tuning_cache *c, const char *device, const char *kernel, int is_double,
+                              const fb_signature *sig, fb_cache_match *match)
+{
+    fb_cache_hit hit = find(c, kernel, is_double, sig, level_of_fingerprint, device);
+    if (match) *match = hit.match;
+    return hit.entry;
 }
 
 const char *fb_device_match_name(fb_device_match m)
@@ -865,10 +836,7 @@ const json_t *fb_cache_same_key(const fb_tuning_cache *c, const json_t *entry)
     fb_signature sig = entry_signature(entry);
     char sig_key[256];
     const char *keys[4];
-    if (!index_keys(json_string_value(json_object_get(entry, "device")),
-                    json_string_value(json_object_get(entry, "kernel")),
-                    json_string_value(json_object_get(entry, "precision")), &sig, sig_key, sizeof sig_key, keys))
-        return NULL;
+    if (!index_keys(entry, &sig, sig_key, sizeof sig_key, keys)) return NULL;
     long long i = fb_json_index_int(c->index, keys, 4);
     return i >= 0 ? json_array_get(c->entries, (size_t)i) : NULL;
 }
