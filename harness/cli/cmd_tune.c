@@ -14,7 +14,6 @@
 #include <time.h>
 
 #include "cli.h"
-#include "tune_db.h"
 #include "param_space.h"
 #include "../solver/ns_family_run.h"
 #include "../results/compare.h"
@@ -553,6 +552,76 @@ fail:
     return status;
 }
 
+/* ---- tune merge and tune export ---- */
+
+static int is(const fb_parsed *args, const char *verb)
+{
+    return args->npositional > 0 && strcmp(args->positional[0], verb) == 0;
+}
+
+/* `tune merge OUT IN...` or `tune export [--cache FILE] --header FILE.h | --json
+ * FILE`: the tuning cache merged across nodes and shipped (tune/cache.h). */
+static int db_wanted(const fb_parsed *args) { return is(args, "merge") || is(args, "export"); }
+
+/* The options of a search mean nothing to merge and export: refused, not ignored. */
+static fb_status only_options(const fb_parsed *args, const char *const *allowed)
+{
+    fb_status status = FB_OK;
+    for (int i = 0; i < args->noptions; ++i) {
+        int ok = 0;
+        for (const char *const *a = allowed; *a; ++a)
+            ok |= strcmp(args->options[i].name, *a) == 0;
+        if (args->count[i] && !ok)
+            FB_FAIL(FB_ERR_USAGE, "tune %s: --%s does not apply (see flowbench tune --help)", args->positional[0],
+                    args->options[i].name);
+    }
+fail:
+    return status;
+}
+
+static fb_status run_merge(const fb_parsed *args)
+{
+    fb_status status = FB_OK;
+    fb_cache_merge_counts n = {0};
+    FB_CHECK(only_options(args, (const char *const[]){NULL}));
+    if (args->npositional < 3) FB_FAIL(FB_ERR_USAGE, "tune merge: usage: tune merge OUT IN... (at least one IN)");
+    const char *out = args->positional[1];
+    for (int i = 2; i < args->npositional; ++i)
+        if (strcmp(args->positional[i], out) == 0)
+            FB_FAIL(FB_ERR_USAGE, "tune merge: %s is both the output and an input (the output's entries are kept)",
+                    out);
+    FB_CHECK(fb_cache_merge_files(out, args->positional + 2, args->npositional - 2, stdout, &n));
+    printf("merged %d cache%s into %s: %d added, %d replaced by a faster point, %d kept\n", args->npositional - 2,
+           args->npositional == 3 ? "" : "s", out, n.added, n.replaced, n.kept);
+fail:
+    return status;
+}
+
+static fb_status run_export(const fb_parsed *args)
+{
+    fb_status status = FB_OK;
+    fb_tuning_cache *c = NULL;
+    char path[1024];
+    const char *header = fb_cli_value(args, "header"), *json = fb_cli_value(args, "json");
+    FB_CHECK(only_options(args, (const char *const[]){"cache", "header", "json", NULL}));
+    if (args->npositional != 1) FB_FAIL(FB_ERR_USAGE, "tune export takes no files: --cache FILE names the cache");
+    if (!header == !json) FB_FAIL(FB_ERR_USAGE, "tune export: give one of --header FILE.h or --json FILE");
+    fb_cache_path(fb_cli_value(args, "cache"), path, sizeof path);
+    if (strcmp(header ? header : json, path) == 0) FB_FAIL(FB_ERR_USAGE, "tune export: %s is the cache itself", path);
+    FB_CHECK(fb_cache_load(path, &c));
+    FB_CHECK(header ? fb_cache_export_header(c, header) : fb_cache_export_json(c, json));
+    printf("exported %d entries of %s to %s\n", fb_cache_size(c), path, header ? header : json);
+fail:
+    fb_cache_free(c);
+    return status;
+}
+
+static int db_run(const fb_parsed *args)
+{
+    fb_status status = is(args, "merge") ? run_merge(args) : run_export(args);
+    return status == FB_OK ? 0 : fb_cli_report(status);
+}
+
 /* ---- the command ---- */
 
 /* What tune reads and writes: --out is none of its inputs, nor the cache
@@ -572,7 +641,7 @@ static int run_tune(const fb_parsed *args)
     fb_status status = FB_OK;
     tune_cli c;
     fb_tune_outcome o;
-    if (fb_tune_db_wanted(args)) return fb_tune_db_run(args);
+    if (db_wanted(args)) return db_run(args);
     if (fb_cli_flag(args, "fit-prior") || args->npositional) return fb_tune_prior_fit(args);
     memset(&c, 0, sizeof c);
     memset(&o, 0, sizeof o);

@@ -77,16 +77,6 @@ fail:
     return status;
 }
 
-/* --param lists as the case's axes: each names a parameter of one of the
- * kernels; a later --param of the same name replaces the earlier, as for
- * single values; --zip advances them all together. */
-static fb_suite_axis *axis_named(fb_suite_case *c, const char *name)
-{
-    for (int j = 0; j < c->naxes; ++j)
-        if (!strcmp(c->axes[j].name, name)) return &c->axes[j];
-    return NULL;
-}
-
 /* One --param list into the case: a new axis, or the later list of one
  * given before. */
 static fb_status read_axis(const char *text, const fb_cli_plan_kind *kind, fb_suite_case *c)
@@ -98,7 +88,7 @@ static fb_status read_axis(const char *text, const fb_cli_plan_kind *kind, fb_su
     if (!fb_suite_case_has_axis(c, a.name))
         FB_FAIL(FB_ERR_USAGE, "--param: no kernel of the plan has a parameter %s (see flowbench %s --list)", a.name,
                 kind->command);
-    into = axis_named(c, a.name);
+    into = fb_suite_case_axis(c, a.name);
     if (into) free(into->values);
     if (!into) into = &c->axes[c->naxes++];
     *into = a;

@@ -329,13 +329,6 @@ static int entry_is_valid(const json_t *entry, fb_signature *sig, char *why, siz
     return params_are_valid(json_object_get(entry, "params"), why, len);
 }
 
-static int entry_has_key(const json_t *entry, const char *device, const char *kernel, const char *precision)
-{
-    return strcmp(json_string_value(json_object_get(entry, "device")), device) == 0 &&
-           strcmp(json_string_value(json_object_get(entry, "kernel")), kernel) == 0 &&
-           strcmp(json_string_value(json_object_get(entry, "precision")), precision) == 0;
-}
-
 /* Entries in the cache were validated on the way in. */
 static fb_signature entry_signature(const json_t *entry)
 {
@@ -382,12 +375,14 @@ const char *fb_cache_match_name(fb_cache_match m)
     return "none";
 }
 
-/* The index keys of an entry with this key and signature; 0 when the
- * signature equals no other (signature_key). */
-static int index_keys(const char *device, const char *kernel, const char *precision, const fb_signature *sig,
-                      char *sig_key, size_t len, const char *keys[4])
+/* The index keys of a (validated) entry whose signature is sig; 0 when
+ * the signature equals no other (signature_key). */
+static int index_keys(const json_t *entry, const fb_signature *sig, char *sig_key, size_t len, const char *keys[4])
 {
-    keys[0] = device, keys[1] = kernel, keys[2] = precision, keys[3] = sig_key;
+    keys[0] = json_string_value(json_object_get(entry, "device"));
+    keys[1] = json_string_value(json_object_get(entry, "kernel"));
+    keys[2] = json_string_value(json_object_get(entry, "precision"));
+    keys[3] = sig_key;
     return signature_key(sig, sig_key, len);
 }
 
@@ -398,9 +393,7 @@ fb_status fb_cache_put(fb_tuning_cache *c, json_t *entry)
     char why[256], sig_key[256];
     const char *keys[4];
     if (!entry_is_valid(entry, &sig, why, sizeof why)) FB_FAIL(FB_ERR_USAGE, "tuning cache entry: %s", why);
-    int indexed = index_keys(
-        json_string_value(json_object_get(entry, "device")), json_string_value(json_object_get(entry, "kernel")),
-        json_string_value(json_object_get(entry, "precision")), &sig, sig_key, sizeof sig_key, keys);
+    int indexed = index_keys(entry, &sig, sig_key, sizeof sig_key, keys);
     long long i = indexed ? fb_json_index_int(c->index, keys, 4) : -1;
     /* json_array_set/append (not _new) take the cache's own reference. */
     int rc = i >= 0 ? json_array_set(c->entries, (size_t)i, entry) : json_array_append(c->entries, entry);
@@ -409,36 +402,6 @@ fb_status fb_cache_put(fb_tuning_cache *c, json_t *entry)
         FB_CHECK(fb_json_index_set(c->index, keys, 4, json_integer((json_int_t)json_array_size(c->entries) - 1)));
 fail:
     return status;
-}
-
-const json_t *fb_cache_lookup(const fb_tuning_cache *c, const char *device, const char *kernel, int is_double,
-                              const fb_signature *sig, fb_cache_match *match)
-{
-    const char *precision = is_double ? "double" : "single", *keys[4];
-    const json_t *best = NULL;
-    double best_distance = INFINITY;
-    fb_cache_match how = FB_CACHE_NONE;
-    char sig_key[256];
-    long long exact = c && index_keys(device, kernel, precision, sig, sig_key, sizeof sig_key, keys)
-                          ? fb_json_index_int(c->index, keys, 4)
-                          : -1;
-    if (exact >= 0) {
-        if (match) *match = FB_CACHE_EXACT;
-        return json_array_get(c->entries, (size_t)exact);
-    }
-    for (size_t i = 0; c && i < json_array_size(c->entries); ++i) {
-        const json_t *e = json_array_get(c->entries, i);
-        if (!entry_has_key(e, device, kernel, precision)) continue;
-        fb_signature other = entry_signature(e);
-        double d = fb_signature_distance(&other, sig);
-        if (d < best_distance) { /* INFINITY (another kind, another block size) never gets here */
-            best = e;
-            best_distance = d;
-            how = FB_CACHE_NEAREST;
-        }
-    }
-    if (match) *match = how;
-    return best;
 }
 
 /* ---- files --------------------------------------------------------------- */
@@ -475,38 +438,46 @@ fail:
     return status;
 }
 
-static fb_status read_cache_file(FILE *f, const char *path, fb_tuning_cache *c)
-{
-    fb_status status = FB_OK;
-    json_error_t err;
-    json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
-    if (!root) FB_FAIL(FB_ERR_INPUT, "%s: not valid JSON (%s, line %d)", path, err.text, err.line);
-    FB_CHECK(check_top_level(root, path));
-    FB_CHECK(put_entries(c, json_object_get(root, "entries"), path));
-fail:
-    json_decref(root);
-    return status;
-}
-
-fb_status fb_cache_load(const char *path, fb_tuning_cache **out)
+/* A cache from a file's JSON root (NULL: empty), checked as a file is,
+ * path naming it in messages; and back. */
+static fb_status cache_from_json(const json_t *root, const char *path, fb_tuning_cache **out)
 {
     fb_status status = FB_OK;
     fb_tuning_cache *c = NULL;
-    FILE *f = NULL;
     *out = NULL;
     FB_CHECK(cache_new(&c));
     snprintf(c->path, sizeof c->path, "%s", path);
-    /* A missing file is no error: nothing has been tuned yet. */
-    FB_CHECK(fb_file_fopen_read_if_exists(path, "the tuning cache", &f));
-    if (f) {
-        status = read_cache_file(f, path, c);
-        fclose(f);
-        if (status != FB_OK) goto fail;
+    if (root) {
+        FB_CHECK(check_top_level(root, path));
+        FB_CHECK(put_entries(c, json_object_get(root, "entries"), path));
     }
     *out = c;
     return FB_OK;
 fail:
     fb_cache_free(c);
+    return status;
+}
+
+static json_t *cache_to_json(const fb_tuning_cache *c)
+{
+    return json_pack("{s:i, s:O}", "flowbench_tuning_cache", FB_CACHE_VERSION, "entries", c->entries);
+}
+
+fb_status fb_cache_load(const char *path, fb_tuning_cache **out)
+{
+    fb_status status = FB_OK;
+    json_error_t err;
+    json_t *root = NULL;
+    FILE *f = NULL;
+    *out = NULL;
+    /* A missing file is no error: nothing has been tuned yet. */
+    FB_CHECK(fb_file_fopen_read_if_exists(path, "the tuning cache", &f));
+    if (f && !(root = json_loadf(f, JSON_REJECT_DUPLICATES, &err)))
+        FB_FAIL(FB_ERR_INPUT, "%s: not valid JSON (%s, line %d)", path, err.text, err.line);
+    FB_CHECK(cache_from_json(root, path, out));
+fail:
+    if (f) fclose(f);
+    json_decref(root);
     return status;
 }
 
@@ -646,7 +617,7 @@ fail:
 fb_status fb_cache_save(const fb_tuning_cache *c, const char *path)
 {
     fb_status status = FB_OK;
-    json_t *root = json_pack("{s:i, s:O}", "flowbench_tuning_cache", FB_CACHE_VERSION, "entries", c->entries);
+    json_t *root = cache_to_json(c);
     if (!root) FB_FAIL(FB_ERR_NOMEM, "out of host memory saving the tuning cache");
     FB_CHECK(fb_json_file_replace(root, path));
 fail:
@@ -667,14 +638,10 @@ static fb_status put_into_current(const json_t *current, void *arg, json_t **nex
     fb_status status = FB_OK;
     store_ctx *ctx = arg;
     fb_tuning_cache *c = NULL;
-    FB_CHECK(cache_new(&c));
-    if (current) {
-        FB_CHECK(check_top_level(current, ctx->path));
-        FB_CHECK(put_entries(c, json_object_get(current, "entries"), ctx->path));
-    }
+    FB_CHECK(cache_from_json(current, ctx->path, &c));
     FB_CHECK(fb_cache_put(c, ctx->entry));
     ctx->size = fb_cache_size(c);
-    *next = json_pack("{s:i, s:O}", "flowbench_tuning_cache", FB_CACHE_VERSION, "entries", c->entries);
+    *next = cache_to_json(c);
     if (!*next) FB_FAIL(FB_ERR_NOMEM, "out of host memory saving the tuning cache");
 fail:
     fb_cache_free(c);
@@ -691,11 +658,13 @@ fb_status fb_cache_store(const char *path, json_t *entry, int *size)
 
 static int is_set(const char *s) { return s && *s; }
 
-void fb_cache_file_path(const char *env, const char *name, char *buf, size_t len)
+void fb_cache_file_path(const char *given, const char *env, const char *name, char *buf, size_t len)
 {
     const char *explicit_path = getenv(env);
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    if (is_set(explicit_path))
+    if (given)
+        snprintf(buf, len, "%s", given);
+    else if (is_set(explicit_path))
         snprintf(buf, len, "%s", explicit_path);
     else if (is_set(xdg) && xdg[0] == '/') /* the XDG spec says to ignore relative values */
         snprintf(buf, len, "%s/flowbench/%s", xdg, name);
@@ -705,17 +674,11 @@ void fb_cache_file_path(const char *env, const char *name, char *buf, size_t len
         snprintf(buf, len, "flowbench-%s", name);
 }
 
-void fb_cache_default_path(char *buf, size_t len)
-{
-    fb_cache_file_path("FLOWBENCH_TUNING_CACHE", "tuning.json", buf, len);
-}
+void fb_cache_default_path(char *buf, size_t len) { fb_cache_path(NULL, buf, len); }
 
 void fb_cache_path(const char *given, char *buf, size_t len)
 {
-    if (given)
-        snprintf(buf, len, "%s", given);
-    else
-        fb_cache_default_path(buf, len);
+    fb_cache_file_path(given, "FLOWBENCH_TUNING_CACHE", "tuning.json", buf, len);
 }
 
 /* ---- lookup across devices ----------------------------------------------- */
@@ -815,20 +778,33 @@ static int better(fb_device_match level, double d, int equal, const fb_cache_hit
     return d < best->distance;
 }
 
-fb_cache_hit fb_cache_find(const fb_tuning_cache *c, const fb_device_info *dev, const char *kernel, int is_double,
-                           const fb_signature *sig)
+/* How near an entry's device is to the one asked for (want). */
+typedef fb_device_match (*level_fn)(const json_t *entry, const void *want);
+
+static fb_device_match level_of_parts(const json_t *entry, const void *want)
+{
+    device_parts have;
+    fb_cache_entry_device(entry, &have);
+    return device_level(want, &have);
+}
+
+/* fb_cache_lookup's: the same fingerprint or none. */
+static fb_device_match level_of_fingerprint(const json_t *entry, const void *want)
+{
+    return same(json_string_value(json_object_get(entry, "device")), want) ? FB_DEVICE_EXACT : FB_DEVICE_NONE;
+}
+
+static fb_cache_hit find(const fb_tuning_cache *c, const char *kernel, int is_double, const fb_signature *sig,
+                         level_fn level_of, const void *want)
 {
     fb_cache_hit best = {.entry = NULL, .device = FB_DEVICE_NONE, .match = FB_CACHE_NONE, .distance = INFINITY};
     const char *precision = is_double ? "double" : "single";
-    device_parts want, have;
-    parts_of_device(dev, &want);
     for (size_t i = 0; c && i < json_array_size(c->entries); ++i) {
         const json_t *e = json_array_get(c->entries, i);
         if (!same(json_string_value(json_object_get(e, "kernel")), kernel) ||
             !same(json_string_value(json_object_get(e, "precision")), precision))
             continue;
-        fb_cache_entry_device(e, &have);
-        fb_device_match level = device_level(&want, &have);
+        fb_device_match level = level_of(e, want);
         fb_signature other = entry_signature(e);
         double d = fb_signature_distance(&other, sig);
         if (level == FB_DEVICE_NONE || !isfinite(d)) continue; /* another kind, another block size */
@@ -837,6 +813,22 @@ fb_cache_hit fb_cache_find(const fb_tuning_cache *c, const fb_device_info *dev, 
         best = (fb_cache_hit){e, level, equal ? FB_CACHE_EXACT : FB_CACHE_NEAREST, d};
     }
     return best;
+}
+
+fb_cache_hit fb_cache_find(const fb_tuning_cache *c, const fb_device_info *dev, const char *kernel, int is_double,
+                           const fb_signature *sig)
+{
+    device_parts want;
+    parts_of_device(dev, &want);
+    return find(c, kernel, is_double, sig, level_of_parts, &want);
+}
+
+const json_t *fb_cache_lookup(const fb_tuning_cache *c, const char *device, const char *kernel, int is_double,
+                              const fb_signature *sig, fb_cache_match *match)
+{
+    fb_cache_hit hit = find(c, kernel, is_double, sig, level_of_fingerprint, device);
+    if (match) *match = hit.match;
+    return hit.entry;
 }
 
 const char *fb_device_match_name(fb_device_match m)
@@ -851,47 +843,315 @@ const char *fb_device_match_name(fb_device_match m)
     return "none";
 }
 
-/* ---- for the tools over whole caches ------------------------------------- */
-
-const json_t *fb_cache_entry_at(const fb_tuning_cache *c, int i) { return json_array_get(c->entries, (size_t)i); }
-
-fb_signature fb_cache_entry_signature(const json_t *entry) { return entry_signature(entry); }
-
-/* The index alone: fb_cache_lookup would scan every entry for the
+/* The entry of c with the same device, kernel, precision and signature
+ * as `entry` (from a loaded cache), or NULL. The index alone: fb_cache_lookup would scan every entry for the
  * nearest signature when there is no equal one, and a merge asks once per
  * entry of every input. */
-const json_t *fb_cache_same_key(const fb_tuning_cache *c, const json_t *entry)
+static const json_t *same_key(const fb_tuning_cache *c, const json_t *entry)
 {
     fb_signature sig = entry_signature(entry);
     char sig_key[256];
     const char *keys[4];
-    if (!index_keys(json_string_value(json_object_get(entry, "device")),
-                    json_string_value(json_object_get(entry, "kernel")),
-                    json_string_value(json_object_get(entry, "precision")), &sig, sig_key, sizeof sig_key, keys))
-        return NULL;
+    if (!index_keys(entry, &sig, sig_key, sizeof sig_key, keys)) return NULL;
     long long i = fb_json_index_int(c->index, keys, 4);
     return i >= 0 ? json_array_get(c->entries, (size_t)i) : NULL;
 }
 
-fb_status fb_cache_from_json(const json_t *root, const char *path, fb_tuning_cache **out)
+/* ---- merge --------------------------------------------------------------- */
+
+typedef struct merge_ctx {
+    const char *out;
+    fb_tuning_cache **inputs;
+    const char *const *names;
+    int n;
+    FILE *say;
+    fb_cache_merge_counts counts;
+} merge_ctx;
+
+static double median_of(const json_t *entry)
+{
+    const json_t *m = json_object_get(entry, "median_s");
+    return json_is_number(m) && json_number_value(m) > 0 ? json_number_value(m) : INFINITY;
+}
+
+static const char *origin_of(const json_t *entry, const char *fallback)
+{
+    const char *from = json_string_value(json_object_get(entry, "from"));
+    return from ? from : fallback;
+}
+
+/* "merge: csr-vector double on DEVICE (gen:cube:29): kept {WG..} (0.041 ms, from B) over {..} (0.052 ms, from A)" */
+static void say_disagreement(FILE *say, const json_t *won, const char *won_from, const json_t *lost,
+                             const char *lost_from)
+{
+    char *wp = json_dumps(json_object_get(won, "params"), JSON_COMPACT | JSON_SORT_KEYS);
+    char *lp = json_dumps(json_object_get(lost, "params"), JSON_COMPACT | JSON_SORT_KEYS);
+    const char *problem = json_string_value(json_object_get(won, "matrix"));
+    if (!problem) problem = json_string_value(json_object_get(won, "grid"));
+    fprintf(say, "merge: %s %s on %s (%s): kept %s (%.4g ms, from %s) over %s (%.4g ms, from %s)\n",
+            json_string_value(json_object_get(won, "kernel")), json_string_value(json_object_get(won, "precision")),
+            json_string_value(json_object_get(won, "device")), problem ? problem : "?", wp ? wp : "?",
+            median_of(won) * 1e3, won_from, lp ? lp : "?", median_of(lost) * 1e3, lost_from);
+    free(wp);
+    free(lp);
+}
+
+/* One input entry into the merged cache m: added, or put over a slower
+ * point of its key, or left out beside a faster (or as fast) one; another
+ * point for the same key is said either way. */
+static fb_status merge_entry(merge_ctx *ctx, fb_tuning_cache *m, const json_t *entry, const char *name)
 {
     fb_status status = FB_OK;
-    fb_tuning_cache *c = NULL;
-    *out = NULL;
-    FB_CHECK(cache_new(&c));
-    snprintf(c->path, sizeof c->path, "%s", path);
-    if (root) {
-        FB_CHECK(check_top_level(root, path));
-        FB_CHECK(put_entries(c, json_object_get(root, "entries"), path));
+    const json_t *there = same_key(m, entry);
+    json_t *copy = json_deep_copy(entry);
+    if (!copy) FB_FAIL(FB_ERR_NOMEM, "out of host memory merging tuning caches");
+    if (!json_object_get(copy, "from")) json_object_set_new(copy, "from", json_string(name));
+    const int faster = !there || median_of(copy) < median_of(there);
+    if (there && !json_equal(json_object_get(there, "params"), json_object_get(copy, "params"))) {
+        const json_t *won = faster ? copy : there, *lost = faster ? there : copy;
+        say_disagreement(ctx->say, won, origin_of(won, ctx->out), lost, origin_of(lost, ctx->out));
     }
-    *out = c;
-    return FB_OK;
+    if (!faster) {
+        ctx->counts.kept++;
+    } else {
+        ctx->counts.added += !there, ctx->counts.replaced += there != NULL;
+        FB_CHECK(fb_cache_put(m, copy));
+    }
 fail:
-    fb_cache_free(c);
+    json_decref(copy);
     return status;
 }
 
-json_t *fb_cache_to_json(const fb_tuning_cache *c)
+static fb_status merge_into_current(const json_t *current, void *arg, json_t **next)
 {
-    return json_pack("{s:i, s:O}", "flowbench_tuning_cache", FB_CACHE_VERSION, "entries", c->entries);
+    fb_status status = FB_OK;
+    merge_ctx *ctx = arg;
+    fb_tuning_cache *m = NULL;
+    FB_CHECK(cache_from_json(current, ctx->out, &m));
+    for (int i = 0; i < ctx->n; ++i)
+        for (int e = 0; e < fb_cache_size(ctx->inputs[i]); ++e)
+            FB_CHECK(merge_entry(ctx, m, json_array_get(ctx->inputs[i]->entries, (size_t)e), ctx->names[i]));
+    *next = cache_to_json(m);
+    if (!*next) FB_FAIL(FB_ERR_NOMEM, "out of host memory writing %s", ctx->out);
+fail:
+    fb_cache_free(m);
+    return status;
+}
+
+fb_status fb_cache_merge_files(const char *out, const char *const *inputs, int ninputs, FILE *say,
+                               fb_cache_merge_counts *counts)
+{
+    fb_status status = FB_OK;
+    merge_ctx ctx = {.out = out, .names = inputs, .n = ninputs, .say = say};
+    FB_ALLOC(ctx.inputs, (size_t)ninputs + 1, "the caches to merge");
+    for (int i = 0; i < ninputs; ++i) {
+        FILE *probe = NULL;
+        FB_CHECK(fb_file_fopen_read_if_exists(inputs[i], "a tuning cache to merge", &probe));
+        if (!probe) FB_FAIL(FB_ERR_INPUT, "%s: no such tuning cache", inputs[i]);
+        fclose(probe);
+        FB_CHECK(fb_cache_load(inputs[i], &ctx.inputs[i]));
+    }
+    FB_CHECK(fb_json_file_update(out, merge_into_current, &ctx));
+    *counts = ctx.counts;
+fail:
+    for (int i = 0; ctx.inputs && i < ninputs; ++i)
+        fb_cache_free(ctx.inputs[i]);
+    free(ctx.inputs);
+    return status;
+}
+
+/* ---- export -------------------------------------------------------------- */
+
+/* The one number an application knows of its problem: a matrix's rows, a
+ * grid's cells, a mesh's nodes. */
+static double problem_size(const fb_signature *s)
+{
+    switch (s->kind) {
+    case FB_SIGNATURE_GRID: return (double)s->grid.nx * (double)s->grid.ny * (double)s->grid.nz;
+    case FB_SIGNATURE_MESH: return (double)s->mesh.nodes;
+    case FB_SIGNATURE_MATRIX: break;
+    }
+    return (double)s->matrix.rows;
+}
+
+/* "-DWG_SIZE=128 -DVECTOR_SIZE=4" in the entry's (sorted) parameter order. */
+static void defines_of(const json_t *entry, char *buf, size_t len)
+{
+    const char *name;
+    const json_t *v;
+    size_t used = 0;
+    buf[0] = '\0';
+    json_object_foreach((json_t *)json_object_get(entry, "params"), name, v) if (used < len) used += (size_t)snprintf(
+        buf + used, len - used, "%s-D%s=%lld", used ? " " : "", name, (long long)json_integer_value(v));
+}
+
+/* A C string literal of s: only printable ASCII, with " and \ escaped. */
+static void c_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s && *s; ++s) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') fputc('\\', f);
+        fputc(ch >= 32 && ch < 127 ? ch : '?', f);
+    }
+    fputc('"', f);
+}
+
+static void header_entry(FILE *f, const json_t *e)
+{
+    fb_cache_device d;
+    fb_signature sig = entry_signature(e);
+    char defines[1024];
+    fb_cache_entry_device(e, &d);
+    defines_of(e, defines, sizeof defines);
+    const char *fields[] = {d.name,
+                            d.arch,
+                            d.vendor,
+                            d.type,
+                            json_string_value(json_object_get(e, "kernel")),
+                            json_string_value(json_object_get(e, "precision"))};
+    fputs("    {", f);
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i) {
+        c_string(f, fields[i]);
+        fputs(", ", f);
+    }
+    fprintf(f, "%.17g, ", problem_size(&sig));
+    c_string(f, defines);
+    fputs("},\n", f);
+}
+
+/* The lookup the header carries, the fallback of cache.h over what an
+ * application knows of its device: its name, architecture, vendor, type. */
+static const char *const header_lookup =
+    "/* 3: this device (its name and vendor), 2: its architecture, 1: its vendor\n"
+    " * and type, 0: none. */\n"
+    "static inline int flowbench_tuned_level(const flowbench_tuned_entry *e, const char *device, const char *arch,\n"
+    "                                        const char *vendor, const char *type)\n"
+    "{\n"
+    "    if (!strcmp(e->device, device) && !strcmp(e->vendor, vendor)) return 3;\n"
+    "    if (arch && *e->arch && !strcmp(e->arch, arch)) return 2;\n"
+    "    if (type && *e->type && !strcmp(e->vendor, vendor) && !strcmp(e->type, type)) return 1;\n"
+    "    return 0;\n"
+    "}\n\n"
+    "/* How far apart two problem sizes are, as a ratio >= 1. */\n"
+    "static inline double flowbench_tuned_ratio(double a, double b)\n"
+    "{\n"
+    "    if (a <= 0 || b <= 0) return a == b ? 1.0 : 1e300;\n"
+    "    return a > b ? a / b : b / a;\n"
+    "}\n\n"
+    "/* The -D defines tuned for `kernel` in `precision` (\"double\", \"single\") on\n"
+    " * this device, from the entry of the nearest device level and, within it,\n"
+    " * of the nearest problem size (matrix rows, grid cells, mesh nodes); NULL\n"
+    " * when no entry fits: build with the kernel's defaults. arch and type may\n"
+    " * be NULL (then those levels are skipped). */\n"
+    "static inline const char *flowbench_tuned(const char *device, const char *arch, const char *vendor,\n"
+    "                                          const char *type, const char *kernel, const char *precision,\n"
+    "                                          double size)\n"
+    "{\n"
+    "    const flowbench_tuned_entry *best = NULL;\n"
+    "    int best_level = 0;\n"
+    "    double best_ratio = 0;\n"
+    "    for (size_t i = 0; i < sizeof flowbench_tuned_entries / sizeof flowbench_tuned_entries[0]; ++i) {\n"
+    "        const flowbench_tuned_entry *e = &flowbench_tuned_entries[i];\n"
+    "        if (!e->kernel || strcmp(e->kernel, kernel) || strcmp(e->precision, precision)) continue;\n"
+    "        int level = flowbench_tuned_level(e, device, arch, vendor, type);\n"
+    "        double ratio = flowbench_tuned_ratio(e->size, size);\n"
+    "        if (level > best_level || (level && level == best_level && ratio < best_ratio)) {\n"
+    "            best = e, best_level = level, best_ratio = ratio;\n"
+    "        }\n"
+    "    }\n"
+    "    return best ? best->defines : NULL;\n"
+    "}\n";
+
+static fb_status write_header(FILE *f, const fb_tuning_cache *c, const char *guard)
+{
+    char date[32];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    fprintf(f,
+            "/* Tuned kernel parameters, written by `flowbench tune export --header` from\n * %s on %s (%d entries).\n",
+            fb_cache_source(c), date, fb_cache_size(c));
+    fprintf(f, " * Include it in one or more files of your application (C11 or C++17); it\n"
+               " * needs nothing of flowbench. docs/tuning.md, \"Shipping your settings\". */\n");
+    fprintf(f, "#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <string.h>\n\n", guard, guard);
+    fprintf(f,
+            "typedef struct flowbench_tuned_entry {\n    const char *device, *arch, *vendor, *type;\n"
+            "    const char *kernel, *precision;\n    double size;         /* matrix rows, grid cells, mesh nodes */\n"
+            "    const char *defines; /* \"-DWG_SIZE=128 ...\" */\n} flowbench_tuned_entry;\n\n");
+    fprintf(f, "static const flowbench_tuned_entry flowbench_tuned_entries[] = {\n");
+    for (int i = 0; i < fb_cache_size(c); ++i)
+        header_entry(f, json_array_get(c->entries, (size_t)i));
+    fprintf(f,
+            "    {NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL} /* the end (and an empty cache's only row) */\n};\n\n");
+    fputs(header_lookup, f);
+    fprintf(f, "\n#endif\n");
+    return ferror(f) ? FB_ERR_IO : FB_OK;
+}
+
+/* FLOWBENCH_TUNED_H unless the file's name says otherwise: two exported
+ * headers may be included together. */
+static void guard_of(const char *path, char *buf, size_t len)
+{
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t n = 0;
+    for (; *base && n + 2 < len; ++base)
+        buf[n++] = (*base >= 'a' && *base <= 'z')                                       ? (char)(*base - 32)
+                   : ((*base >= 'A' && *base <= 'Z') || (*base >= '0' && *base <= '9')) ? *base
+                                                                                        : '_';
+    buf[n] = '\0';
+    if (!n || (buf[0] >= '0' && buf[0] <= '9')) snprintf(buf, len, "FLOWBENCH_TUNED_H");
+}
+
+fb_status fb_cache_export_header(const fb_tuning_cache *c, const char *path)
+{
+    fb_status status = FB_OK;
+    fb_file_replace replace;
+    char guard[256];
+    int fd = -1;
+    FILE *f = NULL;
+    guard_of(path, guard, sizeof guard);
+    FB_CHECK(fb_file_replace_begin(path, &replace, &fd));
+    f = fdopen(fd, "w");
+    if (!f || write_header(f, c, guard) != FB_OK || fclose(f) != 0) {
+        if (!f) close(fd);
+        fb_file_replace_abort(&replace);
+        FB_FAIL(FB_ERR_IO, "%s: cannot write the header", path);
+    }
+    FB_CHECK(fb_file_replace_commit(&replace));
+fail:
+    return status;
+}
+
+static json_t *db_entry(const json_t *e)
+{
+    fb_cache_device d;
+    fb_signature sig = entry_signature(e);
+    char defines[1024];
+    fb_cache_entry_device(e, &d);
+    defines_of(e, defines, sizeof defines);
+    json_t *j = json_pack("{s:{s:s, s:s, s:s, s:s, s:s, s:s, s:s}, s:O, s:O, s:{s:s, s:f, s:o}, s:O, s:s}", "device",
+                          "backend", d.backend, "name", d.name, "vendor", d.vendor, "driver", d.driver, "compute_units",
+                          d.units, "arch", d.arch, "type", d.type, "kernel", json_object_get(e, "kernel"), "precision",
+                          json_object_get(e, "precision"), "problem", "kind", fb_signature_kind_name(sig.kind), "size",
+                          problem_size(&sig), "signature", fb_signature_json(&sig), "params",
+                          json_object_get(e, "params"), "defines", defines);
+    static const char *const kept[] = {"median_s", "gbs", "date", "from", "strategy", "matrix", "grid"};
+    for (size_t i = 0; j && i < sizeof kept / sizeof kept[0]; ++i)
+        if (json_object_get(e, kept[i])) json_object_set(j, kept[i], json_object_get(e, kept[i]));
+    return j;
+}
+
+fb_status fb_cache_export_json(const fb_tuning_cache *c, const char *path)
+{
+    fb_status status = FB_OK;
+    json_t *entries = json_array(), *root = NULL;
+    for (int i = 0; entries && i < fb_cache_size(c); ++i)
+        if (json_array_append_new(entries, db_entry(json_array_get(c->entries, (size_t)i))) != 0) break;
+    root = json_pack("{s:i, s:s, s:o}", "flowbench_tuning_db", 1, "source", fb_cache_source(c), "entries", entries);
+    if (!root || json_array_size(entries) != (size_t)fb_cache_size(c))
+        FB_FAIL(FB_ERR_NOMEM, "out of host memory exporting %s", fb_cache_source(c));
+    FB_CHECK(fb_json_file_replace(root, path));
+fail:
+    json_decref(root);
+    return status;
 }

@@ -33,6 +33,7 @@
 #define FB_TUNE_CACHE_H
 
 #include <jansson.h>
+#include <stdio.h>
 
 #include "../backends/backend.h"
 #include "../bench/signature.h"
@@ -134,18 +135,8 @@ typedef struct fb_cache_device {
 } fb_cache_device;
 void fb_cache_entry_device(const json_t *entry, fb_cache_device *out);
 
-/* For the tools over whole caches (merge, export: cache_tools.h). */
+/* Entries in the cache. */
 int fb_cache_size(const fb_tuning_cache *c);
-const json_t *fb_cache_entry_at(const fb_tuning_cache *c, int i);
-/* The entry of c with the same device, kernel, precision and signature as
- * `entry` (validated: from a loaded cache), or NULL. */
-const json_t *fb_cache_same_key(const fb_tuning_cache *c, const json_t *entry);
-/* An entry's signature (validated: from a loaded cache). */
-fb_signature fb_cache_entry_signature(const json_t *entry);
-/* A cache from a file's JSON root (NULL: empty), checked as fb_cache_load
- * checks a file, path naming it in messages; and back. */
-fb_status fb_cache_from_json(const json_t *root, const char *path, fb_tuning_cache **out);
-json_t *fb_cache_to_json(const fb_tuning_cache *c);
 
 /* Writes the cache to path atomically (temporary file, then rename), so an
  * interrupted save never leaves a half-written cache. Creates the parent
@@ -167,10 +158,11 @@ const char *fb_cache_match_name(fb_cache_match m); /* "exact", "nearest", "none"
  * else $XDG_CACHE_HOME/flowbench/tuning.json, else ~/.cache/flowbench/tuning.json. */
 void fb_cache_default_path(char *buf, size_t len);
 
-/* The rule above for any file flowbench keeps per user: $ENV, else
+/* The rule above for any file flowbench keeps per user: `given` (an
+ * option's value) if not NULL, else $ENV, else
  * $XDG_CACHE_HOME/flowbench/NAME, else ~/.cache/flowbench/NAME, else
  * flowbench-NAME in the current directory. */
-void fb_cache_file_path(const char *env, const char *name, char *buf, size_t len);
+void fb_cache_file_path(const char *given, const char *env, const char *name, char *buf, size_t len);
 
 /* Writes root to path whole: a temporary file beside it, fsync, rename
  * (the parent directories made as needed). Shared with stream_ref.c. */
@@ -200,5 +192,35 @@ fb_status fb_json_file_update(const char *path, fb_json_update_fn update, void *
 
 /* `given` (a --cache value) if not NULL, else the default path. */
 void fb_cache_path(const char *given, char *buf, size_t len);
+
+/* ---- the cache as something to ship: merge the caches of many nodes
+ * into one, and export it for an application (a C header with its own
+ * lookup, or a versioned JSON database with a schema,
+ * docs/tuning-db.schema.json). docs/tuning.md, "Shipping your settings". */
+
+typedef struct fb_cache_merge_counts {
+    int added;    /* keys only an input had */
+    int replaced; /* keys an input had faster than the output */
+    int kept;     /* keys where the output's point stayed (faster, or as fast) */
+} fb_cache_merge_counts;
+
+/* Merges the caches at inputs into the cache file at out (created when
+ * missing), under out's lock as fb_cache_store: for each key (device,
+ * kernel, precision, signature) the point of smallest median_s stays,
+ * with "from" naming the file it came from; each disagreement (another
+ * point for the same key) is said on `say`. An input that is not a
+ * tuning cache of this version is refused, naming it, before anything
+ * is written. */
+fb_status fb_cache_merge_files(const char *out, const char *const *inputs, int ninputs, FILE *say,
+                               fb_cache_merge_counts *counts);
+
+/* The cache as a C header (C11 and C++17, no dependency): static tables
+ * and flowbench_tuned(device, arch, vendor, type, kernel, precision,
+ * size), which returns the -D defines for the nearest device level and
+ * problem size, or NULL for the kernel's defaults. */
+fb_status fb_cache_export_header(const fb_tuning_cache *c, const char *path);
+
+/* The cache as the versioned JSON database ({"flowbench_tuning_db": 1}). */
+fb_status fb_cache_export_json(const fb_tuning_cache *c, const char *path);
 
 #endif

@@ -15,10 +15,7 @@
 
 void fb_noise_path(const char *given, char *buf, size_t len)
 {
-    if (given)
-        snprintf(buf, len, "%s", given);
-    else
-        fb_cache_file_path("FLOWBENCH_NOISE_FILE", "noise.json", buf, len);
+    fb_cache_file_path(given, "FLOWBENCH_NOISE_FILE", "noise.json", buf, len);
 }
 
 static void append(char *buf, size_t len, const char *sep, const char *text)

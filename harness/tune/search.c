@@ -435,23 +435,16 @@ static void rank_wide_ring(const search_run *run, walk *w)
     sort_by_key(ring, key, n);
 }
 
-static void move_to(search_run *run, walk *w, int index, double cost)
+/* Jumps (back to the best, to a random point) carry no direction;
+ * moves do, when they improve. */
+static void jump_to(search_run *run, walk *w, int index, double cost, int direction)
 {
     int from[FB_MAX_PARAMS], to[FB_MAX_PARAMS];
     index_to_coords(run->space, w->cur, from);
     index_to_coords(run->space, index, to);
-    w->has_momentum = cost < w->cur_cost;
+    w->has_momentum = direction && cost < w->cur_cost;
     for (int a = 0; a < run->space->naxes; ++a)
         w->momentum[a] = to[a] - from[a];
-    w->cur = index;
-    w->cur_cost = cost;
-    plan_neighbours(run, w);
-}
-
-/* Jumps (back to the best, to a random point) carry no direction. */
-static void jump_to(search_run *run, walk *w, int index, double cost)
-{
-    w->has_momentum = 0;
     w->cur = index;
     w->cur_cost = cost;
     plan_neighbours(run, w);
@@ -535,13 +528,13 @@ static fb_status restart(search_run *run, walk *w)
 {
     fb_status status = FB_OK;
     if (run->best_index >= 0 && run->best_index != w->cur) {
-        jump_to(run, w, run->best_index, run->out->best_cost);
+        jump_to(run, w, run->best_index, run->out->best_cost, 0);
         if (has_unvisited_neighbour(run, w)) return FB_OK;
     }
     int index = run->rank ? ranked_unvisited(run) : random_unvisited(run);
     double cost;
     FB_CHECK(evaluate(run, index, &cost));
-    jump_to(run, w, index, cost);
+    jump_to(run, w, index, cost, 0);
 fail:
     return status;
 }
@@ -552,7 +545,7 @@ static fb_status search_anneal(search_run *run)
     walk w = {.cur = start_index(run->space, run->start)};
     double cost;
     FB_CHECK(evaluate(run, w.cur, &cost));
-    jump_to(run, &w, w.cur, cost);
+    jump_to(run, &w, w.cur, cost, 0);
     while (budget_left(run)) {
         int cand = next_unvisited_neighbour(run, &w);
         if (cand < 0) {
@@ -560,7 +553,7 @@ static fb_status search_anneal(search_run *run)
             continue;
         }
         FB_CHECK(evaluate(run, cand, &cost));
-        if (!isnan(cost) && accept_move(run, w.cur_cost, cost)) move_to(run, &w, cand, cost);
+        if (!isnan(cost) && accept_move(run, w.cur_cost, cost)) jump_to(run, &w, cand, cost, 1);
     }
 fail:
     return status;

@@ -429,15 +429,14 @@ static fb_status read_params(parser *P, yaml_node_t *n, fb_suite_case *c)
         FB_CHECK(read_name(P, key, "params", a->name, sizeof a->name));
         if (!fb_suite_case_has_axis(c, a->name))
             SUITE_FAIL(key, "params: no kernel of this case has a parameter %s (see flowbench spmv --list)", a->name);
-        for (int i = 0; i < c->naxes - 1; ++i)
-            if (!strcmp(c->axes[i].name, a->name)) SUITE_FAIL(key, "params: %s is given twice", a->name);
+        if (fb_suite_case_axis(c, a->name) != a) SUITE_FAIL(key, "params: %s is given twice", a->name);
         FB_CHECK(read_axis_values(P, node_at(P, p->value), a));
     }
 fail:
     return status;
 }
 
-static fb_suite_axis *find_axis(fb_suite_case *c, const char *name)
+fb_suite_axis *fb_suite_case_axis(fb_suite_case *c, const char *name)
 {
     for (int i = 0; i < c->naxes; ++i)
         if (!strcmp(c->axes[i].name, name)) return &c->axes[i];
@@ -455,7 +454,7 @@ static fb_status read_zip_group(parser *P, yaml_node_t *n, fb_suite_case *c, int
     if (count < 2) SUITE_FAIL(n, "zip: a group needs at least two parameters");
     for (int i = 0; i < count; ++i) {
         const char *name = scalar_of(items[i]);
-        fb_suite_axis *a = name ? find_axis(c, name) : NULL;
+        fb_suite_axis *a = name ? fb_suite_case_axis(c, name) : NULL;
         if (!a) SUITE_FAIL(items[i], "zip: '%s' is not a parameter given under params", name ? name : "(a list)");
         if (a->zip_group >= 0) SUITE_FAIL(items[i], "zip: %s is in two groups", name);
         if (first && a->nvalues != first->nvalues)

@@ -87,6 +87,8 @@ fb_status fb_suite_load(const char *path, fb_suite *out);
 /* Whether any of the case's kernels has a parameter of this name (a
  * suite's params: and a command line's --param must name one). */
 int fb_suite_case_has_axis(const fb_suite_case *c, const char *name);
+/* The case's axis of this name (suite params:, --param lists), or NULL. */
+fb_suite_axis *fb_suite_case_axis(fb_suite_case *c, const char *name);
 void fb_suite_free(fb_suite *s);
 
 /* Opens every problem of every case once (and closes it), so a matrix

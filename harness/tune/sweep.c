@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "../core/comm.h"
+#include "../core/guard.h"
 #include "../results/reader.h"
 #include "sweep_state.h"
 
@@ -240,7 +241,7 @@ static fb_status measure_config(sweep *w, sweep_config *cfg, sweep_target *st, j
     run_status = run_family(w, cfg, st, &run, rec);
     if (run_status == FB_ERR_INTERRUPTED) {
         sweep_inflight_end(w);
-        sweep_guard_done();
+        fb_guard_done();
         json_decref(*rec);
         *rec = NULL;
         FB_FAIL(FB_ERR_INTERRUPTED, "interrupted"); /* not recorded: --resume runs it again */
@@ -267,7 +268,7 @@ static fb_status run_config(sweep *w, sweep_config *cfg)
      * answers. A write that failed (a full disk) is no crash: without the
      * marker, --resume measures the configuration again. */
     sweep_inflight_end(w);
-    sweep_guard_done();
+    fb_guard_done();
     sweep_guard_report(w);
     if (status != FB_OK) {
         w->sum->stopped = 1; /* the summary then prints the command that continues */
@@ -340,12 +341,8 @@ static fb_status run_here(const fb_suite *s, const fb_sweep_options *o, const sw
                           fb_sweep_summary *sum)
 {
     fb_status status = FB_OK;
-    sweep w;
-    memset(&w, 0, sizeof w);
+    sweep w = {.s = s, .o = o, .sum = sum, .restart = restart, .started = fb_now(), .last_target = -1};
     memset(sum, 0, sizeof *sum);
-    w.s = s, w.o = o, w.sum = sum, w.restart = restart;
-    w.started = fb_now();
-    w.last_target = -1;
     sum->ranks = fb_comm_size();
     status = prepare(&w);
     if (fb_comm_size() > 1) status = sweep_agree(&w, status);
@@ -361,8 +358,6 @@ static fb_status run_here(const fb_suite *s, const fb_sweep_options *o, const sw
         sum->seconds = fb_now() - w.started;
     }
     sweep_state_close(&w);
-    if (w.has_filter) regfree(&w.filter);
-    free(w.plan);
     return status;
 }
 
@@ -405,11 +400,9 @@ fb_status fb_sweep_dry_run(const fb_suite *s, const fb_sweep_options *o, FILE *o
 {
     fb_status status = FB_OK;
     fb_sweep_summary sum;
-    sweep w;
+    sweep w = {.s = s, .o = o, .sum = &sum, .ranks = 1, .last_target = -1};
     int pruned = 0, recorded = 0;
-    memset(&w, 0, sizeof w);
     memset(&sum, 0, sizeof sum);
-    w.s = s, w.o = o, w.sum = &sum, w.ranks = 1, w.last_target = -1;
     if (fb_comm_size() > 1) FB_FAIL(FB_ERR_USAGE, "sweep --dry-run: run it on one process (it lists the whole plan)");
     FB_CHECK(prepare(&w));
     const int whole = w.nplan;
@@ -431,7 +424,5 @@ fb_status fb_sweep_dry_run(const fb_suite *s, const fb_sweep_options *o, FILE *o
             w.nplan - pruned - recorded, pruned, w.planned - w.nplan);
 fail:
     sweep_state_close(&w);
-    if (w.has_filter) regfree(&w.filter);
-    free(w.plan);
     return status;
 }

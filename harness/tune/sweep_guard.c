@@ -23,17 +23,14 @@
  * timeout_s: a minute for compiling and the data, and the measurement's
  * budget four times over; a family whose run is longer by nature (the
  * solver's) says so (fb_family.run_seconds). */
-double sweep_hang_limit_s(const fb_suite_case *cs)
-{
-    return fb_family_hang_limit_s(cs->family, cs->measure.timeout_s, cs->measure.measure.budget_s);
-}
-
 void sweep_guard_begin(const sweep *w, const sweep_config *cfg)
 {
-    if (fb_guard_in_child()) fb_guard_begin(cfg->key, sweep_hang_limit_s(&w->s->cases[cfg->kase]), w->inflight_path);
+    const fb_suite_case *cs = &w->s->cases[cfg->kase];
+    if (fb_guard_in_child())
+        fb_guard_begin(cfg->key,
+                       fb_family_hang_limit_s(cs->family, cs->measure.timeout_s, cs->measure.measure.budget_s),
+                       w->inflight_path);
 }
-
-void sweep_guard_done(void) { fb_guard_done(); }
 
 json_t *sweep_crash_record(const sweep *w, const sweep_config *cfg)
 {
@@ -49,23 +46,14 @@ json_t *sweep_crash_record(const sweep *w, const sweep_config *cfg)
 
 /* ---- the counts of a command's processes ---- */
 
-#define NCOUNTS 11
-
-static int *count_field(fb_sweep_summary *s, int i)
-{
-    int *const fields[NCOUNTS] = {&s->total,     &s->skipped,  &s->recorded, &s->ok,      &s->wrong,      &s->pruned,
-                                  &s->abandoned, &s->timeouts, &s->failed,   &s->missing, &s->unavailable};
-    return fields[i];
-}
-
 /* The plan and what was recorded before the command are the first
  * process's; the records of every process add up. */
 void sweep_guard_carry(sweep *w)
 {
     fb_sweep_summary before = w->restart->before, *sum = w->sum;
     sum->total = before.total, sum->skipped = before.skipped;
-    for (int i = 2; i < NCOUNTS - 1; ++i)
-        *count_field(sum, i) += *count_field(&before, i);
+    for (int i = 2; i < SWEEP_NCOUNTS - 1; ++i)
+        *sweep_count(sum, i) += *sweep_count(&before, i);
     if (before.unavailable > sum->unavailable) sum->unavailable = before.unavailable;
     w->started = w->restart->started;
 }
@@ -79,8 +67,8 @@ void sweep_guard_report(const sweep *w)
     n = (size_t)snprintf(recipe, sizeof recipe,
                          "every=%d started=%.6f counts=", w->restart ? w->restart->every_run : w->o->resume,
                          w->started);
-    for (int i = 0; i < NCOUNTS && n < sizeof recipe; ++i)
-        n += (size_t)snprintf(recipe + n, sizeof recipe - n, "%s%d", i ? "," : "", *count_field(w->sum, i));
+    for (int i = 0; i < SWEEP_NCOUNTS && n < sizeof recipe; ++i)
+        n += (size_t)snprintf(recipe + n, sizeof recipe - n, "%s%d", i ? "," : "", *sweep_count(w->sum, i));
     n += (size_t)snprintf(recipe + n, sizeof recipe - n, " runs=");
     for (int i = 0; w->restart && i < w->restart->nruns && n < sizeof recipe; ++i)
         n += (size_t)snprintf(recipe + n, sizeof recipe - n, "%s,", w->restart->run_ids[i]);
@@ -111,9 +99,9 @@ static fb_status read_recipe(const char *recipe, sweep_restart *r)
     if (sscanf(recipe, "every=%d started=%lf", &r->every_run, &r->started) != 2 || !counts || !runs)
         FB_FAIL(FB_ERR_INPUT, "the guard's restart recipe is damaged: '%.80s'", recipe);
     counts += strlen("counts=");
-    for (int i = 0; i < NCOUNTS; ++i) {
+    for (int i = 0; i < SWEEP_NCOUNTS; ++i) {
         char *end;
-        *count_field(&r->before, i) = (int)strtol(counts, &end, 10);
+        *sweep_count(&r->before, i) = (int)strtol(counts, &end, 10);
         counts = end + (*end == ',');
     }
     FB_CHECK(read_runs(runs + strlen("runs="), r));

@@ -318,19 +318,24 @@ fail:
     return status;
 }
 
+fb_status sweep_write_header(sweep *w, const json_t *extra)
+{
+    fb_device_info infos[SWEEP_MAX_TARGETS];
+    int n = 0;
+    for (int i = 0; i < w->ntargets; ++i)
+        if (w->targets[i].t) infos[n++] = *fb_target_info(w->targets[i].t);
+    return fb_results_write_header(w->out, "sweep", infos, n, extra);
+}
+
 /* Rank R > 0's file: its own header, in rank 0's run. */
 static fb_status write_rank_header(sweep *w, const json_t *extra)
 {
     fb_status status = FB_OK;
-    fb_device_info infos[SWEEP_MAX_TARGETS];
     json_t *header = json_deep_copy(extra);
-    int n = 0;
     if (!header) FB_FAIL(FB_ERR_NOMEM, "out of host memory describing the devices");
-    for (int i = 0; i < w->ntargets; ++i)
-        if (w->targets[i].t) infos[n++] = *fb_target_info(w->targets[i].t);
     json_object_set_new(header, "rank", json_integer(w->rank));
     json_object_set_new(header, "ranks", json_integer(w->ranks));
-    FB_CHECK(fb_results_write_header(w->out, "sweep", infos, n, header));
+    FB_CHECK(sweep_write_header(w, header));
 fail:
     json_decref(header);
     return status;
@@ -388,22 +393,16 @@ fail:
 static void reduce_summary(sweep *w)
 {
     fb_sweep_summary *s = w->sum;
-    int *sums[] = {&s->total,  &s->skipped,   &s->recorded, &s->ok,     &s->wrong,
-                   &s->pruned, &s->abandoned, &s->timeouts, &s->failed, &s->missing};
-    int *maxes[] = {&s->unavailable, &s->stopped};
-    int64_t v[10], m[2];
+    int64_t v[SWEEP_NCOUNTS - 1], m[2] = {s->unavailable, s->stopped};
     if (w->rank == 0) s->total += w->recorded_before, s->skipped += w->recorded_before;
-    for (int i = 0; i < 10; ++i)
-        v[i] = *sums[i];
-    for (int i = 0; i < 2; ++i)
-        m[i] = *maxes[i];
-    fb_comm_allreduce_i64(v, 10, FB_COMM_SUM);
+    for (int i = 0; i < SWEEP_NCOUNTS - 1; ++i)
+        v[i] = *sweep_count(s, i);
+    fb_comm_allreduce_i64(v, SWEEP_NCOUNTS - 1, FB_COMM_SUM);
     fb_comm_allreduce_i64(m, 2, FB_COMM_MAX);
     fb_comm_allreduce(&s->seconds, 1, FB_COMM_MAX);
-    for (int i = 0; i < 10; ++i)
-        *sums[i] = (int)v[i];
-    for (int i = 0; i < 2; ++i)
-        *maxes[i] = (int)m[i];
+    for (int i = 0; i < SWEEP_NCOUNTS - 1; ++i)
+        *sweep_count(s, i) = (int)v[i];
+    s->unavailable = (int)m[0], s->stopped = (int)m[1];
     s->ranks = w->ranks;
 }
 

@@ -86,23 +86,25 @@ static void stream_key(const sweep *w, int target, int is_double, char *buf, siz
     snprintf(buf, len, "%s|%s", w->targets[target].spec, is_double ? "double" : "single");
 }
 
-/* --repeat: which pass of the plan a record comes from. */
-static void add_round(const sweep *w, int round, json_t *rec)
+/* Where a record stands in the sweep: suite, case and key, with --repeat
+ * the pass of the plan it comes from, and where a share ran it. */
+static void add_place(const sweep *w, const char *kase, const char *key, int round, json_t *rec)
 {
-    if (w->o->repeat <= 1) return;
-    json_object_set_new(rec, "round", json_integer(round));
-    json_object_set_new(rec, "rounds", json_integer(w->o->repeat));
+    json_object_set_new(rec, "suite", json_string(w->s->name));
+    json_object_set_new(rec, "case", json_string(kase));
+    json_object_set_new(rec, "sweep_key", json_string(key));
+    if (w->o->repeat > 1) {
+        json_object_set_new(rec, "round", json_integer(round));
+        json_object_set_new(rec, "rounds", json_integer(w->o->repeat));
+    }
+    sweep_add_origin(w, rec);
 }
 
 static void add_common_fields(sweep *w, const sweep_config *cfg, json_t *rec)
 {
     char key[128];
     double gbs = fb_json_num(rec, "gbs");
-    json_object_set_new(rec, "suite", json_string(w->s->name));
-    json_object_set_new(rec, "case", json_string(w->s->cases[cfg->kase].name));
-    json_object_set_new(rec, "sweep_key", json_string(cfg->key));
-    add_round(w, cfg->round, rec);
-    sweep_add_origin(w, rec);
+    add_place(w, w->s->cases[cfg->kase].name, cfg->key, cfg->round, rec);
     if (cfg->tuned && w->tuning) json_object_set(rec, "tuning", w->tuning);
     if (w->targets[cfg->backend].counters && json_object_get(rec, "stats"))
         json_object_set_new(rec, "counters",
@@ -227,11 +229,7 @@ static fb_status stream_one(sweep *w, int target, int is_double, int round)
     for (int k = 0; k < FB_STREAM_NKERNELS && r[k].m.nsamples > 0; ++k) {
         json_t *rec = fb_stream_record(fb_target_info(t), &cfg, &r[k]);
         stream_record_key(w, skey, r[k].model->name, round, key, sizeof key);
-        json_object_set_new(rec, "suite", json_string(w->s->name));
-        json_object_set_new(rec, "case", json_string("stream"));
-        json_object_set_new(rec, "sweep_key", json_string(key));
-        add_round(w, round, rec);
-        sweep_add_origin(w, rec);
+        add_place(w, "stream", key, round, rec);
         status = fb_results_append(w->out, rec);
         json_decref(rec);
         FB_CHECK(status);

@@ -245,15 +245,6 @@ fail:
     return status;
 }
 
-static fb_status write_header(sweep *w, const json_t *extra)
-{
-    fb_device_info infos[SWEEP_MAX_TARGETS];
-    int n = 0;
-    for (int i = 0; i < w->ntargets; ++i)
-        if (w->targets[i].t) infos[n++] = *fb_target_info(w->targets[i].t);
-    return fb_results_write_header(w->out, "sweep", infos, n, extra);
-}
-
 /* Rank 0, or the one process. */
 static fb_status open_out(sweep *w)
 {
@@ -321,7 +312,7 @@ static fb_status open_one(sweep *w, const json_t *extra)
     for (int i = 0; i < w->nplan; ++i)
         w->sum->skipped += sweep_is_done(w, w->plan[i].key);
     say_share(w);
-    FB_CHECK(write_header(w, extra));
+    FB_CHECK(sweep_write_header(w, extra));
 fail:
     return status;
 }
@@ -366,6 +357,8 @@ void sweep_state_close(sweep *w)
     json_decref(w->tuning);
     json_decref(w->crashed);
     fb_interrupt_note_on_signal(NULL);
+    if (w->has_filter) regfree(&w->filter);
+    free(w->plan);
 }
 
 /* ---- the in-flight marker ---- */

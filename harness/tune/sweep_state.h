@@ -77,6 +77,17 @@ typedef struct sweep {
 
 extern const char sweep_crashed_reason[];
 
+/* The summary's counts as a table: the guard's recipe carries them, the
+ * ranks add them up (unavailable, the last, is a largest, not a sum). */
+#define SWEEP_NCOUNTS 11
+static inline int *sweep_count(fb_sweep_summary *s, int i)
+{
+    int *const fields[SWEEP_NCOUNTS] = {&s->total,  &s->skipped, &s->recorded,   &s->ok,
+                                        &s->wrong,  &s->pruned,  &s->abandoned,  &s->timeouts,
+                                        &s->failed, &s->missing, &s->unavailable};
+    return fields[i];
+}
+
 fb_status sweep_open_targets(sweep *w);
 int sweep_target_index(const sweep *w, const char *spec);
 const char *sweep_backend(const sweep *w, const sweep_config *cfg);
@@ -86,6 +97,7 @@ const char *sweep_backend(const sweep *w, const sweep_config *cfg);
  * with a header naming the opened devices. Collective under several
  * ranks. */
 fb_status sweep_state_open(sweep *w);
+/* Closes what w holds, the plan and the filter too. */
 void sweep_state_close(sweep *w);
 /* Whether the results file (or this run) already records the key. */
 static inline int sweep_is_done(const sweep *w, const char *key) { return json_object_get(w->done, key) != NULL; }
@@ -144,6 +156,9 @@ fb_status sweep_share_state(sweep *w);
  * backend opened here. */
 fb_status sweep_share_plan(sweep *w);
 
+/* The results file's header: this process's opened devices and extra. */
+fb_status sweep_write_header(sweep *w, const json_t *extra);
+
 /* Several ranks, after each opened its file: the header of OUT (rank 0,
  * every rank's devices) and of OUT.rank-R, and whether rank 0 sees every
  * rank's file (a file system they share). */
@@ -171,12 +186,8 @@ void sweep_inflight_end(sweep *w);
 fb_status sweep_guard_restart(sweep_restart *restart, int *successor);
 
 /* In a guarded process: the configuration may crash or hang from here
- * (its limit: sweep_hang_limit_s) until sweep_guard_done. */
+ * until fb_guard_done (core/guard.h). */
 void sweep_guard_begin(const sweep *w, const sweep_config *cfg);
-void sweep_guard_done(void);
-
-/* Seconds after which a configuration of the case counts as hung. */
-double sweep_hang_limit_s(const fb_suite_case *cs);
 
 /* A successor, once its file is open: the command's counts so far and
  * its start, so its progress and summary are the whole command's. */
