@@ -208,6 +208,15 @@ fail:
     return status;
 }
 
+fb_status fb_cli_precision(const fb_parsed *p, int *is_double)
+{
+    const char *v = fb_cli_value(p, "precision");
+    *is_double = !v || strcmp(v, "double") == 0;
+    if (v && !*is_double && strcmp(v, "single") != 0)
+        return fb_error_set(FB_ERR_USAGE, __FILE__, __LINE__, "--precision: '%s' is not double or single", v);
+    return FB_OK;
+}
+
 fb_status fb_cli_out_open(const char *path, fb_cli_out *o)
 {
     memset(o, 0, sizeof *o);

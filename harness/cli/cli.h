@@ -87,6 +87,8 @@ fb_status fb_cli_check_files(const fb_parsed *args, const char *command, const c
 fb_status fb_cli_count(const fb_parsed *p, const char *name, size_t dflt, size_t *out);
 fb_status fb_cli_double(const fb_parsed *p, const char *name, double dflt, double *out);
 fb_status fb_cli_int(const fb_parsed *p, const char *name, int dflt, int *out);
+/* --precision double (the default) or single. */
+fb_status fb_cli_precision(const fb_parsed *p, int *is_double);
 
 /* Where a command writes its text: FILE, written whole (a failed run or
  * write leaves what was there, core/files.h), or standard output (NULL). */

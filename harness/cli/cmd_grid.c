@@ -122,7 +122,7 @@ fail:
 static fb_status read_options(const fb_parsed *args, grid_cli *c)
 {
     fb_status status = FB_OK;
-    const char *fam = fb_cli_value(args, "family"), *prec = fb_cli_value(args, "precision");
+    const char *fam = fb_cli_value(args, "family");
     memset(c, 0, sizeof *c);
     if (!fam) FB_FAIL(FB_ERR_USAGE, "grid: --family F is required (heat2d, fv-surface; see --list)");
     if (!strcmp(fam, "ns"))
@@ -132,9 +132,7 @@ static fb_status read_options(const fb_parsed *args, grid_cli *c)
     if (!c->family || !is_grid_family(c->family))
         FB_FAIL(FB_ERR_USAGE, "--family: '%s' is not a grid family (see flowbench grid --list)", fam);
     if (!(c->spec = fb_cli_value(args, "grid"))) FB_FAIL(FB_ERR_USAGE, "grid: --grid SPEC is required");
-    if (prec && strcmp(prec, "double") && strcmp(prec, "single"))
-        FB_FAIL(FB_ERR_USAGE, "--precision: '%s' is not double or single", prec);
-    c->run.is_double = !prec || !strcmp(prec, "double");
+    FB_CHECK(fb_cli_precision(args, &c->run.is_double));
     c->backend = fb_cli_value(args, "backend") ? fb_cli_value(args, "backend") : "openmp";
     FB_CHECK(read_kernel(args, c));
     FB_CHECK(fb_cli_measure(args, FB_CLI_BUDGET_S, FB_CLI_SPREAD_PCT, &c->run.measure));

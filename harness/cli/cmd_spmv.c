@@ -136,7 +136,7 @@ fail:
 static fb_status read_options(const fb_parsed *args, spmv_single *c)
 {
     fb_status status = FB_OK;
-    const char *name = fb_cli_value(args, "kernel"), *prec = fb_cli_value(args, "precision");
+    const char *name = fb_cli_value(args, "kernel");
     const char *reorder = fb_cli_value(args, "reorder");
     memset(c, 0, sizeof *c);
     if (!name) name = plan_kind.default_kernel;
@@ -144,9 +144,7 @@ static fb_status read_options(const fb_parsed *args, spmv_single *c)
     c->run.kernel = fb_family_kernel_find(&fb_family_spmv, name);
     if (c->run.kernel < 0) FB_FAIL(FB_ERR_USAGE, "--kernel: unknown kernel '%s' (see flowbench spmv --list)", name);
     c->kernel = fb_family_spmv.kernel(c->run.kernel);
-    if (prec && strcmp(prec, "double") && strcmp(prec, "single"))
-        FB_FAIL(FB_ERR_USAGE, "--precision: '%s' is not double or single", prec);
-    c->run.is_double = !prec || !strcmp(prec, "double");
+    FB_CHECK(fb_cli_precision(args, &c->run.is_double));
     FB_CHECK(read_params(args, c));
     FB_CHECK(fb_cli_measure(args, FB_CLI_BUDGET_S, FB_CLI_SPREAD_PCT, &c->run.measure));
     if (!fb_cli_value(args, "matrix")) FB_FAIL(FB_ERR_USAGE, "spmv: --matrix SRC is required");

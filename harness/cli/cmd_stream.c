@@ -29,11 +29,8 @@ typedef struct run_ctx {
 static fb_status read_config(const fb_parsed *args, fb_stream_config *cfg)
 {
     fb_status status = FB_OK;
-    const char *prec = fb_cli_value(args, "precision");
     memset(cfg, 0, sizeof *cfg);
-    if (prec && strcmp(prec, "double") != 0 && strcmp(prec, "single") != 0)
-        FB_FAIL(FB_ERR_USAGE, "--precision: '%s' is not double or single", prec);
-    cfg->is_double = !prec || strcmp(prec, "double") == 0;
+    FB_CHECK(fb_cli_precision(args, &cfg->is_double));
     FB_CHECK(fb_cli_count(args, "size", FB_STREAM_DEFAULT_N, &cfg->n));
     FB_CHECK(fb_cli_count(args, "wg", 256, &cfg->wg));
     FB_CHECK(fb_cli_measure(args, FB_CLI_BUDGET_S, FB_CLI_SPREAD_PCT, &cfg->measure));

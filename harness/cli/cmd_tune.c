@@ -241,7 +241,7 @@ fail:
 static fb_status read_options(const fb_parsed *args, tune_cli *c)
 {
     fb_status status = FB_OK;
-    const char *kernel = fb_cli_value(args, "kernel"), *prec = fb_cli_value(args, "precision");
+    const char *kernel = fb_cli_value(args, "kernel");
     FB_CHECK(read_family(args, &c->rq.family));
     const fb_family *f = c->rq.family;
     c->rq.progress = stderr;
@@ -260,9 +260,7 @@ static fb_status read_options(const fb_parsed *args, tune_cli *c)
         FB_FAIL(FB_ERR_USAGE,
                 "tune: %s has no parameters, so there is nothing to tune (flowbench %s --kernel %s measures it)",
                 kernel, strcmp(f->name, "spmv") ? "grid" : "spmv", kernel);
-    if (prec && strcmp(prec, "double") && strcmp(prec, "single"))
-        FB_FAIL(FB_ERR_USAGE, "--precision: '%s' is not double or single", prec);
-    c->rq.is_double = !prec || !strcmp(prec, "double");
+    FB_CHECK(fb_cli_precision(args, &c->rq.is_double));
     FB_CHECK(read_measure(args, &c->rq));
     FB_CHECK(read_search(args, is_solver(f) ? FB_STRATEGY_EXHAUSTIVE : FB_STRATEGY_ANNEAL, &c->rq.search, &c->seeds));
     if (is_solver(f)) FB_CHECK(check_solver_runs(args, c));

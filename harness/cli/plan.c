@@ -142,12 +142,9 @@ fail:
 static fb_status read_case(const fb_parsed *args, const fb_cli_plan_kind *kind, fb_suite_case *c)
 {
     fb_status status = FB_OK;
-    const char *prec = fb_cli_value(args, "precision");
     const char *backend = fb_cli_value(args, "backend") ? fb_cli_value(args, "backend") : "openmp";
     snprintf(c->name, sizeof c->name, "command-line");
-    if (prec && strcmp(prec, "double") && strcmp(prec, "single"))
-        FB_FAIL(FB_ERR_USAGE, "--precision: '%s' is not double or single", prec);
-    c->is_double[0] = !prec || !strcmp(prec, "double");
+    FB_CHECK(fb_cli_precision(args, &c->is_double[0]));
     c->nprecisions = 1;
     FB_CHECK(copy_list(&backend, 1, &c->backends));
     c->nbackends = 1;
