@@ -527,7 +527,10 @@ typedef struct pooled {
     const fb_record *unsettled_run; /* the first of them, a contended one before an unstable one */
 } pooled;
 
-int fb_record_unsettled(const fb_record *r, const char **kind, const char **why)
+/* 1 when a usable record's stats.quality is "contended" or "unstable"
+ * (*kind gets that word, *why its quality_why or ""); 0 for "stable" and
+ * for records without the field (older files). */
+static int record_unsettled(const fb_record *r, const char **kind, const char **why)
 {
     const char *q = fb_json_str(r->json, "stats.quality");
     if (strcmp(q, "contended") != 0 && strcmp(q, "unstable") != 0) return 0; /* "" in older files: stable */
@@ -539,7 +542,7 @@ int fb_record_unsettled(const fb_record *r, const char **kind, const char **why)
 static void note_unsettled(pooled *p, const fb_record *r)
 {
     const char *kind;
-    if (!fb_record_unsettled(r, &kind, NULL)) return;
+    if (!record_unsettled(r, &kind, NULL)) return;
     p->unsettled++;
     if (!p->unsettled_run ||
         (!strcmp(kind, "contended") && strcmp(fb_json_str(p->unsettled_run->json, "stats.quality"), "contended") != 0))
@@ -755,7 +758,7 @@ static void unsettled(const pooled *b, const pooled *n, row *w)
     const pooled *side = n->unsettled ? n : b;
     const char *kind = "", *why = "";
     char cut[160], text[400];
-    fb_record_unsettled(side->unsettled_run, &kind, &why);
+    record_unsettled(side->unsettled_run, &kind, &why);
     fb_compare_shorten(why, 120, cut, sizeof cut);
     w->verdict = FB_INCONCLUSIVE;
     w->cause = CAUSE_UNSETTLED;

@@ -136,11 +136,6 @@ const char *fb_verdict_name(fb_verdict v);
  * case): a malloc'd string, NULL when out of memory. */
 char *fb_compare_key(const json_t *rec);
 
-/* 1 when a usable record's stats.quality is "contended" or "unstable"
- * (*kind gets that word, *why its quality_why or ""); 0 for "stable" and
- * for records without the field (older files). */
-int fb_record_unsettled(const fb_record *r, const char **kind, const char **why);
-
 /* why cut to at most max characters (at most len - 1) at a word, with
  * "..." when it was cut. */
 void fb_compare_shorten(const char *why, size_t max, char *buf, size_t len);

@@ -209,7 +209,9 @@ static int latest_usable(const fb_record *r) { return !r->superseded && fb_recor
 
 static const char *str(const fb_record *r, const char *path) { return fb_json_str(r->json, path); }
 
-void fb_short_name(const char *name, size_t max, char *buf, size_t len)
+/* name in at most max characters, cut at a space or hyphen with "..."
+ * added (a device name cut mid-word read as another device's). */
+static void short_name(const char *name, size_t max, char *buf, size_t len)
 {
     size_t n = strlen(name);
     if (n <= max) {
@@ -226,7 +228,7 @@ void fb_short_name(const char *name, size_t max, char *buf, size_t len)
 static void device_label(const fb_record *r, char *buf, size_t len)
 {
     char name[64];
-    fb_short_name(str(r, "device_name"), 40, name, sizeof name);
+    short_name(str(r, "device_name"), 40, name, sizeof name);
     snprintf(buf, len, "%s %s", str(r, "device"), name);
 }
 

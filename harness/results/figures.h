@@ -110,8 +110,4 @@ fb_status fb_figure_write(const fb_figure *fig, const char *path);
 
 void fb_figure_list_free(fb_figure_list *list);
 
-/* name in at most max characters, cut at a space or hyphen with "..."
- * added (a device name cut mid-word read as another device's). */
-void fb_short_name(const char *name, size_t max, char *buf, size_t len);
-
 #endif

@@ -262,7 +262,9 @@ static void convert_line(html_state *h, const char *line)
         text_line(h, line);
 }
 
-fb_status fb_report_html_write(fb_results_set *set, const char *plots_dir, FILE *out)
+/* Writes the page of set to out; the figures are read from plots_dir
+ * (NAME.svg beside each NAME.png the report links). */
+static fb_status report_html_write(fb_results_set *set, const char *plots_dir, FILE *out)
 {
     fb_status status = FB_OK;
     char *md = NULL, *body = NULL;
@@ -303,7 +305,7 @@ fb_status fb_report_html_file(fb_results_set *set, const char *plots_dir, const 
     fb_status status = FB_OK;
     fb_file_writer w = {0};
     FB_CHECK(fb_file_writer_open(path, &w));
-    status = fb_report_html_write(set, plots_dir, w.f);
+    status = report_html_write(set, plots_dir, w.f);
     FB_CHECK(fb_file_writer_close(&w, status == FB_OK));
 fail:
     return status;

@@ -21,10 +21,6 @@
 
 #include "reader.h"
 
-/* Writes the page of set to out; the figures are read from plots_dir
- * (NAME.svg beside each NAME.png the report links). */
-fb_status fb_report_html_write(fb_results_set *set, const char *plots_dir, FILE *out);
-
 /* The same into path (replaced whole, or left as it was on failure). */
 fb_status fb_report_html_file(fb_results_set *set, const char *plots_dir, const char *path);
 

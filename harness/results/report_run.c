@@ -34,9 +34,10 @@ void fb_md_number(double x, const char *fmt, char *buf, size_t len)
         snprintf(buf, len, fmt, x);
 }
 
-/* The reason's first clause is enough in a table ("CV 45%"); the list of
- * unstable or contended measurements has it whole. */
-void fb_md_quality(const json_t *rec, char *buf, size_t len)
+/* The record's verdict as a table cell: "stable", or "unstable: WHY" /
+ * "contended: WHY". The reason's first clause is enough in a table ("CV
+ * 45%"); the list of unstable or contended measurements has it whole. */
+static void md_quality(const json_t *rec, char *buf, size_t len)
 {
     const char *why = "";
     const fb_quality q = fb_json_quality(rec, &why);
@@ -132,7 +133,7 @@ static void write_stream_kernels(const fb_results_set *set, const fb_triads *tri
             const fb_record *r = stream_sibling(set, t->rec, kernels[k]);
             fb_md_number(r ? fb_json_num(r->json, "gbs") : NAN, "%.2f", v[k], sizeof v[k]);
         }
-        fb_md_quality(t->rec->json, q, sizeof q);
+        md_quality(t->rec->json, q, sizeof q);
         const char *cells[] = {t->device, v[0], v[1], v[2], v[3], q};
         fb_md_row(out, cells, 6);
     }
@@ -275,7 +276,7 @@ static void write_solver_times(const fb_results_set *set, const fb_record *base,
         fb_md_number(rs.total_s, "%.4g", c[2], sizeof c[2]);
         fb_speedup_text(sp.per_step, sp.trusted, sp.throttled, c[3], sizeof c[3]);
         fb_speedup_text(sp.total, sp.trusted, sp.throttled, c[4], sizeof c[4]);
-        fb_md_quality(r->json, q, sizeof q);
+        md_quality(r->json, q, sizeof q);
         const char *cells[] = {name, c[0], c[1], c[2], c[3], c[4], q};
         fb_md_row(out, cells, 7);
     }
@@ -403,7 +404,7 @@ void fb_report_grids(const fb_results_set *set, FILE *out)
         fb_md_number(fb_json_num(r->json, "gbs"), "%.4g", c[1], sizeof c[1]);
         fb_md_number(fb_json_num(r->json, "gflops"), "%.4g", c[2], sizeof c[2]);
         fb_md_number(fb_record_fraction(set, r), "%.3f", c[3], sizeof c[3]);
-        fb_md_quality(r->json, q, sizeof q);
+        md_quality(r->json, q, sizeof q);
         const char *cells[] = {str(r->json, "benchmark"),
                                fb_record_matrix(r),
                                str(r->json, "precision"),
@@ -440,7 +441,7 @@ static void write_sweep_row(const fb_results_set *set, const char *suite_case, c
         fb_md_number(fb_json_num(fastest->json, "gbs"), "%.4g", gbs, sizeof gbs);
         if (fb_record_fraction(set, fastest) > 0)
             snprintf(gbs + strlen(gbs), sizeof gbs - strlen(gbs), " (%.2f)", fb_record_fraction(set, fastest));
-        fb_md_quality(fastest->json, q, sizeof q);
+        md_quality(fastest->json, q, sizeof q);
     }
     const char *cells[] = {suite_case, c[0], c[1], c[2], best, gbs, q};
     fb_md_row(out, cells, 7);
@@ -524,7 +525,7 @@ void fb_report_tuning(const fb_results_set *set, FILE *out)
         fb_params_text(json_object_get(r->json, "params"), params, sizeof params);
         fb_md_number(fb_json_num(r->json, "gbs"), "%.4g", c[0], sizeof c[0]);
         fb_md_number(fb_record_fraction(set, r), "%.3f", c[1], sizeof c[1]);
-        fb_md_quality(r->json, q, sizeof q);
+        md_quality(r->json, q, sizeof q);
         const char *cells[] = {str(r->json, "benchmark"),
                                str(r->json, "kernel"),
                                str(r->json, "device"),

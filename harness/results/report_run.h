@@ -18,9 +18,6 @@ void fb_md_cell(FILE *out, const char *text);
 void fb_md_row(FILE *out, const char *const *cells, int n);
 /* x with fmt, "-" for NAN (a missing figure, never "nan"). */
 void fb_md_number(double x, const char *fmt, char *buf, size_t len);
-/* The record's verdict as a table cell: "stable", or "unstable: WHY" /
- * "contended: WHY" (the reason cut to a phrase). */
-void fb_md_quality(const json_t *rec, char *buf, size_t len);
 
 /* Each file: its records, runs and the commands that wrote them. */
 void fb_report_files(const fb_results_set *set, FILE *out);

@@ -343,16 +343,10 @@ fb_status fb_results_write_header(fb_results *r, const char *command, const fb_d
 fb_status fb_results_open(const char *path, const char *command, const fb_device_info *devices, int ndevices,
                           fb_results **out)
 {
-    return fb_results_open_with(path, command, devices, ndevices, NULL, out);
-}
-
-fb_status fb_results_open_with(const char *path, const char *command, const fb_device_info *devices, int ndevices,
-                               const json_t *extra, fb_results **out)
-{
     fb_status status = FB_OK;
     fb_results *r = NULL;
     FB_CHECK(fb_results_begin(path, &r));
-    FB_CHECK(fb_results_write_header(r, command, devices, ndevices, extra));
+    FB_CHECK(fb_results_write_header(r, command, devices, ndevices, NULL));
     *out = r;
     return FB_OK;
 fail:

@@ -38,10 +38,6 @@ fb_status fb_results_write_header(fb_results *r, const char *command, const fb_d
 fb_status fb_results_open(const char *path, const char *command, const fb_device_info *devices, int ndevices,
                           fb_results **out);
 
-/* The same, with the fields of extra (an object) added to the header. */
-fb_status fb_results_open_with(const char *path, const char *command, const fb_device_info *devices, int ndevices,
-                               const json_t *extra, fb_results **out);
-
 /* Appends word to the string in buf (after a space unless buf is empty),
  * single-quoted when the shell would read it otherwise. */
 void fb_shell_append(char *buf, size_t len, const char *word);

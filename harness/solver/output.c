@@ -56,7 +56,7 @@ static double get_s3(const fb_ns_step_info *s) { return s->t_step3; }
 static double get_step(const fb_ns_step_info *s) { return s->t_step1 + s->t_step2 + s->t_step3; }
 static double get_dt(const fb_ns_step_info *s) { return s->dt; }
 
-void fb_solve_summarize(const fb_solve_log *log, const fb_ns *ns, fb_solve_summary *s)
+static void solve_summarize(const fb_solve_log *log, const fb_ns *ns, fb_solve_summary *s)
 {
     memset(s, 0, sizeof *s);
     s->step_median[0] = median_of(log, get_s1);
@@ -153,7 +153,7 @@ json_t *fb_solve_record(const fb_solve_case *c, const fb_ns *ns, const fb_solve_
                         double stream_gbs, double rss_setup, json_t *validation, const char *status, const char *reason)
 {
     fb_solve_summary s;
-    fb_solve_summarize(log, ns, &s);
+    solve_summarize(log, ns, &s);
     json_t *rec = json_object(), *mesh = mesh_json(c, ns);
     json_object_set_new(rec, "benchmark", json_string("solve"));
     json_object_set_new(rec, "kernel", json_string("fractional-step"));
@@ -265,7 +265,7 @@ void fb_solve_print_table(FILE *f, const fb_solve_case *c, const fb_ns *ns, cons
     fb_solve_summary s;
     const char *key;
     json_t *v;
-    fb_solve_summarize(log, ns, &s);
+    solve_summarize(log, ns, &s);
     fprintf(f, "solve %s", c->name);
     if (c->level >= 0) fprintf(f, " level %d", c->level);
     fprintf(f, ": %s, %d nodes, %d tets, %d edges; ", c->source, c->mesh.nnodes, c->mesh.ntets, ns->E.nedges);
@@ -417,7 +417,7 @@ void fb_solve_row_of(fb_solve_row *row, const fb_ns *ns, const fb_solve_log *log
     snprintf(row->id, sizeof row->id, "%s", d->id);
     snprintf(row->name, sizeof row->name, "%s", d->name);
     row->on_device = fb_solve_on_device(d);
-    fb_solve_summarize(log, ns, &row->s);
+    solve_summarize(log, ns, &row->s);
     row->upload_s = log->upload_s, row->download_s = log->download_s, row->stream_gbs = stream_gbs;
     row->steps = log->n;
     row->energy = log->energy;
@@ -444,7 +444,10 @@ static fb_speedup_side row_side(const fb_solve_row *r)
                              .throttled = r->energy.throttled};
 }
 
-void fb_solve_speedup(const fb_solve_row *base, const fb_solve_row *row, fb_speedup *out)
+/* The speedup of row over base (results/speedup.h: per step and total,
+ * trusted when both are stable and uncontended), and as the record's
+ * "speedup" object. */
+static void solve_speedup(const fb_solve_row *base, const fb_solve_row *row, fb_speedup *out)
 {
     const fb_speedup_side b = row_side(base), r = row_side(row);
     fb_speedup_of(&b, row == base ? &b : &r, out); /* the baseline's reason once */
@@ -453,7 +456,7 @@ void fb_solve_speedup(const fb_solve_row *base, const fb_solve_row *row, fb_spee
 json_t *fb_solve_speedup_json(const fb_solve_row *base, const fb_solve_row *row)
 {
     fb_speedup sp;
-    fb_solve_speedup(base, row, &sp);
+    solve_speedup(base, row, &sp);
     return fb_speedup_json(&sp, base->id);
 }
 
@@ -481,7 +484,7 @@ static void print_totals(FILE *f, const fb_solve_row *rows, int n)
             "per step", "total", "energy J", "J/step");
     for (int k = 0; k < n; ++k) {
         const fb_solve_summary *s = &rows[k].s;
-        fb_solve_speedup(base, &rows[k], &sp);
+        solve_speedup(base, &rows[k], &sp);
         energy_cells(&rows[k], joules, per_step, sizeof joules);
         throttled += sp.throttled, untrusted += !sp.trusted;
         fb_speedup_text(sp.per_step, sp.trusted, sp.throttled, step_x, sizeof step_x);
@@ -491,7 +494,7 @@ static void print_totals(FILE *f, const fb_solve_row *rows, int n)
                 per_step);
     }
     for (int k = 0; k < n && untrusted; ++k) {
-        fb_solve_speedup(base, &rows[k], &sp);
+        solve_speedup(base, &rows[k], &sp);
         if (sp.trusted) continue;
         if (&rows[k] == base)
             fprintf(f, "  %s %s (the baseline): %s\n", FB_SPEEDUP_FLAG, rows[k].id, sp.why);

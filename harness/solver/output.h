@@ -42,8 +42,6 @@ typedef struct fb_solve_summary {
     double step_flops[3];              /* model flops of a mean step's step 1, 2, 3 */
 } fb_solve_summary;
 
-void fb_solve_summarize(const fb_solve_log *log, const fb_ns *ns, fb_solve_summary *s);
-
 /* The time steps as a measurement (m->samples malloc'd: fb_measurement_free):
  * the step times as samples with their statistics, the time loop's window
  * as m->env, and the verdict. The verdict judges each step's time scaled
@@ -88,10 +86,6 @@ void fb_solve_row_of(fb_solve_row *row, const fb_ns *ns, const fb_solve_log *log
  * first; NULL when n is 0. */
 const fb_solve_row *fb_solve_baseline(const fb_solve_row *rows, int n);
 
-/* The speedup of row over base (results/speedup.h: per step and total,
- * trusted when both are stable and uncontended), and as the record's
- * "speedup" object. */
-void fb_solve_speedup(const fb_solve_row *base, const fb_solve_row *row, fb_speedup *out);
 json_t *fb_solve_speedup_json(const fb_solve_row *base, const fb_solve_row *row);
 
 /* The paper's tables for one case run on several backends: time and the

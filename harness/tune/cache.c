@@ -732,7 +732,7 @@ static void split_fingerprint(const char *fp, device_parts *p)
     fingerprint_field(fp, 4, p->units, sizeof p->units);
 }
 
-void fb_cache_entry_device(const json_t *e, device_parts *p)
+static void cache_entry_device(const json_t *e, device_parts *p)
 {
     const char *arch = json_string_value(json_object_get(e, "device_arch"));
     const char *type = json_string_value(json_object_get(e, "device_type"));
@@ -784,7 +784,7 @@ typedef fb_device_match (*level_fn)(const json_t *entry, const void *want);
 static fb_device_match level_of_parts(const json_t *entry, const void *want)
 {
     device_parts have;
-    fb_cache_entry_device(entry, &have);
+    cache_entry_device(entry, &have);
     return device_level(want, &have);
 }
 
@@ -1002,7 +1002,7 @@ static void header_entry(FILE *f, const json_t *e)
     fb_cache_device d;
     fb_signature sig = entry_signature(e);
     char defines[1024];
-    fb_cache_entry_device(e, &d);
+    cache_entry_device(e, &d);
     defines_of(e, defines, sizeof defines);
     const char *fields[] = {d.name,
                             d.arch,
@@ -1127,7 +1127,7 @@ static json_t *db_entry(const json_t *e)
     fb_cache_device d;
     fb_signature sig = entry_signature(e);
     char defines[1024];
-    fb_cache_entry_device(e, &d);
+    cache_entry_device(e, &d);
     defines_of(e, defines, sizeof defines);
     json_t *j = json_pack("{s:{s:s, s:s, s:s, s:s, s:s, s:s, s:s}, s:O, s:O, s:{s:s, s:f, s:o}, s:O, s:s}", "device",
                           "backend", d.backend, "name", d.name, "vendor", d.vendor, "driver", d.driver, "compute_units",

@@ -133,7 +133,6 @@ typedef struct fb_cache_device {
     char backend[16], name[FB_TEXT_LEN], vendor[FB_TEXT_LEN], driver[FB_TEXT_LEN], units[16];
     char arch[FB_TEXT_LEN], type[8];
 } fb_cache_device;
-void fb_cache_entry_device(const json_t *entry, fb_cache_device *out);
 
 /* Entries in the cache. */
 int fb_cache_size(const fb_tuning_cache *c);

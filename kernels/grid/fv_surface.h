@@ -118,8 +118,6 @@ void fb_fv_result_free(fb_fv_result *r);
  * cell and variable, AoS doubles, from the AoS field U (in double). */
 void fb_fv_reference(const fb_fv_grid *g, const double *U, double *R, double *S);
 
-json_t *fb_fv_record(const fb_device_info *d, const fb_fv_grid *g, const fb_fv_config *cfg, const fb_fv_result *r);
-
 extern const fb_family fb_family_fv_surface;
 extern const fb_host_kernel fb_fv_surface_host_kernels[];
 

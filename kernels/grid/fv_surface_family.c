@@ -49,44 +49,7 @@ static fb_status check(const void *p, const fb_family_run *run, const fb_device_
     return fb_fv_check_point(p, &cfg, dev);
 }
 
-static fb_status run(fb_target *t, void *p, const fb_family_run *frun, json_t **record)
-{
-    fb_status status;
-    fb_fv_config cfg = config_of(frun);
-    fb_fv_result r;
-    *record = NULL;
-    status = fb_fv_run(t, p, &cfg, &r);
-    if (status == FB_OK || status == FB_ERR_CHECK) *record = fb_fv_record(fb_target_info(t), p, &cfg, &r);
-    if (*record && status == FB_ERR_CHECK) json_object_set_new(*record, "reason", json_string(fb_error_message()));
-    fb_fv_result_free(&r);
-    return status;
-}
-
-static int variants(fb_variant_sink *sink);
-
-const fb_family fb_family_fv_surface = {
-    .name = "fv-surface",
-    .summary = "3D Euler residual with a Rusanov flux: three flux distributions x AoS/SoA/AoSoA x an occupancy cap",
-    .model = "264 flops per cell (3 faces x 78 + 30 additions); bytes: U read once and R written once, 10 REALs per "
-             "cell (fb_fv_model_of, fv_surface_kernels.c)",
-    .reference = "serial double residual in the same face order: bit for bit for passes and gather, within a stated "
-                 "tolerance for atomics, single precision and CUDA (fv_surface_ref.c)",
-    .kernel_count = kernel_count,
-    .kernel = kernel_at,
-    .variants = variants,
-    .host_kernels = fb_fv_surface_host_kernels,
-    .user_kernels = 1,
-    .problem_key = "grid",
-    .problem_parse = fb_fv_grid_parse,
-    .problem_open = problem_open,
-    .problem_close = problem_close,
-    .problem_json = problem_json,
-    .signature = signature,
-    .check = check,
-    .run = run,
-};
-
-json_t *fb_fv_record(const fb_device_info *d, const fb_fv_grid *g, const fb_fv_config *cfg, const fb_fv_result *r)
+static json_t *fv_record(const fb_device_info *d, const fb_fv_grid *g, const fb_fv_config *cfg, const fb_fv_result *r)
 {
     const fb_fv_kernel *k = fb_fv_kernel_at(cfg->kernel);
     char layout[16];
@@ -115,6 +78,43 @@ json_t *fb_fv_record(const fb_device_info *d, const fb_fv_grid *g, const fb_fv_c
     json_object_set_new(rec, "status", json_string(r->checked_ok ? "ok" : "wrong-result"));
     return rec;
 }
+
+static fb_status run(fb_target *t, void *p, const fb_family_run *frun, json_t **record)
+{
+    fb_status status;
+    fb_fv_config cfg = config_of(frun);
+    fb_fv_result r;
+    *record = NULL;
+    status = fb_fv_run(t, p, &cfg, &r);
+    if (status == FB_OK || status == FB_ERR_CHECK) *record = fv_record(fb_target_info(t), p, &cfg, &r);
+    if (*record && status == FB_ERR_CHECK) json_object_set_new(*record, "reason", json_string(fb_error_message()));
+    fb_fv_result_free(&r);
+    return status;
+}
+
+static int variants(fb_variant_sink *sink);
+
+const fb_family fb_family_fv_surface = {
+    .name = "fv-surface",
+    .summary = "3D Euler residual with a Rusanov flux: three flux distributions x AoS/SoA/AoSoA x an occupancy cap",
+    .model = "264 flops per cell (3 faces x 78 + 30 additions); bytes: U read once and R written once, 10 REALs per "
+             "cell (fb_fv_model_of, fv_surface_kernels.c)",
+    .reference = "serial double residual in the same face order: bit for bit for passes and gather, within a stated "
+                 "tolerance for atomics, single precision and CUDA (fv_surface_ref.c)",
+    .kernel_count = kernel_count,
+    .kernel = kernel_at,
+    .variants = variants,
+    .host_kernels = fb_fv_surface_host_kernels,
+    .user_kernels = 1,
+    .problem_key = "grid",
+    .problem_parse = fb_fv_grid_parse,
+    .problem_open = problem_open,
+    .problem_close = problem_close,
+    .problem_json = problem_json,
+    .signature = signature,
+    .check = check,
+    .run = run,
+};
 
 /* ---- variants: the device programs of the family (compiled by NVRTC for
  * sm_80 and sm_90 in CI).

@@ -160,10 +160,6 @@ typedef struct fb_heat2d_result {
 fb_status fb_heat2d_run(fb_target *t, fb_heat2d_problem *p, const fb_heat2d_config *cfg, fb_heat2d_result *r);
 void fb_heat2d_result_free(fb_heat2d_result *r);
 
-/* The measurement record (docs/results.md): benchmark "heat2d", grid, params, ... */
-json_t *fb_heat2d_record(const fb_device_info *d, const fb_heat2d_problem *p, const fb_heat2d_config *cfg,
-                         const fb_heat2d_result *r);
-
 /* The check transient on one device over the whole grid, as
  * fb_heat2d_run's check runs it (the family's own kernel, from the exact
  * mode, FB_HEAT2D_CHECK_STEPS steps, each iterated until the device's max

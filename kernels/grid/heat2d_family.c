@@ -61,8 +61,9 @@ fail:
     return status;
 }
 
-json_t *fb_heat2d_record(const fb_device_info *d, const fb_heat2d_problem *p, const fb_heat2d_config *cfg,
-                         const fb_heat2d_result *r)
+/* The measurement record (docs/results.md): benchmark "heat2d", grid, params, ... */
+static json_t *heat2d_record(const fb_device_info *d, const fb_heat2d_problem *p, const fb_heat2d_config *cfg,
+                             const fb_heat2d_result *r)
 {
     const fb_heat2d_kernel_def *k = cfg->kernel;
     fb_kernel_record base = {.benchmark = "heat2d",
@@ -107,7 +108,7 @@ static fb_status run(fb_target *t, void *p, const fb_family_run *frun, json_t **
     /* a wrong result is a record; a check that could not finish (no
      * convergence) is one too, with the measurement it had */
     if (status == FB_OK || (status == FB_ERR_CHECK && r.m.nsamples > 0))
-        *record = fb_heat2d_record(fb_target_info(t), p, &cfg, &r);
+        *record = heat2d_record(fb_target_info(t), p, &cfg, &r);
     if (*record && status == FB_ERR_CHECK) json_object_set_new(*record, "reason", json_string(fb_error_message()));
     fb_heat2d_result_free(&r);
     return status;
