@@ -30,7 +30,7 @@ for b in "${backends[@]}"; do
     "solve cavity --level 0 --steps 3 --backend $b --no-stream --quiet")
 done
 [ ${#backends[@]} = 2 ] && cmds+=("tune --case cavity --level 0 --steps 2 --kernel ns --backend opencl \
---param WG_SIZE=64,128 --no-cache")
+--evals 2 --no-cache")
 cmds+=("sweep cases/quick.suite --backend openmp" "sweep cases/grid-quick.suite --backend openmp"
   "sweep tests/data/suites/solver.suite"
   "spmv --matrix gen:cube:8 --kernel peer:graphblas --no-stream ${q[*]}")

@@ -253,7 +253,8 @@ static fb_status read_options(const fb_parsed *args, tune_cli *c)
     if (!c->problem || !kernel)
         FB_FAIL(FB_ERR_USAGE, "tune --family %s: --%s %s and --kernel K are required", f->name, f->problem_key,
                 problem_metavar(f));
-    FB_CHECK(fb_cli_user_kernel(args, f, 1, NULL)); /* --kernel-file: its kernel joins the family */
+    /* --kernel-file: its kernel joins the family; the solver's --param narrows its own axes */
+    FB_CHECK(fb_cli_user_kernel(args, f, !is_solver(f), NULL));
     if ((c->rq.kernel = fb_family_kernel_find(f, kernel)) < 0)
         FB_FAIL(FB_ERR_USAGE, "--kernel: unknown kernel '%s' of %s (see %s)", kernel, f->name, list_hint(f));
     if (f->kernel(c->rq.kernel)->nparams == 0) /* one point: nothing to search, nothing to cache */

@@ -130,6 +130,14 @@ jq -e --slurpfile runs <(measurements "$dir/ns.jsonl") '.entries | length == 1 a
        and .[0].matrix == "cavity-l0" and (.[0].params == $runs[3].params)' \
   "$ns_cache" > /dev/null ||
   fail "ns cache entry: $(cat "$ns_cache")"
+echo "== tune --case --param: the solver's axes narrowed (was refused as a kernel file's --param)"
+"$bin" tune --case cavity --level 0 --steps 2 --kernel ns --backend opencl --no-cache --param WG_SIZE=64,128 \
+  --param GROUP_REDUCE=0 --param CG_VARIANT=1 --param EDGE_LAYOUT=0 --param RENUMBER=1 --param CG_SPMV=0 \
+  --out "$dir/ns-param.jsonl" > "$dir/ns-param.txt" 2> "$dir/ns-param.err" ||
+  fail "tune --case --param: $(tail -3 "$dir/ns-param.err")"
+measurements "$dir/ns-param.jsonl" | jq -e -s '[.[] | select(.search.best | not) | .params.WG_SIZE] == [64, 128]
+    and all(.check.ok)' > /dev/null ||
+  fail "tune --case --param: the two WG_SIZE points: $(measurements "$dir/ns-param.jsonl" | jq -c '[.params, .status]')"
 ns_tuned() { # CACHE: solve --tuned on level 0 must find the entry exactly
   "$bin" solve cavity --level 0 --steps 1 --no-stream --backend opencl --tuned --cache "$1" --json \
     > "$dir/ns-tuned.json" 2> "$dir/ns-tuned.err" || fail "solve --tuned: $(tail -3 "$dir/ns-tuned.err")"
