@@ -64,8 +64,11 @@ for i in "${!cmds[@]}"; do
         ((\$a[\$r] | vals) as \$va | (\$b[\$r] | vals) as \$vb
          | \$va | keys[] | select(\$va[.] != \$vb[.]) | \"record \(\$r): \(.) \(\$va[.]) -> \(\$vb[.])\")]
       | .[:5][] end" || echo "records unreadable")
-  n=$(jq -c "$measured" "$out/new/$i.jsonl" 2> /dev/null | wc -l)
-  if [ -z "$diffs" ]; then
+  n=$(jq -c "$measured" "$out/new/$i.jsonl" 2> /dev/null | wc -l || true)
+  if [ "$n" = 0 ]; then
+    status=1
+    echo "NO RECORDS          ${cmds[$i]} (see $out/new/$i.txt)"
+  elif [ -z "$diffs" ]; then
     echo "same      $n records  ${cmds[$i]}"
   else
     status=1
