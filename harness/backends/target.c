@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../core/grow.h"
 #include "../core/comm.h"
 #include "../core/contention.h"
 #include "../core/energy.h"
@@ -218,13 +219,9 @@ fb_status fb_target_build(fb_target *t, const fb_program_spec *spec, fb_kernel *
             return FB_OK;
         }
     }
-    if (t->ncache == t->cache_cap) {
-        int cap = t->cache_cap ? 2 * t->cache_cap : 16;
-        cache_entry *grown = realloc(t->cache, (size_t)cap * sizeof *grown);
-        if (!grown) FB_FAIL(FB_ERR_NOMEM, "out of host memory growing the kernel cache");
-        t->cache = grown;
-        t->cache_cap = cap;
-    }
+    cache_entry *grown = fb_grow(t->cache, &t->cache_cap, t->ncache + 1, sizeof *grown);
+    if (!grown) FB_FAIL(FB_ERR_NOMEM, "out of host memory growing the kernel cache");
+    t->cache = grown;
     fb_kernel *k = NULL;
     FB_CHECK(t->ops->build(t->dev, spec, &k, NULL));
     t->cache[t->ncache++] = (cache_entry){key, k};

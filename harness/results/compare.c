@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "../core/grow.h"
 #include "../core/stats.h"
 
 /* Exact p-values are counted for samples up to this size (no ties): the

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "quality.h"
+#include "../core/grow.h"
 #include "../core/interrupt.h"
 
 typedef enum col_kind { COL_STR, COL_NUM, COL_BOOL, COL_HEADER, COL_SPECIAL } col_kind;

@@ -13,6 +13,7 @@
 #include <sqlite3.h>
 
 #include "../core/files.h"
+#include "../core/grow.h"
 #include "../core/hash.h"
 #include "../core/stats.h"
 #include "compare.h"

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "../core/files.h"
+#include "../core/grow.h"
 #include "results.h"
 #include "../core/interrupt.h"
 #include "../core/json_index.h"
@@ -167,15 +168,6 @@ static fb_status copy_samples(fb_record *r)
     r->nsamples = (int)json_array_size(samples);
 fail:
     return status;
-}
-
-void *fb_grow(void *array, int *cap, int need, size_t size)
-{
-    if (need <= *cap) return array;
-    int longer = *cap > 0 ? 2 * *cap : 64;
-    void *grown = realloc(array, (size_t)longer * size);
-    if (grown) *cap = longer;
-    return grown;
 }
 
 static const char *run_of(const json_t *rec) { return fb_json_str(rec, "run_id"); }

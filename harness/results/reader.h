@@ -122,11 +122,6 @@ const json_t *fb_record_problem(const json_t *rec);
  * records with neither. */
 const char *fb_record_matrix(const fb_record *r);
 
-/* array with room for `need` elements of `size` bytes, its length doubled
- * (from 64) when it is short, so that appending n elements copies O(n) of
- * them; NULL, with array and *cap unchanged, when out of memory. */
-void *fb_grow(void *array, int *cap, int need, size_t size);
-
 /* Dotted-path lookups ("stats.median_s", "host.cpu"): the value or NULL;
  * as a string or number, "" / NAN if absent or of another type. */
 const json_t *fb_json_get(const json_t *obj, const char *path);

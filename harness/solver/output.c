@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/files.h"
+#include "core/grow.h"
 #include "core/hash.h"
 #include "core/stats.h"
 #include "bench/record.h"
@@ -19,12 +20,9 @@
 fb_status fb_solve_log_add(fb_solve_log *log, const fb_ns_step_info *info)
 {
     fb_status status = FB_OK;
-    if (log->n == log->cap) {
-        int cap = log->cap ? 2 * log->cap : 256;
-        fb_ns_step_info *grown = realloc(log->steps, (size_t)cap * sizeof *grown);
-        if (!grown) FB_FAIL(FB_ERR_NOMEM, "out of host memory growing the step log");
-        log->steps = grown, log->cap = cap;
-    }
+    fb_ns_step_info *grown = fb_grow(log->steps, &log->cap, log->n + 1, sizeof *grown);
+    if (!grown) FB_FAIL(FB_ERR_NOMEM, "out of host memory growing the step log");
+    log->steps = grown;
     log->steps[log->n++] = *info;
 fail:
     return status;

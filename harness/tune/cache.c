@@ -844,9 +844,9 @@ const char *fb_device_match_name(fb_device_match m)
 }
 
 /* The entry of c with the same device, kernel, precision and signature
- * as `entry` (from a loaded cache), or NULL. The index alone: fb_cache_lookup would scan every entry for the
- * nearest signature when there is no equal one, and a merge asks once per
- * entry of every input. */
+ * as `entry` (from a loaded cache), or NULL. The index alone: the lookups
+ * scan every entry for the nearest device and signature, and a merge asks
+ * once per entry of every input. */
 static const json_t *same_key(const fb_tuning_cache *c, const json_t *entry)
 {
     fb_signature sig = entry_signature(entry);

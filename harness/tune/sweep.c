@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../core/grow.h"
 #include "../core/comm.h"
 #include "../core/guard.h"
 #include "../results/reader.h"
@@ -46,12 +47,9 @@ static fb_status plan_add(sweep *w, int c, int m, int target, int prec, int kern
     sweep_config *cfg;
     char params[512];
     if (!selected(w, cs, k, cs->matrices[m])) return FB_OK;
-    if (w->nplan == w->cap) {
-        int cap = w->cap ? 2 * w->cap : 256;
-        sweep_config *grown = realloc(w->plan, (size_t)cap * sizeof *grown);
-        if (!grown) FB_FAIL(FB_ERR_NOMEM, "out of host memory planning the sweep");
-        w->plan = grown, w->cap = cap;
-    }
+    sweep_config *grown = fb_grow(w->plan, &w->cap, w->nplan + 1, sizeof *grown);
+    if (!grown) FB_FAIL(FB_ERR_NOMEM, "out of host memory planning the sweep");
+    w->plan = grown;
     cfg = &w->plan[w->nplan++];
     memset(cfg, 0, sizeof *cfg);
     *cfg = (sweep_config){

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../core/grow.h"
 #include "../core/comm.h"
 #include "../results/merge.h"
 #include "../results/reader.h"
@@ -79,11 +80,9 @@ static fb_status list_rank_files(const char *out, const char *suffix, long **ran
     while ((e = readdir(d)) != NULL) {
         long r = rank_of(e->d_name, base, suffix);
         if (r < 0) continue;
-        if (*n == cap) {
-            long *grown = realloc(*ranks, (size_t)(cap = cap ? 2 * cap : 16) * sizeof *grown);
-            if (!grown) FB_FAIL(FB_ERR_NOMEM, "out of host memory listing %s.rank-*", out);
-            *ranks = grown;
-        }
+        long *grown = fb_grow(*ranks, &cap, *n + 1, sizeof *grown);
+        if (!grown) FB_FAIL(FB_ERR_NOMEM, "out of host memory listing %s.rank-*", out);
+        *ranks = grown;
         (*ranks)[(*n)++] = r;
     }
     if (*n > 1) qsort(*ranks, (size_t)*n, sizeof **ranks, by_rank); /* NULL when none: qsort must not see it */
