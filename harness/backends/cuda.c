@@ -26,7 +26,9 @@
 #include <cuda.h>
 #include <dlfcn.h>
 
+#include "../core/guard.h"
 #include "cuda_compile.h"
+#include "dynlib.h"
 
 #define FLUSH_MIN_BYTES ((size_t)64 << 20)
 #define MAX_KERNEL_PARAMS 32
@@ -55,7 +57,8 @@
 
 static struct {
     int tried, usable;
-    char why[192]; /* when not usable */
+    char why[1024]; /* when not usable */
+    char lost[512]; /* the sticky error that lost the context, if one did */
     DRIVER_FUNCTIONS(DRIVER_FIELD)
     OPTIONAL_DRIVER_FUNCTIONS(DRIVER_FIELD)
 } drv;
@@ -69,15 +72,16 @@ static const char *cu_error_name(CUresult r)
     return name;
 }
 
-/* Loads libcuda and initialises it once; afterwards drv.usable says
- * whether it worked and drv.why why not. */
+/* Loads libcuda (dynlib.h says where it is looked for) and initialises it
+ * once; afterwards drv.usable says whether it worked and drv.why why not. */
 static void load_driver(void)
 {
     if (drv.tried) return;
     drv.tried = 1;
-    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    char why[sizeof drv.why - 32];
+    void *lib = fb_cuda_driver_open(why, sizeof why);
     if (!lib) {
-        snprintf(drv.why, sizeof drv.why, "no driver found (libcuda.so.1 not loadable)");
+        snprintf(drv.why, sizeof drv.why, "no driver found: %s", why);
         return;
     }
 #define LOAD_REQUIRED(name)                                                                                            \
@@ -101,12 +105,41 @@ static void load_driver(void)
     /* The library stays open for the life of the process. */
 }
 
+/* Errors after which the context cannot be used again (a kernel's illegal
+ * address, instruction or alignment, a launch failure): every later call
+ * in this process fails, so only a new process recovers. */
+static int sticky_error(CUresult r)
+{
+    switch (r) {
+    case CUDA_ERROR_ILLEGAL_ADDRESS:
+    case CUDA_ERROR_HARDWARE_STACK_ERROR:
+    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+    case CUDA_ERROR_MISALIGNED_ADDRESS:
+    case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+    case CUDA_ERROR_INVALID_PC:
+    case CUDA_ERROR_LAUNCH_FAILED: return 1;
+    default: return 0;
+    }
+}
+
+/* A sticky error ends the work in a guarded child (the guard records the
+ * configuration as crashed with this message and goes on in a new
+ * process: core/guard.h); elsewhere it is remembered, so that every later
+ * call says the context was lost and why instead of blaming itself. */
+static void context_lost(const char *message)
+{
+    if (!drv.lost[0]) snprintf(drv.lost, sizeof drv.lost, "%s", message);
+    fb_guard_fatal(message);
+}
+
 static fb_status cu_fail(fb_status st, const char *file, int line, const char *kernel, const char *what, CUresult r)
 {
-    if (kernel)
-        return fb_error_set(st, file, line, "cuda: kernel %s: %s failed: %s (%d)", kernel, what, cu_error_name(r),
-                            (int)r);
-    return fb_error_set(st, file, line, "cuda: %s failed: %s (%d)", what, cu_error_name(r), (int)r);
+    char message[512];
+    snprintf(message, sizeof message, "cuda: %s%s%s%s failed: %s (%d)", kernel ? "kernel " : "", kernel ? kernel : "",
+             kernel ? ": " : "", what, cu_error_name(r), (int)r);
+    if (sticky_error(r)) context_lost(message);
+    return fb_error_set(st, file, line, "%s%s", message,
+                        sticky_error(r) ? "; the context is lost, only a new process can use the device again" : "");
 }
 
 /* CHECK_CU(call, "cuFoo"): on error, FB_ERR_BACKEND naming the call and the
@@ -270,6 +303,11 @@ fail:
 static fb_status use(fb_device *dev)
 {
     fb_status status = FB_OK;
+    if (drv.lost[0])
+        FB_FAIL(FB_ERR_BACKEND,
+                "cuda: the context was lost to an earlier error (%s); only a new process can use the "
+                "device again",
+                drv.lost);
     CHECK_CU(CU(cuCtxSetCurrent)(dev->context), "cuCtxSetCurrent");
 fail:
     return status;

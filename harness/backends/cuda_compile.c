@@ -34,7 +34,7 @@
 
 static struct {
     int tried, usable;
-    char why[600];
+    char why[1024];
 #define NVRTC_FIELD(name) __typeof__(&name) p_##name;
     NVRTC_FUNCTIONS(NVRTC_FIELD)
 } nvrtc;
@@ -44,7 +44,7 @@ static struct {
 static fb_status load_nvrtc(void)
 {
     if (!nvrtc.tried) {
-        void *lib = fb_dynlib_open(FB_CUDA_LIBDIR, FB_NVRTC_SONAME, nvrtc.why, sizeof nvrtc.why);
+        void *lib = fb_cuda_lib_open(FB_NVRTC_SONAME, nvrtc.why, sizeof nvrtc.why);
         nvrtc.tried = 1, nvrtc.usable = lib != NULL;
 #define NVRTC_LOAD(name)                                                                                               \
     if (nvrtc.usable && !(nvrtc.p_##name = (__typeof__(&name))fb_dynlib_symbol(lib, FB_NVRTC_SONAME, #name, nvrtc.why, \

@@ -26,7 +26,8 @@
 /* Frames: one type byte, a 4-byte length, the payload. A begin frame's
  * payload: the limit (a double), the work's length (4 bytes), the work,
  * the note file's path. */
-enum { FRAME_BEGIN = 'B', FRAME_DONE = 'D', FRAME_RESTART = 'R' };
+enum { FRAME_BEGIN = 'B', FRAME_DONE = 'D', FRAME_RESTART = 'R', FRAME_FATAL = 'F' };
+#define FATAL_EXIT 70 /* EX_SOFTWARE: the child ended itself after FRAME_FATAL */
 #define FRAME_HEADER 5
 
 static const double stop_notice_s = 1.0; /* a Ctrl-C reached the child too: its own stop first */
@@ -34,7 +35,7 @@ static const double stop_grace_s = 5.0;  /* after SIGTERM, before SIGKILL */
 
 /* ---- the child's side ---- */
 
-static int child_fd = -1;
+static int child_fd = -1, child_working;
 static char *restart_recipe;
 
 int fb_guard_wanted(void)
@@ -94,9 +95,23 @@ void fb_guard_begin(const char *work, double limit_s, const char *note_path)
     if (nlen) memcpy(payload + sizeof limit_s + sizeof wlen + wlen, note_path, nlen);
     send_frame(FRAME_BEGIN, payload, len);
     free(payload);
+    child_working = 1;
 }
 
-void fb_guard_done(void) { send_frame(FRAME_DONE, "", 0); }
+void fb_guard_done(void)
+{
+    send_frame(FRAME_DONE, "", 0);
+    child_working = 0;
+}
+
+void fb_guard_fatal(const char *why)
+{
+    if (child_fd < 0 || !child_working) return;
+    send_frame(FRAME_FATAL, why, (uint32_t)strlen(why));
+    fprintf(stderr, "flowbench: %s: this process cannot go on\n", why);
+    fflush(NULL);
+    _exit(FATAL_EXIT);
+}
 
 void fb_guard_set_restart(const char *recipe) { send_frame(FRAME_RESTART, recipe, (uint32_t)strlen(recipe)); }
 
@@ -111,6 +126,7 @@ typedef struct child {
     int working;
     double limit_s, began;
     char work[2048], note[1200];
+    char fatal[600]; /* why it ended itself (FRAME_FATAL), else empty */
     char *recipe;
     /* how it ended */
     int code, signal, hung, stopped;
@@ -141,6 +157,7 @@ static void take_frame(child *c, char type, const char *p, uint32_t len)
 {
     if (type == FRAME_BEGIN) take_begin(c, p, len);
     if (type == FRAME_DONE) c->working = 0;
+    if (type == FRAME_FATAL) copy_text(c->fatal, sizeof c->fatal, p, len);
     if (type == FRAME_RESTART) {
         char *copy = malloc((size_t)len + 1);
         if (!copy) return; /* the previous recipe stays */
@@ -247,11 +264,13 @@ static int start_child(child *c, char **argv, const char *recipe)
     return 0;
 }
 
-/* "died of SIGSEGV (Segmentation fault)", ... */
+/* "died of SIGSEGV (Segmentation fault)", "stopped on an error ...", ... */
 static void describe(const child *c, char *buf, size_t len)
 {
     if (c->hung)
         snprintf(buf, len, "did not finish within %.0f s and was killed (a kernel that never returns?)", c->limit_s);
+    else if (c->fatal[0] && c->code == FATAL_EXIT)
+        snprintf(buf, len, "stopped on an error it cannot recover from: %s", c->fatal);
     else if (c->signal)
         snprintf(buf, len, "died of SIG%s (%s)", sigabbrev_np(c->signal) ? sigabbrev_np(c->signal) : "?",
                  sigdescr_np(c->signal) ? sigdescr_np(c->signal) : "unknown signal");
@@ -277,14 +296,15 @@ static void note(const child *c, const char *how)
  * the command's exit code. */
 static int ended(const char *command, child *c, char **recipe, char *last_work)
 {
-    char how[256];
+    char how[900];
     describe(c, how, sizeof how);
     if (c->stopped) {
         if (c->working) note(c, how);
         if (c->signal) fprintf(stderr, "flowbench: interrupted\n");
         return c->signal ? 130 : c->code;
     }
-    if (!c->signal && !c->hung) return c->code;
+    int fatal = c->fatal[0] && c->code == FATAL_EXIT;
+    if (!c->signal && !c->hung && !fatal) return c->code;
     if (!c->working) {
         fprintf(stderr, "flowbench: %s: its process %s\n", command, how);
         return 3;

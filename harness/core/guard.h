@@ -14,7 +14,9 @@
  * work, the guard appends how to the note file ("ended crashed|timeout
  * HOW"), and, given a recipe, starts a new child with it (the sweep
  * records that configuration from the note and goes on with the rest);
- * without one it says which work died and how, exit 3. A death outside
+ * without one it says which work died and how, exit 3. A child that ends
+ * itself on an error it cannot recover from (fb_guard_fatal) counts as
+ * crashed, with its reason in place of a signal. A death outside
  * any piece of work is said the same way. SIGINT/SIGTERM to the command
  * stop the child as they would stop the command: the child has 1 s to
  * see the signal (Ctrl-C reaches both processes), then is sent SIGTERM,
@@ -54,6 +56,13 @@ const char *fb_guard_restart(void);
  * (or NULL) is the file the guard appends its note to; it ended. */
 void fb_guard_begin(const char *work, double limit_s, const char *note_path);
 void fb_guard_done(void);
+
+/* In a guarded child inside a piece of work: this process cannot go on
+ * (a lost CUDA context: only a new process recovers). Tells the guard
+ * why and ends the process at once; the guard records the work as
+ * crashed with that reason and goes on as after any crash. Elsewhere a
+ * no-op: the caller returns its error as usual. */
+void fb_guard_fatal(const char *why);
 
 /* In a guarded child: what a successor gets (fb_guard_restart) should
  * this process die inside a piece of work; replaces the last. */

@@ -49,7 +49,7 @@
 
 static struct {
     int tried, usable;
-    char why[600];
+    char why[1024];
 #define LIB_FIELD(name) __typeof__(&name) p_##name;
     SPARSE_FUNCTIONS(LIB_FIELD)
     RUNTIME_FUNCTIONS(LIB_FIELD)
@@ -59,7 +59,7 @@ static struct {
 
 static void *load_symbols_of(const char *soname)
 {
-    void *lib = fb_dynlib_open(FB_CUDA_LIBDIR, soname, libs.why, sizeof libs.why);
+    void *lib = fb_cuda_lib_open(soname, libs.why, sizeof libs.why);
     libs.usable = libs.usable && lib != NULL;
     return lib;
 }
@@ -118,7 +118,7 @@ static void *dev_ptr(const fb_buffer *b) { return (void *)(uintptr_t)fb_cuda_buf
 static int available_cusparse(char *why, size_t len)
 {
     load_libs();
-    if (!libs.usable) snprintf(why, len, "%s", libs.why);
+    if (!libs.usable) snprintf(why, len, "%.1000s", libs.why);
     return libs.usable;
 }
 
@@ -239,7 +239,7 @@ static fb_status run_cusparse(const char *name, fb_target *t, const fb_spmv_matr
                     .alpha_s = 1,
                     .beta_s = 0};
     sparse_run *run = &r;
-    char why[600];
+    char why[1024];
     if (!available_cusparse(why, sizeof why))
         return fb_error_set(FB_ERR_UNAVAILABLE, __FILE__, __LINE__, "%s: %s", name, why);
     FB_CHECK(fb_spmv_upload(t, M, run->is_double, x, &run->d)); /* first: makes the device's context current */

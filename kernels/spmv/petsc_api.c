@@ -89,7 +89,7 @@ static int load_once(void)
     static int tried_load, loaded;
     if (tried_load) return loaded;
     tried_load = 1;
-    void *lib = fb_dynlib_open(NULL, FB_PETSC_LIBRARY, failure, sizeof failure);
+    void *lib = fb_dynlib_open(FB_PETSC_LIBRARY, failure, sizeof failure);
     return loaded = lib && look_up(lib);
 }
 
