@@ -648,18 +648,56 @@ static fb_status open_backend(const solve_opts *o, int k, fb_target **t, int *sk
     return status;
 }
 
+/* The comparison's outcome so far: the first backend that failed to run
+ * (it is the command's error) and the first whose watch stopped it. */
+typedef struct solve_failures {
+    fb_status error;
+    char error_text[1100], check_text[1100];
+} solve_failures;
+
+/* Backend k's run: its row, or its failure noted. With several backends a
+ * backend that cannot open or run is said and the others go on, so that
+ * one driver's fault (NVIDIA's OpenCL compiler on ns.cl, say) cannot take
+ * the other devices' rows with it; the command still fails. */
+static fb_status run_backend(const fb_parsed *args, const solve_opts *o, fb_solve_case *c, int k, solve_run *s,
+                             fb_solve_row *rows, int *nrows, solve_failures *f)
+{
+    int skip = 0;
+    fb_status status = open_backend(o, k, &s->t, &skip);
+    if (status == FB_OK && !skip) {
+        s->stream_gbs = -1;
+        status = run_one(args, o, c, s, o->nbackends > 1 ? fb_solve_baseline(rows, *nrows) : NULL);
+    }
+    if (status == FB_ERR_CHECK && !f->check_text[0])
+        snprintf(f->check_text, sizeof f->check_text, "%s%s%s", o->nbackends > 1 ? fb_target_info(s->t)->id : "",
+                 o->nbackends > 1 ? ": " : "", s->r.reason);
+    if ((status == FB_OK || status == FB_ERR_CHECK) && !skip)
+        fb_solve_row_of(&rows[(*nrows)++], &s->r.ns, &s->r.log, fb_target_info(s->t), s->stream_gbs);
+    if (status != FB_OK && status != FB_ERR_CHECK && status != FB_ERR_INTERRUPTED && o->nbackends > 1) {
+        fprintf(stderr, "solve: --backend %s: %s; the comparison goes on without it\n", o->backends[k],
+                fb_error_message());
+        if (f->error == FB_OK)
+            f->error = status, snprintf(f->error_text, sizeof f->error_text, "--backend %s failed: %s", o->backends[k],
+                                        fb_error_message());
+        status = FB_OK;
+    }
+    free_run(s);
+    return status == FB_ERR_CHECK ? FB_OK : status;
+}
+
 static int run_solve(const fb_parsed *args)
 {
-    fb_status status = FB_OK, failed = FB_OK;
+    fb_status status = FB_OK;
     solve_opts o;
     fb_solve_case c;
     solve_run s;
     fb_solve_row rows[MAX_BACKENDS];
-    int nrows = 0, skip;
-    char first_failure[1100] = "";
+    solve_failures failures;
+    int nrows = 0;
     memset(&s, 0, sizeof s);
     memset(&c, 0, sizeof c);
     memset(&o, 0, sizeof o);
+    memset(&failures, 0, sizeof failures);
     if (fb_cli_flag(args, "list")) {
         print_list();
         return 0;
@@ -679,22 +717,11 @@ static int run_solve(const fb_parsed *args)
         FB_CHECK(run_sweep(args, &o, &c));
         goto fail;
     }
-    for (int k = 0; k < o.nbackends; ++k) {
-        FB_CHECK(open_backend(&o, k, &s.t, &skip));
-        if (skip) continue;
-        s.stream_gbs = -1;
-        status = run_one(args, &o, &c, &s, o.nbackends > 1 ? fb_solve_baseline(rows, nrows) : NULL);
-        if (status == FB_ERR_CHECK && !*first_failure && o.nbackends > 1)
-            snprintf(first_failure, sizeof first_failure, "%s: %s", fb_target_info(s.t)->id, s.r.reason);
-        else if (status == FB_ERR_CHECK && !*first_failure)
-            snprintf(first_failure, sizeof first_failure, "%s", s.r.reason);
-        if (status == FB_ERR_CHECK) failed = FB_ERR_CHECK, status = FB_OK;
-        if (status != FB_OK) goto fail;
-        fb_solve_row_of(&rows[nrows++], &s.r.ns, &s.r.log, fb_target_info(s.t), s.stream_gbs);
-        free_run(&s);
-    }
-    if (nrows > 1) fb_solve_print_comparison(o.as_json ? stderr : stdout, &c, rows, nrows);
-    if (failed == FB_ERR_CHECK) FB_FAIL(FB_ERR_CHECK, "solve %s: %s", c.name, first_failure);
+    for (int k = 0; k < o.nbackends; ++k)
+        FB_CHECK(run_backend(args, &o, &c, k, &s, rows, &nrows, &failures));
+    if (o.nbackends > 1 && nrows > 0) fb_solve_print_comparison(o.as_json ? stderr : stdout, &c, rows, nrows);
+    if (failures.error != FB_OK) FB_FAIL(failures.error, "solve %s: %s", c.name, failures.error_text);
+    if (failures.check_text[0]) FB_FAIL(FB_ERR_CHECK, "solve %s: %s", c.name, failures.check_text);
 fail:
     free_run(&s);
     fb_case_free(&c);

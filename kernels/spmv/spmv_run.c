@@ -167,12 +167,20 @@ static fb_status flush(void *ctx) { return fb_target_flush_cache(((spmv_run *)ct
 
 /* Inputs rounded as the device saw them, so single precision is judged on
  * its arithmetic, not on the rounding of the data. */
-static fb_status rounded_copy(const double *src, size_t n, int is_double, double **out)
+/* src as the device saw it: rounded to float in single precision (a
+ * copy, *owned), src itself in double (no copy: on a DRAM-sized block
+ * matrix the values are gigabytes). */
+static fb_status rounded_view(const double *src, size_t n, int is_double, double **owned, const double **out)
 {
     fb_status status = FB_OK;
-    FB_ALLOC(*out, n, "reference input");
+    *owned = NULL, *out = src;
+    if (is_double) return FB_OK;
+    FB_ALLOC(*owned, n, "reference input");
+    double *to = *owned;
+#pragma omp parallel for schedule(static)
     for (size_t i = 0; i < n; ++i)
-        (*out)[i] = is_double ? src[i] : (double)(float)src[i];
+        to[i] = (double)(float)src[i];
+    *out = to;
 fail:
     return status;
 }
@@ -183,6 +191,8 @@ fb_status fb_spmv_finish(const fb_spmv_matrix *A, const fb_spmv_config *cfg, con
     fb_status status = FB_OK;
     size_t n = (size_t)A->shape.nrows, nan_row = n;
     double *ref = NULL, *abs_ref = NULL, *xr = NULL, *vr = NULL, worst = 0, scale = 0;
+    const double *x_seen;
+    fb_spmv_matrix rounded = *A;
     fb_spmv_shape shape = A->shape;
     shape.real_bytes = cfg->is_double ? 8 : 4;
     r->model = cfg->kernel->format->model(&shape, &r->conversion);
@@ -190,11 +200,9 @@ fb_status fb_spmv_finish(const fb_spmv_matrix *A, const fb_spmv_config *cfg, con
     r->gbs = r->model.min_bytes / r->m.stats.median * 1e-9;
     FB_ALLOC(ref, n, "reference y");
     FB_ALLOC(abs_ref, n, "reference |A||x|");
-    FB_CHECK(rounded_copy(x, (size_t)A->shape.ncols, cfg->is_double, &xr));
-    FB_CHECK(rounded_copy(A->values, spmv_value_count(A), cfg->is_double, &vr));
-    fb_spmv_matrix rounded = *A;
-    rounded.values = vr;
-    fb_spmv_reference(&rounded, xr, ref, abs_ref);
+    FB_CHECK(rounded_view(x, (size_t)A->shape.ncols, cfg->is_double, &xr, &x_seen));
+    FB_CHECK(rounded_view(A->values, spmv_value_count(A), cfg->is_double, &vr, &rounded.values));
+    fb_spmv_reference(&rounded, x_seen, ref, abs_ref);
     for (size_t i = 0; i < n; ++i) {
         double e = fabs(r->y[i] - ref[i]);
         if (!(e <= worst) && !isnan(worst)) worst = e; /* NaN counts as the worst, and stays it */

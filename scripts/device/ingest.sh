@@ -10,7 +10,10 @@
 # listed run the generated tables of README.md, docs/kernels.md and
 # docs/solver.md (scripts/device/doc-tables.sh) and
 # kernels/spmv/spmv_auto_rule.h (scripts/spmv-auto-rule.sh). Review with
-# `git diff` and commit.
+# `git diff` and commit. Any subset of the phases may come (phase 1 alone,
+# a phase cut at its budget): a run without records is filed but not
+# listed, and ingest says which tables take the run and which say "not
+# measured" for it.
 #
 #   ingest.sh --regenerate   only the last step, from gpu-sources.txt as it is
 #
@@ -182,6 +185,35 @@ regenerate_docs() {
   cp "$tmp/rule.h" "$root/kernels/spmv/spmv_auto_rule.h"
 }
 
+# count_kind FOLDER BENCHMARK: the run's checked records of a benchmark.
+count_kind() {
+  local f n=0
+  while read -r f; do
+    n=$((n + $(gzip -dcf "$f" | jq -c --arg b "$2" 'select(.type == "measurement" and .benchmark == $b and .status == "ok")' \
+      2>/dev/null | wc -l)))
+  done < <(record_files "$root/results/reference/$1")
+  echo $n
+}
+
+# What this run gives the docs' tables, said once: a run without records
+# (phase 1 alone) is not listed, and the docs stay as they were; a run
+# without SpMV or solver records (a subset of the phases, a cut phase) is
+# listed, and the tables it has nothing for say "not measured" for it.
+listable() { # FOLDER: 0 when the run has records for the tables
+  local spmv solve stream
+  spmv=$(count_kind "$1" spmv) solve=$(count_kind "$1" solve) stream=$(count_kind "$1" stream)
+  if [ $((spmv + solve + stream)) -eq 0 ]; then
+    echo "$me: results/reference/$1: no stream, SpMV or solver records (phase 1 alone?): not listed in" \
+      "gpu-sources.txt; README.md, docs/kernels.md, docs/solver.md and the auto rule left alone" >&2
+    return 1
+  fi
+  echo "$me: results/reference/$1: $spmv SpMV, $solve solver, $stream stream records:" \
+    "$([ "$spmv" -gt 0 ] && echo "README.md's GPU line, docs/kernels.md's targets and the auto rule take them" ||
+      echo "README.md's GPU line and docs/kernels.md's targets say 'not measured' for it (no phase 3)");" \
+    "$([ "$solve" -gt 0 ] && echo "docs/solver.md's table takes them" ||
+      echo "docs/solver.md's table says 'no solve records' for it (no phase 2)")" >&2
+}
+
 folders=()
 for a in "${archives[@]}"; do
   folder=$(unpack "$a") || exit 2
@@ -194,8 +226,8 @@ for folder in "${folders[@]}"; do
   machine_md "$folder"
   derive "$folder"
   case $docs in
-    yes) list_source "$folder"; touch_docs=1 ;;
-    auto) [[ $folder == cpu-* ]] || { list_source "$folder"; touch_docs=1; } ;;
+    yes) listable "$folder" && list_source "$folder" && touch_docs=1 ;;
+    auto) [[ $folder == cpu-* ]] || { listable "$folder" && list_source "$folder" && touch_docs=1; } ;;
   esac
 done
 if [ $regenerate = 1 ] || [ $touch_docs = 1 ]; then

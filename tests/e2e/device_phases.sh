@@ -7,9 +7,11 @@
 #    brings back) and its one page, and the archive holds its records;
 #  - a phase stopped by SIGTERM (the device tool's time-out) stops its
 #    running step, keeps the steps it finished in its archive and exits 130;
-#    run again, it does not repeat them;
+#    run again, it does not repeat them (nor phase 3's finished sweep);
 #  - ingest.sh files the archives under results/reference/cpu-<date>/ of a
 #    copy of the repository, with MACHINE.md, report.md and spmv-targets.md;
+#    phase 1 alone (no records) is filed but not listed, and the docs'
+#    tables still pass doc-tables.sh --check;
 #    without --docs the docs stay as they were, with --docs their generated
 #    blocks name the new run;
 #  - ingest.sh --regenerate on the committed gpu-sources.txt reproduces the
@@ -44,22 +46,25 @@ grep -q 'speedup over' "$out"/phase2-solver.md || fail "phase 2's page has no sp
 
 # Cut off: SIGTERM to the phase's script (not its group) in its second step.
 cut=$work/cut
-"$phase" --cpu --tiny 3 "$cut" 2>"$work/cut.err" &
+"$phase" --cpu --tiny 2 "$cut" 2>"$work/cut.err" &
 pid=$!
 for _ in $(seq 1 600); do
-  [ -s "$cut/phase3-spmv/steps.tsv" ] && break
+  [ -s "$cut/phase2-solver/steps.tsv" ] && break
   sleep 0.1
 done
 kill -TERM "$pid"
 rc=0; wait "$pid" || rc=$?
 [ $rc = 130 ] || fail "a phase stopped by SIGTERM exited $rc, not 130"
-[ -s "$cut/phase3-spmv.tar.xz" ] || fail "a phase stopped by SIGTERM left no archive"
-tar -xJOf "$cut/phase3-spmv.tar.xz" phase3-spmv/steps.tsv >"$work/cut-steps.tsv" || fail "the cut archive has no steps.tsv"
+[ -s "$cut/phase2-solver.tar.xz" ] || fail "a phase stopped by SIGTERM left no archive"
+tar -xJOf "$cut/phase2-solver.tar.xz" phase2-solver/steps.tsv >"$work/cut-steps.tsv" || fail "the cut archive has no steps.tsv"
 grep -q $'\tok\t' "$work/cut-steps.tsv" || fail "the cut archive lost the finished step"
-[ "$(grep -c $'\tok\t' "$work/cut-steps.tsv")" -lt "$(grep -c $'\tok\t' "$out/phase3-spmv/steps.tsv")" ] ||
+[ "$(grep -c $'\tok\t' "$work/cut-steps.tsv")" -lt "$(grep -c $'\tok\t' "$out/phase2-solver/steps.tsv")" ] ||
   fail "SIGTERM did not stop the phase (every step ended ok)"
-"$phase" --cpu --tiny 3 "$cut" 2>"$work/resume.err" || fail "the resumed phase failed"
+"$phase" --cpu --tiny 2 "$cut" 2>"$work/resume.err" || fail "the resumed phase failed"
 grep -q "already ok, not repeated" "$work/resume.err" || fail "the resumed phase repeated a finished step"
+# The SpMV phase is one sweep: run again, it is not repeated.
+"$phase" --cpu --tiny 3 "$out" 2>"$work/again.err" || fail "phase 3 again failed"
+grep -q "spmv-targets: already ok" "$work/again.err" || fail "phase 3 run again repeated its sweep"
 
 # Ingest into a copy of the repository's files that ingest touches.
 root=$work/root
@@ -75,6 +80,15 @@ for f in README.md docs/kernels.md docs/solver.md kernels/spmv/spmv_auto_rule.h;
   cmp -s "$src/$f" "$root/$f" || fail "$f is not what the committed reference runs give (run scripts/device/ingest.sh --regenerate)"
 done
 
+# Phase 1 alone (no records) is filed, not listed: the docs' tables stay
+# valid (lint.doc_tables) and ingest says they were left alone.
+cp "$root/results/reference/gpu-sources.txt" "$work/sources-before.txt"
+"$ingest" --root "$root" --docs "$out"/phase1-correctness.tar.xz 2>"$work/ingest1.err" ||
+  fail "ingest --docs of phase 1 alone: $(cat "$work/ingest1.err")"
+cmp -s "$work/sources-before.txt" "$root/results/reference/gpu-sources.txt" || fail "phase 1 alone was listed as a source"
+grep -q "left alone" "$work/ingest1.err" || fail "ingest of phase 1 alone did not say the tables were left alone"
+"$src/scripts/device/doc-tables.sh" --check --root "$root" 2>"$work/check.err" ||
+  fail "the docs' tables after phase 1 alone: $(cat "$work/check.err")"
 "$ingest" --root "$root" "$out"/phase*.tar.xz 2>"$work/ingest.err" || fail "ingest: $(cat "$work/ingest.err")"
 run=$(ls -d "$root"/results/reference/cpu-*) || fail "ingest filed no cpu-<date> folder"
 for f in MACHINE.md report.md spmv-targets.md phase1-correctness/summary.md phase4-studies/results.jsonl; do

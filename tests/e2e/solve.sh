@@ -118,6 +118,18 @@ if command -v gmsh > /dev/null; then
 else
   echo "note: gmsh not found, the Ahmed case was not run"
 fi
+# Several backends, one that cannot open first: it is said, the others run
+# and print their table, and the command fails naming it (exit 3), so that
+# one driver's fault cannot take the other devices' rows with it.
+rc=0
+OCL_ICD_VENDORS=$dir/no-icd "$bin" solve cavity --cube 6 --steps 2 --no-stream --quiet --backend opencl \
+  --backend openmp --out "$dir/one-fails.jsonl" > "$dir/one-fails.txt" 2>&1 || rc=$?
+[ $rc = 3 ] || { echo "FAIL: a backend that cannot open among several: exit $rc, not 3"; cat "$dir/one-fails.txt"; exit 1; }
+grep -q "solve: --backend opencl: .*the comparison goes on without it" "$dir/one-fails.txt" &&
+  grep -q "^  openmp:0 " "$dir/one-fails.txt" && grep -q "solve cavity: --backend opencl failed" "$dir/one-fails.txt" ||
+  { echo "FAIL: the failed backend not named, or the others not run"; cat "$dir/one-fails.txt"; exit 1; }
+jq -e -s '[.[] | select(.type == "measurement")] | length == 1 and .[0].backend == "openmp" and .[0].status == "ok"' \
+  "$dir/one-fails.jsonl" > /dev/null || { echo "FAIL: the openmp record of a comparison with a failed backend"; exit 1; }
 # Ctrl-C: a clean stop with the steps measured so far
 "$bin" solve cavity --level 1 --steps 100000 --no-stream --quiet --out "$dir/int.jsonl" > "$dir/int.txt" 2>&1 &
 pid=$!
