@@ -15,6 +15,7 @@
 #include "backend.h"
 #include "flush_size.h"
 #include "object_list.h"
+#include "../core/contention.h"
 #include "../core/kernel_sources.h"
 
 #include <stdio.h>
@@ -190,6 +191,36 @@ typedef struct device_location {
     int platform_index, device_index;
 } device_location;
 
+/* PoCL's CPU device runs a kernel on a pool of worker threads, one per CPU,
+ * beside the host thread that waits for it. Unpinned, the scheduler kept
+ * both workers of this 2-CPU VM on one CPU in about a third of the
+ * processes, for the process's whole life: gen:cube:40 csr-scalar took
+ * 0.50 ms a sample in those and 0.26 ms in the others, each "converged"
+ * (16 runs, 2026-11-28). Pinned with POCL_AFFINITY=1 (a worker per CPU),
+ * 8 of 8 ran at 0.26 ms. So the workers are pinned before PoCL starts
+ * them, unless the user chose or other work was runnable at start (a
+ * worker pinned beside it could not move away); the record's environment
+ * says which (FB_POCL_AFFINITY_DECISION_VAR). */
+static void decide_pocl_affinity(void)
+{
+    static int decided;
+    if (decided) return;
+    decided = 1;
+    if (getenv(FB_POCL_AFFINITY_DECISION_VAR)) return; /* decided by the process that started this one */
+    if (getenv("POCL_AFFINITY")) {
+        setenv(FB_POCL_AFFINITY_DECISION_VAR, "set in the environment: a user's setting always wins", 1);
+    } else if (getenv(FB_WAIT_POLICY_DECISION_VAR)) {
+        setenv(FB_POCL_AFFINITY_DECISION_VAR,
+               "left unpinned: other work was runnable at start, and a pinned worker could not move away from it", 1);
+    } else {
+        setenv("POCL_AFFINITY", "1", 1);
+        setenv(FB_POCL_AFFINITY_DECISION_VAR,
+               "pinned by flowbench (POCL_AFFINITY=1): unpinned, PoCL's workers shared one CPU in some processes, "
+               "a second mode at twice the time",
+               1);
+    }
+}
+
 /* Platforms in the ICD loader's order. The loader answers
  * CL_PLATFORM_NOT_FOUND_KHR when no ICD is registered: that is zero
  * platforms, not a failure. */
@@ -198,6 +229,7 @@ static fb_status list_platforms(cl_platform_id *platforms, cl_uint *count)
     fb_status status = FB_OK;
     cl_uint n = 0;
     *count = 0;
+    decide_pocl_affinity();
     cl_int err = clGetPlatformIDs(MAX_PLATFORMS, platforms, &n);
     if (err == CL_PLATFORM_NOT_FOUND_KHR) return FB_OK;
     CHECK_CL(err, "clGetPlatformIDs");

@@ -210,6 +210,21 @@ static int cpus_contended(const fb_contention *w, char *why, size_t len)
     return 1;
 }
 
+int fb_contention_self_wait(const fb_contention *w, char *why, size_t len)
+{
+    const int mostly = w->polls >= 2 && 2 * w->busy_polls > w->polls;
+    const double waited = fb_contention_wait_fraction(w);
+    if (len) why[0] = '\0';
+    if (!w->on || !w->wait_known || w->wall_s < FB_CONTENTION_MIN_WINDOW_S || mostly || !(waited > FB_SELF_WAIT))
+        return 0;
+    snprintf(why, len,
+             "this run's own threads waited for a CPU %.0f%% of the time with no other work runnable: more runtime "
+             "threads than CPUs (PoCL's workers beside its host thread: POCL_AFFINITY=1 pins them, "
+             "POCL_MAX_PTHREAD_COUNT caps them; OpenMP: OMP_NUM_THREADS)",
+             100 * waited);
+    return 1;
+}
+
 int fb_contention_judge(const fb_contention *w, char *why, size_t len)
 {
     if (len) why[0] = '\0';
@@ -314,9 +329,10 @@ const char *fb_quality_name(fb_quality q)
 
 fb_quality fb_quality_judge(const double *samples, int n, const fb_contention *w, char *why, size_t len)
 {
-    char spread_why[160], busy_why[200];
+    char spread_why[320], busy_why[200];
     fb_spread sp;
-    const int unstable = fb_samples_judge(samples, n, &sp, spread_why, sizeof spread_why);
+    int unstable = fb_samples_judge(samples, n, &sp, spread_why, sizeof spread_why);
+    if (!unstable) unstable = fb_contention_self_wait(w, spread_why, sizeof spread_why);
     const int contended = fb_contention_judge(w, busy_why, sizeof busy_why);
     if (len) why[0] = '\0';
     if (!unstable && !contended) return FB_QUALITY_STABLE;

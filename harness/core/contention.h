@@ -55,6 +55,7 @@
 #define FB_UNSTABLE_IQR 0.20
 #define FB_UNSTABLE_GAP 1.5
 #define FB_UNSTABLE_MODE_SHARE 0.2
+#define FB_SELF_WAIT 0.40
 
 typedef enum fb_quality {
     FB_QUALITY_STABLE,    /* tight samples of one mode on a machine that was not contended */
@@ -89,6 +90,15 @@ double fb_contention_wait_fraction(const fb_contention *w);
 
 /* 0 while the window is too short for the wait rule to speak. */
 int fb_contention_judgeable(const fb_contention *w);
+
+/* The run's own threads waited for a CPU more than FB_SELF_WAIT of the
+ * window while no competitor was runnable at most polls: a runtime with
+ * more threads than CPUs (PoCL's pool beside its host thread: 44-52% in
+ * the slow mode of a bimodal PoCL run, 7-31% in the fast one). Not
+ * contention (nothing else ran), but a run whose speed depends on where
+ * the scheduler put its threads: its samples count as unstable, with why
+ * and what helps. */
+int fb_contention_self_wait(const fb_contention *w, char *why, size_t len);
 
 /* 1 when contended, with the reason ("2 other runnable tasks on 2 CPUs, 2
  * used by this run"); 0 otherwise (why gets ""). */
@@ -140,5 +150,9 @@ void fb_wait_policy_decide(char **argv);
 
 /* Passed from the process that decided to the one it re-executed: why. */
 #define FB_WAIT_POLICY_DECISION_VAR "FLOWBENCH_WAIT_POLICY_DECISION"
+
+/* Why PoCL's workers are pinned or not (backends/opencl.c decides before
+ * the first platform query; the environment reports it). */
+#define FB_POCL_AFFINITY_DECISION_VAR "FLOWBENCH_POCL_AFFINITY_DECISION"
 
 #endif

@@ -62,11 +62,14 @@ static const char *proc_bind_name(omp_proc_bind_t b)
     return "unknown";
 }
 
-static json_t *omp_variables(void)
+/* Every variable of the environment that starts with one of the two
+ * prefixes (the second may be NULL). */
+static json_t *variables(const char *prefix, const char *prefix2)
 {
     json_t *vars = json_object();
     for (char **e = environ; *e; ++e) {
-        if (strncmp(*e, "OMP_", 4) != 0 && strncmp(*e, "GOMP_", 5) != 0) continue;
+        if (strncmp(*e, prefix, strlen(prefix)) != 0 && !(prefix2 && strncmp(*e, prefix2, strlen(prefix2)) == 0))
+            continue;
         const char *eq = strchr(*e, '=');
         if (!eq || eq - *e >= 64) continue;
         char name[64];
@@ -86,6 +89,15 @@ static json_t *wait_policy(void)
         decision && *decision     ? decision
         : strcmp(by, "user") == 0 ? "set in the environment: a user's setting always wins"
                                   : "no other runnable work at start, so the runtime's default (spinning) was kept");
+}
+
+/* PoCL's settings in force and who pinned its workers (backends/opencl.c);
+ * "why" is null in a process that opened no OpenCL platform. */
+static json_t *pocl(void)
+{
+    const char *why = getenv(FB_POCL_AFFINITY_DECISION_VAR);
+    return json_pack("{s:o, s:o}", "variables", variables("POCL_", NULL), "affinity_why",
+                     why ? json_string(why) : json_null());
 }
 
 static json_t *governor(void)
@@ -122,6 +134,7 @@ json_t *fb_process_environment(void)
 {
     json_t *omp = json_pack("{s:i, s:s, s:i, s:o, s:o}", "threads", omp_get_max_threads(), "proc_bind",
                             proc_bind_name(omp_get_proc_bind()), "places", omp_get_num_places(), "wait", wait_policy(),
-                            "variables", omp_variables());
-    return json_pack("{s:o, s:o, s:o}", "openmp", omp, "governor", governor(), "calibration", calibration());
+                            "variables", variables("OMP_", "GOMP_"));
+    return json_pack("{s:o, s:o, s:o, s:o}", "openmp", omp, "pocl", pocl(), "governor", governor(), "calibration",
+                     calibration());
 }

@@ -97,6 +97,7 @@ static int settled(fb_measurement *m, fb_stop_reason *stop)
         return 1;
     }
     if (fb_samples_judge(m->samples, m->nsamples, &sp, why, sizeof why)) return 0;
+    if (fb_contention_self_wait(&m->env, why, sizeof why)) return 0;
     *stop = FB_STOP_CONVERGED;
     return 1;
 }

@@ -187,6 +187,33 @@ static void test_wait_without_a_competitor_is_not_contended(void **state)
     assert_int_equal(fb_contention_judge(&w, why, sizeof why), 0);
 }
 
+/* The run's own threads waiting most of the window with nothing else
+ * runnable (PoCL's workers on one CPU): not contended, but not a figure of
+ * the machine either: unstable, with why and what helps; a third of the
+ * window (the fast mode's own waiting) stays stable. */
+static void test_own_threads_waiting_most_of_the_time_is_unstable(void **state)
+{
+    (void)state;
+    fb_contention w;
+    char why[512];
+    const double samples[8] = {5e-4, 5.01e-4, 5.02e-4, 5e-4, 5.01e-4, 5.03e-4, 5e-4, 5.01e-4};
+    plant(1, 0, 0, 1000);
+    fb_contention_begin(&w, 1);
+    sleep_ms(WINDOW_MS);
+    plant(1, (long long)(0.8e9 * (fb_now() - w.start)), 0, 1000);
+    fb_contention_end(&w);
+    assert_int_equal(fb_contention_judge(&w, why, sizeof why), 0);
+    assert_int_equal(fb_quality_judge(samples, 8, &w, why, sizeof why), FB_QUALITY_UNSTABLE);
+    assert_non_null(strstr(why, "own threads waited for a CPU"));
+    assert_non_null(strstr(why, "POCL_AFFINITY=1"));
+    plant(1, 0, 0, 1000);
+    fb_contention_begin(&w, 1);
+    sleep_ms(WINDOW_MS);
+    plant(1, (long long)(0.2e9 * (fb_now() - w.start)), 0, 1000);
+    fb_contention_end(&w);
+    assert_int_equal(fb_quality_judge(samples, 8, &w, why, sizeof why), FB_QUALITY_STABLE);
+}
+
 /* Competitors on CPUs this run leaves free take nothing from it. */
 static void test_competitors_on_spare_cpus_are_not_contention(void **state)
 {
@@ -479,6 +506,7 @@ int main(void)
         cmocka_unit_test(test_waiting_behind_a_competitor_is_contended),
         cmocka_unit_test(test_quiet_machine_is_not_contended),
         cmocka_unit_test(test_wait_without_a_competitor_is_not_contended),
+        cmocka_unit_test(test_own_threads_waiting_most_of_the_time_is_unstable),
         cmocka_unit_test(test_own_threads_waiting_is_not_contention),
         cmocka_unit_test(test_small_wait_beside_a_constant_competitor_is_contended),
         cmocka_unit_test(test_competitors_on_spare_cpus_are_not_contention),
