@@ -141,6 +141,64 @@ const char *fb_cli_first_given(const fb_parsed *p, const char *const *names)
 
 const char *fb_cli_value(const fb_parsed *p, const char *name) { return p->value[index_of(p, name)]; }
 
+static int dropped(const char *name, const char *const *drop)
+{
+    for (; drop && *drop; ++drop)
+        if (!strcmp(name, *drop)) return 1;
+    return 0;
+}
+
+/* argv[*n] = a copy of "PREFIXtext". */
+static fb_status push(char **argv, int *n, const char *prefix, const char *text)
+{
+    fb_status status = FB_OK;
+    char *s = malloc(strlen(prefix) + strlen(text) + 1);
+    if (!s) FB_FAIL(FB_ERR_NOMEM, "out of host memory for a new process's arguments");
+    sprintf(s, "%s%s", prefix, text);
+    argv[(*n)++] = s;
+fail:
+    return status;
+}
+
+fb_status fb_cli_child_argv(const char *command, const fb_parsed *p, const char *const *drop, const char *const *extra,
+                            char ***out)
+{
+    fb_status status = FB_OK;
+    int n = 0, cap = 3 + p->npositional;
+    char **argv = NULL;
+    for (int i = 0; i < p->noptions; ++i)
+        cap += 2 * p->count[i];
+    for (const char *const *e = extra; e && *e; ++e)
+        cap++;
+    FB_ALLOC(argv, (size_t)cap + 1, "a new process's arguments");
+    FB_CHECK(push(argv, &n, "", "flowbench"));
+    FB_CHECK(push(argv, &n, "", command));
+    for (int i = 0; i < p->npositional; ++i)
+        FB_CHECK(push(argv, &n, "", p->positional[i]));
+    for (int i = 0; i < p->noptions; ++i) {
+        const fb_option *o = &p->options[i];
+        if (p->count[i] == 0 || dropped(o->name, drop)) continue;
+        for (int k = 0; k < (o->repeatable ? p->count[i] : 1); ++k) {
+            FB_CHECK(push(argv, &n, "--", o->name));
+            if (o->metavar) FB_CHECK(push(argv, &n, "", o->repeatable ? p->values[i][k] : p->value[i]));
+        }
+    }
+    for (const char *const *e = extra; e && *e; ++e)
+        FB_CHECK(push(argv, &n, "", *e));
+    *out = argv;
+    return FB_OK;
+fail:
+    fb_cli_child_argv_free(argv);
+    return status;
+}
+
+void fb_cli_child_argv_free(char **argv)
+{
+    for (int i = 0; argv && argv[i]; ++i)
+        free(argv[i]);
+    free(argv);
+}
+
 int fb_cli_values(const fb_parsed *p, const char *name, const char *const **values)
 {
     int i = index_of(p, name);
@@ -361,6 +419,13 @@ static void judge_roofline(const fb_device_info *d, json_t *rec)
     const json_t *ref = reference_of(d->id);
     if (ref) json_object_set_new(rec, "stream_reference", json_deep_copy(ref));
     fb_json_judge_roofline(rec, d->cache_bytes);
+    const char *quality = json_string_value(json_object_get(ref, "quality"));
+    if (quality && strcmp(quality, "stable") != 0 && !json_object_get(rec, "roofline_note")) {
+        char note[512];
+        snprintf(note, sizeof note, "the stream triad it divides by was %s (%s): not a reference to trust", quality,
+                 json_string_value(json_object_get(ref, "quality_why")));
+        json_object_set_new(rec, "roofline_note", json_string(note));
+    }
     const char *note = json_string_value(json_object_get(rec, "roofline_note"));
     if (note)
         fprintf(stderr, "note: %.1f%% of the stream triad on %s: %s\n",
@@ -431,6 +496,24 @@ void fb_cli_print_energy(FILE *f, const char *label, const json_t *energy)
                 fb_json_str(energy, "throttle_why"));
 }
 
+/* Which triad the fractions divide by, and why that one. */
+static void say_reference(const fb_stream_ref *ref, const char *path)
+{
+    const fb_stream_triad *t = &ref->triad, *p = &ref->passed_over;
+    if (ref->has_passed_over)
+        fprintf(stderr, "  measured %.2f GB/s, %s (%s): not stored, and passed over for the stored stable one\n",
+                p->gbs, fb_quality_name(p->quality), p->quality_why);
+    char ago[64] = "";
+    if (ref->stored) snprintf(ago, sizeof ago, ", measured %.0f s ago", ref->age_s);
+    fprintf(stderr, "  %s %.2f GB/s (%.2f-%.2f over %d samples%s), %s\n", ref->stored ? "stored" : "measured", t->gbs,
+            t->gbs_min, t->gbs_max, t->samples, ago, path);
+    if (t->quality != FB_QUALITY_STABLE)
+        fprintf(stderr,
+                "  note: this triad is %s (%s) and nothing stable is stored: it was not stored, and the fractions "
+                "below that divide by it are flagged\n",
+                fb_quality_name(t->quality), t->quality_why);
+}
+
 fb_status fb_cli_stream_triad(const fb_parsed *args, fb_target *t, const char *label, int is_double, double *gbs)
 {
     fb_status status = FB_OK;
@@ -451,8 +534,7 @@ fb_status fb_cli_stream_triad(const fb_parsed *args, fb_target *t, const char *l
             label, max_age);
     FB_CHECK(fb_stream_ref_get(t, n, is_double, path, max_age, &ref));
     *gbs = ref.triad.gbs;
-    fprintf(stderr, "  %s %.2f GB/s (%.2f-%.2f over %d samples), %s\n", ref.stored ? "stored" : "measured",
-            ref.triad.gbs, ref.triad.gbs_min, ref.triad.gbs_max, ref.triad.samples, path);
+    say_reference(&ref, path);
     keep_reference(fb_target_info(t)->id, fb_stream_ref_json(&ref, path));
 fail:
     return status;

@@ -67,6 +67,14 @@ const char *fb_cli_value(const fb_parsed *p, const char *name); /* NULL if absen
 int fb_cli_declares(const fb_parsed *p, const char *name);
 int fb_cli_values(const fb_parsed *p, const char *name, const char *const **values);
 
+/* The arguments that run this command again in a new process
+ * (core/fresh.h): "flowbench", command, the positionals, every option
+ * given but those in drop (NULL-terminated option names), then extra.
+ * Free with fb_cli_child_argv_free. */
+fb_status fb_cli_child_argv(const char *command, const fb_parsed *p, const char *const *drop, const char *const *extra,
+                            char ***out);
+void fb_cli_child_argv_free(char **argv);
+
 /* Before any work: refuses a file an output option names that is one a
  * file option reads, or another output's (fb_files_check_distinct, by
  * device and inode). inputs and outputs: option names, NULL-terminated;

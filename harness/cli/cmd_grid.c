@@ -15,6 +15,7 @@
 #include "families.h"
 #include "grid/heat2d.h"
 #include "plan.h"
+#include "processes.h"
 #include "core/guard.h"
 #include "user_kernel_cli.h"
 
@@ -48,6 +49,7 @@ static const fb_option options[] = {
      0},
     {"repeats", "N",
      "decomposed runs: timed transients, the median one reported (default " FB_CLI_STR(DEFAULT_REPEATS) ")", 0},
+    FB_CLI_OPTION_PROCESSES,
     {"out", "FILE", "append a header and the record to this JSON Lines file", 0},
     {"json", NULL, "print the record as JSON on stdout", 0},
     {"tuned", NULL, "take the kernel's parameters from the tuning cache (exact, nearest grid signature, else defaults)",
@@ -337,6 +339,10 @@ static int run_grid(const fb_parsed *args)
     }
     FB_CHECK(fb_cli_check_files(args, "grid", (const char *const[]){"kernel-file", "cache", NULL},
                                 (const char *const[]){"out", NULL}, NULL, 0, NULL, 0));
+    if (fb_cli_processes_wanted(args) &&
+        (fb_comm_size() > 1 || fb_cli_value(args, "decomp") || fb_cli_plan_wanted(args, &plan_kind)))
+        FB_FAIL(FB_ERR_USAGE, "grid: --processes measures one configuration in one process each, not a plan or ranks");
+    if (fb_cli_processes_wanted(args)) return fb_cli_processes_run("grid", args);
     if (fb_comm_size() == 1 && fb_cli_plan_wanted(args, &plan_kind)) return fb_cli_plan_run(args, &plan_kind);
     if (fb_comm_size() > 1 || fb_cli_value(args, "decomp")) return run_decomposed(args);
     FB_CHECK(read_options(args, &c));

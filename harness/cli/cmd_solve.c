@@ -576,7 +576,7 @@ static fb_status store_best(const solve_opts *o, const fb_tune_request *rq, cons
 {
     char text[256];
     int size = 0;
-    fb_status status = fb_tune_store(rq, out, o->cache, &size);
+    fb_status status = fb_tune_store(rq, out, NULL, o->cache, &size);
     fb_family_point_text(rq->family->kernel(0), &out->search.best, text, sizeof text);
     if (status == FB_OK)
         fprintf(f, "  best: %s, %.3f ms/step; stored in %s (%d entries)\n", text, out->search.best_cost * 1e3, o->cache,

@@ -21,6 +21,7 @@
 #include "../core/comm.h"
 #include "../core/counters.h"
 #include "plan.h"
+#include "processes.h"
 
 /* What only one configuration can have: its own x, its y, its reordered
  * matrix, its record on stdout; a plan's records go to --out. */
@@ -59,6 +60,7 @@ static const fb_option options[] = {
      0},
     FB_CLI_OPTION_COLD,
     FB_CLI_MEASURE_OPTIONS(FB_CLI_BUDGET_S, FB_CLI_SPREAD_PCT),
+    FB_CLI_OPTION_PROCESSES,
     {"out", "FILE", "append a header and the record to this JSON Lines file", 0},
     {"json", NULL, "print the record as JSON on stdout", 0},
     {"counters", "LIST",
@@ -385,6 +387,9 @@ static int run_spmv(const fb_parsed *args)
         return 0;
     }
     FB_CHECK(fb_cli_check_files(args, "spmv", inputs, outputs, NULL, 0, NULL, 0));
+    if (fb_cli_processes_wanted(args) && fb_cli_plan_wanted(args, &plan_kind))
+        FB_FAIL(FB_ERR_USAGE, "spmv: --processes measures one configuration, not a plan of several");
+    if (fb_cli_processes_wanted(args)) return fb_cli_processes_run("spmv", args);
     if (fb_cli_plan_wanted(args, &plan_kind)) return fb_cli_plan_run(args, &plan_kind);
     FB_CHECK(fb_cli_user_kernel(args, &fb_family_spmv, 0, NULL));
     FB_CHECK(prepare(args, &c));

@@ -23,6 +23,7 @@
 #include "user_kernel_cli.h"
 #include "ns/ns_kernels.h"
 #include "spmv/spmv.h"
+#include "tune_confirm.h"
 #include "tune_prior.h"
 
 /* A search measures many points: each is sampled shorter and to a looser
@@ -63,6 +64,7 @@ static const fb_option options[] = {
     {"cache", "FILE", "tuning cache (default $FLOWBENCH_TUNING_CACHE or ~/.cache/flowbench/tuning.json)", 0},
     {"no-cache", NULL, "do not store the best point", 0},
     {"no-variants", NULL, "do not measure the other variants for comparison", 0},
+    FB_TUNE_CONFIRM_OPTIONS,
     {"replay", "FILE", "take costs from a recorded sweep of this kernel instead of measuring", 0},
     {"seeds", "N", "with --replay: repeat the search for N seeds; how often it got within 5%, where it ended", 0},
     FB_CLI_USER_KERNEL_OPTIONS,
@@ -264,7 +266,7 @@ static fb_status read_options(const fb_parsed *args, tune_cli *c)
     FB_CHECK(fb_cli_precision(args, &c->rq.is_double));
     FB_CHECK(read_measure(args, &c->rq));
     FB_CHECK(read_search(args, is_solver(f) ? FB_STRATEGY_EXHAUSTIVE : FB_STRATEGY_ANNEAL, &c->rq.search, &c->seeds));
-    if (is_solver(f)) FB_CHECK(check_solver_runs(args, c));
+    if (is_solver(f) && !fb_cli_value(args, "measure-point")) FB_CHECK(check_solver_runs(args, c));
     fb_cache_path(fb_cli_value(args, "cache"), c->cache_path, sizeof c->cache_path);
 fail:
     return status;
@@ -401,11 +403,27 @@ fail:
 
 /* ---- the cache ---- */
 
-static fb_status store_best(const tune_cli *c, const fb_tune_outcome *o)
+/* The search's best, its runner-ups and the default measured again in
+ * fresh processes (tune_confirm.h); stored, unless --no-cache, is what
+ * that confirms: the winner, or the default kept. */
+static fb_status confirm_and_store(const fb_parsed *args, const tune_cli *c, const fb_tune_outcome *o)
 {
-    int size = 0;
-    fb_status status = fb_tune_store(&c->rq, o, c->cache_path, &size);
-    if (status == FB_OK) printf("  stored in %s (%d entries)\n", c->cache_path, size);
+    fb_status status = FB_OK;
+    fb_confirm_outcome confirmed;
+    fb_search_space space;
+    int rounds = 0, wanted = 0, size = 0;
+    memset(&confirmed, 0, sizeof confirmed);
+    FB_CHECK(fb_tune_cli_confirm_wanted(args, &rounds, &wanted));
+    if (!wanted) return FB_OK;
+    fb_tune_space(c->rq.family->kernel(c->rq.kernel), &space);
+    FB_CHECK(
+        fb_tune_cli_confirm(args, &c->rq, o, c->rq.space ? &c->rq.space->start : &space.start, rounds, &confirmed));
+    if (fb_cli_flag(args, "no-cache")) goto fail;
+    FB_CHECK(fb_tune_store(&c->rq, o, &confirmed, c->cache_path, &size));
+    printf("  stored in %s (%d entries)%s\n", c->cache_path, size,
+           confirmed.significant ? "" : ": the default, as the answer for this problem");
+fail:
+    fb_confirm_free(&confirmed);
     return status;
 }
 
@@ -544,8 +562,8 @@ static fb_status report(const fb_parsed *args, tune_cli *c, const fb_tune_outcom
         FB_CHECK(replay_optimum(c, &optimum));
         printf("  this search: %.3fx the optimum\n", o->search.best_cost / optimum);
         if (c->seeds > 1) FB_CHECK(replay_seeds(c, optimum));
-    } else if (!fb_cli_flag(args, "no-cache") && o->best_record) {
-        FB_CHECK(store_best(c, o));
+    } else if (o->best_record) {
+        FB_CHECK(confirm_and_store(args, c, o));
     }
 fail:
     return status;
@@ -646,6 +664,10 @@ static int run_tune(const fb_parsed *args)
     memset(&o, 0, sizeof o);
     FB_CHECK(check_files(args));
     FB_CHECK(open_inputs(args, &c));
+    if (fb_cli_value(args, "measure-point")) {
+        FB_CHECK(fb_tune_cli_measure_point(args, &c.rq));
+        goto fail;
+    }
     fprintf(stderr, "tuning %s (%s)...\n", c.rq.family->kernel(c.rq.kernel)->name,
             c.replay ? "costs from the recorded sweep" : "each point measured and checked");
     FB_CHECK(fb_tune_run(&c.rq, &o));

@@ -317,6 +317,28 @@ int fb_samples_judge(const double *samples, int n, fb_spread *out, char *why, si
     return 0;
 }
 
+int fb_processes_judge(const double *medians, int n, char *why, size_t len)
+{
+    double *s = malloc((size_t)(n > 0 ? n : 1) * sizeof *s), best = 0;
+    int split = 0;
+    if (len) why[0] = '\0';
+    if (!s || n < 2) {
+        free(s);
+        return 0;
+    }
+    memcpy(s, medians, (size_t)n * sizeof *s);
+    qsort(s, (size_t)n, sizeof *s, cmp_double);
+    for (int i = 0; i + 1 < n; ++i) {
+        const double ratio = s[i] > 0 ? s[i + 1] / s[i] : 0;
+        if (ratio >= FB_UNSTABLE_GAP && ratio > best) best = ratio, split = i + 1;
+    }
+    if (split)
+        snprintf(why, len, "across %d processes, two modes: %d near %.3g ms and %d near %.3g ms", n, split,
+                 quantile_sorted(s, split, 0.5) * 1e3, n - split, quantile_sorted(s + split, n - split, 0.5) * 1e3);
+    free(s);
+    return split > 0;
+}
+
 const char *fb_quality_name(fb_quality q)
 {
     switch (q) {

@@ -117,6 +117,13 @@ typedef struct fb_spread {
 } fb_spread;
 int fb_samples_judge(const double *samples, int n, fb_spread *out, char *why, size_t len);
 
+/* The medians of one configuration measured in n fresh processes
+ * (core/fresh.h): 1 when they fall in two modes, sorted neighbours
+ * FB_UNSTABLE_GAP apart or more (one process in a mode is enough: what a
+ * process decides once, where its threads run, is the same for all its
+ * samples), with the reason in why. */
+int fb_processes_judge(const double *medians, int n, char *why, size_t len);
+
 /* The measurement's quality from its samples and its window, with the text
  * every output prints after "unstable: " or "contended: " (the samples'
  * CV, min and median, then the contention's reason). */

@@ -997,6 +997,26 @@ static void c_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* How far the entry is to be trusted, as tune's confirmation measured it
+ * (confirm.h): numbers only, so nothing of the cache's text reaches the
+ * C source but the escaped strings above. */
+static void confidence_comment(FILE *f, const json_t *c)
+{
+    const json_t *gain = json_object_get(c, "gain_vs_default"), *p = json_object_get(c, "p_vs_default");
+    const int rounds = (int)json_integer_value(json_object_get(c, "rounds"));
+    if (!json_is_object(c)) {
+        fputs(" /* not confirmed in fresh processes */", f);
+        return;
+    }
+    if (!json_is_true(json_object_get(c, "winner_stored")))
+        fprintf(f, " /* confirmed over %d processes: no significant winner, the default kept */", rounds);
+    else if (json_is_number(gain) && json_is_number(p))
+        fprintf(f, " /* confirmed over %d processes: %.3gx the default, p %.2g */", rounds, 1 + json_number_value(gain),
+                json_number_value(p));
+    else
+        fprintf(f, " /* confirmed over %d processes; the default cannot run there */", rounds);
+}
+
 static void header_entry(FILE *f, const json_t *e)
 {
     fb_cache_device d;
@@ -1017,7 +1037,9 @@ static void header_entry(FILE *f, const json_t *e)
     }
     fprintf(f, "%.17g, ", problem_size(&sig));
     c_string(f, defines);
-    fputs("},\n", f);
+    fputs("},", f);
+    confidence_comment(f, json_object_get(e, "confidence"));
+    fputs("\n", f);
 }
 
 /* The lookup the header carries, the fallback of cache.h over what an
@@ -1135,7 +1157,8 @@ static json_t *db_entry(const json_t *e)
                           json_object_get(e, "precision"), "problem", "kind", fb_signature_kind_name(sig.kind), "size",
                           problem_size(&sig), "signature", fb_signature_json(&sig), "params",
                           json_object_get(e, "params"), "defines", defines);
-    static const char *const kept[] = {"median_s", "gbs", "date", "from", "strategy", "matrix", "grid"};
+    static const char *const kept[] = {"median_s", "gbs",  "date",     "from",      "strategy",
+                                       "matrix",   "grid", "spread_s", "confidence"};
     for (size_t i = 0; j && i < sizeof kept / sizeof kept[0]; ++i)
         if (json_object_get(e, kept[i])) json_object_set(j, kept[i], json_object_get(e, kept[i]));
     return j;

@@ -21,17 +21,36 @@ typedef struct fb_stream_ref {
     double measured_at; /* seconds since the epoch */
     double age_s;       /* when looked up */
     int stored;         /* 1: taken from the file, 0: measured now */
+    /* measured now, but contended or unstable, and so passed over for the
+     * stored stable one (which is past its age) */
+    int has_passed_over;
+    fb_stream_triad passed_over;
 } fb_stream_ref;
 
-/* The reference for t's device: the stored one when younger than max_age_s
- * (0: always measure), else measured now (fb_stream_triad_measure) and
- * written to path, replacing any entry for the same key. A file that does
- * not parse is replaced, with a warning, not an error: it is a cache. */
+/* The reference for t's device. The file keeps one triad per device,
+ * precision and array size, and only a stable one (never contended or
+ * unstable: docs/measurement.md), the best measured while the stored one
+ * was younger than max_age_s. The stored one is used while younger than
+ * max_age_s (0: always measure); else the triad is measured now
+ * (fb_stream_triad_measure) and stored when stable and better or the
+ * stored one is past its age. A contended or unstable measurement is used
+ * only where nothing stable is stored (its quality then travels in the
+ * reference); where something is, the stored one is used and the passed
+ * over measurement said. A file that does not parse is replaced, with a
+ * warning, not an error: it is a cache. */
 fb_status fb_stream_ref_get(fb_target *t, size_t n, int is_double, const char *path, double max_age_s,
                             fb_stream_ref *out);
 
+/* A triad measured elsewhere (`flowbench stream`) offered to the file by
+ * the same rule: stored when stable and better than the stored one or that
+ * one is past max_age_s. said gets what happened, for the terminal. */
+fb_status fb_stream_ref_offer(fb_target *t, const fb_stream_triad *triad, int is_double, const char *path,
+                              double max_age_s, char *said, size_t len);
+
 /* {"gbs", "gbs_min", "gbs_max", "samples", "n", "measured_at", "age_s",
- * "source": "measured"|"stored", "file"}: the record's stream_reference. */
+ * "source": "measured"|"stored", "file", "quality", "quality_why",
+ * "environment", and "passed_over" where a measurement was}: the record's
+ * stream_reference: which triad it divided by, where and when measured. */
 json_t *fb_stream_ref_json(const fb_stream_ref *r, const char *path);
 
 /* $FLOWBENCH_STREAM_CACHE, else the tuning cache's folder's stream.json. */

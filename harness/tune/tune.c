@@ -311,28 +311,51 @@ void fb_tune_outcome_free(fb_tune_outcome *o)
     o->best_record = NULL;
 }
 
-fb_status fb_tune_store(const fb_tune_request *rq, const fb_tune_outcome *o, const char *path, int *entries)
+/* What the confirmation measured (confirm.h): the stored point's spread
+ * over its fresh processes, the median that --tuned runs are read against,
+ * and the whole confidence. */
+static fb_status add_confidence(json_t *entry, const fb_confirm_outcome *o, const fb_confirm_candidate *chosen,
+                                const fb_family_kernel *k)
+{
+    fb_status status = FB_OK;
+    double lo = INFINITY, hi = 0;
+    for (int i = 0; i < chosen->n; ++i)
+        lo = fmin(lo, chosen->medians[i]), hi = fmax(hi, chosen->medians[i]);
+    if (json_object_set_new(entry, "spread_s", json_pack("[f, f]", lo, hi)) ||
+        json_object_set_new(entry, "confidence", fb_confirm_json(o, k)))
+        FB_FAIL(FB_ERR_NOMEM, "out of host memory building the cache entry");
+fail:
+    return status;
+}
+
+fb_status fb_tune_store(const fb_tune_request *rq, const fb_tune_outcome *o, const fb_confirm_outcome *confirmed,
+                        const char *path, int *entries)
 {
     fb_status status = FB_OK;
     const fb_family *f = rq->family;
     const fb_family_kernel *k = f->kernel(rq->kernel);
     const json_t *problem = f->problem_json(rq->problem); /* its name, for the entry */
+    const fb_confirm_candidate *chosen = confirmed ? fb_confirm_chosen(confirmed) : NULL;
+    const fb_param_point *point = chosen ? &chosen->point : &o->search.best;
+    const json_t *record = chosen && chosen->record ? chosen->record : o->best_record;
     fb_signature sig;
     char device[1024], date[32];
     time_t now = time(NULL);
     json_t *entry = NULL;
-    if (!o->best_record) FB_FAIL(FB_ERR_USAGE, "no measured best point to store in %s", path);
+    if (!record) FB_FAIL(FB_ERR_USAGE, "no measured best point to store in %s", path);
+    if (confirmed && !chosen) FB_FAIL(FB_ERR_CHECK, "no point ran in every fresh process: nothing stored in %s", path);
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     f->signature(rq->problem, &sig);
     fb_device_fingerprint(fb_target_info(rq->t), device, sizeof device);
     entry = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:f, s:f, s:s, s:s, s:i, s:i, s:s}", "device", device, "kernel",
                       k->name, "family", f->name, "precision", rq->is_double ? "double" : "single", "signature",
-                      fb_signature_json(&sig), "params", fb_json_params(k->params, k->nparams, &o->search.best),
-                      "median_s", o->search.best_cost, "gbs", fb_json_num(o->best_record, "gbs"), f->problem_key,
+                      fb_signature_json(&sig), "params", fb_json_params(k->params, k->nparams, point), "median_s",
+                      chosen ? chosen->center : o->search.best_cost, "gbs", fb_json_num(record, "gbs"), f->problem_key,
                       json_string_value(json_object_get(problem, "name")), "strategy",
                       fb_strategy_name(rq->search.strategy), "evaluations", o->search.evaluations, "space_size",
                       o->search.space_size, "date", date);
     if (!entry) FB_FAIL(FB_ERR_NOMEM, "out of host memory building the cache entry");
+    if (chosen) FB_CHECK(add_confidence(entry, confirmed, chosen, k));
     FB_CHECK(fb_cache_set_device(entry, fb_target_info(rq->t)));
     FB_CHECK(fb_cache_store(path, entry, entries));
 fail:

@@ -9,6 +9,7 @@
 
 #include "../results/reader.h"
 #include "../results/results.h"
+#include "confirm.h"
 #include "families.h"
 #include "search.h"
 
@@ -43,13 +44,18 @@ void fb_tune_space(const fb_family_kernel *k, fb_search_space *space);
 fb_status fb_tune_run(const fb_tune_request *rq, fb_tune_outcome *out);
 void fb_tune_outcome_free(fb_tune_outcome *o);
 
-/* Stores the best point of a measured search in the tuning cache at path
- * (under its lock): (device fingerprint, kernel, family, precision, the
- * problem's signature), with its params, median, GB/s, the problem's
- * name under the family's problem key, strategy, evaluations and space
- * size. *entries = the cache's entries after. FB_ERR_USAGE when the
- * search has no best record. */
-fb_status fb_tune_store(const fb_tune_request *rq, const fb_tune_outcome *o, const char *path, int *entries);
+/* Stores a point in the tuning cache at path (under its lock): (device
+ * fingerprint, kernel, family, precision, the problem's signature), with
+ * its params, median, GB/s, the problem's name under the family's problem
+ * key, strategy, evaluations and space size. With a confirmation
+ * (confirm.h) the point is the one it chose (the winner, or the default
+ * kept), its median the median of its fresh processes' medians, with
+ * "spread_s" (their range) and "confidence"; without one (NULL) the
+ * search's best as measured. *entries = the cache's entries after.
+ * FB_ERR_USAGE when the search has no best record; FB_ERR_CHECK when the
+ * confirmation found no point that ran in every process. */
+fb_status fb_tune_store(const fb_tune_request *rq, const fb_tune_outcome *o, const fb_confirm_outcome *confirmed,
+                        const char *path, int *entries);
 
 /* Measures one point (the default, another variant) the way the search
  * does; *record is the record or NULL; *seconds INFINITY if it failed and

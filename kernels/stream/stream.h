@@ -59,12 +59,22 @@ typedef struct fb_stream_triad {
     double gbs, gbs_min, gbs_max;
     int samples;
     size_t n; /* elements per array */
+    /* how the measurement went: only a stable triad is a reference to keep */
+    fb_quality quality;
+    char quality_why[320];
+    double wait_fraction; /* its threads' run-queue wait over the window (-1: unknown) */
+    int others_max;       /* the most other runnable tasks a poll saw */
+    double load;          /* the 1-minute load before it (-1: unknown) */
 } fb_stream_triad;
 
 /* Runs the four kernels with n elements (0: the default 2^25), a short
  * budget and at least 10 samples. A wrong stream result is an error
  * (FB_ERR_CHECK). */
 fb_status fb_stream_triad_measure(fb_target *t, size_t n, int is_double, fb_stream_triad *out);
+
+/* The triad of a stream run (results[3], n elements): its figures, its
+ * quality and the machine it saw. */
+void fb_stream_triad_of(const fb_stream_result *triad, size_t n, fb_stream_triad *out);
 
 /* The measurement record of one stream kernel (docs/results.md), shared by
  * `flowbench stream` and the sweep runner. */

@@ -202,15 +202,24 @@ fb_status fb_stream_triad_measure(fb_target *t, size_t n, int is_double, fb_stre
     cfg.measure.min_samples = 10; /* enough for a stated spread */
     memset(out, 0, sizeof *out);
     status = fb_stream_run(t, &cfg, results, NULL, NULL);
-    if (status == FB_OK) {
-        const fb_stream_result *triad = &results[3];
-        const fb_stats *st = &triad->m.stats;
-        out->gbs = triad->gbs, out->n = cfg.n, out->samples = triad->m.nsamples;
-        out->gbs_min = st->max > 0 ? triad->bytes / st->max * 1e-9 : 0.0;
-        out->gbs_max = st->min > 0 ? triad->bytes / st->min * 1e-9 : 0.0;
-    }
+    if (status == FB_OK) fb_stream_triad_of(&results[3], cfg.n, out);
     fb_stream_results_free(results);
     return status;
+}
+
+void fb_stream_triad_of(const fb_stream_result *triad, size_t n, fb_stream_triad *out)
+{
+    const fb_stats *st = &triad->m.stats;
+    const fb_contention *w = &triad->m.env;
+    memset(out, 0, sizeof *out);
+    out->gbs = triad->gbs, out->n = n, out->samples = triad->m.nsamples;
+    out->gbs_min = st->max > 0 ? triad->bytes / st->max * 1e-9 : 0.0;
+    out->gbs_max = st->min > 0 ? triad->bytes / st->min * 1e-9 : 0.0;
+    out->quality = triad->m.quality;
+    snprintf(out->quality_why, sizeof out->quality_why, "%s", triad->m.quality_why);
+    out->wait_fraction = fb_contention_wait_fraction(w);
+    out->others_max = w->others_max;
+    out->load = w->load_first;
 }
 
 json_t *fb_stream_record(const fb_device_info *d, const fb_stream_config *cfg, const fb_stream_result *r)

@@ -5,7 +5,13 @@
 # --stream-max-age 0 measures again; a store that does not parse is
 # replaced with a warning; a cache-resident working set is said so in the
 # record (cache_resident, roofline_note) and on stderr; a negative age is
-# refused in one line.
+# refused in one line. Never contaminated: on a planted busy machine a
+# contended triad is neither stored nor divided by where a stable one is
+# stored (the record names the one it used and the one passed over), and
+# is flagged where none is; `flowbench stream` stores its triad only when
+# stable and better; an entry without quality (older files) is measured
+# again. Runs alone (RUN_SERIAL): its stable measurements need a quiet
+# machine.
 set -euo pipefail
 bin=$1; dir=$2
 rm -rf "$dir"; mkdir -p "$dir"
@@ -42,6 +48,58 @@ jq -e 'if .device_cache_bytes // 0 > 0 or .cache_resident != null then
 if jq -e '.cache_resident == true' "$dir/a.json" > /dev/null; then
   grep -q "not a roofline fraction" "$dir/a.err" || fail "the cache-resident note is not on stderr"
 fi
+
+# A reference that is never contaminated. A planted busy machine (a fake
+# /proc without schedstat, more runnable tasks than CPUs: the polls rule)
+# makes every measurement on it contended, deterministically.
+plant() { # ROOT RUNNABLE
+  mkdir -p "$1/self/task/1"
+  echo "1.00 0.50 0.25 $2/300 4242" > "$1/loadavg"
+  echo "cpu  100 0 100 1000 0 0 0 0 0 0" > "$1/stat"
+  echo "1 (flowbench) R 0 1 1 0 -1" > "$1/self/task/1/stat"
+}
+plant "$dir/busy" $(($(nproc) + 2))
+entry() { jq -c '.entries[0] | {gbs, measured_at, quality}' "$FLOWBENCH_STREAM_CACHE"; }
+# 1. a stable stored triad, a contended one measured now: the stored one is
+#    divided by, the contended one said and not stored
+"$bin" "${run[@]}" --stream-max-age 0 > "$dir/s.json" 2> /dev/null || fail "a quiet measurement"
+jq -e '.entries | length == 1 and (.[0].quality == "stable") and (.[0].environment | has("run_queue_wait_fraction"))' \
+  "$FLOWBENCH_STREAM_CACHE" > /dev/null || fail "the stored entry has no quality or environment: $(cat "$FLOWBENCH_STREAM_CACHE")"
+before=$(entry)
+FLOWBENCH_PROC_ROOT=$dir/busy "$bin" "${run[@]}" --stream-max-age 0 > "$dir/busy.json" 2> "$dir/busy.err" ||
+  fail "busy spmv: $(tail -2 "$dir/busy.err")"
+[ "$(entry)" = "$before" ] || fail "a contended triad replaced the stored one: $before -> $(entry)"
+jq -e --argjson b "$before" '.stream_reference | .source == "stored" and .gbs == $b.gbs and .quality == "stable"
+       and .passed_over.quality == "contended"' "$dir/busy.json" > /dev/null ||
+  fail "busy: the record does not divide by the stored stable triad: $(jq -c .stream_reference "$dir/busy.json")"
+grep -q "passed over for the stored stable one" "$dir/busy.err" || fail "busy: the terminal does not say it"
+# 2. nothing stable stored: the contended triad is used, flagged, not stored
+rm -f "$FLOWBENCH_STREAM_CACHE"
+FLOWBENCH_PROC_ROOT=$dir/busy "$bin" "${run[@]}" > "$dir/busy2.json" 2> "$dir/busy2.err" || fail "busy spmv, no store"
+[ ! -s "$FLOWBENCH_STREAM_CACHE" ] || ! jq -e '.entries | length > 0' "$FLOWBENCH_STREAM_CACHE" > /dev/null ||
+  fail "a contended triad was stored: $(cat "$FLOWBENCH_STREAM_CACHE")"
+jq -e '.stream_reference.quality == "contended" and (.roofline_note | test("contended"))' "$dir/busy2.json" \
+  > /dev/null || fail "busy, no store: not flagged: $(jq -c '{stream_reference, roofline_note}' "$dir/busy2.json")"
+# 3. flowbench stream: contended, not stored; quiet and better, stored; a
+#    better stored one (fresh) is kept
+FLOWBENCH_PROC_ROOT=$dir/busy "$bin" stream --backend openmp --size 2000000 > "$dir/st.txt" 2>&1 || fail "busy stream"
+grep -q "not stored as the reference (contended" "$dir/st.txt" || fail "busy stream: $(tail -3 "$dir/st.txt")"
+"$bin" stream --backend openmp --size 2000000 > "$dir/st2.txt" 2>&1 || fail "quiet stream"
+if grep -q "stored as the reference triad" "$dir/st2.txt"; then
+  jq -e '.entries | length == 1' "$FLOWBENCH_STREAM_CACHE" > /dev/null || fail "stream said stored, but nothing is"
+fi
+jq --argjson now "$(date +%s)" '.entries[0].gbs = 99999 | .entries[0].measured_at = $now | .entries[0].quality = "stable"
+   | .entries[0].device = (.entries[0].device // "x")' "$FLOWBENCH_STREAM_CACHE" > "$dir/better.json" 2>/dev/null &&
+  cp "$dir/better.json" "$FLOWBENCH_STREAM_CACHE"
+if jq -e '.entries | length == 1' "$FLOWBENCH_STREAM_CACHE" > /dev/null; then
+  "$bin" stream --backend openmp --size 2000000 > "$dir/st3.txt" 2>&1 || fail "stream beside a better reference"
+  grep -q "triad not stored: the stored reference 99999.00 GB/s" "$dir/st3.txt" || fail "a better reference was not kept: $(tail -2 "$dir/st3.txt")"
+fi
+# 4. an entry stored before quality was kept is not trusted: measured again
+jq '.entries[0] |= del(.quality)' "$FLOWBENCH_STREAM_CACHE" > "$dir/old.json" && cp "$dir/old.json" "$FLOWBENCH_STREAM_CACHE"
+"$bin" "${run[@]}" > "$dir/old-run.json" 2> /dev/null || fail "spmv beside an old entry"
+jq -e '.stream_reference.source == "measured" and .stream_reference.gbs < 99999' "$dir/old-run.json" > /dev/null ||
+  fail "an entry without quality was used: $(jq -c .stream_reference "$dir/old-run.json")"
 
 set +e; "$bin" "${run[@]}" --stream-max-age -1 > /dev/null 2> "$dir/e.err"; rc=$?; set -e
 [ "$rc" -eq 2 ] && [ "$(wc -l < "$dir/e.err")" -eq 1 ] && grep -q -- "--stream-max-age" "$dir/e.err" ||

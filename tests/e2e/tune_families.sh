@@ -42,9 +42,18 @@ measurements "$dir/heat.jsonl" | jq -e -s --argjson dflt "$dflt" '
 jq -e '.entries | length == 1 and .[0].kernel == "heat-jacobi" and .[0].family == "heat2d" and .[0].grid == "33x33"
        and .[0].signature == {"kind": "grid", "nx": 33, "ny": 33, "nz": 1, "stretch": 1}' "$cache" > /dev/null ||
   fail "cache entry: $(cat "$cache")"
+# stored is what the confirmation in fresh processes chose (docs/tuning.md,
+# "Tuning that reproduces"): the search's best is among its candidates
+# beside the default, and the point stored is its winner or, without a
+# significant one, the default
 best=$(jq -cS '.entries[0].params' "$cache")
-[ "$best" = "$(measurements "$dir/heat.jsonl" | jq -cS 'select(.search.best) | .params')" ] ||
-  fail "the stored point $best is not the marked best record's"
+searched=$(measurements "$dir/heat.jsonl" | jq -cS 'select(.search.best) | .params')
+jq -e --argjson s "$searched" --argjson d "$dflt" '.entries[0] as $e | $e.confidence as $c
+    | ($c.candidates | map(.params) | index($s) != null and index($d) != null) and ($c.rounds >= 2)
+    and (if $c.winner_stored then ($c.candidates | map(.params) | index($e.params) != null) else $e.params == $d end)
+    and ($e.spread_s | length == 2 and .[0] <= $e.median_s and $e.median_s <= .[1])' "$cache" > /dev/null ||
+  fail "the stored point $best is not what the confirmation chose: $(jq -c '.entries[0] | {params, confidence}' "$cache")"
+grep -q "confirmed in fresh processes" "$dir/heat.txt" || fail "tune did not say what the confirmation found"
 
 echo "== grid --tuned: exact, nearest, default"
 grid_json() { "$bin" grid --family heat2d --no-stream --json "${quick[@]}" "$@" 2>> "$dir/grid.err"; }
@@ -127,7 +136,9 @@ measurements "$dir/ns.jsonl" | jq -e -s 'length == 4 and all(.benchmark == "ns" 
 jq -e --slurpfile runs <(measurements "$dir/ns.jsonl") '.entries | length == 1 and .[0].kernel == "ns"
        and .[0].family == "ns" and .[0].signature.kind == "mesh" and .[0].signature.nodes == 3375
        and .[0].signature.edges > 3375 and .[0].strategy == "exhaustive" and .[0].evaluations == 3
-       and .[0].matrix == "cavity-l0" and (.[0].params == $runs[3].params)' \
+       and .[0].matrix == "cavity-l0" and .[0].confidence.rounds >= 2
+       and (.[0].confidence.candidates | map(.params) | index($runs[3].params) != null)
+       and (.[0].confidence.candidates | map(.params) | index($e0.params) != null)' --argjson e0 "$(jq -c '.entries[0]' "$ns_cache")" \
   "$ns_cache" > /dev/null ||
   fail "ns cache entry: $(cat "$ns_cache")"
 echo "== tune --case --param: the solver's axes narrowed (was refused as a kernel file's --param)"
