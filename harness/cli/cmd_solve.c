@@ -14,6 +14,7 @@
 #include "solve_peer.h"
 #include "solve_ranks.h"
 #include "solve_scaling.h"
+#include "tune_confirm.h"
 #include "../backends/target.h"
 #include "../core/comm.h"
 #include "../core/energy.h"
@@ -45,7 +46,11 @@ static const fb_option options[] = {
     {"compare", NULL, "run openmp and every device backend that opens here, and compare (the paper's tables)", 0},
     {"param", "NAME=V[,V...]",
      "a device kernel parameter, repeatable (see --list); several values sweep the cross product, a run each", 1},
-    {"tune", NULL, "sweep (the --param lists) and store the fastest correct point in the tuning cache", 0},
+    {"tune", NULL,
+     "sweep (the --param lists), confirm the fastest correct points in fresh processes (--confirm) and store the "
+     "one that beats the default, else the default",
+     0},
+    FB_CLI_OPTION_CONFIRM,
     {"tuned", NULL,
      "device backends: the parameters from the tuning cache (exact, nearest mesh signature, else defaults)", 0},
     {"cache", "FILE",
@@ -198,6 +203,8 @@ static fb_status read_plan(const fb_parsed *args, solve_opts *o)
         lists |= strchr(params[i], ',') != NULL;
     o->tune = fb_cli_flag(args, "tune"), o->tuned = fb_cli_flag(args, "tuned");
     o->sweep = o->tune || lists;
+    if (fb_cli_value(args, "confirm") && !o->tune)
+        FB_FAIL(FB_ERR_USAGE, "--confirm: only --tune confirms its best point before storing it");
     fb_cache_path(fb_cli_value(args, "cache"), o->cache, sizeof o->cache);
     FB_CHECK(check_modes(args, o, nparams));
     if (o->tune) FB_CHECK(fb_cache_check(o->cache)); /* stored into after the sweep: refused before it */
@@ -572,15 +579,31 @@ static void print_table(FILE *f, const fb_solve_case *c, const fb_tune_request *
     free(rows);
 }
 
-static fb_status store_best(const solve_opts *o, const fb_tune_request *rq, const fb_tune_outcome *out, FILE *f)
+/* --tune: the sweep's fastest points and the default measured again, each
+ * a run of the case in a fresh process (`solve ... --param NAME=V ...
+ * --json`, tune_confirm.h), and stored what that confirms: the winner, or
+ * the default kept. */
+static fb_status store_best(const fb_parsed *args, const solve_opts *o, const fb_tune_request *rq,
+                            const fb_tune_outcome *out, FILE *f)
 {
+    static const char *const drop[] = {"tune",    "tuned",        "out", "cache",    "param", "json",      "quiet",
+                                       "confirm", "kernel-times", "vtk", "profiles", "peer",  "no-stream", NULL};
+    static const char *const extra[] = {"--json", "--quiet", "--no-stream", NULL};
+    fb_status status = FB_OK;
+    fb_confirm_outcome confirmed;
+    const fb_confirm_candidate *chosen;
     char text[256];
-    int size = 0;
-    fb_status status = fb_tune_store(rq, out, NULL, o->cache, &size);
-    fb_family_point_text(rq->family->kernel(0), &out->search.best, text, sizeof text);
-    if (status == FB_OK)
-        fprintf(f, "  best: %s, %.3f ms/step; stored in %s (%d entries)\n", text, out->search.best_cost * 1e3, o->cache,
-                size);
+    int size = 0, rounds = 0, wanted = 0;
+    memset(&confirmed, 0, sizeof confirmed);
+    FB_CHECK(fb_tune_cli_confirm_wanted(args, &rounds, &wanted));
+    FB_CHECK(fb_cli_confirm("solve", args, drop, extra, 1, rq, out, &rq->space->start, rounds, f, &confirmed));
+    FB_CHECK(fb_tune_store(rq, out, &confirmed, o->cache, &size));
+    chosen = fb_confirm_chosen(&confirmed);
+    fb_family_point_text(rq->family->kernel(0), &chosen->point, text, sizeof text);
+    fprintf(f, "  stored in %s (%d entries): %s, %.3f ms/step in fresh processes%s\n", o->cache, size, text,
+            chosen->center * 1e3, confirmed.significant ? "" : " (the default, as the answer for this case)");
+fail:
+    fb_confirm_free(&confirmed);
     return status;
 }
 
@@ -625,7 +648,7 @@ static fb_status run_sweep(const fb_parsed *args, const solve_opts *o, fb_solve_
     print_table(f, c, &rq, &out.search);
     if (!isfinite(out.search.best_cost))
         FB_FAIL(FB_ERR_CHECK, "solve %s: no point of the sweep ran correctly", c->name);
-    if (o->tune) FB_CHECK(store_best(o, &rq, &out, f));
+    if (o->tune) FB_CHECK(store_best(args, o, &rq, &out, f));
 fail:
     fb_tune_outcome_free(&out);
     fb_results_close(rq.out);

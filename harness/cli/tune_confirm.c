@@ -72,18 +72,46 @@ fb_status fb_tune_cli_confirm_wanted(const fb_parsed *args, int *rounds, int *wa
     FB_CHECK(fb_cli_int(args, "confirm", FB_CONFIRM_ROUNDS, rounds));
     if (*rounds < 2 || *rounds > FB_CONFIRM_MAX_ROUNDS)
         FB_FAIL(FB_ERR_USAGE, "--confirm: %d is not a count of rounds in [2, %d]", *rounds, FB_CONFIRM_MAX_ROUNDS);
-    if (given && fb_cli_value(args, "replay"))
-        FB_FAIL(FB_ERR_USAGE, "--confirm: a --replay search measures nothing to confirm");
-    *wanted = given || (!fb_cli_flag(args, "no-cache") && !fb_cli_value(args, "replay"));
+    const int replay = fb_cli_declares(args, "replay") && fb_cli_value(args, "replay");
+    const int no_cache = fb_cli_declares(args, "no-cache") && fb_cli_flag(args, "no-cache");
+    if (given && replay) FB_FAIL(FB_ERR_USAGE, "--confirm: a --replay search measures nothing to confirm");
+    *wanted = given || (!no_cache && !replay);
 fail:
     return status;
 }
 
 typedef struct spawn_ctx {
-    char **argv; /* the child's arguments, the point last */
-    int point_at;
+    char **argv;  /* the child's arguments, the point's last */
+    int point_at; /* the point's first argument: "NAME=V,..." or, per axis, the value of each --param */
+    int per_axis;
     const fb_family_kernel *k;
 } spawn_ctx;
+
+static fb_status set_arg(char **slot, const char *text)
+{
+    fb_status status = FB_OK;
+    free(*slot);
+    if (!(*slot = strdup(text))) FB_FAIL(FB_ERR_NOMEM, "out of host memory confirming");
+fail:
+    return status;
+}
+
+/* The point into the child's arguments. */
+static fb_status place_point(spawn_ctx *ctx, const fb_param_point *p)
+{
+    fb_status status = FB_OK;
+    char text[400];
+    if (!ctx->per_axis) {
+        point_arg(ctx->k, p, text, sizeof text);
+        return set_arg(&ctx->argv[ctx->point_at], text);
+    }
+    for (int i = 0; i < ctx->k->nparams; ++i) {
+        snprintf(text, sizeof text, "%s=%d", ctx->k->params[i].name, p->values[i]);
+        FB_CHECK(set_arg(&ctx->argv[ctx->point_at + 2 * i], text));
+    }
+fail:
+    return status;
+}
 
 /* One point in a fresh process: its record's median, or why it has none. */
 static fb_status measure_in_child(void *vctx, const fb_param_point *p, double *median, json_t **record, char *failure,
@@ -92,10 +120,7 @@ static fb_status measure_in_child(void *vctx, const fb_param_point *p, double *m
     fb_status status = FB_OK;
     spawn_ctx *ctx = vctx;
     fb_fresh_result r;
-    char text[400];
-    point_arg(ctx->k, p, text, sizeof text);
-    free(ctx->argv[ctx->point_at]);
-    if (!(ctx->argv[ctx->point_at] = strdup(text))) FB_FAIL(FB_ERR_NOMEM, "out of host memory confirming");
+    FB_CHECK(place_point(ctx, p));
     FB_CHECK(fb_fresh_run(ctx->argv, &r));
     *record = json_loads(r.out, 0, NULL);
     *median = INFINITY;
@@ -108,24 +133,54 @@ fail:
     return status;
 }
 
+/* extra, then the point's placeholders: "--measure-point -" or "--param -"
+ * per axis. */
+static fb_status child_extra(const char *const *extra, int per_axis, int naxes, const char ***out)
+{
+    fb_status status = FB_OK;
+    int n = 0, nextra = 0;
+    while (extra && extra[nextra])
+        nextra++;
+    const char **all = NULL;
+    FB_ALLOC(all, (size_t)(nextra + 2 * (naxes + 1) + 1), "a new process's arguments");
+    for (int i = 0; i < nextra; ++i)
+        all[n++] = extra[i];
+    for (int i = 0; i < (per_axis ? naxes : 1); ++i)
+        all[n++] = per_axis ? "--param" : "--measure-point", all[n++] = "-";
+    *out = all;
+fail:
+    return status;
+}
+
+fb_status fb_cli_confirm(const char *command, const fb_parsed *args, const char *const *drop, const char *const *extra,
+                         int per_axis, const fb_tune_request *rq, const fb_tune_outcome *o, const fb_param_point *def,
+                         int rounds, FILE *say, fb_confirm_outcome *out)
+{
+    fb_status status = FB_OK;
+    spawn_ctx ctx = {NULL, 0, per_axis, rq->family->kernel(rq->kernel)};
+    const char **all = NULL;
+    char verdict[700];
+    fb_confirm_candidates(&o->search, def, out);
+    FB_CHECK(child_extra(extra, per_axis, ctx.k->nparams, &all));
+    FB_CHECK(fb_cli_child_argv(command, args, drop, all, &ctx.argv));
+    while (ctx.argv[ctx.point_at])
+        ctx.point_at++;
+    ctx.point_at -= per_axis ? 2 * ctx.k->nparams - 1 : 1;
+    FB_CHECK(fb_confirm_run(out, rounds, ctx.k, measure_in_child, &ctx, stderr));
+    fb_confirm_verdict(out, ctx.k, verdict, sizeof verdict);
+    fprintf(say, "  confirmed in fresh processes (%d rounds, interleaved): %s\n", out->rounds, verdict);
+fail:
+    free(all);
+    fb_cli_child_argv_free(ctx.argv);
+    return status;
+}
+
 fb_status fb_tune_cli_confirm(const fb_parsed *args, const fb_tune_request *rq, const fb_tune_outcome *o,
                               const fb_param_point *def, int rounds, fb_confirm_outcome *out)
 {
     static const char *const drop[] = {"out",           "strategy", "evals",  "seed",    "start",     "prior",
                                        "no-variants",   "replay",   "seeds",  "abandon", "confirm",   "no-cache",
                                        "measure-point", "cache",    "header", "json",    "fit-prior", NULL};
-    static const char *const extra[] = {"--no-cache", "--measure-point", "-", NULL};
-    fb_status status = FB_OK;
-    spawn_ctx ctx = {NULL, 0, rq->family->kernel(rq->kernel)};
-    char verdict[700];
-    fb_confirm_candidates(&o->search, def, out);
-    FB_CHECK(fb_cli_child_argv("tune", args, drop, extra, &ctx.argv));
-    while (ctx.argv[ctx.point_at + 1])
-        ctx.point_at++;
-    FB_CHECK(fb_confirm_run(out, rounds, ctx.k, measure_in_child, &ctx, stderr));
-    fb_confirm_verdict(out, ctx.k, verdict, sizeof verdict);
-    printf("  confirmed in fresh processes (%d rounds, interleaved): %s\n", out->rounds, verdict);
-fail:
-    fb_cli_child_argv_free(ctx.argv);
-    return status;
+    static const char *const extra[] = {"--no-cache", NULL};
+    return fb_cli_confirm("tune", args, drop, extra, 0, rq, o, def, rounds, stdout, out);
 }

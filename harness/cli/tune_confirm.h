@@ -11,15 +11,20 @@
 #include "../tune/confirm.h"
 #include "../tune/tune.h"
 
-#define FB_TUNE_CONFIRM_OPTIONS                                                                                        \
-    {"confirm", "N",                                                                                                   \
-     "measure the search's best, its runner-ups and the default again in N fresh processes each, interleaved, and "    \
-     "store the best only when it beats the default (default 5; given with --no-cache, confirm and store nothing)",    \
-     0},                                                                                                               \
+#define FB_CLI_OPTION_CONFIRM                                                                                          \
+    {                                                                                                                  \
+        "confirm", "N",                                                                                                \
+            "measure the search's best, its runner-ups and the default again in N fresh processes each, interleaved, " \
+            "and "                                                                                                     \
+            "store the best only when it beats the default (default 5)",                                               \
+            0                                                                                                          \
+    }
+#define FB_CLI_OPTION_MEASURE_POINT                                                                                    \
     {                                                                                                                  \
         "measure-point", "NAME=V,...",                                                                                 \
-            "measure this one point of --kernel and print its record as JSON, nothing stored (what --confirm runs in " \
-            "each fresh process)",                                                                                     \
+            "measure this one point of --kernel and print its record as JSON, nothing stored (what the confirmation "  \
+            "runs "                                                                                                    \
+            "in each fresh process)",                                                                                  \
             0                                                                                                          \
     }
 
@@ -31,8 +36,17 @@ fb_status fb_tune_cli_measure_point(const fb_parsed *args, const fb_tune_request
  * --replay), or --confirm was given. *rounds its rounds. */
 fb_status fb_tune_cli_confirm_wanted(const fb_parsed *args, int *rounds, int *wanted);
 
-/* The confirmation of o's search (the default point is def), said on
- * stdout: each process's median on stderr, the verdict on stdout. */
+/* The confirmation of o's search (the default point is def): rounds
+ * rounds of `flowbench COMMAND` children, built from args without drop
+ * (NULL-terminated option names) and with extra, each measuring one point
+ * given as --measure-point NAME=V,... (tune), or as one --param NAME=V per
+ * axis (solve: per_axis). Each process's median on stderr, the verdict on
+ * say. */
+fb_status fb_cli_confirm(const char *command, const fb_parsed *args, const char *const *drop, const char *const *extra,
+                         int per_axis, const fb_tune_request *rq, const fb_tune_outcome *o, const fb_param_point *def,
+                         int rounds, FILE *say, fb_confirm_outcome *out);
+
+/* tune's: fb_cli_confirm of `tune` with its search options dropped. */
 fb_status fb_tune_cli_confirm(const fb_parsed *args, const fb_tune_request *rq, const fb_tune_outcome *o,
                               const fb_param_point *def, int rounds, fb_confirm_outcome *out);
 
