@@ -19,7 +19,10 @@ static int is_time(const char *t)
     return 1;
 }
 
-void fb_record_time(const json_t *rec, const json_t *header, char *buf, size_t len)
+/* "YYYY-MM-DDTHH:MM:SSZ" of the record's run (rec a measurement or a
+ * header; header its run's header or NULL), "" when neither its run_id
+ * nor the header's date holds one. Such times order as text. */
+static void record_time(const json_t *rec, const json_t *header, char *buf, size_t len)
 {
     const char *run = fb_json_str(rec, "run_id"), *date = header ? fb_json_str(header, "date") : "";
     const char *t = is_time(run) ? run : is_time(date) ? date : "";
@@ -28,7 +31,7 @@ void fb_record_time(const json_t *rec, const json_t *header, char *buf, size_t l
 
 static void time_of(const fb_results_set *set, int i, char *buf, size_t len)
 {
-    fb_record_time(set->records[i].json, set->records[i].header, buf, len);
+    record_time(set->records[i].json, set->records[i].header, buf, len);
 }
 
 /* Whether record a was measured after record b: by time, then load order
@@ -155,7 +158,7 @@ void fb_results_time_range(const fb_results_set *set, char *first, char *last, s
     char t[32];
     first[0] = last[0] = '\0';
     for (int h = 0; h < set->nheaders; ++h) {
-        fb_record_time(set->headers[h], set->headers[h], t, sizeof t);
+        record_time(set->headers[h], set->headers[h], t, sizeof t);
         widen(t, first, last, len);
     }
     for (int i = 0; i < set->nrecords; ++i) {
@@ -169,7 +172,7 @@ const json_t *fb_results_latest_header(const fb_results_set *set)
     const json_t *latest = NULL;
     char t[32], at[32] = "";
     for (int h = 0; h < set->nheaders; ++h) {
-        fb_record_time(set->headers[h], set->headers[h], t, sizeof t);
+        record_time(set->headers[h], set->headers[h], t, sizeof t);
         if (latest && strcmp(t, at) < 0) continue;
         latest = set->headers[h];
         snprintf(at, sizeof at, "%s", t);

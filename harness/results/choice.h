@@ -28,11 +28,6 @@
 
 #include "reader.h"
 
-/* "YYYY-MM-DDTHH:MM:SSZ" of the record's run (rec a measurement or a
- * header; header its run's header or NULL), "" when neither its run_id
- * nor the header's date holds one. Such times order as text. */
-void fb_record_time(const json_t *rec, const json_t *header, char *buf, size_t len);
-
 /* Re-marks every record's superseded flag (and set->latest) by the rule
  * above. Idempotent. */
 void fb_results_choose_by_time(fb_results_set *set);
