@@ -113,7 +113,9 @@ const fb_command fb_cmd_report = {
                    "figures inline as SVG, tables sorted by a click on a column's head,\n"
                    "flagged numbers marked, nothing fetched from elsewhere; on load it checks\n"
                    "that every figure and table rendered and says so in its title.\n"
-                   "When the files hold several runs, the latest record of each configuration counts.\n"
+                   "When the files hold several records of a configuration, its latest stable one by time\n"
+                   "counts (its run's start; the latest when none is stable; a latest failure stands),\n"
+                   "said under the files where that is not the record read last.\n"
                    "--out FILE and --html FILE may not be a RESULTS file under any name (exit 2).",
     .options = options,
     .min_positional = 1,

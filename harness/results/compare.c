@@ -1033,6 +1033,17 @@ void fb_junit_write_case(FILE *f, const char *classname, const char *name, const
     fputs("\"/>\n    </testcase>\n", f);
 }
 
+void fb_junit_write_output(FILE *f, const char *classname, const char *name, const char *output)
+{
+    fputs("    <testcase classname=\"", f);
+    fb_compare_xml_text(classname, f);
+    fputs("\" name=\"", f);
+    fb_compare_xml_text(name, f);
+    fputs("\">\n      <system-out>", f);
+    fb_compare_xml_text(output, f);
+    fputs("</system-out>\n    </testcase>\n", f);
+}
+
 /* Does this row fail the gate? */
 static int row_fails(const row *w, const fb_compare_options *opt)
 {

@@ -157,6 +157,8 @@ void fb_compare_xml_text(const char *s, FILE *f);
 void fb_junit_begin(FILE *f, const char *suite, int tests, int failures, int skipped);
 void fb_junit_write_case(FILE *f, const char *classname, const char *name, const char *outcome, const char *type,
                          const char *message);
+/* A passed case with words for whoever reads it (<system-out>). */
+void fb_junit_write_output(FILE *f, const char *classname, const char *name, const char *output);
 
 /* Checks that both files come from the same machine (CPU model, and the
  * devices of the paired records): FB_ERR_INPUT naming the difference, or

@@ -134,6 +134,7 @@ typedef struct row {
     int contended;                  /* of them, rounds with a contended run on either side */
     int in_both;                    /* some round has a record of it on both sides */
     char label[512], classname[256], note[600];
+    char load[96]; /* "FASTER under load: 8 of 8 rounds contended"; "" when judged on quiet rounds only */
 } row;
 
 static void failure_note(const char *side, int round, const fb_record *r, char *buf, size_t len)
@@ -248,6 +249,160 @@ static void control_false_discoveries(row *rows, int nrows, double alpha)
     }
 }
 
+/* A verdict on rounds that ran contended is true for that load only (a
+ * 2-thread build FASTER than a 1-thread one beside a busy process was
+ * SLOWER +100% on the quiet machine): the verdict says so, and how many
+ * rounds. */
+static void load_text(row *w)
+{
+    const int quiet = w->paired - w->contended;
+    w->load[0] = '\0';
+    if (w->verdict > FB_INCONCLUSIVE || !w->contended) return;
+    snprintf(w->load, sizeof w->load, "%s under load: %d of %d rounds contended", fb_verdict_name(w->verdict),
+             w->contended, w->paired);
+    if (quiet) snprintf(w->load + strlen(w->load), sizeof w->load - strlen(w->load), ", %d quiet", quiet);
+}
+
+/* ---- the two sides' settings ------------------------------------------------- */
+
+/* The settings of environment.openmp a difference of which is named. */
+// clang-format off
+static const char *const env_settings[][2] = {
+    {"OpenMP threads", "environment.openmp.threads"},
+    {"wait policy", "environment.openmp.wait.policy"},
+    {"binding", "environment.openmp.proc_bind"},
+    {"places", "environment.openmp.places"},
+};
+// clang-format on
+/* The objects of the variables in force (OMP_*, GOMP_*; POCL_*). */
+static const char *const env_variables[] = {"environment.openmp.variables", "environment.pocl.variables"};
+#define NSETTINGS (sizeof env_settings / sizeof env_settings[0])
+#define NVARIABLES (sizeof env_variables / sizeof env_variables[0])
+
+static void value_text(const json_t *v, char *buf, size_t len)
+{
+    if (json_is_string(v))
+        snprintf(buf, len, "%s", json_string_value(v));
+    else if (json_is_number(v))
+        snprintf(buf, len, "%g", json_number_value(v));
+    else
+        snprintf(buf, len, "(unset)");
+}
+
+/* settings[name][value] = true. */
+static void note_setting(json_t *settings, const char *name, const json_t *v)
+{
+    char text[256];
+    json_t *values = json_object_get(settings, name);
+    if (!values) json_object_set_new(settings, name, values = json_object());
+    value_text(v, text, sizeof text);
+    json_object_set_new(values, text, json_true());
+}
+
+/* Every variable any record of a side has, as keys of names. */
+static void variable_names(fb_results_set *const *sets, int rounds, json_t *names)
+{
+    const char *name;
+    json_t *v;
+    for (int r = 0; r < rounds; ++r)
+        for (int i = 0; i < sets[r]->nrecords; ++i)
+            for (size_t k = 0; k < NVARIABLES; ++k)
+                json_object_foreach((json_t *)fb_json_get(sets[r]->records[i].json, env_variables[k]), name, v)
+                    json_object_set_new(names, name, json_true());
+}
+
+/* One side's settings over its rounds: name -> {value: true}, a variable
+ * a record lacks "(unset)". Records without "environment" (written before
+ * it) say nothing. */
+static void side_settings(fb_results_set *const *sets, int rounds, json_t *names, json_t *settings)
+{
+    const char *name;
+    json_t *v;
+    for (int r = 0; r < rounds; ++r) {
+        for (int i = 0; i < sets[r]->nrecords; ++i) {
+            const json_t *rec = sets[r]->records[i].json;
+            if (!json_is_object(json_object_get(rec, "environment"))) continue;
+            for (size_t k = 0; k < NSETTINGS; ++k)
+                note_setting(settings, env_settings[k][0], fb_json_get(rec, env_settings[k][1]));
+            json_object_foreach(names, name, v)
+            {
+                const json_t *value = NULL;
+                for (size_t k = 0; k < NVARIABLES && !value; ++k)
+                    value = json_object_get(fb_json_get(rec, env_variables[k]), name);
+                note_setting(settings, name, value);
+            }
+        }
+    }
+}
+
+static int cmp_text(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+/* "2", or "1 or 2" where a side's rounds differ; values in text order. */
+static void values_text(json_t *values, char *buf, size_t len)
+{
+    const char *keys[64], *k;
+    json_t *v;
+    size_t n = 0;
+    buf[0] = '\0';
+    json_object_foreach(values, k, v)
+    {
+        if (n < 64) keys[n++] = k;
+    }
+    qsort(keys, n, sizeof *keys, cmp_text);
+    for (size_t i = 0; i < n; ++i)
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? " or " : "", keys[i]);
+    if (!n) snprintf(buf, len, "(not recorded)");
+}
+
+/* One line per setting the sides differ in, into diffs: "OpenMP
+ * threads: BASE 2, NEW 1". The settings first, then the variables in
+ * name order. */
+static void setting_differences(json_t *base, json_t *next, const json_t *names, json_t *diffs)
+{
+    char b[512], n[512], line[1100];
+    const char *order[NSETTINGS + 256], *name;
+    json_t *v;
+    size_t count = 0, nvars;
+    for (size_t k = 0; k < NSETTINGS; ++k)
+        order[count++] = env_settings[k][0];
+    json_object_foreach((json_t *)names, name, v)
+    {
+        if (count < NSETTINGS + 256) order[count++] = name;
+    }
+    nvars = count - NSETTINGS;
+    qsort(order + NSETTINGS, nvars, sizeof *order, cmp_text);
+    for (size_t k = 0; k < count; ++k) {
+        json_t *bv = json_object_get(base, order[k]), *nv = json_object_get(next, order[k]);
+        if (!bv || !nv) continue; /* a side with no record of its environment: nothing to tell */
+        values_text(bv, b, sizeof b);
+        values_text(nv, n, sizeof n);
+        if (!strcmp(b, n)) continue;
+        snprintf(line, sizeof line, "%s: BASE %s, NEW %s", order[k], b, n);
+        json_array_append_new(diffs, json_string(line));
+    }
+}
+
+/* What the two sides' records say of their OpenMP and PoCL settings, where
+ * they differ: a verdict between a 2-thread and a 1-thread build is about
+ * the threads, and the header must say so. */
+static fb_status environment_differences(fb_results_set *const *base, fb_results_set *const *next, int rounds,
+                                         json_t *diffs)
+{
+    fb_status status = FB_OK;
+    json_t *names = json_object(), *bs = json_object(), *ns = json_object();
+    if (!names || !bs || !ns) FB_FAIL(FB_ERR_NOMEM, "out of host memory reading the rounds' settings");
+    variable_names(base, rounds, names);
+    variable_names(next, rounds, names);
+    side_settings(base, rounds, names, bs);
+    side_settings(next, rounds, names, ns);
+    setting_differences(bs, ns, names, diffs);
+fail:
+    json_decref(names);
+    json_decref(bs);
+    json_decref(ns);
+    return status;
+}
+
 /* ---- output ------------------------------------------------------------------ */
 
 /* The cells of a judged row: change, range, up/down, p, medians, contended. */
@@ -264,6 +419,19 @@ static void row_cells(const row *w, cells *c)
     fb_compare_format_time(w->base_median, c->tb, sizeof c->tb);
     fb_compare_format_time(w->new_median, c->tn, sizeof c->tn);
     snprintf(c->contended, sizeof c->contended, "%d of %d", w->contended, w->paired);
+}
+
+/* The settings the sides differ in, before anything else: a verdict is
+ * about them as much as about the code. */
+static void print_differences(const json_t *diffs, const fb_compare_options *opt, FILE *out)
+{
+    size_t i;
+    const json_t *d;
+    if (!json_array_size(diffs)) return;
+    fprintf(out, "%s ran with other settings than BASE (their records' environment):%s\n",
+            opt->markdown ? "**NEW**" : "NEW", opt->markdown ? "\n" : "");
+    json_array_foreach(diffs, i, d) fprintf(out, "%s%s\n", opt->markdown ? "- " : "  ", json_string_value(d));
+    fputc('\n', out);
 }
 
 static void print_head(int rounds, const fb_compare_options *opt, FILE *out)
@@ -285,7 +453,7 @@ static void print_head(int rounds, const fb_compare_options *opt, FILE *out)
     fprintf(out, "%s\n(threshold %.3g%%, p <= %g: at least %d rounds, all agreeing); SAME: within the threshold;\n",
             rule, 100 * opt->threshold, opt->alpha, least);
     fprintf(out, "else INCONCLUSIVE. Contended rounds are counted, not left out: both sides of a round share the "
-                 "load.\n\n");
+                 "load, and a verdict on them says \"under load\".\n\n");
     fprintf(out, "%-12s %8s %15s %11s %7s %11s %11s %9s  %s\n", "verdict", "change", "range", "up/down", "p", "base",
             "new", "contended", "configuration");
 }
@@ -301,15 +469,18 @@ static void print_row(const row *w, const fb_compare_options *opt, FILE *out)
         fb_md_text(out, w->label);
         fprintf(out, " | %s | %s | %s | %s | %s | %s | %s |\n", c.tb, c.tn, c.change, c.range, c.votes, c.p,
                 c.contended);
-        if (*w->note) {
+        for (int k = 0; k < 2; ++k) {
+            const char *line = k ? w->note : w->load;
+            if (!*line) continue;
             fputs("| | ", out);
-            fb_md_text(out, w->note);
+            fb_md_text(out, line);
             fputs(" | | | | | | | |\n", out);
         }
         return;
     }
     fprintf(out, "%-12s %8s %15s %11s %7s %11s %11s %9s  %s\n", fb_verdict_name(w->verdict), c.change, c.range, c.votes,
             c.p, c.tb, c.tn, c.contended, w->label);
+    if (*w->load) fprintf(out, "%-12s %s\n", "", w->load);
     if (*w->note) fprintf(out, "%-12s %s\n", "", w->note);
 }
 
@@ -331,12 +502,30 @@ static void junit_message(const row *w, const fb_compare_options *opt, char *buf
              "%s: median ratio %.4g (%+.1f%%, threshold %.3g%%) over %d interleaved rounds: %d above 1, %d "
              "below, "
              "sign test p %s (alpha %g); range %+.1f%%..%+.1f%%; contended in %d of %d rounds%s%s",
-             fb_verdict_name(w->verdict), w->v.median, 100 * (w->v.median - 1), 100 * opt->threshold, w->paired,
-             w->v.above, w->v.below, p, opt->alpha, 100 * (w->v.lo - 1), 100 * (w->v.hi - 1), w->contended, w->paired,
-             *w->note ? "; " : "", w->note);
+             *w->load ? w->load : fb_verdict_name(w->verdict), w->v.median, 100 * (w->v.median - 1),
+             100 * opt->threshold, w->paired, w->v.above, w->v.below, p, opt->alpha, 100 * (w->v.lo - 1),
+             100 * (w->v.hi - 1), w->contended, w->paired, *w->note ? "; " : "", w->note);
 }
 
-static void write_junit(const row *rows, int nrows, int rounds, const fb_compare_options *opt)
+/* The settings the sides differ in, as the suite's properties. */
+static void junit_differences(FILE *f, const json_t *diffs)
+{
+    size_t i;
+    const json_t *d;
+    if (!json_array_size(diffs)) return;
+    fputs("    <properties>\n", f);
+    json_array_foreach(diffs, i, d)
+    {
+        fputs("      <property name=\"NEW's settings differ\" value=\"", f);
+        fb_compare_xml_text(json_string_value(d), f);
+        fputs("\"/>\n", f);
+    }
+    fputs("    </properties>\n", f);
+}
+
+/* A passed case under load keeps its verdict's words (<system-out>): a
+ * FASTER on a busy runner is not one on a quiet machine. */
+static void write_junit(const row *rows, int nrows, int rounds, const json_t *diffs, const fb_compare_options *opt)
 {
     FILE *f = opt->junit;
     int failures = 0, skipped = 0;
@@ -347,10 +536,15 @@ static void write_junit(const row *rows, int nrows, int rounds, const fb_compare
     }
     snprintf(suite, sizeof suite, "flowbench compare --interleave, %d rounds", rounds);
     fb_junit_begin(f, suite, nrows, failures, skipped);
+    junit_differences(f, diffs);
     for (int i = 0; i < nrows; ++i) {
         const row *w = &rows[i];
         const int passed = w->verdict <= FB_FASTER || w->verdict == FB_NEW_ONLY;
-        if (!passed) junit_message(w, opt, msg, sizeof msg);
+        if (!passed || *w->load) junit_message(w, opt, msg, sizeof msg);
+        if (passed && *w->load) {
+            fb_junit_write_output(f, w->classname, w->label, msg);
+            continue;
+        }
         fb_junit_write_case(f, w->classname, w->label,
                             passed              ? NULL
                             : row_fails(w, opt) ? "failure"
@@ -379,8 +573,8 @@ static void print_summary(const fb_compare_summary *s, int rounds, const fb_comp
     fb_compare_print_counts(s, opt, "the rounds disagree", out);
     if (s->unsettled)
         fprintf(out,
-                "%d configuration%s had a contended run in some round: judged anyway, both sides of a round shared "
-                "the load\n",
+                "%d configuration%s judged under load (a contended run in some round; said under each row): both "
+                "sides of a round shared the load, so the verdict holds for it, not for a quiet machine\n",
                 s->unsettled, s->unsettled == 1 ? "" : "s");
     if (rounds < least)
         fprintf(out,
@@ -394,11 +588,12 @@ fb_status fb_interleave_sets(fb_results_set *const *base, fb_results_set *const 
 {
     fb_status status = FB_OK;
     rounds_index bi = {0}, ni = {0};
-    json_t *order = json_array(), *seen = json_object();
+    json_t *order = json_array(), *seen = json_object(), *diffs = json_array();
     row *rows = NULL;
     int nrows = 0, paired = 0;
     memset(s, 0, sizeof *s);
-    if (!order || !seen) FB_FAIL(FB_ERR_NOMEM, "out of host memory pairing the rounds");
+    if (!order || !seen || !diffs) FB_FAIL(FB_ERR_NOMEM, "out of host memory pairing the rounds");
+    FB_CHECK(environment_differences(base, next, rounds, diffs));
     FB_CHECK(index_build(base, rounds, order, seen, &bi));
     FB_CHECK(index_build(next, rounds, order, seen, &ni));
     FB_ALLOC(rows, json_array_size(order), "the comparison's rows");
@@ -409,21 +604,24 @@ fb_status fb_interleave_sets(fb_results_set *const *base, fb_results_set *const 
     }
     control_false_discoveries(rows, nrows, opt->alpha);
     for (int i = 0; i < nrows; ++i) {
-        s->unsettled += rows[i].verdict <= FB_INCONCLUSIVE && rows[i].contended > 0;
+        load_text(&rows[i]);
+        s->unsettled += *rows[i].load != '\0';
         fb_compare_count(s, rows[i].verdict);
     }
+    print_differences(diffs, opt, out);
     print_head(rounds, opt, out);
     print_rows(rows, nrows, opt, out);
     print_summary(s, rounds, opt, out);
     if (!paired)
         FB_FAIL(FB_ERR_INPUT,
                 "compare --interleave: no configuration has records of both sides in any round (nothing to compare)");
-    if (opt->junit) write_junit(rows, nrows, rounds, opt);
+    if (opt->junit) write_junit(rows, nrows, rounds, diffs, opt);
 fail:
     free(rows);
     index_free(&bi);
     index_free(&ni);
     json_decref(order);
     json_decref(seen);
+    json_decref(diffs);
     return status;
 }

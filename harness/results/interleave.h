@@ -34,8 +34,14 @@
  * Fewer than fb_interleave_min_rounds(alpha) rounds (5 at 0.05) can never
  * reach alpha: such a run gives SAME or INCONCLUSIVE only.
  * Contention does not block this verdict (both sides of a round share the
- * load; that is the point), but the rows say in how many rounds a run
- * of the configuration was contended.
+ * load; that is the point), nor change the exit status, but a verdict on
+ * contended rounds holds for that load only: the rows say in how many
+ * rounds a run of the configuration was contended, and such a verdict
+ * says "FASTER under load: 8 of 8 rounds contended" (a 2-thread build
+ * FASTER than a 1-thread one beside a busy process was SLOWER +100% on
+ * the quiet machine). The settings the two sides' records differ in
+ * (OpenMP threads, wait policy, binding, places, OMP_* / GOMP_* / POCL_*
+ * variables) are named before the table: such a verdict is about them.
  */
 #ifndef FB_INTERLEAVE_H
 #define FB_INTERLEAVE_H
@@ -68,8 +74,10 @@ fb_ratio_verdict fb_interleave_judge(const double *ratios, int n, double thresho
 /* Pairs every configuration (compare's key) of the rounds' results files,
  * base[r] and next[r] for r < rounds, judges it (opt: threshold, alpha as
  * the sign test's level, markdown, allow_missing, allow_wrong, junit),
- * prints the table to out, the JUnit XML to opt->junit, and fills the
- * summary (its unsettled field: configurations with a contended round).
+ * prints the settings the sides differ in and the table to out, the
+ * JUnit XML to opt->junit (the settings as the suite's properties; a
+ * passed case under load with its words in <system-out>), and fills the
+ * summary (its unsettled field: configurations judged under load).
  * WRONG: a NEW record of it failed its check in some round; MISSING: BASE
  * measured it and NEW has no usable record in any round; FAILED: BASE has
  * none. FB_ERR_INPUT when no configuration is in both. */

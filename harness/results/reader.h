@@ -24,7 +24,8 @@ typedef struct fb_record {
     char *key;            /* configuration key (fb_record_key) */
     double *samples;      /* stats.samples_s, seconds; NULL if none */
     int nsamples;
-    int superseded; /* a later record of the same file has the same key */
+    int superseded; /* another record of its key stands for it: one read later (the loader's rule), or
+                     * the report's choice by time and quality (choice.h) */
 } fb_record;
 
 typedef struct fb_results_set {

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "choice.h"
 #include "figures.h"
 #include "quality.h"
 #include "report_run.h"
@@ -95,10 +96,14 @@ static void write_devices(const fb_results_set *set, FILE *out)
     json_decref(seen);
 }
 
+/* The machine of the latest run by time, and the runs' time range over
+ * every record read: file order is not time order (a folder is read in
+ * name order, merged and hand-appended files in any). */
 static void write_machine(const fb_results_set *set, FILE *out)
 {
-    const json_t *h = set->headers[set->nheaders - 1];
-    char mem[32], llc[32];
+    const json_t *h = fb_results_latest_header(set);
+    char mem[32], llc[32], first[32], last[32];
+    fb_results_time_range(set, first, last, sizeof first);
     bytes_text(fb_json_num(h, "host.memory_bytes"), mem, sizeof mem);
     bytes_text(fb_json_num(h, "host.llc_bytes"), llc, sizeof llc);
     fprintf(out, "\n## Machine\n\n");
@@ -107,13 +112,45 @@ static void write_machine(const fb_results_set *set, FILE *out)
             str(h, "host.cpu"), fb_json_num(h, "host.logical_cpus"), llc, mem, fb_json_num(h, "host.omp_threads"));
     fprintf(out, "- flowbench %s (git %s), %s, flags `%s`\n", str(h, "build.flowbench_version"),
             str(h, "build.git_revision"), str(h, "build.compiler"), str(h, "build.flags"));
-    fprintf(out, "- runs in %s: %d, from %s to %s\n", set->nfiles > 1 ? "these files" : "this file", set->nheaders,
-            str(set->headers[0], "date"), str(h, "date"));
-    for (int i = 0; i + 1 < set->nheaders; ++i)
-        if (strcmp(str(set->headers[i], "host.cpu"), str(h, "host.cpu")) != 0)
+    fprintf(out, "- runs in %s: %d, started from %s to %s\n", set->nfiles > 1 ? "these files" : "this file",
+            set->nheaders, *first ? first : "?", *last ? last : "?");
+    for (int i = 0; i < set->nheaders; ++i)
+        if (set->headers[i] != h && strcmp(str(set->headers[i], "host.cpu"), str(h, "host.cpu")) != 0)
             fprintf(out, "- note: run %s ran on another CPU (%s)\n", str(set->headers[i], "run_id"),
                     str(set->headers[i], "host.cpu"));
     write_devices(set, out);
+}
+
+/* At most this many configurations named under the files: a year of
+ * nightly runs with a busy night or two would bury the report's head. */
+#define CHOICE_ROWS_MAX 50
+
+/* Which record of a configuration measured more than once the report
+ * takes (choice.h), said where the loader's file order would have taken
+ * another: a reader comparing with `plot` or `export --latest` must see
+ * why the numbers differ. */
+static void write_choices(const fb_results_set *set, FILE *out)
+{
+    char why[1200], label[1024];
+    int several = 0, named = 0, first;
+    for (int i = 0; i < set->nlatest; ++i)
+        several += fb_results_find_all(set, set->records[set->latest[i]].key, &first) > 1;
+    if (!several) return;
+    fprintf(out,
+            "\n%d configuration%s measured more than once: the report takes each one's latest stable record by "
+            "time (its run's start), else its latest; a configuration whose latest record failed is reported "
+            "failed.",
+            several, several == 1 ? " is" : "s are");
+    for (int i = 0; i < set->nlatest; ++i) {
+        const fb_record *r = &set->records[set->latest[i]];
+        if (!fb_results_choice_why(set, r, why, sizeof why)) continue;
+        if (!named++) fprintf(out, " Where that is not the record read last:\n\n");
+        if (named > CHOICE_ROWS_MAX) continue;
+        fb_record_label(r, label, sizeof label);
+        fprintf(out, "- %s: %s\n", label, why);
+    }
+    if (!named) fprintf(out, " For each, that is also the record read last.\n");
+    if (named > CHOICE_ROWS_MAX) fprintf(out, "- ... and %d more\n", named - CHOICE_ROWS_MAX);
 }
 
 /* grid[r * ncols + c]: the index of the figure's last cell at row r and
@@ -527,9 +564,11 @@ fb_status fb_report_write(fb_results_set *set, const fb_report_options *opt, FIL
 {
     fb_status status = FB_OK;
     fb_triads triads = {0};
+    fb_results_choose_by_time(set);         /* before anything reads a configuration's record */
     FB_CHECK(fb_triads_pick(set, &triads)); /* before any fraction is written */
     fprintf(out, "# flowbench report: %s\n", set->path);
     fb_report_files(set, out);
+    write_choices(set, out);
     if (set->nheaders)
         write_machine(set, out);
     else

@@ -17,9 +17,11 @@ typedef struct fb_report_options {
     const char *link_prefix; /* prefix of image links ("" when the report sits beside them) */
 } fb_report_options;
 
-/* The caller, which knows the file's name, checks the writes. Picks each
- * device's one stream triad into set->device_triad (results/triads.h):
- * every fraction of the report divides by it. */
+/* The caller, which knows the file's name, checks the writes. Re-marks
+ * which record of each configuration counts (the latest stable one by
+ * time, results/choice.h: set's superseded flags and latest), then picks
+ * each device's one stream triad into set->device_triad
+ * (results/triads.h): every fraction of the report divides by it. */
 fb_status fb_report_write(fb_results_set *set, const fb_report_options *opt, FILE *out);
 
 #endif

@@ -777,8 +777,12 @@ static void test_interleave_sets(void **state)
     assert_non_null(strstr(out, "\nSLOWER "));
     assert_non_null(strstr(out, "6/0 of 6"));
     assert_non_null(strstr(out, "3 of 6"));
-    assert_non_null(
-        strstr(xml, "SLOWER: median ratio 1.3 (+30.0%, threshold 5%) over 6 interleaved rounds: 6 above 1"));
+    /* the verdict says it was taken under load, in how many rounds */
+    assert_non_null(strstr(out, "\n             SLOWER under load: 3 of 6 rounds contended, 3 quiet\n"));
+    assert_non_null(strstr(out, "1 configuration judged under load"));
+    assert_null(strstr(out, "ran with other settings")); /* records without environment: nothing to tell */
+    assert_non_null(strstr(xml, "SLOWER under load: 3 of 6 rounds contended, 3 quiet: median ratio 1.3 (+30.0%, "
+                                "threshold 5%) over 6 interleaved rounds: 6 above 1"));
     /* five rounds: p 1/32 passes alpha alone, not over two configurations */
     f = fmemopen(out, sizeof out, "w");
     opt.junit = NULL;
@@ -795,6 +799,69 @@ static void test_interleave_sets(void **state)
     assert_int_equal(s.slower, 0);
     assert_int_equal(s.inconclusive, 1);
     assert_non_null(strstr(out, "3 rounds cannot reach p <= 0.05"));
+    for (int r = 0; r < 6; ++r) {
+        fb_results_set_free(bs[r]);
+        fb_results_set_free(ns[r]);
+    }
+}
+
+/* One configuration, its record of a round with an environment: OpenMP
+ * threads, and the variables in force. */
+#define RECE(id, samples, quality, threads, vars)                                                                      \
+    "{\"type\":\"measurement\",\"schema\":1,\"run_id\":\"" id "\",\"benchmark\":\"stream\",\"kernel\":\"triad\","      \
+    "\"backend\":\"openmp\",\"device\":\"openmp:0\",\"device_name\":\"CPU\",\"precision\":\"double\","                 \
+    "\"params\":{},\"status\":\"ok\",\"stats\":{\"samples_s\":[" samples "],\"median_s\":1,\"quality\":\"" quality     \
+    "\"},\"environment\":{\"contended\":false,\"openmp\":{\"threads\":" threads ",\"proc_bind\":\"false\","            \
+    "\"places\":0,\"wait\":{\"policy\":\"passive\"},\"variables\":{" vars "}},\"pocl\":{\"variables\":{}}}}"
+
+/* Runs sets[r] of rounds rounds of BASE against NEW; the table in out,
+ * the JUnit XML in xml. */
+static void interleave_into(fb_results_set **bs, fb_results_set **ns, int rounds, char *out, size_t len, char *xml,
+                            size_t xml_len, fb_compare_summary *s)
+{
+    fb_compare_options opt = fb_compare_defaults();
+    opt.alpha = FB_INTERLEAVE_ALPHA;
+    opt.junit = fmemopen(xml, xml_len, "w");
+    FILE *f = fmemopen(out, len, "w");
+    assert_int_equal(fb_interleave_sets(bs, ns, rounds, &opt, f, s), FB_OK);
+    fclose(f);
+    fclose(opt.junit);
+}
+
+/* A 2-thread build against a 1-thread one beside a busy process: FASTER
+ * in every round, every round contended. The verdict says it holds under
+ * that load (the same pair was SLOWER +100% on the quiet machine), the
+ * exit status is the verdict's, and the header names the threads. */
+static void test_interleave_under_load_and_settings(void **state)
+{
+    (void)state;
+    fb_results_set *bs[6], *ns[6];
+    char name[32], out[8192] = "", xml[8192] = "";
+    fb_compare_summary s;
+    const fb_compare_options defaults = fb_compare_defaults();
+    for (int r = 0; r < 6; ++r) {
+        const char *b[] = {HEADER("b", "CPU", "", "1"), RECE("b", SLOW, "contended", "1", "\"OMP_NUM_THREADS\":\"1\""),
+                           NULL};
+        const char *n[] = {HEADER("n", "CPU", "", "2"),
+                           RECE("n", FAST, "contended", "2", "\"OMP_NUM_THREADS\":\"2\",\"GOMP_SPINCOUNT\":\"0\""),
+                           NULL};
+        snprintf(name, sizeof name, "lb%d", r);
+        bs[r] = load(name, b);
+        snprintf(name, sizeof name, "ln%d", r);
+        ns[r] = load(name, n);
+    }
+    interleave_into(bs, ns, 6, out, sizeof out, xml, sizeof xml, &s);
+    assert_int_equal(s.faster, 1);
+    assert_int_equal(s.unsettled, 1);
+    assert_int_equal(fb_compare_gate(&s, &defaults), 0); /* FASTER passes, under load or not */
+    assert_non_null(strstr(out, "\n             FASTER under load: 6 of 6 rounds contended\n"));
+    assert_non_null(strstr(out, "NEW ran with other settings than BASE (their records' environment):\n"
+                                "  OpenMP threads: BASE 1, NEW 2\n"
+                                "  GOMP_SPINCOUNT: BASE (unset), NEW 0\n"
+                                "  OMP_NUM_THREADS: BASE 1, NEW 2\n\n"));
+    assert_null(strstr(out, "wait policy")); /* the same on both sides: not named */
+    assert_non_null(strstr(xml, "<system-out>FASTER under load: 6 of 6 rounds contended: median ratio"));
+    assert_non_null(strstr(xml, "<property name=\"NEW's settings differ\" value=\"OpenMP threads: BASE 1, NEW 2\"/>"));
     for (int r = 0; r < 6; ++r) {
         fb_results_set_free(bs[r]);
         fb_results_set_free(ns[r]);
@@ -862,6 +929,7 @@ int main(void)
         cmocka_unit_test(test_interleave_rule),
         cmocka_unit_test(test_interleave_sets),
         cmocka_unit_test(test_interleave_wrong_and_missing),
+        cmocka_unit_test(test_interleave_under_load_and_settings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
