@@ -86,37 +86,55 @@ static fb_status pick_measured(const fb_results_set *set, fb_triads *t)
     return FB_OK;
 }
 
-/* Pass 2: a device no stream record measured takes the triad its latest
- * record carries; every carried figure is noted. */
+/* Pass 2: every carried figure noted; a device no stream record measured
+ * takes the triad its latest record carries. */
 static fb_status pick_carried(const fb_results_set *set, fb_triads *t)
 {
     for (int i = 0; i < set->nrecords; ++i) {
         const fb_record *r = &set->records[i];
         const double carried = fb_json_num(r->json, "stream_gbs");
+        char key[32];
         if (r->superseded || !(carried > 0)) continue;
         fb_device_triad *e = entry_of(t, r);
         if (!e) return fb_error_set(FB_ERR_NOMEM, __FILE__, __LINE__, "out of host memory picking the triads");
         note_value(e, carried);
-        if (e->rec) continue;
+        snprintf(key, sizeof key, "%.6g", carried);
+        if (!e->carried) e->carried = json_object();
+        if (e->carried) json_object_set_new(e->carried, key, json_real(carried));
         e->carrier = r;
-        e->gbs = carried;
+        if (!e->rec) e->gbs = carried;
     }
     return FB_OK;
+}
+
+/* Pass 3: where every record of a device divided by one triad (the stored
+ * reference every command of a run reuses), the report divides by that
+ * one too, so the terminal, the records and the report agree; a stream
+ * record of the run that measured another figure is then one of the
+ * others. Records that carried several figures leave pass 1's choice. */
+static void prefer_carried(fb_triads *t)
+{
+    for (int i = 0; i < t->n; ++i) {
+        fb_device_triad *e = &t->t[i];
+        if (!e->carried || json_object_size(e->carried) != 1) continue;
+        e->gbs = json_number_value(json_object_iter_value(json_object_iter(e->carried)));
+        e->by_carried = 1;
+    }
 }
 
 static void describe(const fb_results_set *set, fb_device_triad *e)
 {
     char where[160];
-    const fb_record *r = e->rec ? e->rec : e->carrier;
+    const fb_record *r = e->rec && !e->by_carried ? e->rec : e->carrier;
     fb_record_where(set, r, where, sizeof where);
-    if (e->rec)
+    if (r == e->rec)
         snprintf(e->source, sizeof e->source, "%s triad, %s%.160s, %.16s, n = %.0f",
                  json_object_get(r->json, "suite") ? "sweep's" : "stream", set->nfiles > 1 ? "" : "line ", where,
                  str(r, "precision"), fb_json_num(r->json, "params.n"));
     else
-        snprintf(e->source, sizeof e->source, "carried by %.32s %s%.160s (%.32s: %.200s)", str(r, "benchmark"),
-                 set->nfiles > 1 ? "" : "line ", where,
-                 *str(r, "stream_reference.source") ? str(r, "stream_reference.source") : "no stream record",
+        snprintf(e->source, sizeof e->source, "%scarried by %.32s %s%.160s (%.32s: %.200s)",
+                 e->rec ? "the one every record divided by, " : "", str(r, "benchmark"), set->nfiles > 1 ? "" : "line ",
+                 where, *str(r, "stream_reference.source") ? str(r, "stream_reference.source") : "no stream record",
                  *str(r, "stream_reference.file") ? str(r, "stream_reference.file") : "its own run");
 }
 
@@ -126,6 +144,7 @@ fb_status fb_triads_pick(fb_results_set *set, fb_triads *out)
     memset(out, 0, sizeof *out);
     FB_CHECK(pick_measured(set, out));
     FB_CHECK(pick_carried(set, out));
+    prefer_carried(out);
     json_decref(set->device_triad);
     if (!(set->device_triad = json_object())) FB_FAIL(FB_ERR_NOMEM, "out of host memory picking the triads");
     for (int i = 0; i < out->n; ++i) {
@@ -148,7 +167,7 @@ const fb_device_triad *fb_triads_find(const fb_triads *t, const char *device)
 void fb_triads_free(fb_triads *t)
 {
     for (int i = 0; i < t->n; ++i)
-        json_decref(t->t[i].values);
+        json_decref(t->t[i].values), json_decref(t->t[i].carried);
     free(t->t);
     memset(t, 0, sizeof *t);
 }

@@ -5,12 +5,15 @@
  * itself, each `sweep` with stream: true, and each `spmv` (or it carries a
  * stored one). Dividing each record by its own made one kernel 118% of the
  * triad in one table and 2.00 in another of the same run. So a device gets
- * one: the `stream` command's triad (a record without a suite) before a
- * sweep's, double precision before single, the larger array before the
- * smaller, the later before the earlier; without any stream record, the
- * triad the device's latest record carries (stream_gbs, its
- * stream_reference saying where it came from). The other triads measured
- * are counted beside it, so a reader sees how much they spread.
+ * one: where every record of the device that has a fraction divided by the
+ * same triad (the stored reference the commands of a run share:
+ * stream_gbs, its stream_reference saying where it came from), that one,
+ * so that the terminal, the records and the report divide alike; else the
+ * `stream` command's triad (a record without a suite) before a sweep's,
+ * double precision before single, the larger array before the smaller,
+ * the later before the earlier; without any stream record, the triad the
+ * device's latest record carries. The other triads measured are counted
+ * beside it, so a reader sees how much they spread.
  */
 #ifndef FB_RESULTS_TRIADS_H
 #define FB_RESULTS_TRIADS_H
@@ -26,7 +29,9 @@ typedef struct fb_device_triad {
     char source[512]; /* where it comes from, for a reader: "stream, results.jsonl:5, n = 33554432" */
     int others;       /* other GB/s figures of the device's triad in the set (measured, or carried), distinct */
     double others_min, others_max;
-    json_t *values; /* every distinct figure seen, as "%.6g" keys (counting others) */
+    json_t *values;  /* every distinct figure seen, as "%.6g" keys (counting others) */
+    json_t *carried; /* the distinct figures the records carried */
+    int by_carried;  /* gbs is the one figure every record carried */
 } fb_device_triad;
 
 typedef struct fb_triads {

@@ -489,47 +489,81 @@ static void test_colours_one_per_label(void **state)
     fb_results_set_free(set);
 }
 
-/* One triad per device (issue 36): the stream command's triad before a
- * sweep's, though the sweep's array is larger and its figure other; a
- * device no stream record measured takes the triad its record carries;
- * every fraction then divides by the device's one, not by the record's
- * own fraction_of_stream. */
+/* The file of the triad tests: a sweep's triad (larger array), the stream
+ * command's, and spmv records on openmp carrying `carried` (1 or 2 figures)
+ * and one on a device no stream record measured. */
+static fb_results_set *triads_file(results_file *rf, int carried)
+{
+    results_begin(rf, "triads", "host");
+    results_add(rf, (rec){.benchmark = "stream",
+                          .kernel = "triad",
+                          .device = "openmp:0",
+                          .suite = "quick",
+                          .params = "{\"n\":1000000}",
+                          .median_s = 1e-3});
+    results_add(rf, (rec){.benchmark = "stream",
+                          .kernel = "triad",
+                          .device = "openmp:0",
+                          .params = "{\"n\":100000}",
+                          .median_s = 2e-3});
+    results_add(
+        rf, (rec){.kernel = "a", .device = "openmp:0", .matrix = "m1", .median_s = 4e-3, .extra = "\"stream_gbs\":99"});
+    results_add(
+        rf,
+        (rec){.kernel = "a", .device = "opencl:0.0", .matrix = "m1", .median_s = 1e-3, .extra = "\"stream_gbs\":50"});
+    if (carried == 2)
+        results_add(
+            rf,
+            (rec){.kernel = "b", .device = "openmp:0", .matrix = "m1", .median_s = 4e-3, .extra = "\"stream_gbs\":77"});
+    return results_load(rf);
+}
+
+/* One triad per device (issues 36 and 50): where the records divided by
+ * one triad (the stored reference a run's commands share), the report
+ * divides by it too, so the terminal, the records and the report agree;
+ * the run's stream records are then others. A device no stream record
+ * measured takes the triad its record carries; every fraction divides by
+ * the device's one, not by the record's own fraction_of_stream. */
 static void test_one_triad_per_device(void **state)
 {
     (void)state;
     results_file rf;
     fb_triads t;
-    results_begin(&rf, "triads", "host");
-    results_add(&rf, (rec){.benchmark = "stream",
-                           .kernel = "triad",
-                           .device = "openmp:0",
-                           .suite = "quick",
-                           .params = "{\"n\":1000000}",
-                           .median_s = 1e-3});
-    results_add(&rf, (rec){.benchmark = "stream",
-                           .kernel = "triad",
-                           .device = "openmp:0",
-                           .params = "{\"n\":100000}",
-                           .median_s = 2e-3});
-    results_add(
-        &rf,
-        (rec){.kernel = "a", .device = "openmp:0", .matrix = "m1", .median_s = 4e-3, .extra = "\"stream_gbs\":99"});
-    results_add(
-        &rf,
-        (rec){.kernel = "a", .device = "opencl:0.0", .matrix = "m1", .median_s = 1e-3, .extra = "\"stream_gbs\":50"});
-    fb_results_set *set = results_load(&rf);
+    fb_results_set *set = triads_file(&rf, 1);
     assert_int_equal(fb_triads_pick(set, &t), FB_OK);
     assert_int_equal(t.n, 2);
     const fb_device_triad *omp = fb_triads_find(&t, "openmp:0"), *gpu = fb_triads_find(&t, "opencl:0.0");
     assert_non_null(omp);
     assert_non_null(gpu);
-    assert_float_equal(omp->gbs, 1.2e7 / 2e-3 / 1e9, 1e-9); /* the stream command's, not the sweep's 12 GB/s */
-    assert_ptr_equal(omp->rec, &set->records[1]);
-    assert_int_equal(omp->others, 2); /* the sweep's triad and the 99 the spmv record carries */
+    assert_float_equal(omp->gbs, 99, 1e-9); /* the one the spmv record divided by */
+    assert_true(omp->by_carried);
+    assert_non_null(strstr(omp->source, "the one every record divided by"));
+    assert_int_equal(omp->others, 2); /* the sweep's triad and the stream command's */
     assert_null(gpu->rec);
     assert_float_equal(gpu->gbs, 50, 1e-9);
-    assert_float_equal(fb_record_fraction(set, &set->records[2]), (1.2e7 / 4e-3 / 1e9) / omp->gbs, 1e-9);
+    assert_float_equal(fb_record_fraction(set, &set->records[2]), (1.2e7 / 4e-3 / 1e9) / 99, 1e-9);
     assert_float_equal(fb_record_fraction(set, &set->records[3]), (1.2e7 / 1e-3 / 1e9) / 50, 1e-9);
+    fb_triads_free(&t);
+    fb_results_set_free(set);
+}
+
+/* Records that divided by several triads: no one of them is the run's, so
+ * the stream command's triad before a sweep's, though the sweep's array is
+ * larger and its figure other. */
+static void test_several_carried_triads_take_the_stream_commands(void **state)
+{
+    (void)state;
+    results_file rf;
+    fb_triads t;
+    fb_results_set *set = triads_file(&rf, 2);
+    assert_int_equal(fb_triads_pick(set, &t), FB_OK);
+    const fb_device_triad *omp = fb_triads_find(&t, "openmp:0");
+    assert_non_null(omp);
+    assert_false(omp->by_carried);
+    assert_float_equal(omp->gbs, 1.2e7 / 2e-3 / 1e9, 1e-9); /* the stream command's, not the sweep's 12 GB/s */
+    assert_ptr_equal(omp->rec, &set->records[1]);
+    assert_int_equal(omp->others, 3); /* the sweep's triad and the 99 and 77 the spmv records carry */
+    assert_float_equal(fb_record_fraction(set, &set->records[2]), (1.2e7 / 4e-3 / 1e9) / omp->gbs, 1e-9);
     fb_triads_free(&t);
     fb_results_set_free(set);
 }
@@ -620,6 +654,7 @@ int main(void)
         cmocka_unit_test(test_roofline_marks_untrusted_rows),
         cmocka_unit_test(test_colours_of_one_figure_stand_apart),
         cmocka_unit_test(test_one_triad_per_device),
+        cmocka_unit_test(test_several_carried_triads_take_the_stream_commands),
         cmocka_unit_test(test_names_say_precision_and_case),
         cmocka_unit_test(test_scaling_lines_over_ranks),
         cmocka_unit_test(test_colours_one_per_label),
