@@ -209,7 +209,7 @@ static void decide_pocl_affinity(void)
     if (getenv(FB_POCL_AFFINITY_DECISION_VAR)) return; /* decided by the process that started this one */
     if (getenv("POCL_AFFINITY")) {
         setenv(FB_POCL_AFFINITY_DECISION_VAR, "set in the environment: a user's setting always wins", 1);
-    } else if (getenv(FB_WAIT_POLICY_DECISION_VAR)) {
+    } else if (fb_wait_policy_busy_at_start()) {
         setenv(FB_POCL_AFFINITY_DECISION_VAR,
                "left unpinned: other work was runnable at start, and a pinned worker could not move away from it", 1);
     } else {

@@ -149,14 +149,23 @@ void fb_calibrate_once(void);
 void fb_calibration_set_launch(const char *device_id, double seconds);
 
 /* The OpenMP wait policy at start (main, before any parallel region): when
- * the user set neither OMP_WAIT_POLICY nor GOMP_SPINCOUNT and other work is
- * runnable, re-executes this program with OMP_WAIT_POLICY=passive (libgomp
- * reads its environment once, when it loads). Returns only when no
- * re-execution happened; the decision is recorded either way. */
+ * the user set neither OMP_WAIT_POLICY nor GOMP_SPINCOUNT and other work
+ * competes (runnable in most polls of a look of up to 250 ms:
+ * wait_policy.c), re-executes this program with OMP_WAIT_POLICY=passive
+ * (libgomp reads its environment once, when it loads), saying so once on
+ * stderr. Returns only when no re-execution happened; the decision is
+ * recorded either way. */
 void fb_wait_policy_decide(char **argv);
 
-/* Passed from the process that decided to the one it re-executed: why. */
+/* Passed from the process that decided to the one it re-executed, and to
+ * the fresh processes it starts (core/fresh.h): why. A quiet machine's
+ * decision starts with FB_WAIT_POLICY_QUIET. */
 #define FB_WAIT_POLICY_DECISION_VAR "FLOWBENCH_WAIT_POLICY_DECISION"
+#define FB_WAIT_POLICY_QUIET "default kept"
+
+/* 1 when the decision at start saw competing work (passive waiting, or
+ * an MPI launcher's process that could not switch to it). */
+int fb_wait_policy_busy_at_start(void);
 
 /* Why PoCL's workers are pinned or not (backends/opencl.c decides before
  * the first platform query; the environment reports it). */

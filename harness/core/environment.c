@@ -79,16 +79,20 @@ static json_t *variables(const char *prefix, const char *prefix2)
     return vars;
 }
 
-/* Who chose the wait policy: the user, flowbench at start, or nobody. */
+/* Who chose the wait policy: the user, flowbench at start, or nobody (the
+ * machine was quiet at start: the decision says how it was looked at). */
 static json_t *wait_policy(void)
 {
     const char *policy = getenv("OMP_WAIT_POLICY"), *decision = getenv(FB_WAIT_POLICY_DECISION_VAR);
-    const char *by = decision && *decision ? "flowbench" : policy || getenv("GOMP_SPINCOUNT") ? "user" : "default";
-    return json_pack(
-        "{s:s, s:s, s:s}", "policy", policy ? policy : "unset (libgomp: spin a while, then sleep)", "set_by", by, "why",
-        decision && *decision     ? decision
-        : strcmp(by, "user") == 0 ? "set in the environment: a user's setting always wins"
-                                  : "no other runnable work at start, so the runtime's default (spinning) was kept");
+    const char *by = fb_wait_policy_busy_at_start()       ? "flowbench"
+                     : policy || getenv("GOMP_SPINCOUNT") ? "user"
+                                                          : "default";
+    const char *why = strcmp(by, "user") == 0 ? "set in the environment: a user's setting always wins"
+                      : decision && *decision ? decision
+                                              : "no other runnable work at start, so the runtime's default (spinning) "
+                                                "was kept";
+    return json_pack("{s:s, s:s, s:s}", "policy", policy ? policy : "unset (libgomp: spin a while, then sleep)",
+                     "set_by", by, "why", why);
 }
 
 /* PoCL's settings in force and who pinned its workers (backends/opencl.c);

@@ -92,6 +92,30 @@ static void versus(const fb_confirm_candidate *a, const fb_confirm_candidate *b,
     *p = fb_mann_whitney(a->medians, a->n, b->medians, b->n).p;
 }
 
+/* Student's t at 0.975 for 1..19 degrees of freedom. */
+static const double t975[FB_CONFIRM_MAX_ROUNDS] = {0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447,
+                                                   2.365, 2.306,  2.262, 2.228, 2.201, 2.179, 2.160,
+                                                   2.145, 2.131,  2.120, 2.110, 2.101, 2.093};
+
+/* Where a new process's median should fall, 19 times in 20: the 95%
+ * prediction interval of one more observation, on the logarithms of the
+ * per-process medians (times spread multiplicatively): mean +- t s
+ * sqrt(1 + 1/n). The range of the n medians themselves would hold a new
+ * one only (n-1)/(n+1) of the time (4 in 6 for 5 processes). */
+static void prediction_interval(fb_confirm_candidate *c)
+{
+    double sum = 0, ss = 0;
+    c->expect_lo = c->expect_hi = NAN;
+    if (c->n < 2) return;
+    for (int i = 0; i < c->n; ++i)
+        sum += log(c->medians[i]);
+    const double mean = sum / c->n;
+    for (int i = 0; i < c->n; ++i)
+        ss += (log(c->medians[i]) - mean) * (log(c->medians[i]) - mean);
+    const double half = t975[c->n - 1] * sqrt(ss / (c->n - 1)) * sqrt(1 + 1.0 / c->n);
+    c->expect_lo = exp(mean - half), c->expect_hi = exp(mean + half);
+}
+
 /* Only a candidate every process ran counts: one that failed in a
  * process is not a setting to ship. */
 static void centers(fb_confirm_outcome *o)
@@ -102,6 +126,7 @@ static void centers(fb_confirm_outcome *o)
         memcpy(sorted, c->medians, (size_t)c->n * sizeof *sorted);
         fb_sort_doubles(sorted, (size_t)c->n);
         c->center = c->n == o->rounds && c->n > 0 ? fb_median_sorted(sorted, (size_t)c->n) : INFINITY;
+        prediction_interval(c);
     }
 }
 
@@ -185,9 +210,10 @@ json_t *fb_confirm_json(const fb_confirm_outcome *o, const fb_family_kernel *k)
         json_t *medians = json_array();
         for (int r = 0; r < c->n; ++r)
             json_array_append_new(medians, json_real(c->medians[r]));
-        json_array_append_new(cands, json_pack("{s:s, s:o, s:o, s:o, s:o}", "role", c->role, "params",
+        json_array_append_new(cands, json_pack("{s:s, s:o, s:o, s:o, s:[o, o], s:o}", "role", c->role, "params",
                                                fb_json_params(k->params, k->nparams, &c->point), "medians_s", medians,
-                                               "median_s", number(c->center), "failure",
+                                               "median_s", number(c->center), "expected_s", number(c->expect_lo),
+                                               number(c->expect_hi), "failure",
                                                c->failure[0] ? json_string(c->failure) : json_null()));
     }
     fb_confirm_verdict(o, k, verdict, sizeof verdict);

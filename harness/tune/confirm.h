@@ -39,10 +39,11 @@ typedef struct fb_confirm_candidate {
     fb_param_point point;
     const char *role; /* "search's best", "runner-up", "default" */
     double medians[FB_CONFIRM_MAX_ROUNDS];
-    int n;             /* processes that measured it */
-    char failure[300]; /* why a process could not, when one could not */
-    json_t *record;    /* its first process's record */
-    double center;     /* the median of its per-process medians (INFINITY: it failed) */
+    int n;                       /* processes that measured it */
+    char failure[300];           /* why a process could not, when one could not */
+    json_t *record;              /* its first process's record */
+    double center;               /* the median of its per-process medians (INFINITY: it failed) */
+    double expect_lo, expect_hi; /* where a new process's median falls 19 times in 20 (NAN: unknown) */
 } fb_confirm_candidate;
 
 typedef struct fb_confirm_outcome {

@@ -311,17 +311,16 @@ void fb_tune_outcome_free(fb_tune_outcome *o)
     o->best_record = NULL;
 }
 
-/* What the confirmation measured (confirm.h): the stored point's spread
- * over its fresh processes, the median that --tuned runs are read against,
- * and the whole confidence. */
+/* What the confirmation measured (confirm.h): where a fresh process's
+ * median of the stored point should fall (its 95% prediction interval:
+ * what a --tuned run is read against), and the whole confidence. */
 static fb_status add_confidence(json_t *entry, const fb_confirm_outcome *o, const fb_confirm_candidate *chosen,
                                 const fb_family_kernel *k)
 {
     fb_status status = FB_OK;
-    double lo = INFINITY, hi = 0;
-    for (int i = 0; i < chosen->n; ++i)
-        lo = fmin(lo, chosen->medians[i]), hi = fmax(hi, chosen->medians[i]);
-    if (json_object_set_new(entry, "spread_s", json_pack("[f, f]", lo, hi)) ||
+    json_t *spread =
+        isfinite(chosen->expect_lo) ? json_pack("[f, f]", chosen->expect_lo, chosen->expect_hi) : json_null();
+    if (json_object_set_new(entry, "spread_s", spread) ||
         json_object_set_new(entry, "confidence", fb_confirm_json(o, k)))
         FB_FAIL(FB_ERR_NOMEM, "out of host memory building the cache entry");
 fail:
