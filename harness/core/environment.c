@@ -79,6 +79,14 @@ static json_t *variables(const char *prefix, const char *prefix2)
     return vars;
 }
 
+/* Here, beside its report, not in wait_policy.c: that file reads the run
+ * queue through contention.c, which reads the calibration here. */
+int fb_wait_policy_busy_at_start(void)
+{
+    const char *d = getenv(FB_WAIT_POLICY_DECISION_VAR);
+    return d && *d && strncmp(d, FB_WAIT_POLICY_QUIET, strlen(FB_WAIT_POLICY_QUIET)) != 0;
+}
+
 /* Who chose the wait policy: the user, flowbench at start, or nobody (the
  * machine was quiet at start: the decision says how it was looked at). */
 static json_t *wait_policy(void)

@@ -54,12 +54,6 @@ static void look_at_start(int spare, start_look *l)
     l->seconds = fb_now() - t0;
 }
 
-int fb_wait_policy_busy_at_start(void)
-{
-    const char *d = getenv(FB_WAIT_POLICY_DECISION_VAR);
-    return d && *d && strncmp(d, FB_WAIT_POLICY_QUIET, strlen(FB_WAIT_POLICY_QUIET)) != 0;
-}
-
 static void decided(const char *why, int say)
 {
     setenv(FB_WAIT_POLICY_DECISION_VAR, why, 1);
