@@ -87,7 +87,8 @@ fb_status fb_stream_ref_get(fb_target *t, size_t n, int is_double, const char *p
     char device[512];
     const char *precision = is_double ? "double" : "single";
     const double now = (double)time(NULL);
-    const size_t elems = n ? n : FB_STREAM_DEFAULT_N;
+    const fb_stream_size size = fb_stream_size_of(fb_target_info(t), is_double, n);
+    const size_t elems = size.n;
     json_t *entries = load_entries(path), *e;
     size_t i;
     int fresh = 0;
@@ -104,6 +105,7 @@ fb_status fb_stream_ref_get(fb_target *t, size_t n, int is_double, const char *p
         out->measured_at = now;
         FB_CHECK(store(entries, device, precision, out, path));
     }
+    out->size = size;
 fail:
     json_decref(entries);
     return status;
@@ -111,10 +113,13 @@ fail:
 
 json_t *fb_stream_ref_json(const fb_stream_ref *r, const char *path)
 {
-    return json_pack("{s:f, s:f, s:f, s:i, s:I, s:f, s:f, s:s, s:s}", "gbs", r->triad.gbs, "gbs_min", r->triad.gbs_min,
-                     "gbs_max", r->triad.gbs_max, "samples", r->triad.samples, "n", (json_int_t)r->triad.n,
-                     "measured_at", r->measured_at, "age_s", r->age_s, "source", r->stored ? "stored" : "measured",
-                     "file", path);
+    json_t *j =
+        json_pack("{s:f, s:f, s:f, s:i, s:I, s:f, s:f, s:s, s:s, s:f}", "gbs", r->triad.gbs, "gbs_min",
+                  r->triad.gbs_min, "gbs_max", r->triad.gbs_max, "samples", r->triad.samples, "n",
+                  (json_int_t)r->triad.n, "measured_at", r->measured_at, "age_s", r->age_s, "source",
+                  r->stored ? "stored" : "measured", "file", path, "working_set_bytes", r->size.working_set_bytes);
+    if (j) fb_stream_size_set_json(j, &r->size);
+    return j;
 }
 
 void fb_stream_ref_default_path(char *buf, size_t len)

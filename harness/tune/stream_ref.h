@@ -18,9 +18,10 @@
 
 typedef struct fb_stream_ref {
     fb_stream_triad triad;
-    double measured_at; /* seconds since the epoch */
-    double age_s;       /* when looked up */
-    int stored;         /* 1: taken from the file, 0: measured now */
+    double measured_at;  /* seconds since the epoch */
+    double age_s;        /* when looked up */
+    int stored;          /* 1: taken from the file, 0: measured now */
+    fb_stream_size size; /* its length against the device's cache: is it a DRAM triad? */
 } fb_stream_ref;
 
 /* The reference for t's device: the stored one when younger than max_age_s
@@ -31,7 +32,8 @@ fb_status fb_stream_ref_get(fb_target *t, size_t n, int is_double, const char *p
                             fb_stream_ref *out);
 
 /* {"gbs", "gbs_min", "gbs_max", "samples", "n", "measured_at", "age_s",
- * "source": "measured"|"stored", "file"}: the record's stream_reference. */
+ * "source": "measured"|"stored", "file", "working_set_bytes",
+ * "cache_resident", "cache_reuse"}: the record's stream_reference. */
 json_t *fb_stream_ref_json(const fb_stream_ref *r, const char *path);
 
 /* $FLOWBENCH_STREAM_CACHE, else the tuning cache's folder's stream.json. */
