@@ -4,9 +4,13 @@
 # every figure of a run; its name at its best point; point type: the
 # problem, named in the key), under
 # two ceilings: the device's stream triad (GB/s x intensity, the bandwidth
-# roof) and its peak GFLOP/s (from the device's properties, or the best
-# measured: the key says which). The solver's steps are points too where
-# their records count flops.
+# roof; "includes cache reuse" in the key where its arrays were under 4x
+# the last-level cache, triadreuse = 1) and its peak GFLOP/s (from the
+# device's properties and the CPU's vector ISA, or the best measured: the
+# line under the graph says which). Where a point is cache resident (its
+# problem named so in the key) and the run measured a triad within the
+# cache, cachebw draws the cache's roof too (dotted, cachewhy in the key).
+# The solver's steps are points too where their records count flops.
 # Input: CSV "label,KERNEL1,KERNEL1 gflops,..." a row per problem: each
 # kernel's intensity and GFLOP/s there; NaN = not run.
 # Usage: flowbench plot writes NAME.csv and NAME.vars (title, ceilings,
@@ -25,6 +29,9 @@ if (!exists("nrows")) nrows = 0
 if (!exists("triad")) triad = 10
 if (!exists("peak")) peak = 100
 if (!exists("peakwhy")) peakwhy = sprintf('peak %g GFLOP/s', peak)
+if (!exists("triadreuse")) triadreuse = 0
+if (!exists("cachebw")) cachebw = 0
+if (!exists("cachewhy")) cachewhy = 'last-level cache'
 if (!exists("xmin")) { xmin = 0.01; xmax = 100; ymin = 0.01; ymax = 10 * peak }
 set label 100 plottitle at screen 0.5, screen 0.965 center noenhanced
 if (!exists("titlelines")) titlelines = 1
@@ -50,6 +57,8 @@ ridge = peak / triad
 num(v) = v >= 1000 ? sprintf('%.0f', v) : sprintf('%.4g', v)
 memroof(x) = x <= ridge ? triad * x : NaN
 comproof(x) = x >= ridge ? peak : NaN
+cacheroof(x) = cachebw > 0 && x <= peak / cachebw ? cachebw * x : NaN
+triadtitle = 'stream triad '.num(triad).' GB/s'.(triadreuse ? ' (includes cache reuse)' : '')
 ptype(r) = 5 + (int(r) - 1) % 10
 # Each kernel's name labels its best point only (labely, from NAME.vars:
 # each kernel's best GFLOP/s as the table has it); without it, every point.
@@ -57,8 +66,10 @@ if (!exists("labely")) labely = ''
 labelled(i, y) = words(labely) < i || abs(y - real(word(labely, i))) <= 1e-9 * abs(y)
 problem(r) = exists(sprintf('problem%d', r)) ? value(sprintf('problem%d', r)) : sprintf('problem %d', r)
 set samples 400
-plot memroof(x) with lines lw 2.5 lc rgb '#444444' title 'stream triad '.num(triad).' GB/s', \
+plot memroof(x) with lines lw 2.5 lc rgb '#444444' title triadtitle, \
      comproof(x) with lines lw 2.5 dt 2 lc rgb '#444444' title 'peak '.num(peak).' GFLOP/s', \
+     (cachebw > 0 ? cacheroof(x) : NaN) with lines lw 2 dt 3 lc rgb '#444444' \
+       title (cachebw > 0 ? 'cache '.num(cachebw).' GB/s ('.cachewhy.')' : ''), \
      for [i=1:ncols] datafile using 2*i:2*i+1:($0 + 1) with points pt 7 ps 1.6 lc rgb colour(i) \
        title columnheader(2*i), \
      for [i=1:ncols] datafile using 2*i:2*i+1:(labelled(i, column(2*i+1)) ? columnhead(2*i) : '') \

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # default-suite.sh FLOWBENCH - the default suite: the devices found, the
-# stream bandwidth of each, and every SpMV kernel and peer library on each
-# device on the cavity level-1 Laplacian (gen:cube:29) and its 4x4-block
-# form (results.jsonl), then the quick sweep suites (sweep-quick.jsonl,
+# stream bandwidth of each (its arrays 4x the last-level cache where memory
+# allows), and every SpMV kernel and peer library on each device on this
+# machine's DRAM-sized cube Laplacian (gen:cube:N, its CSR 4x the last-level
+# cache, N from 29 to 100: scripts/lib/dram-cube.sh) and its 4x4-block form
+# (results.jsonl), then the quick sweep suites (sweep-quick.jsonl,
 # sweep-grid.jsonl), then the Navier-Stokes solver: cavity levels 0-2, the
 # steady level-1 cavity's centreline profiles against Ghia et al., and 20
 # timed steps of the Ahmed body (solve.jsonl), all under results/run-DATE/;
@@ -26,10 +28,13 @@ echo "== stream (every device; validated)"
 status=0
 "$bin" stream --out "$dir/results.jsonl" || status=$?
 
-echo "== spmv: every kernel and peer on every device (checked), gen:cube:29"
+# shellcheck source=lib/dram-cube.sh
+. "$(dirname "$0")/lib/dram-cube.sh"
+cube=$(dram_cube "$bin") # a cap that leaves it under 4x the cache is said on stderr
+echo "== spmv: every kernel and peer on every device (checked), $cube (sized to 4x the last-level cache)"
 for dev in $("$bin" devices | awk '/^[a-z]+:[0-9.]+ /{print $1}'); do
   echo "-- $dev"
-  "$(dirname "$0")/spmv-study.sh" "$bin" "$dir/results.jsonl" "$dev" gen:cube:29 || status=1
+  "$(dirname "$0")/spmv-study.sh" "$bin" "$dir/results.jsonl" "$dev" "$cube" || status=1
 done
 
 echo "== sweep: cases/quick.suite (every configuration checked and recorded)"

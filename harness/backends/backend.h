@@ -51,6 +51,11 @@ typedef struct fb_device_info {
     int cc_major, cc_minor; /* CUDA compute capability, else 0 */
     int host_cpu;           /* 1: the device is this host's CPU (openmp, an OpenCL CPU device) */
     char pci_bus_id[32];    /* "0000:65:00.0" where the runtime says (CUDA, OpenCL's cl_khr_pci_bus_info) */
+    /* A host CPU's vector ISA and width (core/sysinfo.h), which the
+     * roofline's peak assumes: "avx512f" and 512; "" and 0 elsewhere. */
+    char simd[16];
+    int simd_bits;
+    char simd_source[128];
 } fb_device_info;
 
 typedef struct fb_device fb_device; /* an opened device: backend-private */

@@ -17,6 +17,7 @@
 #include "object_list.h"
 #include "../core/contention.h"
 #include "../core/kernel_sources.h"
+#include "../core/sysinfo.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -436,6 +437,13 @@ static void fill_energy_fields(cl_device_id d, const char *extensions, fb_device
     cl_device_type type = 0;
     if (clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof type, &type, NULL) == CL_SUCCESS)
         info->host_cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
+    if (info->host_cpu) { /* its vector ISA bounds the roofline's peak, as on openmp */
+        fb_host_info host;
+        fb_host_info_get(&host);
+        snprintf(info->simd, sizeof info->simd, "%s", host.simd);
+        info->simd_bits = host.simd_bits;
+        snprintf(info->simd_source, sizeof info->simd_source, "%s", host.simd_source);
+    }
 #ifdef CL_DEVICE_PCI_BUS_INFO_KHR /* headers older than 2021 lack it */
     cl_device_pci_bus_info_khr pci;
     if (has_extension(extensions, "cl_khr_pci_bus_info") &&

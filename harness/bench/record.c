@@ -92,19 +92,35 @@ void fb_json_set_fraction_of_stream(json_t *record, double gbs, double stream_gb
     json_object_set_new(record, "fraction_of_stream", known ? json_real(gbs / stream_gbs) : json_null());
 }
 
+/* The roofline note of a record, from its own working set against the
+ * cache (resident) and whether its stream reference was a DRAM triad; NULL
+ * when the fraction is a roofline fraction. */
+static const char *roofline_note(int resident, int triad_reuse, double fraction)
+{
+    if (resident && triad_reuse)
+        return "the working set fits in the last-level cache and the stream triad includes cache reuse (its 3 "
+               "arrays are under 4x that cache): neither is a DRAM figure, so the fraction is not a roofline fraction "
+               "(--cold measures from DRAM)";
+    if (resident)
+        return "the working set fits in the last-level cache: the fraction of the DRAM triad is not a roofline "
+               "fraction (--cold measures from DRAM)";
+    if (triad_reuse)
+        return "the stream triad includes cache reuse (its 3 arrays are under 4x the last-level cache): the "
+               "fraction divides by a cache figure, so it is not a roofline fraction (the stream run's note says why)";
+    if (fraction > 1)
+        return "above the stream triad: caches or a noisy reference (--cold measures from DRAM; the record's "
+               "stream_reference gives the triad's spread)";
+    return NULL;
+}
+
 void fb_json_judge_roofline(json_t *record, size_t cache_bytes)
 {
     const json_t *ws = json_object_get(record, "working_set_bytes");
     const double bytes = json_number_value(ws ? ws : json_object_get(record, "bytes"));
     const double fraction = json_number_value(json_object_get(record, "fraction_of_stream"));
+    const json_t *reuse = json_object_get(json_object_get(record, "stream_reference"), "cache_reuse");
     const int known = cache_bytes > 0 && bytes > 0;
+    const char *note = roofline_note(known && bytes <= (double)cache_bytes, json_is_true(reuse), fraction);
     json_object_set_new(record, "cache_resident", known ? json_boolean(bytes <= (double)cache_bytes) : json_null());
-    if (known && bytes <= (double)cache_bytes)
-        json_object_set_new(record, "roofline_note",
-                            json_string("the working set fits in the last-level cache: the fraction of the DRAM "
-                                        "triad is not a roofline fraction (--cold measures from DRAM)"));
-    else if (fraction > 1)
-        json_object_set_new(record, "roofline_note",
-                            json_string("above the stream triad: caches or a noisy reference (--cold measures from "
-                                        "DRAM; the record's stream_reference gives the triad's spread)"));
+    if (note) json_object_set_new(record, "roofline_note", json_string(note));
 }

@@ -52,10 +52,13 @@ void fb_json_set_environment(json_t *record, const fb_measurement *m);
  * unknown (<= 0), so a reader can tell "not measured" from zero. */
 void fb_json_set_fraction_of_stream(json_t *record, double gbs, double stream_gbs);
 
-/* After the fraction is set: "cache_resident" (working_set_bytes, else the
- * model's bytes, within cache_bytes; null when either is unknown) and a
- * "roofline_note" when the working set is cache resident (the fraction is
- * then no roofline fraction) or the fraction is above 1. */
+/* After the fraction and the stream_reference are set: "cache_resident"
+ * (working_set_bytes, else the model's bytes, within cache_bytes; null
+ * when either is unknown) and a "roofline_note" when the working set is
+ * cache resident, the reference triad includes cache reuse
+ * (stream_reference.cache_reuse: its 3 arrays under 4x the cache; then
+ * the fraction is no roofline fraction, and the note never calls the
+ * triad a DRAM triad) or the fraction is above 1. */
 void fb_json_judge_roofline(json_t *record, size_t cache_bytes);
 
 #endif

@@ -514,6 +514,12 @@ static void say_reference(const fb_stream_ref *ref, const char *path)
                 fb_quality_name(t->quality), t->quality_why);
 }
 
+fb_status fb_cli_stream_size(const fb_parsed *args, const char *name, size_t *n)
+{
+    *n = 0; /* the device's default (stream.h), decided once the device is open */
+    return fb_cli_value(args, name) ? fb_cli_count(args, name, 0, n) : FB_OK;
+}
+
 fb_status fb_cli_stream_triad(const fb_parsed *args, fb_target *t, const char *label, int is_double, double *gbs)
 {
     fb_status status = FB_OK;
@@ -522,7 +528,8 @@ fb_status fb_cli_stream_triad(const fb_parsed *args, fb_target *t, const char *l
     double max_age = FB_STREAM_REF_MAX_AGE_S;
     char path[4096];
     fb_stream_ref ref;
-    FB_CHECK(fb_cli_count(args, "stream-size", FB_STREAM_DEFAULT_N, &n));
+    char note[512];
+    FB_CHECK(fb_cli_stream_size(args, "stream-size", &n));
     if (fb_cli_flag(args, "no-stream")) return FB_OK;
     if (getenv("FLOWBENCH_STREAM_MAX_AGE")) max_age = atof(getenv("FLOWBENCH_STREAM_MAX_AGE"));
     FB_CHECK(fb_cli_double(args, "stream-max-age", max_age, &max_age));
@@ -535,6 +542,8 @@ fb_status fb_cli_stream_triad(const fb_parsed *args, fb_target *t, const char *l
     FB_CHECK(fb_stream_ref_get(t, n, is_double, path, max_age, &ref));
     *gbs = ref.triad.gbs;
     say_reference(&ref, path);
+    fb_stream_size_note(fb_target_info(t), &ref.size, note, sizeof note);
+    if (*note) fprintf(stderr, "  note: %s\n", note);
     keep_reference(fb_target_info(t)->id, fb_stream_ref_json(&ref, path));
 fail:
     return status;

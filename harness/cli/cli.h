@@ -166,8 +166,14 @@ void fb_cli_print_axes(const fb_param_axis *axes, int naxes, const char *indent)
 struct fb_family;
 void fb_cli_print_family(const struct fb_family *f);
 
+/* --NAME's array length (--size, --stream-size), or 0 when not given: the
+ * device's default, at least 2^25 and 4x its last-level cache in 3 arrays
+ * where its memory allows (fb_stream_size_of). */
+fb_status fb_cli_stream_size(const fb_parsed *args, const char *name, size_t *n);
+
 /* The roofline reference of a measuring command: the stream triad on t, in
- * its precision, with --stream-size elements per array (default 2^25),
+ * its precision, with --stream-size elements per array (default: the
+ * device's, fb_cli_stream_size),
  * announced on stderr as measured "on `label`"; *gbs = 0 with --no-stream. */
 fb_status fb_cli_stream_triad(const fb_parsed *args, fb_target *t, const char *label, int is_double, double *gbs);
 

@@ -37,6 +37,7 @@ static void print_device_text(const fb_device_info *d)
     print_bytes(" | last-level cache", d->cache_bytes);
     printf(" | clock %d MHz | double %s", d->clock_mhz, d->double_support ? "yes" : "no");
     if (d->subgroup_size) printf(" | sub-group %d", d->subgroup_size);
+    if (d->simd[0]) printf(" | vectors %s, %d-bit", d->simd, d->simd_bits);
     printf("\n    version %s | driver %s | runtime %s\n", d->device_version, d->driver_version, d->runtime_version);
 }
 

@@ -37,7 +37,10 @@ static const fb_option options[] = {
     {"backend", "B", "backend[:device] (default openmp)", 0},
     {"precision", "P", "double or single (default double)", 0},
     {"no-stream", NULL, "skip the stream triad measurement (no roofline fraction)", 0},
-    {"stream-size", "N", "elements per stream array, at least 1 (default 2^25)", 0},
+    {"stream-size", "N",
+     "elements per stream array, at least 1 (default 2^25, more where 3 arrays of it are under 4x the last-level "
+     "cache)",
+     0},
     {"stream-max-age", "S",
      "reuse a stored stream triad of this device younger than S seconds (default 3600, "
      "$FLOWBENCH_STREAM_MAX_AGE; 0 measures now)",

@@ -13,7 +13,10 @@
 
 static const fb_option options[] = {
     {"backend", "B", "backend[:device] to run on (default: every device found)", 1},
-    {"size", "N", "elements per array (default 33554432 = 2^25)", 0},
+    {"size", "N",
+     "elements per array (default: the least power of two from 2^25 whose 3 arrays are 4x the last-level cache, "
+     "within half the device's memory)",
+     0},
     {"precision", "P", "double or single (default double)", 0},
     {"wg", "N", "work-group size of the device kernels (default 256)", 0},
     FB_CLI_OPTION_COLD,
@@ -33,7 +36,7 @@ static fb_status read_config(const fb_parsed *args, fb_stream_config *cfg)
     fb_status status = FB_OK;
     memset(cfg, 0, sizeof *cfg);
     FB_CHECK(fb_cli_precision(args, &cfg->is_double));
-    FB_CHECK(fb_cli_count(args, "size", FB_STREAM_DEFAULT_N, &cfg->n));
+    FB_CHECK(fb_cli_stream_size(args, "size", &cfg->n));
     FB_CHECK(fb_cli_count(args, "wg", 256, &cfg->wg));
     FB_CHECK(fb_cli_measure(args, FB_CLI_BUDGET_S, FB_CLI_SPREAD_PCT, &cfg->measure));
 fail:
@@ -72,13 +75,13 @@ static void print_progress(const fb_stream_result *r, void *vctx)
 
 static void print_header(FILE *f, const fb_device_info *d, const fb_stream_config *cfg)
 {
-    size_t elem = cfg->is_double ? sizeof(double) : sizeof(float);
+    char note[512];
+    const fb_stream_size s = fb_stream_size_of(d, cfg->is_double, cfg->n);
     fprintf(f, "stream on %s (%s), %s, n = %zu (3 arrays, %.1f MiB), work-group %zu%s\n", d->id, d->name,
-            cfg->is_double ? "double" : "single", cfg->n, 3.0 * (double)(cfg->n * elem) / (1 << 20), cfg->wg,
+            cfg->is_double ? "double" : "single", cfg->n, s.working_set_bytes / (1 << 20), cfg->wg,
             cfg->measure.cold ? ", cold cache" : "");
-    if (d->cache_bytes && 3 * cfg->n * elem < 4 * d->cache_bytes)
-        fprintf(f, "  note: working set is under 4x the %.1f MiB last-level cache: figures include cache reuse\n",
-                (double)d->cache_bytes / (1 << 20));
+    fb_stream_size_note(d, &s, note, sizeof note);
+    if (*note) fprintf(f, "  note: %s\n", note);
     fprintf(f, "  %-6s %9s %9s %11s %8s %7s  %-11s %s\n", "kernel", "GB/s", "best GB/s", "median ms", "samples",
             "spread", "stop", "check");
 }
@@ -104,17 +107,20 @@ fail:
 }
 
 /* Runs stream on one target; appends records to `out` and `json_records`. */
-static fb_status run_one(fb_target *t, const fb_stream_config *cfg, fb_results *out, json_t *json_records, run_ctx *ctx)
+static fb_status run_one(fb_target *t, const fb_stream_config *given, fb_results *out, json_t *json_records,
+                         run_ctx *ctx)
 {
     fb_status status = FB_OK, run_status;
     fb_stream_result results[FB_STREAM_NKERNELS];
     const fb_device_info *d = fb_target_info(t);
+    fb_stream_config cfg = *given; /* no --size: each device its own default */
+    cfg.n = fb_stream_size_of(d, cfg.is_double, given->n).n;
     memset(results, 0, sizeof results);
-    print_header(ctx->progress, d, cfg);
-    run_status = fb_stream_run(t, cfg, results, print_progress, ctx);
-    if (run_status == FB_OK) FB_CHECK(offer_reference(t, cfg, &results[3], ctx));
+    print_header(ctx->progress, d, &cfg);
+    run_status = fb_stream_run(t, &cfg, results, print_progress, ctx);
+    if (run_status == FB_OK) FB_CHECK(offer_reference(t, &cfg, &results[3], ctx));
     for (int k = 0; k < FB_STREAM_NKERNELS && results[k].m.nsamples > 0; ++k) {
-        json_t *rec = fb_stream_record(d, cfg, &results[k]);
+        json_t *rec = fb_stream_record(d, &cfg, &results[k]);
         fb_cli_print_energy(ctx->progress, results[k].model->name, json_object_get(rec, "energy"));
         json_array_append_new(json_records, rec);
         if (out) FB_CHECK(fb_results_append(out, rec));
@@ -191,8 +197,11 @@ const fb_command fb_cmd_stream = {
                    "serial value. Bytes counted per element: copy and mul 2 words, add and triad\n"
                    "3 words. GB/s is bytes / median time (1 GB = 1e9 B); best GB/s uses the fastest\n"
                    "sample, as BabelStream reports. The triad figure is the bandwidth every other\n"
-                   "flowbench result is divided by. Keep the working set (3 arrays) well above the\n"
-                   "last-level cache (the default 2^25 doubles is 768 MiB) or use --cold.",
+                   "flowbench result is divided by. Keep the working set (3 arrays) 4x above the\n"
+                   "last-level cache or use --cold: the default n is the least power of two from\n"
+                   "2^25 (768 MiB in double) that does so, within half the device's memory; where\n"
+                   "the cache is too large for that, the run says so and the figures include\n"
+                   "cache reuse.",
     .options = options,
     .min_positional = 0,
     .max_positional = 0,

@@ -178,7 +178,7 @@ static fb_status build_suite(const fb_parsed *args, const fb_cli_plan_kind *kind
     snprintf(s->path, sizeof s->path, "the command line");
     snprintf(s->name, sizeof s->name, "%s", kind->command);
     s->stream = !fb_cli_flag(args, "no-stream");
-    FB_CHECK(fb_cli_count(args, "stream-size", FB_STREAM_DEFAULT_N, &n));
+    FB_CHECK(fb_cli_stream_size(args, "stream-size", &n));
     s->stream_n = n;
     FB_ALLOC(s->cases, 1, "the plan");
     s->ncases = 1;

@@ -5,6 +5,7 @@
 #include "contention.h"
 
 #include "measure.h"
+#include "sysinfo.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -13,16 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *proc_root(void)
-{
-    const char *r = getenv("FLOWBENCH_PROC_ROOT");
-    return r && *r ? r : "/proc";
-}
-
 static FILE *proc_open(const char *rel)
 {
     char path[1100];
-    snprintf(path, sizeof path, "%s/%s", proc_root(), rel);
+    snprintf(path, sizeof path, "%s/%s", fb_proc_root(), rel);
     return fopen(path, "r");
 }
 
@@ -41,7 +36,7 @@ static int read_loadavg(double *load1, int *runnable)
 static int own_running(void)
 {
     char dirpath[512], rel[512], line[512];
-    snprintf(dirpath, sizeof dirpath, "%s/self/task", proc_root());
+    snprintf(dirpath, sizeof dirpath, "%s/self/task", fb_proc_root());
     DIR *d = opendir(dirpath);
     int n = 0;
     if (!d) return 1;
@@ -97,7 +92,7 @@ static int read_steal(unsigned long long *steal, unsigned long long *total)
 static int read_wait(unsigned long long *wait_ns)
 {
     char dirpath[512], rel[512];
-    snprintf(dirpath, sizeof dirpath, "%s/self/task", proc_root());
+    snprintf(dirpath, sizeof dirpath, "%s/self/task", fb_proc_root());
     DIR *d = opendir(dirpath);
     int seen = 0;
     *wait_ns = 0;

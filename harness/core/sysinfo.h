@@ -12,11 +12,23 @@ typedef struct fb_host_info {
     int omp_threads;     /* omp_get_max_threads() */
     double cpu_mhz;      /* as /proc/cpuinfo reports it (may be the current clock) */
     size_t llc_bytes;    /* largest cache level's size, 0 if unknown */
-    size_t memory_bytes; /* physical memory */
+    size_t memory_bytes; /* physical memory (MemTotal) */
     char os[128];        /* uname sysname release machine */
+    /* The widest vector ISA /proc/cpuinfo reports, for the roofline's
+     * peak: "avx512f", "avx2" (or FMA3), "sse2", "sve", "asimd"; "" when
+     * it names none. simd_bits is its vector width (SVE: the kernel's
+     * default vector length, else 128 assumed), simd_source says where
+     * both come from. */
+    char simd[16];
+    int simd_bits;
+    char simd_source[128];
 } fb_host_info;
 
 void fb_host_info_get(fb_host_info *info);
+
+/* $FLOWBENCH_PROC_ROOT, else "/proc": what every reader of /proc reads
+ * (the tests plant machines there). */
+const char *fb_proc_root(void);
 
 /* ISO 8601 UTC time now, e.g. "2026-11-22T13:42:16Z". */
 void fb_utc_now(char *out, size_t len);

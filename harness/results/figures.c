@@ -406,6 +406,11 @@ fail:
 #define UNSTABLE_MARK " (unstable)"
 #define CONTENDED_MARK " (contended)"
 
+/* Whether the record's working set fitted its device's last-level cache,
+ * as the command that measured it judged (stream, spmv, grid, solve: a
+ * sweep's records are not judged). */
+static int record_resident(const fb_record *r) { return json_is_true(json_object_get(r->json, "cache_resident")); }
+
 /* The roofline's row of a record: its matrix, marked when the working set
  * fitted the last-level cache (then the bar is no roofline fraction, and a
  * bar above 1 is no mystery), and when its samples were unstable or other
@@ -414,7 +419,7 @@ fail:
 static const char *matrix_row(const fb_record *r, fb_figure_kind kind, char *buf, size_t len)
 {
     const int roofline = kind == FB_FIG_FRACTION;
-    const int resident = roofline && json_is_true(json_object_get(r->json, "cache_resident"));
+    const int resident = roofline && record_resident(r);
     const fb_quality q = roofline ? fb_json_quality(r->json, NULL) : FB_QUALITY_STABLE;
     snprintf(buf, len, "%s%s%s", fb_record_matrix(r), resident ? CACHE_MARK : "",
              q == FB_QUALITY_UNSTABLE    ? UNSTABLE_MARK
@@ -1043,11 +1048,30 @@ static const json_t *device_properties(const fb_record *r)
     return own;
 }
 
+/* A CPU's flops per cycle per core: two FMA units (as on every x86 core
+ * since Haswell and most Arm server cores; an upper bound elsewhere) of
+ * the vector width the CPU reports (the header's device "simd", from
+ * /proc/cpuinfo: avx512f 512 bits, avx2 256, sse2 and NEON 128, SVE its
+ * length), an FMA being two flops. A record without it (written before
+ * flowbench read the ISA) is taken as AVX2, and the key says so. */
+static double cpu_flops_per_cycle(const json_t *dev, int is_double, char *why, size_t len)
+{
+    const double bits = fb_json_num(dev, "simd.vector_bits");
+    const int known = bits >= 64;
+    const double lanes = (known ? bits : 256) / (is_double ? 64 : 32);
+    if (known)
+        snprintf(why, len, "%g flop/cycle per core (%s, %g-bit vectors: 2 FMA units x %g lanes assumed)", 4 * lanes,
+                 fb_json_str(dev, "simd.isa"), bits, lanes);
+    else
+        snprintf(why, len, "%g flop/cycle per core (assumed AVX2: 2 FMA units x %g lanes; the record names no ISA)",
+                 4 * lanes, lanes);
+    return 4 * lanes;
+}
+
 /* Flops per cycle per compute unit that the device's properties imply, 0
  * when they do not say: NVIDIA by compute capability (FP64 and FP32 lanes
  * per SM, an FMA being two flops), a CPU (OpenMP, or an OpenCL CPU device)
- * as two 256-bit FMA units per core (AVX2; AVX-512 doubles it, so the
- * ceiling may be low there: the key says what was assumed). */
+ * by its vector ISA. */
 static double flops_per_cycle(const json_t *dev, int is_double, char *why, size_t len)
 {
     static const struct {
@@ -1064,10 +1088,7 @@ static double flops_per_cycle(const json_t *dev, int is_double, char *why, size_
         }
     const int cpu = !strcmp(backend, "openmp") || strstr(fb_json_str(dev, "device_version"), "pthread") ||
                     strstr(fb_json_str(dev, "name"), "pthread") || strstr(fb_json_str(dev, "name"), "cpu");
-    if (!cpu) return 0;
-    snprintf(why, len, "%d flop/cycle per core (assumed AVX2: 2 FMA units x %d lanes)", is_double ? 16 : 32,
-             is_double ? 4 : 8);
-    return is_double ? 16 : 32;
+    return cpu ? cpu_flops_per_cycle(dev, is_double, why, len) : 0;
 }
 
 /* The compute ceiling: from the device's properties (units x clock x flops
@@ -1121,12 +1142,17 @@ static fb_figure *roofline_figure(const fb_results_set *set, fb_figure_list *out
     return f;
 }
 
-static fb_status roofline_point(fb_figure *f, const char *row, const char *col, const fb_record *r, double flops,
+/* A point per problem and kernel; a problem whose working set fitted the
+ * last-level cache is named so in the key (its point may sit above the
+ * triad's roof). */
+static fb_status roofline_point(fb_figure *f, const char *problem, const char *col, const fb_record *r, double flops,
                                 double bytes, double gflops)
 {
+    char row[600];
     if (!(flops > 0 && bytes > 0 && gflops > 0)) return FB_OK;
     fb_cell cell = record_cell(r, gflops);
     cell.x = flops / bytes;
+    snprintf(row, sizeof row, "%s%s", problem, record_resident(r) ? CACHE_MARK : "");
     return cell_put(f, row, col, cell, 1);
 }
 
@@ -1153,6 +1179,67 @@ fail:
 /* A roofline needs a point and both ceilings. */
 static int keep_points(fb_figure *f) { return f->ncells > 0 && f->ceiling_gbs > 0 && f->ceiling_gflops > 0; }
 
+static int is_stream_triad(const fb_record *r)
+{
+    return !strcmp(str(r, "benchmark"), "stream") && !strcmp(str(r, "kernel"), "triad") &&
+           fb_json_num(r->json, "gbs") > 0;
+}
+
+/* A stream record's 3 arrays against its device's cache (records before
+ * the fields: from working_set_bytes and device_cache_bytes): within it
+ * (factor 1) or under 4x it (the figures include cache reuse). */
+static int stream_within(const fb_record *r, const char *field, double factor)
+{
+    const json_t *v = json_object_get(r->json, field);
+    const double ws = fb_json_num(r->json, "working_set_bytes"), cache = fb_json_num(r->json, "device_cache_bytes");
+    if (json_is_boolean(v)) return json_is_true(v);
+    return ws > 0 && cache > 0 && (factor > 1 ? ws < factor * cache : ws <= cache);
+}
+
+/* Whether the figure's triad roof includes cache reuse: the stream record
+ * it was taken from, or the stream reference of a record that carried it. */
+static int triad_reuse(const fb_results_set *set, const fb_figure *f)
+{
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        if (strcmp(str(r, "device"), str(f->rep, "device"))) continue;
+        if (is_stream_triad(r) && fb_json_num(r->json, "gbs") == f->ceiling_gbs)
+            return stream_within(r, "cache_reuse", 4);
+        if (fb_json_num(r->json, "stream_gbs") == f->ceiling_gbs)
+            return json_is_true(json_object_get(json_object_get(r->json, "stream_reference"), "cache_reuse"));
+    }
+    return 0;
+}
+
+/* The cache's roof of a figure with a cache-resident point: the best
+ * stream triad of its host, device and precision measured within the
+ * last-level cache (a stream run with a small --size), else none (the
+ * key names the points cache resident). */
+static void cache_roof(const fb_results_set *set, fb_figure *f)
+{
+    const fb_record *best = NULL;
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        if (!latest_usable(r) || !is_stream_triad(r) || !stream_within(r, "cache_resident", 1)) continue;
+        if (strcmp(str(r, "device"), str(f->rep, "device")) || strcmp(str(r, "precision"), str(f->rep, "precision")) ||
+            strcmp(fb_record_host(r), fb_record_host(f->rep)))
+            continue;
+        if (!best || fb_json_num(r->json, "gbs") > fb_json_num(best->json, "gbs")) best = r;
+    }
+    if (!best) return;
+    f->cache_gbs = fb_json_num(best->json, "gbs");
+    snprintf(f->cache_why, sizeof f->cache_why, "%.1f MiB last-level cache: stream triad, n = %.0f",
+             fb_json_num(best->json, "device_cache_bytes") / (1024.0 * 1024.0), fb_json_num(best->json, "params.n"));
+}
+
+static void roofline_roofs(const fb_results_set *set, fb_figure_list *out)
+{
+    for (int i = 0; i < out->n; ++i) {
+        out->f[i].ceiling_reuse = triad_reuse(set, &out->f[i]);
+        if (has_row_marked(&out->f[i], CACHE_MARK)) cache_roof(set, &out->f[i]);
+    }
+}
+
 /* One figure per host, device and precision: a point per problem and
  * kernel (its best GFLOP/s), the solver's steps where they count flops. */
 static fb_status collect_roofline(const fb_results_set *set, fb_figure_list *out)
@@ -1174,6 +1261,7 @@ static fb_status collect_roofline(const fb_results_set *set, fb_figure_list *out
                                     str(r, "kernel"), r, flops, bytes, fb_json_num(r->json, "gflops")));
     }
     figure_filter(out, keep_points);
+    roofline_roofs(set, out);
 fail:
     return status;
 }

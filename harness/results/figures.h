@@ -62,10 +62,16 @@ typedef struct fb_figure {
     char xlabel[256], ylabel[256]; /* heat map axes: the parameter names */
     char ref[160];                 /* speedup: the OpenMP device; heat map: parameters maximised over */
     const fb_record *rep;          /* the first record of the figure: host, device, precision */
-    /* The roofline's ceilings: the device's one triad (GB/s) and its peak
-     * (GFLOP/s), and where the peak comes from, for the key. */
+    /* The roofline's ceilings: the device's one triad (GB/s), whether it
+     * includes cache reuse (its 3 arrays under 4x the cache: no DRAM
+     * roof), and its peak (GFLOP/s) with where the peak comes from, for
+     * the key; where a point is cache resident, the cache's roof: the best
+     * triad measured within the cache (0: none in the records). */
     double ceiling_gbs, ceiling_gflops;
+    int ceiling_reuse;
     char ceiling_why[256];
+    double cache_gbs;
+    char cache_why[128];
     char **rows, **cols;
     int nrows, ncols;
     fb_cell *cells;

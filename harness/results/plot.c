@@ -201,6 +201,11 @@ static void write_roofline_vars(FILE *out, const fb_figure *f)
     fprintf(out, "xmin = %.6g\nxmax = %.6g\nymin = %.6g\nymax = %.6g\n", pow(10, floor(log10(xlo))),
             pow(10, ceil(log10(xhi * 1.5))), pow(10, floor(log10(ylo))), pow(10, ceil(log10(yhi * 1.5))));
     fb_plot_string_var(out, "peakwhy", f->ceiling_why);
+    fprintf(out, "triadreuse = %d\n", f->ceiling_reuse);
+    if (f->cache_gbs > 0) {
+        fprintf(out, "cachebw = %.6g\n", f->cache_gbs);
+        fb_plot_string_var(out, "cachewhy", f->cache_why);
+    }
     write_label_points(out, f);
     for (int r = 0; r < f->nrows; ++r) {
         snprintf(name, sizeof name, "problem%d", r + 1);

@@ -25,14 +25,20 @@ json_t *fb_json_device(const fb_device_info *d)
     if (d->cc_major) snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
     json_t *sizes = json_pack("[I,I,I]", (json_int_t)d->max_work_item_sizes[0], (json_int_t)d->max_work_item_sizes[1],
                               (json_int_t)d->max_work_item_sizes[2]);
-    return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:I, s:o, s:I, s:I, s:I, s:i, s:b, s:i, s:s}", "backend",
-                     d->backend, "id", d->id, "name", d->name, "vendor", d->vendor, "device_version", d->device_version,
-                     "driver_version", d->driver_version, "runtime_version", d->runtime_version, "compute_units",
-                     d->compute_units, "max_work_group_size", (json_int_t)d->max_work_group_size, "max_work_item_sizes",
-                     sizes, "local_mem_bytes", (json_int_t)d->local_mem_bytes, "global_mem_bytes",
-                     (json_int_t)d->global_mem_bytes, "cache_bytes", (json_int_t)d->cache_bytes, "clock_mhz",
-                     d->clock_mhz, "double_support", d->double_support, "subgroup_size", d->subgroup_size,
-                     "compute_capability", cc);
+    json_t *dev =
+        json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:I, s:o, s:I, s:I, s:I, s:i, s:b, s:i, s:s}", "backend",
+                  d->backend, "id", d->id, "name", d->name, "vendor", d->vendor, "device_version", d->device_version,
+                  "driver_version", d->driver_version, "runtime_version", d->runtime_version, "compute_units",
+                  d->compute_units, "max_work_group_size", (json_int_t)d->max_work_group_size, "max_work_item_sizes",
+                  sizes, "local_mem_bytes", (json_int_t)d->local_mem_bytes, "global_mem_bytes",
+                  (json_int_t)d->global_mem_bytes, "cache_bytes", (json_int_t)d->cache_bytes, "clock_mhz", d->clock_mhz,
+                  "double_support", d->double_support, "subgroup_size", d->subgroup_size, "compute_capability", cc);
+    /* a host CPU's vector ISA: the roofline's peak is assumed from it */
+    if (dev && d->simd[0])
+        json_object_set_new(
+            dev, "simd",
+            json_pack("{s:s, s:i, s:s}", "isa", d->simd, "vector_bits", d->simd_bits, "source", d->simd_source));
+    return dev;
 }
 
 static json_t *host_json(void)

@@ -122,9 +122,19 @@ static void prefer_carried(fb_triads *t)
     }
 }
 
+/* Whether the triad includes cache reuse (its 3 arrays under 4x the
+ * last-level cache: no DRAM triad), as its stream record or the carrier's
+ * stream_reference says. */
+static int includes_cache_reuse(const fb_device_triad *e)
+{
+    const json_t *of = e->rec && !e->by_carried ? e->rec->json : json_object_get(e->carrier->json, "stream_reference");
+    return json_is_true(json_object_get(of, "cache_reuse"));
+}
+
 static void describe(const fb_results_set *set, fb_device_triad *e)
 {
     char where[160];
+    size_t n;
     const fb_record *r = e->rec && !e->by_carried ? e->rec : e->carrier;
     fb_record_where(set, r, where, sizeof where);
     if (r == e->rec)
@@ -136,6 +146,11 @@ static void describe(const fb_results_set *set, fb_device_triad *e)
                  e->rec ? "the one every record divided by, " : "", str(r, "benchmark"), set->nfiles > 1 ? "" : "line ",
                  where, *str(r, "stream_reference.source") ? str(r, "stream_reference.source") : "no stream record",
                  *str(r, "stream_reference.file") ? str(r, "stream_reference.file") : "its own run");
+    n = strlen(e->source);
+    if (includes_cache_reuse(e))
+        snprintf(e->source + n, sizeof e->source - n,
+                 "; includes cache reuse (3 arrays under 4x the last-level "
+                 "cache): no DRAM triad");
 }
 
 fb_status fb_triads_pick(fb_results_set *set, fb_triads *out)

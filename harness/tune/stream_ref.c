@@ -140,7 +140,8 @@ fb_status fb_stream_ref_get(fb_target *t, size_t n, int is_double, const char *p
     char device[512];
     const char *precision = is_double ? "double" : "single";
     const double now = (double)time(NULL);
-    const size_t elems = n ? n : FB_STREAM_DEFAULT_N;
+    const fb_stream_size size = fb_stream_size_of(fb_target_info(t), is_double, n);
+    const size_t elems = size.n;
     json_t *entries = load_entries(path);
     const json_t *stored;
     fb_stream_ref measured;
@@ -162,6 +163,7 @@ fb_status fb_stream_ref_get(fb_target *t, size_t n, int is_double, const char *p
         out->has_passed_over = 1;
     }
 fail:
+    out->size = size;
     json_decref(entries);
     return status;
 }
@@ -198,12 +200,13 @@ fail:
 
 json_t *fb_stream_ref_json(const fb_stream_ref *r, const char *path)
 {
-    json_t *j = json_pack("{s:f, s:f, s:f, s:i, s:I, s:f, s:f, s:s, s:s, s:s, s:o, s:o}", "gbs", r->triad.gbs,
+    json_t *j = json_pack("{s:f, s:f, s:f, s:i, s:I, s:f, s:f, s:s, s:s, s:s, s:o, s:o, s:f}", "gbs", r->triad.gbs,
                           "gbs_min", r->triad.gbs_min, "gbs_max", r->triad.gbs_max, "samples", r->triad.samples, "n",
                           (json_int_t)r->triad.n, "measured_at", r->measured_at, "age_s", r->age_s, "source",
                           r->stored ? "stored" : "measured", "file", path, "quality", fb_quality_name(r->triad.quality),
                           "quality_why", r->triad.quality_why[0] ? json_string(r->triad.quality_why) : json_null(),
-                          "environment", environment_json(&r->triad));
+                          "environment", environment_json(&r->triad), "working_set_bytes", r->size.working_set_bytes);
+    if (j) fb_stream_size_set_json(j, &r->size);
     if (j && r->has_passed_over)
         json_object_set_new(j, "passed_over",
                             json_pack("{s:f, s:s, s:s}", "gbs", r->passed_over.gbs, "quality",

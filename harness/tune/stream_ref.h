@@ -18,9 +18,10 @@
 
 typedef struct fb_stream_ref {
     fb_stream_triad triad;
-    double measured_at; /* seconds since the epoch */
-    double age_s;       /* when looked up */
-    int stored;         /* 1: taken from the file, 0: measured now */
+    double measured_at;  /* seconds since the epoch */
+    double age_s;        /* when looked up */
+    int stored;          /* 1: taken from the file, 0: measured now */
+    fb_stream_size size; /* its length against the device's cache: is it a DRAM triad? */
     /* measured now, but contended or unstable, and so passed over for the
      * stored stable one (which is past its age) */
     int has_passed_over;
@@ -49,8 +50,10 @@ fb_status fb_stream_ref_offer(fb_target *t, const fb_stream_triad *triad, int is
 
 /* {"gbs", "gbs_min", "gbs_max", "samples", "n", "measured_at", "age_s",
  * "source": "measured"|"stored", "file", "quality", "quality_why",
- * "environment", and "passed_over" where a measurement was}: the record's
- * stream_reference: which triad it divided by, where and when measured. */
+ * "environment", "working_set_bytes", "cache_resident", "cache_reuse", and
+ * "passed_over" where a measurement was}: the record's stream_reference:
+ * which triad it divided by, where and when measured, and whether it is a
+ * DRAM triad. */
 json_t *fb_stream_ref_json(const fb_stream_ref *r, const char *path);
 
 /* $FLOWBENCH_STREAM_CACHE, else the tuning cache's folder's stream.json. */

@@ -204,12 +204,22 @@ static void stream_record_key(const sweep *w, const char *skey, const char *kern
     if (n < len) snprintf(buf + n, len - n, "%s", origin);
 }
 
+/* Where the sweep's triad is no DRAM triad (a suite's small stream_n, a
+ * cache too large for the memory), the terminal says so as stream does. */
+static void stream_note(sweep *w, const fb_device_info *d, const fb_stream_config *cfg)
+{
+    char note[512];
+    const fb_stream_size s = fb_stream_size_of(d, cfg->is_double, cfg->n);
+    fb_stream_size_note(d, &s, note, sizeof note);
+    if (*note) fprintf(w->o->progress, "sweep: note: %s\n", note);
+}
+
 static fb_status stream_one(sweep *w, int target, int is_double, int round)
 {
     fb_status status = FB_OK, run_status;
     fb_target *t = w->targets[target].t;
     fb_stream_config cfg = {
-        .n = w->s->stream_n ? w->s->stream_n : FB_STREAM_DEFAULT_N, .is_double = is_double, .wg = 256};
+        .n = fb_stream_size_of(fb_target_info(t), is_double, w->s->stream_n).n, .is_double = is_double, .wg = 256};
     fb_stream_result r[FB_STREAM_NKERNELS];
     char skey[128], key[2048];
     memset(r, 0, sizeof r);
@@ -223,6 +233,7 @@ static fb_status stream_one(sweep *w, int target, int is_double, int round)
     }
     fprintf(w->o->progress, "sweep: stream triad on %s, %s (n = %zu)\n", w->targets[target].spec,
             is_double ? "double" : "single", cfg.n);
+    stream_note(w, fb_target_info(t), &cfg);
     sweep_switch_target(w, target); /* a later round's stream follows the last round's configurations */
     run_status = fb_stream_run(t, &cfg, r, NULL, NULL);
     if (run_status == FB_ERR_INTERRUPTED) FB_FAIL(FB_ERR_INTERRUPTED, "interrupted");

@@ -12,7 +12,10 @@
 
 #define FB_STREAM_NKERNELS 4
 #define FB_STREAM_SCALAR 0.4
-#define FB_STREAM_DEFAULT_N (1u << 25) /* BabelStream's default: 3 x 256 MiB in double */
+#define FB_STREAM_DEFAULT_N (1u << 25) /* BabelStream's default: 3 x 256 MiB in double; the least default */
+#define FB_STREAM_MAX_N (1u << 30)     /* the kernels index with 32-bit ints */
+#define FB_STREAM_CACHE_FACTOR 4       /* the 3 arrays at least 4x the last-level cache measure DRAM */
+#define FB_STREAM_MEMORY_SHARE 0.5     /* ... within half the device's memory */
 
 typedef struct fb_stream_config {
     size_t n;      /* elements per array */
@@ -42,6 +45,32 @@ typedef struct fb_stream_result {
     int checked_ok;
 } fb_stream_result;
 
+/* A stream length on a device, against its last-level cache (stream_size.c). */
+typedef struct fb_stream_size {
+    size_t n;                 /* elements per array */
+    size_t default_n;         /* the device's default (below) */
+    double working_set_bytes; /* the 3 arrays */
+    int cache_reuse;          /* 1: under 4x the cache, the figures include cache reuse; 0: DRAM; -1: cache unknown */
+    int resident;             /* 1: within the cache; 0: not; -1: cache unknown */
+    int too_large;            /* 1: the default cannot reach 4x the cache within half the device's memory */
+} fb_stream_size;
+
+/* The facts of n elements per array on d; n = 0 is the device's default:
+ * the smallest power of two, at least 2^25, whose 3 arrays take 4x the
+ * last-level cache, or, where that would take more than half the device's
+ * memory (the host's on openmp), the largest power of two that fits
+ * there. */
+fb_stream_size fb_stream_size_of(const fb_device_info *d, int is_double, size_t n);
+
+/* Why a triad of s is no DRAM figure, in one sentence (with the cache
+ * too large for this machine's memory where it is); "" when it is one or
+ * the cache is unknown. */
+void fb_stream_size_note(const fb_device_info *d, const fb_stream_size *s, char *buf, size_t len);
+
+/* Sets obj's "cache_resident" and "cache_reuse" from s (null where the
+ * cache is unknown): a stream record's, and a stream_reference's. */
+void fb_stream_size_set_json(json_t *obj, const fb_stream_size *s);
+
 /* Called after each kernel is measured (for progress lines); may be NULL. */
 typedef void (*fb_stream_progress_fn)(const fb_stream_result *r, void *ctx);
 
@@ -67,7 +96,7 @@ typedef struct fb_stream_triad {
     double load;          /* the 1-minute load before it (-1: unknown) */
 } fb_stream_triad;
 
-/* Runs the four kernels with n elements (0: the default 2^25), a short
+/* Runs the four kernels with n elements (0: the device's default), a short
  * budget and at least 10 samples. A wrong stream result is an error
  * (FB_ERR_CHECK). */
 fb_status fb_stream_triad_measure(fb_target *t, size_t n, int is_double, fb_stream_triad *out);

@@ -196,7 +196,8 @@ fb_status fb_stream_triad_measure(fb_target *t, size_t n, int is_double, fb_stre
 {
     fb_status status;
     fb_stream_result results[FB_STREAM_NKERNELS];
-    fb_stream_config cfg = {.n = n ? n : FB_STREAM_DEFAULT_N, .is_double = is_double, .wg = 256};
+    fb_stream_config cfg = {
+        .n = fb_stream_size_of(fb_target_info(t), is_double, n).n, .is_double = is_double, .wg = 256};
     cfg.measure = fb_measure_defaults();
     cfg.measure.budget_s = 0.5;   /* a reference, not the study: the median settles well within it */
     cfg.measure.min_samples = 10; /* enough for a stated spread */
@@ -222,6 +223,18 @@ void fb_stream_triad_of(const fb_stream_result *triad, size_t n, fb_stream_triad
     out->load = w->load_first;
 }
 
+/* "cache_resident" (the arrays within the last-level cache), "cache_reuse"
+ * (under 4x it: no DRAM figure) and, for the latter, a "roofline_note",
+ * the fields and the sentence spmv, grid and solve records use too. */
+static void set_cache_fields(json_t *rec, const fb_device_info *d, const fb_stream_config *cfg)
+{
+    char note[512];
+    const fb_stream_size s = fb_stream_size_of(d, cfg->is_double, cfg->n);
+    fb_stream_size_set_json(rec, &s);
+    fb_stream_size_note(d, &s, note, sizeof note);
+    if (*note) json_object_set_new(rec, "roofline_note", json_string(note));
+}
+
 json_t *fb_stream_record(const fb_device_info *d, const fb_stream_config *cfg, const fb_stream_result *r)
 {
     size_t elem = fb_real_size(cfg->is_double);
@@ -239,5 +252,6 @@ json_t *fb_stream_record(const fb_device_info *d, const fb_stream_config *cfg, c
     fb_json_set_environment(rec, &r->m);
     json_object_set_new(rec, "check", json_pack("{s:f, s:b}", "max_rel_error", r->max_rel_error, "ok", r->checked_ok));
     json_object_set_new(rec, "status", json_string(r->checked_ok ? "ok" : "wrong-result"));
+    set_cache_fields(rec, d, cfg);
     return rec;
 }

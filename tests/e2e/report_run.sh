@@ -13,7 +13,8 @@
 #     same for a report of results.jsonl alone;
 #  3. the roofline per device: log-log, intensity = flops / model bytes of
 #     the records, the report's triad as the bandwidth ceiling, a peak
-#     that says where it comes from; throughput against size where a
+#     that says where it comes from, the cache's roof beside a
+#     cache-resident point (the sweep's triad within the cache); throughput against size where a
 #     sweep ran two grids; the figure defects of issue 36 (grids called
 #     matrices, a peer of another device among OpenCL's kernels, long
 #     titles cut, blank heat-map cells without a key).
@@ -100,6 +101,12 @@ grep -q 'GFLOP/s, median (log)' "$fig.svg" || fail "roofline: no GFLOP/s axis"
 grep -q "stream triad 6.098 GB/s" "$fig.svg" || fail "roofline: the bandwidth ceiling is not the report's triad"
 grep -Eq "^peakwhy = 'peak [0-9.]+ GFLOP/s from device properties: 2 units x 2445 MHz" "$fig.vars" ||
   fail "roofline: the compute ceiling does not say where it comes from: $(grep peakwhy "$fig.vars")"
+# the spmv run's gen:cube:12 fitted the 32 MiB cache and the quick sweep's
+# stream (n = 2^20, 24 MiB) ran within it: that triad is the cache's roof
+grep -q "cache 9.838 GB/s (32.0 MiB last-level cache: stream triad, n = 1048576)" "$fig.svg" ||
+  fail "roofline: no cache roof beside a cache-resident point: $(grep cache "$fig.vars")"
+grep -q "problem: gen:cube:12 (cache resident)" "$fig.svg" || fail "roofline: the cache-resident problem is not named so"
+grep -qx "triadreuse = 0" "$fig.vars" || fail "roofline: the 768 MiB triad is said to include cache reuse"
 python3 - "$fig.csv" "$run" << 'PY' || fail "roofline: a point is not at flops / bytes of its record"
 import csv, glob, json, sys
 rows = list(csv.reader(open(sys.argv[1])))

@@ -4,14 +4,15 @@
 # stores it; the second reuses it (source "stored", the same GB/s, its age);
 # --stream-max-age 0 measures again; a store that does not parse is
 # replaced with a warning; a cache-resident working set is said so in the
-# record (cache_resident, roofline_note) and on stderr; a negative age is
-# refused in one line. Never contaminated: on a planted busy machine a
-# contended triad is neither stored nor divided by where a stable one is
-# stored (the record names the one it used and the one passed over), and
-# is flagged where none is; `flowbench stream` stores its triad only when
-# stable and better; an entry without quality (older files) is measured
-# again. Runs alone (RUN_SERIAL): its stable measurements need a quiet
-# machine.
+# record (cache_resident, roofline_note) and on stderr; on a planted
+# machine whose cache is too large for its memory, every command says the
+# triad includes cache reuse; a negative age is refused in one line.
+# Never contaminated: on a planted busy machine a contended triad is
+# neither stored nor divided by where a stable one is stored (the record
+# names the one it used and the one passed over), and is flagged where
+# none is; `flowbench stream` stores its triad only when stable and
+# better; an entry without quality (older files) is measured again. Runs
+# alone (RUN_SERIAL): its stable measurements need a quiet machine.
 set -euo pipefail
 bin=$1; dir=$2
 rm -rf "$dir"; mkdir -p "$dir"
@@ -100,6 +101,45 @@ jq '.entries[0] |= del(.quality)' "$FLOWBENCH_STREAM_CACHE" > "$dir/old.json" &&
 "$bin" "${run[@]}" > "$dir/old-run.json" 2> /dev/null || fail "spmv beside an old entry"
 jq -e '.stream_reference.source == "measured" and .stream_reference.gbs < 99999' "$dir/old-run.json" > /dev/null ||
   fail "an entry without quality was used: $(jq -c .stream_reference "$dir/old-run.json")"
+
+# A planted machine whose host reports a 480 MiB last-level cache
+# ($FLOWBENCH_CPUFREQ_ROOT: the cache sizes) and 64 MiB of memory
+# ($FLOWBENCH_PROC_ROOT: meminfo): 4x the cache in 3 arrays does not fit in
+# half the memory, so stream's default n is the largest power of two that
+# does (2^20), the run says the cache is too large to measure DRAM here,
+# and stream, spmv, grid and solve all say the triad includes cache reuse:
+# none calls it the DRAM triad.
+m=$dir/machine
+mkdir -p "$m/proc" "$m/sys/cpu0/cache/index0" "$m/sys/cpu0/cache/index3"
+echo 48K > "$m/sys/cpu0/cache/index0/size"; echo 491520K > "$m/sys/cpu0/cache/index3/size"
+printf 'processor\t: 0\nmodel name\t: Planted Xeon\nflags\t\t: sse2 avx2 avx512f\n\n' > "$m/proc/cpuinfo"
+printf 'MemTotal:          65536 kB\n' > "$m/proc/meminfo"
+planted() { FLOWBENCH_PROC_ROOT=$m/proc FLOWBENCH_CPUFREQ_ROOT=$m/sys FLOWBENCH_STREAM_CACHE=$dir/planted.json "$bin" "$@"; }
+planted stream --backend openmp --max-samples 5 --out "$dir/planted.jsonl" > "$dir/p-stream.txt" 2>&1 ||
+  fail "planted stream: $(tail -3 "$dir/p-stream.txt")"
+grep -q 'n = 1048576 ' "$dir/p-stream.txt" || fail "planted stream: not 2^20: $(head -1 "$dir/p-stream.txt")"
+grep -q "note: .*include cache reuse.*this machine's cache is too large to measure DRAM in its memory" \
+  "$dir/p-stream.txt" || fail "planted stream: the terminal does not say the cache is too large: $(head -2 "$dir/p-stream.txt")"
+planted stream --backend openmp --max-samples 5 --json > "$dir/p-stream.json" 2> /dev/null || fail "planted stream --json"
+jq -e 'length == 4 and all(.[]; .params.n == 1048576 and .cache_resident == true and .cache_reuse == true
+       and (.roofline_note | test("too large to measure DRAM")))' "$dir/p-stream.json" > /dev/null ||
+  fail "planted stream records: $(jq -c '.[0] | {n: .params.n, cache_resident, cache_reuse, roofline_note}' "$dir/p-stream.json")"
+planted spmv --matrix gen:cube:9 --kernel csr-scalar --backend openmp --json > "$dir/p-spmv.json" 2> "$dir/p-spmv.err" ||
+  fail "planted spmv: $(tail -2 "$dir/p-spmv.err")"
+planted grid --family heat2d --grid grid:33x17 --kernel heat-jacobi --backend openmp --budget 0.05 --json \
+  > "$dir/p-grid.json" 2> "$dir/p-grid.err" || fail "planted grid: $(tail -2 "$dir/p-grid.err")"
+planted solve cavity --level 0 --steps 2 --backend openmp --json > "$dir/p-solve.json" 2> "$dir/p-solve.err" ||
+  fail "planted solve: $(tail -2 "$dir/p-solve.err")"
+for c in spmv grid solve; do
+  jq -e '.stream_reference.n == 1048576 and .stream_reference.cache_reuse == true and .cache_resident == true
+         and (.roofline_note | test("stream triad includes cache reuse"))' "$dir/p-$c.json" > /dev/null ||
+    fail "planted $c: $(jq -c '{r: .stream_reference, cache_resident, roofline_note}' "$dir/p-$c.json")"
+  grep -q "note: .*too large to measure DRAM" "$dir/p-$c.err" || fail "planted $c: stderr does not say the triad is no DRAM figure"
+done
+! grep -l "DRAM triad" "$dir"/p-* || fail "a cache-resident triad called the DRAM triad"
+"$bin" report "$dir/planted.jsonl" > "$dir/planted.md" 2> /dev/null || fail "report of the planted run"
+grep -q "n = 1048576; includes cache reuse (3 arrays under 4x the last-level cache): no DRAM triad" "$dir/planted.md" ||
+  fail "the report does not say its triad includes cache reuse: $(grep -A3 'Devices and their stream triad' "$dir/planted.md")"
 
 set +e; "$bin" "${run[@]}" --stream-max-age -1 > /dev/null 2> "$dir/e.err"; rc=$?; set -e
 [ "$rc" -eq 2 ] && [ "$(wc -l < "$dir/e.err")" -eq 1 ] && grep -q -- "--stream-max-age" "$dir/e.err" ||

@@ -41,6 +41,19 @@ static void results_begin(results_file *rf, const char *name, const char *host)
         host);
 }
 
+/* A header whose one device, openmp:0, has the properties `props` (JSON
+ * members after its id). */
+static void results_begin_device(results_file *rf, const char *name, const char *props)
+{
+    snprintf(rf->path, sizeof rf->path, "/tmp/fb-test-figures-%ld-%s.jsonl", (long)getpid(), name);
+    rf->f = fopen(rf->path, "w");
+    assert_non_null(rf->f);
+    fprintf(rf->f,
+            "{\"type\":\"header\",\"schema\":1,\"run_id\":\"r1\",\"date\":\"2026-11-22\",\"host\":{\"hostname\":"
+            "\"host\"},\"devices\":[{\"backend\":\"openmp\",\"id\":\"openmp:0\",\"name\":\"CPU\",%s}]}\n",
+            props);
+}
+
 typedef struct rec {
     const char *benchmark, *kernel, *device, *precision, *matrix, *suite, *case_, *params;
     const char *extra; /* more fields, raw JSON after a comma */
@@ -253,6 +266,142 @@ static void test_roofline_marks_cache_resident_rows(void **state)
     assert_non_null(strstr(list.f[0].title, "cache resident: the data fit the last-level cache"));
     fb_figure_list_free(&list);
     fb_results_set_free(set);
+}
+
+/* ---- the roofline's roofs ---------------------------------------------------- */
+
+#define CPU_PROPS "\"compute_units\":2,\"clock_mhz\":2000,\"cache_bytes\":33554432"
+
+/* A stream triad record on openmp:0 of n elements per array on a 32 MiB
+ * cache: its working set, and whether it fitted the cache and was under
+ * 4x it, as fb_stream_record writes them. */
+static void stream_triad(results_file *rf, const char *precision, double n, double median_s)
+{
+    char extra[256], params[64];
+    const double ws = 24 * n;
+    snprintf(params, sizeof params, "{\"n\":%.0f}", n);
+    snprintf(extra, sizeof extra,
+             "\"working_set_bytes\":%.0f,\"device_cache_bytes\":33554432,\"cache_resident\":%s,\"cache_reuse\":%s", ws,
+             ws <= 33554432 ? "true" : "false", ws < 4.0 * 33554432 ? "true" : "false");
+    results_add(rf, (rec){.benchmark = "stream",
+                          .kernel = "triad",
+                          .device = "openmp:0",
+                          .precision = precision,
+                          .params = params,
+                          .median_s = median_s,
+                          .extra = extra});
+}
+
+static const fb_figure *roofline_of(fb_results_set *set, fb_figure_list *list)
+{
+    fb_triads t;
+    assert_int_equal(fb_triads_pick(set, &t), FB_OK);
+    fb_triads_free(&t);
+    assert_int_equal(fb_figures_collect(set, FB_FIG_ROOFLINE, list), FB_OK);
+    assert_int_equal(list->n, 1);
+    return &list->f[0];
+}
+
+/* A cache-resident point gets the cache's roof: the best triad measured
+ * within the cache on that device (a stream run with a small --size),
+ * never the DRAM-sized one nor another device's; its problem is named
+ * cache resident in the key. */
+static void test_roofline_cache_roof(void **state)
+{
+    (void)state;
+    results_file rf;
+    fb_figure_list list;
+    results_begin_device(&rf, "cache-roof", CPU_PROPS);
+    results_add(&rf,
+                (rec){.kernel = "a", .device = "openmp:0", .matrix = "small", .median_s = 1e-4, .cache_resident = 1});
+    results_add(&rf, (rec){.kernel = "a",
+                           .device = "openmp:0",
+                           .matrix = "large",
+                           .median_s = 2e-3,
+                           .extra = "\"cache_resident\":false"});
+    stream_triad(&rf, "double", 33554432, 1e-3); /* 768 MiB: the DRAM triad, 12 GB/s */
+    stream_triad(&rf, "double", 262144, 2e-4);   /* 6 MiB: within the cache, 60 GB/s */
+    stream_triad(&rf, "double", 131072, 1e-4);   /* 3 MiB: within it too, 120 GB/s: the best */
+    fb_results_set *set = results_load(&rf);
+    const fb_figure *f = roofline_of(set, &list);
+    assert_float_equal(f->ceiling_gbs, 12, 1e-9);
+    assert_int_equal(f->ceiling_reuse, 0);
+    assert_float_equal(f->cache_gbs, 120, 1e-9);
+    assert_non_null(strstr(f->cache_why, "32.0 MiB last-level cache: stream triad, n = 131072"));
+    int marked = 0, large = 0;
+    for (int i = 0; i < f->nrows; ++i) {
+        marked += !strcmp(f->rows[i], "small (cache resident)");
+        large += !strcmp(f->rows[i], "large");
+    }
+    assert_int_equal(marked + large, 2);
+    fb_figure_list_free(&list);
+    fb_results_set_free(set);
+}
+
+/* No triad measured within the cache: no cache roof, the point's problem
+ * named cache resident in the key instead; a triad that is itself under
+ * 4x the cache is said to include cache reuse. */
+static void test_roofline_without_cache_triad(void **state)
+{
+    (void)state;
+    results_file rf;
+    fb_figure_list list;
+    results_begin_device(&rf, "no-cache-roof", CPU_PROPS);
+    results_add(&rf,
+                (rec){.kernel = "a", .device = "openmp:0", .matrix = "small", .median_s = 1e-4, .cache_resident = 1});
+    stream_triad(&rf, "double", 2000000, 4e-3); /* 45.8 MiB: over the cache, under 4x it */
+    fb_results_set *set = results_load(&rf);
+    const fb_figure *f = roofline_of(set, &list);
+    assert_float_equal(f->cache_gbs, 0, 0);
+    assert_int_equal(f->ceiling_reuse, 1);
+    int marked = 0;
+    for (int i = 0; i < f->nrows; ++i)
+        marked += !strcmp(f->rows[i], "small (cache resident)");
+    assert_int_equal(marked, 1);
+    fb_figure_list_free(&list);
+    fb_results_set_free(set);
+}
+
+/* The CPU's peak from the ISA its header entry names: 2 FMA units of its
+ * vector width (AVX-512: 8 doubles), and AVX2 assumed, said so, where the
+ * record names none. */
+static double cpu_peak(const char *props, const char *precision, char *why, size_t len)
+{
+    results_file rf;
+    fb_figure_list list;
+    results_begin_device(&rf, "peak", props);
+    results_add(&rf,
+                (rec){.kernel = "a", .device = "openmp:0", .matrix = "m", .precision = precision, .median_s = 1e-3});
+    stream_triad(&rf, precision, 33554432, 1e-3);
+    fb_results_set *set = results_load(&rf);
+    const fb_figure *f = roofline_of(set, &list);
+    const double peak = f->ceiling_gflops;
+    snprintf(why, len, "%s", f->ceiling_why);
+    fb_figure_list_free(&list);
+    fb_results_set_free(set);
+    return peak;
+}
+
+static void test_roofline_peak_from_isa(void **state)
+{
+    (void)state;
+    char why[256];
+    assert_float_equal(
+        cpu_peak(CPU_PROPS ",\"simd\":{\"isa\":\"avx512f\",\"vector_bits\":512}", "double", why, sizeof why),
+        2 * 2000 * 32 / 1e3, 1e-9);
+    assert_non_null(strstr(why, "32 flop/cycle per core (avx512f, 512-bit vectors: 2 FMA units x 8 lanes"));
+    assert_float_equal(
+        cpu_peak(CPU_PROPS ",\"simd\":{\"isa\":\"avx2\",\"vector_bits\":256}", "double", why, sizeof why),
+        2 * 2000 * 16 / 1e3, 1e-9);
+    assert_float_equal(cpu_peak(CPU_PROPS ",\"simd\":{\"isa\":\"sve\",\"vector_bits\":256}", "single", why, sizeof why),
+                       2 * 2000 * 32 / 1e3, 1e-9);
+    assert_float_equal(
+        cpu_peak(CPU_PROPS ",\"simd\":{\"isa\":\"asimd\",\"vector_bits\":128}", "double", why, sizeof why),
+        2 * 2000 * 8 / 1e3, 1e-9);
+    assert_non_null(strstr(why, "asimd"));
+    assert_float_equal(cpu_peak(CPU_PROPS, "double", why, sizeof why), 2 * 2000 * 16 / 1e3, 1e-9);
+    assert_non_null(strstr(why, "assumed AVX2"));
+    assert_non_null(strstr(why, "the record names no ISA"));
 }
 
 /* ---- unstable and contended records ----------------------------------------- */
@@ -652,6 +801,9 @@ int main(void)
         cmocka_unit_test(test_speedup_table_unchanged_when_stable),
         cmocka_unit_test(test_best_cell_prefers_stable_records),
         cmocka_unit_test(test_roofline_marks_untrusted_rows),
+        cmocka_unit_test(test_roofline_cache_roof),
+        cmocka_unit_test(test_roofline_without_cache_triad),
+        cmocka_unit_test(test_roofline_peak_from_isa),
         cmocka_unit_test(test_colours_of_one_figure_stand_apart),
         cmocka_unit_test(test_one_triad_per_device),
         cmocka_unit_test(test_several_carried_triads_take_the_stream_commands),

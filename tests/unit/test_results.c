@@ -181,6 +181,46 @@ static void test_fraction_of_stream_helper(void **state)
     json_decref(rec);
 }
 
+/* The judged record of a kernel whose working set is `bytes` on a 32 MiB
+ * cache, divided by a triad whose 3 arrays were (reuse 1) or were not
+ * (reuse 0) under 4x that cache: its note. */
+static json_t *judged(double bytes, int reuse, double fraction)
+{
+    json_t *rec = json_pack("{s:f, s:{s:b}}", "bytes", bytes, "stream_reference", "cache_reuse", reuse);
+    fb_json_set_fraction_of_stream(rec, fraction * 10, 10);
+    fb_json_judge_roofline(rec, (size_t)32 << 20);
+    return rec;
+}
+
+static const char *note_of(const json_t *rec) { return json_string_value(json_object_get(rec, "roofline_note")); }
+
+/* The note follows the facts: a cache-resident triad is never called the
+ * DRAM triad (the defect: stream said "figures include cache reuse" where
+ * spmv called the same figure "the DRAM triad"). */
+static void test_roofline_note_follows_the_triad(void **state)
+{
+    (void)state;
+    json_t *rec = judged(1e6, 0, 0.5); /* resident kernel, DRAM triad: as before */
+    assert_true(json_is_true(json_object_get(rec, "cache_resident")));
+    assert_non_null(strstr(note_of(rec), "the fraction of the DRAM triad is not a roofline fraction"));
+    json_decref(rec);
+    rec = judged(1e6, 1, 0.5); /* resident kernel, cache triad */
+    assert_null(strstr(note_of(rec), "DRAM triad"));
+    assert_non_null(strstr(note_of(rec), "the stream triad includes cache reuse"));
+    json_decref(rec);
+    rec = judged(1e9, 1, 0.5); /* a DRAM-sized kernel over a cache triad */
+    assert_true(json_is_false(json_object_get(rec, "cache_resident")));
+    assert_null(strstr(note_of(rec), "DRAM triad"));
+    assert_non_null(strstr(note_of(rec), "divides by a cache figure"));
+    json_decref(rec);
+    rec = judged(1e9, 0, 0.5); /* both DRAM: a roofline fraction, no note */
+    assert_null(note_of(rec));
+    json_decref(rec);
+    rec = judged(1e9, 0, 1.5);
+    assert_non_null(strstr(note_of(rec), "above the stream triad"));
+    json_decref(rec);
+}
+
 static const char *valid =
     "{\"type\":\"measurement\",\"schema\":1,\"run_id\":\"r1\",\"benchmark\":\"spmv\",\"kernel\":\"csr\","
     "\"backend\":\"opencl\",\"device\":\"opencl:0.0\",\"device_name\":\"GPU\",\"precision\":\"double\","
@@ -511,6 +551,7 @@ int main(void)
         cmocka_unit_test(test_record_expected),
         cmocka_unit_test(test_measurement_stats_fields),
         cmocka_unit_test(test_fraction_of_stream_helper),
+        cmocka_unit_test(test_roofline_note_follows_the_triad),
         cmocka_unit_test(test_reader_accepts_valid_record),
         cmocka_unit_test(test_reader_names_missing_required_field),
         cmocka_unit_test(test_reader_rejects_bad_lines),

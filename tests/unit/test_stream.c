@@ -78,6 +78,121 @@ static void test_models_match_babelstream(void **state)
     assert_int_equal(fb_stream_models[0].flops, 0);
 }
 
+#define MIB ((size_t)1 << 20)
+#define GIB ((size_t)1 << 30)
+
+/* A planted device: its last-level cache and memory are all the size
+ * rule reads. */
+static fb_device_info machine(size_t cache, size_t memory)
+{
+    fb_device_info d;
+    memset(&d, 0, sizeof d);
+    d.cache_bytes = cache;
+    d.global_mem_bytes = memory;
+    return d;
+}
+
+/* The default n follows the cache: the least power of two from 2^25 whose
+ * 3 arrays are 4x the last-level cache. On a 32 MiB L3 that is 2^25 (768
+ * MiB, as before); on the VM whose host reports a 480 MiB cache, where
+ * 2^25 was 1.6x it, 2^27 in double (3 GiB) and 2^28 in single. */
+static void test_default_size_follows_the_cache(void **state)
+{
+    (void)state;
+    fb_device_info d = machine(32 * MIB, 23 * GIB);
+    fb_stream_size s = fb_stream_size_of(&d, 1, 0);
+    assert_int_equal(s.n, (size_t)1 << 25);
+    assert_int_equal(s.cache_reuse, 0);
+    assert_int_equal(s.resident, 0);
+    assert_int_equal(s.too_large, 0);
+    d = machine(480 * MIB, 64 * GIB);
+    s = fb_stream_size_of(&d, 1, 0);
+    assert_int_equal(s.n, (size_t)1 << 27);
+    assert_true(s.working_set_bytes >= 4.0 * (double)d.cache_bytes);
+    assert_int_equal(s.cache_reuse, 0);
+    assert_int_equal(fb_stream_size_of(&d, 0, 0).n, (size_t)1 << 28);
+    d = machine(1 * MIB, 64 * GIB); /* never below 2^25 */
+    assert_int_equal(fb_stream_size_of(&d, 1, 0).n, (size_t)1 << 25);
+    d = machine(0, 64 * GIB); /* cache unknown: 2^25, nothing judged */
+    s = fb_stream_size_of(&d, 1, 0);
+    assert_int_equal(s.n, (size_t)1 << 25);
+    assert_int_equal(s.cache_reuse, -1);
+    assert_int_equal(s.resident, -1);
+    d = machine(64 * GIB, 4096 * GIB); /* the kernels' 32-bit index bounds it */
+    assert_int_equal(fb_stream_size_of(&d, 1, 0).n, (size_t)FB_STREAM_MAX_N);
+}
+
+/* Where 4x the cache does not fit in half the memory, the default is the
+ * largest power of two that does, and the note says plainly that this
+ * machine's cache is too large to measure DRAM in its memory. */
+static void test_cache_too_large_for_memory(void **state)
+{
+    (void)state;
+    char note[512];
+    fb_device_info d = machine(480 * MIB, 2 * GIB);
+    fb_stream_size s = fb_stream_size_of(&d, 1, 0);
+    assert_int_equal(s.n, (size_t)1 << 25); /* 768 MiB: 3 GiB would be over half of 2 GiB */
+    assert_int_equal(s.cache_reuse, 1);
+    assert_int_equal(s.resident, 0);
+    assert_int_equal(s.too_large, 1);
+    fb_stream_size_note(&d, &s, note, sizeof note);
+    assert_non_null(strstr(note, "include cache reuse"));
+    assert_non_null(strstr(note, "too large to measure DRAM in its memory"));
+    d = machine(480 * MIB, 64 * MIB);
+    s = fb_stream_size_of(&d, 1, 0);
+    assert_int_equal(s.n, (size_t)1 << 20); /* 24 MiB, within the 32 MiB half */
+    assert_int_equal(s.resident, 1);
+    d = machine(1 * MIB, 64 * MIB); /* small memory, small cache: under 2^25 and still DRAM */
+    s = fb_stream_size_of(&d, 1, 0);
+    assert_int_equal(s.n, (size_t)1 << 20);
+    assert_int_equal(s.cache_reuse, 0);
+    fb_stream_size_note(&d, &s, note, sizeof note);
+    assert_string_equal(note, "");
+}
+
+/* A length given by hand is judged by the same rule; its note names the
+ * default that measures DRAM. */
+static void test_given_size_judged(void **state)
+{
+    (void)state;
+    char note[512];
+    fb_device_info d = machine(32 * MIB, 23 * GIB);
+    fb_stream_size s = fb_stream_size_of(&d, 1, 2000000); /* 45.8 MiB: over the cache, under 4x it */
+    assert_int_equal(s.n, 2000000);
+    assert_int_equal(s.cache_reuse, 1);
+    assert_int_equal(s.resident, 0);
+    assert_int_equal(s.too_large, 0);
+    fb_stream_size_note(&d, &s, note, sizeof note);
+    assert_non_null(strstr(note, "under 4x the 32.0 MiB last-level cache"));
+    assert_non_null(strstr(note, "the default, n = 33554432, measures DRAM"));
+}
+
+/* The stream record carries the same facts: cache_resident, cache_reuse
+ * and the note. */
+static void test_record_says_cache_reuse(void **state)
+{
+    (void)state;
+    fb_device_info d = machine(480 * MIB, 64 * MIB);
+    snprintf(d.backend, sizeof d.backend, "openmp");
+    fb_stream_config cfg = small_config(1);
+    cfg.n = 1 << 20;
+    fb_stream_result r;
+    memset(&r, 0, sizeof r);
+    r.model = &fb_stream_models[3];
+    json_t *rec = fb_stream_record(&d, &cfg, &r);
+    assert_true(json_is_true(json_object_get(rec, "cache_resident")));
+    assert_true(json_is_true(json_object_get(rec, "cache_reuse")));
+    assert_non_null(strstr(json_string_value(json_object_get(rec, "roofline_note")), "too large to measure DRAM"));
+    json_decref(rec);
+    d = machine(32 * MIB, 23 * GIB);
+    cfg.n = (size_t)1 << 25;
+    rec = fb_stream_record(&d, &cfg, &r);
+    assert_true(json_is_false(json_object_get(rec, "cache_resident")));
+    assert_true(json_is_false(json_object_get(rec, "cache_reuse")));
+    assert_null(json_object_get(rec, "roofline_note"));
+    json_decref(rec);
+}
+
 static void test_oversized_work_group_refused(void **state)
 {
     (void)state;
@@ -143,6 +258,10 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_models_match_babelstream),
+        cmocka_unit_test(test_default_size_follows_the_cache),
+        cmocka_unit_test(test_cache_too_large_for_memory),
+        cmocka_unit_test(test_given_size_judged),
+        cmocka_unit_test(test_record_says_cache_reuse),
         cmocka_unit_test(test_openmp_double),
         cmocka_unit_test(test_openmp_single),
         cmocka_unit_test(test_opencl_double),
