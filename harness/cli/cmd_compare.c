@@ -40,7 +40,9 @@ static const fb_option options[] = {
      "BASE and NEW are two runs of the same code (A/A): store each configuration's change as this machine's noise"
      " (exit 0 unless the files cannot be compared)",
      0},
-    {"noise-file", "FILE", "the A/A noise store (default $FLOWBENCH_NOISE_FILE, else ~/.cache/flowbench/noise.json)",
+    {"noise-file", "FILE",
+     "the A/A noise store (default $FLOWBENCH_NOISE_FILE, else $FLOWBENCH_CACHE_DIR/noise.json, else "
+     "~/.cache/flowbench/noise.json)",
      0},
     {"no-noise", NULL, "ignore the stored A/A noise floor", 0},
     {"interleave", NULL,

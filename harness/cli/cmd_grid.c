@@ -57,7 +57,9 @@ static const fb_option options[] = {
     {"json", NULL, "print the record as JSON on stdout", 0},
     {"tuned", NULL, "take the kernel's parameters from the tuning cache (exact, nearest grid signature, else defaults)",
      0},
-    {"cache", "FILE", "tuning cache for --tuned (default $FLOWBENCH_TUNING_CACHE or ~/.cache/flowbench/tuning.json)",
+    {"cache", "FILE",
+     "tuning cache for --tuned (default $FLOWBENCH_TUNING_CACHE, else $FLOWBENCH_CACHE_DIR/tuning.json, else "
+     "~/.cache/flowbench/tuning.json)",
      0},
     {"list", NULL, "list the grid families, their kernels and parameters, then exit", 0},
     FB_CLI_USER_KERNEL_OPTIONS,

@@ -18,7 +18,7 @@
 static const fb_option options[] = {
     {"db", "FILE",
      "the history database (default $FLOWBENCH_HISTORY_DB, else history.db beside the tuning cache: "
-     "~/.cache/flowbench/history.db)",
+     "$FLOWBENCH_CACHE_DIR/history.db, else ~/.cache/flowbench/history.db)",
      0},
     {"commit", "SHA", "add: the commit the results were measured on (required)", 0},
     {"branch", "B", "add: the branch, stored with the run", 0},

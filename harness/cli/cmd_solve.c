@@ -54,7 +54,9 @@ static const fb_option options[] = {
     {"tuned", NULL,
      "device backends: the parameters from the tuning cache (exact, nearest mesh signature, else defaults)", 0},
     {"cache", "FILE",
-     "tuning cache of --tune and --tuned (default $FLOWBENCH_TUNING_CACHE or ~/.cache/flowbench/tuning.json)", 0},
+     "tuning cache of --tune and --tuned (default $FLOWBENCH_TUNING_CACHE, else $FLOWBENCH_CACHE_DIR/tuning.json, else "
+     "~/.cache/flowbench/tuning.json)",
+     0},
     {"list", NULL, "list the device kernels and their parameters, then exit", 0},
     {"peer", "NAME",
      "viennacl (after an opencl run) or petsc (after an openmp run): solve the last pressure system with "

@@ -69,7 +69,9 @@ static const fb_option options[] = {
     {"counters", "LIST",
      "PAPI events per sample, comma-separated, or default (cycles, instructions, LLC misses, DP ops)", 0},
     {"tuned", NULL, "take the parameters from the tuning cache (exact, nearest signature, else defaults)", 0},
-    {"cache", "FILE", "tuning cache for --tuned (default $FLOWBENCH_TUNING_CACHE or ~/.cache/flowbench/tuning.json)",
+    {"cache", "FILE",
+     "tuning cache for --tuned (default $FLOWBENCH_TUNING_CACHE, else $FLOWBENCH_CACHE_DIR/tuning.json, else "
+     "~/.cache/flowbench/tuning.json)",
      0},
     {"list", NULL, "list the kernels and their parameters, then exit", 0},
     FB_CLI_USER_KERNEL_OPTIONS,

@@ -46,7 +46,9 @@ static const fb_option options[] = {
      0},
     {"counters", "LIST", "PAPI events per sample on openmp (comma-separated, or default); docs/measurement.md", 0},
     {"tuned", NULL, "run each kernel once, with its parameters from the tuning cache (else defaults)", 0},
-    {"cache", "FILE", "tuning cache for --tuned (default $FLOWBENCH_TUNING_CACHE or ~/.cache/flowbench/tuning.json)",
+    {"cache", "FILE",
+     "tuning cache for --tuned (default $FLOWBENCH_TUNING_CACHE, else $FLOWBENCH_CACHE_DIR/tuning.json, else "
+     "~/.cache/flowbench/tuning.json)",
      0},
     {NULL, NULL, NULL, 0},
 };

@@ -61,7 +61,10 @@ static const fb_option options[] = {
     {"abandon", "K", "stop sampling a point after one sample K x slower than the best (default 4, 0 never)", 0},
     FB_CLI_MEASURE_OPTIONS(BUDGET_S, SPREAD_PCT),
     {"out", "FILE", "append every evaluation's record to this JSON Lines file", 0},
-    {"cache", "FILE", "tuning cache (default $FLOWBENCH_TUNING_CACHE or ~/.cache/flowbench/tuning.json)", 0},
+    {"cache", "FILE",
+     "tuning cache (default $FLOWBENCH_TUNING_CACHE, else $FLOWBENCH_CACHE_DIR/tuning.json, else "
+     "~/.cache/flowbench/tuning.json)",
+     0},
     {"no-cache", NULL, "do not store the best point", 0},
     {"no-variants", NULL, "do not measure the other variants for comparison", 0},
     FB_CLI_OPTION_CONFIRM,

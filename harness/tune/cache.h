@@ -154,13 +154,15 @@ json_t *fb_signature_json(const fb_signature *s);
 const char *fb_cache_match_name(fb_cache_match m); /* "exact", "nearest", "none" */
 
 /* The cache file used when --cache is not given: $FLOWBENCH_TUNING_CACHE,
- * else $XDG_CACHE_HOME/flowbench/tuning.json, else ~/.cache/flowbench/tuning.json. */
+ * else $FLOWBENCH_CACHE_DIR/tuning.json, else
+ * $XDG_CACHE_HOME/flowbench/tuning.json, else ~/.cache/flowbench/tuning.json. */
 void fb_cache_default_path(char *buf, size_t len);
 
 /* The rule above for any file flowbench keeps per user: `given` (an
- * option's value) if not NULL, else $ENV, else
- * $XDG_CACHE_HOME/flowbench/NAME, else ~/.cache/flowbench/NAME, else
- * flowbench-NAME in the current directory. */
+ * option's value) if not NULL, else $ENV, else $FLOWBENCH_CACHE_DIR/NAME,
+ * else $XDG_CACHE_HOME/flowbench/NAME, else ~/.cache/flowbench/NAME, else
+ * flowbench-NAME in the current directory. The files kept beside the
+ * tuning cache (stream.json, tuning-prior.json, history.db) follow it. */
 void fb_cache_file_path(const char *given, const char *env, const char *name, char *buf, size_t len);
 
 /* Writes root to path whole: a temporary file beside it, fsync, rename

@@ -27,7 +27,8 @@
  * handed here at all, so a busy moment never teaches the floor.
  *
  * The store is one JSON file ($FLOWBENCH_NOISE_FILE, else
- * $XDG_CACHE_HOME/flowbench/noise.json, else ~/.cache/flowbench/noise.json):
+ * $FLOWBENCH_CACHE_DIR/noise.json, else $XDG_CACHE_HOME/flowbench/noise.json,
+ * else ~/.cache/flowbench/noise.json):
  *   {"flowbench_noise": 1, "machines": {MACHINE: {"comparisons": k,
  *    "updated": ISO time, "configs": {KEY: {"n": k, "max": x, "rms": r}}}}}
  * MACHINE is the CPU model and the device names of a results file's

@@ -14,6 +14,8 @@
 #    and detect sees them only with --include-flagged;
 #  - plot writes the HTML page (and the figures when gnuplot is there),
 #    merge joins two databases without copying a run twice, export is CSV;
+#  - without --db the database is $FLOWBENCH_HISTORY_DB, else history.db in
+#    $FLOWBENCH_CACHE_DIR;
 #  - bad input (not a results file, not a database, no --commit) is one
 #    line on stderr naming the problem, exit 2.
 set -euo pipefail
@@ -145,6 +147,16 @@ run other 1 1
 grep -q '1 run(s), 3 record(s) added, 1 run(s) already there' "$dir/merge.txt" || { cat "$dir/merge.txt"; fail "merge"; }
 "$bin" history export --db "$db" --out "$dir/h.csv" 2> /dev/null
 head -1 "$dir/h.csv" | grep -q '^commit,branch,when,run,key,' || fail "export: no CSV header"
+
+# Without --db: $FLOWBENCH_HISTORY_DB, else history.db in $FLOWBENCH_CACHE_DIR,
+# which comes before XDG_CACHE_HOME (set to this test's folder, so that a
+# path that misses it writes nowhere of the user's).
+cdir=$dir/cache-dir
+env -u FLOWBENCH_HISTORY_DB -u FLOWBENCH_TUNING_CACHE FLOWBENCH_CACHE_DIR="$cdir" XDG_CACHE_HOME="$dir/xdg" \
+  "$bin" history add "$dir/run-01.jsonl" --commit c01 > /dev/null
+[ -s "$cdir/history.db" ] || fail "history add without --db: no history.db in \$FLOWBENCH_CACHE_DIR (written: $(find "$dir/xdg" -type f 2> /dev/null))"
+FLOWBENCH_HISTORY_DB=$dir/env.db FLOWBENCH_CACHE_DIR="$cdir" "$bin" history add "$dir/run-02.jsonl" --commit c02 > /dev/null
+[ -s "$dir/env.db" ] || fail "\$FLOWBENCH_HISTORY_DB did not come before \$FLOWBENCH_CACHE_DIR"
 
 # Bad input: one line, exit 2.
 echo '{"type":"measurement","schema":1}' > "$dir/bad.jsonl"

@@ -22,6 +22,9 @@
 
 #include "core/interrupt.h"
 #include "tune/cache.h"
+#include "tune/noise.h"
+#include "tune/prior.h"
+#include "tune/stream_ref.h"
 #include "tune/tuned.h"
 #include "families.h"
 
@@ -726,13 +729,40 @@ static void set_env(const char *name, const char *value)
         unsetenv(name);
 }
 
+/* Every variable a cache path reads: saved and unset before a path test,
+ * put back after (a failed assertion too), since ctest gives each test a
+ * FLOWBENCH_CACHE_DIR of its own (tests/CMakeLists.txt), which would come
+ * before XDG_CACHE_HOME. */
+static const char *const path_vars[] = {"FLOWBENCH_CACHE_DIR",    "FLOWBENCH_TUNING_CACHE", "FLOWBENCH_NOISE_FILE",
+                                        "FLOWBENCH_STREAM_CACHE", "XDG_CACHE_HOME",         "HOME"};
+#define NPATH_VARS (sizeof path_vars / sizeof *path_vars)
+static char *saved_path_vars[NPATH_VARS];
+
+static int save_path_vars(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NPATH_VARS; ++i) {
+        saved_path_vars[i] = getenv(path_vars[i]) ? strdup(getenv(path_vars[i])) : NULL;
+        unsetenv(path_vars[i]);
+    }
+    return 0;
+}
+
+static int restore_path_vars(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NPATH_VARS; ++i) {
+        set_env(path_vars[i], saved_path_vars[i]);
+        free(saved_path_vars[i]);
+        saved_path_vars[i] = NULL;
+    }
+    return 0;
+}
+
 static void test_default_path(void **state)
 {
     (void)state;
-    static const char *const names[] = {"FLOWBENCH_TUNING_CACHE", "XDG_CACHE_HOME", "HOME"};
-    char *saved[3], buf[256];
-    for (int i = 0; i < 3; ++i)
-        saved[i] = getenv(names[i]) ? strdup(getenv(names[i])) : NULL;
+    char buf[256];
 
     set_env("FLOWBENCH_TUNING_CACHE", "/srv/tuning.json");
     set_env("XDG_CACHE_HOME", "/xdg");
@@ -748,11 +778,54 @@ static void test_default_path(void **state)
     unsetenv("HOME");
     fb_cache_default_path(buf, sizeof buf);
     assert_string_equal(buf, "flowbench-tuning.json");
+}
 
-    for (int i = 0; i < 3; ++i) {
-        set_env(names[i], saved[i]);
-        free(saved[i]);
-    }
+/* Each cache's default path with XDG_CACHE_HOME and HOME set, so that a
+ * path still taken from them fails. */
+static void assert_caches_in(const char *tuning, const char *noise, const char *stream, const char *prior)
+{
+    char buf[256], beside[256];
+    fb_cache_default_path(buf, sizeof buf);
+    assert_string_equal(buf, tuning);
+    fb_noise_path(NULL, buf, sizeof buf);
+    assert_string_equal(buf, noise);
+    fb_stream_ref_default_path(buf, sizeof buf);
+    assert_string_equal(buf, stream);
+    fb_cache_default_path(buf, sizeof buf);
+    fb_prior_path_beside(buf, beside, sizeof beside);
+    assert_string_equal(beside, prior);
+}
+
+/* FLOWBENCH_CACHE_DIR is the folder of every cache (history.db, beside the
+ * tuning cache too: e2e.history), before XDG_CACHE_HOME and HOME, after
+ * each file's own variable and an explicit option; empty is unset. */
+static void test_cache_dir_moves_every_cache(void **state)
+{
+    (void)state;
+    char buf[256];
+    set_env("XDG_CACHE_HOME", "/xdg");
+    set_env("HOME", "/home/u");
+
+    set_env("FLOWBENCH_CACHE_DIR", "/fb");
+    assert_caches_in("/fb/tuning.json", "/fb/noise.json", "/fb/stream.json", "/fb/tuning-prior.json");
+    fb_cache_path("/opt/mine.json", buf, sizeof buf);
+    assert_string_equal(buf, "/opt/mine.json");
+    fb_noise_path("/opt/noise.json", buf, sizeof buf);
+    assert_string_equal(buf, "/opt/noise.json");
+
+    set_env("FLOWBENCH_TUNING_CACHE", "/srv/t.json"); /* what lives beside it moves with it, as before */
+    set_env("FLOWBENCH_NOISE_FILE", "/srv/n.json");
+    assert_caches_in("/srv/t.json", "/srv/n.json", "/srv/stream.json", "/srv/tuning-prior.json");
+    set_env("FLOWBENCH_STREAM_CACHE", "/srv/s.json");
+    fb_stream_ref_default_path(buf, sizeof buf);
+    assert_string_equal(buf, "/srv/s.json");
+
+    unsetenv("FLOWBENCH_TUNING_CACHE");
+    unsetenv("FLOWBENCH_NOISE_FILE");
+    unsetenv("FLOWBENCH_STREAM_CACHE");
+    set_env("FLOWBENCH_CACHE_DIR", "");
+    assert_caches_in("/xdg/flowbench/tuning.json", "/xdg/flowbench/noise.json", "/xdg/flowbench/stream.json",
+                     "/xdg/flowbench/tuning-prior.json");
 }
 
 /* --tuned takes only a point of the kernel's space: a cached value outside
@@ -893,7 +966,8 @@ int main(void)
         cmocka_unit_test(test_lock_wait_is_said_bounded_and_interruptible),
         cmocka_unit_test(test_missing_file_is_empty_cache),
         cmocka_unit_test(test_concurrent_stores_keep_every_entry),
-        cmocka_unit_test(test_default_path),
+        cmocka_unit_test_setup_teardown(test_default_path, save_path_vars, restore_path_vars),
+        cmocka_unit_test_setup_teardown(test_cache_dir_moves_every_cache, save_path_vars, restore_path_vars),
         cmocka_unit_test(test_mesh_signature_of_rows),
         cmocka_unit_test(test_grid_distance),
         cmocka_unit_test(test_kinds_never_match),
