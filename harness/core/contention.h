@@ -44,6 +44,7 @@
 #define FB_CONTENTION_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -152,9 +153,9 @@ void fb_calibration_set_launch(const char *device_id, double seconds);
  * the user set neither OMP_WAIT_POLICY nor GOMP_SPINCOUNT and other work
  * competes (runnable in most polls of a look of up to 250 ms:
  * wait_policy.c), re-executes this program with OMP_WAIT_POLICY=passive
- * (libgomp reads its environment once, when it loads), saying so once on
- * stderr. Returns only when no re-execution happened; the decision is
- * recorded either way. */
+ * (libgomp reads its environment once, when it loads); the first
+ * measurement says so (fb_wait_policy_say_once). Returns only when no
+ * re-execution happened; the decision is recorded either way. */
 void fb_wait_policy_decide(char **argv);
 
 /* Passed from the process that decided to the one it re-executed, and to
@@ -166,6 +167,11 @@ void fb_wait_policy_decide(char **argv);
 /* 1 when the decision at start saw competing work (passive waiting, or
  * an MPI launcher's process that could not switch to it). */
 int fb_wait_policy_busy_at_start(void);
+
+/* Says the decision on f once per process, where it changed something
+ * (passive waiting chosen, or an MPI launcher's process that could not
+ * switch): at the first measurement, so a usage error stays one line. */
+void fb_wait_policy_say_once(FILE *f);
 
 /* Why PoCL's workers are pinned or not (backends/opencl.c decides before
  * the first platform query; the environment reports it). */

@@ -87,6 +87,14 @@ int fb_wait_policy_busy_at_start(void)
     return d && *d && strncmp(d, FB_WAIT_POLICY_QUIET, strlen(FB_WAIT_POLICY_QUIET)) != 0;
 }
 
+void fb_wait_policy_say_once(FILE *f)
+{
+    static int said;
+    if (said || !fb_wait_policy_busy_at_start()) return;
+    said = 1;
+    fprintf(f, "note: OpenMP wait policy: %s\n", getenv(FB_WAIT_POLICY_DECISION_VAR));
+}
+
 /* Who chose the wait policy: the user, flowbench at start, or nobody (the
  * machine was quiet at start: the decision says how it was looked at). */
 static json_t *wait_policy(void)

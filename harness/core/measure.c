@@ -178,6 +178,7 @@ fb_status fb_measure(const fb_measure_config *cfg, fb_sample_fn sample, void *ct
     for (int i = 0; i < cfg->warmups; ++i)
         FB_CHECK(one_sample(cfg, sample, ctx, flush, flush_ctx, NULL, &dummy));
     fb_counters_reset(cfg->counters);
+    fb_wait_policy_say_once(stderr);
     fb_contention_begin(&out->env, cfg->cpu_threads); /* first: its calibration must not fill the energy window */
     energy_start(cfg, &e);
 

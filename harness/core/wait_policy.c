@@ -54,11 +54,7 @@ static void look_at_start(int spare, start_look *l)
     l->seconds = fb_now() - t0;
 }
 
-static void decided(const char *why, int say)
-{
-    setenv(FB_WAIT_POLICY_DECISION_VAR, why, 1);
-    if (say) fprintf(stderr, "flowbench: OpenMP wait policy: %s\n", why);
-}
+static void decided(const char *why) { setenv(FB_WAIT_POLICY_DECISION_VAR, why, 1); }
 
 void fb_wait_policy_decide(char **argv)
 {
@@ -73,24 +69,24 @@ void fb_wait_policy_decide(char **argv)
                  "%s: no competing work at start (other runnable tasks in %d of %d polls over %.0f ms), so the "
                  "runtime's default (spinning) was kept",
                  FB_WAIT_POLICY_QUIET, l.busy, l.polls, 1e3 * l.seconds);
-        decided(why, l.busy > 0); /* a passing task was seen and judged: say so once */
+        decided(why);
         return;
     }
     if (under_mpi_launcher()) {
         snprintf(why, sizeof why, "not re-executed under an MPI launcher, though %d other runnable tasks were seen",
                  l.most);
-        decided(why, 1);
+        decided(why);
         return;
     }
     snprintf(why, sizeof why,
              "passive: %d other runnable task%s in %d of %d polls over %.0f ms at start on %d CPUs, %d OpenMP "
              "threads (spinning threads would fight them for the CPUs; OMP_WAIT_POLICY chooses)",
              l.most, l.most == 1 ? "" : "s", l.busy, l.polls, 1e3 * l.seconds, cpus, threads);
-    decided(why, 1);
+    decided(why);
     setenv("OMP_WAIT_POLICY", "passive", 1);
     execv("/proc/self/exe", argv);
     /* exec failed: keep running with the runtime's policy, and say so */
     snprintf(why, sizeof why, "could not re-execute with passive waiting; %d other runnable tasks at start", l.most);
-    decided(why, 1);
+    decided(why);
     unsetenv("OMP_WAIT_POLICY");
 }
