@@ -420,9 +420,11 @@ static void judge_roofline(const fb_device_info *d, json_t *rec)
     if (ref) json_object_set_new(rec, "stream_reference", json_deep_copy(ref));
     fb_json_judge_roofline(rec, d->cache_bytes);
     const char *quality = json_string_value(json_object_get(ref, "quality"));
-    if (quality && strcmp(quality, "stable") != 0 && !json_object_get(rec, "roofline_note")) {
-        char note[512];
-        snprintf(note, sizeof note, "the stream triad it divides by was %s (%s): not a reference to trust", quality,
+    if (quality && strcmp(quality, "stable") != 0) { /* said beside any cache note: both hold */
+        const char *before = json_string_value(json_object_get(rec, "roofline_note"));
+        char note[1200];
+        snprintf(note, sizeof note, "%.500s%sthe stream triad it divides by was %s (%.300s): not a reference to trust",
+                 before ? before : "", before ? "; " : "", quality,
                  json_string_value(json_object_get(ref, "quality_why")));
         json_object_set_new(rec, "roofline_note", json_string(note));
     }

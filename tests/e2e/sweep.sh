@@ -132,12 +132,13 @@ grep -q '41 of 42 points evaluated (1 pruned)' "$work/tune.txt" || fail "exhaust
 grep -q 'stored in' "$work/tune.txt" || fail "tune did not store its result"
 [ "$(jq '.entries | length' "$cache")" -eq 1 ] || fail "cache should hold one entry"
 best=$(jq -cS '.entries[0].params' "$cache")
-# tune --out: every evaluation says its search; the best one is written again, marked, with the counts
-jq -e -s --argjson best "$best" '[.[] | select(.type == "measurement")]
+# tune --out: every evaluation says its search; the search's best is written again, marked, with the
+# counts; it is among what the confirmation in fresh processes measured again, and the entry is its choice
+jq -e -s --slurpfile c "$cache" '[.[] | select(.type == "measurement")]
     | all(.search.strategy == "exhaustive" and .search.seed == 1 and .search.evaluation >= 1)
-      and (map(select(.search.best)) | length == 1 and .[0].params == $best and .[0].search.evaluations == 41
-           and .[0].search.space_size == 42)' "$work/tune.jsonl" > /dev/null ||
-  fail "tune --out records lack their search, or the best is not marked"
+      and (map(select(.search.best)) | length == 1 and .[0].search.evaluations == 41 and .[0].search.space_size == 42
+           and (.[0].params as $p | $c[0].entries[0].confidence.candidates | map(.params) | index($p) != null))' \
+  "$work/tune.jsonl" > /dev/null || fail "tune --out records lack their search, or the best is not marked"
 tuned() { "$bin" spmv --no-stream --tuned --cache "$cache" --json --min-samples 3 --budget 0.02 "$@" 2>/dev/null; }
 [ "$(tuned --matrix gen:cube:8 --kernel csr-vector | jq -r .tuning.source)" = exact ] || fail "no exact match"
 [ "$(tuned --matrix gen:cube:8 --kernel csr-vector | jq -cS .params)" = "$best" ] || fail "exact match ran other params"
