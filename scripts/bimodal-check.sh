@@ -30,7 +30,7 @@ one() { # SIDE RUN ENV...
 }
 for i in $(seq 1 "$runs"); do
   one flowbench "$i" -u POCL_AFFINITY -u FLOWBENCH_POCL_AFFINITY_DECISION
-  one unpinned "$i" POCL_AFFINITY=0 -u FLOWBENCH_POCL_AFFINITY_DECISION
+  one unpinned "$i" -u FLOWBENCH_POCL_AFFINITY_DECISION POCL_AFFINITY=0
 done
 after=$(uptime)
 

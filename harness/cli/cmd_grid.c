@@ -367,7 +367,7 @@ static int run_grid(const fb_parsed *args)
         goto fail;
     }
     fb_json_set_fraction_of_stream(rec, fb_json_num(rec, "gbs"), stream_gbs);
-    if (tuning) json_object_set(rec, "tuning", tuning);
+    if (tuning) json_object_set(rec, "tuning", tuning), fb_tuned_judge(rec);
     print_result(fb_cli_flag(args, "json") ? stderr : stdout, &c, rec);
     FB_CHECK(fb_cli_emit_record(args, "grid", fb_target_info(t), rec));
     if (run_status == FB_ERR_CHECK)

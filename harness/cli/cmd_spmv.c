@@ -339,7 +339,7 @@ fail:
 static void complete_record(spmv_single *c)
 {
     fb_json_set_fraction_of_stream(c->rec, fb_json_num(c->rec, "gbs"), c->stream_gbs);
-    if (c->tuning) json_object_set(c->rec, "tuning", c->tuning);
+    if (c->tuning) json_object_set(c->rec, "tuning", c->tuning), fb_tuned_judge(c->rec);
     if (c->counters)
         json_object_set_new(c->rec, "counters", fb_counters_json(c->counters, fb_json_num(c->rec, "bytes")));
     if (fb_comm_size() > 1)

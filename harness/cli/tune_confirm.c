@@ -159,7 +159,7 @@ fb_status fb_cli_confirm(const char *command, const fb_parsed *args, const char 
     fb_status status = FB_OK;
     spawn_ctx ctx = {NULL, 0, per_axis, rq->family->kernel(rq->kernel)};
     const char **all = NULL;
-    char verdict[700];
+    char verdict[1000];
     fb_confirm_candidates(&o->search, def, out);
     FB_CHECK(child_extra(extra, per_axis, ctx.k->nparams, &all));
     FB_CHECK(fb_cli_child_argv(command, args, drop, all, &ctx.argv));

@@ -43,7 +43,7 @@ typedef struct fb_confirm_candidate {
     char failure[300];           /* why a process could not, when one could not */
     json_t *record;              /* its first process's record */
     double center;               /* the median of its per-process medians (INFINITY: it failed) */
-    double expect_lo, expect_hi; /* where a new process's median falls 19 times in 20 (NAN: unknown) */
+    double expect_lo, expect_hi; /* where a new process's median falls 99 times in 100 (NAN: unknown) */
 } fb_confirm_candidate;
 
 typedef struct fb_confirm_outcome {

@@ -105,7 +105,7 @@ static void add_common_fields(sweep *w, const sweep_config *cfg, json_t *rec)
     char key[128];
     double gbs = fb_json_num(rec, "gbs");
     add_place(w, w->s->cases[cfg->kase].name, cfg->key, cfg->round, rec);
-    if (cfg->tuned && w->tuning) json_object_set(rec, "tuning", w->tuning);
+    if (cfg->tuned && w->tuning) json_object_set(rec, "tuning", w->tuning), fb_tuned_judge(rec);
     if (w->targets[cfg->backend].counters && json_object_get(rec, "stats"))
         json_object_set_new(rec, "counters",
                             fb_counters_json(w->targets[cfg->backend].counters, fb_json_num(rec, "bytes")));

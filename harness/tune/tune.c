@@ -312,7 +312,7 @@ void fb_tune_outcome_free(fb_tune_outcome *o)
 }
 
 /* What the confirmation measured (confirm.h): where a fresh process's
- * median of the stored point should fall (its 95% prediction interval:
+ * median of the stored point should fall (its 99% prediction interval:
  * what a --tuned run is read against), and the whole confidence. */
 static fb_status add_confidence(json_t *entry, const fb_confirm_outcome *o, const fb_confirm_candidate *chosen,
                                 const fb_family_kernel *k)

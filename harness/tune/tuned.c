@@ -23,8 +23,32 @@ static fb_status tuning_json(const fb_cache_hit *hit, fb_signature_kind kind, js
         if (json_object_get(entry, problem_keys[i]))
             json_object_set(*tuning, problem_keys[i], json_object_get(entry, problem_keys[i]));
     if (entry) json_object_set(*tuning, "params", json_object_get(entry, "params"));
+    /* where tune's confirmation expects a fresh process's median: only for
+     * this device and this problem, not a neighbour's */
+    if (entry && hit->match == FB_CACHE_EXACT && hit->device == FB_DEVICE_EXACT &&
+        json_array_size(json_object_get(entry, "spread_s")) == 2)
+        json_object_set(*tuning, "expected_s", json_object_get(entry, "spread_s"));
 fail:
     return status;
+}
+
+void fb_tuned_judge(json_t *rec)
+{
+    const json_t *expected = json_object_get(json_object_get(rec, "tuning"), "expected_s");
+    json_t *stats = json_object_get(rec, "stats");
+    const double lo = json_number_value(json_array_get(expected, 0)),
+                 hi = json_number_value(json_array_get(expected, 1));
+    const double median = json_number_value(json_object_get(stats, "median_s"));
+    const char *quality = json_string_value(json_object_get(stats, "quality"));
+    char why[400];
+    if (!json_is_array(expected) || !(median > 0) || (median >= lo && median <= hi)) return;
+    if (!quality || strcmp(quality, "stable") != 0) return; /* already flagged, with its own reason */
+    snprintf(why, sizeof why,
+             "median %.4g ms outside the %.4g-%.4g ms tune's confirmation expected of a fresh process on this device "
+             "and problem: this process may run in another mode (--processes N measures across processes)",
+             median * 1e3, lo * 1e3, hi * 1e3);
+    json_object_set_new(stats, "quality", json_string("unstable"));
+    json_object_set_new(stats, "quality_why", json_string(why));
 }
 
 fb_status fb_tuned_point(const fb_tuning_cache *c, const fb_device_info *dev, const char *kernel,

@@ -35,4 +35,10 @@ fb_status fb_tuned_lookup(const char *cache_option, const fb_device_info *dev, c
  * kernel's defaults" for messages. */
 void fb_tuning_text(const json_t *tuning, char *buf, size_t len);
 
+/* A --tuned record whose median falls outside the interval tune's
+ * confirmation expected of a fresh process (its "tuning"'s expected_s: the
+ * same device and problem only) is unstable, with that reason: one
+ * process cannot tell its mode, the stored interval can. */
+void fb_tuned_judge(json_t *rec);
+
 #endif

@@ -45,6 +45,20 @@ jq -e '.environment.openmp.wait.set_by == "default" and (.environment.openmp.var
        and .environment.contended == false and .environment.other_runnable.max == 0' "$dir/quiet.json" > /dev/null ||
   fail "quiet: $(jq -c .environment "$dir/quiet.json")"
 
+# A task that passes (busy for the start's first 80 ms, then gone) is not
+# competing work: the look (up to 250 ms) keeps the default; the look of
+# 30 ms before it switched on passive waiting for any such task. And the
+# busy machine's decision is said once, at the first measurement.
+plant "$dir/passing" $((cpus + 2))
+(sleep 0.08; echo "1.00 0.50 0.25 1/300 4242" > "$dir/passing/loadavg.new" && mv "$dir/passing/loadavg.new" "$dir/passing/loadavg") &
+FLOWBENCH_GUARD=0 FLOWBENCH_PROC_ROOT=$dir/passing "$bin" "${run[@]}" --json > "$dir/passing.json" 2> /dev/null ||
+  fail "passing task run"
+wait
+jq -e '.environment.openmp.wait.set_by == "default" and (.environment.openmp.wait.why | test("no competing work at start"))' \
+  "$dir/passing.json" > /dev/null || fail "a passing task switched on passive waiting: $(jq -c .environment.openmp.wait "$dir/passing.json")"
+FLOWBENCH_PROC_ROOT=$dir/busy "$bin" "${run[@]}" > /dev/null 2> "$dir/busy-said.err" || fail "busy, said"
+[ "$(grep -c 'note: OpenMP wait policy: passive' "$dir/busy-said.err")" = 1 ] ||
+  fail "the passive decision is not said once: $(cat "$dir/busy-said.err")"
 OMP_WAIT_POLICY=active FLOWBENCH_PROC_ROOT=$dir/busy "$bin" "${run[@]}" --json > "$dir/user.json" 2> /dev/null ||
   fail "user policy run"
 jq -e '.environment.openmp.wait | .policy == "active" and .set_by == "user"' "$dir/user.json" > /dev/null ||
