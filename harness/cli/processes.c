@@ -104,7 +104,8 @@ int fb_cli_processes_run(const char *command, const fb_parsed *args)
     for (int i = 0; i < (int)n; ++i)
         FB_CHECK(run_process(argv, i, (int)n, &runs));
     judge(&runs, verdict, sizeof verdict);
-    printf("%s: %s%s\n", command, verdict, runs.n && strstr(verdict, "two modes") ? ": every record unstable" : "");
+    fprintf(fb_cli_flag(args, "json") ? stderr : stdout, "%s: %s%s\n", command, verdict, /* --json: stdout is JSON */
+            runs.n && strstr(verdict, "two modes") ? ": every record unstable" : "");
     FB_CHECK(emit(command, args, &runs));
     if (runs.failed_check) FB_FAIL(FB_ERR_CHECK, "%s: a process's result was wrong (see its record)", command);
 fail:

@@ -46,7 +46,8 @@ void fb_confirm_candidates(const fb_search_result *s, const fb_param_point *def,
         if (next) add(o, &next->point, "runner-up");
     }
     for (int i = 0; i < o->n; ++i)
-        if (same_point(&o->c[i].point, def)) o->def = i;
+        if (same_point(&o->c[i].point, def))
+            o->def = i, o->c[i].role = i == 0 ? "default, the search's best" : "default, a runner-up";
     if (o->def < 0 && o->n == FB_CONFIRM_MAX_CANDIDATES) o->n--; /* room for the default */
     if (o->def < 0) add(o, def, "default"), o->def = o->n - 1;
 }

@@ -37,7 +37,7 @@
 
 typedef struct fb_confirm_candidate {
     fb_param_point point;
-    const char *role; /* "search's best", "runner-up", "default" */
+    const char *role; /* "search's best", "runner-up", "default" (or "default, the search's best") */
     double medians[FB_CONFIRM_MAX_ROUNDS];
     int n;                       /* processes that measured it */
     char failure[300];           /* why a process could not, when one could not */

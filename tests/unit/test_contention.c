@@ -214,6 +214,24 @@ static void test_own_threads_waiting_most_of_the_time_is_unstable(void **state)
     assert_int_equal(fb_quality_judge(samples, 8, &w, why, sizeof why), FB_QUALITY_STABLE);
 }
 
+/* One configuration's medians in several fresh processes: two modes when
+ * sorted neighbours are 1.5x apart, one process in a mode being enough. */
+static void test_processes_in_two_modes(void **state)
+{
+    (void)state;
+    char why[320];
+    const double one[5] = {0.26e-3, 0.261e-3, 0.259e-3, 0.27e-3, 0.262e-3};
+    const double two[6] = {0.26e-3, 0.50e-3, 0.261e-3, 0.259e-3, 0.503e-3, 0.262e-3};
+    const double lone[4] = {0.036e-3, 0.035e-3, 0.066e-3, 0.037e-3};
+    assert_int_equal(fb_processes_judge(one, 5, why, sizeof why), 0);
+    assert_string_equal(why, "");
+    assert_int_equal(fb_processes_judge(two, 6, why, sizeof why), 1);
+    assert_non_null(strstr(why, "across 6 processes, two modes: 4 near 0.261 ms and 2 near 0.501 ms"));
+    assert_int_equal(fb_processes_judge(lone, 4, why, sizeof why), 1);
+    assert_non_null(strstr(why, "3 near"));
+    assert_int_equal(fb_processes_judge(one, 1, why, sizeof why), 0); /* one process: nothing to compare */
+}
+
 /* Competitors on CPUs this run leaves free take nothing from it. */
 static void test_competitors_on_spare_cpus_are_not_contention(void **state)
 {
@@ -507,6 +525,7 @@ int main(void)
         cmocka_unit_test(test_quiet_machine_is_not_contended),
         cmocka_unit_test(test_wait_without_a_competitor_is_not_contended),
         cmocka_unit_test(test_own_threads_waiting_most_of_the_time_is_unstable),
+        cmocka_unit_test(test_processes_in_two_modes),
         cmocka_unit_test(test_own_threads_waiting_is_not_contention),
         cmocka_unit_test(test_small_wait_beside_a_constant_competitor_is_contended),
         cmocka_unit_test(test_competitors_on_spare_cpus_are_not_contention),
