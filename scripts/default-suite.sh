@@ -11,8 +11,9 @@
 # then one report of the whole folder (report.md, and report.html with the
 # figures inline), its figures (PNG, SVG: rooflines, throughput against
 # size, ...) and results.csv. Every fraction of the triad in them divides by
-# one triad per device: the stream run's. Interrupting keeps every record
-# already written.
+# one triad per device: the stored reference the run's commands share,
+# which the stream run stores when it is stable and the best of the hour
+# (docs/measurement.md). Interrupting keeps every record already written.
 set -euo pipefail
 bin=${1:-build/flowbench}
 dir=results/run-$(date -u +%Y%m%d-%H%M%S)

@@ -98,18 +98,22 @@ static fb_status pick_carried(const fb_results_set *set, fb_triads *t)
         fb_device_triad *e = entry_of(t, r);
         if (!e) return fb_error_set(FB_ERR_NOMEM, __FILE__, __LINE__, "out of host memory picking the triads");
         note_value(e, carried);
+        if (!e->rec) e->gbs = carried, e->carrier = r;
+        /* a sweep divides by its own stream study (its suite's stream_n): the
+         * commands of a run share the stored reference */
+        if (json_object_get(r->json, "suite")) continue;
         snprintf(key, sizeof key, "%.6g", carried);
         if (!e->carried) e->carried = json_object();
         if (e->carried) json_object_set_new(e->carried, key, json_real(carried));
         e->carrier = r;
-        if (!e->rec) e->gbs = carried;
     }
     return FB_OK;
 }
 
-/* Pass 3: where every record of a device divided by one triad (the stored
- * reference every command of a run reuses), the report divides by that
- * one too, so the terminal, the records and the report agree; a stream
+/* Pass 3: where every record of a device outside a sweep divided by one
+ * triad (the stored reference every command of a run reuses), the report
+ * divides by that one too, so the terminal, the records and the report
+ * agree; a stream
  * record of the run that measured another figure is then one of the
  * others. Records that carried several figures leave pass 1's choice. */
 static void prefer_carried(fb_triads *t)

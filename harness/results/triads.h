@@ -5,15 +5,13 @@
  * itself, each `sweep` with stream: true, and each `spmv` (or it carries a
  * stored one). Dividing each record by its own made one kernel 118% of the
  * triad in one table and 2.00 in another of the same run. So a device gets
- * one: where every record of the device that has a fraction divided by the
- * same triad (the stored reference the commands of a run share:
- * stream_gbs, its stream_reference saying where it came from), that one,
- * so that the terminal, the records and the report divide alike; else the
- * `stream` command's triad (a record without a suite) before a sweep's,
- * double precision before single, the larger array before the smaller,
- * the later before the earlier; without any stream record, the triad the
- * device's latest record carries. The other triads measured are counted
- * beside it, so a reader sees how much they spread.
+ * one: where every record of the device that has a fraction, outside a
+ * sweep (which divides by its own stream study), divided by the same triad (the stored reference the commands of a run
+ * share: stream_gbs, its stream_reference saying where it came from), that one, so that the terminal, the records and
+ * the report divide alike; else the `stream` command's triad (a record without a suite) before a sweep's, double
+ * precision before single, the larger array before the smaller, the later before the earlier; without any stream
+ * record, the triad the device's latest record carries. The other triads measured are counted beside it, so a reader
+ * sees how much they spread.
  */
 #ifndef FB_RESULTS_TRIADS_H
 #define FB_RESULTS_TRIADS_H
