@@ -70,8 +70,8 @@ fb_status fb_tune_cli_confirm_wanted(const fb_parsed *args, int *rounds, int *wa
     const int given = fb_cli_value(args, "confirm") != NULL;
     *wanted = 0;
     FB_CHECK(fb_cli_int(args, "confirm", FB_CONFIRM_ROUNDS, rounds));
-    if (*rounds < 2 || *rounds > FB_CONFIRM_MAX_ROUNDS)
-        FB_FAIL(FB_ERR_USAGE, "--confirm: %d is not a count of rounds in [2, %d]", *rounds, FB_CONFIRM_MAX_ROUNDS);
+    if (*rounds < 3 || *rounds > FB_CONFIRM_MAX_ROUNDS) /* 2 processes predict nothing of a third */
+        FB_FAIL(FB_ERR_USAGE, "--confirm: %d is not a count of rounds in [3, %d]", *rounds, FB_CONFIRM_MAX_ROUNDS);
     const int replay = fb_cli_declares(args, "replay") && fb_cli_value(args, "replay");
     const int no_cache = fb_cli_declares(args, "no-cache") && fb_cli_flag(args, "no-cache");
     if (given && replay) FB_FAIL(FB_ERR_USAGE, "--confirm: a --replay search measures nothing to confirm");

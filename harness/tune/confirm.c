@@ -121,6 +121,7 @@ static void prediction_interval(fb_confirm_candidate *c)
     /* never narrower than the confirmation resolves: five processes that
      * happened to agree within 1% say little of the sixth */
     if (half < log(1 + FB_CONFIRM_MIN_GAIN)) half = log(1 + FB_CONFIRM_MIN_GAIN);
+    if (half > log(1000.0)) half = log(1000.0); /* a few scattered processes say "anything": kept finite */
     c->expect_lo = exp(mean - half), c->expect_hi = exp(mean + half);
 }
 

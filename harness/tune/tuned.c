@@ -40,14 +40,17 @@ void fb_tuned_judge(json_t *rec)
                  hi = json_number_value(json_array_get(expected, 1));
     const double median = json_number_value(json_object_get(stats, "median_s"));
     const char *quality = json_string_value(json_object_get(stats, "quality"));
-    char why[400];
+    const char *before = json_string_value(json_object_get(stats, "quality_why"));
+    const int stable = quality && !strcmp(quality, "stable");
+    char why[1000];
     if (!json_is_array(expected) || !(median > 0) || (median >= lo && median <= hi)) return;
-    if (!quality || strcmp(quality, "stable") != 0) return; /* already flagged, with its own reason */
+    /* a record flagged already (contended wins) keeps its word and gets this reason too */
     snprintf(why, sizeof why,
-             "median %.4g ms outside the %.4g-%.4g ms tune's confirmation expected of a fresh process on this device "
-             "and problem: this process may run in another mode (--processes N measures across processes)",
-             median * 1e3, lo * 1e3, hi * 1e3);
-    json_object_set_new(stats, "quality", json_string("unstable"));
+             "%.500s%smedian %.4g ms outside the %.4g-%.4g ms tune's confirmation expected of a fresh process on this "
+             "device and problem: this process may run in another mode (--processes N measures across processes)",
+             !stable && before ? before : "", !stable && before && *before ? "; " : "", median * 1e3, lo * 1e3,
+             hi * 1e3);
+    if (stable) json_object_set_new(stats, "quality", json_string("unstable"));
     json_object_set_new(stats, "quality_why", json_string(why));
 }
 
