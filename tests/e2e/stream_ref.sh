@@ -20,7 +20,19 @@ export FLOWBENCH_STREAM_CACHE=$dir/stream.json
 run=(spmv --matrix gen:cube:9 --kernel csr-scalar --stream-size 2000000 --json)
 fail() { echo "FAIL: $*"; exit 1; }
 
-"$bin" "${run[@]}" > "$dir/a.json" 2> "$dir/a.err" || fail "first spmv: $(tail -2 "$dir/a.err")"
+# Only a stable triad is stored; on a machine that gives an unstable one now
+# and then (a 2-core runner), a quiet measurement is tried up to 3 times:
+# what is tested is what is kept, not the machine.
+stored() { [ -s "$FLOWBENCH_STREAM_CACHE" ] && jq -e '.entries | length == 1' "$FLOWBENCH_STREAM_CACHE" > /dev/null; }
+until_stored() { # OUT ERR ARGS...: the run, again while nothing stable was stored
+  local out=$1 err=$2 try; shift 2
+  for try in 1 2 3; do
+    "$bin" "${run[@]}" "$@" > "$out" 2> "$err" || return 1
+    jq -e '.stream_reference.quality == "stable"' "$out" > /dev/null && return 0
+  done
+  return 0
+}
+until_stored "$dir/a.json" "$dir/a.err" || fail "first spmv: $(tail -2 "$dir/a.err")"
 jq -e '.stream_reference as $r | $r.source == "measured" and $r.samples >= 10 and $r.n == 2000000
        and $r.gbs_min <= $r.gbs and $r.gbs <= $r.gbs_max and .stream_gbs == $r.gbs
        and $r.file == env.FLOWBENCH_STREAM_CACHE' "$dir/a.json" > /dev/null ||
@@ -34,7 +46,8 @@ jq -e --slurpfile a "$dir/a.json" '.stream_reference.source == "stored" and .str
 grep -q "stored" "$dir/b.err" || fail "the reuse is not said on stderr"
 
 "$bin" "${run[@]}" --stream-max-age 0 > "$dir/c.json" 2> /dev/null || fail "--stream-max-age 0"
-jq -e '.stream_reference.source == "measured"' "$dir/c.json" > /dev/null || fail "--stream-max-age 0 reused"
+jq -e '.stream_reference | .source == "measured" or .passed_over != null' "$dir/c.json" > /dev/null ||
+  fail "--stream-max-age 0 reused without measuring"
 jq -e '.entries | length == 1' "$FLOWBENCH_STREAM_CACHE" > /dev/null || fail "the entry was not replaced"
 
 echo "not json" > "$FLOWBENCH_STREAM_CACHE"
@@ -64,7 +77,7 @@ plant "$dir/busy" $(($(nproc) + 2))
 entry() { jq -c '.entries[0] | {gbs, measured_at, quality}' "$FLOWBENCH_STREAM_CACHE"; }
 # 1. a stable stored triad, a contended one measured now: the stored one is
 #    divided by, the contended one said and not stored
-"$bin" "${run[@]}" --stream-max-age 0 > "$dir/s.json" 2> /dev/null || fail "a quiet measurement"
+until_stored "$dir/s.json" /dev/null --stream-max-age 0 || fail "a quiet measurement"
 jq -e '.entries | length == 1 and (.[0].quality == "stable") and (.[0].environment | has("run_queue_wait_fraction"))' \
   "$FLOWBENCH_STREAM_CACHE" > /dev/null || fail "the stored entry has no quality or environment: $(cat "$FLOWBENCH_STREAM_CACHE")"
 before=$(entry)
