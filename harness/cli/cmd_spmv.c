@@ -310,9 +310,12 @@ static fb_status prepare(const fb_parsed *args, spmv_single *c)
     FB_CHECK(fb_spmv_problem_open(fb_cli_value(args, "matrix"), fb_cli_value(args, "reorder") != NULL, &c->problem));
     if (fb_cli_value(args, "x")) FB_CHECK(fb_spmv_problem_read_x(c->problem, fb_cli_value(args, "x")));
     FB_CHECK(fb_target_open(c->backend, &c->t));
+    FB_CHECK(apply_tuning(args, c));
+    /* a point the kernel, the matrix or the device refuses is said before
+     * the triad is measured (9 s at full size), not after */
+    FB_CHECK(fb_family_spmv.check(c->problem, &c->run, fb_target_info(c->t)));
     c->stream_gbs = -1; /* on ranks no triad: one rank's would not be the node's (docs/kernels.md) */
     if (fb_comm_size() == 1) FB_CHECK(fb_cli_stream_triad(args, c->t, c->backend, c->run.is_double, &c->stream_gbs));
-    FB_CHECK(apply_tuning(args, c));
     FB_CHECK(open_counters(args, c));
 fail:
     return status;
