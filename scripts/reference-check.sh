@@ -7,8 +7,9 @@
 #   2. then, quiet, `./run.sh default`, its terminal kept: every fraction
 #      of the triad in its terminal lines ("= 67.3% of stream triad 27.41
 #      GB/s"), in its records (stream_gbs) and in its report (the triad
-#      each device's fractions divide by) must be one figure per device,
-#      and that triad stable (the records' stream_reference.quality).
+#      each device's fractions divide by) must be one figure per device
+#      and precision, and that triad stable (the records'
+#      stream_reference.quality).
 # Writes OUT/summary.md (default results/reference-check) and the logs;
 # exit 1 when the target fails. Takes the test suite's time plus the
 # default suite's (about 15 minutes on the 2-core VM).
@@ -47,7 +48,7 @@ run=$(ls -d results/run-* | sort | tail -n 1)
 # triad each device divides by).
 grep -o 'of stream triad [0-9.]* GB/s' "$out/default.log" | awk '{print $4}' | sort -u >"$out/terminal-triads.txt"
 cat "$run"/*.jsonl | jq -r 'select(.type == "measurement" and (.stream_gbs // 0) > 0 and .suite == null)
-    | "\(.device) \(.stream_gbs) \(.stream_reference.quality // "unknown")"' | sort -u >"$out/record-triads.txt"
+    | "\(.device) \(.precision) \(.stream_gbs) \(.stream_reference.quality // "unknown")"' | sort -u >"$out/record-triads.txt"
 sed -n '/^## Devices and their stream triad/,/^## /p' "$run/report.md" >"$out/report-triads.md"
 {
   echo "# The reference triad across one run, $(date -u +%Y-%m-%d)"
@@ -58,22 +59,22 @@ sed -n '/^## Devices and their stream triad/,/^## /p' "$run/report.md" >"$out/re
   echo "- $cache_line"
   echo "- \`./run.sh default\`, quiet: exit $default_rc, into $run; before: $before_default; after: $after"
   echo "- the terminal's fractions divided by: $(paste -sd' ' "$out/terminal-triads.txt") GB/s"
-  echo "- the records' (device, stream_gbs, the reference's quality): $(paste -sd';' "$out/record-triads.txt")"
+  echo "- the records' (device, precision, stream_gbs, the reference's quality): $(paste -sd';' "$out/record-triads.txt")"
   echo "- the report's triads:"
   echo
   sed 's/^/    /' "$out/report-triads.md"
 } >"$out/summary.md"
-# one figure per device in the records, each stable, each printed on the
-# terminal, and each the report's
-while read -r device gbs quality; do
-  [ "$quality" = stable ] || { echo "- FAILED: $device divided by a $quality triad" >>"$out/summary.md"; status=1; }
-  [ "$(grep -c "^$device " "$out/record-triads.txt")" = 1 ] ||
-    { echo "- FAILED: $device's records divided by several triads" >>"$out/summary.md"; status=1; }
+# one figure per device and precision in the records, each stable, each
+# printed on the terminal, and each the report's
+while read -r device precision gbs quality; do
+  [ "$quality" = stable ] || { echo "- FAILED: $device ($precision) divided by a $quality triad" >>"$out/summary.md"; status=1; }
+  [ "$(grep -c "^$device $precision " "$out/record-triads.txt")" = 1 ] ||
+    { echo "- FAILED: $device's $precision records divided by several triads" >>"$out/summary.md"; status=1; }
   printf '%.2f\n' "$gbs" | grep -q -x -F -f - "$out/terminal-triads.txt" ||
-    { echo "- FAILED: $device's triad $gbs is not the terminal's" >>"$out/summary.md"; status=1; }
+    { echo "- FAILED: $device's $precision triad $gbs is not the terminal's" >>"$out/summary.md"; status=1; }
   grep -q "$(printf '%.2f' "$gbs")" "$out/report-triads.md" ||
-    { echo "- FAILED: $device's triad $gbs is not the report's" >>"$out/summary.md"; status=1; }
+    { echo "- FAILED: $device's $precision triad $gbs is not the report's" >>"$out/summary.md"; status=1; }
 done <"$out/record-triads.txt"
-[ $status = 0 ] && echo "- target met: one stable triad per device in the terminal, the records and the report" >>"$out/summary.md"
+[ $status = 0 ] && echo "- target met: one stable triad per device and precision in the terminal, the records and the report" >>"$out/summary.md"
 cat "$out/summary.md"
 exit $status

@@ -1119,8 +1119,8 @@ static double peak_gflops(const fb_results_set *set, const fb_record *rep, char 
 /* The device's one triad (set->device_triad, else the record's own). */
 static double triad_of(const fb_results_set *set, const fb_record *r)
 {
-    const json_t *t = set->device_triad ? json_object_get(set->device_triad, str(r, "device")) : NULL;
-    if (t) return json_number_value(t);
+    const double t = fb_record_triad(set, r);
+    if (t > 0) return t;
     const double f = fb_record_fraction(set, r), gbs = fb_json_num(r->json, "gbs");
     return f > 0 ? gbs / f : NAN;
 }

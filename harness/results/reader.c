@@ -602,12 +602,24 @@ const char *fb_record_host(const fb_record *r)
     return r->header ? fb_json_str(r->header, "host.hostname") : "";
 }
 
+double fb_record_triad(const fb_results_set *set, const fb_record *r)
+{
+    char key[160];
+    const json_t *t;
+    if (!set->device_triad) return NAN;
+    snprintf(key, sizeof key, "%s|%s", fb_json_str(r->json, "device"), fb_json_str(r->json, "precision"));
+    /* by key, not fb_json_num's dotted path: "opencl:0.0" has a dot */
+    if (!(t = json_object_get(set->device_triad, key)))
+        t = json_object_get(set->device_triad, fb_json_str(r->json, "device"));
+    return t ? json_number_value(t) : NAN;
+}
+
 double fb_record_fraction(const fb_results_set *set, const fb_record *r)
 {
     double own = fb_json_num(r->json, "fraction_of_stream"), gbs = fb_json_num(r->json, "gbs");
     const char *key[3];
     if (set->device_triad) {
-        const double triad = json_number_value(json_object_get(set->device_triad, fb_json_str(r->json, "device")));
+        const double triad = fb_record_triad(set, r);
         return fb_record_usable(r) && gbs > 0 && triad > 0 ? gbs / triad : NAN;
     }
     if (!isnan(own)) return own;

@@ -149,6 +149,11 @@ int fb_record_same_run_rounds(const json_t *a, const json_t *b);
  * device and precision; NAN when neither exists. */
 double fb_record_fraction(const fb_results_set *set, const fb_record *r);
 
+/* The triad the set divides r by once fb_triads_pick has run: its device's,
+ * or its device's single-precision one for a single record where the
+ * records carried one (triads.h); NAN when there is none. */
+double fb_record_triad(const fb_results_set *set, const fb_record *r);
+
 /* Host name of the record: its own "host" (a sweep's share), else its
  * run's ("" without a header). */
 const char *fb_record_host(const fb_record *r);

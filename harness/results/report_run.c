@@ -299,9 +299,7 @@ static void step_gbs_text(const fb_results_set *set, const fb_record *r, const c
     char path[64];
     snprintf(path, sizeof path, "timings.%s.gbs", step);
     const double gbs = fb_json_num(r->json, path);
-    /* by key, not fb_json_num's dotted path: "opencl:0.0" has a dot */
-    const json_t *t = set->device_triad ? json_object_get(set->device_triad, str(r->json, "device")) : NULL;
-    const double triad = t ? json_number_value(t) : NAN;
+    const double triad = fb_record_triad(set, r);
     fb_md_number(gbs, "%.3g", buf, len);
     if (!isnan(gbs) && triad > 0) snprintf(buf + strlen(buf), len - strlen(buf), " (%.2f)", gbs / triad);
 }

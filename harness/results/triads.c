@@ -103,9 +103,11 @@ static fb_status pick_carried(const fb_results_set *set, fb_triads *t)
          * commands of a run share the stored reference */
         if (json_object_get(r->json, "suite")) continue;
         snprintf(key, sizeof key, "%.6g", carried);
-        if (!e->carried) e->carried = json_object();
-        if (e->carried) json_object_set_new(e->carried, key, json_real(carried));
-        e->carrier = r;
+        const int single = !strcmp(str(r, "precision"), "single"); /* a single-precision triad is its own */
+        json_t **seen = single ? &e->carried_single : &e->carried;
+        if (!*seen) *seen = json_object();
+        if (*seen) json_object_set_new(*seen, key, json_real(carried));
+        if (!single) e->carrier = r;
     }
     return FB_OK;
 }
@@ -120,6 +122,8 @@ static void prefer_carried(fb_triads *t)
 {
     for (int i = 0; i < t->n; ++i) {
         fb_device_triad *e = &t->t[i];
+        if (e->carried_single && json_object_size(e->carried_single) == 1)
+            e->single_gbs = json_number_value(json_object_iter_value(json_object_iter(e->carried_single)));
         if (!e->carried || json_object_size(e->carried) != 1) continue;
         e->gbs = json_number_value(json_object_iter_value(json_object_iter(e->carried)));
         e->by_carried = 1;
@@ -151,10 +155,28 @@ static void describe(const fb_results_set *set, fb_device_triad *e)
                  where, *str(r, "stream_reference.source") ? str(r, "stream_reference.source") : "no stream record",
                  *str(r, "stream_reference.file") ? str(r, "stream_reference.file") : "its own run");
     n = strlen(e->source);
+    if (e->single_gbs > 0)
+        snprintf(e->source + n, sizeof e->source - n, "; single precision: %.2f GB/s, the one its records divided by",
+                 e->single_gbs);
+    n = strlen(e->source);
     if (includes_cache_reuse(e))
         snprintf(e->source + n, sizeof e->source - n,
                  "; includes cache reuse (3 arrays under 4x the last-level "
                  "cache): no DRAM triad");
+}
+
+/* The device's single-precision records divide by the single triad they
+ * carried (fb_record_triad reads "DEVICE|single" first). */
+static fb_status set_single(fb_results_set *set, const fb_device_triad *e)
+{
+    fb_status status = FB_OK;
+    char key[80];
+    if (!(e->single_gbs > 0)) return FB_OK;
+    snprintf(key, sizeof key, "%s|single", e->device);
+    if (json_object_set_new(set->device_triad, key, json_real(e->single_gbs)))
+        FB_FAIL(FB_ERR_NOMEM, "out of host memory picking the triads");
+fail:
+    return status;
 }
 
 fb_status fb_triads_pick(fb_results_set *set, fb_triads *out)
@@ -171,6 +193,7 @@ fb_status fb_triads_pick(fb_results_set *set, fb_triads *out)
         count_others(&out->t[i]);
         if (json_object_set_new(set->device_triad, out->t[i].device, json_real(out->t[i].gbs)))
             FB_FAIL(FB_ERR_NOMEM, "out of host memory picking the triads");
+        FB_CHECK(set_single(set, &out->t[i]));
     }
 fail:
     return status;
@@ -186,7 +209,7 @@ const fb_device_triad *fb_triads_find(const fb_triads *t, const char *device)
 void fb_triads_free(fb_triads *t)
 {
     for (int i = 0; i < t->n; ++i)
-        json_decref(t->t[i].values), json_decref(t->t[i].carried);
+        json_decref(t->t[i].values), json_decref(t->t[i].carried), json_decref(t->t[i].carried_single);
     free(t->t);
     memset(t, 0, sizeof *t);
 }

@@ -27,9 +27,11 @@ typedef struct fb_device_triad {
     char source[512]; /* where it comes from, for a reader: "stream, results.jsonl:5, n = 33554432" */
     int others;       /* other GB/s figures of the device's triad in the set (measured, or carried), distinct */
     double others_min, others_max;
-    json_t *values;  /* every distinct figure seen, as "%.6g" keys (counting others) */
-    json_t *carried; /* the distinct figures the records carried */
-    int by_carried;  /* gbs is the one figure every record carried */
+    json_t *values;         /* every distinct figure seen, as "%.6g" keys (counting others) */
+    json_t *carried;        /* the distinct figures the records (double precision) carried */
+    json_t *carried_single; /* and those the single-precision records carried */
+    int by_carried;         /* gbs is the one figure every record carried */
+    double single_gbs;      /* > 0: the one triad every single-precision record carried, theirs */
 } fb_device_triad;
 
 typedef struct fb_triads {

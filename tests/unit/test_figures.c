@@ -664,6 +664,12 @@ static fb_results_set *triads_file(results_file *rf, int carried)
         results_add(
             rf,
             (rec){.kernel = "b", .device = "openmp:0", .matrix = "m1", .median_s = 4e-3, .extra = "\"stream_gbs\":77"});
+    results_add(rf, (rec){.kernel = "a",
+                          .device = "openmp:0",
+                          .precision = "single",
+                          .matrix = "m1",
+                          .median_s = 2e-3,
+                          .extra = "\"stream_gbs\":55"});
     return results_load(rf);
 }
 
@@ -687,11 +693,16 @@ static void test_one_triad_per_device(void **state)
     assert_float_equal(omp->gbs, 99, 1e-9); /* the one the spmv record divided by */
     assert_true(omp->by_carried);
     assert_non_null(strstr(omp->source, "the one every record divided by"));
-    assert_int_equal(omp->others, 2); /* the sweep's triad and the stream command's */
+    assert_int_equal(omp->others, 3); /* the sweep's triad, the stream command's and the single one */
     assert_null(gpu->rec);
     assert_float_equal(gpu->gbs, 50, 1e-9);
     assert_float_equal(fb_record_fraction(set, &set->records[2]), (1.2e7 / 4e-3 / 1e9) / 99, 1e-9);
     assert_float_equal(fb_record_fraction(set, &set->records[3]), (1.2e7 / 1e-3 / 1e9) / 50, 1e-9);
+    /* a single-precision record divides by the single triad it carried */
+    assert_float_equal(omp->single_gbs, 55, 1e-9);
+    assert_float_equal(fb_record_triad(set, &set->records[4]), 55, 1e-9);
+    assert_float_equal(fb_record_fraction(set, &set->records[4]), (1.2e7 / 2e-3 / 1e9) / 55, 1e-9);
+    assert_non_null(strstr(omp->source, "single precision: 55.00 GB/s"));
     fb_triads_free(&t);
     fb_results_set_free(set);
 }
@@ -711,7 +722,7 @@ static void test_several_carried_triads_take_the_stream_commands(void **state)
     assert_false(omp->by_carried);
     assert_float_equal(omp->gbs, 1.2e7 / 2e-3 / 1e9, 1e-9); /* the stream command's, not the sweep's 12 GB/s */
     assert_ptr_equal(omp->rec, &set->records[1]);
-    assert_int_equal(omp->others, 3); /* the sweep's triad and the 99 and 77 the spmv records carry */
+    assert_int_equal(omp->others, 4); /* the sweep's triad, the 99 and 77 the spmv records carry, the single 55 */
     assert_float_equal(fb_record_fraction(set, &set->records[2]), (1.2e7 / 4e-3 / 1e9) / omp->gbs, 1e-9);
     fb_triads_free(&t);
     fb_results_set_free(set);
