@@ -14,17 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
-static FILE *proc_open(const char *rel)
-{
-    char path[1100];
-    snprintf(path, sizeof path, "%s/%s", fb_proc_root(), rel);
-    return fopen(path, "r");
-}
-
 /* "0.52 0.31 0.20 3/412 9071": the 1-minute load and the runnable count. */
 static int read_loadavg(double *load1, int *runnable)
 {
-    FILE *f = proc_open("loadavg");
+    FILE *f = fb_proc_open("loadavg");
     int total = 0, ok = 0;
     if (!f) return 0;
     ok = fscanf(f, "%lf %*f %*f %d/%d", load1, runnable, &total) == 3;
@@ -43,7 +36,7 @@ static int own_running(void)
     for (struct dirent *e; (e = readdir(d));) {
         if (e->d_name[0] == '.') continue;
         snprintf(rel, sizeof rel, "self/task/%.200s/stat", e->d_name);
-        FILE *f = proc_open(rel);
+        FILE *f = fb_proc_open(rel);
         if (!f) continue;
         /* "pid (comm) S ...": comm may hold spaces and parentheses; the state follows the last ')' */
         if (fgets(line, sizeof line, f)) {
@@ -71,7 +64,7 @@ int fb_other_runnable(void)
 /* The "cpu" line of /proc/stat: steal is the eighth field. */
 static int read_steal(unsigned long long *steal, unsigned long long *total)
 {
-    FILE *f = proc_open("stat");
+    FILE *f = fb_proc_open("stat");
     unsigned long long v[10] = {0};
     int got = 0;
     if (!f) return 0;
@@ -101,7 +94,7 @@ static int read_wait(unsigned long long *wait_ns)
         unsigned long long run, wait;
         if (e->d_name[0] == '.') continue;
         snprintf(rel, sizeof rel, "self/task/%.200s/schedstat", e->d_name);
-        FILE *f = proc_open(rel);
+        FILE *f = fb_proc_open(rel);
         if (!f) continue;
         if (fscanf(f, "%llu %llu", &run, &wait) == 2) *wait_ns += wait, seen = 1;
         fclose(f);

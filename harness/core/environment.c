@@ -5,6 +5,7 @@
 
 #include "files.h"
 #include "measure.h"
+#include "sysinfo.h"
 
 #include <omp.h>
 #include <stdio.h>
@@ -122,9 +123,8 @@ static json_t *pocl(void)
 
 static json_t *governor(void)
 {
-    const char *root = getenv("FLOWBENCH_CPUFREQ_ROOT");
     char path[512], value[64] = "";
-    snprintf(path, sizeof path, "%s/cpu0/cpufreq/scaling_governor", root && *root ? root : "/sys/devices/system/cpu");
+    snprintf(path, sizeof path, "%s/cpu0/cpufreq/scaling_governor", fb_cpu_sysfs_root());
     FILE *f = NULL;
     /* a regular file only (files.h): a FIFO in its place would block the run forever */
     if (fb_file_fopen_read_if_exists(path, "the CPU governor", &f) != FB_OK) f = NULL;

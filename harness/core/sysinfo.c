@@ -19,7 +19,13 @@ const char *fb_proc_root(void)
     return r && *r ? r : "/proc";
 }
 
-static FILE *proc_open(const char *rel)
+const char *fb_cpu_sysfs_root(void)
+{
+    const char *r = getenv("FLOWBENCH_CPUFREQ_ROOT");
+    return r && *r ? r : "/sys/devices/system/cpu";
+}
+
+FILE *fb_proc_open(const char *rel)
 {
     char path[1100];
     snprintf(path, sizeof path, "%s/%s", fb_proc_root(), rel);
@@ -30,7 +36,7 @@ static FILE *proc_open(const char *rel)
  * two thousand characters, hence the line's size. */
 static void cpuinfo_field(const char *key, char *out, size_t len)
 {
-    FILE *f = proc_open("cpuinfo");
+    FILE *f = fb_proc_open("cpuinfo");
     char line[8192];
     snprintf(out, len, "unknown");
     if (!f) return;
@@ -64,12 +70,10 @@ static size_t parse_cache_size(const char *s)
 
 static size_t largest_cache_bytes(void)
 {
-    const char *root = getenv("FLOWBENCH_CPUFREQ_ROOT");
     size_t best = 0;
     for (int idx = 0; idx < 8; ++idx) {
         char path[1100], buf[64];
-        snprintf(path, sizeof path, "%s/cpu0/cache/index%d/size", root && *root ? root : "/sys/devices/system/cpu",
-                 idx);
+        snprintf(path, sizeof path, "%s/cpu0/cache/index%d/size", fb_cpu_sysfs_root(), idx);
         FILE *f = fopen(path, "r");
         if (!f) continue;
         if (fgets(buf, sizeof buf, f)) {
@@ -84,7 +88,7 @@ static size_t largest_cache_bytes(void)
 /* MemTotal of /proc/meminfo, else the pages sysconf counts. */
 static size_t memory_bytes(void)
 {
-    FILE *f = proc_open("meminfo");
+    FILE *f = fb_proc_open("meminfo");
     char line[256];
     unsigned long long kb = 0;
     while (f && fgets(line, sizeof line, f))
@@ -105,7 +109,7 @@ static int has_word(const char *list, const char *word)
 /* SVE's vector length as the kernel gives new processes (bytes), else 0. */
 static int sve_default_bits(void)
 {
-    FILE *f = proc_open("sys/abi/sve_default_vector_length");
+    FILE *f = fb_proc_open("sys/abi/sve_default_vector_length");
     int bytes = 0;
     if (f && fscanf(f, "%d", &bytes) != 1) bytes = 0;
     if (f) fclose(f);

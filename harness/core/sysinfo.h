@@ -3,6 +3,7 @@
 #define FB_SYSINFO_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 typedef struct fb_host_info {
     char hostname[128];
@@ -29,6 +30,13 @@ void fb_host_info_get(fb_host_info *info);
 /* $FLOWBENCH_PROC_ROOT, else "/proc": what every reader of /proc reads
  * (the tests plant machines there). */
 const char *fb_proc_root(void);
+
+/* $FLOWBENCH_CPUFREQ_ROOT, else "/sys/devices/system/cpu": the CPUs'
+ * sysfs tree (governor, caches; the tests plant it). */
+const char *fb_cpu_sysfs_root(void);
+
+/* fopen(fb_proc_root()/rel, "r"), or NULL. */
+FILE *fb_proc_open(const char *rel);
 
 /* ISO 8601 UTC time now, e.g. "2026-11-22T13:42:16Z". */
 void fb_utc_now(char *out, size_t len);
