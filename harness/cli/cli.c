@@ -527,13 +527,12 @@ fb_status fb_cli_stream_triad(const fb_parsed *args, fb_target *t, const char *l
     fb_status status = FB_OK;
     size_t n = 0;
     *gbs = 0;
-    double max_age = FB_STREAM_REF_MAX_AGE_S;
+    double max_age = fb_stream_ref_max_age();
     char path[4096];
     fb_stream_ref ref;
     char note[512];
     FB_CHECK(fb_cli_stream_size(args, "stream-size", &n));
     if (fb_cli_flag(args, "no-stream")) return FB_OK;
-    if (getenv("FLOWBENCH_STREAM_MAX_AGE")) max_age = atof(getenv("FLOWBENCH_STREAM_MAX_AGE"));
     FB_CHECK(fb_cli_double(args, "stream-max-age", max_age, &max_age));
     if (!(max_age >= 0)) FB_FAIL(FB_ERR_USAGE, "--stream-max-age: must be 0 or more seconds");
     fb_stream_ref_default_path(path, sizeof path);

@@ -1,7 +1,6 @@
 /* cmd_stream.c - `flowbench stream`: BabelStream bandwidth on each backend,
  * validated, printed and optionally appended to a results file. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -95,12 +94,10 @@ static fb_status offer_reference(fb_target *t, const fb_stream_config *cfg, cons
     fb_status status = FB_OK;
     fb_stream_triad measured;
     char path[4096], said[600];
-    double max_age = FB_STREAM_REF_MAX_AGE_S;
     if (cfg->measure.cold || !triad->checked_ok) return FB_OK;
-    if (getenv("FLOWBENCH_STREAM_MAX_AGE")) max_age = atof(getenv("FLOWBENCH_STREAM_MAX_AGE"));
     fb_stream_triad_of(triad, cfg->n, &measured);
     fb_stream_ref_default_path(path, sizeof path);
-    FB_CHECK(fb_stream_ref_offer(t, &measured, cfg->is_double, path, max_age, said, sizeof said));
+    FB_CHECK(fb_stream_ref_offer(t, &measured, cfg->is_double, path, fb_stream_ref_max_age(), said, sizeof said));
     fprintf(ctx->progress, "  triad %s\n", said);
 fail:
     return status;

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "../core/files.h"
 #include "cache.h"
@@ -70,6 +69,9 @@ static void from_entry(const json_t *e, double now, fb_stream_ref *out)
                                    ? json_number_value(json_object_get(env, "run_queue_wait_fraction"))
                                    : -1;
     out->triad.others_max = (int)json_integer_value(json_object_get(env, "other_runnable_max"));
+    /* a cache folder shared by the nodes of a cluster holds other hosts' triads of the same device */
+    const char *host = json_string_value(json_object_get(env, "host"));
+    snprintf(out->triad.host, sizeof out->triad.host, "%s", host ? host : "");
     out->triad.load = json_is_number(json_object_get(env, "load_before"))
                           ? json_number_value(json_object_get(env, "load_before"))
                           : -1;
@@ -83,9 +85,7 @@ static json_t *number_or_null(double v, int known) { return known ? json_real(v)
 /* The machine the triad was measured on, as much as the judgement needs. */
 static json_t *environment_json(const fb_stream_triad *t)
 {
-    char host[256] = "";
-    gethostname(host, sizeof host - 1);
-    return json_pack("{s:s, s:o, s:i, s:o}", "host", host, "run_queue_wait_fraction",
+    return json_pack("{s:s, s:o, s:i, s:o}", "host", t->host, "run_queue_wait_fraction",
                      number_or_null(t->wait_fraction, t->wait_fraction >= 0), "other_runnable_max", t->others_max,
                      "load_before", number_or_null(t->load, t->load >= 0));
 }
@@ -212,6 +212,12 @@ json_t *fb_stream_ref_json(const fb_stream_ref *r, const char *path)
                             json_pack("{s:f, s:s, s:s}", "gbs", r->passed_over.gbs, "quality",
                                       fb_quality_name(r->passed_over.quality), "why", r->passed_over.quality_why));
     return j;
+}
+
+double fb_stream_ref_max_age(void)
+{
+    const char *given = getenv("FLOWBENCH_STREAM_MAX_AGE");
+    return given ? atof(given) : FB_STREAM_REF_MAX_AGE_S;
 }
 
 void fb_stream_ref_default_path(char *buf, size_t len)

@@ -56,6 +56,10 @@ fb_status fb_stream_ref_offer(fb_target *t, const fb_stream_triad *triad, int is
  * DRAM triad. */
 json_t *fb_stream_ref_json(const fb_stream_ref *r, const char *path);
 
+/* $FLOWBENCH_STREAM_MAX_AGE, else FB_STREAM_REF_MAX_AGE_S: how long a
+ * stored reference is used as it is. */
+double fb_stream_ref_max_age(void);
+
 /* $FLOWBENCH_STREAM_CACHE, else the tuning cache's folder's stream.json. */
 void fb_stream_ref_default_path(char *buf, size_t len);
 

@@ -94,6 +94,7 @@ typedef struct fb_stream_triad {
     double wait_fraction; /* its threads' run-queue wait over the window (-1: unknown) */
     int others_max;       /* the most other runnable tasks a poll saw */
     double load;          /* the 1-minute load before it (-1: unknown) */
+    char host[64];        /* the host it was measured on */
 } fb_stream_triad;
 
 /* Runs the four kernels with n elements (0: the device's default), a short

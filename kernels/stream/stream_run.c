@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/kernel_sources.h"
 
@@ -221,6 +222,7 @@ void fb_stream_triad_of(const fb_stream_result *triad, size_t n, fb_stream_triad
     out->wait_fraction = fb_contention_wait_fraction(w);
     out->others_max = w->others_max;
     out->load = w->load_first;
+    gethostname(out->host, sizeof out->host - 1);
 }
 
 /* "cache_resident" (the arrays within the last-level cache), "cache_reuse"
