@@ -14,6 +14,9 @@ rm -rf "$work" && mkdir -p "$work"
 cd "$src"
 suites=tests/data/suites
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# a command that ends the script under set -e says where, not only ctest's "Failed"
+set -E
+trap 'err=$?; [[ $- != *e* ]] || echo "FAIL: sweep.sh line $LINENO: a command exited $err" >&2' ERR
 measurements() { jq -c 'select(.type == "measurement" and .benchmark != "stream")' "$1"; }
 count() { measurements "$1" | jq -s "map(select($2)) | length"; }
 # Every configuration of the plan exactly once: N records, N distinct keys.
@@ -210,7 +213,7 @@ echo "== a kernel's default point is never abandoned; a point is abandoned only 
 
 echo "== a strategy replayed on the recorded exhaustive sweep"
 "$bin" tune --matrix gen:cube:8 --kernel csr-vector --strategy anneal --replay "$work/tune.jsonl" --seeds 20 \
-  > "$work/replay.txt" 2> "$work/replay.log"
+  > "$work/replay.txt" 2> "$work/replay.log" || fail "tune --replay exited $?: $(tail -3 "$work/replay.log")"
 grep -Eq 'replay over 20 seeds: .* within 5% of the optimum in [0-9]+' "$work/replay.txt" || fail "no replay summary"
 grep -Eq 'recorded optimum: [0-9.]+ ms over [0-9]+ evaluable points of [0-9]+: WG_SIZE=[0-9]+ VECTOR_SIZE=[0-9]+$' \
   "$work/replay.txt" || fail "no recorded optimum with its point"
