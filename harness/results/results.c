@@ -73,6 +73,28 @@ static json_t *build_json(void)
     );
 }
 
+/* The Slurm job this process runs in, NULL outside one: a record of an
+ * array share names its job and task, so a merged file says which task
+ * measured each configuration (docs/scaling.md). Strings, as Slurm's
+ * ids need not be numbers ("123+1" for a heterogeneous job). */
+static json_t *slurm_json(void)
+{
+    static const char *const vars[][2] = {{"job_id", "SLURM_JOB_ID"},
+                                          {"array_job_id", "SLURM_ARRAY_JOB_ID"},
+                                          {"array_task_id", "SLURM_ARRAY_TASK_ID"},
+                                          {"step_id", "SLURM_STEP_ID"},
+                                          {"node", "SLURMD_NODENAME"},
+                                          {"cluster", "SLURM_CLUSTER_NAME"}};
+    const char *job = getenv("SLURM_JOB_ID");
+    if (!job || !*job) return NULL;
+    json_t *j = json_object();
+    for (size_t i = 0; j && i < sizeof vars / sizeof *vars; ++i) {
+        const char *v = getenv(vars[i][1]);
+        if (v && *v) json_object_set_new(j, vars[i][0], json_string(v)); /* NULL (not UTF-8): left out */
+    }
+    return j;
+}
+
 /* The process's command line, shell-quoted: provenance for every header
  * this process writes (set once by main). */
 static char command_line[4096];
@@ -156,6 +178,10 @@ fb_status fb_results_append(fb_results *r, json_t *record)
 {
     json_object_set_new(record, "schema", json_integer(FB_RESULTS_SCHEMA));
     json_object_set_new(record, "run_id", json_string(r->run_id));
+    if (!json_object_get(record, "slurm")) {
+        json_t *job = slurm_json();
+        if (job) json_object_set_new(record, "slurm", job);
+    }
     if (!json_object_get(record, "type")) json_object_set_new(record, "type", json_string("measurement"));
     return write_line(r, record, 1);
 }

@@ -31,9 +31,16 @@ class flowbench_build(rfm.CompileOnlyRegressionTest):
     # e.g. -S flowbench_build.cmake_options=-DFLOWBENCH_CUDA=OFF
     cmake_options = variable(typ.List[str], value=['-DCMAKE_BUILD_TYPE=Release'])
     build_jobs = variable(int, value=8)
+    # -S flowbench_build.prebuilt=/opt/flowbench/bin/flowbench: a flowbench
+    # already built or installed (a module's) is linked in, nothing compiled
+    prebuilt = variable(str, value='')
 
     @run_before('compile')
     def configure(self):
+        if self.prebuilt:
+            self.build_system = 'CustomBuild'
+            self.build_system.commands = ['mkdir -p build', f'ln -sf {os.path.abspath(self.prebuilt)} build/flowbench']
+            return
         self.build_system.configuredir = self.tree  # cmake -S TREE -B STAGE/build
         self.build_system.builddir = os.path.join(self.stagedir, 'build')
         self.build_system.config_opts = list(self.cmake_options)
@@ -54,6 +61,23 @@ class flowbench_build_mpi(flowbench_build):
 
 
 @sn.deferrable
+def records_of(path):
+    '''The measurement records of a results file.'''
+    with open(path) as f:
+        recs = [json.loads(line) for line in f if line.strip()]
+    return [r for r in recs if r.get('type') == 'measurement']
+
+
+@sn.deferrable
+def unchecked(path):
+    '''The records that ran but whose result was not checked against the
+    reference and found right (every timed result is; pruned ones did not
+    run): their sweep keys.'''
+    return [r.get('sweep_key', r.get('kernel')) for r in records_of(path)
+            if r.get('status') != 'pruned' and not (r.get('status') == 'ok' and r.get('check', {}).get('ok'))]
+
+
+@sn.deferrable
 def gbs_of(path, **match):
     '''The largest GB/s of the ok rows of `flowbench export --csv` whose
     columns equal match (several rows: the best of the points).'''
@@ -68,9 +92,7 @@ def gbs_of(path, **match):
 @sn.deferrable
 def records_with(path, field, value):
     '''How many measurement records of a results file have field == value.'''
-    with open(path) as f:
-        recs = [json.loads(line) for line in f if line.strip()]
-    return sum(1 for r in recs if r.get('type') == 'measurement' and r.get(field) == value)
+    return sum(1 for r in records_of(path) if r.get(field) == value)
 
 
 @rfm.simple_test
@@ -102,8 +124,15 @@ class flowbench_quick_sweep(rfm.RunOnlyRegressionTest):
         '*': {
             'triad': (0, None, None, 'GB/s'),
             'config': (0, None, None, 'GB/s'),
+            'best': (0, None, None, 'GB/s'),
         },
     }
+    # A reference for this run on any system, from the command line (-S
+    # triad_ref=GBS -S best_ref=GBS), above the file's: lower bound
+    # ref_lower, a fraction (-0.2: fail below 80%); 0 leaves the file's.
+    triad_ref = variable(float, value=0.0)
+    best_ref = variable(float, value=0.0)
+    ref_lower = variable(float, value=-0.2)
 
     @run_after('setup')
     def set_command(self):
@@ -111,8 +140,16 @@ class flowbench_quick_sweep(rfm.RunOnlyRegressionTest):
         self.executable = binary
         self.executable_opts = ['sweep', os.path.join(self.flowbench.tree, self.suite), '--backend', self.backend,
                                 '--out', self.results]
-        self.postrun_cmds = [f'{binary} export {self.results} --csv --out results.csv']
+        # the exit status as the job's output says it: a scheduler that polls
+        # with squeue (no accounting) gives ReFrame no exit code of its own
+        self.postrun_cmds = ['echo "flowbench exited $?"', f'{binary} export {self.results} --csv --out results.csv']
         self.env_vars['OMP_PROC_BIND'] = 'close'
+
+    @run_before('performance')
+    def references_from_options(self):
+        for name, value in (('triad', self.triad_ref), ('best', self.best_ref)):
+            if value > 0:
+                self.reference[f'{self.current_partition.fullname}:{name}'] = (value, self.ref_lower, None, 'GB/s')
 
     def summary_pattern(self):
         return (r'^sweep \S+: \d+ configurations(?: on \d+ ranks)?: \d+ ok, 0 wrong result, 0 failed, '
@@ -124,12 +161,19 @@ class flowbench_quick_sweep(rfm.RunOnlyRegressionTest):
             sn.assert_found(self.summary_pattern(), self.stderr, msg='no summary line, or a configuration failed'),
             sn.assert_found(rf'^sweep \S+: results in {self.results}$', self.stderr,
                             msg='the sweep stopped before the end of its plan'),
-            sn.assert_eq(self.job.exitcode, 0),
+            sn.assert_found(r'^flowbench exited 0$', self.stdout, msg='flowbench exited non-zero'),
+            sn.assert_eq(unchecked(os.path.join(self.stagedir, self.results)), [],
+                         msg='records not checked against the reference, or wrong: {0}'),
         ])
 
     @performance_function('GB/s')
     def triad(self):
         return gbs_of(os.path.join(self.stagedir, 'results.csv'), benchmark='stream', kernel='triad')
+
+    @performance_function('GB/s')
+    def best(self):
+        '''The best GB/s of any SpMV configuration of the sweep.'''
+        return gbs_of(os.path.join(self.stagedir, 'results.csv'), benchmark='spmv')
 
     @performance_function('GB/s')
     def config(self):
@@ -165,6 +209,7 @@ class flowbench_quick_sweep_mpi(flowbench_quick_sweep):
                             msg=f'no summary line of {self.ranks} ranks'),
             sn.assert_found(self.summary_pattern(), self.stderr, msg='a configuration failed'),
             sn.assert_found(rf'^sweep \S+: results in {self.results}$', self.stderr),
+            sn.assert_eq(unchecked(path), [], msg='records not checked against the reference, or wrong: {0}'),
             sn.assert_eq(records_with(path, 'ranks', self.ranks), records_with(path, 'type', 'measurement'),
                          msg='a record does not say its rank'),
             sn.assert_false(os.path.exists(os.path.join(self.stagedir, f'{self.results}.rank-1')),

@@ -11,9 +11,10 @@
 #     scripts/slurm/sweep-array.sh [extra sbatch options, e.g. --partition=gpu --account=proj]
 #
 # Writes OUT/share-I.jsonl per task, OUT/sweep.jsonl at the end, logs in
-# OUT/logs/. A task that failed or hit the time limit: run this again with
-# TASKS=I RESUME=1 (the same SUITE, SHARES, BACKEND, OUT): task I continues
-# its file and the merge runs again after it.
+# OUT/logs/ (a resubmitted task appends to its log). A task that failed or
+# hit the time limit: run this again with TASKS=I RESUME=1 (the same SUITE,
+# SHARES, BACKEND, OUT): task I continues its file and the merge runs again
+# after it.
 #
 # Environment:
 #   SUITE     the suite file (default cases/quick.suite)
@@ -45,7 +46,7 @@ gres=()
 
 # One share per task: Slurm counts array tasks from 1 here, as --shard does.
 array=$(sbatch --parsable "$@" --job-name=fb-sweep --array="${TASKS:-1-$shares}" --ntasks=1 "${gres[@]}" \
-  --time="${TIME:-01:00:00}" --output="$out/logs/share-%a.log" \
+  --time="${TIME:-01:00:00}" --output="$out/logs/share-%a.log" --open-mode=append \
   --wrap="OMP_PROC_BIND=close '$flowbench' sweep '$suite' --shard \${SLURM_ARRAY_TASK_ID}/$shares \
 --out '$out'/share-\${SLURM_ARRAY_TASK_ID}.jsonl ${opts[*]}")
 

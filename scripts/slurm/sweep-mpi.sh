@@ -16,7 +16,10 @@
 # suite's; a backend without a device index, such as cuda, is taken as
 # cuda:K, K = the rank's local rank % the node's GPUs), OUT (default
 # results/sweep-mpi.jsonl, on a file system every node shares), FLOWBENCH
-# (default build/flowbench, built with -DFLOWBENCH_MPI=ON).
+# (default build/flowbench, built with -DFLOWBENCH_MPI=ON), SRUN_MPI (srun's
+# --mpi, e.g. pmix; default the cluster's MpiDefault: Open MPI's ranks need
+# PMIx or PMI2 to find each other, and a cluster without either as default
+# must name one here, or each rank runs the whole suite alone).
 #SBATCH --job-name=fb-sweep-mpi
 #SBATCH --output=fb-sweep-mpi-%j.log
 set -euo pipefail
@@ -26,9 +29,11 @@ out=${OUT:-results/sweep-mpi.jsonl}
 flowbench=${FLOWBENCH:-build/flowbench}
 opts=()
 [ -n "${BACKEND:-}" ] && opts+=(--backend "$BACKEND")
+mpi=()
+[ -n "${SRUN_MPI:-}" ] && mpi=(--mpi="$SRUN_MPI")
 mkdir -p "$(dirname "$out")"
 export OMP_NUM_THREADS=${SLURM_CPUS_PER_TASK:-1} OMP_PROC_BIND=close
 # --kill-on-bad-exit: a rank that dies ends the step at once; its
 # configuration is recorded as crashed by the next --resume, the others'
 # run again (they were stopped, not the cause).
-srun --kill-on-bad-exit=1 "$flowbench" sweep "$suite" --out "$out" --resume "${opts[@]}"
+srun "${mpi[@]}" --kill-on-bad-exit=1 "$flowbench" sweep "$suite" --out "$out" --resume "${opts[@]}"
