@@ -8,9 +8,11 @@
 #include "sysinfo.h"
 
 #include <omp.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -96,19 +98,45 @@ void fb_wait_policy_say_once(FILE *f)
     fprintf(f, "note: OpenMP wait policy: %s\n", getenv(FB_WAIT_POLICY_DECISION_VAR));
 }
 
+/* OMP_WAIT_POLICY as libgomp reads it: "active" or "passive", any case,
+ * blanks around; anything else it ignores (with a warning), keeping its
+ * default. NULL when the value is not one it takes. */
+static const char *wait_policy_taken(const char *value)
+{
+    static const char *const policies[] = {"active", "passive"};
+    while (isspace((unsigned char)*value))
+        ++value;
+    for (size_t i = 0; i < 2; ++i) {
+        size_t n = strlen(policies[i]);
+        if (strncasecmp(value, policies[i], n)) continue;
+        const char *rest = value + n;
+        while (isspace((unsigned char)*rest))
+            ++rest;
+        if (!*rest) return policies[i];
+    }
+    return NULL;
+}
+
 /* Who chose the wait policy: the user, flowbench at start, or nobody (the
- * machine was quiet at start: the decision says how it was looked at). */
+ * machine was quiet at start: the decision says how it was looked at).
+ * The policy is the one in force: a value the runtime ignores is recorded
+ * as ignored, not as the user's choice. */
 static json_t *wait_policy(void)
 {
-    const char *policy = getenv("OMP_WAIT_POLICY"), *decision = getenv(FB_WAIT_POLICY_DECISION_VAR);
-    const char *by = fb_wait_policy_busy_at_start()       ? "flowbench"
-                     : policy || getenv("GOMP_SPINCOUNT") ? "user"
-                                                          : "default";
+    const char *value = getenv("OMP_WAIT_POLICY"), *decision = getenv(FB_WAIT_POLICY_DECISION_VAR);
+    const char *taken = value ? wait_policy_taken(value) : NULL;
+    const char *by = fb_wait_policy_busy_at_start()      ? "flowbench"
+                     : taken || getenv("GOMP_SPINCOUNT") ? "user"
+                                                         : "default";
     const char *why = strcmp(by, "user") == 0 ? "set in the environment: a user's setting always wins"
                       : decision && *decision ? decision
-                                              : "no other runnable work at start, so the runtime's default (spinning) "
-                                                "was kept";
-    return json_pack("{s:s, s:s, s:s}", "policy", policy ? policy : "unset (libgomp: spin a while, then sleep)",
+                      : value ? "OMP_WAIT_POLICY is neither active nor passive: the runtime ignored it and kept its "
+                                "default"
+                              : "no other runnable work at start, so the runtime's default (spinning) was kept";
+    return json_pack("{s:s, s:s, s:s}", "policy",
+                     taken   ? taken
+                     : value ? "the default (libgomp: spin a while, then sleep): OMP_WAIT_POLICY ignored"
+                             : "unset (libgomp: spin a while, then sleep)",
                      "set_by", by, "why", why);
 }
 

@@ -63,6 +63,14 @@ OMP_WAIT_POLICY=active FLOWBENCH_PROC_ROOT=$dir/busy "$bin" "${run[@]}" --json >
   fail "user policy run"
 jq -e '.environment.openmp.wait | .policy == "active" and .set_by == "user"' "$dir/user.json" > /dev/null ||
   fail "user: the user's policy did not win: $(jq -c .environment.openmp.wait "$dir/user.json")"
+# what is in force is recorded: libgomp takes " Passive " and ignores "garbage"
+OMP_WAIT_POLICY=" Passive " "$bin" "${run[@]}" --json > "$dir/spaced.json" 2> /dev/null || fail "spaced policy run"
+jq -e '.environment.openmp.wait | .policy == "passive" and .set_by == "user"' "$dir/spaced.json" > /dev/null ||
+  fail "' Passive ' is not recorded as the passive policy: $(jq -c .environment.openmp.wait "$dir/spaced.json")"
+OMP_WAIT_POLICY=garbage "$bin" "${run[@]}" --json > "$dir/garbage.json" 2> /dev/null || fail "garbage policy run"
+jq -e '.environment.openmp.wait | (.policy | test("default.*ignored")) and .set_by != "user" and (.why | test("ignored"))' \
+  "$dir/garbage.json" > /dev/null ||
+  fail "OMP_WAIT_POLICY=garbage is recorded as the user's policy: $(jq -c .environment.openmp.wait "$dir/garbage.json")"
 
 # the environment part is in every record: a sweep's too, with the contended mark on its progress line
 cat > "$dir/one.suite" << 'SUITE'
