@@ -41,7 +41,10 @@ json_t *sweep_crash_record(const sweep *w, const sweep_config *cfg)
     if (k->user) snprintf(whose, sizeof whose, " (kernel %s of %s)", k->name, k->user->path);
     snprintf(reason, sizeof reason, "its process %s while this configuration ran%s; the sweep went on in a new process",
              fb_json_str(note, "how"), whose);
-    return sweep_failure(w, cfg, fb_json_str(note, "status"), reason);
+    json_t *rec = sweep_failure(w, cfg, fb_json_str(note, "status"), reason);
+    /* hung, not slow: a timeout the sweep counts as failed to run */
+    if (rec && !strcmp(fb_json_str(note, "status"), "timeout")) json_object_set_new(rec, "killed", json_true());
+    return rec;
 }
 
 /* ---- the counts of a command's processes ---- */

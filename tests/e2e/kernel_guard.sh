@@ -76,8 +76,12 @@ reason_of spin | grep -q "did not finish within 12 s and was killed.*kernel csr_
   fail "hang reason: $(reason_of spin)"
 ran after
 [ "$(jq -s 'map(select(.type == "measurement")) | length' "$work/h.jsonl")" = 4 ] || fail "not one record each"
-grep -Eq "4 configurations: [0-2] ok, 0 wrong result, 1 failed, 0 pruned, 0 abandoned, [1-3] timed out" "$work/sweep.log" ||
-  fail "the summary is not the whole command's: $(grep configurations "$work/sweep.log")"
+# the hang is a timeout the guard killed: failed to run (exit 1), not a slow
+# configuration that kept its samples (docs/tuning.md, "Exit status")
+[ "$(jq -r 'select(.case == "spin") | .killed' "$work/h.jsonl")" = true ] || fail "the hang's record lacks killed: true"
+grep -Eq "4 configurations: [0-2] ok, 0 wrong result, 2 failed, 0 pruned, 0 abandoned, [0-2] timed out" "$work/sweep.log" ||
+  fail "the summary is not the whole command's, or counts the hang as expected: $(grep configurations "$work/sweep.log")"
+grep -q "2 configuration(s) failed to run" "$work/sweep.log" || fail "the hang is not counted as failed to run"
 grep -q '^\[4/4\]' "$work/sweep.log" || fail "progress does not count the whole command"
 [ ! -e "$work/h.jsonl.inflight" ] || fail "the in-flight marker was left"
 
