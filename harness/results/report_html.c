@@ -65,6 +65,7 @@ static void escape(FILE *out, const char *text, size_t n)
 {
     for (size_t i = 0; i < n && text[i]; ++i) {
         const char c = text[i];
+        if (c == '\\' && i + 1 < n && text[i + 1] == '`') continue; /* "\`": a backtick, printed next */
         if (c == '&')
             fputs("&amp;", out);
         else if (c == '<')
@@ -78,18 +79,31 @@ static void escape(FILE *out, const char *text, size_t n)
     }
 }
 
-/* Inline markdown: `code` only (the report uses nothing else). */
+/* The next backtick from i that is not escaped ("\`"), n if none. */
+static size_t next_tick(const char *text, size_t i, size_t n)
+{
+    while (i < n && !(text[i] == '`' && (i == 0 || text[i - 1] != '\\')))
+        ++i;
+    return i;
+}
+
+/* Inline markdown: `code` only (the report uses nothing else). A backtick
+ * from a record's text (a kernel's name, a note) that has no partner on
+ * its line, or is escaped, is printed as itself: the markup stays
+ * balanced whatever the records hold. */
 static void inline_text(FILE *out, const char *text, size_t n)
 {
-    int code = 0;
     size_t from = 0;
-    for (size_t i = 0; i <= n; ++i) {
-        if (i < n && text[i] != '`') continue;
-        escape(out, text + from, i - from);
-        if (i < n) fputs(code ? "</code>" : "<code>", out);
-        code = !code;
-        from = i + 1;
+    for (size_t open = next_tick(text, 0, n); open < n; open = next_tick(text, from, n)) {
+        size_t close = next_tick(text, open + 1, n);
+        if (close >= n) break;
+        escape(out, text + from, open - from);
+        fputs("<code>", out);
+        escape(out, text + open + 1, close - open - 1);
+        fputs("</code>", out);
+        from = close + 1;
     }
+    escape(out, text + from, n - from);
 }
 
 static void close_blocks(html_state *h)

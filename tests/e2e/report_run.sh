@@ -138,4 +138,16 @@ code=0
 [ "$code" -eq 2 ] && grep -q 'is the input RESULTS: refusing to overwrite it' "$dir/refused.txt" ||
   fail "report DIR --html DIR/results.jsonl: exit $code, $(cat "$dir/refused.txt")"
 cmp -s "$run/results.jsonl" "$dir/copy/results.jsonl" || fail "a refused report changed the results file"
+echo "== 5. backticks in a record's text: the page's markup stays balanced"
+# a kernel named with one backtick (no partner) and one with a pair: the
+# lone one is printed as itself, never an open <code> for the rest
+mkdir -p "$dir/ticks"
+jq -c 'if .type == "measurement" and .kernel == "sell" then .kernel = "sell`odd"
+       elif .type == "measurement" and .kernel == "csr-scalar" then .kernel = "a`b`c" else . end' \
+  "$run/results.jsonl" > "$dir/ticks/results.jsonl"
+"$bin" report "$dir/ticks/results.jsonl" --html "$dir/ticks/report.html" > /dev/null 2>&1 || fail "report --html of the ticks"
+opened=$(grep -o '<code>' "$dir/ticks/report.html" | wc -l)
+closed=$(grep -o '</code>' "$dir/ticks/report.html" | wc -l)
+[ "$opened" = "$closed" ] || fail "unbalanced markup from a backtick in a record: $opened <code>, $closed </code>"
+grep -q 'sell`odd' "$dir/ticks/report.html" || fail "the lone backtick of sell\`odd is not printed as itself"
 echo "report_run e2e: all checks passed"
