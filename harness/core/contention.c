@@ -130,6 +130,13 @@ void fb_contention_poll(fb_contention *w)
     if (w->on && fb_now() - w->last_poll >= FB_CONTENTION_POLL_S) fb_contention_poll_now(w);
 }
 
+static int said_unmeasured;
+
+/* A signal of other work on the CPUs was read: the run queue (loadavg) or
+ * this process's threads' waits. Without either, "not contended" would be
+ * a guess: a container that hides /proc looks quiet however busy it is. */
+int fb_contention_measured(const fb_contention *w) { return w->polls > 0 || w->wait_known; }
+
 void fb_contention_begin(fb_contention *w, int cpu_threads)
 {
     int runnable;
@@ -145,6 +152,13 @@ void fb_contention_begin(fb_contention *w, int cpu_threads)
     w->wait_known = read_wait(&w->wait0_ns);
     w->start = fb_now();
     fb_contention_poll_now(w);
+    if (!fb_contention_measured(w) && !said_unmeasured) {
+        said_unmeasured = 1;
+        fprintf(stderr,
+                "note: other work on the CPUs cannot be read (%s/loadavg, %s/self/task/*/schedstat): records "
+                "say contention not measured\n",
+                fb_proc_root(), fb_proc_root());
+    }
 }
 
 void fb_contention_end(fb_contention *w)
@@ -371,6 +385,13 @@ json_t *fb_environment_json(const fb_contention *w)
     json_object_set_new(env, "window_s", json_real(w->wall_s));
     json_object_set_new(env, "gpu_other_processes", w->gpu_others >= 0 ? json_integer(w->gpu_others) : json_null());
     json_object_set_new(env, "steal_fraction", w->steal_known ? json_real(steal_fraction(w)) : json_null());
+    if (!contended && !fb_contention_measured(w)) {
+        json_object_set_new(env, "contended", json_null());
+        json_object_set_new(env, "contended_why",
+                            json_string("not measured: no signal of other work could be read (the run queue and "
+                                        "this process's waits, from /proc)"));
+        return env;
+    }
     json_object_set_new(env, "contended", json_boolean(contended));
     json_object_set_new(env, "contended_why", contended ? json_string(why) : json_null());
     return env;

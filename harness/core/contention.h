@@ -105,6 +105,11 @@ int fb_contention_judgeable(const fb_contention *w);
  * --processes N is what sees one that remains. */
 int fb_contention_self_wait(const fb_contention *w, char *why, size_t len);
 
+/* Whether any signal of other work on the CPUs was read (the run queue or
+ * this process's waits): without one, a record says contention "not
+ * measured" (contended null), never quiet. */
+int fb_contention_measured(const fb_contention *w);
+
 /* 1 when contended, with the reason ("2 other runnable tasks on 2 CPUs, 2
  * used by this run"); 0 otherwise (why gets ""). */
 int fb_contention_judge(const fb_contention *w, char *why, size_t len);

@@ -38,10 +38,23 @@ static const double stop_grace_s = 5.0;  /* after SIGTERM, before SIGKILL */
 static int child_fd = -1, child_working;
 static char *restart_recipe;
 
+/* The guard starts this program again through /proc/self/exe: where it
+ * cannot be read (a container that hides /proc), the command runs
+ * unguarded and says so, rather than failing without a word. */
+static int can_reexec(void)
+{
+    if (access("/proc/self/exe", X_OK) == 0) return 1;
+    fprintf(stderr,
+            "flowbench: /proc/self/exe cannot be run (%s; is /proc mounted?): running without the guard, so "
+            "a kernel that crashes or hangs ends the command\n",
+            strerror(errno));
+    return 0;
+}
+
 int fb_guard_wanted(void)
 {
     const char *off = getenv("FLOWBENCH_GUARD");
-    return child_fd < 0 && !getenv(FD_VAR) && !fb_comm_launched() && !(off && !strcmp(off, "0"));
+    return child_fd < 0 && !getenv(FD_VAR) && !fb_comm_launched() && !(off && !strcmp(off, "0")) && can_reexec();
 }
 
 int fb_guard_in_child(void) { return child_fd >= 0; }
@@ -253,6 +266,7 @@ static int start_child(child *c, char **argv, const char *recipe)
         setenv(FD_VAR, fd, 1), setenv(PID_VAR, pid, 1);
         if (recipe) setenv(RESTART_VAR, recipe, 1);
         execv("/proc/self/exe", argv);
+        fprintf(stderr, "flowbench: cannot start the guarded process (/proc/self/exe): %s\n", strerror(errno));
         _exit(127);
     }
     close(fds[1]);

@@ -63,6 +63,11 @@ void fb_wait_policy_decide(char **argv)
     if (getenv(FB_WAIT_POLICY_DECISION_VAR) || getenv("OMP_WAIT_POLICY") || getenv("GOMP_SPINCOUNT")) return;
     const int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN), threads = omp_get_max_threads();
     const int spare = cpus > threads ? cpus - threads : 0;
+    if (fb_other_runnable() < 0) { /* no run queue to read (/proc hidden): no look, no guess */
+        decided(FB_WAIT_POLICY_QUIET ": not looked at: the run queue cannot be read (no /proc/loadavg), so the "
+                                     "runtime's default (spinning) was kept");
+        return;
+    }
     look_at_start(spare, &l);
     if (l.busy < (int)(START_BUSY_SHARE * START_POLLS + 0.5)) {
         snprintf(why, sizeof why,

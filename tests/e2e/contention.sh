@@ -102,4 +102,25 @@ jq -e '.environment.openmp.wait.set_by == "flowbench" and .environment.openmp.wa
   "$dir/real.json" > /dev/null || fail "real: no passive decision: $(jq -c .environment.openmp "$dir/real.json")"
 jq -e '.stats.quality == "contended"' "$dir/real.json" > /dev/null ||
   fail "real: not contended: $(jq -c '.environment, (.stats | del(.samples_s))' "$dir/real.json")"
+
+# no signal readable (a container that hides /proc): "not measured", never quiet
+mkdir -p "$dir/noproc"
+FLOWBENCH_PROC_ROOT=$dir/noproc "$bin" "${run[@]}" --json > "$dir/noproc.json" 2> "$dir/noproc.err" || fail "no-proc run"
+jq -e '.environment.contended == null and (.environment.contended_why | test("^not measured"))
+       and (.environment.openmp.wait.why | test("not looked at"))' "$dir/noproc.json" \
+  > /dev/null || fail "no /proc: contention recorded as measured: $(jq -c .environment "$dir/noproc.json")"
+[ "$(grep -c 'cannot be read.*contention not measured' "$dir/noproc.err")" = 1 ] ||
+  fail "no /proc: not said once on stderr: $(cat "$dir/noproc.err")"
+# /proc not mounted at all: the guard cannot start this program again; the
+# command runs unguarded and says so (it exited 127 without a word)
+if [ "$(id -u)" = 0 ] && unshare -m true 2> /dev/null; then
+  code=0
+  unshare -m sh -c 'mount -t tmpfs none /proc && exec "$@"' sh "$bin" "${run[@]}" --json > "$dir/unmounted.json" \
+    2> "$dir/unmounted.err" || code=$?
+  [ "$code" = 0 ] || fail "without /proc: exit $code: $(cat "$dir/unmounted.err")"
+  grep -q 'running without the guard' "$dir/unmounted.err" || fail "without /proc: the guard's absence is not said"
+  jq -e '.environment.contended == null' "$dir/unmounted.json" > /dev/null || fail "without /proc: contention recorded"
+else
+  echo "note: /proc unmounted not tried (needs root and unshare -m)"
+fi
 echo "ok: contention planted and seen"
