@@ -168,6 +168,13 @@ static fb_status run_petsc_ranks(fb_target *t, const fb_spmv_matrix *M, const fb
     fb_status status = FB_OK;
     petsc_run p = {.t = t};
     int first, n;
+    /* Every rank holds the whole matrix and decides this alike, so no
+     * rank waits in a collective for one that refused: no abort needed. */
+    if (M->shape.nrows != M->shape.ncols)
+        return fb_error_set(FB_ERR_USAGE, __FILE__, __LINE__,
+                            "peer:petsc on %d ranks takes a square matrix (its rows and x are split alike); this one "
+                            "is %d x %d: run it on one process",
+                            fb_comm_size(), M->shape.nrows, M->shape.ncols);
     row_block(M->shape.nrows, &first, &n);
     FB_CHECK(create_ranks(M, x, first, n, &p));
     FB_CHECK(measure_ranks(t, cfg, &p, &out->m));

@@ -41,4 +41,15 @@ set -e
 [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] || { echo "FAIL: csr-scalar on 2 ranks: exit $rc (0 = ran, 124 = hung)"; exit 1; }
 [ "$(grep -c '^flowbench:' "$dir/refused.err")" -eq 1 ] && grep -q "only --kernel peer:petsc" "$dir/refused.err" ||
   { echo "FAIL: csr-scalar on 2 ranks: expected one line from rank 0"; cat "$dir/refused.err"; exit 1; }
-echo "ok: spmv peer:petsc on 2 ranks, checked; other kernels refused"
+# a matrix that is not square: refused by rank 0 in one line naming it,
+# exit 2, before PETSc (which aborted the job with exit 3, the file unnamed)
+set +e
+timeout 60 "$mpiexec" -np 2 "$bin" spmv --matrix "$2/matrices/rectangular.mtx" --kernel peer:petsc --no-stream \
+  > "$dir/rect.out" 2> "$dir/rect.err"
+rc=$?
+set -e
+[ "$rc" -eq 2 ] && [ "$(grep -c '^flowbench:' "$dir/rect.err")" -eq 1 ] &&
+  grep -q "rectangular.mtx: peer:petsc on 2 ranks takes a square matrix, and this one is 3 x 6" "$dir/rect.err" &&
+  ! grep -q "PETSC ERROR" "$dir/rect.err" ||
+  { echo "FAIL: a 3 x 6 matrix on 2 ranks: exit $rc"; cat "$dir/rect.err"; exit 1; }
+echo "ok: spmv peer:petsc on 2 ranks, checked; other kernels and a matrix not square refused"
