@@ -14,6 +14,7 @@
 #include "../core/counters.h"
 #include "../core/files.h"
 #include "../core/interrupt.h"
+#include "../bench/user_kernel.h"
 #include "../results/reader.h"
 
 const char sweep_crashed_reason[] =
@@ -117,12 +118,50 @@ fb_status sweep_open_problem(sweep *w, const sweep_config *cfg)
 
 /* ---- resuming ---- */
 
+/* The content hash of every user kernel file the suite's cases run, by
+ * path: pinned in the header, so that a process resuming the run (after
+ * --resume, or the guard's successor after a crash, which reads the file
+ * again) refuses an edited file instead of mixing two kernels' records. */
+static json_t *kernel_files_json(const fb_suite *s)
+{
+    json_t *files = json_object();
+    for (int c = 0; files && c < s->ncases; ++c)
+        for (int k = 0; k < s->cases[c].nkernels; ++k) {
+            const fb_family_kernel *fk = s->cases[c].family->kernel(s->cases[c].kernels[k]);
+            if (fk->user) json_object_set_new(files, fk->user->path, json_string(fk->user->hash));
+        }
+    return files;
+}
+
+static fb_status check_kernel_files(const sweep *w, const json_t *recorded)
+{
+    fb_status status = FB_OK;
+    json_t *now = kernel_files_json(w->s);
+    const char *path;
+    const json_t *was;
+    json_object_foreach((json_t *)recorded, path, was)
+    {
+        const char *hash = json_string_value(json_object_get(now, path));
+        if (hash && strcmp(hash, json_string_value(was) ? json_string_value(was) : ""))
+            FB_FAIL(FB_ERR_USAGE,
+                    "--resume: kernel file %s changed since %s was begun (content %s then, %s now): its records "
+                    "would mix two kernels; restore the file or record into a new results file",
+                    path, w->o->out_path, json_string_value(was) ? json_string_value(was) : "?", hash);
+    }
+fail:
+    json_decref(now);
+    return status;
+}
+
 /* A header: the options its sweep ran with must be this command's, or
- * resuming would append another plan to the file. Headers written before
- * the options were recorded cannot be checked. */
+ * resuming would append another plan to the file; its kernel files must
+ * be the same content. Headers written before the options were recorded
+ * cannot be checked. */
 static fb_status check_header(sweep *w, const json_t *rec)
 {
-    const json_t *opts = json_object_get(rec, "sweep");
+    const json_t *opts = json_object_get(rec, "sweep"), *files = json_object_get(rec, "kernel_files");
+    fb_status status = json_is_object(files) ? check_kernel_files(w, files) : FB_OK;
+    if (status != FB_OK) return status;
     if (json_is_object(opts)) return fb_sweep_check_options(opts, w->o);
     if (!w->unchecked_said)
         fprintf(w->o->progress, "sweep: %s: a run's header does not record its options; not checked against these\n",
@@ -332,7 +371,8 @@ fb_status sweep_state_open(sweep *w)
         sweep_rank_path(w->o->out_path, w->rank, w->out_path, sizeof w->out_path);
     snprintf(w->inflight_path, sizeof w->inflight_path, "%s.inflight", w->out_path);
     if (w->ranks > 1) fb_interrupt_note_on_signal(w->inflight_path);
-    extra = json_pack("{s:o, s:s}", "sweep", fb_sweep_options_json(w->o), "suite", w->s->name);
+    extra = json_pack("{s:o, s:s, s:o}", "sweep", fb_sweep_options_json(w->o), "suite", w->s->name, "kernel_files",
+                      kernel_files_json(w->s));
     if (w->ranks > 1)
         status = open_ranks(w, extra); /* agrees on extra, too */
     else if (!extra)

@@ -95,4 +95,20 @@ rc=0; "$bin" compare "$work/sweep.jsonl" "$work/changed.jsonl" --pair-by kernel 
 [ "$rc" = 0 ] && grep -Eq '^(SAME|INCONCLUSIVE) .*spmv csr_unroll .*ROWS_PER_ITEM=1 UNROLL=1' "$work/edited.txt" &&
   grep -Eq 'kernel file changed: [0-9a-f]{12} vs 0123456789ab \(cases/examples/csr_unroll.cl\)' "$work/edited.txt" ||
   fail "compare --pair-by kernel (exit $rc) did not pair the edited kernel file, saying so: $(cat "$work/edited.txt")"
+echo "== sweep --resume after the kernel file was edited: refused, naming the file"
+mkdir -p "$work/pin/suites"
+cp cases/examples/csr_unroll.cl "$work/pin/k.cl"
+sed -e 's|kernel_file: ../../../cases/examples/csr_unroll.cl|kernel_file: ../k.cl|' \
+  -e '/^  - name: wrong/,$d' tests/data/suites/user-kernel.suite > "$work/pin/suites/pin.suite"
+"$bin" sweep "$work/pin/suites/pin.suite" --out "$work/pin/r.jsonl" --limit 1 2> /dev/null || fail "pinned sweep exited $?"
+jq -e -s --arg h "$(jq -r 'select(.kernel_file) | .kernel_file.hash' "$work/pin/r.jsonl" | head -1)" \
+  '.[0].kernel_files | to_entries | length == 1 and .[0].value == $h' "$work/pin/r.jsonl" > /dev/null ||
+  fail "the header does not pin the kernel file's content: $(head -1 "$work/pin/r.jsonl" | jq -c .kernel_files)"
+echo "// edited" >> "$work/pin/k.cl"
+code=0
+"$bin" sweep "$work/pin/suites/pin.suite" --out "$work/pin/r.jsonl" --resume 2> "$work/pin/resume.log" || code=$?
+[ "$code" = 2 ] && grep -q "kernel file .*k.cl changed since .*r.jsonl was begun" "$work/pin/resume.log" ||
+  fail "--resume after an edit: exit $code, $(cat "$work/pin/resume.log")"
+[ "$(jq -s 'map(select(.type == "measurement")) | length' "$work/pin/r.jsonl")" = 1 ] ||
+  fail "the refused resume wrote records"
 echo "user kernel e2e: all checks passed"
