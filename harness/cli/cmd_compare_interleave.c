@@ -16,13 +16,14 @@
 #include <unistd.h>
 
 #include "../core/files.h"
+#include "../core/hash.h"
 #include "../core/interrupt.h"
 #include "../results/interleave.h"
 #include "../results/reader.h"
 
 extern char **environ;
 
-#define STATE_VERSION 1
+#define STATE_VERSION 2 /* 2: the binaries' content hashes */
 
 enum { BASE, NEW, SIDES };
 static const char *const side_name[SIDES] = {"BASE", "NEW"};
@@ -35,7 +36,8 @@ typedef struct interleave {
     char dir[PATH_MAX / 2];
     char state_path[PATH_MAX];
     int rounds;
-    json_t *state; /* {"flowbench_interleave": 1, "base", "new", "suite", "finished": ["r1-base", ...]} */
+    char hash[SIDES][24]; /* the binaries' content (a rebuild at the same path is another build) */
+    json_t *state; /* {"flowbench_interleave": 2, "base", "new", "suite", "base_hash", "new_hash", "finished": [...]} */
     fb_results_set **sets[SIDES]; /* per round, loaded once the round is finished */
 } interleave;
 
@@ -49,6 +51,23 @@ static fb_status check_binary(const char *path, const char *what)
     if (!S_ISREG(st.st_mode)) FB_FAIL(FB_ERR_USAGE, "%s: %s: not a regular file", path, what);
     if (access(path, X_OK) != 0) FB_FAIL(FB_ERR_USAGE, "%s: %s: not executable (%s)", path, what, strerror(errno));
 fail:
+    return status;
+}
+
+/* 16 hex digits of the file's FNV-1a: which build a binary is. */
+static fb_status content_hash(const char *path, char *out, size_t len)
+{
+    fb_status status = FB_OK;
+    FILE *f = NULL;
+    char buf[1 << 16];
+    uint64_t h = FB_HASH_SEED;
+    FB_CHECK(fb_file_fopen_read(path, "the binary", &f));
+    for (size_t n; (n = fread(buf, 1, sizeof buf, f)) > 0;)
+        h = fb_hash_bytes(h, buf, n);
+    if (ferror(f)) FB_FAIL(FB_ERR_IO, "%s: cannot read the binary: %s", path, strerror(errno));
+    snprintf(out, len, "%016llx", (unsigned long long)h);
+fail:
+    if (f) fclose(f);
     return status;
 }
 
@@ -115,6 +134,8 @@ static fb_status read_args(const fb_parsed *args, interleave *il)
         FB_FAIL(FB_ERR_USAGE, "--rounds: %d is not a count of rounds in [1, %d]", il->rounds, FB_SWEEP_MAX_ROUNDS);
     FB_CHECK(check_binary(il->bin[BASE], "BASE_BIN"));
     FB_CHECK(check_binary(il->bin[NEW], "NEW_BIN"));
+    FB_CHECK(content_hash(il->bin[BASE], il->hash[BASE], sizeof il->hash[BASE]));
+    FB_CHECK(content_hash(il->bin[NEW], il->hash[NEW], sizeof il->hash[NEW]));
     FB_CHECK(check_suite(il->suite));
     resolve(il->bin[BASE], il->real[BASE]);
     resolve(il->bin[NEW], il->real[NEW]);
@@ -160,6 +181,14 @@ static fb_status check_state(const interleave *il)
                 "%s: holds rounds of %s against %s on %s, not of %s against %s on %s (use another --out, or remove "
                 "%s)",
                 il->state_path, base, next, suite, il->real[BASE], il->real[NEW], il->real[SIDES], il->dir);
+    for (int side = 0; side < SIDES; ++side) {
+        const char *was = json_string_value(json_object_get(s, side == BASE ? "base_hash" : "new_hash"));
+        if (!was || strcmp(was, il->hash[side]))
+            FB_FAIL(FB_ERR_USAGE,
+                    "%s: %s was rebuilt since these rounds ran (content %s then, %s now): its rounds would be judged "
+                    "as this build's (use another --out, or remove %s)",
+                    il->state_path, il->real[side], was ? was : "not recorded", il->hash[side], il->dir);
+    }
 fail:
     return status;
 }
@@ -172,8 +201,9 @@ static fb_status open_state(interleave *il)
     FB_CHECK(fb_make_dirs(il->dir));
     FB_CHECK(fb_file_fopen_read_if_exists(il->state_path, "the interleave state", &f));
     if (!f) {
-        il->state = json_pack("{s:i, s:s, s:s, s:s, s:[]}", "flowbench_interleave", STATE_VERSION, "base",
-                              il->real[BASE], "new", il->real[NEW], "suite", il->real[SIDES], "finished");
+        il->state = json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:[]}", "flowbench_interleave", STATE_VERSION, "base",
+                              il->real[BASE], "new", il->real[NEW], "suite", il->real[SIDES], "base_hash",
+                              il->hash[BASE], "new_hash", il->hash[NEW], "finished");
         if (!il->state) FB_FAIL(FB_ERR_NOMEM, "out of host memory starting %s", il->state_path);
         return save_state(il);
     }
@@ -358,6 +388,18 @@ fail:
     return status;
 }
 
+/* A sweep that exited 0 or 1 wrote its results: one that did not (a
+ * wrapper script that runs nothing, a binary that is not flowbench) is
+ * not a finished side, or every later run would fail to open its file. */
+static fb_status check_written(const interleave *il, int round, int side, const char *out, const char *log)
+{
+    struct stat st;
+    if (stat(out, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) return FB_OK;
+    return fb_error_set(FB_ERR_BACKEND, __FILE__, __LINE__,
+                        "%s sweep %s (round %d, %s) exited without writing its results %s (log: %s)", il->bin[side],
+                        il->suite, round, side_name[side], out, log);
+}
+
 /* Runs one side of a round unless the state says it finished; a side
  * that was cut short continues with --resume. */
 static fb_status run_side(interleave *il, int round, int side)
@@ -375,6 +417,7 @@ static fb_status run_side(interleave *il, int round, int side)
     FB_CHECK(spawn_sweep(il->bin[side], argv, log, &pid));
     FB_CHECK(wait_child(pid, &wstatus));
     FB_CHECK(judge_exit(il, round, side, wstatus, log));
+    FB_CHECK(check_written(il, round, side, out, log));
     json_array_append_new(json_object_get(il->state, "finished"), json_string(name));
     FB_CHECK(save_state(il));
 fail:

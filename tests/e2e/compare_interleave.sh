@@ -119,4 +119,19 @@ run 2 other "$bin" "$work/stop.sh" "$suite" --rounds 1 --out "$work/aa"
 grep -q "$work/aa/interleave.json: holds rounds of" "$work/other.err" || fail "$(cat "$work/other.err")"
 rc=0; "$bin" compare a.jsonl b.jsonl --rounds 3 > /dev/null 2> "$work/rounds.err" || rc=$?
 [ "$rc" = 2 ] && grep -q -- '--rounds is an option of --interleave' "$work/rounds.err" || fail "--rounds alone: $rc"
+
+echo "== a binary rebuilt at the same path is another build; a side that writes nothing is not finished"
+cp "$bin" "$work/rebuilt"
+run 0 before "$bin" "$work/rebuilt" "$suite" --rounds 1 --out "$work/rebuild"
+printf 'x' >> "$work/rebuilt" # another build at the same path (an ELF runs with bytes appended)
+run 2 rebuilt "$bin" "$work/rebuilt" "$suite" --rounds 1 --out "$work/rebuild"
+grep -q "interleave.json: $work/rebuilt was rebuilt since these rounds ran (content [0-9a-f]* then, [0-9a-f]* now)" \
+  "$work/rebuilt.err" || fail "a rebuilt NEW_BIN judged the old build's rounds: $(cat "$work/rebuilt.err")"
+printf '#!/bin/sh\nexit 0\n' > "$work/empty.sh"
+chmod +x "$work/empty.sh"
+run 3 empty "$bin" "$work/empty.sh" "$suite" --rounds 1 --out "$work/empty"
+grep -q "empty.sh sweep .*(round 1, NEW) exited without writing its results" "$work/empty.err" ||
+  fail "a side that wrote nothing: $(cat "$work/empty.err")"
+jq -e '.finished | index("r1-new") == null' "$work/empty/interleave.json" > /dev/null ||
+  fail "a side that wrote nothing was marked finished"
 echo "compare --interleave: all checks passed"
