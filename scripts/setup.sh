@@ -15,6 +15,9 @@ PACKAGES=(
   clang libclang-rt-14-dev clang-format
   libopenmpi-dev openmpi-bin libmetis-dev
   libsqlite3-dev chromium python3-jsonschema libpetsc-real-dev
+  # the man pages (help2man), cpack -G DEB's Depends (dpkg-shlibdeps), the
+  # modulefile and the pages checked by e2e.install
+  help2man dpkg-dev environment-modules man-db
 )
 
 missing=()
