@@ -16,7 +16,12 @@ PACKAGES=(
   clang libclang-rt-14-dev clang-format
   libopenmpi-dev openmpi-bin libmetis-dev
   libsqlite3-dev chromium python3-jsonschema libpetsc-real-dev
+  # the one-host Slurm cluster of the tests (scripts/slurm/local-cluster.sh)
+  # and ReFrame's virtual environment below
   slurm-wlm munge python3-venv
+  # the man pages (help2man), cpack -G DEB's Depends (dpkg-shlibdeps), the
+  # modulefile and the pages checked by e2e.install
+  help2man dpkg-dev environment-modules man-db
 )
 
 REFRAME_VERSION=4.10.4

@@ -20,6 +20,7 @@
 #include "../core/interrupt.h"
 #include "../results/interleave.h"
 #include "../results/reader.h"
+#include "../tune/suite.h"
 
 extern char **environ;
 
@@ -31,7 +32,8 @@ static const char *const side_file[SIDES] = {"base", "new"};
 
 typedef struct interleave {
     const char *bin[SIDES];
-    const char *suite;
+    const char *suite; /* the file: a name given was looked up (tune/suite.h) */
+    char suite_file[PATH_MAX];
     char real[SIDES + 1][PATH_MAX]; /* the binaries' and the suite's real paths: what DIR's rounds are of */
     char dir[PATH_MAX / 2];
     char state_path[PATH_MAX];
@@ -128,7 +130,8 @@ static fb_status read_args(const fb_parsed *args, interleave *il)
                 args->npositional, args->npositional == 1 ? "" : "s");
     il->bin[BASE] = args->positional[0];
     il->bin[NEW] = args->positional[1];
-    il->suite = args->positional[2];
+    FB_CHECK(fb_suite_find(args->positional[2], il->suite_file, sizeof il->suite_file));
+    il->suite = il->suite_file;
     FB_CHECK(fb_cli_int(args, "rounds", FB_INTERLEAVE_DEFAULT_ROUNDS, &il->rounds));
     if (il->rounds < 1 || il->rounds > FB_SWEEP_MAX_ROUNDS)
         FB_FAIL(FB_ERR_USAGE, "--rounds: %d is not a count of rounds in [1, %d]", il->rounds, FB_SWEEP_MAX_ROUNDS);

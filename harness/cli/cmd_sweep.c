@@ -104,7 +104,9 @@ static fb_status prepare(const fb_parsed *args, fb_sweep_options *o, fb_suite *s
                          char *cache_path, size_t cache_len)
 {
     fb_status status = FB_OK;
-    const fb_named_file suite_file = {"SUITE", args->positional[0]};
+    char suite_path[sizeof suite->path];
+    FB_CHECK(fb_suite_find(args->positional[0], suite_path, sizeof suite_path));
+    const fb_named_file suite_file = {"SUITE", suite_path};
     FB_CHECK(fb_cli_check_files(args, "sweep", (const char *const[]){"cache", NULL}, (const char *const[]){"out", NULL},
                                 &suite_file, 1, NULL, 0));
     FB_CHECK(fb_cli_int(args, "limit", 0, &o->limit));
@@ -118,7 +120,7 @@ static fb_status prepare(const fb_parsed *args, fb_sweep_options *o, fb_suite *s
     FB_CHECK(open_cache(args, &o->tuned, cache_path, cache_len));
     o->cache_path = cache_path;
     o->nbackends = fb_cli_values(args, "backend", &o->backends);
-    FB_CHECK(fb_suite_load(args->positional[0], suite));
+    FB_CHECK(fb_suite_load(suite_path, suite));
     FB_CHECK(fb_sweep_check_size(suite, o));  /* before any matrix is opened */
     FB_CHECK(fb_suite_check_problems(suite)); /* a bad matrix is a bad suite: refused before measuring */
     if (fb_cli_value(args, "out"))
@@ -201,7 +203,12 @@ const fb_command fb_cmd_sweep = {
     .usage = "sweep SUITE [--out FILE] [--resume] [--shard I/N] [--backend B]... [--repeat N] [--limit N]\n"
              "        [--filter REGEX] [--dry-run] [--tuned [--cache FILE]] [--counters LIST] [--max-points N]\n"
              "       mpirun -np P flowbench sweep SUITE --out FILE ... (or srun)",
-    .description = "Expands SUITE (YAML, docs/tuning.md) into configurations - matrix x backend x\n"
+    .description = "SUITE is a suite file, or the name of one (quick, or quick.suite: cases/quick.suite)\n"
+                   "looked up in ./cases, then in flowbench's data folder: $FLOWBENCH_DATA_DIR when\n"
+                   "set, else PREFIX/share/flowbench beside an installed PREFIX/bin/flowbench, else\n"
+                   "the source tree of a build folder; an unknown name is an error naming the\n"
+                   "folders searched (exit 2). A suite's matrices are relative to its file.\n"
+                   "Expands SUITE (YAML, docs/tuning.md) into configurations - matrix x backend x\n"
                    "precision x kernel x parameter point - and runs each with the common measurement\n"
                    "policy and the result check. Every configuration ends as one record, flushed\n"
                    "to FILE as it completes: ok, wrong-result, abandoned (the fastest of 3\n"

@@ -7,6 +7,7 @@
 #include "core/contention.h"
 #include "core/guard.h"
 #include "core/interrupt.h"
+#include "core/version.h"
 #include "results/results.h"
 #include "solver/ns_family_run.h"
 
@@ -94,7 +95,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(argv[1], "--version") == 0) {
-        printf("flowbench %s (%s)\n", FB_VERSION, FB_GIT_REVISION);
+        printf("flowbench %s (%s)\n", FB_VERSION, fb_git_revision());
         return 0;
     }
     const fb_command *cmd = find_command(argv[1]);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "colours.h"
+#include "../core/datadir.h"
 #include "../core/files.h"
 #include "figures.h"
 
@@ -21,37 +22,6 @@ static int has_scripts(const char *dir)
     char path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/stream.gp", dir);
     return access(path, R_OK) == 0;
-}
-
-/* Candidates relative to the executable: build/flowbench -> ../plots. */
-static int beside_executable(char *dir, size_t len)
-{
-    static const char *const rel[] = {"plots", "../plots", "../../plots", NULL};
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) return 0;
-    exe[n] = '\0';
-    *strrchr(exe, '/') = '\0';
-    for (int i = 0; rel[i]; ++i) {
-        snprintf(dir, len, "%s/%s", exe, rel[i]);
-        if (has_scripts(dir)) return 1;
-    }
-    return 0;
-}
-
-/* ./plots (the repository root), beside the executable, then the source
- * tree this file was compiled in: __FILE__ is .../harness/results/plot.c. */
-static int search_scripts(char *dir, size_t len)
-{
-    char source[PATH_MAX];
-    snprintf(source, sizeof source, "%s", __FILE__);
-    char *cut = strstr(source, "harness/results/plot.c");
-    snprintf(dir, len, "plots");
-    if (has_scripts(dir) || beside_executable(dir, len)) return 1;
-    if (!cut) return 0;
-    strcpy(cut, "plots");
-    snprintf(dir, len, "%s", source);
-    return has_scripts(dir);
 }
 
 fb_status fb_plot_find_scripts(const char *given, char *dir, size_t len)
@@ -65,8 +35,10 @@ fb_status fb_plot_find_scripts(const char *given, char *dir, size_t len)
     } else if (env && *env) {
         snprintf(dir, len, "%s", env);
         if (!has_scripts(dir)) FB_FAIL(FB_ERR_INPUT, "FLOWBENCH_PLOT_SCRIPTS=%s has no stream.gp", env);
-    } else if (!search_scripts(dir, len)) {
-        FB_FAIL(FB_ERR_INPUT, "plot: cannot find the gnuplot scripts (plots/stream.gp); pass --scripts DIR");
+    } else if (fb_data_find("plots/stream.gp", dir, len) == FB_OK) {
+        *strrchr(dir, '/') = '\0'; /* the folder of the scripts */
+    } else {
+        FB_FAIL(FB_ERR_INPUT, "plot: cannot find the gnuplot scripts (%s); pass --scripts DIR", fb_error_message());
     }
 fail:
     return status;

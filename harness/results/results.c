@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../core/sysinfo.h"
+#include "../core/version.h"
 
 struct fb_results {
     int fd; /* O_APPEND, flock'ed exclusively while open */
@@ -54,7 +55,7 @@ static json_t *host_json(void)
 static json_t *build_json(void)
 {
     return json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:b, s:b}", "flowbench_version", FB_VERSION, "git_revision",
-                     FB_GIT_REVISION, "compiler", FB_C_COMPILER, "flags", FB_C_FLAGS, "build_type", FB_BUILD_TYPE,
+                     fb_git_revision(), "compiler", FB_C_COMPILER, "flags", FB_C_FLAGS, "build_type", FB_BUILD_TYPE,
 #ifdef FB_HAVE_OPENCL
                      "opencl", 1,
 #else

@@ -16,6 +16,7 @@
 #include <yaml.h>
 
 #include "../bench/user_kernel.h"
+#include "../core/datadir.h"
 #include "../core/files.h"
 #include "../core/interrupt.h"
 #include "../core/json_index.h"
@@ -841,6 +842,25 @@ static fb_status load_yaml(parser *P, FILE *f)
         memset(&P->doc, 0, sizeof P->doc);
     }
     yaml_parser_delete(&yp);
+fail:
+    return status;
+}
+
+fb_status fb_suite_find(const char *suite, char *path, size_t len)
+{
+    fb_status status = FB_OK;
+    char rel[1100];
+    size_t n = strlen(suite);
+    int has_ext = n > 6 && strcmp(suite + n - 6, ".suite") == 0;
+    /* a path is the user's to get right: the loader names what is wrong with it */
+    if (strchr(suite, '/') || access(suite, F_OK) == 0) {
+        snprintf(path, len, "%s", suite);
+        goto fail;
+    }
+    snprintf(rel, sizeof rel, "cases/%s%s", suite, has_ext ? "" : ".suite");
+    status = fb_data_find(rel, path, len);
+    if (status == FB_ERR_INPUT)
+        FB_FAIL(FB_ERR_INPUT, "%s: no such suite file, and no suite of that name (%s)", suite, fb_error_message());
 fail:
     return status;
 }

@@ -79,6 +79,14 @@ typedef struct fb_suite {
     int ncases;
 } fb_suite;
 
+/* The suite file a command line's SUITE names, into path: SUITE itself
+ * when it exists or holds a slash; else, a name ("quick", "quick.suite"),
+ * cases/NAME.suite in the current folder or flowbench's data folder (an
+ * installed binary's share/flowbench, a build's source tree:
+ * core/datadir.h). An unknown name: FB_ERR_INPUT naming it and every
+ * folder searched. */
+fb_status fb_suite_find(const char *suite, char *path, size_t len);
+
 /* Parses and validates path (kernels, axis names against the family,
  * zipped lengths, globs that match nothing). FB_ERR_INPUT naming file and
  * line, or naming the file when it cannot be opened. Free with fb_suite_free. */
