@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "portability.h"
 #include "choice.h"
 #include "figures.h"
 #include "quality.h"
@@ -576,6 +577,7 @@ fb_status fb_report_write(fb_results_set *set, const fb_report_options *opt, FIL
     fb_report_triads(set, &triads, out);
     FB_CHECK(not_interrupted());
     FB_CHECK(write_best(set, out));
+    FB_CHECK(fb_report_portability(set, out));
     FB_CHECK(write_figure_tables(set, FB_FIG_SPEEDUP, "Speedup over OpenMP (OpenMP time / device time)", "problem",
                                  "%.2fx", out));
     fb_report_grids(set, out);
