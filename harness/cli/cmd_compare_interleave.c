@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../core/clock.h"
 #include "../core/files.h"
 #include "../core/hash.h"
 #include "../core/interrupt.h"
@@ -429,13 +430,6 @@ fail:
 
 /* ---- rounds ------------------------------------------------------------------- */
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static int contended_records(const fb_results_set *set, int *total)
 {
     int n = 0;
@@ -466,7 +460,7 @@ static fb_status run_round(interleave *il, int round)
 {
     fb_status status = FB_OK;
     int first = round % 2 ? BASE : NEW, nb, nn, cb, cn;
-    double t0 = now_s();
+    double t0 = fb_now();
     fprintf(stderr, "interleave: round %d/%d: %s (%s) then %s (%s)\n", round, il->rounds, side_name[first],
             il->bin[first], side_name[!first], il->bin[!first]);
     FB_CHECK(run_side(il, round, first));
@@ -475,7 +469,7 @@ static fb_status run_round(interleave *il, int round)
     cb = contended_records(il->sets[BASE][round - 1], &nb);
     cn = contended_records(il->sets[NEW][round - 1], &nn);
     fprintf(stderr, "interleave: round %d/%d done in %.1f s: contended records BASE %d of %d, NEW %d of %d\n", round,
-            il->rounds, now_s() - t0, cb, nb, cn, nn);
+            il->rounds, fb_now() - t0, cb, nb, cn, nn);
 fail:
     return status;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../core/clock.h"
 #include "format.h"
 #include "mesh.h"
 #include "mtx.h"
@@ -184,13 +185,6 @@ fail:
     return status;
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static fb_status build(const char *src, const spec *s, const fb_matrix_options *opt, fb_matrix *out)
 {
     fb_status status = FB_OK;
@@ -215,7 +209,7 @@ fb_status fb_matrix_load(const char *src, const fb_matrix_options *opt, fb_matri
 {
     fb_status status = FB_OK;
     spec s;
-    double t0 = now();
+    double t0 = fb_now();
     memset(out, 0, sizeof *out);
     memset(&s, 0, sizeof s);
     if (!src || !*src) FB_FAIL(FB_ERR_USAGE, "empty matrix source (expected a file or gen:cube:N)");
@@ -225,7 +219,7 @@ fb_status fb_matrix_load(const char *src, const fb_matrix_options *opt, fb_matri
     FB_CHECK(options(src, &s));
     FB_CHECK(classify(src, &s));
     FB_CHECK(build(src, &s, opt, out));
-    out->load_seconds = now() - t0;
+    out->load_seconds = fb_now() - t0;
     return FB_OK;
 fail:
     fb_matrix_free(out);
