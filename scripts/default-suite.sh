@@ -10,7 +10,8 @@
 # timed steps of the Ahmed body (solve.jsonl), all under results/run-DATE/;
 # then one report of the whole folder (report.md, and report.html with the
 # figures inline), its figures (PNG, SVG: rooflines, throughput against
-# size, ...) and results.csv. Every fraction of the triad in them divides by
+# size, ...), results.csv, and bmf.json and github-benchmark.json for the
+# Bencher and github-action-benchmark dashboards. Every fraction of the triad in them divides by
 # one triad per device: the stored reference the run's commands share,
 # which the stream run stores when it is stable and the best of the hour
 # (docs/measurement.md). Interrupting keeps every record already written.
@@ -61,10 +62,15 @@ fi
 if ls "$dir"/*.jsonl > /dev/null 2>&1; then
   echo "== figures and one report of the whole run (every results file in $dir)"
   [ -s "$dir/results.jsonl" ] && "$bin" export "$dir/results.jsonl" --csv --out "$dir/results.csv"
+  # the dashboards' formats (docs/plots-and-compare.md, "Dashboards"): stable records only
+  if [ -s "$dir/results.jsonl" ]; then
+    "$bin" export "$dir/results.jsonl" --bmf --out "$dir/bmf.json" || status=1
+    "$bin" export "$dir/results.jsonl" --github-benchmark time --out "$dir/github-benchmark.json" || status=1
+  fi
   "$bin" plot "$dir" --scripts plots > "$dir/plots.txt" || status=1
   tail -n 1 "$dir/plots.txt"
   "$bin" report "$dir" --plots "$dir" --out "$dir/report.md" --html "$dir/report.html" || status=1
-  echo "== wrote $dir/report.md, report.html (open it in a browser), results.csv and the figures"
+  echo "== wrote $dir/report.md, report.html (open it in a browser), results.csv, bmf.json, github-benchmark.json and the figures"
 else
   echo "== no results written (no device ran)"
 fi
