@@ -288,6 +288,18 @@ static int invalid(char *why, size_t len, const char *fmt, ...)
  * (core/params.h: an integer within +-FB_PARAM_VALUE_MAX): a value no
  * int holds ran truncated (4294967424 as 128), one of another type as
  * the kernel's default, and both were reported as tuned. */
+/* A parameter's name becomes "-DNAME=VALUE" in a kernel's build options and
+ * in an exported header: a C identifier, or a name such as "WG_SIZE=64
+ * -cl-fast-relaxed-math -DX" would inject options. */
+static int is_c_identifier(const char *name)
+{
+    size_t n = strlen(name);
+    if (!n || n > 63 || (name[0] >= '0' && name[0] <= '9')) return 0;
+    for (const char *p = name; *p; ++p)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_')) return 0;
+    return 1;
+}
+
 static int params_are_valid(const json_t *params, char *why, size_t len)
 {
     const char *name;
@@ -296,6 +308,13 @@ static int params_are_valid(const json_t *params, char *why, size_t len)
     int value;
     json_object_foreach((json_t *)params, name, v)
     {
+        if (!is_c_identifier(name)) {
+            char *shown = json_dumps(json_string(name), JSON_ENCODE_ANY);
+            invalid(why, len, "\"params\": the name %.80s is not a C identifier (letters, digits, _)",
+                    shown ? shown : "?");
+            free(shown);
+            return 0;
+        }
         if (!json_is_integer(v)) {
             char *shown = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
             invalid(why, len, "\"params\": %.60s is %.60s, not an integer", name, shown ? shown : "not JSON");
@@ -991,16 +1010,39 @@ static void defines_of(const json_t *entry, char *buf, size_t len)
         buf + used, len - used, "%s-D%s=%lld", used ? " " : "", name, (long long)json_integer_value(v));
 }
 
-/* A C string literal of s: only printable ASCII, with " and \ escaped. */
+/* A C string literal holding exactly the bytes of s: printable ASCII as
+ * itself, with " and \ escaped and ? as \? (no trigraph can form); any
+ * other byte (UTF-8 of a device's name, a control character) as a 3-digit
+ * octal escape, which, unlike \x, ends after its three digits. The string
+ * compares equal to the device's name in the application. */
 static void c_string(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; s && *s; ++s) {
         unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') fputc('\\', f);
-        fputc(ch >= 32 && ch < 127 ? ch : '?', f);
+        if (ch == '"' || ch == '\\' || ch == '?')
+            fprintf(f, "\\%c", ch);
+        else if (ch >= 32 && ch < 127)
+            fputc(ch, f);
+        else
+            fprintf(f, "\\%03o", ch);
     }
     fputc('"', f);
+}
+
+/* Text inside a C comment: the same escapes as text, so that no byte of a
+ * path ends the comment ("*" "/") or opens one (-Wcomment), starts a line
+ * (a newline followed by a #define) or forms a trigraph. */
+static void comment_text(FILE *f, const char *s)
+{
+    for (; s && *s; ++s) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch >= 32 && ch < 127 && ch != '?' && ch != '\\' && !(ch == '*' && s[1] == '/') &&
+            !(ch == '/' && s[1] == '*'))
+            fputc(ch, f);
+        else
+            fprintf(f, "\\%03o", ch);
+    }
 }
 
 /* How far the entry is to be trusted, as tune's confirmation measured it
@@ -1096,9 +1138,9 @@ static fb_status write_header(FILE *f, const fb_tuning_cache *c, const char *gua
     char date[32];
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    fprintf(f,
-            "/* Tuned kernel parameters, written by `flowbench tune export --header` from\n * %s on %s (%d entries).\n",
-            fb_cache_source(c), date, fb_cache_size(c));
+    fprintf(f, "/* Tuned kernel parameters, written by `flowbench tune export --header` from\n * ");
+    comment_text(f, fb_cache_source(c));
+    fprintf(f, " on %s (%d entries).\n", date, fb_cache_size(c));
     fprintf(f, " * Include it in one or more files of your application (C11 or C++17); it\n"
                " * needs nothing of flowbench. docs/tuning.md, \"Shipping your settings\". */\n");
     fprintf(f, "#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <string.h>\n\n", guard, guard);

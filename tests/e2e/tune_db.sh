@@ -99,6 +99,49 @@ sed -n '/<!-- begin use_tuned.c -->/,/<!-- end use_tuned.c -->/p' "$src/docs/tun
 "$cc" -std=c11 -Wall -Wextra -Werror -I"$dir" "$dir/use_tuned.c" -o "$dir/use_tuned" || fail "the docs' example does not compile"
 "$dir/use_tuned" "NVIDIA H100" sm_90 | grep -q -- '-DWG_SIZE=256' || fail "the docs' example: $("$dir/use_tuned" "NVIDIA H100" sm_90)"
 
+echo "== hostile names: a device with UTF-8, quotes, a backslash, ??=, */ and a newline; a cache under a path that would end the comment"
+odd=$'Radeon \u00e9 ??= "q" \\ */ x\ny'
+printf '%s' "$odd" > "$dir/odd-name.txt"
+entry "opencl|$odd|Odd Vendor|3.0|8" odd gpu csr-vector 1000 96 0.004 | cache > "$dir/odd.json"
+nasty="$dir/ci*/"$'\n'"#define FLOWBENCH_INJECTED 1"$'\n'"/* x"
+mkdir -p "$nasty" && cp "$dir/odd.json" "$nasty/c.json"
+"$bin" tune export --cache "$nasty/c.json" --header "$dir/odd_tuned.h" > /dev/null || fail "export of the odd cache exited $?"
+cat > "$dir/odd.c" <<'C'
+#include <stdio.h>
+#include <string.h>
+#include "odd_tuned.h"
+#ifdef FLOWBENCH_INJECTED
+#error the cache path injected a define
+#endif
+int main(int argc, char **argv)
+{
+    char name[256] = "";
+    FILE *f = fopen(argv[argc - 1], "rb");
+    size_t n = f ? fread(name, 1, sizeof name - 1, f) : 0;
+    name[n] = '\0';
+    const char *d = flowbench_tuned(name, "odd", "Odd Vendor", "gpu", "csr-vector", "double", 1000);
+    puts(d ? d : "NULL");
+    return f ? 0 : 1;
+}
+C
+cp "$dir/odd.c" "$dir/odd.cpp"
+"$cc" -std=c11 -Wall -Wextra -Werror -Wtrigraphs -pedantic -I"$dir" "$dir/odd.c" -o "$dir/odd-c" ||
+  fail "the header of hostile names does not compile as C11"
+"$cxx" -std=c++17 -Wall -Wextra -Werror -I"$dir" "$dir/odd.cpp" -o "$dir/odd-cxx" || fail "... as C++17"
+for p in odd-c odd-cxx; do
+  [ "$("$dir/$p" "$dir/odd-name.txt")" = "-DWG_SIZE=96 -DVECTOR_SIZE=4" ] ||
+    fail "$p: the exact hostile device name no longer matches its entry: $("$dir/$p" "$dir/odd-name.txt")"
+done
+
+echo "== parameter names are C identifiers: a name that would inject build options is refused"
+jq '.entries[0].params = {"WG_SIZE=64 -cl-fast-relaxed-math -DX": 1}' "$dir/a.json" > "$dir/inject.json"
+for cmd in "tune export --cache $dir/inject.json --header $dir/inject.h" "tune merge $dir/inject-m.json $dir/inject.json"; do
+  rc=0; "$bin" $cmd > /dev/null 2> "$dir/inject.err" || rc=$?
+  [ $rc = 2 ] && grep -q 'inject.json: .*the name "WG_SIZE=64 -cl-fast-relaxed-math -DX" is not a C identifier' "$dir/inject.err" ||
+    fail "$cmd: exit $rc, $(cat "$dir/inject.err")"
+done
+[ ! -e "$dir/inject.h" ] && [ ! -e "$dir/inject-m.json" ] || fail "a refused cache was written out"
+
 echo "== export --json against the schema"
 "$bin" tune export --cache "$dir/m.json" --json "$dir/db.json" > /dev/null || fail "export --json exited $?"
 jq -e '.flowbench_tuning_db == 1 and (.entries | length) == 4' "$dir/db.json" > /dev/null || fail "db.json: $(head -c 300 "$dir/db.json")"
