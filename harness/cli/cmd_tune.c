@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "cli.h"
@@ -607,10 +608,12 @@ static fb_status run_merge(const fb_parsed *args)
     FB_CHECK(only_options(args, (const char *const[]){NULL}));
     if (args->npositional < 3) FB_FAIL(FB_ERR_USAGE, "tune merge: usage: tune merge OUT IN... (at least one IN)");
     const char *out = args->positional[1];
-    for (int i = 2; i < args->npositional; ++i)
-        if (strcmp(args->positional[i], out) == 0)
+    for (int i = 2; i < args->npositional; ++i) {
+        const fb_named_file input = {"IN", args->positional[i]}, output = {"OUT", out};
+        if (strcmp(args->positional[i], out) == 0 || fb_files_check_distinct("tune merge", &input, 1, &output, 1))
             FB_FAIL(FB_ERR_USAGE, "tune merge: %s is both the output and an input (the output's entries are kept)",
-                    out);
+                    args->positional[i]);
+    }
     FB_CHECK(fb_cache_merge_files(out, args->positional + 2, args->npositional - 2, stdout, &n));
     printf("merged %d cache%s into %s: %d added, %d replaced by a faster point, %d kept\n", args->npositional - 2,
            args->npositional == 3 ? "" : "s", out, n.added, n.replaced, n.kept);
@@ -628,7 +631,14 @@ static fb_status run_export(const fb_parsed *args)
     if (args->npositional != 1) FB_FAIL(FB_ERR_USAGE, "tune export takes no files: --cache FILE names the cache");
     if (!header == !json) FB_FAIL(FB_ERR_USAGE, "tune export: give one of --header FILE.h or --json FILE");
     fb_cache_path(fb_cli_value(args, "cache"), path, sizeof path);
-    if (strcmp(header ? header : json, path) == 0) FB_FAIL(FB_ERR_USAGE, "tune export: %s is the cache itself", path);
+    /* the same file by any spelling (./c.json, an absolute path, the
+     * default cache's) is the cache itself: never overwritten */
+    const fb_named_file input = {"--cache", path}, output = {header ? "--header" : "--json", header ? header : json};
+    FB_CHECK(fb_files_check_distinct("tune export", &input, 1, &output, 1));
+    /* a missing cache is a mistyped --cache, not an empty one to ship */
+    if (access(path, F_OK) != 0)
+        FB_FAIL(FB_ERR_INPUT, "tune export: %s: no tuning cache there (%s)", path,
+                fb_cli_value(args, "cache") ? "check --cache" : "tune stores one; --cache FILE names another");
     FB_CHECK(fb_cache_load(path, &c));
     FB_CHECK(header ? fb_cache_export_header(c, header) : fb_cache_export_json(c, json));
     printf("exported %d entries of %s to %s\n", fb_cache_size(c), path, header ? header : json);

@@ -142,6 +142,22 @@ for cmd in "tune export --cache $dir/inject.json --header $dir/inject.h" "tune m
 done
 [ ! -e "$dir/inject.h" ] && [ ! -e "$dir/inject-m.json" ] || fail "a refused cache was written out"
 
+echo "== tune export never writes over its cache, by any spelling; a missing cache is refused"
+cp "$dir/m.json" "$dir/keep.json"
+default_cache=${FLOWBENCH_CACHE_DIR:?the test sets it}/tuning.json
+mkdir -p "$FLOWBENCH_CACHE_DIR" && cp "$dir/m.json" "$default_cache"
+for args in "--cache $dir/m.json --json $dir/./m.json" "--cache $dir/m.json --header $(realpath "$dir")/m.json" \
+            "--json $default_cache"; do
+  rc=0; "$bin" tune export $args > /dev/null 2> "$dir/over.err" || rc=$?
+  [ $rc = 2 ] && grep -q 'refusing to overwrite it' "$dir/over.err" || fail "tune export $args: exit $rc, $(cat "$dir/over.err")"
+done
+cmp -s "$dir/m.json" "$dir/keep.json" && cmp -s "$default_cache" "$dir/keep.json" || fail "tune export overwrote a cache"
+rc=0; "$bin" tune export --cache "$dir/nope.json" --json "$dir/nope-out.json" > /dev/null 2> "$dir/nope.err" || rc=$?
+[ $rc = 2 ] && grep -q 'nope.json: no tuning cache there' "$dir/nope.err" && [ ! -e "$dir/nope-out.json" ] ||
+  fail "tune export of a missing cache: exit $rc, $(cat "$dir/nope.err")"
+rc=0; "$bin" tune merge "$dir/m.json" "$dir/./m.json" > /dev/null 2> "$dir/mself.err" || rc=$?
+[ $rc = 2 ] && grep -q 'both the output and an input' "$dir/mself.err" || fail "tune merge OUT ./OUT: exit $rc"
+
 echo "== export --json against the schema"
 "$bin" tune export --cache "$dir/m.json" --json "$dir/db.json" > /dev/null || fail "export --json exited $?"
 jq -e '.flowbench_tuning_db == 1 and (.entries | length) == 4' "$dir/db.json" > /dev/null || fail "db.json: $(head -c 300 "$dir/db.json")"
