@@ -7,6 +7,7 @@
 #include "stream/stream.h"
 #include "../results/reader.h"
 #include "../results/results.h"
+#include "../tune/cache.h"
 #include "../tune/stream_ref.h"
 
 #include <errno.h>
@@ -610,6 +611,24 @@ static int count_names(const char *const *options)
     return n;
 }
 
+static int declared(const fb_parsed *p, const char *name)
+{
+    for (int i = 0; i < p->noptions; ++i)
+        if (!strcmp(p->options[i].name, name)) return 1;
+    return 0;
+}
+
+/* --tuned reads the tuning cache, --cache's or the default one: an input
+ * whichever way it is named (--out naming it would append records to it). */
+static fb_status gather_tuned_cache(const fb_parsed *args, fb_named_file **in, int *nin, char *path, size_t len)
+{
+    if (!declared(args, "tuned") || !fb_cli_flag(args, "tuned") ||
+        (declared(args, "cache") && fb_cli_value(args, "cache")))
+        return FB_OK;
+    fb_cache_path(NULL, path, len);
+    return gather_extra(in, nin, &(fb_named_file){"tuning cache", path});
+}
+
 fb_status fb_cli_check_files(const fb_parsed *args, const char *command, const char *const *inputs,
                              const char *const *outputs, const fb_named_file *extra_in, int nextra_in,
                              const fb_named_file *extra_out, int nextra_out)
@@ -617,8 +636,9 @@ fb_status fb_cli_check_files(const fb_parsed *args, const char *command, const c
     fb_status status = FB_OK;
     fb_named_file *in = NULL, *out = NULL;
     int nin = 0, nout = 0, nnames = count_names(inputs) + count_names(outputs);
-    char **names = calloc((size_t)nnames + 1, sizeof *names);
+    char **names = calloc((size_t)nnames + 1, sizeof *names), cache[1024];
     if (!names) FB_FAIL(FB_ERR_NOMEM, "out of host memory checking the files of the command line");
+    FB_CHECK(gather_tuned_cache(args, &in, &nin, cache, sizeof cache));
     for (int i = 0; i < nextra_in; ++i)
         FB_CHECK(gather_extra(&in, &nin, &extra_in[i]));
     for (int i = 0; i < nextra_out; ++i)

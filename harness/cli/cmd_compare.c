@@ -107,17 +107,20 @@ static fb_status check_machines(const fb_results_set *base, const fb_results_set
 static fb_status check_outputs(const fb_parsed *args, int interleave)
 {
     static const char *const names[2][3] = {{"BASE", "NEW", NULL}, {"BASE_BIN", "NEW_BIN", "SUITE"}};
-    fb_named_file inputs[3], outputs[3] = {{"--junit", fb_cli_value(args, "junit")},
+    fb_named_file inputs[4], outputs[3] = {{"--junit", fb_cli_value(args, "junit")},
                                            {"--json", fb_cli_value(args, "json")},
                                            {"--noise-file", NULL}};
     char noise[1024];
     int n = 0;
     for (; n < (interleave ? 3 : 2) && n < args->npositional; ++n)
         inputs[n] = (fb_named_file){names[interleave][n], args->positional[n]};
-    if (fb_cli_flag(args, "learn-noise") && !interleave) {
-        fb_noise_path(fb_cli_value(args, "noise-file"), noise, sizeof noise);
+    fb_noise_path(fb_cli_value(args, "noise-file"), noise, sizeof noise);
+    /* the learned floors are written with --learn-noise and read otherwise:
+     * a report named like them would replace them either way */
+    if (fb_cli_flag(args, "learn-noise") && !interleave)
         outputs[2].path = noise;
-    }
+    else if (!interleave && !fb_cli_flag(args, "no-noise"))
+        inputs[n++] = (fb_named_file){"noise store", noise};
     return fb_files_check_distinct("compare", inputs, n, outputs, 3);
 }
 

@@ -87,6 +87,13 @@ expect 0 'summary: 0 SLOWER, 0 FASTER, 0 SAME, 3 INCONCLUSIVE' "$base" "$dir/slo
 FLOWBENCH_NOISE_FILE=$store expect 0 'A/A floor of this machine from .*noise.json \(1 comparison' "$base" "$dir/slow12.jsonl"
 expect 1 '^SLOWER .*stream triad' "$base" "$dir/slow12.jsonl" --noise-file "$store" --no-noise
 expect 1 '^SLOWER .*\+30\.0% +15\.0%A .*stream triad' "$base" "$dir/slow30.jsonl" --noise-file "$store"
+# a report named like the learned floors is refused: they are an input
+cp "$store" "$dir/store.before"
+for out in --junit --json; do
+  expect 2 "is the input noise store .*refusing to overwrite it" "$base" "$dir/slow30.jsonl" --noise-file "$store" \
+    "$out" "$(dirname "$store")/./$(basename "$store")"
+done
+cmp -s "$store" "$dir/store.before" || fail "a compare report overwrote the learned A/A floors"
 
 # The cap: an A/A pair 25 % apart teaches a floor of 37.5 %, above the 25 %
 # cap, so no verdict of those configurations stands, not even +100 %.

@@ -146,6 +146,21 @@ tuned() { "$bin" spmv --no-stream --tuned --cache "$cache" --json --min-samples 
 [ "$(tuned --matrix gen:cube:8 --kernel csr-vector | jq -r .tuning.source)" = exact ] || fail "no exact match"
 [ "$(tuned --matrix gen:cube:8 --kernel csr-vector | jq -cS .params)" = "$best" ] || fail "exact match ran other params"
 [ "$(tuned --matrix gen:cube:11 --kernel csr-vector | jq -r .tuning.source)" = nearest ] || fail "no nearest match"
+# --out naming the tuning cache (given, or the default one) would append records to it: refused, the cache kept
+cp "$cache" "$work/cache.before"
+mkdir -p "$FLOWBENCH_CACHE_DIR" && cp "$cache" "$FLOWBENCH_CACHE_DIR/tuning.json"
+for run in "spmv --matrix gen:cube:8 --no-stream --tuned --cache $cache --out $work/cache/./tuning.json" \
+           "spmv --matrix gen:cube:8 --no-stream --tuned --out $FLOWBENCH_CACHE_DIR/tuning.json" \
+           "grid --family heat2d --grid grid:16x16 --no-stream --tuned --out $FLOWBENCH_CACHE_DIR/tuning.json" \
+           "sweep $suites/e2e.suite --tuned --cache $cache --out $cache"; do
+  code=0
+  "$bin" $run > /dev/null 2> "$work/tuned-out.err" || code=$?
+  [ "$code" = 2 ] && grep -q 'is the input .*refusing to overwrite it' "$work/tuned-out.err" ||
+    fail "$run: exit $code, $(cat "$work/tuned-out.err")"
+done
+cmp -s "$cache" "$work/cache.before" && cmp -s "$FLOWBENCH_CACHE_DIR/tuning.json" "$work/cache.before" ||
+  fail "--tuned --out wrote into the tuning cache"
+rm "$FLOWBENCH_CACHE_DIR/tuning.json"
 [ "$(tuned --matrix gen:cube:8 --kernel csr-vector --precision single | jq -r .tuning.source)" = default ] ||
   fail "another precision must fall back to the defaults"
 [ "$(tuned --matrix gen:cube:8:block=2 --kernel csr-vector | jq -r .tuning.source)" = default ] ||
