@@ -95,10 +95,31 @@ fail:
     return status;
 }
 
+void fb_file_link_target(const char *path, char *out, size_t len)
+{
+    struct stat st;
+    char target[PATH_MAX];
+    snprintf(out, len, "%s", path);
+    for (int hops = 0; hops < 16 && lstat(out, &st) == 0 && S_ISLNK(st.st_mode); ++hops) {
+        ssize_t n = readlink(out, target, sizeof target - 1);
+        if (n <= 0) return;
+        target[n] = '\0';
+        const char *slash = strrchr(out, '/');
+        if (target[0] == '/' || !slash) /* absolute, or relative to a link in the current folder */
+            snprintf(out, len, "%s", target);
+        else
+            snprintf(out + (slash - out) + 1, len - (size_t)(slash - out) - 1, "%s", target);
+    }
+}
+
 fb_status fb_file_replace_begin(const char *path, fb_file_replace *r, int *fd)
 {
     fb_status status = FB_OK;
     struct stat st;
+    /* a link (a store shared between users or nodes) stays a link: its
+     * target is what is replaced */
+    fb_file_link_target(path, r->target, sizeof r->target);
+    path = r->target;
     int exists = stat(path, &st) == 0;
     r->path = path;
     r->tmp[0] = '\0';

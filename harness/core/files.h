@@ -36,9 +36,16 @@ fb_status fb_file_fopen_read(const char *path, const char *what, FILE **f);
 fb_status fb_file_fopen_read_if_exists(const char *path, const char *what, FILE **f);
 
 typedef struct fb_file_replace {
-    const char *path;   /* the destination */
-    char tmp[PATH_MAX]; /* the temporary file beside it ("" when none) */
+    const char *path;      /* the destination: target, below */
+    char target[PATH_MAX]; /* the path given, or where its symbolic links lead */
+    char tmp[PATH_MAX];    /* the temporary file beside it ("" when none) */
 } fb_file_replace;
+
+/* Where path's symbolic links lead (up to 16 hops; a relative link is
+ * taken from the link's folder), or path itself when it is no link. The
+ * destination of a file written whole and the lock beside a shared store
+ * are the target's: writing through a link keeps the link. */
+void fb_file_link_target(const char *path, char *out, size_t len);
 
 /* Creates the temporary file (mode 0666 less the umask, or the mode of the
  * file it will replace) and returns its descriptor; FB_ERR_INPUT when path

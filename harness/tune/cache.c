@@ -617,11 +617,13 @@ fail:
     return status;
 }
 
-fb_status fb_json_file_update(const char *path, fb_json_update_fn update, void *ctx)
+fb_status fb_json_file_update(const char *given, fb_json_update_fn update, void *ctx)
 {
     fb_status status = FB_OK;
     json_t *current = NULL, *next = NULL;
+    char path[PATH_MAX];
     int fd = -1;
+    fb_file_link_target(given, path, sizeof path); /* a shared store's lock is beside its target */
     FB_CHECK(lock_beside(path, &fd));
     FB_CHECK(read_current(path, &current));
     FB_CHECK(update(current, ctx, &next));

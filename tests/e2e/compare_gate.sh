@@ -94,6 +94,11 @@ for out in --junit --json; do
     "$out" "$(dirname "$store")/./$(basename "$store")"
 done
 cmp -s "$store" "$dir/store.before" || fail "a compare report overwrote the learned A/A floors"
+# a shared store that is a symbolic link stays a link; its target learns
+mkdir -p "$dir/shared" && cp "$store" "$dir/shared/noise.json" && ln -sfn shared/noise.json "$dir/noise-link.json"
+expect 0 'learned the A/A changes of 3 configurations' "$base" "$dir/aa.jsonl" --noise-file "$dir/noise-link.json" --learn-noise
+[ -L "$dir/noise-link.json" ] && ! cmp -s "$dir/shared/noise.json" "$store" ||
+  fail "learning through a link replaced the link or left its target as it was"
 
 # The cap: an A/A pair 25 % apart teaches a floor of 37.5 %, above the 25 %
 # cap, so no verdict of those configurations stands, not even +100 %.

@@ -158,6 +158,13 @@ rc=0; "$bin" tune export --cache "$dir/nope.json" --json "$dir/nope-out.json" > 
 rc=0; "$bin" tune merge "$dir/m.json" "$dir/./m.json" > /dev/null 2> "$dir/mself.err" || rc=$?
 [ $rc = 2 ] && grep -q 'both the output and an input' "$dir/mself.err" || fail "tune merge OUT ./OUT: exit $rc"
 
+echo "== a shared store that is a symbolic link stays a link: its target gets the entries"
+mkdir -p "$dir/shared" && cp "$dir/a.json" "$dir/shared/store.json"
+ln -sfn shared/store.json "$dir/link.json"
+"$bin" tune merge "$dir/link.json" "$dir/b.json" > /dev/null || fail "merge into a link exited $?"
+[ -L "$dir/link.json" ] || fail "the link was replaced by a regular file"
+[ "$(jq '.entries | length' "$dir/shared/store.json")" = 4 ] || fail "the link's target did not get the merged entries"
+
 echo "== export --json against the schema"
 "$bin" tune export --cache "$dir/m.json" --json "$dir/db.json" > /dev/null || fail "export --json exited $?"
 jq -e '.flowbench_tuning_db == 1 and (.entries | length) == 4' "$dir/db.json" > /dev/null || fail "db.json: $(head -c 300 "$dir/db.json")"
