@@ -71,6 +71,11 @@ fb_status fb_prior_features_from_json(const json_t *matrix, fb_prior_features *o
         !number_at(per_row, "stddev", &stddev) || out->rows < 1 || out->row_mean < 0)
         FB_FAIL(FB_ERR_INPUT, "not a matrix: no \"rows\" and \"nnz_per_row\" {\"mean\", \"stddev\"}");
     out->row_cv = out->row_mean > 0 ? stddev / out->row_mean : 0;
+    /* a cv no double holds (stddev 1e308 over mean 1e-300) cannot be a
+     * feature: the file is wrong, not the memory short */
+    if (!isfinite(out->rows) || !isfinite(out->row_mean) || !isfinite(out->row_cv) || out->row_cv < 0)
+        FB_FAIL(FB_ERR_INPUT, "matrix: \"nnz_per_row\" {\"mean\": %g, \"stddev\": %g} gives no finite spread of rows",
+                out->row_mean, stddev);
     out->block = out->block_fill = 1;
     if (block && (!number_at(block, "size", &out->block) || out->block < 1))
         FB_FAIL(FB_ERR_INPUT, "matrix: \"block\" has no positive \"size\"");
@@ -196,7 +201,7 @@ fail:
 /* Adds one usable record's cost to its landscape (groups: device, kernel,
  * precision, matrix hash -> {"entry": the entry's head, "costs": params
  * text -> add_cost's}). Records that are no landscape point are skipped. */
-static fb_status add_record(json_t *groups, const fb_record *r, json_t *devices)
+static fb_status add_record(const char *path, json_t *groups, const fb_record *r, json_t *devices)
 {
     fb_status status = FB_OK;
     const json_t *matrix = json_object_get(r->json, "matrix"), *params = json_object_get(r->json, "params");
@@ -206,7 +211,12 @@ static fb_status add_record(json_t *groups, const fb_record *r, json_t *devices)
     char device[1024], point[1024];
     json_t *group;
     if (!fb_record_usable(r) || !json_is_object(params) || !*kernel || !*hash) return FB_OK;
-    if (fb_prior_features_from_json(matrix, &f) != FB_OK) return FB_OK; /* not a matrix */
+    if (fb_prior_features_from_json(matrix, &f) != FB_OK) {
+        /* a grid's record is no matrix: skipped; a matrix whose figures
+         * are wrong is a damaged file, named with its record */
+        if (!json_is_object(json_object_get(matrix, "nnz_per_row"))) return FB_OK;
+        FB_FAIL(FB_ERR_INPUT, "%s: line %d: %s", path, r->line, fb_error_message());
+    }
     record_device(r, device, sizeof device);
     const char *key[] = {device, kernel, precision, hash};
     if (!(group = fb_json_index_get(groups, key, 4))) {
@@ -245,7 +255,7 @@ static fb_status read_sweep(const char *path, json_t *groups, json_t *from)
     FB_CHECK(fb_results_load(path, &set));
     for (int i = 0; i < set->nrecords; ++i) {
         size_t before = json_array_size(devices);
-        FB_CHECK(add_record(groups, &set->records[i], devices));
+        FB_CHECK(add_record(path, groups, &set->records[i], devices));
         used += json_array_size(devices) > before;
     }
     if (json_array_append_new(from, json_pack("{s:s, s:s, s:o, s:i}", "path", path, "hash", hash, "devices",

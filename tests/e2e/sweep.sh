@@ -262,6 +262,13 @@ grep -q "recorded optimum: $(printf %.4f "$optimum") ms" "$work/rounds.txt" ||
 "$bin" tune --fit-prior "$work/rounds.jsonl" --prior "$work/rounds-prior.json" > /dev/null
 jq -e --argjson t "$optimum" '.entries[0].best | (.median_s * 1e3 / $t - 1) | fabs < 1e-5' \
   "$work/rounds-prior.json" > /dev/null || fail "--fit-prior of rounds: $(jq -c '.entries[0].best' "$work/rounds-prior.json")"
+# a record whose row statistics overflow (a cv no double holds): the file and line named, exit 2
+jq -c 'if .type == "measurement" then .matrix.nnz_per_row.stddev = 1e308 | .matrix.nnz_per_row.mean = 1e-300 else . end' \
+  "$work/tune.jsonl" > "$work/overflow.jsonl"
+code=0
+"$bin" tune --fit-prior "$work/overflow.jsonl" --prior "$work/overflow-prior.json" > /dev/null 2> "$work/overflow.err" || code=$?
+[ "$code" = 2 ] && grep -q 'overflow.jsonl: line [0-9]*: matrix: "nnz_per_row" .*gives no finite spread' "$work/overflow.err" ||
+  fail "fit-prior of overflowing statistics: exit $code, $(cat "$work/overflow.err")"
 echo "== a prior fit beside the cache; tune --replay starts from it, its own matrix left out"
 "$bin" tune --matrix gen:cube:6 --kernel csr-vector --strategy exhaustive --budget 0.02 --min-samples 3 \
   --no-cache --out "$work/tune6.jsonl" --no-variants > /dev/null 2> "$work/tune6.log"
