@@ -8,8 +8,9 @@
 /* Options of the two-file or interleaved compare that mean nothing here. */
 static fb_status check_options(const fb_parsed *args)
 {
+    /* --alpha too: the gate is a robust z-score of 4 and --threshold, no test at a level (docs) */
     static const char *const other[] = {"interleave", "rounds",  "out",         "json",    "learn-noise", "noise-file",
-                                        "no-noise",   "min-gbs", "any-machine", "pair-by", NULL};
+                                        "no-noise",   "min-gbs", "any-machine", "pair-by", "alpha",       NULL};
     fb_status status = FB_OK;
     const char *given = fb_cli_first_given(args, other);
     if (given)
@@ -40,6 +41,7 @@ int fb_compare_history_command(const fb_parsed *args, fb_compare_read_options re
     FB_CHECK(fb_files_check_distinct("compare", inputs, 2, outputs, 1));
     FB_CHECK(fb_results_load(args->positional[0], &next));
     FB_CHECK(fb_history_open(fb_cli_value(args, "history"), 0, &h));
+    FB_CHECK(fb_history_check_intact(h));
     if (fb_cli_value(args, "junit")) {
         FB_CHECK(fb_cli_out_open(fb_cli_value(args, "junit"), &junit));
         opt.junit = junit.f;

@@ -1,6 +1,7 @@
 /* cmd_history.c - `flowbench history SUBCOMMAND`: the throughput history
  * of CI runs in SQLite (results/history_store.h): add, show, plot, detect,
  * merge, export. */
+#include <errno.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "../core/sysinfo.h"
 #include "../results/compare_history.h"
 #include "../results/history_detect.h"
 #include "../results/history_plot.h"
@@ -103,20 +105,28 @@ static fb_status load_series(fb_history *h, const fb_parsed *args, const char *k
 /* ---- add -------------------------------------------------------------------------- */
 
 /* --when: seconds since 1970, or an ISO 8601 UTC time. */
+#define FB_HISTORY_LAST_WHEN 253402300799LL /* 9999-12-31T23:59:59Z */
+
 static fb_status parse_when(const char *text, long long *when)
 {
     fb_status status = FB_OK;
     struct tm tm = {0};
     char *end = NULL;
+    errno = 0;
     long long v = strtoll(text, &end, 10);
-    if (end != text && *end == '\0' && v >= 0) {
+    if (end != text && *end == '\0') {
+        /* a time no calendar holds (1e17 s) would be stored and break every
+         * reader of the series */
+        if (errno || v < 0 || v > FB_HISTORY_LAST_WHEN)
+            FB_FAIL(FB_ERR_USAGE, "--when: %s is outside 0 .. %lld (1970 to the end of 9999)", text,
+                    (long long)FB_HISTORY_LAST_WHEN);
         *when = v;
         return FB_OK;
     }
     end = strptime(text, "%Y-%m-%dT%H:%M:%S", &tm);
     if (!end) end = strptime(text, "%Y-%m-%d", &tm);
-    if (!end || (*end && strcmp(end, "Z") != 0))
-        FB_FAIL(FB_ERR_USAGE, "--when: '%s' is not seconds since 1970 nor YYYY-MM-DDTHH:MM:SSZ", text);
+    if (!end || (*end && strcmp(end, "Z") != 0) || tm.tm_year < 70)
+        FB_FAIL(FB_ERR_USAGE, "--when: '%s' is not seconds since 1970 nor YYYY-MM-DDTHH:MM:SSZ (from 1970)", text);
     *when = (long long)timegm(&tm);
 fail:
     return status;
@@ -131,6 +141,9 @@ static fb_status run_info(const fb_parsed *args, fb_history_run_info *info, int 
     info->branch = fb_cli_value(args, "branch");
     *when_given = when != NULL;
     if (!info->commit || !*info->commit) FB_FAIL(FB_ERR_USAGE, "history add: --commit SHA is required");
+    if (strlen(info->commit) > FB_HISTORY_COMMIT_MAX)
+        FB_FAIL(FB_ERR_USAGE, "history add: --commit is %zu characters, more than the %d a commit id takes",
+                strlen(info->commit), FB_HISTORY_COMMIT_MAX);
     if (when) FB_CHECK(parse_when(when, &info->when));
 fail:
     return status;
@@ -154,25 +167,29 @@ static fb_status history_add(const fb_parsed *args)
     fb_status status = FB_OK;
     int nfiles = args->npositional - 1;
     fb_results_set **sets = NULL;
+    fb_history_add_summary *sums = NULL;
     fb_history *h = NULL;
     fb_history_run_info info = {0};
     int when_given = 0;
     FB_CHECK(run_info(args, &info, &when_given));
     FB_ALLOC(sets, nfiles, "the results files");
+    FB_ALLOC(sums, nfiles, "the results files");
     for (int i = 0; i < nfiles; ++i) {
         FB_CHECK(fb_results_check_idle(args->positional[1 + i]));
         FB_CHECK(fb_results_load(args->positional[1 + i], &sets[i]));
     }
     FB_CHECK(open_db(args, 1, &h));
     if (!when_given) FB_CHECK(default_when(h, &info));
+    FB_CHECK(fb_history_add(h, sets, nfiles, &info, sums));
     for (int i = 0; i < nfiles; ++i) {
-        fb_history_add_summary s;
-        FB_CHECK(fb_history_add(h, sets[i], &info, &s));
+        const fb_history_add_summary *s = &sums[i];
         printf("history add: %s: run %s of commit %s: %d record(s), %d usable, %d unstable or contended (kept out "
                "of baselines), %d new configuration(s) -> %s\n",
-               sets[i]->path, s.hash, info.commit, s.records, s.usable, s.flagged, s.configs_new, fb_history_path(h));
+               sets[i]->path, s->hash, info.commit, s->records, s->usable, s->flagged, s->configs_new,
+               fb_history_path(h));
     }
 fail:
+    free(sums);
     for (int i = 0; sets && i < nfiles; ++i)
         fb_results_set_free(sets[i]);
     free(sets);
@@ -189,8 +206,7 @@ static void print_series(const fb_history_series *s)
            "when", "median", "spread", "runs", "flagged");
     for (int i = 0; i < s->npoints; ++i) {
         const fb_history_point *p = &s->points[i];
-        time_t t = (time_t)p->when;
-        strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+        fb_utc_text((long long)p->when, when, sizeof when);
         if (p->runs) {
             fb_compare_format_time(p->median_s, med, sizeof med);
             fb_compare_format_time(p->lo_s, lo, sizeof lo);
@@ -456,18 +472,48 @@ fail:
     return status;
 }
 
+/* The database is every subcommand's input (merge's --db its output and
+ * its DBs inputs): no report may be written over it under any name, and
+ * merge may not take the database into itself (it waited the whole lock
+ * on its own write). */
+static fb_status check_files(const fb_parsed *args, const subcommand *sub)
+{
+    char db[1100];
+    const char *given = fb_cli_value(args, "db");
+    const int merge = !strcmp(sub->name, "merge");
+    if (given)
+        snprintf(db, sizeof db, "%s", given);
+    else
+        default_db(db, sizeof db);
+    fb_named_file in[1023], out[3] = {{"--out", strcmp(sub->name, "export") ? NULL : fb_cli_value(args, "out")},
+                                      {"--junit", fb_cli_value(args, "junit")},
+                                      {"--html", fb_cli_value(args, "html")}};
+    int nin = 0;
+    if (merge) {
+        out[0] = (fb_named_file){"--db", db};
+        for (int i = 1; i < args->npositional && nin < 1023; ++i)
+            in[nin++] = (fb_named_file){"DB", args->positional[i]};
+    } else {
+        in[nin++] = (fb_named_file){"--db", db};
+    }
+    return fb_files_check_distinct("history", in, nin, out, 3);
+}
+
 static int run_history(const fb_parsed *args)
 {
     fb_status status = FB_OK;
     const subcommand *sub = NULL;
     int exit_code = 0;
     FB_CHECK(find_subcommand(args, &sub));
+    FB_CHECK(check_files(args, sub));
     if (strcmp(sub->name, "add") == 0) status = history_add(args);
     if (strcmp(sub->name, "show") == 0) status = history_show(args);
     if (strcmp(sub->name, "plot") == 0) status = history_plot(args);
     if (strcmp(sub->name, "detect") == 0) status = history_detect(args, &exit_code);
     if (strcmp(sub->name, "merge") == 0) status = history_merge(args);
     if (strcmp(sub->name, "export") == 0) status = history_export(args);
+    /* what show and detect print is their result: a full disk is an error */
+    if (status == FB_OK) status = fb_file_check_written(stdout, "standard output");
 fail:
     fflush(stdout);
     if (status != FB_OK) return fb_cli_report(status);

@@ -170,10 +170,16 @@ void fb_host_info_get(fb_host_info *info)
         snprintf(info->os, sizeof info->os, "unknown");
 }
 
-void fb_utc_now(char *out, size_t len)
+void fb_utc_text(long long seconds, char *out, size_t len)
 {
-    time_t now = time(NULL);
+    time_t t = (time_t)seconds;
     struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    /* a time no calendar year holds (a damaged or hand-made value) is
+     * shown as the number it is, never handed to strftime unchecked */
+    if ((long long)t != seconds || !gmtime_r(&t, &tm) || tm.tm_year > 9999 - 1900)
+        snprintf(out, len, "%llds", seconds);
+    else
+        strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
+
+void fb_utc_now(char *out, size_t len) { fb_utc_text((long long)time(NULL), out, len); }

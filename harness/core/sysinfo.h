@@ -41,4 +41,8 @@ FILE *fb_proc_open(const char *rel);
 /* ISO 8601 UTC time now, e.g. "2026-11-22T13:42:16Z". */
 void fb_utc_now(char *out, size_t len);
 
+/* Seconds since 1970 as "YYYY-MM-DDTHH:MM:SSZ", or as "Ns" when no year
+ * up to 9999 holds them. */
+void fb_utc_text(long long seconds, char *out, size_t len);
+
 #endif

@@ -1,4 +1,5 @@
 /* history_store.c - the SQLite history of CI runs (history_store.h). */
+#include "../core/sysinfo.h"
 #include "history_store.h"
 
 #include <errno.h>
@@ -26,7 +27,18 @@
 struct fb_history {
     sqlite3 *db;
     char path[1024];
+    int busy_ms; /* how long it waits for another process's transaction */
 };
+
+/* FB_HISTORY_BUSY_MS, or $FLOWBENCH_HISTORY_LOCK_WAIT_S (seconds: the
+ * tests make a held lock answer in one second, not sixty). */
+static int fb_history_busy_ms(void)
+{
+    const char *env = getenv("FLOWBENCH_HISTORY_LOCK_WAIT_S");
+    char *end = NULL;
+    double s = env && *env ? strtod(env, &end) : -1;
+    return end && !*end && s >= 0 && s <= 86400 ? (int)(1000 * s) : FB_HISTORY_BUSY_MS;
+}
 
 /* The tables: runs (one per results file added), configs (one per
  * configuration key and machine) and records (every record of a run). */
@@ -46,11 +58,25 @@ static const char *const schema_sql =
 const char *fb_history_path(const fb_history *h) { return h->path; }
 
 /* "PATH: WHAT: sqlite's reason" as the status's message. */
+/* What SQLite's failure means to the user: another process holding the
+ * database past the wait, a file that is damaged or cut short, or one that
+ * is no database at all; each said as such, not as "not a history". */
 static fb_status db_error(fb_history *h, fb_status st, const char *what)
 {
-    if (sqlite3_errcode(h->db) == SQLITE_NOTADB)
-        return fb_error_set(FB_ERR_INPUT, __FILE__, __LINE__, "%s: not a flowbench history database (%s)", h->path,
+    const int code = sqlite3_errcode(h->db) & 0xff;
+    if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
+        return fb_error_set(FB_ERR_IO, __FILE__, __LINE__,
+                            "%s: %s: locked by another process for over %.0f s (a history add or merge still "
+                            "running?)",
+                            h->path, what, h->busy_ms / 1000.0);
+    if (code == SQLITE_CORRUPT)
+        return fb_error_set(FB_ERR_INPUT, __FILE__, __LINE__,
+                            "%s: %s: the database is damaged (%s); restore it from a copy", h->path, what,
                             sqlite3_errmsg(h->db));
+    if (code == SQLITE_NOTADB)
+        return fb_error_set(FB_ERR_INPUT, __FILE__, __LINE__,
+                            "%s: not a flowbench history database (not SQLite at all, or its first page cut: %s)",
+                            h->path, sqlite3_errmsg(h->db));
     return fb_error_set(st, __FILE__, __LINE__, "%s: %s: %s", h->path, what, sqlite3_errmsg(h->db));
 }
 
@@ -71,11 +97,13 @@ static fb_status check_meta(fb_history *h)
 {
     fb_status status = FB_OK;
     sqlite3_stmt *st = NULL;
-    int version = -1;
-    if (sqlite3_prepare_v2(h->db, "SELECT value FROM meta WHERE name = 'flowbench_history'", -1, &st, NULL) ==
-            SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW)
-        version = sqlite3_column_int(st, 0);
+    int version = -1,
+        rc = sqlite3_prepare_v2(h->db, "SELECT value FROM meta WHERE name = 'flowbench_history'", -1, &st, NULL);
+    if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) version = sqlite3_column_int(st, 0);
+    /* a lock or damage is said as what it is; no meta table is another
+     * program's database */
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE && (sqlite3_errcode(h->db) & 0xff) != SQLITE_ERROR)
+        FB_CHECK(db_error(h, FB_ERR_INPUT, "cannot read"));
     if (version != FB_HISTORY_SCHEMA)
         FB_FAIL(FB_ERR_INPUT, "%s: not a flowbench history database (schema %d expected)", h->path, FB_HISTORY_SCHEMA);
 fail:
@@ -132,13 +160,29 @@ fb_status fb_history_open(const char *path, int create, fb_history **out)
         status = db_error(h, FB_ERR_IO, "cannot open");
         goto fail;
     }
-    sqlite3_busy_timeout(h->db, FB_HISTORY_BUSY_MS);
+    h->busy_ms = fb_history_busy_ms();
+    sqlite3_busy_timeout(h->db, h->busy_ms);
     /* only a writer creates the tables: a reader takes no write lock */
     FB_CHECK(create ? init_schema(h) : check_meta(h));
     *out = h;
     return FB_OK;
 fail:
     fb_history_close(h);
+    return status;
+}
+
+fb_status fb_history_check_intact(fb_history *h)
+{
+    fb_status status = FB_OK;
+    sqlite3_stmt *st = NULL;
+    FB_CHECK(prepare(h, "PRAGMA quick_check", &st));
+    if (sqlite3_step(st) != SQLITE_ROW) FB_CHECK(db_error(h, FB_ERR_INPUT, "cannot check the database"));
+    const char *verdict = (const char *)sqlite3_column_text(st, 0);
+    if (!verdict || strcmp(verdict, "ok"))
+        FB_FAIL(FB_ERR_INPUT, "%s: the database is damaged (%.200s); restore it from a copy", h->path,
+                verdict ? verdict : "no verdict");
+fail:
+    sqlite3_finalize(st);
     return status;
 }
 
@@ -188,9 +232,8 @@ static fb_status check_new_run(fb_history *h, const char *hash, const char *sour
     FB_CHECK(prepare(h, "SELECT commit_sha, source, added_s FROM runs WHERE hash = ?", &st));
     sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
     if (sqlite3_step(st) == SQLITE_ROW) {
-        time_t added = (time_t)sqlite3_column_int64(st, 2);
         char when[32];
-        strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&added));
+        fb_utc_text(sqlite3_column_int64(st, 2), when, sizeof when);
         FB_FAIL(FB_ERR_INPUT, "%s: this run (records hash %s) is in %s already: added for commit %s from %s at %s",
                 source, hash, h->path, (const char *)sqlite3_column_text(st, 0),
                 (const char *)sqlite3_column_text(st, 1), when);
@@ -346,18 +389,23 @@ fail:
     return status;
 }
 
-fb_status fb_history_add(fb_history *h, const fb_results_set *set, const fb_history_run_info *info,
+fb_status fb_history_add(fb_history *h, fb_results_set *const *sets, int n, const fb_history_run_info *info,
                          fb_history_add_summary *s)
 {
     fb_status status = FB_OK;
-    memset(s, 0, sizeof *s);
-    FB_CHECK(fb_history_run_hash(set, s->hash));
+    for (int i = 0; i < n; ++i) {
+        memset(&s[i], 0, sizeof s[i]);
+        FB_CHECK(fb_history_run_hash(sets[i], s[i].hash));
+    }
     /* IMMEDIATE: the write lock from the start, so two adders never both
-     * pass the duplicate check before either has written */
+     * pass the duplicate check before either has written; every file of
+     * one command in one transaction, so a refused one adds none */
     FB_CHECK(exec(h, "BEGIN IMMEDIATE", "cannot lock for writing"));
-    status = check_new_run(h, s->hash, set->path);
-    if (status == FB_OK) status = insert_run(h, set, info, s->hash, &s->run);
-    if (status == FB_OK) status = insert_records(h, set, s->run, s);
+    for (int i = 0; i < n && status == FB_OK; ++i) {
+        status = check_new_run(h, s[i].hash, sets[i]->path);
+        if (status == FB_OK) status = insert_run(h, sets[i], info, s[i].hash, &s[i].run);
+        if (status == FB_OK) status = insert_records(h, sets[i], s[i].run, &s[i]);
+    }
     if (status != FB_OK) {
         sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
         goto fail;
@@ -370,11 +418,15 @@ fail:
 /* ---- reading series ---------------------------------------------------- */
 
 /* The rows of every record in series order; filtered in C (SQLite has no
- * regex). */
+ * regex). A commit's place is its earliest run's time: runners that added
+ * the same commits at other times (then merged) give c1, c1, c2, c2, never
+ * c1, c2, c1, c2. */
 static const char *const series_sql =
-    "SELECT c.key, c.machine, c.label, r.commit_sha, r.when_s, x.median_s, x.min_s, x.max_s, x.bytes, x.usable,"
+    "WITH cw AS (SELECT commit_sha, MIN(when_s) AS w FROM runs GROUP BY commit_sha)"
+    " SELECT c.key, c.machine, c.label, r.commit_sha, cw.w, x.median_s, x.min_s, x.max_s, x.bytes, x.usable,"
     " x.quality FROM records x JOIN runs r ON x.run = r.id JOIN configs c ON x.config = c.id"
-    " ORDER BY c.key, c.machine, r.when_s, r.id";
+    " JOIN cw ON cw.commit_sha = r.commit_sha"
+    " ORDER BY c.key, c.machine, cw.w, r.commit_sha, r.id";
 
 typedef struct series_builder {
     fb_history_series *v;
@@ -560,8 +612,11 @@ fb_status fb_history_baseline(fb_history *h, const char *key, const char *machin
     sqlite3_bind_text(st, 2, machine, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 3, exclude ? exclude : "", -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 4, lookback);
-    while (*n < lookback && sqlite3_step(st) == SQLITE_ROW)
+    int rc = SQLITE_DONE;
+    while (*n < lookback && (rc = sqlite3_step(st)) == SQLITE_ROW)
         medians[(*n)++] = sqlite3_column_double(st, 0);
+    /* a damaged page is no empty history: every configuration would pass as new */
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) FB_CHECK(db_error(h, FB_ERR_IO, "cannot read the baseline"));
 fail:
     sqlite3_finalize(st);
     return status;
@@ -684,7 +739,9 @@ fb_status fb_history_commit_when(fb_history *h, const char *commit, long long *w
     *when = -1;
     FB_CHECK(prepare(h, "SELECT when_s FROM runs WHERE commit_sha = ? ORDER BY id LIMIT 1", &st));
     sqlite3_bind_text(st, 1, commit, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) == SQLITE_ROW) *when = sqlite3_column_int64(st, 0);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) *when = sqlite3_column_int64(st, 0);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) FB_CHECK(db_error(h, FB_ERR_IO, "cannot read the commit's time"));
 fail:
     sqlite3_finalize(st);
     return status;

@@ -53,10 +53,17 @@ typedef struct fb_history_add_summary {
  * a second run of a commit joins its point of the series. */
 fb_status fb_history_commit_when(fb_history *h, const char *commit, long long *when);
 
-/* Stores every measurement record of set as one run. FB_ERR_INPUT when the
- * set has no measurement record, or when the history already holds this
- * run (naming its commit and when it was added). */
-fb_status fb_history_add(fb_history *h, const fb_results_set *set, const fb_history_run_info *info,
+/* SQLite's quick check of every page: FB_ERR_INPUT "damaged" with what it
+ * found. A gate runs it first: a damaged page can read as no baseline,
+ * which would pass every configuration as new. */
+fb_status fb_history_check_intact(fb_history *h);
+
+/* Stores every measurement record of each of the n sets as one run each
+ * (s: n summaries), all in one transaction: FB_ERR_INPUT, and nothing
+ * added, when a set has no measurement record, or when the history (or an
+ * earlier set of the same call) already holds its run (naming its commit
+ * and when it was added). */
+fb_status fb_history_add(fb_history *h, fb_results_set *const *sets, int n, const fb_history_run_info *info,
                          fb_history_add_summary *s);
 
 /* The identity of set's run: the hash fb_history_add refuses twice. */
@@ -68,12 +75,15 @@ fb_status fb_history_run_hash(const fb_results_set *set, char hash[17]);
  * share a baseline. */
 void fb_history_machine(const fb_record *r, char *buf, size_t len);
 
+/* The longest commit id a run may carry (history add refuses longer). */
+#define FB_HISTORY_COMMIT_MAX 128
+
 /* One commit's point of a configuration's series: the median over the
  * commit's stable (or, when the query says so, all) usable runs of their
  * median times, and the lowest and highest
  * run median (one run: its samples' min and max). */
 typedef struct fb_history_point {
-    char commit[64];
+    char commit[FB_HISTORY_COMMIT_MAX + 1]; /* whole: a SHA-256 id is 64 characters */
     long long when;
     double median_s, lo_s, hi_s;
     double bytes; /* the record's "bytes" (0 when it has none): GB/s = bytes / time */

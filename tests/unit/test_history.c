@@ -132,7 +132,7 @@ static fb_status add_file(fb_history *h, const char *path, const char *commit, l
     fb_history_add_summary s;
     fb_history_run_info info = {.commit = commit, .branch = "main", .when = when};
     assert_int_equal(fb_results_load(path, &set), FB_OK);
-    fb_status status = fb_history_add(h, set, &info, &s);
+    fb_status status = fb_history_add(h, &set, 1, &info, &s);
     fb_results_set_free(set);
     return status;
 }
