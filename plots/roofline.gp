@@ -19,8 +19,8 @@
 # By hand: gnuplot -e "datafile='t.csv'; outfile='t.png'; triad=20; peak=500" plots/roofline.gp
 if (!exists("term")) term = 'png'
 if (!exists("plottitle")) plottitle = 'Roofline'
-if (term eq 'svg') { set terminal svg size 1280,720 dynamic noenhanced background rgb 'white' } \
-else { set terminal pngcairo size 1280,720 noenhanced }
+if (term eq 'svg') { set terminal svg size 1280,800 dynamic noenhanced background rgb 'white' } \
+else { set terminal pngcairo size 1280,800 noenhanced }
 set output outfile
 set datafile separator comma
 set datafile missing 'NaN'
@@ -35,10 +35,14 @@ if (!exists("cachewhy")) cachewhy = 'last-level cache'
 if (!exists("xmin")) { xmin = 0.01; xmax = 100; ymin = 0.01; ymax = 10 * peak }
 set label 100 plottitle at screen 0.5, screen 0.965 center noenhanced
 if (!exists("titlelines")) titlelines = 1
-set tmargin 2 + 1.3 * titlelines
-set bmargin 5
-# Where the compute ceiling comes from, under the graph (too long for the key).
-set label 101 peakwhy at screen 0.01, screen 0.02 left font ',9' noenhanced
+set tmargin 4 + 1.3 * titlelines
+# Where the ceilings come from, under the title (too long for the key).
+set label 101 peakwhy at screen 0.5, screen 0.965 - 0.035 * titlelines center font ',9' noenhanced
+if (cachebw > 0) set label 102 'cache roof: '.cachewhy at screen 0.5, screen 0.94 - 0.035 * titlelines \
+  center font ',9' noenhanced
+# Room under the graph for the x label and the key, three entries a row.
+nkey = ncols + nrows + 2 + (cachebw > 0)
+set bmargin 4 + ceil(nkey / 3.0) * 1.1
 
 set logscale xy 10
 set xrange [xmin:xmax]
@@ -48,7 +52,8 @@ set format y '%g'
 set xlabel 'arithmetic intensity [flop / byte of the byte model] (log)'
 set ylabel 'GFLOP/s, median (log)'
 set grid xtics ytics mxtics mytics lc rgb '#dddddd'
-set key outside right top vertical Left reverse noenhanced font ',9' spacing 1.0
+# The key under the graph, in columns: beside it, it took half the image.
+set key outside below center horizontal Left reverse noenhanced font ',10' spacing 1.0 maxcols 3 width 2 samplen 2
 if (!exists("colours")) colours = ''
 colour(k) = k <= words(colours) ? word(colours, k) : \
             sprintf('#%06x', hsv2rgb(k * 0.618034 - floor(k * 0.618034), 0.7, 0.75))
@@ -61,15 +66,16 @@ cacheroof(x) = cachebw > 0 && x <= peak / cachebw ? cachebw * x : NaN
 triadtitle = 'stream triad '.num(triad).' GB/s'.(triadreuse ? ' (includes cache reuse)' : '')
 ptype(r) = 5 + (int(r) - 1) % 10
 # Each kernel's name labels its best point only (labely, from NAME.vars:
-# each kernel's best GFLOP/s as the table has it); without it, every point.
+# each kernel's best GFLOP/s as the table has it, NaN where the name would
+# cover another's); without it, every point.
 if (!exists("labely")) labely = ''
-labelled(i, y) = words(labely) < i || abs(y - real(word(labely, i))) <= 1e-9 * abs(y)
+labelled(i, y) = words(labely) < i || (word(labely, i) ne 'nan' && abs(y - real(word(labely, i))) <= 1e-9 * abs(y))
 problem(r) = exists(sprintf('problem%d', r)) ? value(sprintf('problem%d', r)) : sprintf('problem %d', r)
 set samples 400
 plot memroof(x) with lines lw 2.5 lc rgb '#444444' title triadtitle, \
      comproof(x) with lines lw 2.5 dt 2 lc rgb '#444444' title 'peak '.num(peak).' GFLOP/s', \
      (cachebw > 0 ? cacheroof(x) : NaN) with lines lw 2 dt 3 lc rgb '#444444' \
-       title (cachebw > 0 ? 'cache '.num(cachebw).' GB/s ('.cachewhy.')' : ''), \
+       title (cachebw > 0 ? 'cache roof '.num(cachebw).' GB/s' : ''), \
      for [i=1:ncols] datafile using 2*i:2*i+1:($0 + 1) with points pt 7 ps 1.6 lc rgb colour(i) \
        title columnheader(2*i), \
      for [i=1:ncols] datafile using 2*i:2*i+1:(labelled(i, column(2*i+1)) ? columnhead(2*i) : '') \

@@ -1,7 +1,9 @@
 # steps.gp - the solver's time split per backend for one problem, as the
 # paper's Tables 5 and 6: CPU->GPU, step 1, step 2, step 3 and GPU->CPU
 # stacked into each backend's total time (seconds).
-# Input: CSV "label,PART1,..." with one row per backend (device).
+# Input: CSV "label,PART1,..." with one row per backend (device); where a
+# backend's run was unstable or contended, "PART1 (unstable or
+# contended),..." columns follow, holding its parts (drawn hatched).
 # Usage: flowbench plot writes NAME.csv and NAME.vars (title, labels, sizes,
 # colours: gnuplot single-quoted strings) and runs
 #   gnuplot -e "term='png'; outfile='NAME.png'; load 'NAME.vars'" plots/steps.gp
@@ -35,4 +37,19 @@ set yrange [0:*]
 if (!exists("colours")) colours = ''
 colour(k) = k <= words(colours) ? word(colours, k) : \
             sprintf('#%06x', hsv2rgb(k * 0.618034 - floor(k * 0.618034), 0.7, 0.75))
-plot for [i=2:ncols+1] datafile using i:xtic(1) title columnheader(i) lc rgb colour(i - 1)
+# A backend whose run was unstable or contended: its parts are in the
+# second set of columns ("NAME (unstable or contended)", NaN elsewhere),
+# stacked hatched where its solid bar would stand.
+if (!exists("flagged")) flagged = 0
+# (a NaN part stacks 0 high: a missing value would drop the row)
+nz(i) = strstrt(stringcolumn(i), 'NaN') ? 0 : column(i)
+if (flagged > 0) {
+  unset datafile missing
+  plot for [i=2:ncols+1] datafile using (nz(i)):xtic(1) title columnheader(i) lc rgb colour(i - 1), \
+       for [i=1:ncols] datafile skip 1 using (nz(ncols + i + 1)) \
+         fs pattern 4 border rgb colour(i) lc rgb colour(i) notitle, \
+       keyentry with boxes fs pattern 4 border rgb 'black' lc rgb 'black' \
+         title 'unstable or contended (not a figure to trust)'
+} else {
+  plot for [i=2:ncols+1] datafile using i:xtic(1) title columnheader(i) lc rgb colour(i - 1)
+}

@@ -116,15 +116,13 @@ fb_status fb_file_replace_begin(const char *path, fb_file_replace *r, int *fd)
 {
     fb_status status = FB_OK;
     struct stat st;
-    /* a link (a store shared between users or nodes) stays a link: its
-     * target is what is replaced */
-    fb_file_link_target(path, r->target, sizeof r->target);
-    path = r->target;
     int exists = stat(path, &st) == 0;
-    r->path = path;
+    /* a link (a store shared between users or nodes) stays a link: its
+     * target is what is replaced (a copy: the struct may be moved) */
+    fb_file_link_target(path, r->path, sizeof r->path);
     r->tmp[0] = '\0';
     *fd = -1;
-    if (exists) FB_CHECK(require_regular(path, &st));
+    if (exists) FB_CHECK(require_regular(path, &st)); /* named as given: "full.mtx: not a regular file" */
     FB_CHECK(create_tmp(r, fd));
     if (exists) (void)fchmod(*fd, st.st_mode & 07777); /* best effort: the replaced file's permissions */
 fail:
@@ -174,9 +172,14 @@ fb_status fb_file_check_written(FILE *f, const char *name)
     fb_status status = FB_OK;
     errno = 0;
     /* a failed write leaves its data in the buffer: fflush tries it again
-     * and sets errno to why it fails */
-    if (fflush(f) != 0 || ferror(f))
+     * and sets errno to why it fails; where the stream had dropped it (a
+     * second failed flush), one byte written to the descriptor, whose
+     * output is lost already, says why */
+    if (fflush(f) != 0 || ferror(f)) {
+        const char probe = 0;
+        if (!errno && fileno(f) >= 0 && write(fileno(f), &probe, 1) >= 0) errno = 0;
         FB_FAIL(FB_ERR_IO, "%s: write failed: %s", name, errno ? strerror(errno) : "an earlier write failed");
+    }
 fail:
     return status;
 }

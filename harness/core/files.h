@@ -36,9 +36,8 @@ fb_status fb_file_fopen_read(const char *path, const char *what, FILE **f);
 fb_status fb_file_fopen_read_if_exists(const char *path, const char *what, FILE **f);
 
 typedef struct fb_file_replace {
-    const char *path;      /* the destination: target, below */
-    char target[PATH_MAX]; /* the path given, or where its symbolic links lead */
-    char tmp[PATH_MAX];    /* the temporary file beside it ("" when none) */
+    char path[PATH_MAX]; /* the destination: the path given, or where its symbolic links lead */
+    char tmp[PATH_MAX];  /* the temporary file beside it ("" when none) */
 } fb_file_replace;
 
 /* Where path's symbolic links lead (up to 16 hops; a relative link is

@@ -1511,11 +1511,15 @@ int fb_figure_flagged(const fb_figure *fig)
     return n;
 }
 
-/* Speedup bars are drawn solid only when both records were stable: where
- * some were not, each series gets a second column, "NAME (unstable or
- * contended)", holding the values of those cells (NaN in the first), which
- * speedup.gp draws as empty hatched boxes in the same place. */
-static int split_untrusted(const fb_figure *f) { return f->kind == FB_FIG_SPEEDUP && fb_figure_flagged(f) > 0; }
+/* Speedup bars, and the solver's stacked step times, are drawn solid only
+ * when their records were stable: where some were not, each series gets a
+ * second column, "NAME (unstable or contended)", holding the values of
+ * those cells (NaN in the first), which speedup.gp and steps.gp draw as
+ * hatched boxes in the same place. */
+static int split_untrusted(const fb_figure *f)
+{
+    return (f->kind == FB_FIG_SPEEDUP || f->kind == FB_FIG_STEPS) && fb_figure_flagged(f) > 0;
+}
 
 /* The cell's value in the trusted (untrusted = 0) or the untrusted column. */
 static double bar_value(const fb_cell *x, int split, int untrusted)

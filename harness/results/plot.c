@@ -140,27 +140,14 @@ static void write_colours(FILE *out, const fb_figure *f, const fb_colour_map *ma
     fputs("'\n", out);
 }
 
-/* labely = 'Y1 Y2 ...': per kernel, the GFLOP/s of its best point (as the
- * table writes it), the point its name labels: a name at every point of a
- * kernel covered the others' where several problems sit close. */
-static void write_label_points(FILE *out, const fb_figure *f)
-{
-    fputs("labely = '", out);
-    for (int c = 0; c < f->ncols; ++c) {
-        double best = NAN;
-        for (int i = 0; i < f->ncells; ++i)
-            if (f->cells[i].col == c && !(f->cells[i].value <= best)) best = f->cells[i].value;
-        fprintf(out, "%s%.6g", c ? " " : "", best);
-    }
-    fputs("'\n", out);
-}
+/* The roofline's axes: decades around the points and the ridge, so that
+ * both ceilings show. */
+typedef struct roof_axes {
+    double xmin, xmax, ymin, ymax;
+} roof_axes;
 
-/* The roofline's ceilings, its axes' ranges (decades around the points and
- * the ridge, so that both ceilings show) and its problems' names
- * (problem1, problem2, ...: a point type each). */
-static void write_roofline_vars(FILE *out, const fb_figure *f)
+static roof_axes roofline_axes(const fb_figure *f)
 {
-    char name[32];
     const double ridge = f->ceiling_gflops / f->ceiling_gbs;
     double xlo = ridge, xhi = ridge, ylo = f->ceiling_gflops, yhi = f->ceiling_gflops;
     for (int i = 0; i < f->ncells; ++i) {
@@ -169,9 +156,69 @@ static void write_roofline_vars(FILE *out, const fb_figure *f)
         ylo = fmin(ylo, f->cells[i].value);
         yhi = fmax(yhi, f->cells[i].value);
     }
+    return (roof_axes){pow(10, floor(log10(xlo))), pow(10, ceil(log10(xhi * 1.5))), pow(10, floor(log10(ylo))),
+                       pow(10, ceil(log10(yhi * 1.5)))};
+}
+
+/* The graph's size in pixels on the 1280x720 canvas with the key below it
+ * (roofline.gp), and a label's: 6 px a character at font 8, 13 px high. */
+#define ROOF_PLOT_W 1100.0
+#define ROOF_PLOT_H 430.0
+
+/* Whether kernel c's label at its best point (x, y) would overlap one
+ * already placed (placed[k]: 1 when kernel k's label is drawn). */
+static int label_collides(const fb_figure *f, const roof_axes *a, const double *bx, const double *by, const int *placed,
+                          int c)
+{
+    const double px = ROOF_PLOT_W / log10(a->xmax / a->xmin), py = ROOF_PLOT_H / log10(a->ymax / a->ymin);
+    const double w = 6.0 * (double)strlen(f->cols[c]) + 10, h = 13;
+    for (int k = 0; k < f->ncols; ++k) {
+        if (!placed[k]) continue;
+        double dx = px * log10(bx[c] / bx[k]), dy = py * log10(by[c] / by[k]);
+        double wk = 6.0 * (double)strlen(f->cols[k]) + 10;
+        if (dx > -w && dx < wk && fabs(dy) < h) return 1;
+    }
+    return 0;
+}
+
+/* labely = 'Y1 Y2 ...': per kernel, the GFLOP/s of its best point (as the
+ * table writes it), the point its name labels, or NaN where that name
+ * would overlap another's (placed from the fastest kernel down): names
+ * stacked on one spot were unreadable; the key below the graph names
+ * every colour. */
+static void write_label_points(FILE *out, const fb_figure *f)
+{
+    const roof_axes a = roofline_axes(f);
+    double *bx = calloc((size_t)f->ncols + 1, sizeof *bx), *by = calloc((size_t)f->ncols + 1, sizeof *by);
+    int *placed = calloc((size_t)f->ncols + 1, sizeof *placed);
+    for (int c = 0; bx && by && c < f->ncols; ++c) {
+        by[c] = NAN;
+        for (int i = 0; i < f->ncells; ++i)
+            if (f->cells[i].col == c && !(f->cells[i].value <= by[c])) by[c] = f->cells[i].value, bx[c] = f->cells[i].x;
+    }
+    for (int round = 0; bx && by && placed && round < f->ncols; ++round) {
+        int best = -1; /* the fastest kernel not yet considered */
+        for (int c = 0; c < f->ncols; ++c)
+            if (placed[c] == 0 && isfinite(by[c]) && (best < 0 || by[c] > by[best])) best = c;
+        if (best < 0) break;
+        placed[best] = label_collides(f, &a, bx, by, placed, best) ? -1 : 1;
+    }
+    fputs("labely = '", out);
+    for (int c = 0; c < f->ncols; ++c)
+        fprintf(out, "%s%.6g", c ? " " : "", placed && placed[c] == 1 && by ? by[c] : NAN);
+    fputs("'\n", out);
+    free(bx), free(by), free(placed);
+}
+
+/* The roofline's ceilings, its axes' ranges (decades around the points and
+ * the ridge, so that both ceilings show) and its problems' names
+ * (problem1, problem2, ...: a point type each). */
+static void write_roofline_vars(FILE *out, const fb_figure *f)
+{
+    char name[32];
+    const roof_axes a = roofline_axes(f);
     fprintf(out, "triad = %.6g\npeak = %.6g\n", f->ceiling_gbs, f->ceiling_gflops);
-    fprintf(out, "xmin = %.6g\nxmax = %.6g\nymin = %.6g\nymax = %.6g\n", pow(10, floor(log10(xlo))),
-            pow(10, ceil(log10(xhi * 1.5))), pow(10, floor(log10(ylo))), pow(10, ceil(log10(yhi * 1.5))));
+    fprintf(out, "xmin = %.6g\nxmax = %.6g\nymin = %.6g\nymax = %.6g\n", a.xmin, a.xmax, a.ymin, a.ymax);
     fb_plot_string_var(out, "peakwhy", f->ceiling_why);
     fprintf(out, "triadreuse = %d\n", f->ceiling_reuse);
     if (f->cache_gbs > 0) {
@@ -204,7 +251,7 @@ static fb_status write_vars(const fb_figure *f, const fb_colour_map *colours, co
     fb_plot_string_var(out, "yname", f->ylabel);
     fprintf(out, "ncols = %d\nnrows = %d\n", f->ncols, f->nrows);
     /* cells resting on an unstable or contended record: speedup.gp draws them hatched */
-    fprintf(out, "flagged = %d\n", f->kind == FB_FIG_SPEEDUP ? fb_figure_flagged(f) : 0);
+    fprintf(out, "flagged = %d\n", f->kind == FB_FIG_SPEEDUP || f->kind == FB_FIG_STEPS ? fb_figure_flagged(f) : 0);
     fprintf(out, "cells = %d\n", f->ncells);
     if (fb_figure_has_series(f->kind)) write_colours(out, f, colours);
     if (f->kind == FB_FIG_ROOFLINE) write_roofline_vars(out, f);

@@ -158,8 +158,18 @@ sh "$dir/real/replot.sh"
 check_figures "$dir/real" stream
 echo "== 4. H100 reference run"
 ref=$(ls "$src"/results/reference/h100-*/results.jsonl | head -n 1)
-"$bin" plot "$ref" --out "$dir/h100" --scripts "$src/plots" > "$dir/h100.txt"
+"$bin" plot "$ref" --out "$dir/h100" --scripts "$src/plots" > "$dir/h100.txt" 2> "$dir/h100.err"
 check_figures "$dir/h100" variants fraction roofline speedup heatmap
+# every figure of the fixed inputs drawn without a word from gnuplot (its
+# warnings, "difficulty making room for xtic labels", once leaked here)
+"$bin" plot "$src/tests/data/run" --out "$dir/run-figures" --scripts "$src/plots" > /dev/null 2> "$dir/run.err"
+for err in "$dir/h100.err" "$dir/run.err"; do
+  [ ! -s "$err" ] || fail "gnuplot said something on stderr: $(head -3 "$err")"
+done
+# the roofline's names never overlap: a name is left out where it would
+# cover another's (labely nan); the key, under the graph, names every colour
+grep -q "^labely = '.*nan" "$dir/h100/roofline-cuda-0-double.vars" ||
+  fail "the H100 roofline labels every kernel's best point though they sit on one spot"
 for d in cuda-0 opencl-0.0; do
   [ -e "$dir/h100/variants-spmv-$d-double.png" ] || fail "no variants figure for $d"
 done

@@ -106,7 +106,7 @@ grep -Eq "^peakwhy = 'peak [0-9.]+ GFLOP/s from device properties: 2 units x 244
   fail "roofline: the compute ceiling does not say where it comes from: $(grep peakwhy "$fig.vars")"
 # the spmv run's gen:cube:12 fitted the 32 MiB cache and the quick sweep's
 # stream (n = 2^20, 24 MiB) ran within it: that triad is the cache's roof
-grep -q "cache 9.838 GB/s (32.0 MiB last-level cache: stream triad, n = 1048576)" "$fig.svg" ||
+grep -q "cache roof 9.838 GB/s" "$fig.svg" && grep -q "cache roof: 32.0 MiB last-level cache: stream triad, n = 1048576" "$fig.svg" ||
   fail "roofline: no cache roof beside a cache-resident point: $(grep cache "$fig.vars")"
 grep -q "problem: gen:cube:12 (cache resident)" "$fig.svg" || fail "roofline: the cache-resident problem is not named so"
 grep -qx "triadreuse = 0" "$fig.vars" || fail "roofline: the 768 MiB triad is said to include cache reuse"
