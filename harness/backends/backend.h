@@ -50,6 +50,11 @@ typedef struct fb_device_info {
     int subgroup_size;      /* warp/sub-group width, 0 if none */
     int cc_major, cc_minor; /* CUDA compute capability, else 0 */
     int host_cpu;           /* 1: the device is this host's CPU (openmp, an OpenCL CPU device) */
+    /* 1: kernels run in this process's OpenMP threads on host memory, as
+     * the families' C twins (openmp): no copies, no device program, no
+     * OpenCL C; its work is what this process's counters count. Code
+     * outside backends/ asks this, not the backend's name. */
+    int in_process;
     char pci_bus_id[32];    /* "0000:65:00.0" where the runtime says (CUDA, OpenCL's cl_khr_pci_bus_info) */
     /* A host CPU's vector ISA and width (core/sysinfo.h), which the
      * roofline's peak assumes: "avx512f" and 512; "" and 0 elsewhere. */

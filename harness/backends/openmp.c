@@ -67,6 +67,7 @@ static fb_status device_info_openmp(int index, fb_device_info *info)
     info->double_support = 1;
     info->subgroup_size = 0;
     info->host_cpu = 1;
+    info->in_process = 1;
     snprintf(info->simd, sizeof info->simd, "%s", host.simd);
     info->simd_bits = host.simd_bits;
     snprintf(info->simd_source, sizeof info->simd_source, "%s", host.simd_source);

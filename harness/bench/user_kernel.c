@@ -518,7 +518,7 @@ fb_status fb_user_kernel_check(const fb_user_kernel *uk, const fb_param_point *p
     fb_status status = FB_OK;
     char point[512];
     fb_family_kernel view = fb_user_kernel_view(uk);
-    if (!strcmp(dev->backend, "openmp"))
+    if (dev->in_process)
         FB_FAIL(FB_ERR_USAGE,
                 "%s: a kernel file is OpenCL C (%s) and the openmp backend has no twin of it; run it on opencl or "
                 "cuda",

@@ -266,7 +266,7 @@ static fb_status open_counters(const fb_parsed *args, spmv_single *c)
     const fb_device_info *d = fb_target_info(c->t);
     char why[200];
     if (!fb_cli_value(args, "counters")) return FB_OK;
-    if (strcmp(d->backend, "openmp")) {
+    if (!d->in_process) {
         snprintf(why, sizeof why, "%s runs its work outside this process's OpenMP threads", d->id);
         FB_CHECK(fb_counters_unavailable(why, &c->counters));
     } else {

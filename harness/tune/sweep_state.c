@@ -72,7 +72,7 @@ static fb_status open_counters(sweep *w, sweep_target *st)
 {
     char why[200];
     if (!w->o->counters || !st->t) return FB_OK;
-    if (!strcmp(fb_target_info(st->t)->backend, "openmp")) return fb_counters_open(w->o->counters, &st->counters);
+    if (fb_target_info(st->t)->in_process) return fb_counters_open(w->o->counters, &st->counters);
     snprintf(why, sizeof why, "%s runs its work outside this process's OpenMP threads", fb_target_info(st->t)->id);
     return fb_counters_unavailable(why, &st->counters);
 }

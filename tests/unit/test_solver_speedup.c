@@ -277,6 +277,7 @@ static void test_record_contended(void **state)
     fixture_open(&x);
     memset(&d, 0, sizeof d);
     snprintf(d.backend, sizeof d.backend, "openmp");
+    d.in_process = 1;
     snprintf(d.id, sizeof d.id, "openmp:0");
     snprintf(d.name, sizeof d.name, "CPU");
     for (int k = 0; k < 6; ++k)

@@ -239,6 +239,7 @@ static fb_device_info device(const char *backend, size_t max_wg)
     snprintf(dev.id, sizeof dev.id, "%s:0", backend);
     dev.max_work_group_size = max_wg;
     dev.local_mem_bytes = 65536;
+    dev.in_process = !strcmp(backend, "openmp"); /* as the openmp backend says of itself */
     return dev;
 }
 
