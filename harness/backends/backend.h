@@ -55,7 +55,7 @@ typedef struct fb_device_info {
      * OpenCL C; its work is what this process's counters count. Code
      * outside backends/ asks this, not the backend's name. */
     int in_process;
-    char pci_bus_id[32];    /* "0000:65:00.0" where the runtime says (CUDA, OpenCL's cl_khr_pci_bus_info) */
+    char pci_bus_id[32]; /* "0000:65:00.0" where the runtime says (CUDA, OpenCL's cl_khr_pci_bus_info) */
     /* A host CPU's vector ISA and width (core/sysinfo.h), which the
      * roofline's peak assumes: "avx512f" and 512; "" and 0 elsewhere. */
     char simd[16];
