@@ -98,7 +98,9 @@ TaskPlugin=task/none
 # one task per core, so two 1-CPU array tasks run side by side
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
-SchedulerType=sched/backfill
+SchedulerType=sched/builtin
+# schedule at every event, not on the main loop's interval: a test waits for each job
+SchedulerParameters=sched_min_interval=0,batch_sched_delay=0
 # srun starts Open MPI ranks through PMIx, as on most sites
 MpiDefault=pmix
 ReturnToService=2

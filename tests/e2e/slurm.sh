@@ -48,13 +48,13 @@ drain() {
 plan_keys() { "$bin" sweep "$@" --dry-run 2> /dev/null | sed -n 's/  run$//p' | sort; }
 file_keys() { measurements "$1" | jq -r .sweep_key | sort; }
 
-echo "== sweep-array.sh: cases/quick.suite as a 4-task array, then the merge job"
-SUITE=cases/quick.suite SHARES=4 OUT=$work/array FLOWBENCH=$bin scripts/slurm/sweep-array.sh > "$work/array.txt"
+echo "== sweep-array.sh: cases/quick.suite as a 4-task array (openmp: PoCL's compiles would take most of 2 cores), then the merge job"
+SUITE=cases/quick.suite SHARES=4 BACKEND=openmp OUT=$work/array FLOWBENCH=$bin scripts/slurm/sweep-array.sh > "$work/array.txt"
 array=$(sed -n 's/^sweep-array.sh: array job \([0-9]*\) .*/\1/p' "$work/array.txt")
 [ -n "$array" ] || fail "sweep-array.sh named no array job: $(cat "$work/array.txt")"
 drain
 [ -s "$work/array/sweep.jsonl" ] || fail "no merged file: $(cat "$work/array/logs/merge.log")"
-plan_keys cases/quick.suite > "$work/plan.txt"
+plan_keys cases/quick.suite --backend openmp > "$work/plan.txt"
 [ "$(wc -l < "$work/plan.txt")" -gt 8 ] || fail "the plan is too small to share: $(wc -l < "$work/plan.txt")"
 file_keys "$work/array/sweep.jsonl" > "$work/merged.txt"
 diff "$work/plan.txt" "$work/merged.txt" > "$work/plan.diff" ||
