@@ -300,9 +300,30 @@ fail:
     return status;
 }
 
+/* Drops the rows no cell is in (a problem only OpenMP ran has no
+ * speedup: it left an empty slot between the bars), keeping the order. */
+static void drop_empty_rows(fb_figure *f)
+{
+    int kept = 0;
+    for (int r = 0; r < f->nrows; ++r) {
+        int used = 0;
+        for (int i = 0; i < f->ncells && !used; ++i)
+            used = f->cells[i].row == r;
+        if (!used) {
+            free(f->rows[r]);
+            continue;
+        }
+        for (int i = 0; i < f->ncells; ++i)
+            if (f->cells[i].row == r) f->cells[i].row = kept;
+        f->rows[kept++] = f->rows[r];
+    }
+    f->nrows = kept;
+}
+
 /* Turns best times into OpenMP time / device time, dropping the OpenMP
- * column; 0 when the figure has no OpenMP column or nothing else. A
- * speedup is as trustworthy as the worse of its two records. */
+ * column and the problems no device ran; 0 when the figure has no OpenMP
+ * column or nothing else. A speedup is as trustworthy as the worse of its
+ * two records. */
 static int speedup_transform(fb_figure *f)
 {
     int ref = -1, n = 0;
@@ -334,6 +355,7 @@ static int speedup_transform(fb_figure *f)
     memmove(&f->cols[ref], &f->cols[ref + 1], (size_t)(f->ncols - ref - 1) * sizeof *f->cols);
     f->ncols--;
     f->ncells = n;
+    drop_empty_rows(f);
     return n > 0;
 }
 
