@@ -708,8 +708,11 @@ static void csv_field(FILE *out, const char *text, int last)
     fputc(last ? '\n' : ',', out);
 }
 
+/* A time no calendar year up to 9999 holds (stored by other means than
+ * add) is exported as its seconds, as show says it, not as an empty field. */
 static const char *const export_sql =
-    "SELECT r.commit_sha, r.branch, strftime('%Y-%m-%dT%H:%M:%SZ', r.when_s, 'unixepoch'), r.hash, c.key, c.label,"
+    "SELECT r.commit_sha, r.branch, COALESCE(strftime('%Y-%m-%dT%H:%M:%SZ', r.when_s, 'unixepoch'), r.when_s || 's'),"
+    " r.hash, c.key, c.label,"
     " c.machine, x.host, x.status, x.quality, x.quality_why, x.median_s, x.min_s, x.max_s, x.nsamples, x.bytes,"
     " x.bytes / x.median_s / 1e9 FROM records x JOIN runs r ON x.run = r.id JOIN configs c ON x.config = c.id"
     " ORDER BY r.when_s, r.id, x.line";

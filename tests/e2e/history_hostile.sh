@@ -106,6 +106,8 @@ cp h.db big.db
 /usr/bin/python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE runs SET when_s = 100000000000000000"); c.commit()' big.db
 "$bin" history show --filter 'gen:cube:8' --db big.db > big.txt || fail "history show of a stored huge time exited $?"
 grep -q '100000000000000000s' big.txt || fail "the huge time is not shown as seconds: $(cat big.txt)"
+"$bin" history export --out big.csv --db big.db > /dev/null
+grep -q '^[^,]*,[^,]*,100000000000000000s,' big.csv || fail "export left the huge time out: $(head -2 big.csv)"
 
 echo "== 25: a held lock and a cut file, each said as what it is"
 cp keep.db lk.db
