@@ -434,6 +434,10 @@ typedef struct series_builder {
     double *medians; /* the current point's stable run medians */
     int nmedians, medians_cap;
     double lo, hi; /* the current point's one-run spread */
+    /* the current point's commit whole: the point keeps at most
+     * FB_HISTORY_COMMIT_MAX characters, and a longer id stored before add
+     * refused it would otherwise start a new point at every run */
+    char *commit;
 } series_builder;
 
 /* The current point's median and spread from the stable runs collected. */
@@ -486,6 +490,9 @@ static fb_status point_start(series_builder *b, sqlite3_stmt *st)
     memset(p, 0, sizeof *p);
     snprintf(p->commit, sizeof p->commit, "%s", (const char *)sqlite3_column_text(st, 3));
     p->when = sqlite3_column_int64(st, 4);
+    free(b->commit);
+    b->commit = strdup((const char *)sqlite3_column_text(st, 3));
+    if (!b->commit) FB_FAIL(FB_ERR_NOMEM, "out of host memory reading the history");
 fail:
     return status;
 }
@@ -536,7 +543,7 @@ static fb_status read_rows(fb_history *h, sqlite3_stmt *st, const regex_t *re, c
         if (!same_config) FB_CHECK(series_start(b, st));
         s = &b->v[b->n - 1];
         /* one point per commit: runs of a commit share its time (history add) */
-        if (!same_config || !same_text(st, 3, s->points[s->npoints - 1].commit)) FB_CHECK(point_start(b, st));
+        if (!same_config || !same_text(st, 3, b->commit)) FB_CHECK(point_start(b, st));
         FB_CHECK(point_add(b, st, q->include_flagged));
     }
     if (rc != SQLITE_DONE) FB_CHECK(db_error(h, FB_ERR_IO, "cannot read the history"));
@@ -572,6 +579,7 @@ fail:
     sqlite3_finalize(st);
     fb_history_series_free(b.v, b.n);
     free(b.medians);
+    free(b.commit);
     return status;
 }
 
@@ -700,8 +708,11 @@ static void csv_field(FILE *out, const char *text, int last)
     fputc(last ? '\n' : ',', out);
 }
 
+/* A time no calendar year up to 9999 holds (stored by other means than
+ * add) is exported as its seconds, as show says it, not as an empty field. */
 static const char *const export_sql =
-    "SELECT r.commit_sha, r.branch, strftime('%Y-%m-%dT%H:%M:%SZ', r.when_s, 'unixepoch'), r.hash, c.key, c.label,"
+    "SELECT r.commit_sha, r.branch, COALESCE(strftime('%Y-%m-%dT%H:%M:%SZ', r.when_s, 'unixepoch'), r.when_s || 's'),"
+    " r.hash, c.key, c.label,"
     " c.machine, x.host, x.status, x.quality, x.quality_why, x.median_s, x.min_s, x.max_s, x.nsamples, x.bytes,"
     " x.bytes / x.median_s / 1e9 FROM records x JOIN runs r ON x.run = r.id JOIN configs c ON x.config = c.id"
     " ORDER BY r.when_s, r.id, x.line";

@@ -57,6 +57,14 @@ run 9 r6b.jsonl
 [ "$(grep -c "^  ${sha:0:14} " show.txt)" = 1 ] && grep -q "^  ${sha:0:14} .* 2 0$" show.txt ||
   fail "the SHA-256 commit is not one point of 2 runs: $(cat show.txt)"
 refused 2 'more than the 128 a commit id takes' history add r1.jsonl --commit "$(printf '%0200d' 1)" --db h.db
+# a longer id stored before add refused it (or merged from such a
+# database) is still one point, not one per run
+cp h.db long.db
+/usr/bin/python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1])
+c.execute("UPDATE runs SET commit_sha = ? WHERE commit_sha = ?", ("a" * 200, sys.argv[2])); c.commit()' long.db "$sha"
+"$bin" history show --filter 'gen:cube:8' --db long.db > long.txt
+[ "$(grep -c '^  aaaaaaaaaaaaaa ' long.txt)" = 1 ] && grep -q '^  aaaaaaaaaaaaaa .* 2 0$' long.txt ||
+  fail "a stored 200-character commit is not one point of 2 runs: $(cat long.txt)"
 
 echo "== 12, 13: a damaged page stops the gate; --alpha is refused by it"
 plant planted-slow 1.3e-5 measured.jsonl slow.jsonl
@@ -98,6 +106,8 @@ cp h.db big.db
 /usr/bin/python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE runs SET when_s = 100000000000000000"); c.commit()' big.db
 "$bin" history show --filter 'gen:cube:8' --db big.db > big.txt || fail "history show of a stored huge time exited $?"
 grep -q '100000000000000000s' big.txt || fail "the huge time is not shown as seconds: $(cat big.txt)"
+"$bin" history export --out big.csv --db big.db > /dev/null
+grep -q '^[^,]*,[^,]*,100000000000000000s,' big.csv || fail "export left the huge time out: $(head -2 big.csv)"
 
 echo "== 25: a held lock and a cut file, each said as what it is"
 cp keep.db lk.db
