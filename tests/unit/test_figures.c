@@ -404,6 +404,27 @@ static void test_roofline_peak_from_isa(void **state)
     assert_non_null(strstr(why, "the record names no ISA"));
 }
 
+/* A problem only OpenMP ran has no speedup: no row (it drew an empty slot
+ * between the bars), the others keep their order. */
+static void test_speedup_drops_problems_no_device_ran(void **state)
+{
+    (void)state;
+    results_file rf;
+    fb_figure_list list;
+    results_begin(&rf, "speedup-rows", "host");
+    results_add(&rf, (rec){.kernel = "k", .device = "openmp:0", .matrix = "m1", .median_s = 4e-3});
+    results_add(&rf, (rec){.kernel = "k", .matrix = "m1", .median_s = 1e-3});
+    results_add(&rf, (rec){.kernel = "k", .device = "openmp:0", .matrix = "m2", .median_s = 4e-3});
+    results_add(&rf, (rec){.kernel = "k", .device = "openmp:0", .matrix = "m3", .median_s = 4e-3});
+    results_add(&rf, (rec){.kernel = "k", .matrix = "m3", .median_s = 2e-3});
+    fb_results_set *set = results_load(&rf);
+    assert_int_equal(fb_figures_collect(set, FB_FIG_SPEEDUP, &list), FB_OK);
+    assert_int_equal(list.n, 1);
+    assert_string_equal(table_text(&list.f[0]), "label,opencl:0.0 GPU\nm1,4\nm3,2\n");
+    fb_figure_list_free(&list);
+    fb_results_set_free(set);
+}
+
 /* ---- unstable and contended records ----------------------------------------- */
 
 /* A speedup is as trustworthy as the worse of its two records: m2's device
@@ -808,6 +829,7 @@ int main(void)
         cmocka_unit_test(test_profile_per_set_of_linked_solvers),
         cmocka_unit_test(test_variants_whiskers),
         cmocka_unit_test(test_roofline_marks_cache_resident_rows),
+        cmocka_unit_test(test_speedup_drops_problems_no_device_ran),
         cmocka_unit_test(test_speedup_flags_untrusted_cells),
         cmocka_unit_test(test_speedup_table_unchanged_when_stable),
         cmocka_unit_test(test_best_cell_prefers_stable_records),
