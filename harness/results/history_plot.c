@@ -185,7 +185,7 @@ fail:
  * characters dropped (compare's JUnit escaper does exactly that). */
 static void html_text(FILE *f, const char *s) { fb_compare_xml_text(s, f); }
 
-enum { SVG_W = 860, SVG_H = 260, SVG_L = 70, SVG_R = 20, SVG_T = 16, SVG_B = 40 };
+enum { SVG_W = 860, SVG_H = 300, SVG_L = 70, SVG_R = 20, SVG_T = 16, SVG_B = 84 };
 
 typedef struct frame {
     double lo, hi; /* the value axis */
@@ -218,17 +218,41 @@ static frame frame_of(const trend *tr, double gate)
     return fr;
 }
 
+/* A round tick step: 1, 2 or 5 times a power of ten, about four to a range
+ * (ticks of 9.468 and 21.84 read as noise). */
+static double nice_step(double range)
+{
+    double raw = range / 4, p = pow(10, floor(log10(raw))), m = raw / p;
+    return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
+}
+
+/* The commits under the axis: every one when they fit, else every k-th
+ * (and the last), rotated; each point's label is its tooltip too. */
+static void svg_commit_ticks(FILE *f, const trend *tr, const frame *fr)
+{
+    const int every = tr->n <= 24 ? 1 : (tr->n + 23) / 24;
+    char label[16];
+    for (int k = 0; k < tr->n; ++k) {
+        if (k % every && k != tr->n - 1) continue;
+        commit_label(tr->s->points[tr->idx[k]].commit, label, sizeof label);
+        fprintf(f,
+                "<text x=\"%.1f\" y=\"%d\" class=\"tick commit\" text-anchor=\"end\" "
+                "transform=\"rotate(-45 %.1f %d)\">%s</text>\n",
+                fx(fr, k), SVG_H - SVG_B + 12, fx(fr, k), SVG_H - SVG_B + 12, label);
+    }
+}
+
 static void svg_axes(FILE *f, const trend *tr, const frame *fr)
 {
+    const double step = nice_step(fr->hi - fr->lo);
     fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" class=\"axis\"/>\n", SVG_L, SVG_H - SVG_B, SVG_W - SVG_R,
             SVG_H - SVG_B);
-    for (int i = 0; i <= 4; ++i) {
-        double v = fr->lo + (fr->hi - fr->lo) * i / 4;
+    for (double v = ceil(fr->lo / step) * step; v <= fr->hi + 1e-9 * step; v += step)
         fprintf(f,
                 "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" class=\"grid\"/><text x=\"%d\" y=\"%.1f\" "
-                "class=\"tick\" text-anchor=\"end\">%.4g</text>\n",
-                SVG_L, fy(fr, v), SVG_W - SVG_R, fy(fr, v), SVG_L - 6, fy(fr, v) + 4, v);
-    }
+                "class=\"tick\" text-anchor=\"end\">%.6g</text>\n",
+                SVG_L, fy(fr, v), SVG_W - SVG_R, fy(fr, v), SVG_L - 6, fy(fr, v) + 4, fabs(v) < 1e-9 * step ? 0 : v);
+    svg_commit_ticks(f, tr, fr);
     fprintf(f,
             "<text x=\"14\" y=\"%d\" class=\"tick\" transform=\"rotate(-90 14 %d)\" text-anchor=\"middle\">%s</text>\n",
             (SVG_H - SVG_B) / 2, (SVG_H - SVG_B) / 2, unit_name(tr));
@@ -271,12 +295,17 @@ static void svg_trend(FILE *f, const trend *tr)
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\">\n", SVG_W,
             SVG_H, SVG_W, SVG_H);
     svg_axes(f, tr, &fr);
+    /* the gate judges the next run against the last runs only: drawn over
+     * that window and on to the right edge, not across the history */
+    const int window = tr->n < FB_HISTORY_LOOKBACK ? tr->n : FB_HISTORY_LOOKBACK;
     if (!isnan(gate))
-        fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" class=\"gate\"><title>gate</title></line>\n",
-                SVG_L, fy(&fr, gate), SVG_W - SVG_R, fy(&fr, gate));
+        fprintf(f,
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" class=\"gate\"><title>gate: the limit the "
+                "next run is judged at, from the last %d commits</title></line>\n",
+                fx(&fr, tr->n - window), fy(&fr, gate), SVG_W - SVG_R, fy(&fr, gate), window);
     svg_changes(f, tr, &fr);
     svg_points(f, tr, &fr);
-    fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"tick\">commits, oldest left (%d)</text>\n</svg>\n", SVG_L, SVG_H - 12,
+    fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"tick\">commits, oldest left (%d)</text>\n</svg>\n", SVG_L, SVG_H - 4,
             tr->n);
 }
 

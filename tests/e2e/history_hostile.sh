@@ -92,6 +92,14 @@ run 7 l1.jsonl && run 8 l2.jsonl
 "$bin" history show --filter 'gen:cube:8' --db a.db | awk '/^  k[0-9]/ {print $1, $(NF-1)}' > order.txt
 [ "$(tr '\n' ' ' < order.txt)" = "k1 2 k2 2 " ] || fail "merged series out of commit order: $(cat order.txt)"
 
+echo "== the trend page: commits named under the axis, round value ticks"
+"$bin" history plot --db h.db --out page --all --no-figures > /dev/null || fail "history plot exited $?"
+grep -q 'class="tick commit"[^>]*>c1</text>' page/index.html || fail "the page's axis does not name the commits"
+ticks=$(grep -o 'class="tick" text-anchor="end">[^<]*<' page/index.html | sed 's/.*">//; s/<$//')
+for t in $ticks; do
+  awk -v t="$t" 'BEGIN { m = t / 10 ^ int(log(t < 0 ? -t : t) / log(10) - (t < 1 && t > -1)); exit !(t == 0 || m == int(m) || 2 * m == int(2 * m) || 5 * m == int(5 * m)) }' ||
+    fail "a tick that is no round number: $t"
+done
 echo "== 15: a full standard output is an error"
 for sub in "show --filter ." "detect"; do
   code=0
