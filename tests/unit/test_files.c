@@ -286,6 +286,31 @@ static void test_distinct_files_pass(void **state)
     assert_int_equal(distinct("/no/such/in", a, b), FB_OK); /* its reader says why */
 }
 
+/* A store not made yet is still the store: an output spelt like it
+ * (another spelling of its folder too) is refused, another name is not;
+ * where the store is there, it is known by its inode. */
+static void test_output_that_is_a_store_refused(void **state)
+{
+    (void)state;
+    char store[128], other[256], elsewhere[128], want[512];
+    path_in_dir("store.json", store, sizeof store);
+    snprintf(other, sizeof other, "%s/./store.json", dir);
+    path_in_dir("report.xml", elsewhere, sizeof elsewhere);
+    unlink(store);
+    const fb_named_file stores[] = {{"noise store", store}}, outputs[] = {{"--junit", other}};
+    const fb_named_file apart[] = {{"--junit", elsewhere}};
+    assert_int_equal(fb_files_check_distinct("cmd", stores, 1, outputs, 1), FB_OK); /* an input must be there */
+    assert_int_equal(fb_files_check_stores("cmd", stores, 1, outputs, 1), FB_ERR_USAGE);
+    snprintf(want, sizeof want, "cmd: --junit %s is the input noise store (%s): refusing to overwrite it", other,
+             store);
+    assert_string_equal(fb_error_message(), want);
+    assert_int_equal(fb_files_check_stores("cmd", stores, 1, apart, 1), FB_OK);
+    write_text(store, "{}\n");
+    assert_int_equal(fb_files_check_stores("cmd", stores, 1, outputs, 1), FB_ERR_USAGE);
+    assert_int_equal(fb_files_check_stores("cmd", stores, 1, apart, 1), FB_OK);
+    unlink(store);
+}
+
 /* The same file by another name: a link, a hard link, another spelling. */
 static void test_output_that_is_the_input_refused(void **state)
 {
@@ -368,6 +393,7 @@ int main(void)
         cmocka_unit_test(test_replace_in_a_missing_directory_names_the_reason),
         cmocka_unit_test(test_distinct_files_pass),
         cmocka_unit_test(test_output_that_is_the_input_refused),
+        cmocka_unit_test(test_output_that_is_a_store_refused),
         cmocka_unit_test(test_two_outputs_that_are_one_file_refused),
         cmocka_unit_test(test_output_that_is_a_directory_refused),
         cmocka_unit_test(test_error_message_wraps_the_last),
