@@ -619,14 +619,15 @@ static int declared(const fb_parsed *p, const char *name)
 }
 
 /* --tuned reads the tuning cache, --cache's or the default one: an input
- * whichever way it is named (--out naming it would append records to it). */
-static fb_status gather_tuned_cache(const fb_parsed *args, fb_named_file **in, int *nin, char *path, size_t len)
+ * whichever way it is named, and whether it is there yet or not (--out
+ * naming it would append records to it, or make it of records). path NULL
+ * without --tuned. */
+static fb_named_file tuned_cache(const fb_parsed *args, char *path, size_t len)
 {
-    if (!declared(args, "tuned") || !fb_cli_flag(args, "tuned") ||
-        (declared(args, "cache") && fb_cli_value(args, "cache")))
-        return FB_OK;
-    fb_cache_path(NULL, path, len);
-    return gather_extra(in, nin, &(fb_named_file){"tuning cache", path});
+    const char *given = declared(args, "cache") ? fb_cli_value(args, "cache") : NULL;
+    if (!declared(args, "tuned") || !fb_cli_flag(args, "tuned")) return (fb_named_file){"tuning cache", NULL};
+    fb_cache_path(given, path, len);
+    return (fb_named_file){given ? "--cache" : "tuning cache", path};
 }
 
 fb_status fb_cli_check_files(const fb_parsed *args, const char *command, const char *const *inputs,
@@ -637,15 +638,16 @@ fb_status fb_cli_check_files(const fb_parsed *args, const char *command, const c
     fb_named_file *in = NULL, *out = NULL;
     int nin = 0, nout = 0, nnames = count_names(inputs) + count_names(outputs);
     char **names = calloc((size_t)nnames + 1, sizeof *names), cache[1024];
+    const fb_named_file store = tuned_cache(args, cache, sizeof cache);
     if (!names) FB_FAIL(FB_ERR_NOMEM, "out of host memory checking the files of the command line");
-    FB_CHECK(gather_tuned_cache(args, &in, &nin, cache, sizeof cache));
     for (int i = 0; i < nextra_in; ++i)
         FB_CHECK(gather_extra(&in, &nin, &extra_in[i]));
     for (int i = 0; i < nextra_out; ++i)
         FB_CHECK(gather_extra(&out, &nout, &extra_out[i]));
     FB_CHECK(gather_files(args, inputs, &in, names, &nin));
     FB_CHECK(gather_files(args, outputs, &out, names + count_names(inputs), &nout));
-    if (nout) status = fb_files_check_distinct(command, in, nin, out, nout);
+    if (nout) FB_CHECK(fb_files_check_distinct(command, in, nin, out, nout));
+    if (nout && store.path) FB_CHECK(fb_files_check_stores(command, &store, 1, out, nout));
 fail:
     for (int i = 0; names && i < nnames; ++i)
         free(names[i]);

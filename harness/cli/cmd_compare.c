@@ -102,26 +102,30 @@ static fb_status check_machines(const fb_results_set *base, const fb_results_set
 }
 
 /* What compare reads (BASE and NEW, or --interleave's two binaries and
- * suite) and writes (--junit, and --learn-noise's store): no output may be
- * an input or another output (core/files.h), checked before any work. */
+ * suite; the noise store) and writes (--junit, --json, and --learn-noise's
+ * store): no output may be an input or another output (core/files.h),
+ * checked before any work. */
 static fb_status check_outputs(const fb_parsed *args, int interleave)
 {
     static const char *const names[2][3] = {{"BASE", "NEW", NULL}, {"BASE_BIN", "NEW_BIN", "SUITE"}};
-    fb_named_file inputs[4], outputs[3] = {{"--junit", fb_cli_value(args, "junit")},
+    fb_named_file inputs[3], outputs[3] = {{"--junit", fb_cli_value(args, "junit")},
                                            {"--json", fb_cli_value(args, "json")},
                                            {"--noise-file", NULL}};
     char noise[1024];
     int n = 0;
     for (; n < (interleave ? 3 : 2) && n < args->npositional; ++n)
         inputs[n] = (fb_named_file){names[interleave][n], args->positional[n]};
+    const fb_named_file store = {"noise store", noise};
+    const int learn = fb_cli_flag(args, "learn-noise") && !interleave;
     fb_noise_path(fb_cli_value(args, "noise-file"), noise, sizeof noise);
-    /* the learned floors are written with --learn-noise and read otherwise:
-     * a report named like them would replace them either way */
-    if (fb_cli_flag(args, "learn-noise") && !interleave)
-        outputs[2].path = noise;
-    else if (!interleave && !fb_cli_flag(args, "no-noise"))
-        inputs[n++] = (fb_named_file){"noise store", noise};
-    return fb_files_check_distinct("compare", inputs, n, outputs, 3);
+    if (learn) outputs[2].path = noise;
+    fb_status status = fb_files_check_distinct("compare", inputs, n, outputs, 3);
+    /* the learned floors are written with --learn-noise and read otherwise;
+     * with --no-noise or --interleave this compare reads them not, but the
+     * next compare gates with them: a report named like them, learned yet
+     * or not, is refused whatever the mode */
+    if (status == FB_OK && !learn) status = fb_files_check_stores("compare", &store, 1, outputs, 3);
+    return status;
 }
 
 /* --junit or --json (option), opened before comparing, so a bad path

@@ -4,6 +4,7 @@
 #include "compare_history_cli.h"
 #include "../results/compare_history.h"
 #include "../results/history_store.h"
+#include "../tune/noise.h"
 
 /* Options of the two-file or interleaved compare that mean nothing here. */
 static fb_status check_options(const fb_parsed *args)
@@ -30,7 +31,9 @@ int fb_compare_history_command(const fb_parsed *args, fb_compare_read_options re
     fb_history *h = NULL;
     fb_cli_out junit = {0};
     int lookback = FB_HISTORY_LOOKBACK;
+    char noise[1024];
     const fb_named_file inputs[] = {{"--history", fb_cli_value(args, "history")}, {"NEW", args->positional[0]}};
+    const fb_named_file store = {"noise store", noise};
     const fb_named_file outputs[] = {{"--junit", fb_cli_value(args, "junit")}};
     FB_CHECK(check_options(args));
     FB_CHECK(read_options(args, &opt));
@@ -39,6 +42,10 @@ int fb_compare_history_command(const fb_parsed *args, fb_compare_read_options re
         FB_FAIL(FB_ERR_USAGE, "--lookback: %d is not in [%d, %d]", lookback, FB_HISTORY_MIN_BASELINE,
                 FB_HISTORY_MAX_LOOKBACK);
     FB_CHECK(fb_files_check_distinct("compare", inputs, 2, outputs, 1));
+    /* the noise store is not read here, but a report named like it would
+     * replace (or make) the floors the two-file compare gates with */
+    fb_noise_path(NULL, noise, sizeof noise);
+    FB_CHECK(fb_files_check_stores("compare", &store, 1, outputs, 1));
     FB_CHECK(fb_results_load(args->positional[0], &next));
     FB_CHECK(fb_history_open(fb_cli_value(args, "history"), 0, &h));
     FB_CHECK(fb_history_check_intact(h));

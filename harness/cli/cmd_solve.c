@@ -233,14 +233,17 @@ static fb_status check_files(const fb_parsed *args, const solve_opts *o)
     snprintf(w, sizeof w, "%s-w.dat", prefix ? prefix : "");
     const char *mesh = fb_cli_value(args, "mesh");
     if (!mesh && !strcmp(o->name, "ahmed")) mesh = FB_AHMED_DEFAULT_MESH; /* read though not named */
-    const fb_named_file inputs[] = {{fb_cli_value(args, "mesh") ? "--mesh" : "the default mesh", mesh},
-                                    {"--cache", o->tuned ? o->cache : NULL}};
+    const fb_named_file inputs[] = {{fb_cli_value(args, "mesh") ? "--mesh" : "the default mesh", mesh}};
+    /* --tuned reads it, there yet or not (fb_files_check_stores) */
+    const fb_named_file store = {fb_cli_value(args, "cache") ? "--cache" : "tuning cache", o->cache};
     const fb_named_file outputs[] = {{"--out", fb_cli_value(args, "out")},
                                      {"--vtk", fb_cli_value(args, "vtk")},
                                      {"--profiles", prefix ? u : NULL},
                                      {"--profiles", prefix ? w : NULL},
                                      {"--cache", o->tune ? o->cache : NULL}};
-    return fb_files_check_distinct("solve", inputs, 2, outputs, 5);
+    fb_status status = fb_files_check_distinct("solve", inputs, 1, outputs, 5);
+    if (status == FB_OK && o->tuned) status = fb_files_check_stores("solve", &store, 1, outputs, 5);
+    return status;
 }
 
 static fb_status read_opts(const fb_parsed *args, solve_opts *o, fb_solve_case *c)

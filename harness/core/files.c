@@ -250,9 +250,10 @@ static int find_same(const file_id *out, const fb_named_file *files, int n, int 
     return -1;
 }
 
-/* Output f against the inputs, then against the outputs named before it. */
+/* Output f against the inputs (inputs_missing: named by their path even
+ * where they are not there yet), then against the outputs named before it. */
 static fb_status check_output(const char *command, const fb_named_file *f, const fb_named_file *inputs, int ninputs,
-                              const fb_named_file *earlier, int nearlier)
+                              int inputs_missing, const fb_named_file *earlier, int nearlier)
 {
     fb_status status = FB_OK;
     file_id out;
@@ -262,7 +263,7 @@ static fb_status check_output(const char *command, const fb_named_file *f, const
     /* no writer can replace a directory: say so before the work, not after it */
     if (f->path && stat(f->path, &st) == 0 && S_ISDIR(st.st_mode)) FB_FAIL(FB_ERR_INPUT, "%s: is a directory", f->path);
     if (!f->path || !identify(f->path, 1, &out)) return FB_OK; /* the writer says what is wrong */
-    if ((i = find_same(&out, inputs, ninputs, 0)) >= 0) {
+    if ((i = find_same(&out, inputs, ninputs, inputs_missing)) >= 0) {
         spelled(f->path, inputs[i].path, other, sizeof other);
         FB_FAIL(FB_ERR_USAGE, "%s: %s %s is the input %s%s: refusing to overwrite it", command, f->name, f->path,
                 inputs[i].name, other);
@@ -281,7 +282,17 @@ fb_status fb_files_check_distinct(const char *command, const fb_named_file *inpu
 {
     fb_status status = FB_OK;
     for (int o = 0; o < noutputs; ++o)
-        FB_CHECK(check_output(command, &outputs[o], inputs, ninputs, outputs, o));
+        FB_CHECK(check_output(command, &outputs[o], inputs, ninputs, 0, outputs, o));
+fail:
+    return status;
+}
+
+fb_status fb_files_check_stores(const char *command, const fb_named_file *stores, int nstores,
+                                const fb_named_file *outputs, int noutputs)
+{
+    fb_status status = FB_OK;
+    for (int o = 0; o < noutputs; ++o)
+        FB_CHECK(check_output(command, &outputs[o], stores, nstores, 1, NULL, 0));
 fail:
     return status;
 }

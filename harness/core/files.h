@@ -98,6 +98,16 @@ typedef struct fb_named_file {
 fb_status fb_files_check_distinct(const char *command, const fb_named_file *inputs, int ninputs,
                                   const fb_named_file *outputs, int noutputs);
 
+/* As fb_files_check_distinct, for a command's stores: files flowbench
+ * makes at their first write and reads where they are (the tuning cache
+ * that --tuned reads, the A/A noise store). A store is an input whether or
+ * not it is there yet: an output named like a store not made yet would be
+ * made in its place and refused as a bad store by the next command that
+ * reads it. The same messages ("COMMAND: --out F is the input tuning
+ * cache: refusing to overwrite it"). */
+fb_status fb_files_check_stores(const char *command, const fb_named_file *stores, int nstores,
+                                const fb_named_file *outputs, int noutputs);
+
 /* mkdir -p: dir and every missing folder above it; one that exists is
  * fine. FB_ERR_IO naming the folder that could not be made. */
 fb_status fb_make_dirs(const char *dir);

@@ -24,6 +24,13 @@
 #include "../core/params.h"
 
 #define FB_CACHE_VERSION 1
+#define PARAM_NAME_MAX 63
+/* An entry's "-DNAME=VALUE ..." as exported: every entry's fits, as
+ * params_are_valid allows no more than FB_MAX_PARAMS names of at most
+ * PARAM_NAME_MAX characters with values of at most 11 ("-1000000000"). */
+#define DEFINES_LEN 1024
+_Static_assert((sizeof " -D=" - 1 + PARAM_NAME_MAX + 11) * FB_MAX_PARAMS < DEFINES_LEN,
+               "an entry's defines fit DEFINES_LEN");
 
 struct fb_tuning_cache {
     json_t *entries; /* array of validated entry objects */
@@ -284,28 +291,33 @@ static int invalid(char *why, size_t len, const char *fmt, ...)
     return 0;
 }
 
-/* Every cached value follows the one rule of parameter values
- * (core/params.h: an integer within +-FB_PARAM_VALUE_MAX): a value no
- * int holds ran truncated (4294967424 as 128), one of another type as
- * the kernel's default, and both were reported as tuned. */
 /* A parameter's name becomes "-DNAME=VALUE" in a kernel's build options and
  * in an exported header: a C identifier, or a name such as "WG_SIZE=64
  * -cl-fast-relaxed-math -DX" would inject options. */
 static int is_c_identifier(const char *name)
 {
     size_t n = strlen(name);
-    if (!n || n > 63 || (name[0] >= '0' && name[0] <= '9')) return 0;
+    if (!n || n > PARAM_NAME_MAX || (name[0] >= '0' && name[0] <= '9')) return 0;
     for (const char *p = name; *p; ++p)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_')) return 0;
     return 1;
 }
 
+/* Every cached value follows the one rule of parameter values
+ * (core/params.h: an integer within +-FB_PARAM_VALUE_MAX): a value no
+ * int holds ran truncated (4294967424 as 128), one of another type as
+ * the kernel's default, and both were reported as tuned. */
 static int params_are_valid(const json_t *params, char *why, size_t len)
 {
     const char *name;
     const json_t *v;
     char text[64], reason[160];
     int value;
+    /* no kernel has more axes; within it, "-DNAME=VALUE" of every parameter
+     * fits the exported defines' buffer (they were cut at its end) */
+    if (json_object_size(params) > FB_MAX_PARAMS)
+        return invalid(why, len, "\"params\": holds %zu parameters; a kernel has at most %d", json_object_size(params),
+                       FB_MAX_PARAMS);
     json_object_foreach((json_t *)params, name, v)
     {
         if (!is_c_identifier(name)) {
@@ -1071,7 +1083,7 @@ static void header_entry(FILE *f, const json_t *e)
 {
     fb_cache_device d;
     fb_signature sig = entry_signature(e);
-    char defines[1024];
+    char defines[DEFINES_LEN];
     cache_entry_device(e, &d);
     defines_of(e, defines, sizeof defines);
     const char *fields[] = {d.name,
@@ -1198,7 +1210,7 @@ static json_t *db_entry(const json_t *e)
 {
     fb_cache_device d;
     fb_signature sig = entry_signature(e);
-    char defines[1024];
+    char defines[DEFINES_LEN];
     cache_entry_device(e, &d);
     defines_of(e, defines, sizeof defines);
     json_t *j = json_pack("{s:{s:s, s:s, s:s, s:s, s:s, s:s, s:s}, s:O, s:O, s:{s:s, s:f, s:o}, s:O, s:s}", "device",

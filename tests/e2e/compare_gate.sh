@@ -92,8 +92,30 @@ cp "$store" "$dir/store.before"
 for out in --junit --json; do
   expect 2 "is the input noise store .*refusing to overwrite it" "$base" "$dir/slow30.jsonl" --noise-file "$store" \
     "$out" "$(dirname "$store")/./$(basename "$store")"
+  # --no-noise reads no floor, but the store is still the one later compares gate with
+  expect 2 "is the input noise store.*refusing to overwrite it" "$base" "$dir/slow30.jsonl" --noise-file "$store" \
+    --no-noise "$out" "$store"
 done
 cmp -s "$store" "$dir/store.before" || fail "a compare report overwrote the learned A/A floors"
+# the default store (FLOWBENCH_CACHE_DIR's), in every mode: two files, --history and --interleave
+default_store=${FLOWBENCH_CACHE_DIR:?the test sets it}/noise.json
+mkdir -p "$FLOWBENCH_CACHE_DIR" && cp "$store" "$default_store"
+rm -f "$dir/gate-history.db"
+"$bin" history add "$base" --commit 0123abcd --db "$dir/gate-history.db" > /dev/null || fail "history add exited $?"
+printf '#!/bin/sh\nexit 3\n' > "$dir/no-bin.sh" && chmod +x "$dir/no-bin.sh"
+expect 2 "is the input noise store.*refusing to overwrite it" "$base" "$dir/slow30.jsonl" --json "$default_store"
+expect 2 "is the input noise store.*refusing to overwrite it" "$base" "$dir/slow30.jsonl" --no-noise --junit "$default_store"
+expect 2 "is the input noise store.*refusing to overwrite it" --history "$dir/gate-history.db" "$dir/slow30.jsonl" \
+  --junit "$default_store"
+expect 2 "is the input noise store.*refusing to overwrite it" --interleave "$dir/no-bin.sh" "$dir/no-bin.sh" \
+  "$src/cases/quick.suite" --out "$dir/il" --junit "$default_store"
+cmp -s "$default_store" "$dir/store.before" || fail "a compare report overwrote the default A/A noise store"
+rm "$default_store"
+# ... and so is a store not learned yet: a report there was read as a bad store by the next compare
+expect 2 "is the input noise store.*refusing to overwrite it" "$base" "$dir/slow30.jsonl" --junit "$default_store"
+expect 2 "is the input noise store.*refusing to overwrite it" "$base" "$dir/slow30.jsonl" --noise-file "$dir/new-noise.json" \
+  --no-noise --json "$dir/./new-noise.json"
+[ ! -e "$default_store" ] && [ ! -e "$dir/new-noise.json" ] || fail "a compare report made the A/A noise store"
 # a shared store that is a symbolic link stays a link; its target learns
 mkdir -p "$dir/shared" && cp "$store" "$dir/shared/noise.json" && ln -sfn shared/noise.json "$dir/noise-link.json"
 expect 0 'learned the A/A changes of 3 configurations' "$base" "$dir/aa.jsonl" --noise-file "$dir/noise-link.json" --learn-noise

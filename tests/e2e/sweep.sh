@@ -161,6 +161,17 @@ done
 cmp -s "$cache" "$work/cache.before" && cmp -s "$FLOWBENCH_CACHE_DIR/tuning.json" "$work/cache.before" ||
   fail "--tuned --out wrote into the tuning cache"
 rm "$FLOWBENCH_CACHE_DIR/tuning.json"
+# ... and so is a cache not made yet (an empty one to --tuned): records written
+# there made the next --tuned refuse it as "not valid JSON"
+for run in "spmv --matrix gen:cube:8 --no-stream --tuned --out $FLOWBENCH_CACHE_DIR/tuning.json" \
+           "spmv --matrix gen:cube:8 --no-stream --tuned --cache $work/new-cache.json --out $work/./new-cache.json" \
+           "solve cavity --level 0 --steps 1 --backend opencl --tuned --out $FLOWBENCH_CACHE_DIR/tuning.json"; do
+  code=0
+  "$bin" $run > /dev/null 2> "$work/tuned-out.err" || code=$?
+  [ "$code" = 2 ] && grep -q 'is the input .*refusing to overwrite it' "$work/tuned-out.err" ||
+    fail "$run: exit $code, $(cat "$work/tuned-out.err")"
+done
+[ ! -e "$FLOWBENCH_CACHE_DIR/tuning.json" ] && [ ! -e "$work/new-cache.json" ] || fail "--tuned --out made the tuning cache"
 [ "$(tuned --matrix gen:cube:8 --kernel csr-vector --precision single | jq -r .tuning.source)" = default ] ||
   fail "another precision must fall back to the defaults"
 [ "$(tuned --matrix gen:cube:8:block=2 --kernel csr-vector | jq -r .tuning.source)" = default ] ||

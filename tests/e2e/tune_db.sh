@@ -133,14 +133,26 @@ for p in odd-c odd-cxx; do
     fail "$p: the exact hostile device name no longer matches its entry: $("$dir/$p" "$dir/odd-name.txt")"
 done
 
-echo "== parameter names are C identifiers: a name that would inject build options is refused"
-jq '.entries[0].params = {"WG_SIZE=64 -cl-fast-relaxed-math -DX": 1}' "$dir/a.json" > "$dir/inject.json"
-for cmd in "tune export --cache $dir/inject.json --header $dir/inject.h" "tune merge $dir/inject-m.json $dir/inject.json"; do
-  rc=0; "$bin" $cmd > /dev/null 2> "$dir/inject.err" || rc=$?
-  [ $rc = 2 ] && grep -q 'inject.json: .*the name "WG_SIZE=64 -cl-fast-relaxed-math -DX" is not a C identifier' "$dir/inject.err" ||
-    fail "$cmd: exit $rc, $(cat "$dir/inject.err")"
+echo "== parameters: names are C identifiers, values integers, at most 6 a kernel: read, merged and exported alike"
+# a name or value that would inject build options, and more parameters than
+# a kernel has (their defines, cut at the buffer's end, were exported as
+# "... -DP14_XXXXX" with exit 0): one line naming the cache, entry and parameter
+jq '.entries[0].params = {"WG_SIZE=64 -cl-fast-relaxed-math -DX": 1}' "$dir/a.json" > "$dir/inject-name.json"
+jq '.entries[1].params.WG_SIZE = "64 -cl-fast-relaxed-math"' "$dir/a.json" > "$dir/inject-value.json"
+jq '.entries[2].params = ([range(20)] | map({key: "P\(. + 10)_\("X" * 55)", value: 1000000000}) | from_entries)' \
+  "$dir/a.json" > "$dir/inject-many.json"
+for bad in 'name:entry 0: "params": the name "WG_SIZE=64 -cl-fast-relaxed-math -DX" is not a C identifier' \
+           'value:entry 1: "params": WG_SIZE is "64 -cl-fast-relaxed-math", not an integer' \
+           'many:entry 2: "params": holds 20 parameters; a kernel has at most 6'; do
+  kind=${bad%%:*} want=${bad#*:} c=$dir/inject-$kind.json
+  for cmd in "tune export --cache $c --header $dir/inject.h" "tune export --cache $c --json $dir/inject-db.json" \
+             "tune merge $dir/inject-m.json $c" "spmv --matrix gen:cube:4 --kernel csr-vector --no-stream --tuned --cache $c"; do
+    rc=0; "$bin" $cmd > /dev/null 2> "$dir/inject.err" || rc=$?
+    [ $rc = 2 ] && [ "$(wc -l < "$dir/inject.err")" = 1 ] && grep -qF "inject-$kind.json: $want" "$dir/inject.err" ||
+      fail "$cmd: exit $rc, $(cat "$dir/inject.err")"
+  done
 done
-[ ! -e "$dir/inject.h" ] && [ ! -e "$dir/inject-m.json" ] || fail "a refused cache was written out"
+[ ! -e "$dir/inject.h" ] && [ ! -e "$dir/inject-db.json" ] && [ ! -e "$dir/inject-m.json" ] || fail "a refused cache was written out"
 
 echo "== tune export never writes over its cache, by any spelling; a missing cache is refused"
 cp "$dir/m.json" "$dir/keep.json"

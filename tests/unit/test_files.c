@@ -177,6 +177,55 @@ static void test_replace_abort_keeps_the_old_file(void **state)
     unlink(path);
 }
 
+static int is_link(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+}
+
+static void write_whole(const char *path, const char *text)
+{
+    fb_file_writer w;
+    assert_int_equal(fb_file_writer_open(path, &w), FB_OK);
+    fputs(text, w.f);
+    assert_int_equal(fb_file_writer_close(&w, 1), FB_OK);
+}
+
+/* A shared store reached through symbolic links (relative ones, a chain of
+ * two, one whose target is not there yet): the target gets the text and
+ * keeps its mode, every link stays a link, no temporary file is left. */
+static void test_writer_through_links_keeps_them(void **state)
+{
+    (void)state;
+    char target[128], first[128], second[128], dangling[128], fresh[128], text[64], cmd[256];
+    struct stat st;
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/shared' '%s/users/a'", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    path_in_dir("shared/store.txt", target, sizeof target);
+    path_in_dir("users/a/store-link", first, sizeof first);
+    path_in_dir("store-link2", second, sizeof second);
+    path_in_dir("dangling", dangling, sizeof dangling);
+    path_in_dir("shared/new.txt", fresh, sizeof fresh);
+    write_text(target, "old\n");
+    assert_int_equal(chmod(target, 0640), 0);
+    assert_int_equal(symlink("../../shared/store.txt", first), 0); /* relative to its own folder */
+    assert_int_equal(symlink("users/a/store-link", second), 0);
+    assert_int_equal(symlink("shared/new.txt", dangling), 0);
+    write_whole(second, "new\n");
+    assert_true(is_link(first) && is_link(second));
+    read_back(target, text, sizeof text);
+    assert_string_equal(text, "new\n");
+    assert_int_equal(stat(target, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0640);
+    expect_no_tmp(target);
+    expect_no_tmp(second);
+    write_whole(dangling, "made\n");
+    assert_true(is_link(dangling));
+    read_back(fresh, text, sizeof text);
+    assert_string_equal(text, "made\n");
+    expect_no_tmp(fresh);
+}
+
 static void test_replace_refuses_what_is_not_a_file(void **state)
 {
     (void)state;
@@ -235,6 +284,31 @@ static void test_distinct_files_pass(void **state)
     assert_int_equal(distinct(in, a, b), FB_OK);
     assert_int_equal(distinct(in, NULL, NULL), FB_OK);      /* options not given */
     assert_int_equal(distinct("/no/such/in", a, b), FB_OK); /* its reader says why */
+}
+
+/* A store not made yet is still the store: an output spelt like it
+ * (another spelling of its folder too) is refused, another name is not;
+ * where the store is there, it is known by its inode. */
+static void test_output_that_is_a_store_refused(void **state)
+{
+    (void)state;
+    char store[128], other[256], elsewhere[128], want[512];
+    path_in_dir("store.json", store, sizeof store);
+    snprintf(other, sizeof other, "%s/./store.json", dir);
+    path_in_dir("report.xml", elsewhere, sizeof elsewhere);
+    unlink(store);
+    const fb_named_file stores[] = {{"noise store", store}}, outputs[] = {{"--junit", other}};
+    const fb_named_file apart[] = {{"--junit", elsewhere}};
+    assert_int_equal(fb_files_check_distinct("cmd", stores, 1, outputs, 1), FB_OK); /* an input must be there */
+    assert_int_equal(fb_files_check_stores("cmd", stores, 1, outputs, 1), FB_ERR_USAGE);
+    snprintf(want, sizeof want, "cmd: --junit %s is the input noise store (%s): refusing to overwrite it", other,
+             store);
+    assert_string_equal(fb_error_message(), want);
+    assert_int_equal(fb_files_check_stores("cmd", stores, 1, apart, 1), FB_OK);
+    write_text(store, "{}\n");
+    assert_int_equal(fb_files_check_stores("cmd", stores, 1, outputs, 1), FB_ERR_USAGE);
+    assert_int_equal(fb_files_check_stores("cmd", stores, 1, apart, 1), FB_OK);
+    unlink(store);
 }
 
 /* The same file by another name: a link, a hard link, another spelling. */
@@ -315,9 +389,11 @@ int main(void)
         cmocka_unit_test(test_replace_commit_replaces),
         cmocka_unit_test(test_replace_abort_keeps_the_old_file),
         cmocka_unit_test(test_replace_refuses_what_is_not_a_file),
+        cmocka_unit_test(test_writer_through_links_keeps_them),
         cmocka_unit_test(test_replace_in_a_missing_directory_names_the_reason),
         cmocka_unit_test(test_distinct_files_pass),
         cmocka_unit_test(test_output_that_is_the_input_refused),
+        cmocka_unit_test(test_output_that_is_a_store_refused),
         cmocka_unit_test(test_two_outputs_that_are_one_file_refused),
         cmocka_unit_test(test_output_that_is_a_directory_refused),
         cmocka_unit_test(test_error_message_wraps_the_last),
