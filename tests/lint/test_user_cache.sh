@@ -67,8 +67,12 @@ env XDG_CACHE_HOME="$work/xdg" HOME="$work/home" "$here/user_cache.sh" snapshot 
 # Every test of the build: the fixture, and a cache folder of its own. ctest
 # lists a copy of the build's test files: even --show-only rewrites
 # Testing/Temporary/LastTest.log, which the running suite is writing.
-(cd "$build" && find . -name CTestTestfile.cmake -exec cp --parents {} "$work/listing/" \;) ||
+# (the copy itself is left out: inside the build, find met each file it had
+# just copied and copied it again, a folder nested hundreds deep)
+inside=./$(realpath --relative-to="$(realpath "$build")" "$(realpath "$work")")
+(cd "$build" && find . -path "$inside" -prune -o -name CTestTestfile.cmake -exec cp --parents {} "$work/listing/" \;) ||
   fail "cannot copy the build's CTestTestfile.cmake files"
+[ -z "$(find "$work/listing" -path '*/listing/*/listing' -print -quit)" ] || fail "the listing copied itself"
 "$ctest" --test-dir "$work/listing" --show-only=json-v1 > "$work/tests.json" 2> "$work/ctest.err" ||
   fail "ctest --show-only: $(cat "$work/ctest.err")"
 jq -r --arg home "${XDG_CACHE_HOME:-$HOME/.cache}/flowbench" '
