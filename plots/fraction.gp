@@ -12,8 +12,8 @@
 # By hand: gnuplot -e "datafile='t.csv'; outfile='t.png'; plottitle='...'" plots/roofline.gp
 if (!exists("term")) term = 'png'
 if (!exists("plottitle")) plottitle = 'Fraction of measured stream bandwidth'
-if (term eq 'svg') { set terminal svg size 1280,560 dynamic noenhanced background rgb 'white' } \
-else { set terminal pngcairo size 1280,560 noenhanced }
+if (term eq 'svg') { set terminal svg size 1280,640 dynamic noenhanced background rgb 'white' } \
+else { set terminal pngcairo size 1280,640 noenhanced }
 set output outfile
 # The whiskers' meaning, on every figure that has them.
 set label 101 'whiskers: the value by the fastest and by the slowest sample of the record' at screen 0.99, screen 0.015 right font ',8' textcolor rgb '#555555'
@@ -32,7 +32,9 @@ set style histogram errorbars gap 1 lw 1
 set style fill solid 0.8 border -1
 set grid ytics
 set key outside right top vertical Left reverse noenhanced
-set xtics noenhanced rotate by -30
+# long problem names with their marks ("(cache resident) (contended)"):
+# a flatter angle and a smaller font leave the bars their height
+set xtics noenhanced rotate by -20 font ',9'
 set yrange [0:1.1<*]
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dashtype 2 lw 1.5 front
 # Series colours: flowbench writes one per series into NAME.vars, the same
