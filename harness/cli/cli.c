@@ -123,10 +123,18 @@ void fb_cli_print_help(const fb_command *cmd)
            "130 interrupted\n");
 }
 
-static int index_of(const fb_parsed *p, const char *name)
+/* The option's place in the command's table, -1 when it has none. */
+static int parsed_option(const fb_parsed *p, const char *name)
 {
     for (int i = 0; i < p->noptions; ++i)
         if (strcmp(p->options[i].name, name) == 0) return i;
+    return -1;
+}
+
+static int index_of(const fb_parsed *p, const char *name)
+{
+    const int i = parsed_option(p, name);
+    if (i >= 0) return i;
     fprintf(stderr, "flowbench: internal error: option --%s is not declared\n", name);
     abort();
 }
@@ -611,12 +619,7 @@ static int count_names(const char *const *options)
     return n;
 }
 
-static int declared(const fb_parsed *p, const char *name)
-{
-    for (int i = 0; i < p->noptions; ++i)
-        if (!strcmp(p->options[i].name, name)) return 1;
-    return 0;
-}
+static int declared(const fb_parsed *p, const char *name) { return parsed_option(p, name) >= 0; }
 
 /* --tuned reads the tuning cache, --cache's or the default one: an input
  * whichever way it is named, and whether it is there yet or not (--out

@@ -103,13 +103,8 @@ static double max_rel_error(const json_t *rec)
 /* The driver of the device the record ran on, from its run's header. */
 static const char *driver(const fb_record *r)
 {
-    size_t i;
-    const json_t *d;
-    json_array_foreach(json_object_get(r->header, "devices"), i, d)
-    {
-        if (!strcmp(fb_json_str(d, "id"), fb_json_str(r->json, "device"))) return fb_json_str(d, "driver_version");
-    }
-    return "";
+    const json_t *d = fb_record_device(r);
+    return d ? fb_json_str(d, "driver_version") : "";
 }
 
 /* stddev / mean of the record's samples; NaN without both. */

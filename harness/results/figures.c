@@ -1108,9 +1108,7 @@ static double flops_per_cycle(const json_t *dev, int is_double, char *why, size_
                      is_double ? nvidia[i].fp64 : nvidia[i].fp32, cc);
             return is_double ? nvidia[i].fp64 : nvidia[i].fp32;
         }
-    const int cpu = !strcmp(backend, "openmp") || strstr(fb_json_str(dev, "device_version"), "pthread") ||
-                    strstr(fb_json_str(dev, "name"), "pthread") || strstr(fb_json_str(dev, "name"), "cpu");
-    return cpu ? cpu_flops_per_cycle(dev, is_double, why, len) : 0;
+    return fb_device_is_host_cpu(backend, dev) ? cpu_flops_per_cycle(dev, is_double, why, len) : 0;
 }
 
 /* The compute ceiling: from the device's properties (units x clock x flops

@@ -10,32 +10,11 @@
 
 #define FLOWBENCH_ROW "flowbench (best own kernel)"
 
-/* The run header's entry for the record's device, or NULL. */
-static const json_t *device_entry(const fb_record *r)
-{
-    size_t i;
-    const json_t *d;
-    json_array_foreach(json_object_get(r->header, "devices"), i, d)
-    {
-        if (!strcmp(fb_json_str(d, "id"), fb_json_str(r->json, "device"))) return d;
-    }
-    return NULL;
-}
-
-/* OpenMP, or an OpenCL device on the host's CPU: a vector ISA recorded
- * (headers since 2026-11), else PoCL's naming ("pthread-...", "cpu-..."). */
-static int on_cpu(const fb_record *r, const json_t *d)
-{
-    const char *name = fb_json_str(d, "name");
-    return !strcmp(fb_json_str(r->json, "backend"), "openmp") || json_is_object(json_object_get(d, "simd")) ||
-           !strncmp(name, "pthread-", 8) || !strncmp(name, "cpu-", 4);
-}
-
 static void platform_of(const fb_record *r, char *buf, size_t len)
 {
-    const json_t *d = device_entry(r);
+    const json_t *d = fb_record_device(r);
     const char *cpu = r->header ? fb_json_str(r->header, "host.cpu") : "";
-    if (on_cpu(r, d) && *cpu)
+    if (fb_device_is_host_cpu(fb_json_str(r->json, "backend"), d) && *cpu)
         snprintf(buf, len, "%s", cpu);
     else if (d && *fb_json_str(d, "name"))
         snprintf(buf, len, "%s", fb_json_str(d, "name"));

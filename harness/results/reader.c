@@ -602,6 +602,24 @@ const char *fb_record_host(const fb_record *r)
     return r->header ? fb_json_str(r->header, "host.hostname") : "";
 }
 
+const json_t *fb_record_device(const fb_record *r)
+{
+    size_t i;
+    const json_t *d;
+    json_array_foreach(json_object_get(r->header, "devices"), i, d)
+    {
+        if (!strcmp(fb_json_str(d, "id"), fb_json_str(r->json, "device"))) return d;
+    }
+    return NULL;
+}
+
+int fb_device_is_host_cpu(const char *backend, const json_t *dev)
+{
+    const char *name = fb_json_str(dev, "name");
+    return !strcmp(backend, "openmp") || json_is_object(json_object_get(dev, "simd")) ||
+           strstr(fb_json_str(dev, "device_version"), "pthread") || strstr(name, "pthread") || strstr(name, "cpu");
+}
+
 double fb_record_triad(const fb_results_set *set, const fb_record *r)
 {
     char key[160];

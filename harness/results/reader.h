@@ -158,4 +158,14 @@ double fb_record_triad(const fb_results_set *set, const fb_record *r);
  * run's ("" without a header). */
 const char *fb_record_host(const fb_record *r);
 
+/* The run header's entry for the record's device (the first of "devices"
+ * with its id), or NULL. */
+const json_t *fb_record_device(const fb_record *r);
+
+/* Whether a recorded device (a header's entry; backend its backend) is the
+ * host's CPU: OpenMP, an entry with a vector ISA ("simd", written for host
+ * CPUs only), or an OpenCL CPU device by PoCL's naming ("pthread" in its
+ * version or name, "cpu" in its name). */
+int fb_device_is_host_cpu(const char *backend, const json_t *dev);
+
 #endif

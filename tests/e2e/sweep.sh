@@ -149,14 +149,17 @@ tuned() { "$bin" spmv --no-stream --tuned --cache "$cache" --json --min-samples 
 # --out naming the tuning cache (given, or the default one) would append records to it: refused, the cache kept
 cp "$cache" "$work/cache.before"
 mkdir -p "$FLOWBENCH_CACHE_DIR" && cp "$cache" "$FLOWBENCH_CACHE_DIR/tuning.json"
+refused_out() { # ARGS: exit 2, refusing to write over the cache
+  local code=0
+  "$bin" "$@" > /dev/null 2> "$work/tuned-out.err" || code=$?
+  [ "$code" = 2 ] && grep -q 'is the input .*refusing to overwrite it' "$work/tuned-out.err" ||
+    fail "$*: exit $code, $(cat "$work/tuned-out.err")"
+}
 for run in "spmv --matrix gen:cube:8 --no-stream --tuned --cache $cache --out $work/cache/./tuning.json" \
            "spmv --matrix gen:cube:8 --no-stream --tuned --out $FLOWBENCH_CACHE_DIR/tuning.json" \
            "grid --family heat2d --grid grid:16x16 --no-stream --tuned --out $FLOWBENCH_CACHE_DIR/tuning.json" \
            "sweep $suites/e2e.suite --tuned --cache $cache --out $cache"; do
-  code=0
-  "$bin" $run > /dev/null 2> "$work/tuned-out.err" || code=$?
-  [ "$code" = 2 ] && grep -q 'is the input .*refusing to overwrite it' "$work/tuned-out.err" ||
-    fail "$run: exit $code, $(cat "$work/tuned-out.err")"
+  refused_out $run
 done
 cmp -s "$cache" "$work/cache.before" && cmp -s "$FLOWBENCH_CACHE_DIR/tuning.json" "$work/cache.before" ||
   fail "--tuned --out wrote into the tuning cache"
@@ -166,10 +169,7 @@ rm "$FLOWBENCH_CACHE_DIR/tuning.json"
 for run in "spmv --matrix gen:cube:8 --no-stream --tuned --out $FLOWBENCH_CACHE_DIR/tuning.json" \
            "spmv --matrix gen:cube:8 --no-stream --tuned --cache $work/new-cache.json --out $work/./new-cache.json" \
            "solve cavity --level 0 --steps 1 --backend opencl --tuned --out $FLOWBENCH_CACHE_DIR/tuning.json"; do
-  code=0
-  "$bin" $run > /dev/null 2> "$work/tuned-out.err" || code=$?
-  [ "$code" = 2 ] && grep -q 'is the input .*refusing to overwrite it' "$work/tuned-out.err" ||
-    fail "$run: exit $code, $(cat "$work/tuned-out.err")"
+  refused_out $run
 done
 [ ! -e "$FLOWBENCH_CACHE_DIR/tuning.json" ] && [ ! -e "$work/new-cache.json" ] || fail "--tuned --out made the tuning cache"
 [ "$(tuned --matrix gen:cube:8 --kernel csr-vector --precision single | jq -r .tuning.source)" = default ] ||
