@@ -5,8 +5,8 @@
 #include "core/comm.h"
 #include "bench/record.h"
 #include "stream/stream.h"
-#include "../results/reader.h"
-#include "../results/results.h"
+#include "../results/records/reader.h"
+#include "../results/records/results.h"
 #include "../tune/cache.h"
 #include "../tune/stream_ref.h"
 

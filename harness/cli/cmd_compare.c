@@ -9,8 +9,8 @@
 #include "cli.h"
 #include "compare_history_cli.h"
 #include "compare_interleave.h"
-#include "../results/compare.h"
-#include "../results/interleave.h"
+#include "../results/gate/compare.h"
+#include "../results/gate/interleave.h"
 #include "../tune/noise.h"
 
 static const fb_option options[] = {

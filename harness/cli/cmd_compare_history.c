@@ -2,8 +2,8 @@
 #include <stdio.h>
 
 #include "compare_history_cli.h"
-#include "../results/compare_history.h"
-#include "../results/history_store.h"
+#include "../results/gate/compare_history.h"
+#include "../results/history/history_store.h"
 #include "../tune/noise.h"
 
 /* Options of the two-file or interleaved compare that mean nothing here. */

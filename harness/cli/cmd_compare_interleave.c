@@ -19,8 +19,8 @@
 #include "../core/files.h"
 #include "../core/hash.h"
 #include "../core/interrupt.h"
-#include "../results/interleave.h"
-#include "../results/reader.h"
+#include "../results/gate/interleave.h"
+#include "../results/records/reader.h"
 #include "../tune/suite.h"
 
 extern char **environ;

@@ -5,7 +5,7 @@
 
 #include "cli.h"
 #include "../backends/target.h"
-#include "../results/results.h"
+#include "../results/records/results.h"
 
 static const fb_option options[] = {
     {"json", NULL, "print one JSON document instead of text", 0},

@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "../results/dashboards.h"
-#include "../results/export.h"
+#include "../results/records/dashboards.h"
+#include "../results/records/export.h"
 
 static const fb_option options[] = {
     {"csv", NULL, "write CSV (the default)", 0},
@@ -21,7 +21,7 @@ static const fb_option options[] = {
     {NULL, NULL, NULL, 0},
 };
 
-/* The dashboards' formats (results/dashboards.h); what they leave out is
+/* The dashboards' formats (results/records/dashboards.h); what they leave out is
  * said, so that a dashboard with fewer benchmarks than the run is explained. */
 static fb_status export_dashboard(const fb_parsed *args, const fb_results_set *set, FILE *f)
 {

@@ -8,9 +8,9 @@
 
 #include "cli.h"
 #include "../core/comm.h"
-#include "../results/reader.h"
+#include "../results/records/reader.h"
 #include "../bench/record.h"
-#include "../results/results.h"
+#include "../results/records/results.h"
 #include "../tune/tuned.h"
 #include "families.h"
 #include "grid/heat2d.h"

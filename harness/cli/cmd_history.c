@@ -1,5 +1,5 @@
 /* cmd_history.c - `flowbench history SUBCOMMAND`: the throughput history
- * of CI runs in SQLite (results/history_store.h): add, show, plot, detect,
+ * of CI runs in SQLite (results/history/history_store.h): add, show, plot, detect,
  * merge, export. */
 #include <errno.h>
 #include <regex.h>
@@ -10,11 +10,11 @@
 
 #include "cli.h"
 #include "../core/sysinfo.h"
-#include "../results/compare_history.h"
-#include "../results/history_detect.h"
-#include "../results/history_plot.h"
-#include "../results/history_store.h"
-#include "../results/results.h"
+#include "../results/gate/compare_history.h"
+#include "../results/history/history_detect.h"
+#include "../results/presentation/history_plot.h"
+#include "../results/history/history_store.h"
+#include "../results/records/results.h"
 #include "../tune/cache.h"
 
 static const fb_option options[] = {

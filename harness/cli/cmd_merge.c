@@ -1,10 +1,10 @@
 /* cmd_merge.c - `flowbench merge OUT IN...`: the results files of one
  * sweep's shares (sweep --shard I/N, a job array) joined into one
- * (results/merge.h). */
+ * (results/records/merge.h). */
 #include <stdio.h>
 
 #include "cli.h"
-#include "../results/merge.h"
+#include "../results/records/merge.h"
 
 static const fb_option options[] = {
     {NULL, NULL, NULL, 0},

@@ -6,8 +6,8 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "../results/plot.h"
-#include "../results/triads.h"
+#include "../results/presentation/plot.h"
+#include "../results/records/triads.h"
 
 static const fb_option options[] = {
     {"out", "DIR", "write the figures, their .csv tables and replot.sh here (default: RESULTS's folder)", 0},

@@ -6,8 +6,8 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "../results/report.h"
-#include "../results/report_html.h"
+#include "../results/presentation/report.h"
+#include "../results/presentation/report_html.h"
 
 static const fb_option options[] = {
     {"plots", "DIR", "where `flowbench plot` wrote its figures (default: RESULTS's folder)", 0},

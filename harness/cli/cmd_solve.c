@@ -18,7 +18,7 @@
 #include "../backends/target.h"
 #include "../core/comm.h"
 #include "../core/energy.h"
-#include "../results/results.h"
+#include "../results/records/results.h"
 #include "../solver/case_run.h"
 #include "../solver/ns_device.h"
 #include "../solver/ns_family_run.h"

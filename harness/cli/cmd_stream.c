@@ -5,7 +5,7 @@
 
 #include "cli.h"
 #include "stream/stream.h"
-#include "../results/results.h"
+#include "../results/records/results.h"
 #include "../tune/stream_ref.h"
 
 #define MAX_TARGETS 16

@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "../core/comm.h"
-#include "../results/reader.h"
+#include "../results/records/reader.h"
 #include "../tune/sweep.h"
 
 static const fb_option options[] = {

@@ -1,11 +1,11 @@
 /* compare_history_cli.h - `compare --history DB NEW` (cmd_compare_history.c):
  * NEW judged against the history's last stable runs
- * (results/compare_history.h), with compare's own option reader. */
+ * (results/gate/compare_history.h), with compare's own option reader. */
 #ifndef FB_COMPARE_HISTORY_CLI_H
 #define FB_COMPARE_HISTORY_CLI_H
 
 #include "cli.h"
-#include "../results/compare.h"
+#include "../results/gate/compare.h"
 
 typedef fb_status (*fb_compare_read_options)(const fb_parsed *args, fb_compare_options *opt);
 

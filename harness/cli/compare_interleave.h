@@ -1,8 +1,8 @@
 /* compare_interleave.h - `flowbench compare --interleave BASE_BIN NEW_BIN
  * SUITE`: runs two builds' sweeps of SUITE alternately, round after round,
  * and judges each configuration on the rounds' ratios
- * (results/interleave.h). The processes are run here; the verdict is
- * results/interleave.c's.
+ * (results/gate/interleave.h). The processes are run here; the verdict is
+ * results/gate/interleave.c's.
  *
  * Round r runs `BIN sweep SUITE --out DIR/SIDE-rR.jsonl` for BASE then NEW
  * (odd r) or NEW then BASE (even r). One results file per round and side,
@@ -17,7 +17,7 @@
 #define FB_CLI_COMPARE_INTERLEAVE_H
 
 #include "cli.h"
-#include "../results/compare.h"
+#include "../results/gate/compare.h"
 
 /* --rounds' default: the fewest rounds at which one wild round (a ratio
  * on the wrong side of 1) still lets a real change through the sign test

@@ -8,7 +8,7 @@
 #include "core/guard.h"
 #include "core/interrupt.h"
 #include "core/version.h"
-#include "results/results.h"
+#include "results/records/results.h"
 #include "solver/ns_family_run.h"
 
 static const fb_command *const commands[] = {

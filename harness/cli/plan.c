@@ -11,7 +11,7 @@
 #include "user_kernel_cli.h"
 #include "families.h"
 #include "stream/stream.h"
-#include "../results/reader.h"
+#include "../results/records/reader.h"
 #include "../tune/cache.h"
 #include "../tune/suite.h"
 #include "../tune/sweep.h"

@@ -8,7 +8,7 @@
 
 #include "../core/contention.h"
 #include "../core/fresh.h"
-#include "../results/reader.h"
+#include "../results/records/reader.h"
 
 int fb_cli_processes_wanted(const fb_parsed *args) { return fb_cli_value(args, "processes") != NULL; }
 

@@ -12,7 +12,7 @@
 #include "../core/comm.h"
 #include "../core/interrupt.h"
 #include "../core/stats.h"
-#include "../results/reader.h"
+#include "../results/records/reader.h"
 #include "../solver/ns_device.h"
 
 fb_status fb_solve_ranks_check(const char *const *backends, int nbackends, int compare, int sweep, int tuned,

@@ -15,8 +15,8 @@
 #include "../backends/target.h"
 #include "../core/comm.h"
 #include "../core/interrupt.h"
-#include "../results/reader.h"
-#include "../results/results.h"
+#include "../results/records/reader.h"
+#include "../results/records/results.h"
 #include "../solver/output.h"
 
 #define MAX_COUNTS 16

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "../core/fresh.h"
-#include "../results/reader.h"
+#include "../results/records/reader.h"
 
 /* "NAME=V,NAME=V": every axis of k, one argument. */
 static void point_arg(const fb_family_kernel *k, const fb_param_point *p, char *buf, size_t len)

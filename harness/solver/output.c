@@ -14,7 +14,7 @@
 #include "core/hash.h"
 #include "core/stats.h"
 #include "bench/record.h"
-#include "results/results.h"
+#include "results/records/results.h"
 #include "solver/ns_device.h"
 
 fb_status fb_solve_log_add(fb_solve_log *log, const fb_ns_step_info *info)
@@ -442,7 +442,7 @@ static fb_speedup_side row_side(const fb_solve_row *r)
                              .throttled = r->energy.throttled};
 }
 
-/* The speedup of row over base (results/speedup.h: per step and total,
+/* The speedup of row over base (results/presentation/speedup.h: per step and total,
  * trusted when both are stable and uncontended), and as the record's
  * "speedup" object. */
 static void solve_speedup(const fb_solve_row *base, const fb_solve_row *row, fb_speedup *out)
@@ -470,7 +470,7 @@ static void energy_cells(const fb_solve_row *r, char *total, char *per_step, siz
 }
 
 /* The speedups of every row over the baseline, per step and total
- * (results/speedup.h), each flagged '?' where a side is unstable or
+ * (results/presentation/speedup.h), each flagged '?' where a side is unstable or
  * contended, with the reason below the table, and '*' where one throttled. */
 static void print_totals(FILE *f, const fb_solve_row *rows, int n)
 {

@@ -13,7 +13,7 @@
 #include "backends/backend.h"
 #include "core/energy.h"
 #include "core/measure.h"
-#include "results/speedup.h"
+#include "results/presentation/speedup.h"
 #include "solver/cases.h"
 
 /* Every step's numbers, grown as the run goes. */

@@ -9,7 +9,7 @@
 #include "../bench/record.h"
 #include "../core/contention.h"
 #include "../core/stats.h"
-#include "../results/compare.h"
+#include "../results/gate/compare.h"
 
 static int same_point(const fb_param_point *a, const fb_param_point *b)
 {

@@ -21,7 +21,7 @@
  * comparisons per configuration missed it for some, which then gave false
  * SLOWER verdicts.
  *
- * What the floor is used for is compare's to say (results/compare.h): a
+ * What the floor is used for is compare's to say (results/gate/compare.h): a
  * floor above FB_COMPARE_FLOOR_CAP does not gate ("cannot gate on this
  * machine"), and an A/A pair with a contended or unstable run is not
  * handed here at all, so a busy moment never teaches the floor.
@@ -40,7 +40,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "../results/reader.h"
+#include "../results/records/reader.h"
 
 #define FB_NOISE_MARGIN 1.5
 #define FB_NOISE_GROUP_QUANTILE 0.9

@@ -23,7 +23,7 @@
 #include "../core/hash.h"
 #include "../core/json_index.h"
 #include "../core/stats.h"
-#include "../results/reader.h"
+#include "../results/records/reader.h"
 #include "cache.h"
 
 #define PRIOR_VERSION 1

@@ -11,7 +11,7 @@
 #include "../core/grow.h"
 #include "../core/comm.h"
 #include "../core/guard.h"
-#include "../results/reader.h"
+#include "../results/records/reader.h"
 #include "sweep_state.h"
 
 /* ---- the plan: every configuration, in run order ---- */

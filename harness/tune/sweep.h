@@ -27,7 +27,7 @@
  * as P > 1 MPI ranks (core/comm.h), the configurations not yet recorded
  * are dealt out the same way, the j-th of them to rank j % P; rank 0
  * writes OUT, rank R its own OUT.rank-R, which rank 0 joins into OUT at
- * the end (results/merge.h) and deletes. A backend named without a device
+ * the end (results/records/merge.h) and deletes. A backend named without a device
  * ("cuda") is opened on device local rank % its device count; its key
  * keeps the name as given. Every record of a share says "host" and
  * "shard" (I/N) or "rank" and "ranks". Opening OUT first joins in the

@@ -15,7 +15,7 @@
 #include "../bench/user_kernel.h"
 #include "../core/guard.h"
 #include "../core/measure.h"
-#include "../results/reader.h"
+#include "../results/records/reader.h"
 #include "sweep_state.h"
 
 /* A configuration that ends its samples checks timeout_s itself; one that

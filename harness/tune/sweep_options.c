@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../results/results.h"
+#include "../results/records/results.h"
 
 static json_t *string_or_null(const char *s) { return s ? json_string(s) : json_null(); }
 

@@ -14,8 +14,8 @@
 
 #include "../core/grow.h"
 #include "../core/comm.h"
-#include "../results/merge.h"
-#include "../results/reader.h"
+#include "../results/records/merge.h"
+#include "../results/records/reader.h"
 #include "sweep_state.h"
 
 /* ---- agreeing ---- */

@@ -10,7 +10,7 @@
 #include "../bench/record.h"
 #include "../bench/user_kernel.h"
 #include "../core/counters.h"
-#include "../results/reader.h"
+#include "../results/records/reader.h"
 #include "sweep_state.h"
 #include "tuned.h"
 

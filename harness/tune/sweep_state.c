@@ -15,7 +15,7 @@
 #include "../core/files.h"
 #include "../core/interrupt.h"
 #include "../bench/user_kernel.h"
-#include "../results/reader.h"
+#include "../results/records/reader.h"
 
 const char sweep_crashed_reason[] =
     "the previous sweep process ended while this configuration ran (crash, hang or kill); not retried";

@@ -8,7 +8,7 @@
 
 #include <jansson.h>
 
-#include "../results/results.h"
+#include "../results/records/results.h"
 #include "sweep.h"
 
 #include <regex.h>

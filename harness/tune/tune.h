@@ -7,8 +7,8 @@
 
 #include <stdio.h>
 
-#include "../results/reader.h"
-#include "../results/results.h"
+#include "../results/records/reader.h"
+#include "../results/records/results.h"
 #include "confirm.h"
 #include "families.h"
 #include "search.h"

@@ -24,7 +24,7 @@
 #                 time step, whole run, CPU->GPU, GPU->CPU, set-up, the
 #                 speedup over OpenMP per step and total, J/step; as
 #                 `solve --compare` and `report` define them
-#                 (harness/results/speedup.h): from the best record of
+#                 (harness/results/presentation/speedup.h): from the best record of
 #                 each side (stable first, then the fastest step), flagged
 #                 "?" with the reason where a side is unstable or
 #                 contended, "*" where one throttled

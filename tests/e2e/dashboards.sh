@@ -1,6 +1,6 @@
 #!/bin/bash
 # dashboards.sh BIN SRC WORK - `export --bmf` and `export --github-benchmark`
-# (results/dashboards.h): a measured run exported in both formats, each
+# (results/records/dashboards.h): a measured run exported in both formats, each
 # validated against its documented shape (tests/data/schemas/, with
 # Debian's python3-jsonschema); one benchmark per stable configuration,
 # named readably and uniquely; the time's interval as BMF's bounds; a

@@ -1,6 +1,6 @@
 #!/bin/bash
 # portability.sh BIN SRC WORK - the report's performance-portability
-# section (results/portability.h) on the committed H100 run, whose host
+# section (results/presentation/portability.h) on the committed H100 run, whose host
 # CPU ran OpenMP beside the GPU's CUDA and OpenCL:
 #  - CUDA and OpenCL on the H100 are one platform: 2 platforms per problem;
 #  - application efficiency = the platform's best time over the kernel's

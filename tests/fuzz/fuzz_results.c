@@ -9,7 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "results/reader.h"
+#include "results/records/reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

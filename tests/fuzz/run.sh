@@ -41,7 +41,7 @@ libs=(-lcholmod -lsuitesparseconfig -ljansson -lz -lm)
 build() {
   local src obj objs=() t
   for src in "$root"/harness/matrix/*.c "$root"/harness/core/{status,hash,files,interrupt,json_index,stats,comm,clock}.c \
-             "$root/harness/results/reader.c"; do
+             "$root/harness/results/records/reader.c"; do
     obj="$out/obj/$(basename "${src%.c}").o"
     "$cc" "${flags[@]}" -fsanitize=fuzzer-no-link,address,undefined -c "$src" -o "$obj"
     objs+=("$obj")

@@ -4,6 +4,10 @@
 # The order, lowest first (docs/architecture.md, "Layers"): a file may
 # include its own module and the modules before it, never one after it.
 #   core < matrix < backends < bench < kernels < results < tune < solver < cli
+# results/ is four modules in that place, lowest first: records (write,
+# read, merge, export a record) < history (the SQLite store, change
+# points) < gate (compare, interleave, the history gate) < presentation
+# (figures, plots, report, HTML); a file directly in results/ is an error.
 # Inside kernels/, each family folder (kernels/spmv, kernels/grid, ...) is
 # closed: it includes only itself, the files every family shares at the top
 # of kernels/ (common_host.h) and the harness modules below kernels; the
@@ -13,7 +17,8 @@ set -uo pipefail
 root=${1:?usage: check_layers.sh ROOT}
 cd "$root" || exit 2
 
-order=(core matrix backends bench kernels results tune solver cli)
+order=(core matrix backends bench kernels results/records results/history results/gate results/presentation
+  tune solver cli)
 declare -A rank
 for i in "${!order[@]}"; do rank[${order[$i]}]=$i; done
 rank_of() { echo "${rank[$1]:--1}"; }
@@ -21,9 +26,12 @@ rank_of() { echo "${rank[$1]:--1}"; }
 # The helpers below set a variable instead of printing: a subshell per
 # include made this test take 10 s.
 
-# module of a path into $module: harness/M/... -> M, kernels/... -> kernels
+# module of a path into $module: harness/M/... -> M, harness/results/S/...
+# -> results/S, kernels/... -> kernels
 module_of() {
   case "$1" in
+    harness/results/*/*) module=${1#harness/results/} module=results/${module%%/*} ;;
+    harness/results/*) module="?" ;;
     harness/*/*) module=${1#harness/} module=${module%%/*} ;;
     kernels/*) module=kernels ;;
     *) module="?" ;;

@@ -2,7 +2,7 @@
  * SAME/FASTER/SLOWER rule on constructed samples (equal, shifted, noisy,
  * too few), the between-run noise floor, pairing and the machine check;
  * on a shared machine: contended and unstable records, the floor's cap,
- * and the interleaved rounds' ratio verdict (results/interleave.h). */
+ * and the interleaved rounds' ratio verdict (results/gate/interleave.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "results/compare.h"
-#include "results/interleave.h"
+#include "results/gate/compare.h"
+#include "results/gate/interleave.h"
 
 /* Deterministic noise in [-1, 1): the tests must not be flaky. */
 static double noise(unsigned *state)
@@ -627,7 +627,7 @@ static void test_floor_above_cap(void **state)
     char out[8192] = "";
     json_t *floors = json_object();
     for (int i = 0; i < b->nrecords; ++i) {
-        char *key = fb_compare_key(b->records[i].json);
+        char *key = fb_measured_key(b->records[i].json, FB_KEY_PARAMS | FB_KEY_FILE);
         json_object_set_new(floors, key, json_pack("{s:f, s:i}", "floor", 0.3, "n", 5));
         free(key);
     }

@@ -15,11 +15,11 @@
 #include <unistd.h>
 
 #include "core/contention.h"
-#include "results/colours.h"
-#include "results/triads.h"
-#include "results/figures.h"
-#include "results/plot.h"
-#include "results/reader.h"
+#include "results/presentation/colours.h"
+#include "results/records/triads.h"
+#include "results/presentation/figures.h"
+#include "results/presentation/plot.h"
+#include "results/records/reader.h"
 
 /* ---- a results file built line by line ----------------------------------- */
 

@@ -1,4 +1,4 @@
-/* test_history.c - the CI history (results/history_store.h,
+/* test_history.c - the CI history (results/history/history_store.h,
  * history_detect.h, compare_history.h): Welch's p against a value worked
  * out by hand; a planted step found at its commit, a flat series and one
  * wild run not taken for steps; the store refusing a run twice, keeping
@@ -17,9 +17,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "results/compare_history.h"
-#include "results/history_detect.h"
-#include "results/history_store.h"
+#include "results/gate/compare_history.h"
+#include "results/history/history_detect.h"
+#include "results/history/history_store.h"
 
 /* Deterministic noise in [-1, 1): the tests must not be flaky. */
 static double noise(unsigned *state)
@@ -213,7 +213,7 @@ static void test_flagged_runs_stay_out_of_baseline(void **state)
     }
     fb_results_set *next = NULL;
     assert_int_equal(fb_results_load(write_run("new.jsonl", "new", 1.0, "stable"), &next), FB_OK);
-    char *key = fb_compare_key(next->records[0].json);
+    char *key = fb_measured_key(next->records[0].json, FB_KEY_PARAMS | FB_KEY_FILE);
     fb_history_machine(&next->records[0], machine, sizeof machine);
     assert_int_equal(fb_history_baseline(h, key, machine, NULL, FB_HISTORY_LOOKBACK, medians, &n), FB_OK);
     assert_int_equal(n, 8);

@@ -16,10 +16,10 @@
 
 #include "bench/record.h"
 #include "core/interrupt.h"
-#include "results/export.h"
-#include "results/merge.h"
-#include "results/reader.h"
-#include "results/results.h"
+#include "results/records/export.h"
+#include "results/records/merge.h"
+#include "results/records/reader.h"
+#include "results/records/results.h"
 
 static void temp_path(char *path, size_t len, const char *name)
 {

@@ -1,5 +1,5 @@
 /* test_solver_speedup.c - the solver's speedup over its baseline
- * (results/speedup.h, solver/output.c) on synthetic rows and records: per
+ * (results/presentation/speedup.h, solver/output.c) on synthetic rows and records: per
  * step and total, trusted only when both runs were stable and uncontended,
  * else the figure flagged '?' with the reason (which side, unstable or
  * contended, the figures); `solve --compare`'s header names both
@@ -17,9 +17,9 @@
 #include <string.h>
 
 #include "core/contention.h"
-#include "results/quality.h"
-#include "results/reader.h"
-#include "results/speedup.h"
+#include "results/records/quality.h"
+#include "results/records/reader.h"
+#include "results/presentation/speedup.h"
 #include "solver/cases.h"
 #include "solver/output.h"
 

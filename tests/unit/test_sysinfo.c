@@ -17,7 +17,7 @@
 
 #include "backends/target.h"
 #include "core/sysinfo.h"
-#include "results/results.h"
+#include "results/records/results.h"
 
 static char root[256];
 

@@ -1,0 +1,21 @@
+/* quality.h - whether a record's time can be trusted, as the readers of
+ * results files see it (docs/results.md): its samples' verdict
+ * stats.quality ("stable", "unstable", "contended"; core/contention.h)
+ * with stats.quality_why, and environment.contended. Files written before
+ * the verdict existed have neither: stable. */
+#ifndef FB_RESULTS_QUALITY_H
+#define FB_RESULTS_QUALITY_H
+
+#include <jansson.h>
+
+#include "../../core/contention.h"
+
+/* The record's quality, with its reason in *why ("" when stable; may be
+ * NULL). A record whose stats say stable while its environment says
+ * contended is contended: the window's verdict is the machine's. */
+fb_quality fb_json_quality(const json_t *rec, const char **why);
+
+/* "unstable" / "contended" marks are for these: not stable. */
+static inline int fb_quality_flagged(fb_quality q) { return q != FB_QUALITY_STABLE; }
+
+#endif
