@@ -304,22 +304,6 @@ fb_status fb_cli_out_close(fb_cli_out *o, fb_status status)
     return status != FB_OK ? status : closed;
 }
 
-int fb_cli_report(fb_status status)
-{
-    if (status == FB_OK) return 0;
-    if (status == FB_ERR_INTERRUPTED) {
-        fprintf(stderr, "flowbench: interrupted\n");
-        return 130;
-    }
-    if (fb_comm_size() > 1)
-        fprintf(stderr, "flowbench: rank %d of %d (%s): %s\n", fb_comm_rank(), fb_comm_size(), fb_comm_host(),
-                fb_error_message());
-    else
-        fprintf(stderr, "flowbench: %s\n", fb_error_message());
-    if (getenv("FLOWBENCH_TRACE")) fprintf(stderr, "flowbench: (detected at %s)\n", fb_error_origin());
-    return fb_status_exit_code(status);
-}
-
 fb_status fb_cli_param(const char *kernel, const fb_param_axis *axes, int naxes, const char *text,
                        const char *list_hint, fb_param_point *p)
 {

@@ -14,6 +14,7 @@
 
 #include "../backends/target.h"
 #include "../core/files.h"
+#include "../core/comm.h"
 #include "../core/params.h"
 #include "../core/measure.h"
 #include "../core/status.h"
@@ -193,9 +194,6 @@ void fb_cli_print_energy(FILE *f, const char *label, const json_t *energy);
  * one write() each (the ranks of a launch share one output); NULL when it
  * cannot be made. fclose it. */
 FILE *fb_cli_prefixed_stderr(const char *prefix);
-
-/* Prints "flowbench: MESSAGE" for the last error and maps it to an exit code. */
-int fb_cli_report(fb_status status);
 
 /* The commands, defined in cmd_*.c. */
 extern const fb_command fb_cmd_devices;

@@ -229,7 +229,7 @@ static int run_interleave(const fb_parsed *args)
 fail:
     fflush(stdout);
     if (junit.f) status = fb_cli_out_close(&junit, status);
-    if (status != FB_OK) return fb_cli_report(status);
+    if (status != FB_OK) return fb_comm_report(status);
     return fb_compare_gate(&summary, &opt);
 }
 
@@ -287,7 +287,7 @@ fail:
     fb_results_set_free(next);
     json_decref((json_t *)opt.noise);
     json_decref(opt.learned);
-    if (status != FB_OK) return fb_cli_report(status);
+    if (status != FB_OK) return fb_comm_report(status);
     return learn ? 0 : fb_compare_gate(&summary, &opt);
 }
 

@@ -59,6 +59,6 @@ fail:
     if (junit.f) status = fb_cli_out_close(&junit, status);
     fb_history_close(h);
     fb_results_set_free(next);
-    if (status != FB_OK) return fb_cli_report(status);
+    if (status != FB_OK) return fb_comm_report(status);
     return fb_compare_gate(&summary, &opt);
 }

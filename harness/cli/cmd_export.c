@@ -65,7 +65,7 @@ static int run_export(const fb_parsed *args)
 fail:
     if (out.f) status = fb_cli_out_close(&out, status);
     fb_results_set_free(set);
-    return fb_cli_report(status);
+    return fb_comm_report(status);
 }
 
 const fb_command fb_cmd_export = {

@@ -304,7 +304,7 @@ fail:
     fb_heat2d_dist_result_free(&r);
     fb_heat2d_problem_close(problem);
     if (status == FB_OK) return 0;
-    if (say) return fb_cli_report(status);
+    if (say) return fb_comm_report(status);
     return status == FB_ERR_INTERRUPTED ? 130 : fb_status_exit_code(status);
 }
 
@@ -377,7 +377,7 @@ fail:
     json_decref(tuning);
     if (problem) c.family->problem_close(problem);
     fb_target_close(t);
-    return status == FB_OK ? 0 : fb_cli_report(status);
+    return status == FB_OK ? 0 : fb_comm_report(status);
 }
 
 const fb_command fb_cmd_grid = {

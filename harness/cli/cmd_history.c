@@ -516,7 +516,7 @@ static int run_history(const fb_parsed *args)
     if (status == FB_OK) status = fb_file_check_written(stdout, "standard output");
 fail:
     fflush(stdout);
-    if (status != FB_OK) return fb_cli_report(status);
+    if (status != FB_OK) return fb_comm_report(status);
     return exit_code;
 }
 

@@ -162,7 +162,7 @@ static int run_matrix(const fb_parsed *args)
     FB_CHECK(is_info ? info(&m, fb_cli_flag(args, "json")) : export(&m, args->positional[2]));
 fail:
     fb_matrix_free(&m);
-    return fb_cli_report(status);
+    return fb_comm_report(status);
 }
 
 const fb_command fb_cmd_matrix = {

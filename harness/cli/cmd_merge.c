@@ -21,7 +21,7 @@ static int run_merge(const fb_parsed *args)
     fprintf(stderr, "merge: %s: %d record(s) and %d header(s) from %d file(s)%s\n", out, sum.records, sum.headers,
             sum.inputs, copies);
 fail:
-    return fb_cli_report(status);
+    return fb_comm_report(status);
 }
 
 const fb_command fb_cmd_merge = {

@@ -58,7 +58,7 @@ static int run_plot(const fb_parsed *args)
 fail:
     fb_triads_free(&triads);
     fb_results_set_free(set);
-    return fb_cli_report(status);
+    return fb_comm_report(status);
 }
 
 const fb_command fb_cmd_plot = {

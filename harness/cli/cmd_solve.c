@@ -11,9 +11,9 @@
 
 #include "cli.h"
 #include "param_space.h"
-#include "solve_peer.h"
-#include "solve_ranks.h"
-#include "solve_scaling.h"
+#include "../solver/solve_peer.h"
+#include "../solver/solve_ranks.h"
+#include "../solver/solve_scaling.h"
 #include "tune_confirm.h"
 #include "../backends/target.h"
 #include "../core/comm.h"
@@ -649,7 +649,7 @@ static fb_status run_sweep(const fb_parsed *args, const solve_opts *o, fb_solve_
     memset(&rq, 0, sizeof rq), memset(&out, 0, sizeof out);
     FB_CHECK(open_sweep(args, o, c, &rq));
     status = fb_tune_run(&rq, &out);
-    if (status == FB_ERR_INTERRUPTED) /* fb_cli_report says only "interrupted": what was kept is said here */
+    if (status == FB_ERR_INTERRUPTED) /* fb_comm_report says only "interrupted": what was kept is said here */
         fprintf(stderr, "solve %s: interrupted after %d points%s\n", c->name, out.search.nhistory,
                 o->tune ? "; nothing stored in the tuning cache" : "");
     FB_CHECK(status);
@@ -716,6 +716,26 @@ static fb_status run_backend(const fb_parsed *args, const solve_opts *o, fb_solv
     return status == FB_ERR_CHECK ? FB_OK : status;
 }
 
+/* --scaling: the study's options, and those each of its runs is given. */
+static void scaling_request(const fb_parsed *args, fb_scaling_request *rq)
+{
+    static const char *const single_run[] = {"json",  "vtk",  "profiles", "compare", "tune",
+                                             "tuned", "peer", "param",    NULL};
+    static const char *const passed[] = {"level",     "re",     "t-end",      "steps", "cfl",         "dt",
+                                         "cfl-limit", "cg-tol", "cg-max-its", "mesh",  "stream-size", "stream-max-age"};
+    memset(rq, 0, sizeof *rq);
+    rq->mode = fb_cli_value(args, "scaling");
+    rq->ranks = fb_cli_value(args, "ranks");
+    rq->launcher = fb_cli_value(args, "launcher");
+    rq->out = fb_cli_value(args, "out");
+    rq->refused = fb_cli_first_given(args, single_run);
+    for (size_t i = 0; i < sizeof passed / sizeof *passed; ++i)
+        if (fb_cli_value(args, passed[i]) && rq->npassed < FB_SCALING_MAX_PASSED)
+            rq->passed[rq->npassed][0] = passed[i], rq->passed[rq->npassed++][1] = fb_cli_value(args, passed[i]);
+    rq->no_stream = fb_cli_flag(args, "no-stream");
+    rq->cube_given = fb_cli_value(args, "cube") != NULL;
+}
+
 static int run_solve(const fb_parsed *args)
 {
     fb_status status = FB_OK;
@@ -734,9 +754,11 @@ static int run_solve(const fb_parsed *args)
         return 0;
     }
     FB_CHECK(read_opts(args, &o, &c));
-    if (fb_solve_scaling_wanted(args)) {
+    if (fb_cli_value(args, "scaling")) {
         if (o.nbackends > 1) FB_FAIL(FB_ERR_USAGE, "solve --scaling: give one --backend");
-        FB_CHECK(fb_solve_scaling_run(args, &c, o.backends[0]));
+        fb_scaling_request rq;
+        scaling_request(args, &rq);
+        FB_CHECK(fb_solve_scaling_run(&rq, &c, o.backends[0]));
         goto fail;
     }
     if (fb_comm_size() > 1) {
@@ -757,7 +779,7 @@ fail:
     free_run(&s);
     fb_case_free(&c);
     if (fb_comm_size() > 1) return fb_solve_ranks_exit(status);
-    return status == FB_OK ? 0 : fb_cli_report(status);
+    return status == FB_OK ? 0 : fb_comm_report(status);
 }
 
 const fb_command fb_cmd_solve = {

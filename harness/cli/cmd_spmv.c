@@ -388,8 +388,8 @@ fail:
 static int exit_code(fb_status status)
 {
     if (status == FB_OK) return 0;
-    if (fb_comm_rank() == 0) return fb_cli_report(status);
-    return status == FB_ERR_INTERRUPTED ? 130 : fb_status_exit_code(status); /* fb_cli_report's codes */
+    if (fb_comm_rank() == 0) return fb_comm_report(status);
+    return status == FB_ERR_INTERRUPTED ? 130 : fb_status_exit_code(status); /* fb_comm_report's codes */
 }
 
 /* What spmv reads and writes (fb_cli_check_files). */

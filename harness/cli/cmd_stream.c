@@ -181,7 +181,7 @@ fail:
     fb_results_close(out);
     for (int i = 0; i < ntargets; ++i)
         fb_target_close(targets[i]);
-    if (status != FB_OK) return fb_cli_report(status);
+    if (status != FB_OK) return fb_comm_report(status);
     return fb_status_exit_code(worst);
 }
 

@@ -194,7 +194,7 @@ static int run_sweep(const fb_parsed *args)
     fb_suite_free(&suite);
     if (status == FB_ERR_INTERRUPTED && fb_comm_rank() != 0) quiet = 1; /* rank 0 says it once */
     if (status != FB_OK && quiet) return status == FB_ERR_INTERRUPTED ? 130 : fb_status_exit_code(status);
-    return fb_cli_report(status);
+    return fb_comm_report(status);
 }
 
 const fb_command fb_cmd_sweep = {

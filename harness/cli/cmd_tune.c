@@ -650,7 +650,7 @@ fail:
 static int db_run(const fb_parsed *args)
 {
     fb_status status = is(args, "merge") ? run_merge(args) : run_export(args);
-    return status == FB_OK ? 0 : fb_cli_report(status);
+    return status == FB_OK ? 0 : fb_comm_report(status);
 }
 
 /* ---- the command ---- */
@@ -693,7 +693,7 @@ fail:
     if (c.rq.problem) c.rq.family->problem_close(c.rq.problem);
     fb_results_set_free(c.replay);
     fb_tune_start_free(&c.start);
-    return status == FB_OK ? 0 : fb_cli_report(status);
+    return status == FB_OK ? 0 : fb_comm_report(status);
 }
 
 const fb_command fb_cmd_tune = {

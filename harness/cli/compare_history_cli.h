@@ -9,7 +9,7 @@
 
 typedef fb_status (*fb_compare_read_options)(const fb_parsed *args, fb_compare_options *opt);
 
-/* The exit code: compare's gate (fb_compare_gate), or fb_cli_report's. */
+/* The exit code: compare's gate (fb_compare_gate), or fb_comm_report's. */
 int fb_compare_history_command(const fb_parsed *args, fb_compare_read_options read_options);
 
 #endif

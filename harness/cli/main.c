@@ -62,7 +62,7 @@ static int guarded(const fb_command *cmd)
 static int run_on_ranks(const fb_command *cmd, const fb_parsed *parsed, int *argc, char ***argv)
 {
     fb_status status = fb_comm_init(argc, argv);
-    if (status != FB_OK) return fb_cli_report(status);
+    if (status != FB_OK) return fb_comm_report(status);
     int rc;
     if (fb_comm_size() > 1 && !cmd->ranks) {
         if (fb_comm_rank() == 0)
@@ -106,7 +106,7 @@ int main(int argc, char **argv)
     fb_parsed parsed;
     int help = 0;
     fb_status status = fb_cli_parse(cmd, argc - 2, argv + 2, &parsed, &help);
-    if (status != FB_OK) return fb_cli_report(status);
+    if (status != FB_OK) return fb_comm_report(status);
     if (help) {
         fb_cli_print_help(cmd);
         return 0;

@@ -392,5 +392,5 @@ fail:
     if (temporary && o.out_path) unlink(out);
     fb_cache_free(o.tuned);
     fb_suite_free(&s);
-    return status == FB_OK ? 0 : fb_cli_report(status);
+    return status == FB_OK ? 0 : fb_comm_report(status);
 }

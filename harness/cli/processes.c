@@ -112,5 +112,5 @@ fail:
     for (int i = 0; i < runs.n; ++i)
         json_decref(runs.records[i]);
     fb_cli_child_argv_free(argv);
-    return status == FB_OK ? 0 : fb_cli_report(status);
+    return status == FB_OK ? 0 : fb_comm_report(status);
 }

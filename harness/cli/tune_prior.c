@@ -73,7 +73,7 @@ int fb_tune_prior_fit(const fb_parsed *args)
     print_fit(prior, path);
 fail:
     json_decref(prior);
-    return status == FB_OK ? 0 : fb_cli_report(status);
+    return status == FB_OK ? 0 : fb_comm_report(status);
 }
 
 /* ---- --start ------------------------------------------------------------- */

@@ -336,3 +336,21 @@ void fb_halo_exchange_packed(fb_halo *h, const double *send, double *recv, int n
     (void)send, (void)recv, (void)ncomp;
 #endif
 }
+
+/* ---- the one report of a failure ---- */
+
+int fb_comm_report(fb_status status)
+{
+    if (status == FB_OK) return 0;
+    if (status == FB_ERR_INTERRUPTED) {
+        fprintf(stderr, "flowbench: interrupted\n");
+        return 130;
+    }
+    if (fb_comm_size() > 1)
+        fprintf(stderr, "flowbench: rank %d of %d (%s): %s\n", fb_comm_rank(), fb_comm_size(), fb_comm_host(),
+                fb_error_message());
+    else
+        fprintf(stderr, "flowbench: %s\n", fb_error_message());
+    if (getenv("FLOWBENCH_TRACE")) fprintf(stderr, "flowbench: (detected at %s)\n", fb_error_origin());
+    return fb_status_exit_code(status);
+}

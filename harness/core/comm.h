@@ -43,6 +43,11 @@ const char *fb_comm_host(void);
 /* The MPI library's own version line ("Open MPI v4.1.4, ..."), or "none". */
 const char *fb_comm_library(void);
 
+/* Prints "flowbench: MESSAGE" for the last error (on several ranks with
+ * this rank and host: each rank's stderr ends in one stream) and returns
+ * the status's exit code; 0 for FB_OK, 130 for Ctrl-C. */
+int fb_comm_report(fb_status status);
+
 typedef enum fb_comm_op { FB_COMM_SUM, FB_COMM_MAX, FB_COMM_MIN } fb_comm_op;
 
 /* In place over all ranks, n values; seconds spent (wait included) are

@@ -12,7 +12,7 @@ volatile sig_atomic_t fb_interrupted = 0;
 /* 1 inside an fb_interrupt_at_once_begin/end stretch. */
 static volatile sig_atomic_t exit_at_once = 0;
 
-/* What fb_cli_report says for FB_ERR_INTERRUPTED, written with write(2)
+/* What fb_comm_report says for FB_ERR_INTERRUPTED, written with write(2)
  * because stdio is not safe in a handler. */
 static void exit_interrupted(void)
 {

@@ -11,11 +11,11 @@
 #include <string.h>
 
 #include "../core/comm.h"
-#include "../solver/ns_device.h"
-#include "../solver/ns_dist.h"
-#include "../solver/ns_pressure.h"
-#include "../solver/peers/petsc_cg.h"
-#include "../solver/peers/viennacl_cg.h"
+#include "ns_device.h"
+#include "ns_dist.h"
+#include "ns_pressure.h"
+#include "peers/petsc_cg.h"
+#include "peers/viennacl_cg.h"
 #include "spmv/petsc_api.h"
 
 enum { SPMV_REPEATS = 20 };

@@ -1,8 +1,5 @@
-/* solve_ranks.c - the solver command's part that only exists on several
- * ranks (contracts in solve_ranks.h). */
+/* solve_ranks.c - the part of a solve that only exists on several ranks (contracts in solve_ranks.h). */
 #include "solve_ranks.h"
-
-#include "cli.h"
 
 #include <omp.h>
 #include <stddef.h>
@@ -13,7 +10,7 @@
 #include "../core/interrupt.h"
 #include "../core/stats.h"
 #include "../results/records/reader.h"
-#include "../solver/ns_device.h"
+#include "ns_device.h"
 
 fb_status fb_solve_ranks_check(const char *const *backends, int nbackends, int compare, int sweep, int tuned,
                                const char *peer, const fb_param_point *point)
@@ -37,7 +34,7 @@ void fb_solve_ranks_own(fb_status mine)
     fb_comm_allreduce_i64(&first, 1, FB_COMM_MIN);
     fb_comm_stats_take(); /* bookkeeping, not a step's reduction */
     if (first == INT64_MAX) return;
-    if (first == fb_comm_rank()) fb_comm_abort(fb_cli_report(mine));
+    if (first == fb_comm_rank()) fb_comm_abort(fb_comm_report(mine));
     fb_comm_barrier(); /* `first` never joins: its abort ends this rank here */
     fb_comm_abort(1);
 }
@@ -66,8 +63,8 @@ int fb_solve_ranks_exit(fb_status status)
     if (status == FB_OK) return 0;
     const int together =
         status == FB_ERR_USAGE || status == FB_ERR_INPUT || status == FB_ERR_CHECK || status == FB_ERR_INTERRUPTED;
-    if (!together) fb_comm_abort(fb_cli_report(status));
-    if (fb_comm_rank() == 0) return fb_cli_report(status);
+    if (!together) fb_comm_abort(fb_comm_report(status));
+    if (fb_comm_rank() == 0) return fb_comm_report(status);
     return status == FB_ERR_INTERRUPTED ? 130 : fb_status_exit_code(status);
 }
 

@@ -3,16 +3,16 @@
  * x = 0 by flowbench's device CG and by the peer's CG on the same OpenCL
  * device, at the case's tolerance, and compared (docs/solver.md, "The
  * ViennaCL peer"); `--backend openmp --peer petsc` the same with PETSc's
- * CG on the CPU, on one process or on every rank of an MPI launch. Kept
- * apart from cmd_solve.c, which calls the functions below. */
-#ifndef FB_CLI_SOLVE_PEER_H
-#define FB_CLI_SOLVE_PEER_H
+ * CG on the CPU, on one process or on every rank of an MPI launch. The
+ * solve command calls the functions below after its run. */
+#ifndef FB_SOLVER_SOLVE_PEER_H
+#define FB_SOLVER_SOLVE_PEER_H
 
 #include <jansson.h>
 #include <stdio.h>
 
 #include "../backends/target.h"
-#include "../solver/ns.h"
+#include "ns.h"
 
 /* --peer NAME against the run's backends, before anything runs: usage
  * errors first (an unknown peer; --compare or a backend other than opencl),

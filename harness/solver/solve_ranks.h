@@ -1,22 +1,21 @@
 /* solve_ranks.h - `mpirun -np P flowbench solve CASE`: the solver on P
- * ranks (solver/ns_dist.h), each rank its METIS part of the mesh on its own
+ * ranks (ns_dist.h), each rank its METIS part of the mesh on its own
  * OpenMP threads, or (--backend opencl|cuda) on its own device, one per
- * rank by local rank (solver/ns_device.h). Kept apart from cmd_solve.c,
- * which calls these: the checks of what runs on several ranks, the
+ * rank by local rank (ns_device.h). The solve command calls these: the checks of what runs on several ranks, the
  * device each rank takes, the setup, the fields brought together on rank
  * 0 for validation and output, and the record's and the table's "mpi"
  * part (docs/scaling.md). */
-#ifndef FB_CLI_SOLVE_RANKS_H
-#define FB_CLI_SOLVE_RANKS_H
+#ifndef FB_SOLVER_SOLVE_RANKS_H
+#define FB_SOLVER_SOLVE_RANKS_H
 
 #include <jansson.h>
 #include <stdio.h>
 
 #include "../backends/target.h"
 #include "../core/params.h"
-#include "../solver/cases.h"
-#include "../solver/ns_dist.h"
-#include "../solver/output.h"
+#include "cases.h"
+#include "ns_dist.h"
+#include "output.h"
 
 /* FB_ERR_USAGE naming what does not run on several ranks: more than one
  * backend or --compare, a --param sweep, --tune or --tuned, --peer, and

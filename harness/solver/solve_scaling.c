@@ -17,7 +17,7 @@
 #include "../core/interrupt.h"
 #include "../results/records/reader.h"
 #include "../results/records/results.h"
-#include "../solver/output.h"
+#include "output.h"
 
 #define MAX_COUNTS 16
 #define MAX_WORDS 64
@@ -31,8 +31,6 @@ typedef struct study {
     const char *backend;
     int base_n; /* weak: nodes per side at the first count */
 } study;
-
-int fb_solve_scaling_wanted(const fb_parsed *args) { return fb_cli_value(args, "scaling") != NULL; }
 
 static fb_status read_counts(const char *text, study *s)
 {
@@ -56,34 +54,22 @@ fail:
     return status;
 }
 
-static fb_status refuse(const fb_parsed *args)
+static fb_status read_study(const fb_scaling_request *rq, const fb_solve_case *c, const char *backend, study *s)
 {
     fb_status status = FB_OK;
-    static const char *const one_run[] = {"json", "vtk", "profiles", "compare", "tune", "tuned", "peer", "param", NULL};
-    const char *given = fb_cli_first_given(args, one_run);
-    if (fb_comm_size() > 1)
-        FB_FAIL(FB_ERR_USAGE, "solve --scaling: run it without mpirun/srun: it starts the ranks itself (--launcher)");
-    if (given) FB_FAIL(FB_ERR_USAGE, "solve --scaling: --%s belongs to a single run, not a scaling study", given);
-fail:
-    return status;
-}
-
-static fb_status read_study(const fb_parsed *args, const fb_solve_case *c, const char *backend, study *s)
-{
-    fb_status status = FB_OK;
-    const char *mode = fb_cli_value(args, "scaling");
+    const char *mode = rq->mode;
     const char *env = getenv("FLOWBENCH_LAUNCHER");
     memset(s, 0, sizeof *s);
-    FB_CHECK(refuse(args));
+    if (fb_comm_size() > 1)
+        FB_FAIL(FB_ERR_USAGE, "solve --scaling: run it without mpirun/srun: it starts the ranks itself (--launcher)");
+    if (rq->refused)
+        FB_FAIL(FB_ERR_USAGE, "solve --scaling: --%s belongs to a single run, not a scaling study", rq->refused);
     if (strcmp(mode, "strong") != 0 && strcmp(mode, "weak") != 0)
         FB_FAIL(FB_ERR_USAGE, "--scaling: '%s' is not strong or weak", mode);
     s->weak = strcmp(mode, "weak") == 0;
     s->c = c, s->backend = backend;
-    FB_CHECK(read_counts(fb_cli_value(args, "ranks") ? fb_cli_value(args, "ranks") : "1,2,4", s));
-    snprintf(s->launcher, sizeof s->launcher, "%s",
-             fb_cli_value(args, "launcher") ? fb_cli_value(args, "launcher")
-             : env && *env                  ? env
-                                            : "mpirun -np {P}");
+    FB_CHECK(read_counts(rq->ranks ? rq->ranks : "1,2,4", s));
+    snprintf(s->launcher, sizeof s->launcher, "%s", rq->launcher ? rq->launcher : env && *env ? env : "mpirun -np {P}");
     if (!strstr(s->launcher, "{P}"))
         FB_FAIL(FB_ERR_USAGE, "--launcher: '%s' has no {P} where the rank count goes (like 'mpirun -np {P}')",
                 s->launcher);
@@ -117,10 +103,8 @@ static void put(words *w, const char *text)
 
 /* The run's command: launcher words, this binary, solve CASE and the
  * options of a single run that the study passes on. */
-static void child_command(const fb_parsed *args, const study *s, int k, words *w)
+static void child_command(const fb_scaling_request *rq, const study *s, int k, words *w)
 {
-    static const char *const passed[] = {"level",     "re",     "t-end",      "steps", "cfl",         "dt",
-                                         "cfl-limit", "cg-tol", "cg-max-its", "mesh",  "stream-size", "stream-max-age"};
     char self[PATH_MAX] = "flowbench", word[PATH_MAX + 32], launcher[1024];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n > 0) self[n] = '\0';
@@ -133,14 +117,14 @@ static void child_command(const fb_parsed *args, const study *s, int k, words *w
     const char *fixed[] = {self, "solve", s->c->name, "--backend", s->backend, "--quiet"};
     for (size_t i = 0; i < sizeof fixed / sizeof *fixed; ++i)
         put(w, fixed[i]);
-    for (size_t i = 0; i < sizeof passed / sizeof *passed; ++i) {
-        if (!fb_cli_value(args, passed[i]) || (s->weak && strcmp(passed[i], "level") == 0)) continue;
-        snprintf(word, sizeof word, "--%s", passed[i]);
+    for (int i = 0; i < rq->npassed; ++i) {
+        if (s->weak && strcmp(rq->passed[i][0], "level") == 0) continue;
+        snprintf(word, sizeof word, "--%s", rq->passed[i][0]);
         put(w, word);
-        put(w, fb_cli_value(args, passed[i]));
+        put(w, rq->passed[i][1]);
     }
-    if (fb_cli_flag(args, "no-stream")) put(w, "--no-stream");
-    if (s->weak || fb_cli_value(args, "cube")) {
+    if (rq->no_stream) put(w, "--no-stream");
+    if (s->weak || rq->cube_given) {
         snprintf(word, sizeof word, "%d", s->weak ? weak_n(s, k) : s->c->cube_n);
         put(w, "--cube");
         put(w, word);
@@ -220,14 +204,14 @@ static void print_row(const json_t *rec)
 }
 
 /* One count: its run, its record with the scaling part, its row. */
-static fb_status run_count(const fb_parsed *args, study *s, int k, double *t1, fb_results *out)
+static fb_status run_count(const fb_scaling_request *rq, study *s, int k, double *t1, fb_results *out)
 {
     fb_status status = FB_OK;
     char table[PATH_MAX + 32], path[PATH_MAX + 32];
     static words cmd;
     json_t *rec = NULL;
     int code = 0;
-    child_command(args, s, k, &cmd);
+    child_command(rq, s, k, &cmd);
     snprintf(table, sizeof table, "%s/run-%d.txt", s->dir, k);
     snprintf(path, sizeof path, "%s/run-%d.jsonl", s->dir, k);
     FB_CHECK(run_child(cmd.argv, table, &code));
@@ -248,24 +232,24 @@ fail:
     return status;
 }
 
-fb_status fb_solve_scaling_run(const fb_parsed *args, const fb_solve_case *c, const char *backend)
+fb_status fb_solve_scaling_run(const fb_scaling_request *rq, const fb_solve_case *c, const char *backend)
 {
     fb_status status = FB_OK;
     study s;
     fb_results *out = NULL;
     fb_target *host = NULL;
     double t1 = 0;
-    FB_CHECK(read_study(args, c, backend, &s));
+    FB_CHECK(read_study(rq, c, backend, &s));
     const char *tmp = getenv("TMPDIR");
     snprintf(s.dir, sizeof s.dir, "%s/flowbench-scaling-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(s.dir)) FB_FAIL(FB_ERR_IO, "solve --scaling: cannot make a directory %s (%s)", s.dir, strerror(errno));
-    if (fb_cli_value(args, "out")) {
+    if (rq->out) {
         FB_CHECK(fb_target_open("openmp", &host));
-        FB_CHECK(fb_results_open(fb_cli_value(args, "out"), "solve", fb_target_info(host), 1, &out));
+        FB_CHECK(fb_results_open(rq->out, "solve", fb_target_info(host), 1, &out));
     }
     print_head(&s);
     for (int k = 0; k < s.ncounts; ++k)
-        FB_CHECK(run_count(args, &s, k, &t1, out));
+        FB_CHECK(run_count(rq, &s, k, &t1, out));
 fail:
     if (s.dir[0]) rmdir(s.dir);
     fb_results_close(out);
