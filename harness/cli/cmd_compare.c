@@ -3,15 +3,17 @@
  * unless allowed), 2 when the files cannot be compared (unreadable,
  * different machines, nothing in common). */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "compare_history_cli.h"
-#include "compare_interleave.h"
+#include "../results/gate/interleave_run.h"
 #include "../results/gate/compare.h"
 #include "../results/gate/interleave.h"
 #include "../tune/noise.h"
+#include "../tune/suite.h"
 
 static const fb_option options[] = {
     {"threshold", "PCT", "smallest change of the median time that counts (default 5)", 0},
@@ -211,13 +213,37 @@ fail:
     return status;
 }
 
-/* --interleave: the rounds are run (compare_interleave.h), then judged. */
+static fb_status interleave_request(const fb_parsed *args, fb_interleave_request *rq, char *suite, size_t len)
+{
+    fb_status status = FB_OK;
+    static const char *const not_here[] = {"learn-noise", "noise-file", "no-noise", "any-machine", "pair-by", NULL};
+    const char *other = fb_cli_first_given(args, not_here);
+    if (other) FB_FAIL(FB_ERR_USAGE, "compare: --%s does not apply to --interleave", other);
+    if (args->npositional != 3)
+        FB_FAIL(FB_ERR_USAGE, "compare --interleave: needs BASE_BIN NEW_BIN SUITE (%d argument%s given)",
+                args->npositional, args->npositional == 1 ? "" : "s");
+    *rq = (fb_interleave_request){.base_bin = args->positional[0],
+                                  .new_bin = args->positional[1],
+                                  .suite = suite,
+                                  .dir = fb_cli_value(args, "out"),
+                                  .junit = fb_cli_value(args, "junit")};
+    FB_CHECK(fb_suite_find(args->positional[2], suite, len));
+    FB_CHECK(fb_cli_int(args, "rounds", FB_INTERLEAVE_DEFAULT_ROUNDS, &rq->rounds));
+    if (rq->rounds < 1 || rq->rounds > FB_SWEEP_MAX_ROUNDS)
+        FB_FAIL(FB_ERR_USAGE, "--rounds: %d is not a count of rounds in [1, %d]", rq->rounds, FB_SWEEP_MAX_ROUNDS);
+fail:
+    return status;
+}
+
+/* --interleave: the rounds are run (results/gate/interleave_run.h), then judged. */
 static int run_interleave(const fb_parsed *args)
 {
     fb_status status = FB_OK;
     fb_compare_options opt = fb_compare_defaults();
     fb_compare_summary summary = {0};
     fb_cli_out junit = {0};
+    fb_interleave_request rq;
+    char suite[PATH_MAX];
     opt.alpha = FB_INTERLEAVE_ALPHA;
     if (fb_cli_value(args, "json") || fb_cli_value(args, "min-gbs"))
         FB_FAIL(FB_ERR_USAGE, "compare: --%s is a two-file compare's; --interleave judges the rounds' ratios only",
@@ -225,7 +251,8 @@ static int run_interleave(const fb_parsed *args)
     FB_CHECK(read_options(args, &opt));
     FB_CHECK(check_outputs(args, 1));
     FB_CHECK(open_output(args, "junit", &junit, &opt.junit));
-    status = fb_compare_interleave(args, &opt, &summary);
+    FB_CHECK(interleave_request(args, &rq, suite, sizeof suite));
+    status = fb_interleave_run(&rq, &opt, &summary);
 fail:
     fflush(stdout);
     if (junit.f) status = fb_cli_out_close(&junit, status);

@@ -1,6 +1,6 @@
-/* cmd_compare_interleave.c - the processes of `compare --interleave`
- * (compare_interleave.h): the rounds' sweeps, their state on disk, Ctrl-C. */
-#include "compare_interleave.h"
+/* interleave_run.c - the processes of `compare --interleave`
+ * (interleave_run.h): the rounds' sweeps, their state on disk, Ctrl-C. */
+#include "interleave_run.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,13 +15,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../core/clock.h"
-#include "../core/files.h"
-#include "../core/hash.h"
-#include "../core/interrupt.h"
-#include "../results/gate/interleave.h"
-#include "../results/records/reader.h"
-#include "../tune/suite.h"
+#include "../../core/clock.h"
+#include "../../core/files.h"
+#include "../../core/hash.h"
+#include "../../core/interrupt.h"
+#include "../records/reader.h"
+#include "interleave.h"
 
 extern char **environ;
 
@@ -33,8 +32,7 @@ static const char *const side_file[SIDES] = {"base", "new"};
 
 typedef struct interleave {
     const char *bin[SIDES];
-    const char *suite; /* the file: a name given was looked up (tune/suite.h) */
-    char suite_file[PATH_MAX];
+    const char *suite;              /* the file */
     char real[SIDES + 1][PATH_MAX]; /* the binaries' and the suite's real paths: what DIR's rounds are of */
     char dir[PATH_MAX / 2];
     char state_path[PATH_MAX];
@@ -103,9 +101,8 @@ static void resolve(const char *path, char real[PATH_MAX])
 
 /* --junit inside DIR could replace a round's results or the state file
  * the next run resumes from: refused before any round runs. */
-static fb_status check_junit(const fb_parsed *args, const char *dir)
+static fb_status check_junit(const char *junit, const char *dir)
 {
-    const char *junit = fb_cli_value(args, "junit");
     char parent[PATH_MAX], real_parent[PATH_MAX], real_dir[PATH_MAX];
     if (!junit) return FB_OK;
     snprintf(parent, sizeof parent, "%s", junit);
@@ -120,22 +117,14 @@ static fb_status check_junit(const fb_parsed *args, const char *dir)
                         dir);
 }
 
-static fb_status read_args(const fb_parsed *args, interleave *il)
+static fb_status read_request(const fb_interleave_request *rq, interleave *il)
 {
     fb_status status = FB_OK;
-    static const char *const not_here[] = {"learn-noise", "noise-file", "no-noise", "any-machine", "pair-by", NULL};
-    const char *other = fb_cli_first_given(args, not_here);
-    if (other) FB_FAIL(FB_ERR_USAGE, "compare: --%s does not apply to --interleave", other);
-    if (args->npositional != 3)
-        FB_FAIL(FB_ERR_USAGE, "compare --interleave: needs BASE_BIN NEW_BIN SUITE (%d argument%s given)",
-                args->npositional, args->npositional == 1 ? "" : "s");
-    il->bin[BASE] = args->positional[0];
-    il->bin[NEW] = args->positional[1];
-    FB_CHECK(fb_suite_find(args->positional[2], il->suite_file, sizeof il->suite_file));
-    il->suite = il->suite_file;
-    FB_CHECK(fb_cli_int(args, "rounds", FB_INTERLEAVE_DEFAULT_ROUNDS, &il->rounds));
-    if (il->rounds < 1 || il->rounds > FB_SWEEP_MAX_ROUNDS)
-        FB_FAIL(FB_ERR_USAGE, "--rounds: %d is not a count of rounds in [1, %d]", il->rounds, FB_SWEEP_MAX_ROUNDS);
+    il->bin[BASE] = rq->base_bin;
+    il->bin[NEW] = rq->new_bin;
+    il->suite = rq->suite;
+    il->rounds = rq->rounds;
+    if (il->rounds < 1) FB_FAIL(FB_ERR_USAGE, "--rounds: %d is not a count of rounds", il->rounds);
     FB_CHECK(check_binary(il->bin[BASE], "BASE_BIN"));
     FB_CHECK(check_binary(il->bin[NEW], "NEW_BIN"));
     FB_CHECK(content_hash(il->bin[BASE], il->hash[BASE], sizeof il->hash[BASE]));
@@ -144,12 +133,12 @@ static fb_status read_args(const fb_parsed *args, interleave *il)
     resolve(il->bin[BASE], il->real[BASE]);
     resolve(il->bin[NEW], il->real[NEW]);
     resolve(il->suite, il->real[SIDES]);
-    if (fb_cli_value(args, "out"))
-        snprintf(il->dir, sizeof il->dir, "%s", fb_cli_value(args, "out"));
+    if (rq->dir)
+        snprintf(il->dir, sizeof il->dir, "%s", rq->dir);
     else
         default_dir(il->suite, il->dir, sizeof il->dir);
     snprintf(il->state_path, sizeof il->state_path, "%s/interleave.json", il->dir);
-    FB_CHECK(check_junit(args, il->dir));
+    FB_CHECK(check_junit(rq->junit, il->dir));
 fail:
     return status;
 }
@@ -502,13 +491,13 @@ static void interleave_free(interleave *il)
     json_decref(il->state);
 }
 
-fb_status fb_compare_interleave(const fb_parsed *args, const fb_compare_options *opt, fb_compare_summary *summary)
+fb_status fb_interleave_run(const fb_interleave_request *rq, const fb_compare_options *opt, fb_compare_summary *summary)
 {
     fb_status status = FB_OK;
     interleave il;
     memset(&il, 0, sizeof il);
     memset(summary, 0, sizeof *summary);
-    FB_CHECK(read_args(args, &il));
+    FB_CHECK(read_request(rq, &il));
     FB_ALLOC(il.sets[BASE], il.rounds, "the rounds' results");
     FB_ALLOC(il.sets[NEW], il.rounds, "the rounds' results");
     FB_CHECK(open_state(&il));
