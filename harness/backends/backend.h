@@ -55,6 +55,14 @@ typedef struct fb_device_info {
      * OpenCL C; its work is what this process's counters count. Code
      * outside backends/ asks this, not the backend's name. */
     int in_process;
+    /* The most work-groups (CUDA blocks) one launch takes per dimension;
+     * 0: the runtime states no limit (OpenCL, OpenMP). */
+    size_t max_groups[3];
+    /* 1: the device compiler contracts a*b + c into one rounding by
+     * default (NVRTC's --fmad=true), so double results differ from the C
+     * reference's in the last bits and no kernel can claim bitwise
+     * agreement. */
+    int fuses_multiply_add;
     char pci_bus_id[32]; /* "0000:65:00.0" where the runtime says (CUDA, OpenCL's cl_khr_pci_bus_info) */
     /* A host CPU's vector ISA and width (core/sysinfo.h), which the
      * roofline's peak assumes: "avx512f" and 512; "" and 0 elsewhere. */

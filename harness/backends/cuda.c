@@ -242,13 +242,17 @@ fail:
 static fb_status fill_limits(CUdevice d, fb_device_info *info)
 {
     fb_status status = FB_OK;
-    int sms = 0, threads = 0, bx = 0, by = 0, bz = 0, shared = 0, l2 = 0, clock_khz = 0, warp = 0;
+    int sms = 0, threads = 0, bx = 0, by = 0, bz = 0, gx = 0, gy = 0, gz = 0, shared = 0, l2 = 0, clock_khz = 0,
+        warp = 0;
     size_t total = 0;
     ATTRIBUTE(d, MULTIPROCESSOR_COUNT, sms);
     ATTRIBUTE(d, MAX_THREADS_PER_BLOCK, threads);
     ATTRIBUTE(d, MAX_BLOCK_DIM_X, bx);
     ATTRIBUTE(d, MAX_BLOCK_DIM_Y, by);
     ATTRIBUTE(d, MAX_BLOCK_DIM_Z, bz);
+    ATTRIBUTE(d, MAX_GRID_DIM_X, gx);
+    ATTRIBUTE(d, MAX_GRID_DIM_Y, gy);
+    ATTRIBUTE(d, MAX_GRID_DIM_Z, gz);
     /* Static __shared__ arrays (the kernels' __local) are capped at this,
      * not at the larger opt-in size. */
     ATTRIBUTE(d, MAX_SHARED_MEMORY_PER_BLOCK, shared);
@@ -263,12 +267,16 @@ static fb_status fill_limits(CUdevice d, fb_device_info *info)
     info->max_work_item_sizes[0] = (size_t)bx;
     info->max_work_item_sizes[1] = (size_t)by;
     info->max_work_item_sizes[2] = (size_t)bz;
+    info->max_groups[0] = (size_t)gx;
+    info->max_groups[1] = (size_t)gy;
+    info->max_groups[2] = (size_t)gz;
     info->local_mem_bytes = (size_t)shared;
     info->global_mem_bytes = total;
     info->cache_bytes = (size_t)l2;
     info->clock_mhz = clock_khz / 1000;
     info->subgroup_size = warp;
     info->double_support = 1;
+    info->fuses_multiply_add = 1; /* the kernels are compiled with NVRTC's defaults */
 fail:
     return status;
 }

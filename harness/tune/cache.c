@@ -22,6 +22,7 @@
 #include "../core/interrupt.h"
 #include "../core/json_index.h"
 #include "../core/params.h"
+#include "../results/records/reader.h"
 
 #define FB_CACHE_VERSION 1
 #define PARAM_NAME_MAX 63
@@ -778,7 +779,7 @@ static void cache_entry_device(const json_t *e, device_parts *p)
     split_fingerprint(json_string_value(json_object_get(e, "device")), p);
     snprintf(p->arch, sizeof p->arch, "%s", arch ? arch : "");
     /* the host backend runs on this CPU whatever the entry's age */
-    snprintf(p->type, sizeof p->type, "%s", type ? type : !strcmp(p->backend, "openmp") ? "cpu" : "");
+    snprintf(p->type, sizeof p->type, "%s", type ? type : fb_backend_is_baseline(p->backend) ? "cpu" : "");
 }
 
 static void parts_of_device(const fb_device_info *d, device_parts *p)

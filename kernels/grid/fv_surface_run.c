@@ -189,7 +189,7 @@ static fb_status flush(void *ctx) { return fb_target_flush_cache(((fv_run *)ctx)
 static int claims_bitwise(const fb_fv_config *cfg, const fb_device_info *dev)
 {
     const fb_fv_kernel *k = fb_fv_kernel_at(cfg->kernel);
-    return cfg->is_double && k->deterministic && !k->user && strcmp(dev->backend, "cuda") != 0;
+    return cfg->is_double && k->deterministic && !k->user && !dev->fuses_multiply_add;
 }
 
 /* Reassociating a cell's 6 terms costs up to 5 roundings of the sum of

@@ -43,8 +43,6 @@ static fb_heat2d_config config_of(const fb_family_run *run)
     return cfg;
 }
 
-#define CUDA_MAX_GRID_Y 65535
-
 /* Every grid takes every shape (the tail is guarded), except where CUDA's
  * grid limit in y (65535 blocks) is below NY / BLOCK_Y. p may be NULL. */
 static fb_status check(const void *p, const fb_family_run *run, const fb_device_info *dev)
@@ -54,9 +52,10 @@ static fb_status check(const void *p, const fb_family_run *run, const fb_device_
     fb_heat2d_config cfg = config_of(run);
     const int by = run->point.values[FB_HEAT2D_BLOCK_Y];
     FB_CHECK(fb_heat2d_check_point(&cfg, dev));
-    if (prob && !strcmp(dev->backend, "cuda") && (prob->g.ny + by - 1) / by > CUDA_MAX_GRID_Y)
-        FB_FAIL(FB_ERR_USAGE, "%s on %s: %d groups in y exceed CUDA's %d (raise BLOCK_Y)", cfg.kernel->name, dev->id,
-                (prob->g.ny + by - 1) / by, CUDA_MAX_GRID_Y);
+    const size_t groups_y = (size_t)(prob ? (prob->g.ny + by - 1) / by : 0);
+    if (dev->max_groups[1] && groups_y > dev->max_groups[1])
+        FB_FAIL(FB_ERR_USAGE, "%s on %s: %zu groups in y exceed the device's %zu (raise BLOCK_Y)", cfg.kernel->name,
+                dev->id, groups_y, dev->max_groups[1]);
 fail:
     return status;
 }

@@ -21,11 +21,8 @@ const fb_spmv_auto_entry *fb_spmv_auto_rule_at(int i)
 
 const char *fb_spmv_auto_device_class(const fb_device_info *dev)
 {
-    if (!strcmp(dev->backend, "openmp")) return "openmp";
-    if (!strcmp(dev->backend, "opencl") &&
-        (strstr(dev->name, "pthread") || strstr(dev->name, "cpu") || strstr(dev->name, "CPU")))
-        return "opencl-cpu";
-    return "gpu";
+    if (dev->in_process) return "openmp";
+    return dev->host_cpu ? "opencl-cpu" : "gpu";
 }
 
 /* From a record's matrix object (fb_spmv_matrix_json). FB_ERR_INPUT when a

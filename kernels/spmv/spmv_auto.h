@@ -68,7 +68,8 @@ typedef struct fb_spmv_auto_choice {
 int fb_spmv_auto_rule_count(void);
 const fb_spmv_auto_entry *fb_spmv_auto_rule_at(int i);
 
-/* "gpu", "openmp" or "opencl-cpu". */
+/* "openmp" (kernels in this process), "opencl-cpu" (a device program on
+ * this host's CPU) or "gpu". */
 const char *fb_spmv_auto_device_class(const fb_device_info *dev);
 
 double fb_spmv_auto_distance(const fb_spmv_auto_features *a, const fb_spmv_auto_features *b);

@@ -328,7 +328,7 @@ static int speedup_transform(fb_figure *f)
 {
     int ref = -1, n = 0;
     for (int c = 0; c < f->ncols; ++c)
-        if (strcmp(f->cols[c], "openmp") == 0) ref = c;
+        if (fb_backend_is_baseline(f->cols[c])) ref = c;
     if (ref < 0) return 0;
     /* Read from a copy: compacting in place would overwrite the openmp
      * cells that later rows still need as their base. */
@@ -366,7 +366,7 @@ static fb_status collect_speedup(const fb_results_set *set, fb_figure_list *out)
     for (int i = 0; i < set->nrecords; ++i) {
         const fb_record *r = &set->records[i];
         const char *matrix = fb_record_matrix(r);
-        int omp = strcmp(str(r, "backend"), "openmp") == 0;
+        int omp = fb_backend_is_baseline(str(r, "backend"));
         if (!latest_usable(r) || is_peer(r)) continue; /* peers are not flowbench's baseline */
         size_text(r, n, sizeof n);
         if (*matrix) n[0] = '\0';

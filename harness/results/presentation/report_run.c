@@ -218,7 +218,7 @@ static const fb_record *solver_baseline(const fb_results_set *set, json_t *backe
     json_object_foreach(backends, name, v)
     {
         const fb_record *r = &set->records[json_integer_value(v)];
-        if (!strcmp(str(r->json, "backend"), "openmp") && !(fb_json_num(r->json, "mpi.ranks") > 1)) return r;
+        if (fb_backend_is_baseline(str(r->json, "backend")) && !(fb_json_num(r->json, "mpi.ranks") > 1)) return r;
     }
     return NULL;
 }

@@ -633,10 +633,12 @@ const json_t *fb_record_device(const fb_record *r)
     return NULL;
 }
 
+int fb_backend_is_baseline(const char *backend) { return backend && strcmp(backend, "openmp") == 0; }
+
 int fb_device_is_host_cpu(const char *backend, const json_t *dev)
 {
     const char *name = fb_json_str(dev, "name");
-    return !strcmp(backend, "openmp") || json_is_object(json_object_get(dev, "simd")) ||
+    return fb_backend_is_baseline(backend) || json_is_object(json_object_get(dev, "simd")) ||
            strstr(fb_json_str(dev, "device_version"), "pthread") || strstr(name, "pthread") || strstr(name, "cpu");
 }
 

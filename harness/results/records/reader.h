@@ -172,6 +172,12 @@ const char *fb_record_host(const fb_record *r);
  * with its id), or NULL. */
 const json_t *fb_record_device(const fb_record *r);
 
+/* 1 when a recorded backend is the in-process OpenMP baseline every
+ * speedup is against. A record carries its backend's name only, not the
+ * opened device's capabilities (backends/backend.h, in_process): readers
+ * of records ask this one function instead of naming the backend. */
+int fb_backend_is_baseline(const char *backend);
+
 /* Whether a recorded device (a header's entry; backend its backend) is the
  * host's CPU: OpenMP, an entry with a vector ISA ("simd", written for host
  * CPUs only), or an OpenCL CPU device by PoCL's naming ("pthread" in its
