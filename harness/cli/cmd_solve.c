@@ -232,7 +232,8 @@ static fb_status check_files(const fb_parsed *args, const solve_opts *o)
     snprintf(u, sizeof u, "%s-u.dat", prefix ? prefix : ""); /* as fb_solve_write_profiles names them */
     snprintf(w, sizeof w, "%s-w.dat", prefix ? prefix : "");
     const char *mesh = fb_cli_value(args, "mesh");
-    if (!mesh && !strcmp(o->name, "ahmed")) mesh = FB_AHMED_DEFAULT_MESH; /* read though not named */
+    const fb_case_ops *ops = fb_case_find(o->name);
+    if (!mesh && ops) mesh = ops->mesh_file; /* read though not named */
     const fb_named_file inputs[] = {{fb_cli_value(args, "mesh") ? "--mesh" : "the default mesh", mesh}};
     /* --tuned reads it, there yet or not (fb_files_check_stores) */
     const fb_named_file store = {fb_cli_value(args, "cache") ? "--cache" : "tuning cache", o->cache};
@@ -288,11 +289,11 @@ static fb_status read_opts(const fb_parsed *args, solve_opts *o, fb_solve_case *
     if (fb_cli_value(args, "re")) {
         double re;
         FB_CHECK(fb_cli_double(args, "re", 100.0, &re));
-        if (c->kind != FB_CASE_CAVITY) FB_FAIL(FB_ERR_USAGE, "solve %s: --re is for the cavity", c->name);
+        if (!c->ops->unit_cube) FB_FAIL(FB_ERR_USAGE, "solve %s: --re is for the cavity", c->name);
         if (!(re > 0)) FB_FAIL(FB_ERR_USAGE, "--re: must be positive");
         c->cfg.nu = 1.0 / re;
     }
-    if (fb_cli_value(args, "profiles") && c->kind != FB_CASE_CAVITY)
+    if (fb_cli_value(args, "profiles") && !c->ops->unit_cube)
         FB_FAIL(FB_ERR_USAGE, "solve %s: --profiles is for the cavity (centrelines of the unit cube)", c->name);
 fail:
     return status;

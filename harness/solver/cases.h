@@ -29,10 +29,24 @@
 /* The Ahmed case's mesh when --mesh is not given. */
 #define FB_AHMED_DEFAULT_MESH "results/ahmed.msh"
 
-typedef enum fb_case_kind { FB_CASE_CAVITY, FB_CASE_ETHIER_STEINMAN, FB_CASE_AHMED } fb_case_kind;
+typedef struct fb_solve_case fb_solve_case;
 
-typedef struct fb_solve_case {
-    fb_case_kind kind;
+/* One case: a row of the table in cases.c, its operations in one file of
+ * cases/ (cavity.c, ethier_steinman.c, ahmed.c). Adding a case is a file
+ * and a row; nothing else names a case. */
+typedef struct fb_case_ops {
+    const char *name;
+    const char *mesh_file; /* the mesh file read when --mesh names none; NULL: the case makes a cube */
+    int unit_cube;         /* 1: the unit cube with lid speed 1: --re sets nu = 1 / Re, --profiles writes centrelines */
+    /* mesh, boundary kinds and values, nu, the end time into c (name and
+     * ops set); level -1: the default; cube_n > 0: that cube instead */
+    fb_status (*open)(int level, int cube_n, const char *mesh_path, fb_solve_case *c);
+    void (*initial)(fb_solve_case *c, fb_ns *ns);                        /* the state at t = 0; NULL: at rest */
+    fb_status (*validate)(fb_solve_case *c, const fb_ns *ns, json_t *v); /* its numbers into v; NULL: none */
+} fb_case_ops;
+
+struct fb_solve_case {
+    const fb_case_ops *ops;
     const char *name;
     int level;        /* -1 when the case has no levels, or runs on a cube of cube_n nodes per side */
     int cube_n;       /* > 0: cavity or ethier-steinman on the cube of this many nodes per side (not a level) */
@@ -44,10 +58,14 @@ typedef struct fb_solve_case {
     double t_end;                  /* default end time */
     fb_ethier_steinman es;         /* ethier-steinman */
     double u_ref, l_ref, area_ref; /* ahmed: reference velocity, length, frontal area */
-} fb_solve_case;
+};
 
-/* The names of the cases, NULL-terminated. */
-extern const char *const fb_case_names[];
+/* The case of that name, or NULL; the i-th case (0 ..), or NULL after the last. */
+const fb_case_ops *fb_case_find(const char *name);
+const fb_case_ops *fb_case_at(int i);
+
+/* For the cases' files: the node nearest to point x. */
+int fb_case_nearest_node(const fb_mesh *m, const double x[3]);
 
 /* Opens case `name` at `level` (-1: the case's default); mesh_path
  * overrides the case's mesh file (ahmed). Unknown names and levels are

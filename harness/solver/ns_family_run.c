@@ -68,12 +68,7 @@ static fb_status spec_option(const char *spec, const char *opt, ns_spec *s)
                         "solver case '%s': unknown option '%s' (level, cube, steps, mesh)", spec, key);
 }
 
-static int known_case(const char *name)
-{
-    for (int i = 0; fb_case_names[i]; ++i)
-        if (!strcmp(fb_case_names[i], name)) return 1;
-    return 0;
-}
+static int known_case(const char *name) { return fb_case_find(name) != NULL; }
 
 static fb_status spec_read(const char *spec, ns_spec *s)
 {

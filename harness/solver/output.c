@@ -381,7 +381,7 @@ fb_status fb_solve_write_profiles(const char *prefix, const fb_solve_case *c, co
 {
     fb_status status = FB_OK;
     char path[1100];
-    if (c->kind != FB_CASE_CAVITY)
+    if (!c->ops->unit_cube)
         FB_FAIL(FB_ERR_USAGE, "solve %s: --profiles is for the cavity (centrelines of the unit cube)", c->name);
     snprintf(path, sizeof path, "%s-u.dat", prefix);
     FB_CHECK(write_line(path, c, ns, 0, 1, 2, 0, "u along the vertical centreline x = y = 0.5"));

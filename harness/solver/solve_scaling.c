@@ -73,8 +73,8 @@ static fb_status read_study(const fb_scaling_request *rq, const fb_solve_case *c
     if (!strstr(s->launcher, "{P}"))
         FB_FAIL(FB_ERR_USAGE, "--launcher: '%s' has no {P} where the rank count goes (like 'mpirun -np {P}')",
                 s->launcher);
-    if (s->weak && c->kind == FB_CASE_AHMED)
-        FB_FAIL(FB_ERR_USAGE, "solve ahmed --scaling weak: the mesh is a file and cannot grow with the ranks");
+    if (s->weak && c->ops->mesh_file)
+        FB_FAIL(FB_ERR_USAGE, "solve %s --scaling weak: the mesh is a file and cannot grow with the ranks", c->name);
     s->base_n = (int)lround(cbrt((double)c->mesh.nnodes));
 fail:
     return status;

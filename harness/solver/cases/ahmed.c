@@ -1,11 +1,16 @@
-/* cases_ahmed.inc - the Ahmed body case, included by cases.c: the mesh from
- * a gmsh file, boundary kinds from solver/ahmed.h's face classification,
- * and drag and lift from the forces on the body's faces. */
-#include "solver/ahmed.h"
-#include "solver/forces.h"
+/* ahmed.c - the Ahmed body case (cases.h): the mesh from a gmsh file,
+ * boundary kinds from ../ahmed.h's face classification, and drag and lift
+ * from the forces on the body's faces. */
+#include "../cases.h"
 
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
+#include "../ahmed.h"
+#include "../forces.h"
 
 static fb_bc_kind ahmed_tag(void *ctx, const double c[3], const double n[3])
 {
@@ -44,10 +49,12 @@ static int body_faces(const fb_solve_case *c, int *fn, int *ft)
     return nbody;
 }
 
-static fb_status open_ahmed(const char *mesh_path, fb_solve_case *c)
+static fb_status open_ahmed(int level, int cube_n, const char *mesh_path, fb_solve_case *c)
 {
     fb_status status = FB_OK;
     const char *path = mesh_path ? mesh_path : FB_AHMED_DEFAULT_MESH;
+    if (level > 0) FB_FAIL(FB_ERR_USAGE, "solve ahmed: has no levels (give --mesh FILE for another mesh)");
+    if (cube_n) FB_FAIL(FB_ERR_USAGE, "solve ahmed: --cube is for the cube cases (give --mesh FILE)");
     if (access(path, R_OK) != 0)
         FB_FAIL(FB_ERR_INPUT, "solve ahmed: %s: no such mesh (make it with scripts/mesh-ahmed.sh %s)", path, path);
     snprintf(c->source, sizeof c->source, "%s", path);
@@ -106,3 +113,9 @@ fail:
     free(ft);
     return status;
 }
+
+const fb_case_ops fb_case_ahmed = {.name = "ahmed",
+                                   .mesh_file = FB_AHMED_DEFAULT_MESH,
+                                   .open = open_ahmed,
+                                   .initial = ahmed_initial,
+                                   .validate = ahmed_validate};
