@@ -11,13 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <time.h>
 
 #include "cli.h"
 #include "param_space.h"
 #include "../solver/ns_family_run.h"
-#include "../results/gate/compare.h"
 #include "../results/records/reader.h"
 #include "../tune/cache.h"
 #include "../tune/tune.h"
@@ -25,7 +23,9 @@
 #include "ns/ns_kernels.h"
 #include "spmv/spmv.h"
 #include "tune_confirm.h"
+#include "tune_db.h"
 #include "tune_prior.h"
+#include "../tune/findings.h"
 
 /* A search measures many points: each is sampled shorter and to a looser
  * spread than a single measurement (--budget, --spread). */
@@ -277,135 +277,6 @@ fail:
     return status;
 }
 
-/* The point's parameters, or "(no parameters)" for a peer. */
-static void point_text(const fb_family_kernel *k, const fb_param_point *p, char *buf, size_t len)
-{
-    fb_family_point_text(k, p, buf, len);
-    if (!k->nparams) snprintf(buf, len, "(no parameters)");
-}
-
-/* ---- the report ---- */
-
-static void print_best(const tune_cli *c, const fb_tune_outcome *o)
-{
-    const fb_family_kernel *k = c->rq.family->kernel(c->rq.kernel);
-    const fb_search_result *s = &o->search;
-    char params[512];
-    printf("tune %s on %s, %s, %s: %s, %d of %d points evaluated (%d pruned)\n", k->name, fb_target_info(c->rq.t)->id,
-           c->rq.is_double ? "double" : "single", c->problem, fb_strategy_name(c->rq.search.strategy), s->evaluations,
-           s->space_size, s->pruned);
-    if (c->start.json) printf("  start: %s\n", c->start.text);
-    if (!isfinite(s->best_cost)) {
-        printf("  no point ran successfully\n");
-        return;
-    }
-    point_text(k, &s->best, params, sizeof params);
-    printf("  best: %s  %.4f ms", params, s->best_cost * 1e3);
-    if (o->best_record) printf(", %.3f GB/s, checked", fb_json_num(o->best_record, "gbs"));
-    printf("\n");
-}
-
-/* The default point's time: from the search history (a measured tune
- * always has it, tune.h), else from the replay now. */
-static fb_status default_cost(const tune_cli *c, const fb_tune_outcome *o, const fb_param_point *start, double *seconds)
-{
-    fb_status status = FB_OK;
-    json_t *rec = NULL;
-    const fb_search_eval *seen = fb_search_result_find(&o->search, start);
-    if (seen) {
-        *seconds = seen->cost;
-        return FB_OK;
-    }
-    FB_CHECK(fb_tune_measure(&c->rq, c->rq.kernel, start, seconds, &rec));
-fail:
-    json_decref(rec);
-    return status;
-}
-
-/* A record's samples (seconds) into a new array; *n their count. */
-static double *samples_of(const json_t *rec, int *n)
-{
-    const json_t *a = json_object_get(json_object_get(rec, "stats"), "samples_s");
-    double *v = malloc((json_array_size(a) + 1) * sizeof *v);
-    *n = 0;
-    for (size_t i = 0; v && i < json_array_size(a); ++i)
-        v[(*n)++] = json_number_value(json_array_get(a, i));
-    return v;
-}
-
-/* Whether the best's gain over the default is beyond the measurement
- * noise: the default measured again beside the best's record, their
- * samples judged as compare judges two runs (a Mann-Whitney U test and a
- * change of at least 5%, compare.h). A 1.05x from one pair of medians may
- * be noise; this says which. */
-static fb_status noise_verdict(const tune_cli *c, const fb_tune_outcome *o, const fb_param_point *def, char *buf,
-                               size_t len)
-{
-    fb_status status = FB_OK;
-    json_t *rec = NULL;
-    double t;
-    int nd = 0, nb = 0;
-    snprintf(buf, len, "%s", "");
-    if (!o->best_record) return FB_OK; /* --replay: no samples */
-    FB_CHECK(fb_tune_measure(&c->rq, c->rq.kernel, def, &t, &rec));
-    double *d = samples_of(rec, &nd), *b = samples_of(o->best_record, &nb);
-    fb_compare_options opt = fb_compare_defaults();
-    if (d && b && nd && nb) {
-        fb_comparison v = fb_compare_samples(d, nd, b, nb, 0, &opt);
-        snprintf(buf, len, " (%s: the default measured again, %d vs %d samples, Mann-Whitney p %.2g)",
-                 v.verdict == FB_FASTER ? "a gain beyond the noise"
-                                        : "not a gain this evidence shows, which needs p < 0.01 and 5%",
-                 nd, nb, v.test.p);
-    }
-    free(d);
-    free(b);
-fail:
-    json_decref(rec);
-    return status;
-}
-
-static fb_status print_versus_default(const tune_cli *c, const fb_tune_outcome *o)
-{
-    fb_status status = FB_OK;
-    double def = NAN;
-    char params[512], verdict[200] = "";
-    fb_search_space space;
-    fb_tune_space(c->rq.family->kernel(c->rq.kernel), &space);
-    FB_CHECK(default_cost(c, o, &space.start, &def));
-    point_text(c->rq.family->kernel(c->rq.kernel), &space.start, params, sizeof params);
-    if (isfinite(def) && def > o->search.best_cost)
-        FB_CHECK(noise_verdict(c, o, &space.start, verdict, sizeof verdict));
-    if (isfinite(def))
-        printf("  default %s: %.4f ms; the best is %.2fx faster%s\n", params, def * 1e3, def / o->search.best_cost,
-               verdict);
-    else
-        printf("  default %s: %s\n", params, isnan(def) ? "cannot run here (pruned)" : "failed");
-fail:
-    return status;
-}
-
-static fb_status print_versus_variants(const tune_cli *c, const fb_tune_outcome *o)
-{
-    fb_status status = FB_OK;
-    const fb_family *f = c->rq.family;
-    printf("  other variants at their defaults:");
-    for (int k = 0; k < f->kernel_count(); ++k) {
-        fb_search_space space;
-        json_t *rec = NULL;
-        double t;
-        if (k == c->rq.kernel) continue;
-        fb_tune_space(f->kernel(k), &space);
-        FB_CHECK(fb_tune_measure(&c->rq, k, &space.start, &t, &rec));
-        json_decref(rec);
-        if (isfinite(t))
-            printf("\n    %-18s %.4f ms (the best is %.2fx faster)", f->kernel(k)->name, t * 1e3,
-                   t / o->search.best_cost);
-    }
-    printf("\n");
-fail:
-    return status;
-}
-
 /* ---- the cache ---- */
 
 /* The search's best, its runner-ups and the default measured again in
@@ -432,108 +303,6 @@ fail:
     return status;
 }
 
-/* ---- replay: how close a strategy gets over many seeds ---- */
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Where the seeds' searches ended: each distinct best point, how many
- * seeds ended there, and its cost against the optimum. A noisy recording
- * flatters its own optimum (the least of many noisy costs), so
- * scripts/tune-verify.sh times these points against it again. */
-typedef struct replay_end {
-    fb_param_point point;
-    int seeds;
-    double ratio;
-} replay_end;
-
-static void tally_end(replay_end *ends, int *nends, const fb_param_point *p, double ratio)
-{
-    for (int i = 0; i < *nends; ++i)
-        if (!memcmp(&ends[i].point, p, sizeof *p)) {
-            ends[i].seeds++;
-            return;
-        }
-    ends[(*nends)++] = (replay_end){*p, 1, ratio};
-}
-
-/* Most seeds first, then the better point: one order on every platform. */
-static int more_seeds_first(const void *a, const void *b)
-{
-    const replay_end *x = a, *y = b;
-    if (x->seeds != y->seeds) return (y->seeds > x->seeds) - (y->seeds < x->seeds);
-    if (x->ratio != y->ratio) return (x->ratio > y->ratio) - (x->ratio < y->ratio);
-    return memcmp(&x->point, &y->point, sizeof x->point);
-}
-
-static void print_ends(const tune_cli *c, replay_end *ends, int nends)
-{
-    const fb_family_kernel *k = c->rq.family->kernel(c->rq.kernel);
-    char params[512];
-    qsort(ends, (size_t)nends, sizeof *ends, more_seeds_first);
-    for (int i = 0; i < nends; ++i) {
-        point_text(k, &ends[i].point, params, sizeof params);
-        printf("  ends: %s in %d seeds (%.3fx)\n", params, ends[i].seeds, ends[i].ratio);
-    }
-}
-
-static fb_status replay_seeds(tune_cli *c, double optimum)
-{
-    fb_status status = FB_OK;
-    double *ratio = NULL, evals = 0;
-    replay_end *ends = NULL;
-    int within = 0, nends = 0;
-    FB_ALLOC(ratio, c->seeds, "replay ratios");
-    FB_ALLOC(ends, c->seeds, "replay end points");
-    c->rq.progress = NULL;
-    for (int i = 0; i < c->seeds; ++i) {
-        fb_tune_outcome o;
-        fb_search_options base = c->rq.search;
-        c->rq.search.seed = base.seed + (uint64_t)i;
-        status = fb_tune_run(&c->rq, &o);
-        c->rq.search = base;
-        ratio[i] = o.search.best_cost / optimum;
-        evals += o.search.evaluations;
-        if (status == FB_OK) tally_end(ends, &nends, &o.search.best, ratio[i]);
-        fb_tune_outcome_free(&o);
-        FB_CHECK(status);
-        within += ratio[i] <= 1.05;
-    }
-    qsort(ratio, (size_t)c->seeds, sizeof *ratio, compare_doubles);
-    printf("  replay over %d seeds: %.1f evaluations on average; within 5%% of the optimum in %d (%.0f%%);"
-           " median %.3fx, worst %.3fx the optimum\n",
-           c->seeds, evals / c->seeds, within, 100.0 * within / c->seeds, ratio[c->seeds / 2], ratio[c->seeds - 1]);
-    print_ends(c, ends, nends);
-fail:
-    free(ends);
-    free(ratio);
-    return status;
-}
-
-/* The optimum of the recorded sweep (every point of the space). */
-static fb_status replay_optimum(tune_cli *c, double *optimum)
-{
-    fb_status status;
-    fb_tune_outcome o;
-    fb_tune_request ex = c->rq;
-    ex.search.strategy = FB_STRATEGY_EXHAUSTIVE;
-    ex.search.budget = 0;
-    ex.progress = NULL;
-    status = fb_tune_run(&ex, &o);
-    *optimum = o.search.best_cost;
-    if (status == FB_OK) {
-        char params[512];
-        point_text(c->rq.family->kernel(c->rq.kernel), &o.search.best, params, sizeof params);
-        printf("  recorded optimum: %.4f ms over %d evaluable points of %d: %s\n", *optimum * 1e3, o.search.evaluations,
-               o.search.space_size, params);
-    }
-    fb_tune_outcome_free(&o);
-    return status;
-}
-
 /* ---- the command ---- */
 
 static fb_status open_inputs(const fb_parsed *args, tune_cli *c)
@@ -557,100 +326,22 @@ fail:
 static fb_status report(const fb_parsed *args, tune_cli *c, const fb_tune_outcome *o)
 {
     fb_status status = FB_OK;
-    print_best(c, o);
+    fb_tune_print_best(&c->rq, c->problem, &c->start, o);
     if (!isfinite(o->search.best_cost))
         FB_FAIL(FB_ERR_CHECK, "tune: no point of %s ran successfully", c->rq.family->kernel(c->rq.kernel)->name);
-    FB_CHECK(print_versus_default(c, o));
-    if (!fb_cli_flag(args, "no-variants") && c->rq.family->kernel_count() > 1) FB_CHECK(print_versus_variants(c, o));
+    FB_CHECK(fb_tune_print_versus_default(&c->rq, o));
+    if (!fb_cli_flag(args, "no-variants") && c->rq.family->kernel_count() > 1)
+        FB_CHECK(fb_tune_print_versus_variants(&c->rq, o));
     if (c->replay) {
         double optimum;
-        FB_CHECK(replay_optimum(c, &optimum));
+        FB_CHECK(fb_tune_replay_optimum(&c->rq, &optimum));
         printf("  this search: %.3fx the optimum\n", o->search.best_cost / optimum);
-        if (c->seeds > 1) FB_CHECK(replay_seeds(c, optimum));
+        if (c->seeds > 1) FB_CHECK(fb_tune_replay_seeds(&c->rq, c->seeds, optimum));
     } else if (o->best_record) {
         FB_CHECK(confirm_and_store(args, c, o));
     }
 fail:
     return status;
-}
-
-/* ---- tune merge and tune export ---- */
-
-static int is(const fb_parsed *args, const char *verb)
-{
-    return args->npositional > 0 && strcmp(args->positional[0], verb) == 0;
-}
-
-/* `tune merge OUT IN...` or `tune export [--cache FILE] --header FILE.h | --json
- * FILE`: the tuning cache merged across nodes and shipped (tune/cache.h). */
-static int db_wanted(const fb_parsed *args) { return is(args, "merge") || is(args, "export"); }
-
-/* The options of a search mean nothing to merge and export: refused, not ignored. */
-static fb_status only_options(const fb_parsed *args, const char *const *allowed)
-{
-    fb_status status = FB_OK;
-    for (int i = 0; i < args->noptions; ++i) {
-        int ok = 0;
-        for (const char *const *a = allowed; *a; ++a)
-            ok |= strcmp(args->options[i].name, *a) == 0;
-        if (args->count[i] && !ok)
-            FB_FAIL(FB_ERR_USAGE, "tune %s: --%s does not apply (see flowbench tune --help)", args->positional[0],
-                    args->options[i].name);
-    }
-fail:
-    return status;
-}
-
-static fb_status run_merge(const fb_parsed *args)
-{
-    fb_status status = FB_OK;
-    fb_cache_merge_counts n = {0};
-    FB_CHECK(only_options(args, (const char *const[]){NULL}));
-    if (args->npositional < 3) FB_FAIL(FB_ERR_USAGE, "tune merge: usage: tune merge OUT IN... (at least one IN)");
-    const char *out = args->positional[1];
-    for (int i = 2; i < args->npositional; ++i) {
-        const fb_named_file input = {"IN", args->positional[i]}, output = {"OUT", out};
-        if (strcmp(args->positional[i], out) == 0 || fb_files_check_distinct("tune merge", &input, 1, &output, 1))
-            FB_FAIL(FB_ERR_USAGE, "tune merge: %s is both the output and an input (the output's entries are kept)",
-                    args->positional[i]);
-    }
-    FB_CHECK(fb_cache_merge_files(out, args->positional + 2, args->npositional - 2, stdout, &n));
-    printf("merged %d cache%s into %s: %d added, %d replaced by a faster point, %d kept\n", args->npositional - 2,
-           args->npositional == 3 ? "" : "s", out, n.added, n.replaced, n.kept);
-fail:
-    return status;
-}
-
-static fb_status run_export(const fb_parsed *args)
-{
-    fb_status status = FB_OK;
-    fb_tuning_cache *c = NULL;
-    char path[1024];
-    const char *header = fb_cli_value(args, "header"), *json = fb_cli_value(args, "json");
-    FB_CHECK(only_options(args, (const char *const[]){"cache", "header", "json", NULL}));
-    if (args->npositional != 1) FB_FAIL(FB_ERR_USAGE, "tune export takes no files: --cache FILE names the cache");
-    if (!header == !json) FB_FAIL(FB_ERR_USAGE, "tune export: give one of --header FILE.h or --json FILE");
-    fb_cache_path(fb_cli_value(args, "cache"), path, sizeof path);
-    /* the same file by any spelling (./c.json, an absolute path, the
-     * default cache's) is the cache itself: never overwritten */
-    const fb_named_file input = {"--cache", path}, output = {header ? "--header" : "--json", header ? header : json};
-    FB_CHECK(fb_files_check_distinct("tune export", &input, 1, &output, 1));
-    /* a missing cache is a mistyped --cache, not an empty one to ship */
-    if (access(path, F_OK) != 0)
-        FB_FAIL(FB_ERR_INPUT, "tune export: %s: no tuning cache there (%s)", path,
-                fb_cli_value(args, "cache") ? "check --cache" : "tune stores one; --cache FILE names another");
-    FB_CHECK(fb_cache_load(path, &c));
-    FB_CHECK(header ? fb_cache_export_header(c, header) : fb_cache_export_json(c, json));
-    printf("exported %d entries of %s to %s\n", fb_cache_size(c), path, header ? header : json);
-fail:
-    fb_cache_free(c);
-    return status;
-}
-
-static int db_run(const fb_parsed *args)
-{
-    fb_status status = is(args, "merge") ? run_merge(args) : run_export(args);
-    return status == FB_OK ? 0 : fb_comm_report(status);
 }
 
 /* ---- the command ---- */
@@ -672,7 +363,7 @@ static int run_tune(const fb_parsed *args)
     fb_status status = FB_OK;
     tune_cli c;
     fb_tune_outcome o;
-    if (db_wanted(args)) return db_run(args);
+    if (fb_tune_db_wanted(args)) return fb_tune_db_run(args);
     if (fb_cli_flag(args, "fit-prior") || args->npositional) return fb_tune_prior_fit(args);
     memset(&c, 0, sizeof c);
     memset(&o, 0, sizeof o);
