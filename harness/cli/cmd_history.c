@@ -245,76 +245,7 @@ fail:
 
 /* ---- detect ---------------------------------------------------------------------------- */
 
-typedef struct detect_run {
-    fb_detect_options opt;
-    long long since; /* -1: no --since */
-    int configs, changed, regressions;
-    fb_junit_case *cases;
-} detect_run;
-
-/* Whether change point c of a series is a regression the gate fails on. */
-static int gates(const detect_run *d, const fb_history_series *s, const int *idx, const fb_change_point *cp, int ncp,
-                 int c)
-{
-    if (cp[c].change <= 0) return 0;
-    if (d->since >= 0) return s->points[idx[cp[c].at]].when >= d->since;
-    return c == ncp - 1; /* still slower now */
-}
-
-static void print_change(const fb_history_series *s, const int *idx, int n, const fb_change_point *cp, int fails)
-{
-    char before[32], after[32];
-    fb_compare_format_time(cp->before, before, sizeof before);
-    fb_compare_format_time(cp->after, after, sizeof after);
-    printf("  at %s (commit %d of %d, after %s): %+.1f%% %s, p %.2g (median %s -> %s)%s\n",
-           s->points[idx[cp->at]].commit, cp->at + 1, n, s->points[idx[cp->at - 1]].commit, 100 * cp->change,
-           cp->change > 0 ? "slower" : "faster", cp->p, before, after, fails ? "  REGRESSION" : "");
-}
-
-/* "stream/triad" from a key "stream|triad|...". */
-static void class_of_key(const char *key, char *buf, size_t len)
-{
-    const char *bar = strchr(key, '|'), *end = bar ? strchr(bar + 1, '|') : NULL;
-    snprintf(buf, len, "%.*s/%.*s", bar ? (int)(bar - key) : 0, key, end ? (int)(end - bar - 1) : 0,
-             bar ? bar + 1 : "");
-}
-
-static fb_status detect_series(detect_run *d, const fb_history_series *s, fb_junit_case *jc)
-{
-    fb_status status = FB_OK;
-    double *v = NULL;
-    int *idx = NULL, ncp = 0, failing = 0;
-    fb_change_point *cp = NULL;
-    FB_ALLOC(v, s->npoints + 1, "a series");
-    FB_ALLOC(idx, s->npoints + 1, "a series");
-    FB_ALLOC(cp, s->npoints + 1, "a series");
-    int n = fb_history_series_values(s, v, idx);
-    FB_CHECK(fb_detect_steps(v, n, &d->opt, cp, &ncp));
-    class_of_key(s->key, jc->classname, sizeof jc->classname);
-    snprintf(jc->name, sizeof jc->name, "%s", s->label);
-    if (ncp) printf("%s [%s]\n", s->label, s->machine);
-    for (int c = 0; c < ncp; ++c) {
-        int fails = gates(d, s, idx, cp, ncp, c);
-        print_change(s, idx, n, &cp[c], fails);
-        if (fails && !failing) {
-            jc->type = "REGRESSION";
-            jc->failed = 1;
-            snprintf(jc->message, sizeof jc->message, "slower by %+.1f%% from commit %s (p %.2g)", 100 * cp[c].change,
-                     s->points[idx[cp[c].at]].commit, cp[c].p);
-        }
-        failing |= fails;
-    }
-    d->configs++;
-    d->changed += ncp > 0;
-    d->regressions += failing;
-fail:
-    free(v);
-    free(idx);
-    free(cp);
-    return status;
-}
-
-static fb_status write_junit(const fb_parsed *args, const detect_run *d, fb_history *h)
+static fb_status write_junit(const fb_parsed *args, const fb_history_detect_run *d, fb_history *h)
 {
     fb_status status = FB_OK;
     fb_cli_out out = {0};
@@ -332,7 +263,7 @@ static fb_status history_detect(const fb_parsed *args, int *exit_code)
     fb_status status = FB_OK;
     fb_history *h = NULL;
     fb_history_series *s = NULL;
-    detect_run d = {.opt = fb_detect_defaults(), .since = -1};
+    fb_history_detect_run d = {.opt = fb_detect_defaults(), .since = -1};
     const char *since = fb_cli_value(args, "since");
     int n = 0;
     FB_CHECK(read_detect(args, &d.opt));
@@ -344,7 +275,7 @@ static fb_status history_detect(const fb_parsed *args, int *exit_code)
     FB_CHECK(load_series(h, args, NULL, &s, &n));
     FB_ALLOC(d.cases, n + 1, "the JUnit cases");
     for (int i = 0; i < n; ++i)
-        FB_CHECK(detect_series(&d, &s[i], &d.cases[i]));
+        FB_CHECK(fb_history_detect_series(&d, &s[i], &d.cases[i]));
     printf("history detect: %d configuration(s) in %s, %d with a change point, %d slower%s\n", d.configs,
            fb_history_path(h), d.changed, d.regressions, since ? " since that commit" : " now");
     if (fb_cli_value(args, "junit")) FB_CHECK(write_junit(args, &d, h));

@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "compare.h"
+#include "../history/history_detect.h"
 #include "../history/history_store.h"
 
 #define FB_HISTORY_LOOKBACK 20 /* default --lookback */
@@ -52,5 +53,19 @@ typedef struct fb_junit_case {
 } fb_junit_case;
 
 void fb_history_junit_write(FILE *f, const char *suite, const fb_junit_case *cases, int n);
+
+/* `history detect`'s gate over the series of a history: each series'
+ * change points (history_detect.h) printed, and a slower step that gates
+ * (the last one, still slower now; or with --since any at or after that
+ * commit) is a REGRESSION in its JUnit case. */
+typedef struct fb_history_detect_run {
+    fb_detect_options opt;
+    long long since; /* -1: no --since */
+    int configs, changed, regressions;
+    fb_junit_case *cases;
+} fb_history_detect_run;
+
+/* One series into d's counts and its case jc; its lines to stdout. */
+fb_status fb_history_detect_series(fb_history_detect_run *d, const fb_history_series *s, fb_junit_case *jc);
 
 #endif
