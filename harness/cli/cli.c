@@ -445,52 +445,6 @@ fail:
     return status;
 }
 
-/* Joules with a unit a reader takes in at once: "1.23 mJ". */
-static void joules_text(double j, char *buf, size_t len)
-{
-    if (j >= 1 || j <= 0)
-        snprintf(buf, len, "%.4g J", j);
-    else if (j >= 1e-3)
-        snprintf(buf, len, "%.4g mJ", j * 1e3);
-    else
-        snprintf(buf, len, "%.4g uJ", j * 1e6);
-}
-
-static void print_clocks(FILE *f, const json_t *e)
-{
-    if (!isnan(fb_json_num(e, "clocks.sm_mhz_min")))
-        fprintf(f, "; SM %.0f-%.0f MHz", fb_json_num(e, "clocks.sm_mhz_min"), fb_json_num(e, "clocks.sm_mhz_max"));
-    if (!isnan(fb_json_num(e, "clocks.mem_mhz_min")))
-        fprintf(f, ", memory %.0f-%.0f MHz", fb_json_num(e, "clocks.mem_mhz_min"),
-                fb_json_num(e, "clocks.mem_mhz_max"));
-    if (!isnan(fb_json_num(e, "clocks.cpu_mhz_min")))
-        fprintf(f, "; CPU %.0f-%.0f MHz", fb_json_num(e, "clocks.cpu_mhz_min"), fb_json_num(e, "clocks.cpu_mhz_max"));
-    if (!isnan(fb_json_num(e, "temperature_c.max")))
-        fprintf(f, ", %.0f-%.0f C", fb_json_num(e, "temperature_c.start"), fb_json_num(e, "temperature_c.max"));
-}
-
-void fb_cli_print_energy(FILE *f, const char *label, const json_t *energy)
-{
-    char per_run[32], total[32];
-    if (!energy) return;
-    if (!json_object_get(energy, "unavailable")) {
-        joules_text(fb_json_num(energy, "joules_per_run"), per_run, sizeof per_run);
-        joules_text(fb_json_num(energy, "joules"), total, sizeof total);
-        fprintf(f, "  energy%s%s%s: %s per run", label ? " (" : "", label ? label : "", label ? ")" : "", per_run);
-        if (!isnan(fb_json_num(energy, "gflop_per_j")))
-            fprintf(f, ", %.4g GFLOP/J", fb_json_num(energy, "gflop_per_j"));
-        fprintf(f, "; %.4g W, %s over %.3g s (%.0f runs, %.0f of them to fill the window; %s %s)",
-                fb_json_num(energy, "avg_power_w"), total, fb_json_num(energy, "window_s"), fb_json_num(energy, "runs"),
-                fb_json_num(energy, "extra_runs"), fb_json_str(energy, "source"), fb_json_str(energy, "method"));
-        print_clocks(f, energy);
-        fprintf(f, "\n");
-        if (*fb_json_str(energy, "note")) fprintf(f, "  energy note: %s\n", fb_json_str(energy, "note"));
-    }
-    if (json_is_true(json_object_get(energy, "throttled")))
-        fprintf(f, "  THROTTLED%s%s%s: %s\n", label ? " (" : "", label ? label : "", label ? ")" : "",
-                fb_json_str(energy, "throttle_why"));
-}
-
 /* Which triad the fractions divide by, and why that one. */
 static void say_reference(const fb_stream_ref *ref, const char *path)
 {

@@ -183,13 +183,6 @@ fb_status fb_cli_stream_triad(const fb_parsed *args, fb_target *t, const char *l
  * --json. */
 fb_status fb_cli_emit_record(const fb_parsed *args, const char *command, const fb_device_info *d, json_t *rec);
 
-/* A record's energy (its "energy" object, core/energy.h) in a line or two
- * under its result: joules per run, GFLOP/J, power, window, clocks; and
- * "THROTTLED: why" when the measurement was. Nothing when energy was
- * unavailable and nothing throttled (the target said why once, on stderr).
- * label, when not NULL, names the kernel ("energy (triad): ..."). */
-void fb_cli_print_energy(FILE *f, const char *label, const json_t *energy);
-
 /* A stream onto stderr whose every line starts with prefix, written in
  * one write() each (the ranks of a launch share one output); NULL when it
  * cannot be made. fclose it. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "../results/presentation/record_text.h"
 #include "../core/comm.h"
 #include "../results/records/reader.h"
 #include "../bench/record.h"
@@ -169,7 +170,7 @@ static void print_result(FILE *f, const grid_cli *c, const json_t *rec)
     else
         fprintf(f, "\n  check: %s (rel error %.3g, tolerance %.3g)\n", fb_json_str(rec, "status"),
                 fb_json_num(rec, "check.max_rel_error"), fb_json_num(rec, "check.tolerance"));
-    fb_cli_print_energy(f, NULL, json_object_get(rec, "energy"));
+    fb_record_print_energy(f, NULL, json_object_get(rec, "energy"));
 }
 
 /* ---- decomposed heat2d (several ranks, or --decomp) ---- */
@@ -268,7 +269,7 @@ static void print_decomposed(FILE *f, const json_t *rec)
                 fb_json_str(q, "device"), cells, ms(q, "compute_s"), ms(q, "edge_copy_s"), ms(q, "halo_s"),
                 ms(q, "allreduce_s"));
     }
-    fb_cli_print_energy(f, NULL, json_object_get(rec, "energy"));
+    fb_record_print_energy(f, NULL, json_object_get(rec, "energy"));
     if (*fb_json_str(rec, "reason")) fprintf(f, "  reason: %s\n", fb_json_str(rec, "reason"));
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "../results/presentation/record_text.h"
 #include "spmv/spmv.h"
 #include "spmv/spmv_auto.h"
 #include "spmv/spmv_matrix.h"
@@ -160,64 +161,6 @@ fail:
     return status;
 }
 
-static void print_params(FILE *f, const json_t *rec)
-{
-    const char *name;
-    json_t *v, *params = json_object_get(rec, "params");
-    fprintf(f, "  params:");
-    json_object_foreach(params, name, v) fprintf(f, " %s=%lld", name, (long long)json_integer_value(v));
-    if (!json_object_size(params)) fprintf(f, " (none)");
-    fprintf(f, "\n");
-}
-
-/* What the compiler made of the kernel; registers and occupancy only where
- * the runtime says (CUDA). */
-static void print_resources(FILE *f, const json_t *k)
-{
-    if (!k) return;
-    fprintf(f, "  kernel: ");
-    if (fb_json_num(k, "registers") > 0) fprintf(f, "%.0f registers, ", fb_json_num(k, "registers"));
-    fprintf(f, "%.0f B private, %.0f B local per group, max group %.0f", fb_json_num(k, "private_bytes"),
-            fb_json_num(k, "local_bytes"), fb_json_num(k, "max_group_items"));
-    if (fb_json_num(k, "groups_per_unit") > 0)
-        fprintf(f, ", %.0f groups per compute unit, occupancy %.0f%%", fb_json_num(k, "groups_per_unit"),
-                100.0 * fb_json_num(k, "occupancy"));
-    fprintf(f, "\n");
-}
-
-static void print_sell(FILE *f, const json_t *sell)
-{
-    if (!sell) return;
-    fprintf(f, "  sell: %.0f slices, %.0f stored entries (padding %.1f%%)%s, converted in %.3f ms (not timed)\n",
-            fb_json_num(sell, "slices"), fb_json_num(sell, "stored"), 100.0 * fb_json_num(sell, "padding"),
-            json_is_true(json_object_get(sell, "permuted")) ? ", rows sorted" : "",
-            fb_json_num(sell, "conversion_s") * 1e3);
-}
-
-/* "converged" (the rule that stopped it) when stable, else "unstable: why" (fb_measurement_verdict). */
-static void print_median(FILE *f, const json_t *rec)
-{
-    const char *quality = fb_json_str(rec, "stats.quality");
-    char verdict[400];
-    if (!*quality || strcmp(quality, "stable") == 0)
-        snprintf(verdict, sizeof verdict, "%s", fb_json_str(rec, "stats.stop"));
-    else
-        snprintf(verdict, sizeof verdict, "%s: %s", quality, fb_json_str(rec, "stats.quality_why"));
-    fprintf(f, "  median %.4f ms over %.0f samples (95%% CI +-%.2f%%, %s)\n", fb_json_num(rec, "stats.median_s") * 1e3,
-            fb_json_num(rec, "stats.n"), 100.0 * fb_json_num(rec, "stats.median_spread"), verdict);
-}
-
-static void print_check(FILE *f, const json_t *rec)
-{
-    const char *reason = fb_json_str(rec, "reason");
-    int ok = json_is_true(json_object_get(json_object_get(rec, "check"), "ok"));
-    if (!ok && *reason) /* the record's words: a NaN in y has no relative error to show */
-        fprintf(f, "  check: WRONG (%s)\n", reason);
-    else
-        fprintf(f, "  check: %s (max rel error %.3g, tolerance %.3g)\n", ok ? "ok" : "WRONG",
-                fb_json_num(rec, "check.max_rel_error"), fb_json_num(rec, "check.tolerance"));
-}
-
 /* The view the record's kernel read (a block view's shape is padded). */
 static void view_of(const spmv_single *c, const json_t *rec, fb_spmv_matrix *A)
 {
@@ -238,23 +181,23 @@ static void print_result(FILE *f, const spmv_single *c, const json_t *rec)
             fb_json_str(rec, "device_name"), fb_json_str(rec, "precision"));
     fprintf(f, "  matrix: %s, %d x %d, %lld stored entries%s\n", m->source, A.shape.nrows, A.shape.ncols, A.shape.nnz,
             m->reordered ? ", rcm order" : "");
-    print_params(f, rec);
+    fb_record_print_params(f, rec);
     if (json_object_get(rec, "mpi"))
         fprintf(f, "  ranks: %.0f (%s), %.0f thread each; no stream triad on ranks\n", fb_json_num(rec, "mpi.ranks"),
                 fb_json_str(rec, "mpi.library"), fb_json_num(rec, "mpi.threads_per_rank"));
     if (json_array_size(global))
         fprintf(f, "  launch: global %.0f, local %.0f\n", json_number_value(json_array_get(global, 0)),
                 json_number_value(json_array_get(json_object_get(json_object_get(rec, "launch"), "local"), 0)));
-    print_resources(f, json_object_get(rec, "kernel_resources"));
-    print_sell(f, json_object_get(rec, "sell"));
-    print_median(f, rec);
+    fb_record_print_resources(f, json_object_get(rec, "kernel_resources"));
+    fb_record_print_sell(f, json_object_get(rec, "sell"));
+    fb_record_print_median(f, rec);
     fprintf(f, "  %.3f GFLOP/s, %.3f GB/s of %.4g model bytes", fb_json_num(rec, "gflops"), fb_json_num(rec, "gbs"),
             fb_json_num(rec, "bytes"));
     if (c->stream_gbs > 0)
         fprintf(f, " = %.1f%% of stream triad %.2f GB/s", 100.0 * fb_json_num(rec, "fraction_of_stream"),
                 c->stream_gbs);
     fprintf(f, "\n");
-    print_check(f, rec);
+    fb_record_print_check(f, rec);
     if (json_object_get(rec, "auto")) fprintf(f, "  auto: %s\n", fb_json_str(rec, "auto.why"));
 }
 
@@ -275,22 +218,6 @@ static fb_status open_counters(const fb_parsed *args, spmv_single *c)
     c->run.measure.counters = c->counters;
 fail:
     return status;
-}
-
-static void print_counters(FILE *f, const json_t *counters)
-{
-    const char *key;
-    json_t *v;
-    if (!counters) return;
-    if (json_object_get(counters, "unavailable")) {
-        fprintf(f, "  counters unavailable: %s\n", json_string_value(json_object_get(counters, "unavailable")));
-        return;
-    }
-    fprintf(f, "  counters per run:");
-    json_object_foreach(json_object_get(counters, "events"), key, v) fprintf(f, " %s %.4g", key, json_number_value(v));
-    json_object_foreach(json_object_get(counters, "derived"), key, v)
-        fprintf(f, " | %s %.3g", key, json_number_value(v));
-    fprintf(f, "\n");
 }
 
 /* --tuned: the cached point for this device, kernel, precision and matrix. */
@@ -425,8 +352,8 @@ static int run_spmv(const fb_parsed *args)
     if (fb_comm_rank() != 0) goto fail; /* rank 0 prints and records */
     FILE *f = fb_cli_flag(args, "json") ? stderr : stdout;
     print_result(f, &c, c.rec);
-    print_counters(f, json_object_get(c.rec, "counters"));
-    fb_cli_print_energy(f, NULL, json_object_get(c.rec, "energy"));
+    fb_record_print_counters(f, json_object_get(c.rec, "counters"));
+    fb_record_print_energy(f, NULL, json_object_get(c.rec, "energy"));
     FB_CHECK(write_outputs(args, &c));
     if (run_status == FB_ERR_CHECK)
         FB_FAIL(FB_ERR_CHECK, "%s: y is wrong (see check above)", fb_json_str(c.rec, "kernel"));

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "../results/presentation/record_text.h"
 #include "stream/stream.h"
 #include "../results/records/results.h"
 #include "../tune/stream_ref.h"
@@ -118,7 +119,7 @@ static fb_status run_one(fb_target *t, const fb_stream_config *given, fb_results
     if (run_status == FB_OK) FB_CHECK(offer_reference(t, &cfg, &results[3], ctx));
     for (int k = 0; k < FB_STREAM_NKERNELS && results[k].m.nsamples > 0; ++k) {
         json_t *rec = fb_stream_record(d, &cfg, &results[k]);
-        fb_cli_print_energy(ctx->progress, results[k].model->name, json_object_get(rec, "energy"));
+        fb_record_print_energy(ctx->progress, results[k].model->name, json_object_get(rec, "energy"));
         json_array_append_new(json_records, rec);
         if (out) FB_CHECK(fb_results_append(out, rec));
     }

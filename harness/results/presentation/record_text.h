@@ -1,0 +1,41 @@
+/* record_text.h - one measurement record in the lines a single run of
+ * `flowbench spmv`, `grid` or `stream` prints under its result: the
+ * parameters, what the compiler made of the kernel, SELL's layout, the
+ * median and why sampling stopped, the check, hardware counters and the
+ * energy. Each takes the record (or its part) and prints nothing for a
+ * part the record lacks. */
+#ifndef FB_PRESENTATION_RECORD_TEXT_H
+#define FB_PRESENTATION_RECORD_TEXT_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* "  params: NAME=V ..." ("(none)" without). */
+void fb_record_print_params(FILE *f, const json_t *rec);
+
+/* A kernel_resources object: registers and occupancy where the runtime
+ * says (CUDA), private and local bytes, the largest group. */
+void fb_record_print_resources(FILE *f, const json_t *k);
+
+/* A sell object: slices, stored entries and padding, conversion time. */
+void fb_record_print_sell(FILE *f, const json_t *sell);
+
+/* The median, its samples and confidence interval, and "converged" (the
+ * rule that stopped sampling) or "unstable: why". */
+void fb_record_print_median(FILE *f, const json_t *rec);
+
+/* The check: ok or WRONG, with the error and tolerance or the reason. */
+void fb_record_print_check(FILE *f, const json_t *rec);
+
+/* A counters object: the events and derived values per run, or why
+ * counting was unavailable. */
+void fb_record_print_counters(FILE *f, const json_t *counters);
+
+/* A record's energy (its "energy" object, core/energy.h) in a line or two
+ * under its result: joules per run, GFLOP/J, power, window, clocks; and
+ * "THROTTLED: why" when the measurement was. Nothing when energy was
+ * unavailable and nothing throttled (the target said why once, on stderr).
+ * label, when not NULL, names the kernel ("energy (triad): ..."). */
+void fb_record_print_energy(FILE *f, const char *label, const json_t *energy);
+
+#endif
