@@ -15,35 +15,6 @@
 #include "families.h"
 #include "../records/quality.h"
 
-static const struct {
-    const char *script, *missing;
-} kinds[FB_FIG_NKINDS] = {
-    [FB_FIG_STREAM] = {"stream", "stream bars: no stream records with status ok"},
-    [FB_FIG_SPEEDUP] = {"speedup", "speedup bars: no problem measured both on openmp and on another backend"},
-    [FB_FIG_HEATMAP] = {"heatmap", "heat map: no sweep records with two swept parameters"},
-    [FB_FIG_BLOCKSHAPE] = {"blockshape", "block-shape bars: no kernel measured with two or more block shapes"},
-    [FB_FIG_VARIANTS] = {"variants", "variants per matrix: no records with a matrix"},
-    [FB_FIG_FRACTION] = {"fraction", "fraction of the triad: no matrix records with a measured stream bandwidth "
-                                     "(run stream in the same run, on the same device)"},
-    [FB_FIG_PROFILE] = {"profile", "performance profile: no two matrices that two or more solvers all ran on"},
-    [FB_FIG_BESIDE] = {"beside", "GB/s beside a field: no matrix records with two or more values of it"},
-    [FB_FIG_PERCELL] = {"percell", "time per cell: no grid records (ns_per_cell) with two or more block shapes "
-                                   "or layouts"},
-    [FB_FIG_STEPS] = {"steps", "solver time split: no solve records with step timings"},
-    [FB_FIG_SCALING] = {"scaling", "scaling over ranks: no records of a scaling study (solve --scaling, "
-                                   "scripts/heat2d-scaling.sh)"},
-    [FB_FIG_ENERGY] = {"energy", "GFLOP/J beside GB/s: no records with measured energy and flops (energy.gflop_per_j; "
-                                 "the energy unavailable here?)"},
-    [FB_FIG_ENERGY_STEPS] = {"stepenergy", "solver energy per step: no solve records with measured energy"},
-    [FB_FIG_ROOFLINE] = {"roofline", "roofline: no records with flops and model bytes on a device with a stream "
-                                     "triad (run stream in the same run)"},
-    [FB_FIG_SIZES] = {"sizes", "throughput against size: no kernel measured on two or more problem sizes"},
-};
-
-const char *fb_figure_script(fb_figure_kind kind) { return kinds[kind].script; }
-
-const char *fb_figure_missing(fb_figure_kind kind) { return kinds[kind].missing; }
-
 /* ---- building tables ------------------------------------------------------ */
 
 static fb_figure *figure_get(fb_figure_list *list, fb_figure_kind kind, const char *group, const fb_record *rep)
@@ -277,27 +248,33 @@ static const char *case_beside_matrix(const fb_record *r)
 
 /* ---- stream bars and speedups -------------------------------------------- */
 
-static fb_status collect_stream(const fb_results_set *set, fb_figure_list *out)
+static int stream_record(const fb_record *r)
 {
-    fb_status status = FB_OK;
-    char group[512], n[32], dev[256];
-    for (int i = 0; i < set->nrecords; ++i) {
-        const fb_record *r = &set->records[i];
-        double gbs = fb_json_num(r->json, "gbs");
-        if (!latest_usable(r) || strcmp(str(r, "benchmark"), "stream") != 0 || !(gbs > 0)) continue;
-        size_text(r, n, sizeof n);
-        snprintf(group, sizeof group, "%s|%s|%s%s", fb_record_host(r), str(r, "precision"), *n ? "n=" : "", n);
-        fb_figure *f = figure_get(out, FB_FIG_STREAM, group, r);
-        if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
-        snprintf(f->name, sizeof f->name, "stream %s n%s", str(r, "precision"), n);
-        set_qualifiers(f, (const char *[]){fb_record_host(r)}, 1);
-        snprintf(f->title, sizeof f->title, "Stream bandwidth (median) on %s, %s%s%s", fb_record_host(r),
-                 str(r, "precision"), *n ? ", n = " : "", n);
-        device_label(r, dev, sizeof dev);
-        FB_CHECK(figure_put_timed(f, str(r, "kernel"), dev, r, gbs, 1));
-    }
-fail:
-    return status;
+    return strcmp(str(r, "benchmark"), "stream") == 0 && fb_json_num(r->json, "gbs") > 0;
+}
+
+static void stream_group(const fb_record *r, char *buf, size_t len)
+{
+    char n[32];
+    size_text(r, n, sizeof n);
+    snprintf(buf, len, "%s|%s|%s%s", fb_record_host(r), str(r, "precision"), *n ? "n=" : "", n);
+}
+
+static void stream_describe(fb_figure *f, const fb_record *r)
+{
+    char n[32];
+    size_text(r, n, sizeof n);
+    snprintf(f->name, sizeof f->name, "stream %s n%s", str(r, "precision"), n);
+    set_qualifiers(f, (const char *[]){fb_record_host(r)}, 1);
+    snprintf(f->title, sizeof f->title, "Stream bandwidth (median) on %s, %s%s%s", fb_record_host(r),
+             str(r, "precision"), *n ? ", n = " : "", n);
+}
+
+static fb_status stream_put(fb_figure *f, const fb_record *r)
+{
+    char dev[256];
+    device_label(r, dev, sizeof dev);
+    return figure_put_timed(f, str(r, "kernel"), dev, r, fb_json_num(r->json, "gbs"), 1);
 }
 
 /* Drops the rows no cell is in (a problem only OpenMP ran has no
@@ -494,6 +471,16 @@ static fb_status collect_per_matrix(const fb_results_set *set, fb_figure_kind ki
         FB_CHECK(add_foreign_peers(set, &out->f[i]));
 fail:
     return status;
+}
+
+static fb_status collect_variants(const fb_results_set *set, fb_figure_list *out)
+{
+    return collect_per_matrix(set, FB_FIG_VARIANTS, out);
+}
+
+static fb_status collect_fraction(const fb_results_set *set, fb_figure_list *out)
+{
+    return collect_per_matrix(set, FB_FIG_FRACTION, out);
 }
 
 static int keep_profile(fb_figure *f) { return f->nrows >= 2 && f->ncols >= 2; }
@@ -748,59 +735,68 @@ static void percell_series(const fb_record *r, char *buf, size_t len)
         snprintf(buf, len, "%s %s", str(r, "kernel"), order == 0 ? "row-major" : "column-major");
 }
 
-static fb_status collect_percell(const fb_results_set *set, fb_figure_list *out)
+static int percell_record(const fb_record *r)
 {
-    fb_status status = FB_OK;
-    char group[512], row[64], col[160];
-    for (int i = 0; i < set->nrecords; ++i) {
-        const fb_record *r = &set->records[i];
-        double ns = fb_json_num(r->json, "ns_per_cell");
-        if (!latest_usable(r) || !(ns > 0) || !shape_or_layout(r, row, sizeof row)) continue;
-        device_group(r, fb_record_matrix(r), group, sizeof group);
-        fb_figure *f = figure_get(out, FB_FIG_PERCELL, group, r);
-        if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
-        snprintf(f->name, sizeof f->name, "percell %s %s %s %.40s", str(r, "benchmark"), str(r, "device"),
-                 str(r, "precision"), fb_record_matrix(r));
-        set_qualifiers(f, (const char *[]){fb_record_host(r)}, 1);
-        snprintf(f->title, sizeof f->title, "%s time per cell, %.40s, grid %s, %s", str(r, "benchmark"),
-                 str(r, "device_name"), fb_record_matrix(r), str(r, "precision"));
-        percell_series(r, col, sizeof col);
-        FB_CHECK(figure_put_timed(f, row, col, r, ns, 0));
-    }
-    figure_filter(out, keep_two_rows);
-fail:
-    return status;
+    char row[64];
+    return fb_json_num(r->json, "ns_per_cell") > 0 && shape_or_layout(r, row, sizeof row);
+}
+
+static void percell_group(const fb_record *r, char *buf, size_t len) { device_group(r, fb_record_matrix(r), buf, len); }
+
+static void percell_describe(fb_figure *f, const fb_record *r)
+{
+    snprintf(f->name, sizeof f->name, "percell %s %s %s %.40s", str(r, "benchmark"), str(r, "device"),
+             str(r, "precision"), fb_record_matrix(r));
+    set_qualifiers(f, (const char *[]){fb_record_host(r)}, 1);
+    snprintf(f->title, sizeof f->title, "%s time per cell, %.40s, grid %s, %s", str(r, "benchmark"),
+             str(r, "device_name"), fb_record_matrix(r), str(r, "precision"));
+}
+
+static fb_status percell_put(fb_figure *f, const fb_record *r)
+{
+    char row[64], col[160];
+    shape_or_layout(r, row, sizeof row);
+    percell_series(r, col, sizeof col);
+    return figure_put_timed(f, row, col, r, fb_json_num(r->json, "ns_per_cell"), 0);
 }
 
 /* ---- the solver's time split per backend (the paper's Tables 5 and 6) ---- */
 
-static fb_status collect_steps(const fb_results_set *set, fb_figure_list *out)
+static int solve_record(const fb_record *r) { return strcmp(str(r, "benchmark"), "solve") == 0; }
+
+static int steps_record(const fb_record *r)
+{
+    return solve_record(r) && fb_json_num(r->json, "timings.step1.total_s") > 0;
+}
+
+/* The solver's figures: one per host, precision and problem, a bar per backend. */
+static void solve_group(const fb_record *r, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.64s|%.16s|%.250s", fb_record_host(r), str(r, "precision"), fb_record_matrix(r));
+}
+
+static void steps_describe(fb_figure *f, const fb_record *r)
+{
+    snprintf(f->name, sizeof f->name, "steps %s %.60s", str(r, "precision"), fb_record_matrix(r));
+    set_qualifiers(f, (const char *[]){fb_record_host(r)}, 1);
+    snprintf(f->title, sizeof f->title, "solve %s on %s: time split per backend, %g steps", fb_record_matrix(r),
+             fb_record_host(r), fb_json_num(r->json, "steps"));
+}
+
+static fb_status steps_put(fb_figure *f, const fb_record *r)
 {
     static const char *const parts[] = {"CPU->GPU", "step 1 (momentum)", "step 2 (pressure CG)", "step 3 (correction)",
                                         "GPU->CPU"};
     static const char *const fields[] = {"timings.cpu_to_gpu_s", "timings.step1.total_s", "timings.step2.total_s",
                                          "timings.step3.total_s", "timings.gpu_to_cpu_s"};
     fb_status status = FB_OK;
-    char group[512], dev[256];
-    for (int i = 0; i < set->nrecords; ++i) {
-        const fb_record *r = &set->records[i];
-        if (!latest_usable(r) || strcmp(str(r, "benchmark"), "solve") != 0) continue;
-        if (!(fb_json_num(r->json, "timings.step1.total_s") > 0)) continue;
-        snprintf(group, sizeof group, "%.64s|%.16s|%.250s", fb_record_host(r), str(r, "precision"),
-                 fb_record_matrix(r));
-        fb_figure *f = figure_get(out, FB_FIG_STEPS, group, r);
-        if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
-        snprintf(f->name, sizeof f->name, "steps %s %.60s", str(r, "precision"), fb_record_matrix(r));
-        set_qualifiers(f, (const char *[]){fb_record_host(r)}, 1);
-        snprintf(f->title, sizeof f->title, "solve %s on %s: time split per backend, %g steps", fb_record_matrix(r),
-                 fb_record_host(r), fb_json_num(r->json, "steps"));
-        device_label(r, dev, sizeof dev);
-        const double ranks = fb_json_num(r->json, "mpi.ranks");
-        if (ranks > 1) snprintf(dev + strlen(dev), sizeof dev - strlen(dev), " x %.0f ranks", ranks);
-        for (size_t k = 0; k < sizeof parts / sizeof parts[0]; ++k) {
-            const double v = fb_json_num(r->json, fields[k]);
-            FB_CHECK(cell_put(f, dev, parts[k], record_cell(r, isnan(v) ? 0.0 : v), 0));
-        }
+    char dev[256];
+    device_label(r, dev, sizeof dev);
+    const double ranks = fb_json_num(r->json, "mpi.ranks");
+    if (ranks > 1) snprintf(dev + strlen(dev), sizeof dev - strlen(dev), " x %.0f ranks", ranks);
+    for (size_t k = 0; k < sizeof parts / sizeof parts[0]; ++k) {
+        const double v = fb_json_num(r->json, fields[k]);
+        FB_CHECK(cell_put(f, dev, parts[k], record_cell(r, isnan(v) ? 0.0 : v), 0));
     }
 fail:
     return status;
@@ -820,56 +816,56 @@ static void note_throttled(fb_figure *f)
 /* One figure per host, benchmark, device, precision and problem: a row per
  * kernel (its best settings for each figure, as everywhere), GB/s and
  * GFLOP/J side by side (plots/energy.gp draws two panels). */
-static fb_status collect_energy(const fb_results_set *set, fb_figure_list *out)
+static int energy_record(const fb_record *r)
+{
+    return fb_json_num(r->json, "energy.gflop_per_j") > 0 && !isnan(fb_json_num(r->json, "gbs"));
+}
+
+static void energy_group(const fb_record *r, char *buf, size_t len) { device_group(r, fb_record_matrix(r), buf, len); }
+
+static void energy_describe(fb_figure *f, const fb_record *r)
+{
+    snprintf(f->name, sizeof f->name, "energy %s %s %s %.60s", str(r, "benchmark"), str(r, "device"),
+             str(r, "precision"), fb_record_matrix(r));
+    set_qualifiers(f, (const char *[]){fb_record_host(r)}, 1);
+    if (!f->title[0])
+        snprintf(f->title, sizeof f->title, "%s %s on %s %.40s (%s), %s: GB/s and GFLOP/J (%s)", str(r, "benchmark"),
+                 *fb_record_matrix(r) ? fb_record_matrix(r) : "", str(r, "device"), str(r, "device_name"),
+                 fb_record_host(r), str(r, "precision"), fb_json_str(r->json, "energy.source"));
+}
+
+static fb_status energy_put(fb_figure *f, const fb_record *r)
 {
     fb_status status = FB_OK;
-    char group[512];
-    for (int i = 0; i < set->nrecords; ++i) {
-        const fb_record *r = &set->records[i];
-        const double gpj = fb_json_num(r->json, "energy.gflop_per_j"), gbs = fb_json_num(r->json, "gbs");
-        if (!latest_usable(r) || !(gpj > 0) || isnan(gbs)) continue;
-        device_group(r, fb_record_matrix(r), group, sizeof group);
-        fb_figure *f = figure_get(out, FB_FIG_ENERGY, group, r);
-        if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
-        snprintf(f->name, sizeof f->name, "energy %s %s %s %.60s", str(r, "benchmark"), str(r, "device"),
-                 str(r, "precision"), fb_record_matrix(r));
-        set_qualifiers(f, (const char *[]){fb_record_host(r)}, 1);
-        if (!f->title[0])
-            snprintf(f->title, sizeof f->title, "%s %s on %s %.40s (%s), %s: GB/s and GFLOP/J (%s)",
-                     str(r, "benchmark"), *fb_record_matrix(r) ? fb_record_matrix(r) : "", str(r, "device"),
-                     str(r, "device_name"), fb_record_host(r), str(r, "precision"),
-                     fb_json_str(r->json, "energy.source"));
-        FB_CHECK(cell_put(f, str(r, "kernel"), "GB/s", record_cell(r, gbs), 1));
-        FB_CHECK(cell_put(f, str(r, "kernel"), "GFLOP/J", record_cell(r, gpj), 1));
-        if (throttled(r)) note_throttled(f);
-    }
+    FB_CHECK(cell_put(f, str(r, "kernel"), "GB/s", record_cell(r, fb_json_num(r->json, "gbs")), 1));
+    FB_CHECK(cell_put(f, str(r, "kernel"), "GFLOP/J", record_cell(r, fb_json_num(r->json, "energy.gflop_per_j")), 1));
+    if (throttled(r)) note_throttled(f);
 fail:
     return status;
 }
 
 /* One figure per host, precision and problem, as the time split: a bar per
  * backend (device), joules per time step over the time loop. */
-static fb_status collect_energy_steps(const fb_results_set *set, fb_figure_list *out)
+static int energy_steps_record(const fb_record *r)
 {
-    fb_status status = FB_OK;
-    char group[512], dev[256];
-    for (int i = 0; i < set->nrecords; ++i) {
-        const fb_record *r = &set->records[i];
-        const double j = fb_json_num(r->json, "energy.joules_per_step");
-        if (!latest_usable(r) || strcmp(str(r, "benchmark"), "solve") != 0 || !(j > 0)) continue;
-        snprintf(group, sizeof group, "%.64s|%.16s|%.250s", fb_record_host(r), str(r, "precision"),
-                 fb_record_matrix(r));
-        fb_figure *f = figure_get(out, FB_FIG_ENERGY_STEPS, group, r);
-        if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
-        snprintf(f->name, sizeof f->name, "stepenergy %s %.60s", str(r, "precision"), fb_record_matrix(r));
-        set_qualifiers(f, (const char *[]){fb_record_host(r)}, 1);
-        snprintf(f->title, sizeof f->title, "solve %s on %s: energy per time step per backend, %g steps",
-                 fb_record_matrix(r), fb_record_host(r), fb_json_num(r->json, "steps"));
-        device_label(r, dev, sizeof dev);
-        FB_CHECK(cell_put(f, dev, "J per step", record_cell(r, j), 0));
-        if (throttled(r)) note_throttled(f);
-    }
-fail:
+    return solve_record(r) && fb_json_num(r->json, "energy.joules_per_step") > 0;
+}
+
+static void energy_steps_describe(fb_figure *f, const fb_record *r)
+{
+    snprintf(f->name, sizeof f->name, "stepenergy %s %.60s", str(r, "precision"), fb_record_matrix(r));
+    set_qualifiers(f, (const char *[]){fb_record_host(r)}, 1);
+    snprintf(f->title, sizeof f->title, "solve %s on %s: energy per time step per backend, %g steps",
+             fb_record_matrix(r), fb_record_host(r), fb_json_num(r->json, "steps"));
+}
+
+static fb_status energy_steps_put(fb_figure *f, const fb_record *r)
+{
+    char dev[256];
+    device_label(r, dev, sizeof dev);
+    fb_status status =
+        cell_put(f, dev, "J per step", record_cell(r, fb_json_num(r->json, "energy.joules_per_step")), 0);
+    if (status == FB_OK && throttled(r)) note_throttled(f);
     return status;
 }
 
@@ -878,31 +874,35 @@ fail:
 /* One figure per (host, benchmark, mode, backend and device): a line per
  * problem of its speedup against the study's first rank count; the script
  * draws the ideal line and the efficiency (speedup / (ranks / first)). */
-static fb_status collect_scaling(const fb_results_set *set, fb_figure_list *out)
+static int scaling_record(const fb_record *r)
 {
-    fb_status status = FB_OK;
-    char group[512], ranks[32];
-    for (int i = 0; i < set->nrecords; ++i) {
-        const fb_record *r = &set->records[i];
-        const double p = fb_json_num(r->json, "scaling.ranks"), speedup = fb_json_num(r->json, "scaling.speedup");
-        if (!latest_usable(r) || !(p >= 1) || !(speedup > 0)) continue;
-        const char *mode = str(r, "scaling.mode");
-        snprintf(group, sizeof group, "%.64s|%.32s|%.16s|%.200s|%.128s", fb_record_host(r), str(r, "benchmark"), mode,
-                 str(r, "device"), str(r, "device_name"));
-        fb_figure *f = figure_get(out, FB_FIG_SCALING, group, r);
-        if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
-        snprintf(f->name, sizeof f->name, "scaling %s %s", mode, str(r, "benchmark"));
-        set_qualifiers(f, (const char *[]){str(r, "backend"), fb_record_host(r)}, 2);
-        snprintf(f->title, sizeof f->title, "%s scaling of %s on %s, %s: speedup and parallel efficiency", mode,
-                 str(r, "benchmark"), fb_record_host(r), str(r, "backend"));
-        snprintf(f->xlabel, sizeof f->xlabel, "ranks");
-        snprintf(ranks, sizeof ranks, "%.0f", p);
-        /* weak scaling grows the mesh with the ranks: one line per case, not per mesh */
-        const char *line = strcmp(mode, "weak") == 0 && *str(r, "case") ? str(r, "case") : fb_record_matrix(r);
-        FB_CHECK(figure_put(f, ranks, line, speedup, 1));
-    }
-fail:
-    return status;
+    return fb_json_num(r->json, "scaling.ranks") >= 1 && fb_json_num(r->json, "scaling.speedup") > 0;
+}
+
+static void scaling_group(const fb_record *r, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.64s|%.32s|%.16s|%.200s|%.128s", fb_record_host(r), str(r, "benchmark"),
+             str(r, "scaling.mode"), str(r, "device"), str(r, "device_name"));
+}
+
+static void scaling_describe(fb_figure *f, const fb_record *r)
+{
+    const char *mode = str(r, "scaling.mode");
+    snprintf(f->name, sizeof f->name, "scaling %s %s", mode, str(r, "benchmark"));
+    set_qualifiers(f, (const char *[]){str(r, "backend"), fb_record_host(r)}, 2);
+    snprintf(f->title, sizeof f->title, "%s scaling of %s on %s, %s: speedup and parallel efficiency", mode,
+             str(r, "benchmark"), fb_record_host(r), str(r, "backend"));
+    snprintf(f->xlabel, sizeof f->xlabel, "ranks");
+}
+
+static fb_status scaling_put(fb_figure *f, const fb_record *r)
+{
+    char ranks[32];
+    snprintf(ranks, sizeof ranks, "%.0f", fb_json_num(r->json, "scaling.ranks"));
+    /* weak scaling grows the mesh with the ranks: one line per case, not per mesh */
+    const int weak = strcmp(str(r, "scaling.mode"), "weak") == 0;
+    const char *line = weak && *str(r, "case") ? str(r, "case") : fb_record_matrix(r);
+    return figure_put(f, ranks, line, fb_json_num(r->json, "scaling.speedup"), 1);
 }
 
 /* ---- heat maps over two swept parameters -------------------------------- */
@@ -1452,27 +1452,104 @@ static void assign_names(fb_figure_list *list)
     }
 }
 
+/* ---- the figure kinds: one row each ------------------------------------------ */
+
+/* A kind of figure. Most are made one record at a time: the records it
+ * selects (latest and usable), one figure per group key, described by the
+ * record that opens it (its name, qualifiers and title), the record's
+ * cells put in, and the figures kept after. A kind whose figures need
+ * more than one record at a time (a ratio, a profile, a heat map's axes)
+ * collects itself. Adding a kind is an enum value and a row. */
+typedef struct figure_spec {
+    const char *script;  /* plots/SCRIPT.gp */
+    const char *missing; /* why a run has none of it */
+    int whiskers;        /* its cells carry the samples' spread */
+    int (*select)(const fb_record *r);
+    void (*group)(const fb_record *r, char *buf, size_t len);
+    void (*describe)(fb_figure *f, const fb_record *r);
+    fb_status (*put)(fb_figure *f, const fb_record *r);
+    int (*keep)(fb_figure *f); /* NULL: every figure */
+    fb_status (*collect)(const fb_results_set *set, fb_figure_list *out);
+} figure_spec;
+
+static const figure_spec specs[FB_FIG_NKINDS] = {
+    [FB_FIG_STREAM] = {"stream", "stream bars: no stream records with status ok", .whiskers = 1,
+                       .select = stream_record, .group = stream_group, .describe = stream_describe, .put = stream_put},
+    [FB_FIG_SPEEDUP] = {"speedup", "speedup bars: no problem measured both on openmp and on another backend",
+                        .collect = collect_speedup},
+    [FB_FIG_HEATMAP] = {"heatmap", "heat map: no sweep records with two swept parameters", .collect = collect_heatmap},
+    [FB_FIG_BLOCKSHAPE] = {"blockshape", "block-shape bars: no kernel measured with two or more block shapes",
+                           .whiskers = 1, .collect = collect_blockshape},
+    [FB_FIG_VARIANTS] = {"variants", "variants per matrix: no records with a matrix", .whiskers = 1,
+                         .collect = collect_variants},
+    [FB_FIG_FRACTION] = {"fraction",
+                         "fraction of the triad: no matrix records with a measured stream bandwidth "
+                         "(run stream in the same run, on the same device)",
+                         .whiskers = 1, .collect = collect_fraction},
+    [FB_FIG_PROFILE] = {"profile", "performance profile: no two matrices that two or more solvers all ran on",
+                        .collect = collect_profile},
+    [FB_FIG_BESIDE] = {"beside", "GB/s beside a field: no matrix records with two or more values of it"},
+    [FB_FIG_PERCELL] = {"percell",
+                        "time per cell: no grid records (ns_per_cell) with two or more block shapes "
+                        "or layouts",
+                        .whiskers = 1, .select = percell_record, .group = percell_group, .describe = percell_describe,
+                        .put = percell_put, .keep = keep_two_rows},
+    [FB_FIG_STEPS] = {"steps", "solver time split: no solve records with step timings", .select = steps_record,
+                      .group = solve_group, .describe = steps_describe, .put = steps_put},
+    [FB_FIG_SCALING] = {"scaling",
+                        "scaling over ranks: no records of a scaling study (solve --scaling, "
+                        "scripts/heat2d-scaling.sh)",
+                        .select = scaling_record, .group = scaling_group, .describe = scaling_describe,
+                        .put = scaling_put},
+    [FB_FIG_ENERGY] = {"energy",
+                       "GFLOP/J beside GB/s: no records with measured energy and flops (energy.gflop_per_j; "
+                       "the energy unavailable here?)",
+                       .select = energy_record, .group = energy_group, .describe = energy_describe, .put = energy_put},
+    [FB_FIG_ENERGY_STEPS] = {"stepenergy", "solver energy per step: no solve records with measured energy",
+                             .select = energy_steps_record, .group = solve_group, .describe = energy_steps_describe,
+                             .put = energy_steps_put},
+    [FB_FIG_ROOFLINE] = {"roofline",
+                         "roofline: no records with flops and model bytes on a device with a stream "
+                         "triad (run stream in the same run)",
+                         .collect = collect_roofline},
+    [FB_FIG_SIZES] = {"sizes", "throughput against size: no kernel measured on two or more problem sizes",
+                      .collect = collect_sizes},
+};
+
+const char *fb_figure_script(fb_figure_kind kind) { return specs[kind].script; }
+
+const char *fb_figure_missing(fb_figure_kind kind) { return specs[kind].missing; }
+
+int fb_figure_has_whiskers(fb_figure_kind kind) { return specs[kind].whiskers; }
+
+/* A kind made one record at a time (figure_spec). */
+static fb_status collect_records(const fb_results_set *set, fb_figure_kind kind, fb_figure_list *out)
+{
+    fb_status status = FB_OK;
+    const figure_spec *spec = &specs[kind];
+    char group[512];
+    for (int i = 0; i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        if (!latest_usable(r) || !spec->select(r)) continue;
+        spec->group(r, group, sizeof group);
+        fb_figure *f = figure_get(out, kind, group, r);
+        if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
+        spec->describe(f, r);
+        FB_CHECK(spec->put(f, r));
+    }
+    if (spec->keep) figure_filter(out, spec->keep);
+fail:
+    return status;
+}
+
 fb_status fb_figures_collect(const fb_results_set *set, fb_figure_kind kind, fb_figure_list *out)
 {
     fb_status status = FB_OK;
     memset(out, 0, sizeof *out);
-    switch (kind) {
-    case FB_FIG_STREAM: FB_CHECK(collect_stream(set, out)); break;
-    case FB_FIG_SPEEDUP: FB_CHECK(collect_speedup(set, out)); break;
-    case FB_FIG_HEATMAP: FB_CHECK(collect_heatmap(set, out)); break;
-    case FB_FIG_BLOCKSHAPE: FB_CHECK(collect_blockshape(set, out)); break;
-    case FB_FIG_VARIANTS:
-    case FB_FIG_FRACTION: FB_CHECK(collect_per_matrix(set, kind, out)); break;
-    case FB_FIG_ROOFLINE: FB_CHECK(collect_roofline(set, out)); break;
-    case FB_FIG_SIZES: FB_CHECK(collect_sizes(set, out)); break;
-    case FB_FIG_PROFILE: FB_CHECK(collect_profile(set, out)); break;
-    case FB_FIG_PERCELL: FB_CHECK(collect_percell(set, out)); break;
-    case FB_FIG_STEPS: FB_CHECK(collect_steps(set, out)); break;
-    case FB_FIG_SCALING: FB_CHECK(collect_scaling(set, out)); break;
-    case FB_FIG_ENERGY: FB_CHECK(collect_energy(set, out)); break;
-    case FB_FIG_ENERGY_STEPS: FB_CHECK(collect_energy_steps(set, out)); break;
-    default: break;
-    }
+    if (specs[kind].collect)
+        FB_CHECK(specs[kind].collect(set, out));
+    else if (specs[kind].select)
+        FB_CHECK(collect_records(set, kind, out));
     assign_names(out);
     return FB_OK;
 fail:
@@ -1481,13 +1558,6 @@ fail:
 }
 
 /* ---- data files -------------------------------------------------------------- */
-
-/* "label,COL1,COL2,..." then one row per row label; NaN marks a gap. */
-int fb_figure_has_whiskers(fb_figure_kind kind)
-{
-    return kind == FB_FIG_STREAM || kind == FB_FIG_VARIANTS || kind == FB_FIG_FRACTION || kind == FB_FIG_BLOCKSHAPE ||
-           kind == FB_FIG_PERCELL;
-}
 
 static const fb_cell *cell_at(const fb_figure *f, int row, int col)
 {
