@@ -484,3 +484,8 @@ void fb_build_log_first_error(const char *log, char *out, size_t out_len)
     }
     if (fallback) snprintf(out, out_len, "%.*s", (int)fallback_len, fallback);
 }
+
+void fb_device_fingerprint(const fb_device_info *d, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s|%s|%s|%s|%d", d->backend, d->name, d->vendor, d->driver_version, d->compute_units);
+}

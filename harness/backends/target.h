@@ -106,4 +106,9 @@ fb_arg fb_arg_real(int is_double, double v);
  * Kernels guard the tail with `if (i < n)`. */
 fb_launch fb_launch_1d(size_t n, size_t wg);
 
+/* The device's fingerprint: backend, name, vendor, driver version and
+ * compute units, joined by '|'. Two devices with equal fingerprints are
+ * assumed to tune alike. */
+void fb_device_fingerprint(const fb_device_info *d, char *buf, size_t len);
+
 #endif

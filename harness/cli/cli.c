@@ -8,7 +8,7 @@
 #include "../results/records/reader.h"
 #include "../results/records/results.h"
 #include "../tune/cache.h"
-#include "../tune/stream_ref.h"
+#include "../results/records/stream_ref.h"
 
 #include <errno.h>
 #include <limits.h>

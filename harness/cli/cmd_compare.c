@@ -12,7 +12,7 @@
 #include "../results/gate/interleave_run.h"
 #include "../results/gate/compare.h"
 #include "../results/gate/interleave.h"
-#include "../tune/noise.h"
+#include "../results/gate/noise.h"
 #include "../tune/suite.h"
 
 static const fb_option options[] = {

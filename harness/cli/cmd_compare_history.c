@@ -4,7 +4,7 @@
 #include "compare_history_cli.h"
 #include "../results/gate/compare_history.h"
 #include "../results/history/history_store.h"
-#include "../tune/noise.h"
+#include "../results/gate/noise.h"
 
 /* Options of the two-file or interleaved compare that mean nothing here. */
 static fb_status check_options(const fb_parsed *args)

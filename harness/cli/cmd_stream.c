@@ -7,7 +7,7 @@
 #include "../results/presentation/record_text.h"
 #include "stream/stream.h"
 #include "../results/records/results.h"
-#include "../tune/stream_ref.h"
+#include "../results/records/stream_ref.h"
 
 #define MAX_TARGETS 16
 

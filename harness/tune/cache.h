@@ -37,16 +37,13 @@
 
 #include "../backends/backend.h"
 #include "../bench/signature.h"
+#include "../backends/target.h"
+#include "../core/json_file.h"
 #include "../core/status.h"
 
 typedef enum fb_cache_match { FB_CACHE_NONE, FB_CACHE_NEAREST, FB_CACHE_EXACT } fb_cache_match;
 
 typedef struct fb_tuning_cache fb_tuning_cache;
-
-/* The device's fingerprint: backend, name, vendor, driver version and
- * compute units, joined by '|'. Two devices with equal fingerprints are
- * assumed to tune alike. */
-void fb_device_fingerprint(const fb_device_info *d, char *buf, size_t len);
 
 /* 0 for equal signatures, INFINITY for signatures of different kinds (and
  * matrices of different block sizes); else grows with
@@ -152,47 +149,6 @@ void fb_cache_free(fb_tuning_cache *c);
 
 json_t *fb_signature_json(const fb_signature *s);
 const char *fb_cache_match_name(fb_cache_match m); /* "exact", "nearest", "none" */
-
-/* The cache file used when --cache is not given: $FLOWBENCH_TUNING_CACHE,
- * else $FLOWBENCH_CACHE_DIR/tuning.json, else
- * $XDG_CACHE_HOME/flowbench/tuning.json, else ~/.cache/flowbench/tuning.json. */
-void fb_cache_default_path(char *buf, size_t len);
-
-/* The rule above for any file flowbench keeps per user: `given` (an
- * option's value) if not NULL, else $ENV, else $FLOWBENCH_CACHE_DIR/NAME,
- * else $XDG_CACHE_HOME/flowbench/NAME, else ~/.cache/flowbench/NAME, else
- * flowbench-NAME in the current directory. The files kept beside the
- * tuning cache (stream.json, tuning-prior.json, history.db) follow it. */
-void fb_cache_file_path(const char *given, const char *env, const char *name, char *buf, size_t len);
-
-/* Writes root to path whole: a temporary file beside it, fsync, rename
- * (the parent directories made as needed). Shared with stream_ref.c. */
-fb_status fb_json_file_replace(const json_t *root, const char *path);
-
-/* Read, change, write one JSON file while holding an exclusive lock on
- * PATH.lock, so two processes updating it at once both keep their
- * changes: update gets the file's current root (NULL when there is no
- * file) and sets *next to the root to write (a new reference). A file
- * that is not JSON is an error and is never replaced.
- *
- * A lock another process holds is waited for, polled every 50 ms: after
- * FB_LOCK_NOTE_S (stores that run at once wait milliseconds for each
- * other, which is worth no line) stderr says once that it waits and for
- * which lock file, a SIGINT or SIGTERM
- * ends the wait (FB_ERR_INTERRUPTED), and after FB_LOCK_WAIT_S seconds
- * ($FLOWBENCH_LOCK_WAIT overrides; 0: do not wait) it gives up with
- * FB_ERR_IO naming the lock file. The kernel drops a flock when its holder
- * exits, so a lock held that long is a live process that is stuck (or a
- * store far larger than any cache), never a stale file; a blocking flock
- * waited for it forever, silently, deaf to SIGTERM. */
-#define FB_LOCK_WAIT_S 60
-#define FB_LOCK_NOTE_S 1.0
-#define FB_LOCK_WAIT_ENV "FLOWBENCH_LOCK_WAIT"
-typedef fb_status (*fb_json_update_fn)(const json_t *current, void *ctx, json_t **next);
-fb_status fb_json_file_update(const char *path, fb_json_update_fn update, void *ctx);
-
-/* `given` (a --cache value) if not NULL, else the default path. */
-void fb_cache_path(const char *given, char *buf, size_t len);
 
 /* ---- the cache as something to ship: merge the caches of many nodes
  * into one, and export it for an application (a C header with its own

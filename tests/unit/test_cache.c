@@ -22,9 +22,9 @@
 
 #include "core/interrupt.h"
 #include "tune/cache.h"
-#include "tune/noise.h"
+#include "results/gate/noise.h"
 #include "tune/prior.h"
-#include "tune/stream_ref.h"
+#include "results/records/stream_ref.h"
 #include "tune/tuned.h"
 #include "families.h"
 

@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tune/noise.h"
+#include "results/gate/noise.h"
 
 static void store_path(char *buf, size_t len, const char *name)
 {

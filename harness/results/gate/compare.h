@@ -11,7 +11,7 @@
  * A change that passes both but stays inside the noise - the spread
  * between repeated runs when a file holds several runs of the
  * configuration (their samples are pooled), or the machine's A/A noise
- * floor learned with --learn-noise (tune/noise.h) - is INCONCLUSIVE:
+ * floor learned with --learn-noise (noise.h) - is INCONCLUSIVE:
  * shown, never failing the gate. Otherwise the pair is SAME. The test
  * alone would flag a 0.3% drift once there are 200 samples; the threshold
  * alone would flag one unlucky measurement of a noisy kernel; neither sees
@@ -76,7 +76,7 @@ typedef struct fb_compare_options {
     FILE *junit;         /* JUnit XML goes here when not NULL */
     FILE *json;          /* the verdicts as one JSON document go here when not NULL (two-file compare) */
     double min_gbs;      /* > 0: a compared configuration whose NEW GB/s is below fails the gate (--min-gbs) */
-    const json_t *noise; /* the machine's learned A/A noise per configuration key (tune/noise.h), or NULL */
+    const json_t *noise; /* the machine's learned A/A noise per configuration key (noise.h), or NULL */
     json_t *learned;     /* when not NULL, gets key -> symmetric change of every compared pair of quiet runs
                             (--learn-noise; a pair with a contended or unstable run is left out) */
     double floor_cap;    /* learned floors above this cannot gate (FB_COMPARE_FLOOR_CAP; 0: no cap) */

@@ -34,13 +34,13 @@
  * MACHINE is the CPU model and the device names of a results file's
  * headers; KEY is compare's configuration key (what was measured).
  */
-#ifndef FB_TUNE_NOISE_H
-#define FB_TUNE_NOISE_H
+#ifndef FB_GATE_NOISE_H
+#define FB_GATE_NOISE_H
 
 #include <jansson.h>
 #include <stddef.h>
 
-#include "../results/records/reader.h"
+#include "../records/reader.h"
 
 #define FB_NOISE_MARGIN 1.5
 #define FB_NOISE_GROUP_QUANTILE 0.9

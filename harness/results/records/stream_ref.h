@@ -5,8 +5,8 @@
  * default suite once printed denominators from 26.9 to 49.8 GB/s for one
  * device. A stored reference is reused while younger than a maximum age;
  * every record names the reference it used (fb_stream_ref_json). */
-#ifndef FB_TUNE_STREAM_REF_H
-#define FB_TUNE_STREAM_REF_H
+#ifndef FB_RECORDS_STREAM_REF_H
+#define FB_RECORDS_STREAM_REF_H
 
 #include <jansson.h>
 

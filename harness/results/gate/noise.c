@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/files.h"
-#include "../core/sysinfo.h"
-#include "cache.h"
+#include "../../backends/target.h"
+#include "../../core/files.h"
+#include "../../core/json_file.h"
+#include "../../core/sysinfo.h"
+#include "../records/reader.h"
 
 #define FB_NOISE_VERSION 1
 

@@ -12,8 +12,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "../core/files.h"
-#include "cache.h"
+#include "../../core/files.h"
+#include "../../core/json_file.h"
+#include "quality.h"
+#include "reader.h"
 
 static int entry_matches(const json_t *e, const char *device, const char *precision, size_t n)
 {
