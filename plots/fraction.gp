@@ -36,6 +36,8 @@ set key outside right top vertical Left reverse noenhanced
 # a flatter angle and a smaller font leave the bars their height
 set xtics noenhanced rotate by -20 font ',9'
 set yrange [0:1.1<*]
+# the clusters sit at 0 .. nrows - 1: no empty slot beside the first
+if (exists("nrows")) set xrange [-0.5:nrows - 0.5]
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dashtype 2 lw 1.5 front
 # Series colours: flowbench writes one per series into NAME.vars, the same
 # label the same colour in every figure of a run; without them, hues a

@@ -31,6 +31,8 @@ set style fill solid 0.8 border -1
 set grid ytics
 set key outside right top vertical Left reverse noenhanced
 set yrange [0:*]
+# the clusters sit at 0 .. nrows - 1: no empty slot beside the first
+if (exists("nrows")) set xrange [-0.5:nrows - 0.5]
 set xtics rotate by -30 noenhanced
 # Series colours: flowbench writes one per series into NAME.vars, the same
 # label the same colour in every figure of a run; without them, hues a

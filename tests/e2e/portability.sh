@@ -7,6 +7,7 @@
 #    (csr-scalar on the H100, from the records with jq), PP the harmonic
 #    mean of the row, 0 for a kernel one platform did not run;
 #  - the "flowbench" row: the best own kernel per platform;
+#  - the cascade figure: platforms best first, PP so far per kernel;
 #  - one platform only (OpenMP and PoCL on one CPU): no section.
 set -euo pipefail
 bin=$(realpath "$1")
@@ -36,6 +37,22 @@ row 'gen:cube:120' double csr-scalar | awk -F'|' '{ pp = 2 / (1 / $4 + 1 / $6); 
   fail "a kernel the CPU did not run does not score 0: $(row 'gen:cube:120' double 'peer:cusparse')"
 [ "$(row 'gen:cube:120' double '**flowbench (best own kernel)**' | cut -d'|' -f8)" = "1.00" ] ||
   fail "the best own kernel per platform: $(section 'gen:cube:120' double)"
+# the cascade figure: platforms best first by the first kernel, each kernel's
+# PP so far ending at the report's PP app, 0 from a platform it did not run on
+FLOWBENCH_CACHE_DIR=$work/cache "$bin" plot "$h100" --out "$work/plots" > "$work/plot.out" 2> "$work/plot.err" ||
+  fail "plot exited $?: $(cat "$work/plot.err")"
+! grep -qi 'warning' "$work/plot.err" || fail "gnuplot warned: $(cat "$work/plot.err")"
+csv=$work/plots/cascade-spmv-double-gen-cube-120.csv
+[ -s "$csv" ] && [ -s "${csv%.csv}.png" ] || fail "no cascade figure: $(ls "$work/plots")"
+col() { head -1 "$csv" | tr ',' '\n' | grep -nxF "$1" | cut -d: -f1; }
+cell() { sed -n "$(($1 + 1))p" "$csv" | cut -d, -f"$(col "$2")"; }
+first=$(head -1 "$csv" | cut -d, -f2)
+awk -v a="$(cell 1 "$first")" -v b="$(cell 2 "$first")" 'BEGIN { exit !(a >= b) }' ||
+  fail "platforms not best first for $first: $(cat "$csv")"
+pp=$(row 'gen:cube:120' double csr-scalar | cut -d'|' -f8)
+awk -v c="$(cell 2 'csr-scalar PP')" -v w="$pp" 'BEGIN { exit !((c - w) ^ 2 < 0.005 ^ 2) }' ||
+  fail "csr-scalar's PP over both platforms: $(cell 2 'csr-scalar PP'), the report's $pp"
+[ "$(cell 2 'peer:cusparse PP')" = 0 ] || fail "cuSPARSE did not run on the CPU: its PP there is not 0: $(cat "$csv")"
 "$bin" report "$src/tests/data/run/results.jsonl" --out "$work/one.md" 2> /dev/null || fail "report of one CPU exited $?"
 ! grep -q '^## Performance portability' "$work/one.md" || fail "OpenMP and PoCL on one CPU were taken for two platforms"
 echo "ok"

@@ -13,6 +13,7 @@
 #include "../../core/stats.h"
 #include "../records/export.h"
 #include "families.h"
+#include "portability.h"
 #include "../records/quality.h"
 
 /* ---- building tables ------------------------------------------------------ */
@@ -1452,6 +1453,71 @@ static void assign_names(fb_figure_list *list)
     }
 }
 
+/* ---- performance portability's cascade ----------------------------------- */
+
+enum { CASCADE_KERNELS = 6 }; /* the best by PP; more lines are not read */
+
+/* The platforms in the order of the best kernel's application efficiency,
+ * highest first (p3's cascade plot orders them so); into order[]. */
+static void cascade_order(const fb_pp_problem *p, int *order)
+{
+    const double *e = p->kernels[0].app;
+    for (int i = 0; i < p->nplatforms; ++i)
+        order[i] = i;
+    for (int i = 1; i < p->nplatforms; ++i)
+        for (int j = i; j > 0 && !(e[order[j - 1]] >= e[order[j]]); --j) {
+            const int t = order[j];
+            order[j] = order[j - 1], order[j - 1] = t;
+        }
+}
+
+/* One kernel's line: its efficiency on each platform in order, and beside
+ * it PP over the platforms so far (0 from the first it did not run on). */
+static fb_status cascade_kernel(fb_figure *f, const fb_pp_problem *p, const fb_pp_kernel *k, const int *order)
+{
+    fb_status status = FB_OK;
+    double seen[FB_PP_MAX_PLATFORMS];
+    char pp[96];
+    snprintf(pp, sizeof pp, "%s PP", k->name);
+    /* the kernel's column first, then its PP, whichever platform it ran on first */
+    if (label_index(&f->cols, &f->ncols, k->name) < 0 || label_index(&f->cols, &f->ncols, pp) < 0)
+        FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
+    for (int i = 0; i < p->nplatforms; ++i) {
+        const double e = k->app[order[i]];
+        seen[i] = isnan(e) ? 0.0 : e;
+        if (!isnan(e)) FB_CHECK(figure_put(f, p->platforms[order[i]], k->name, e, 1));
+        FB_CHECK(figure_put(f, p->platforms[order[i]], pp, fb_pp_score(seen, i + 1), 1));
+    }
+fail:
+    return status;
+}
+
+static fb_status collect_cascade(const fb_results_set *set, fb_figure_list *out)
+{
+    fb_status status = FB_OK;
+    fb_pp_problem *ps = NULL;
+    int n = 0, order[FB_PP_MAX_PLATFORMS];
+    char group[512];
+    FB_CHECK(fb_portability(set, &ps, &n));
+    for (int i = 0; i < n; ++i) {
+        const fb_pp_problem *p = &ps[i];
+        snprintf(group, sizeof group, "%.32s|%.128s|%.8s", p->benchmark, p->problem, p->precision);
+        fb_figure *f = figure_get(out, FB_FIG_CASCADE, group, NULL);
+        if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
+        snprintf(f->name, sizeof f->name, "cascade %s %s %.60s", p->benchmark, p->precision, p->problem);
+        snprintf(f->title, sizeof f->title,
+                 "%s %s, %s: application efficiency per platform (best first) and performance portability so far",
+                 p->benchmark, p->problem, p->precision);
+        snprintf(f->xlabel, sizeof f->xlabel, "platform");
+        cascade_order(p, order);
+        for (int k = 0; k < p->nkernels && k < CASCADE_KERNELS; ++k)
+            FB_CHECK(cascade_kernel(f, p, &p->kernels[k], order));
+    }
+fail:
+    free(ps);
+    return status;
+}
+
 /* ---- the figure kinds: one row each ------------------------------------------ */
 
 /* A kind of figure. Most are made one record at a time: the records it
@@ -1512,6 +1578,9 @@ static const figure_spec specs[FB_FIG_NKINDS] = {
                          "roofline: no records with flops and model bytes on a device with a stream "
                          "triad (run stream in the same run)",
                          .collect = collect_roofline},
+    [FB_FIG_CASCADE] = {"cascade",
+                        "performance-portability cascade: no problem with stable records on two or more platforms",
+                        .collect = collect_cascade},
     [FB_FIG_SIZES] = {"sizes", "throughput against size: no kernel measured on two or more problem sizes",
                       .collect = collect_sizes},
 };

@@ -32,6 +32,8 @@ typedef enum fb_figure_kind {
     FB_FIG_ROOFLINE,     /* GFLOP/s against flops per model byte, log-log, under the triad and the peak: problems x
                             kernels, each cell a point (x: intensity) */
     FB_FIG_SIZES,        /* throughput against problem size: sizes x kernels (lines), where a sweep has several */
+    FB_FIG_CASCADE,      /* performance portability's cascade (portability.h): platforms, best first x each kernel's
+                            application efficiency and its PP over the platforms so far */
     FB_FIG_NKINDS
 } fb_figure_kind;
 
