@@ -16,6 +16,8 @@ PACKAGES=(
   clang libclang-rt-14-dev clang-format
   libopenmpi-dev openmpi-bin libmetis-dev
   libsqlite3-dev chromium python3-jsonschema libpetsc-real-dev
+  # the Bayesian-optimisation strategy's Gaussian process (tune/gp.c)
+  liblapacke-dev
   # the one-host Slurm cluster of the tests (scripts/slurm/local-cluster.sh)
   # and ReFrame's virtual environment below
   slurm-wlm munge python3-venv

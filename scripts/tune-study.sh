@@ -12,6 +12,9 @@
 #                            the replay leaves the pair's own matrix out of
 #                            it, so the start is never the matrix's own
 #                            recorded optimum (docs/tuning.md)
+#   bayes --start default / --start prior   Bayesian optimisation (search_bayes.c)
+#                            from the same starts; with the prior, the
+#                            prior's expected cost is the model's mean
 #   random
 # Prints the per-pair markdown table, then a summary table: per group of
 # matrices (the gen:cube meshes, the shipped files) and strategy, the mean
@@ -32,7 +35,7 @@ trap 'rm -rf "$tmp"' EXIT
 rows=$tmp/rows.tsv
 : >"$rows"
 while IFS=$'\t' read -r matrix kernel; do
-  for run in "anneal default" "anneal prior" "random -"; do
+  for run in "anneal default" "anneal prior" "bayes default" "bayes prior" "random -"; do
     read -r strategy start <<<"$run"
     label=$strategy
     [ "$start" = - ] || label="$strategy ($start start)"

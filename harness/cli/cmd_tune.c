@@ -53,12 +53,12 @@ static const fb_option options[] = {
     {"kernel", "K", "kernel to tune (required; flowbench spmv --list, grid --list; ns with --case)", 0},
     {"backend", "B", "backend[:device] (default openmp; --case: opencl or cuda, required)", 0},
     {"precision", "P", "double or single (default double)", 0},
-    {"strategy", "S", "exhaustive, random or anneal (default anneal; --case: exhaustive, as solve --tune)", 0},
+    {"strategy", "S", "exhaustive, random, anneal or bayes (default anneal; --case: exhaustive, as solve --tune)", 0},
     {"evals", "N",
      "evaluations at most (default: exhaustive all, others a quarter of the space); a measured search that did "
      "not run the default point runs it last",
      0},
-    {"seed", "N", "seed of random and anneal (default 1)", 0},
+    {"seed", "N", "seed of random, anneal and bayes (default 1)", 0},
     {"abandon", "K", "stop sampling a point after one sample K x slower than the best (default 4, 0 never)", 0},
     FB_CLI_MEASURE_OPTIONS(BUDGET_S, SPREAD_PCT),
     {"out", "FILE", "append every evaluation's record to this JSON Lines file", 0},
@@ -73,7 +73,8 @@ static const fb_option options[] = {
     {"replay", "FILE", "take costs from a recorded sweep of this kernel instead of measuring", 0},
     {"seeds", "N", "with --replay: repeat the search for N seeds; how often it got within 5%, where it ended", 0},
     FB_CLI_USER_KERNEL_OPTIONS,
-    {"start", "S", "anneal's first point: prior (the prior's prediction when one fits; the default) or default", 0},
+    {"start", "S",
+     "anneal's and bayes' first point: prior (the prior's prediction when one fits; the default) or default", 0},
     {"prior", "FILE", "the start-point prior (default tuning-prior.json beside the cache)", 0},
     {"header", "FILE.h", "tune export: write the cache as a C header with its own lookup", 0},
     {"json", "FILE", "tune export: write the cache as the versioned JSON database (docs/tuning-db.schema.json)", 0},
@@ -401,9 +402,11 @@ const fb_command fb_cmd_tune = {
     .description = "Searches the kernel's declared parameter space (flowbench spmv --list, grid --list)\n"
                    "on one problem of its family: --matrix SRC for spmv (the default --family),\n"
                    "--grid SPEC for heat2d and fv-surface. Strategies: exhaustive (every point, the\n"
-                   "paper's start-up brute force), random (--evals points) or anneal (simulated\n"
-                   "annealing over neighbouring values from the default; --evals by default a\n"
-                   "quarter of the space). Every point is measured (--budget seconds of sampling)\n"
+                   "paper's start-up brute force), random (--evals points), anneal (simulated\n"
+                   "annealing over neighbouring values from the default) or bayes (Bayesian\n"
+                   "optimisation: a Gaussian process of log time, the next point the one of\n"
+                   "highest expected improvement); --evals by default a quarter of the space.\n"
+                   "Every point is measured (--budget seconds of sampling)\n"
                    "and checked; points the device or the problem cannot take are pruned without\n"
                    "compiling and do not count. Prints the best point, its speedup over the\n"
                    "kernel's default and over the other variants at their defaults, and stores it\n"
@@ -415,14 +418,16 @@ const fb_command fb_cmd_tune = {
                    "--case CASE --kernel ns (the family ns) tunes the solver's device kernels on\n"
                    "opencl or cuda: each point is a whole run of the case (--steps N per run, else\n"
                    "to its end time) checked against the OpenMP baseline's u and p, over the --param\n"
-                   "lists (an axis not named: every declared value); exhaustive by default, random\n"
-                   "and anneal search the same points, --evals N caps the runs. The best correct\n"
-                   "point is stored under kernel \"ns\" and the mesh's signature for solve --tuned.\n"
+                   "lists (an axis not named: every declared value); exhaustive by default,\n"
+                   "random, anneal and bayes search the same points, --evals N caps the runs. The\n"
+                   "best correct point is stored under kernel \"ns\" and the mesh's signature for\n"
+                   "solve --tuned.\n"
                    "\n"
-                   "anneal starts from the prior's prediction for the matrix when a prior fits\n"
-                   "(--start prior), else from the kernel's default (--start default): the point\n"
-                   "best on the nearest recorded matrices of the kernel (rows, entries per row and\n"
-                   "their spread, block size). --fit-prior SWEEP.jsonl... fits the prior to\n"
+                   "anneal and bayes start from the prior's prediction for the matrix when a prior\n"
+                   "fits (--start prior), else from the kernel's default (--start default): the\n"
+                   "point best on the nearest recorded matrices of the kernel (rows, entries per\n"
+                   "row and their spread, block size); bayes also takes the prior's expected times\n"
+                   "as its model's mean. --fit-prior SWEEP.jsonl... fits the prior to\n"
                    "recorded sweeps and writes it to --prior FILE (default tuning-prior.json beside\n"
                    "the cache). With --replay the replayed matrix is left out of the prior.\n"
                    "\n"

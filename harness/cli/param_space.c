@@ -49,6 +49,7 @@ static void finish_axis(const fb_param_axis *axis, int named, int whole, fb_sear
         space->values[a][0] = axis->def;
     }
     qsort(space->values[a], (size_t)space->nvalues[a], sizeof space->values[a][0], ascending);
+    space->categorical[a] = fb_axis_role_is_categorical(axis->role);
     space->start.values[a] = space->values[a][0];
     for (int k = 0; k < space->nvalues[a]; ++k)
         if (space->values[a][k] == axis->def) space->start.values[a] = axis->def;

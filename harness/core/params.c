@@ -25,6 +25,8 @@ const char *fb_axis_role_name(fb_axis_role role)
     return role >= 0 && role < FB_ROLE_COUNT ? names[role] : "other";
 }
 
+int fb_axis_role_is_categorical(fb_axis_role role) { return role == FB_ROLE_LAYOUT || role == FB_ROLE_ORDER; }
+
 int fb_param_value_parse(const char *text, size_t len, int *value, char *why, size_t why_len)
 {
     char buf[64], *end = NULL;

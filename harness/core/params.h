@@ -32,6 +32,10 @@ typedef enum fb_axis_role {
 /* "work-group size", ...: for --list. */
 const char *fb_axis_role_name(fb_axis_role role);
 
+/* 1 when an axis of this role names choices (a layout, an array order)
+ * rather than amounts: its values have no order a search could follow. */
+int fb_axis_role_is_categorical(fb_axis_role role);
+
 typedef struct fb_param_axis {
     const char *name; /* the -D define: "WORKGROUP_SIZE_BITS" */
     int def;          /* default value */

@@ -11,6 +11,7 @@
  * history: it has no cost to record. After k cost calls of which the k-th
  * failed, the history holds the k-1 calls that answered. */
 #include "search.h"
+#include "search_run.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -28,7 +29,7 @@
  * up: budgets of a quarter of the space cannot afford many uphill steps. */
 #define ANNEAL_T0 0.05
 
-static const char *const strategy_names[] = {"exhaustive", "random", "anneal"};
+static const char *const strategy_names[] = {"exhaustive", "random", "anneal", "bayes"};
 #define NSTRATEGIES ((int)(sizeof strategy_names / sizeof strategy_names[0]))
 
 fb_status fb_strategy_parse(const char *name, fb_strategy *out)
@@ -40,7 +41,7 @@ fb_status fb_strategy_parse(const char *name, fb_strategy *out)
             return FB_OK;
         }
     }
-    FB_FAIL(FB_ERR_USAGE, "--strategy: '%s' is not exhaustive, random or anneal", name ? name : "");
+    FB_FAIL(FB_ERR_USAGE, "--strategy: '%s' is not exhaustive, random, anneal or bayes", name ? name : "");
 fail:
     return status;
 }
@@ -49,6 +50,8 @@ const char *fb_strategy_name(fb_strategy s)
 {
     return (int)s >= 0 && (int)s < NSTRATEGIES ? strategy_names[s] : "unknown";
 }
+
+int fb_strategy_starts(fb_strategy s) { return s == FB_STRATEGY_ANNEAL || s == FB_STRATEGY_BAYES; }
 
 int fb_search_space_size(const fb_search_space *space)
 {
@@ -75,172 +78,14 @@ const fb_search_eval *fb_search_result_find(const fb_search_result *r, const fb_
     return NULL;
 }
 
-/* ---- small self-contained PRNG (splitmix64): the same seed gives the same
- * sequence on every platform, which the search's determinism promises. ---- */
-
-static uint64_t rng_next(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-/* The modulo bias is below 2^-40 for the at most 2^20 points of a space. */
-static int rng_below(uint64_t *state, int n) { return (int)(rng_next(state) % (uint64_t)n); }
-
-static double rng_unit(uint64_t *state) { return (double)(rng_next(state) >> 11) * 0x1p-53; }
-
-static void shuffle(uint64_t *state, int *items, int n)
-{
-    for (int i = n - 1; i > 0; --i) {
-        int j = rng_below(state, i + 1);
-        int t = items[i];
-        items[i] = items[j];
-        items[j] = t;
-    }
-}
-
-/* ---- points ------------------------------------------------------------- */
-
-static void index_to_coords(const fb_search_space *space, int index, int coords[FB_MAX_PARAMS])
-{
-    for (int a = space->naxes - 1; a >= 0; --a) {
-        coords[a] = index % space->nvalues[a];
-        index /= space->nvalues[a];
-    }
-}
-
-static int coords_to_index(const fb_search_space *space, const int coords[FB_MAX_PARAMS])
-{
-    int index = 0;
-    for (int a = 0; a < space->naxes; ++a)
-        index = index * space->nvalues[a] + coords[a];
-    return index;
-}
-
-static fb_param_point point_at(const fb_search_space *space, int index)
-{
-    fb_param_point point = {{0}};
-    int coords[FB_MAX_PARAMS];
-    index_to_coords(space, index, coords);
-    for (int a = 0; a < space->naxes; ++a)
-        point.values[a] = space->values[a][coords[a]];
-    return point;
-}
-
-/* The kernel's default need not be one of the values a sweep lists. */
-static int nearest_value(const fb_search_space *space, int axis, int value)
-{
-    int best = 0;
-    for (int k = 1; k < space->nvalues[axis]; ++k)
-        if (abs(space->values[axis][k] - value) < abs(space->values[axis][best] - value)) best = k;
-    return best;
-}
-
-static int start_index(const fb_search_space *space, const fb_param_point *start)
-{
-    int coords[FB_MAX_PARAMS];
-    for (int a = 0; a < space->naxes; ++a)
-        coords[a] = nearest_value(space, a, start->values[a]);
-    return coords_to_index(space, coords);
-}
-
-/* The index of coords + delta, or -1 when that leaves the space. */
-static int shifted_index(const fb_search_space *space, const int coords[FB_MAX_PARAMS], const int delta[FB_MAX_PARAMS])
-{
-    int moved[FB_MAX_PARAMS];
-    for (int a = 0; a < space->naxes; ++a) {
-        moved[a] = coords[a] + delta[a];
-        if (moved[a] < 0 || moved[a] >= space->nvalues[a]) return -1;
-    }
-    return coords_to_index(space, moved);
-}
-
-/* ---- one search run: the visited map and the history -------------------- */
-
-typedef struct search_run {
-    const fb_search_space *space;
-    fb_cost_fn cost;
-    void *ctx;
-    fb_search_result *out;
-    int npoints;
-    int budget; /* evaluations allowed, already resolved from the options */
-    int *slot;  /* per point: its history entry, -1 while unvisited */
-    int nvisited;
-    int capacity;   /* entries allocated in out->history */
-    int best_index; /* -1 while no point has a finite cost */
-    uint64_t rng;
-    const fb_param_point *start; /* anneal's first point */
-    fb_rank_fn rank;             /* NULL: none */
-    void *rank_ctx;
-} search_run;
-
-static int budget_left(const search_run *run)
-{
-    return run->out->evaluations < run->budget && run->nvisited < run->npoints;
-}
-
-static fb_status reserve_history(search_run *run)
-{
-    fb_status status = FB_OK;
-    fb_search_result *out = run->out;
-    if (out->nhistory < run->capacity) return FB_OK;
-    int capacity = run->capacity ? 2 * run->capacity : 16;
-    fb_search_eval *grown = realloc(out->history, (size_t)capacity * sizeof *grown);
-    if (!grown)
-        FB_FAIL(FB_ERR_NOMEM, "out of host memory growing the search history (%zu bytes)",
-                (size_t)capacity * sizeof *grown);
-    out->history = grown;
-    run->capacity = capacity;
-fail:
-    return status;
-}
-
-static void record(search_run *run, int index, const fb_param_point *point, double cost)
-{
-    fb_search_result *out = run->out;
-    run->slot[index] = out->nhistory;
-    out->history[out->nhistory++] = (fb_search_eval){*point, cost};
-    run->nvisited++;
-    if (isnan(cost))
-        out->pruned++;
-    else
-        out->evaluations++;
-    if (isfinite(cost) && cost < out->best_cost) {
-        out->best_cost = cost;
-        out->best = *point;
-        run->best_index = index;
-    }
-}
-
-/* Calls the cost function at most once per point; a revisit is answered
- * from the history. */
-static fb_status evaluate(search_run *run, int index, double *cost)
-{
-    fb_status status = FB_OK;
-    if (run->slot[index] >= 0) {
-        *cost = run->out->history[run->slot[index]].cost;
-        return FB_OK;
-    }
-    FB_CHECK(reserve_history(run));
-    fb_param_point point = point_at(run->space, index);
-    double c = NAN;
-    FB_CHECK(run->cost(run->ctx, &point, &c));
-    record(run, index, &point, c);
-    *cost = c;
-fail:
-    return status;
-}
-
 /* ---- exhaustive and random ---------------------------------------------- */
 
 static fb_status search_exhaustive(search_run *run)
 {
     fb_status status = FB_OK;
     double cost;
-    for (int i = 0; i < run->npoints && budget_left(run); ++i)
-        FB_CHECK(evaluate(run, i, &cost));
+    for (int i = 0; i < run->npoints && fb_search_budget_left(run); ++i)
+        FB_CHECK(fb_search_evaluate(run, i, &cost));
 fail:
     return status;
 }
@@ -251,22 +96,22 @@ fail:
 static fb_status search_random(search_run *run)
 {
     fb_status status = FB_OK;
-    int *order = NULL, def = start_index(run->space, &run->space->start);
+    int *order = NULL, def = fb_search_start_index(run->space, &run->space->start);
     FB_ALLOC(order, run->npoints, "the random search order");
     for (int i = 0; i < run->npoints; ++i)
         order[i] = i;
     order[0] = def, order[def] = 0;
     double cost;
-    if (budget_left(run)) FB_CHECK(evaluate(run, def, &cost));
+    if (fb_search_budget_left(run)) FB_CHECK(fb_search_evaluate(run, def, &cost));
     /* After it, a Fisher-Yates shuffle drawn one step at a time: each draw
      * is uniform over the points not tried yet, and only as many draws as
      * needed. */
-    for (int i = 1; i < run->npoints && budget_left(run); ++i) {
-        int j = i + rng_below(&run->rng, run->npoints - i);
+    for (int i = 1; i < run->npoints && fb_search_budget_left(run); ++i) {
+        int j = i + fb_search_rng_below(&run->rng, run->npoints - i);
         int chosen = order[j];
         order[j] = order[i];
         order[i] = chosen;
-        FB_CHECK(evaluate(run, chosen, &cost));
+        FB_CHECK(fb_search_evaluate(run, chosen, &cost));
     }
 fail:
     free(order);
@@ -334,7 +179,7 @@ static int near_ring(const fb_search_space *space, const int coords[FB_MAX_PARAM
         for (int s = -1; s <= 1; s += 2) {
             int delta[FB_MAX_PARAMS] = {0};
             delta[a] = s;
-            if ((ring[n] = shifted_index(space, coords, delta)) >= 0) n++;
+            if ((ring[n] = fb_search_shifted(space, coords, delta)) >= 0) n++;
         }
     }
     return n;
@@ -347,13 +192,13 @@ static int wide_ring(const fb_search_space *space, const int coords[FB_MAX_PARAM
         for (int sa = -1; sa <= 1; sa += 2) {
             int delta[FB_MAX_PARAMS] = {0};
             delta[a] = 2 * sa;
-            if ((ring[n] = shifted_index(space, coords, delta)) >= 0) n++;
+            if ((ring[n] = fb_search_shifted(space, coords, delta)) >= 0) n++;
             for (int b = a + 1; b < space->naxes; ++b) {
                 for (int sb = -1; sb <= 1; sb += 2) {
                     int diagonal[FB_MAX_PARAMS] = {0};
                     diagonal[a] = sa;
                     diagonal[b] = sb;
-                    if ((ring[n] = shifted_index(space, coords, diagonal)) >= 0) n++;
+                    if ((ring[n] = fb_search_shifted(space, coords, diagonal)) >= 0) n++;
                 }
             }
         }
@@ -365,7 +210,7 @@ static int wide_ring(const fb_search_space *space, const int coords[FB_MAX_PARAM
 static int room_ahead(const fb_search_space *space, const int from[FB_MAX_PARAMS], int index)
 {
     int to[FB_MAX_PARAMS], room = 0;
-    index_to_coords(space, index, to);
+    fb_search_coords(space, index, to);
     for (int a = 0; a < space->naxes; ++a) {
         if (to[a] > from[a]) room += space->nvalues[a] - 1 - from[a];
         if (to[a] < from[a]) room += from[a];
@@ -378,17 +223,17 @@ static void plan_neighbours(search_run *run, walk *w)
     const fb_search_space *space = run->space;
     int coords[FB_MAX_PARAMS] = {0}, near[2 * FB_MAX_PARAMS];
     double key[2 * FB_MAX_PARAMS];
-    index_to_coords(space, w->cur, coords);
+    fb_search_coords(space, w->cur, coords);
     w->nnext = w->inext = 0;
-    int ahead = w->has_momentum ? shifted_index(space, coords, w->momentum) : -1;
+    int ahead = w->has_momentum ? fb_search_shifted(space, coords, w->momentum) : -1;
     if (ahead >= 0) w->next[w->nnext++] = ahead;
     int nnear = near_ring(space, coords, near);
-    shuffle(&run->rng, near, nnear);
+    fb_search_shuffle(&run->rng, near, nnear);
     for (int i = 0; i < nnear; ++i)
         key[i] = -room_ahead(space, coords, near[i]);
     sort_by_key(near, key, nnear);
     for (int i = 0; run->rank && i < nnear; ++i) {
-        fb_param_point p = point_at(space, near[i]);
+        fb_param_point p = fb_search_point(space, near[i]);
         key[i] = run->rank(run->rank_ctx, &p);
     }
     if (run->rank) sort_by_key(near, key, nnear); /* stable: equal ranks keep the room order */
@@ -397,7 +242,7 @@ static void plan_neighbours(search_run *run, walk *w)
     w->wide_from = w->nnext;
     w->wide_ranked = 0;
     int nwide = wide_ring(space, coords, w->next + w->nnext);
-    shuffle(&run->rng, w->next + w->nnext, nwide);
+    fb_search_shuffle(&run->rng, w->next + w->nnext, nwide);
     w->nnext += nwide;
 }
 
@@ -411,14 +256,14 @@ static double known_cost(const search_run *run, int index)
 static double slope_toward(const search_run *run, const walk *w, int index)
 {
     int from[FB_MAX_PARAMS], to[FB_MAX_PARAMS];
-    index_to_coords(run->space, w->cur, from);
-    index_to_coords(run->space, index, to);
+    fb_search_coords(run->space, w->cur, from);
+    fb_search_coords(run->space, index, to);
     double change = 0;
     for (int a = 0; a < run->space->naxes; ++a) {
         if (to[a] == from[a]) continue;
         int unit[FB_MAX_PARAMS] = {0};
         unit[a] = to[a] > from[a] ? 1 : -1;
-        double c = known_cost(run, shifted_index(run->space, from, unit));
+        double c = known_cost(run, fb_search_shifted(run->space, from, unit));
         if (!isnan(c)) change += abs(to[a] - from[a]) * (c - w->cur_cost);
     }
     return change;
@@ -440,8 +285,8 @@ static void rank_wide_ring(const search_run *run, walk *w)
 static void jump_to(search_run *run, walk *w, int index, double cost, int direction)
 {
     int from[FB_MAX_PARAMS], to[FB_MAX_PARAMS];
-    index_to_coords(run->space, w->cur, from);
-    index_to_coords(run->space, index, to);
+    fb_search_coords(run->space, w->cur, from);
+    fb_search_coords(run->space, index, to);
     w->has_momentum = direction && cost < w->cur_cost;
     for (int a = 0; a < run->space->naxes; ++a)
         w->momentum[a] = to[a] - from[a];
@@ -467,14 +312,6 @@ static int has_unvisited_neighbour(const search_run *run, const walk *w)
     return 0;
 }
 
-static int random_unvisited(search_run *run)
-{
-    int skip = rng_below(&run->rng, run->npoints - run->nvisited);
-    for (int i = 0; i < run->npoints; ++i)
-        if (run->slot[i] < 0 && skip-- == 0) return i;
-    return -1;
-}
-
 /* Where a walk with a ranking jumps: the best-ranked of RESTART_DRAWS
  * unvisited points drawn at random (every unvisited point when there are
  * no more; the shipped spaces have at most 66), so the jump goes where the
@@ -490,13 +327,13 @@ static int ranked_unvisited(search_run *run)
         if (run->slot[i] >= 0) continue;
         /* selection sampling: take this point with probability (draws
          * still wanted) / (unvisited points not yet looked at) */
-        if (rng_below(&run->rng, left - seen++) >= RESTART_DRAWS - taken) continue;
+        if (fb_search_rng_below(&run->rng, left - seen++) >= RESTART_DRAWS - taken) continue;
         taken++;
-        fb_param_point p = point_at(run->space, i);
+        fb_param_point p = fb_search_point(run->space, i);
         double r = run->rank(run->rank_ctx, &p);
         if (best >= 0 && r > best_rank) continue;
         ties = best >= 0 && r == best_rank ? ties + 1 : 1;
-        if (ties == 1 || rng_below(&run->rng, ties) == 0) best = i; /* equal ranks: one of them uniformly */
+        if (ties == 1 || fb_search_rng_below(&run->rng, ties) == 0) best = i; /* equal ranks: one of them uniformly */
         best_rank = r;
     }
     return best;
@@ -520,7 +357,7 @@ static int accept_move(search_run *run, double cur, double cand)
     if (cand < cur) return 1;
     if (run->rank) return 0;
     double t = temperature(run);
-    return t > 0 && cur > 0 && rng_unit(&run->rng) < exp(-(cand / cur - 1) / t);
+    return t > 0 && cur > 0 && fb_search_rng_unit(&run->rng) < exp(-(cand / cur - 1) / t);
 }
 
 /* The neighbourhood of the current point is exhausted. */
@@ -531,9 +368,9 @@ static fb_status restart(search_run *run, walk *w)
         jump_to(run, w, run->best_index, run->out->best_cost, 0);
         if (has_unvisited_neighbour(run, w)) return FB_OK;
     }
-    int index = run->rank ? ranked_unvisited(run) : random_unvisited(run);
+    int index = run->rank ? ranked_unvisited(run) : fb_search_random_unvisited(run);
     double cost;
-    FB_CHECK(evaluate(run, index, &cost));
+    FB_CHECK(fb_search_evaluate(run, index, &cost));
     jump_to(run, w, index, cost, 0);
 fail:
     return status;
@@ -542,17 +379,17 @@ fail:
 static fb_status search_anneal(search_run *run)
 {
     fb_status status = FB_OK;
-    walk w = {.cur = start_index(run->space, run->start)};
+    walk w = {.cur = fb_search_start_index(run->space, run->start)};
     double cost;
-    FB_CHECK(evaluate(run, w.cur, &cost));
+    FB_CHECK(fb_search_evaluate(run, w.cur, &cost));
     jump_to(run, &w, w.cur, cost, 0);
-    while (budget_left(run)) {
+    while (fb_search_budget_left(run)) {
         int cand = next_unvisited_neighbour(run, &w);
         if (cand < 0) {
             FB_CHECK(restart(run, &w));
             continue;
         }
-        FB_CHECK(evaluate(run, cand, &cost));
+        FB_CHECK(fb_search_evaluate(run, cand, &cost));
         if (!isnan(cost) && accept_move(run, w.cur_cost, cost)) jump_to(run, &w, cand, cost, 1);
     }
 fail:
@@ -616,6 +453,7 @@ fb_status fb_search(const fb_search_space *space, const fb_search_options *opt, 
     case FB_STRATEGY_EXHAUSTIVE: FB_CHECK(search_exhaustive(&run)); break;
     case FB_STRATEGY_RANDOM: FB_CHECK(search_random(&run)); break;
     case FB_STRATEGY_ANNEAL: FB_CHECK(search_anneal(&run)); break;
+    case FB_STRATEGY_BAYES: FB_CHECK(fb_search_bayes(&run)); break;
     default: FB_FAIL(FB_ERR_USAGE, "fb_search: unknown strategy %d", (int)opt->strategy);
     }
 fail:

@@ -30,14 +30,16 @@
 typedef enum fb_strategy {
     FB_STRATEGY_EXHAUSTIVE, /* every point, in lexicographic index order (the paper's brute force) */
     FB_STRATEGY_RANDOM,     /* `budget` distinct points drawn uniformly (default: as anneal) */
-    FB_STRATEGY_ANNEAL      /* simulated annealing over index neighbours, from the start point */
+    FB_STRATEGY_ANNEAL,     /* simulated annealing over index neighbours, from the start point */
+    FB_STRATEGY_BAYES       /* Bayesian optimisation: a Gaussian process of log cost, expected improvement */
 } fb_strategy;
 
 typedef struct fb_search_space {
     int naxes;                  /* 0..FB_MAX_PARAMS; 0 = one point */
     int nvalues[FB_MAX_PARAMS]; /* >= 1 each */
     int values[FB_MAX_PARAMS][FB_MAX_PARAM_VALUES];
-    fb_param_point start; /* the default point (values, not indices) */
+    fb_param_point start;           /* the default point (values, not indices) */
+    int categorical[FB_MAX_PARAMS]; /* 1: the axis names choices (fb_axis_role_is_categorical) */
 } fb_search_space;
 
 /* cost: see above. ctx is the caller's. */
@@ -66,7 +68,7 @@ typedef struct fb_search_options {
     fb_strategy strategy;
     int budget;    /* max evaluations (pruned ones excluded); <= 0: exhaustive the whole
                       space, random and anneal a quarter of it (at least 4) */
-    uint64_t seed; /* random and anneal; the same seed gives the same sequence */
+    uint64_t seed; /* random, anneal and bayes; the same seed gives the same sequence */
     /* Anneal's first point (values; each snapped to the nearest value of
      * its axis), e.g. a prior's prediction (prior.h); NULL: space->start,
      * the kernel's default. */
@@ -80,9 +82,13 @@ typedef struct fb_search_options {
     void *rank_ctx;
 } fb_search_options;
 
-/* Parses "exhaustive", "random", "anneal"; FB_ERR_USAGE naming the choices. */
+/* Parses "exhaustive", "random", "anneal", "bayes"; FB_ERR_USAGE naming the choices. */
 fb_status fb_strategy_parse(const char *name, fb_strategy *out);
 const char *fb_strategy_name(fb_strategy s);
+
+/* 1 for the strategies that begin at a start point and take a ranking
+ * (anneal, bayes): the ones a prior can guide. */
+int fb_strategy_starts(fb_strategy s);
 
 /* Number of points in the space (product of nvalues). */
 int fb_search_space_size(const fb_search_space *space);

@@ -16,8 +16,8 @@ static fb_status read_mode(const char *s, const fb_tune_request *rq, start_mode 
     *mode = START_AUTO;
     if (s && strcmp(s, "default") && strcmp(s, "prior"))
         FB_FAIL(FB_ERR_USAGE, "--start: '%s' is not default or prior", s);
-    if (s && rq->search.strategy != FB_STRATEGY_ANNEAL)
-        FB_FAIL(FB_ERR_USAGE, "--start: only anneal starts from a point (%s has none)",
+    if (s && !fb_strategy_starts(rq->search.strategy))
+        FB_FAIL(FB_ERR_USAGE, "--start: only anneal and bayes start from a point (%s has none)",
                 fb_strategy_name(rq->search.strategy));
     if (s) *mode = strcmp(s, "prior") ? START_DEFAULT : START_PRIOR;
 fail:
@@ -122,7 +122,7 @@ fb_status fb_tune_start_choose(const char *start, const char *path, fb_tune_requ
     char why[1100];
     memset(out, 0, sizeof *out);
     FB_CHECK(read_mode(start, rq, &mode));
-    if (rq->search.strategy != FB_STRATEGY_ANNEAL) return FB_OK; /* no start to choose */
+    if (!fb_strategy_starts(rq->search.strategy)) return FB_OK; /* no start to choose */
     if (mode == START_DEFAULT) {
         FB_CHECK(use_default(mode, "--start default", out));
     } else {

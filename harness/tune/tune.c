@@ -22,6 +22,7 @@ void fb_tune_space(const fb_family_kernel *k, fb_search_space *space)
         space->nvalues[i] = k->params[i].nvalues;
         memcpy(space->values[i], k->params[i].values, sizeof space->values[i]);
         space->start.values[i] = k->params[i].def;
+        space->categorical[i] = fb_axis_role_is_categorical(k->params[i].role);
     }
 }
 

@@ -288,7 +288,7 @@ static int draw(uint64_t *rng, int lo, int hi) { return lo + (int)(test_rng(rng)
 
 /* Runs `seeds` noisy searches, checks each run's promises and returns the
  * fraction whose best point is truly within 5% of the optimum. */
-static double anneal_success(const landscape *l, int seeds)
+static double success(fb_strategy strategy, const landscape *l, int seeds)
 {
     fb_search_space s = l->space();
     int size = fb_search_space_size(&s);
@@ -301,7 +301,7 @@ static double anneal_success(const landscape *l, int seeds)
         f.oj = draw(&rng, l->oj_lo, l->oj_hi);
         f.k = draw(&rng, l->k_lo, l->k_hi);
         fb_search_result r;
-        assert_int_equal(run_search(&f, FB_STRATEGY_ANNEAL, budget, (uint64_t)seed, &r), FB_OK);
+        assert_int_equal(run_search(&f, strategy, budget, (uint64_t)seed, &r), FB_OK);
         assert_result_consistent(&f, &r);
         int evaluable = evaluable_points(&f);
         assert_int_equal(r.evaluations, budget < evaluable ? budget : evaluable);
@@ -310,8 +310,8 @@ static double anneal_success(const landscape *l, int seeds)
         fb_search_result_free(&r);
     }
     double fraction = (double)good / seeds;
-    printf("anneal %-28s budget %2d of %3d points: within 5%% in %3.0f%% of %d seeds\n", l->name, budget, size,
-           100 * fraction, seeds);
+    printf("%-6s %-28s budget %2d of %3d points: within 5%% in %3.0f%% of %d seeds\n", fb_strategy_name(strategy),
+           l->name, budget, size, 100 * fraction, seeds);
     return fraction;
 }
 
@@ -328,7 +328,7 @@ static void test_anneal_near_optimum_with_quarter_budget(void **state)
 {
     (void)state;
     for (size_t l = 0; l < sizeof landscapes / sizeof landscapes[0]; ++l)
-        assert_true(anneal_success(&landscapes[l], 50) >= 0.9);
+        assert_true(success(FB_STRATEGY_ANNEAL, &landscapes[l], 50) >= 0.9);
 }
 
 static void test_anneal_default_budget_and_start(void **state)
@@ -502,6 +502,63 @@ static void test_anneal_follows_the_ranking(void **state)
     }
 }
 
+/* ---- bayes ---------------------------------------------------------------- */
+
+/* On the same landscapes and budgets as anneal, Bayesian optimisation
+ * lands within 5% at least as often as a line it must clear. */
+static void test_bayes_near_optimum_with_quarter_budget(void **state)
+{
+    (void)state;
+    for (size_t l = 0; l < sizeof landscapes / sizeof landscapes[0]; ++l)
+        assert_true(success(FB_STRATEGY_BAYES, &landscapes[l], 50) >= 0.9);
+}
+
+/* A seed gives one trace: the same points in the same order, every time;
+ * and each point once. */
+static void test_bayes_seeded(void **state)
+{
+    (void)state;
+    fb_search_space s = multirow_space();
+    fake a = {.space = &s, .shape = valley, .oi = 3, .k = 2, .noise = 0.02, .rng = 9}, b = a, c = a;
+    fb_search_result ra, rb, rc;
+    assert_int_equal(run_search(&a, FB_STRATEGY_BAYES, 16, 5, &ra), FB_OK);
+    assert_int_equal(run_search(&b, FB_STRATEGY_BAYES, 16, 5, &rb), FB_OK);
+    assert_int_equal(run_search(&c, FB_STRATEGY_BAYES, 16, 6, &rc), FB_OK);
+    assert_result_consistent(&a, &ra);
+    assert_int_equal(ra.evaluations, 16);
+    assert_int_equal(a.calls, b.calls);
+    assert_memory_equal(a.order, b.order, (size_t)a.calls * sizeof a.order[0]);
+    assert_int_equal(a.order[0], flat_index(&s, &s.start)); /* the default first */
+    assert_int_equal(c.order[0], a.order[0]);
+    assert_memory_not_equal(a.order, c.order, (size_t)a.calls * sizeof a.order[0]); /* another seed, another draw */
+    fb_search_result_free(&ra);
+    fb_search_result_free(&rb);
+    fb_search_result_free(&rc);
+}
+
+/* A prior's expected cost ratio: 1 at the target, growing with the steps. */
+static double ratio_toward(void *ctx, const fb_param_point *p) { return 1.0 + rank_toward(ctx, p); }
+
+/* With a ranking that knows the basin, the model's mean is the ranking:
+ * the search goes there right after the start, with no random draw. */
+static void test_bayes_follows_the_ranking(void **state)
+{
+    (void)state;
+    fb_search_space s = multirow_space();
+    for (uint64_t seed = 1; seed <= 5; ++seed) {
+        toward t = {.space = &s, .ti = 5, .tj = 10};
+        fake f = {.space = &s, .shape = bowl, .oi = 5, .oj = 10, .rng = seed};
+        fb_search_options opt = {
+            .strategy = FB_STRATEGY_BAYES, .budget = 4, .seed = seed, .rank = ratio_toward, .rank_ctx = &t};
+        fb_search_result r;
+        assert_int_equal(fb_search(&s, &opt, fake_cost, &f, &r), FB_OK);
+        assert_result_consistent(&f, &r);
+        assert_int_equal(f.order[0], 2 * 11 + 4); /* the default (7, 4) */
+        assert_int_equal(evaluations_to_optimum(&f, &r), 2);
+        fb_search_result_free(&r);
+    }
+}
+
 /* ---- pruned, failed and interrupted evaluations --------------------------- */
 
 /* 16 values on one axis: odd indices pruned, index 4 fails, minimum at 10. */
@@ -526,7 +583,7 @@ static void test_pruned_points_are_free_failures_count(void **state)
 {
     (void)state;
     fb_search_space s = holes_space();
-    for (int strategy = FB_STRATEGY_EXHAUSTIVE; strategy <= FB_STRATEGY_ANNEAL; ++strategy) {
+    for (int strategy = FB_STRATEGY_EXHAUSTIVE; strategy <= FB_STRATEGY_BAYES; ++strategy) {
         fake f = {.space = &s, .shape = holes};
         fb_search_result r;
         assert_int_equal(run_search(&f, (fb_strategy)strategy, 5, 3, &r), FB_OK);
@@ -542,7 +599,7 @@ static void test_pruned_points_are_free_failures_count(void **state)
             assert_int_equal(failed, 1);
             assert_int_equal(r.best.values[0], 8);
         }
-        if (strategy == FB_STRATEGY_ANNEAL) assert_int_equal(failed, 1); /* starts at the failing default */
+        if (fb_strategy_starts((fb_strategy)strategy)) assert_int_equal(failed, 1); /* starts at the failing default */
         fb_search_result_free(&r);
     }
 }
@@ -558,7 +615,7 @@ static void test_nothing_runs(void **state)
 {
     (void)state;
     fb_search_space s = holes_space();
-    for (int strategy = FB_STRATEGY_EXHAUSTIVE; strategy <= FB_STRATEGY_ANNEAL; ++strategy) {
+    for (int strategy = FB_STRATEGY_EXHAUSTIVE; strategy <= FB_STRATEGY_BAYES; ++strategy) {
         fake f = {.space = &s, .shape = nothing_runs};
         fb_search_result r;
         assert_int_equal(run_search(&f, (fb_strategy)strategy, 100, 3, &r), FB_OK);
@@ -641,16 +698,19 @@ static void test_strategy_names(void **state)
 {
     (void)state;
     fb_strategy st = FB_STRATEGY_EXHAUSTIVE;
-    for (int k = FB_STRATEGY_EXHAUSTIVE; k <= FB_STRATEGY_ANNEAL; ++k) {
+    for (int k = FB_STRATEGY_EXHAUSTIVE; k <= FB_STRATEGY_BAYES; ++k) {
         assert_int_equal(fb_strategy_parse(fb_strategy_name((fb_strategy)k), &st), FB_OK);
         assert_int_equal(st, k);
     }
     assert_string_equal(fb_strategy_name(FB_STRATEGY_ANNEAL), "anneal");
+    assert_string_equal(fb_strategy_name(FB_STRATEGY_BAYES), "bayes");
+    assert_true(fb_strategy_starts(FB_STRATEGY_BAYES) && fb_strategy_starts(FB_STRATEGY_ANNEAL));
+    assert_false(fb_strategy_starts(FB_STRATEGY_RANDOM) || fb_strategy_starts(FB_STRATEGY_EXHAUSTIVE));
     assert_int_equal(fb_strategy_parse("annealing", &st), FB_ERR_USAGE);
-    assert_string_equal(fb_error_message(), "--strategy: 'annealing' is not exhaustive, random or anneal");
+    assert_string_equal(fb_error_message(), "--strategy: 'annealing' is not exhaustive, random, anneal or bayes");
     assert_int_equal(fb_strategy_parse("", &st), FB_ERR_USAGE);
     assert_int_equal(fb_strategy_parse("Random", &st), FB_ERR_USAGE);
-    assert_int_equal(st, FB_STRATEGY_ANNEAL); /* untouched on error */
+    assert_int_equal(st, FB_STRATEGY_BAYES); /* the last parsed, untouched on error */
 }
 
 int main(void)
@@ -664,6 +724,9 @@ int main(void)
         cmocka_unit_test(test_anneal_from_good_start_needs_fewer_evaluations),
         cmocka_unit_test(test_anneal_follows_the_ranking),
         cmocka_unit_test(test_anneal_with_ranking_descends_then_restarts),
+        cmocka_unit_test(test_bayes_near_optimum_with_quarter_budget),
+        cmocka_unit_test(test_bayes_seeded),
+        cmocka_unit_test(test_bayes_follows_the_ranking),
         cmocka_unit_test(test_pruned_points_are_free_failures_count),
         cmocka_unit_test(test_nothing_runs),
         cmocka_unit_test(test_interrupt_stops_and_keeps_result),
