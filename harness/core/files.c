@@ -3,6 +3,8 @@
  * command's outputs from its inputs (files.h). */
 #include "files.h"
 
+#include <zlib.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -61,6 +63,50 @@ fb_status fb_file_fopen_read(const char *path, const char *what, FILE **f)
     *f = fdopen(fd, "r");
     if (!*f) {
         close(fd);
+        FB_FAIL(FB_ERR_NOMEM, "%s: cannot open a stream: %s", path, strerror(errno));
+    }
+fail:
+    return status;
+}
+
+/* stdio over a gzFile (fopencookie): the reader's loop stays one loop. */
+static ssize_t gz_cookie_read(void *cookie, char *buf, size_t n)
+{
+    const unsigned chunk = n > (1u << 30) ? 1u << 30 : (unsigned)n;
+    const int got = gzread(cookie, buf, chunk);
+    int err = Z_OK;
+    if (got == 0) gzerror(cookie, &err); /* a stream cut short ends without its trailer: Z_BUF_ERROR */
+    if (got >= 0 && err == Z_OK) return got;
+    errno = EIO;
+    return -1;
+}
+
+static int gz_cookie_close(void *cookie) { return gzclose(cookie) == Z_OK ? 0 : EOF; }
+
+static int is_gzip(int fd)
+{
+    unsigned char magic[2];
+    return pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+}
+
+fb_status fb_file_fopen_read_gz(const char *path, const char *what, FILE **f)
+{
+    fb_status status = FB_OK;
+    int fd = -1;
+    gzFile gz = NULL;
+    *f = NULL;
+    FB_CHECK(fb_file_open_read(path, what, &fd));
+    if (!is_gzip(fd)) {
+        close(fd);
+        return fb_file_fopen_read(path, what, f);
+    }
+    if (!(gz = gzdopen(fd, "rb"))) {
+        close(fd);
+        FB_FAIL(FB_ERR_NOMEM, "%s: cannot open a gzip stream", path);
+    }
+    *f = fopencookie(gz, "r", (cookie_io_functions_t){.read = gz_cookie_read, .close = gz_cookie_close});
+    if (!*f) {
+        gzclose(gz);
         FB_FAIL(FB_ERR_NOMEM, "%s: cannot open a stream: %s", path, strerror(errno));
     }
 fail:

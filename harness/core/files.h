@@ -32,6 +32,11 @@ fb_status fb_file_open_read(const char *path, const char *what, int *fd);
 /* The same as a stdio stream ("r"). */
 fb_status fb_file_fopen_read(const char *path, const char *what, FILE **f);
 
+/* As fb_file_fopen_read, but a gzip file (by its magic bytes, whatever its
+ * name) is read inflated: what `results.jsonl.gz` holds reads as the
+ * results file itself. A corrupt or cut stream is a read error on f. */
+fb_status fb_file_fopen_read_gz(const char *path, const char *what, FILE **f);
+
 /* As fb_file_fopen_read, but a missing file is no error: FB_OK, *f NULL. */
 fb_status fb_file_fopen_read_if_exists(const char *path, const char *what, FILE **f);
 

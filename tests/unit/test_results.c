@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <zlib.h>
+
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -464,6 +466,43 @@ static void test_load_reports_line_number(void **state)
     assert_non_null(strstr(fb_error_message(), "cannot open"));
 }
 
+/* A results file gzipped (the committed study's .jsonl.gz) reads as the
+ * file itself, whatever its name; a folder takes it beside *.jsonl; a
+ * stream cut short is a read error naming the file, not a short set. */
+static void test_load_gzip(void **state)
+{
+    (void)state;
+    char path[256], cut[256];
+    fb_results_set *set = NULL;
+    const char *lines[] = {HEADER("r1"), STREAM("r1", "triad", "10", "1e-3"), STREAM("r1", "copy", "10", "2e-3"), NULL};
+    temp_path(path, sizeof path, "run.jsonl.gz");
+    gzFile gz = gzopen(path, "wb");
+    assert_non_null(gz);
+    for (int i = 0; lines[i]; ++i)
+        gzprintf(gz, "%s\n", lines[i]);
+    assert_int_equal(gzclose(gz), Z_OK);
+    assert_int_equal(fb_results_load(path, &set), FB_OK);
+    assert_int_equal(set->nrecords, 2);
+    assert_int_equal(set->nheaders, 1);
+    fb_results_set_free(set);
+    set = NULL;
+    /* the first half of the compressed bytes: the inflater runs dry */
+    FILE *in = fopen(path, "rb");
+    char bytes[4096];
+    size_t n = fread(bytes, 1, sizeof bytes, in);
+    fclose(in);
+    temp_path(cut, sizeof cut, "cut.jsonl.gz");
+    FILE *out = fopen(cut, "wb");
+    fwrite(bytes, 1, n / 2, out);
+    fclose(out);
+    fb_status st = fb_results_load(cut, &set);
+    assert_true(st == FB_ERR_IO || st == FB_ERR_INPUT);
+    assert_null(set);
+    assert_non_null(strstr(fb_error_message(), cut));
+    unlink(cut);
+    unlink(path);
+}
+
 /* The results file of lines exported as CSV into csv (name.csv in the
  * temporary folder), opened for reading; the results file is removed. */
 static FILE *export_lines(const char **lines, const char *name, char *csv, size_t len)
@@ -560,6 +599,7 @@ int main(void)
         cmocka_unit_test(test_fraction_reference_and_headers),
         cmocka_unit_test(test_load_polls_interrupt),
         cmocka_unit_test(test_load_reports_line_number),
+        cmocka_unit_test(test_load_gzip),
         cmocka_unit_test(test_export_csv),
         cmocka_unit_test(test_export_spread),
         cmocka_unit_test(test_csv_quoting),

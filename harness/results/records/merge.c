@@ -70,7 +70,7 @@ static fb_status each_line(merge *m, const char *path, line_fn fn)
     char *text = NULL;
     size_t cap = 0;
     ssize_t n;
-    FB_CHECK(fb_file_fopen_read(path, "the results file", &f));
+    FB_CHECK(fb_file_fopen_read_gz(path, "the results file", &f));
     for (int line = 1; (n = getline(&text, &cap, f)) >= 0; ++line) {
         while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r'))
             text[--n] = '\0';

@@ -403,7 +403,7 @@ static fb_status read_file(fb_results_set *set, const char *path, int only)
     FILE *f = NULL;
     const int before = set->nheaders + set->nrecords;
     snprintf(set->path, sizeof set->path, "%s", path);
-    FB_CHECK(fb_file_fopen_read(path, NULL, &f));
+    FB_CHECK(fb_file_fopen_read_gz(path, NULL, &f));
     FB_CHECK(read_lines(f, set));
     if (set->nheaders + set->nrecords == before && only) FB_FAIL(FB_ERR_INPUT, "%s: empty results file", path);
     if (set->nheaders + set->nrecords == before) fprintf(stderr, "%s: empty results file: skipped\n", path);
@@ -441,7 +441,7 @@ fail:
     return status;
 }
 
-/* The *.jsonl files of dir, in name order, added to set->files. */
+/* The *.jsonl and *.jsonl.gz files of dir, in name order, added to set->files. */
 static fb_status add_folder(fb_results_set *set, const char *dir)
 {
     fb_status status = FB_OK;
@@ -452,11 +452,12 @@ static fb_status add_folder(fb_results_set *set, const char *dir)
     if (!d) FB_FAIL(FB_ERR_IO, "%s: cannot read the folder (%s)", dir, strerror(errno));
     while ((e = readdir(d))) {
         const size_t len = strlen(e->d_name);
-        if (len <= 6 || strcmp(e->d_name + len - 6, ".jsonl") != 0) continue;
+        const int plain = len > 6 && strcmp(e->d_name + len - 6, ".jsonl") == 0;
+        if (!plain && !(len > 9 && strcmp(e->d_name + len - 9, ".jsonl.gz") == 0)) continue;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         FB_CHECK(add_file_name(set, path));
     }
-    if (set->nfiles == first) FB_FAIL(FB_ERR_INPUT, "%s: no results file (*.jsonl) in this folder", dir);
+    if (set->nfiles == first) FB_FAIL(FB_ERR_INPUT, "%s: no results file (*.jsonl, *.jsonl.gz) in this folder", dir);
     qsort(set->files + first, (size_t)(set->nfiles - first), sizeof *set->files, cmp_names);
 fail:
     if (d) closedir(d);
