@@ -59,6 +59,10 @@ static const fb_option options[] = {
      "not run the default point runs it last",
      0},
     {"seed", "N", "seed of random, anneal and bayes (default 1)", 0},
+    {"objective", "O",
+     "what the search minimises: time (default), energy (joules per run), edp (energy x time), or time,energy "
+     "(minimise time, print the Pareto front of time and energy); energy needs a device that measures it",
+     0},
     {"abandon", "K", "stop sampling a point after one sample K x slower than the best (default 4, 0 never)", 0},
     FB_CLI_MEASURE_OPTIONS(BUDGET_S, SPREAD_PCT),
     {"out", "FILE", "append every evaluation's record to this JSON Lines file", 0},
@@ -272,6 +276,8 @@ static fb_status read_options(const fb_parsed *args, tune_cli *c)
     FB_CHECK(fb_cli_precision(args, &c->rq.is_double));
     FB_CHECK(read_measure(args, &c->rq));
     FB_CHECK(read_search(args, is_solver(f) ? FB_STRATEGY_EXHAUSTIVE : FB_STRATEGY_ANNEAL, &c->rq.search, &c->seeds));
+    if (fb_cli_value(args, "objective"))
+        FB_CHECK(fb_objective_parse(fb_cli_value(args, "objective"), &c->rq.objective, &c->rq.pareto));
     if (is_solver(f) && !fb_cli_value(args, "measure-point")) FB_CHECK(check_solver_runs(args, c));
     fb_cache_path(fb_cli_value(args, "cache"), c->cache_path, sizeof c->cache_path);
 fail:
@@ -324,10 +330,11 @@ fail:
     return status;
 }
 
-static fb_status report(const fb_parsed *args, tune_cli *c, const fb_tune_outcome *o)
+static fb_status report(const fb_parsed *args, tune_cli *c, fb_tune_outcome *o)
 {
     fb_status status = FB_OK;
     fb_tune_print_best(&c->rq, c->problem, &c->start, o);
+    fb_tune_print_pareto(&c->rq, o);
     if (!isfinite(o->search.best_cost))
         FB_FAIL(FB_ERR_CHECK, "tune: no point of %s ran successfully", c->rq.family->kernel(c->rq.kernel)->name);
     FB_CHECK(fb_tune_print_versus_default(&c->rq, o));

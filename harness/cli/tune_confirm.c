@@ -85,6 +85,7 @@ typedef struct spawn_ctx {
     int point_at; /* the point's first argument: "NAME=V,..." or, per axis, the value of each --param */
     int per_axis;
     const fb_family_kernel *k;
+    fb_objective objective; /* what each process's record is judged by */
 } spawn_ctx;
 
 static fb_status set_arg(char **slot, const char *text)
@@ -124,9 +125,11 @@ static fb_status measure_in_child(void *vctx, const fb_param_point *p, double *m
     FB_CHECK(fb_fresh_run(ctx->argv, &r));
     *record = json_loads(r.out, 0, NULL);
     *median = INFINITY;
-    if (r.exit_code == 0 && json_is_object(*record))
-        *median = fb_json_num(*record, "stats.median_s");
-    else
+    char why[256];
+    if (r.exit_code == 0 && json_is_object(*record)) {
+        *median = fb_objective_of_record(ctx->objective, *record, why, sizeof why);
+        if (isnan(*median)) snprintf(failure, len, "no energy measured: %s", why), *median = INFINITY;
+    } else
         snprintf(failure, len, "exit %d: %s", r.exit_code, *r.last ? r.last : "no record");
     fb_fresh_result_free(&r);
 fail:
@@ -157,7 +160,7 @@ fb_status fb_cli_confirm(const char *command, const fb_parsed *args, const char 
                          int rounds, FILE *say, fb_confirm_outcome *out)
 {
     fb_status status = FB_OK;
-    spawn_ctx ctx = {NULL, 0, per_axis, rq->family->kernel(rq->kernel)};
+    spawn_ctx ctx = {NULL, 0, per_axis, rq->family->kernel(rq->kernel), rq->objective};
     const char **all = NULL;
     char verdict[1000];
     fb_confirm_candidates(&o->search, def, out);

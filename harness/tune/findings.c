@@ -30,8 +30,12 @@ void fb_tune_print_best(const fb_tune_request *rq, const char *problem, const fb
         printf("  no point ran successfully\n");
         return;
     }
+    char value[64];
     point_text(k, &s->best, params, sizeof params);
-    printf("  best: %s  %.4f ms", params, s->best_cost * 1e3);
+    fb_objective_text(rq->objective, s->best_cost, value, sizeof value);
+    printf("  best: %s  %s", params, value);
+    if (rq->objective != FB_OBJECTIVE_TIME && o->best_record)
+        printf(" (%s), %.4f ms", fb_objective_name(rq->objective), 1e3 * fb_json_num(o->best_record, "stats.median_s"));
     if (o->best_record) printf(", %.3f GB/s, checked", fb_json_num(o->best_record, "gbs"));
     printf("\n");
 }
@@ -96,6 +100,12 @@ fail:
     return status;
 }
 
+/* How a ratio of the objective reads: "2.0x faster", "2.0x less energy". */
+static const char *better_word(fb_objective o)
+{
+    return o == FB_OBJECTIVE_TIME ? "faster" : o == FB_OBJECTIVE_ENERGY ? "less energy" : "lower energy-delay";
+}
+
 fb_status fb_tune_print_versus_default(const fb_tune_request *rq, const fb_tune_outcome *o)
 {
     fb_status status = FB_OK;
@@ -105,11 +115,14 @@ fb_status fb_tune_print_versus_default(const fb_tune_request *rq, const fb_tune_
     fb_tune_space(rq->family->kernel(rq->kernel), &space);
     FB_CHECK(default_cost(rq, o, &space.start, &def));
     point_text(rq->family->kernel(rq->kernel), &space.start, params, sizeof params);
-    if (isfinite(def) && def > o->search.best_cost)
+    /* the noise verdict judges samples of time: the other objectives have one value per run */
+    if (isfinite(def) && def > o->search.best_cost && rq->objective == FB_OBJECTIVE_TIME)
         FB_CHECK(noise_verdict(rq, o, &space.start, verdict, sizeof verdict));
+    char value[64];
+    fb_objective_text(rq->objective, def, value, sizeof value);
     if (isfinite(def))
-        printf("  default %s: %.4f ms; the best is %.2fx faster%s\n", params, def * 1e3, def / o->search.best_cost,
-               verdict);
+        printf("  default %s: %s; the best is %.2fx %s%s\n", params, value, def / o->search.best_cost,
+               better_word(rq->objective), verdict);
     else
         printf("  default %s: %s\n", params, isnan(def) ? "cannot run here (pruned)" : "failed");
 fail:
@@ -129,9 +142,11 @@ fb_status fb_tune_print_versus_variants(const fb_tune_request *rq, const fb_tune
         fb_tune_space(f->kernel(k), &space);
         FB_CHECK(fb_tune_measure(rq, k, &space.start, &t, &rec));
         json_decref(rec);
+        char value[64];
+        fb_objective_text(rq->objective, t, value, sizeof value);
         if (isfinite(t))
-            printf("\n    %-18s %.4f ms (the best is %.2fx faster)", f->kernel(k)->name, t * 1e3,
-                   t / o->search.best_cost);
+            printf("\n    %-18s %s (the best is %.2fx %s)", f->kernel(k)->name, value, t / o->search.best_cost,
+                   better_word(rq->objective));
     }
     printf("\n");
 fail:
@@ -238,4 +253,37 @@ fb_status fb_tune_replay_optimum(const fb_tune_request *rq, double *optimum)
     }
     fb_tune_outcome_free(&o);
     return status;
+}
+
+/* ---- the Pareto front of time and energy ---- */
+
+static int faster_first(const void *a, const void *b)
+{
+    const fb_tune_tradeoff *x = a, *y = b;
+    if (x->time_s != y->time_s) return (x->time_s > y->time_s) - (x->time_s < y->time_s);
+    return (x->joules > y->joules) - (x->joules < y->joules);
+}
+
+void fb_tune_print_pareto(const fb_tune_request *rq, fb_tune_outcome *o)
+{
+    const fb_family_kernel *k = rq->family->kernel(rq->kernel);
+    char params[512];
+    int n = 0;
+    if (!o->ntradeoffs) return;
+    qsort(o->tradeoffs, (size_t)o->ntradeoffs, sizeof *o->tradeoffs, faster_first);
+    /* in time order, a point is on the front when it uses less energy than every faster one */
+    double least = INFINITY;
+    for (int i = 0; i < o->ntradeoffs; ++i)
+        n += o->tradeoffs[i].joules < least ? (least = o->tradeoffs[i].joules, 1) : 0;
+    printf("  Pareto front of time and energy: %d of the %d points that ran (none of them both faster and less "
+           "energy than another):\n",
+           n, o->ntradeoffs);
+    least = INFINITY;
+    for (int i = 0; i < o->ntradeoffs; ++i) {
+        const fb_tune_tradeoff *t = &o->tradeoffs[i];
+        if (!(t->joules < least)) continue;
+        least = t->joules;
+        point_text(k, &t->point, params, sizeof params);
+        printf("    %-48s %10.4f ms %12.4g mJ\n", params, t->time_s * 1e3, t->joules * 1e3);
+    }
 }

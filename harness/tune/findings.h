@@ -29,4 +29,8 @@ fb_status fb_tune_replay_optimum(const fb_tune_request *rq, double *optimum);
  * best against optimum, and where the searches ended. */
 fb_status fb_tune_replay_seeds(fb_tune_request *rq, int seeds, double optimum);
 
+/* rq->pareto: the evaluated points on the Pareto front of time and energy
+ * (no other point both faster and using less energy), fastest first. */
+void fb_tune_print_pareto(const fb_tune_request *rq, fb_tune_outcome *o);
+
 #endif

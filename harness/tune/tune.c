@@ -26,6 +26,46 @@ void fb_tune_space(const fb_family_kernel *k, fb_search_space *space)
     }
 }
 
+/* ---- objectives ---- */
+
+static const char *const objective_names[] = {"time", "energy", "edp"};
+
+fb_status fb_objective_parse(const char *text, fb_objective *objective, int *pareto)
+{
+    *pareto = text && strcmp(text, "time,energy") == 0;
+    for (int o = 0; text && o < 3; ++o)
+        if (*pareto ? o == FB_OBJECTIVE_TIME : strcmp(text, objective_names[o]) == 0) {
+            *objective = (fb_objective)o;
+            return FB_OK;
+        }
+    return fb_error_set(FB_ERR_USAGE, __FILE__, __LINE__, "--objective: '%s' is not time, energy, edp or time,energy",
+                        text ? text : "");
+}
+
+const char *fb_objective_name(fb_objective o) { return (unsigned)o < 3 ? objective_names[o] : "time"; }
+
+double fb_objective_of_record(fb_objective o, const json_t *rec, char *why, size_t len)
+{
+    const double t = fb_json_num(rec, "stats.median_s"), j = fb_json_num(rec, "energy.joules_per_run");
+    if (o == FB_OBJECTIVE_TIME) return t;
+    if (!(j > 0) || !isfinite(j)) {
+        const char *said = fb_json_str(rec, "energy.unavailable");
+        snprintf(why, len, "%s", *said ? said : "the record has no energy part");
+        return NAN;
+    }
+    return o == FB_OBJECTIVE_ENERGY ? j : j * t;
+}
+
+void fb_objective_text(fb_objective o, double value, char *buf, size_t len)
+{
+    if (o == FB_OBJECTIVE_TIME)
+        snprintf(buf, len, "%.4f ms", value * 1e3);
+    else if (o == FB_OBJECTIVE_ENERGY)
+        snprintf(buf, len, "%.4g mJ", value * 1e3);
+    else
+        snprintf(buf, len, "%.4g J s", value);
+}
+
 /* The records of the replay set of one kernel on this problem (its
  * identity hash under the family's problem key: "matrix.hash",
  * "grid.hash"), device and precision, in file order: what a replayed
@@ -66,10 +106,15 @@ static int is_point(const fb_family_kernel *k, const fb_param_point *p, const fb
     return 1;
 }
 
-static double recorded_cost(const fb_record *r)
+/* A recorded point's cost under o: NAN pruned, INFINITY failed; -1 when
+ * o needs energy the record did not measure (why says so). */
+static double recorded_cost(const fb_record *r, fb_objective o, char *why, size_t len)
 {
     if (!strcmp(fb_json_str(r->json, "status"), "pruned")) return NAN;
-    return fb_record_usable(r) ? fb_record_median(r) : INFINITY;
+    if (!fb_record_usable(r)) return INFINITY;
+    if (o == FB_OBJECTIVE_TIME) return fb_record_median(r);
+    const double v = fb_objective_of_record(o, r->json, why, len);
+    return isnan(v) ? -1.0 : v;
 }
 
 /* Why a record gives no cost: its status and reason, as the record says. */
@@ -87,8 +132,8 @@ static void record_why(const json_t *rec, char *why, size_t len)
  * record wins, except that the rounds of a `sweep --repeat` run count
  * together: their median (a machine that changes speed between rounds
  * moves one round, not the landscape; docs/tuning.md). */
-static double replay_cost(const replay_view *v, const fb_family_kernel *k, const fb_param_point *p, char *why,
-                          size_t why_len)
+static double replay_cost(const replay_view *v, fb_objective o, const fb_family_kernel *k, const fb_param_point *p,
+                          char *why, size_t why_len)
 {
     const fb_record *last = NULL;
     double rounds[FB_SWEEP_MAX_ROUNDS];
@@ -97,7 +142,8 @@ static double replay_cost(const replay_view *v, const fb_family_kernel *k, const
         const fb_record *r = v->records[i];
         if (!is_point(k, p, r)) continue;
         if (!last || !fb_record_same_run_rounds(last->json, r->json) || n == FB_SWEEP_MAX_ROUNDS) n = 0;
-        rounds[n++] = recorded_cost(r);
+        rounds[n++] = recorded_cost(r, o, why, why_len);
+        if (rounds[n - 1] < 0) return -1.0; /* no energy recorded: the caller refuses the objective */
         last = r;
     }
     for (size_t i = 0; i < n; ++i)
@@ -110,7 +156,7 @@ static double replay_cost(const replay_view *v, const fb_family_kernel *k, const
 static double cost_of_record(const json_t *rec)
 {
     const char *st = fb_json_str(rec, "status");
-    double median = fb_json_num(rec, "stats.median_s");
+    const double median = fb_json_num(rec, "stats.median_s");
     if (!strcmp(st, "ok") || !strcmp(st, "timeout")) return median > 0 ? median : INFINITY;
     if (!strcmp(st, "abandoned")) return median; /* its few samples: slower than the best anyway */
     return INFINITY;
@@ -129,6 +175,17 @@ static void guard_point(const fb_tune_request *rq, int kernel, const fb_param_po
     fb_guard_begin(work, fb_family_hang_limit_s(rq->family, 0, rq->measure.budget_s), NULL);
 }
 
+/* A point that ran, under an energy objective: its joules (or J s), or
+ * the objective refused in one line where the device measured none. */
+static fb_status objective_cost(const fb_tune_request *rq, const json_t *rec, double *cost)
+{
+    char why[256];
+    *cost = fb_objective_of_record(rq->objective, rec, why, sizeof why);
+    if (!isnan(*cost)) return FB_OK;
+    return fb_error_set(FB_ERR_UNAVAILABLE, __FILE__, __LINE__, "tune --objective %s: %s measured no energy (%s)",
+                        fb_objective_name(rq->objective), fb_target_info(rq->t)->id, why);
+}
+
 static fb_status measure_point(const fb_tune_request *rq, int kernel, const fb_param_point *p, double abandon_s,
                                double *seconds, json_t **record)
 {
@@ -145,6 +202,7 @@ static fb_status measure_point(const fb_tune_request *rq, int kernel, const fb_p
     if (*record) fb_family_mark_stop(*record, abandon_s);
     *seconds = *record ? cost_of_record(*record) : INFINITY;
     status = FB_OK;
+    if (rq->objective != FB_OBJECTIVE_TIME && isfinite(*seconds)) FB_CHECK(objective_cost(rq, *record, seconds));
 fail:
     return status;
 }
@@ -162,7 +220,11 @@ static fb_status evaluate_point(const fb_tune_request *rq, int kernel, const fb_
         return status;
     }
     *record = NULL;
-    *seconds = replay_cost(view, rq->family->kernel(kernel), p, why, why_len);
+    *seconds = replay_cost(view, rq->objective, rq->family->kernel(kernel), p, why, why_len);
+    if (*seconds < 0)
+        return fb_error_set(FB_ERR_INPUT, __FILE__, __LINE__,
+                            "tune --objective %s: %s: a replayed record has no measured energy (%s)",
+                            fb_objective_name(rq->objective), rq->replay->path, why);
     return FB_OK;
 }
 
@@ -195,8 +257,11 @@ static void print_eval(const tune_ctx *c, const fb_param_point *p, double cost, 
         fprintf(c->rq->progress, "  pruned\n");
     else if (isinf(cost))
         fprintf(c->rq->progress, "  failed: %s\n", *why ? why : "(no reason recorded)");
-    else
-        fprintf(c->rq->progress, "  %.4f ms%s\n", cost * 1e3, cost < c->best ? "  (best so far)" : "");
+    else {
+        char value[64];
+        fb_objective_text(c->rq->objective, cost, value, sizeof value);
+        fprintf(c->rq->progress, "  %s%s\n", value, cost < c->best ? "  (best so far)" : "");
+    }
 }
 
 static fb_status keep_best(tune_ctx *c, double cost, json_t *rec)
@@ -223,6 +288,27 @@ static json_t *search_json(const fb_tune_request *rq, int evaluation)
     return s;
 }
 
+/* rq->pareto: the point's time (its cost: pareto searches on time) and
+ * energy, from its record or, in a replay, from the recorded one. */
+static fb_status add_tradeoff(tune_ctx *c, const fb_param_point *p, double time_s, const json_t *rec)
+{
+    fb_status status = FB_OK;
+    fb_tune_outcome *o = c->out;
+    char why[256] = "";
+    double j =
+        rec ? fb_objective_of_record(FB_OBJECTIVE_ENERGY, rec, why, sizeof why)
+            : replay_cost(&c->view, FB_OBJECTIVE_ENERGY, c->rq->family->kernel(c->rq->kernel), p, why, sizeof why);
+    if (!(j > 0))
+        FB_FAIL(FB_ERR_UNAVAILABLE, "tune --objective time,energy: %s has no energy for this point (%s)",
+                c->rq->replay ? c->rq->replay->path : fb_target_info(c->rq->t)->id, *why ? why : "none recorded");
+    fb_tune_tradeoff *grown = realloc(o->tradeoffs, (size_t)(o->ntradeoffs + 1) * sizeof *grown);
+    if (!grown) FB_FAIL(FB_ERR_NOMEM, "out of host memory keeping the points' energies");
+    o->tradeoffs = grown;
+    o->tradeoffs[o->ntradeoffs++] = (fb_tune_tradeoff){*p, time_s, j};
+fail:
+    return status;
+}
+
 static fb_status cost_fn(void *vctx, const fb_param_point *p, double *cost)
 {
     fb_status status = FB_OK;
@@ -230,11 +316,14 @@ static fb_status cost_fn(void *vctx, const fb_param_point *p, double *cost)
     const fb_tune_request *rq = c->rq;
     json_t *rec = NULL;
     char why[512];
-    double abandon = rq->abandon_factor > 0 && isfinite(c->best) ? rq->abandon_factor * c->best : 0.0;
+    /* the abandon rule compares times: the best so far is one only under the time objective */
+    const int timed = rq->objective == FB_OBJECTIVE_TIME;
+    double abandon = timed && rq->abandon_factor > 0 && isfinite(c->best) ? rq->abandon_factor * c->best : 0.0;
     c->calls++;
     FB_CHECK(evaluate_point(rq, rq->kernel, p, abandon, &c->view, cost, &rec, why, sizeof why));
     if (rec) json_object_set_new(rec, "search", search_json(rq, c->calls));
     if (rec && rq->out) FB_CHECK(fb_results_append(rq->out, rec));
+    if (rq->pareto && isfinite(*cost)) FB_CHECK(add_tradeoff(c, p, *cost, rec));
     print_eval(c, p, *cost, why);
     if (rec && strcmp(fb_json_str(rec, "status"), "ok")) {
         json_decref(rec); /* only a fully measured, checked point can be the best */
@@ -310,6 +399,9 @@ void fb_tune_outcome_free(fb_tune_outcome *o)
     fb_search_result_free(&o->search);
     json_decref(o->best_record);
     o->best_record = NULL;
+    free(o->tradeoffs);
+    o->tradeoffs = NULL;
+    o->ntradeoffs = 0;
 }
 
 /* What the confirmation measured (confirm.h): where a fresh process's
@@ -355,6 +447,13 @@ fb_status fb_tune_store(const fb_tune_request *rq, const fb_tune_outcome *o, con
                       fb_strategy_name(rq->search.strategy), "evaluations", o->search.evaluations, "space_size",
                       o->search.space_size, "date", date);
     if (!entry) FB_FAIL(FB_ERR_NOMEM, "out of host memory building the cache entry");
+    /* which objective chose the point; under energy or edp the value chosen
+     * by is that objective's, and median_s the record's time */
+    json_object_set_new(entry, "objective", json_string(fb_objective_name(rq->objective)));
+    if (rq->objective != FB_OBJECTIVE_TIME) {
+        json_object_set_new(entry, "objective_value", json_real(chosen ? chosen->center : o->search.best_cost));
+        json_object_set_new(entry, "median_s", json_real(fb_json_num(record, "stats.median_s")));
+    }
     if (chosen) FB_CHECK(add_confidence(entry, confirmed, chosen, k));
     FB_CHECK(fb_cache_set_device(entry, fb_target_info(rq->t)));
     FB_CHECK(fb_cache_store(path, entry, entries));

@@ -13,6 +13,24 @@
 #include "families.h"
 #include "search.h"
 
+/* What a search minimises (docs/tuning.md, "Objectives"): the median time,
+ * the energy of one run (joules, energy.joules_per_run: NVML on a GPU,
+ * RAPL on the CPU), or their product, the energy-delay product (J s). */
+typedef enum fb_objective { FB_OBJECTIVE_TIME, FB_OBJECTIVE_ENERGY, FB_OBJECTIVE_EDP } fb_objective;
+
+/* "time", "energy", "edp", or "time,energy": the search minimises time and
+ * the Pareto front of time and energy is printed (*pareto 1). FB_ERR_USAGE
+ * naming the choices. */
+fb_status fb_objective_parse(const char *text, fb_objective *objective, int *pareto);
+const char *fb_objective_name(fb_objective o);
+
+/* A measured record's value under o; NAN when o needs energy and the
+ * record has none measured (why: the record's own reason, or "none"). */
+double fb_objective_of_record(fb_objective o, const json_t *rec, char *why, size_t len);
+
+/* "0.0374 ms", "1.25 mJ", "3.1e-06 J s": a value of o in its unit. */
+void fb_objective_text(fb_objective o, double value, char *buf, size_t len);
+
 typedef struct fb_tune_request {
     const fb_family *family;
     void *problem;
@@ -27,12 +45,22 @@ typedef struct fb_tune_request {
     FILE *progress;               /* one line per evaluation (NULL: quiet) */
     const json_t *start;          /* where the search started and why: every record's search.start (NULL: unsaid) */
     const fb_search_space
-        *space; /* the points searched (a kernel's axes narrowed); NULL: the kernel's declared space */
+        *space;             /* the points searched (a kernel's axes narrowed); NULL: the kernel's declared space */
+    fb_objective objective; /* what the search minimises (default time) */
+    int pareto;             /* 1: also the Pareto front of time and energy over the evaluated points */
 } fb_tune_request;
+
+/* One evaluated point's time and energy (rq->pareto). */
+typedef struct fb_tune_tradeoff {
+    fb_param_point point;
+    double time_s, joules;
+} fb_tune_tradeoff;
 
 typedef struct fb_tune_outcome {
     fb_search_result search;
-    json_t *best_record; /* the measurement record of the best point (NULL in replay or if none ran) */
+    json_t *best_record;         /* the measurement record of the best point (NULL in replay or if none ran) */
+    fb_tune_tradeoff *tradeoffs; /* rq->pareto: every point that ran, with its time and energy */
+    int ntradeoffs;
 } fb_tune_outcome;
 
 /* The search space of a family kernel: its declared axes and default. */
