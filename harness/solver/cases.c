@@ -21,8 +21,6 @@ const fb_case_ops *fb_case_find(const char *name)
     return NULL;
 }
 
-const fb_case_ops *fb_case_at(int i) { return i >= 0 && i < NCASES ? cases[i] : NULL; }
-
 /* The node nearest to point x. */
 int fb_case_nearest_node(const fb_mesh *m, const double x[3])
 {

@@ -60,9 +60,8 @@ struct fb_solve_case {
     double u_ref, l_ref, area_ref; /* ahmed: reference velocity, length, frontal area */
 };
 
-/* The case of that name, or NULL; the i-th case (0 ..), or NULL after the last. */
+/* The case of that name, or NULL. */
 const fb_case_ops *fb_case_find(const char *name);
-const fb_case_ops *fb_case_at(int i);
 
 /* For the cases' files: the node nearest to point x. */
 int fb_case_nearest_node(const fb_mesh *m, const double x[3]);
