@@ -454,16 +454,23 @@ static fb_status collect_per_matrix(const fb_results_set *set, fb_figure_kind ki
         const fb_record *r = &set->records[i];
         double v = kind == FB_FIG_VARIANTS ? fb_json_num(r->json, "gflops") : fb_record_fraction(set, r);
         if (!latest_usable(r) || !*fb_record_matrix(r) || isnan(v)) continue;
-        device_group(r, "", group, sizeof group);
+        /* block matrices apart: their kernels (bcsr-*) and the scalar ones'
+         * (csr-*) never run on one matrix, and side by side each cluster of
+         * bars was half empty slots */
+        const double block = fb_json_num(r->json, "matrix.block.size");
+        char blocks[32] = "";
+        if (block > 1) snprintf(blocks, sizeof blocks, "blocks of %.0f", block);
+        device_group(r, blocks, group, sizeof group);
         fb_figure *f = figure_get(out, kind, group, r);
         if (!f) FB_FAIL(FB_ERR_NOMEM, "out of host memory building a figure");
-        snprintf(f->name, sizeof f->name, "%s %s %s %s", kind == FB_FIG_VARIANTS ? "variants" : "fraction",
-                 str(r, "benchmark"), str(r, "device"), str(r, "precision"));
+        snprintf(f->name, sizeof f->name, "%s %s %s %s%s%s", kind == FB_FIG_VARIANTS ? "variants" : "fraction",
+                 str(r, "benchmark"), str(r, "device"), str(r, "precision"), *blocks ? " " : "", blocks);
         set_qualifiers(f, (const char *[]){fb_record_host(r)}, 1);
         snprintf(f->xlabel, sizeof f->xlabel, "%s", problem_kind(r));
-        snprintf(f->title, sizeof f->title, "%s %s %s on %s %s (%s), %s", str(r, "benchmark"),
+        snprintf(f->title, sizeof f->title, "%s %s %s%s%s on %s %s (%s), %s", str(r, "benchmark"),
                  kind == FB_FIG_VARIANTS ? "kernel variants per" : "fraction of the stream triad per", problem_kind(r),
-                 str(r, "device"), str(r, "device_name"), fb_record_host(r), str(r, "precision"));
+                 *blocks ? " in " : "", blocks, str(r, "device"), str(r, "device_name"), fb_record_host(r),
+                 str(r, "precision"));
         FB_CHECK(figure_put_timed(f, matrix_row(r, kind, row, sizeof row), str(r, "kernel"), r, v, 1));
     }
     for (int i = 0; i < out->n && kind == FB_FIG_FRACTION; ++i)
