@@ -27,10 +27,14 @@ set style histogram rowstacked
 set style fill solid 0.8 border -1
 set boxwidth 0.6
 set grid ytics
-set key outside right top vertical Left reverse noenhanced
-set bmargin 7
+# the key under the graph, three to a line: at the right it took half the
+# width from the bars
+set key outside bottom center horizontal maxcols 3 Left reverse noenhanced
+set bmargin 10
 set xtics noenhanced rotate by -12
 set yrange [0:*]
+# the bars sit at 0 .. nrows - 1: no empty slot beside the first
+if (exists("nrows")) set xrange [-0.5:nrows - 0.5]
 # Series colours: flowbench writes one per series into NAME.vars, the same
 # label the same colour in every figure of a run; without them, hues a
 # golden angle apart.
