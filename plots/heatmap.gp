@@ -40,5 +40,7 @@ set yrange [-0.5:nrows-0.5]
 set tics out nomirror
 set cbrange [0:*]
 unset key
+# a cell's value in digits a reader takes in: 2170, 964, 35.2, 0.481 (not 2.17e+03)
+cell(v) = abs(v) >= 100 ? sprintf('%.0f', v) : sprintf('%.3g', v)
 plot datafile using 1:2:(0.5):(0.5):5:xtic(3):ytic(4) skip 1 with boxxyerror fs solid 1 noborder lc palette, \
-     '' using 1:2:(sprintf('%.3g', $5)) skip 1 with labels font ',10' tc rgb 'black'
+     '' using 1:2:(cell($5)) skip 1 with labels font ',10' tc rgb 'black'

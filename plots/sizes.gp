@@ -22,7 +22,8 @@ if (!exists("xname") || xname eq '') xname = 'problem size'
 set xlabel xname.' (log)' noenhanced
 set ylabel 'GB/s, median (best settings at each size)'
 set logscale x 10
-set format x '%.0f'
+# 100k, 1M, 10M: a row count in digits is read by counting zeros
+set format x '%.0s%c'
 set grid
 set yrange [0:*]
 if (!exists("colours")) colours = ''
