@@ -1,21 +1,15 @@
 /* cmd_history.c - `flowbench history SUBCOMMAND`: the throughput history
  * of CI runs in SQLite (results/history/history_store.h): add, show, plot, detect,
  * merge, export. */
-#include <errno.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 #include "../core/sysinfo.h"
 #include "../results/gate/compare_history.h"
-#include "../results/history/history_detect.h"
 #include "../results/presentation/history_plot.h"
 #include "../results/history/history_store.h"
-#include "../results/records/results.h"
-#include "../tune/cache.h"
 
 static const fb_option options[] = {
     {"db", "FILE",
@@ -53,22 +47,6 @@ static const fb_option options[] = {
 
 /* ---- shared ------------------------------------------------------------------ */
 
-static void default_db(char *buf, size_t len)
-{
-    const char *env = getenv("FLOWBENCH_HISTORY_DB");
-    char cache[1024];
-    if (env && *env) {
-        snprintf(buf, len, "%s", env);
-        return;
-    }
-    fb_cache_default_path(cache, sizeof cache);
-    char *slash = strrchr(cache, '/');
-    if (slash)
-        snprintf(buf, len, "%.*s/history.db", (int)(slash - cache), cache);
-    else
-        snprintf(buf, len, "history.db");
-}
-
 static fb_status open_db(const fb_parsed *args, int create, fb_history **h)
 {
     char path[1100];
@@ -76,7 +54,7 @@ static fb_status open_db(const fb_parsed *args, int create, fb_history **h)
     if (given)
         snprintf(path, sizeof path, "%s", given);
     else
-        default_db(path, sizeof path);
+        fb_history_default_path(path, sizeof path);
     return fb_history_open(path, create, h);
 }
 
@@ -104,34 +82,6 @@ static fb_status load_series(fb_history *h, const fb_parsed *args, const char *k
 
 /* ---- add -------------------------------------------------------------------------- */
 
-/* --when: seconds since 1970, or an ISO 8601 UTC time. */
-#define FB_HISTORY_LAST_WHEN 253402300799LL /* 9999-12-31T23:59:59Z */
-
-static fb_status parse_when(const char *text, long long *when)
-{
-    fb_status status = FB_OK;
-    struct tm tm = {0};
-    char *end = NULL;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
-    if (end != text && *end == '\0') {
-        /* a time no calendar holds (1e17 s) would be stored and break every
-         * reader of the series */
-        if (errno || v < 0 || v > FB_HISTORY_LAST_WHEN)
-            FB_FAIL(FB_ERR_USAGE, "--when: %s is outside 0 .. %lld (1970 to the end of 9999)", text,
-                    (long long)FB_HISTORY_LAST_WHEN);
-        *when = v;
-        return FB_OK;
-    }
-    end = strptime(text, "%Y-%m-%dT%H:%M:%S", &tm);
-    if (!end) end = strptime(text, "%Y-%m-%d", &tm);
-    if (!end || (*end && strcmp(end, "Z") != 0) || tm.tm_year < 70)
-        FB_FAIL(FB_ERR_USAGE, "--when: '%s' is not seconds since 1970 nor YYYY-MM-DDTHH:MM:SSZ (from 1970)", text);
-    *when = (long long)timegm(&tm);
-fail:
-    return status;
-}
-
 /* --commit and --when, read before any file is: a usage error costs nothing. */
 static fb_status run_info(const fb_parsed *args, fb_history_run_info *info, int *when_given)
 {
@@ -144,18 +94,7 @@ static fb_status run_info(const fb_parsed *args, fb_history_run_info *info, int 
     if (strlen(info->commit) > FB_HISTORY_COMMIT_MAX)
         FB_FAIL(FB_ERR_USAGE, "history add: --commit is %zu characters, more than the %d a commit id takes",
                 strlen(info->commit), FB_HISTORY_COMMIT_MAX);
-    if (when) FB_CHECK(parse_when(when, &info->when));
-fail:
-    return status;
-}
-
-/* Without --when, a commit's later runs join its point: its first run's
- * time, else now. */
-static fb_status default_when(fb_history *h, fb_history_run_info *info)
-{
-    fb_status status = FB_OK;
-    FB_CHECK(fb_history_commit_when(h, info->commit, &info->when));
-    if (info->when < 0) info->when = (long long)time(NULL);
+    if (when) FB_CHECK(fb_utc_parse(when, "--when", &info->when));
 fail:
     return status;
 }
@@ -165,61 +104,19 @@ fail:
 static fb_status history_add(const fb_parsed *args)
 {
     fb_status status = FB_OK;
-    int nfiles = args->npositional - 1;
-    fb_results_set **sets = NULL;
-    fb_history_add_summary *sums = NULL;
     fb_history *h = NULL;
     fb_history_run_info info = {0};
     int when_given = 0;
     FB_CHECK(run_info(args, &info, &when_given));
-    FB_ALLOC(sets, nfiles, "the results files");
-    FB_ALLOC(sums, nfiles, "the results files");
-    for (int i = 0; i < nfiles; ++i) {
-        FB_CHECK(fb_results_check_idle(args->positional[1 + i]));
-        FB_CHECK(fb_results_load(args->positional[1 + i], &sets[i]));
-    }
     FB_CHECK(open_db(args, 1, &h));
-    if (!when_given) FB_CHECK(default_when(h, &info));
-    FB_CHECK(fb_history_add(h, sets, nfiles, &info, sums));
-    for (int i = 0; i < nfiles; ++i) {
-        const fb_history_add_summary *s = &sums[i];
-        printf("history add: %s: run %s of commit %s: %d record(s), %d usable, %d unstable or contended (kept out "
-               "of baselines), %d new configuration(s) -> %s\n",
-               sets[i]->path, s->hash, info.commit, s->records, s->usable, s->flagged, s->configs_new,
-               fb_history_path(h));
-    }
+    if (!when_given) info.when = -1; /* the history's default (fb_history_add_files) */
+    FB_CHECK(fb_history_add_files(h, (const char *const *)args->positional + 1, args->npositional - 1, &info, stdout));
 fail:
-    free(sums);
-    for (int i = 0; sets && i < nfiles; ++i)
-        fb_results_set_free(sets[i]);
-    free(sets);
     fb_history_close(h);
     return status;
 }
 
 /* ---- show ---------------------------------------------------------------------------- */
-
-static void print_series(const fb_history_series *s)
-{
-    char med[32], lo[32], hi[32], when[32];
-    printf("%s\n  key: %s\n  machine: %s\n  %-14s %-20s %10s  %-21s %4s %s\n", s->label, s->key, s->machine, "commit",
-           "when", "median", "spread", "runs", "flagged");
-    for (int i = 0; i < s->npoints; ++i) {
-        const fb_history_point *p = &s->points[i];
-        fb_utc_text((long long)p->when, when, sizeof when);
-        if (p->runs) {
-            fb_compare_format_time(p->median_s, med, sizeof med);
-            fb_compare_format_time(p->lo_s, lo, sizeof lo);
-            fb_compare_format_time(p->hi_s, hi, sizeof hi);
-        } else {
-            snprintf(med, sizeof med, "-");
-            snprintf(lo, sizeof lo, "-");
-            snprintf(hi, sizeof hi, "-");
-        }
-        printf("  %-14.14s %-20s %10s  %9s..%-10s %4d %d%s\n", p->commit, when, med, lo, hi, p->runs, p->flagged,
-               p->flagged ? " unstable or contended" : "");
-    }
-}
 
 static fb_status history_show(const fb_parsed *args)
 {
@@ -236,7 +133,7 @@ static fb_status history_show(const fb_parsed *args)
         FB_FAIL(FB_ERR_INPUT, "%s: no configuration %s '%s' (history export lists the keys)", fb_history_path(h),
                 key ? "has the key" : "matches", key ? key : fb_cli_value(args, "filter"));
     for (int i = 0; i < n; ++i)
-        print_series(&s[i]);
+        fb_history_print_series(stdout, &s[i]);
 fail:
     fb_history_series_free(s, n);
     fb_history_close(h);
@@ -415,7 +312,7 @@ static fb_status check_files(const fb_parsed *args, const subcommand *sub)
     if (given)
         snprintf(db, sizeof db, "%s", given);
     else
-        default_db(db, sizeof db);
+        fb_history_default_path(db, sizeof db);
     fb_named_file in[1023], out[3] = {{"--out", strcmp(sub->name, "export") ? NULL : fb_cli_value(args, "out")},
                                       {"--junit", fb_cli_value(args, "junit")},
                                       {"--html", fb_cli_value(args, "html")}};

@@ -5,6 +5,7 @@
  * tests plant a machine's cache, memory and vector ISA that way. */
 #include "sysinfo.h"
 
+#include <errno.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,3 +184,30 @@ void fb_utc_text(long long seconds, char *out, size_t len)
 }
 
 void fb_utc_now(char *out, size_t len) { fb_utc_text((long long)time(NULL), out, len); }
+
+#define FB_UTC_LAST 253402300799LL /* 9999-12-31T23:59:59Z */
+
+fb_status fb_utc_parse(const char *text, const char *what, long long *when)
+{
+    fb_status status = FB_OK;
+    struct tm tm = {0};
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (end != text && *end == '\0') {
+        /* a time no calendar holds (1e17 s) would be stored and break every
+         * reader of the series */
+        if (errno || v < 0 || v > FB_UTC_LAST)
+            FB_FAIL(FB_ERR_USAGE, "%s: %s is outside 0 .. %lld (1970 to the end of 9999)", what, text,
+                    (long long)FB_UTC_LAST);
+        *when = v;
+        return FB_OK;
+    }
+    end = strptime(text, "%Y-%m-%dT%H:%M:%S", &tm);
+    if (!end) end = strptime(text, "%Y-%m-%d", &tm);
+    if (!end || (*end && strcmp(end, "Z") != 0) || tm.tm_year < 70)
+        FB_FAIL(FB_ERR_USAGE, "%s: '%s' is not seconds since 1970 nor YYYY-MM-DDTHH:MM:SSZ (from 1970)", what, text);
+    *when = (long long)timegm(&tm);
+fail:
+    return status;
+}

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "status.h"
+
 typedef struct fb_host_info {
     char hostname[128];
     char cpu_model[128];
@@ -44,5 +46,10 @@ void fb_utc_now(char *out, size_t len);
 /* Seconds since 1970 as "YYYY-MM-DDTHH:MM:SSZ", or as "Ns" when no year
  * up to 9999 holds them. */
 void fb_utc_text(long long seconds, char *out, size_t len);
+
+/* A time given by a user (option `what`): seconds since 1970, or an ISO
+ * 8601 UTC time YYYY-MM-DD[THH:MM:SS[Z]], from 1970 to the end of 9999;
+ * FB_ERR_USAGE naming what otherwise. */
+fb_status fb_utc_parse(const char *text, const char *what, long long *when);
 
 #endif

@@ -19,6 +19,8 @@
 #include "../../core/stats.h"
 #include "../records/export.h"
 #include "../records/quality.h"
+#include "../records/results.h"
+#include "../../core/json_file.h"
 
 #define TEXT_(x) #x
 #define TEXT(x) TEXT_(x)
@@ -754,5 +756,54 @@ fb_status fb_history_commit_when(fb_history *h, const char *commit, long long *w
     if (rc != SQLITE_ROW && rc != SQLITE_DONE) FB_CHECK(db_error(h, FB_ERR_IO, "cannot read the commit's time"));
 fail:
     sqlite3_finalize(st);
+    return status;
+}
+
+void fb_history_default_path(char *buf, size_t len)
+{
+    const char *env = getenv("FLOWBENCH_HISTORY_DB");
+    char cache[1024];
+    if (env && *env) {
+        snprintf(buf, len, "%s", env);
+        return;
+    }
+    fb_cache_default_path(cache, sizeof cache);
+    char *slash = strrchr(cache, '/');
+    if (slash)
+        snprintf(buf, len, "%.*s/history.db", (int)(slash - cache), cache);
+    else
+        snprintf(buf, len, "history.db");
+}
+
+fb_status fb_history_add_files(fb_history *h, const char *const *paths, int n, const fb_history_run_info *info,
+                               FILE *out)
+{
+    fb_status status = FB_OK;
+    fb_results_set **sets = NULL;
+    fb_history_add_summary *sums = NULL;
+    fb_history_run_info run = *info;
+    /* without a time, a commit's later runs join its point: its first run's time, else now */
+    if (run.when < 0) FB_CHECK(fb_history_commit_when(h, run.commit, &run.when));
+    if (run.when < 0) run.when = (long long)time(NULL);
+    FB_ALLOC(sets, n, "the results files");
+    FB_ALLOC(sums, n, "the results files");
+    for (int i = 0; i < n; ++i) {
+        FB_CHECK(fb_results_check_idle(paths[i]));
+        FB_CHECK(fb_results_load(paths[i], &sets[i]));
+    }
+    FB_CHECK(fb_history_add(h, sets, n, &run, sums));
+    for (int i = 0; i < n; ++i) {
+        const fb_history_add_summary *s = &sums[i];
+        fprintf(out,
+                "history add: %s: run %s of commit %s: %d record(s), %d usable, %d unstable or contended (kept out "
+                "of baselines), %d new configuration(s) -> %s\n",
+                sets[i]->path, s->hash, run.commit, s->records, s->usable, s->flagged, s->configs_new,
+                fb_history_path(h));
+    }
+fail:
+    free(sums);
+    for (int i = 0; sets && i < n; ++i)
+        fb_results_set_free(sets[i]);
+    free(sets);
     return status;
 }

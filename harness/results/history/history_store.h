@@ -134,4 +134,15 @@ fb_status fb_history_merge(fb_history *h, const char *other, fb_history_merge_su
 /* Every stored record as CSV (one header line, RFC 4180 quoting). */
 fb_status fb_history_export_csv(fb_history *h, FILE *out, long long *rows);
 
+/* Where the history is when --db names none: $FLOWBENCH_HISTORY_DB, else
+ * history.db beside the tuning cache (core/json_file.h). */
+void fb_history_default_path(char *buf, size_t len);
+
+/* `history add`: every file read and checked before the first is added
+ * (a bad file adds nothing), then each file one run, one transaction, a
+ * line each to out. info->when < 0: the commit's first run's time (its
+ * later runs join its point), else now. */
+fb_status fb_history_add_files(fb_history *h, const char *const *paths, int n, const fb_history_run_info *info,
+                               FILE *out);
+
 #endif

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "../../core/files.h"
+#include "../../core/sysinfo.h"
 #include "../gate/compare_history.h"
 #include "plot.h"
 
@@ -423,4 +424,28 @@ fb_status fb_history_plot(const fb_history_series *s, int n, const fb_history_pl
 fail:
     if (open) fb_file_writer_close(&w, 0);
     return status;
+}
+
+/* ---- the series as a table (history show) ---- */
+
+void fb_history_print_series(FILE *f, const fb_history_series *s)
+{
+    char med[32], lo[32], hi[32], when[32];
+    fprintf(f, "%s\n  key: %s\n  machine: %s\n  %-14s %-20s %10s  %-21s %4s %s\n", s->label, s->key, s->machine,
+            "commit", "when", "median", "spread", "runs", "flagged");
+    for (int i = 0; i < s->npoints; ++i) {
+        const fb_history_point *p = &s->points[i];
+        fb_utc_text((long long)p->when, when, sizeof when);
+        if (p->runs) {
+            fb_compare_format_time(p->median_s, med, sizeof med);
+            fb_compare_format_time(p->lo_s, lo, sizeof lo);
+            fb_compare_format_time(p->hi_s, hi, sizeof hi);
+        } else {
+            snprintf(med, sizeof med, "-");
+            snprintf(lo, sizeof lo, "-");
+            snprintf(hi, sizeof hi, "-");
+        }
+        fprintf(f, "  %-14.14s %-20s %10s  %9s..%-10s %4d %d%s\n", p->commit, when, med, lo, hi, p->runs, p->flagged,
+                p->flagged ? " unstable or contended" : "");
+    }
 }

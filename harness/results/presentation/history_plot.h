@@ -40,4 +40,8 @@ typedef struct fb_history_plot_summary {
 fb_status fb_history_plot(const fb_history_series *s, int n, const fb_history_plot_options *opt, FILE *log,
                           fb_history_plot_summary *sum);
 
+/* `history show`: a series' label, key and machine, then a line per
+ * commit: when, the median and spread of its runs, flagged runs. */
+void fb_history_print_series(FILE *f, const fb_history_series *s);
+
 #endif
