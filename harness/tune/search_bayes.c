@@ -26,6 +26,7 @@
 /* Unvisited points scored per step at most: every one in the spaces
  * kernels declare (a few hundred at most), a sample of a huge one. */
 #define BAYES_MAX_CANDIDATES 4096
+_Static_assert(FB_MAX_PARAMS <= FB_GP_MAX_DIMS, "every axis of a space is a dimension of the process");
 
 typedef struct bayes {
     double *x, *y, *m; /* the observations: encoded points, log costs, prior means */
@@ -44,11 +45,7 @@ static void encode(const fb_search_space *space, int index, double *x)
 static double log_rank(search_run *run, int index)
 {
     if (!run->rank) return 0.0;
-    int c[FB_MAX_PARAMS];
-    fb_param_point p = {{0}};
-    fb_search_coords(run->space, index, c);
-    for (int a = 0; a < run->space->naxes; ++a)
-        p.values[a] = run->space->values[a][c[a]];
+    const fb_param_point p = fb_search_point(run->space, index);
     const double r = run->rank(run->rank_ctx, &p);
     return r > 0 && isfinite(r) ? log(r) : 0.0;
 }
