@@ -93,6 +93,26 @@ static void test_writer_flushes_each_record(void **state)
     unlink(path);
 }
 
+/* --out into folders not made yet: they are made, the header written. */
+static void test_writer_makes_its_folder(void **state)
+{
+    (void)state;
+    char dir[256], path[320];
+    fb_device_info d = test_device();
+    fb_results *w = NULL;
+    temp_path(dir, sizeof dir, "new-folder");
+    snprintf(path, sizeof path, "%s/a/b/r.jsonl", dir);
+    assert_int_equal(fb_results_open(path, "test", &d, 1, &w), FB_OK);
+    fb_results_close(w);
+    assert_int_equal(count_valid_lines(path), 1);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/a/b", dir);
+    rmdir(path);
+    snprintf(path, sizeof path, "%s/a", dir);
+    rmdir(path);
+    rmdir(dir);
+}
+
 static void assert_has(const json_t *obj, const char *path)
 {
     if (!*fb_json_str(obj, path) && isnan(fb_json_num(obj, path))) fail_msg("missing required field %s", path);
@@ -585,6 +605,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_writer_flushes_each_record),
+        cmocka_unit_test(test_writer_makes_its_folder),
         cmocka_unit_test(test_header_has_required_fields),
         cmocka_unit_test(test_header_command_line),
         cmocka_unit_test(test_record_expected),

@@ -11,6 +11,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "../../core/files.h"
 #include "../../core/sysinfo.h"
 #include "../../core/version.h"
 
@@ -347,6 +348,9 @@ fb_status fb_results_begin(const char *path, fb_results **out)
     FB_ALLOC(r, 1, "results writer");
     r->fd = -1;
     snprintf(r->path, sizeof r->path, "%s", path);
+    /* --out into a folder not made yet: made, as the JSON files kept per user are
+     * (a measurement finished, then lost for want of a folder, was exit 3) */
+    FB_CHECK(fb_make_parent_dirs(path));
     r->fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0666); /* read: the last line */
     if (r->fd < 0) FB_FAIL(FB_ERR_IO, "%s: cannot open for appending (%s)", path, strerror(errno));
     if (fstat(r->fd, &st) != 0 || !S_ISREG(st.st_mode)) FB_FAIL(FB_ERR_INPUT, "%s: not a regular file", path);
