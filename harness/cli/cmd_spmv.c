@@ -230,25 +230,13 @@ static fb_status apply_tuning(const fb_parsed *args, spmv_single *c)
                            c->kernel->nparams, c->run.is_double, &sig, &c->run.point, &c->tuning, stderr);
 }
 
-/* PETSc splits the rows and x alike over the ranks: a matrix that is not
- * square is refused here, named, before PETSc would abort the job. */
-static fb_status check_square_on_ranks(const spmv_single *c)
-{
-    const fb_matrix *m = fb_spmv_problem_matrix(c->problem);
-    if (fb_comm_size() == 1 || m->A.nrows == m->A.ncols) return FB_OK;
-    return fb_error_set(FB_ERR_USAGE, __FILE__, __LINE__,
-                        "%s: peer:petsc on %d ranks takes a square matrix, and this one is %lld x %lld (run it on one "
-                        "process)",
-                        m->source, fb_comm_size(), (long long)m->A.nrows, (long long)m->A.ncols);
-}
-
 static fb_status prepare(const fb_parsed *args, spmv_single *c)
 {
     fb_status status = FB_OK;
     FB_CHECK(read_options(args, c));
     FB_CHECK(fb_spmv_problem_open(fb_cli_value(args, "matrix"), fb_cli_value(args, "reorder") != NULL, &c->problem));
     if (fb_cli_value(args, "x")) FB_CHECK(fb_spmv_problem_read_x(c->problem, fb_cli_value(args, "x")));
-    FB_CHECK(check_square_on_ranks(c));
+    FB_CHECK(fb_spmv_problem_check_ranks(c->problem));
     FB_CHECK(fb_target_open(c->backend, &c->t));
     FB_CHECK(apply_tuning(args, c));
     /* a point the kernel, the matrix or the device refuses is said before

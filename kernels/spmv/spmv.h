@@ -95,4 +95,9 @@ fb_status fb_spmv_problem_read_x(void *problem, const char *path);
 const fb_matrix *fb_spmv_problem_matrix(const void *problem);
 const double *fb_spmv_problem_y(const void *problem);
 
+/* On several ranks PETSc splits the rows and x alike (peer_petsc.c): a
+ * matrix that is not square is FB_ERR_USAGE, named, before PETSc would
+ * abort the job. FB_OK on one process. */
+fb_status fb_spmv_problem_check_ranks(const void *problem);
+
 #endif

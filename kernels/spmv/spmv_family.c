@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench/user_kernel.h"
+#include "core/comm.h"
 #include "matrix/mtx.h"
 #include "peers.h"
 #include "spmv.h"
@@ -114,6 +115,16 @@ fail:
 }
 
 const fb_matrix *fb_spmv_problem_matrix(const void *vp) { return &((const spmv_problem *)vp)->m; }
+
+fb_status fb_spmv_problem_check_ranks(const void *problem)
+{
+    const fb_matrix *m = fb_spmv_problem_matrix(problem);
+    if (fb_comm_size() == 1 || m->A.nrows == m->A.ncols) return FB_OK;
+    return fb_error_set(FB_ERR_USAGE, __FILE__, __LINE__,
+                        "%s: peer:petsc on %d ranks takes a square matrix, and this one is %lld x %lld (run it on one "
+                        "process)",
+                        m->source, fb_comm_size(), (long long)m->A.nrows, (long long)m->A.ncols);
+}
 
 const double *fb_spmv_problem_y(const void *vp) { return ((const spmv_problem *)vp)->y; }
 
