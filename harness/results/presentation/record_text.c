@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../records/reader.h"
+#include "grid/heat2d.h"
 
 void fb_record_print_params(FILE *f, const json_t *rec)
 {
@@ -124,4 +125,57 @@ void fb_record_print_energy(FILE *f, const char *label, const json_t *energy)
     if (json_is_true(json_object_get(energy, "throttled")))
         fprintf(f, "  THROTTLED%s%s%s: %s\n", label ? " (" : "", label ? label : "", label ? ")" : "",
                 fb_json_str(energy, "throttle_why"));
+}
+
+/* ---- a decomposed heat2d run ---- */
+
+static double ms(const json_t *rec, const char *path) { return 1e3 * fb_json_num(rec, path); }
+
+void fb_record_print_decomposed(FILE *f, const json_t *rec)
+{
+    fprintf(f, "heat2d %s on %.0f rank%s, %.0fx%.0f blocks (%s) of %s (%s), %s\n", fb_json_str(rec, "kernel"),
+            fb_json_num(rec, "decomposition.ranks"), fb_json_num(rec, "decomposition.ranks") == 1 ? "" : "s",
+            fb_json_num(rec, "decomposition.px"), fb_json_num(rec, "decomposition.py"),
+            fb_json_str(rec, "decomposition.kind"), fb_json_str(rec, "backend"), fb_json_str(rec, "device_name"),
+            fb_json_str(rec, "precision"));
+    fprintf(f, "  grid: %s, %.0f cells; %d steps = %.0f iterations per transient, %.0f transients (median reported)\n",
+            fb_json_str(rec, "grid.spec"), fb_json_num(rec, "grid.cells"), FB_HEAT2D_CHECK_STEPS,
+            fb_json_num(rec, "decomposition.iterations"), fb_json_num(rec, "decomposition.repeats"));
+    const json_t *hosts = json_object_get(json_object_get(rec, "decomposition"), "hosts");
+    fprintf(f, "  hosts:");
+    for (size_t k = 0; k < json_array_size(hosts); ++k)
+        fprintf(f, "%s %s", k ? "," : "", json_string_value(json_array_get(hosts, k)));
+    fprintf(f,
+            "\n  per iteration: %.4f ms = compute %.4f + edge copies %.4f + halo %.4f + allreduce %.4f ms "
+            "(means over ranks); %.3f ns per cell\n",
+            ms(rec, "per_iteration.wall_s"), ms(rec, "per_iteration.compute_s"), ms(rec, "per_iteration.edge_copy_s"),
+            ms(rec, "per_iteration.halo_s"), ms(rec, "per_iteration.allreduce_s"), fb_json_num(rec, "ns_per_cell"));
+    fprintf(f,
+            "  load balance: compute max/min %.3f (%.4f / %.4f ms); exchanged %.0f bytes in %.0f messages per "
+            "iteration (all ranks), %.1f%% of the time\n",
+            fb_json_num(rec, "per_iteration.load_balance"), ms(rec, "per_iteration.compute_max_s"),
+            ms(rec, "per_iteration.compute_min_s"), fb_json_num(rec, "per_iteration.bytes"),
+            fb_json_num(rec, "per_iteration.messages"), 100.0 * fb_json_num(rec, "per_iteration.exchange_share"));
+    const json_t *ok = json_object_get(json_object_get(rec, "check"), "identical_to_single_device");
+    fprintf(f,
+            "  check: %s: %s one device, bit for bit (%.0f differing cells; %.0f iterations, one device %.0f); "
+            "one device against the reference: rel error %.3g, tolerance %.3g\n",
+            fb_json_str(rec, "status"), json_is_true(ok) ? "identical to" : "NOT identical to",
+            fb_json_num(rec, "check.mismatched_cells"), fb_json_num(rec, "check.iterations"),
+            fb_json_num(rec, "check.single_device_iterations"), fb_json_num(rec, "check.max_rel_error"),
+            fb_json_num(rec, "check.tolerance"));
+    fprintf(f, "  %4s  %-16s %-12s %-21s %9s %9s %9s %9s  (ms per iteration)\n", "rank", "host", "device",
+            "cells i0+nx, j0+ny", "compute", "copies", "halo", "allreduce");
+    const json_t *ranks = json_object_get(rec, "per_rank");
+    for (size_t k = 0; k < json_array_size(ranks); ++k) {
+        const json_t *q = json_array_get(ranks, k);
+        char cells[64];
+        snprintf(cells, sizeof cells, "%.0f+%.0f, %.0f+%.0f", fb_json_num(q, "i0"), fb_json_num(q, "nx"),
+                 fb_json_num(q, "j0"), fb_json_num(q, "ny"));
+        fprintf(f, "  %4zu  %-16.16s %-12.12s %-21s %9.4f %9.4f %9.4f %9.4f\n", k, fb_json_str(q, "host"),
+                fb_json_str(q, "device"), cells, ms(q, "compute_s"), ms(q, "edge_copy_s"), ms(q, "halo_s"),
+                ms(q, "allreduce_s"));
+    }
+    fb_record_print_energy(f, NULL, json_object_get(rec, "energy"));
+    if (*fb_json_str(rec, "reason")) fprintf(f, "  reason: %s\n", fb_json_str(rec, "reason"));
 }

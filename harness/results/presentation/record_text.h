@@ -1,5 +1,6 @@
 /* record_text.h - one measurement record in the lines a single run of
- * `flowbench spmv`, `grid` or `stream` prints under its result: the
+ * `flowbench spmv`, `grid` or `stream` prints under its result (and a
+ * decomposed heat2d run's table): the
  * parameters, what the compiler made of the kernel, SELL's layout, the
  * median and why sampling stopped, the check, hardware counters and the
  * energy. Each takes the record (or its part) and prints nothing for a
@@ -37,5 +38,10 @@ void fb_record_print_counters(FILE *f, const json_t *counters);
  * unavailable and nothing throttled (the target said why once, on stderr).
  * label, when not NULL, names the kernel ("energy (triad): ..."). */
 void fb_record_print_energy(FILE *f, const char *label, const json_t *energy);
+
+/* A decomposed heat2d run's record (`grid --decomp`, several ranks): the
+ * run, the split of an iteration, the load balance, the check against one
+ * device bit for bit, and a line per rank. */
+void fb_record_print_decomposed(FILE *f, const json_t *rec);
 
 #endif
