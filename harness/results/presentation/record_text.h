@@ -1,10 +1,9 @@
 /* record_text.h - one measurement record in the lines a single run of
- * `flowbench spmv`, `grid` or `stream` prints under its result (and a
- * decomposed heat2d run's table): the
+ * `flowbench spmv`, `grid` or `stream` prints under its result: the
  * parameters, what the compiler made of the kernel, SELL's layout, the
  * median and why sampling stopped, the check, hardware counters and the
- * energy. Each takes the record (or its part) and prints nothing for a
- * part the record lacks. */
+ * energy; and a decomposed heat2d run's table. Each takes the record (or
+ * its part) and prints nothing for a part the record lacks. */
 #ifndef FB_PRESENTATION_RECORD_TEXT_H
 #define FB_PRESENTATION_RECORD_TEXT_H
 
