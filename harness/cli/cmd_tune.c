@@ -11,18 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
-#include "param_space.h"
-#include "../solver/ns_family_run.h"
 #include "../results/records/reader.h"
 #include "../tune/cache.h"
 #include "../tune/tune.h"
 #include "user_kernel_cli.h"
-#include "ns/ns_kernels.h"
-#include "spmv/spmv.h"
 #include "tune_confirm.h"
+#include "tune_case.h"
 #include "tune_db.h"
 #include "tune_prior.h"
 #include "../tune/findings.h"
@@ -31,10 +27,6 @@
  * spread than a single measurement (--budget, --spread). */
 #define BUDGET_S 0.5
 #define SPREAD_PCT 2
-
-/* A search of the solver's kernels runs at most this many whole solver
- * runs unless --evals or --param says otherwise. */
-#define MAX_SOLVER_RUNS 200
 
 static const fb_option options[] = {
     {"family", "F", "spmv (default), heat2d, fv-surface or ns (the solver's kernels, on --case)", 0},
@@ -153,33 +145,6 @@ fail:
     return status;
 }
 
-/* tune's options that mean nothing to a solver point (a whole run of the
- * case, timed per step, in double), each refused with that reason. */
-static fb_status check_solver_options(const fb_parsed *args)
-{
-    fb_status status = FB_OK;
-    static const char *const measuring[] = {"min-samples", "max-samples", "spread", "budget", "abandon", NULL};
-    static const char *const other[] = {"matrix", "grid", "precision", "replay", "seeds", NULL};
-    const char *given, *backend = fb_cli_value(args, "backend");
-    const char *kernel = fb_cli_value(args, "kernel");
-    if (!fb_cli_value(args, "case"))
-        FB_FAIL(FB_ERR_USAGE, "tune: the solver's kernels (ns) are tuned on a case: --case CASE [--level L | "
-                              "--cube N] --kernel ns --backend opencl|cuda");
-    if (!kernel || strcmp(kernel, "ns") != 0)
-        FB_FAIL(FB_ERR_USAGE, "tune --case: give --kernel ns (the solver's kernels are tuned together, one point for "
-                              "all of them; flowbench solve --list)");
-    if ((given = fb_cli_first_given(args, measuring)))
-        FB_FAIL(FB_ERR_USAGE, "--%s is not for --case: each solver point is a whole run, timed per step (--steps N)",
-                given);
-    if ((given = fb_cli_first_given(args, other)))
-        FB_FAIL(FB_ERR_USAGE, "--%s is not for --case (the solver tunes in double on its case's mesh)", given);
-    if (!backend || !strncmp(backend, "openmp", 6))
-        FB_FAIL(FB_ERR_USAGE, "tune --case: give --backend opencl or cuda (on openmp the solver runs its kernels at "
-                              "the OpenMP baseline's one point)");
-fail:
-    return status;
-}
-
 /* The options that belong to the solver (--case) and to the other family's
  * problem, refused with what the family takes instead. */
 static fb_status check_problem_options(const fb_parsed *args, const fb_family *f)
@@ -188,7 +153,7 @@ static fb_status check_problem_options(const fb_parsed *args, const fb_family *f
     static const char *const solver_only[] = {"case", "level", "cube", "mesh", "steps", NULL};
     const char *given = fb_cli_first_given(args, solver_only);
     const int grid = strcmp(f->problem_key, "grid") == 0;
-    if (is_solver(f)) return check_solver_options(args);
+    if (is_solver(f)) return fb_tune_case_check_options(args);
     if (fb_cli_value(args, "case"))
         FB_FAIL(FB_ERR_USAGE, "--case is for the solver's kernels (--kernel ns), not --family %s", f->name);
     if (fb_cli_value(args, "param") && !fb_cli_value(args, "kernel-file"))
@@ -207,49 +172,6 @@ fail:
     return status;
 }
 
-/* The solver's problem: the case (--case, --level, --cube, --steps,
- * --mesh) as the ns family's spec, and the points --param leaves (every
- * declared value of an axis it does not name). */
-static fb_status read_solver_problem(const fb_parsed *args, tune_cli *c)
-{
-    fb_status status = FB_OK;
-    int level = -1, cube = 0, steps = 0;
-    FB_CHECK(fb_cli_int(args, "level", -1, &level));
-    FB_CHECK(fb_cli_int(args, "cube", 0, &cube));
-    FB_CHECK(fb_cli_int(args, "steps", 0, &steps));
-    if (fb_cli_value(args, "steps") && steps < 1) FB_FAIL(FB_ERR_USAGE, "--steps: must be at least 1");
-    fb_ns_problem_spec(c->solver_spec, sizeof c->solver_spec, fb_cli_value(args, "case"), level, cube, steps,
-                       fb_cli_value(args, "mesh"));
-    c->problem = c->solver_spec;
-    FB_CHECK(
-        fb_cli_param_space(args, fb_ns_axes, FB_NS_NAXES, 1, 1, "the solver", "flowbench solve --list", &c->space));
-    c->rq.space = &c->space;
-fail:
-    return status;
-}
-
-/* Each solver point is a whole run: a search of more than
- * MAX_SOLVER_RUNS runs is refused unless --evals caps it or --param
- * narrows the axes. */
-static fb_status check_solver_runs(const fb_parsed *args, const tune_cli *c)
-{
-    fb_status status = FB_OK;
-    const int n = fb_search_space_size(&c->space), quarter = n / 4 + (n % 4 != 0);
-    if (c->rq.search.budget > 0 || fb_cli_value(args, "param")) return FB_OK;
-    if (c->rq.search.strategy == FB_STRATEGY_EXHAUSTIVE && n > MAX_SOLVER_RUNS)
-        FB_FAIL(FB_ERR_USAGE,
-                "tune: the solver's axes have %d points, more than %d solver runs: narrow them with --param "
-                "NAME=V1,V2 (or cap the runs with --evals N)",
-                n, MAX_SOLVER_RUNS);
-    if (c->rq.search.strategy != FB_STRATEGY_EXHAUSTIVE && quarter > MAX_SOLVER_RUNS)
-        FB_FAIL(FB_ERR_USAGE,
-                "--strategy %s: a quarter of the solver's %d points is %d solver runs, more than %d: give --evals N "
-                "or narrow the axes with --param NAME=V1,V2",
-                fb_strategy_name(c->rq.search.strategy), n, quarter, MAX_SOLVER_RUNS);
-fail:
-    return status;
-}
-
 static fb_status read_options(const fb_parsed *args, tune_cli *c)
 {
     fb_status status = FB_OK;
@@ -259,7 +181,11 @@ static fb_status read_options(const fb_parsed *args, tune_cli *c)
     c->rq.progress = stderr;
     FB_CHECK(check_problem_options(args, f));
     c->problem = fb_cli_value(args, f->problem_key);
-    if (is_solver(f)) FB_CHECK(read_solver_problem(args, c));
+    if (is_solver(f)) {
+        FB_CHECK(fb_tune_case_problem(args, c->solver_spec, sizeof c->solver_spec, &c->space));
+        c->problem = c->solver_spec;
+        c->rq.space = &c->space;
+    }
     if ((!c->problem || !kernel) && !fb_cli_value(args, "family"))
         FB_FAIL(FB_ERR_USAGE, "tune: --%s %s and --kernel K are required", f->problem_key, problem_metavar(f));
     if (!c->problem || !kernel)
@@ -278,7 +204,8 @@ static fb_status read_options(const fb_parsed *args, tune_cli *c)
     FB_CHECK(read_search(args, is_solver(f) ? FB_STRATEGY_EXHAUSTIVE : FB_STRATEGY_ANNEAL, &c->rq.search, &c->seeds));
     if (fb_cli_value(args, "objective"))
         FB_CHECK(fb_objective_parse(fb_cli_value(args, "objective"), &c->rq.objective, &c->rq.pareto));
-    if (is_solver(f) && !fb_cli_value(args, "measure-point")) FB_CHECK(check_solver_runs(args, c));
+    if (is_solver(f) && !fb_cli_value(args, "measure-point"))
+        FB_CHECK(fb_tune_case_check_runs(args, &c->rq.search, &c->space));
     fb_cache_path(fb_cli_value(args, "cache"), c->cache_path, sizeof c->cache_path);
 fail:
     return status;
