@@ -170,6 +170,15 @@ void fb_cache_file_path(const char *given, const char *env, const char *name, ch
 
 void fb_cache_default_path(char *buf, size_t len) { fb_cache_path(NULL, buf, len); }
 
+void fb_path_beside(const char *path, const char *name, const char *bare, char *buf, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    if (slash)
+        snprintf(buf, len, "%.*s/%s", (int)(slash - path), path, name);
+    else
+        snprintf(buf, len, "%s", bare);
+}
+
 void fb_cache_path(const char *given, char *buf, size_t len)
 {
     fb_cache_file_path(given, "FLOWBENCH_TUNING_CACHE", "tuning.json", buf, len);

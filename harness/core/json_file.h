@@ -48,6 +48,11 @@ fb_status fb_json_file_update(const char *path, fb_json_update_fn update, void *
  * $XDG_CACHE_HOME/flowbench/tuning.json, else ~/.cache/flowbench/tuning.json. */
 void fb_cache_default_path(char *buf, size_t len);
 
+/* A file kept beside another: NAME in PATH's folder, or `bare` when PATH
+ * names no folder (a file in the current one). The stream reference, the
+ * history database and the prior sit beside the tuning cache so. */
+void fb_path_beside(const char *path, const char *name, const char *bare, char *buf, size_t len);
+
 /* `given` (a --cache value) if not NULL, else the default path. */
 void fb_cache_path(const char *given, char *buf, size_t len);
 

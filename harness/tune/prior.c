@@ -452,11 +452,7 @@ fail:
 
 void fb_prior_path_beside(const char *cache_path, char *buf, size_t len)
 {
-    const char *slash = strrchr(cache_path, '/');
-    if (!slash)
-        snprintf(buf, len, "%s", FB_PRIOR_FILE_NAME);
-    else
-        snprintf(buf, len, "%.*s/%s", (int)(slash - cache_path), cache_path, FB_PRIOR_FILE_NAME);
+    fb_path_beside(cache_path, FB_PRIOR_FILE_NAME, FB_PRIOR_FILE_NAME, buf, len);
 }
 
 static int value_ok(const json_t *v)

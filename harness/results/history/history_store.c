@@ -768,11 +768,7 @@ void fb_history_default_path(char *buf, size_t len)
         return;
     }
     fb_cache_default_path(cache, sizeof cache);
-    char *slash = strrchr(cache, '/');
-    if (slash)
-        snprintf(buf, len, "%.*s/history.db", (int)(slash - cache), cache);
-    else
-        snprintf(buf, len, "history.db");
+    fb_path_beside(cache, "history.db", "history.db", buf, len);
 }
 
 fb_status fb_history_add_files(fb_history *h, const char *const *paths, int n, const fb_history_run_info *info,

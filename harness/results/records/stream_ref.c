@@ -231,9 +231,5 @@ void fb_stream_ref_default_path(char *buf, size_t len)
         return;
     }
     fb_cache_default_path(tuning, sizeof tuning);
-    char *slash = strrchr(tuning, '/');
-    if (slash)
-        snprintf(buf, len, "%.*s/stream.json", (int)(slash - tuning), tuning);
-    else
-        snprintf(buf, len, "flowbench-stream.json");
+    fb_path_beside(tuning, "stream.json", "flowbench-stream.json", buf, len);
 }
