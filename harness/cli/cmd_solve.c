@@ -91,11 +91,11 @@ static const fb_option options[] = {
  * baseline ran before it. The others keep their order. */
 static void openmp_first(solve_opts *o)
 {
-    for (int k = 1; k < o->nbackends; ++k) {
-        const char *b = o->backends[k];
+    for (int k = 1; k < o->rq.nbackends; ++k) {
+        const char *b = o->rq.backends[k];
         if (strncmp(b, "openmp", 6) != 0 || (b[6] != '\0' && b[6] != ':')) continue;
-        memmove(&o->backends[1], &o->backends[0], (size_t)k * sizeof *o->backends);
-        o->backends[0] = b;
+        memmove(&o->rq.backends[1], &o->rq.backends[0], (size_t)k * sizeof *o->rq.backends);
+        o->rq.backends[0] = b;
         return;
     }
 }
@@ -108,13 +108,13 @@ static fb_status read_backends(const fb_parsed *args, solve_opts *o)
     static const char *const all[] = {"openmp", "opencl", "cuda"};
     const char *const *given;
     int n = fb_cli_values(args, "backend", &given);
-    o->compare = fb_cli_flag(args, "compare");
-    if (o->compare && n) FB_FAIL(FB_ERR_USAGE, "solve: give --compare or --backend, not both");
+    o->rq.compare = fb_cli_flag(args, "compare");
+    if (o->rq.compare && n) FB_FAIL(FB_ERR_USAGE, "solve: give --compare or --backend, not both");
     if (n > MAX_BACKENDS) FB_FAIL(FB_ERR_USAGE, "solve: at most %d backends", MAX_BACKENDS);
-    for (int i = 0; i < (o->compare ? 3 : n ? n : 1); ++i)
-        o->backends[o->nbackends++] = o->compare ? all[i] : n ? given[i] : "openmp";
+    for (int i = 0; i < (o->rq.compare ? 3 : n ? n : 1); ++i)
+        o->rq.backends[o->rq.nbackends++] = o->rq.compare ? all[i] : n ? given[i] : "openmp";
     openmp_first(o);
-    if (o->nbackends > 1 && (fb_cli_value(args, "vtk") || fb_cli_value(args, "profiles")))
+    if (o->rq.nbackends > 1 && (fb_cli_value(args, "vtk") || fb_cli_value(args, "profiles")))
         FB_FAIL(FB_ERR_USAGE, "solve: --vtk and --profiles take one backend (each run would overwrite them)");
 fail:
     return status;
@@ -139,9 +139,9 @@ static fb_status check_files(const fb_parsed *args, const solve_opts *o)
                                      {"--vtk", fb_cli_value(args, "vtk")},
                                      {"--profiles", prefix ? u : NULL},
                                      {"--profiles", prefix ? w : NULL},
-                                     {"--cache", o->tune ? o->cache : NULL}};
+                                     {"--cache", o->rq.tune ? o->cache : NULL}};
     fb_status status = fb_files_check_distinct("solve", inputs, 1, outputs, 5);
-    if (status == FB_OK && o->tuned) status = fb_files_check_stores("solve", &store, 1, outputs, 5);
+    if (status == FB_OK && o->rq.tuned) status = fb_files_check_stores("solve", &store, 1, outputs, 5);
     return status;
 }
 
@@ -152,29 +152,29 @@ static fb_status read_opts(const fb_parsed *args, solve_opts *o, fb_solve_case *
     if (args->npositional < 1)
         FB_FAIL(FB_ERR_USAGE, "solve: missing argument (usage: flowbench %s)", fb_cmd_solve.usage);
     o->name = args->positional[0];
-    o->quiet = fb_cli_flag(args, "quiet");
-    o->as_json = fb_cli_flag(args, "json");
+    o->rq.quiet = fb_cli_flag(args, "quiet");
+    o->rq.as_json = fb_cli_flag(args, "json");
     FB_CHECK(read_backends(args, o));
     FB_CHECK(fb_solve_read_plan(args, o));
     FB_CHECK(check_files(args, o)); /* before the mesh is read */
-    o->peer = fb_cli_value(args, "peer");
-    FB_CHECK(fb_solve_peer_check(o->peer, o->backends, o->nbackends, o->compare));
+    o->rq.peer = fb_cli_value(args, "peer");
+    FB_CHECK(fb_solve_peer_check(o->rq.peer, o->rq.backends, o->rq.nbackends, o->rq.compare));
     if (fb_cli_flag(args, "kernel-times") && (o->sweep || fb_comm_size() > 1))
         FB_FAIL(FB_ERR_USAGE, "solve: --kernel-times times one run on one process, not a sweep or several ranks");
-    if (o->peer && o->sweep)
+    if (o->rq.peer && o->sweep)
         FB_FAIL(FB_ERR_USAGE, "solve: --peer compares one run's pressure solve: give one point, not a sweep or --tune");
     if (fb_cli_value(args, "t-end") && fb_cli_value(args, "steps"))
         FB_FAIL(FB_ERR_USAGE, "solve: give --t-end or --steps, not both");
     o->level = -1; /* the case's default */
     if (fb_cli_value(args, "level")) FB_CHECK(fb_cli_int(args, "level", 0, &o->level));
-    FB_CHECK(fb_cli_int(args, "steps", 0, &o->steps));
-    if (fb_cli_value(args, "steps") && o->steps < 1) FB_FAIL(FB_ERR_USAGE, "--steps: must be at least 1");
+    FB_CHECK(fb_cli_int(args, "steps", 0, &o->rq.steps));
+    if (fb_cli_value(args, "steps") && o->rq.steps < 1) FB_FAIL(FB_ERR_USAGE, "--steps: must be at least 1");
     int cube = 0;
     FB_CHECK(fb_cli_int(args, "cube", 0, &cube));
     if (fb_cli_value(args, "cube") && cube < 3) FB_FAIL(FB_ERR_USAGE, "--cube: must be at least 3");
     FB_CHECK(fb_case_open_sized(o->name, o->level, cube, fb_cli_value(args, "mesh"), c));
-    FB_CHECK(fb_cli_double(args, "t-end", c->t_end, &o->t_end));
-    if (!(o->t_end > 0)) FB_FAIL(FB_ERR_USAGE, "--t-end: must be positive");
+    FB_CHECK(fb_cli_double(args, "t-end", c->t_end, &o->rq.t_end));
+    if (!(o->rq.t_end > 0)) FB_FAIL(FB_ERR_USAGE, "--t-end: must be positive");
     FB_CHECK(fb_cli_double(args, "cfl", c->cfg.cfl, &c->cfg.cfl));
     FB_CHECK(fb_cli_double(args, "dt", 0.0, &c->cfg.dt_fixed));
     FB_CHECK(fb_cli_double(args, "cfl-limit", c->cfg.cfl_limit, &c->cfg.cfl_limit));
@@ -254,17 +254,12 @@ fail:
     return status;
 }
 
-/* The run as solve_run.h takes it. */
-static void request_of(const solve_opts *o, solve_cli *cli, fb_solve_request *rq)
+/* The request's part the command adds: the outputs, the cache the plan
+ * chose, and the sinks. */
+static void complete_request(const fb_parsed *args, solve_opts *o, solve_cli *cli)
 {
-    const fb_parsed *args = cli->args;
-    memset(rq, 0, sizeof *rq);
-    memcpy(rq->backends, o->backends, sizeof o->backends);
-    rq->nbackends = o->nbackends, rq->compare = o->compare;
-    rq->point = o->point, rq->space = o->space;
-    rq->tune = o->tune, rq->tuned = o->tuned, rq->cache = o->cache;
-    rq->steps = o->steps, rq->t_end = o->t_end;
-    rq->quiet = o->quiet, rq->as_json = o->as_json, rq->peer = o->peer;
+    fb_solve_request *rq = &o->rq;
+    rq->cache = o->cache;
     rq->vtk = fb_cli_value(args, "vtk"), rq->profiles = fb_cli_value(args, "profiles");
     rq->out = fb_cli_value(args, "out");
     rq->kernel_times = fb_cli_flag(args, "kernel-times");
@@ -297,7 +292,6 @@ static int run_solve(const fb_parsed *args)
     fb_status status = FB_OK;
     solve_opts o;
     fb_solve_case c;
-    fb_solve_request rq;
     memset(&c, 0, sizeof c);
     memset(&o, 0, sizeof o);
     solve_cli cli = {args, &o};
@@ -306,19 +300,20 @@ static int run_solve(const fb_parsed *args)
         return 0;
     }
     FB_CHECK(read_opts(args, &o, &c));
-    request_of(&o, &cli, &rq);
+    complete_request(args, &o, &cli);
     if (fb_cli_value(args, "scaling")) {
-        if (o.nbackends > 1) FB_FAIL(FB_ERR_USAGE, "solve --scaling: give one --backend");
+        if (o.rq.nbackends > 1) FB_FAIL(FB_ERR_USAGE, "solve --scaling: give one --backend");
         fb_scaling_request sc;
         scaling_request(args, &sc);
-        FB_CHECK(fb_solve_scaling_run(&sc, &c, o.backends[0]));
+        FB_CHECK(fb_solve_scaling_run(&sc, &c, o.rq.backends[0]));
     } else if (fb_comm_size() > 1) {
-        FB_CHECK(fb_solve_ranks_check(o.backends, o.nbackends, o.compare, o.sweep, o.tuned, o.peer, &o.point));
-        status = fb_solve_run_ranks(&rq, &c);
+        FB_CHECK(fb_solve_ranks_check(o.rq.backends, o.rq.nbackends, o.rq.compare, o.sweep, o.rq.tuned, o.rq.peer,
+                                      &o.rq.point));
+        status = fb_solve_run_ranks(&o.rq, &c);
     } else if (o.sweep) {
-        status = fb_solve_run_sweep(&rq, &c);
+        status = fb_solve_run_sweep(&o.rq, &c);
     } else {
-        status = fb_solve_run_backends(&rq, &c);
+        status = fb_solve_run_backends(&o.rq, &c);
     }
 fail:
     fb_case_free(&c);

@@ -18,17 +18,13 @@
 #define MAX_TUNE_POINTS 200
 
 typedef struct solve_opts {
+    /* what runs (solver/solve_run.h): the backends, the point or the
+     * sweep's space, the run's length, quiet, --json, --peer; the command
+     * adds the outputs and its sinks (cmd_solve.c) */
+    fb_solve_request rq;
     const char *name;
-    const char *backends[MAX_BACKENDS];
-    int nbackends, compare;
-    int level, steps;
-    fb_param_point point;  /* of the device kernels (fb_ns_axes) */
-    fb_search_space space; /* the --param lists: the points a sweep runs */
-    int sweep, tune, tuned;
-    char cache[1024]; /* the tuning cache (--tune, --tuned) */
-    double t_end;
-    int quiet, as_json;
-    const char *peer; /* --peer NAME (solve_peer.h), or NULL */
+    int level, sweep;
+    char cache[1024]; /* the tuning cache (--tune, --tuned): rq.cache points here */
 } solve_opts;
 
 /* --param NAME=V[,V...] for the device kernels (refused on openmp, which
