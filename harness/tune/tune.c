@@ -32,9 +32,14 @@ static const char *const objective_names[] = {"time", "energy", "edp"};
 
 fb_status fb_objective_parse(const char *text, fb_objective *objective, int *pareto)
 {
+    /* time,energy searches on time; the front is printed after */
     *pareto = text && strcmp(text, "time,energy") == 0;
+    if (*pareto) {
+        *objective = FB_OBJECTIVE_TIME;
+        return FB_OK;
+    }
     for (int o = 0; text && o < 3; ++o)
-        if (*pareto ? o == FB_OBJECTIVE_TIME : strcmp(text, objective_names[o]) == 0) {
+        if (strcmp(text, objective_names[o]) == 0) {
             *objective = (fb_objective)o;
             return FB_OK;
         }
