@@ -92,6 +92,22 @@ void fb_json_set_fraction_of_stream(json_t *record, double gbs, double stream_gb
     json_object_set_new(record, "fraction_of_stream", known ? json_real(gbs / stream_gbs) : json_null());
 }
 
+void fb_json_set_fraction_of_read(json_t *record, double gbs, double read_gbs)
+{
+    const double triad = json_number_value(json_object_get(record, "stream_gbs"));
+    const int known = read_gbs > 0, ceiling = known && read_gbs >= triad;
+    char note[300];
+    json_object_set_new(record, "read_gbs", known ? json_real(read_gbs) : json_null());
+    json_object_set_new(record, "fraction_of_read", ceiling ? json_real(gbs / read_gbs) : json_null());
+    if (known && !ceiling) {
+        snprintf(note, sizeof note,
+                 "stream dot (%.2f GB/s) runs below the triad (%.2f GB/s) on this device: the dot kernel, not memory, "
+                 "bounds it (a CPU OpenCL runtime's work-group loops), so it is no read ceiling",
+                 read_gbs, triad);
+        json_object_set_new(record, "read_note", json_string(note));
+    }
+}
+
 /* The roofline note of a record, from its own working set against the
  * cache (resident) and whether its stream reference was a DRAM triad; NULL
  * when the fraction is a roofline fraction. */

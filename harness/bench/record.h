@@ -52,6 +52,13 @@ void fb_json_set_environment(json_t *record, const fb_measurement *m);
  * unknown (<= 0), so a reader can tell "not measured" from zero. */
 void fb_json_set_fraction_of_stream(json_t *record, double gbs, double stream_gbs);
 
+/* The read ceiling's fields of a read-dominated kernel's record (SpMV:
+ * docs/measurement.md), after fb_json_set_fraction_of_stream: "read_gbs"
+ * (stream dot's GB/s, same device, same reference) and "fraction_of_read"
+ * = gbs / read_gbs; null when unknown, and null with a "read_note" where
+ * dot runs below the triad (then the dot kernel, not memory, binds it). */
+void fb_json_set_fraction_of_read(json_t *record, double gbs, double read_gbs);
+
 /* After the fraction and the stream_reference are set: "cache_resident"
  * (working_set_bytes, else the model's bytes, within cache_bytes; null
  * when either is unknown) and a "roofline_note" when the working set is

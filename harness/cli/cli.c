@@ -404,6 +404,11 @@ static const json_t *reference_of(const char *id)
     return NULL;
 }
 
+double fb_cli_read_ceiling(const fb_device_info *d)
+{
+    return json_number_value(json_object_get(reference_of(d->id), "read_gbs"));
+}
+
 /* The reference the fraction divided by, the cache judgement, and a line
  * on stderr when the fraction is not a roofline fraction. */
 static void judge_roofline(const fb_device_info *d, json_t *rec)

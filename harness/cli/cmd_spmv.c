@@ -196,6 +196,9 @@ static void print_result(FILE *f, const spmv_single *c, const json_t *rec)
     if (c->stream_gbs > 0)
         fprintf(f, " = %.1f%% of stream triad %.2f GB/s", 100.0 * fb_json_num(rec, "fraction_of_stream"),
                 c->stream_gbs);
+    if (fb_json_num(rec, "read_gbs") > 0)
+        fprintf(f, ", %.1f%% of the read ceiling %.2f GB/s", 100.0 * fb_json_num(rec, "fraction_of_read"),
+                fb_json_num(rec, "read_gbs"));
     fprintf(f, "\n");
     fb_record_print_check(f, rec);
     if (json_object_get(rec, "auto")) fprintf(f, "  auto: %s\n", fb_json_str(rec, "auto.why"));
@@ -270,6 +273,8 @@ fail:
 static void complete_record(spmv_single *c)
 {
     fb_json_set_fraction_of_stream(c->rec, fb_json_num(c->rec, "gbs"), c->stream_gbs);
+    fb_json_set_fraction_of_read(c->rec, fb_json_num(c->rec, "gbs"),
+                                 c->stream_gbs > 0 ? fb_cli_read_ceiling(fb_target_info(c->t)) : 0.0);
     if (c->tuning) json_object_set(c->rec, "tuning", c->tuning), fb_tuned_judge(c->rec);
     if (c->counters)
         json_object_set_new(c->rec, "counters", fb_counters_json(c->counters, fb_json_num(c->rec, "bytes")));

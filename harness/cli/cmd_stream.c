@@ -90,13 +90,15 @@ static void print_header(FILE *f, const fb_device_info *d, const fb_stream_confi
  * by: kept when stable and better than the stored one (or that one is past
  * its age), never when contended or unstable (stream_ref.h). A cold run's
  * triad is another figure: not offered. */
-static fb_status offer_reference(fb_target *t, const fb_stream_config *cfg, const fb_stream_result *triad, run_ctx *ctx)
+static fb_status offer_reference(fb_target *t, const fb_stream_config *cfg,
+                                 const fb_stream_result results[FB_STREAM_NKERNELS], run_ctx *ctx)
 {
+    const fb_stream_result *triad = &results[FB_STREAM_TRIAD];
     fb_status status = FB_OK;
     fb_stream_triad measured;
     char path[4096], said[600];
     if (cfg->measure.cold || !triad->checked_ok) return FB_OK;
-    fb_stream_triad_of(triad, cfg->n, &measured);
+    fb_stream_triad_of(results, cfg->n, &measured);
     fb_stream_ref_default_path(path, sizeof path);
     FB_CHECK(fb_stream_ref_offer(t, &measured, cfg->is_double, path, fb_stream_ref_max_age(), said, sizeof said));
     fprintf(ctx->progress, "  triad %s\n", said);
@@ -116,7 +118,7 @@ static fb_status run_one(fb_target *t, const fb_stream_config *given, fb_results
     memset(results, 0, sizeof results);
     print_header(ctx->progress, d, &cfg);
     run_status = fb_stream_run(t, &cfg, results, print_progress, ctx);
-    if (run_status == FB_OK) FB_CHECK(offer_reference(t, &cfg, &results[3], ctx));
+    if (run_status == FB_OK) FB_CHECK(offer_reference(t, &cfg, results, ctx));
     for (int k = 0; k < FB_STREAM_NKERNELS && results[k].m.nsamples > 0; ++k) {
         json_t *rec = fb_stream_record(d, &cfg, &results[k]);
         fb_record_print_energy(ctx->progress, results[k].model->name, json_object_get(rec, "energy"));
@@ -188,14 +190,15 @@ fail:
 
 const fb_command fb_cmd_stream = {
     .name = "stream",
-    .summary = "measure copy, mul, add and triad bandwidth (the roofline reference)",
+    .summary = "measure copy, mul, add, triad and dot bandwidth (the roofline reference and the read ceiling)",
     .usage = "stream [--backend B]... [--size N] [--precision double|single] [--out FILE] [--json]",
-    .description = "Runs BabelStream's four kernels (copy c=a, mul b=q*c, add c=a+b, triad a=b+q*c,\n"
-                   "q = 0.4) on each backend and checks every element of each output against the\n"
-                   "serial value. Bytes counted per element: copy and mul 2 words, add and triad\n"
-                   "3 words. GB/s is bytes / median time (1 GB = 1e9 B); best GB/s uses the fastest\n"
-                   "sample, as BabelStream reports. The triad figure is the bandwidth every other\n"
-                   "flowbench result is divided by. Keep the working set (3 arrays) 4x above the\n"
+    .description = "Runs BabelStream's five kernels (copy c=a, mul b=q*c, add c=a+b, triad a=b+q*c,\n"
+                   "q = 0.4, dot sum(a*b)) on each backend and checks every element of each output\n"
+                   "(dot: each chunk's sum) against the serial value. Bytes counted per element:\n"
+                   "copy, mul and dot 2 words, add and triad 3 words. GB/s is bytes / median time\n"
+                   "(1 GB = 1e9 B); best GB/s uses the fastest sample, as BabelStream reports. The\n"
+                   "triad figure is the bandwidth every other flowbench result is divided by; dot's,\n"
+                   "the read ceiling, also divides SpMV's. Keep the working set (3 arrays) 4x above the\n"
                    "last-level cache or use --cold: the default n is the least power of two from\n"
                    "2^25 (768 MiB in double) that does so, within half the device's memory; where\n"
                    "the cache is too large for that, the run says so and the figures include\n"

@@ -260,6 +260,8 @@ static void print_record(const json_t *rec, const char *problem_key)
         printf(" %10.3f us %8.3f GB/s", fb_json_num(rec, "stats.median_s") * 1e6, fb_json_num(rec, "gbs"));
         if (json_is_number(json_object_get(rec, "fraction_of_stream")))
             printf(" %5.2f of triad", fb_json_num(rec, "fraction_of_stream"));
+        if (json_is_number(json_object_get(rec, "fraction_of_read")))
+            printf(" %5.2f of read", fb_json_num(rec, "fraction_of_read"));
     } else if (*fb_json_str(rec, "reason")) {
         printf(" %s", fb_json_str(rec, "reason"));
     }

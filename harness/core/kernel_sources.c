@@ -19,17 +19,19 @@ static struct {
 } overrides[MAX_OVERRIDES];
 static int noverrides;
 
+/* Kept by the file's full path: a process that moves to another override
+ * folder (a test of two mutants) reads the other folder's file. */
 static const char *from_override_dir(const char *dir, const char *path)
 {
-    for (int i = 0; i < noverrides; ++i)
-        if (strcmp(overrides[i].path, path) == 0) return overrides[i].text;
-    if (noverrides == MAX_OVERRIDES) return NULL;
     char full[4096];
     snprintf(full, sizeof full, "%s/%s", dir, path);
+    for (int i = 0; i < noverrides; ++i)
+        if (strcmp(overrides[i].path, full) == 0) return overrides[i].text;
+    if (noverrides == MAX_OVERRIDES) return NULL;
     char *text = NULL;
     size_t len = 0;
     if (fb_kernel_file_read(full, &text, &len) != FB_OK) return NULL; /* never a FIFO that blocks */
-    overrides[noverrides].path = strdup(path);
+    overrides[noverrides].path = strdup(full);
     overrides[noverrides].text = text;
     return overrides[noverrides++].text;
 }

@@ -110,7 +110,12 @@ static void add_common_fields(sweep *w, const sweep_config *cfg, json_t *rec)
         json_object_set_new(rec, "counters",
                             fb_counters_json(w->targets[cfg->backend].counters, fb_json_num(rec, "bytes")));
     stream_key(w, cfg->backend, cfg->is_double, key, sizeof key);
-    if (!isnan(gbs)) fb_json_set_fraction_of_stream(rec, gbs, json_number_value(json_object_get(w->stream_gbs, key)));
+    if (isnan(gbs)) return;
+    fb_json_set_fraction_of_stream(rec, gbs, json_number_value(json_object_get(w->stream_gbs, key)));
+    if (!strcmp(fb_json_str(rec, "benchmark"), "spmv")) { /* read-dominated: docs/measurement.md */
+        strncat(key, "|read", sizeof key - strlen(key) - 1);
+        fb_json_set_fraction_of_read(rec, gbs, json_number_value(json_object_get(w->stream_gbs, key)));
+    }
 }
 
 /* ---- counting and progress ---- */
@@ -227,14 +232,18 @@ static fb_status stream_one(sweep *w, int target, int is_double, int round)
     fb_stream_config cfg = {
         .n = fb_stream_size_of(fb_target_info(t), is_double, w->s->stream_n).n, .is_double = is_double, .wg = 256};
     fb_stream_result r[FB_STREAM_NKERNELS];
-    char skey[128], key[2048];
+    char skey[128], rkey[160], key[2048], dot_key[2048];
     memset(r, 0, sizeof r);
     cfg.measure = fb_measure_defaults();
     cfg.measure.budget_s = 0.5;
     stream_key(w, target, is_double, skey, sizeof skey);
+    snprintf(rkey, sizeof rkey, "%s|read", skey);
     stream_record_key(w, skey, "triad", round, key, sizeof key);
+    stream_record_key(w, skey, "dot", round, dot_key, sizeof dot_key);
     if (json_is_number(json_object_get(w->done, key))) {
         if (round == 1) json_object_set(w->stream_gbs, skey, json_object_get(w->done, key));
+        if (round == 1 && json_is_number(json_object_get(w->done, dot_key)))
+            json_object_set(w->stream_gbs, rkey, json_object_get(w->done, dot_key));
         return FB_OK;
     }
     fprintf(w->o->progress, "sweep: stream triad on %s, %s (n = %zu)\n", w->targets[target].spec,
@@ -254,8 +263,10 @@ static fb_status stream_one(sweep *w, int target, int is_double, int round)
     if (run_status != FB_OK) /* later rounds' streams are repetitions: only a failure is news */
         fprintf(w->o->progress, "sweep: stream on %s failed (%s): no roofline fraction\n", w->targets[target].spec,
                 fb_error_message());
-    else if (round == 1)
-        json_object_set_new(w->stream_gbs, skey, json_real(r[3].gbs));
+    else if (round == 1) {
+        json_object_set_new(w->stream_gbs, skey, json_real(r[FB_STREAM_TRIAD].gbs));
+        json_object_set_new(w->stream_gbs, rkey, json_real(r[FB_STREAM_DOT].gbs));
+    }
 fail:
     fb_stream_results_free(r);
     return status;

@@ -1,18 +1,31 @@
-/* stream.cl - BabelStream's copy, mul, add and triad, the bandwidth
- * reference every flowbench result is divided by.
+/* stream.cl - BabelStream's copy, mul, add, triad and dot: the bandwidth
+ * reference every flowbench result is divided by, and the read ceiling.
  *
  * Definitions (BabelStream, scalar = 0.4):
  *   copy   c[i] = a[i]                 2 words moved per element, 0 flops
  *   mul    b[i] = scalar * c[i]        2 words, 1 flop
  *   add    c[i] = a[i] + b[i]          3 words, 1 flop
  *   triad  a[i] = b[i] + scalar * c[i] 3 words, 2 flops
+ *   dot    sum of a[i] * b[i]          2 words read, 2 flops (+ one partial
+ *                                      sum written per work-group)
+ * Dot is the read ceiling: it writes almost nothing, so it measures what a
+ * read-dominated kernel (SpMV) can reach, which on CPUs is above the triad
+ * (no write-allocate traffic).
  * The byte model and reference live in stream_run.c; the OpenMP
  * twins in kernels/stream/stream_omp.c.
  *
- * Parameters (-D defines): REAL (double|float). The work-group size is a
- * launch parameter only; the global size is padded to a multiple of it and
- * each kernel guards the tail.
+ * Parameters (-D defines): REAL (double|float); DOT_WG, the work-group size
+ * (dot sizes its local array with it); DOT_CHUNK, the elements one
+ * work-group of dot sums. For the others the work-group size is a launch
+ * parameter only; the global size is padded to a multiple of it and each
+ * kernel guards the tail.
  */
+#ifndef DOT_WG
+#define DOT_WG 256
+#endif
+#ifndef DOT_CHUNK
+#define DOT_CHUNK 4096
+#endif
 
 __kernel void stream_copy(__global const REAL *restrict a, __global REAL *restrict c, const int n)
 {
@@ -39,6 +52,29 @@ __kernel void stream_triad(__global REAL *restrict a, __global const REAL *restr
 {
     const int i = (int)get_global_id(0);
     if (i < n) a[i] = b[i] + scalar * c[i];
+}
+
+/* Work-group g sums its own contiguous chunk of DOT_CHUNK elements, its
+ * items interleaved (item l reads l, l + DOT_WG, ...): a GPU group reads
+ * one contiguous run per step, and on a CPU the chunk stays in cache while
+ * the items of one group walk it. The group's sums are added pairwise in
+ * local memory (any DOT_WG, not only powers of two) and written to
+ * partial[g]; the host adds the ceil(n / DOT_CHUNK) partial sums. */
+__kernel void stream_dot(__global const REAL *restrict a, __global const REAL *restrict b,
+                         __global REAL *restrict partial, const int n)
+{
+    __local REAL sums[DOT_WG];
+    const int lid = (int)get_local_id(0), group = (int)get_group_id(0);
+    const int start = group * DOT_CHUNK, end = min(start + DOT_CHUNK, n);
+    REAL sum = 0;
+    for (int i = start + lid; i < end; i += DOT_WG) sum += a[i] * b[i];
+    sums[lid] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int step = 1; step < DOT_WG; step *= 2) {
+        if (lid % (2 * step) == 0 && lid + step < DOT_WG) sums[lid] += sums[lid + step];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) partial[group] = sums[0];
 }
 
 /* Writes every element: used to initialise arrays on the device (first touch

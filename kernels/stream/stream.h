@@ -1,6 +1,8 @@
-/* stream.h - the bandwidth probe: BabelStream's copy, mul, add and triad on
- * any backend, validated, in GB/s. Every later roofline fraction divides by
- * the triad figure measured here, on the same device, in the same run. */
+/* stream.h - the bandwidth probe: BabelStream's copy, mul, add, triad and
+ * dot on any backend, validated, in GB/s. Every later roofline fraction
+ * divides by the triad figure measured here, on the same device, in the
+ * same run; SpMV, which reads almost everything it moves, also by dot's
+ * (the read ceiling: docs/measurement.md says which bound applies where). */
 #ifndef FB_STREAM_H
 #define FB_STREAM_H
 
@@ -10,7 +12,10 @@
 
 #include <jansson.h>
 
-#define FB_STREAM_NKERNELS 4
+#define FB_STREAM_NKERNELS 5
+#define FB_STREAM_TRIAD 3        /* the index of the triad in fb_stream_models */
+#define FB_STREAM_DOT 4          /* ... and of dot, the read ceiling */
+#define FB_STREAM_DOT_CHUNK 4096 /* elements one work-group of dot sums (one partial sum each) */
 #define FB_STREAM_SCALAR 0.4
 #define FB_STREAM_DEFAULT_N (1u << 25) /* BabelStream's default: 3 x 256 MiB in double; the least default */
 #define FB_STREAM_MAX_N (1u << 30)     /* the kernels index with 32-bit ints */
@@ -26,9 +31,9 @@ typedef struct fb_stream_config {
 
 /* The byte and flop model of one stream kernel (per element). */
 typedef struct fb_stream_model {
-    const char *name;   /* "copy", "mul", "add", "triad" */
+    const char *name;   /* "copy", "mul", "add", "triad", "dot" */
     const char *kernel; /* device kernel name */
-    int words;          /* arrays read + written */
+    int words;          /* arrays read + written (dot also writes one partial sum per chunk) */
     int flops;
 } fb_stream_model;
 
@@ -74,8 +79,8 @@ void fb_stream_size_set_json(json_t *obj, const fb_stream_size *s);
 /* Called after each kernel is measured (for progress lines); may be NULL. */
 typedef void (*fb_stream_progress_fn)(const fb_stream_result *r, void *ctx);
 
-/* Runs the four kernels in BabelStream order and checks each output array
- * element by element. A failed check gives FB_ERR_CHECK after all four have
+/* Runs the five kernels in BabelStream order and checks each output array
+ * element by element (dot: its sum). A failed check gives FB_ERR_CHECK after all five have
  * run; results[] is filled either way. Free with fb_stream_results_free. */
 fb_status fb_stream_run(fb_target *t, const fb_stream_config *cfg, fb_stream_result results[FB_STREAM_NKERNELS],
                         fb_stream_progress_fn progress, void *progress_ctx);
@@ -86,6 +91,7 @@ void fb_stream_results_free(fb_stream_result results[FB_STREAM_NKERNELS]);
  * by its median time, and by its slowest and fastest samples (the spread). */
 typedef struct fb_stream_triad {
     double gbs, gbs_min, gbs_max;
+    double read_gbs; /* dot's GB/s by its median in the same run, the read ceiling (0: unknown) */
     int samples;
     size_t n; /* elements per array */
     /* how the measurement went: only a stable triad is a reference to keep */
@@ -97,14 +103,14 @@ typedef struct fb_stream_triad {
     char host[64];        /* the host it was measured on */
 } fb_stream_triad;
 
-/* Runs the four kernels with n elements (0: the device's default), a short
+/* Runs the five kernels with n elements (0: the device's default), a short
  * budget and at least 10 samples. A wrong stream result is an error
  * (FB_ERR_CHECK). */
 fb_status fb_stream_triad_measure(fb_target *t, size_t n, int is_double, fb_stream_triad *out);
 
-/* The triad of a stream run (results[3], n elements): its figures, its
- * quality and the machine it saw. */
-void fb_stream_triad_of(const fb_stream_result *triad, size_t n, fb_stream_triad *out);
+/* The triad of a stream run (n elements): its figures, its quality and the
+ * machine it saw, and dot's GB/s beside it. */
+void fb_stream_triad_of(const fb_stream_result results[FB_STREAM_NKERNELS], size_t n, fb_stream_triad *out);
 
 /* The measurement record of one stream kernel (docs/results.md), shared by
  * `flowbench stream` and the sweep runner. */

@@ -1,4 +1,4 @@
-/* stream_family.c - the stream family's descriptor: the four BabelStream
+/* stream_family.c - the stream family's descriptor: the five BabelStream
  * kernels (plus the fill that sets the arrays), their programs for the
  * NVRTC test and their OpenMP twins. Stream is every run's roofline
  * reference (stream_run.c, `flowbench stream`), not a swept family. */
@@ -19,7 +19,8 @@ static const fb_family_kernel *kernel_at(int i)
 
 static int variants(fb_variant_sink *sink)
 {
-    static const char *const programs[] = {"stream_copy", "stream_mul", "stream_add", "stream_triad", "stream_fill"};
+    static const char *const programs[] = {"stream_copy",  "stream_mul", "stream_add",
+                                           "stream_triad", "stream_dot", "stream_fill"};
     fb_variant v;
     for (size_t k = 0; k < sizeof programs / sizeof programs[0]; ++k)
         for (int r = 0; r < 2; ++r) {
@@ -31,9 +32,11 @@ static int variants(fb_variant_sink *sink)
 
 const fb_family fb_family_stream = {
     .name = "stream",
-    .summary = "BabelStream copy, mul, add, triad: the roofline reference of every run",
-    .model = "words per element (2 copy/mul, 3 add/triad) x sizeof(REAL) bytes; 0, 1, 1, 2 flops (fb_stream_models)",
-    .reference = "every element of the output against its exact value after the kernel (stream_run.c)",
+    .summary = "BabelStream copy, mul, add, triad, dot: the roofline references of every run",
+    .model = "words per element (2 copy/mul/dot, 3 add/triad) x sizeof(REAL) bytes, dot + one REAL per 4096 elements; "
+             "0, 1, 1, 2, 2 flops (fb_stream_models)",
+    .reference =
+        "every element of the output against its exact value after the kernel; dot's sum against n a b (stream_run.c)",
     .kernel_count = kernel_count,
     .kernel = kernel_at,
     .variants = variants,

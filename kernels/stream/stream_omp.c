@@ -18,7 +18,11 @@
 #undef SUFFIX
 
 const fb_host_kernel fb_stream_host_kernels[] = {
-    FB_HOST_BOTH("stream_copy", 3, stream_copy_omp_), FB_HOST_BOTH("stream_mul", 4, stream_mul_omp_),
-    FB_HOST_BOTH("stream_add", 4, stream_add_omp_),   FB_HOST_BOTH("stream_triad", 5, stream_triad_omp_),
-    FB_HOST_BOTH("stream_fill", 3, stream_fill_omp_), {NULL, NULL, 0, NULL},
+    FB_HOST_BOTH("stream_copy", 3, stream_copy_omp_),
+    FB_HOST_BOTH("stream_mul", 4, stream_mul_omp_),
+    FB_HOST_BOTH("stream_add", 4, stream_add_omp_),
+    FB_HOST_BOTH("stream_triad", 5, stream_triad_omp_),
+    FB_HOST_BOTH("stream_dot", 4, stream_dot_omp_),
+    FB_HOST_BOTH("stream_fill", 3, stream_fill_omp_),
+    {NULL, NULL, 0, NULL},
 };

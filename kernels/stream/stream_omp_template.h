@@ -60,6 +60,29 @@ static void FB_NAME(stream_triad_omp_)(const fb_host_arg *args, const fb_launch 
         a[i] = b[i] + scalar * c[i];
 }
 
+/* The device kernel's partial sums, one per chunk of FB_STREAM_DOT_CHUNK
+ * elements; a thread takes whole chunks, so it reads contiguous memory. */
+static void FB_NAME(stream_dot_omp_)(const fb_host_arg *args, const fb_launch *launch, const fb_host_defines *defs)
+{
+    (void)launch;
+    (void)defs;
+    const REAL *restrict a = args[0].ptr;
+    const REAL *restrict b = args[1].ptr;
+    REAL *restrict partial = args[2].ptr;
+    const int n = args[3].i32;
+    const int chunks = (n + FB_STREAM_DOT_CHUNK - 1) / FB_STREAM_DOT_CHUNK;
+#pragma omp parallel for schedule(static)
+    for (int g = 0; g < chunks; ++g) {
+        const int start = g * FB_STREAM_DOT_CHUNK,
+                  end = n - start < FB_STREAM_DOT_CHUNK ? n : start + FB_STREAM_DOT_CHUNK;
+        REAL sum = 0;
+#pragma omp simd reduction(+ : sum)
+        for (int i = start; i < end; ++i)
+            sum += a[i] * b[i];
+        partial[g] = sum;
+    }
+}
+
 static void FB_NAME(stream_fill_omp_)(const fb_host_arg *args, const fb_launch *launch, const fb_host_defines *defs)
 {
     (void)launch;

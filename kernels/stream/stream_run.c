@@ -4,7 +4,7 @@
  * output is not among its inputs, so repeating one kernel any number of
  * times leaves the same values: the expected value of every element after
  * each kernel is known exactly, whatever number of samples the measurement
- * policy took.
+ * policy took. Dot, last, reads the final a and b: its sum is n a b.
  */
 #include "stream.h"
 
@@ -22,27 +22,33 @@
 #define STREAM_SOURCE "stream/stream.cl"
 
 const fb_stream_model fb_stream_models[FB_STREAM_NKERNELS] = {
-    {"copy", "stream_copy", 2, 0},
-    {"mul", "stream_mul", 2, 1},
-    {"add", "stream_add", 3, 1},
-    {"triad", "stream_triad", 3, 2},
+    {"copy", "stream_copy", 2, 0},   {"mul", "stream_mul", 2, 1}, {"add", "stream_add", 3, 1},
+    {"triad", "stream_triad", 3, 2}, {"dot", "stream_dot", 2, 2},
 };
 
 typedef struct stream_run {
     fb_target *t;
     const fb_stream_config *cfg;
     fb_buffer *a, *b, *c;
+    fb_buffer *partial; /* dot's sums, one per chunk */
     fb_kernel *kernel;
     fb_arg args[5];
     int nargs;
-    fb_launch launch;
+    fb_launch launch;        /* one item per element */
+    fb_launch dot_launch;    /* one group per chunk */
+    const fb_launch *active; /* the kernel being measured's */
 } stream_run;
+
+static size_t dot_chunks(size_t n) { return (n + FB_STREAM_DOT_CHUNK - 1) / FB_STREAM_DOT_CHUNK; }
 
 static fb_status build(stream_run *s, const char *kernel_name, fb_kernel **out)
 {
-    fb_define defines[] = {{"REAL", s->cfg->is_double ? "double" : "float"}};
+    char wg[24], chunk[24];
+    snprintf(wg, sizeof wg, "%zu", s->cfg->wg);
+    snprintf(chunk, sizeof chunk, "%d", FB_STREAM_DOT_CHUNK);
+    fb_define defines[] = {{"REAL", s->cfg->is_double ? "double" : "float"}, {"DOT_WG", wg}, {"DOT_CHUNK", chunk}};
     const char *text = fb_kernel_source(STREAM_SOURCE);
-    fb_program_spec spec = {STREAM_SOURCE, text, kernel_name, defines, 1, fb_stream_host_kernels};
+    fb_program_spec spec = {STREAM_SOURCE, text, kernel_name, defines, 3, fb_stream_host_kernels};
     return fb_target_build(s->t, &spec, out);
 }
 
@@ -62,14 +68,15 @@ static void set_args(stream_run *s, int which)
 {
     int d = s->cfg->is_double;
     fb_arg n = fb_arg_i32((int32_t)s->cfg->n), q = fb_arg_real(d, FB_STREAM_SCALAR);
-    fb_arg A = fb_arg_buffer(s->a), B = fb_arg_buffer(s->b), C = fb_arg_buffer(s->c);
+    fb_arg A = fb_arg_buffer(s->a), B = fb_arg_buffer(s->b), C = fb_arg_buffer(s->c), P = fb_arg_buffer(s->partial);
     /* one line per kernel, its arguments in signature order */
     // clang-format off
     switch (which) {
     case 0: s->nargs = 3; s->args[0] = A; s->args[1] = C; s->args[2] = n; break;
     case 1: s->nargs = 4; s->args[0] = B; s->args[1] = C; s->args[2] = q; s->args[3] = n; break;
     case 2: s->nargs = 4; s->args[0] = A; s->args[1] = B; s->args[2] = C; s->args[3] = n; break;
-    default: s->nargs = 5; s->args[0] = A; s->args[1] = B; s->args[2] = C; s->args[3] = q; s->args[4] = n; break;
+    case 3: s->nargs = 5; s->args[0] = A; s->args[1] = B; s->args[2] = C; s->args[3] = q; s->args[4] = n; break;
+    default: s->nargs = 4; s->args[0] = A; s->args[1] = B; s->args[2] = P; s->args[3] = n; break;
     }
     // clang-format on
 }
@@ -77,12 +84,13 @@ static void set_args(stream_run *s, int which)
 static fb_status sample(void *ctx, double *seconds)
 {
     stream_run *s = ctx;
-    return fb_target_launch(s->t, s->kernel, &s->launch, s->args, s->nargs, seconds);
+    return fb_target_launch(s->t, s->kernel, s->active, s->args, s->nargs, seconds);
 }
 
 static fb_status flush(void *ctx) { return fb_target_flush_cache(((stream_run *)ctx)->t); }
 
-/* Expected values after each kernel, computed in the kernels' precision. */
+/* Expected values after each kernel, computed in the kernels' precision;
+ * dot's is one term a b (the sum is n of them). */
 static void expected_values(int is_double, double out[FB_STREAM_NKERNELS])
 {
     /* each kernel in order, as the device runs them */
@@ -93,14 +101,43 @@ static void expected_values(int is_double, double out[FB_STREAM_NKERNELS])
         b = q * c; out[1] = b;
         c = a + b; out[2] = c;
         a = b + q * c; out[3] = a;
+        out[4] = a * b;
     } else {
         float a = 0.1f, b = 0.2f, c = 0.0f, q = (float)FB_STREAM_SCALAR;
         c = a; out[0] = c;
         b = q * c; out[1] = b;
         c = a + b; out[2] = c;
         a = b + q * c; out[3] = a;
+        out[4] = a * b;
     }
     // clang-format on
+}
+
+/* Each of dot's partial sums against its chunk's count of a b: a missed or
+ * doubled chunk, or one wrong element, is a large error in its own partial
+ * where it would vanish in the whole sum. However the backend orders a
+ * chunk's additions (items then pairs, or SIMD lanes on the host), a sum
+ * of at most FB_STREAM_DOT_CHUNK terms rounds at most that many times, plus
+ * the pairwise rounds of a group: that bounds the relative error. */
+static fb_status check_dot(stream_run *s, double term, fb_stream_result *r)
+{
+    fb_status status = FB_OK;
+    const size_t n = s->cfg->n, chunks = dot_chunks(n);
+    const double roundings = FB_STREAM_DOT_CHUNK + log2((double)s->cfg->wg) + 2.0;
+    double *host = NULL, worst = 0;
+    FB_ALLOC(host, chunks, "the stream dot check");
+    FB_CHECK(fb_target_read_reals(s->t, s->cfg->is_double, s->partial, chunks, host));
+    for (size_t g = 0; g < chunks; ++g) {
+        const size_t len =
+            n - g * FB_STREAM_DOT_CHUNK < FB_STREAM_DOT_CHUNK ? n - g * FB_STREAM_DOT_CHUNK : FB_STREAM_DOT_CHUNK;
+        const double expect = (double)len * term, err = fabs(host[g] - expect) / expect;
+        if (!(err <= worst)) worst = err; /* NaN propagates as a failure */
+    }
+    r->max_rel_error = worst;
+    r->checked_ok = worst <= roundings * (s->cfg->is_double ? DBL_EPSILON : FLT_EPSILON);
+fail:
+    free(host);
+    return status;
 }
 
 static fb_status check_output(stream_run *s, int which, fb_stream_result *r)
@@ -109,9 +146,10 @@ static fb_status check_output(stream_run *s, int which, fb_stream_result *r)
     fb_buffer *outputs[] = {s->c, s->b, s->c, s->a};
     size_t n = s->cfg->n;
     double expect[FB_STREAM_NKERNELS], worst = 0, *host = NULL;
+    expected_values(s->cfg->is_double, expect);
+    if (which == FB_STREAM_DOT) return check_dot(s, expect[which], r);
     FB_ALLOC(host, n, "the stream check");
     FB_CHECK(fb_target_read_reals(s->t, s->cfg->is_double, outputs[which], n, host));
-    expected_values(s->cfg->is_double, expect);
     for (size_t i = 0; i < n; ++i) {
         double err = fabs(host[i] - expect[which]) / fabs(expect[which]);
         if (!(err <= worst)) worst = err; /* NaN propagates as a failure */
@@ -127,7 +165,8 @@ fail:
 static void derive(const stream_run *s, fb_stream_result *r)
 {
     double elem = fb_real_size(s->cfg->is_double);
-    r->bytes = (double)r->model->words * (double)s->cfg->n * elem;
+    const double partials = r->model == &fb_stream_models[FB_STREAM_DOT] ? (double)dot_chunks(s->cfg->n) : 0.0;
+    r->bytes = ((double)r->model->words * (double)s->cfg->n + partials) * elem;
     r->gbs = r->bytes / r->m.stats.median * 1e-9;
     r->gbs_best = r->bytes / r->m.stats.min * 1e-9;
     r->gflops = (double)r->model->flops * (double)s->cfg->n / r->m.stats.median * 1e-9;
@@ -159,9 +198,11 @@ fb_status fb_stream_run(fb_target *t, const fb_stream_config *cfg, fb_stream_res
     memset(results, 0, FB_STREAM_NKERNELS * sizeof *results);
     FB_CHECK(validate_config(t, cfg));
     s.launch = fb_launch_1d(cfg->n, cfg->wg);
+    s.dot_launch = fb_launch_1d(dot_chunks(cfg->n) * cfg->wg, cfg->wg);
     FB_CHECK(fb_target_alloc(t, bytes, &s.a));
     FB_CHECK(fb_target_alloc(t, bytes, &s.b));
     FB_CHECK(fb_target_alloc(t, bytes, &s.c));
+    FB_CHECK(fb_target_alloc(t, dot_chunks(cfg->n) * fb_real_size(cfg->is_double), &s.partial));
     FB_CHECK(fill(&s, s.a, 0.1));
     FB_CHECK(fill(&s, s.b, 0.2));
     FB_CHECK(fill(&s, s.c, 0.0));
@@ -171,6 +212,7 @@ fb_status fb_stream_run(fb_target *t, const fb_stream_config *cfg, fb_stream_res
         r->model = &fb_stream_models[k];
         FB_CHECK(build(&s, r->model->kernel, &s.kernel));
         set_args(&s, k);
+        s.active = k == FB_STREAM_DOT ? &s.dot_launch : &s.launch;
         FB_CHECK(fb_target_measure(t, &cfg->measure, sample, &s, flush, &s, &r->m));
         derive(&s, r);
         FB_CHECK(check_output(&s, k, r));
@@ -184,6 +226,7 @@ fail:
     fb_target_release(t, s.a);
     fb_target_release(t, s.b);
     fb_target_release(t, s.c);
+    fb_target_release(t, s.partial);
     return status;
 }
 
@@ -204,17 +247,19 @@ fb_status fb_stream_triad_measure(fb_target *t, size_t n, int is_double, fb_stre
     cfg.measure.min_samples = 10; /* enough for a stated spread */
     memset(out, 0, sizeof *out);
     status = fb_stream_run(t, &cfg, results, NULL, NULL);
-    if (status == FB_OK) fb_stream_triad_of(&results[3], cfg.n, out);
+    if (status == FB_OK) fb_stream_triad_of(results, cfg.n, out);
     fb_stream_results_free(results);
     return status;
 }
 
-void fb_stream_triad_of(const fb_stream_result *triad, size_t n, fb_stream_triad *out)
+void fb_stream_triad_of(const fb_stream_result results[FB_STREAM_NKERNELS], size_t n, fb_stream_triad *out)
 {
+    const fb_stream_result *triad = &results[FB_STREAM_TRIAD], *dot = &results[FB_STREAM_DOT];
     const fb_stats *st = &triad->m.stats;
     const fb_contention *w = &triad->m.env;
     memset(out, 0, sizeof *out);
     out->gbs = triad->gbs, out->n = n, out->samples = triad->m.nsamples;
+    out->read_gbs = dot->checked_ok ? dot->gbs : 0.0;
     out->gbs_min = st->max > 0 ? triad->bytes / st->max * 1e-9 : 0.0;
     out->gbs_max = st->min > 0 ? triad->bytes / st->min * 1e-9 : 0.0;
     out->quality = triad->m.quality;

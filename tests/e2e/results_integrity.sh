@@ -42,7 +42,7 @@ head -n 2 "$dir/one.jsonl" | head -c -1 > "$dir/nonl.jsonl" # header + one recor
 "$bin" stream --backend openmp --size 4096 --out "$dir/nonl.jsonl" > /dev/null 2> "$dir/nonl.log"
 grep -q 'the last record lacked its newline: kept' "$dir/nonl.log" || fail "no note on the kept record"
 jq -c . "$dir/nonl.jsonl" > /dev/null || fail "the repaired file is not JSON Lines"
-[ "$(jq -s 'map(select(.type == "measurement")) | length' "$dir/nonl.jsonl")" -eq 5 ] ||
+[ "$(jq -s 'map(select(.type == "measurement")) | length' "$dir/nonl.jsonl")" -eq 6 ] ||
   fail "the record without a newline was lost"
 head -n 1 "$dir/one.jsonl" > "$dir/cut.jsonl"
 # through a file, not a pipe: head leaving after 40 bytes can SIGPIPE sed,

@@ -43,6 +43,13 @@ jq -e '.stream_reference as $r | $r.source == "measured" and $r.samples >= 10 an
        and $r.file == env.FLOWBENCH_STREAM_CACHE' "$dir/a.json" > /dev/null ||
   fail "first record: $(jq -c .stream_reference "$dir/a.json")"
 jq -e '.entries | length == 1' "$FLOWBENCH_STREAM_CACHE" > /dev/null || fail "no stored reference"
+# the read ceiling travels with the triad: stored, in the reference, and
+# the record's fraction of it (or a note where dot runs below the triad)
+jq -e '.entries[0].read_gbs > 0' "$FLOWBENCH_STREAM_CACHE" > /dev/null || fail "no read ceiling stored"
+jq -e '.read_gbs == .stream_reference.read_gbs and .read_gbs > 0
+       and (if .fraction_of_read == null then (.read_note | test("below the triad"))
+            else ((.fraction_of_read - .gbs / .read_gbs) | fabs) < 1e-9 end)' "$dir/a.json" > /dev/null ||
+  fail "read ceiling: $(jq -c '{read_gbs, fraction_of_read, read_note, r: .stream_reference.read_gbs}' "$dir/a.json")"
 
 "$bin" "${run[@]}" > "$dir/b.json" 2> "$dir/b.err" || fail "second spmv"
 jq -e --slurpfile a "$dir/a.json" '.stream_reference.source == "stored" and .stream_gbs == $a[0].stream_gbs
@@ -58,6 +65,7 @@ jq -e '.entries | length == 1' "$FLOWBENCH_STREAM_CACHE" > /dev/null || fail "th
 echo "not json" > "$FLOWBENCH_STREAM_CACHE"
 "$bin" "${run[@]}" > "$dir/d.json" 2> "$dir/d.err" || fail "a damaged store stopped the run"
 grep -q "warning: .*stream.json.*replaced" "$dir/d.err" || fail "no warning for the damaged store: $(cat "$dir/d.err")"
+stored || until_stored "$dir/d2.json" /dev/null || fail "spmv after a damaged store" # stored only when stable
 jq -e '.entries | length == 1' "$FLOWBENCH_STREAM_CACHE" > /dev/null || fail "the damaged store was not replaced"
 
 # gen:cube:9 (about 70 KB) sits in any last-level cache the device reports
@@ -118,11 +126,16 @@ if jq -e '.entries | length == 1' "$FLOWBENCH_STREAM_CACHE" > /dev/null; then
     grep -q "triad not stored as the reference (\(unstable\|contended\)" "$dir/st3.txt" ||
     fail "a better reference was not kept, or not said: $(tail -2 "$dir/st3.txt")"
 fi
-# 4. an entry stored before quality was kept is not trusted: measured again
-jq '.entries[0] |= del(.quality)' "$FLOWBENCH_STREAM_CACHE" > "$dir/old.json" && cp "$dir/old.json" "$FLOWBENCH_STREAM_CACHE"
-"$bin" "${run[@]}" > "$dir/old-run.json" 2> /dev/null || fail "spmv beside an old entry"
-jq -e '.stream_reference.source == "measured" and .stream_reference.gbs < 99999' "$dir/old-run.json" > /dev/null ||
-  fail "an entry without quality was used: $(jq -c .stream_reference "$dir/old-run.json")"
+# 4. an entry stored before quality, or the read ceiling, was kept is not
+# trusted: measured again
+for field in quality read_gbs; do
+  jq --argjson now "$(date +%s)" '.entries[0].gbs = 99999 | .entries[0].measured_at = $now | .entries[0].quality = "stable"
+     | .entries[0].read_gbs = 99999 | .entries[0] |= del(.'"$field"')' "$FLOWBENCH_STREAM_CACHE" > "$dir/old.json" &&
+    cp "$dir/old.json" "$FLOWBENCH_STREAM_CACHE"
+  "$bin" "${run[@]}" > "$dir/old-run.json" 2> /dev/null || fail "spmv beside an old entry"
+  jq -e '.stream_reference.source == "measured" and .stream_reference.gbs < 99999' "$dir/old-run.json" > /dev/null ||
+    fail "an entry without $field was used: $(jq -c .stream_reference "$dir/old-run.json")"
+done
 
 # A planted machine whose host reports a 480 MiB last-level cache
 # ($FLOWBENCH_CPUFREQ_ROOT: the cache sizes) and 64 MiB of memory
@@ -143,7 +156,7 @@ grep -q 'n = 1048576 ' "$dir/p-stream.txt" || fail "planted stream: not 2^20: $(
 grep -q "note: .*include cache reuse.*this machine's cache is too large to measure DRAM in its memory" \
   "$dir/p-stream.txt" || fail "planted stream: the terminal does not say the cache is too large: $(head -2 "$dir/p-stream.txt")"
 planted stream --backend openmp --max-samples 5 --json > "$dir/p-stream.json" 2> /dev/null || fail "planted stream --json"
-jq -e 'length == 4 and all(.[]; .params.n == 1048576 and .cache_resident == true and .cache_reuse == true
+jq -e 'length == 5 and all(.[]; .params.n == 1048576 and .cache_resident == true and .cache_reuse == true
        and (.roofline_note | test("too large to measure DRAM")))' "$dir/p-stream.json" > /dev/null ||
   fail "planted stream records: $(jq -c '.[0] | {n: .params.n, cache_resident, cache_reuse, roofline_note}' "$dir/p-stream.json")"
 planted spmv --matrix gen:cube:9 --kernel csr-scalar --backend openmp --json > "$dir/p-spmv.json" 2> "$dir/p-spmv.err" ||

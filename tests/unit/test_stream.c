@@ -35,11 +35,12 @@ static void run_on(const char *spec, int is_double)
     fb_stream_config cfg = small_config(is_double);
     assert_int_equal(fb_stream_run(t, &cfg, r, NULL, NULL), FB_OK);
     size_t elem = is_double ? 8 : 4;
-    const int words[] = {2, 2, 3, 3};
+    const int words[] = {2, 2, 3, 3, 2};
+    const size_t chunks = (cfg.n + FB_STREAM_DOT_CHUNK - 1) / FB_STREAM_DOT_CHUNK; /* dot's partial sums */
     for (int k = 0; k < FB_STREAM_NKERNELS; ++k) {
         assert_true(r[k].checked_ok);
         assert_true(r[k].m.nsamples >= cfg.measure.min_samples);
-        assert_float_equal(r[k].bytes, (double)(words[k] * cfg.n * elem), 0);
+        assert_float_equal(r[k].bytes, (double)((words[k] * cfg.n + (k == FB_STREAM_DOT ? chunks : 0)) * elem), 0);
         assert_true(r[k].gbs > 0 && r[k].gbs_best >= r[k].gbs);
     }
     printf("%s %s: triad %.2f GB/s\n", fb_target_info(t)->id, is_double ? "double" : "single", r[3].gbs);
@@ -76,6 +77,9 @@ static void test_models_match_babelstream(void **state)
     assert_int_equal(fb_stream_models[3].flops, 2);
     assert_int_equal(fb_stream_models[0].words, 2);
     assert_int_equal(fb_stream_models[0].flops, 0);
+    assert_string_equal(fb_stream_models[FB_STREAM_DOT].name, "dot");
+    assert_int_equal(fb_stream_models[FB_STREAM_DOT].words, 2);
+    assert_int_equal(fb_stream_models[FB_STREAM_DOT].flops, 2);
 }
 
 #define MIB ((size_t)1 << 20)
@@ -206,14 +210,12 @@ static void test_oversized_work_group_refused(void **state)
     fb_target_close(t);
 }
 
-/* A kernel that gets one element wrong must fail the check: the override
- * directory serves a stream.cl whose triad corrupts element 777 (and the
+/* A stream.cl with needle replaced by mutant must fail kernel `which`'s
+ * check and no earlier one's: the override directory serves it (and the
  * prelude every program reads, which comes from that directory too). */
-static void test_wrong_result_is_caught(void **state)
+static void caught_with(const char *needle, const char *mutant, int which)
 {
-    (void)state;
     const char *good = fb_kernel_source("stream/stream.cl");
-    const char *needle = "a[i] = b[i] + scalar * c[i];";
     const char *at = strstr(good, needle);
     assert_non_null(at);
     const char *prelude = fb_kernel_source("common.cl");
@@ -230,7 +232,7 @@ static void test_wrong_result_is_caught(void **state)
     assert_int_equal(mkdir(sub, 0700), 0);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
-    fprintf(f, "%.*sa[i] = b[i] + scalar * c[i] + (i == 777 ? 1 : 0);%s", (int)(at - good), good, at + strlen(needle));
+    fprintf(f, "%.*s%s%s", (int)(at - good), good, mutant, at + strlen(needle));
     fclose(f);
     setenv("FLOWBENCH_KERNEL_DIR", dir, 1);
 
@@ -240,9 +242,12 @@ static void test_wrong_result_is_caught(void **state)
     if (open_status == FB_OK) {
         fb_stream_config cfg = small_config(1);
         assert_int_equal(fb_stream_run(t, &cfg, r, NULL, NULL), FB_ERR_CHECK);
-        assert_true(r[0].checked_ok && r[1].checked_ok && r[2].checked_ok);
-        assert_false(r[3].checked_ok);
-        assert_true(r[3].max_rel_error > 1.0);
+        for (int k = 0; k < which; ++k) {
+            if (!r[k].checked_ok) printf("%s failed: %g\n", fb_stream_models[k].name, r[k].max_rel_error);
+            assert_true(r[k].checked_ok);
+        }
+        assert_false(r[which].checked_ok);
+        printf("mutant %s caught: max relative error %.3g\n", fb_stream_models[which].name, r[which].max_rel_error);
         fb_stream_results_free(r);
         fb_target_close(t);
     }
@@ -252,6 +257,25 @@ static void test_wrong_result_is_caught(void **state)
     rmdir(sub);
     rmdir(dir);
     if (open_status != FB_OK) skip();
+}
+
+/* One element of the triad wrong. */
+static void test_wrong_result_is_caught(void **state)
+{
+    (void)state;
+    caught_with("a[i] = b[i] + scalar * c[i];", "a[i] = b[i] + scalar * c[i] + (i == 777 ? 1 : 0);", FB_STREAM_TRIAD);
+}
+
+/* A dot that skips the last element of each chunk, or one whole chunk:
+ * each changes the whole sum by under 1e-3 (n = 100003), which a bound on
+ * the whole sum's rounding would have to allow at full size; the check of
+ * each chunk's own sum sees both. */
+static void test_dot_skipping_reads_is_caught(void **state)
+{
+    (void)state;
+    caught_with("i < end; i += DOT_WG", "i < end - 1; i += DOT_WG", FB_STREAM_DOT);
+    caught_with("if (lid == 0) partial[group] = sums[0];", "if (lid == 0) partial[group] = group == 5 ? 0 : sums[0];",
+                FB_STREAM_DOT);
 }
 
 int main(void)
@@ -268,6 +292,7 @@ int main(void)
         cmocka_unit_test(test_opencl_single),
         cmocka_unit_test(test_oversized_work_group_refused),
         cmocka_unit_test(test_wrong_result_is_caught),
+        cmocka_unit_test(test_dot_skipping_reads_is_caught),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,10 +1,11 @@
 /* stream_ref.c - the stored stream triad reference (contracts in
  * stream_ref.h). The file: {"flowbench_stream_references": 1, "entries":
  * [{"device": fingerprint, "precision", "n", "gbs", "gbs_min", "gbs_max",
- * "samples", "measured_at", "quality": "stable", "environment": {"host",
- * "run_queue_wait_fraction", "other_runnable_max", "load_before"}}]}:
- * only stable triads are written, and an entry without "quality" (written
- * before it was kept) is measured again. */
+ * "read_gbs", "samples", "measured_at", "quality": "stable", "environment":
+ * {"host", "run_queue_wait_fraction", "other_runnable_max",
+ * "load_before"}}]}: only stable triads are written, and an entry without
+ * "quality" or "read_gbs" (written before they were kept) is measured
+ * again. */
 #include "stream_ref.h"
 
 #include <stdio.h>
@@ -33,7 +34,8 @@ static int entry_matches(const json_t *e, const char *device, const char *precis
 static int entry_stable(const json_t *e)
 {
     const json_t *q = json_object_get(e, "quality");
-    return json_is_string(q) && !strcmp(json_string_value(q), "stable");
+    return json_is_string(q) && !strcmp(json_string_value(q), "stable") &&
+           json_number_value(json_object_get(e, "read_gbs")) > 0;
 }
 
 static json_t *load_entries(const char *path)
@@ -64,6 +66,7 @@ static void from_entry(const json_t *e, double now, fb_stream_ref *out)
     out->triad.gbs = json_number_value(json_object_get(e, "gbs"));
     out->triad.gbs_min = json_number_value(json_object_get(e, "gbs_min"));
     out->triad.gbs_max = json_number_value(json_object_get(e, "gbs_max"));
+    out->triad.read_gbs = json_number_value(json_object_get(e, "read_gbs"));
     out->triad.samples = (int)json_integer_value(json_object_get(e, "samples"));
     out->triad.n = (size_t)json_integer_value(json_object_get(e, "n"));
     out->triad.quality = FB_QUALITY_STABLE;
@@ -103,11 +106,12 @@ static fb_status store(json_t *entries, const char *device, const char *precisio
         json_array_remove(entries, i);
         break;
     }
-    json_array_append_new(entries, json_pack("{s:s, s:s, s:I, s:f, s:f, s:f, s:i, s:f, s:s, s:o}", "device", device,
-                                             "precision", precision, "n", (json_int_t)r->triad.n, "gbs", r->triad.gbs,
-                                             "gbs_min", r->triad.gbs_min, "gbs_max", r->triad.gbs_max, "samples",
-                                             r->triad.samples, "measured_at", r->measured_at, "quality", "stable",
-                                             "environment", environment_json(&r->triad)));
+    json_array_append_new(entries,
+                          json_pack("{s:s, s:s, s:I, s:f, s:f, s:f, s:f, s:i, s:f, s:s, s:o}", "device", device,
+                                    "precision", precision, "n", (json_int_t)r->triad.n, "gbs", r->triad.gbs, "gbs_min",
+                                    r->triad.gbs_min, "gbs_max", r->triad.gbs_max, "read_gbs", r->triad.read_gbs,
+                                    "samples", r->triad.samples, "measured_at", r->measured_at, "quality", "stable",
+                                    "environment", environment_json(&r->triad)));
     root = json_pack("{s:i, s:O}", "flowbench_stream_references", 1, "entries", entries);
     if (!root) FB_FAIL(FB_ERR_NOMEM, "out of host memory saving the stream reference");
     FB_CHECK(fb_json_file_replace(root, path));
@@ -209,6 +213,7 @@ json_t *fb_stream_ref_json(const fb_stream_ref *r, const char *path)
                           "quality_why", r->triad.quality_why[0] ? json_string(r->triad.quality_why) : json_null(),
                           "environment", environment_json(&r->triad), "working_set_bytes", r->size.working_set_bytes);
     if (j) fb_stream_size_set_json(j, &r->size);
+    if (j) json_object_set_new(j, "read_gbs", number_or_null(r->triad.read_gbs, r->triad.read_gbs > 0));
     if (j && r->has_passed_over)
         json_object_set_new(j, "passed_over",
                             json_pack("{s:f, s:s, s:s}", "gbs", r->passed_over.gbs, "quality",
