@@ -14,8 +14,8 @@ out=${2:?usage}; backend=${3:?usage}; shift 3
 # Kernels and the peers of this backend, from the binary itself.
 mapfile -t kernels < <("$bin" spmv --list | awk '/^[a-z]/ && !/^peer:/ && $1 != "auto" && $1 != "family" {print $1}')
 mapfile -t peers < <("$bin" spmv --list | awk -v b="on the ${backend%%:*} backend" '/^peer:/ && index($0, b) {print $1}')
-# a peer that computes in double only (PETSc's real build) is not run in single
-mapfile -t double_only < <("$bin" spmv --list | awk '/^peer:/ && /double precision only/ {print $1}')
+# a kernel or peer that runs in double only (csr16-mixed, PETSc's real build) is not run in single
+mapfile -t double_only < <("$bin" spmv --list | awk '/double precision only/ {print $1}')
 only_double() { local d; for d in "${double_only[@]}"; do [ "$d" = "$1" ] && return 0; done; return 1; }
 is_block() { case $1 in bcsr*|*-bsr) return 0 ;; *) return 1 ;; esac; }
 

@@ -190,6 +190,7 @@ static void print_result(FILE *f, const spmv_single *c, const json_t *rec)
                 json_number_value(json_array_get(json_object_get(json_object_get(rec, "launch"), "local"), 0)));
     fb_record_print_resources(f, json_object_get(rec, "kernel_resources"));
     fb_record_print_sell(f, json_object_get(rec, "sell"));
+    fb_record_print_csr16(f, rec);
     fb_record_print_median(f, rec);
     fprintf(f, "  %.3f GFLOP/s, %.3f GB/s of %.4g model bytes", fb_json_num(rec, "gflops"), fb_json_num(rec, "gbs"),
             fb_json_num(rec, "bytes"));

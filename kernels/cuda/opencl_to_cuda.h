@@ -37,6 +37,7 @@
 #define CLK_GLOBAL_MEM_FENCE 2
 #define barrier(flags) __syncthreads()
 
+typedef unsigned short ushort;
 typedef unsigned int uint;
 typedef unsigned long ulong;
 

@@ -18,13 +18,6 @@ typedef struct sell_run {
     fb_arg args[9];
 } sell_run;
 
-static int axis_value(const fb_spmv_config *cfg, const char *name)
-{
-    for (int i = 0; i < cfg->kernel->nparams; ++i)
-        if (strcmp(cfg->kernel->params[i].name, name) == 0) return cfg->point.values[i];
-    return 1;
-}
-
 /* The code-changing axes as -D defines; SIGMA and WG_SIZE change the data
  * and the launch only, so every point of one code shares one program. */
 static fb_status build(sell_run *s, const fb_spmv_config *cfg)
@@ -108,7 +101,7 @@ fb_status fb_spmv_run_sell(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_
     FB_CHECK(fb_spmv_check_point(cfg, fb_target_info(t), A));
     cfg->kernel->geometry(&cfg->point, &shape, &s.launch, NULL, &nthreads);
     out->launch = s.launch;
-    FB_CHECK(fb_sell_from_csr(A, axis_value(cfg, "SLICE_HEIGHT"), axis_value(cfg, "SIGMA"), &S));
+    FB_CHECK(fb_sell_from_csr(A, fb_spmv_axis_value(cfg, "SLICE_HEIGHT", 1), fb_spmv_axis_value(cfg, "SIGMA", 1), &S));
     out->conversion = conversion_of(&S);
     FB_CHECK(fb_spmv_make_x(A, cfg->x, &owned_x, &x));
     FB_CHECK(upload(&s, &S, cfg->is_double, x));

@@ -43,7 +43,11 @@ typedef struct fb_spmv_result {
     int has_resources;             /* resources below were reported (device backends) */
     fb_kernel_resources resources; /* of the main kernel at launch.local */
     double *y;                     /* the result (nrows), malloc'd, for --y-out */
-    fb_spmv_conversion conversion; /* SELL: the run's conversion from CSR */
+    fb_spmv_conversion conversion; /* SELL, csr16: the run's conversion from CSR */
+    /* A single-values format in a double run: max |y - y_exact| / max (|A| |x|),
+     * y_exact from the unrounded double values (the price of the fewer
+     * bytes, stated); -1 elsewhere. */
+    double error_vs_double_values;
 } fb_spmv_result;
 
 /* Why the point is not allowed here (FB_ERR_USAGE naming the parameter), or FB_OK. */
@@ -57,6 +61,15 @@ fb_status fb_spmv_run(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_confi
 fb_status fb_spmv_run_kernels(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_config *cfg, fb_spmv_result *out);
 
 void fb_spmv_result_free(fb_spmv_result *r);
+
+/* Builds kernel_name of source (the user's file when it is the user
+ * kernel's own, else embedded) with REAL, every axis of cfg's point and,
+ * for a blocked format, BLOCK_SIZE = block, as -D defines. */
+fb_status fb_spmv_build_kernel(fb_target *t, const fb_spmv_config *cfg, int block, const char *source,
+                               const char *kernel_name, fb_kernel **out);
+
+/* The value of cfg's axis `name` at its point, dflt where it has none. */
+int fb_spmv_axis_value(const fb_spmv_config *cfg, const char *name, int dflt);
 
 /* x as given, or the default x in *owned (free it). */
 fb_status fb_spmv_make_x(const fb_spmv_matrix *A, const double *given, double **owned, const double **x);

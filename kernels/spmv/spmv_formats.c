@@ -1,5 +1,6 @@
 /* spmv_formats.c - the format table (spmv_formats.h): each format's value
  * layout and its byte and flop model, beside its run. */
+#include "csr16_matrix.h"
 #include "sell_matrix.h"
 #include "spmv.h"
 
@@ -55,6 +56,28 @@ static fb_spmv_model sell_model(const fb_spmv_shape *s, const fb_spmv_conversion
                                (double)c->stored * (rb + 4.0) + ((double)c->nslices + 1.0) * 4.0 + perm + vectors};
 }
 
+/* csr16: each value (a float for csr16-sv), a 16-bit offset per entry of
+ * a narrow block and a 32-bit column per entry of a wide one, a base per
+ * block of rows, the row pointers, x and y once. */
+static fb_spmv_model csr16_model_of(const fb_spmv_shape *s, const fb_spmv_conversion *c, double value_bytes)
+{
+    double rb = s->real_bytes, vectors = ((double)s->ncols + (double)s->nrows) * rb;
+    double narrow = (double)(s->nnz - c->wide_entries);
+    return (fb_spmv_model){.flops = 2.0 * (double)s->nnz,
+                           .min_bytes = (double)s->nnz * value_bytes + narrow * 2.0 + (double)c->wide_entries * 4.0 +
+                                        (double)c->nbases * 4.0 + ((double)s->nrows + 1.0) * 4.0 + vectors};
+}
+
+static fb_spmv_model csr16_model(const fb_spmv_shape *s, const fb_spmv_conversion *c)
+{
+    return csr16_model_of(s, c, s->real_bytes);
+}
+
+static fb_spmv_model csr16_sv_model(const fb_spmv_shape *s, const fb_spmv_conversion *c)
+{
+    return csr16_model_of(s, c, 4.0);
+}
+
 // clang-format off
 const fb_spmv_format_ops fb_spmv_csr = {
     .name = "csr", .input = &fb_spmv_csr, .input_name = "CSR",
@@ -69,4 +92,11 @@ const fb_spmv_format_ops fb_spmv_bcsr_soa = {
 const fb_spmv_format_ops fb_spmv_sell = {
     .name = "sell", .input = &fb_spmv_csr, .input_name = "CSR",
     .value_at = scalar_at, .model = sell_model, .run = fb_spmv_run_sell};
+/* The csr16 kernels read a CSR view; their run converts it (timed apart). */
+const fb_spmv_format_ops fb_spmv_csr16 = {
+    .name = "csr16", .input = &fb_spmv_csr, .input_name = "CSR",
+    .value_at = scalar_at, .model = csr16_model, .run = fb_spmv_run_csr16};
+const fb_spmv_format_ops fb_spmv_csr16_sv = {
+    .name = "csr16-sv", .input = &fb_spmv_csr, .input_name = "CSR", .single_values = 1,
+    .value_at = scalar_at, .model = csr16_sv_model, .run = fb_spmv_run_csr16};
 // clang-format on

@@ -39,22 +39,25 @@ typedef struct fb_spmv_model {
 /* A run that converted its CSR input (SELL): what the conversion cost and
  * stored, for the model and the record. */
 typedef struct fb_spmv_conversion {
-    int done;         /* 1 when the run converted the matrix */
-    double seconds;   /* wall time of the conversion, not in the samples */
-    long long stored; /* entries stored, padding included */
-    int nslices;
-    int permuted;   /* rows were reordered (y written through perm) */
-    double padding; /* (stored - nnz) / nnz */
+    int done;                          /* 1 when the run converted the matrix */
+    double seconds;                    /* wall time of the conversion, not in the samples */
+    long long stored;                  /* entries stored, padding included */
+    int nslices;                       /* SELL */
+    int permuted;                      /* SELL: rows were reordered (y written through perm) */
+    double padding;                    /* SELL: (stored - nnz) / nnz */
+    int nbases, base_rows, wide_bases; /* csr16: blocks of base_rows rows, and those kept at 32 bits */
+    long long wide_entries;            /* csr16: entries of the wide blocks */
 } fb_spmv_conversion;
 
 typedef struct fb_spmv_format_ops fb_spmv_format_ops;
 struct fb_spmv_format_ops {
-    const char *name;                /* "csr", "bcsr", "bcsr-soa", "sell": the record's "format" */
+    const char *name;                /* "csr", "bcsr", "bcsr-soa", "sell", "csr16", "csr16-sv": the record's "format" */
     const fb_spmv_format_ops *input; /* the view a kernel of this format reads (SELL: CSR) */
     const char *input_name;          /* "CSR" or "BCSR", for messages */
     int blocked;                     /* reads the :block=K BCSR: BLOCK_SIZE is a define and a param */
     fb_block_layout layout;          /* of a blocked view */
     int passes_nblocks;              /* the kernels take the block count after the row count (SoA) */
+    int single_values;               /* values stored as float whatever the run's precision (a declared loss) */
     /* Where value (r, c) of stored entry (or block) b lies in the values. */
     size_t (*value_at)(const fb_spmv_shape *s, size_t b, int r, int c);
     /* Flops and minimal bytes of one product; c is the run's conversion (SELL). */
@@ -64,6 +67,7 @@ struct fb_spmv_format_ops {
                      struct fb_spmv_result *out);
 };
 
-extern const fb_spmv_format_ops fb_spmv_csr, fb_spmv_bcsr, fb_spmv_bcsr_soa, fb_spmv_sell;
+extern const fb_spmv_format_ops fb_spmv_csr, fb_spmv_bcsr, fb_spmv_bcsr_soa, fb_spmv_sell, fb_spmv_csr16,
+    fb_spmv_csr16_sv;
 
 #endif

@@ -232,11 +232,33 @@ static void geometry_sell(const fb_param_point *p, const fb_spmv_shape *s, fb_la
     geometry_team(c * p->values[1], p->values[3], ((long long)s->nrows + c - 1) / c, main, nthreads);
 }
 
+/* ---- csr16, csr16-mixed: as csr-vector, on 16-bit column offsets ---------- */
+
+/* The mixed kernel's single-precision values are its point only in a
+ * double run: in a single one csr16 already reads floats. */
+static int allowed_mixed(const fb_param_point *p, const fb_device_info *dev, const fb_spmv_shape *s, char *why,
+                         size_t len)
+{
+    if (s->real_bytes == 4) {
+        snprintf(why, len, "a single-precision run stores its values in single precision already (use csr16)");
+        return 0;
+    }
+    return allowed_vector(p, dev, s, why, len);
+}
+
 /* ---- the table ------------------------------------------------------------ */
 
 /* One row per kernel; clang-format would put every field on its own line.
  * A built-in kernel has no user file (source_text, fixup_source, user). */
 #define BUILT_IN NULL, NULL, NULL
+#define CSR16_AXES                                                                                                     \
+    {                                                                                                                  \
+        {"WG_SIZE", 128, POW2_WG, "work-group size", 0, FB_ROLE_GROUP_SIZE},                                           \
+            {"VECTOR_SIZE", 1, {1, 2, 4, 8, 16, 32}, 6, "work-items per row", 0, FB_ROLE_TEAM},                        \
+        {                                                                                                              \
+            "BASE_ROWS", 64, {16, 64, 256, 1024}, 4, "rows sharing one base column", 0, FB_ROLE_LAYOUT_BLOCK           \
+        }                                                                                                              \
+    }
 // clang-format off
 const fb_spmv_kernel_def fb_spmv_kernels[] = {
     {"csr-scalar", "CSR, one work-item per row", "spmv/csr_scalar.cl", "spmv_csr_scalar", NULL, &fb_spmv_csr, 1,
@@ -284,6 +306,10 @@ const fb_spmv_kernel_def fb_spmv_kernels[] = {
       {"SIGMA", 1, {1, 32, 256, 4096}, 4, "sort window in rows (1: natural order)", 1, FB_ROLE_OTHER},
       {"WG_SIZE", 128, TEAM_WG, "work-group size", 1, FB_ROLE_GROUP_SIZE}},
      allowed_sell, geometry_sell, BUILT_IN},
+    {"csr16", "CSR with 16-bit column offsets from a base per BASE_ROWS rows (32-bit where a block spans more)",
+     "spmv/csr16.cl", "spmv_csr16", NULL, &fb_spmv_csr16, 3, CSR16_AXES, allowed_vector, geometry_vector, BUILT_IN},
+    {"csr16-mixed", "csr16 with single-precision values, double accumulation, double precision only: a declared loss, its error stated",
+     "spmv/csr16.cl", "spmv_csr16_mixed", NULL, &fb_spmv_csr16_sv, 3, CSR16_AXES, allowed_mixed, geometry_vector, BUILT_IN},
 };
 // clang-format on
 

@@ -2,6 +2,7 @@
  * double and single precision from spmv_omp_template.h. Host twins take
  * the device kernels' arguments in the same order. */
 #include <omp.h>
+#include <stdint.h>
 
 #include "../common_host.h"
 #include "merge_path.h" /* merge_path_rows, as the device kernel */
@@ -33,6 +34,15 @@ static void fb_omp_balanced_rows(const int *rowptr, int nrows, int *r0, int *r1)
     *r1 = t == nt - 1 ? nrows : row_at_nnz(rowptr, nrows, nnz * (t + 1) / nt);
 }
 
+/* log2 of a power of two (csr16's BASE_ROWS). */
+static int fb_log2_int(int v)
+{
+    int k = 0;
+    while ((1 << (k + 1)) <= v)
+        ++k;
+    return k;
+}
+
 #define REAL double
 #define SUFFIX d
 #include "spmv_omp_template.h"
@@ -57,5 +67,7 @@ const fb_host_kernel fb_spmv_host_kernels[] = {
     FB_HOST_BOTH("spmv_bcsr_soa", 7, spmv_bcsr_soa_omp_),
     FB_HOST_BOTH("spmv_bcsr_warp", 6, spmv_bcsr_omp_),
     FB_HOST_BOTH("spmv_sell", 9, spmv_sell_omp_),
+    FB_HOST_BOTH("spmv_csr16", 8, spmv_csr16_omp_),
+    FB_HOST_BOTH("spmv_csr16_mixed", 8, spmv_csr16_mixed_omp_),
     {NULL, NULL, 0, NULL},
 };

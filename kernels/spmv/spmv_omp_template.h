@@ -223,6 +223,61 @@ static void FB_NAME(spmv_sell_omp_)(const fb_host_arg *args, const fb_launch *la
 }
 #undef FB_SELL_CASE
 
+/* csr16 (spmv/csr16.cl) over the same balanced rows as CSR: a row's
+ * block is narrow (base + 16-bit offset) or wide (its 32-bit columns), so
+ * each row's loop has one form and vectorises as the CSR loop does. VALUE
+ * is the stored values' type: REAL, or float for the mixed kernel.
+ * BASE_ROWS is a power of two: a division per row cost more than the 2
+ * bytes per entry saved. */
+/* One row's sum in two running sums (even and odd entries): rows of 7
+ * entries are a chain of dependent additions, which bound the plain loop
+ * before memory did. COLUMN(j) decodes entry j's column. */
+#define FB_CSR16_ROW(sum, begin, end, COLUMN)                                                                          \
+    do {                                                                                                               \
+        REAL even_ = 0, odd_ = 0;                                                                                      \
+        int j = begin;                                                                                                 \
+        for (; j + 1 < end; j += 2) {                                                                                  \
+            even_ += (REAL)values[j] * x[COLUMN(j)];                                                                   \
+            odd_ += (REAL)values[j + 1] * x[COLUMN(j + 1)];                                                            \
+        }                                                                                                              \
+        if (j < end) even_ += (REAL)values[j] * x[COLUMN(j)];                                                          \
+        sum = even_ + odd_;                                                                                            \
+    } while (0)
+#define FB_CSR16_NARROW(j) (base + offsets[j])
+#define FB_CSR16_WIDE(j) (wide[(j) + base + 1])
+
+#define FB_CSR16_TWIN(fname, VALUE)                                                                                    \
+    static void fname(const fb_host_arg *args, const fb_launch *launch, const fb_host_defines *defs)                   \
+    {                                                                                                                  \
+        (void)launch;                                                                                                  \
+        const int nrows = args[0].i32, shift = fb_log2_int(fb_host_define_int(defs, "BASE_ROWS", 64));                 \
+        const int *restrict rowptr = args[1].ptr, *restrict bases = args[2].ptr, *restrict wide = args[4].ptr;         \
+        const uint16_t *restrict offsets = args[3].ptr;                                                                \
+        const VALUE *restrict values = args[5].ptr;                                                                    \
+        const REAL *restrict x = args[6].ptr;                                                                          \
+        REAL *restrict y = args[7].ptr;                                                                                \
+        _Pragma("omp parallel")                                                                                        \
+        {                                                                                                              \
+            int r0, r1;                                                                                                \
+            fb_omp_balanced_rows(rowptr, nrows, &r0, &r1);                                                             \
+            for (int row = r0; row < r1; ++row) {                                                                      \
+                const int base = bases[row >> shift], begin = rowptr[row], end = rowptr[row + 1];                      \
+                REAL sum;                                                                                              \
+                if (base >= 0)                                                                                         \
+                    FB_CSR16_ROW(sum, begin, end, FB_CSR16_NARROW);                                                    \
+                else                                                                                                   \
+                    FB_CSR16_ROW(sum, begin, end, FB_CSR16_WIDE);                                                      \
+                y[row] = sum;                                                                                          \
+            }                                                                                                          \
+        }                                                                                                              \
+    }
+FB_CSR16_TWIN(FB_NAME(spmv_csr16_omp_), REAL)
+FB_CSR16_TWIN(FB_NAME(spmv_csr16_mixed_omp_), float)
+#undef FB_CSR16_TWIN
+#undef FB_CSR16_ROW
+#undef FB_CSR16_NARROW
+#undef FB_CSR16_WIDE
+
 #undef FB_NAME
 #undef FB_CAT
 #undef FB_CAT_

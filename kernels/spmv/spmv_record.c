@@ -56,6 +56,18 @@ fail:
     return status;
 }
 
+/* What a converting run's record calls its conversion: csr16's has bases. */
+static const char *conversion_name(const fb_spmv_conversion *c) { return c->base_rows > 0 ? "csr16" : "sell"; }
+
+static json_t *conversion_json(const fb_spmv_conversion *c)
+{
+    if (c->base_rows > 0)
+        return json_pack("{s:i, s:i, s:i, s:I, s:f}", "base_rows", c->base_rows, "bases", c->nbases, "wide_bases",
+                         c->wide_bases, "wide_entries", (json_int_t)c->wide_entries, "conversion_s", c->seconds);
+    return json_pack("{s:I, s:i, s:b, s:f, s:f}", "stored", (json_int_t)c->stored, "slices", c->nslices, "permuted",
+                     c->permuted, "padding", c->padding, "conversion_s", c->seconds);
+}
+
 /* The parameters of cfg as {"NAME": value}, BLOCK_SIZE included for BCSR. */
 static json_t *spmv_params_json(const fb_spmv_config *cfg, const fb_spmv_matrix *A)
 {
@@ -82,16 +94,15 @@ json_t *fb_spmv_record(const fb_device_info *d, const json_t *matrix, const fb_s
                           .user = cfg->kernel->user};
     json_t *rec = fb_json_kernel_record(d, &k);
     json_object_set_new(rec, "format", json_string(cfg->kernel->format->name));
-    if (r->conversion.done)
-        json_object_set_new(rec, "sell",
-                            json_pack("{s:I, s:i, s:b, s:f, s:f}", "stored", (json_int_t)r->conversion.stored, "slices",
-                                      r->conversion.nslices, "permuted", r->conversion.permuted, "padding",
-                                      r->conversion.padding, "conversion_s", r->conversion.seconds));
+    if (r->conversion.done) json_object_set_new(rec, conversion_name(&r->conversion), conversion_json(&r->conversion));
     json_object_set_new(rec, "matrix", json_deep_copy(matrix));
     fb_json_set_fraction_of_stream(rec, r->gbs, stream_gbs);
     json_object_set_new(
         rec, "check",
         json_pack("{s:f, s:f, s:b}", "max_rel_error", r->rel_error, "tolerance", r->tolerance, "ok", r->checked_ok));
+    if (r->error_vs_double_values >= 0) /* the declared loss, beside the check of the kernel's arithmetic */
+        json_object_set_new(json_object_get(rec, "check"), "error_vs_double_values",
+                            json_real(r->error_vs_double_values));
     json_object_set_new(rec, "status", json_string(r->checked_ok ? "ok" : "wrong-result"));
     return rec;
 }

@@ -98,27 +98,40 @@ fail:
     return status;
 }
 
-/* kernel_name from the source `source` (the user's file for a user
- * kernel's main kernel, else embedded). */
-static fb_status build_one(spmv_run *s, const char *source, const char *kernel_name, fb_kernel **out)
+fb_status fb_spmv_build_kernel(fb_target *t, const fb_spmv_config *cfg, int block, const char *source,
+                               const char *kernel_name, fb_kernel **out)
 {
-    const fb_spmv_kernel_def *k = s->cfg->kernel;
+    const fb_spmv_kernel_def *k = cfg->kernel;
     fb_define defines[FB_MAX_PARAMS + 2];
     char values[FB_MAX_PARAMS + 2][16];
     int n = 0;
-    defines[n++] = (fb_define){"REAL", s->cfg->is_double ? "double" : "float"};
+    defines[n++] = (fb_define){"REAL", cfg->is_double ? "double" : "float"};
     for (int i = 0; i < k->nparams; ++i, ++n) {
-        snprintf(values[n], sizeof values[n], "%d", s->cfg->point.values[i]);
+        snprintf(values[n], sizeof values[n], "%d", cfg->point.values[i]);
         defines[n] = (fb_define){k->params[i].name, values[n]};
     }
     if (k->format->blocked) {
-        snprintf(values[n], sizeof values[n], "%d", s->A->shape.block);
+        snprintf(values[n], sizeof values[n], "%d", block);
         defines[n] = (fb_define){"BLOCK_SIZE", values[n]};
         n++;
     }
     const char *text = source == k->source && k->source_text ? k->source_text : fb_kernel_source(source);
     fb_program_spec spec = {source, text, kernel_name, defines, n, fb_spmv_host_kernels};
-    return fb_target_build(s->t, &spec, out);
+    return fb_target_build(t, &spec, out);
+}
+
+int fb_spmv_axis_value(const fb_spmv_config *cfg, const char *name, int dflt)
+{
+    for (int i = 0; i < cfg->kernel->nparams; ++i)
+        if (strcmp(cfg->kernel->params[i].name, name) == 0) return cfg->point.values[i];
+    return dflt;
+}
+
+/* kernel_name from the source `source` (the user's file for a user
+ * kernel's main kernel, else embedded). */
+static fb_status build_one(spmv_run *s, const char *source, const char *kernel_name, fb_kernel **out)
+{
+    return fb_spmv_build_kernel(s->t, s->cfg, s->A->shape.block, source, kernel_name, out);
 }
 
 /* Arguments in each kernel's signature order (see the .cl files). */
@@ -185,32 +198,51 @@ fail:
     return status;
 }
 
+/* max |y - M x| / max (|M| |x|), row-wise in double; *nan_row gets the
+ * first row where y is NaN (nrows: none). */
+static fb_status relative_error(const fb_spmv_matrix *M, const double *x, const double *y, double *error,
+                                size_t *nan_row)
+{
+    fb_status status = FB_OK;
+    const size_t n = (size_t)M->shape.nrows;
+    double *ref = NULL, *abs_ref = NULL, worst = 0, scale = 0;
+    FB_ALLOC(ref, n, "reference y");
+    FB_ALLOC(abs_ref, n, "reference |A||x|");
+    fb_spmv_reference(M, x, ref, abs_ref);
+    *nan_row = n;
+    for (size_t i = 0; i < n; ++i) {
+        double e = fabs(y[i] - ref[i]);
+        if (!(e <= worst) && !isnan(worst)) worst = e; /* NaN counts as the worst, and stays it */
+        if (isnan(y[i]) && *nan_row == n) *nan_row = i;
+        if (abs_ref[i] > scale) scale = abs_ref[i];
+    }
+    *error = scale > 0 ? worst / scale : worst;
+    if (!isfinite(*error)) *error = DBL_MAX; /* recorded finite: JSON has no NaN */
+fail:
+    free(ref);
+    free(abs_ref);
+    return status;
+}
+
 fb_status fb_spmv_finish(const fb_spmv_matrix *A, const fb_spmv_config *cfg, const double *x, const char *where,
                          fb_spmv_result *r)
 {
     fb_status status = FB_OK;
-    size_t n = (size_t)A->shape.nrows, nan_row = n;
-    double *ref = NULL, *abs_ref = NULL, *xr = NULL, *vr = NULL, worst = 0, scale = 0;
+    size_t n = (size_t)A->shape.nrows, nan_row = n, unused;
+    double *xr = NULL, *vr = NULL;
     const double *x_seen;
+    const int single_values = cfg->kernel->format->single_values;
     fb_spmv_matrix rounded = *A;
     fb_spmv_shape shape = A->shape;
     shape.real_bytes = cfg->is_double ? 8 : 4;
     r->model = cfg->kernel->format->model(&shape, &r->conversion);
     r->gflops = r->model.flops / r->m.stats.median * 1e-9;
     r->gbs = r->model.min_bytes / r->m.stats.median * 1e-9;
-    FB_ALLOC(ref, n, "reference y");
-    FB_ALLOC(abs_ref, n, "reference |A||x|");
     FB_CHECK(rounded_view(x, (size_t)A->shape.ncols, cfg->is_double, &xr, &x_seen));
-    FB_CHECK(rounded_view(A->values, spmv_value_count(A), cfg->is_double, &vr, &rounded.values));
-    fb_spmv_reference(&rounded, x_seen, ref, abs_ref);
-    for (size_t i = 0; i < n; ++i) {
-        double e = fabs(r->y[i] - ref[i]);
-        if (!(e <= worst) && !isnan(worst)) worst = e; /* NaN counts as the worst, and stays it */
-        if (isnan(r->y[i]) && nan_row == n) nan_row = i;
-        if (abs_ref[i] > scale) scale = abs_ref[i];
-    }
-    r->rel_error = scale > 0 ? worst / scale : worst;
-    if (!isfinite(r->rel_error)) r->rel_error = DBL_MAX; /* recorded finite: JSON has no NaN */
+    FB_CHECK(rounded_view(A->values, spmv_value_count(A), cfg->is_double && !single_values, &vr, &rounded.values));
+    FB_CHECK(relative_error(&rounded, x_seen, r->y, &r->rel_error, &nan_row));
+    r->error_vs_double_values = -1;
+    if (single_values && cfg->is_double) FB_CHECK(relative_error(A, x_seen, r->y, &r->error_vs_double_values, &unused));
     /* Summation error bound: (row length) * eps relative to sum |a x|, with
      * a factor 2 of slack for reassociation across work-items. */
     double eps = cfg->is_double ? DBL_EPSILON : FLT_EPSILON;
@@ -223,8 +255,6 @@ fb_status fb_spmv_finish(const fb_spmv_matrix *A, const fb_spmv_config *cfg, con
         FB_FAIL(FB_ERR_CHECK, "%s on %s: wrong result (relative error %.3g > tolerance %.3g)", cfg->kernel->name, where,
                 r->rel_error, r->tolerance);
 fail:
-    free(ref);
-    free(abs_ref);
     free(xr);
     free(vr);
     return status;

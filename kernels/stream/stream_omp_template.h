@@ -61,7 +61,11 @@ static void FB_NAME(stream_triad_omp_)(const fb_host_arg *args, const fb_launch 
 }
 
 /* The device kernel's partial sums, one per chunk of FB_STREAM_DOT_CHUNK
- * elements; a thread takes whole chunks, so it reads contiguous memory. */
+ * elements; a thread takes whole chunks, so it reads contiguous memory.
+ * Eight running sums (four SSE registers): with one, each addition waits
+ * for the one before, and dot measured the adder's latency (33.9 GB/s
+ * here against a triad of 36.4), not what memory can be read at. */
+#define FB_DOT_LANES 8
 static void FB_NAME(stream_dot_omp_)(const fb_host_arg *args, const fb_launch *launch, const fb_host_defines *defs)
 {
     (void)launch;
@@ -75,13 +79,20 @@ static void FB_NAME(stream_dot_omp_)(const fb_host_arg *args, const fb_launch *l
     for (int g = 0; g < chunks; ++g) {
         const int start = g * FB_STREAM_DOT_CHUNK,
                   end = n - start < FB_STREAM_DOT_CHUNK ? n : start + FB_STREAM_DOT_CHUNK;
-        REAL sum = 0;
-#pragma omp simd reduction(+ : sum)
-        for (int i = start; i < end; ++i)
+        REAL lanes[FB_DOT_LANES] = {0}, sum = 0;
+        int i = start;
+        for (; i + FB_DOT_LANES <= end; i += FB_DOT_LANES)
+#pragma omp simd
+            for (int k = 0; k < FB_DOT_LANES; ++k)
+                lanes[k] += a[i + k] * b[i + k];
+        for (; i < end; ++i)
             sum += a[i] * b[i];
+        for (int k = 0; k < FB_DOT_LANES; ++k)
+            sum += lanes[k];
         partial[g] = sum;
     }
 }
+#undef FB_DOT_LANES
 
 static void FB_NAME(stream_fill_omp_)(const fb_host_arg *args, const fb_launch *launch, const fb_host_defines *defs)
 {

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "matrix/source.h"
+#include "spmv/csr16_matrix.h"
 #include "spmv/peers.h"
 #include "spmv/sell_matrix.h"
 #include "spmv/spmv.h"
@@ -132,13 +133,14 @@ static fb_measure_config quick(void)
     return c;
 }
 
-/* Runs kernel at point on the backend under test in both precisions;
- * asserts it ran and fb_spmv_run's check passed. */
-static void run_checked(const char *kernel, const fb_spmv_matrix *A, const int *point, int npoint)
+/* Runs kernel at point on the backend under test in the precisions from
+ * double down to `lowest` (0: single too); asserts it ran and
+ * fb_spmv_run's check passed. */
+static void run_checked_down_to(int lowest, const char *kernel, const fb_spmv_matrix *A, const int *point, int npoint)
 {
     const fb_spmv_kernel_def *k = fb_spmv_kernel_find(kernel);
     assert_non_null(k);
-    for (int is_double = 1; is_double >= 0; --is_double) {
+    for (int is_double = 1; is_double >= lowest; --is_double) {
         fb_spmv_config cfg = {
             .kernel = k, .point = fb_spmv_default_point(k), .is_double = is_double, .measure = quick()};
         for (int i = 0; i < npoint; ++i)
@@ -153,6 +155,47 @@ static void run_checked(const char *kernel, const fb_spmv_matrix *A, const int *
         assert_true(r.gbs > 0);
         fb_spmv_result_free(&r);
     }
+}
+
+/* Both precisions. */
+static void run_checked(const char *kernel, const fb_spmv_matrix *A, const int *point, int npoint)
+{
+    run_checked_down_to(0, kernel, A, point, npoint);
+}
+
+/* 4096 x 70000 with blocks of 64 rows in turn narrow and wide: rows of a
+ * narrow block couple columns near 16 r (mod 60000), rows of a wide one
+ * (every third block) couple column r % 100 and column 69999 - r % 100,
+ * and row 100 is empty. */
+static void build_spans(test_matrix *m)
+{
+    const int nrows = 4096, ncols = 70000;
+    unsigned st = 99u;
+    m->ptr = calloc((size_t)nrows + 1, sizeof(int));
+    m->idx = malloc((size_t)nrows * 4 * sizeof(int));
+    m->values = malloc((size_t)nrows * 4 * sizeof(double));
+    for (int r = 0, k = 0; r < nrows; ++r) {
+        if ((r / 64) % 3 == 0) {
+            m->idx[k++] = r % 100, m->idx[k++] = 69999 - r % 100;
+        } else if (r != 100) {
+            for (int e = 0; e < 3; ++e)
+                m->idx[k++] = (16 * r) % 60000 + 5 * e;
+        }
+        m->ptr[r + 1] = k;
+    }
+    for (int k = 0; k < m->ptr[nrows]; ++k)
+        m->values[k] = value_at(&st);
+    m->view = (fb_spmv_matrix){.format = &fb_spmv_csr,
+                               .shape = {.nrows = nrows,
+                                         .ncols = ncols,
+                                         .nnz = m->ptr[nrows],
+                                         .block = 1,
+                                         .nbrows = nrows,
+                                         .nblocks = m->ptr[nrows]},
+                               .ptr = m->ptr,
+                               .idx = m->idx,
+                               .values = m->values,
+                               .max_row_entries = 3};
 }
 
 static void test_reference_by_hand(void **state)
@@ -256,6 +299,57 @@ static void test_sell_model_counts_padding(void **state)
     assert_float_equal(m.min_bytes, 120 * 12 + 4 * 4 + 30 * 8, 0);
     c.permuted = 1; /* the permutation is read once per row */
     assert_float_equal(fb_spmv_sell.model(&s, &c).min_bytes, 120 * 12 + 4 * 4 + 10 * 4 + 30 * 8, 0);
+}
+
+/* The conversion keeps every column: decoded as the kernels decode it,
+ * each entry's column is the CSR one, for every BASE_ROWS; the blocks
+ * that span 65536 columns or more (and only they) are kept at 32 bits. */
+static void test_csr16_conversion_keeps_columns(void **state)
+{
+    (void)state;
+    test_matrix m;
+    build_spans(&m);
+    static const int base_rows[] = {16, 64, 256, 1024};
+    for (size_t b = 0; b < sizeof base_rows / sizeof base_rows[0]; ++b) {
+        fb_csr16 M;
+        assert_int_equal(fb_csr16_from_csr(&m.view, base_rows[b], &M), FB_OK);
+        assert_int_equal(M.nbases, (4096 + base_rows[b] - 1) / base_rows[b]);
+        int64_t wide = 0;
+        int wide_bases = 0;
+        for (int blk = 0; blk < M.nbases; ++blk) {
+            const int r0 = blk * base_rows[b], r1 = r0 + base_rows[b] < 4096 ? r0 + base_rows[b] : 4096;
+            int lo = 70000, hi = -1;
+            for (int j = m.ptr[r0]; j < m.ptr[r1]; ++j)
+                lo = m.idx[j] < lo ? m.idx[j] : lo, hi = m.idx[j] > hi ? m.idx[j] : hi;
+            const int is_wide = hi - lo >= FB_CSR16_SPAN;
+            assert_int_equal(M.bases[blk] < 0, is_wide);
+            wide_bases += is_wide, wide += is_wide ? m.ptr[r1] - m.ptr[r0] : 0;
+            for (int r = r0; r < r1; ++r)
+                for (int j = m.ptr[r]; j < m.ptr[r + 1]; ++j)
+                    assert_int_equal(fb_csr16_column(&M, r, j), m.idx[j]);
+        }
+        assert_true(wide_bases > 0);
+        if (base_rows[b] <= 64) assert_true(wide_bases < M.nbases); /* both kinds, as built (1024: all wide) */
+        assert_int_equal(M.wide_bases, wide_bases);
+        assert_int_equal(M.wide_entries, wide);
+        fb_csr16_free(&M);
+    }
+    free_matrix(&m);
+}
+
+/* csr16's bytes: 2 per narrow entry, 4 per wide one, a base per block;
+ * csr16-sv's values are 4 bytes in a double run. */
+static void test_csr16_model_counts_offsets(void **state)
+{
+    (void)state;
+    fb_spmv_shape s = {.nrows = 10, .ncols = 20, .nnz = 100, .block = 1, .nbrows = 10, .nblocks = 100, .real_bytes = 8};
+    fb_spmv_conversion c = {.done = 1, .stored = 100, .nbases = 3, .base_rows = 4, .wide_bases = 1, .wide_entries = 30};
+    fb_spmv_model m = fb_spmv_csr16.model(&s, &c);
+    assert_float_equal(m.flops, 200, 0);
+    assert_float_equal(m.min_bytes, 100 * 8 + 70 * 2 + 30 * 4 + 3 * 4 + 11 * 4 + 30 * 8, 0);
+    assert_float_equal(fb_spmv_csr16_sv.model(&s, &c).min_bytes, 100 * 4 + 70 * 2 + 30 * 4 + 3 * 4 + 11 * 4 + 30 * 8,
+                       0);
+    assert_true(fb_spmv_csr16_sv.single_values && !fb_spmv_csr16.single_values);
 }
 
 /* A rule row's matrix as a source spec: gen: specs are their own name; a
@@ -388,6 +482,45 @@ static void test_csr_kernels_powerlaw(void **state)
     run_checked("csr-multirow", &m.view, NULL, 0);
     run_checked("csr-merge", &m.view, NULL, 0);
     free_matrix(&m);
+}
+
+/* WG_SIZE, VECTOR_SIZE, BASE_ROWS */
+static const int csr16_points[][3] = {{32, 1, 16}, {64, 4, 64}, {128, 32, 1024}, {256, 8, 256}};
+
+/* csr16 on narrow and wide blocks, empty rows, a dense row and power-law
+ * rows; csr16-mixed in double (in single it is csr16), whose record states
+ * its error against the double values: above 0 and within one float
+ * rounding of each value (2^-24 of sum |a| |x|). */
+static void test_csr16_kernels(void **state)
+{
+    (void)state;
+    test_matrix spans, irregular, powerlaw;
+    build_spans(&spans);
+    build_csr(&irregular, 40, 30, irregular_len);
+    build_csr(&powerlaw, 3000, 2500, powerlaw_len);
+    const fb_spmv_matrix *all[] = {&spans.view, &irregular.view, &powerlaw.view};
+    for (size_t a = 0; a < 3; ++a) {
+        run_checked("csr16", all[a], NULL, 0);
+        run_checked_down_to(1, "csr16-mixed", all[a], NULL, 0);
+        for (size_t i = 0; i < sizeof csr16_points / sizeof csr16_points[0]; ++i) {
+            run_checked("csr16", all[a], csr16_points[i], 3);
+            run_checked_down_to(1, "csr16-mixed", all[a], csr16_points[i], 3);
+        }
+    }
+    fb_spmv_config cfg = {.kernel = fb_spmv_kernel_find("csr16-mixed"), .is_double = 1, .measure = quick()};
+    cfg.point = fb_spmv_default_point(cfg.kernel);
+    fb_spmv_result r;
+    assert_int_equal(fb_spmv_run(test_target, &powerlaw.view, &cfg, &r), FB_OK);
+    print_message("csr16-mixed on %s: error against the double values %.3g (arithmetic %.3g)\n",
+                  fb_target_info(test_target)->id, r.error_vs_double_values, r.rel_error);
+    assert_true(r.error_vs_double_values > 0 && r.error_vs_double_values <= 0x1p-24 + 1e-13);
+    fb_spmv_result_free(&r);
+    cfg.is_double = 0; /* refused, naming why */
+    assert_int_equal(fb_spmv_run(test_target, &powerlaw.view, &cfg, &r), FB_ERR_USAGE);
+    assert_non_null(strstr(fb_error_message(), "single precision already"));
+    free_matrix(&spans);
+    free_matrix(&irregular);
+    free_matrix(&powerlaw);
 }
 
 static void test_bcsr_kernels_all_blocks(void **state)
@@ -604,20 +737,23 @@ int main(int argc, char **argv)
     if (only && *only) cmocka_set_test_filter(only);
     /* one test a line (a comment ends each, so clang-format keeps them apart) */
     const struct CMUnitTest host[] = {
-        cmocka_unit_test(test_reference_by_hand),             //
-        cmocka_unit_test(test_model_counts_bytes),            //
-        cmocka_unit_test(test_sell_layout_by_hand),           //
-        cmocka_unit_test(test_sell_model_counts_padding),     //
-        cmocka_unit_test(test_auto_rule_on_shipped_matrices), //
-        cmocka_unit_test(test_auto_nearest_and_default),      //
-        cmocka_unit_test(test_constraints_refuse),            //
-        cmocka_unit_test(test_graphblas_peer),                //
+        cmocka_unit_test(test_reference_by_hand),              //
+        cmocka_unit_test(test_model_counts_bytes),             //
+        cmocka_unit_test(test_sell_layout_by_hand),            //
+        cmocka_unit_test(test_sell_model_counts_padding),      //
+        cmocka_unit_test(test_csr16_conversion_keeps_columns), //
+        cmocka_unit_test(test_csr16_model_counts_offsets),     //
+        cmocka_unit_test(test_auto_rule_on_shipped_matrices),  //
+        cmocka_unit_test(test_auto_nearest_and_default),       //
+        cmocka_unit_test(test_constraints_refuse),             //
+        cmocka_unit_test(test_graphblas_peer),                 //
     };
     const struct CMUnitTest device[] = {
         cmocka_unit_test(test_csr_kernels_irregular),        //
         cmocka_unit_test(test_csr_kernels_powerlaw),         //
         cmocka_unit_test(test_bcsr_kernels_all_blocks),      //
         cmocka_unit_test(test_sell_kernels),                 //
+        cmocka_unit_test(test_csr16_kernels),                //
         cmocka_unit_test(test_bcsr_warp_blocks_1_to_6),      //
         cmocka_unit_test(test_new_kernels_shipped_matrices), //
         cmocka_unit_test(test_auto_kernel_runs_and_records), //

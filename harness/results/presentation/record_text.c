@@ -41,6 +41,21 @@ void fb_record_print_sell(FILE *f, const json_t *sell)
             fb_json_num(sell, "conversion_s") * 1e3);
 }
 
+void fb_record_print_csr16(FILE *f, const json_t *rec)
+{
+    const json_t *c = json_object_get(rec, "csr16");
+    const json_t *loss = json_object_get(json_object_get(rec, "check"), "error_vs_double_values");
+    if (c)
+        fprintf(
+            f,
+            "  csr16: %.0f bases of %.0f rows, %.0f kept at 32 bits (%.0f entries), converted in %.3f ms (not timed)\n",
+            fb_json_num(c, "bases"), fb_json_num(c, "base_rows"), fb_json_num(c, "wide_bases"),
+            fb_json_num(c, "wide_entries"), fb_json_num(c, "conversion_s") * 1e3);
+    if (loss)
+        fprintf(f, "  values in single precision: error against the double values' product %.3g (declared)\n",
+                json_number_value(loss));
+}
+
 /* "converged" (the rule that stopped it) when stable, else "unstable: why" (fb_measurement_verdict). */
 void fb_record_print_median(FILE *f, const json_t *rec)
 {

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# spmv_fewer_bytes.sh FLOWBENCH SOURCE_DIR WORKDIR - the kernels that move
+# fewer bytes per nonzero (docs/kernels.md, "Fewer bytes per nonzero"):
+# csr16 and csr16-mixed on OpenMP and OpenCL, on a cube and on a matrix
+# whose every third block of rows spans 70000 columns (kept at 32 bits),
+# checked, with the byte model each record states recomputed here from its
+# own counts; csr16-mixed states its error against the double values and
+# is refused in single precision; then one-bug copies of csr16.cl (the base
+# dropped, the wide columns not read, the sum kept in
+# float) come out as wrong results while the unmodified copy passes. Skips
+# (77) without OpenCL.
+set -euo pipefail
+bin=$1; src=$2; dir=$3
+rm -rf "$dir"; mkdir -p "$dir"
+fail() { echo "FAIL: $*"; exit 1; }
+if ! "$bin" devices | grep -q '^opencl:'; then echo "no OpenCL device: skipped"; exit 77; fi
+
+# 2048 x 70000: rows of blocks 0, 3, 6 ... (64 rows each) couple columns r
+# and 69999 - r; the others three columns near 16 r
+awk 'BEGIN { n = 0; for (r = 0; r < 2048; ++r) if (int(r / 64) % 3 == 0) n += 2; else n += 3;
+  print "%%MatrixMarket matrix coordinate real general"; print 2048, 70000, n;
+  for (r = 0; r < 2048; ++r) {
+    if (int(r / 64) % 3 == 0) { printf "%d %d %.6f\n%d %d %.6f\n", r + 1, r % 100 + 1, 1 + r % 7 / 8, r + 1, 70000 - r % 100, -0.5 }
+    else for (e = 0; e < 3; ++e) printf "%d %d %.6f\n", r + 1, (16 * r) % 60000 + 5 * e + 1, 0.25 + e / 3 }
+}' > "$dir/spans.mtx"
+
+run() { # KERNEL_DIR BACKEND ARGS... -> exit status; record in $dir/out.json
+  local kdir=$1 backend=$2; shift 2
+  set +e
+  FLOWBENCH_KERNEL_DIR=$kdir "$bin" spmv --backend "$backend" --no-stream --min-samples 2 --max-samples 3 --json "$@" \
+    > "$dir/out.json" 2> "$dir/out.txt"
+  local rc=$?
+  set -e
+  return $rc
+}
+
+echo "== csr16 and csr16-mixed, checked, their bytes as they count them"
+for b in openmp opencl; do
+  for m in gen:cube:6 "$dir/spans.mtx"; do
+    for k in csr16 csr16-mixed; do
+      run "$src/kernels" "$b" --matrix "$m" --kernel "$k" || fail "$k on $b, $m: $(tail -1 "$dir/out.txt")"
+      jq -e --arg k "$k" '.status == "ok" and .check.ok and .csr16.conversion_s >= 0
+        and (if $k == "csr16" then 8 else 4 end) as $vb
+        | .matrix.nnz as $nnz | .csr16.wide_entries as $w
+        | (.bytes - ($nnz * $vb + ($nnz - $w) * 2 + $w * 4 + .csr16.bases * 4 + (.matrix.rows + 1) * 4
+                     + (.matrix.cols + .matrix.rows) * 8) | fabs) < 0.5' "$dir/out.json" > /dev/null ||
+        fail "$k on $b, $m: $(jq -c '{status, bytes, csr16, matrix: {nnz: .matrix.nnz}}' "$dir/out.json")"
+      if [ "$k" = csr16-mixed ]; then
+        jq -e '.format == "csr16-sv" and .check.error_vs_double_values > 0 and .check.error_vs_double_values < 6e-8' \
+          "$dir/out.json" > /dev/null || fail "csr16-mixed's stated error: $(jq -c .check "$dir/out.json")"
+      fi
+    done
+  done
+  run "$src/kernels" "$b" --matrix "$dir/spans.mtx" --kernel csr16 --param BASE_ROWS=64
+  jq -e '.csr16.wide_bases == 11 and .csr16.wide_entries == 11 * 64 * 2' "$dir/out.json" > /dev/null ||
+    fail "spans.mtx: not the 11 wide blocks built: $(jq -c .csr16 "$dir/out.json")"
+done
+rc=0; run "$src/kernels" openmp --matrix gen:cube:6 --kernel csr16-mixed --precision single || rc=$?
+[ "$rc" -eq 2 ] && grep -q "single precision already" "$dir/out.txt" ||
+  fail "csr16-mixed in single precision: exit $rc: $(tail -1 "$dir/out.txt")"
+echo "ok"
+
+mutant() { # NAME SED-EXPRESSION: a copy of kernels/ with one change to csr16.cl
+  local name=$1 expr=$2
+  rm -rf "${dir:?}/$name"; cp -r "$src/kernels" "$dir/$name"
+  sed -i "$expr" "$dir/$name/spmv/csr16.cl"
+  cmp -s "$src/kernels/spmv/csr16.cl" "$dir/$name/spmv/csr16.cl" && fail "mutant $name: the edit did not apply"
+  return 0
+}
+expect_wrong() { # NAME ARGS...
+  local name=$1; shift
+  local rc=0
+  run "$dir/$name" opencl "$@" || rc=$?
+  [ "$rc" -eq 1 ] || fail "$name: exit $rc, expected 1 (wrong result): $(tail -1 "$dir/out.txt")"
+  [ "$(jq -r .status "$dir/out.json")" = wrong-result ] || fail "$name: status $(jq -r .status "$dir/out.json")"
+  echo "ok: $name caught: $(tail -1 "$dir/out.txt")"
+}
+
+echo "== one-bug copies of csr16.cl"
+mutant nobase 's|x\[base_ + (int)offsets\[j\]\]|x[(int)offsets[j]]|'
+expect_wrong nobase --matrix gen:cube:6 --kernel csr16
+# a wide block's entries read as narrow ones (their offsets are 0: x[0])
+mutant widefrom 's|x\[wide\[j + base_ + 1\]\]|x[offsets[j]]|'
+expect_wrong widefrom --matrix "$dir/spans.mtx" --kernel csr16
+mutant floatsum '/spmv_csr16_mixed/,$ s|    REAL sum = 0;|    float sum = 0;|'
+expect_wrong floatsum --matrix gen:cube:6 --kernel csr16-mixed
+echo "ok"
