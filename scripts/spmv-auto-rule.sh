@@ -6,7 +6,9 @@
 # matrix) with the matrix's statistics and the flowbench kernel, with its
 # parameters, whose median time was the lowest on it, beside the fastest
 # other kernel (for the "why"). Only checked, warm ("cold": false) records
-# of flowbench's own kernels count (no peer: auto picks what flowbench runs).
+# of flowbench's own kernels count (no peer: auto picks what flowbench runs),
+# and none that trades precision for bytes (csr16-mixed: a record with
+# check.error_vs_double_values), which only a user picks.
 # The matrix statistics are the record's own matrix object, which is what
 # auto reads at run time, so a recorded matrix finds its own row. Device
 # classes as in spmv_auto.h: cuda and non-CPU OpenCL devices "gpu", openmp,
@@ -15,7 +17,7 @@
 #
 # The rule in the repository was made by (see its header):
 #   scripts/spmv-auto-rule.sh results/reference/h100-2026-11-23/results.jsonl \
-#     results/reference/spmv-auto-cpu-2026-11-24/results.jsonl.gz > kernels/spmv/spmv_auto_rule.h
+#     results/reference/spmv-auto-cpu-2026-11-28/results.jsonl.gz > kernels/spmv/spmv_auto_rule.h
 # scripts/device/ingest.sh runs it with every GPU run of results/reference/gpu-sources.txt.
 set -euo pipefail
 [ $# -gt 0 ] || { echo "usage: spmv-auto-rule.sh RESULTS.jsonl[.gz]..." >&2; exit 2; }
@@ -45,6 +47,7 @@ read_all "$@" | jq -r -s '
   def cstr: tostring | gsub("\""; "");
   [ .[] | select(.type == "measurement" and .benchmark == "spmv" and .status == "ok"
                  and (.cold | not) and (.kernel | startswith("peer:") | not)
+                 and (.check.error_vs_double_values == null)
                  and (.stats.median_s | num) > 0) ]
   | group_by([class, .precision, .matrix.name, .matrix.hash])
   | map(sort_by(.stats.median_s) as $s | $s[0] as $b

@@ -58,11 +58,20 @@ static fb_spmv_auto_features features_of_entry(const fb_spmv_auto_entry *e)
     return f;
 }
 
+/* A kernel that trades precision for bytes (csr16-mixed) is the user's
+ * choice, never auto's: its results differ from the double product. */
+static int declared_loss(const char *kernel)
+{
+    const fb_spmv_kernel_def *k = fb_spmv_kernel_find(kernel);
+    return !k || k->format->single_values;
+}
+
 /* A row is a candidate for the same class, the same kind of input and,
  * when the class has rows of it, the same precision. */
 static int candidate(const fb_spmv_auto_entry *e, const char *cls, int blocked, int precision)
 {
-    return !strcmp(e->device_class, cls) && (e->block > 0) == blocked && (precision < 0 || e->is_double == precision);
+    return !strcmp(e->device_class, cls) && (e->block > 0) == blocked &&
+           (precision < 0 || e->is_double == precision) && !declared_loss(e->kernel);
 }
 
 static const fb_spmv_auto_entry *nearest(const fb_spmv_auto_features *f, const char *cls, int is_double, double *dist)
