@@ -56,7 +56,9 @@ void fb_json_set_fraction_of_stream(json_t *record, double gbs, double stream_gb
  * docs/measurement.md), after fb_json_set_fraction_of_stream: "read_gbs"
  * (stream dot's GB/s, same device, same reference) and "fraction_of_read"
  * = gbs / read_gbs; null when unknown, and null with a "read_note" where
- * dot runs below the triad (then the dot kernel, not memory, binds it). */
+ * dot runs below FB_READ_CEILING_MIN_OF_TRIAD of the triad (then the dot
+ * kernel, not memory, binds it: PoCL's dot is a third of its triad). */
+#define FB_READ_CEILING_MIN_OF_TRIAD 0.8
 void fb_json_set_fraction_of_read(json_t *record, double gbs, double read_gbs);
 
 /* After the fraction and the stream_reference are set: "cache_resident"

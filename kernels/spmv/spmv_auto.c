@@ -70,8 +70,8 @@ static int declared_loss(const char *kernel)
  * when the class has rows of it, the same precision. */
 static int candidate(const fb_spmv_auto_entry *e, const char *cls, int blocked, int precision)
 {
-    return !strcmp(e->device_class, cls) && (e->block > 0) == blocked &&
-           (precision < 0 || e->is_double == precision) && !declared_loss(e->kernel);
+    return !strcmp(e->device_class, cls) && (e->block > 0) == blocked && (precision < 0 || e->is_double == precision) &&
+           !declared_loss(e->kernel);
 }
 
 static const fb_spmv_auto_entry *nearest(const fb_spmv_auto_features *f, const char *cls, int is_double, double *dist)

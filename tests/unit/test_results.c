@@ -555,12 +555,12 @@ static void test_export_csv(void **state)
     assert_non_null(strstr(line, "run_id,host,benchmark,suite,case,kernel,backend,device,device_name,precision,"));
     assert_non_null(
         strstr(line, ",median_s,min_s,mean_s,stddev_s,max_s,cv,median_spread,gflops,gbs,ns_per_cell,fraction_of_stream,"
-                     "max_rel_error,status"));
+                     "fraction_of_read,max_rel_error,status"));
     assert_non_null(strstr(line, ",param_n\n"));
     assert_non_null(fgets(line, sizeof line, out));
     assert_non_null(strstr(line, "r1,h,stream,,,triad,openmp,openmp:0,Test CPU,double,"));
-    assert_non_null(
-        strstr(line, ",10,,1,,ok,")); /* gbs 10, no ns_per_cell, fraction 1 (triad over itself), no check error */
+    assert_non_null(strstr(line, ",10,,1,,,ok,")); /* gbs 10, no ns_per_cell, fraction 1 (triad over itself), no read
+                                                      fraction, no check error */
     assert_null(fgets(line, sizeof line, out));
     fclose(out);
     unlink(csv);

@@ -49,6 +49,7 @@ static const column columns[] = {
     {"gbs", COL_NUM, "gbs"},
     {"ns_per_cell", COL_NUM, "ns_per_cell"},
     {"fraction_of_stream", COL_SPECIAL, NULL},
+    {"fraction_of_read", COL_NUM, "fraction_of_read"},
     {"max_rel_error", COL_SPECIAL, NULL},
     {"status", COL_STR, "status"},
     {"reason", COL_STR, "reason"},

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# spmv-bytes.sh FLOWBENCH OUT_DIR [ROUNDS] - the kernels that move fewer
+# bytes per nonzero (csr16, csr16-mixed: docs/kernels.md) against the plain
+# loop (csr-scalar, whose OpenMP twin is the textbook CSR loop), GraphBLAS
+# and the read ceiling, on a DRAM-sized cube and on a real CFD matrix in two
+# orders, OpenMP and OpenCL, in double, ROUNDS times (default 3) with the
+# kernels alternating within each round. Every run is checked; every record
+# is in OUT_DIR/results.jsonl; OUT_DIR/table.md is the table (median over
+# the rounds), OUT_DIR/uptime-*.txt what the machine was doing.
+#
+# The matrices:
+#   $FB_BYTES_CUBE (default gen:cube:150: 3.4 M rows, 351 MB in CSR, above
+#     4x a 32 MiB last-level cache; check yours with `flowbench devices`);
+#   the Ahmed body's P1 Laplacian ($FB_BYTES_MESH, else cases/ahmed.geo
+#     meshed by scripts/mesh-ahmed.sh at size factor $FB_BYTES_AHMED_SF,
+#     default 0.5: 571,093 nodes, 8.5 M entries, 114 MB in CSR, about 3
+#     minutes of gmsh; kept as OUT_DIR/ahmed.msh, 160 MB), in gmsh's node order
+#     (its boundary nodes come first: long-range couplings, csr16's 32-bit
+#     fallback) and renumbered by reverse Cuthill-McKee (--reorder rcm).
+# Each plan measures the stream triad and dot on its device first, so each
+# record's fraction_of_read divides by a ceiling measured minutes, not
+# hours, from it (this VM's bandwidth moves between runs).
+set -euo pipefail
+bin=${1:?usage: spmv-bytes.sh FLOWBENCH OUT_DIR [ROUNDS]}
+out=${2:?usage: spmv-bytes.sh FLOWBENCH OUT_DIR [ROUNDS]}
+rounds=${3:-3}
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$out"
+export FLOWBENCH_CACHE_DIR=$out/cache FLOWBENCH_STREAM_CACHE=$out/cache/stream.json
+cube=${FB_BYTES_CUBE:-gen:cube:150}
+mesh=${FB_BYTES_MESH:-$out/ahmed.msh}
+[ -s "$mesh" ] || "$here/mesh-ahmed.sh" "$mesh" "${FB_BYTES_AHMED_SF:-0.5}"
+results=$out/results.jsonl
+uptime > "$out/uptime-before.txt"
+openmp_kernels=(csr-scalar csr16 csr16-mixed peer:graphblas)
+opencl_kernels=(csr-scalar csr16 csr16-mixed)
+plan() { # BACKEND MATRIX KERNEL...: one process, the kernels in turn
+  local backend=$1 matrix=$2; shift 2
+  local args=() k
+  for k in "$@"; do args+=(--kernel "$k"); done
+  "$bin" spmv --backend "$backend" --matrix "$matrix" "${args[@]}" --out "$results"
+}
+single_rcm() { # BACKEND KERNEL...: --reorder rcm is a single run's option
+  local backend=$1 k; shift
+  for k in "$@"; do "$bin" spmv --backend "$backend" --matrix "$mesh" --reorder rcm --kernel "$k" --out "$results"; done
+}
+for r in $(seq "$rounds"); do
+  echo "== round $r of $rounds ($(uptime))"
+  for m in "$cube" "$mesh"; do
+    plan openmp "$m" "${openmp_kernels[@]}"
+    plan opencl "$m" "${opencl_kernels[@]}"
+  done
+  "$bin" stream --backend openmp --out "$results" # the ceiling beside the reordered runs
+  single_rcm openmp "${openmp_kernels[@]}"
+  single_rcm opencl "${opencl_kernels[@]}"
+done
+uptime > "$out/uptime-after.txt"
+"$here/spmv-bytes-table.sh" "$results" > "$out/table.md"
+cat "$out/table.md"
