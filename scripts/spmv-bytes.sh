@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # spmv-bytes.sh FLOWBENCH OUT_DIR [ROUNDS] - the kernels that move fewer
 # bytes per nonzero (csr16, csr16-mixed: docs/kernels.md) against the plain
-# loop (csr-scalar, whose OpenMP twin is the textbook CSR loop), GraphBLAS
-# and the read ceiling, on a DRAM-sized cube and on a real CFD matrix in two
+# loop (csr-scalar, whose OpenMP twin is the textbook CSR loop), the best
+# CSR kernel, GraphBLAS and the read ceiling, on a DRAM-sized cube and on a real CFD matrix in two
 # orders, OpenMP and OpenCL, in double, ROUNDS times (default 3) with the
 # kernels alternating within each round. Every run is checked; every record
 # is in OUT_DIR/results.jsonl; OUT_DIR/table.md is the table (median over
@@ -32,17 +32,24 @@ mesh=${FB_BYTES_MESH:-$out/ahmed.msh}
 [ -s "$mesh" ] || "$here/mesh-ahmed.sh" "$mesh" "${FB_BYTES_AHMED_SF:-0.5}"
 results=$out/results.jsonl
 uptime > "$out/uptime-before.txt"
+# On OpenMP every CSR kernel runs the same twin, the plain loop; on PoCL
+# csr-vector with one item per row (no early return: PoCL's work-item loops
+# run it faster than csr-scalar's) is the best CSR kernel, so it is there
+# too: csr16's gain is measured against the best CSR, not the slowest.
 openmp_kernels=(csr-scalar csr16 csr16-mixed peer:graphblas)
-opencl_kernels=(csr-scalar csr16 csr16-mixed)
+opencl_kernels=(csr-scalar csr-vector csr16 csr16-mixed)
 plan() { # BACKEND MATRIX KERNEL...: one process, the kernels in turn
   local backend=$1 matrix=$2; shift 2
   local args=() k
   for k in "$@"; do args+=(--kernel "$k"); done
-  "$bin" spmv --backend "$backend" --matrix "$matrix" "${args[@]}" --out "$results"
+  "$bin" spmv --backend "$backend" --matrix "$matrix" "${args[@]}" --param VECTOR_SIZE=1 --out "$results"
 }
 single_rcm() { # BACKEND KERNEL...: --reorder rcm is a single run's option
-  local backend=$1 k; shift
-  for k in "$@"; do "$bin" spmv --backend "$backend" --matrix "$mesh" --reorder rcm --kernel "$k" --out "$results"; done
+  local backend=$1 k point; shift
+  for k in "$@"; do
+    point=(); case $k in csr-vector | csr16*) point=(--param VECTOR_SIZE=1) ;; esac
+    "$bin" spmv --backend "$backend" --matrix "$mesh" --reorder rcm --kernel "$k" "${point[@]}" --out "$results"
+  done
 }
 for r in $(seq "$rounds"); do
   echo "== round $r of $rounds ($(uptime))"

@@ -203,6 +203,31 @@ static void test_fraction_of_stream_helper(void **state)
     json_decref(rec);
 }
 
+/* The read ceiling: a fraction where dot is near or above the triad, none
+ * (with a note) where dot is far below it (PoCL's dot, a third of its
+ * triad, measures the dot kernel), none where no dot was measured. */
+static void test_fraction_of_read_helper(void **state)
+{
+    (void)state;
+    json_t *rec = json_object();
+    fb_json_set_fraction_of_stream(rec, 45, 50);
+    fb_json_set_fraction_of_read(rec, 45, 48); /* 0.96 of the triad: within noise, a ceiling */
+    assert_float_equal(fb_json_num(rec, "fraction_of_read"), 45.0 / 48.0, 1e-15);
+    assert_float_equal(fb_json_num(rec, "read_gbs"), 48, 0);
+    assert_null(json_object_get(rec, "read_note"));
+    fb_json_set_fraction_of_read(rec, 45, 15);
+    assert_true(json_is_null(json_object_get(rec, "fraction_of_read")));
+    assert_non_null(strstr(json_string_value(json_object_get(rec, "read_note")), "far below the triad"));
+    json_decref(rec);
+    rec = json_object();
+    fb_json_set_fraction_of_stream(rec, 45, 50);
+    fb_json_set_fraction_of_read(rec, 45, 0);
+    assert_true(json_is_null(json_object_get(rec, "fraction_of_read")) &&
+                json_is_null(json_object_get(rec, "read_gbs")));
+    assert_null(json_object_get(rec, "read_note"));
+    json_decref(rec);
+}
+
 /* The judged record of a kernel whose working set is `bytes` on a 32 MiB
  * cache, divided by a triad whose 3 arrays were (reuse 1) or were not
  * (reuse 0) under 4x that cache: its note. */
@@ -611,6 +636,7 @@ int main(void)
         cmocka_unit_test(test_record_expected),
         cmocka_unit_test(test_measurement_stats_fields),
         cmocka_unit_test(test_fraction_of_stream_helper),
+        cmocka_unit_test(test_fraction_of_read_helper),
         cmocka_unit_test(test_roofline_note_follows_the_triad),
         cmocka_unit_test(test_reader_accepts_valid_record),
         cmocka_unit_test(test_reader_names_missing_required_field),
