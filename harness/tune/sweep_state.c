@@ -187,9 +187,14 @@ static fb_status remember(sweep *w, const json_t *rec)
     if (!strcmp(fb_json_str(rec, "type"), "header")) return check_header(w, rec);
     const char *key = json_string_value(json_object_get(rec, "sweep_key"));
     const json_t *gbs = json_object_get(rec, "gbs");
-    int is_triad = !strcmp(fb_json_str(rec, "kernel"), "triad") && !strcmp(fb_json_str(rec, "status"), "ok");
+    /* a resumed sweep divides by the stream it already ran: the triad's and
+     * dot's GB/s are kept, every other record is only done */
+    const char *kernel = fb_json_str(rec, "kernel");
+    int is_reference = !strcmp(fb_json_str(rec, "benchmark"), "stream") &&
+                       (!strcmp(kernel, "triad") || !strcmp(kernel, "dot")) &&
+                       !strcmp(fb_json_str(rec, "status"), "ok");
     if (key)
-        json_object_set_new(w->done, key, is_triad && json_is_number(gbs) ? json_copy((json_t *)gbs) : json_true());
+        json_object_set_new(w->done, key, is_reference && json_is_number(gbs) ? json_copy((json_t *)gbs) : json_true());
     return FB_OK;
 }
 

@@ -83,8 +83,12 @@ grep -q -- '--resume' "$work/limit.log" || fail "a stopped sweep must say how to
 "$bin" sweep $suites/e2e.suite --out "$work/limit.jsonl" --resume 2> "$work/resume.log"
 grep -q 'resuming .*: 5 of 12' "$work/resume.log" || fail "resume did not find the 5 records"
 exactly_once "$work/limit.jsonl" 12
-[ "$(jq -s 'map(select(.benchmark == "stream")) | length' "$work/limit.jsonl")" -eq 4 ] ||
+[ "$(jq -s 'map(select(.benchmark == "stream")) | length' "$work/limit.jsonl")" -eq 5 ] ||
   fail "resume measured the stream again"
+# the read ceiling of the first run's stream reaches the resumed records too
+jq -e -s '[.[] | select(.benchmark == "spmv" and .fraction_of_stream != null)] | length > 0
+          and all(.[]; .read_gbs > 0)' "$work/limit.jsonl" > /dev/null ||
+  fail "spmv records without the read ceiling: $(jq -c 'select(.benchmark == "spmv") | [.kernel, .read_gbs]' "$work/limit.jsonl")"
 
 echo "== SIGINT stops cleanly; --resume runs only what is missing"
 "$bin" sweep $suites/slow.suite --out "$work/int.jsonl" 2> "$work/int.log" &
@@ -222,7 +226,7 @@ eval "\"\$bin\"${hint#flowbench}" 2> "$work/rep3.log" || fail "the repeat resume
 for r in 1 2; do
   [ "$(count "$work/rep.jsonl" ".round == $r and .rounds == 2")" -eq 12 ] ||
     fail "--repeat 2: round $r does not hold the 12 configurations once each"
-  [ "$(jq -s "map(select(.benchmark == \"stream\" and .round == $r)) | length" "$work/rep.jsonl")" -eq 4 ] ||
+  [ "$(jq -s "map(select(.benchmark == \"stream\" and .round == $r)) | length" "$work/rep.jsonl")" -eq 5 ] ||
     fail "--repeat 2: round $r has no stream run"
 done
 [ "$(jq -rs '[.[] | select(.type == "measurement") | .round] | . == sort' "$work/rep.jsonl")" = true ] ||
