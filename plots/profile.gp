@@ -1,8 +1,9 @@
-# profile.gp - performance profile (Dolan and More 2002) over a matrix suite:
-# for each solver (kernel @ device, best settings), the fraction of matrices
-# on which its time is within a factor tau of the fastest solver there. The
-# curve at tau = 1 is how often it wins; how fast it reaches 1 is how
-# robust it is. Only matrices every solver of the figure ran are counted
+# profile.gp - performance profile (Dolan and More 2002) over a problem suite
+# (matrices, or grids): for each solver (kernel @ device, best settings), the
+# fraction of problems on which its time is within a factor tau of the
+# fastest solver there. The curve at tau = 1 is how often it wins; how fast
+# it reaches 1 is how robust it is. Only problems every solver of the figure
+# ran are counted
 # (flowbench drops the others and says how many are left in the title), so
 # every curve reaches 1.
 # Input: CSV blocks separated by two blank lines, one per solver, each
@@ -22,8 +23,11 @@ if (!exists("ncols")) { stats datafile using 1 nooutput; ncols = STATS_blocks }
 set label 100 plottitle at screen 0.5, screen 0.965 center noenhanced
 if (!exists("titlelines")) titlelines = 1
 set tmargin 2 + 1.3 * titlelines
-set xlabel 'tau: time / fastest time on that matrix (log scale)'
-set ylabel 'fraction of matrices within tau of the fastest'
+# xname and yname: the problem and its plural ("grid", "grids" for heat2d)
+if (!exists("xname") || xname eq '') xname = 'matrix'
+if (!exists("yname") || yname eq '') yname = 'matrices'
+set xlabel 'tau: time / fastest time on that '.xname.' (log scale)' noenhanced
+set ylabel 'fraction of '.yname.' within tau of the fastest' noenhanced
 set logscale x 2
 set xrange [1:*]
 set yrange [0:1.05]

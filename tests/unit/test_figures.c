@@ -148,6 +148,31 @@ static void test_profile_only_matrices_all_solvers_ran(void **state)
     fb_results_set_free(set);
 }
 
+/* heat2d's problems are grids: the profile's title and axes say grids, not
+ * matrices. */
+static void test_profile_of_grids_says_grids(void **state)
+{
+    (void)state;
+    results_file rf;
+    fb_figure_list list;
+    results_begin(&rf, "profile-grids", "host");
+    const char *grids[] = {"g1", "g2"}, *extra[] = {"\"grid\":{\"name\":\"g1\"}", "\"grid\":{\"name\":\"g2\"}"};
+    for (int g = 0; g < 2; ++g) {
+        results_add(
+            &rf, (rec){.benchmark = "heat2d", .kernel = "a", .matrix = grids[g], .extra = extra[g], .median_s = 1e-3});
+        results_add(
+            &rf, (rec){.benchmark = "heat2d", .kernel = "b", .matrix = grids[g], .extra = extra[g], .median_s = 2e-3});
+    }
+    fb_results_set *set = results_load(&rf);
+    assert_int_equal(fb_figures_collect(set, FB_FIG_PROFILE, &list), FB_OK);
+    assert_int_equal(list.n, 1);
+    assert_non_null(strstr(list.f[0].title, "over 2 grids all 2 solvers ran on"));
+    assert_string_equal(list.f[0].xlabel, "grid");
+    assert_string_equal(list.f[0].ylabel, "grids");
+    fb_figure_list_free(&list);
+    fb_results_set_free(set);
+}
+
 /* One matrix in common is no profile: not drawn, and a note says why. */
 static void test_profile_needs_two_common_matrices(void **state)
 {
@@ -825,6 +850,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_profile_only_matrices_all_solvers_ran),
+        cmocka_unit_test(test_profile_of_grids_says_grids),
         cmocka_unit_test(test_profile_needs_two_common_matrices),
         cmocka_unit_test(test_profile_per_set_of_linked_solvers),
         cmocka_unit_test(test_variants_whiskers),

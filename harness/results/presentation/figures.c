@@ -225,6 +225,13 @@ static const char *problem_kind(const fb_record *r)
     return "matrix";
 }
 
+/* The plural of problem_kind: "matrices", "grids", "meshes". */
+static const char *problems_word(const fb_record *r)
+{
+    const char *kind = problem_kind(r);
+    return !strcmp(kind, "grid") ? "grids" : !strcmp(kind, "mesh") ? "meshes" : "matrices";
+}
+
 /* ", grid " before the problem's name in a title, "" when it has none. */
 static const char *problem_word(const fb_record *r)
 {
@@ -532,7 +539,7 @@ fail:
     return status;
 }
 
-/* Each profile over the matrices every solver ran, titled with how many;
+/* Each profile over the problems every solver ran, titled with how many;
  * a note for one left with fewer than two. */
 static fb_status finish_profiles(fb_figure_list *out)
 {
@@ -545,12 +552,15 @@ static fb_status finish_profiles(fb_figure_list *out)
         if (!keep_profile(f)) continue;
         FB_CHECK(drop_incomplete_rows(f));
         snprintf(suite, sizeof suite, *str(r, "suite") ? " (suite %.140s)" : "%s", str(r, "suite"));
-        snprintf(f->title, sizeof f->title, "%s performance profile over %d matrices all %d solvers ran on%s; %s, %s",
-                 str(r, "benchmark"), f->nrows, f->ncols, suite, fb_record_host(r), str(r, "precision"));
+        /* heat2d's and fv-surface's problems are grids: the axes say so */
+        snprintf(f->xlabel, sizeof f->xlabel, "%s", problem_kind(r));
+        snprintf(f->ylabel, sizeof f->ylabel, "%s", problems_word(r));
+        snprintf(f->title, sizeof f->title, "%s performance profile over %d %s all %d solvers ran on%s; %s, %s",
+                 str(r, "benchmark"), f->nrows, f->ylabel, f->ncols, suite, fb_record_host(r), str(r, "precision"));
         if (f->nrows >= 2) continue;
         snprintf(note, sizeof note,
-                 "performance profile %s %s%s: only %d of its %d matrices were run by all %d solvers; not drawn",
-                 str(r, "benchmark"), str(r, "precision"), suite, f->nrows, measured, f->ncols);
+                 "performance profile %s %s%s: only %d of its %d %s were run by all %d solvers; not drawn",
+                 str(r, "benchmark"), str(r, "precision"), suite, f->nrows, measured, f->ylabel, f->ncols);
         FB_CHECK(list_note(out, note));
     }
     figure_filter(out, keep_profile);
