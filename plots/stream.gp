@@ -21,7 +21,7 @@ if (!exists("ncols")) { stats datafile using 2 nooutput; ncols = (STATS_columns 
 set title plottitle noenhanced
 set bmargin 5
 set ylabel 'bandwidth [GB/s = 1e9 B/s]'
-set xlabel 'kernel (copy, mul: 2 words per element; add, triad: 3)'
+set xlabel 'kernel (copy, mul, dot: 2 words per element; add, triad: 3; dot reads both)'
 set style data histograms
 set style histogram errorbars gap 1 lw 1
 set style fill solid 0.8 border -1
