@@ -157,12 +157,9 @@ static void print_result(FILE *f, const grid_cli *c, const json_t *rec)
             fb_json_str(rec, "device_name"), fb_json_str(rec, "precision"));
     fprintf(f, "  grid: %s, %.0f cells\n", c->spec, fb_json_num(rec, "grid.cells"));
     fprintf(f, "  params: %s\n", *params ? params : "(none)");
-    fprintf(f, "  median %.4f ms over %.0f samples = %.3f ns per cell; %.3f GB/s of %.4g model bytes",
-            fb_json_num(rec, "stats.median_s") * 1e3, fb_json_num(rec, "stats.n"), fb_json_num(rec, "ns_per_cell"),
-            fb_json_num(rec, "gbs"), fb_json_num(rec, "bytes"));
-    if (fb_json_num(rec, "stream_gbs") > 0)
-        fprintf(f, " = %.1f%% of stream triad %.2f GB/s", 100.0 * fb_json_num(rec, "fraction_of_stream"),
-                fb_json_num(rec, "stream_gbs"));
+    fprintf(f, "  median %.4f ms over %.0f samples = %.3f ns per cell; ", fb_json_num(rec, "stats.median_s") * 1e3,
+            fb_json_num(rec, "stats.n"), fb_json_num(rec, "ns_per_cell"));
+    fb_record_print_bandwidth(f, rec);
     if (fb_json_str(rec, "stats.quality_why")[0])
         fprintf(f, "\n  %s: %s", fb_json_str(rec, "stats.quality"), fb_json_str(rec, "stats.quality_why"));
     if (strcmp(fb_json_str(rec, "status"), "ok") && *fb_json_str(rec, "reason")) /* the record's words: a NaN */

@@ -192,16 +192,8 @@ static void print_result(FILE *f, const spmv_single *c, const json_t *rec)
     fb_record_print_sell(f, json_object_get(rec, "sell"));
     fb_record_print_csr16(f, rec);
     fb_record_print_median(f, rec);
-    fprintf(f, "  %.3f GFLOP/s, %.3f GB/s of %.4g model bytes", fb_json_num(rec, "gflops"), fb_json_num(rec, "gbs"),
-            fb_json_num(rec, "bytes"));
-    if (c->stream_gbs > 0)
-        fprintf(f, " = %.1f%% of stream triad %.2f GB/s", 100.0 * fb_json_num(rec, "fraction_of_stream"),
-                c->stream_gbs);
-    if (json_is_number(json_object_get(rec, "fraction_of_read")))
-        fprintf(f, ", %.1f%% of the read ceiling %.2f GB/s", 100.0 * fb_json_num(rec, "fraction_of_read"),
-                fb_json_num(rec, "read_gbs"));
-    else if (fb_json_num(rec, "read_gbs") > 0) /* dot far below the triad: read_note says why */
-        fprintf(f, "; no read ceiling (stream dot %.2f GB/s)", fb_json_num(rec, "read_gbs"));
+    fprintf(f, "  %.3f GFLOP/s, ", fb_json_num(rec, "gflops"));
+    fb_record_print_bandwidth(f, rec);
     fprintf(f, "\n");
     fb_record_print_check(f, rec);
     if (json_object_get(rec, "auto")) fprintf(f, "  auto: %s\n", fb_json_str(rec, "auto.why"));

@@ -41,6 +41,19 @@ void fb_record_print_sell(FILE *f, const json_t *sell)
             fb_json_num(sell, "conversion_s") * 1e3);
 }
 
+void fb_record_print_bandwidth(FILE *f, const json_t *rec)
+{
+    fprintf(f, "%.3f GB/s of %.4g model bytes", fb_json_num(rec, "gbs"), fb_json_num(rec, "bytes"));
+    if (fb_json_num(rec, "stream_gbs") > 0)
+        fprintf(f, " = %.1f%% of stream triad %.2f GB/s", 100.0 * fb_json_num(rec, "fraction_of_stream"),
+                fb_json_num(rec, "stream_gbs"));
+    if (json_is_number(json_object_get(rec, "fraction_of_read")))
+        fprintf(f, ", %.1f%% of the read ceiling %.2f GB/s", 100.0 * fb_json_num(rec, "fraction_of_read"),
+                fb_json_num(rec, "read_gbs"));
+    else if (fb_json_num(rec, "read_gbs") > 0) /* dot far below the triad: read_note says why */
+        fprintf(f, "; no read ceiling (stream dot %.2f GB/s)", fb_json_num(rec, "read_gbs"));
+}
+
 void fb_record_print_csr16(FILE *f, const json_t *rec)
 {
     const json_t *c = json_object_get(rec, "csr16");

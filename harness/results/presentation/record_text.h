@@ -20,6 +20,10 @@ void fb_record_print_resources(FILE *f, const json_t *k);
 /* A sell object: slices, stored entries and padding, conversion time. */
 void fb_record_print_sell(FILE *f, const json_t *sell);
 
+/* "GB/s of B model bytes = P% of stream triad T GB/s, R% of the read
+ * ceiling D GB/s", as much as the record knows, no newline. */
+void fb_record_print_bandwidth(FILE *f, const json_t *rec);
+
 /* A csr16 record's conversion (bases, those kept at 32 bits) and, for the
  * single-values format, its error against the double values' product. */
 void fb_record_print_csr16(FILE *f, const json_t *rec);
