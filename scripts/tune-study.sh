@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tune-study.sh FLOWBENCH SWEEP.jsonl BACKEND [SEEDS] [PRIOR_SWEEP.jsonl...] -
+# tune-study.sh FLOWBENCH SWEEP.jsonl[.gz] BACKEND [SEEDS] [PRIOR_SWEEP.jsonl...] -
 # how close each search strategy gets to the exhaustive optimum, and with
 # what fraction of the evaluations, on a recorded exhaustive sweep
 # (cases/tune-study.suite): for every (matrix, kernel) with more than 4

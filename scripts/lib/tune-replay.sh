@@ -2,11 +2,13 @@
 # tune-replay.sh - sourced by tune-study.sh and tune-verify.sh: the pairs of
 # a recorded landscape and one replayed search strategy on one of them.
 
-# replay_pairs SWEEP.jsonl: matrix \t kernel, one line per SpMV pair with a
-# usable time (tune --replay skips the pairs with 4 points or fewer).
+# replay_pairs SWEEP.jsonl[.gz]: matrix \t kernel, one line per SpMV pair
+# with a usable time (tune --replay skips the pairs with 4 points or fewer).
+# A gzipped sweep is read as tune --replay reads it.
 replay_pairs() {
-  jq -r 'select(.type == "measurement" and .benchmark == "spmv" and .status == "ok")
-         | [.matrix.source, .kernel] | @tsv' "$1" | sort -u
+  case $1 in *.gz) gzip -dc "$1" ;; *) cat "$1" ;; esac |
+    jq -r 'select(.type == "measurement" and .benchmark == "spmv" and .status == "ok")
+           | [.matrix.source, .kernel] | @tsv' | sort -u
 }
 
 # replay_run BIN SWEEP BACKEND MATRIX KERNEL STRATEGY START PRIOR SEEDS:
