@@ -95,8 +95,9 @@ void fb_json_set_fraction_of_stream(json_t *record, double gbs, double stream_gb
 void fb_json_set_fraction_of_read(json_t *record, double gbs, double read_gbs)
 {
     const double triad = json_number_value(json_object_get(record, "stream_gbs"));
-    /* a dot within noise of the triad still measures memory (this VM's two
-     * are within 1%); one far below it measures the dot kernel */
+    /* a dot within noise of the triad still measures memory (on the 2-core
+     * VM the two are within a few percent); one far below it measures the
+     * dot kernel */
     const int known = read_gbs > 0, ceiling = known && read_gbs >= FB_READ_CEILING_MIN_OF_TRIAD * triad;
     char note[300];
     json_object_set_new(record, "read_gbs", known ? json_real(read_gbs) : json_null());

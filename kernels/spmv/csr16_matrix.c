@@ -43,7 +43,8 @@ fb_status fb_csr16_from_csr(const fb_spmv_matrix *A, int base_rows, fb_csr16 *ou
     fb_status status = FB_OK;
     const double t0 = fb_now();
     memset(out, 0, sizeof *out);
-    if (base_rows < 1) FB_FAIL(FB_ERR_USAGE, "csr16: BASE_ROWS %d must be at least 1", base_rows);
+    if (base_rows < 1 || (base_rows & (base_rows - 1)))
+        FB_FAIL(FB_ERR_USAGE, "csr16: BASE_ROWS %d must be a power of two (the kernels shift by it)", base_rows);
     out->nrows = A->shape.nrows, out->base_rows = base_rows, out->nnz = A->shape.nnz;
     out->nbases = (int)(((int64_t)A->shape.nrows + base_rows - 1) / base_rows);
     FB_ALLOC(out->bases, out->nbases > 0 ? (size_t)out->nbases : 1, "csr16 bases");

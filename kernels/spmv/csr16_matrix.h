@@ -28,8 +28,8 @@ typedef struct fb_csr16 {
     double seconds;       /* wall time of the conversion */
 } fb_csr16;
 
-/* Converts the CSR view A (fb_spmv_csr) with blocks of base_rows >= 1
- * rows. */
+/* Converts the CSR view A (fb_spmv_csr) with blocks of base_rows rows, a
+ * power of two (FB_ERR_USAGE otherwise). */
 fb_status fb_csr16_from_csr(const fb_spmv_matrix *A, int base_rows, fb_csr16 *out);
 
 /* Entry j's column, as the kernels decode it (the tests' reference). */

@@ -225,13 +225,17 @@ static void FB_NAME(spmv_sell_omp_)(const fb_host_arg *args, const fb_launch *la
 
 /* csr16 (spmv/csr16.cl) over the same balanced rows as CSR: a row's
  * block is narrow (base + 16-bit offset) or wide (its 32-bit columns), so
- * each row's loop has one form and vectorises as the CSR loop does. VALUE
- * is the stored values' type: REAL, or float for the mixed kernel.
- * BASE_ROWS is a power of two: a division per row cost more than the 2
- * bytes per entry saved. */
-/* One row's sum in two running sums (even and odd entries): rows of 7
- * entries are a chain of dependent additions, which bound the plain loop
- * before memory did. COLUMN(j) decodes entry j's column. */
+ * each row's loop has one form. VALUE is the stored values' type: REAL,
+ * or float for the mixed kernel. BASE_ROWS is a power of two: a division
+ * per row cost more than the 2 bytes per entry saved.
+ *
+ * A row's sum is kept in two running sums (even and odd entries): its
+ * additions are a chain, and the second sum halves it. That, not the
+ * bytes, is what made csr16 1.26x the plain loop on the gmsh-order Ahmed
+ * matrix, where every block is wide; the CSR loop given the same two sums
+ * ran as fast there, and on the cube neither form gained
+ * (results/reference/spmv-bytes-vm-2026-11-28/NOTES.md). COLUMN(j)
+ * decodes entry j's column. */
 #define FB_CSR16_ROW(sum, begin, end, COLUMN)                                                                          \
     do {                                                                                                               \
         REAL even_ = 0, odd_ = 0;                                                                                      \

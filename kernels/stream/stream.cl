@@ -9,8 +9,8 @@
  *   dot    sum of a[i] * b[i]          2 words read, 2 flops (+ one partial
  *                                      sum written per work-group)
  * Dot is the read ceiling: it writes almost nothing, so it measures what a
- * read-dominated kernel (SpMV) can reach, which on CPUs is above the triad
- * (no write-allocate traffic).
+ * read-dominated kernel (SpMV) can reach, which on many CPUs is above the
+ * triad (no write-allocate traffic).
  * The byte model and reference live in stream_run.c; the OpenMP
  * twins in kernels/stream/stream_omp.c.
  *

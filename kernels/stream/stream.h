@@ -80,8 +80,9 @@ void fb_stream_size_set_json(json_t *obj, const fb_stream_size *s);
 typedef void (*fb_stream_progress_fn)(const fb_stream_result *r, void *ctx);
 
 /* Runs the five kernels in BabelStream order and checks each output array
- * element by element (dot: its sum). A failed check gives FB_ERR_CHECK after all five have
- * run; results[] is filled either way. Free with fb_stream_results_free. */
+ * element by element (dot: each chunk's sum). A failed check gives
+ * FB_ERR_CHECK after all five have run; results[] is filled either way.
+ * Free with fb_stream_results_free. */
 fb_status fb_stream_run(fb_target *t, const fb_stream_config *cfg, fb_stream_result results[FB_STREAM_NKERNELS],
                         fb_stream_progress_fn progress, void *progress_ctx);
 

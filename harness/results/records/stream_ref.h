@@ -48,7 +48,7 @@ fb_status fb_stream_ref_get(fb_target *t, size_t n, int is_double, const char *p
 fb_status fb_stream_ref_offer(fb_target *t, const fb_stream_triad *triad, int is_double, const char *path,
                               double max_age_s, char *said, size_t len);
 
-/* {"gbs", "gbs_min", "gbs_max", "samples", "n", "measured_at", "age_s",
+/* {"gbs", "gbs_min", "gbs_max", "read_gbs", "samples", "n", "measured_at", "age_s",
  * "source": "measured"|"stored", "file", "quality", "quality_why",
  * "environment", "working_set_bytes", "cache_resident", "cache_reuse", and
  * "passed_over" where a measurement was}: the record's stream_reference:
