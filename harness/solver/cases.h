@@ -23,7 +23,6 @@
 
 #include <jansson.h>
 
-#include "solver/exact.h"
 #include "solver/ns.h"
 
 /* The Ahmed case's mesh when --mesh is not given. */
@@ -53,11 +52,9 @@ struct fb_solve_case {
     char source[512]; /* the mesh: "gen:cube:15" or a file */
     fb_mesh mesh;
     fb_boundary bnd;
-    fb_ns_config cfg;              /* defaults of this case (nu set) */
-    fb_ns_bc bc;                   /* ctx points at this struct: keep it in place */
-    double t_end;                  /* default end time */
-    fb_ethier_steinman es;         /* ethier-steinman */
-    double u_ref, l_ref, area_ref; /* ahmed: reference velocity, length, frontal area */
+    fb_ns_config cfg; /* defaults of this case (nu set) */
+    fb_ns_bc bc;      /* ctx points at this struct: keep it in place */
+    double t_end;     /* default end time */
 };
 
 /* The case of that name, or NULL. */
