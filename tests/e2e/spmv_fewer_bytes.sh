@@ -5,7 +5,8 @@
 # whose every third block of rows spans 70000 columns (kept at 32 bits),
 # checked, with the byte model each record states recomputed here from its
 # own counts; csr16-mixed states its error against the double values and
-# is refused in single precision; then one-bug copies of csr16.cl (the base
+# is refused in single precision, and the report's best variant names its
+# single-precision values; then one-bug copies of csr16.cl (the base
 # dropped, the wide columns not read, the sum kept in
 # float) come out as wrong results while the unmodified copy passes. Skips
 # (77) without OpenCL.
@@ -55,6 +56,15 @@ for b in openmp opencl; do
   jq -e '.csr16.wide_bases == 11 and .csr16.wide_entries == 11 * 64 * 2' "$dir/out.json" > /dev/null ||
     fail "spans.mtx: not the 11 wide blocks built: $(jq -c .csr16 "$dir/out.json")"
 done
+# the report's best-variant table: the read ceiling's column, and the mixed
+# kernel named for what it trades where it is the best
+FLOWBENCH_STREAM_CACHE=$dir/stream.json "$bin" spmv --backend openmp --matrix gen:cube:6 --kernel csr16-mixed \
+  --stream-size 100000 --min-samples 2 --max-samples 3 --out "$dir/mixed.jsonl" > /dev/null 2>&1 ||
+  fail "csr16-mixed with a stream reference"
+"$bin" report "$dir/mixed.jsonl" > "$dir/report.md" 2> /dev/null || fail "report of the mixed run"
+grep -Fq '| fraction of triad | of read ceiling |' "$dir/report.md" || fail "the report has no read-ceiling column"
+grep -Fq '| csr16-mixed (single-precision values) |' "$dir/report.md" ||
+  fail "the report's best variant does not say its values are single: $(grep -F csr16-mixed "$dir/report.md")"
 rc=0; run "$src/kernels" openmp --matrix gen:cube:6 --kernel csr16-mixed --precision single || rc=$?
 [ "$rc" -eq 2 ] && grep -q "single precision already" "$dir/out.txt" ||
   fail "csr16-mixed in single precision: exit $rc: $(tail -1 "$dir/out.txt")"
