@@ -32,6 +32,8 @@ if (!exists("peakwhy")) peakwhy = sprintf('peak %g GFLOP/s', peak)
 if (!exists("triadreuse")) triadreuse = 0
 if (!exists("cachebw")) cachebw = 0
 if (!exists("cachewhy")) cachewhy = 'last-level cache'
+# the read ceiling (stream dot of the triad's run): the SpMV points' bound
+if (!exists("readbw")) readbw = 0
 if (!exists("xmin")) { xmin = 0.01; xmax = 100; ymin = 0.01; ymax = 10 * peak }
 set label 100 plottitle at screen 0.5, screen 0.965 center noenhanced
 if (!exists("titlelines")) titlelines = 1
@@ -41,7 +43,7 @@ set label 101 peakwhy at screen 0.5, screen 0.965 - 0.035 * titlelines center fo
 if (cachebw > 0) set label 102 'cache roof: '.cachewhy at screen 0.5, screen 0.94 - 0.035 * titlelines \
   center font ',9' noenhanced
 # Room under the graph for the x label and the key, three entries a row.
-nkey = ncols + nrows + 2 + (cachebw > 0)
+nkey = ncols + nrows + 2 + (cachebw > 0) + (readbw > 0)
 set bmargin 4 + ceil(nkey / 3.0) * 1.1
 
 set logscale xy 10
@@ -63,6 +65,7 @@ num(v) = v >= 1000 ? sprintf('%.0f', v) : sprintf('%.4g', v)
 memroof(x) = x <= ridge ? triad * x : NaN
 comproof(x) = x >= ridge ? peak : NaN
 cacheroof(x) = cachebw > 0 && x <= peak / cachebw ? cachebw * x : NaN
+readroof(x) = readbw > 0 && x <= peak / readbw ? readbw * x : NaN
 triadtitle = 'stream triad '.num(triad).' GB/s'.(triadreuse ? ' (includes cache reuse)' : '')
 ptype(r) = 5 + (int(r) - 1) % 10
 # Each kernel's name labels its best point only (labely, from NAME.vars:
@@ -76,6 +79,8 @@ plot memroof(x) with lines lw 2.5 lc rgb '#444444' title triadtitle, \
      comproof(x) with lines lw 2.5 dt 2 lc rgb '#444444' title 'peak '.num(peak).' GFLOP/s', \
      (cachebw > 0 ? cacheroof(x) : NaN) with lines lw 2 dt 3 lc rgb '#444444' \
        title (cachebw > 0 ? 'cache roof '.num(cachebw).' GB/s' : ''), \
+     (readbw > 0 ? readroof(x) : NaN) with lines lw 1.5 dt 4 lc rgb '#444444' \
+       title (readbw > 0 ? 'read ceiling (stream dot) '.num(readbw).' GB/s: SpMV' : ''), \
      for [i=1:ncols] datafile using 2*i:2*i+1:($0 + 1) with points pt 7 ps 1.6 lc rgb colour(i) \
        title columnheader(2*i), \
      for [i=1:ncols] datafile using 2*i:2*i+1:(labelled(i, column(2*i+1)) ? columnhead(2*i) : '') \

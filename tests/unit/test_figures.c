@@ -363,6 +363,37 @@ static void test_roofline_cache_roof(void **state)
     fb_results_set_free(set);
 }
 
+/* The read ceiling's roof: the dot of the triad's stream run, where it
+ * is a ceiling of memory (within 0.8 of the triad or above); a dot far
+ * below the triad (PoCL's) draws none. */
+static void test_roofline_read_roof(void **state)
+{
+    (void)state;
+    const double dot_s[] = {1e-3 * 12.0 / 14.0, 1e-2}, want[] = {14, 0}; /* 14 GB/s; 1.2 GB/s */
+    for (int k = 0; k < 2; ++k) {
+        results_file rf;
+        fb_figure_list list;
+        results_begin_device(&rf, k ? "read-roof-none" : "read-roof", CPU_PROPS);
+        results_add(&rf, (rec){.kernel = "a",
+                               .device = "openmp:0",
+                               .matrix = "large",
+                               .median_s = 2e-3,
+                               .extra = "\"cache_resident\":false"});
+        stream_triad(&rf, "double", 33554432, 1e-3); /* 12 GB/s */
+        results_add(&rf, (rec){.benchmark = "stream",
+                               .kernel = "dot",
+                               .device = "openmp:0",
+                               .params = "{\"n\":33554432}",
+                               .median_s = dot_s[k]});
+        fb_results_set *set = results_load(&rf);
+        const fb_figure *f = roofline_of(set, &list);
+        assert_float_equal(f->ceiling_gbs, 12, 1e-9);
+        assert_float_equal(f->read_gbs, want[k], 1e-9);
+        fb_figure_list_free(&list);
+        fb_results_set_free(set);
+    }
+}
+
 /* No triad measured within the cache: no cache roof, the point's problem
  * named cache resident in the key instead; a triad that is itself under
  * 4x the cache is said to include cache reuse. */
@@ -861,6 +892,7 @@ int main(void)
         cmocka_unit_test(test_best_cell_prefers_stable_records),
         cmocka_unit_test(test_roofline_marks_untrusted_rows),
         cmocka_unit_test(test_roofline_cache_roof),
+        cmocka_unit_test(test_roofline_read_roof),
         cmocka_unit_test(test_roofline_without_cache_triad),
         cmocka_unit_test(test_roofline_peak_from_isa),
         cmocka_unit_test(test_colours_of_one_figure_stand_apart),

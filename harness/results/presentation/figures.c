@@ -11,6 +11,7 @@
 
 #include "../../core/files.h"
 #include "../../core/stats.h"
+#include "../../bench/record.h"
 #include "../records/export.h"
 #include "families.h"
 #include "portability.h"
@@ -1270,11 +1271,38 @@ static void cache_roof(const fb_results_set *set, fb_figure *f)
              fb_json_num(best->json, "device_cache_bytes") / (1024.0 * 1024.0), fb_json_num(best->json, "params.n"));
 }
 
+/* The dot of the figure's triad's stream run (the same run, device,
+ * precision and length), or the read_gbs of the stream reference a record
+ * carried with it; kept only where it is a ceiling of memory, not of the
+ * dot kernel (fb_json_set_fraction_of_read's rule). */
+static void read_roof(const fb_results_set *set, fb_figure *f)
+{
+    const fb_record *triad = NULL;
+    double read = 0;
+    for (int i = 0; i < set->nrecords && !triad && !(read > 0); ++i) {
+        const fb_record *r = &set->records[i];
+        if (strcmp(str(r, "device"), str(f->rep, "device"))) continue;
+        if (is_stream_triad(r) && fb_json_num(r->json, "gbs") == f->ceiling_gbs) triad = r;
+        if (fb_json_num(r->json, "stream_gbs") == f->ceiling_gbs)
+            read = fb_json_num(r->json, "stream_reference.read_gbs");
+    }
+    for (int i = 0; triad && i < set->nrecords; ++i) {
+        const fb_record *r = &set->records[i];
+        if (!strcmp(str(r, "benchmark"), "stream") && !strcmp(str(r, "kernel"), "dot") &&
+            !strcmp(str(r, "run_id"), str(triad, "run_id")) && !strcmp(str(r, "device"), str(triad, "device")) &&
+            !strcmp(str(r, "precision"), str(triad, "precision")) &&
+            fb_json_num(r->json, "params.n") == fb_json_num(triad->json, "params.n") && latest_usable(r))
+            read = fb_json_num(r->json, "gbs");
+    }
+    f->read_gbs = read >= FB_READ_CEILING_MIN_OF_TRIAD * f->ceiling_gbs ? read : 0.0;
+}
+
 static void roofline_roofs(const fb_results_set *set, fb_figure_list *out)
 {
     for (int i = 0; i < out->n; ++i) {
         out->f[i].ceiling_reuse = triad_reuse(set, &out->f[i]);
         if (has_row_marked(&out->f[i], CACHE_MARK)) cache_roof(set, &out->f[i]);
+        read_roof(set, &out->f[i]);
     }
 }
 

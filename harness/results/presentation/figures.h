@@ -68,12 +68,16 @@ typedef struct fb_figure {
      * includes cache reuse (its 3 arrays under 4x the cache: no DRAM
      * roof), and its peak (GFLOP/s) with where the peak comes from, for
      * the key; where a point is cache resident, the cache's roof: the best
-     * triad measured within the cache (0: none in the records). */
+     * triad measured within the cache (0: none in the records); and the
+     * read ceiling of the triad's stream run (its dot, the bound of the
+     * SpMV points: 0 where none was measured or it ran far below the
+     * triad, FB_READ_CEILING_MIN_OF_TRIAD). */
     double ceiling_gbs, ceiling_gflops;
     int ceiling_reuse;
     char ceiling_why[256];
     double cache_gbs;
     char cache_why[128];
+    double read_gbs;
     char **rows, **cols;
     int nrows, ncols;
     fb_cell *cells;

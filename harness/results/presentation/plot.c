@@ -225,6 +225,7 @@ static void write_roofline_vars(FILE *out, const fb_figure *f)
         fprintf(out, "cachebw = %.6g\n", f->cache_gbs);
         fb_plot_string_var(out, "cachewhy", f->cache_why);
     }
+    if (f->read_gbs > 0) fprintf(out, "readbw = %.6g\n", f->read_gbs);
     write_label_points(out, f);
     for (int r = 0; r < f->nrows; ++r) {
         snprintf(name, sizeof name, "problem%d", r + 1);
