@@ -53,8 +53,14 @@ fail:
 }
 
 /* Marks in taken the colours of the labels already coloured that share a
- * figure with label `me`. */
-static void mark_neighbours(const fb_figure_list *lists, int nlists, const fb_colour_map *map, int me, char *taken)
+ * figure with label `me`, and in near those that share one other than a
+ * roofline. A roofline holds every kernel of every family a device ran
+ * (30 in the default run), more than the palette can keep apart: its
+ * series must differ, but how far apart is judged in the other figures,
+ * where a bar's colour is all that names it (before, sell and csr-merge
+ * were two reds side by side). */
+static void mark_neighbours(const fb_figure_list *lists, int nlists, const fb_colour_map *map, int me, char *taken,
+                            char *near)
 {
     for (int l = 0; l < nlists; ++l)
         for (int i = 0; i < lists[l].n; ++i) {
@@ -64,7 +70,9 @@ static void mark_neighbours(const fb_figure_list *lists, int nlists, const fb_co
                 here |= strcmp(f->cols[c], map->labels[me]) == 0;
             for (int c = 0; here && c < f->ncols; ++c) {
                 int other = find_label(map, f->cols[c]);
-                if (other >= 0 && map->colour[other] >= 0) taken[map->colour[other]] = 1;
+                if (other < 0 || map->colour[other] < 0) continue;
+                taken[map->colour[other]] = 1;
+                if (f->kind != FB_FIG_ROOFLINE) near[map->colour[other]] = 1;
             }
         }
 }
@@ -101,9 +109,9 @@ double fb_colour_distance(const char *a, const char *b)
 /* The palette colour for a label whose neighbours (labels sharing a figure
  * with it) hold the colours marked in taken: of the colours no neighbour
  * has (and, when every label can have its own, no label has: used), the
- * one farthest from its nearest neighbour's; the lowest index on a tie.
- * -1 when the palette has none left. */
-static int farthest_free(const char *taken, const char *used)
+ * one farthest from its nearest bar-figure neighbour's (near); the lowest
+ * index on a tie. -1 when the palette has none left. */
+static int farthest_free(const char *taken, const char *near, const char *used)
 {
     int best = -1;
     double best_gap = -1;
@@ -111,7 +119,7 @@ static int farthest_free(const char *taken, const char *used)
         double gap = INFINITY;
         if (taken[k] || (used && used[k])) continue;
         for (int j = 0; j < FB_PALETTE_SIZE; ++j)
-            if (taken[j]) gap = fmin(gap, fb_colour_distance(palette[k], palette[j]));
+            if (near[j]) gap = fmin(gap, fb_colour_distance(palette[k], palette[j]));
         if (gap > best_gap + 1e-9) best = k, best_gap = gap;
     }
     return best;
@@ -120,17 +128,21 @@ static int farthest_free(const char *taken, const char *used)
 fb_status fb_colour_map_build(const fb_figure_list *lists, int nlists, fb_colour_map *map)
 {
     fb_status status = FB_OK;
-    char *taken = NULL, used[FB_PALETTE_SIZE] = {0};
+    char *taken = NULL, *near = NULL, used[FB_PALETTE_SIZE] = {0};
+    size_t marks;
     memset(map, 0, sizeof *map);
     FB_CHECK(gather_labels(lists, nlists, map));
+    marks = (size_t)map->n + FB_PALETTE_SIZE + 1; /* the palette and a generated colour per label */
     FB_ALLOC(map->colour, map->n, "the colour map");
-    FB_ALLOC(taken, map->n + FB_PALETTE_SIZE + 1, "the colour map");
+    FB_ALLOC(taken, marks, "the colour map");
+    FB_ALLOC(near, marks, "the colour map");
     for (int i = 0; i < map->n; ++i)
         map->colour[i] = -1;
     for (int i = 0; i < map->n; ++i) {
-        memset(taken, 0, (size_t)map->n + FB_PALETTE_SIZE + 1);
-        mark_neighbours(lists, nlists, map, i, taken);
-        int k = farthest_free(taken, map->n <= FB_PALETTE_SIZE ? used : NULL);
+        memset(taken, 0, marks);
+        memset(near, 0, marks);
+        mark_neighbours(lists, nlists, map, i, taken, near);
+        int k = farthest_free(taken, near, map->n <= FB_PALETTE_SIZE ? used : NULL);
         if (k < 0) /* more neighbours than the palette: the first generated colour none has */
             for (k = FB_PALETTE_SIZE; taken[k]; ++k)
                 ;
@@ -139,6 +151,7 @@ fb_status fb_colour_map_build(const fb_figure_list *lists, int nlists, fb_colour
     }
 fail:
     free(taken);
+    free(near);
     if (status != FB_OK) fb_colour_map_free(map);
     return status;
 }
