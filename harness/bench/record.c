@@ -92,13 +92,18 @@ void fb_json_set_fraction_of_stream(json_t *record, double gbs, double stream_gb
     json_object_set_new(record, "fraction_of_stream", known ? json_real(gbs / stream_gbs) : json_null());
 }
 
+/* A dot within noise of the triad still measures memory (on the 2-core VM
+ * the two are within a few percent); one far below it measures the dot
+ * kernel. */
+int fb_read_is_ceiling(double read_gbs, double triad_gbs)
+{
+    return read_gbs > 0 && read_gbs >= FB_READ_CEILING_MIN_OF_TRIAD * triad_gbs;
+}
+
 void fb_json_set_fraction_of_read(json_t *record, double gbs, double read_gbs)
 {
     const double triad = json_number_value(json_object_get(record, "stream_gbs"));
-    /* a dot within noise of the triad still measures memory (on the 2-core
-     * VM the two are within a few percent); one far below it measures the
-     * dot kernel */
-    const int known = read_gbs > 0, ceiling = known && read_gbs >= FB_READ_CEILING_MIN_OF_TRIAD * triad;
+    const int known = read_gbs > 0, ceiling = fb_read_is_ceiling(read_gbs, triad);
     char note[300];
     json_object_set_new(record, "read_gbs", known ? json_real(read_gbs) : json_null());
     json_object_set_new(record, "fraction_of_read", ceiling ? json_real(gbs / read_gbs) : json_null());

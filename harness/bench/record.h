@@ -61,6 +61,10 @@ void fb_json_set_fraction_of_stream(json_t *record, double gbs, double stream_gb
 #define FB_READ_CEILING_MIN_OF_TRIAD 0.8
 void fb_json_set_fraction_of_read(json_t *record, double gbs, double read_gbs);
 
+/* Whether a dot of read_gbs is a read ceiling beside a triad of triad_gbs
+ * (the rule above; the roofline's read roof follows it too). */
+int fb_read_is_ceiling(double read_gbs, double triad_gbs);
+
 /* After the fraction and the stream_reference are set: "cache_resident"
  * (working_set_bytes, else the model's bytes, within cache_bytes; null
  * when either is unknown) and a "roofline_note" when the working set is

@@ -1235,19 +1235,35 @@ static int stream_within(const fb_record *r, const char *field, double factor)
     return ws > 0 && cache > 0 && (factor > 1 ? ws < factor * cache : ws <= cache);
 }
 
+/* Whether r is the device's stream triad record the figure's roof is. */
+static int is_ceiling_triad(const fb_record *r, const fb_figure *f)
+{
+    return is_stream_triad(r) && fb_json_num(r->json, "gbs") == f->ceiling_gbs;
+}
+
+/* The next record, from *i on, that the figure's triad came from: the
+ * stream triad record of that GB/s, or a record that carried it as its
+ * stream_gbs (whose stream_reference says more); NULL past the last. */
+static const fb_record *ceiling_source(const fb_results_set *set, const fb_figure *f, int *i)
+{
+    for (; *i < set->nrecords; ++*i) {
+        const fb_record *r = &set->records[*i];
+        if (strcmp(str(r, "device"), str(f->rep, "device"))) continue;
+        if (is_ceiling_triad(r, f) || fb_json_num(r->json, "stream_gbs") == f->ceiling_gbs)
+            return &set->records[(*i)++];
+    }
+    return NULL;
+}
+
 /* Whether the figure's triad roof includes cache reuse: the stream record
  * it was taken from, or the stream reference of a record that carried it. */
 static int triad_reuse(const fb_results_set *set, const fb_figure *f)
 {
-    for (int i = 0; i < set->nrecords; ++i) {
-        const fb_record *r = &set->records[i];
-        if (strcmp(str(r, "device"), str(f->rep, "device"))) continue;
-        if (is_stream_triad(r) && fb_json_num(r->json, "gbs") == f->ceiling_gbs)
-            return stream_within(r, "cache_reuse", 4);
-        if (fb_json_num(r->json, "stream_gbs") == f->ceiling_gbs)
-            return json_is_true(json_object_get(json_object_get(r->json, "stream_reference"), "cache_reuse"));
-    }
-    return 0;
+    int i = 0;
+    const fb_record *r = ceiling_source(set, f, &i);
+    if (!r) return 0;
+    if (is_ceiling_triad(r, f)) return stream_within(r, "cache_reuse", 4);
+    return json_is_true(json_object_get(json_object_get(r->json, "stream_reference"), "cache_reuse"));
 }
 
 /* The cache's roof of a figure with a cache-resident point: the best
@@ -1271,22 +1287,12 @@ static void cache_roof(const fb_results_set *set, fb_figure *f)
              fb_json_num(best->json, "device_cache_bytes") / (1024.0 * 1024.0), fb_json_num(best->json, "params.n"));
 }
 
-/* The dot of the figure's triad's stream run (the same run, device,
- * precision and length), or the read_gbs of the stream reference a record
- * carried with it; kept only where it is a ceiling of memory, not of the
- * dot kernel (fb_json_set_fraction_of_read's rule). */
-static void read_roof(const fb_results_set *set, fb_figure *f)
+/* The GB/s of the dot of triad's stream run (the same run, device,
+ * precision and length); 0 when it has none. */
+static double dot_of_run(const fb_results_set *set, const fb_record *triad)
 {
-    const fb_record *triad = NULL;
     double read = 0;
-    for (int i = 0; i < set->nrecords && !triad && !(read > 0); ++i) {
-        const fb_record *r = &set->records[i];
-        if (strcmp(str(r, "device"), str(f->rep, "device"))) continue;
-        if (is_stream_triad(r) && fb_json_num(r->json, "gbs") == f->ceiling_gbs) triad = r;
-        if (fb_json_num(r->json, "stream_gbs") == f->ceiling_gbs)
-            read = fb_json_num(r->json, "stream_reference.read_gbs");
-    }
-    for (int i = 0; triad && i < set->nrecords; ++i) {
+    for (int i = 0; i < set->nrecords; ++i) {
         const fb_record *r = &set->records[i];
         if (!strcmp(str(r, "benchmark"), "stream") && !strcmp(str(r, "kernel"), "dot") &&
             !strcmp(str(r, "run_id"), str(triad, "run_id")) && !strcmp(str(r, "device"), str(triad, "device")) &&
@@ -1294,7 +1300,25 @@ static void read_roof(const fb_results_set *set, fb_figure *f)
             fb_json_num(r->json, "params.n") == fb_json_num(triad->json, "params.n") && latest_usable(r))
             read = fb_json_num(r->json, "gbs");
     }
-    f->read_gbs = read >= FB_READ_CEILING_MIN_OF_TRIAD * f->ceiling_gbs ? read : 0.0;
+    return read;
+}
+
+/* The read ceiling of the figure's triad: the dot of its stream run, or
+ * the read_gbs of the stream reference a record carried with it; kept
+ * only where it is a ceiling of memory, not of the dot kernel. */
+static void read_roof(const fb_results_set *set, fb_figure *f)
+{
+    int i = 0;
+    double read = 0;
+    const fb_record *r;
+    while (!(read > 0) && (r = ceiling_source(set, f, &i))) {
+        if (is_ceiling_triad(r, f)) {
+            read = dot_of_run(set, r);
+            break;
+        }
+        read = fb_json_num(r->json, "stream_reference.read_gbs");
+    }
+    f->read_gbs = fb_read_is_ceiling(read, f->ceiling_gbs) ? read : 0.0;
 }
 
 static void roofline_roofs(const fb_results_set *set, fb_figure_list *out)
