@@ -179,6 +179,18 @@ void fb_path_beside(const char *path, const char *name, const char *bare, char *
         snprintf(buf, len, "%s", bare);
 }
 
+void fb_cache_sibling_path(const char *env, const char *name, const char *bare, char *buf, size_t len)
+{
+    const char *given = getenv(env);
+    char cache[4096];
+    if (is_set(given)) {
+        snprintf(buf, len, "%s", given);
+        return;
+    }
+    fb_cache_default_path(cache, sizeof cache);
+    fb_path_beside(cache, name, bare, buf, len);
+}
+
 void fb_cache_path(const char *given, char *buf, size_t len)
 {
     fb_cache_file_path(given, "FLOWBENCH_TUNING_CACHE", "tuning.json", buf, len);

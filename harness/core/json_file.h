@@ -53,6 +53,10 @@ void fb_cache_default_path(char *buf, size_t len);
  * history database and the prior sit beside the tuning cache so. */
 void fb_path_beside(const char *path, const char *name, const char *bare, char *buf, size_t len);
 
+/* $ENV when set, else NAME beside the default tuning cache (fb_path_beside):
+ * where the stream reference and the history database live. */
+void fb_cache_sibling_path(const char *env, const char *name, const char *bare, char *buf, size_t len);
+
 /* `given` (a --cache value) if not NULL, else the default path. */
 void fb_cache_path(const char *given, char *buf, size_t len);
 

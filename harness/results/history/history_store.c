@@ -761,14 +761,7 @@ fail:
 
 void fb_history_default_path(char *buf, size_t len)
 {
-    const char *env = getenv("FLOWBENCH_HISTORY_DB");
-    char cache[1024];
-    if (env && *env) {
-        snprintf(buf, len, "%s", env);
-        return;
-    }
-    fb_cache_default_path(cache, sizeof cache);
-    fb_path_beside(cache, "history.db", "history.db", buf, len);
+    fb_cache_sibling_path("FLOWBENCH_HISTORY_DB", "history.db", "history.db", buf, len);
 }
 
 fb_status fb_history_add_files(fb_history *h, const char *const *paths, int n, const fb_history_run_info *info,

@@ -229,12 +229,5 @@ double fb_stream_ref_max_age(void)
 
 void fb_stream_ref_default_path(char *buf, size_t len)
 {
-    const char *given = getenv("FLOWBENCH_STREAM_CACHE");
-    char tuning[4096];
-    if (given && *given) {
-        snprintf(buf, len, "%s", given);
-        return;
-    }
-    fb_cache_default_path(tuning, sizeof tuning);
-    fb_path_beside(tuning, "stream.json", "flowbench-stream.json", buf, len);
+    fb_cache_sibling_path("FLOWBENCH_STREAM_CACHE", "stream.json", "flowbench-stream.json", buf, len);
 }
