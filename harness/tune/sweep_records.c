@@ -86,6 +86,9 @@ static void stream_key(const sweep *w, int target, int is_double, char *buf, siz
     snprintf(buf, len, "%s|%s", w->targets[target].spec, is_double ? "double" : "single");
 }
 
+/* Where stream_gbs keeps the read ceiling (dot's GB/s) beside a triad. */
+static void read_key(const char *skey, char *buf, size_t len) { snprintf(buf, len, "%s|read", skey); }
+
 /* Where a record stands in the sweep: suite, case and key, with --repeat
  * the pass of the plan it comes from, and where a share ran it. */
 static void add_place(const sweep *w, const char *kase, const char *key, int round, json_t *rec)
@@ -102,7 +105,7 @@ static void add_place(const sweep *w, const char *kase, const char *key, int rou
 
 static void add_common_fields(sweep *w, const sweep_config *cfg, json_t *rec)
 {
-    char key[128];
+    char key[128], rkey[160];
     double gbs = fb_json_num(rec, "gbs");
     add_place(w, w->s->cases[cfg->kase].name, cfg->key, cfg->round, rec);
     if (cfg->tuned && w->tuning) json_object_set(rec, "tuning", w->tuning), fb_tuned_judge(rec);
@@ -110,12 +113,11 @@ static void add_common_fields(sweep *w, const sweep_config *cfg, json_t *rec)
         json_object_set_new(rec, "counters",
                             fb_counters_json(w->targets[cfg->backend].counters, fb_json_num(rec, "bytes")));
     stream_key(w, cfg->backend, cfg->is_double, key, sizeof key);
+    read_key(key, rkey, sizeof rkey);
     if (isnan(gbs)) return;
     fb_json_set_fraction_of_stream(rec, gbs, json_number_value(json_object_get(w->stream_gbs, key)));
-    if (!strcmp(fb_json_str(rec, "benchmark"), "spmv")) { /* read-dominated: docs/measurement.md */
-        strncat(key, "|read", sizeof key - strlen(key) - 1);
-        fb_json_set_fraction_of_read(rec, gbs, json_number_value(json_object_get(w->stream_gbs, key)));
-    }
+    if (!strcmp(fb_json_str(rec, "benchmark"), "spmv")) /* read-dominated: docs/measurement.md */
+        fb_json_set_fraction_of_read(rec, gbs, json_number_value(json_object_get(w->stream_gbs, rkey)));
 }
 
 /* ---- counting and progress ---- */
@@ -237,7 +239,7 @@ static fb_status stream_one(sweep *w, int target, int is_double, int round)
     cfg.measure = fb_measure_defaults();
     cfg.measure.budget_s = 0.5;
     stream_key(w, target, is_double, skey, sizeof skey);
-    snprintf(rkey, sizeof rkey, "%s|read", skey);
+    read_key(skey, rkey, sizeof rkey);
     stream_record_key(w, skey, "triad", round, key, sizeof key);
     stream_record_key(w, skey, "dot", round, dot_key, sizeof dot_key);
     if (json_is_number(json_object_get(w->done, key))) {
