@@ -9,6 +9,7 @@
 #include "../results/records/results.h"
 #include "../tune/cache.h"
 #include "../results/records/stream_ref.h"
+#include "../results/records/stream_used.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -372,61 +373,11 @@ fail:
     return status;
 }
 
-/* The stream references this process divided by, one per device id: the
- * record of each device names the one its fraction used. */
-enum { MAX_REFS = 8 };
-static struct {
-    char id[64];
-    json_t *ref;
-} used_refs[MAX_REFS];
-static int nused_refs;
-
-static void keep_reference(const char *id, json_t *ref)
-{
-    for (int i = 0; i < nused_refs; ++i)
-        if (!strcmp(used_refs[i].id, id)) {
-            json_decref(used_refs[i].ref);
-            used_refs[i].ref = ref;
-            return;
-        }
-    if (nused_refs == MAX_REFS) {
-        json_decref(ref);
-        return;
-    }
-    snprintf(used_refs[nused_refs].id, sizeof used_refs[nused_refs].id, "%s", id);
-    used_refs[nused_refs++].ref = ref;
-}
-
-static const json_t *reference_of(const char *id)
-{
-    for (int i = 0; i < nused_refs; ++i)
-        if (!strcmp(used_refs[i].id, id)) return used_refs[i].ref;
-    return NULL;
-}
-
-double fb_cli_read_ceiling(const fb_device_info *d)
-{
-    return json_number_value(json_object_get(reference_of(d->id), "read_gbs"));
-}
-
-/* The reference the fraction divided by, the cache judgement, and a line
- * on stderr when the fraction is not a roofline fraction. */
+/* The reference's note on stderr when the fraction is not a roofline
+ * fraction. */
 static void judge_roofline(const fb_device_info *d, json_t *rec)
 {
-    if (!(json_number_value(json_object_get(rec, "stream_gbs")) > 0)) return;
-    const json_t *ref = reference_of(d->id);
-    if (ref) json_object_set_new(rec, "stream_reference", json_deep_copy(ref));
-    fb_json_judge_roofline(rec, d->cache_bytes);
-    const char *quality = json_string_value(json_object_get(ref, "quality"));
-    if (quality && strcmp(quality, "stable") != 0) { /* said beside any cache note: both hold */
-        const char *before = json_string_value(json_object_get(rec, "roofline_note"));
-        char note[1200];
-        snprintf(note, sizeof note, "%.500s%sthe stream triad it divides by was %s (%.300s): not a reference to trust",
-                 before ? before : "", before ? "; " : "", quality,
-                 json_string_value(json_object_get(ref, "quality_why")));
-        json_object_set_new(rec, "roofline_note", json_string(note));
-    }
-    const char *note = json_string_value(json_object_get(rec, "roofline_note"));
+    const char *note = fb_stream_used_judge(d, rec);
     if (note)
         fprintf(stderr, "note: %.1f%% of the stream triad on %s: %s\n",
                 100.0 * json_number_value(json_object_get(rec, "fraction_of_stream")), d->id, note);
@@ -497,7 +448,7 @@ fb_status fb_cli_stream_triad(const fb_parsed *args, fb_target *t, const char *l
     say_reference(&ref, path);
     fb_stream_size_note(fb_target_info(t), &ref.size, note, sizeof note);
     if (*note) fprintf(stderr, "  note: %s\n", note);
-    keep_reference(fb_target_info(t)->id, fb_stream_ref_json(&ref, path));
+    fb_stream_used_keep(fb_target_info(t)->id, fb_stream_ref_json(&ref, path));
 fail:
     return status;
 }

@@ -178,10 +178,6 @@ fb_status fb_cli_stream_size(const fb_parsed *args, const char *name, size_t *n)
  * announced on stderr as measured "on `label`"; *gbs = 0 with --no-stream. */
 fb_status fb_cli_stream_triad(const fb_parsed *args, fb_target *t, const char *label, int is_double, double *gbs);
 
-/* The read ceiling (stream dot's GB/s) of the reference fb_cli_stream_triad
- * took for d in this process; 0 when none was or it has none. */
-double fb_cli_read_ceiling(const fb_device_info *d);
-
 /* A measuring command's record: appended (after a header naming `command`
  * and device d) to --out FILE when given, printed as JSON on stdout with
  * --json. */

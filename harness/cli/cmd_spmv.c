@@ -18,6 +18,7 @@
 #include "../bench/record.h"
 #include "../results/records/reader.h"
 #include "../results/records/results.h"
+#include "../results/records/stream_used.h"
 #include "../tune/tuned.h"
 #include "../core/comm.h"
 #include "../core/counters.h"
@@ -269,7 +270,7 @@ static void complete_record(spmv_single *c)
 {
     fb_json_set_fraction_of_stream(c->rec, fb_json_num(c->rec, "gbs"), c->stream_gbs);
     fb_json_set_fraction_of_read(c->rec, fb_json_num(c->rec, "gbs"),
-                                 c->stream_gbs > 0 ? fb_cli_read_ceiling(fb_target_info(c->t)) : 0.0);
+                                 c->stream_gbs > 0 ? fb_stream_used_read_gbs(fb_target_info(c->t)) : 0.0);
     if (c->tuning) json_object_set(c->rec, "tuning", c->tuning), fb_tuned_judge(c->rec);
     if (c->counters)
         json_object_set_new(c->rec, "counters", fb_counters_json(c->counters, fb_json_num(c->rec, "bytes")));

@@ -12,6 +12,7 @@
 #include "families.h"
 #include "stream/stream.h"
 #include "../results/records/reader.h"
+#include "../results/presentation/record_text.h"
 #include "../tune/cache.h"
 #include "../tune/suite.h"
 #include "../tune/sweep.h"
@@ -228,46 +229,6 @@ static void print_plan(const fb_suite *s, const char *out)
     fflush(stdout);
 }
 
-static const char *problem_name(const json_t *rec, const char *key)
-{
-    const json_t *p = json_object_get(rec, key);
-    const char *name = fb_json_str(p, "name");
-    return *name ? name : fb_json_str(p, "source");
-}
-
-static void params_text(const json_t *params, char *buf, size_t len)
-{
-    const char *key;
-    json_t *v;
-    size_t used = 0;
-    buf[0] = 0;
-    json_object_foreach((json_t *)params, key, v)
-    {
-        if (used < len)
-            used += (size_t)snprintf(buf + used, len - used, "%s%s=%lld", used ? " " : "", key,
-                                     (long long)json_integer_value(v));
-    }
-}
-
-static void print_record(const json_t *rec, const char *problem_key)
-{
-    char params[256];
-    const char *st = fb_json_str(rec, "status");
-    params_text(json_object_get(rec, "params"), params, sizeof params);
-    printf("  %-18s %-24s %-36s %-12s", fb_json_str(rec, "kernel"), problem_name(rec, problem_key),
-           *params ? params : "-", st);
-    if (!strcmp(st, "ok")) {
-        printf(" %10.3f us %8.3f GB/s", fb_json_num(rec, "stats.median_s") * 1e6, fb_json_num(rec, "gbs"));
-        if (json_is_number(json_object_get(rec, "fraction_of_stream")))
-            printf(" %5.2f of triad", fb_json_num(rec, "fraction_of_stream"));
-        if (json_is_number(json_object_get(rec, "fraction_of_read")))
-            printf(" %5.2f of read", fb_json_num(rec, "fraction_of_read"));
-    } else if (*fb_json_str(rec, "reason")) {
-        printf(" %s", fb_json_str(rec, "reason"));
-    }
-    printf("\n");
-}
-
 /* This run's records: those after the file's last header. */
 static fb_status print_results(const char *path, const char *problem_key)
 {
@@ -276,11 +237,11 @@ static fb_status print_results(const char *path, const char *problem_key)
     FB_CHECK(fb_results_load(path, &set));
     if (!set->nheaders) goto fail;
     const json_t *last = set->headers[set->nheaders - 1];
-    printf("  %-18s %-24s %-36s %-12s %13s %13s\n", "kernel", problem_key, "params", "status", "median", "GB/s");
+    fb_record_print_row_header(stdout, problem_key);
     for (int i = 0; i < set->nrecords; ++i) {
         const json_t *rec = set->records[i].json;
         if (set->records[i].header != last || strcmp(fb_json_str(rec, "benchmark"), "stream") == 0) continue;
-        print_record(rec, problem_key);
+        fb_record_print_row(stdout, rec, problem_key);
     }
 fail:
     fb_results_set_free(set);

@@ -1,7 +1,6 @@
 /* processes.c - one configuration in N fresh processes (processes.h). */
 #include "processes.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +8,7 @@
 #include "../core/contention.h"
 #include "../core/fresh.h"
 #include "../results/records/reader.h"
+#include "../results/records/quality.h"
 
 int fb_cli_processes_wanted(const fb_parsed *args) { return fb_cli_value(args, "processes") != NULL; }
 
@@ -39,36 +39,6 @@ static fb_status run_process(char **argv, int i, int n, process_runs *runs)
 fail:
     fb_fresh_result_free(&r);
     return status;
-}
-
-/* The processes' verdict on every record: two modes make a stable record
- * unstable (a contended one stays contended: that is the stronger word). */
-static void judge(process_runs *runs, char *verdict, size_t len)
-{
-    char why[320];
-    const int two = fb_processes_judge(runs->medians, runs->n, why, sizeof why);
-    double lo = INFINITY, hi = 0;
-    for (int i = 0; i < runs->n; ++i)
-        lo = fmin(lo, runs->medians[i]), hi = fmax(hi, runs->medians[i]);
-    if (two)
-        snprintf(verdict, len, "%s", why);
-    else
-        snprintf(verdict, len, "one mode across %d processes: medians %.4g-%.4g ms (%.1f%% apart)", runs->n, lo * 1e3,
-                 hi * 1e3, lo > 0 ? 100 * (hi / lo - 1) : 0.0);
-    json_t *medians = json_array();
-    for (int i = 0; i < runs->n; ++i)
-        json_array_append_new(medians, json_real(runs->medians[i]));
-    for (int i = 0; i < runs->n; ++i) {
-        json_t *rec = runs->records[i], *stats = json_object_get(rec, "stats");
-        json_object_set_new(rec, "processes",
-                            json_pack("{s:i, s:i, s:O, s:s}", "index", i + 1, "count", runs->n, "medians_s", medians,
-                                      "verdict", verdict));
-        if (two && json_is_object(stats) && !strcmp(fb_json_str(rec, "stats.quality"), "stable")) {
-            json_object_set_new(stats, "quality", json_string("unstable"));
-            json_object_set_new(stats, "quality_why", json_string(why));
-        }
-    }
-    json_decref(medians);
 }
 
 /* The records into --out (a header naming the device) and onto stdout with
@@ -103,7 +73,7 @@ int fb_cli_processes_run(const char *command, const fb_parsed *args)
     fprintf(stderr, "%s: one configuration in %zu fresh processes, one after the other\n", command, n);
     for (int i = 0; i < (int)n; ++i)
         FB_CHECK(run_process(argv, i, (int)n, &runs));
-    judge(&runs, verdict, sizeof verdict);
+    fb_json_judge_processes(runs.records, runs.medians, runs.n, verdict, sizeof verdict);
     fprintf(fb_cli_flag(args, "json") ? stderr : stdout, "%s: %s%s\n", command, verdict, /* --json: stdout is JSON */
             runs.n && strstr(verdict, "two modes") ? ": every record unstable" : "");
     FB_CHECK(emit(command, args, &runs));

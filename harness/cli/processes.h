@@ -1,10 +1,8 @@
 /* processes.h - `spmv` and `grid` with --processes N: one configuration
  * measured in N fresh processes, one after the other (core/fresh.h), each
- * its own record, and the processes' medians judged together: where they
- * fall in two modes (fb_processes_judge) every record is unstable with
- * that reason, since a single process cannot tell which mode it is in.
- * Every record gets "processes": {"index", "count", "medians_s",
- * "verdict"}. */
+ * its own record, and the processes' medians judged together
+ * (fb_json_judge_processes, results/records/quality.h): where they fall in
+ * two modes every record is unstable with that reason. */
 #ifndef FB_CLI_PROCESSES_H
 #define FB_CLI_PROCESSES_H
 

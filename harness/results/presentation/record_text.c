@@ -207,3 +207,48 @@ void fb_record_print_decomposed(FILE *f, const json_t *rec)
     fb_record_print_energy(f, NULL, json_object_get(rec, "energy"));
     if (*fb_json_str(rec, "reason")) fprintf(f, "  reason: %s\n", fb_json_str(rec, "reason"));
 }
+
+static const char *problem_name(const json_t *rec, const char *key)
+{
+    const json_t *p = json_object_get(rec, key);
+    const char *name = fb_json_str(p, "name");
+    return *name ? name : fb_json_str(p, "source");
+}
+
+static void params_text(const json_t *params, char *buf, size_t len)
+{
+    const char *key;
+    json_t *v;
+    size_t used = 0;
+    buf[0] = 0;
+    json_object_foreach((json_t *)params, key, v)
+    {
+        if (used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s=%lld", used ? " " : "", key,
+                                     (long long)json_integer_value(v));
+    }
+}
+
+void fb_record_print_row(FILE *f, const json_t *rec, const char *problem_key)
+{
+    char params[256];
+    const char *st = fb_json_str(rec, "status");
+    params_text(json_object_get(rec, "params"), params, sizeof params);
+    fprintf(f, "  %-18s %-24s %-36s %-12s", fb_json_str(rec, "kernel"), problem_name(rec, problem_key),
+            *params ? params : "-", st);
+    if (!strcmp(st, "ok")) {
+        fprintf(f, " %10.3f us %8.3f GB/s", fb_json_num(rec, "stats.median_s") * 1e6, fb_json_num(rec, "gbs"));
+        if (json_is_number(json_object_get(rec, "fraction_of_stream")))
+            fprintf(f, " %5.2f of triad", fb_json_num(rec, "fraction_of_stream"));
+        if (json_is_number(json_object_get(rec, "fraction_of_read")))
+            fprintf(f, " %5.2f of read", fb_json_num(rec, "fraction_of_read"));
+    } else if (*fb_json_str(rec, "reason")) {
+        fprintf(f, " %s", fb_json_str(rec, "reason"));
+    }
+    fprintf(f, "\n");
+}
+
+void fb_record_print_row_header(FILE *f, const char *problem_key)
+{
+    fprintf(f, "  %-18s %-24s %-36s %-12s %13s %13s\n", "kernel", problem_key, "params", "status", "median", "GB/s");
+}

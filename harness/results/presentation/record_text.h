@@ -51,4 +51,11 @@ void fb_record_print_energy(FILE *f, const char *label, const json_t *energy);
  * device bit for bit, and a line per rank. */
 void fb_record_print_decomposed(FILE *f, const json_t *rec);
 
+/* One record as a row of a plan's table (`spmv`/`grid` with several
+ * configurations): kernel, problem (the record's problem_key object's
+ * name or source), parameters, status, then the median, GB/s and
+ * fractions, or the reason it has none. The header names the columns. */
+void fb_record_print_row_header(FILE *f, const char *problem_key);
+void fb_record_print_row(FILE *f, const json_t *rec, const char *problem_key);
+
 #endif

@@ -18,4 +18,12 @@ fb_quality fb_json_quality(const json_t *rec, const char **why);
 /* "unstable" / "contended" marks are for these: not stable. */
 static inline int fb_quality_flagged(fb_quality q) { return q != FB_QUALITY_STABLE; }
 
+/* One configuration measured in n fresh processes (`--processes`), a
+ * record and a median each: their verdict (two modes, fb_processes_judge,
+ * or one mode with the medians' span) into verdict, and into every record
+ * as "processes": {"index", "count", "medians_s", "verdict"}; two modes
+ * make each stable record unstable, since no single process can tell which
+ * mode it ran in. */
+void fb_json_judge_processes(json_t *const *records, const double *medians, int n, char *verdict, size_t len);
+
 #endif
