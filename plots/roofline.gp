@@ -2,7 +2,7 @@
 # log) against its arithmetic intensity, flops per byte of the byte model
 # (x, log), a point per problem and kernel (colour: the kernel, the same in
 # every figure of a run; its name at its best point; point type: the
-# problem, named in the key), under
+# problem, named in the key: fourteen shapes, then letters), under
 # two ceilings: the device's stream triad (GB/s x intensity, the bandwidth
 # roof; "includes cache reuse" in the key where its arrays were under 4x
 # the last-level cache, triadreuse = 1) and its peak GFLOP/s (from the
@@ -67,7 +67,13 @@ comproof(x) = x >= ridge ? peak : NaN
 cacheroof(x) = cachebw > 0 && x <= peak / cachebw ? cachebw * x : NaN
 readroof(x) = readbw > 0 && x <= peak / readbw ? readbw * x : NaN
 triadtitle = 'stream triad '.num(triad).' GB/s'.(triadreuse ? ' (includes cache reuse)' : '')
-ptype(r) = 5 + (int(r) - 1) % 10
+# A shape per problem: the fourteen of pngcairo and svg but the filled
+# circle (the kernels' colour dots), then a letter per problem past them,
+# so no two problems share a mark.
+shapes = '5 6 8 9 10 11 12 13 14 15 4 1 2 3'
+nshapes = words(shapes)
+ptype(r) = int(r) <= nshapes ? int(word(shapes, int(r))) : -1
+letter(r) = substr('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', int(r) - nshapes, int(r) - nshapes)
 # Each kernel's name labels its best point only (labely, from NAME.vars:
 # each kernel's best GFLOP/s as the table has it, NaN where the name would
 # cover another's); without it, every point.
@@ -86,5 +92,10 @@ plot memroof(x) with lines lw 2.5 lc rgb '#444444' title triadtitle, \
      for [i=1:ncols] datafile using 2*i:2*i+1:(labelled(i, column(2*i+1)) ? columnhead(2*i) : '') \
        with labels left offset char 0.8, char 0.4 \
        font ',8' tc rgb colour(i) notitle, \
-     for [r=1:nrows] NaN with points pt ptype(r) ps 1.2 lc rgb 'black' title 'problem: '.problem(r), \
-     for [i=1:ncols] datafile using 2*i:2*i+1:(ptype($0 + 1)) with points pt variable ps 1.2 lc rgb 'black' notitle
+     for [r=1:(nrows < nshapes ? nrows : nshapes)] NaN with points pt ptype(r) ps 1.2 lc rgb 'black' \
+       title 'problem: '.problem(r), \
+     for [r=nshapes+1:nrows] NaN with points pt letter(r) ps 1.2 lc rgb 'black' title 'problem: '.problem(r), \
+     for [i=1:ncols] datafile using 2*i:(ptype($0 + 1) > 0 ? column(2*i+1) : NaN):(ptype($0 + 1)) \
+       with points pt variable ps 1.2 lc rgb 'black' notitle, \
+     for [i=1:ncols] datafile using 2*i:2*i+1:(ptype($0 + 1) > 0 ? '' : letter($0 + 1)) \
+       with labels center font ',8' tc rgb 'black' notitle

@@ -166,6 +166,15 @@ check_figures "$dir/h100" variants fraction roofline speedup heatmap
 for err in "$dir/h100.err" "$dir/run.err"; do
   [ ! -s "$err" ] || fail "gnuplot said something on stderr: $(head -3 "$err")"
 done
+# a roofline of more problems than gnuplot has shapes: past the fourteen
+# shapes each problem is a letter, in the key and at its points, silently
+awk 'BEGIN { print "label,k1,k1 gflops"; for (r = 1; r <= 17; r++) printf "p%d,%g,%g\n", r, 0.1 * r, 0.2 * r }' \
+  > "$dir/many.csv"
+gnuplot -e "datafile='$dir/many.csv'; outfile='$dir/many.png'; triad=20; peak=500; nrows=17" \
+  "$src/plots/roofline.gp" > "$dir/many.err" 2>&1 && [ -s "$dir/many.png" ] && [ ! -s "$dir/many.err" ] ||
+  fail "a roofline of 17 problems: $(head -3 "$dir/many.err")"
+[ "$(gnuplot -e "nrows=17; datafile='$dir/many.csv'; outfile='/dev/null'; load '$src/plots/roofline.gp'; \
+      print sprintf('%d %s%s', ptype(14), letter(15), letter(17))" 2>&1)" = "3 AC" ] || fail "the roofline's marks past 14 problems"
 # the roofline's names never overlap: a name is left out where it would
 # cover another's (labely nan); the key, under the graph, names every colour
 grep -q "^labely = '.*nan" "$dir/h100/roofline-cuda-0-double.vars" ||

@@ -1196,20 +1196,22 @@ static fb_status roofline_point(fb_figure *f, const char *problem, const char *c
 }
 
 /* The solver's steps as points where its record counts their flops
- * (timings.stepN.flops; GFLOP/s from the step's time). */
+ * (timings.stepN.flops; GFLOP/s from the step's time): each step a kernel
+ * of its own ("solve step1"), the case its problem, so the cases of a run
+ * take a point type each rather than three. */
 static fb_status roofline_steps(fb_figure *f, const fb_record *r)
 {
     static const char *const steps[] = {"step1", "step2", "step3"};
     fb_status status = FB_OK;
-    char path[2][64], row[300];
+    char path[2][64], col[32];
     for (int s = 0; s < 3; ++s) {
         snprintf(path[0], sizeof path[0], "timings.%s.flops", steps[s]);
         snprintf(path[1], sizeof path[1], "timings.%s.bytes", steps[s]);
         const double flops = fb_json_num(r->json, path[0]), bytes = fb_json_num(r->json, path[1]);
-        snprintf(row, sizeof row, "%s %.200s", steps[s], fb_record_matrix(r));
+        snprintf(col, sizeof col, "solve %s", steps[s]);
         snprintf(path[0], sizeof path[0], "timings.%s.total_s", steps[s]);
         const double seconds = fb_json_num(r->json, path[0]) / fb_json_num(r->json, "steps");
-        FB_CHECK(roofline_point(f, row, "solve", r, flops, bytes, flops / seconds / 1e9));
+        FB_CHECK(roofline_point(f, fb_record_matrix(r), col, r, flops, bytes, flops / seconds / 1e9));
     }
 fail:
     return status;
