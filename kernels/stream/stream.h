@@ -13,9 +13,13 @@
 #include <jansson.h>
 
 #define FB_STREAM_NKERNELS 5
-#define FB_STREAM_TRIAD 3        /* the index of the triad in fb_stream_models */
-#define FB_STREAM_DOT 4          /* ... and of dot, the read ceiling */
-#define FB_STREAM_DOT_CHUNK 4096 /* elements one work-group of dot sums (one partial sum each) */
+#define FB_STREAM_TRIAD 3 /* the index of the triad in fb_stream_models */
+#define FB_STREAM_DOT 4   /* ... and of dot, the read ceiling */
+/* The elements one work-group of dot sums (one partial sum each): on a
+ * GPU 4096, the group's items interleaved; on a CPU (OpenMP, an OpenCL
+ * CPU device) 32768, each item a contiguous run (fb_stream_dot_chunk). */
+#define FB_STREAM_DOT_CHUNK 4096
+#define FB_STREAM_DOT_CHUNK_CPU 32768
 #define FB_STREAM_SCALAR 0.4
 #define FB_STREAM_DEFAULT_N (1u << 25) /* BabelStream's default: 3 x 256 MiB in double; the least default */
 #define FB_STREAM_MAX_N (1u << 30)     /* the kernels index with 32-bit ints */
@@ -39,10 +43,14 @@ typedef struct fb_stream_model {
 
 extern const fb_stream_model fb_stream_models[FB_STREAM_NKERNELS];
 
+/* Dot's chunk on d: FB_STREAM_DOT_CHUNK_CPU on the host's CPU, else
+ * FB_STREAM_DOT_CHUNK. */
+size_t fb_stream_dot_chunk(const fb_device_info *d);
+
 typedef struct fb_stream_result {
     const fb_stream_model *model;
     fb_measurement m;
-    double bytes;         /* words * n * sizeof(REAL) */
+    double bytes;         /* words * n * sizeof(REAL), dot's partial sums added */
     double gbs;           /* bytes / median time, 1e9 B/s */
     double gbs_best;      /* bytes / min time (BabelStream's figure) */
     double gflops;        /* flops / median time */

@@ -60,8 +60,9 @@ static void FB_NAME(stream_triad_omp_)(const fb_host_arg *args, const fb_launch 
         a[i] = b[i] + scalar * c[i];
 }
 
-/* The device kernel's partial sums, one per chunk of FB_STREAM_DOT_CHUNK
- * elements; a thread takes whole chunks, so it reads contiguous memory.
+/* The device kernel's partial sums, one per chunk of DOT_CHUNK elements
+ * (fb_stream_dot_chunk); a thread takes whole chunks, so it reads
+ * contiguous memory.
  * Eight running sums (four SSE registers): with one, each addition waits
  * for the one before, and dot measured the adder's latency (33.9 GB/s
  * here against a triad of 36.4), not what memory can be read at. */
@@ -69,16 +70,14 @@ static void FB_NAME(stream_triad_omp_)(const fb_host_arg *args, const fb_launch 
 static void FB_NAME(stream_dot_omp_)(const fb_host_arg *args, const fb_launch *launch, const fb_host_defines *defs)
 {
     (void)launch;
-    (void)defs;
     const REAL *restrict a = args[0].ptr;
     const REAL *restrict b = args[1].ptr;
     REAL *restrict partial = args[2].ptr;
-    const int n = args[3].i32;
-    const int chunks = (n + FB_STREAM_DOT_CHUNK - 1) / FB_STREAM_DOT_CHUNK;
+    const int n = args[3].i32, chunk = fb_host_define_int(defs, "DOT_CHUNK", FB_STREAM_DOT_CHUNK_CPU);
+    const int chunks = (n + chunk - 1) / chunk;
 #pragma omp parallel for schedule(static)
     for (int g = 0; g < chunks; ++g) {
-        const int start = g * FB_STREAM_DOT_CHUNK,
-                  end = n - start < FB_STREAM_DOT_CHUNK ? n : start + FB_STREAM_DOT_CHUNK;
+        const int start = g * chunk, end = n - start < chunk ? n : start + chunk;
         REAL lanes[FB_DOT_LANES] = {0}, sum = 0;
         int i = start;
         for (; i + FB_DOT_LANES <= end; i += FB_DOT_LANES)

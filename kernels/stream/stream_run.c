@@ -36,19 +36,29 @@ typedef struct stream_run {
     int nargs;
     fb_launch launch;        /* one item per element */
     fb_launch dot_launch;    /* one group per chunk */
+    size_t dot_chunk;        /* fb_stream_dot_chunk */
     const fb_launch *active; /* the kernel being measured's */
 } stream_run;
 
-static size_t dot_chunks(size_t n) { return (n + FB_STREAM_DOT_CHUNK - 1) / FB_STREAM_DOT_CHUNK; }
+size_t fb_stream_dot_chunk(const fb_device_info *d)
+{
+    return d->host_cpu ? FB_STREAM_DOT_CHUNK_CPU : FB_STREAM_DOT_CHUNK;
+}
+
+static size_t dot_chunks(const stream_run *s) { return (s->cfg->n + s->dot_chunk - 1) / s->dot_chunk; }
 
 static fb_status build(stream_run *s, const char *kernel_name, fb_kernel **out)
 {
     char wg[24], chunk[24];
     snprintf(wg, sizeof wg, "%zu", s->cfg->wg);
-    snprintf(chunk, sizeof chunk, "%d", FB_STREAM_DOT_CHUNK);
-    fb_define defines[] = {{"REAL", s->cfg->is_double ? "double" : "float"}, {"DOT_WG", wg}, {"DOT_CHUNK", chunk}};
+    snprintf(chunk, sizeof chunk, "%zu", s->dot_chunk);
+    fb_define defines[] = {{"REAL", s->cfg->is_double ? "double" : "float"},
+                           {"DOT_WG", wg},
+                           {"DOT_CHUNK", chunk},
+                           {"DOT_CONTIGUOUS", "1"}};
+    const int ndefines = fb_target_info(s->t)->host_cpu ? 4 : 3;
     const char *text = fb_kernel_source(STREAM_SOURCE);
-    fb_program_spec spec = {STREAM_SOURCE, text, kernel_name, defines, 3, fb_stream_host_kernels};
+    fb_program_spec spec = {STREAM_SOURCE, text, kernel_name, defines, ndefines, fb_stream_host_kernels};
     return fb_target_build(s->t, &spec, out);
 }
 
@@ -117,19 +127,18 @@ static void expected_values(int is_double, double out[FB_STREAM_NKERNELS])
  * doubled chunk, or one wrong element, is a large error in its own partial
  * where it would vanish in the whole sum. However the backend orders a
  * chunk's additions (items then pairs, or SIMD lanes on the host), a sum
- * of at most FB_STREAM_DOT_CHUNK terms rounds at most that many times, plus
- * the pairwise rounds of a group: that bounds the relative error. */
+ * of at most a chunk's terms rounds at most that many times, plus the
+ * pairwise rounds of a group: that bounds the relative error. */
 static fb_status check_dot(stream_run *s, double term, fb_stream_result *r)
 {
     fb_status status = FB_OK;
-    const size_t n = s->cfg->n, chunks = dot_chunks(n);
-    const double roundings = FB_STREAM_DOT_CHUNK + log2((double)s->cfg->wg) + 2.0;
+    const size_t n = s->cfg->n, chunks = dot_chunks(s), chunk = s->dot_chunk;
+    const double roundings = (double)chunk + log2((double)s->cfg->wg) + 2.0;
     double *host = NULL, worst = 0;
     FB_ALLOC(host, chunks, "the stream dot check");
     FB_CHECK(fb_target_read_reals(s->t, s->cfg->is_double, s->partial, chunks, host));
     for (size_t g = 0; g < chunks; ++g) {
-        const size_t len =
-            n - g * FB_STREAM_DOT_CHUNK < FB_STREAM_DOT_CHUNK ? n - g * FB_STREAM_DOT_CHUNK : FB_STREAM_DOT_CHUNK;
+        const size_t len = n - g * chunk < chunk ? n - g * chunk : chunk;
         const double expect = (double)len * term, err = fabs(host[g] - expect) / expect;
         if (!(err <= worst)) worst = err; /* NaN propagates as a failure */
     }
@@ -165,7 +174,7 @@ fail:
 static void derive(const stream_run *s, fb_stream_result *r)
 {
     double elem = fb_real_size(s->cfg->is_double);
-    const double partials = r->model == &fb_stream_models[FB_STREAM_DOT] ? (double)dot_chunks(s->cfg->n) : 0.0;
+    const double partials = r->model == &fb_stream_models[FB_STREAM_DOT] ? (double)dot_chunks(s) : 0.0;
     r->bytes = ((double)r->model->words * (double)s->cfg->n + partials) * elem;
     r->gbs = r->bytes / r->m.stats.median * 1e-9;
     r->gbs_best = r->bytes / r->m.stats.min * 1e-9;
@@ -198,11 +207,12 @@ fb_status fb_stream_run(fb_target *t, const fb_stream_config *cfg, fb_stream_res
     memset(results, 0, FB_STREAM_NKERNELS * sizeof *results);
     FB_CHECK(validate_config(t, cfg));
     s.launch = fb_launch_1d(cfg->n, cfg->wg);
-    s.dot_launch = fb_launch_1d(dot_chunks(cfg->n) * cfg->wg, cfg->wg);
+    s.dot_chunk = fb_stream_dot_chunk(fb_target_info(t));
+    s.dot_launch = fb_launch_1d(dot_chunks(&s) * cfg->wg, cfg->wg);
     FB_CHECK(fb_target_alloc(t, bytes, &s.a));
     FB_CHECK(fb_target_alloc(t, bytes, &s.b));
     FB_CHECK(fb_target_alloc(t, bytes, &s.c));
-    FB_CHECK(fb_target_alloc(t, dot_chunks(cfg->n) * fb_real_size(cfg->is_double), &s.partial));
+    FB_CHECK(fb_target_alloc(t, dot_chunks(&s) * fb_real_size(cfg->is_double), &s.partial));
     FB_CHECK(fill(&s, s.a, 0.1));
     FB_CHECK(fill(&s, s.b, 0.2));
     FB_CHECK(fill(&s, s.c, 0.0));
@@ -300,5 +310,9 @@ json_t *fb_stream_record(const fb_device_info *d, const fb_stream_config *cfg, c
     json_object_set_new(rec, "check", json_pack("{s:f, s:b}", "max_rel_error", r->max_rel_error, "ok", r->checked_ok));
     json_object_set_new(rec, "status", json_string(r->checked_ok ? "ok" : "wrong-result"));
     set_cache_fields(rec, d, cfg);
+    if (r->model == &fb_stream_models[FB_STREAM_DOT])
+        json_object_set_new(rec, "dot",
+                            json_pack("{s:I, s:s}", "chunk", (json_int_t)fb_stream_dot_chunk(d), "layout",
+                                      d->host_cpu ? "contiguous per item" : "interleaved items"));
     return rec;
 }

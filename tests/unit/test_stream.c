@@ -36,7 +36,7 @@ static void run_on(const char *spec, int is_double)
     assert_int_equal(fb_stream_run(t, &cfg, r, NULL, NULL), FB_OK);
     size_t elem = is_double ? 8 : 4;
     const int words[] = {2, 2, 3, 3, 2};
-    const size_t chunks = (cfg.n + FB_STREAM_DOT_CHUNK - 1) / FB_STREAM_DOT_CHUNK; /* dot's partial sums */
+    const size_t dot_chunk = fb_stream_dot_chunk(fb_target_info(t)), chunks = (cfg.n + dot_chunk - 1) / dot_chunk;
     for (int k = 0; k < FB_STREAM_NKERNELS; ++k) {
         assert_true(r[k].checked_ok);
         assert_true(r[k].m.nsamples >= cfg.measure.min_samples);
@@ -210,45 +210,54 @@ static void test_oversized_work_group_refused(void **state)
     fb_target_close(t);
 }
 
-/* A stream.cl with needle replaced by mutant must fail kernel `which`'s
- * check and no earlier one's: the override directory serves it (and the
- * prelude every program reads, which comes from that directory too). */
-static void caught_with(const char *needle, const char *mutant, int which)
+typedef struct edit {
+    const char *needle, *replacement;
+} edit;
+
+/* stream.cl with each edit's needle (which must be there) replaced. */
+static char *edited_source(const edit *edits, int nedits)
 {
-    const char *good = fb_kernel_source("stream/stream.cl");
-    const char *at = strstr(good, needle);
-    assert_non_null(at);
-    const char *prelude = fb_kernel_source("common.cl");
-    assert_non_null(prelude);
+    char *text = strdup(fb_kernel_source("stream/stream.cl"));
+    assert_non_null(text);
+    for (int e = 0; e < nedits; ++e) {
+        const char *at = strstr(text, edits[e].needle);
+        assert_non_null(at);
+        const size_t head = (size_t)(at - text), len = strlen(text) + strlen(edits[e].replacement) + 1;
+        char *next = malloc(len);
+        assert_non_null(next);
+        snprintf(next, len, "%.*s%s%s", (int)head, text, edits[e].replacement, at + strlen(edits[e].needle));
+        free(text);
+        text = next;
+    }
+    return text;
+}
+
+/* Runs stream on opencl with the edited stream.cl, served from an override
+ * directory (with the prelude every program reads, which comes from that
+ * directory too); *ran = 0 where no OpenCL device opens. */
+static fb_status run_edited(const edit *edits, int nedits, fb_stream_result r[FB_STREAM_NKERNELS], int *ran)
+{
+    char *text = edited_source(edits, nedits);
     char dir[] = "/tmp/fb-test-XXXXXX", sub[64], path[96], prelude_path[96];
     assert_non_null(mkdtemp(dir));
     snprintf(prelude_path, sizeof prelude_path, "%s/common.cl", dir);
-    FILE *pf = fopen(prelude_path, "w");
-    assert_non_null(pf);
-    fputs(prelude, pf);
-    fclose(pf);
     snprintf(sub, sizeof sub, "%s/stream", dir);
     snprintf(path, sizeof path, "%s/stream.cl", sub);
     assert_int_equal(mkdir(sub, 0700), 0);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fprintf(f, "%.*s%s%s", (int)(at - good), good, mutant, at + strlen(needle));
+    FILE *pf = fopen(prelude_path, "w"), *f = fopen(path, "w");
+    assert_true(pf && f);
+    fputs(fb_kernel_source("common.cl"), pf);
+    fputs(text, f);
+    fclose(pf);
     fclose(f);
+    free(text);
     setenv("FLOWBENCH_KERNEL_DIR", dir, 1);
-
     fb_target *t = NULL;
-    fb_stream_result r[FB_STREAM_NKERNELS];
-    fb_status open_status = fb_target_open("opencl", &t);
-    if (open_status == FB_OK) {
+    fb_status status = FB_OK;
+    *ran = fb_target_open("opencl", &t) == FB_OK;
+    if (*ran) {
         fb_stream_config cfg = small_config(1);
-        assert_int_equal(fb_stream_run(t, &cfg, r, NULL, NULL), FB_ERR_CHECK);
-        for (int k = 0; k < which; ++k) {
-            if (!r[k].checked_ok) printf("%s failed: %g\n", fb_stream_models[k].name, r[k].max_rel_error);
-            assert_true(r[k].checked_ok);
-        }
-        assert_false(r[which].checked_ok);
-        printf("mutant %s caught: max relative error %.3g\n", fb_stream_models[which].name, r[which].max_rel_error);
-        fb_stream_results_free(r);
+        status = fb_stream_run(t, &cfg, r, NULL, NULL);
         fb_target_close(t);
     }
     unsetenv("FLOWBENCH_KERNEL_DIR");
@@ -256,26 +265,67 @@ static void caught_with(const char *needle, const char *mutant, int which)
     unlink(prelude_path);
     rmdir(sub);
     rmdir(dir);
-    if (open_status != FB_OK) skip();
+    return status;
+}
+
+/* The edited stream.cl must fail kernel `which`'s check and no earlier
+ * one's. */
+static void caught_with(const edit *edits, int nedits, int which)
+{
+    fb_stream_result r[FB_STREAM_NKERNELS];
+    int ran = 0;
+    const fb_status status = run_edited(edits, nedits, r, &ran);
+    if (!ran) skip();
+    assert_int_equal(status, FB_ERR_CHECK);
+    for (int k = 0; k < which; ++k) {
+        if (!r[k].checked_ok) printf("%s failed: %g\n", fb_stream_models[k].name, r[k].max_rel_error);
+        assert_true(r[k].checked_ok);
+    }
+    assert_false(r[which].checked_ok);
+    printf("mutant %s caught: max relative error %.3g\n", fb_stream_models[which].name, r[which].max_rel_error);
+    fb_stream_results_free(r);
 }
 
 /* One element of the triad wrong. */
 static void test_wrong_result_is_caught(void **state)
 {
     (void)state;
-    caught_with("a[i] = b[i] + scalar * c[i];", "a[i] = b[i] + scalar * c[i] + (i == 777 ? 1 : 0);", FB_STREAM_TRIAD);
+    const edit e = {"a[i] = b[i] + scalar * c[i];", "a[i] = b[i] + scalar * c[i] + (i == 777 ? 1 : 0);"};
+    caught_with(&e, 1, FB_STREAM_TRIAD);
 }
 
-/* A dot that skips the last element of each chunk, or one whole chunk:
- * each changes the whole sum by under 1e-3 (n = 100003), which a bound on
- * the whole sum's rounding would have to allow at full size; the check of
- * each chunk's own sum sees both. */
+/* On a CPU device dot's items sum contiguous runs; its GPU layout
+ * (interleaved items) is what DOT_CONTIGUOUS off runs. */
+static const edit gpu_layout = {"#ifdef DOT_CONTIGUOUS", "#ifdef DOT_CONTIGUOUS_OFF"};
+
+/* A dot that skips the last element of each chunk, in either layout, or
+ * one whole chunk: each changes the whole sum by under 1e-3 (n = 100003),
+ * which a bound on the whole sum's rounding would have to allow at full
+ * size; the check of each chunk's own sum sees every one. */
 static void test_dot_skipping_reads_is_caught(void **state)
 {
     (void)state;
-    caught_with("i < end; i += DOT_WG", "i < end - 1; i += DOT_WG", FB_STREAM_DOT);
-    caught_with("if (lid == 0) partial[group] = sums[0];", "if (lid == 0) partial[group] = group == 5 ? 0 : sums[0];",
-                FB_STREAM_DOT);
+    const edit cpu_last = {"to = min(start + (lid + 1) * per, end)", "to = min(start + (lid + 1) * per, end - 1)"};
+    const edit gpu_last[] = {gpu_layout, {"i < end; i += DOT_WG", "i < end - 1; i += DOT_WG"}};
+    const edit chunk = {"if (lid == 0) partial[group] = sums[0];",
+                        "if (lid == 0) partial[group] = group == 2 ? 0 : sums[0];"};
+    caught_with(&cpu_last, 1, FB_STREAM_DOT);
+    caught_with(gpu_last, 2, FB_STREAM_DOT);
+    caught_with(&chunk, 1, FB_STREAM_DOT);
+}
+
+/* The GPU layout of dot, run on the CPU device, passes every check: the
+ * mutants above fail for their edit, not for the layout. */
+static void test_dot_gpu_layout_checks(void **state)
+{
+    (void)state;
+    fb_stream_result r[FB_STREAM_NKERNELS];
+    int ran = 0;
+    const fb_status status = run_edited(&gpu_layout, 1, r, &ran);
+    if (!ran) skip();
+    assert_int_equal(status, FB_OK);
+    assert_true(r[FB_STREAM_DOT].checked_ok);
+    fb_stream_results_free(r);
 }
 
 int main(void)
@@ -293,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_oversized_work_group_refused),
         cmocka_unit_test(test_wrong_result_is_caught),
         cmocka_unit_test(test_dot_skipping_reads_is_caught),
+        cmocka_unit_test(test_dot_gpu_layout_checks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
