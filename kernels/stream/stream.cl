@@ -60,10 +60,10 @@ __kernel void stream_triad(__global REAL *restrict a, __global const REAL *restr
  * reads one contiguous run per step. On a CPU (DOT_CONTIGUOUS) a runtime
  * such as PoCL runs each item's loop on its own, so interleaved items
  * stride through memory: there item l sums its own contiguous run, four
- * running sums so the adds do not wait on each other. On this project's
- * 2-CPU VM (PoCL 3.1, double, n = 2^24) that took dot from 11-12 GB/s,
- * a third of the triad, to 32-33 GB/s, 0.87 of it, with chunks of 32768
- * (4096: 19-20 GB/s). The group's sums are added pairwise in local memory
+ * running sums so the adds do not wait on each other: PoCL's dot went from
+ * a third of the triad to 0.8-0.9 of it, with chunks of 32768 doing better
+ * than 4096 or 131072 (results/reference/stream-dot-vm-2026-11-29). The
+ * group's sums are added pairwise in local memory
  * (any DOT_WG, not only powers of two) and written to partial[g]; the host
  * adds the ceil(n / DOT_CHUNK) partial sums. */
 __kernel void stream_dot(__global const REAL *restrict a, __global const REAL *restrict b,
