@@ -143,30 +143,12 @@ fail:
     return status;
 }
 
-/* ", 3 above the 25% cap: this machine cannot gate them" ("" for none). */
-static const char *above_cap_text(const fb_compare_options *opt)
-{
-    static char text[128];
-    const char *key;
-    const json_t *v;
-    int n = 0;
-    json_object_foreach((json_t *)opt->noise, key, v) n +=
-        opt->floor_cap > 0 && fb_json_num(v, "floor") > opt->floor_cap;
-    text[0] = '\0';
-    if (n)
-        snprintf(text, sizeof text, ", %d above the %.3g%% cap: this machine cannot gate %s", n, 100 * opt->floor_cap,
-                 n == 1 ? "it" : "them");
-    return text;
-}
-
-/* The machine's learned floors into opt->noise, and one line saying what
- * the verdicts rest on. */
+/* The machine's learned floors into opt->noise (noise.h), unless
+ * --no-noise. */
 static fb_status load_noise(const fb_parsed *args, const fb_results_set *next, fb_compare_options *opt, char *path,
                             size_t len, char *machine, size_t mlen)
 {
     fb_status status = FB_OK;
-    json_t *configs = NULL;
-    int comparisons = 0;
     fb_noise_path(fb_cli_value(args, "noise-file"), path, len);
     fb_noise_machine(next, machine, mlen);
     if (fb_cli_flag(args, "no-noise")) {
@@ -174,41 +156,7 @@ static fb_status load_noise(const fb_parsed *args, const fb_results_set *next, f
         printf("noise: the stored A/A floor is ignored (--no-noise)\n");
         return FB_OK;
     }
-    FB_CHECK(fb_noise_load(path, machine, &configs, &comparisons));
-    opt->noise = fb_noise_floors(configs);
-    if (comparisons)
-        printf("noise: A/A floor of this machine from %s (%d comparison(s), %zu configurations%s)\n", path, comparisons,
-               json_object_size(configs), above_cap_text(opt));
-    else
-        printf("noise: no A/A floor learned for this machine in %s (learn it: compare two runs of the same code"
-               " with --learn-noise)\n",
-               path);
-fail:
-    json_decref(configs);
-    return status;
-}
-
-/* A pair with a contended or unstable run teaches nothing (compare.c left
- * it out of opt->learned): a floor learned from a busy moment would hide
- * real changes later. When every pair was such, the store is not touched. */
-static fb_status learn_noise(const char *path, const char *machine, const fb_compare_options *opt,
-                             const fb_compare_summary *s)
-{
-    fb_status status = FB_OK;
-    char left_out[200] = "";
-    size_t stored = 0;
-    if (!machine[0]) FB_FAIL(FB_ERR_INPUT, "--learn-noise: NEW has no header record naming its machine");
-    if (s->not_learned)
-        snprintf(left_out, sizeof left_out,
-                 "; %d left out because a run of theirs was contended or unstable (the floor learns from quiet runs "
-                 "only)",
-                 s->not_learned);
-    if (!json_object_size(opt->learned)) {
-        printf("noise: nothing learned, %s not changed%s\n", path, left_out);
-        return FB_OK;
-    }
-    FB_CHECK(fb_noise_learn(path, machine, opt->learned, &stored));
-    printf("noise: learned the A/A changes of %zu configurations into %s%s\n", stored, path, left_out);
+    FB_CHECK(fb_noise_use(path, machine, opt, stdout));
 fail:
     return status;
 }
@@ -305,7 +253,7 @@ static int run_compare(const fb_parsed *args)
     status = fb_compare_sets(base, next, &opt, stdout, &summary);
     fb_interrupt_at_once_end();
     FB_CHECK(status);
-    if (learn) FB_CHECK(learn_noise(noise_path, machine, &opt, &summary));
+    if (learn) FB_CHECK(fb_noise_learn_compared(noise_path, machine, &opt, &summary, stdout));
 fail:
     fflush(stdout);
     if (junit.f) status = fb_cli_out_close(&junit, status);

@@ -241,3 +241,61 @@ fb_status fb_noise_learn(const char *path, const char *machine, const json_t *ch
     if (stored) *stored = status == FB_OK ? ctx.stored : 0;
     return status;
 }
+
+/* ", 3 above the 25% cap: this machine cannot gate them" ("" for none). */
+static void above_cap_text(const fb_compare_options *opt, char *text, size_t len)
+{
+    const char *key;
+    const json_t *v;
+    int n = 0;
+    json_object_foreach((json_t *)opt->noise, key, v) n +=
+        opt->floor_cap > 0 && fb_json_num(v, "floor") > opt->floor_cap;
+    text[0] = '\0';
+    if (n)
+        snprintf(text, len, ", %d above the %.3g%% cap: this machine cannot gate %s", n, 100 * opt->floor_cap,
+                 n == 1 ? "it" : "them");
+}
+
+fb_status fb_noise_use(const char *path, const char *machine, fb_compare_options *opt, FILE *say)
+{
+    fb_status status = FB_OK;
+    json_t *configs = NULL;
+    int comparisons = 0;
+    char cap[128];
+    FB_CHECK(fb_noise_load(path, machine, &configs, &comparisons));
+    opt->noise = fb_noise_floors(configs);
+    above_cap_text(opt, cap, sizeof cap);
+    if (comparisons)
+        fprintf(say, "noise: A/A floor of this machine from %s (%d comparison(s), %zu configurations%s)\n", path,
+                comparisons, json_object_size(configs), cap);
+    else
+        fprintf(say,
+                "noise: no A/A floor learned for this machine in %s (learn it: compare two runs of the same code"
+                " with --learn-noise)\n",
+                path);
+fail:
+    json_decref(configs);
+    return status;
+}
+
+fb_status fb_noise_learn_compared(const char *path, const char *machine, const fb_compare_options *opt,
+                                  const fb_compare_summary *s, FILE *say)
+{
+    fb_status status = FB_OK;
+    char left_out[200] = "";
+    size_t stored = 0;
+    if (!machine[0]) FB_FAIL(FB_ERR_INPUT, "--learn-noise: NEW has no header record naming its machine");
+    if (s->not_learned)
+        snprintf(left_out, sizeof left_out,
+                 "; %d left out because a run of theirs was contended or unstable (the floor learns from quiet runs "
+                 "only)",
+                 s->not_learned);
+    if (!json_object_size(opt->learned)) {
+        fprintf(say, "noise: nothing learned, %s not changed%s\n", path, left_out);
+        return FB_OK;
+    }
+    FB_CHECK(fb_noise_learn(path, machine, opt->learned, &stored));
+    fprintf(say, "noise: learned the A/A changes of %zu configurations into %s%s\n", stored, path, left_out);
+fail:
+    return status;
+}

@@ -41,6 +41,7 @@
 #include <stddef.h>
 
 #include "../records/reader.h"
+#include "compare.h"
 
 #define FB_NOISE_MARGIN 1.5
 #define FB_NOISE_GROUP_QUANTILE 0.9
@@ -67,5 +68,17 @@ json_t *fb_noise_floors(const json_t *configs);
  * comparisons, a configuration without "n", "max", "rms") is an error
  * naming the file and the machine, in fb_noise_load too. */
 fb_status fb_noise_learn(const char *path, const char *machine, const json_t *changes, size_t *stored);
+
+/* The machine's floors from path into opt->noise (fb_noise_floors), and
+ * one line on say: how many comparisons taught them and how many are above
+ * the cap, or that none were learned here. */
+fb_status fb_noise_use(const char *path, const char *machine, fb_compare_options *opt, FILE *say);
+
+/* After a compare run with opt->learned: its quiet pairs' changes into the
+ * machine's entry (fb_noise_learn) and one line on say; a pair with a
+ * contended or unstable run teaches nothing (compare.c left it out), and
+ * when every pair was such the store is not touched. */
+fb_status fb_noise_learn_compared(const char *path, const char *machine, const fb_compare_options *opt,
+                                  const fb_compare_summary *s, FILE *say);
 
 #endif
