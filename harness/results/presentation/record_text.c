@@ -234,7 +234,7 @@ void fb_record_print_row(FILE *f, const json_t *rec, const char *problem_key)
     char params[256];
     const char *st = fb_json_str(rec, "status");
     params_text(json_object_get(rec, "params"), params, sizeof params);
-    fprintf(f, "  %-18s %-24s %-36s %-12s", fb_json_str(rec, "kernel"), problem_name(rec, problem_key),
+    fprintf(f, "  %-18s %-24s %-40s %-12s", fb_json_str(rec, "kernel"), problem_name(rec, problem_key),
             *params ? params : "-", st);
     if (!strcmp(st, "ok")) {
         fprintf(f, " %10.3f us %8.3f GB/s", fb_json_num(rec, "stats.median_s") * 1e6, fb_json_num(rec, "gbs"));
@@ -250,5 +250,5 @@ void fb_record_print_row(FILE *f, const json_t *rec, const char *problem_key)
 
 void fb_record_print_row_header(FILE *f, const char *problem_key)
 {
-    fprintf(f, "  %-18s %-24s %-36s %-12s %13s %13s\n", "kernel", problem_key, "params", "status", "median", "GB/s");
+    fprintf(f, "  %-18s %-24s %-40s %-12s %13s %13s\n", "kernel", problem_key, "params", "status", "median", "GB/s");
 }
