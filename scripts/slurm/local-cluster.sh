@@ -65,11 +65,17 @@ chmod 600 "$dir/munge.key"
 munged --force --socket="$dir/munge.sock" --key-file="$dir/munge.key" --pid-file="$dir/munged.pid" \
   --log-file="$dir/log/munged.log" --seed-file="$dir/munge.seed" || cannot "munged did not start ($dir/log/munged.log)"
 
-# Free ports: a random pair not listened on (slurmctld refuses a busy one).
-port_busy() { ss -Hltn "sport = :$1" 2>/dev/null | grep -q .; }
+# Free ports: a random pair below the kernel's ephemeral range, on which no
+# TCP socket of any state sits. Within that range a client connection's
+# local port (not a listener) made slurmctld die with "Address already in
+# use" while the wait below polled a controller that was not there.
+ephemeral_low=$(awk '{print $1}' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+pairs=$(((ephemeral_low - 10002) / 2))
+[ "$pairs" -gt 100 ] || cannot "no ports below the ephemeral range ($ephemeral_low)"
+port_busy() { ss -Hatn "sport = :$1" 2>/dev/null | grep -q .; }
 port=0
 for _ in $(seq 20); do
-  p=$((20000 + RANDOM % 20000 * 2))
+  p=$((10000 + RANDOM % pairs * 2))
   port_busy "$p" || port_busy $((p + 1)) || { port=$p; break; }
 done
 [ "$port" -gt 0 ] || cannot "no two free ports found"
@@ -115,11 +121,26 @@ EOF
 export SLURM_CONF=$dir/slurm.conf
 slurmctld -f "$SLURM_CONF" -i || cannot "slurmctld did not start ($dir/log/slurmctld.log)"
 slurmd -f "$SLURM_CONF" || cannot "slurmd did not start ($dir/log/slurmd.log)"
-for _ in $(seq 100); do
-  if sinfo -h -o %T 2> /dev/null | grep -qx idle; then
+# Up to 15 s of wall time for the node to be idle; sinfo given 2 s a try
+# (against a controller that is not there it waits its message timeout).
+# A controller that died is a failure, not a skip: its log's last line says why.
+controller_gone() { # its pid file names a dead process, or is still missing after 5 s
+  local pid
+  pid=$(cat "$dir/slurmctld.pid" 2>/dev/null || true)
+  if [ -n "$pid" ]; then ! alive "$pid"; else [ "$SECONDS" -ge $((deadline - 10)) ]; fi
+}
+deadline=$((SECONDS + 15))
+while [ "$SECONDS" -lt "$deadline" ]; do
+  if controller_gone; then
+    why=$(grep -E 'fatal|error' "$dir/log/slurmctld.log" 2>/dev/null | tail -n 1)
+    echo "local-cluster.sh: slurmctld exited: ${why:-no reason in its log} ($dir/log/slurmctld.log)" >&2
+    "$0" stop "$dir"
+    exit 1
+  fi
+  if timeout 2 sinfo -h -o %T 2> /dev/null | grep -qx idle; then
     echo "export SLURM_CONF=$SLURM_CONF"
     exit 0
   fi
   sleep 0.1
 done
-cannot "the node did not come up in 10 s ($dir/log/)"
+cannot "the node did not come up in 15 s ($dir/log/)"
