@@ -109,9 +109,9 @@ void fb_json_set_fraction_of_read(json_t *record, double gbs, double read_gbs)
     json_object_set_new(record, "fraction_of_read", ceiling ? json_real(gbs / read_gbs) : json_null());
     if (known && !ceiling) {
         snprintf(note, sizeof note,
-                 "stream dot (%.2f GB/s) runs far below the triad (%.2f GB/s) on this device: the dot kernel, not "
-                 "memory, bounds it (a CPU OpenCL runtime's work-group loops), so it is no read ceiling",
-                 read_gbs, triad);
+                 "stream dot (%.2f GB/s) runs under %.1f of the triad (%.2f GB/s) on this device: the dot kernel, "
+                 "not memory, bounds it, so it is no read ceiling",
+                 read_gbs, FB_READ_CEILING_MIN_OF_TRIAD, triad);
         json_object_set_new(record, "read_note", json_string(note));
     }
 }

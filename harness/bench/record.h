@@ -57,7 +57,8 @@ void fb_json_set_fraction_of_stream(json_t *record, double gbs, double stream_gb
  * (stream dot's GB/s, same device, same reference) and "fraction_of_read"
  * = gbs / read_gbs; null when unknown, and null with a "read_note" where
  * dot runs below FB_READ_CEILING_MIN_OF_TRIAD of the triad (then the dot
- * kernel, not memory, binds it: PoCL's dot is a third of its triad). */
+ * kernel, not memory, binds it: PoCL's dot was a third of its triad before
+ * its items summed contiguous runs, and in cache it is 0.65 of it still). */
 #define FB_READ_CEILING_MIN_OF_TRIAD 0.8
 void fb_json_set_fraction_of_read(json_t *record, double gbs, double read_gbs);
 
