@@ -33,10 +33,11 @@ static int variants(fb_variant_sink *sink)
 const fb_family fb_family_stream = {
     .name = "stream",
     .summary = "BabelStream copy, mul, add, triad, dot: the roofline references of every run",
-    .model = "words per element (2 copy/mul/dot, 3 add/triad) x sizeof(REAL) bytes, dot + one REAL per 4096 elements; "
+    .model = "words per element (2 copy/mul/dot, 3 add/triad) x sizeof(REAL) bytes, dot + one REAL per chunk (4096 "
+             "elements on a GPU, 32768 on a CPU); "
              "0, 1, 1, 2, 2 flops (fb_stream_models)",
-    .reference =
-        "every element of the output against its exact value after the kernel; dot's sum against n a b (stream_run.c)",
+    .reference = "every element of the output against its exact value after the kernel; each of dot's chunk sums "
+                 "against its count of a b (stream_run.c)",
     .kernel_count = kernel_count,
     .kernel = kernel_at,
     .variants = variants,
