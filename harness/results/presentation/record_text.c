@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "../records/reader.h"
-#include "grid/heat2d.h"
 
 void fb_record_print_params(FILE *f, const json_t *rec)
 {
@@ -166,8 +165,9 @@ void fb_record_print_decomposed(FILE *f, const json_t *rec)
             fb_json_num(rec, "decomposition.px"), fb_json_num(rec, "decomposition.py"),
             fb_json_str(rec, "decomposition.kind"), fb_json_str(rec, "backend"), fb_json_str(rec, "device_name"),
             fb_json_str(rec, "precision"));
-    fprintf(f, "  grid: %s, %.0f cells; %d steps = %.0f iterations per transient, %.0f transients (median reported)\n",
-            fb_json_str(rec, "grid.spec"), fb_json_num(rec, "grid.cells"), FB_HEAT2D_CHECK_STEPS,
+    fprintf(f,
+            "  grid: %s, %.0f cells; %.0f steps = %.0f iterations per transient, %.0f transients (median reported)\n",
+            fb_json_str(rec, "grid.spec"), fb_json_num(rec, "grid.cells"), fb_json_num(rec, "decomposition.steps"),
             fb_json_num(rec, "decomposition.iterations"), fb_json_num(rec, "decomposition.repeats"));
     const json_t *hosts = json_object_get(json_object_get(rec, "decomposition"), "hosts");
     fprintf(f, "  hosts:");
