@@ -124,12 +124,13 @@ slurmd -f "$SLURM_CONF" || cannot "slurmd did not start ($dir/log/slurmd.log)"
 # Up to 15 s of wall time for the node to be idle; sinfo given 2 s a try
 # (against a controller that is not there it waits its message timeout).
 # A controller that died is a failure, not a skip: its log's last line says why.
+started=$SECONDS
 controller_gone() { # its pid file names a dead process, or is still missing after 5 s
   local pid
   pid=$(cat "$dir/slurmctld.pid" 2>/dev/null || true)
-  if [ -n "$pid" ]; then ! alive "$pid"; else [ "$SECONDS" -ge $((deadline - 10)) ]; fi
+  if [ -n "$pid" ]; then ! alive "$pid"; else [ "$SECONDS" -ge $((started + 5)) ]; fi
 }
-deadline=$((SECONDS + 15))
+deadline=$((started + 15))
 while [ "$SECONDS" -lt "$deadline" ]; do
   if controller_gone; then
     why=$(grep -E 'fatal|error' "$dir/log/slurmctld.log" 2>/dev/null | tail -n 1)

@@ -63,8 +63,8 @@ static void fraction_text(const fb_results_set *set, const fb_record *r, char *b
  * fraction of the triad, and the row would put the two side by side. */
 static void read_text(const fb_results_set *set, const fb_record *r, char *buf, size_t len)
 {
-    const double f = fb_record_fraction(set, r), own = fb_json_num(r->json, "fraction_of_stream");
-    const int same_triad = f > 0 && fabs(own - f) <= 1e-9 * f;
+    const double triad = fb_record_triad(set, r), own = fb_json_num(r->json, "stream_gbs");
+    const int same_triad = isnan(triad) || fabs(triad - own) <= 1e-9 * own; /* NAN: no triad picked, its own */
     fb_md_number(same_triad ? fb_json_num(r->json, "fraction_of_read") : NAN, "%.3f", buf, len);
 }
 
