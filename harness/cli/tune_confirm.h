@@ -8,7 +8,7 @@
 #define FB_CLI_TUNE_CONFIRM_H
 
 #include "cli.h"
-#include "../tune/confirm.h"
+#include "../tune/confirm_fresh.h"
 #include "../tune/tune.h"
 
 #define FB_CLI_OPTION_CONFIRM                                                                                          \

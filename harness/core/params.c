@@ -82,3 +82,40 @@ int fb_param_axis_has(const fb_param_axis *axis, int value)
         if (axis->values[v] == value) return 1;
     return 0;
 }
+
+static int axis_named(const fb_param_axis *axes, int naxes, const char *name, size_t len)
+{
+    for (int i = 0; i < naxes; ++i)
+        if (strlen(axes[i].name) == len && !strncmp(axes[i].name, name, len)) return i;
+    return -1;
+}
+
+int fb_param_point_parse(const fb_param_axis *axes, int naxes, const char *text, fb_param_point *p, char *why,
+                         size_t why_len)
+{
+    char value_why[160];
+    *p = fb_param_default_point(axes, naxes);
+    for (const char *at = text; *at;) {
+        const size_t len = strcspn(at, ","), name_len = strcspn(at, "=,");
+        const int axis = axis_named(axes, naxes, at, name_len);
+        if (axis < 0 || at[name_len] != '=') {
+            snprintf(why, why_len, "'%.*s' is not NAME=V of an axis", (int)len, at);
+            return -1;
+        }
+        if (fb_param_value_parse(at + name_len + 1, len - name_len - 1, &p->values[axis], value_why,
+                                 sizeof value_why) != 0) {
+            snprintf(why, why_len, "%s: %s", axes[axis].name, value_why);
+            return -1;
+        }
+        at += len + (at[len] == ',');
+    }
+    return 0;
+}
+
+void fb_param_point_format(const fb_param_axis *axes, int naxes, const fb_param_point *p, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < naxes && at < len; ++i)
+        at += (size_t)snprintf(buf + at, len - at, "%s%s=%d", i ? "," : "", axes[i].name, p->values[i]);
+}

@@ -76,4 +76,13 @@ int fb_param_axis_has(const fb_param_axis *axis, int value);
 /* The point of every axis's default (values past naxes 0). */
 fb_param_point fb_param_default_point(const fb_param_axis *axes, int naxes);
 
+/* "NAME=V,NAME=V" (text[0..]) as a point: the default, with each axis named
+ * set to its value. 0, or -1 with why ("'X' is not NAME=V of an axis",
+ * "VECTOR_SIZE: 'abc' is not an integer"). */
+int fb_param_point_parse(const fb_param_axis *axes, int naxes, const char *text, fb_param_point *p, char *why,
+                         size_t why_len);
+
+/* The point as "NAME=V,NAME=V", every axis, into buf. */
+void fb_param_point_format(const fb_param_axis *axes, int naxes, const fb_param_point *p, char *buf, size_t len);
+
 #endif
