@@ -95,11 +95,6 @@ fb_status fb_cli_stream_triad(const fb_parsed *args, fb_target *t, const char *l
  * --json. */
 fb_status fb_cli_emit_record(const fb_parsed *args, const char *command, const fb_device_info *d, json_t *rec);
 
-/* A stream onto stderr whose every line starts with prefix, written in
- * one write() each (the ranks of a launch share one output); NULL when it
- * cannot be made. fclose it. */
-FILE *fb_cli_prefixed_stderr(const char *prefix);
-
 /* The commands, defined in cmd_*.c. */
 extern const fb_command fb_cmd_devices;
 extern const fb_command fb_cmd_stream;

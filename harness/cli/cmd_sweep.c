@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "../core/comm.h"
+#include "../core/prefixed.h"
 #include "../results/records/reader.h"
 #include "../tune/sweep.h"
 
@@ -139,7 +140,7 @@ static FILE *progress_stream(void)
     FILE *f;
     if (fb_comm_size() <= 1) return stderr;
     snprintf(prefix, sizeof prefix, "[rank %d/%d %s] ", fb_comm_rank(), fb_comm_size(), fb_comm_host());
-    f = fb_cli_prefixed_stderr(prefix);
+    f = fb_prefixed_stderr(prefix);
     return f ? f : stderr;
 }
 

@@ -1,8 +1,6 @@
-/* processes.h - `spmv` and `grid` with --processes N: one configuration
- * measured in N fresh processes, one after the other (core/fresh.h), each
- * its own record, and the processes' medians judged together
- * (fb_json_judge_processes, results/records/quality.h): where they fall in
- * two modes every record is unstable with that reason. */
+/* processes.h - `spmv` and `grid` with --processes N: the command line
+ * again without --processes, run and judged by results/gate/processes.h,
+ * and the judged records written and printed. */
 #ifndef FB_CLI_PROCESSES_H
 #define FB_CLI_PROCESSES_H
 
@@ -16,8 +14,6 @@
             "two modes across processes make every record unstable",                                                   \
             0                                                                                                          \
     }
-
-#define FB_CLI_MAX_PROCESSES 100
 
 int fb_cli_processes_wanted(const fb_parsed *args);
 

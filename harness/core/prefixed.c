@@ -1,12 +1,11 @@
 /* prefixed.c - a stderr stream whose every line starts with a prefix
- * ("[rank 1/4 node3] "), for the ranks of one launch writing to one
- * terminal or log. */
+ * (prefixed.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "prefixed.h"
 
 typedef struct prefixed {
     char prefix[320];
@@ -49,7 +48,7 @@ static int prefixed_close(void *cookie)
     return 0;
 }
 
-FILE *fb_cli_prefixed_stderr(const char *prefix)
+FILE *fb_prefixed_stderr(const char *prefix)
 {
     prefixed *p = calloc(1, sizeof *p);
     cookie_io_functions_t io = {.write = prefixed_write, .close = prefixed_close};
