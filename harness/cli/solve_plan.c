@@ -3,7 +3,6 @@
 
 #include <string.h>
 
-#include "param_space.h"
 #include "../solver/ns_device.h"
 #include "../tune/cache.h"
 
@@ -68,8 +67,8 @@ fb_status fb_solve_read_plan(const fb_parsed *args, solve_opts *o)
     fb_cache_path(fb_cli_value(args, "cache"), o->cache, sizeof o->cache);
     FB_CHECK(check_modes(args, o, nparams));
     if (o->rq.tune) FB_CHECK(fb_cache_check(o->cache)); /* stored into after the sweep: refused before it */
-    FB_CHECK(fb_cli_param_space(args, fb_ns_axes, FB_NS_NAXES, o->rq.tune && !nparams, o->sweep, "the solver",
-                                LIST_HINT, &o->rq.space));
+    FB_CHECK(fb_search_space_from_lists(params, nparams, fb_ns_axes, FB_NS_NAXES, o->rq.tune && !nparams, o->sweep,
+                                        "the solver", LIST_HINT, &o->rq.space));
     o->rq.point = o->rq.space.start;
     if (o->sweep) FB_CHECK(check_sweep(args, o, nparams));
     if (o->sweep) o->rq.quiet = 1; /* the sweep prints a line per point instead */

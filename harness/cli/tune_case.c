@@ -5,7 +5,6 @@
 
 #include "../solver/ns_family_run.h"
 #include "ns/ns_kernels.h"
-#include "param_space.h"
 
 /* tune's options that mean nothing to a solver point (a whole run of the
  * case, timed per step, in double), each refused with that reason. */
@@ -46,7 +45,10 @@ fb_status fb_tune_case_problem(const fb_parsed *args, char *spec, size_t len, fb
     FB_CHECK(fb_cli_int(args, "steps", 0, &steps));
     if (fb_cli_value(args, "steps") && steps < 1) FB_FAIL(FB_ERR_USAGE, "--steps: must be at least 1");
     fb_ns_problem_spec(spec, len, fb_cli_value(args, "case"), level, cube, steps, fb_cli_value(args, "mesh"));
-    FB_CHECK(fb_cli_param_space(args, fb_ns_axes, FB_NS_NAXES, 1, 1, "the solver", "flowbench solve --list", space));
+    const char *const *lists;
+    const int nlists = fb_cli_values(args, "param", &lists);
+    FB_CHECK(fb_search_space_from_lists(lists, nlists, fb_ns_axes, FB_NS_NAXES, 1, 1, "the solver",
+                                        "flowbench solve --list", space));
 fail:
     return status;
 }

@@ -93,6 +93,19 @@ int fb_strategy_starts(fb_strategy s);
 /* Number of points in the space (product of nvalues). */
 int fb_search_space_size(const fb_search_space *space);
 
+/* The space of axes that lists ("NAME=V1,V2,...", as --param gives them;
+ * the last list of an axis wins) narrow: values ascending, as the
+ * neighbourhoods want, each one the axis declares when `declared` (a
+ * search covers the declared space; one run may take another); an axis no
+ * list names takes every declared value (whole = 1) or only its default
+ * (whole = 0). The space starts at the default where the lists hold it,
+ * else at each list's smallest value. FB_ERR_USAGE, one line naming the
+ * axis or value, `owner` ("the solver") and `hint` (where the axes are
+ * listed). */
+fb_status fb_search_space_from_lists(const char *const *lists, int nlists, const fb_param_axis *axes, int naxes,
+                                     int whole, int declared, const char *owner, const char *hint,
+                                     fb_search_space *space);
+
 /* Runs the strategy. *out is filled (and must be freed) even when the status
  * is not FB_OK. FB_ERR_USAGE for an empty or malformed space. */
 fb_status fb_search(const fb_search_space *space, const fb_search_options *opt, fb_cost_fn cost, void *ctx,

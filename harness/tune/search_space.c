@@ -1,8 +1,11 @@
-/* param_space.c - see param_space.h. */
-#include "param_space.h"
+/* search_space.c - a search space from "NAME=V1,V2" lists (search.h,
+ * fb_search_space_from_lists). */
+#include "search.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "../core/cmdline.h"
 
 static int axis_index(const fb_param_axis *axes, int naxes, const char *name)
 {
@@ -55,16 +58,16 @@ static void finish_axis(const fb_param_axis *axis, int named, int whole, fb_sear
         if (space->values[a][k] == axis->def) space->start.values[a] = axis->def;
 }
 
-fb_status fb_cli_param_space(const fb_parsed *args, const fb_param_axis *axes, int naxes, int whole, int declared,
-                             const char *owner, const char *hint, fb_search_space *space)
+fb_status fb_search_space_from_lists(const char *const *lists, int nlists, const fb_param_axis *axes, int naxes,
+                                     int whole, int declared, const char *owner, const char *hint,
+                                     fb_search_space *space)
 {
     fb_status status = FB_OK;
-    const char *const *params;
-    int nparams = fb_cli_values(args, "param", &params), named[FB_MAX_PARAMS] = {0};
+    int named[FB_MAX_PARAMS] = {0};
     memset(space, 0, sizeof *space);
     space->naxes = naxes;
-    for (int i = 0; i < nparams; ++i)
-        FB_CHECK(read_list(params[i], axes, naxes, declared, owner, hint, space, named));
+    for (int i = 0; i < nlists; ++i)
+        FB_CHECK(read_list(lists[i], axes, naxes, declared, owner, hint, space, named));
     for (int a = 0; a < naxes; ++a)
         finish_axis(&axes[a], named[a], whole, space, a);
 fail:
