@@ -36,7 +36,7 @@ cmds+=("sweep cases/quick.suite --backend openmp" "sweep cases/grid-quick.suite 
   "spmv --matrix gen:cube:8 --kernel peer:graphblas --no-stream ${q[*]}")
 
 # Paths whose values are measured, not computed: compared by key only.
-timed='(^|\.)(stats|energy|environment|contention|counters|timings|memory|host|build|run_id|started|date|time|cache|stream|tuning)(\.|$)|(_s|_ms|gbs|gflops|gbs_best|fraction_of_stream|ns_per_cell|speedup|per_step|wall|seconds|evaluations_s|steps_per_s)$'
+timed='(^|\.)(stats|energy|environment|contention|counters|timings|memory|host|build|run_id|started|date|time|cache|stream|tuning)(\.|$)|(_s|_ms|gbs|gflops|gbs_best|fraction_of_stream|fraction_of_read|ns_per_cell|speedup|per_step|wall|seconds|evaluations_s|steps_per_s)$'
 # shellcheck disable=SC2016 # jq's $p, not the shell's
 flat='[paths(scalars) as $p | {key: ($p | map(tostring) | join(".")), value: getpath($p)}]'
 keys='[paths(scalars) | map(if type == "number" then "[]" else . end) | join(".")] | unique'
