@@ -148,28 +148,6 @@ fail:
     return status;
 }
 
-/* To f: stdout, or stderr when stdout carries the JSON record. */
-static void print_result(FILE *f, const grid_cli *c, const json_t *rec)
-{
-    char params[256];
-    fb_family_point_text(c->family->kernel(c->run.kernel), &c->run.point, params, sizeof params);
-    fprintf(f, "%s %s on %s (%s), %s\n", c->family->name, fb_json_str(rec, "kernel"), fb_json_str(rec, "device"),
-            fb_json_str(rec, "device_name"), fb_json_str(rec, "precision"));
-    fprintf(f, "  grid: %s, %.0f cells\n", c->spec, fb_json_num(rec, "grid.cells"));
-    fprintf(f, "  params: %s\n", *params ? params : "(none)");
-    fprintf(f, "  median %.4f ms over %.0f samples = %.3f ns per cell; ", fb_json_num(rec, "stats.median_s") * 1e3,
-            fb_json_num(rec, "stats.n"), fb_json_num(rec, "ns_per_cell"));
-    fb_record_print_bandwidth(f, rec);
-    if (fb_json_str(rec, "stats.quality_why")[0])
-        fprintf(f, "\n  %s: %s", fb_json_str(rec, "stats.quality"), fb_json_str(rec, "stats.quality_why"));
-    if (strcmp(fb_json_str(rec, "status"), "ok") && *fb_json_str(rec, "reason")) /* the record's words: a NaN */
-        fprintf(f, "\n  check: %s (%s)\n", fb_json_str(rec, "status"), fb_json_str(rec, "reason")); /* has no error */
-    else
-        fprintf(f, "\n  check: %s (rel error %.3g, tolerance %.3g)\n", fb_json_str(rec, "status"),
-                fb_json_num(rec, "check.max_rel_error"), fb_json_num(rec, "check.tolerance"));
-    fb_record_print_energy(f, NULL, json_object_get(rec, "energy"));
-}
-
 /* ---- decomposed heat2d (several ranks, or --decomp) ---- */
 
 /* The single-device measurement's options mean nothing to a decomposed
@@ -314,7 +292,8 @@ static int run_grid(const fb_parsed *args)
     }
     fb_json_set_fraction_of_stream(rec, fb_json_num(rec, "gbs"), stream_gbs);
     if (tuning) json_object_set(rec, "tuning", tuning), fb_tuned_judge(rec);
-    print_result(fb_cli_flag(args, "json") ? stderr : stdout, &c, rec);
+    fb_record_print_grid(fb_cli_flag(args, "json") ? stderr : stdout, rec, c.family->name,
+                         c.spec); /* stdout carries --json */
     FB_CHECK(fb_cli_emit_record(args, "grid", fb_target_info(t), rec));
     if (run_status == FB_ERR_CHECK)
         FB_FAIL(FB_ERR_CHECK, "%s: wrong result (see check above)", c.family->kernel(c.run.kernel)->name);

@@ -171,33 +171,14 @@ static void view_of(const spmv_single *c, const json_t *rec, fb_spmv_matrix *A)
     if (!k || fb_spmv_view_shape(m, k, A) != FB_OK) fb_spmv_view_csr(&m->A, A);
 }
 
-/* To f: stdout, or stderr when stdout carries the JSON record. */
+/* To f: stdout, or stderr when stdout carries the JSON record; the
+ * matrix's shape as the kernel read it. */
 static void print_result(FILE *f, const spmv_single *c, const json_t *rec)
 {
     const fb_matrix *m = fb_spmv_problem_matrix(c->problem);
-    const json_t *global = json_object_get(json_object_get(rec, "launch"), "global");
     fb_spmv_matrix A;
     view_of(c, rec, &A);
-    fprintf(f, "spmv %s on %s (%s), %s\n", fb_json_str(rec, "kernel"), fb_json_str(rec, "device"),
-            fb_json_str(rec, "device_name"), fb_json_str(rec, "precision"));
-    fprintf(f, "  matrix: %s, %d x %d, %lld stored entries%s\n", m->source, A.shape.nrows, A.shape.ncols, A.shape.nnz,
-            m->reordered ? ", rcm order" : "");
-    fb_record_print_params(f, rec);
-    if (json_object_get(rec, "mpi"))
-        fprintf(f, "  ranks: %.0f (%s), %.0f thread each; no stream triad on ranks\n", fb_json_num(rec, "mpi.ranks"),
-                fb_json_str(rec, "mpi.library"), fb_json_num(rec, "mpi.threads_per_rank"));
-    if (json_array_size(global))
-        fprintf(f, "  launch: global %.0f, local %.0f\n", json_number_value(json_array_get(global, 0)),
-                json_number_value(json_array_get(json_object_get(json_object_get(rec, "launch"), "local"), 0)));
-    fb_record_print_resources(f, json_object_get(rec, "kernel_resources"));
-    fb_record_print_sell(f, json_object_get(rec, "sell"));
-    fb_record_print_csr16(f, rec);
-    fb_record_print_median(f, rec);
-    fprintf(f, "  %.3f GFLOP/s, ", fb_json_num(rec, "gflops"));
-    fb_record_print_bandwidth(f, rec);
-    fprintf(f, "\n");
-    fb_record_print_check(f, rec);
-    if (json_object_get(rec, "auto")) fprintf(f, "  auto: %s\n", fb_json_str(rec, "auto.why"));
+    fb_record_print_spmv(f, rec, m->source, A.shape.nrows, A.shape.ncols, A.shape.nnz, m->reordered);
 }
 
 /* --counters: PAPI sees this process's OpenMP threads, so only the openmp

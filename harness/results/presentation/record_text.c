@@ -252,3 +252,48 @@ void fb_record_print_row_header(FILE *f, const char *problem_key)
 {
     fprintf(f, "  %-18s %-24s %-40s %-12s %13s %13s\n", "kernel", problem_key, "params", "status", "median", "GB/s");
 }
+
+void fb_record_print_spmv(FILE *f, const json_t *rec, const char *source, int nrows, int ncols, long long stored,
+                          int reordered)
+{
+    const json_t *global = json_object_get(json_object_get(rec, "launch"), "global");
+    fprintf(f, "spmv %s on %s (%s), %s\n", fb_json_str(rec, "kernel"), fb_json_str(rec, "device"),
+            fb_json_str(rec, "device_name"), fb_json_str(rec, "precision"));
+    fprintf(f, "  matrix: %s, %d x %d, %lld stored entries%s\n", source, nrows, ncols, stored,
+            reordered ? ", rcm order" : "");
+    fb_record_print_params(f, rec);
+    if (json_object_get(rec, "mpi"))
+        fprintf(f, "  ranks: %.0f (%s), %.0f thread each; no stream triad on ranks\n", fb_json_num(rec, "mpi.ranks"),
+                fb_json_str(rec, "mpi.library"), fb_json_num(rec, "mpi.threads_per_rank"));
+    if (json_array_size(global))
+        fprintf(f, "  launch: global %.0f, local %.0f\n", json_number_value(json_array_get(global, 0)),
+                json_number_value(json_array_get(json_object_get(json_object_get(rec, "launch"), "local"), 0)));
+    fb_record_print_resources(f, json_object_get(rec, "kernel_resources"));
+    fb_record_print_sell(f, json_object_get(rec, "sell"));
+    fb_record_print_csr16(f, rec);
+    fb_record_print_median(f, rec);
+    fprintf(f, "  %.3f GFLOP/s, ", fb_json_num(rec, "gflops"));
+    fb_record_print_bandwidth(f, rec);
+    fprintf(f, "\n");
+    fb_record_print_check(f, rec);
+    if (json_object_get(rec, "auto")) fprintf(f, "  auto: %s\n", fb_json_str(rec, "auto.why"));
+}
+
+void fb_record_print_grid(FILE *f, const json_t *rec, const char *family, const char *spec)
+{
+    fprintf(f, "%s %s on %s (%s), %s\n", family, fb_json_str(rec, "kernel"), fb_json_str(rec, "device"),
+            fb_json_str(rec, "device_name"), fb_json_str(rec, "precision"));
+    fprintf(f, "  grid: %s, %.0f cells\n", spec, fb_json_num(rec, "grid.cells"));
+    fb_record_print_params(f, rec);
+    fprintf(f, "  median %.4f ms over %.0f samples = %.3f ns per cell; ", fb_json_num(rec, "stats.median_s") * 1e3,
+            fb_json_num(rec, "stats.n"), fb_json_num(rec, "ns_per_cell"));
+    fb_record_print_bandwidth(f, rec);
+    if (fb_json_str(rec, "stats.quality_why")[0])
+        fprintf(f, "\n  %s: %s", fb_json_str(rec, "stats.quality"), fb_json_str(rec, "stats.quality_why"));
+    if (strcmp(fb_json_str(rec, "status"), "ok") && *fb_json_str(rec, "reason")) /* the record's words: a NaN */
+        fprintf(f, "\n  check: %s (%s)\n", fb_json_str(rec, "status"), fb_json_str(rec, "reason")); /* has no error */
+    else
+        fprintf(f, "\n  check: %s (rel error %.3g, tolerance %.3g)\n", fb_json_str(rec, "status"),
+                fb_json_num(rec, "check.max_rel_error"), fb_json_num(rec, "check.tolerance"));
+    fb_record_print_energy(f, NULL, json_object_get(rec, "energy"));
+}

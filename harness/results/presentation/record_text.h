@@ -51,6 +51,19 @@ void fb_record_print_energy(FILE *f, const char *label, const json_t *energy);
  * device bit for bit, and a line per rank. */
 void fb_record_print_decomposed(FILE *f, const json_t *rec);
 
+/* A single `spmv` run's result: the kernel, device and precision, the
+ * matrix as the kernel read it (source, nrows x ncols, the entries it
+ * stores: a block view's are padded; reordered: in RCM order), then the
+ * parts above that the record has, GFLOP/s and bandwidth, the check, and
+ * auto's choice. */
+void fb_record_print_spmv(FILE *f, const json_t *rec, const char *source, int nrows, int ncols, long long stored,
+                          int reordered);
+
+/* A single `grid` run's result: the family's kernel, the grid (spec) and
+ * its cells, the parameters, the median per cell and bandwidth, the
+ * check, the energy. */
+void fb_record_print_grid(FILE *f, const json_t *rec, const char *family, const char *spec);
+
 /* One record as a row of a plan's table (`spmv`/`grid` with several
  * configurations): kernel, problem (the record's problem_key object's
  * name or source), parameters, status, then the median, GB/s and
