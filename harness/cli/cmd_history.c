@@ -270,14 +270,6 @@ static const subcommand subcommands[] = {
     {"detect", 0, 0, detect_opts}, {"merge", 1, 1022, merge_opts}, {"export", 0, 0, export_opts},
 };
 
-static int takes(const subcommand *sub, const char *option)
-{
-    if (strcmp(option, "db") == 0) return 1;
-    for (int i = 0; sub->options[i]; ++i)
-        if (strcmp(sub->options[i], option) == 0) return 1;
-    return 0;
-}
-
 static fb_status find_subcommand(const fb_parsed *args, const subcommand **out)
 {
     fb_status status = FB_OK;
@@ -286,11 +278,7 @@ static fb_status find_subcommand(const fb_parsed *args, const subcommand **out)
     for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; ++i)
         if (strcmp(subcommands[i].name, name) == 0) sub = &subcommands[i];
     if (!sub) FB_FAIL(FB_ERR_USAGE, "history: '%s' is not add, show, plot, detect, merge or export", name);
-    for (int i = 0; options[i].name; ++i)
-        if (fb_cli_flag(args, options[i].name))
-            if (!takes(sub, options[i].name))
-                FB_FAIL(FB_ERR_USAGE, "history %s: --%s does not apply (see flowbench history --help)", name,
-                        options[i].name);
+    FB_CHECK(fb_cli_only_options(args, "history", sub->options, (const char *const[]){"db", NULL}));
     if (args->npositional - 1 < sub->min_args)
         FB_FAIL(FB_ERR_USAGE, "history %s: missing argument (see flowbench history --help)", name);
     if (args->npositional - 1 > sub->max_args)

@@ -14,27 +14,14 @@ static int is(const fb_parsed *args, const char *verb)
 
 int fb_tune_db_wanted(const fb_parsed *args) { return is(args, "merge") || is(args, "export"); }
 
-/* The options of a search mean nothing to merge and export: refused, not ignored. */
-static fb_status only_options(const fb_parsed *args, const char *const *allowed)
-{
-    fb_status status = FB_OK;
-    for (int i = 0; i < args->noptions; ++i) {
-        int ok = 0;
-        for (const char *const *a = allowed; *a; ++a)
-            ok |= strcmp(args->options[i].name, *a) == 0;
-        if (args->count[i] && !ok)
-            FB_FAIL(FB_ERR_USAGE, "tune %s: --%s does not apply (see flowbench tune --help)", args->positional[0],
-                    args->options[i].name);
-    }
-fail:
-    return status;
-}
+/* The options of a search mean nothing to merge and export: refused, not
+ * ignored (fb_cli_only_options). */
 
 static fb_status run_merge(const fb_parsed *args)
 {
     fb_status status = FB_OK;
     fb_cache_merge_counts n = {0};
-    FB_CHECK(only_options(args, (const char *const[]){NULL}));
+    FB_CHECK(fb_cli_only_options(args, "tune", NULL, NULL));
     if (args->npositional < 3) FB_FAIL(FB_ERR_USAGE, "tune merge: usage: tune merge OUT IN... (at least one IN)");
     const char *out = args->positional[1];
     for (int i = 2; i < args->npositional; ++i) {
@@ -56,7 +43,7 @@ static fb_status run_export(const fb_parsed *args)
     fb_tuning_cache *c = NULL;
     char path[1024];
     const char *header = fb_cli_value(args, "header"), *json = fb_cli_value(args, "json");
-    FB_CHECK(only_options(args, (const char *const[]){"cache", "header", "json", NULL}));
+    FB_CHECK(fb_cli_only_options(args, "tune", (const char *const[]){"cache", "header", "json", NULL}, NULL));
     if (args->npositional != 1) FB_FAIL(FB_ERR_USAGE, "tune export takes no files: --cache FILE names the cache");
     if (!header == !json) FB_FAIL(FB_ERR_USAGE, "tune export: give one of --header FILE.h or --json FILE");
     fb_cache_path(fb_cli_value(args, "cache"), path, sizeof path);

@@ -126,10 +126,11 @@ const char *fb_cli_first_given(const fb_parsed *p, const char *const *names)
 
 const char *fb_cli_value(const fb_parsed *p, const char *name) { return p->value[index_of(p, name)]; }
 
-static int dropped(const char *name, const char *const *drop)
+/* Whether name is one of list's (NULL-terminated; NULL: none). */
+static int listed(const char *name, const char *const *list)
 {
-    for (; drop && *drop; ++drop)
-        if (!strcmp(name, *drop)) return 1;
+    for (; list && *list; ++list)
+        if (!strcmp(name, *list)) return 1;
     return 0;
 }
 
@@ -162,7 +163,7 @@ fb_status fb_cli_child_argv(const char *command, const fb_parsed *p, const char 
         FB_CHECK(push(argv, &n, "", p->positional[i]));
     for (int i = 0; i < p->noptions; ++i) {
         const fb_option *o = &p->options[i];
-        if (p->count[i] == 0 || dropped(o->name, drop)) continue;
+        if (p->count[i] == 0 || listed(o->name, drop)) continue;
         for (int k = 0; k < (o->repeatable ? p->count[i] : 1); ++k) {
             FB_CHECK(push(argv, &n, "--", o->name));
             if (o->metavar) FB_CHECK(push(argv, &n, "", o->repeatable ? p->values[i][k] : p->value[i]));
@@ -317,4 +318,16 @@ int fb_cli_declares(const fb_parsed *p, const char *name)
     for (int i = 0; i < p->noptions; ++i)
         if (strcmp(p->options[i].name, name) == 0) return 1;
     return 0;
+}
+
+fb_status fb_cli_only_options(const fb_parsed *p, const char *command, const char *const *allowed,
+                              const char *const *common)
+{
+    fb_status status = FB_OK;
+    for (int i = 0; i < p->noptions; ++i)
+        if (p->count[i] && !listed(p->options[i].name, allowed) && !listed(p->options[i].name, common))
+            FB_FAIL(FB_ERR_USAGE, "%s %s: --%s does not apply (see flowbench %s --help)", command, p->positional[0],
+                    p->options[i].name, command);
+fail:
+    return status;
 }

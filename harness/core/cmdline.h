@@ -65,6 +65,14 @@ const char *fb_cli_value(const fb_parsed *p, const char *name); /* NULL if absen
 int fb_cli_declares(const fb_parsed *p, const char *name);
 int fb_cli_values(const fb_parsed *p, const char *name, const char *const **values);
 
+/* For a command's verbs (`history add`, `tune merge`), each of which takes
+ * only some of the command's options: FB_ERR_USAGE "COMMAND VERB: --NAME
+ * does not apply (see flowbench COMMAND --help)" for the first option
+ * given that neither allowed nor common names (NULL-terminated lists;
+ * common may be NULL); VERB is args->positional[0]. */
+fb_status fb_cli_only_options(const fb_parsed *p, const char *command, const char *const *allowed,
+                              const char *const *common);
+
 /* The arguments that run this command again in a new process
  * (core/fresh.h): "flowbench", command, the positionals, every option
  * given but those in drop (NULL-terminated option names), then extra.
