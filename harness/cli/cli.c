@@ -12,6 +12,7 @@
 #include "../tune/cache.h"
 #include "../results/records/stream_ref.h"
 #include "../results/records/stream_used.h"
+#include "../results/presentation/stream_text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,24 +90,6 @@ fail:
     return status;
 }
 
-/* Which triad the fractions divide by, and why that one. */
-static void say_reference(const fb_stream_ref *ref, const char *path)
-{
-    const fb_stream_triad *t = &ref->triad, *p = &ref->passed_over;
-    if (ref->has_passed_over)
-        fprintf(stderr, "  measured %.2f GB/s, %s (%s): not stored, and passed over for the stored stable one\n",
-                p->gbs, fb_quality_name(p->quality), p->quality_why);
-    char ago[64] = "";
-    if (ref->stored) snprintf(ago, sizeof ago, ", measured %.0f s ago", ref->age_s);
-    fprintf(stderr, "  %s %.2f GB/s (%.2f-%.2f over %d samples%s), %s\n", ref->stored ? "stored" : "measured", t->gbs,
-            t->gbs_min, t->gbs_max, t->samples, ago, path);
-    if (t->quality != FB_QUALITY_STABLE)
-        fprintf(stderr,
-                "  note: this triad is %s (%s) and nothing stable is stored: it was not stored, and the fractions "
-                "below that divide by it are flagged\n",
-                fb_quality_name(t->quality), t->quality_why);
-}
-
 fb_status fb_cli_stream_size(const fb_parsed *args, const char *name, size_t *n)
 {
     *n = 0; /* the device's default (stream.h), decided once the device is open */
@@ -133,7 +116,7 @@ fb_status fb_cli_stream_triad(const fb_parsed *args, fb_target *t, const char *l
             label, max_age);
     FB_CHECK(fb_stream_ref_get(t, n, is_double, path, max_age, &ref));
     *gbs = ref.triad.gbs;
-    say_reference(&ref, path);
+    fb_stream_ref_print(stderr, &ref, path);
     fb_stream_size_note(fb_target_info(t), &ref.size, note, sizeof note);
     if (*note) fprintf(stderr, "  note: %s\n", note);
     fb_stream_used_keep(fb_target_info(t)->id, fb_stream_ref_json(&ref, path));

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "../results/presentation/record_text.h"
+#include "../results/presentation/stream_text.h"
 #include "stream/stream.h"
 #include "../results/records/results.h"
 #include "../results/records/stream_ref.h"
@@ -64,26 +65,7 @@ static int collect_specs(const fb_parsed *args, char specs[][40], FILE *note)
 
 static void print_progress(const fb_stream_result *r, void *vctx)
 {
-    run_ctx *ctx = vctx;
-    fprintf(ctx->progress, "  %-6s %9.2f %9.2f %11.4f %8d %6.2f%%  %-11s %s (max rel err %.2g)\n", r->model->name,
-            r->gbs, r->gbs_best, r->m.stats.median * 1e3, r->m.nsamples, 100.0 * r->m.stats.median_spread,
-            fb_stop_reason_name(r->m.stop), r->checked_ok ? "ok" : "WRONG", r->max_rel_error);
-    if (r->m.quality != FB_QUALITY_STABLE)
-        fprintf(ctx->progress, "         %s: %s\n", fb_quality_name(r->m.quality), r->m.quality_why);
-    fflush(ctx->progress);
-}
-
-static void print_header(FILE *f, const fb_device_info *d, const fb_stream_config *cfg)
-{
-    char note[512];
-    const fb_stream_size s = fb_stream_size_of(d, cfg->is_double, cfg->n);
-    fprintf(f, "stream on %s (%s), %s, n = %zu (3 arrays, %.1f MiB), work-group %zu%s\n", d->id, d->name,
-            cfg->is_double ? "double" : "single", cfg->n, s.working_set_bytes / (1 << 20), cfg->wg,
-            cfg->measure.cold ? ", cold cache" : "");
-    fb_stream_size_note(d, &s, note, sizeof note);
-    if (*note) fprintf(f, "  note: %s\n", note);
-    fprintf(f, "  %-6s %9s %9s %11s %8s %7s  %-11s %s\n", "kernel", "GB/s", "best GB/s", "median ms", "samples",
-            "spread", "stop", "check");
+    fb_stream_print_result(((run_ctx *)vctx)->progress, r);
 }
 
 /* The triad offered to the stream cache that spmv, grid and solve divide
@@ -116,7 +98,7 @@ static fb_status run_one(fb_target *t, const fb_stream_config *given, fb_results
     fb_stream_config cfg = *given; /* no --size: each device its own default */
     cfg.n = fb_stream_size_of(d, cfg.is_double, given->n).n;
     memset(results, 0, sizeof results);
-    print_header(ctx->progress, d, &cfg);
+    fb_stream_print_header(ctx->progress, d, &cfg);
     run_status = fb_stream_run(t, &cfg, results, print_progress, ctx);
     if (run_status == FB_OK) FB_CHECK(offer_reference(t, &cfg, results, ctx));
     for (int k = 0; k < FB_STREAM_NKERNELS && results[k].m.nsamples > 0; ++k) {
