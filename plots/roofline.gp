@@ -24,6 +24,10 @@ else { set terminal pngcairo size 1280,800 noenhanced }
 set output outfile
 set datafile separator comma
 set datafile missing 'NaN'
+# the first line names the columns in every clause below, not only in
+# those that ask for columnheader(): otherwise a clause that reads $0 counts
+# it as a row, and each problem's point took the next problem's shape
+set datafile columnheaders
 if (!exists("ncols")) { stats datafile using 2 nooutput; ncols = (STATS_columns - 1) / 2 }
 if (!exists("nrows")) nrows = 0
 if (!exists("triad")) triad = 10

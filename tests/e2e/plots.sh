@@ -175,6 +175,14 @@ gnuplot -e "datafile='$dir/many.csv'; outfile='$dir/many.png'; triad=20; peak=50
   fail "a roofline of 17 problems: $(head -3 "$dir/many.err")"
 [ "$(gnuplot -e "nrows=17; datafile='$dir/many.csv'; outfile='/dev/null'; load '$src/plots/roofline.gp'; \
       print sprintf('%d %s%s', ptype(14), letter(15), letter(17))" 2>&1)" = "3 AC" ] || fail "the roofline's marks past 14 problems"
+# each problem's points carry its own mark: drawn as SVG, the first
+# problem's shape (pt 5, gnuplot's gpPt4) is used twice (its key entry and
+# its point) and the letters stop at C (problems 15-17); a header line
+# counted as a row once gave each point the next problem's mark
+gnuplot -e "term='svg'; datafile='$dir/many.csv'; outfile='$dir/many.svg'; triad=20; peak=500; nrows=17" \
+  "$src/plots/roofline.gp"
+[ "$(grep -c "href='#gpPt4'" "$dir/many.svg")" = 2 ] && ! grep -q '<text>D</text>' "$dir/many.svg" ||
+  fail "the roofline's points do not carry their own problem's mark"
 # the roofline's names never overlap: a name is left out where it would
 # cover another's (labely nan); the key, under the graph, names every colour
 grep -q "^labely = '.*nan" "$dir/h100/roofline-cuda-0-double.vars" ||
