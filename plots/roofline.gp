@@ -2,7 +2,7 @@
 # log) against its arithmetic intensity, flops per byte of the byte model
 # (x, log), a point per problem and kernel (colour: the kernel, the same in
 # every figure of a run; its name at its best point; point type: the
-# problem, named in the key: fourteen shapes, then letters), under
+# problem, named in the key: twelve shapes, then letters), under
 # two ceilings: the device's stream triad (GB/s x intensity, the bandwidth
 # roof; "includes cache reuse" in the key where its arrays were under 4x
 # the last-level cache, triadreuse = 1) and its peak GFLOP/s (from the
@@ -71,10 +71,11 @@ comproof(x) = x >= ridge ? peak : NaN
 cacheroof(x) = cachebw > 0 && x <= peak / cachebw ? cachebw * x : NaN
 readroof(x) = readbw > 0 && x <= peak / readbw ? readbw * x : NaN
 triadtitle = 'stream triad '.num(triad).' GB/s'.(triadreuse ? ' (includes cache reuse)' : '')
-# A shape per problem: the fourteen of pngcairo and svg but the filled
-# circle (the kernels' colour dots), then a letter per problem past them,
-# so no two problems share a mark.
-shapes = '5 6 8 9 10 11 12 13 14 15 4 1 2 3'
+# A shape per problem: those of pngcairo and svg but the filled circle
+# (the kernels' colour dots) and the pentagons (14, 15: at this size they
+# read as circles beside 6), then a letter per problem past them, so no two
+# problems share a mark.
+shapes = '5 6 8 9 10 11 12 13 4 1 2 3'
 nshapes = words(shapes)
 ptype(r) = int(r) <= nshapes ? int(word(shapes, int(r))) : -1
 letter(r) = substr('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', int(r) - nshapes, int(r) - nshapes)

@@ -166,7 +166,7 @@ check_figures "$dir/h100" variants fraction roofline speedup heatmap
 for err in "$dir/h100.err" "$dir/run.err"; do
   [ ! -s "$err" ] || fail "gnuplot said something on stderr: $(head -3 "$err")"
 done
-# a roofline of more problems than gnuplot has shapes: past the fourteen
+# a roofline of more problems than gnuplot has shapes: past the twelve
 # shapes each problem is a letter, in the key and at its points, silently
 awk 'BEGIN { print "label,k1,k1 gflops"; for (r = 1; r <= 17; r++) printf "p%d,%g,%g\n", r, 0.1 * r, 0.2 * r }' \
   > "$dir/many.csv"
@@ -174,14 +174,15 @@ gnuplot -e "datafile='$dir/many.csv'; outfile='$dir/many.png'; triad=20; peak=50
   "$src/plots/roofline.gp" > "$dir/many.err" 2>&1 && [ -s "$dir/many.png" ] && [ ! -s "$dir/many.err" ] ||
   fail "a roofline of 17 problems: $(head -3 "$dir/many.err")"
 [ "$(gnuplot -e "nrows=17; datafile='$dir/many.csv'; outfile='/dev/null'; load '$src/plots/roofline.gp'; \
-      print sprintf('%d %s%s', ptype(14), letter(15), letter(17))" 2>&1)" = "3 AC" ] || fail "the roofline's marks past 14 problems"
+      print sprintf('%d %s%s', ptype(12), letter(13), letter(17))" 2>&1)" = "3 AE" ] || fail "the roofline's marks past 12 problems"
 # each problem's points carry its own mark: drawn as SVG, the first
 # problem's shape (pt 5, gnuplot's gpPt4) is used twice (its key entry and
-# its point) and the letters stop at C (problems 15-17); a header line
+# its point) and the letters stop at E (problems 13-17); a header line
 # counted as a row once gave each point the next problem's mark
 gnuplot -e "term='svg'; datafile='$dir/many.csv'; outfile='$dir/many.svg'; triad=20; peak=500; nrows=17" \
   "$src/plots/roofline.gp"
-[ "$(grep -c "href='#gpPt4'" "$dir/many.svg")" = 2 ] && ! grep -q '<text>D</text>' "$dir/many.svg" ||
+[ "$(grep -c "href='#gpPt4'" "$dir/many.svg")" = 2 ] && grep -q '<text>E</text>' "$dir/many.svg" &&
+  ! grep -q '<text>F</text>' "$dir/many.svg" ||
   fail "the roofline's points do not carry their own problem's mark"
 # the roofline's names never overlap: a name is left out where it would
 # cover another's (labely nan); the key, under the graph, names every colour
