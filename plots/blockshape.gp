@@ -18,16 +18,23 @@ set output outfile
 set label 101 'whiskers: the value by the fastest and by the slowest sample of the record' at screen 0.99, screen 0.015 right font ',8' textcolor rgb '#555555'
 set datafile separator comma
 set datafile missing 'NaN'
+set datafile columnheaders
 if (!exists("ncols")) { stats datafile using 2 nooutput; ncols = (STATS_columns - 1) / 3 }
+# A bar resting on an unstable or contended record is drawn empty and
+# hatched: flowbench puts its value in the series's second column (the
+# last ncols; flagged > 0 counts them) or, in the fraction figure, names
+# its row so ("MATRIX (contended)"); those rows are counted here, before
+# any range is set: stats leaves out what a range excludes.
+if (!exists("flagged")) flagged = 0
+marked(label) = strstrt(label, '(unstable)') > 0 || strstrt(label, '(contended)') > 0
+stats datafile using (marked(strcol(1))) nooutput
+nmarked = STATS_sum
 # The title centred on the whole canvas, not on the graph the key narrows.
 set label 100 plottitle at screen 0.5, screen 0.965 center noenhanced
 if (!exists("titlelines")) titlelines = 1
 set tmargin 2 + 1.3 * titlelines
 set ylabel 'effective bandwidth [GB/s = 1e9 B/s]'
 set xlabel 'block shape'
-set style data histograms
-set style histogram errorbars gap 1 lw 1
-set style fill solid 0.8 border -1
 set grid ytics
 set key outside right top vertical Left reverse noenhanced
 set yrange [0:*]
@@ -39,6 +46,24 @@ if (exists("nrows")) set xrange [-0.5:nrows - 0.5]
 if (!exists("colours")) colours = ''
 colour(k) = k <= words(colours) ? word(colours, k) : \
             sprintf('#%06x', hsv2rgb(k * 0.618034 - floor(k * 0.618034), 0.7, 0.75))
-# Column 3i-1 is series i, 3i and 3i+1 its whiskers.
-plot for [i=1:ncols] datafile using 3*i-1:3*i:3*i+1:xtic(1) title columnheader(3*i-1) \
-     lc rgb colour(i)
+# Column 3i-1 is series i, 3i and 3i+1 its whiskers. Row r's cluster
+# (r from 0) centres on x = r, a slot per series and one slot of gap. A
+# bar a pass does not draw is -1 high, under the graph, not NaN: a pass
+# without one valid point makes gnuplot warn. The whiskers are
+# candlesticks without a body (errorbars draw a white disc at the value).
+slot = 1.0 / (ncols + 1)
+x(i) = $0 + (i - (ncols + 1) / 2.0) * slot
+given(c) = valid(c) ? column(c) : -1
+solid(i) = marked(strcol(1)) ? -1 : given(3 * i - 1)
+hatched(i) = flagged > 0 ? given(3 * ncols + 1 + i) : (marked(strcol(1)) ? given(3 * i - 1) : -1)
+centre(i) = valid(3 * i - 1) ? column(3 * i - 1) : (flagged > 0 ? given(3 * ncols + 1 + i) : NaN)
+set xtics scale 0
+plot datafile using 0:(-1):xtic(1) with points ps 0 notitle, \
+     for [i=1:ncols] datafile using (x(i)):(solid(i)):(slot) with boxes fs solid 0.8 border -1 \
+       lc rgb colour(i) title columnheader(3 * i - 1), \
+     for [i=1:ncols] datafile using (x(i)):(hatched(i)):(slot) with boxes fs pattern 4 border rgb colour(i) \
+       lc rgb colour(i) notitle, \
+     for [i=1:ncols] datafile using (x(i)):(centre(i)):3*i:3*i+1:(centre(i)):(0.3 * slot) \
+       with candlesticks whiskerbars 1 lw 1 lc rgb 'black' notitle, \
+     keyentry with boxes fs pattern 4 border rgb 'black' lc rgb 'black' \
+       title (flagged + nmarked > 0 ? 'unstable or contended' : '')

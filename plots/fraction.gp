@@ -1,4 +1,4 @@
-# roofline.gp - fraction of the bandwidth roofline reached per matrix (x) by
+# fraction.gp - fraction of the bandwidth roofline reached per matrix (x) by
 # each kernel (bars): effective GB/s of its best settings / stream triad GB/s
 # measured by flowbench in the same run on the same device. 1 (dashed) is
 # the roofline; above it means caches served part of the traffic.
@@ -8,8 +8,8 @@
 # record the bar shows (its best configuration), converted as the bar is.
 # Usage: flowbench plot writes NAME.csv and NAME.vars (title, labels, sizes,
 # colours: gnuplot single-quoted strings) and runs
-#   gnuplot -e "term='png'; outfile='NAME.png'; load 'NAME.vars'" plots/roofline.gp
-# By hand: gnuplot -e "datafile='t.csv'; outfile='t.png'; plottitle='...'" plots/roofline.gp
+#   gnuplot -e "term='png'; outfile='NAME.png'; load 'NAME.vars'" plots/fraction.gp
+# By hand: gnuplot -e "datafile='t.csv'; outfile='t.png'; plottitle='...'" plots/fraction.gp
 if (!exists("term")) term = 'png'
 if (!exists("plottitle")) plottitle = 'Fraction of measured stream bandwidth'
 if (term eq 'svg') { set terminal svg size 1280,640 dynamic noenhanced background rgb 'white' } \
@@ -19,7 +19,17 @@ set output outfile
 set label 101 'whiskers: the value by the fastest and by the slowest sample of the record' at screen 0.99, screen 0.015 right font ',8' textcolor rgb '#555555'
 set datafile separator comma
 set datafile missing 'NaN'
+set datafile columnheaders
 if (!exists("ncols")) { stats datafile using 2 nooutput; ncols = (STATS_columns - 1) / 3 }
+# A bar resting on an unstable or contended record is drawn empty and
+# hatched: flowbench puts its value in the series's second column (the
+# last ncols; flagged > 0 counts them) or, in the fraction figure, names
+# its row so ("MATRIX (contended)"); those rows are counted here, before
+# any range is set: stats leaves out what a range excludes.
+if (!exists("flagged")) flagged = 0
+marked(label) = strstrt(label, '(unstable)') > 0 || strstrt(label, '(contended)') > 0
+stats datafile using (marked(strcol(1))) nooutput
+nmarked = STATS_sum
 # The title centred on the whole canvas, not on the graph the key narrows.
 set label 100 plottitle at screen 0.5, screen 0.965 center noenhanced
 if (!exists("titlelines")) titlelines = 1
@@ -27,9 +37,6 @@ set tmargin 2 + 1.3 * titlelines
 set ylabel 'fraction of stream triad [GB/s / triad GB/s]'
 if (!exists("xname") || xname eq '') xname = 'matrix'
 set xlabel xname noenhanced
-set style data histograms
-set style histogram errorbars gap 1 lw 1
-set style fill solid 0.8 border -1
 set grid ytics
 set key outside right top vertical Left reverse noenhanced
 # long problem names with their marks ("(cache resident) (contended)"):
@@ -45,6 +52,24 @@ set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dashtype 2 lw 1.5 f
 if (!exists("colours")) colours = ''
 colour(k) = k <= words(colours) ? word(colours, k) : \
             sprintf('#%06x', hsv2rgb(k * 0.618034 - floor(k * 0.618034), 0.7, 0.75))
-# Column 3i-1 is series i, 3i and 3i+1 its whiskers.
-plot for [i=1:ncols] datafile using 3*i-1:3*i:3*i+1:xtic(1) title columnheader(3*i-1) \
-     lc rgb colour(i)
+# Column 3i-1 is series i, 3i and 3i+1 its whiskers. Row r's cluster
+# (r from 0) centres on x = r, a slot per series and one slot of gap. A
+# bar a pass does not draw is -1 high, under the graph, not NaN: a pass
+# without one valid point makes gnuplot warn. The whiskers are
+# candlesticks without a body (errorbars draw a white disc at the value).
+slot = 1.0 / (ncols + 1)
+x(i) = $0 + (i - (ncols + 1) / 2.0) * slot
+given(c) = valid(c) ? column(c) : -1
+solid(i) = marked(strcol(1)) ? -1 : given(3 * i - 1)
+hatched(i) = flagged > 0 ? given(3 * ncols + 1 + i) : (marked(strcol(1)) ? given(3 * i - 1) : -1)
+centre(i) = valid(3 * i - 1) ? column(3 * i - 1) : (flagged > 0 ? given(3 * ncols + 1 + i) : NaN)
+set xtics scale 0
+plot datafile using 0:(-1):xtic(1) with points ps 0 notitle, \
+     for [i=1:ncols] datafile using (x(i)):(solid(i)):(slot) with boxes fs solid 0.8 border -1 \
+       lc rgb colour(i) title columnheader(3 * i - 1), \
+     for [i=1:ncols] datafile using (x(i)):(hatched(i)):(slot) with boxes fs pattern 4 border rgb colour(i) \
+       lc rgb colour(i) notitle, \
+     for [i=1:ncols] datafile using (x(i)):(centre(i)):3*i:3*i+1:(centre(i)):(0.3 * slot) \
+       with candlesticks whiskerbars 1 lw 1 lc rgb 'black' notitle, \
+     keyentry with boxes fs pattern 4 border rgb 'black' lc rgb 'black' \
+       title (flagged + nmarked > 0 ? 'unstable or contended' : '')

@@ -12,8 +12,9 @@
 #  1b. replot.sh names no absolute path and redraws every figure in a
 #     copy of the folder moved elsewhere (with its scripts/);
 #  1c. records that are unstable or contended beside stable ones: a
-#     speedup resting on one is no solid bar (its own column, drawn
-#     hatched), a fraction-of-triad bar of one stands in a marked row;
+#     speedup or variants bar resting on one is no solid bar (its own
+#     column, drawn hatched), a fraction-of-triad bar of one stands in a
+#     marked row, drawn hatched;
 #  2. on a real stream run: the stream bars (and, with OpenCL, speedup bars
 #     over OpenMP) are drawn, and the types without data say so in one line;
 #  3. replot.sh redraws the figures from the tables alone;
@@ -50,8 +51,8 @@ series_of() { # TABLE: the series labels of a figure's table, one a line, in col
     sed -n 's/^ratio,//p' "$1"
   elif head -1 "$1" | grep -q ' gflops$'; then # a roofline: each kernel's intensity and GFLOP/s
     head -1 "$1" | tr ',' '\n' | tail -n +2 | awk 'NR % 2 == 1'
-  elif head -1 "$1" | grep -q ' lo,'; then
-    head -1 "$1" | tr ',' '\n' | tail -n +2 | awk 'NR % 3 == 1'
+  elif head -1 "$1" | grep -q ' lo,'; then # untrusted columns after the triples: the series again, hatched
+    head -1 "$1" | tr ',' '\n' | tail -n +2 | awk 'NR % 3 == 1' | grep -v ' (unstable or contended)$'
   else # a speedup's untrusted columns are its devices' again, drawn hatched in their colours
     head -1 "$1" | tr ',' '\n' | tail -n +2 | grep -v ' (unstable or contended)$'
   fi
@@ -132,6 +133,19 @@ grep -qx 'flagged = 0' "$dir/quality/speedup-stream-double-n10000000.vars" || fa
 grep -q '^cavity-L2 (unstable),' "$dir/quality/fraction-spmv-opencl-0.0-double.csv" || fail "fraction: unstable row"
 grep -q '^ahmed (contended),' "$dir/quality/fraction-spmv-openmp-0-double.csv" || fail "fraction: contended row"
 grep -q '^cavity-L2,' "$dir/quality/fraction-spmv-openmp-0-double.csv" || fail "fraction: a stable row got marked"
+# a bar with whiskers resting on an unstable record: its value in the
+# series's second column, after the triples, and drawn hatched; the
+# fraction figure's marked rows are hatched too (gnuplot's SVG fills a
+# hatched box with a pattern: the bar and the key entry)
+[ "$(head -3 "$dir/quality/variants-spmv-opencl-0.0-double.csv")" = "label,csr-scalar,csr-scalar lo,csr-scalar hi,\
+csr-scalar (unstable or contended)
+cavity-L1,59.2322,58.5869,60.3527,NaN
+cavity-L2,NaN,4.25356,59.5498,59.5498" ] ||
+  fail "variants table of an unstable record: $(head -3 "$dir/quality/variants-spmv-opencl-0.0-double.csv")"
+grep -qx 'flagged = 1' "$dir/quality/variants-spmv-opencl-0.0-double.vars" || fail "variants vars lack flagged = 1"
+for fig in variants-spmv-opencl-0.0-double fraction-spmv-openmp-0-double; do
+  [ "$(grep -o 'url(#gpPat' "$dir/quality/$fig.svg" | wc -l)" -ge 2 ] || fail "$fig: the untrusted bar is not hatched"
+done
 # a long title is written in lines (titlepart1, titlepart2, ...): read it whole
 sed -n "s/^titlepart[0-9]* = '\(.*\)'$/\1/p" "$dir/quality/fraction-spmv-opencl-0.0-double.vars" | tr '\n' ' ' |
   grep -q "unstable or contended: not a figure to trust" || fail "the fraction figure's title does not say what the mark means"

@@ -1601,6 +1601,7 @@ typedef struct figure_spec {
     const char *script;  /* plots/SCRIPT.gp */
     const char *missing; /* why a run has none of it */
     int whiskers;        /* its cells carry the samples' spread */
+    int hatches;         /* bars: a cell resting on an unstable or contended record goes in a hatched column */
     int (*select)(const fb_record *r);
     void (*group)(const fb_record *r, char *buf, size_t len);
     void (*describe)(fb_figure *f, const fb_record *r);
@@ -1610,14 +1611,14 @@ typedef struct figure_spec {
 } figure_spec;
 
 static const figure_spec specs[FB_FIG_NKINDS] = {
-    [FB_FIG_STREAM] = {"stream", "stream bars: no stream records with status ok", .whiskers = 1,
+    [FB_FIG_STREAM] = {"stream", "stream bars: no stream records with status ok", .whiskers = 1, .hatches = 1,
                        .select = stream_record, .group = stream_group, .describe = stream_describe, .put = stream_put},
     [FB_FIG_SPEEDUP] = {"speedup", "speedup bars: no problem measured both on openmp and on another backend",
-                        .collect = collect_speedup},
+                        .hatches = 1, .collect = collect_speedup},
     [FB_FIG_HEATMAP] = {"heatmap", "heat map: no sweep records with two swept parameters", .collect = collect_heatmap},
     [FB_FIG_BLOCKSHAPE] = {"blockshape", "block-shape bars: no kernel measured with two or more block shapes",
-                           .whiskers = 1, .collect = collect_blockshape},
-    [FB_FIG_VARIANTS] = {"variants", "variants per matrix: no records with a matrix", .whiskers = 1,
+                           .whiskers = 1, .hatches = 1, .collect = collect_blockshape},
+    [FB_FIG_VARIANTS] = {"variants", "variants per matrix: no records with a matrix", .whiskers = 1, .hatches = 1,
                          .collect = collect_variants},
     [FB_FIG_FRACTION] = {"fraction",
                          "fraction of the triad: no matrix records with a measured stream bandwidth "
@@ -1629,10 +1630,10 @@ static const figure_spec specs[FB_FIG_NKINDS] = {
     [FB_FIG_PERCELL] = {"percell",
                         "time per cell: no grid records (ns_per_cell) with two or more block shapes "
                         "or layouts",
-                        .whiskers = 1, .select = percell_record, .group = percell_group, .describe = percell_describe,
-                        .put = percell_put, .keep = keep_two_rows},
-    [FB_FIG_STEPS] = {"steps", "solver time split: no solve records with step timings", .select = steps_record,
-                      .group = solve_group, .describe = steps_describe, .put = steps_put},
+                        .whiskers = 1, .hatches = 1, .select = percell_record, .group = percell_group,
+                        .describe = percell_describe, .put = percell_put, .keep = keep_two_rows},
+    [FB_FIG_STEPS] = {"steps", "solver time split: no solve records with step timings", .hatches = 1,
+                      .select = steps_record, .group = solve_group, .describe = steps_describe, .put = steps_put},
     [FB_FIG_SCALING] = {"scaling",
                         "scaling over ranks: no records of a scaling study (solve --scaling, "
                         "scripts/heat2d-scaling.sh)",
@@ -1741,15 +1742,15 @@ int fb_figure_flagged(const fb_figure *fig)
     return n;
 }
 
-/* Speedup bars, and the solver's stacked step times, are drawn solid only
- * when their records were stable: where some were not, each series gets a
- * second column, "NAME (unstable or contended)", holding the values of
- * those cells (NaN in the first), which speedup.gp and steps.gp draw as
- * hatched boxes in the same place. */
-static int split_untrusted(const fb_figure *f)
-{
-    return (f->kind == FB_FIG_SPEEDUP || f->kind == FB_FIG_STEPS) && fb_figure_flagged(f) > 0;
-}
+int fb_figure_hatched(const fb_figure *f) { return specs[f->kind].hatches ? fb_figure_flagged(f) : 0; }
+
+/* A bar figure's bars are drawn solid only when their records were
+ * stable: where some were not, each series gets a second column, "NAME
+ * (unstable or contended)", holding the values of those cells (NaN in the
+ * first), which its script draws as hatched boxes in the same place. The
+ * fraction figure marks a row instead ("MATRIX (contended)", matrix_row),
+ * and fraction.gp hatches that row's bars. */
+static int split_untrusted(const fb_figure *f) { return fb_figure_hatched(f) > 0; }
 
 /* The cell's value in the trusted (untrusted = 0) or the untrusted column. */
 static double bar_value(const fb_cell *x, int split, int untrusted)

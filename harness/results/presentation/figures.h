@@ -113,6 +113,12 @@ int fb_figure_has_whiskers(fb_figure_kind kind);
 /* How many of the figure's cells rest on an unstable or contended record. */
 int fb_figure_flagged(const fb_figure *fig);
 
+/* Those of them a bar figure draws hatched, each series's in a second
+ * column after the others ("NAME (unstable or contended)"; the first
+ * holds NaN there): fb_figure_flagged for the kinds that hatch (speedup,
+ * steps, stream, blockshape, variants, percell), else 0. */
+int fb_figure_hatched(const fb_figure *f);
+
 /* The speedup table's columns of figures that are no figure to trust:
  * "DEVICE" FB_FIGURE_UNTRUSTED_SUFFIX (docs/plots-and-compare.md). */
 #define FB_FIGURE_UNTRUSTED_SUFFIX " (unstable or contended)"

@@ -251,8 +251,8 @@ static fb_status write_vars(const fb_figure *f, const fb_colour_map *colours, co
     fb_plot_string_var(out, "xname", f->xlabel);
     fb_plot_string_var(out, "yname", f->ylabel);
     fprintf(out, "ncols = %d\nnrows = %d\n", f->ncols, f->nrows);
-    /* cells resting on an unstable or contended record: speedup.gp draws them hatched */
-    fprintf(out, "flagged = %d\n", f->kind == FB_FIG_SPEEDUP || f->kind == FB_FIG_STEPS ? fb_figure_flagged(f) : 0);
+    /* cells resting on an unstable or contended record, in their own columns: drawn hatched */
+    fprintf(out, "flagged = %d\n", fb_figure_hatched(f));
     fprintf(out, "cells = %d\n", f->ncells);
     if (fb_figure_has_series(f->kind)) write_colours(out, f, colours);
     if (f->kind == FB_FIG_ROOFLINE) write_roofline_vars(out, f);
