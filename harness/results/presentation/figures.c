@@ -1642,10 +1642,11 @@ static const figure_spec specs[FB_FIG_NKINDS] = {
     [FB_FIG_ENERGY] = {"energy",
                        "GFLOP/J beside GB/s: no records with measured energy and flops (energy.gflop_per_j; "
                        "the energy unavailable here?)",
-                       .select = energy_record, .group = energy_group, .describe = energy_describe, .put = energy_put},
+                       .hatches = 1, .select = energy_record, .group = energy_group, .describe = energy_describe,
+                       .put = energy_put},
     [FB_FIG_ENERGY_STEPS] = {"stepenergy", "solver energy per step: no solve records with measured energy",
-                             .select = energy_steps_record, .group = solve_group, .describe = energy_steps_describe,
-                             .put = energy_steps_put},
+                             .hatches = 1, .select = energy_steps_record, .group = solve_group,
+                             .describe = energy_steps_describe, .put = energy_steps_put},
     [FB_FIG_ROOFLINE] = {"roofline",
                          "roofline: no records with flops and model bytes on a device with a stream "
                          "triad (run stream in the same run)",

@@ -116,7 +116,8 @@ int fb_figure_flagged(const fb_figure *fig);
 /* Those of them a bar figure draws hatched, each series's in a second
  * column after the others ("NAME (unstable or contended)"; the first
  * holds NaN there): fb_figure_flagged for the kinds that hatch (speedup,
- * steps, stream, blockshape, variants, percell), else 0. */
+ * steps, stream, blockshape, variants, percell, energy, stepenergy), else
+ * 0. */
 int fb_figure_hatched(const fb_figure *f);
 
 /* The speedup table's columns of figures that are no figure to trust:
