@@ -53,3 +53,5 @@ double fb_family_hang_limit_s(const fb_family *f, double timeout_s, double budge
 }
 
 int fb_family_sweepable(const fb_family *f) { return f->run != NULL; }
+
+int fb_family_is_grid(const fb_family *f) { return f->problem_key && strcmp(f->problem_key, "grid") == 0; }

@@ -128,4 +128,8 @@ const fb_param_axis *fb_family_axis_with_role(const fb_family *f, int k, fb_axis
 /* A family runs in sweeps, tune and grid when it has a run. */
 int fb_family_sweepable(const fb_family *f);
 
+/* A structured-grid family (problem key "grid": heat2d, fv-surface), the
+ * families `grid` runs; the others take a matrix or a case. */
+int fb_family_is_grid(const fb_family *f);
+
 #endif

@@ -124,26 +124,6 @@ fail:
     return status;
 }
 
-void fb_cli_print_axes(const fb_param_axis *axes, int naxes, const char *indent)
-{
-    for (int p = 0; p < naxes; ++p) {
-        const fb_param_axis *a = &axes[p];
-        printf("%s%s = {", indent, a->name);
-        for (int v = 0; v < a->nvalues; ++v)
-            printf("%s%d", v ? ", " : "", a->values[v]);
-        printf("}, default %d: %s%s", a->def, a->help ? a->help : "",
-               a->launch_only ? " (host side: the same programs)" : "");
-        printf(a->role != FB_ROLE_OTHER ? " [%s]\n" : "\n", fb_axis_role_name(a->role));
-    }
-}
-
-void fb_cli_print_family(const fb_family *f)
-{
-    printf("family %s: %s\n", f->name, f->summary);
-    printf("  model: %s\n", f->model);
-    printf("  checked against: %s\n", f->reference);
-}
-
 static fb_status gather_extra(fb_named_file **files, int *n, const fb_named_file *f)
 {
     fb_named_file *grown = realloc(*files, (size_t)(*n + 1) * sizeof *grown);

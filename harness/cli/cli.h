@@ -70,15 +70,6 @@ fb_status fb_cli_precision(const fb_parsed *p, int *is_double);
  * 1 <= min <= max samples and spread and budget are positive. */
 fb_status fb_cli_measure(const fb_parsed *args, double budget_s, double spread_pct, fb_measure_config *m);
 
-/* One line per parameter axis for a --list: "INDENT NAME = {v, ...},
- * default D: help", marking launch-geometry-only axes. */
-void fb_cli_print_axes(const fb_param_axis *axes, int naxes, const char *indent);
-
-/* --list's head of a family: its name and summary, its model and what it
- * is checked against (the descriptor's own words). */
-struct fb_family;
-void fb_cli_print_family(const struct fb_family *f);
-
 /* --NAME's array length (--size, --stream-size), or 0 when not given: the
  * device's default, at least 2^25 and 4x its last-level cache in 3 arrays
  * where its memory allows (fb_stream_size_of). */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "../results/presentation/catalogue.h"
 #include "../results/presentation/record_text.h"
 #include "../core/comm.h"
 #include "../results/records/reader.h"
@@ -71,22 +72,6 @@ static const fb_option options[] = {
 static const char *const single_only[] = {"json", "decomp", "repeats", "stream-max-age", NULL};
 static const fb_cli_plan_kind plan_kind = {.command = "grid", .problem_option = "grid", .single_only = single_only};
 
-static int is_grid_family(const fb_family *f) { return f->problem_key && strcmp(f->problem_key, "grid") == 0; }
-
-static void print_list(void)
-{
-    for (int i = 0; i < fb_family_count(); ++i) {
-        const fb_family *f = fb_family_at(i);
-        if (!is_grid_family(f)) continue;
-        fb_cli_print_family(f);
-        for (int k = 0; k < f->kernel_count(); ++k) {
-            const fb_family_kernel *fk = f->kernel(k);
-            printf("  %s  %s\n", fk->name, fk->summary);
-            fb_cli_print_axes(fk->params, fk->nparams, "      ");
-        }
-    }
-}
-
 /* --list --family F --kernel-file FILE --kernel NAME lists that kernel
  * too, under its family. */
 static fb_status list_kernel_file(const fb_parsed *args)
@@ -95,7 +80,7 @@ static fb_status list_kernel_file(const fb_parsed *args)
     const char *name = fb_cli_value(args, "family");
     const fb_family *f = name ? fb_family_find(name) : NULL;
     if (!fb_cli_value(args, "kernel-file")) return FB_OK;
-    if (!f || !is_grid_family(f))
+    if (!f || !fb_family_is_grid(f))
         FB_FAIL(FB_ERR_USAGE, "--list --kernel-file: give --family heat2d or fv-surface, the family the file joins");
     FB_CHECK(fb_cli_user_kernel(args, f, 0, NULL));
 fail:
@@ -137,7 +122,7 @@ static fb_status read_options(const fb_parsed *args, grid_cli *c)
         FB_FAIL(FB_ERR_USAGE, "grid: the solver's kernels (ns) run with flowbench solve CASE --backend opencl|cuda "
                               "[--param NAME=V1,V2] [--tune], sweep in a suite's solver: cases, tune with tune --case");
     c->family = fb_family_find(fam);
-    if (!c->family || !is_grid_family(c->family))
+    if (!c->family || !fb_family_is_grid(c->family))
         FB_FAIL(FB_ERR_USAGE, "--family: '%s' is not a grid family (see flowbench grid --list)", fam);
     if (!(c->spec = fb_cli_value(args, "grid"))) FB_FAIL(FB_ERR_USAGE, "grid: --grid SPEC is required");
     FB_CHECK(fb_cli_precision(args, &c->run.is_double));
@@ -263,7 +248,7 @@ static int run_grid(const fb_parsed *args)
     double stream_gbs = 0;
     if (fb_cli_flag(args, "list")) {
         FB_CHECK(list_kernel_file(args));
-        if (fb_comm_rank() == 0) print_list();
+        if (fb_comm_rank() == 0) fb_catalogue_print_grid(stdout);
         return 0;
     }
     FB_CHECK(fb_cli_check_files(args, "grid", (const char *const[]){"kernel-file", "cache", NULL},

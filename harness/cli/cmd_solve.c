@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "../results/presentation/catalogue.h"
 #include "solve_plan.h"
 #include "../solver/solve_peer.h"
 #include "../solver/solve_ranks.h"
@@ -197,16 +198,6 @@ fail:
     return status;
 }
 
-static void print_list(void)
-{
-    fb_cli_print_family(fb_family_find("ns"));
-    printf("  its kernels, launched in this order within a step:\n");
-    for (int k = 0; k < FB_NS_NKERNELS; ++k)
-        printf("    %s\n", fb_ns_kernel_names[k]);
-    printf("  parameters of every kernel (--param NAME=V with --backend opencl or cuda):\n");
-    fb_cli_print_axes(fb_ns_axes, FB_NS_NAXES, "    ");
-}
-
 /* ---- a sweep: --param lists and --tune, through tune's search ---- */
 
 /* The command's side of a run (solve_run.h's sinks): ctx is a solve_cli. */
@@ -296,7 +287,7 @@ static int run_solve(const fb_parsed *args)
     memset(&o, 0, sizeof o);
     solve_cli cli = {args, &o};
     if (fb_cli_flag(args, "list")) {
-        print_list();
+        fb_catalogue_print_solver(stdout);
         return 0;
     }
     FB_CHECK(read_opts(args, &o, &c));

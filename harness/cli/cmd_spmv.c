@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "../results/presentation/catalogue.h"
 #include "../results/presentation/record_text.h"
 #include "spmv/spmv.h"
 #include "spmv/spmv_auto.h"
@@ -79,33 +80,6 @@ static const fb_option options[] = {
     FB_CLI_USER_KERNEL_OPTIONS,
     {NULL, NULL, NULL, 0},
 };
-
-static void print_list(void)
-{
-    fb_cli_print_family(&fb_family_spmv);
-    for (int i = 0; i < fb_spmv_kernel_count; ++i) {
-        const fb_spmv_kernel_def *k = &fb_spmv_kernels[i];
-        printf("%s  %s\n", k->name, k->summary);
-        fb_cli_print_axes(k->params, k->nparams, "    ");
-        if (k->format->blocked) printf("    BLOCK_SIZE = the matrix's block size (SRC:block=K)\n");
-    }
-    for (int i = 0; i < fb_peer_count(); ++i) {
-        const fb_peer *p = fb_peer_at(i);
-        char why[256] = "";
-        int ok = p->available(why, sizeof why);
-        printf("%s  %s, on the %s backend%s%s%s\n", p->def.name, p->def.summary, p->backend,
-               p->double_only ? ", double precision only" : "", ok ? "" : ": ", ok ? "" : why);
-    }
-    printf("auto  the format, kernel and parameters for the matrix, from %d recorded (device class, precision, "
-           "matrix) bests (kernels/spmv/spmv_auto_rule.h)\n",
-           fb_spmv_auto_rule_count());
-    for (int i = 0; i < fb_family_spmv.kernel_count(); ++i) { /* --kernel-file's, registered before listing */
-        const fb_family_kernel *k = fb_family_spmv.kernel(i);
-        if (!k->user) continue;
-        printf("%s  %s\n", k->name, k->summary);
-        fb_cli_print_axes(k->params, k->nparams, "    ");
-    }
-}
 
 /* One configuration: the family's run on the family's problem, as a sweep
  * runs it, with what only a single run has (x, y, rcm order, counters,
@@ -301,7 +275,7 @@ static int run_spmv(const fb_parsed *args)
     FB_CHECK(check_ranks(args));
     if (fb_cli_flag(args, "list")) { /* with --kernel-file, that kernel is listed too */
         FB_CHECK(fb_cli_user_kernel(args, &fb_family_spmv, 0, NULL));
-        print_list();
+        fb_catalogue_print_spmv(stdout);
         return 0;
     }
     FB_CHECK(fb_cli_check_files(args, "spmv", inputs, outputs, NULL, 0, NULL, 0));

@@ -92,12 +92,12 @@ typedef struct tune_cli {
 /* The command that lists a family's kernels and axes. */
 static const char *list_hint(const fb_family *f)
 {
-    return strcmp(f->problem_key, "grid") == 0 ? "flowbench grid --list" : "flowbench spmv --list";
+    return fb_family_is_grid(f) ? "flowbench grid --list" : "flowbench spmv --list";
 }
 
 /* A family's problem option is named after its record's problem key:
  * --matrix SRC for spmv, --grid SPEC for heat2d and fv-surface. */
-static const char *problem_metavar(const fb_family *f) { return strcmp(f->problem_key, "grid") == 0 ? "SPEC" : "SRC"; }
+static const char *problem_metavar(const fb_family *f) { return fb_family_is_grid(f) ? "SPEC" : "SRC"; }
 
 static fb_status read_measure(const fb_parsed *args, fb_tune_request *rq)
 {
@@ -152,7 +152,7 @@ static fb_status check_problem_options(const fb_parsed *args, const fb_family *f
     fb_status status = FB_OK;
     static const char *const solver_only[] = {"case", "level", "cube", "mesh", "steps", NULL};
     const char *given = fb_cli_first_given(args, solver_only);
-    const int grid = strcmp(f->problem_key, "grid") == 0;
+    const int grid = fb_family_is_grid(f);
     if (is_solver(f)) return fb_tune_case_check_options(args);
     if (fb_cli_value(args, "case"))
         FB_FAIL(FB_ERR_USAGE, "--case is for the solver's kernels (--kernel ns), not --family %s", f->name);
