@@ -87,6 +87,14 @@ fb_status fb_sweep_check_size(const fb_suite *s, const fb_sweep_options *o);
  * written). Failing configurations are records, not errors. */
 fb_status fb_sweep_run(const fb_suite *s, const fb_sweep_options *o, fb_sweep_summary *sum);
 
+/* fb_sweep_run as `flowbench sweep` runs it: on several ranks each rank's
+ * progress lines prefixed with "[rank R/P host] " (o->progress is set for
+ * the run), then rank 0's summary on stderr (the counts, and where the
+ * results are, or the command that resumes a stopped sweep), and
+ * FB_ERR_CHECK when a configuration failed to run or gave a wrong result.
+ * *quiet: the error returned is one another rank has said. */
+fb_status fb_sweep_run_summarised(const fb_suite *suite, fb_sweep_options *o, int *quiet);
+
 /* --shard's text "I/N" into o->shard and o->nshards: FB_ERR_USAGE saying
  * what is wrong (not I/N, I or N not a whole number, I outside 1..N). */
 fb_status fb_sweep_parse_shard(const char *text, fb_sweep_options *o);
