@@ -2,7 +2,6 @@
  * Exit 1 when any configuration is SLOWER, WRONG or MISSING (the last two
  * unless allowed), 2 when the files cannot be compared (unreadable,
  * different machines, nothing in common). */
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,7 +9,7 @@
 #include "cli.h"
 #include "compare_history_cli.h"
 #include "../results/gate/interleave_run.h"
-#include "../results/gate/compare.h"
+#include "../results/gate/compare_files.h"
 #include "../results/gate/interleave.h"
 #include "../results/gate/noise.h"
 #include "../tune/suite.h"
@@ -94,15 +93,6 @@ fail:
     return status;
 }
 
-/* A machine mismatch stops the comparison unless --any-machine says go on. */
-static fb_status check_machines(const fb_results_set *base, const fb_results_set *next, const fb_compare_options *opt)
-{
-    fb_status status = fb_compare_machines(base, next, stdout);
-    if (status == FB_OK || !opt->any_machine) return status;
-    printf("warning: %s; comparing anyway (--any-machine)\n", fb_error_message());
-    return FB_OK;
-}
-
 /* What compare reads (BASE and NEW, or --interleave's two binaries and
  * suite; the noise store) and writes (--junit, --json, and --learn-noise's
  * store): no output may be an input or another output (core/files.h),
@@ -139,24 +129,6 @@ static fb_status open_output(const fb_parsed *args, const char *option, fb_cli_o
     if (!path) return FB_OK;
     FB_CHECK(fb_cli_out_open(path, out));
     *f = out->f;
-fail:
-    return status;
-}
-
-/* The machine's learned floors into opt->noise (noise.h), unless
- * --no-noise. */
-static fb_status load_noise(const fb_parsed *args, const fb_results_set *next, fb_compare_options *opt, char *path,
-                            size_t len, char *machine, size_t mlen)
-{
-    fb_status status = FB_OK;
-    fb_noise_path(fb_cli_value(args, "noise-file"), path, len);
-    fb_noise_machine(next, machine, mlen);
-    if (fb_cli_flag(args, "no-noise")) {
-        if (fb_cli_flag(args, "learn-noise")) FB_FAIL(FB_ERR_USAGE, "--no-noise and --learn-noise exclude each other");
-        printf("noise: the stored A/A floor is ignored (--no-noise)\n");
-        return FB_OK;
-    }
-    FB_CHECK(fb_noise_use(path, machine, opt, stdout));
 fail:
     return status;
 }
@@ -230,40 +202,30 @@ fail:
 static int run_compare(const fb_parsed *args)
 {
     fb_status status = FB_OK;
-    fb_results_set *base = NULL, *next = NULL;
     fb_compare_options opt = fb_compare_defaults();
     fb_compare_summary summary = {0};
-    char noise_path[1024], machine[2048];
     fb_cli_out junit = {0}, json = {0};
-    int learn = fb_cli_flag(args, "learn-noise");
+    const fb_compare_files_request rq = {.base = args->positional[0],
+                                         .next = args->npositional > 1 ? args->positional[1] : NULL,
+                                         .noise_file = fb_cli_value(args, "noise-file"),
+                                         .no_noise = fb_cli_flag(args, "no-noise"),
+                                         .learn = fb_cli_flag(args, "learn-noise")};
     if (fb_cli_flag(args, "interleave")) return run_interleave(args);
     if (fb_cli_value(args, "history")) return fb_compare_history_command(args, read_options);
     FB_CHECK(check_two_files(args));
     FB_CHECK(check_outputs(args, 0));
     FB_CHECK(read_options(args, &opt));
-    if (learn && opt.any_machine) FB_FAIL(FB_ERR_USAGE, "--learn-noise: A/A noise is of one machine; no --any-machine");
-    FB_CHECK(fb_results_load(args->positional[0], &base));
-    FB_CHECK(fb_results_load(args->positional[1], &next));
-    FB_CHECK(check_machines(base, next, &opt));
-    FB_CHECK(load_noise(args, next, &opt, noise_path, sizeof noise_path, machine, sizeof machine));
     FB_CHECK(open_output(args, "junit", &junit, &opt.junit));
     FB_CHECK(open_output(args, "json", &json, &opt.json));
-    if (learn) opt.learned = json_object();
-    FB_CHECK(fb_interrupt_at_once_begin()); /* compare.c polls no signal: one ends the comparison at once */
-    status = fb_compare_sets(base, next, &opt, stdout, &summary);
-    fb_interrupt_at_once_end();
-    FB_CHECK(status);
-    if (learn) FB_CHECK(fb_noise_learn_compared(noise_path, machine, &opt, &summary, stdout));
+    status = fb_compare_files(&rq, &opt, stdout, &summary);
 fail:
     fflush(stdout);
     if (junit.f) status = fb_cli_out_close(&junit, status);
     if (json.f) status = fb_cli_out_close(&json, status);
-    fb_results_set_free(base);
-    fb_results_set_free(next);
     json_decref((json_t *)opt.noise);
     json_decref(opt.learned);
     if (status != FB_OK) return fb_comm_report(status);
-    return learn ? 0 : fb_compare_gate(&summary, &opt);
+    return rq.learn ? 0 : fb_compare_gate(&summary, &opt);
 }
 
 const fb_command fb_cmd_compare = {
