@@ -7,7 +7,6 @@
  * and with how many evaluations. The solver's kernels (--case CASE
  * --kernel ns: the family ns) are searched the same way, each point a
  * whole run of the case (harness/solver/ns_family_run.h). */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,21 +259,8 @@ fail:
 static fb_status report(const fb_parsed *args, tune_cli *c, fb_tune_outcome *o)
 {
     fb_status status = FB_OK;
-    fb_tune_print_best(&c->rq, c->problem, &c->start, o);
-    fb_tune_print_pareto(&c->rq, o);
-    if (!isfinite(o->search.best_cost))
-        FB_FAIL(FB_ERR_CHECK, "tune: no point of %s ran successfully", c->rq.family->kernel(c->rq.kernel)->name);
-    FB_CHECK(fb_tune_print_versus_default(&c->rq, o));
-    if (!fb_cli_flag(args, "no-variants") && c->rq.family->kernel_count() > 1)
-        FB_CHECK(fb_tune_print_versus_variants(&c->rq, o));
-    if (c->replay) {
-        double optimum;
-        FB_CHECK(fb_tune_replay_optimum(&c->rq, &optimum));
-        printf("  this search: %.3fx the optimum\n", o->search.best_cost / optimum);
-        if (c->seeds > 1) FB_CHECK(fb_tune_replay_seeds(&c->rq, c->seeds, optimum));
-    } else if (o->best_record) {
-        FB_CHECK(confirm_and_store(args, c, o));
-    }
+    FB_CHECK(fb_tune_print_findings(&c->rq, c->problem, &c->start, o, fb_cli_flag(args, "no-variants"), c->seeds));
+    if (!c->replay && o->best_record) FB_CHECK(confirm_and_store(args, c, o));
 fail:
     return status;
 }

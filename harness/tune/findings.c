@@ -287,3 +287,23 @@ void fb_tune_print_pareto(const fb_tune_request *rq, fb_tune_outcome *o)
         printf("    %-48s %10.4f ms %12.4g mJ\n", params, t->time_s * 1e3, t->joules * 1e3);
     }
 }
+
+fb_status fb_tune_print_findings(fb_tune_request *rq, const char *problem, const fb_tune_start *start,
+                                 fb_tune_outcome *o, int no_variants, int seeds)
+{
+    fb_status status = FB_OK;
+    fb_tune_print_best(rq, problem, start, o);
+    fb_tune_print_pareto(rq, o);
+    if (!isfinite(o->search.best_cost))
+        FB_FAIL(FB_ERR_CHECK, "tune: no point of %s ran successfully", rq->family->kernel(rq->kernel)->name);
+    FB_CHECK(fb_tune_print_versus_default(rq, o));
+    if (!no_variants && rq->family->kernel_count() > 1) FB_CHECK(fb_tune_print_versus_variants(rq, o));
+    if (rq->replay) {
+        double optimum;
+        FB_CHECK(fb_tune_replay_optimum(rq, &optimum));
+        printf("  this search: %.3fx the optimum\n", o->search.best_cost / optimum);
+        if (seeds > 1) FB_CHECK(fb_tune_replay_seeds(rq, seeds, optimum));
+    }
+fail:
+    return status;
+}

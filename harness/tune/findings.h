@@ -33,4 +33,11 @@ fb_status fb_tune_replay_seeds(fb_tune_request *rq, int seeds, double optimum);
  * (no other point both faster and using less energy), fastest first. */
 void fb_tune_print_pareto(const fb_tune_request *rq, fb_tune_outcome *o);
 
+/* All of the above in tune's order: the best (and the Pareto front), the
+ * default beside it, the other kernels unless no_variants, and with a
+ * replay the optimum and, for seeds > 1, the strategy over seeds.
+ * FB_ERR_CHECK when no point of the kernel ran. */
+fb_status fb_tune_print_findings(fb_tune_request *rq, const char *problem, const fb_tune_start *start,
+                                 fb_tune_outcome *o, int no_variants, int seeds);
+
 #endif
