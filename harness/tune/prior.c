@@ -669,3 +669,49 @@ double fb_prior_score(const fb_prior *p, const fb_prior_query *q, const fb_prior
 {
     return pr->found ? score(p, q, pr->entry, pr->distance, pr->nfrom, point) : 0;
 }
+
+static void print_fit(FILE *say, const json_t *prior, const char *path)
+{
+    const json_t *entries = json_object_get(prior, "entries"), *e;
+    json_t *kernels = json_object(), *matrices = json_object();
+    size_t i;
+    json_array_foreach(entries, i, e)
+    {
+        json_object_set(kernels, json_string_value(json_object_get(e, "kernel")), json_true());
+        json_object_set(matrices, json_string_value(json_object_get(e, "matrix_hash")), json_true());
+    }
+    fprintf(say, "prior: %zu landscapes (%zu kernels, %zu matrices) from %zu sweep(s), written to %s\n",
+            json_array_size(entries), json_object_size(kernels), json_object_size(matrices),
+            json_array_size(json_object_get(prior, "fit_from")), path);
+    json_decref(kernels);
+    json_decref(matrices);
+}
+
+/* The prior is written over neither a sweep it is fitted to (core/files.h)
+ * nor any file that is not a prior: said before the sweeps are read. */
+static fb_status check_destination(const char *const *paths, int n, const char *path)
+{
+    fb_status status = FB_OK;
+    fb_named_file *sweeps = NULL, prior = {"--prior", path};
+    FB_ALLOC(sweeps, n, "the sweeps' names");
+    for (int i = 0; i < n; ++i)
+        sweeps[i] = (fb_named_file){"SWEEP.jsonl", paths[i]};
+    FB_CHECK(fb_files_check_distinct("tune --fit-prior", sweeps, n, &prior, 1));
+    FB_CHECK(fb_prior_check_replaceable(path));
+fail:
+    free(sweeps);
+    return status;
+}
+
+fb_status fb_prior_fit_into(const char *const *sweeps, int nsweeps, const char *path, FILE *say)
+{
+    fb_status status = FB_OK;
+    json_t *prior = NULL;
+    FB_CHECK(check_destination(sweeps, nsweeps, path));
+    FB_CHECK(fb_prior_fit(sweeps, nsweeps, &prior));
+    FB_CHECK(fb_prior_save(prior, path));
+    print_fit(say, prior, path);
+fail:
+    json_decref(prior);
+    return status;
+}

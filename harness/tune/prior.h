@@ -31,6 +31,8 @@
 #ifndef FB_TUNE_PRIOR_H
 #define FB_TUNE_PRIOR_H
 
+#include <stdio.h>
+
 #include <jansson.h>
 
 #include "../bench/signature.h"
@@ -67,6 +69,12 @@ double fb_prior_distance(const fb_prior_features *a, const fb_prior_features *b)
  * nothing in them is a landscape (a matrix and kernel measured at two or
  * more points). */
 fb_status fb_prior_fit(const char *const *sweeps, int nsweeps, json_t **out);
+
+/* `tune --fit-prior`: fits the sweeps and saves the prior at path, then
+ * says on say how many landscapes (kernels, matrices) from how many
+ * sweeps. Refused before any sweep is read when path is one of the sweeps
+ * (by any name) or holds something that is not a prior. */
+fb_status fb_prior_fit_into(const char *const *sweeps, int nsweeps, const char *path, FILE *say);
 
 /* A prior is only ever written over a prior: FB_ERR_USAGE when path
  * exists and is not one (a results file, other JSON, any text), as
