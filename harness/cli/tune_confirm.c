@@ -3,8 +3,6 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "../tune/confirm_fresh.h"
 #include "../results/records/reader.h"
@@ -47,41 +45,19 @@ fail:
     return status;
 }
 
-/* extra, then the point's placeholders: "--measure-point -" or "--param -"
- * per axis. */
-static fb_status child_extra(const char *const *extra, int per_axis, int naxes, const char ***out)
-{
-    fb_status status = FB_OK;
-    int n = 0, nextra = 0;
-    while (extra && extra[nextra])
-        nextra++;
-    const char **all = NULL;
-    FB_ALLOC(all, (size_t)(nextra + 2 * (naxes + 1) + 1), "a new process's arguments");
-    for (int i = 0; i < nextra; ++i)
-        all[n++] = extra[i];
-    for (int i = 0; i < (per_axis ? naxes : 1); ++i)
-        all[n++] = per_axis ? "--param" : "--measure-point", all[n++] = "-";
-    *out = all;
-fail:
-    return status;
-}
-
 fb_status fb_cli_confirm(const char *command, const fb_parsed *args, const char *const *drop, const char *const *extra,
                          int per_axis, const fb_tune_request *rq, const fb_tune_outcome *o, const fb_param_point *def,
                          int rounds, FILE *say, fb_confirm_outcome *out)
 {
     fb_status status = FB_OK;
     const fb_family_kernel *k = rq->family->kernel(rq->kernel);
-    const char **all = NULL;
     char **argv = NULL, verdict[1000];
     fb_confirm_candidates(&o->search, def, out);
-    FB_CHECK(child_extra(extra, per_axis, k->nparams, &all));
-    FB_CHECK(fb_cli_child_argv(command, args, drop, all, &argv));
-    FB_CHECK(fb_confirm_in_processes(argv, per_axis, k, rq->objective, rounds, stderr, out));
+    FB_CHECK(fb_cli_child_argv(command, args, drop, extra, &argv));
+    FB_CHECK(fb_confirm_in_processes((const char *const *)argv, per_axis, k, rq->objective, rounds, stderr, out));
     fb_confirm_verdict(out, k, verdict, sizeof verdict);
     fprintf(say, "  confirmed in fresh processes (%d rounds, interleaved): %s\n", out->rounds, verdict);
 fail:
-    free(all);
     fb_cli_child_argv_free(argv);
     return status;
 }

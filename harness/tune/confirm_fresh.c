@@ -65,12 +65,37 @@ fail:
     return status;
 }
 
-fb_status fb_confirm_in_processes(char **argv, int per_axis, const fb_family_kernel *k, fb_objective objective,
-                                  int rounds, FILE *progress, fb_confirm_outcome *out)
+/* command, then the point's placeholders ("--measure-point -", or
+ * "--param -" per axis), every argument its own copy (set_arg replaces
+ * the placeholders); c->point_at: the first placeholder's value. */
+static fb_status child_argv(const char *const *command, child *c)
 {
-    child c = {argv, 0, per_axis, k, objective};
-    while (argv[c.point_at])
-        c.point_at++;
-    c.point_at -= per_axis ? 2 * k->nparams - 1 : 1;
-    return fb_confirm_run(out, rounds, k, measure_in_child, &c, progress);
+    fb_status status = FB_OK;
+    int n = 0, ncommand = 0;
+    while (command[ncommand])
+        ncommand++;
+    FB_ALLOC(c->argv, (size_t)(ncommand + 2 * (c->k->nparams + 1) + 1), "a new process's arguments");
+    for (int i = 0; i < ncommand; ++i)
+        FB_CHECK(set_arg(&c->argv[n++], command[i]));
+    c->point_at = n + 1;
+    for (int i = 0; i < (c->per_axis ? c->k->nparams : 1); ++i) {
+        FB_CHECK(set_arg(&c->argv[n++], c->per_axis ? "--param" : "--measure-point"));
+        FB_CHECK(set_arg(&c->argv[n++], "-"));
+    }
+fail:
+    return status;
+}
+
+fb_status fb_confirm_in_processes(const char *const *command, int per_axis, const fb_family_kernel *k,
+                                  fb_objective objective, int rounds, FILE *progress, fb_confirm_outcome *out)
+{
+    fb_status status = FB_OK;
+    child c = {NULL, 0, per_axis, k, objective};
+    FB_CHECK(child_argv(command, &c));
+    FB_CHECK(fb_confirm_run(out, rounds, k, measure_in_child, &c, progress));
+fail:
+    for (int i = 0; c.argv && c.argv[i]; ++i)
+        free(c.argv[i]);
+    free(c.argv);
+    return status;
 }

@@ -8,13 +8,13 @@
 #include "confirm.h"
 #include "tune.h"
 
-/* fb_confirm_run where argv runs the measuring command again and ends with
- * the point's placeholders: one "NAME=V,..." argument, or with per_axis a
- * "--param" "NAME=V" pair per axis of k, which each process's point
- * replaces. A process's record (JSON on its stdout) is judged by
- * objective; one that exits non-zero or prints no record is a failure of
- * its candidate, with its last line as the reason. */
-fb_status fb_confirm_in_processes(char **argv, int per_axis, const fb_family_kernel *k, fb_objective objective,
-                                  int rounds, FILE *progress, fb_confirm_outcome *out);
+/* fb_confirm_run where each measurement runs command (the measuring
+ * command again: "flowbench", its name, its options) in a fresh process
+ * with the point appended: "--measure-point NAME=V,...", or with per_axis
+ * "--param NAME=V" per axis of k. A process's record (JSON on its stdout)
+ * is judged by objective; one that exits non-zero or prints no record is a
+ * failure of its candidate, with its last line as the reason. */
+fb_status fb_confirm_in_processes(const char *const *command, int per_axis, const fb_family_kernel *k,
+                                  fb_objective objective, int rounds, FILE *progress, fb_confirm_outcome *out);
 
 #endif
