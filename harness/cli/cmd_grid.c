@@ -342,4 +342,6 @@ const fb_command fb_cmd_grid = {
     .max_positional = 0,
     .run = run_grid,
     .ranks = 1,
+    .measures = 1,
+    .guarded = 1,
 };

@@ -360,4 +360,5 @@ const fb_command fb_cmd_solve = {
     .max_positional = 1,
     .run = run_solve,
     .ranks = 1,
+    .measures = 1,
 };

@@ -348,4 +348,6 @@ const fb_command fb_cmd_spmv = {
     .max_positional = 0,
     .run = run_spmv,
     .ranks = 1, /* --kernel peer:petsc only (check_ranks) */
+    .measures = 1,
+    .guarded = 1,
 };

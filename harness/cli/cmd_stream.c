@@ -189,4 +189,5 @@ const fb_command fb_cmd_stream = {
     .min_positional = 0,
     .max_positional = 0,
     .run = run_stream,
+    .measures = 1,
 };

@@ -193,4 +193,6 @@ const fb_command fb_cmd_sweep = {
     .max_positional = 1,
     .run = run_sweep,
     .ranks = 1,
+    .measures = 1,
+    .guarded = 1,
 };

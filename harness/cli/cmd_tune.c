@@ -365,4 +365,6 @@ const fb_command fb_cmd_tune = {
     .min_positional = 0,
     .max_positional = 1024, /* --fit-prior's sweeps */
     .run = run_tune,
+    .measures = 1,
+    .guarded = 1,
 };

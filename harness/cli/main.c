@@ -35,27 +35,6 @@ static const fb_command *find_command(const char *name)
     return NULL;
 }
 
-/* Commands that time work on this host's CPUs: the OpenMP wait policy is
- * decided for them before the runtime starts a thread. */
-static int measures(const fb_command *cmd)
-{
-    static const char *const names[] = {"stream", "spmv", "grid", "sweep", "tune", "solve"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
-        if (strcmp(cmd->name, names[i]) == 0) return 1;
-    return 0;
-}
-
-/* Commands that run kernels, a user's among them: they run in a guarded
- * child process (core/guard.h), so a kernel that crashes or hangs ends
- * that process, not the command, and a sweep goes on past it. */
-static int guarded(const fb_command *cmd)
-{
-    static const char *const names[] = {"spmv", "grid", "sweep", "tune"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
-        if (strcmp(cmd->name, names[i]) == 0) return 1;
-    return 0;
-}
-
 /* Runs cmd on the ranks a launcher started (one rank without one).
  * Commands that do not divide their work are refused on several ranks:
  * each would run the whole command and race for the same files. */
@@ -113,8 +92,8 @@ int main(int argc, char **argv)
     }
     fb_install_interrupt_handler();
     /* the guard only waits: the child decides the wait policy, at the moment its work starts */
-    if (guarded(cmd) && fb_guard_wanted()) return fb_guard_command(cmd->name, argv);
-    if (measures(cmd)) fb_wait_policy_decide(argv); /* may re-execute with passive waiting */
+    if (cmd->guarded && fb_guard_wanted()) return fb_guard_command(cmd->name, argv);
+    if (cmd->measures) fb_wait_policy_decide(argv); /* may re-execute with passive waiting */
     fb_guard_child_init();
     fb_results_set_command_line(argc, argv);
     return run_on_ranks(cmd, &parsed, &argc, &argv);

@@ -46,7 +46,9 @@ typedef struct fb_command {
     const fb_option *options; /* terminated by a NULL name */
     int min_positional, max_positional;
     int (*run)(const fb_parsed *args); /* returns the exit code */
-    int ranks; /* 1: runs on several MPI ranks (core/comm.h); else refused under a launch of more than one */
+    int ranks;    /* 1: runs on several MPI ranks (core/comm.h); else refused under a launch of more than one */
+    int measures; /* 1: times work on this host's CPUs: the OpenMP wait policy is decided before it starts */
+    int guarded;  /* 1: runs kernels, a user's among them, in a guarded child process (core/guard.h) */
 } fb_command;
 
 /* Parses argv (after the command name). On error prints one line and
