@@ -1,5 +1,5 @@
 /* confirm_fresh.c - the confirmation's candidates each measured in a fresh
- * process (confirm.h, fb_confirm_in_processes). */
+ * process (confirm_fresh.h). */
 #include "confirm_fresh.h"
 
 #include <math.h>
