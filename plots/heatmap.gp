@@ -3,8 +3,10 @@
 # parameter). Cells that were not measured (pruned, failed, outside the
 # space's constraints) show the hatched background, and a line under the
 # graph says so (blanks, from NAME.vars: how many).
-# Input: CSV "xi,yi,X,Y,gbs": xi, yi the positions of the values on each
-# axis (0, 1, ... in numeric order), X, Y the values, gbs in GB/s.
+# Input: CSV "xi,yi,X,Y,gbs,untrusted": xi, yi the positions of the values
+# on each axis (0, 1, ... in numeric order), X, Y the values, gbs in GB/s,
+# untrusted 1 where the cell's record was unstable or contended (hatched
+# in black over its colour; untrusted in NAME.vars: how many).
 # Variables (NAME.vars): xname, yname (the parameter names) and ncols, nrows
 # (how many values each axis has).
 # Usage: flowbench plot writes NAME.csv and NAME.vars (title, axis names,
@@ -42,5 +44,19 @@ set cbrange [0:*]
 unset key
 # a cell's value in digits a reader takes in: 2170, 964, 35.2, 0.481 (not 2.17e+03)
 cell(v) = abs(v) >= 100 ? sprintf('%.0f', v) : sprintf('%.3g', v)
-plot datafile using 1:2:(0.5):(0.5):5:xtic(3):ytic(4) skip 1 with boxxyerror fs solid 1 noborder lc palette, \
-     '' using 1:2:(cell($5)) skip 1 with labels font ',10' tc rgb 'black'
+# A cell resting on an unstable or contended record (column 6) is hatched
+# in black over its colour, a cell not measured in grey without one.
+if (!exists("untrusted")) untrusted = 0
+if (untrusted > 0) set label 103 sprintf('hatched over its colour: %d cell%s unstable or contended, not a figure to trust', \
+                                        untrusted, untrusted == 1 ? '' : 's') at screen 0.01, screen 0.05 left font ',9'
+if (untrusted > 0) {
+  set bmargin 6.5 # room for both lines under the graph
+  set style textbox opaque noborder # the values readable over the hatching
+  plot datafile using 1:2:(0.5):(0.5):5:xtic(3):ytic(4) skip 1 with boxxyerror fs solid 1 noborder lc palette, \
+       '' using 1:($6 > 0 ? $2 : NaN):(0.5):(0.5) skip 1 with boxxyerror fs transparent pattern 5 noborder \
+         lc rgb 'black', \
+       '' using 1:2:(cell($5)) skip 1 with labels boxed font ',10' tc rgb 'black'
+} else {
+  plot datafile using 1:2:(0.5):(0.5):5:xtic(3):ytic(4) skip 1 with boxxyerror fs solid 1 noborder lc palette, \
+       '' using 1:2:(cell($5)) skip 1 with labels font ',10' tc rgb 'black'
+}

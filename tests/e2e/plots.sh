@@ -90,6 +90,17 @@ check_figures "$dir/constructed" stream speedup heatmap blockshape variants frac
 check_colours "$dir/constructed"
 ! ls "$dir"/constructed/heatmap-heat-jacobi-* > /dev/null 2>&1 || fail "3 block shapes on a 3 x 3 grid drawn as a heat map"
 grep -q 'WORKGROUP_SIZE_BITS' "$dir"/constructed/heatmap-csr-multirow-opencl-0.0-double-ahmed.csv || fail "heat map axes"
+grep -q ',0$' "$dir"/constructed/heatmap-csr-multirow-opencl-0.0-double-ahmed.csv &&
+  ! grep -q ',1$' "$dir"/constructed/heatmap-csr-multirow-opencl-0.0-double-ahmed.csv || fail "stable cells marked untrusted"
+# the same sweep with csr-multirow's records contended: each cell says so
+# (its last column), the vars count them, and gnuplot draws it silently
+jq -c 'if .kernel == "csr-multirow" then .stats.quality = "contended" | .stats.quality_why = "constructed" else . end' \
+  "$src/tests/data/results/constructed-sweep.jsonl" > "$dir/contended-sweep.jsonl"
+"$bin" plot "$dir/contended-sweep.jsonl" --out "$dir/contended" --scripts "$src/plots" > /dev/null 2> "$dir/contended.err"
+[ ! -s "$dir/contended.err" ] || fail "gnuplot said something on stderr: $(head -3 "$dir/contended.err")"
+heat="$dir/contended/heatmap-csr-multirow-opencl-0.0-double-ahmed"
+[ "$(grep -c ',1$' "$heat.csv")" = 15 ] && ! grep -q ',0$' "$heat.csv" || fail "contended heat map cells: $(cat "$heat.csv")"
+grep -qx 'untrusted = 15' "$heat.vars" || fail "the heat map's vars do not count the contended cells"
 
 echo "== 1a. names of a standard-suite-like run: precision and case, no numbers"
 "$bin" plot "$src/tests/data/results/constructed-standard.jsonl" --out "$dir/standard" --scripts "$src/plots" \

@@ -1027,7 +1027,7 @@ static fb_status fill_heatmap(const fb_results_set *set, fb_figure *f)
         if (strcmp(g, f->group) != 0) continue;
         value_text(xv, x, sizeof x);
         value_text(yv, y, sizeof y);
-        FB_CHECK(figure_put(f, y, x, gbs, 1));
+        FB_CHECK(cell_put(f, y, x, record_cell(r, gbs), 1)); /* a stable record first, as the bars */
     }
     snprintf(f->name, sizeof f->name, "heatmap %s %s %s %.40s", str(f->rep, "kernel"), str(f->rep, "device"),
              str(f->rep, "precision"), *fb_record_matrix(f->rep) ? fb_record_matrix(f->rep) : str(f->rep, "case"));
@@ -1822,8 +1822,10 @@ fail:
     return status;
 }
 
-/* "xi,yi,x,y,gbs": one line per measured cell, xi/yi the places of the
- * values on each axis in numeric order (the plot draws cells there). */
+/* "xi,yi,x,y,gbs,untrusted": one line per measured cell, xi/yi the places
+ * of the values on each axis in numeric order (the plot draws cells
+ * there), untrusted 1 where the cell rests on an unstable or contended
+ * record (heatmap.gp hatches it over its colour). */
 static fb_status write_heatmap(const fb_figure *f, FILE *out)
 {
     fb_status status = FB_OK;
@@ -1834,14 +1836,14 @@ static fb_status write_heatmap(const fb_figure *f, FILE *out)
     fb_csv_field(out, f->xlabel);
     fputc(',', out);
     fb_csv_field(out, f->ylabel);
-    fputs(",gbs\n", out);
+    fputs(",gbs,untrusted\n", out);
     for (int i = 0; i < f->ncells; ++i) {
         const fb_cell *c = &f->cells[i];
         fprintf(out, "%d,%d,", xpos[c->col], ypos[c->row]);
         fb_csv_field(out, f->cols[c->col]);
         fputc(',', out);
         fb_csv_field(out, f->rows[c->row]);
-        fprintf(out, ",%.6g\n", c->value);
+        fprintf(out, ",%.6g,%d\n", c->value, fb_quality_flagged((fb_quality)c->quality));
     }
 fail:
     free(xpos);

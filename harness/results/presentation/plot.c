@@ -256,7 +256,8 @@ static fb_status write_vars(const fb_figure *f, const fb_colour_map *colours, co
     fprintf(out, "cells = %d\n", f->ncells);
     if (fb_figure_has_series(f->kind)) write_colours(out, f, colours);
     if (f->kind == FB_FIG_ROOFLINE) write_roofline_vars(out, f);
-    if (f->kind == FB_FIG_HEATMAP) fprintf(out, "blanks = %d\n", f->nrows * f->ncols - f->ncells);
+    if (f->kind == FB_FIG_HEATMAP)
+        fprintf(out, "blanks = %d\nuntrusted = %d\n", f->nrows * f->ncols - f->ncells, fb_figure_flagged(f));
     if (ferror(out)) FB_FAIL(FB_ERR_IO, "%s: write failed", path);
 fail:
     if (out && fclose(out) != 0 && status == FB_OK)
