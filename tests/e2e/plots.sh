@@ -118,8 +118,11 @@ echo "== 1b. replot.sh in a moved copy of the folder"
 # in scripts/ beside it.
 ! tail -n +2 "$dir/constructed/replot.sh" | grep -nE "(^|[ '\"=:])/" || fail "replot.sh names an absolute path"
 ! grep -qF "$src" "$dir/constructed/replot.sh" || fail "replot.sh names the source tree"
+# (and the file those load beside them: whisker-bars.gp)
 used=$(grep -o '"$scripts/[a-z]*.gp"' "$dir/constructed/replot.sh" | sort -u | wc -l)
-[ "$(ls "$dir"/constructed/scripts/*.gp | wc -l)" -eq "$used" ] || fail "scripts/ does not hold the scripts replot.sh runs"
+loaded=$(grep -ho "^load here\.'/[a-z-]*\.gp'" "$dir"/constructed/scripts/*.gp | sort -u | wc -l)
+[ "$(ls "$dir"/constructed/scripts/*.gp | wc -l)" -eq "$((used + loaded))" ] ||
+  fail "scripts/ does not hold the scripts replot.sh runs"
 cp -r "$dir/constructed" "$dir/moved"
 rm "$dir"/moved/*.png "$dir"/moved/*.svg
 (cd / && sh "$dir/moved/replot.sh") > "$dir/moved.txt" 2>&1 || { cat "$dir/moved.txt"; fail "replot.sh failed in a moved folder"; }

@@ -368,17 +368,28 @@ fail:
     return status;
 }
 
-/* OUT_DIR/scripts/TYPE.gp, the script replot.sh runs; left alone when it is
+/* OUT_DIR/scripts/NAME.gp from the scripts folder; left alone when it is
  * the very file plot ran (plot --scripts OUT_DIR/scripts after a restyle). */
-static fb_status copy_script(const plot_ctx *ctx, fb_figure_kind kind)
+static fb_status copy_script_file(const plot_ctx *ctx, const char *name)
 {
     fb_status status = FB_OK;
     char from[PATH_MAX + 64], dir[PATH_MAX + 16], to[PATH_MAX + 80];
-    snprintf(from, sizeof from, "%s/%s.gp", ctx->scripts, fb_figure_script(kind));
+    snprintf(from, sizeof from, "%s/%s.gp", ctx->scripts, name);
     snprintf(dir, sizeof dir, "%s/scripts", ctx->opt->out_dir);
-    snprintf(to, sizeof to, "%s/%s.gp", dir, fb_figure_script(kind));
+    snprintf(to, sizeof to, "%s/%s.gp", dir, name);
     FB_CHECK(fb_make_dirs(dir));
     if (!same_file(from, to)) FB_CHECK(copy_file(from, to));
+fail:
+    return status;
+}
+
+/* The script replot.sh runs for kind, with the file the whiskered bar
+ * figures' scripts load (whisker-bars.gp). */
+static fb_status copy_script(const plot_ctx *ctx, fb_figure_kind kind)
+{
+    fb_status status = FB_OK;
+    FB_CHECK(copy_script_file(ctx, fb_figure_script(kind)));
+    if (fb_figure_has_whiskers(kind)) FB_CHECK(copy_script_file(ctx, "whisker-bars"));
 fail:
     return status;
 }
