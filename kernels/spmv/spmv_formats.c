@@ -2,6 +2,7 @@
  * layout and its byte and flop model, beside its run. */
 #include "csr16_matrix.h"
 #include "sell_matrix.h"
+#include "sss_matrix.h"
 #include "spmv.h"
 
 static size_t scalar_at(const fb_spmv_shape *s, size_t b, int r, int c)
@@ -78,6 +79,19 @@ static fb_spmv_model csr16_sv_model(const fb_spmv_shape *s, const fb_spmv_conver
     return csr16_model_of(s, c, 4.0);
 }
 
+/* sss: the lower triangle's values and columns, the diagonal and a row
+ * pointer per row, x and y once, and what the fix-up moves: each slot
+ * written and read with its number, each fixed row's place and pointer and
+ * its y read and written again. */
+static fb_spmv_model sss_model(const fb_spmv_shape *s, const fb_spmv_conversion *c)
+{
+    double rb = s->real_bytes, vectors = ((double)s->ncols + (double)s->nrows) * rb;
+    double triangle = (double)c->lower * (rb + 4.0) + (double)s->nrows * (rb + 4.0) + 4.0;
+    double fixup = (double)c->conflicts * (2.0 * rb + 4.0) + (double)c->nfix * (8.0 + 2.0 * rb);
+    return (fb_spmv_model){.flops = 2.0 * (double)s->nnz,
+                           .min_bytes = triangle + vectors + fixup + ((double)c->nchunks + 1.0) * 8.0};
+}
+
 // clang-format off
 const fb_spmv_format_ops fb_spmv_csr = {
     .name = "csr", .input = &fb_spmv_csr, .input_name = "CSR",
@@ -99,4 +113,8 @@ const fb_spmv_format_ops fb_spmv_csr16 = {
 const fb_spmv_format_ops fb_spmv_csr16_sv = {
     .name = "csr16-sv", .input = &fb_spmv_csr, .input_name = "CSR", .single_values = 1,
     .value_at = scalar_at, .model = csr16_sv_model, .run = fb_spmv_run_csr16};
+/* The sss kernel reads a CSR view of a symmetric matrix; its run keeps one triangle. */
+const fb_spmv_format_ops fb_spmv_sss = {
+    .name = "sss", .input = &fb_spmv_csr, .input_name = "CSR", .symmetric_only = 1,
+    .value_at = scalar_at, .model = sss_model, .run = fb_spmv_run_sss};
 // clang-format on

@@ -29,6 +29,7 @@ typedef struct fb_spmv_shape {
     int nbrows;        /* block rows (CSR: nrows) */
     long long nblocks; /* BCSR blocks (CSR: nnz) */
     int real_bytes;    /* 8 double, 4 single */
+    int symmetric;     /* square and equal to its transpose, value for value (the matrix's load says) */
 } fb_spmv_shape;
 
 typedef struct fb_spmv_model {
@@ -47,17 +48,20 @@ typedef struct fb_spmv_conversion {
     double padding;                    /* SELL: (stored - nnz) / nnz */
     int nbases, base_rows, wide_bases; /* csr16: blocks of base_rows rows, and those kept at 32 bits */
     long long wide_entries;            /* csr16: entries of the wide blocks */
+    int nchunks, nfix;                 /* sss: chunks of rows, and rows the fix-up adds slots to */
+    long long lower, conflicts;        /* sss: entries of the lower triangle, and products through slots */
 } fb_spmv_conversion;
 
 typedef struct fb_spmv_format_ops fb_spmv_format_ops;
 struct fb_spmv_format_ops {
-    const char *name;                /* "csr", "bcsr", "bcsr-soa", "sell", "csr16", "csr16-sv": the record's "format" */
+    const char *name; /* "csr", "bcsr", "bcsr-soa", "sell", "csr16", "csr16-sv", "sss": the record's "format" */
     const fb_spmv_format_ops *input; /* the view a kernel of this format reads (SELL: CSR) */
     const char *input_name;          /* "CSR" or "BCSR", for messages */
     int blocked;                     /* reads the :block=K BCSR: BLOCK_SIZE is a define and a param */
     fb_block_layout layout;          /* of a blocked view */
     int passes_nblocks;              /* the kernels take the block count after the row count (SoA) */
     int single_values;               /* values stored as float whatever the run's precision (a declared loss) */
+    int symmetric_only;              /* stores one triangle: runs on a symmetric matrix only */
     /* Where value (r, c) of stored entry (or block) b lies in the values. */
     size_t (*value_at)(const fb_spmv_shape *s, size_t b, int r, int c);
     /* Flops and minimal bytes of one product; c is the run's conversion (SELL). */
@@ -68,6 +72,6 @@ struct fb_spmv_format_ops {
 };
 
 extern const fb_spmv_format_ops fb_spmv_csr, fb_spmv_bcsr, fb_spmv_bcsr_soa, fb_spmv_sell, fb_spmv_csr16,
-    fb_spmv_csr16_sv;
+    fb_spmv_csr16_sv, fb_spmv_sss;
 
 #endif

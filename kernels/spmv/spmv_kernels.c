@@ -246,6 +246,31 @@ static int allowed_mixed(const fb_param_point *p, const fb_device_info *dev, con
     return allowed_vector(p, dev, s, why, len);
 }
 
+/* ---- sss: one item per chunk of rows, on a symmetric matrix -------------- */
+
+static int allowed_sss(const fb_param_point *p, const fb_device_info *dev, const fb_spmv_shape *s, char *why,
+                       size_t len)
+{
+    int chunks = p->values[0], wg = p->values[1];
+    if (!s->symmetric) {
+        snprintf(why, len, "the matrix is not symmetric (sss keeps one triangle)");
+        return 0;
+    }
+    if (wg > chunks) {
+        snprintf(why, len, "WG_SIZE %d exceeds CHUNKS %d: items past the chunks would idle", wg, chunks);
+        return 0;
+    }
+    return !too_big_group((size_t)wg, dev, why, len);
+}
+
+static void geometry_sss(const fb_param_point *p, const fb_spmv_shape *s, fb_launch *main, fb_launch *fixup,
+                         int *nthreads)
+{
+    (void)s, (void)fixup; /* the fix-up's size comes from the conversion (sss_run.c) */
+    *nthreads = p->values[0];
+    *main = launch_groups(groups_for(p->values[0], p->values[1]), (size_t)p->values[1]);
+}
+
 /* ---- the table ------------------------------------------------------------ */
 
 /* One row per kernel; clang-format would put every field on its own line.
@@ -310,6 +335,11 @@ const fb_spmv_kernel_def fb_spmv_kernels[] = {
      "spmv/csr16.cl", "spmv_csr16", NULL, &fb_spmv_csr16, 3, CSR16_AXES, allowed_vector, geometry_vector, BUILT_IN},
     {"csr16-mixed", "csr16 with single-precision values, double accumulation, double precision only: a declared loss, its error stated",
      "spmv/csr16.cl", "spmv_csr16_mixed", NULL, &fb_spmv_csr16_sv, 3, CSR16_AXES, allowed_mixed, geometry_vector, BUILT_IN},
+    {"sss", "symmetric sparse skyline: the diagonal and lower triangle, each value used twice; a chunk of rows per item, symmetric matrices only",
+     "spmv/sss.cl", "spmv_sss", NULL, &fb_spmv_sss, 2,
+     {{"CHUNKS", 16, {4, 16, 64, 256, 1024, 4096, 16384, 65536}, 8, "chunks of rows, one work-item each", 1, FB_ROLE_WORK_PER_ITEM},
+      {"WG_SIZE", 1, {1, 8, 32, 128}, 4, "work-group size", 1, FB_ROLE_GROUP_SIZE}},
+     allowed_sss, geometry_sss, BUILT_IN},
 };
 // clang-format on
 

@@ -61,7 +61,11 @@ fb_status fb_spmv_view_for(fb_matrix *m, const fb_spmv_kernel_def *k, fb_spmv_ma
     fb_status status = FB_OK;
     const fb_spmv_format_ops *input = k->format->input;
     FB_CHECK(needs_blocks(m, k));
-    if (!input->blocked) return fb_spmv_view_csr(&m->A, out);
+    if (!input->blocked) {
+        FB_CHECK(fb_spmv_view_csr(&m->A, out));
+        out->shape.symmetric = m->symmetric;
+        return FB_OK;
+    }
     FB_CHECK(fb_bcsr_set_layout(&m->B, input->layout));
     FB_CHECK(fb_spmv_view_bcsr(&m->B, out));
 fail:
@@ -74,6 +78,7 @@ fb_status fb_spmv_view_shape(const fb_matrix *m, const fb_spmv_kernel_def *k, fb
     const fb_spmv_format_ops *input = k->format->input;
     FB_CHECK(needs_blocks(m, k));
     FB_CHECK(input->blocked ? fb_spmv_view_bcsr(&m->B, out) : fb_spmv_view_csr(&m->A, out));
+    out->shape.symmetric = !input->blocked && m->symmetric;
     out->format = input;
 fail:
     return status;

@@ -282,6 +282,59 @@ FB_CSR16_TWIN(FB_NAME(spmv_csr16_mixed_omp_), float)
 #undef FB_CSR16_NARROW
 #undef FB_CSR16_WIDE
 
+/* sss (spmv/sss.cl): the same chunks, each walked in row order by one
+ * thread, then the fix-up of the rows other chunks sent products to. */
+static void FB_NAME(spmv_sss_chunk_)(int k, const int *restrict chunk_start, const int *restrict chunk_slot,
+                                     const int *restrict lptr, const int *restrict lcol, const REAL *restrict lval,
+                                     const REAL *restrict diag, const REAL *restrict x, REAL *restrict y,
+                                     REAL *restrict conflict)
+{
+    const int r0 = chunk_start[k], r1 = chunk_start[k + 1];
+    int slot = chunk_slot[k];
+    for (int r = r0; r < r1; ++r) {
+        const REAL xr = x[r];
+        REAL sum = diag[r] * xr;
+        for (int j = lptr[r]; j < lptr[r + 1]; ++j) {
+            const int c = lcol[j];
+            sum += lval[j] * x[c];
+            if (c >= r0)
+                y[c] += lval[j] * xr;
+            else
+                conflict[slot++] = lval[j] * xr;
+        }
+        y[r] = sum;
+    }
+}
+
+static void FB_NAME(spmv_sss_omp_)(const fb_host_arg *args, const fb_launch *launch, const fb_host_defines *defs)
+{
+    (void)launch, (void)defs;
+    const int nchunks = args[0].i32;
+    const int *chunk_start = args[1].ptr, *chunk_slot = args[2].ptr, *lptr = args[3].ptr, *lcol = args[4].ptr;
+    const REAL *lval = args[5].ptr, *diag = args[6].ptr, *x = args[7].ptr;
+    REAL *y = args[8].ptr, *conflict = args[9].ptr;
+#pragma omp parallel for schedule(static)
+    for (int k = 0; k < nchunks; ++k) {
+        FB_NAME(spmv_sss_chunk_)(k, chunk_start, chunk_slot, lptr, lcol, lval, diag, x, y, conflict);
+    }
+}
+
+static void FB_NAME(spmv_sss_fixup_omp_)(const fb_host_arg *args, const fb_launch *launch, const fb_host_defines *defs)
+{
+    (void)launch, (void)defs;
+    const int nfix = args[0].i32;
+    const int *restrict fix_rows = args[1].ptr, *restrict fix_ptr = args[2].ptr, *restrict fix_slots = args[3].ptr;
+    const REAL *restrict conflict = args[4].ptr;
+    REAL *restrict y = args[5].ptr;
+#pragma omp parallel for schedule(static)
+    for (int m = 0; m < nfix; ++m) {
+        REAL sum = 0;
+        for (int p = fix_ptr[m]; p < fix_ptr[m + 1]; ++p)
+            sum += conflict[fix_slots[p]];
+        y[fix_rows[m]] += sum;
+    }
+}
+
 #undef FB_NAME
 #undef FB_CAT
 #undef FB_CAT_

@@ -56,11 +56,18 @@ fail:
     return status;
 }
 
-/* What a converting run's record calls its conversion: csr16's has bases. */
-static const char *conversion_name(const fb_spmv_conversion *c) { return c->base_rows > 0 ? "csr16" : "sell"; }
+/* What a converting run's record calls its conversion: csr16's has bases,
+ * sss's chunks. */
+static const char *conversion_name(const fb_spmv_conversion *c)
+{
+    return c->base_rows > 0 ? "csr16" : c->nchunks > 0 ? "sss" : "sell";
+}
 
 static json_t *conversion_json(const fb_spmv_conversion *c)
 {
+    if (c->nchunks > 0)
+        return json_pack("{s:I, s:i, s:I, s:i, s:f}", "lower", (json_int_t)c->lower, "chunks", c->nchunks, "conflicts",
+                         (json_int_t)c->conflicts, "fix_rows", c->nfix, "conversion_s", c->seconds);
     if (c->base_rows > 0)
         return json_pack("{s:i, s:i, s:i, s:I, s:f}", "base_rows", c->base_rows, "bases", c->nbases, "wide_bases",
                          c->wide_bases, "wide_entries", (json_int_t)c->wide_entries, "conversion_s", c->seconds);

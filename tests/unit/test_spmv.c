@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "spmv/csr16_matrix.h"
 #include "spmv/peers.h"
 #include "spmv/sell_matrix.h"
+#include "spmv/sss_matrix.h"
 #include "spmv/spmv.h"
 #include "spmv/spmv_auto.h"
 #include "spmv/spmv_matrix.h"
@@ -352,6 +354,150 @@ static void test_csr16_model_counts_offsets(void **state)
     assert_true(fb_spmv_csr16_sv.single_values && !fb_spmv_csr16.single_values);
 }
 
+/* n x n symmetric: a band of half-width 3, couplings (i, j) where
+ * (i * j) % 97 == 1 (long-range, across every chunk), row 13 coupled to
+ * every row but the empty ones (0, 7 and n - 1), no diagonal on rows
+ * divisible by 5; a_ij = a_ji from (min, max). */
+static int sym_coupled(int i, int j, int n)
+{
+    const int empty_i = i == 0 || i == 7 || i == n - 1, empty_j = j == 0 || j == 7 || j == n - 1;
+    if (empty_i || empty_j) return 0;
+    if (i == j) return i % 5 != 0;
+    return abs(i - j) <= 3 || i == 13 || j == 13 || (i * j) % 97 == 1;
+}
+
+static void build_symmetric(test_matrix *m, int n)
+{
+    m->ptr = calloc((size_t)n + 1, sizeof(int));
+    for (int i = 0; i < n; ++i) {
+        m->ptr[i + 1] = m->ptr[i];
+        for (int j = 0; j < n; ++j)
+            m->ptr[i + 1] += sym_coupled(i, j, n);
+    }
+    m->idx = malloc(((size_t)m->ptr[n] + 1) * sizeof(int));
+    m->values = malloc(((size_t)m->ptr[n] + 1) * sizeof(double));
+    int longest = 0;
+    for (int i = 0, k = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j)
+            if (sym_coupled(i, j, n)) {
+                const int lo = i < j ? i : j, hi = i < j ? j : i;
+                m->idx[k] = j, m->values[k++] = i == j ? 4.0 + i % 3 : -0.25 - 0.001 * ((lo * 31 + hi * 7) % 101);
+            }
+        if (m->ptr[i + 1] - m->ptr[i] > longest) longest = m->ptr[i + 1] - m->ptr[i];
+    }
+    m->view = (fb_spmv_matrix){
+        .format = &fb_spmv_csr,
+        .shape =
+            {.nrows = n, .ncols = n, .nnz = m->ptr[n], .block = 1, .nbrows = n, .nblocks = m->ptr[n], .symmetric = 1},
+        .ptr = m->ptr,
+        .idx = m->idx,
+        .values = m->values,
+        .max_row_entries = longest};
+}
+
+/* y = A x through the sss structure, serially, as the kernel and its
+ * fix-up compute it (chunk by chunk, then the slots). */
+static void sss_multiply(const fb_sss *S, const double *x, double *y)
+{
+    double *slot_value = calloc((size_t)S->conflicts + 1, sizeof(double));
+    for (int k = 0; k < S->nchunks; ++k) {
+        const int r0 = S->chunk_start[k];
+        int slot = S->chunk_slot[k];
+        for (int r = r0; r < S->chunk_start[k + 1]; ++r) {
+            double sum = S->diag[r] * x[r];
+            for (int j = S->lptr[r]; j < S->lptr[r + 1]; ++j) {
+                sum += S->lval[j] * x[S->lcol[j]];
+                if (S->lcol[j] >= r0)
+                    y[S->lcol[j]] += S->lval[j] * x[r];
+                else
+                    slot_value[slot++] = S->lval[j] * x[r];
+            }
+            y[r] = sum;
+        }
+        assert_int_equal(slot, S->chunk_slot[k + 1]);
+    }
+    for (int m = 0; m < S->nfix; ++m)
+        for (int p = S->fix_ptr[m]; p < S->fix_ptr[m + 1]; ++p)
+            y[S->fix_rows[m]] += slot_value[S->fix_slots[p]];
+    free(slot_value);
+}
+
+/* The conversion keeps the product: the triangle holds each entry below
+ * the diagonal once, the chunks cover the rows in order, every slot is
+ * added once, and the structure multiplied as the kernels multiply gives
+ * the CSR product, for 1 chunk, a few, and more chunks than rows. */
+static void test_sss_conversion_keeps_product(void **state)
+{
+    (void)state;
+    test_matrix m;
+    build_symmetric(&m, 300);
+    double x[300], want[300], got[300];
+    for (int i = 0; i < 300; ++i)
+        x[i] = 1.0 + (i % 11) * 0.125;
+    fb_csr csr = {.nrows = 300, .ncols = 300, .nnz = m.ptr[300], .rowptr = m.ptr, .colidx = m.idx, .values = m.values};
+    fb_csr_multiply(&csr, x, want);
+    static const int chunks[] = {1, 3, 16, 1000};
+    for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; ++c) {
+        fb_sss S;
+        assert_int_equal(fb_sss_from_csr(&m.view, chunks[c], &S), FB_OK);
+        assert_int_equal(S.lower * 2 + (300 - 300 / 5 - 3 + 1), m.ptr[300]); /* diagonal: not on 0, 7, n-1 or i % 5 */
+        assert_int_equal(S.chunk_start[0], 0);
+        assert_int_equal(S.chunk_start[chunks[c]], 300);
+        for (int k = 0; k < chunks[c]; ++k)
+            assert_true(S.chunk_start[k] <= S.chunk_start[k + 1]);
+        if (chunks[c] == 1) assert_int_equal(S.conflicts, 0);
+        if (chunks[c] >= 3) assert_true(S.conflicts > 0 && S.nfix > 0);
+        int *seen = calloc((size_t)S.conflicts + 1, sizeof(int));
+        for (int64_t p = 0; p < S.conflicts; ++p)
+            seen[S.fix_slots[p]]++;
+        for (int64_t p = 0; p < S.conflicts; ++p)
+            assert_int_equal(seen[p], 1);
+        free(seen);
+        for (int i = 0; i < 300; ++i)
+            got[i] = NAN;
+        sss_multiply(&S, x, got);
+        for (int i = 0; i < 300; ++i)
+            assert_float_equal(got[i], want[i], 1e-12);
+        fb_sss_free(&S);
+    }
+    free_matrix(&m);
+}
+
+/* A matrix that is not its own transpose is refused naming the entry:
+ * a value changed, a mirror missing, a rectangle. */
+static void test_sss_refuses_unsymmetric(void **state)
+{
+    (void)state;
+    test_matrix m;
+    fb_sss S;
+    build_symmetric(&m, 40);
+    m.values[m.ptr[20] + 1] += 1e-9; /* (21, 18) no longer equals (18, 21) */
+    assert_int_equal(fb_sss_from_csr(&m.view, 4, &S), FB_ERR_INPUT);
+    assert_non_null(strstr(fb_error_message(), "not symmetric"));
+    free_matrix(&m);
+    build_csr(&m, 40, 30, irregular_len);
+    assert_int_equal(fb_sss_from_csr(&m.view, 4, &S), FB_ERR_INPUT);
+    assert_non_null(strstr(fb_error_message(), "not square"));
+    free_matrix(&m);
+    build_csr(&m, 40, 40, irregular_len);
+    assert_int_equal(fb_sss_from_csr(&m.view, 4, &S), FB_ERR_INPUT);
+    assert_non_null(strstr(fb_error_message(), "not symmetric"));
+    free_matrix(&m);
+}
+
+/* sss's bytes: the triangle's values and columns, the diagonal and a row
+ * pointer a row, x and y, and the fix-up's slots and rows. */
+static void test_sss_model_counts_triangle(void **state)
+{
+    (void)state;
+    fb_spmv_shape s = {.nrows = 10, .ncols = 10, .nnz = 50, .block = 1, .nbrows = 10, .nblocks = 50, .real_bytes = 8};
+    fb_spmv_conversion c = {.done = 1, .lower = 20, .nchunks = 4, .conflicts = 6, .nfix = 3};
+    fb_spmv_model m = fb_spmv_sss.model(&s, &c);
+    assert_float_equal(m.flops, 100, 0);
+    assert_float_equal(m.min_bytes, 20 * 12 + 10 * 12 + 4 + 20 * 8 + 6 * 20 + 3 * 24 + 5 * 8, 0);
+    assert_true(fb_spmv_sss.symmetric_only);
+}
+
 /* A rule row's matrix as a source spec: gen: specs are their own name; a
  * shipped file is named by its base name (spmv_record.c's short name), so
  * it is matrices/BASE.mtx or .su2 with the options after the name. NULL
@@ -521,6 +667,38 @@ static void test_csr16_kernels(void **state)
     free_matrix(&spans);
     free_matrix(&irregular);
     free_matrix(&powerlaw);
+}
+
+/* CHUNKS, WG_SIZE */
+static const int sss_points[][2] = {{4, 1}, {16, 8}, {64, 32}, {1024, 128}, {65536, 128}};
+
+/* sss on the symmetric matrix (empty rows, rows without a diagonal, a
+ * dense row, long-range couplings) at the default and five points, and on
+ * the cube Laplacian; a matrix not known to be symmetric is refused. */
+static void test_sss_kernels(void **state)
+{
+    (void)state;
+    test_matrix sym;
+    build_symmetric(&sym, 600);
+    run_checked("sss", &sym.view, NULL, 0);
+    for (size_t i = 0; i < sizeof sss_points / sizeof sss_points[0]; ++i)
+        run_checked("sss", &sym.view, sss_points[i], 2);
+    fb_matrix cube;
+    fb_matrix_options opt = {0};
+    fb_spmv_matrix view;
+    assert_int_equal(fb_matrix_load("gen:cube:9", &opt, &cube), FB_OK);
+    assert_true(cube.symmetric);
+    assert_int_equal(fb_spmv_view_for(&cube, fb_spmv_kernel_find("sss"), &view), FB_OK);
+    run_checked("sss", &view, (int[]){64, 8}, 2);
+    fb_matrix_free(&cube);
+    sym.view.shape.symmetric = 0;
+    fb_spmv_config cfg = {.kernel = fb_spmv_kernel_find("sss"), .is_double = 1, .measure = quick()};
+    cfg.point = fb_spmv_default_point(cfg.kernel);
+    fb_spmv_result r;
+    assert_int_equal(fb_spmv_run(test_target, &sym.view, &cfg, &r), FB_ERR_USAGE);
+    assert_non_null(strstr(fb_error_message(), "not symmetric"));
+    fb_spmv_result_free(&r);
+    free_matrix(&sym);
 }
 
 static void test_bcsr_kernels_all_blocks(void **state)
@@ -743,6 +921,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_sell_model_counts_padding),      //
         cmocka_unit_test(test_csr16_conversion_keeps_columns), //
         cmocka_unit_test(test_csr16_model_counts_offsets),     //
+        cmocka_unit_test(test_sss_conversion_keeps_product),   //
+        cmocka_unit_test(test_sss_refuses_unsymmetric),        //
+        cmocka_unit_test(test_sss_model_counts_triangle),      //
         cmocka_unit_test(test_auto_rule_on_shipped_matrices),  //
         cmocka_unit_test(test_auto_nearest_and_default),       //
         cmocka_unit_test(test_constraints_refuse),             //
@@ -754,6 +935,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_bcsr_kernels_all_blocks),      //
         cmocka_unit_test(test_sell_kernels),                 //
         cmocka_unit_test(test_csr16_kernels),                //
+        cmocka_unit_test(test_sss_kernels),                  //
         cmocka_unit_test(test_bcsr_warp_blocks_1_to_6),      //
         cmocka_unit_test(test_new_kernels_shipped_matrices), //
         cmocka_unit_test(test_auto_kernel_runs_and_records), //

@@ -53,7 +53,7 @@ void fb_record_print_bandwidth(FILE *f, const json_t *rec)
         fprintf(f, "; no read ceiling (stream dot %.2f GB/s)", fb_json_num(rec, "read_gbs"));
 }
 
-void fb_record_print_csr16(FILE *f, const json_t *rec)
+void fb_record_print_format_notes(FILE *f, const json_t *rec)
 {
     const json_t *c = json_object_get(rec, "csr16");
     const json_t *loss = json_object_get(json_object_get(rec, "check"), "error_vs_double_values");
@@ -63,6 +63,13 @@ void fb_record_print_csr16(FILE *f, const json_t *rec)
             "  csr16: %.0f bases of %.0f rows, %.0f kept at 32 bits (%.0f entries), converted in %.3f ms (not timed)\n",
             fb_json_num(c, "bases"), fb_json_num(c, "base_rows"), fb_json_num(c, "wide_bases"),
             fb_json_num(c, "wide_entries"), fb_json_num(c, "conversion_s") * 1e3);
+    const json_t *sss = json_object_get(rec, "sss");
+    if (sss)
+        fprintf(f,
+                "  sss: %.0f lower entries in %.0f chunks, %.0f products through slots to %.0f rows, converted in "
+                "%.3f ms (not timed)\n",
+                fb_json_num(sss, "lower"), fb_json_num(sss, "chunks"), fb_json_num(sss, "conflicts"),
+                fb_json_num(sss, "fix_rows"), fb_json_num(sss, "conversion_s") * 1e3);
     if (loss)
         fprintf(f, "  values in single precision: error against the double values' product %.3g (declared)\n",
                 json_number_value(loss));
@@ -270,7 +277,7 @@ void fb_record_print_spmv(FILE *f, const json_t *rec, const char *source, int nr
                 json_number_value(json_array_get(json_object_get(json_object_get(rec, "launch"), "local"), 0)));
     fb_record_print_resources(f, json_object_get(rec, "kernel_resources"));
     fb_record_print_sell(f, json_object_get(rec, "sell"));
-    fb_record_print_csr16(f, rec);
+    fb_record_print_format_notes(f, rec);
     fb_record_print_median(f, rec);
     fprintf(f, "  %.3f GFLOP/s, ", fb_json_num(rec, "gflops"));
     fb_record_print_bandwidth(f, rec);

@@ -24,9 +24,10 @@ void fb_record_print_sell(FILE *f, const json_t *sell);
  * ceiling D GB/s", as much as the record knows, no newline. */
 void fb_record_print_bandwidth(FILE *f, const json_t *rec);
 
-/* A csr16 record's conversion (bases, those kept at 32 bits) and, for the
- * single-values format, its error against the double values' product. */
-void fb_record_print_csr16(FILE *f, const json_t *rec);
+/* A csr16 record's conversion (bases, those kept at 32 bits), an sss
+ * record's (chunks, products through slots) and, for the single-values
+ * format, its error against the double values' product. */
+void fb_record_print_format_notes(FILE *f, const json_t *rec);
 
 /* The median, its samples and confidence interval, and "converged" (the
  * rule that stopped sampling) or "unstable: why". */

@@ -1,0 +1,63 @@
+/* sss.cl - y = A x for a symmetric A kept as its diagonal and strictly
+ * lower triangle (symmetric sparse skyline, sss_matrix.h): each
+ * off-diagonal value and column is read once and used twice, a_rc x_c for
+ * y_r and a_rc x_r for y_c, so a product reads about half of CSR's bytes.
+ *
+ * Mapping: one work-item per chunk of rows (sss_matrix.h cuts CHUNKS
+ * chunks of about equal lower entries), walking its rows in order: row r's
+ * sum is stored when the row is done, and a later row of the chunk adds
+ * its transposed products to it. A transposed product for a row of an
+ * earlier chunk (another item's) goes to its own slot in `conflict`, and
+ * spmv_sss_fixup, one item per such row, adds the row's slots to y after
+ * the main pass. No atomics: every y element has one writer per pass.
+ * Suits a CPU, whose few threads each own a long chunk; a GPU needs
+ * thousands of chunks, each short, and then most products become slots.
+ *
+ * Parameters: REAL; WG_SIZE (1..128, launch only); CHUNKS (the host's
+ *   conversion and the launch's item count).
+ * Geometry: main global = CHUNKS rounded up to WG_SIZE; fix-up global =
+ *   the rows with slots, rounded up to WG_SIZE.
+ * Model (spmv_formats.c): flops 2 nnz; bytes lower (sizeof REAL + 4) +
+ *   nrows (sizeof REAL (diagonal) + 4 (row pointer)) + x and y once +
+ *   conflicts (2 sizeof REAL + 4) + fix rows (8 + 2 sizeof REAL).
+ */
+
+__kernel void spmv_sss(const int nchunks, __global const int *restrict chunk_start,
+                       __global const int *restrict chunk_slot, __global const int *restrict lptr,
+                       __global const int *restrict lcol, __global const REAL *restrict lval,
+                       __global const REAL *restrict diag, __global const REAL *restrict x, __global REAL *restrict y,
+                       __global REAL *restrict conflict)
+{
+    const int k = (int)get_global_id(0);
+    if (k >= nchunks) return;
+    const int r0 = chunk_start[k], r1 = chunk_start[k + 1];
+    int slot = chunk_slot[k];
+    for (int r = r0; r < r1; ++r) {
+        const REAL xr = x[r];
+        REAL sum = diag[r] * xr;
+        const int end = lptr[r + 1];
+        for (int j = lptr[r]; j < end; ++j) {
+            const int c = lcol[j];
+            const REAL a = lval[j];
+            sum += a * x[c];
+            if (c >= r0)
+                y[c] += a * xr;
+            else
+                conflict[slot++] = a * xr;
+        }
+        y[r] = sum;
+    }
+}
+
+__kernel void spmv_sss_fixup(const int nfix, __global const int *restrict fix_rows,
+                             __global const int *restrict fix_ptr, __global const int *restrict fix_slots,
+                             __global const REAL *restrict conflict, __global REAL *restrict y)
+{
+    const int m = (int)get_global_id(0);
+    if (m >= nfix) return;
+    REAL sum = 0;
+    const int end = fix_ptr[m + 1];
+    for (int p = fix_ptr[m]; p < end; ++p)
+        sum += conflict[fix_slots[p]];
+    y[fix_rows[m]] += sum;
+}

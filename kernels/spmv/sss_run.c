@@ -1,0 +1,135 @@
+/* sss_run.c - one sss configuration: convert the CSR view into its
+ * triangle and CHUNKS chunks (timed apart), upload, build spmv/sss.cl's
+ * product and fix-up, measure the two launches as one sample with the
+ * common policy and check y against the CSR reference. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sss_matrix.h"
+
+enum { MAIN_ARGS = 10, FIXUP_ARGS = 6 };
+
+typedef struct sss_run {
+    fb_target *t;
+    fb_buffer *chunk_start, *chunk_slot, *lptr, *lcol, *lval, *diag, *x, *y, *conflict;
+    fb_buffer *fix_rows, *fix_ptr, *fix_slots;
+    fb_kernel *kernel, *fixup;
+    fb_launch launch, fixup_launch;
+    fb_arg args[MAIN_ARGS], fixup_args[FIXUP_ARGS];
+} sss_run;
+
+static size_t at_least_one(int64_t n) { return n > 0 ? (size_t)n : 1; }
+
+static fb_status upload_ints(sss_run *s, const int *data, int64_t n, fb_buffer **out)
+{
+    return fb_target_upload(s->t, data, at_least_one(n) * sizeof(int), out);
+}
+
+static fb_status upload(sss_run *s, const fb_sss *S, const fb_spmv_config *cfg, const double *x, int ncols)
+{
+    fb_status status = FB_OK;
+    const int dbl = cfg->is_double;
+    FB_CHECK(upload_ints(s, S->chunk_start, S->nchunks + 1, &s->chunk_start));
+    FB_CHECK(upload_ints(s, S->chunk_slot, S->nchunks + 1, &s->chunk_slot));
+    FB_CHECK(upload_ints(s, S->lptr, (int64_t)S->nrows + 1, &s->lptr));
+    FB_CHECK(upload_ints(s, S->lcol, S->lower, &s->lcol));
+    FB_CHECK(fb_target_upload_reals(s->t, dbl, S->lval, at_least_one(S->lower), &s->lval));
+    FB_CHECK(fb_target_upload_reals(s->t, dbl, S->diag, at_least_one(S->nrows), &s->diag));
+    FB_CHECK(fb_target_upload_reals(s->t, dbl, x, (size_t)ncols, &s->x));
+    FB_CHECK(fb_target_alloc(s->t, at_least_one(S->nrows) * fb_real_size(dbl), &s->y));
+    FB_CHECK(fb_target_alloc(s->t, at_least_one(S->conflicts) * fb_real_size(dbl), &s->conflict));
+    /* a row no work-item writes fails the check */
+    FB_CHECK(fb_target_fill_nan(s->t, dbl, s->y, (size_t)S->nrows));
+    FB_CHECK(upload_ints(s, S->fix_rows, S->nfix, &s->fix_rows));
+    FB_CHECK(upload_ints(s, S->fix_ptr, (int64_t)S->nfix + 1, &s->fix_ptr));
+    FB_CHECK(upload_ints(s, S->fix_slots, S->conflicts, &s->fix_slots));
+    fb_arg args[MAIN_ARGS] = {fb_arg_i32(S->nchunks),    fb_arg_buffer(s->chunk_start), fb_arg_buffer(s->chunk_slot),
+                              fb_arg_buffer(s->lptr),    fb_arg_buffer(s->lcol),        fb_arg_buffer(s->lval),
+                              fb_arg_buffer(s->diag),    fb_arg_buffer(s->x),           fb_arg_buffer(s->y),
+                              fb_arg_buffer(s->conflict)};
+    fb_arg fix[FIXUP_ARGS] = {fb_arg_i32(S->nfix),         fb_arg_buffer(s->fix_rows), fb_arg_buffer(s->fix_ptr),
+                              fb_arg_buffer(s->fix_slots), fb_arg_buffer(s->conflict), fb_arg_buffer(s->y)};
+    memcpy(s->args, args, sizeof args);
+    memcpy(s->fixup_args, fix, sizeof fix);
+fail:
+    return status;
+}
+
+/* The product and, where any row has slots, its fix-up: one sample. */
+static fb_status sample(void *ctx, double *seconds)
+{
+    fb_status status = FB_OK;
+    sss_run *s = ctx;
+    double t_main = 0, t_fix = 0;
+    FB_CHECK(fb_target_launch(s->t, s->kernel, &s->launch, s->args, MAIN_ARGS, &t_main));
+    if (s->fixup) FB_CHECK(fb_target_launch(s->t, s->fixup, &s->fixup_launch, s->fixup_args, FIXUP_ARGS, &t_fix));
+    *seconds = t_main + t_fix;
+fail:
+    return status;
+}
+
+static fb_status flush(void *ctx) { return fb_target_flush_cache(((sss_run *)ctx)->t); }
+
+static fb_spmv_conversion conversion_of(const fb_sss *S)
+{
+    fb_spmv_conversion c = {.done = 1,
+                            .seconds = S->seconds,
+                            .stored = S->lower + S->nrows,
+                            .nchunks = S->nchunks,
+                            .nfix = S->nfix,
+                            .lower = S->lower,
+                            .conflicts = S->conflicts};
+    return c;
+}
+
+/* One item per row with slots, in groups of 128 (or the device's most):
+ * the main launch's group may be a single item, and a fix-up of a million
+ * one-item groups would cost more than its sums. */
+static fb_launch fixup_launch_of(const fb_sss *S, const fb_device_info *dev)
+{
+    const size_t most = dev->max_work_group_size, wg = most && most < 128 ? most : 128;
+    const size_t groups = ((size_t)S->nfix + wg - 1) / wg;
+    fb_launch l = {.dims = 1, .global = {groups * wg, 1, 1}, .local = {wg, 1, 1}};
+    return l;
+}
+
+static void release_all(sss_run *s)
+{
+    fb_buffer *all[] = {s->chunk_start, s->chunk_slot, s->lptr,     s->lcol,     s->lval,    s->diag,
+                        s->x,           s->y,          s->conflict, s->fix_rows, s->fix_ptr, s->fix_slots};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
+        fb_target_release(s->t, all[i]);
+}
+
+fb_status fb_spmv_run_sss(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_config *cfg, fb_spmv_result *out)
+{
+    fb_status status = FB_OK;
+    sss_run s = {.t = t};
+    fb_sss S;
+    double *owned_x = NULL;
+    const double *x = NULL;
+    fb_spmv_shape shape = A->shape;
+    int nthreads = 0;
+    memset(&S, 0, sizeof S);
+    memset(out, 0, sizeof *out);
+    shape.real_bytes = cfg->is_double ? 8 : 4;
+    FB_CHECK(fb_spmv_check_point(cfg, fb_target_info(t), A));
+    cfg->kernel->geometry(&cfg->point, &shape, &s.launch, NULL, &nthreads);
+    out->launch = s.launch;
+    FB_CHECK(fb_sss_from_csr(A, fb_spmv_axis_value(cfg, "CHUNKS", 16), &S));
+    out->conversion = conversion_of(&S);
+    s.fixup_launch = fixup_launch_of(&S, fb_target_info(t));
+    FB_CHECK(fb_spmv_make_x(A, cfg->x, &owned_x, &x));
+    FB_CHECK(upload(&s, &S, cfg, x, A->shape.ncols));
+    FB_CHECK(fb_spmv_build_kernel(t, cfg, 1, cfg->kernel->source, cfg->kernel->kernel, &s.kernel));
+    if (S.nfix > 0) FB_CHECK(fb_spmv_build_kernel(t, cfg, 1, cfg->kernel->source, "spmv_sss_fixup", &s.fixup));
+    out->has_resources = fb_target_kernel_resources(t, s.kernel, s.launch.local[0], &out->resources) == FB_OK;
+    FB_CHECK(fb_target_measure(t, &cfg->measure, sample, &s, flush, &s, &out->m));
+    FB_CHECK(fb_spmv_download_reals(t, cfg->is_double, s.y, (size_t)A->shape.nrows, &out->y));
+    FB_CHECK(fb_spmv_finish(A, cfg, x, fb_target_info(t)->id, out));
+fail:
+    release_all(&s);
+    fb_sss_free(&S);
+    free(owned_x);
+    return status;
+}
