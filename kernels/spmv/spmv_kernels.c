@@ -336,7 +336,7 @@ const fb_spmv_kernel_def fb_spmv_kernels[] = {
     {"csr16-mixed", "csr16 with single-precision values, double accumulation, double precision only: a declared loss, its error stated",
      "spmv/csr16.cl", "spmv_csr16_mixed", NULL, &fb_spmv_csr16_sv, 3, CSR16_AXES, allowed_mixed, geometry_vector, BUILT_IN},
     {"sss", "symmetric sparse skyline: the diagonal and lower triangle, each value used twice; a chunk of rows per item, symmetric matrices only",
-     "spmv/sss.cl", "spmv_sss", NULL, &fb_spmv_sss, 2,
+     "spmv/sss.cl", "spmv_sss", "spmv_sss_fixup", &fb_spmv_sss, 2,
      {{"CHUNKS", 16, {4, 16, 64, 256, 1024, 4096, 16384, 65536}, 8, "chunks of rows, one work-item each", 1, FB_ROLE_WORK_PER_ITEM},
       {"WG_SIZE", 1, {1, 8, 32, 128}, 4, "work-group size", 1, FB_ROLE_GROUP_SIZE}},
      allowed_sss, geometry_sss, BUILT_IN},

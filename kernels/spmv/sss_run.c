@@ -122,7 +122,7 @@ fb_status fb_spmv_run_sss(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_c
     FB_CHECK(fb_spmv_make_x(A, cfg->x, &owned_x, &x));
     FB_CHECK(upload(&s, &S, cfg, x, A->shape.ncols));
     FB_CHECK(fb_spmv_build_kernel(t, cfg, 1, cfg->kernel->source, cfg->kernel->kernel, &s.kernel));
-    if (S.nfix > 0) FB_CHECK(fb_spmv_build_kernel(t, cfg, 1, cfg->kernel->source, "spmv_sss_fixup", &s.fixup));
+    if (S.nfix > 0) FB_CHECK(fb_spmv_build_kernel(t, cfg, 1, cfg->kernel->source, cfg->kernel->fixup_kernel, &s.fixup));
     out->has_resources = fb_target_kernel_resources(t, s.kernel, s.launch.local[0], &out->resources) == FB_OK;
     FB_CHECK(fb_target_measure(t, &cfg->measure, sample, &s, flush, &s, &out->m));
     FB_CHECK(fb_spmv_download_reals(t, cfg->is_double, s.y, (size_t)A->shape.nrows, &out->y));

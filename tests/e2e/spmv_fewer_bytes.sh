@@ -8,8 +8,11 @@
 # is refused in single precision, and the report's best variant names its
 # single-precision values; then one-bug copies of csr16.cl (the base
 # dropped, the wide columns not read, the sum kept in
-# float) come out as wrong results while the unmodified copy passes. Skips
-# (77) without OpenCL.
+# float) come out as wrong results while the unmodified copy passes; sss
+# the same way on symmetric matrices (the cube after RCM too), refused on
+# one that is not, and its one-bug copies (the diagonal dropped, a chunk's
+# own transposed products dropped, the fix-up not applied, every slot
+# written to one place) caught. Skips (77) without OpenCL.
 set -euo pipefail
 bin=$1; src=$2; dir=$3
 rm -rf "$dir"; mkdir -p "$dir"
@@ -87,11 +90,34 @@ rc=0; run "$src/kernels" openmp --matrix gen:cube:6 --kernel csr16-mixed --preci
   fail "csr16-mixed in single precision: exit $rc: $(tail -1 "$dir/out.txt")"
 echo "ok"
 
-mutant() { # NAME SED-EXPRESSION: a copy of kernels/ with one change to csr16.cl
-  local name=$1 expr=$2
+echo "== sss: symmetric matrices only, checked, its bytes as it counts them"
+for b in openmp opencl; do
+  for m in gen:cube:6 rcm:gen:cube:7 "$src/matrices/pattern_symmetric.mtx"; do
+    order=(); [ "${m#rcm:}" != "$m" ] && order=(--reorder rcm)
+    for chunks in 4 16; do
+      run "$src/kernels" "$b" --matrix "${m#rcm:}" "${order[@]}" --kernel sss --param CHUNKS=$chunks ||
+        fail "sss on $b, $m: $(tail -1 "$dir/out.txt")"
+      jq -e '.status == "ok" and .check.ok and .format == "sss" and .sss.conversion_s >= 0
+        and (.sss.lower * 2 <= .matrix.nnz)
+        and ((.bytes - (.sss.lower * 12 + .matrix.rows * 12 + 4 + (.matrix.cols + .matrix.rows) * 8
+                        + .sss.conflicts * 20 + .sss.fix_rows * 24 + (.sss.chunks + 1) * 8)) | fabs) < 0.5' \
+        "$dir/out.json" > /dev/null || fail "sss on $b, $m: $(jq -c '{status, bytes, sss, check}' "$dir/out.json")"
+    done
+  done
+  rc=0; run "$src/kernels" "$b" --matrix "$dir/spans.mtx" --kernel sss || rc=$?
+  [ "$rc" -eq 2 ] && grep -q "not symmetric" "$dir/out.txt" ||
+    fail "sss on a matrix that is not symmetric, $b: exit $rc: $(tail -1 "$dir/out.txt")"
+done
+run "$src/kernels" opencl --matrix gen:cube:6 --kernel sss --param CHUNKS=16
+jq -e '.sss.conflicts > 0 and .sss.fix_rows > 0' "$dir/out.json" > /dev/null ||
+  fail "gen:cube:6 in 16 chunks sends no product through a slot: $(jq -c .sss "$dir/out.json")"
+echo "ok"
+
+mutant() { # NAME SED-EXPRESSION [FILE]: a copy of kernels/ with one change to spmv/FILE (csr16.cl)
+  local name=$1 expr=$2 file=${3:-csr16.cl}
   rm -rf "${dir:?}/$name"; cp -r "$src/kernels" "$dir/$name"
-  sed -i "$expr" "$dir/$name/spmv/csr16.cl"
-  cmp -s "$src/kernels/spmv/csr16.cl" "$dir/$name/spmv/csr16.cl" && fail "mutant $name: the edit did not apply"
+  sed -i "$expr" "$dir/$name/spmv/$file"
+  cmp -s "$src/kernels/spmv/$file" "$dir/$name/spmv/$file" && fail "mutant $name: the edit did not apply"
   return 0
 }
 expect_wrong() { # NAME ARGS...
@@ -111,4 +137,15 @@ mutant widefrom 's|x\[wide\[j + base_ + 1\]\]|x[offsets[j]]|'
 expect_wrong widefrom --matrix "$dir/spans.mtx" --kernel csr16
 mutant floatsum '/spmv_csr16_mixed/,$ s|    REAL sum = 0;|    float sum = 0;|'
 expect_wrong floatsum --matrix gen:cube:6 --kernel csr16-mixed
+echo "ok"
+
+echo "== one-bug copies of sss.cl"
+mutant nodiag 's|REAL sum = diag\[r\] \* xr;|REAL sum = 0;|' sss.cl
+expect_wrong nodiag --matrix gen:cube:6 --kernel sss
+mutant noown 's|y\[c\] += a \* xr;|y[c] += 0;|' sss.cl
+expect_wrong noown --matrix gen:cube:6 --kernel sss --param CHUNKS=4
+mutant nofixup 's|y\[fix_rows\[m\]\] += sum;|(void)sum;|' sss.cl
+expect_wrong nofixup --matrix gen:cube:6 --kernel sss --param CHUNKS=16
+mutant oneslot 's|conflict\[slot++\] = a \* xr;|conflict[slot] = a * xr;|' sss.cl
+expect_wrong oneslot --matrix gen:cube:6 --kernel sss --param CHUNKS=16
 echo "ok"
