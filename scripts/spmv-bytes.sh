@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # spmv-bytes.sh FLOWBENCH OUT_DIR [ROUNDS] - the kernels that move fewer
-# bytes per nonzero (csr16, csr16-mixed: docs/kernels.md) against the plain
+# bytes per nonzero (csr16, csr16-mixed, sss: docs/kernels.md) against the plain
 # loop (csr-scalar, whose OpenMP twin is the textbook CSR loop), the best
 # CSR kernel, GraphBLAS and the read ceiling, on a DRAM-sized cube and on a real CFD matrix in two
 # orders, OpenMP and OpenCL, in double, ROUNDS times (default 3) with the
@@ -36,8 +36,8 @@ uptime > "$out/uptime-before.txt"
 # csr-vector with one item per row ran 1.4x faster than csr-scalar on the
 # gmsh-order mesh (NOTES.md of the committed run), so it is there too:
 # csr16's gain is measured against the best CSR kernel, not the slowest.
-openmp_kernels=(csr-scalar csr16 csr16-mixed peer:graphblas)
-opencl_kernels=(csr-scalar csr-vector csr16 csr16-mixed)
+openmp_kernels=(csr-scalar csr16 csr16-mixed sss peer:graphblas)
+opencl_kernels=(csr-scalar csr-vector csr16 csr16-mixed sss)
 plan() { # BACKEND MATRIX KERNEL...: one process, the kernels in turn
   local backend=$1 matrix=$2; shift 2
   local args=() k

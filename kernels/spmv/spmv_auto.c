@@ -40,6 +40,8 @@ static fb_status spmv_auto_features_of(const json_t *matrix, fb_spmv_auto_featur
     out->cv = out->mean > 0 ? json_number_value(sd) / out->mean : 0.0;
     out->block = block ? (int)json_integer_value(json_object_get(block, "size")) : 0;
     out->fill = block ? json_number_value(json_object_get(block, "fill")) : 1.0;
+    out->symmetric = !block && json_is_string(json_object_get(matrix, "symmetry")) &&
+                     !strcmp(json_string_value(json_object_get(matrix, "symmetry")), "symmetric");
 fail:
     return status;
 }
@@ -54,7 +56,7 @@ double fb_spmv_auto_distance(const fb_spmv_auto_features *a, const fb_spmv_auto_
 
 static fb_spmv_auto_features features_of_entry(const fb_spmv_auto_entry *e)
 {
-    fb_spmv_auto_features f = {e->rows, e->mean, e->cv, e->block, e->fill};
+    fb_spmv_auto_features f = {e->rows, e->mean, e->cv, e->block, e->fill, 0};
     return f;
 }
 
@@ -66,12 +68,21 @@ static int declared_loss(const char *kernel)
     return !k || k->format->single_values;
 }
 
-/* A row is a candidate for the same class, the same kind of input and,
- * when the class has rows of it, the same precision. */
-static int candidate(const fb_spmv_auto_entry *e, const char *cls, int blocked, int precision)
+/* A kernel that keeps one triangle (sss) applies to a symmetric matrix only. */
+static int needs_symmetry(const char *kernel)
 {
-    return !strcmp(e->device_class, cls) && (e->block > 0) == blocked && (precision < 0 || e->is_double == precision) &&
-           !declared_loss(e->kernel);
+    const fb_spmv_kernel_def *k = fb_spmv_kernel_find(kernel);
+    return k && k->format->symmetric_only;
+}
+
+/* A row is a candidate for the same class, the same kind of input and,
+ * when the class has rows of it, the same precision; a row won by sss only
+ * for a symmetric matrix. */
+static int candidate(const fb_spmv_auto_entry *e, const fb_spmv_auto_features *f, const char *cls, int precision)
+{
+    return !strcmp(e->device_class, cls) && (e->block > 0) == (f->block > 0) &&
+           (precision < 0 || e->is_double == precision) && !declared_loss(e->kernel) &&
+           (f->symmetric || !needs_symmetry(e->kernel));
 }
 
 static const fb_spmv_auto_entry *nearest(const fb_spmv_auto_features *f, const char *cls, int is_double, double *dist)
@@ -79,11 +90,11 @@ static const fb_spmv_auto_entry *nearest(const fb_spmv_auto_features *f, const c
     const fb_spmv_auto_entry *best = NULL;
     int precision = is_double, any = 0;
     for (int i = 0; i < fb_spmv_auto_rule_count(); ++i)
-        any |= candidate(&fb_spmv_auto_rule[i], cls, f->block > 0, is_double);
+        any |= candidate(&fb_spmv_auto_rule[i], f, cls, is_double);
     if (!any) precision = -1;
     for (int i = 0; i < fb_spmv_auto_rule_count(); ++i) {
         const fb_spmv_auto_entry *e = &fb_spmv_auto_rule[i];
-        if (!candidate(e, cls, f->block > 0, precision)) continue;
+        if (!candidate(e, f, cls, precision)) continue;
         fb_spmv_auto_features g = features_of_entry(e);
         double d = fb_spmv_auto_distance(f, &g);
         if (!best || d < *dist) best = e, *dist = d;

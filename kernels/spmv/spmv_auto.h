@@ -53,6 +53,7 @@ typedef struct fb_spmv_auto_features {
     double rows, mean, cv;
     int block;
     double fill;
+    int symmetric; /* the matrix's "symmetry" is "symmetric": a row of sss (symmetric_only) applies */
 } fb_spmv_auto_features;
 
 typedef struct fb_spmv_auto_choice {

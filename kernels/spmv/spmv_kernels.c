@@ -8,6 +8,7 @@
 
 #include "bench/user_kernel.h"
 #include "spmv.h"
+#include "sss_matrix.h"
 
 #define POW2_WG {32, 64, 128, 256, 512, 1024}, 6
 /* The kernels that size a local array for any group (bcsr_warp.cl, sell.cl: GROUP_MAX). */
@@ -251,7 +252,7 @@ static int allowed_mixed(const fb_param_point *p, const fb_device_info *dev, con
 static int allowed_sss(const fb_param_point *p, const fb_device_info *dev, const fb_spmv_shape *s, char *why,
                        size_t len)
 {
-    int chunks = p->values[0], wg = p->values[1];
+    int chunks = fb_sss_chunks(p->values[0], dev), wg = p->values[1];
     if (!s->symmetric) {
         snprintf(why, len, "the matrix is not symmetric (sss keeps one triangle)");
         return 0;
@@ -263,12 +264,14 @@ static int allowed_sss(const fb_param_point *p, const fb_device_info *dev, const
     return !too_big_group((size_t)wg, dev, why, len);
 }
 
+/* CHUNKS 0 (one per compute unit) is resolved by the run, which knows the
+ * device: the launch here is then one group, replaced there. */
 static void geometry_sss(const fb_param_point *p, const fb_spmv_shape *s, fb_launch *main, fb_launch *fixup,
                          int *nthreads)
 {
     (void)s, (void)fixup; /* the fix-up's size comes from the conversion (sss_run.c) */
-    *nthreads = p->values[0];
-    *main = launch_groups(groups_for(p->values[0], p->values[1]), (size_t)p->values[1]);
+    *nthreads = p->values[0] > 0 ? p->values[0] : p->values[1];
+    *main = launch_groups(groups_for(*nthreads, p->values[1]), (size_t)p->values[1]);
 }
 
 /* ---- the table ------------------------------------------------------------ */
@@ -337,7 +340,7 @@ const fb_spmv_kernel_def fb_spmv_kernels[] = {
      "spmv/csr16.cl", "spmv_csr16_mixed", NULL, &fb_spmv_csr16_sv, 3, CSR16_AXES, allowed_mixed, geometry_vector, BUILT_IN},
     {"sss", "symmetric sparse skyline: the diagonal and lower triangle, each value used twice; a chunk of rows per item, symmetric matrices only",
      "spmv/sss.cl", "spmv_sss", "spmv_sss_fixup", &fb_spmv_sss, 2,
-     {{"CHUNKS", 16, {4, 16, 64, 256, 1024, 4096, 16384, 65536}, 8, "chunks of rows, one work-item each", 1, FB_ROLE_WORK_PER_ITEM},
+     {{"CHUNKS", 0, {0, 2, 4, 16, 64, 256, 1024, 4096, 16384, 65536}, 10, "chunks of rows, one work-item each (0: one per compute unit)", 1, FB_ROLE_WORK_PER_ITEM},
       {"WG_SIZE", 1, {1, 8, 32, 128}, 4, "work-group size", 1, FB_ROLE_GROUP_SIZE}},
      allowed_sss, geometry_sss, BUILT_IN},
 };

@@ -294,13 +294,16 @@ static void FB_NAME(spmv_sss_chunk_)(int k, const int *restrict chunk_start, con
     for (int r = r0; r < r1; ++r) {
         const REAL xr = x[r];
         REAL sum = diag[r] * xr;
-        for (int j = lptr[r]; j < lptr[r + 1]; ++j) {
+        int j = lptr[r];
+        const int end = lptr[r + 1];
+        for (; j < end && lcol[j] < r0; ++j) { /* columns ascend: the slots are a prefix */
+            sum += lval[j] * x[lcol[j]];
+            conflict[slot++] = lval[j] * xr;
+        }
+        for (; j < end; ++j) {
             const int c = lcol[j];
             sum += lval[j] * x[c];
-            if (c >= r0)
-                y[c] += lval[j] * xr;
-            else
-                conflict[slot++] = lval[j] * xr;
+            y[c] += lval[j] * xr;
         }
         y[r] = sum;
     }

@@ -14,7 +14,7 @@
  * thousands of chunks, each short, and then most products become slots.
  *
  * Parameters: REAL; WG_SIZE (1..128, launch only); CHUNKS (the host's
- *   conversion and the launch's item count).
+ *   conversion and the launch's item count; 0: one per compute unit).
  * Geometry: main global = CHUNKS rounded up to WG_SIZE; fix-up global =
  *   the rows with slots, rounded up to WG_SIZE.
  * Model (spmv_formats.c): flops 2 nnz; bytes lower (sizeof REAL + 4) +
@@ -35,15 +35,18 @@ __kernel void spmv_sss(const int nchunks, __global const int *restrict chunk_sta
     for (int r = r0; r < r1; ++r) {
         const REAL xr = x[r];
         REAL sum = diag[r] * xr;
+        int j = lptr[r];
         const int end = lptr[r + 1];
-        for (int j = lptr[r]; j < end; ++j) {
+        for (; j < end && lcol[j] < r0; ++j) { /* columns ascend: the slots are a prefix */
+            const REAL a = lval[j];
+            sum += a * x[lcol[j]];
+            conflict[slot++] = a * xr;
+        }
+        for (; j < end; ++j) {
             const int c = lcol[j];
             const REAL a = lval[j];
             sum += a * x[c];
-            if (c >= r0)
-                y[c] += a * xr;
-            else
-                conflict[slot++] = a * xr;
+            y[c] += a * xr;
         }
         y[r] = sum;
     }

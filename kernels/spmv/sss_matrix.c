@@ -155,6 +155,12 @@ fail:
     return status;
 }
 
+int fb_sss_chunks(int point_chunks, const fb_device_info *dev)
+{
+    if (point_chunks > 0) return point_chunks;
+    return dev && dev->compute_units > 0 ? dev->compute_units : 1;
+}
+
 void fb_sss_free(fb_sss *S)
 {
     void *all[] = {S->lptr,       S->lcol,     S->lval,    S->diag,     S->chunk_start,

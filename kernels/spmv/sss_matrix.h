@@ -43,6 +43,10 @@ fb_status fb_sss_from_csr(const fb_spmv_matrix *A, int nchunks, fb_sss *out);
 
 void fb_sss_free(fb_sss *S);
 
+/* The chunks a point's CHUNKS asks for: itself, or for 0 one per compute
+ * unit of dev (OpenMP threads, CPU cores, GPU multiprocessors), at least 1. */
+int fb_sss_chunks(int point_chunks, const fb_device_info *dev);
+
 /* fb_spmv_run for the sss kernel: converts A with the point's CHUNKS,
  * uploads, builds the product and its fix-up pass, measures both as one
  * sample and checks y against the CSR reference; out->conversion says what

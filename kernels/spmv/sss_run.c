@@ -82,6 +82,15 @@ static fb_spmv_conversion conversion_of(const fb_sss *S)
     return c;
 }
 
+/* One item per chunk, in groups of the point's WG_SIZE (the chunks are
+ * the run's when CHUNKS is 0). */
+static fb_launch main_launch_of(const fb_sss *S, const fb_launch *point)
+{
+    const size_t wg = point->local[0], groups = ((size_t)S->nchunks + wg - 1) / wg;
+    fb_launch l = {.dims = 1, .global = {groups * wg, 1, 1}, .local = {wg, 1, 1}};
+    return l;
+}
+
 /* One item per row with slots, in groups of 128 (or the device's most):
  * the main launch's group may be a single item, and a fix-up of a million
  * one-item groups would cost more than its sums. */
@@ -115,8 +124,9 @@ fb_status fb_spmv_run_sss(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_c
     shape.real_bytes = cfg->is_double ? 8 : 4;
     FB_CHECK(fb_spmv_check_point(cfg, fb_target_info(t), A));
     cfg->kernel->geometry(&cfg->point, &shape, &s.launch, NULL, &nthreads);
+    FB_CHECK(fb_sss_from_csr(A, fb_sss_chunks(fb_spmv_axis_value(cfg, "CHUNKS", 0), fb_target_info(t)), &S));
+    s.launch = main_launch_of(&S, &s.launch);
     out->launch = s.launch;
-    FB_CHECK(fb_sss_from_csr(A, fb_spmv_axis_value(cfg, "CHUNKS", 16), &S));
     out->conversion = conversion_of(&S);
     s.fixup_launch = fixup_launch_of(&S, fb_target_info(t));
     FB_CHECK(fb_spmv_make_x(A, cfg->x, &owned_x, &x));

@@ -574,10 +574,10 @@ static void test_auto_rule_on_shipped_matrices(void **state)
 static void test_auto_nearest_and_default(void **state)
 {
     (void)state;
-    fb_spmv_auto_features a = {1000, 15, 0.1, 0, 1}, b = {100000, 15, 0.1, 0, 1}, c = {1000, 3, 0.1, 0, 1};
+    fb_spmv_auto_features a = {1000, 15, 0.1, 0, 1, 0}, b = {100000, 15, 0.1, 0, 1, 0}, c = {1000, 3, 0.1, 0, 1, 0};
     assert_float_equal(fb_spmv_auto_distance(&a, &b), 2.0, 1e-12); /* two decades of rows */
     assert_float_equal(fb_spmv_auto_distance(&a, &c), 2.0, 1e-12); /* 16 vs 4: two octaves of 1 + mean */
-    fb_spmv_auto_features k4 = {1000, 15, 0.1, 4, 1.0}, k5 = {1000, 15, 0.1, 5, 1.5};
+    fb_spmv_auto_features k4 = {1000, 15, 0.1, 4, 1.0, 0}, k5 = {1000, 15, 0.1, 5, 1.5, 0};
     assert_float_equal(fb_spmv_auto_distance(&k4, &k5), 1.5, 1e-12);
     json_t *mj = json_pack("{s:i, s:{s:f, s:f}}", "rows", 1000, "nnz_per_row", "mean", 15.0, "stddev", 1.5);
     fb_spmv_auto_choice ch;
