@@ -17,7 +17,7 @@
 #
 # The rule in the repository was made by (see its header):
 #   scripts/spmv-auto-rule.sh results/reference/h100-2026-11-23/results.jsonl \
-#     results/reference/spmv-auto-cpu-2026-11-28/results.jsonl.gz > kernels/spmv/spmv_auto_rule.h
+#     results/reference/spmv-auto-cpu-2026-11-29/results.jsonl.gz > kernels/spmv/spmv_auto_rule.h
 # scripts/device/ingest.sh runs it with every GPU run of results/reference/gpu-sources.txt.
 set -euo pipefail
 [ $# -gt 0 ] || { echo "usage: spmv-auto-rule.sh RESULTS.jsonl[.gz]..." >&2; exit 2; }

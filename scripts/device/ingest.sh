@@ -180,7 +180,7 @@ regenerate_docs() {
   for d in "${dirs[@]}"; do
     while read -r f; do files+=("${f#"$root"/}"); done < <(find "$root/$d" -maxdepth 2 -name 'results.jsonl*' | sort)
   done
-  files+=(results/reference/spmv-auto-cpu-2026-11-28/results.jsonl.gz)
+  files+=(results/reference/spmv-auto-cpu-2026-11-29/results.jsonl.gz)
   (cd "$root" && "$here/scripts/spmv-auto-rule.sh" "${files[@]}") >"$tmp/rule.h"
   cp "$tmp/rule.h" "$root/kernels/spmv/spmv_auto_rule.h"
 }

@@ -591,6 +591,22 @@ static void test_auto_nearest_and_default(void **state)
     json_object_del(mj, "rows");
     assert_int_equal(fb_spmv_auto_choose(mj, "gpu", 1, &ch), FB_ERR_INPUT);
     json_decref(mj);
+    /* a row won by sss applies to a symmetric matrix only: the cavity level
+     * 1 statistics pick sss on PoCL in double, and the same statistics of a
+     * matrix that is not symmetric go by another row */
+    const fb_spmv_auto_entry *sss_row = NULL;
+    for (int i = 0; i < fb_spmv_auto_rule_count() && !sss_row; ++i)
+        if (!strcmp(fb_spmv_auto_rule_at(i)->kernel, "sss")) sss_row = fb_spmv_auto_rule_at(i);
+    assert_non_null(sss_row);
+    json_t *sym = json_pack("{s:I, s:{s:f, s:f}, s:s}", "rows", (json_int_t)sss_row->rows, "nnz_per_row", "mean",
+                            sss_row->mean, "stddev", sss_row->cv * sss_row->mean, "symmetry", "symmetric");
+    assert_int_equal(fb_spmv_auto_choose(sym, sss_row->device_class, sss_row->is_double, &ch), FB_OK);
+    assert_string_equal(ch.kernel->name, "sss");
+    json_object_set_new(sym, "symmetry", json_string("unsymmetric"));
+    assert_int_equal(fb_spmv_auto_choose(sym, sss_row->device_class, sss_row->is_double, &ch), FB_OK);
+    assert_string_not_equal(ch.kernel->name, "sss");
+    assert_false(ch.nearest && !strcmp(ch.nearest->kernel, "sss"));
+    json_decref(sym);
     /* the class is the device's capabilities, whatever its name says */
     fb_device_info d = {.backend = "opencl", .name = "Intel(R) Xeon(R) Platinum", .host_cpu = 1};
     assert_string_equal(fb_spmv_auto_device_class(&d), "opencl-cpu");
