@@ -240,7 +240,8 @@ static int point_variants(fb_variant_sink *sink, const fb_spmv_kernel_def *k, co
                            .block = block,
                            .nbrows = 1024,
                            .nblocks = 8192,
-                           .real_bytes = strcmp(real, "double") == 0 ? 8 : 4};
+                           .real_bytes = strcmp(real, "double") == 0 ? 8 : 4,
+                           .symmetric = 1}; /* sss's programs too */
     for (int more = fb_variant_first_point(k->params, k->nparams, pos, &p); more;
          more = fb_variant_next_point(k->params, k->nparams, pos, &p)) {
         if (!k->allowed(&p, &fb_variant_generic_gpu, &shape, why, sizeof why)) continue;
@@ -274,8 +275,8 @@ static int variants(fb_variant_sink *sink)
 const fb_family fb_family_spmv = {
     .name = "spmv",
     .summary = "sparse matrix-vector product y = A x, CSR and K x K block CSR, with library peers",
-    .model = "2 flops per stored entry; bytes: values, indices (32-bit, or 16-bit offsets in csr16) and row pointers "
-             "once, x once, y once "
+    .model = "2 flops per stored entry; bytes: values, indices (32-bit, or 16-bit offsets in csr16; one triangle "
+             "of a symmetric matrix and its fix-up's slots in sss) and row pointers once, x once, y once "
              "(each format's model, spmv_formats.c)",
     .reference = "serial double y = A x; |y - y_ref| within a bound from |A| |x| and the longest row (spmv_ref.c)",
     .kernel_count = kernel_count,
