@@ -74,14 +74,8 @@ fb_status fb_spmv_run_csr16(fb_target *t, const fb_spmv_matrix *A, const fb_spmv
     fb_csr16 M;
     double *owned_x = NULL;
     const double *x = NULL;
-    fb_spmv_shape shape = A->shape;
-    int nthreads = 0;
     memset(&M, 0, sizeof M);
-    memset(out, 0, sizeof *out);
-    shape.real_bytes = cfg->is_double ? 8 : 4;
-    FB_CHECK(fb_spmv_check_point(cfg, fb_target_info(t), A));
-    cfg->kernel->geometry(&cfg->point, &shape, &s.launch, NULL, &nthreads);
-    out->launch = s.launch;
+    FB_CHECK(fb_spmv_run_begin(t, A, cfg, &s.launch, out));
     FB_CHECK(fb_csr16_from_csr(A, fb_spmv_axis_value(cfg, "BASE_ROWS", 64), &M));
     out->conversion = conversion_of(&M);
     FB_CHECK(fb_spmv_make_x(A, cfg->x, &owned_x, &x));

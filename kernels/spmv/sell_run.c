@@ -93,14 +93,8 @@ fb_status fb_spmv_run_sell(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_
     fb_sell S;
     double *owned_x = NULL;
     const double *x = NULL;
-    fb_spmv_shape shape = A->shape;
-    int nthreads = 0;
     memset(&S, 0, sizeof S);
-    memset(out, 0, sizeof *out);
-    shape.real_bytes = cfg->is_double ? 8 : 4;
-    FB_CHECK(fb_spmv_check_point(cfg, fb_target_info(t), A));
-    cfg->kernel->geometry(&cfg->point, &shape, &s.launch, NULL, &nthreads);
-    out->launch = s.launch;
+    FB_CHECK(fb_spmv_run_begin(t, A, cfg, &s.launch, out));
     FB_CHECK(fb_sell_from_csr(A, fb_spmv_axis_value(cfg, "SLICE_HEIGHT", 1), fb_spmv_axis_value(cfg, "SIGMA", 1), &S));
     out->conversion = conversion_of(&S);
     FB_CHECK(fb_spmv_make_x(A, cfg->x, &owned_x, &x));

@@ -60,6 +60,12 @@ fb_status fb_spmv_run(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_confi
 /* The run of the formats whose kernels read the view as it is (CSR, BCSR). */
 fb_status fb_spmv_run_kernels(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_config *cfg, fb_spmv_result *out);
 
+/* The start every converting run (SELL, csr16, sss) shares: out cleared,
+ * cfg's point checked against the device and A (fb_spmv_check_point), and
+ * the kernel's main launch in *launch and out->launch. */
+fb_status fb_spmv_run_begin(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_config *cfg, fb_launch *launch,
+                            fb_spmv_result *out);
+
 void fb_spmv_result_free(fb_spmv_result *r);
 
 /* Builds kernel_name of source (the user's file when it is the user

@@ -258,7 +258,7 @@ static int allowed_sss(const fb_param_point *p, const fb_device_info *dev, const
         return 0;
     }
     if (wg > chunks) {
-        snprintf(why, len, "WG_SIZE %d exceeds CHUNKS %d: items past the chunks would idle", wg, chunks);
+        snprintf(why, len, "WG_SIZE %d exceeds the %d chunks: items past them would idle", wg, chunks);
         return 0;
     }
     return !too_big_group((size_t)wg, dev, why, len);

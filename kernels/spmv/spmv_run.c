@@ -316,6 +316,21 @@ fail:
     return status;
 }
 
+fb_status fb_spmv_run_begin(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_config *cfg, fb_launch *launch,
+                            fb_spmv_result *out)
+{
+    fb_status status = FB_OK;
+    fb_spmv_shape shape = A->shape;
+    int nthreads = 0;
+    memset(out, 0, sizeof *out);
+    shape.real_bytes = cfg->is_double ? 8 : 4;
+    FB_CHECK(fb_spmv_check_point(cfg, fb_target_info(t), A));
+    cfg->kernel->geometry(&cfg->point, &shape, launch, NULL, &nthreads);
+    out->launch = *launch;
+fail:
+    return status;
+}
+
 void fb_spmv_result_free(fb_spmv_result *r)
 {
     fb_measurement_free(&r->m);

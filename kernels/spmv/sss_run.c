@@ -82,24 +82,20 @@ static fb_spmv_conversion conversion_of(const fb_sss *S)
     return c;
 }
 
-/* One item per chunk, in groups of the point's WG_SIZE (the chunks are
- * the run's when CHUNKS is 0). */
-static fb_launch main_launch_of(const fb_sss *S, const fb_launch *point)
+/* items work-items in groups of wg. */
+static fb_launch items_in_groups(size_t items, size_t wg)
 {
-    const size_t wg = point->local[0], groups = ((size_t)S->nchunks + wg - 1) / wg;
-    fb_launch l = {.dims = 1, .global = {groups * wg, 1, 1}, .local = {wg, 1, 1}};
+    fb_launch l = {.dims = 1, .global = {(items + wg - 1) / wg * wg, 1, 1}, .local = {wg, 1, 1}};
     return l;
 }
 
-/* One item per row with slots, in groups of 128 (or the device's most):
- * the main launch's group may be a single item, and a fix-up of a million
+/* The fix-up's group: 128 items (or the device's most), whatever the
+ * point's: its group may be a single item, and a fix-up of a million
  * one-item groups would cost more than its sums. */
-static fb_launch fixup_launch_of(const fb_sss *S, const fb_device_info *dev)
+static size_t fixup_group(const fb_device_info *dev)
 {
-    const size_t most = dev->max_work_group_size, wg = most && most < 128 ? most : 128;
-    const size_t groups = ((size_t)S->nfix + wg - 1) / wg;
-    fb_launch l = {.dims = 1, .global = {groups * wg, 1, 1}, .local = {wg, 1, 1}};
-    return l;
+    const size_t most = dev->max_work_group_size;
+    return most && most < 128 ? most : 128;
 }
 
 static void release_all(sss_run *s)
@@ -117,18 +113,13 @@ fb_status fb_spmv_run_sss(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_c
     fb_sss S;
     double *owned_x = NULL;
     const double *x = NULL;
-    fb_spmv_shape shape = A->shape;
-    int nthreads = 0;
     memset(&S, 0, sizeof S);
-    memset(out, 0, sizeof *out);
-    shape.real_bytes = cfg->is_double ? 8 : 4;
-    FB_CHECK(fb_spmv_check_point(cfg, fb_target_info(t), A));
-    cfg->kernel->geometry(&cfg->point, &shape, &s.launch, NULL, &nthreads);
+    FB_CHECK(fb_spmv_run_begin(t, A, cfg, &s.launch, out));
     FB_CHECK(fb_sss_from_csr(A, fb_sss_chunks(fb_spmv_axis_value(cfg, "CHUNKS", 0), fb_target_info(t)), &S));
-    s.launch = main_launch_of(&S, &s.launch);
+    s.launch = items_in_groups((size_t)S.nchunks, s.launch.local[0]); /* the chunks are the run's for CHUNKS=0 */
     out->launch = s.launch;
     out->conversion = conversion_of(&S);
-    s.fixup_launch = fixup_launch_of(&S, fb_target_info(t));
+    s.fixup_launch = items_in_groups((size_t)S.nfix, fixup_group(fb_target_info(t)));
     FB_CHECK(fb_spmv_make_x(A, cfg->x, &owned_x, &x));
     FB_CHECK(upload(&s, &S, cfg, x, A->shape.ncols));
     FB_CHECK(fb_spmv_build_kernel(t, cfg, 1, cfg->kernel->source, cfg->kernel->kernel, &s.kernel));
