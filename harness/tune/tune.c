@@ -218,12 +218,15 @@ static fb_status evaluate_point(const fb_tune_request *rq, int kernel, const fb_
                                 const replay_view *view, double *seconds, json_t **record, char *why, size_t why_len)
 {
     fb_status status = FB_OK;
-    snprintf(why, why_len, "%s", fb_error_message()); /* a measurement that left no record */
     if (!rq->replay) {
         status = measure_point(rq, kernel, p, abandon_s, seconds, record);
-        if (*record) record_why(*record, why, why_len);
+        if (*record)
+            record_why(*record, why, why_len);
+        else /* pruned by the family's check, or a measurement that left no record */
+            snprintf(why, why_len, "%s", fb_error_message());
         return status;
     }
+    snprintf(why, why_len, "%s", fb_error_message());
     *record = NULL;
     *seconds = replay_cost(view, rq->objective, rq->family->kernel(kernel), p, why, why_len);
     if (*seconds < 0)
@@ -259,7 +262,7 @@ static void print_eval(const tune_ctx *c, const fb_param_point *p, double cost, 
     fb_family_point_text(c->rq->family->kernel(c->rq->kernel), p, params, sizeof params);
     fprintf(c->rq->progress, "  [%d] %s", c->calls, params);
     if (isnan(cost))
-        fprintf(c->rq->progress, "  pruned\n");
+        fprintf(c->rq->progress, "  pruned: %s\n", *why ? why : "(no reason recorded)");
     else if (isinf(cost))
         fprintf(c->rq->progress, "  failed: %s\n", *why ? why : "(no reason recorded)");
     else {
