@@ -17,8 +17,9 @@
  *   Each flux is computed twice (once per side).
  * - fv-atomic: fv_zero, then fv_face_atomic over all 3N faces, adding
  *   +flux to the right cell and -flux to the left one with atomics
- *   (CUDA atomicAdd; OpenCL compare-and-swap on 32-bit ints for float, on
- *   64-bit ints for double, which needs cl_khr_int64_base_atomics). The
+ *   (atomic_add.h: CUDA atomicAdd; OpenCL compare-and-swap on 32-bit ints
+ *   for float, on 64-bit ints for double, which needs
+ *   cl_khr_int64_base_atomics). The
  *   order of the additions changes from run to run: equal to the
  *   reference within a tolerance only.
  * - fv-gather: fv_surface writes every face's flux x area to a face array
@@ -142,37 +143,7 @@ __kernel void FV_BOUNDS fv_zero(const int count, __global REAL *restrict R)
     if (i < count) R[i] = 0;
 }
 
-/* REAL's size in the preprocessor: FV_BYTES(float) -> FV_BYTES_float -> 4 */
-#define FV_BYTES_double 8
-#define FV_BYTES_float 4
-#define FV_BYTES_(r) FV_BYTES_##r
-#define FV_BYTES(r) FV_BYTES_(r)
-
-#ifdef __CUDACC__
-FB_INLINE void fv_atomic_add(__global REAL *p, const REAL x) { atomicAdd(p, x); } /* native for double on sm_60+ */
-#else
-#if FV_BYTES(REAL) == 8 && defined(cl_khr_int64_base_atomics)
-#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
-#endif
-/* compare-and-swap on the bits: retry until no other item wrote between our
- * read and our swap */
-FB_INLINE void fv_atomic_add(__global REAL *p, const REAL x)
-{
-#if FV_BYTES(REAL) == 4
-    volatile __global uint *bits = (volatile __global uint *)p;
-    uint old = *bits, seen;
-    while ((seen = atomic_cmpxchg(bits, old, as_uint(as_float(old) + x))) != old)
-        old = seen;
-#elif defined(cl_khr_int64_base_atomics)
-    volatile __global ulong *bits = (volatile __global ulong *)p;
-    ulong old = *bits, seen;
-    while ((seen = atom_cmpxchg(bits, old, as_ulong(as_double(old) + x))) != old)
-        old = seen;
-#else
-#error fv-atomic in double precision needs cl_khr_int64_base_atomics (64-bit compare-and-swap)
-#endif
-}
-#endif
+#include "atomic_add.h" /* fb_atomic_add */
 
 /* fv-atomic's face pass: face e = d N + c is the low face of cell c along d. */
 __kernel void FV_BOUNDS fv_face_atomic(const int nx, const int ny, const int nz, const REAL ax, const REAL ay,
@@ -187,8 +158,8 @@ __kernel void FV_BOUNDS fv_face_atomic(const int nx, const int ny, const int nz,
     fv_load(U, c, n, ur);
     fv_rusanov(d, ul, ur, d == 0 ? ax : d == 1 ? ay : az, f);
     for (int v = 0; v < NVAR; ++v) {
-        fv_atomic_add(&R[fv_at(c, v, n)], f[v]);
-        fv_atomic_add(&R[fv_at(left, v, n)], -f[v]);
+        fb_atomic_add(&R[fv_at(c, v, n)], f[v]);
+        fb_atomic_add(&R[fv_at(left, v, n)], -f[v]);
     }
 }
 

@@ -276,7 +276,7 @@ const fb_family fb_family_spmv = {
     .name = "spmv",
     .summary = "sparse matrix-vector product y = A x, CSR and K x K block CSR, with library peers",
     .model = "2 flops per stored entry; bytes: values, indices (32-bit, or 16-bit offsets in csr16; one triangle "
-             "of a symmetric matrix and its fix-up's slots in sss) and row pointers once, x once, y once "
+             "of a symmetric matrix in sss and sss-atomic, with sss's slots) and row pointers once, x once, y once "
              "(each format's model, spmv_formats.c)",
     .reference = "serial double y = A x; |y - y_ref| within a bound from |A| |x| and the longest row (spmv_ref.c)",
     .kernel_count = kernel_count,

@@ -92,6 +92,17 @@ static fb_spmv_model sss_model(const fb_spmv_shape *s, const fb_spmv_conversion 
                            .min_bytes = triangle + vectors + fixup + ((double)c->nchunks + 1.0) * 8.0};
 }
 
+/* sss-atomic: the same triangle, diagonal, row pointers and x, no slots;
+ * y cleared, then read and written once by its sums (the atomic updates
+ * themselves are counted once, as cache traffic is not). */
+static fb_spmv_model sss_atomic_model(const fb_spmv_shape *s, const fb_spmv_conversion *c)
+{
+    double rb = s->real_bytes;
+    double triangle = (double)c->lower * (rb + 4.0) + (double)s->nrows * (rb + 4.0) + 4.0;
+    return (fb_spmv_model){.flops = 2.0 * (double)s->nnz,
+                           .min_bytes = triangle + (double)s->ncols * rb + 3.0 * (double)s->nrows * rb};
+}
+
 // clang-format off
 const fb_spmv_format_ops fb_spmv_csr = {
     .name = "csr", .input = &fb_spmv_csr, .input_name = "CSR",
@@ -113,8 +124,11 @@ const fb_spmv_format_ops fb_spmv_csr16 = {
 const fb_spmv_format_ops fb_spmv_csr16_sv = {
     .name = "csr16-sv", .input = &fb_spmv_csr, .input_name = "CSR", .single_values = 1,
     .value_at = scalar_at, .model = csr16_sv_model, .run = fb_spmv_run_csr16};
-/* The sss kernel reads a CSR view of a symmetric matrix; its run keeps one triangle. */
+/* The sss kernels read a CSR view of a symmetric matrix; their run keeps one triangle. */
 const fb_spmv_format_ops fb_spmv_sss = {
     .name = "sss", .input = &fb_spmv_csr, .input_name = "CSR", .symmetric_only = 1,
     .value_at = scalar_at, .model = sss_model, .run = fb_spmv_run_sss};
+const fb_spmv_format_ops fb_spmv_sss_atomic = {
+    .name = "sss-atomic", .input = &fb_spmv_csr, .input_name = "CSR", .symmetric_only = 1, .atomic_adds = 1,
+    .value_at = scalar_at, .model = sss_atomic_model, .run = fb_spmv_run_sss};
 // clang-format on

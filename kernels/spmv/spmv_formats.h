@@ -48,13 +48,15 @@ typedef struct fb_spmv_conversion {
     double padding;                    /* SELL: (stored - nnz) / nnz */
     int nbases, base_rows, wide_bases; /* csr16: blocks of base_rows rows, and those kept at 32 bits */
     long long wide_entries;            /* csr16: entries of the wide blocks */
-    int nchunks, nfix;                 /* sss: chunks of rows, and rows the fix-up adds slots to */
+    int triangle;                      /* sss, sss-atomic: one triangle of a symmetric matrix kept */
+    int nchunks, nfix;                 /* sss: chunks of rows (0: sss-atomic's none), rows the fix-up adds slots to */
     long long lower, conflicts;        /* sss: entries of the lower triangle, and products through slots */
 } fb_spmv_conversion;
 
 typedef struct fb_spmv_format_ops fb_spmv_format_ops;
 struct fb_spmv_format_ops {
-    const char *name; /* "csr", "bcsr", "bcsr-soa", "sell", "csr16", "csr16-sv", "sss": the record's "format" */
+    const char
+        *name; /* "csr", "bcsr", "bcsr-soa", "sell", "csr16", "csr16-sv", "sss", "sss-atomic": the record's "format" */
     const fb_spmv_format_ops *input; /* the view a kernel of this format reads (SELL: CSR) */
     const char *input_name;          /* "CSR" or "BCSR", for messages */
     int blocked;                     /* reads the :block=K BCSR: BLOCK_SIZE is a define and a param */
@@ -62,6 +64,7 @@ struct fb_spmv_format_ops {
     int passes_nblocks;              /* the kernels take the block count after the row count (SoA) */
     int single_values;               /* values stored as float whatever the run's precision (a declared loss) */
     int symmetric_only;              /* stores one triangle: runs on a symmetric matrix only */
+    int atomic_adds;                 /* adds into y with atomics (sss-atomic): y is cleared first */
     /* Where value (r, c) of stored entry (or block) b lies in the values. */
     size_t (*value_at)(const fb_spmv_shape *s, size_t b, int r, int c);
     /* Flops and minimal bytes of one product; c is the run's conversion (SELL). */
@@ -72,6 +75,6 @@ struct fb_spmv_format_ops {
 };
 
 extern const fb_spmv_format_ops fb_spmv_csr, fb_spmv_bcsr, fb_spmv_bcsr_soa, fb_spmv_sell, fb_spmv_csr16,
-    fb_spmv_csr16_sv, fb_spmv_sss;
+    fb_spmv_csr16_sv, fb_spmv_sss, fb_spmv_sss_atomic;
 
 #endif

@@ -264,6 +264,17 @@ static int allowed_sss(const fb_param_point *p, const fb_device_info *dev, const
     return !too_big_group((size_t)wg, dev, why, len);
 }
 
+/* sss-atomic: one item per row, on a symmetric matrix. */
+static int allowed_sss_atomic(const fb_param_point *p, const fb_device_info *dev, const fb_spmv_shape *s, char *why,
+                              size_t len)
+{
+    if (!s->symmetric) {
+        snprintf(why, len, "the matrix is not symmetric (sss-atomic keeps one triangle)");
+        return 0;
+    }
+    return allowed_one_per_row(p, dev, s, why, len);
+}
+
 /* CHUNKS 0 (one per compute unit) is resolved by the run, which knows the
  * device: the launch here is then one group, replaced there. */
 static void geometry_sss(const fb_param_point *p, const fb_spmv_shape *s, fb_launch *main, fb_launch *fixup,
@@ -343,6 +354,9 @@ const fb_spmv_kernel_def fb_spmv_kernels[] = {
      {{"CHUNKS", 0, {0, 2, 4, 16, 64, 256, 1024, 4096, 16384, 65536}, 10, "chunks of rows, one work-item each (0: one per compute unit)", 1, FB_ROLE_WORK_PER_ITEM},
       {"WG_SIZE", 1, {1, 8, 32, 128}, 4, "work-group size", 1, FB_ROLE_GROUP_SIZE}},
      allowed_sss, geometry_sss, BUILT_IN},
+    {"sss-atomic", "sss's triangle, one work-item per row adding into y with atomics (a GPU's mapping), symmetric matrices only",
+     "spmv/sss.cl", "spmv_sss_atomic", "spmv_sss_zero", &fb_spmv_sss_atomic, 1,
+     {{"WG_SIZE", 128, POW2_WG, "work-group size", 1, FB_ROLE_GROUP_SIZE}}, allowed_sss_atomic, geometry_one_per_row, BUILT_IN},
 };
 // clang-format on
 

@@ -71,5 +71,7 @@ const fb_host_kernel fb_spmv_host_kernels[] = {
     FB_HOST_BOTH("spmv_csr16_mixed", 8, spmv_csr16_mixed_omp_),
     FB_HOST_BOTH("spmv_sss", 10, spmv_sss_omp_),
     FB_HOST_BOTH("spmv_sss_fixup", 6, spmv_sss_fixup_omp_),
+    FB_HOST_BOTH("spmv_sss_zero", 2, spmv_sss_zero_omp_),
+    FB_HOST_BOTH("spmv_sss_atomic", 7, spmv_sss_atomic_omp_),
     {NULL, NULL, 0, NULL},
 };

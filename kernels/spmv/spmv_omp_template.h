@@ -338,6 +338,39 @@ static void FB_NAME(spmv_sss_fixup_omp_)(const fb_host_arg *args, const fb_launc
     }
 }
 
+/* sss-atomic (spmv/sss.cl): y cleared, then every row's own sum and
+ * transposed products added atomically, one row per iteration. */
+static void FB_NAME(spmv_sss_zero_omp_)(const fb_host_arg *args, const fb_launch *launch, const fb_host_defines *defs)
+{
+    (void)launch, (void)defs;
+    const int nrows = args[0].i32;
+    REAL *restrict y = args[1].ptr;
+#pragma omp parallel for schedule(static)
+    for (int r = 0; r < nrows; ++r)
+        y[r] = 0;
+}
+
+static void FB_NAME(spmv_sss_atomic_omp_)(const fb_host_arg *args, const fb_launch *launch, const fb_host_defines *defs)
+{
+    (void)launch, (void)defs;
+    const int nrows = args[0].i32;
+    const int *lptr = args[1].ptr, *lcol = args[2].ptr;
+    const REAL *lval = args[3].ptr, *diag = args[4].ptr, *x = args[5].ptr;
+    REAL *y = args[6].ptr;
+#pragma omp parallel for schedule(static)
+    for (int r = 0; r < nrows; ++r) {
+        REAL sum = diag[r] * x[r];
+        for (int j = lptr[r]; j < lptr[r + 1]; ++j) {
+            const REAL add = lval[j] * x[r];
+            sum += lval[j] * x[lcol[j]];
+#pragma omp atomic
+            y[lcol[j]] += add;
+        }
+#pragma omp atomic
+        y[r] += sum;
+    }
+}
+
 #undef FB_NAME
 #undef FB_CAT
 #undef FB_CAT_

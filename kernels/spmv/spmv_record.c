@@ -60,12 +60,12 @@ fail:
  * sss's chunks. */
 static const char *conversion_name(const fb_spmv_conversion *c)
 {
-    return c->base_rows > 0 ? "csr16" : c->nchunks > 0 ? "sss" : "sell";
+    return c->base_rows > 0 ? "csr16" : c->triangle ? "sss" : "sell";
 }
 
 static json_t *conversion_json(const fb_spmv_conversion *c)
 {
-    if (c->nchunks > 0)
+    if (c->triangle)
         return json_pack("{s:I, s:i, s:I, s:i, s:f}", "lower", (json_int_t)c->lower, "chunks", c->nchunks, "conflicts",
                          (json_int_t)c->conflicts, "fix_rows", c->nfix, "conversion_s", c->seconds);
     if (c->base_rows > 0)

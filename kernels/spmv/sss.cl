@@ -64,3 +64,41 @@ __kernel void spmv_sss_fixup(const int nfix, __global const int *restrict fix_ro
         sum += conflict[fix_slots[p]];
     y[fix_rows[m]] += sum;
 }
+
+/* ---- sss-atomic: one item per row, atomic adds (a GPU's mapping) ----------
+ *
+ * spmv_sss_zero clears y; then spmv_sss_atomic's item r adds its row's own
+ * sum, diag x_r + sum of a_rc x_c, to y_r and each transposed product a_rc x_r
+ * to y_c, all with fb_atomic_add (atomic_add.h), so no chunks and no slots:
+ * what it pays instead is an atomic update per stored entry, which a GPU's
+ * L2 does near memory's pace and a CPU's compare-and-swap does not. The
+ * order of the additions changes from run to run (the check's bound holds).
+ * Geometry: both one item per row, global = nrows rounded up to WG_SIZE.
+ * Model: lower (sizeof REAL + 4) + nrows (sizeof REAL + 4) + 4 + ncols
+ *   sizeof REAL + 3 nrows sizeof REAL (y cleared, then read and written
+ *   once by its sums). */
+#include "atomic_add.h" /* fb_atomic_add */
+
+__kernel void spmv_sss_zero(const int nrows, __global REAL *restrict y)
+{
+    const int r = (int)get_global_id(0);
+    if (r < nrows) y[r] = 0;
+}
+
+__kernel void spmv_sss_atomic(const int nrows, __global const int *restrict lptr, __global const int *restrict lcol,
+                              __global const REAL *restrict lval, __global const REAL *restrict diag,
+                              __global const REAL *restrict x, __global REAL *restrict y)
+{
+    const int r = (int)get_global_id(0);
+    if (r >= nrows) return;
+    const REAL xr = x[r];
+    REAL sum = diag[r] * xr;
+    const int end = lptr[r + 1];
+    for (int j = lptr[r]; j < end; ++j) {
+        const int c = lcol[j];
+        const REAL a = lval[j];
+        sum += a * x[c];
+        fb_atomic_add(&y[c], a * xr);
+    }
+    fb_atomic_add(&y[r], sum);
+}

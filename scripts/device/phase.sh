@@ -316,9 +316,10 @@ phase_3() {
 # bcsr-warp, bcsr-lanes, auto) with their neighbours and cuSPARSE on the
 # L2-sized matrix, scalar then 4x4; the OpenMP baseline there; the
 # DRAM-sized matrix the same way, warm then cold; 5x5 blocks; the spaces
-# of the new kernels; last, sss with the many chunks a GPU needs (a CPU
-# format: docs/kernels.md says why it is not expected to win there). Peers
-# are pruned off their backend (CPU mode).
+# of the new kernels; last, sss-atomic (one triangle, atomic adds: a GPU's
+# mapping of it) and sss with the many chunks a GPU needs (a CPU mapping:
+# docs/kernels.md says why it is not expected to win there). Peers are
+# pruned off their backend (CPU mode).
 spmv_suite() {
   local small=gen:cube:57 large=gen:cube:120 budget=1 samples=100 spaces=1
   local csr="[sell, csr16, csr16-mixed, auto, csr-scalar, csr-vector, csr-multirow, csr-merge, peer:cusparse]"
@@ -345,7 +346,7 @@ cases:
   - {name: dram-b4-cold, space: default, matrices: ["$large:block=4"], kernels: $bcsr, measure: {min_samples: 3, max_samples: $samples, spread_pct: 1, budget_s: $budget, timeout_s: 60, abandon_factor: 0, cold: true}}
   - {name: l2-b5, space: default, matrices: ["$small:block=5"], kernels: $bcsr}
   - {name: dram-b5, space: default, matrices: ["$large:block=5"], kernels: $bcsr}
-  - {name: sss, space: default, matrices: [$small, $large], kernels: [sss], params: {CHUNKS: [16384, 65536], WG_SIZE: [128]}}
+  - {name: sss, space: default, matrices: [$small, $large], kernels: [sss-atomic, sss], params: {CHUNKS: [16384, 65536], WG_SIZE: [128]}}
 EOF_SUITE
   [ $spaces = 1 ] || return 0
   cat <<EOF_SUITE

@@ -12,7 +12,8 @@
 # the same way on symmetric matrices (the cube after RCM too), refused on
 # one that is not, and its one-bug copies (the diagonal dropped, a chunk's
 # own transposed products dropped, the fix-up not applied, every slot
-# written to one place) caught. Skips (77) without OpenCL.
+# written to one place; sss-atomic's own row not added, y not cleared)
+# caught. Skips (77) without OpenCL.
 set -euo pipefail
 bin=$1; src=$2; dir=$3
 rm -rf "$dir"; mkdir -p "$dir"
@@ -104,9 +105,17 @@ for b in openmp opencl; do
         "$dir/out.json" > /dev/null || fail "sss on $b, $m: $(jq -c '{status, bytes, sss, check}' "$dir/out.json")"
     done
   done
-  rc=0; run "$src/kernels" "$b" --matrix "$dir/spans.mtx" --kernel sss || rc=$?
-  [ "$rc" -eq 2 ] && grep -q "not symmetric" "$dir/out.txt" ||
-    fail "sss on a matrix that is not symmetric, $b: exit $rc: $(tail -1 "$dir/out.txt")"
+  for m in gen:cube:6 "$src/matrices/pattern_symmetric.mtx"; do
+    run "$src/kernels" "$b" --matrix "$m" --kernel sss-atomic || fail "sss-atomic on $b, $m: $(tail -1 "$dir/out.txt")"
+    jq -e '.status == "ok" and .check.ok and .format == "sss-atomic" and .sss.chunks == 0 and .sss.conflicts == 0
+      and ((.bytes - (.sss.lower * 12 + .matrix.rows * 12 + 4 + .matrix.cols * 8 + 3 * .matrix.rows * 8)) | fabs) < 0.5' \
+      "$dir/out.json" > /dev/null || fail "sss-atomic on $b, $m: $(jq -c '{status, bytes, sss, check}' "$dir/out.json")"
+  done
+  for k in sss sss-atomic; do
+    rc=0; run "$src/kernels" "$b" --matrix "$dir/spans.mtx" --kernel $k || rc=$?
+    [ "$rc" -eq 2 ] && grep -q "not symmetric" "$dir/out.txt" ||
+      fail "$k on a matrix that is not symmetric, $b: exit $rc: $(tail -1 "$dir/out.txt")"
+  done
 done
 run "$src/kernels" opencl --matrix gen:cube:6 --kernel sss --param CHUNKS=16
 jq -e '.sss.conflicts > 0 and .sss.fix_rows > 0' "$dir/out.json" > /dev/null ||
@@ -148,4 +157,8 @@ mutant nofixup 's|y\[fix_rows\[m\]\] += sum;|(void)sum;|' sss.cl
 expect_wrong nofixup --matrix gen:cube:6 --kernel sss --param CHUNKS=16
 mutant oneslot 's|conflict\[slot++\] = a \* xr;|conflict[slot] = a * xr;|' sss.cl
 expect_wrong oneslot --matrix gen:cube:6 --kernel sss --param CHUNKS=16
+mutant noownatomic 's|    fb_atomic_add(&y\[r\], sum);|    (void)sum;|' sss.cl
+expect_wrong noownatomic --matrix gen:cube:6 --kernel sss-atomic
+mutant nozero 's|if (r < nrows) y\[r\] = 0;|(void)r;|' sss.cl
+expect_wrong nozero --matrix gen:cube:6 --kernel sss-atomic
 echo "ok"

@@ -51,6 +51,7 @@ static const no_default no_defaults[] = {
     {"spmv", "sell", "SIGMA", "the host's sort window (sell_matrix.c): it changes the data, no kernel reads it"},
     {"spmv", "sss", "WG_SIZE", "launch only: the kernel never reads it"},
     {"spmv", "sss", "CHUNKS", "the host's chunks (sss_matrix.c) and the item count: the kernel reads nchunks"},
+    {"spmv", "sss-atomic", "WG_SIZE", "launch only: the kernel never reads it"},
     {"ns", NULL, "CG_VARIANT", "the host's choice of launch sequence: no kernel reads it"},
     {"ns", NULL, "RENUMBER", "the host's node order on the device (ns_order.c): no kernel reads it"},
     {"ns", NULL, "CG_SPMV", "the host's choice of the CG's product (ns_device.c): no ns kernel reads it"},

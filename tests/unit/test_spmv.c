@@ -496,6 +496,10 @@ static void test_sss_model_counts_triangle(void **state)
     assert_float_equal(m.flops, 100, 0);
     assert_float_equal(m.min_bytes, 20 * 12 + 10 * 12 + 4 + 20 * 8 + 6 * 20 + 3 * 24 + 5 * 8, 0);
     assert_true(fb_spmv_sss.symmetric_only);
+    /* sss-atomic: no slots; y cleared, then read and written */
+    c = (fb_spmv_conversion){.done = 1, .triangle = 1, .lower = 20};
+    assert_float_equal(fb_spmv_sss_atomic.model(&s, &c).min_bytes, 20 * 12 + 10 * 12 + 4 + 10 * 8 + 3 * 10 * 8, 0);
+    assert_true(fb_spmv_sss_atomic.symmetric_only && fb_spmv_sss_atomic.atomic_adds);
 }
 
 /* A rule row's matrix as a source spec: gen: specs are their own name; a
@@ -690,7 +694,8 @@ static const int sss_points[][2] = {{4, 1}, {16, 8}, {64, 32}, {1024, 128}, {655
 
 /* sss on the symmetric matrix (empty rows, rows without a diagonal, a
  * dense row, long-range couplings) at the default and five points, and on
- * the cube Laplacian; a matrix not known to be symmetric is refused. */
+ * the cube Laplacian, sss-atomic on both; a matrix not known to be
+ * symmetric is refused by both. */
 static void test_sss_kernels(void **state)
 {
     (void)state;
@@ -699,6 +704,8 @@ static void test_sss_kernels(void **state)
     run_checked("sss", &sym.view, NULL, 0);
     for (size_t i = 0; i < sizeof sss_points / sizeof sss_points[0]; ++i)
         run_checked("sss", &sym.view, sss_points[i], 2);
+    run_checked("sss-atomic", &sym.view, NULL, 0);
+    run_checked("sss-atomic", &sym.view, (int[]){32}, 1);
     fb_matrix cube;
     fb_matrix_options opt = {0};
     fb_spmv_matrix view;
@@ -706,11 +713,17 @@ static void test_sss_kernels(void **state)
     assert_true(cube.symmetric);
     assert_int_equal(fb_spmv_view_for(&cube, fb_spmv_kernel_find("sss"), &view), FB_OK);
     run_checked("sss", &view, (int[]){64, 8}, 2);
+    run_checked("sss-atomic", &view, NULL, 0);
     fb_matrix_free(&cube);
     sym.view.shape.symmetric = 0;
     fb_spmv_config cfg = {.kernel = fb_spmv_kernel_find("sss"), .is_double = 1, .measure = quick()};
     cfg.point = fb_spmv_default_point(cfg.kernel);
     fb_spmv_result r;
+    assert_int_equal(fb_spmv_run(test_target, &sym.view, &cfg, &r), FB_ERR_USAGE);
+    assert_non_null(strstr(fb_error_message(), "not symmetric"));
+    fb_spmv_result_free(&r);
+    cfg.kernel = fb_spmv_kernel_find("sss-atomic");
+    cfg.point = fb_spmv_default_point(cfg.kernel);
     assert_int_equal(fb_spmv_run(test_target, &sym.view, &cfg, &r), FB_ERR_USAGE);
     assert_non_null(strstr(fb_error_message(), "not symmetric"));
     fb_spmv_result_free(&r);
