@@ -249,14 +249,20 @@ static int allowed_mixed(const fb_param_point *p, const fb_device_info *dev, con
 
 /* ---- sss: one item per chunk of rows, on a symmetric matrix -------------- */
 
+/* sss and sss-atomic keep one triangle: a matrix that is not symmetric is
+ * pruned, not run into a wrong result. */
+static int not_symmetric(const fb_spmv_shape *s, const char *kernel, char *why, size_t len)
+{
+    if (s->symmetric) return 0;
+    snprintf(why, len, "the matrix is not symmetric (%s keeps one triangle)", kernel);
+    return 1;
+}
+
 static int allowed_sss(const fb_param_point *p, const fb_device_info *dev, const fb_spmv_shape *s, char *why,
                        size_t len)
 {
     int chunks = fb_sss_chunks(p->values[0], dev), wg = p->values[1];
-    if (!s->symmetric) {
-        snprintf(why, len, "the matrix is not symmetric (sss keeps one triangle)");
-        return 0;
-    }
+    if (not_symmetric(s, "sss", why, len)) return 0;
     if (wg > chunks) {
         snprintf(why, len, "WG_SIZE %d exceeds the %d chunks: items past them would idle", wg, chunks);
         return 0;
@@ -268,11 +274,7 @@ static int allowed_sss(const fb_param_point *p, const fb_device_info *dev, const
 static int allowed_sss_atomic(const fb_param_point *p, const fb_device_info *dev, const fb_spmv_shape *s, char *why,
                               size_t len)
 {
-    if (!s->symmetric) {
-        snprintf(why, len, "the matrix is not symmetric (sss-atomic keeps one triangle)");
-        return 0;
-    }
-    return allowed_one_per_row(p, dev, s, why, len);
+    return !not_symmetric(s, "sss-atomic", why, len) && allowed_one_per_row(p, dev, s, why, len);
 }
 
 /* CHUNKS 0 (one per compute unit) is resolved by the run, which knows the
