@@ -11,12 +11,14 @@
  * spmv_sss_fixup, one item per such row, adds the row's slots to y after
  * the main pass. No atomics: every y element has one writer per pass.
  * Suits a CPU, whose few threads each own a long chunk; a GPU needs
- * thousands of chunks, each short, and then most products become slots.
+ * thousands of chunks, each short, and then most products become slots:
+ * sss-atomic (spmv_sss_zero, spmv_sss_atomic, at the end of this file) is
+ * the same triangle mapped for a GPU.
  *
  * Parameters: REAL; WG_SIZE (1..128, launch only); CHUNKS (the host's
  *   conversion and the launch's item count; 0: one per compute unit).
- * Geometry: main global = CHUNKS rounded up to WG_SIZE; fix-up global =
- *   the rows with slots, rounded up to WG_SIZE.
+ * Geometry: main global = the chunks rounded up to WG_SIZE; fix-up: one
+ *   item per row with slots, in groups of 128 (sss_run.c).
  * Model (spmv_formats.c): flops 2 nnz; bytes lower (sizeof REAL + 4) +
  *   nrows (sizeof REAL (diagonal) + 4 (row pointer)) + x and y once +
  *   conflicts (2 sizeof REAL + 4) + fix rows (8 + 2 sizeof REAL).
