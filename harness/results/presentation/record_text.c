@@ -53,6 +53,28 @@ void fb_record_print_bandwidth(FILE *f, const json_t *rec)
         fprintf(f, "; no read ceiling (stream dot %.2f GB/s)", fb_json_num(rec, "read_gbs"));
 }
 
+/* sss's conversion, and a hint where slots carry a large share of the
+ * products (each costs 20 bytes and a second pass: the format then loses). */
+static void print_sss(FILE *f, const json_t *sss)
+{
+    const double lower = fb_json_num(sss, "lower"), slots = fb_json_num(sss, "conflicts");
+    if (fb_json_num(sss, "chunks") == 0) {
+        fprintf(f, "  sss-atomic: %.0f lower entries, converted in %.3f ms (not timed)\n", lower,
+                fb_json_num(sss, "conversion_s") * 1e3);
+        return;
+    }
+    fprintf(f,
+            "  sss: %.0f lower entries in %.0f chunks, %.0f products through slots to %.0f rows, converted in %.3f ms "
+            "(not timed)\n",
+            lower, fb_json_num(sss, "chunks"), slots, fb_json_num(sss, "fix_rows"),
+            fb_json_num(sss, "conversion_s") * 1e3);
+    if (lower > 0 && slots > 0.2 * lower)
+        fprintf(f,
+                "  sss: %.0f%% of the lower entries went through slots (short chunks or long-range couplings): fewer "
+                "CHUNKS, or --reorder rcm, makes them few\n",
+                100.0 * slots / lower);
+}
+
 void fb_record_print_format_notes(FILE *f, const json_t *rec)
 {
     const json_t *c = json_object_get(rec, "csr16");
@@ -64,12 +86,7 @@ void fb_record_print_format_notes(FILE *f, const json_t *rec)
             fb_json_num(c, "bases"), fb_json_num(c, "base_rows"), fb_json_num(c, "wide_bases"),
             fb_json_num(c, "wide_entries"), fb_json_num(c, "conversion_s") * 1e3);
     const json_t *sss = json_object_get(rec, "sss");
-    if (sss)
-        fprintf(f,
-                "  sss: %.0f lower entries in %.0f chunks, %.0f products through slots to %.0f rows, converted in "
-                "%.3f ms (not timed)\n",
-                fb_json_num(sss, "lower"), fb_json_num(sss, "chunks"), fb_json_num(sss, "conflicts"),
-                fb_json_num(sss, "fix_rows"), fb_json_num(sss, "conversion_s") * 1e3);
+    if (sss) print_sss(f, sss);
     if (loss)
         fprintf(f, "  values in single precision: error against the double values' product %.3g (declared)\n",
                 json_number_value(loss));
