@@ -150,10 +150,6 @@ fb_status fb_csr_stats_compute(const fb_csr *A, fb_csr_stats *out);
  * content only, never on the thread count. */
 uint64_t fb_csr_hash(const fb_csr *A);
 
-/* Whether A equals its transpose, pattern and values (one binary search
- * per entry; cheaper than fb_csr_stats_compute). */
-fb_symmetry fb_csr_symmetry(const fb_csr *A);
-
 /* max |i - j| over stored entries (cheaper than fb_csr_stats_compute). */
 int64_t fb_csr_bandwidth(const fb_csr *A);
 

@@ -72,7 +72,7 @@ static int64_t find(const fb_csr *A, int i, int j)
     return lo < A->rowptr[i + 1] && A->colidx[lo] == j ? lo : -1;
 }
 
-fb_symmetry fb_csr_symmetry(const fb_csr *A)
+static fb_symmetry symmetry(const fb_csr *A)
 {
     if (A->nrows != A->ncols) return FB_SYM_RECTANGULAR;
     int pattern = 1, sym = 1, skew = 1;
@@ -138,7 +138,7 @@ fb_status fb_csr_stats_compute(const fb_csr *A, fb_csr_stats *out)
     out->nnz = A->nnz;
     row_stats(A, out);
     bandwidth(A, out);
-    out->symmetry = fb_csr_symmetry(A);
+    out->symmetry = symmetry(A);
     out->hash = fb_csr_hash(A);
     return FB_OK;
 }

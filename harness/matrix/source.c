@@ -220,7 +220,6 @@ fb_status fb_matrix_load(const char *src, const fb_matrix_options *opt, fb_matri
     FB_CHECK(classify(src, &s));
     FB_CHECK(build(src, &s, opt, out));
     out->load_seconds = fb_now() - t0;
-    out->symmetric = fb_csr_symmetry(&out->A) == FB_SYM_SYMMETRIC; /* sss's kernels need it */
     return FB_OK;
 fail:
     fb_matrix_free(out);

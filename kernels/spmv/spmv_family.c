@@ -79,6 +79,9 @@ fb_status fb_spmv_problem_open(const char *spec, int reorder_rcm, void **out)
     FB_CHECK(fb_matrix_load(spec, &opt, &p->m));
     if (p->m.is_vector) FB_FAIL(FB_ERR_INPUT, "%s: is a vector (Matrix Market array), not a matrix", spec);
     FB_CHECK(fb_spmv_matrix_describe(&p->m, &p->json, &p->sig));
+    /* what sss's kernels need, from the statistics the description computed */
+    const char *symmetry = json_string_value(json_object_get(p->json, "symmetry"));
+    p->m.symmetric = symmetry && !strcmp(symmetry, "symmetric");
     *out = p;
     return FB_OK;
 fail:

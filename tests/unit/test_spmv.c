@@ -706,15 +706,16 @@ static void test_sss_kernels(void **state)
         run_checked("sss", &sym.view, sss_points[i], 2);
     run_checked("sss-atomic", &sym.view, NULL, 0);
     run_checked("sss-atomic", &sym.view, (int[]){32}, 1);
-    fb_matrix cube;
-    fb_matrix_options opt = {0};
+    void *problem = NULL; /* the spmv problem marks its matrix symmetric */
     fb_spmv_matrix view;
-    assert_int_equal(fb_matrix_load("gen:cube:9", &opt, &cube), FB_OK);
-    assert_true(cube.symmetric);
-    assert_int_equal(fb_spmv_view_for(&cube, fb_spmv_kernel_find("sss"), &view), FB_OK);
+    assert_int_equal(fb_spmv_problem_open("gen:cube:9", 0, &problem), FB_OK);
+    const fb_matrix *cube = fb_spmv_problem_matrix(problem);
+    assert_true(cube->symmetric);
+    assert_int_equal(fb_spmv_view_shape(cube, fb_spmv_kernel_find("sss"), &view), FB_OK);
+    assert_true(view.shape.symmetric);
     run_checked("sss", &view, (int[]){64, 8}, 2);
     run_checked("sss-atomic", &view, NULL, 0);
-    fb_matrix_free(&cube);
+    fb_family_spmv.problem_close(problem);
     sym.view.shape.symmetric = 0;
     fb_spmv_config cfg = {.kernel = fb_spmv_kernel_find("sss"), .is_double = 1, .measure = quick()};
     cfg.point = fb_spmv_default_point(cfg.kernel);
