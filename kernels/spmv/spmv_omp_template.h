@@ -282,32 +282,12 @@ FB_CSR16_TWIN(FB_NAME(spmv_csr16_mixed_omp_), float)
 #undef FB_CSR16_NARROW
 #undef FB_CSR16_WIDE
 
-/* sss (spmv/sss.cl): the same chunks, each walked in row order by one
- * thread, then the fix-up of the rows other chunks sent products to. */
-static void FB_NAME(spmv_sss_chunk_)(int k, const int *restrict chunk_start, const int *restrict chunk_slot,
-                                     const int *restrict lptr, const int *restrict lcol, const REAL *restrict lval,
-                                     const REAL *restrict diag, const REAL *restrict x, REAL *restrict y,
-                                     REAL *restrict conflict)
-{
-    const int r0 = chunk_start[k], r1 = chunk_start[k + 1];
-    int slot = chunk_slot[k];
-    for (int r = r0; r < r1; ++r) {
-        const REAL xr = x[r];
-        REAL sum = diag[r] * xr;
-        int j = lptr[r];
-        const int end = lptr[r + 1];
-        for (; j < end && lcol[j] < r0; ++j) { /* columns ascend: the slots are a prefix */
-            sum += lval[j] * x[lcol[j]];
-            conflict[slot++] = lval[j] * xr;
-        }
-        for (; j < end; ++j) {
-            const int c = lcol[j];
-            sum += lval[j] * x[c];
-            y[c] += lval[j] * xr;
-        }
-        y[r] = sum;
-    }
-}
+/* sss (spmv/sss.cl): the same chunks, each walked by sss_chunk.h's code in
+ * row order by one thread, then the fix-up of the rows other chunks sent
+ * products to. */
+#define SSS_CHUNK FB_NAME(spmv_sss_chunk_)
+#include "sss_chunk.h"
+#undef SSS_CHUNK
 
 static void FB_NAME(spmv_sss_omp_)(const fb_host_arg *args, const fb_launch *launch, const fb_host_defines *defs)
 {

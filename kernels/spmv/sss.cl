@@ -24,6 +24,8 @@
  *   conflicts (2 sizeof REAL + 4) + fix rows (8 + 2 sizeof REAL).
  */
 
+#include "spmv/sss_chunk.h" /* sss_chunk: one chunk's walk, the OpenMP twin's too */
+
 __kernel void spmv_sss(const int nchunks, __global const int *restrict chunk_start,
                        __global const int *restrict chunk_slot, __global const int *restrict lptr,
                        __global const int *restrict lcol, __global const REAL *restrict lval,
@@ -31,27 +33,7 @@ __kernel void spmv_sss(const int nchunks, __global const int *restrict chunk_sta
                        __global REAL *restrict conflict)
 {
     const int k = (int)get_global_id(0);
-    if (k >= nchunks) return;
-    const int r0 = chunk_start[k], r1 = chunk_start[k + 1];
-    int slot = chunk_slot[k];
-    for (int r = r0; r < r1; ++r) {
-        const REAL xr = x[r];
-        REAL sum = diag[r] * xr;
-        int j = lptr[r];
-        const int end = lptr[r + 1];
-        for (; j < end && lcol[j] < r0; ++j) { /* columns ascend: the slots are a prefix */
-            const REAL a = lval[j];
-            sum += a * x[lcol[j]];
-            conflict[slot++] = a * xr;
-        }
-        for (; j < end; ++j) {
-            const int c = lcol[j];
-            const REAL a = lval[j];
-            sum += a * x[c];
-            y[c] += a * xr;
-        }
-        y[r] = sum;
-    }
+    if (k < nchunks) sss_chunk(k, chunk_start, chunk_slot, lptr, lcol, lval, diag, x, y, conflict);
 }
 
 __kernel void spmv_sss_fixup(const int nfix, __global const int *restrict fix_rows,

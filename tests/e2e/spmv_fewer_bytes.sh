@@ -10,10 +10,10 @@
 # dropped, the wide columns not read, the sum kept in
 # float) come out as wrong results while the unmodified copy passes; sss
 # the same way on symmetric matrices (the cube after RCM too), refused on
-# one that is not, and its one-bug copies (the diagonal dropped, a chunk's
-# own transposed products dropped, the fix-up not applied, every slot
-# written to one place; sss-atomic's own row not added, y not cleared)
-# caught. Skips (77) without OpenCL.
+# one that is not, and one-bug copies of sss.cl and sss_chunk.h (the
+# diagonal dropped, a chunk's own transposed products dropped, the fix-up
+# not applied, every slot written to one place; sss-atomic's own row not
+# added, y not cleared) caught. Skips (77) without OpenCL.
 set -euo pipefail
 bin=$1; src=$2; dir=$3
 rm -rf "$dir"; mkdir -p "$dir"
@@ -148,14 +148,14 @@ mutant floatsum '/spmv_csr16_mixed/,$ s|    REAL sum = 0;|    float sum = 0;|'
 expect_wrong floatsum --matrix gen:cube:6 --kernel csr16-mixed
 echo "ok"
 
-echo "== one-bug copies of sss.cl"
-mutant nodiag 's|REAL sum = diag\[r\] \* xr;|REAL sum = 0;|' sss.cl
+echo "== one-bug copies of sss.cl and its chunk walk (sss_chunk.h)"
+mutant nodiag 's|REAL sum = diag\[r\] \* xr;|REAL sum = 0;|' sss_chunk.h
 expect_wrong nodiag --matrix gen:cube:6 --kernel sss
-mutant noown 's|y\[c\] += a \* xr;|y[c] += 0;|' sss.cl
+mutant noown 's|y\[c\] += a \* xr;|y[c] += 0;|' sss_chunk.h
 expect_wrong noown --matrix gen:cube:6 --kernel sss --param CHUNKS=4
 mutant nofixup 's|y\[fix_rows\[m\]\] += sum;|(void)sum;|' sss.cl
 expect_wrong nofixup --matrix gen:cube:6 --kernel sss --param CHUNKS=16
-mutant oneslot 's|conflict\[slot++\] = a \* xr;|conflict[slot] = a * xr;|' sss.cl
+mutant oneslot 's|conflict\[slot++\] = a \* xr;|conflict[slot] = a * xr;|' sss_chunk.h
 expect_wrong oneslot --matrix gen:cube:6 --kernel sss --param CHUNKS=16
 mutant noownatomic 's|    fb_atomic_add(&y\[r\], sum);|    (void)sum;|' sss.cl
 expect_wrong noownatomic --matrix gen:cube:6 --kernel sss-atomic
