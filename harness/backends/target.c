@@ -254,6 +254,8 @@ fb_status fb_target_finish(fb_target *t) { return t->ops->finish(t->dev); }
 
 fb_status fb_target_flush_cache(fb_target *t) { return t->ops->flush_cache(t->dev); }
 
+fb_status fb_target_flush_callback(void *target) { return fb_target_flush_cache(target); }
+
 /* The energy source of this device, by what it is (target.h). */
 static fb_status open_energy(fb_target *t)
 {

@@ -76,6 +76,9 @@ fb_status fb_target_launch(fb_target *t, fb_kernel *k, const fb_launch *launch, 
                            double *seconds);
 fb_status fb_target_finish(fb_target *t);
 fb_status fb_target_flush_cache(fb_target *t);
+/* fb_target_flush_cache as a measurement's flush callback (fb_flush_fn),
+ * its context the target: fb_target_measure(t, ..., fb_target_flush_callback, t, ...). */
+fb_status fb_target_flush_callback(void *target);
 
 /* Registers, private memory, local memory and occupancy of a built kernel
  * at group_items per work-group; FB_ERR_UNAVAILABLE on backends that cannot

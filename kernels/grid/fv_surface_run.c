@@ -172,8 +172,6 @@ fail:
     return status;
 }
 
-static fb_status flush(void *ctx) { return fb_target_flush_cache(((fv_run *)ctx)->t); }
-
 /* ---- the check against the reference (fv_surface_ref.c) ---------------- */
 
 /* Longest chain of rounded operations from the inputs to one face term
@@ -272,7 +270,7 @@ fb_status fb_fv_run(fb_target *t, const fb_fv_grid *g, const fb_fv_config *cfg, 
     /* Best effort: a backend that cannot say leaves has_resources 0. */
     out->has_resources =
         fb_target_kernel_resources(t, s.steps[main_step].kernel, out->launch.local[0], &out->resources) == FB_OK;
-    FB_CHECK(fb_target_measure(t, &cfg->measure, sample, &s, flush, &s, &out->m));
+    FB_CHECK(fb_target_measure(t, &cfg->measure, sample, &s, fb_target_flush_callback, t, &out->m));
     FB_CHECK(download_residual(&s, &out->R));
     FB_CHECK(fv_finish(g, cfg, dev, out));
 fail:

@@ -180,8 +180,6 @@ fail:
 
 static fb_status sample(void *ctx, double *seconds) { return iteration(ctx, seconds); }
 
-static fb_status flush(void *ctx) { return fb_target_flush_cache(((heat_run *)ctx)->t); }
-
 /* The device-reduced max change of the last iteration: one REAL read back. */
 static fb_status read_max_change(heat_run *s, double *out)
 {
@@ -447,7 +445,7 @@ fb_status fb_heat2d_run(fb_target *t, fb_heat2d_problem *p, const fb_heat2d_conf
     FB_CHECK(field_in(&s, s.tn, T0));
     FB_CHECK(field_in(&s, s.ta, T0));
     FB_CHECK(field_in(&s, s.tb, T0));
-    FB_CHECK(fb_target_measure(t, &cfg->measure, sample, &s, flush, &s, &r->m));
+    FB_CHECK(fb_target_measure(t, &cfg->measure, sample, &s, fb_target_flush_callback, t, &r->m));
     r->model = fb_heat2d_model_of(cfg->kernel, g->nx, g->ny, cfg->is_double, s.groups);
     r->gflops = r->model.flops / r->m.stats.median * 1e-9;
     r->gbs = r->model.min_bytes / r->m.stats.median * 1e-9;

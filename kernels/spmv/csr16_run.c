@@ -46,8 +46,6 @@ static fb_status sample(void *ctx, double *seconds)
     return fb_target_launch(s->t, s->kernel, &s->launch, s->args, 8, seconds);
 }
 
-static fb_status flush(void *ctx) { return fb_target_flush_cache(((csr16_run *)ctx)->t); }
-
 static fb_spmv_conversion conversion_of(const fb_csr16 *M)
 {
     fb_spmv_conversion c = {.done = 1,
@@ -82,9 +80,7 @@ fb_status fb_spmv_run_csr16(fb_target *t, const fb_spmv_matrix *A, const fb_spmv
     FB_CHECK(upload(&s, A, &M, cfg, x));
     FB_CHECK(fb_spmv_build_kernel(t, cfg, 1, cfg->kernel->source, cfg->kernel->kernel, &s.kernel));
     out->has_resources = fb_target_kernel_resources(t, s.kernel, s.launch.local[0], &out->resources) == FB_OK;
-    FB_CHECK(fb_target_measure(t, &cfg->measure, sample, &s, flush, &s, &out->m));
-    FB_CHECK(fb_spmv_download_reals(t, cfg->is_double, s.y, (size_t)A->shape.nrows, &out->y));
-    FB_CHECK(fb_spmv_finish(A, cfg, x, fb_target_info(t)->id, out));
+    FB_CHECK(fb_spmv_measure_and_check(t, A, cfg, x, sample, &s, s.y, out));
 fail:
     release_all(&s);
     fb_csr16_free(&M);

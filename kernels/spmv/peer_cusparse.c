@@ -210,8 +210,6 @@ fail:
     return status;
 }
 
-static fb_status flush_cusparse(void *ctx) { return fb_target_flush_cache(((sparse_run *)ctx)->t); }
-
 static void release_run(sparse_run *run)
 {
     if (run->A) LIB(cusparseDestroySpMat)(run->A);
@@ -247,7 +245,7 @@ static fb_status run_cusparse(const char *name, fb_target *t, const fb_spmv_matr
     CHECK_RT(LIB(cudaEventCreate)(&run->start), "cudaEventCreate");
     CHECK_RT(LIB(cudaEventCreate)(&run->stop), "cudaEventCreate");
     FB_CHECK(M->format->blocked ? prepare_bsr(run) : prepare_csr(run));
-    FB_CHECK(fb_target_measure(t, &cfg->measure, sample_cusparse, run, flush_cusparse, run, &out->m));
+    FB_CHECK(fb_target_measure(t, &cfg->measure, sample_cusparse, run, fb_target_flush_callback, t, &out->m));
     FB_CHECK(fb_spmv_download_reals(t, cfg->is_double, run->d.y, (size_t)M->shape.nrows, &out->y));
 fail:
     release_run(run);

@@ -95,8 +95,6 @@ fail:
     return status;
 }
 
-static fb_status flush_graphblas(void *ctx) { return fb_target_flush_cache(((grb_run *)ctx)->t); }
-
 /* Rows with no entries have no value in y: they are zero. */
 static fb_status read_y(const fb_spmv_matrix *M, int is_double, grb_run *g, double *y)
 {
@@ -127,7 +125,7 @@ static fb_status run_graphblas(fb_target *t, const fb_spmv_matrix *M, const fb_s
     }
     FB_CHECK(build_matrix(M, cfg->is_double, &g));
     FB_CHECK(build_x(M, x, cfg->is_double, &g));
-    FB_CHECK(fb_target_measure(t, &cfg->measure, sample_graphblas, &g, flush_graphblas, &g, &out->m));
+    FB_CHECK(fb_target_measure(t, &cfg->measure, sample_graphblas, &g, fb_target_flush_callback, t, &out->m));
     FB_ALLOC(out->y, (size_t)M->shape.nrows, "result vector");
     FB_CHECK(read_y(M, cfg->is_double, &g, out->y));
 fail:

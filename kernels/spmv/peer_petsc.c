@@ -55,8 +55,6 @@ fail:
     return status;
 }
 
-static fb_status flush_petsc(void *ctx) { return fb_target_flush_cache(((petsc_run *)ctx)->t); }
-
 static fb_status read_y(const fb_spmv_matrix *M, petsc_run *p, double *y)
 {
     fb_status status = FB_OK;
@@ -207,7 +205,7 @@ static fb_status run_petsc(fb_target *t, const fb_spmv_matrix *M, const fb_spmv_
                 "MatCreateSeqAIJWithArrays");
     CHECK_PETSC(api->vec_wrap(api->self, 1, M->shape.ncols, x, &p.x), "VecCreateSeqWithArray");
     CHECK_PETSC(api->vec_create(api->self, M->shape.nrows, &p.y), "VecCreateSeq");
-    FB_CHECK(fb_target_measure(t, &cfg->measure, sample_petsc, &p, flush_petsc, &p, &out->m));
+    FB_CHECK(fb_target_measure(t, &cfg->measure, sample_petsc, &p, fb_target_flush_callback, t, &out->m));
     FB_ALLOC(out->y, (size_t)M->shape.nrows, "result vector");
     FB_CHECK(read_y(M, &p, out->y));
 fail:

@@ -73,8 +73,6 @@ static fb_status sample(void *ctx, double *seconds)
     return fb_target_launch(s->t, s->kernel, &s->launch, s->args, 9, seconds);
 }
 
-static fb_status flush(void *ctx) { return fb_target_flush_cache(((sell_run *)ctx)->t); }
-
 static fb_spmv_conversion conversion_of(const fb_sell *S)
 {
     fb_spmv_conversion c = {.done = 1,
@@ -102,9 +100,7 @@ fb_status fb_spmv_run_sell(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_
     FB_CHECK(build(&s, cfg));
     out->has_resources = fb_target_kernel_resources(t, s.kernel, s.launch.local[0], &out->resources) == FB_OK;
     set_args(&s, &S);
-    FB_CHECK(fb_target_measure(t, &cfg->measure, sample, &s, flush, &s, &out->m));
-    FB_CHECK(fb_spmv_download_reals(t, cfg->is_double, s.d.y, (size_t)A->shape.nrows, &out->y));
-    FB_CHECK(fb_spmv_finish(A, cfg, x, fb_target_info(t)->id, out));
+    FB_CHECK(fb_spmv_measure_and_check(t, A, cfg, x, sample, &s, s.d.y, out));
 fail:
     fb_spmv_buffers_release(t, &s.d);
     fb_target_release(t, s.perm);

@@ -66,6 +66,12 @@ fb_status fb_spmv_run_kernels(fb_target *t, const fb_spmv_matrix *A, const fb_sp
 fb_status fb_spmv_run_begin(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_config *cfg, fb_launch *launch,
                             fb_spmv_result *out);
 
+/* The end every kernel run shares: cfg's measurement of sample(ctx), the
+ * target's cache flushed where the policy says, y downloaded from the
+ * device and checked by fb_spmv_finish against the reference for x. */
+fb_status fb_spmv_measure_and_check(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_config *cfg, const double *x,
+                                    fb_sample_fn sample, void *ctx, fb_buffer *y, fb_spmv_result *out);
+
 void fb_spmv_result_free(fb_spmv_result *r);
 
 /* Builds kernel_name of source (the user's file when it is the user

@@ -176,8 +176,6 @@ fail:
     return status;
 }
 
-static fb_status flush(void *ctx) { return fb_target_flush_cache(((spmv_run *)ctx)->t); }
-
 /* Inputs rounded as the device saw them, so single precision is judged on
  * its arithmetic, not on the rounding of the data. */
 /* src as the device saw it: rounded to float in single precision (a
@@ -307,9 +305,7 @@ fb_status fb_spmv_run_kernels(fb_target *t, const fb_spmv_matrix *A, const fb_sp
     /* Best effort: a backend that cannot say leaves has_resources 0. */
     out->has_resources = fb_target_kernel_resources(t, s.main_kernel, s.main_launch.local[0], &out->resources) == FB_OK;
     set_args(&s);
-    FB_CHECK(fb_target_measure(t, &cfg->measure, sample, &s, flush, &s, &out->m));
-    FB_CHECK(fb_spmv_download_reals(t, cfg->is_double, s.d.y, (size_t)A->shape.nrows, &out->y));
-    FB_CHECK(fb_spmv_finish(A, cfg, x, fb_target_info(t)->id, out));
+    FB_CHECK(fb_spmv_measure_and_check(t, A, cfg, x, sample, &s, s.d.y, out));
 fail:
     release_all(&s);
     free(owned_x);
@@ -327,6 +323,17 @@ fb_status fb_spmv_run_begin(fb_target *t, const fb_spmv_matrix *A, const fb_spmv
     FB_CHECK(fb_spmv_check_point(cfg, fb_target_info(t), A));
     cfg->kernel->geometry(&cfg->point, &shape, launch, NULL, &nthreads);
     out->launch = *launch;
+fail:
+    return status;
+}
+
+fb_status fb_spmv_measure_and_check(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_config *cfg, const double *x,
+                                    fb_sample_fn sample, void *ctx, fb_buffer *y, fb_spmv_result *out)
+{
+    fb_status status = FB_OK;
+    FB_CHECK(fb_target_measure(t, &cfg->measure, sample, ctx, fb_target_flush_callback, t, &out->m));
+    FB_CHECK(fb_spmv_download_reals(t, cfg->is_double, y, (size_t)A->shape.nrows, &out->y));
+    FB_CHECK(fb_spmv_finish(A, cfg, x, fb_target_info(t)->id, out));
 fail:
     return status;
 }

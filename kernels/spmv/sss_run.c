@@ -109,8 +109,6 @@ fail:
     return status;
 }
 
-static fb_status flush(void *ctx) { return fb_target_flush_cache(((sss_run *)ctx)->t); }
-
 static fb_spmv_conversion conversion_of(const fb_sss *S, int atomic)
 {
     fb_spmv_conversion c = {.done = 1,
@@ -188,9 +186,7 @@ fb_status fb_spmv_run_sss(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_c
     FB_CHECK(prepare(&s, &S, cfg, x, A->shape.ncols));
     out->launch = s.main.launch;
     out->has_resources = fb_target_kernel_resources(t, s.main.kernel, s.main.launch.local[0], &out->resources) == FB_OK;
-    FB_CHECK(fb_target_measure(t, &cfg->measure, sample, &s, flush, &s, &out->m));
-    FB_CHECK(fb_spmv_download_reals(t, cfg->is_double, s.y, (size_t)A->shape.nrows, &out->y));
-    FB_CHECK(fb_spmv_finish(A, cfg, x, fb_target_info(t)->id, out));
+    FB_CHECK(fb_spmv_measure_and_check(t, A, cfg, x, sample, &s, s.y, out));
 fail:
     release_all(&s);
     fb_sss_free(&S);

@@ -97,8 +97,6 @@ static fb_status sample(void *ctx, double *seconds)
     return fb_target_launch(s->t, s->kernel, s->active, s->args, s->nargs, seconds);
 }
 
-static fb_status flush(void *ctx) { return fb_target_flush_cache(((stream_run *)ctx)->t); }
-
 /* Expected values after each kernel, computed in the kernels' precision;
  * dot's is one term a b (the sum is n of them). */
 static void expected_values(int is_double, double out[FB_STREAM_NKERNELS])
@@ -223,7 +221,7 @@ fb_status fb_stream_run(fb_target *t, const fb_stream_config *cfg, fb_stream_res
         FB_CHECK(build(&s, r->model->kernel, &s.kernel));
         set_args(&s, k);
         s.active = k == FB_STREAM_DOT ? &s.dot_launch : &s.launch;
-        FB_CHECK(fb_target_measure(t, &cfg->measure, sample, &s, flush, &s, &r->m));
+        FB_CHECK(fb_target_measure(t, &cfg->measure, sample, &s, fb_target_flush_callback, t, &r->m));
         derive(&s, r);
         FB_CHECK(check_output(&s, k, r));
         if (!r->checked_ok && failed_check < 0) failed_check = k;
