@@ -61,11 +61,7 @@ fb_status fb_spmv_view_for(fb_matrix *m, const fb_spmv_kernel_def *k, fb_spmv_ma
     fb_status status = FB_OK;
     const fb_spmv_format_ops *input = k->format->input;
     FB_CHECK(needs_blocks(m, k));
-    if (!input->blocked) {
-        FB_CHECK(fb_spmv_view_csr(&m->A, out));
-        out->shape.symmetric = m->symmetric;
-        return FB_OK;
-    }
+    if (!input->blocked) return fb_spmv_view_shape(m, k, out); /* the CSR view is the matrix as loaded */
     FB_CHECK(fb_bcsr_set_layout(&m->B, input->layout));
     FB_CHECK(fb_spmv_view_bcsr(&m->B, out));
 fail:

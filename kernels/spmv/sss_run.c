@@ -113,7 +113,6 @@ static fb_spmv_conversion conversion_of(const fb_sss *S, int atomic)
 {
     fb_spmv_conversion c = {.done = 1,
                             .seconds = S->seconds,
-                            .stored = S->lower + S->nrows,
                             .triangle = 1,
                             .nchunks = atomic ? 0 : S->nchunks,
                             .nfix = S->nfix,
