@@ -16,7 +16,10 @@
 #     default 0.5: 571,093 nodes, 8.5 M entries, 114 MB in CSR, about 3
 #     minutes of gmsh; kept as OUT_DIR/ahmed.msh, 160 MB), in gmsh's node order
 #     (its boundary nodes come first: long-range couplings, csr16's 32-bit
-#     fallback) and renumbered by reverse Cuthill-McKee (--reorder rcm).
+#     fallback) and renumbered by reverse Cuthill-McKee (SRC:reorder=rcm).
+# $FB_BYTES_PARTS (default "cube mesh rcm") picks the parts a round runs:
+#   cube, mesh (gmsh's order) and rcm (the mesh renumbered), so a part can
+#   be measured again over more rounds without the others.
 # Each plan measures the stream triad and dot on its device first, so each
 # record's fraction_of_read divides by a ceiling measured minutes, not
 # hours, from it (this VM's bandwidth moves between runs).
@@ -29,7 +32,11 @@ mkdir -p "$out"
 export FLOWBENCH_CACHE_DIR=$out/cache FLOWBENCH_STREAM_CACHE=$out/cache/stream.json
 cube=${FB_BYTES_CUBE:-gen:cube:150}
 mesh=${FB_BYTES_MESH:-$out/ahmed.msh}
-[ -s "$mesh" ] || "$here/mesh-ahmed.sh" "$mesh" "${FB_BYTES_AHMED_SF:-0.5}"
+parts=" ${FB_BYTES_PARTS:-cube mesh rcm} "
+for part in $parts; do
+  case $part in cube | mesh | rcm) ;; *) echo "spmv-bytes.sh: FB_BYTES_PARTS: unknown part '$part' (cube, mesh, rcm)" >&2; exit 2 ;; esac
+done
+[ "$parts" = " cube " ] || [ -s "$mesh" ] || "$here/mesh-ahmed.sh" "$mesh" "${FB_BYTES_AHMED_SF:-0.5}"
 results=$out/results.jsonl
 uptime > "$out/uptime-before.txt"
 # On OpenMP every CSR kernel runs the same twin, the plain loop; on PoCL
@@ -44,22 +51,18 @@ plan() { # BACKEND MATRIX KERNEL...: one process, the kernels in turn
   for k in "$@"; do args+=(--kernel "$k"); done
   "$bin" spmv --backend "$backend" --matrix "$matrix" "${args[@]}" --param VECTOR_SIZE=1 --out "$results"
 }
-single_rcm() { # BACKEND KERNEL...: --reorder rcm is a single run's option
-  local backend=$1 k point; shift
-  for k in "$@"; do
-    point=(); case $k in csr-vector | csr16*) point=(--param VECTOR_SIZE=1) ;; esac
-    "$bin" spmv --backend "$backend" --matrix "$mesh" --reorder rcm --kernel "$k" "${point[@]}" --out "$results"
-  done
-}
 for r in $(seq "$rounds"); do
   echo "== round $r of $rounds ($(uptime))"
-  for m in "$cube" "$mesh"; do
-    plan openmp "$m" "${openmp_kernels[@]}"
-    plan opencl "$m" "${opencl_kernels[@]}"
+  for m in cube mesh; do
+    [[ $parts == *" $m "* ]] || continue
+    matrix=$cube; [ $m = mesh ] && matrix=$mesh
+    plan openmp "$matrix" "${openmp_kernels[@]}"
+    plan opencl "$matrix" "${opencl_kernels[@]}"
   done
+  [[ $parts == *" rcm "* ]] || continue
   "$bin" stream --backend openmp --out "$results" # the ceiling beside the reordered runs
-  single_rcm openmp "${openmp_kernels[@]}"
-  single_rcm opencl "${opencl_kernels[@]}"
+  plan openmp "$mesh:reorder=rcm" "${openmp_kernels[@]}"
+  plan opencl "$mesh:reorder=rcm" "${opencl_kernels[@]}"
 done
 uptime > "$out/uptime-after.txt"
 "$here/spmv-bytes-table.sh" "$results" > "$out/table.md"

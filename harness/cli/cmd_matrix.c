@@ -84,6 +84,7 @@ const fb_command fb_cmd_matrix = {
                    "  :matrix=laplacian|graph meshes: P1 Laplacian (default) or node graph\n"
                    "  :block=K                K x K blocks (1..5), e.g. 4 for u,v,w,p\n"
                    "  :reader=cholmod         read a .mtx with SuiteSparse CHOLMOD instead\n"
+                   "  :reorder=rcm            renumber by reverse Cuthill-McKee (as --reorder rcm)\n"
                    "Bad input is refused with one line naming the file and line; exit status 2.",
     .options = options,
     .min_positional = 2,

@@ -52,7 +52,7 @@ static const fb_option options[] = {
     {"zip", NULL, "advance the --param lists together (equal lengths) instead of their cross product", 0},
     {"dry-run", NULL, "print the plan, each configuration with run or pruned and the reason; measure nothing", 0},
     {"precision", "P", "double or single (default double)", 0},
-    {"reorder", "rcm", "renumber the matrix by reverse Cuthill-McKee first", 0},
+    {"reorder", "rcm", "renumber the matrix by reverse Cuthill-McKee first (a plan: --matrix SRC:reorder=rcm)", 0},
     {"x", "X.mtx", "input vector (Matrix Market array), default: fixed pseudo-random", 0},
     {"y-out", "Y.mtx", "write the computed y (Matrix Market array)", 0},
     {"no-stream", NULL, "skip the stream triad measurement (no roofline fraction)", 0},

@@ -158,11 +158,14 @@ static fb_status refuse_single_only(const fb_parsed *args, const fb_cli_plan_kin
 {
     fb_status status = FB_OK;
     const char *given = fb_cli_first_given(args, kind->single_only);
+    /* a plan takes the order in the source, where each matrix names its own */
+    const char *instead =
+        given && !strcmp(given, "reorder") ? "; name the order in the source instead: SRC:reorder=rcm" : "";
     if (given)
         FB_FAIL(FB_ERR_USAGE,
                 "--%s: describes one configuration; this command line plans several (a list in --param, a "
-                "repeated --%s or --kernel, --zip)",
-                given, kind->problem_option);
+                "repeated --%s or --kernel, --zip)%s",
+                given, kind->problem_option, instead);
 fail:
     return status;
 }

@@ -24,14 +24,15 @@ typedef struct spec {
     int block;             /* 0: none */
     int graph;             /* matrix=graph */
     int cholmod;           /* reader=cholmod */
-    int given[3];          /* block, matrix, reader seen */
+    int rcm;               /* reorder=rcm */
+    int given[4];          /* block, matrix, reader, reorder seen */
     int cube_n;
 } spec;
 
 static fb_status option(const char *src, spec *s, int key, const char *value)
 {
     fb_status status = FB_OK;
-    static const char *const names[3] = {"block", "matrix", "reader"};
+    static const char *const names[4] = {"block", "matrix", "reader", "reorder"};
     char *end = NULL;
     if (s->given[key]++) FB_FAIL(FB_ERR_USAGE, "%s: %s= given twice", src, names[key]);
     if (key == 0) {
@@ -43,10 +44,14 @@ static fb_status option(const char *src, spec *s, int key, const char *value)
         if (strcmp(value, "graph") && strcmp(value, "laplacian"))
             FB_FAIL(FB_ERR_USAGE, "%s: matrix=%s: expected laplacian or graph", src, value);
         s->graph = strcmp(value, "graph") == 0;
-    } else {
+    } else if (key == 2) {
         if (strcmp(value, "cholmod") && strcmp(value, "flowbench"))
             FB_FAIL(FB_ERR_USAGE, "%s: reader=%s: expected flowbench or cholmod", src, value);
         s->cholmod = strcmp(value, "cholmod") == 0;
+    } else {
+        if (strcmp(value, "rcm") && strcmp(value, "none"))
+            FB_FAIL(FB_ERR_USAGE, "%s: reorder=%s: expected rcm or none", src, value);
+        s->rcm = strcmp(value, "rcm") == 0;
     }
 fail:
     return status;
@@ -56,10 +61,10 @@ fail:
 static fb_status options(const char *src, spec *s)
 {
     fb_status status = FB_OK;
-    static const char *const keys[3] = {"block=", "matrix=", "reader="};
+    static const char *const keys[4] = {"block=", "matrix=", "reader=", "reorder="};
     for (char *colon; (colon = strrchr(s->base, ':')) != NULL;) {
         int key = -1;
-        for (int k = 0; k < 3; ++k)
+        for (int k = 0; k < 4; ++k)
             if (strncmp(colon + 1, keys[k], strlen(keys[k])) == 0) key = k;
         if (key < 0) break;
         FB_CHECK(option(src, s, key, colon + 1 + strlen(keys[key])));
@@ -165,14 +170,14 @@ fail:
     return status;
 }
 
-static fb_status reorder(const char *src, fb_csr *base, fb_matrix *out)
+static fb_status reorder(const char *src, const spec *s, fb_csr *base, fb_matrix *out)
 {
     fb_status status = FB_OK;
     int *perm = NULL;
     fb_csr permuted = {0};
     if (base->nrows != base->ncols)
-        FB_FAIL(FB_ERR_USAGE, "%s: --reorder rcm needs a square matrix (this one is %d x %d)", src, base->nrows,
-                base->ncols);
+        FB_FAIL(FB_ERR_USAGE, "%s: %s needs a square matrix (this one is %d x %d)", src,
+                s->rcm ? "reorder=rcm" : "--reorder rcm", base->nrows, base->ncols);
     out->bandwidth_before = fb_csr_bandwidth(base);
     FB_ALLOC(perm, base->nrows, "RCM permutation");
     FB_CHECK(with_source(fb_csr_rcm(base, perm), src));
@@ -190,7 +195,7 @@ static fb_status build(const char *src, const spec *s, const fb_matrix_options *
     fb_status status = FB_OK;
     fb_csr base = {0};
     FB_CHECK(s->format == FB_FILE_MTX ? load_mtx(s, out, &base) : load_mesh(src, s, out, &base));
-    if (opt && opt->reorder_rcm) FB_CHECK(reorder(src, &base, out));
+    if ((opt && opt->reorder_rcm) || s->rcm) FB_CHECK(reorder(src, s, &base, out));
     if (s->block && s->format != FB_FILE_MTX) {
         FB_CHECK(with_source(fb_csr_kron_block(&base, s->block, &out->A), src));
         fb_csr_free(&base);

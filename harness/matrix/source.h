@@ -10,10 +10,14 @@
  *             | matrix=laplacian   meshes: the P1 Laplacian (default)
  *             | matrix=graph       meshes: the node graph, values 1
  *             | reader=cholmod     .mtx: read with CHOLMOD instead
+ *             | reorder=rcm|none   renumber by reverse Cuthill-McKee first
+ *                                  (as the option reorder_rcm, which a single
+ *                                  run's --reorder rcm sets; in SRC a plan,
+ *                                  a suite or tune can name the order too)
  *
  * Options are recognised from the right, so a path may contain ':' as
  * long as its last piece is not KEY=VALUE with a known key.
- * `reorder_rcm` renumbers with reverse Cuthill-McKee before blocking (on a
+ * Reordering renumbers with reverse Cuthill-McKee before blocking (on a
  * mesh: the nodes, so blocks stay per node).
  */
 #ifndef FB_MATRIX_SOURCE_H

@@ -5,18 +5,34 @@
 
 #include "bench/record.h"
 
-/* "matrices/poisson2d.mtx:block=2" -> "poisson2d:block=2"; gen: specs as given. */
-static void short_name(const char *source, char *out, size_t len)
+/* Cuts ":reorder=..." out of a name: the order is said once, at its end. */
+static void drop_order(char *name)
 {
+    char *order = strstr(name, ":reorder=");
+    if (!order) return;
+    const char *rest = strchr(order + 1, ':');
+    memmove(order, rest ? rest : "", rest ? strlen(rest) + 1 : 1);
+}
+
+/* "matrices/poisson2d.mtx:block=2" -> "poisson2d:block=2"; gen: specs as
+ * given. A renumbered matrix ends in ":reorder=rcm" whether SRC or
+ * --reorder asked for it, so its records never share a name (a figure's
+ * row) with the natural order's. */
+static void short_name(const fb_matrix *m, char *out, size_t len)
+{
+    const char *source = m->source;
     const char *base = strncmp(source, "gen:", 4) == 0 ? source : strrchr(source, '/');
     base = base && base != source ? base + 1 : source;
     snprintf(out, len, "%s", base);
     char *ext = strstr(out, ".mtx");
     if (!ext) ext = strstr(out, ".msh");
     if (!ext) ext = strstr(out, ".su2");
-    if (!ext) return;
-    const char *rest = strchr(ext, ':'); /* keep the options after the extension */
-    memmove(ext, rest ? rest : "", rest ? strlen(rest) + 1 : 1);
+    if (ext) {
+        const char *rest = strchr(ext, ':'); /* keep the options after the extension */
+        memmove(ext, rest ? rest : "", rest ? strlen(rest) + 1 : 1);
+    }
+    drop_order(out);
+    if (m->reordered) snprintf(out + strlen(out), len - strlen(out), ":reorder=rcm");
 }
 
 static void matrix_signature(const fb_matrix *m, const fb_csr_stats *s, fb_signature *sig)
@@ -42,7 +58,7 @@ fb_status fb_spmv_matrix_describe(const fb_matrix *m, json_t **out, fb_signature
     FB_CHECK(fb_csr_stats_compute(&m->A, &s));
     if (sig) matrix_signature(m, &s, sig);
     snprintf(hash, sizeof hash, "%016llx", (unsigned long long)s.hash);
-    short_name(m->source, name, sizeof name);
+    short_name(m, name, sizeof name);
     *out = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:I, s:{s:i, s:f, s:i, s:f}, s:I, s:s}", "name", name, "source",
                      m->source, "origin", m->origin, "hash", hash, "rows", s.nrows, "cols", s.ncols, "nnz",
                      (json_int_t)s.nnz, "nnz_per_row", "min", s.row_min, "mean", s.row_mean, "max", s.row_max, "stddev",

@@ -13,7 +13,8 @@
 # one that is not, and one-bug copies of sss.cl and sss_chunk.h (the
 # diagonal dropped, a chunk's own transposed products dropped, the fix-up
 # not applied, every slot written to one place; sss-atomic's own row not
-# added, y not cleared) caught. Skips (77) without OpenCL.
+# added, y not cleared) caught; scripts/spmv-bytes.sh refuses a part it
+# does not know. Skips (77) without OpenCL.
 set -euo pipefail
 bin=$1; src=$2; dir=$3
 rm -rf "$dir"; mkdir -p "$dir"
@@ -161,4 +162,13 @@ mutant noownatomic 's|    fb_atomic_add(&y\[r\], sum);|    (void)sum;|' sss.cl
 expect_wrong noownatomic --matrix gen:cube:6 --kernel sss-atomic
 mutant nozero 's|if (r < nrows) y\[r\] = 0;|(void)r;|' sss.cl
 expect_wrong nozero --matrix gen:cube:6 --kernel sss-atomic
+
+# the study's script names a part it does not know before it measures anything
+set +e
+out=$(FB_BYTES_PARTS="rcm cubes" "$src/scripts/spmv-bytes.sh" "$bin" "$dir/bytes" 1 2>&1)
+rc=$?
+set -e
+[ $rc -eq 2 ] && [ "$out" = "spmv-bytes.sh: FB_BYTES_PARTS: unknown part 'cubes' (cube, mesh, rcm)" ] ||
+  fail "spmv-bytes.sh with a bad part: exit $rc, '$out'"
+[ ! -e "$dir/bytes/results.jsonl" ] || fail "spmv-bytes.sh measured before refusing a bad part"
 echo "ok"

@@ -1,5 +1,5 @@
 /* test_matrix_source.c - SRC resolution: files by extension, gen:cube specs,
- * :block= / :matrix= / :reader= options, RCM before blocking, and the
+ * :block= / :matrix= / :reader= / :reorder= options, RCM before blocking, and the
  * usage errors for specs that mean nothing. */
 #include "test_matrix_util.h"
 
@@ -66,6 +66,28 @@ static void test_rcm_before_blocking(void **state)
     fb_matrix_free(&m);
 }
 
+/* :reorder=rcm in SRC is --reorder rcm: the same renumbered matrix,
+ * value for value; :reorder=none keeps the natural order. */
+static void test_reorder_in_source(void **state)
+{
+    (void)state;
+    fb_matrix by_option, by_source, natural;
+    load_ok("gen:cube:5:block=2", 1, &by_option);
+    load_ok("gen:cube:5:reorder=rcm:block=2", 0, &by_source);
+    load_ok("gen:cube:5:block=2:reorder=none", 0, &natural);
+    assert_true(by_source.reordered);
+    assert_false(natural.reordered);
+    assert_int_equal(by_source.A.nnz, by_option.A.nnz);
+    assert_memory_equal(by_source.A.rowptr, by_option.A.rowptr, sizeof(int) * (size_t)(by_option.A.nrows + 1));
+    assert_memory_equal(by_source.A.colidx, by_option.A.colidx, sizeof(int) * (size_t)by_option.A.nnz);
+    assert_memory_equal(by_source.A.values, by_option.A.values, sizeof(double) * (size_t)by_option.A.nnz);
+    assert_int_equal(by_source.bandwidth_before, by_option.bandwidth_before);
+    assert_true(fb_csr_bandwidth(&by_source.A) < fb_csr_bandwidth(&natural.A));
+    fb_matrix_free(&by_option);
+    fb_matrix_free(&by_source);
+    fb_matrix_free(&natural);
+}
+
 static void expect_usage(const char *src, fb_status want, const char *needle)
 {
     fb_matrix m;
@@ -90,6 +112,8 @@ static void test_bad_specs(void **state)
     expect_usage("matrix.txt", FB_ERR_USAGE, "unknown matrix source");
     expect_usage("", FB_ERR_USAGE, "empty matrix source");
     expect_usage("a.mtx:matrix=graph", FB_ERR_USAGE, "matrix= applies to meshes");
+    expect_usage("gen:cube:4:reorder=amd", FB_ERR_USAGE, "reorder=amd: expected rcm or none");
+    expect_usage("gen:cube:4:reorder=rcm:reorder=none", FB_ERR_USAGE, "reorder= given twice");
     expect_usage("/nonexistent/a.mtx", FB_ERR_INPUT, "cannot open");
 }
 
@@ -99,6 +123,7 @@ int main(void)
         cmocka_unit_test(test_gen_cube),
         cmocka_unit_test(test_files),
         cmocka_unit_test(test_rcm_before_blocking),
+        cmocka_unit_test(test_reorder_in_source),
         cmocka_unit_test(test_bad_specs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
