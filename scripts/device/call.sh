@@ -9,6 +9,8 @@
 #   A  correctness (phase 1, at most PHASE1_MAX_S of the budget, default
 #      130 s), then the solver's tables (phase 2, the rest)
 #   B  the SpMV targets (phase 3, the whole budget)
+# It first unpacks .devpack/flowbench-gpu.tar.gz (scripts/device/bundle.sh:
+# build-gpu/ and .devlibs/) where that is carried.
 # The budget (default 300 s) is what the phases may spend; the command
 # needs about 20 s more for the archives. Exit status: the worst of the
 # phases' (0 ok, 1 a step failed or was stopped, 3 no CUDA device in GPU
@@ -43,6 +45,16 @@ fi
 here=$(dirname "$0")
 deadline=$(($(date +%s) + budget))
 rc=0 child=
+
+# What bundle.sh packed (build-gpu/ and .devlibs/ in one gzipped file, the
+# one carried folder) is unpacked beside the source once per pack: a
+# second call on the same machine finds it unpacked.
+root=$(cd "$here/../.." && pwd)
+pack=$root/.devpack/flowbench-gpu.tar.gz stamp=$root/.devpack/unpacked
+if [ -f "$pack" ] && ! [ "$stamp" -nt "$pack" ]; then
+  tar -C "$root" -xzf "$pack" || { echo "$me: $pack: cannot unpack it (scripts/device/bundle.sh makes it)" >&2; exit 2; }
+  touch "$stamp"
+fi
 
 # What a phase left (archive and page) to COPYDIR, whatever its status.
 copy_back() { # PHASE

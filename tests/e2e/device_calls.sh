@@ -5,6 +5,7 @@
 # runs on the test suite's fake driver (tests/fake_cuda/, through
 # FLOWBENCH_CUDA_DRIVER) with a stand-in ctest on PATH that records how it
 # was started and answers as a node whose CUDA tests skipped would.
+#  - call A unpacks what bundle.sh packed, once;
 #  - call A brings back phases 1 and 2 (archive and page each) and call B
 #    phase 3 into the copy folder; B stopped by SIGTERM still brings back
 #    its phase (exit 130);
@@ -36,13 +37,24 @@ cp -r "$src/scripts/device" "$root/scripts/"
 ln -s "$src/cases" "$root/cases"
 phase=$root/scripts/device/phase.sh call=$root/scripts/device/call.sh
 
+# What bundle.sh packs (.devpack/flowbench-gpu.tar.gz: build-gpu/ and
+# .devlibs/), a stand-in here, which call A unpacks beside the source
+mkdir -p "$work/pack/build-gpu" "$work/pack/.devlibs" "$root/.devpack"
+echo packed >"$work/pack/build-gpu/marker"
+echo packed >"$work/pack/.devlibs/marker"
+tar -C "$work/pack" -czf "$root/.devpack/flowbench-gpu.tar.gz" build-gpu .devlibs
+
 # --- the two calls, CPU mode ---------------------------------------------------
 "$call" --cpu --tiny A "$work/a" "$work/back-a" 2>"$work/a.err" || fail "call A: $(tail -n 3 "$work/a.err")"
+[ "$(cat "$root/build-gpu/marker" "$root/.devlibs/marker" 2>/dev/null)" = "$(printf 'packed\npacked')" ] ||
+  fail "call A did not unpack .devpack/flowbench-gpu.tar.gz beside the source"
+echo "$(date)" >"$root/build-gpu/marker" # unpacked once: a second call leaves what it finds
 for f in phase1-correctness.tar.xz phase1-correctness.md phase2-solver.tar.xz phase2-solver.md; do
   [ -s "$work/back-a/$f" ] || fail "call A brought back no $f"
 done
 "$call" --cpu --tiny B "$work/b" "$work/back-b" 2>"$work/b.err" || fail "call B: $(tail -n 3 "$work/b.err")"
 [ -s "$work/back-b/phase3-spmv.tar.xz" ] && [ -s "$work/back-b/phase3-spmv.md" ] || fail "call B brought back no phase 3"
+[ "$(cat "$root/build-gpu/marker")" != packed ] || fail "call B unpacked the pack call A had unpacked"
 [ "$(ls "$work/back-a" "$work/back-b" | grep -c .)" -le 8 ] || fail "the calls bring back more than 8 files"
 # Cut off by the tool's time-out while its sweep runs: what finished comes back.
 "$call" --cpu --tiny B "$work/cut" "$work/back-cut" 2>"$work/cut.err" &
