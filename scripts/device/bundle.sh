@@ -36,12 +36,8 @@ cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DFLOWBENCH_GRAPHBLAS=OFF -DF
 cmake --build build-gpu -j "$(nproc)" >/dev/null
 
 # The programs of the device tests (phase 1); every other test program goes.
-# The list holds the fixtures' scripts too (tests/lint/user_cache.sh, run
-# from the source tree): only the build's own programs are kept and stripped.
-gpu_build=$(realpath build-gpu)
-mapfile -t keep < <(ctest --test-dir build-gpu -N -V -L '^(cuda|opencl)$' |
-  sed -n 's/^[0-9]*: Test command: \([^ ]*\).*/\1/p' | grep -F "$gpu_build/" | sort -u)
-[ ${#keep[@]} -gt 0 ] || { echo "bundle.sh: ctest lists no cuda or opencl test in build-gpu/" >&2; exit 1; }
+kept=$(scripts/device/device-tests.sh build-gpu)
+mapfile -t keep <<<"$kept"
 for f in build-gpu/tests/test_*; do
   printf '%s\n' "${keep[@]}" | grep -q -x -F "$(realpath "$f")" || rm -f "$f"
 done
