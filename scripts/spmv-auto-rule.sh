@@ -9,7 +9,8 @@
 # of flowbench's own kernels count (no peer: auto picks what flowbench runs),
 # and none that trades precision for bytes (csr16-mixed: a record with
 # check.error_vs_double_values), which only a user picks.
-# The matrix statistics are the record's own matrix object, which is what
+# The matrix statistics (rows, entries per row and their spread, bandwidth
+# over rows, block size and fill) are the record's own matrix object, which is what
 # auto reads at run time, so a recorded matrix finds its own row. Device
 # classes as in spmv_auto.h: cuda and non-CPU OpenCL devices "gpu", openmp,
 # and OpenCL devices named pthread/cpu/CPU "opencl-cpu". A matrix on which
@@ -17,7 +18,8 @@
 #
 # The rule in the repository was made by (see its header):
 #   scripts/spmv-auto-rule.sh results/reference/h100-2026-11-23/results.jsonl \
-#     results/reference/spmv-auto-cpu-2026-11-29/results.jsonl.gz > kernels/spmv/spmv_auto_rule.h
+#     results/reference/spmv-auto-mesh-vm-2026-11-29/cubes.jsonl.gz \
+#     results/reference/spmv-auto-mesh-vm-2026-11-29/mesh.jsonl.gz > kernels/spmv/spmv_auto_rule.h
 # scripts/device/ingest.sh runs it with every GPU run of results/reference/gpu-sources.txt.
 set -euo pipefail
 [ $# -gt 0 ] || { echo "usage: spmv-auto-rule.sh RESULTS.jsonl[.gz]..." >&2; exit 2; }
@@ -56,6 +58,7 @@ read_all "$@" | jq -r -s '
             rows: $b.matrix.rows, mean: $b.matrix.nnz_per_row.mean,
             cv: (if $b.matrix.nnz_per_row.mean > 0 then $b.matrix.nnz_per_row.stddev / $b.matrix.nnz_per_row.mean
                  else 0 end),
+            band: (if $b.matrix.rows > 0 then ($b.matrix.bandwidth | num) / $b.matrix.rows else 0 end),
             block: ($b.matrix.block.size // 0), fill: ($b.matrix.block.fill // 1),
             kernel: $b.kernel,
             params: ($b.params | to_entries | map(select(.key != "BLOCK_SIZE") | "\(.key)=\(.value)") | join(" ")),
@@ -63,7 +66,7 @@ read_all "$@" | jq -r -s '
   | map(select(.next != ""))   # one kernel measured: no choice was made there
   | sort_by([.cls, -.dbl, .block, .rows, .name])
   | .[]
-  | "    {\"\(.cls)\", \(.dbl), \"\(.name | cstr)\", \(.rows), \(.mean), \(.cv), \(.block), \(.fill), \"\(.kernel)\", \"\(.params)\", \(.best), \"\(.next)\", \(.next_s)},"'
+  | "    {\"\(.cls)\", \(.dbl), \"\(.name | cstr)\", \(.rows), \(.mean), \(.cv), \(.band), \(.block), \(.fill), \"\(.kernel)\", \"\(.params)\", \(.best), \"\(.next)\", \(.next_s)},"'
 cat <<EOF
 };
 /* clang-format on */

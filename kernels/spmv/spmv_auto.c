@@ -32,10 +32,11 @@ static fb_status spmv_auto_features_of(const json_t *matrix, fb_spmv_auto_featur
     fb_status status = FB_OK;
     const json_t *rows = json_object_get(matrix, "rows"), *per_row = json_object_get(matrix, "nnz_per_row");
     const json_t *mean = json_object_get(per_row, "mean"), *sd = json_object_get(per_row, "stddev");
-    const json_t *block = json_object_get(matrix, "block");
-    if (!json_is_integer(rows) || !json_is_number(mean) || !json_is_number(sd))
-        FB_FAIL(FB_ERR_INPUT, "matrix object without rows and nnz_per_row mean and stddev");
+    const json_t *block = json_object_get(matrix, "block"), *bandwidth = json_object_get(matrix, "bandwidth");
+    if (!json_is_integer(rows) || !json_is_number(mean) || !json_is_number(sd) || !json_is_integer(bandwidth))
+        FB_FAIL(FB_ERR_INPUT, "matrix object without rows, bandwidth and nnz_per_row mean and stddev");
     out->rows = (double)json_integer_value(rows);
+    out->band = out->rows > 0 ? (double)json_integer_value(bandwidth) / out->rows : 0.0;
     out->mean = json_number_value(mean);
     out->cv = out->mean > 0 ? json_number_value(sd) / out->mean : 0.0;
     out->block = block ? (int)json_integer_value(json_object_get(block, "size")) : 0;
@@ -49,14 +50,15 @@ fail:
 double fb_spmv_auto_distance(const fb_spmv_auto_features *a, const fb_spmv_auto_features *b)
 {
     double d = fabs(log10(a->rows > 1 ? a->rows : 1) - log10(b->rows > 1 ? b->rows : 1)) +
-               fabs(log2(1 + a->mean) - log2(1 + b->mean)) + fabs(a->cv - b->cv);
+               fabs(log2(1 + a->mean) - log2(1 + b->mean)) + fabs(a->cv - b->cv) + fabs(a->band - b->band);
     if (a->block || b->block) d += fabs((double)(a->block - b->block)) + fabs(a->fill - b->fill);
     return d;
 }
 
 static fb_spmv_auto_features features_of_entry(const fb_spmv_auto_entry *e)
 {
-    fb_spmv_auto_features f = {e->rows, e->mean, e->cv, e->block, e->fill, 0};
+    fb_spmv_auto_features f = {
+        .rows = e->rows, .mean = e->mean, .cv = e->cv, .band = e->band, .block = e->block, .fill = e->fill};
     return f;
 }
 
@@ -138,11 +140,11 @@ static void say_nearest(fb_spmv_auto_choice *c, const fb_spmv_auto_features *f, 
                  e->next);
     snprintf(c->why, sizeof c->why,
              "nearest recorded matrix %s (%s, %s%s; distance %.3g: %.0f vs %.0f rows, %.1f vs %.1f entries per row, "
-             "spread %.2f vs %.2f%s): fastest there %s%s%s%s",
+             "spread %.2f vs %.2f, bandwidth %.3f vs %.3f of the rows%s): fastest there %s%s%s%s",
              e->matrix, e->device_class, e->is_double ? "double" : "single",
              e->is_double == is_double ? "" : ", the other precision", c->distance, f->rows, e->rows, f->mean, e->mean,
-             f->cv, e->cv, f->block ? ", block fill compared" : "", e->kernel, e->params[0] ? " " : "", e->params,
-             faster);
+             f->cv, e->cv, f->band, e->band, f->block ? ", block fill compared" : "", e->kernel,
+             e->params[0] ? " " : "", e->params, faster);
 }
 
 fb_status fb_spmv_auto_choose(const json_t *matrix, const char *device_class, int is_double, fb_spmv_auto_choice *out)

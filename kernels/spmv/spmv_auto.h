@@ -1,6 +1,6 @@
 /* spmv_auto.h - `--kernel auto`: the format, kernel and parameters for a
  * matrix on a device, picked from recorded sweeps by the nearest recorded
- * matrix (one nearest neighbour over four matrix statistics).
+ * matrix (one nearest neighbour over five matrix statistics).
  *
  * The rule is data: spmv_auto_rule.h, one row per (device class,
  * precision, matrix) of the recorded sweeps, holding the matrix's
@@ -13,10 +13,14 @@
  * nearest wins, by
  *
  *   d = |log10 rows - log10 rows'| + |log2(1 + mean) - log2(1 + mean')|
- *       + |cv - cv'| + (block inputs) |K - K'| + |fill - fill'|
+ *       + |cv - cv'| + |band - band'|
+ *       + (block inputs) |K - K'| + |fill - fill'|
  *
- * with mean and cv (stddev / mean) the entries per row, K the block size
- * and fill the BCSR fill ratio. The statistics are read from the matrix
+ * with mean and cv (stddev / mean) the entries per row, band the bandwidth
+ * over the rows (0 to 1: how far a row's columns reach, the matrix's
+ * order; a mesh as gmsh numbers it is near 1, the same mesh after RCM or a
+ * cube near 0.02, and sss wins on the one and loses on the other), K the
+ * block size and fill the BCSR fill ratio. The statistics are read from the matrix
  * object of the record (spmv_record.h), the very numbers a sweep records,
  * so a recorded matrix is at distance 0 from its own row. The choice says
  * why in one sentence: the nearest matrix, the distance, and how much
@@ -39,6 +43,7 @@ typedef struct fb_spmv_auto_entry {
     int is_double;
     const char *matrix; /* the recorded matrix's name */
     double rows, mean, cv;
+    double band; /* bandwidth / rows */
     int block;   /* K of a :block=K input, 0 for scalar */
     double fill; /* BCSR fill ratio, 1 for scalar */
     const char *kernel;
@@ -51,6 +56,7 @@ typedef struct fb_spmv_auto_entry {
 /* The matrix statistics the rule compares. */
 typedef struct fb_spmv_auto_features {
     double rows, mean, cv;
+    double band; /* bandwidth / rows */
     int block;
     double fill;
     int symmetric; /* the matrix's "symmetry" is "symmetric": a row of sss (symmetric_only) applies */

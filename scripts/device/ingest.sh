@@ -180,7 +180,9 @@ regenerate_docs() {
   for d in "${dirs[@]}"; do
     while read -r f; do files+=("${f#"$root"/}"); done < <(find "$root/$d" -maxdepth 2 -name 'results.jsonl*' | sort)
   done
-  files+=(results/reference/spmv-auto-cpu-2026-11-29/results.jsonl.gz)
+  # the CPU rows: cases/spmv-auto.suite's cubes, then spmv-auto-mesh.suite's meshes in two orders
+  files+=(results/reference/spmv-auto-mesh-vm-2026-11-29/cubes.jsonl.gz
+    results/reference/spmv-auto-mesh-vm-2026-11-29/mesh.jsonl.gz)
   (cd "$root" && "$here/scripts/spmv-auto-rule.sh" "${files[@]}") >"$tmp/rule.h"
   cp "$tmp/rule.h" "$root/kernels/spmv/spmv_auto_rule.h"
 }

@@ -574,16 +574,63 @@ static void test_auto_rule_on_shipped_matrices(void **state)
     assert_true(checked > 0);
 }
 
+/* The order decides: the rule has a real matrix in gmsh's node order and
+ * after RCM (spmv-auto-mesh.suite, in
+ * results/reference/spmv-auto-mesh-vm-2026-11-29/) whose fastest kernels
+ * differ, and the same statistics with each order's bandwidth go to that
+ * order's row. Built from the rows' statistics: the meshes are not
+ * shipped. */
+static void test_auto_order_decides(void **state)
+{
+    (void)state;
+    int pairs = 0;
+    for (int i = 0; i < fb_spmv_auto_rule_count(); ++i) {
+        const fb_spmv_auto_entry *rcm = fb_spmv_auto_rule_at(i), *natural = NULL;
+        const char *suffix = strstr(rcm->matrix, ":reorder=rcm");
+        if (!suffix || suffix[strlen(":reorder=rcm")]) continue;
+        for (int j = 0; j < fb_spmv_auto_rule_count() && !natural; ++j) {
+            const fb_spmv_auto_entry *e = fb_spmv_auto_rule_at(j);
+            if (!strcmp(e->device_class, rcm->device_class) && e->is_double == rcm->is_double &&
+                strlen(e->matrix) == (size_t)(suffix - rcm->matrix) &&
+                !strncmp(e->matrix, rcm->matrix, strlen(e->matrix)))
+                natural = e;
+        }
+        if (!natural || !strcmp(natural->kernel, rcm->kernel)) continue;
+        const fb_spmv_auto_entry *rows[2] = {natural, rcm};
+        for (int k = 0; k < 2; ++k) {
+            /* the renumbered matrix's statistics, each order's bandwidth */
+            json_t *mj = json_pack("{s:I, s:I, s:{s:f, s:f}, s:s}", "rows", (json_int_t)rcm->rows, "bandwidth",
+                                   (json_int_t)llround(rows[k]->band * rcm->rows), "nnz_per_row", "mean", rcm->mean,
+                                   "stddev", rcm->cv * rcm->mean, "symmetry", "symmetric");
+            fb_spmv_auto_choice ch;
+            assert_int_equal(fb_spmv_auto_choose(mj, rcm->device_class, rcm->is_double, &ch), FB_OK);
+            assert_non_null(ch.nearest);
+            if (strcmp(ch.kernel->name, rows[k]->kernel))
+                fail_msg("%s (%s): auto picks %s (nearest %s), its row says %s", rows[k]->matrix, rcm->device_class,
+                         ch.kernel->name, ch.nearest->matrix, rows[k]->kernel);
+            assert_true(rows[k]->band < 0.1 || rows[k]->band > 0.9); /* RCM banded, gmsh's order not */
+            json_decref(mj);
+        }
+        ++pairs;
+    }
+    print_message("auto: %d (class, precision, matrix) pairs where the node order changes the kernel\n", pairs);
+    assert_true(pairs > 0);
+}
+
 /* Nearest by the distance of spmv_auto.h; no row of a class: a default that says so. */
 static void test_auto_nearest_and_default(void **state)
 {
     (void)state;
-    fb_spmv_auto_features a = {1000, 15, 0.1, 0, 1, 0}, b = {100000, 15, 0.1, 0, 1, 0}, c = {1000, 3, 0.1, 0, 1, 0};
-    assert_float_equal(fb_spmv_auto_distance(&a, &b), 2.0, 1e-12); /* two decades of rows */
-    assert_float_equal(fb_spmv_auto_distance(&a, &c), 2.0, 1e-12); /* 16 vs 4: two octaves of 1 + mean */
-    fb_spmv_auto_features k4 = {1000, 15, 0.1, 4, 1.0, 0}, k5 = {1000, 15, 0.1, 5, 1.5, 0};
+    const fb_spmv_auto_features a = {.rows = 1000, .mean = 15, .cv = 0.1, .band = 0.02, .fill = 1};
+    fb_spmv_auto_features b = a, c = a, far = a, k4 = a, k5 = a;
+    b.rows = 100000, c.mean = 3, far.band = 0.97;
+    assert_float_equal(fb_spmv_auto_distance(&a, &b), 2.0, 1e-12);    /* two decades of rows */
+    assert_float_equal(fb_spmv_auto_distance(&a, &c), 2.0, 1e-12);    /* 16 vs 4: two octaves of 1 + mean */
+    assert_float_equal(fb_spmv_auto_distance(&a, &far), 0.95, 1e-12); /* banded against columns across it all */
+    k4.block = 4, k5.block = 5, k5.fill = 1.5;
     assert_float_equal(fb_spmv_auto_distance(&k4, &k5), 1.5, 1e-12);
-    json_t *mj = json_pack("{s:i, s:{s:f, s:f}}", "rows", 1000, "nnz_per_row", "mean", 15.0, "stddev", 1.5);
+    json_t *mj = json_pack("{s:i, s:i, s:{s:f, s:f}}", "rows", 1000, "bandwidth", 20, "nnz_per_row", "mean", 15.0,
+                           "stddev", 1.5);
     fb_spmv_auto_choice ch;
     assert_int_equal(fb_spmv_auto_choose(mj, "no-such-class", 1, &ch), FB_OK);
     assert_null(ch.nearest);
@@ -602,8 +649,9 @@ static void test_auto_nearest_and_default(void **state)
     for (int i = 0; i < fb_spmv_auto_rule_count() && !sss_row; ++i)
         if (!strcmp(fb_spmv_auto_rule_at(i)->kernel, "sss")) sss_row = fb_spmv_auto_rule_at(i);
     assert_non_null(sss_row);
-    json_t *sym = json_pack("{s:I, s:{s:f, s:f}, s:s}", "rows", (json_int_t)sss_row->rows, "nnz_per_row", "mean",
-                            sss_row->mean, "stddev", sss_row->cv * sss_row->mean, "symmetry", "symmetric");
+    json_t *sym = json_pack("{s:I, s:I, s:{s:f, s:f}, s:s}", "rows", (json_int_t)sss_row->rows, "bandwidth",
+                            (json_int_t)llround(sss_row->band * sss_row->rows), "nnz_per_row", "mean", sss_row->mean,
+                            "stddev", sss_row->cv * sss_row->mean, "symmetry", "symmetric");
     assert_int_equal(fb_spmv_auto_choose(sym, sss_row->device_class, sss_row->is_double, &ch), FB_OK);
     assert_string_equal(ch.kernel->name, "sss");
     json_object_set_new(sym, "symmetry", json_string("unsymmetric"));
@@ -955,6 +1003,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_sss_refuses_unsymmetric),        //
         cmocka_unit_test(test_sss_model_counts_triangle),      //
         cmocka_unit_test(test_auto_rule_on_shipped_matrices),  //
+        cmocka_unit_test(test_auto_order_decides),             //
         cmocka_unit_test(test_auto_nearest_and_default),       //
         cmocka_unit_test(test_constraints_refuse),             //
         cmocka_unit_test(test_graphblas_peer),                 //
