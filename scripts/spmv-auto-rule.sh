@@ -58,7 +58,9 @@ read_all "$@" | jq -r -s '
             rows: $b.matrix.rows, mean: $b.matrix.nnz_per_row.mean,
             cv: (if $b.matrix.nnz_per_row.mean > 0 then $b.matrix.nnz_per_row.stddev / $b.matrix.nnz_per_row.mean
                  else 0 end),
-            band: (if $b.matrix.rows > 0 then ($b.matrix.bandwidth | num) / $b.matrix.rows else 0 end),
+            band: (if $b.matrix.bandwidth == null
+                   then error("\($b.matrix.name): a record without matrix.bandwidth (older than the rule\u0027s statistics)")
+                   elif $b.matrix.rows > 0 then $b.matrix.bandwidth / $b.matrix.rows else 0 end),
             block: ($b.matrix.block.size // 0), fill: ($b.matrix.block.fill // 1),
             kernel: $b.kernel,
             params: ($b.params | to_entries | map(select(.key != "BLOCK_SIZE") | "\(.key)=\(.value)") | join(" ")),

@@ -36,7 +36,7 @@ parts=" ${FB_BYTES_PARTS:-cube mesh rcm} "
 for part in $parts; do
   case $part in cube | mesh | rcm) ;; *) echo "spmv-bytes.sh: FB_BYTES_PARTS: unknown part '$part' (cube, mesh, rcm)" >&2; exit 2 ;; esac
 done
-[ "$parts" = " cube " ] || [ -s "$mesh" ] || "$here/mesh-ahmed.sh" "$mesh" "${FB_BYTES_AHMED_SF:-0.5}"
+[[ $parts != *" mesh "* && $parts != *" rcm "* ]] || [ -s "$mesh" ] || "$here/mesh-ahmed.sh" "$mesh" "${FB_BYTES_AHMED_SF:-0.5}"
 results=$out/results.jsonl
 uptime > "$out/uptime-before.txt"
 # On OpenMP every CSR kernel runs the same twin, the plain loop; on PoCL

@@ -194,6 +194,8 @@ static fb_status build(const char *src, const spec *s, const fb_matrix_options *
 {
     fb_status status = FB_OK;
     fb_csr base = {0};
+    if (opt && opt->reorder_rcm && s->given[3] && !s->rcm)
+        FB_FAIL(FB_ERR_USAGE, "%s: reorder=none in the source, --reorder rcm beside it: name one order", src);
     FB_CHECK(s->format == FB_FILE_MTX ? load_mtx(s, out, &base) : load_mesh(src, s, out, &base));
     if ((opt && opt->reorder_rcm) || s->rcm) FB_CHECK(reorder(src, s, &base, out));
     if (s->block && s->format != FB_FILE_MTX) {

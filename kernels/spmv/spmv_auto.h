@@ -17,10 +17,10 @@
  *       + (block inputs) |K - K'| + |fill - fill'|
  *
  * with mean and cv (stddev / mean) the entries per row, band the bandwidth
- * over the rows (0 to 1: how far a row's columns reach, the matrix's
- * order; a mesh as gmsh numbers it is near 1, the same mesh after RCM or a
- * cube near 0.02, and sss wins on the one and loses on the other), K the
- * block size and fill the BCSR fill ratio. The statistics are read from the matrix
+ * over the rows (how far a row's columns reach, the matrix's order: 0 for
+ * a diagonal, about 1 for a mesh as gmsh numbers it, 0.02-0.09 for the
+ * same mesh after RCM or a cube; above 1 only for a matrix wider than
+ * tall), K the block size and fill the BCSR fill ratio. The statistics are read from the matrix
  * object of the record (spmv_record.h), the very numbers a sweep records,
  * so a recorded matrix is at distance 0 from its own row. The choice says
  * why in one sentence: the nearest matrix, the distance, and how much

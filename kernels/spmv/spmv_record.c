@@ -5,13 +5,26 @@
 
 #include "bench/record.h"
 
-/* Cuts ":reorder=..." out of a name: the order is said once, at its end. */
+/* Cuts ":reorder=..." out of a name's options, peeled from the right as
+ * source.c reads them (a path may hold the same text): the order is said
+ * once, at its end. */
 static void drop_order(char *name)
 {
-    char *order = strstr(name, ":reorder=");
-    if (!order) return;
-    const char *rest = strchr(order + 1, ':');
-    memmove(order, rest ? rest : "", rest ? strlen(rest) + 1 : 1);
+    static const char *const keys[] = {"block=", "matrix=", "reader=", "reorder="};
+    size_t limit = strlen(name);
+    while (limit > 0) {
+        size_t colon = limit;
+        while (colon > 0 && name[colon - 1] != ':')
+            --colon;
+        if (colon == 0) return;
+        const char *piece = name + colon;
+        int key = -1;
+        for (int k = 0; k < 4; ++k)
+            if (!strncmp(piece, keys[k], strlen(keys[k]))) key = k;
+        if (key < 0) return;
+        if (key == 3) memmove(name + colon - 1, name + limit, strlen(name + limit) + 1);
+        limit = colon - 1;
+    }
 }
 
 /* "matrices/poisson2d.mtx:block=2" -> "poisson2d:block=2"; gen: specs as

@@ -31,6 +31,7 @@ case ${1:-} in
   "") ;;
   *) echo "usage: bundle.sh [--ahmed]" >&2; exit 2 ;;
 esac
+rm -rf .devpack # a failed bundle leaves no older pack to be carried with a newer tree
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DFLOWBENCH_GRAPHBLAS=OFF -DFLOWBENCH_PAPI=OFF \
   -DFLOWBENCH_MPI=OFF -DFLOWBENCH_CARRIED=ON >/dev/null
 cmake --build build-gpu -j "$(nproc)" >/dev/null
@@ -74,5 +75,6 @@ echo "bundle: build-gpu/ $(du -s -k build-gpu | cut -f1) KiB and .devlibs/ $(du 
   "$(((carry_kb + tree_kb) / 1024)) MiB of the $limit_mib carried"
 if [ $((carry_kb + tree_kb)) -gt $((limit_mib * 1024)) ]; then
   echo "bundle.sh: $(((carry_kb + tree_kb) / 1024)) MiB in all, over the $limit_mib MiB this run allows itself (64 carried)" >&2
+  rm -rf .devpack
   exit 1
 fi

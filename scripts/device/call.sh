@@ -47,13 +47,20 @@ deadline=$(($(date +%s) + budget))
 rc=0 child=
 
 # What bundle.sh packed (build-gpu/ and .devlibs/ in one gzipped file, the
-# one carried folder) is unpacked beside the source once per pack: a
-# second call on the same machine finds it unpacked.
+# one carried folder) is unpacked beside the source, over nothing left of
+# an older pack; build-gpu/.unpacked holds the pack's checksum, so a second
+# call on the same machine with the same pack (carried again) finds it
+# unpacked. The stamp lives in build-gpu/, not in the carried .devpack/,
+# which every call replaces.
 root=$(cd "$here/../.." && pwd)
-pack=$root/.devpack/flowbench-gpu.tar.gz stamp=$root/.devpack/unpacked
-if [ -f "$pack" ] && ! [ "$stamp" -nt "$pack" ]; then
-  tar -C "$root" -xzf "$pack" || { echo "$me: $pack: cannot unpack it (scripts/device/bundle.sh makes it)" >&2; exit 2; }
-  touch "$stamp"
+pack=$root/.devpack/flowbench-gpu.tar.gz stamp=$root/build-gpu/.unpacked
+if [ -f "$pack" ]; then
+  sum=$(cksum <"$pack")
+  if [ "$(cat "$stamp" 2>/dev/null)" != "$sum" ]; then
+    rm -rf "$root/build-gpu" "$root/.devlibs"
+    tar -C "$root" -xzf "$pack" || { echo "$me: $pack: cannot unpack it (scripts/device/bundle.sh makes it)" >&2; exit 2; }
+    echo "$sum" >"$stamp"
+  fi
 fi
 
 # What a phase left (archive and page) to COPYDIR, whatever its status.

@@ -49,12 +49,21 @@ tar -C "$work/pack" -czf "$root/.devpack/flowbench-gpu.tar.gz" build-gpu .devlib
 [ "$(cat "$root/build-gpu/marker" "$root/.devlibs/marker" 2>/dev/null)" = "$(printf 'packed\npacked')" ] ||
   fail "call A did not unpack .devpack/flowbench-gpu.tar.gz beside the source"
 echo "$(date)" >"$root/build-gpu/marker" # unpacked once: a second call leaves what it finds
+# the node's second call carries the same pack again, a fresh copy of the folder
+cp -r "$root/.devpack" "$work/pack-again" && rm -rf "$root/.devpack" && mv "$work/pack-again" "$root/.devpack"
 for f in phase1-correctness.tar.xz phase1-correctness.md phase2-solver.tar.xz phase2-solver.md; do
   [ -s "$work/back-a/$f" ] || fail "call A brought back no $f"
 done
 "$call" --cpu --tiny B "$work/b" "$work/back-b" 2>"$work/b.err" || fail "call B: $(tail -n 3 "$work/b.err")"
 [ -s "$work/back-b/phase3-spmv.tar.xz" ] && [ -s "$work/back-b/phase3-spmv.md" ] || fail "call B brought back no phase 3"
 [ "$(cat "$root/build-gpu/marker")" != packed ] || fail "call B unpacked the pack call A had unpacked"
+# a new pack is unpacked over nothing of the old one
+rm "$work/pack/.devlibs/marker"
+echo repacked >"$work/pack/build-gpu/marker"
+tar -C "$work/pack" -czf "$root/.devpack/flowbench-gpu.tar.gz" build-gpu .devlibs
+"$call" --cpu --tiny B "$work/b2" "$work/back-b2" 2>"$work/b2.err" || fail "call B, new pack: $(tail -n 3 "$work/b2.err")"
+[ "$(cat "$root/build-gpu/marker")" = repacked ] && [ ! -e "$root/.devlibs/marker" ] ||
+  fail "a new pack was not unpacked over the old one's folders"
 [ "$(ls "$work/back-a" "$work/back-b" | grep -c .)" -le 8 ] || fail "the calls bring back more than 8 files"
 # Cut off by the tool's time-out while its sweep runs: what finished comes back.
 "$call" --cpu --tiny B "$work/cut" "$work/back-cut" 2>"$work/cut.err" &

@@ -86,6 +86,10 @@ static void test_reorder_in_source(void **state)
     fb_matrix_free(&by_option);
     fb_matrix_free(&by_source);
     fb_matrix_free(&natural);
+    /* the two ways of naming an order that disagree are refused, not settled silently */
+    fb_matrix_options rcm = {.reorder_rcm = 1};
+    assert_int_equal(fb_matrix_load("gen:cube:5:reorder=none", &rcm, &natural), FB_ERR_USAGE);
+    assert_non_null(strstr(fb_error_message(), "reorder=none in the source, --reorder rcm beside it"));
 }
 
 static void expect_usage(const char *src, fb_status want, const char *needle)

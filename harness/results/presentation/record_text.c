@@ -71,7 +71,7 @@ static void print_sss(FILE *f, const json_t *sss)
     if (lower > 0 && slots > 0.2 * lower)
         fprintf(f,
                 "  sss: %.0f%% of the lower entries went through slots (short chunks or long-range couplings): fewer "
-                "CHUNKS, or --reorder rcm, makes them few\n",
+                "CHUNKS, or --reorder rcm (SRC:reorder=rcm in a plan or suite), makes them few\n",
                 100.0 * slots / lower);
 }
 
