@@ -293,12 +293,13 @@ static void FB_NAME(spmv_sss_omp_)(const fb_host_arg *args, const fb_launch *lau
 {
     (void)launch, (void)defs;
     const int nchunks = args[0].i32;
-    const int *chunk_start = args[1].ptr, *chunk_slot = args[2].ptr, *lptr = args[3].ptr, *lcol = args[4].ptr;
-    const REAL *lval = args[5].ptr, *diag = args[6].ptr, *x = args[7].ptr;
-    REAL *y = args[8].ptr, *conflict = args[9].ptr;
+    const int *chunk_start = args[1].ptr, *chunk_slot = args[2].ptr, *slot_place = args[3].ptr;
+    const int *lptr = args[4].ptr, *lcol = args[5].ptr;
+    const REAL *lval = args[6].ptr, *diag = args[7].ptr, *x = args[8].ptr;
+    REAL *y = args[9].ptr, *conflict = args[10].ptr;
 #pragma omp parallel for schedule(static)
     for (int k = 0; k < nchunks; ++k) {
-        FB_NAME(spmv_sss_chunk_)(k, chunk_start, chunk_slot, lptr, lcol, lval, diag, x, y, conflict);
+        FB_NAME(spmv_sss_chunk_)(k, chunk_start, chunk_slot, slot_place, lptr, lcol, lval, diag, x, y, conflict);
     }
 }
 
@@ -306,14 +307,14 @@ static void FB_NAME(spmv_sss_fixup_omp_)(const fb_host_arg *args, const fb_launc
 {
     (void)launch, (void)defs;
     const int nfix = args[0].i32;
-    const int *restrict fix_rows = args[1].ptr, *restrict fix_ptr = args[2].ptr, *restrict fix_slots = args[3].ptr;
-    const REAL *restrict conflict = args[4].ptr;
-    REAL *restrict y = args[5].ptr;
+    const int *restrict fix_rows = args[1].ptr, *restrict fix_ptr = args[2].ptr;
+    const REAL *restrict conflict = args[3].ptr;
+    REAL *restrict y = args[4].ptr;
 #pragma omp parallel for schedule(static)
     for (int m = 0; m < nfix; ++m) {
         REAL sum = 0;
         for (int p = fix_ptr[m]; p < fix_ptr[m + 1]; ++p)
-            sum += conflict[fix_slots[p]];
+            sum += conflict[p];
         y[fix_rows[m]] += sum;
     }
 }

@@ -7,9 +7,11 @@
  * chunks of about equal lower entries), walking its rows in order: row r's
  * sum is stored when the row is done, and a later row of the chunk adds
  * its transposed products to it. A transposed product for a row of an
- * earlier chunk (another item's) goes to its own slot in `conflict`, and
- * spmv_sss_fixup, one item per such row, adds the row's slots to y after
- * the main pass. No atomics: every y element has one writer per pass.
+ * earlier chunk (another item's) goes to its own slot in `conflict`, kept
+ * at the slot's place (slot_place: grouped by row), and spmv_sss_fixup,
+ * one item per such row, adds the row's run of places to y after the main
+ * pass, reading them in order. No atomics: every y element has one writer
+ * per pass.
  * Suits a CPU, whose few threads each own a long chunk; a GPU needs
  * thousands of chunks, each short, and then most products become slots:
  * sss-atomic (spmv_sss_zero, spmv_sss_atomic, at the end of this file) is
@@ -27,25 +29,25 @@
 #include "spmv/sss_chunk.h" /* sss_chunk: one chunk's walk, the OpenMP twin's too */
 
 __kernel void spmv_sss(const int nchunks, __global const int *restrict chunk_start,
-                       __global const int *restrict chunk_slot, __global const int *restrict lptr,
-                       __global const int *restrict lcol, __global const REAL *restrict lval,
-                       __global const REAL *restrict diag, __global const REAL *restrict x, __global REAL *restrict y,
-                       __global REAL *restrict conflict)
+                       __global const int *restrict chunk_slot, __global const int *restrict slot_place,
+                       __global const int *restrict lptr, __global const int *restrict lcol,
+                       __global const REAL *restrict lval, __global const REAL *restrict diag,
+                       __global const REAL *restrict x, __global REAL *restrict y, __global REAL *restrict conflict)
 {
     const int k = (int)get_global_id(0);
-    if (k < nchunks) sss_chunk(k, chunk_start, chunk_slot, lptr, lcol, lval, diag, x, y, conflict);
+    if (k < nchunks) sss_chunk(k, chunk_start, chunk_slot, slot_place, lptr, lcol, lval, diag, x, y, conflict);
 }
 
 __kernel void spmv_sss_fixup(const int nfix, __global const int *restrict fix_rows,
-                             __global const int *restrict fix_ptr, __global const int *restrict fix_slots,
-                             __global const REAL *restrict conflict, __global REAL *restrict y)
+                             __global const int *restrict fix_ptr, __global const REAL *restrict conflict,
+                             __global REAL *restrict y)
 {
     const int m = (int)get_global_id(0);
     if (m >= nfix) return;
     REAL sum = 0;
     const int end = fix_ptr[m + 1];
     for (int p = fix_ptr[m]; p < end; ++p)
-        sum += conflict[fix_slots[p]];
+        sum += conflict[p];
     y[fix_rows[m]] += sum;
 }
 

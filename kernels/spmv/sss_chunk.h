@@ -4,7 +4,7 @@
  * precision), so both walk a chunk the same way: row r's sum is stored
  * when the row is done, a later row of the chunk adds its transposed
  * products to it, and a product for an earlier chunk's row goes to the
- * chunk's next slot. In the C subset of kernels/common_host.h. No include
+ * chunk's next slot, kept at that slot's place (grouped by row). In the C subset of kernels/common_host.h. No include
  * guard: the host includes it once per precision, naming the function by
  * SSS_CHUNK (sss_chunk on the device).
  */
@@ -13,10 +13,11 @@
 #endif
 
 FB_INLINE void SSS_CHUNK(const int k, FB_GLOBAL const int *restrict chunk_start,
-                         FB_GLOBAL const int *restrict chunk_slot, FB_GLOBAL const int *restrict lptr,
-                         FB_GLOBAL const int *restrict lcol, FB_GLOBAL const REAL *restrict lval,
-                         FB_GLOBAL const REAL *restrict diag, FB_GLOBAL const REAL *restrict x,
-                         FB_GLOBAL REAL *restrict y, FB_GLOBAL REAL *restrict conflict)
+                         FB_GLOBAL const int *restrict chunk_slot, FB_GLOBAL const int *restrict slot_place,
+                         FB_GLOBAL const int *restrict lptr, FB_GLOBAL const int *restrict lcol,
+                         FB_GLOBAL const REAL *restrict lval, FB_GLOBAL const REAL *restrict diag,
+                         FB_GLOBAL const REAL *restrict x, FB_GLOBAL REAL *restrict y,
+                         FB_GLOBAL REAL *restrict conflict)
 {
     const int r0 = chunk_start[k], r1 = chunk_start[k + 1];
     int slot = chunk_slot[k];
@@ -28,7 +29,7 @@ FB_INLINE void SSS_CHUNK(const int k, FB_GLOBAL const int *restrict chunk_start,
         for (; j < end && lcol[j] < r0; ++j) { /* columns ascend: the slots are a prefix */
             const REAL a = lval[j];
             sum += a * x[lcol[j]];
-            conflict[slot++] = a * xr;
+            conflict[slot_place[slot++]] = a * xr;
         }
         for (; j < end; ++j) {
             const int c = lcol[j];

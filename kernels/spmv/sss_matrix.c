@@ -106,8 +106,8 @@ fail:
                 ++slot;                                                                                                \
             }
 
-/* The slots grouped by the row they add to (a counting sort: a row's slots
- * stay ascending). */
+/* Each slot's place, grouped by the row it adds to (a counting sort: a
+ * row's slots stay in walk order). */
 static fb_status group_slots(fb_sss *S)
 {
     fb_status status = FB_OK;
@@ -119,7 +119,7 @@ static fb_status group_slots(fb_sss *S)
         S->nfix += count[r] > 0;
     FB_ALLOC(S->fix_rows, S->nfix > 0 ? (size_t)S->nfix : 1, "sss fix-up rows");
     FB_ALLOC(S->fix_ptr, (size_t)S->nfix + 1, "sss fix-up pointers");
-    FB_ALLOC(S->fix_slots, S->conflicts > 0 ? (size_t)S->conflicts : 1, "sss fix-up slots");
+    FB_ALLOC(S->slot_place, S->conflicts > 0 ? (size_t)S->conflicts : 1, "sss slot places");
     S->fix_ptr[0] = 0;
     for (int r = 0, m = 0; r < S->nrows; ++r)
         if (count[r] > 0) {
@@ -127,7 +127,7 @@ static fb_status group_slots(fb_sss *S)
             S->fix_ptr[m + 1] = S->fix_ptr[m] + count[r];
             count[r] = S->fix_ptr[m++]; /* now the row's next place */
         }
-    FOR_EACH_SLOT(S, slot, row, S->fix_slots[count[row]++] = slot);
+    FOR_EACH_SLOT(S, slot, row, S->slot_place[slot] = count[row]++);
 fail:
     free(count);
     return status;
@@ -163,8 +163,8 @@ int fb_sss_chunks(int point_chunks, const fb_device_info *dev)
 
 void fb_sss_free(fb_sss *S)
 {
-    void *all[] = {S->lptr,       S->lcol,     S->lval,    S->diag,     S->chunk_start,
-                   S->chunk_slot, S->fix_rows, S->fix_ptr, S->fix_slots};
+    void *all[] = {S->lptr,       S->lcol,     S->lval,    S->diag,      S->chunk_start,
+                   S->chunk_slot, S->fix_rows, S->fix_ptr, S->slot_place};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
         free(all[i]);
     memset(S, 0, sizeof *S);

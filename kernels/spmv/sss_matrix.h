@@ -8,8 +8,15 @@
  * transposed product a_rc x_r whose row c lies in the same chunk is added
  * to y_c there (row c is done, and no other item writes it); one whose row
  * lies in an earlier chunk is a conflict: it is written to its own slot,
- * numbered in chunk and entry order, and a second pass adds each row's
- * slots (fix_rows, fix_ptr, fix_slots: the slots grouped by row). Built
+ * and a second pass adds each row's slots to it. Slots are numbered in
+ * chunk and entry order (the order a walk meets them) but kept grouped by
+ * the row they add to (slot_place: each slot's place), so that the writer
+ * scatters into its own cache and the fix-up reads each row's run of
+ * places in order (fix_rows, fix_ptr): reading the slots in walk order
+ * instead, at random by row, made the fix-up of a matrix with many slots
+ * 3.7x slower in half the processes on a VM whose two cores did not always
+ * share a last-level cache (results/reference/spmv-auto-mesh-vm-2026-11-29).
+ * Built
  * from the CSR view, timed apart from the product (as SELL's and csr16's
  * conversions). */
 #ifndef FB_SSS_MATRIX_H
@@ -31,8 +38,8 @@ typedef struct fb_sss {
     int64_t conflicts; /* slots: lower entries whose column lies before their chunk */
     int nfix;          /* rows with at least one slot */
     int *fix_rows;     /* nfix: those rows, ascending */
-    int *fix_ptr;      /* nfix + 1: fix row m's slots are fix_slots[fix_ptr[m] .. fix_ptr[m + 1]) */
-    int *fix_slots;    /* conflicts: slot numbers */
+    int *fix_ptr;      /* nfix + 1: fix row m's slots are kept at places [fix_ptr[m], fix_ptr[m + 1]) */
+    int *slot_place;   /* conflicts: where slot s (walk order) is kept: grouped by row, ascending in one */
     double seconds;    /* wall time of the conversion */
 } fb_sss;
 

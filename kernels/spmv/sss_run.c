@@ -5,12 +5,13 @@
  *
  * Each sample is up to three launches: sss runs the chunks and then the
  * fix-up of the slots; sss-atomic clears y and then adds into it. */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sss_matrix.h"
 
-enum { MOST_ARGS = 10 };
+enum { MOST_ARGS = 11 }; /* spmv_sss's */
 
 /* One launch of a sample: its kernel (NULL: none), geometry and arguments. */
 typedef struct sss_launch {
@@ -23,7 +24,7 @@ typedef struct sss_launch {
 typedef struct sss_run {
     fb_target *t;
     fb_buffer *chunk_start, *chunk_slot, *lptr, *lcol, *lval, *diag, *x, *y, *conflict;
-    fb_buffer *fix_rows, *fix_ptr, *fix_slots;
+    fb_buffer *slot_place, *fix_rows, *fix_ptr;
     sss_launch before, main, after;
 } sss_run;
 
@@ -36,6 +37,7 @@ static fb_status upload_ints(sss_run *s, const int *data, int64_t n, fb_buffer *
 
 static void set_args(sss_launch *l, const fb_arg *args, int nargs)
 {
+    assert(nargs <= MOST_ARGS);
     memcpy(l->args, args, (size_t)nargs * sizeof *args);
     l->nargs = nargs;
 }
@@ -65,15 +67,15 @@ static fb_status upload_chunks(sss_run *s, const fb_sss *S, int dbl)
     FB_CHECK(fb_target_alloc(s->t, at_least_one(S->conflicts) * fb_real_size(dbl), &s->conflict));
     FB_CHECK(upload_ints(s, S->fix_rows, S->nfix, &s->fix_rows));
     FB_CHECK(upload_ints(s, S->fix_ptr, (int64_t)S->nfix + 1, &s->fix_ptr));
-    FB_CHECK(upload_ints(s, S->fix_slots, S->conflicts, &s->fix_slots));
-    fb_arg args[] = {fb_arg_i32(S->nchunks),    fb_arg_buffer(s->chunk_start), fb_arg_buffer(s->chunk_slot),
-                     fb_arg_buffer(s->lptr),    fb_arg_buffer(s->lcol),        fb_arg_buffer(s->lval),
-                     fb_arg_buffer(s->diag),    fb_arg_buffer(s->x),           fb_arg_buffer(s->y),
-                     fb_arg_buffer(s->conflict)};
-    fb_arg fix[] = {fb_arg_i32(S->nfix),         fb_arg_buffer(s->fix_rows), fb_arg_buffer(s->fix_ptr),
-                    fb_arg_buffer(s->fix_slots), fb_arg_buffer(s->conflict), fb_arg_buffer(s->y)};
-    set_args(&s->main, args, 10);
-    set_args(&s->after, fix, 6);
+    FB_CHECK(upload_ints(s, S->slot_place, S->conflicts, &s->slot_place));
+    fb_arg args[] = {fb_arg_i32(S->nchunks),       fb_arg_buffer(s->chunk_start), fb_arg_buffer(s->chunk_slot),
+                     fb_arg_buffer(s->slot_place), fb_arg_buffer(s->lptr),        fb_arg_buffer(s->lcol),
+                     fb_arg_buffer(s->lval),       fb_arg_buffer(s->diag),        fb_arg_buffer(s->x),
+                     fb_arg_buffer(s->y),          fb_arg_buffer(s->conflict)};
+    fb_arg fix[] = {fb_arg_i32(S->nfix), fb_arg_buffer(s->fix_rows), fb_arg_buffer(s->fix_ptr),
+                    fb_arg_buffer(s->conflict), fb_arg_buffer(s->y)};
+    set_args(&s->main, args, 11);
+    set_args(&s->after, fix, 5);
 fail:
     return status;
 }
@@ -162,7 +164,7 @@ fail:
 static void release_all(sss_run *s)
 {
     fb_buffer *all[] = {s->chunk_start, s->chunk_slot, s->lptr,     s->lcol,     s->lval,    s->diag,
-                        s->x,           s->y,          s->conflict, s->fix_rows, s->fix_ptr, s->fix_slots};
+                        s->x,           s->y,          s->conflict, s->fix_rows, s->fix_ptr, s->slot_place};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
         fb_target_release(s->t, all[i]);
 }

@@ -156,7 +156,7 @@ mutant noown 's|y\[c\] += a \* xr;|y[c] += 0;|' sss_chunk.h
 expect_wrong noown --matrix gen:cube:6 --kernel sss --param CHUNKS=4
 mutant nofixup 's|y\[fix_rows\[m\]\] += sum;|(void)sum;|' sss.cl
 expect_wrong nofixup --matrix gen:cube:6 --kernel sss --param CHUNKS=16
-mutant oneslot 's|conflict\[slot++\] = a \* xr;|conflict[slot] = a * xr;|' sss_chunk.h
+mutant oneslot 's|conflict\[slot_place\[slot++\]\] = a \* xr;|conflict[slot_place[slot]] = a * xr;|' sss_chunk.h
 expect_wrong oneslot --matrix gen:cube:6 --kernel sss --param CHUNKS=16
 mutant noownatomic 's|    fb_atomic_add(&y\[r\], sum);|    (void)sum;|' sss.cl
 expect_wrong noownatomic --matrix gen:cube:6 --kernel sss-atomic

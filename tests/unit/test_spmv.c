@@ -410,7 +410,7 @@ static void sss_multiply(const fb_sss *S, const double *x, double *y)
                 if (S->lcol[j] >= r0)
                     y[S->lcol[j]] += S->lval[j] * x[r];
                 else
-                    slot_value[slot++] = S->lval[j] * x[r];
+                    slot_value[S->slot_place[slot++]] = S->lval[j] * x[r];
             }
             y[r] = sum;
         }
@@ -418,7 +418,7 @@ static void sss_multiply(const fb_sss *S, const double *x, double *y)
     }
     for (int m = 0; m < S->nfix; ++m)
         for (int p = S->fix_ptr[m]; p < S->fix_ptr[m + 1]; ++p)
-            y[S->fix_rows[m]] += slot_value[S->fix_slots[p]];
+            y[S->fix_rows[m]] += slot_value[p];
     free(slot_value);
 }
 
@@ -449,7 +449,7 @@ static void test_sss_conversion_keeps_product(void **state)
         if (chunks[c] >= 3) assert_true(S.conflicts > 0 && S.nfix > 0);
         int *seen = calloc((size_t)S.conflicts + 1, sizeof(int));
         for (int64_t p = 0; p < S.conflicts; ++p)
-            seen[S.fix_slots[p]]++;
+            seen[S.slot_place[p]]++;
         for (int64_t p = 0; p < S.conflicts; ++p)
             assert_int_equal(seen[p], 1);
         free(seen);
