@@ -14,10 +14,9 @@
  * scatters into its own cache and the fix-up reads each row's run of
  * places in order (fix_rows, fix_ptr): reading the slots in walk order
  * instead, at random by row, made the fix-up of a matrix with many slots
- * 3.7x slower in half the processes on a VM whose two cores did not always
- * share a last-level cache (results/reference/spmv-auto-mesh-vm-2026-11-29).
- * Built
- * from the CSR view, timed apart from the product (as SELL's and csr16's
+ * 3.7x slower in many processes on a VM whose two cores seemed not always
+ * to share a last-level cache (results/reference/spmv-auto-mesh-vm-2026-11-29).
+ * Built from the CSR view, timed apart from the product (as SELL's and csr16's
  * conversions). */
 #ifndef FB_SSS_MATRIX_H
 #define FB_SSS_MATRIX_H
