@@ -80,9 +80,9 @@ static fb_spmv_model csr16_sv_model(const fb_spmv_shape *s, const fb_spmv_conver
 }
 
 /* sss: the lower triangle's values and columns, the diagonal and a row
- * pointer per row, x and y once, and what the fix-up moves: each slot
- * written and read with its number, each fixed row's place and pointer and
- * its y read and written again. */
+ * pointer per row, x and y once, and what the slots move: each one written
+ * at its place (read by the writer) and read back by the fix-up, each
+ * fixed row's number and pointer and its y read and written again. */
 static fb_spmv_model sss_model(const fb_spmv_shape *s, const fb_spmv_conversion *c)
 {
     double rb = s->real_bytes, vectors = ((double)s->ncols + (double)s->nrows) * rb;

@@ -4,9 +4,10 @@
  * precision), so both walk a chunk the same way: row r's sum is stored
  * when the row is done, a later row of the chunk adds its transposed
  * products to it, and a product for an earlier chunk's row goes to the
- * chunk's next slot, kept at that slot's place (grouped by row). In the C subset of kernels/common_host.h. No include
- * guard: the host includes it once per precision, naming the function by
- * SSS_CHUNK (sss_chunk on the device).
+ * chunk's next slot, kept at that slot's place (grouped by row). In the C
+ * subset of kernels/common_host.h. No include guard: the host includes it
+ * once per precision, naming the function by SSS_CHUNK (sss_chunk on the
+ * device).
  */
 #ifndef SSS_CHUNK
 #define SSS_CHUNK sss_chunk
