@@ -19,32 +19,43 @@
 
 typedef struct spec {
     char base[512];
-    int gen;               /* gen:cube:N, else a file */
-    fb_file_format format; /* of a file */
-    int block;             /* 0: none */
-    int graph;             /* matrix=graph */
-    int cholmod;           /* reader=cholmod */
-    int rcm;               /* reorder=rcm */
-    int given[4];          /* block, matrix, reader, reorder seen */
+    int gen;                    /* gen:cube:N, else a file */
+    fb_file_format format;      /* of a file */
+    int block;                  /* 0: none */
+    int graph;                  /* matrix=graph */
+    int cholmod;                /* reader=cholmod */
+    int rcm;                    /* reorder=rcm */
+    int given[FB_SRC_NOPTIONS]; /* each option seen */
     int cube_n;
 } spec;
+
+static const char *const option_keys[FB_SRC_NOPTIONS] = {"block=", "matrix=", "reader=", "reorder="};
+
+int fb_source_option_of(const char *piece, const char **value)
+{
+    for (int k = 0; k < FB_SRC_NOPTIONS; ++k)
+        if (strncmp(piece, option_keys[k], strlen(option_keys[k])) == 0) {
+            if (value) *value = piece + strlen(option_keys[k]);
+            return k;
+        }
+    return -1;
+}
 
 static fb_status option(const char *src, spec *s, int key, const char *value)
 {
     fb_status status = FB_OK;
-    static const char *const names[4] = {"block", "matrix", "reader", "reorder"};
     char *end = NULL;
-    if (s->given[key]++) FB_FAIL(FB_ERR_USAGE, "%s: %s= given twice", src, names[key]);
-    if (key == 0) {
+    if (s->given[key]++) FB_FAIL(FB_ERR_USAGE, "%s: %s given twice", src, option_keys[key]);
+    if (key == FB_SRC_BLOCK) {
         long k = strtol(value, &end, 10);
         if (end == value || *end || k < 1 || k > MAX_BLOCK_OPTION)
             FB_FAIL(FB_ERR_USAGE, "%s: block=%s: K must be an integer 1..%d", src, value, MAX_BLOCK_OPTION);
         s->block = (int)k;
-    } else if (key == 1) {
+    } else if (key == FB_SRC_MATRIX) {
         if (strcmp(value, "graph") && strcmp(value, "laplacian"))
             FB_FAIL(FB_ERR_USAGE, "%s: matrix=%s: expected laplacian or graph", src, value);
         s->graph = strcmp(value, "graph") == 0;
-    } else if (key == 2) {
+    } else if (key == FB_SRC_READER) {
         if (strcmp(value, "cholmod") && strcmp(value, "flowbench"))
             FB_FAIL(FB_ERR_USAGE, "%s: reader=%s: expected flowbench or cholmod", src, value);
         s->cholmod = strcmp(value, "cholmod") == 0;
@@ -61,13 +72,11 @@ fail:
 static fb_status options(const char *src, spec *s)
 {
     fb_status status = FB_OK;
-    static const char *const keys[4] = {"block=", "matrix=", "reader=", "reorder="};
     for (char *colon; (colon = strrchr(s->base, ':')) != NULL;) {
-        int key = -1;
-        for (int k = 0; k < 4; ++k)
-            if (strncmp(colon + 1, keys[k], strlen(keys[k])) == 0) key = k;
+        const char *value = NULL;
+        int key = fb_source_option_of(colon + 1, &value);
         if (key < 0) break;
-        FB_CHECK(option(src, s, key, colon + 1 + strlen(keys[key])));
+        FB_CHECK(option(src, s, key, value));
         *colon = '\0';
     }
 fail:
@@ -112,9 +121,9 @@ static fb_status classify(const char *src, spec *s)
         FB_FAIL(FB_ERR_USAGE, "%s: unknown matrix source (expected a .mtx, .mtx.gz, .msh or .su2 file, or gen:cube:N)",
                 src);
     }
-    if (s->given[1] && s->format == FB_FILE_MTX)
+    if (s->given[FB_SRC_MATRIX] && s->format == FB_FILE_MTX)
         FB_FAIL(FB_ERR_USAGE, "%s: matrix= applies to meshes and gen:cube, not to Matrix Market files", src);
-    if (s->given[2] && s->format != FB_FILE_MTX)
+    if (s->given[FB_SRC_READER] && s->format != FB_FILE_MTX)
         FB_FAIL(FB_ERR_USAGE, "%s: reader= applies to Matrix Market files", src);
 fail:
     return status;
@@ -194,7 +203,7 @@ static fb_status build(const char *src, const spec *s, const fb_matrix_options *
 {
     fb_status status = FB_OK;
     fb_csr base = {0};
-    if (opt && opt->reorder_rcm && s->given[3] && !s->rcm)
+    if (opt && opt->reorder_rcm && s->given[FB_SRC_REORDER] && !s->rcm)
         FB_FAIL(FB_ERR_USAGE, "%s: reorder=none in the source, --reorder rcm beside it: name one order", src);
     FB_CHECK(s->format == FB_FILE_MTX ? load_mtx(s, out, &base) : load_mesh(src, s, out, &base));
     if ((opt && opt->reorder_rcm) || s->rcm) FB_CHECK(reorder(src, s, &base, out));

@@ -43,6 +43,15 @@ typedef struct fb_matrix_options {
     int reorder_rcm;
 } fb_matrix_options;
 
+/* The options a SRC may end in, in the order of their keys' table. */
+typedef enum { FB_SRC_BLOCK, FB_SRC_MATRIX, FB_SRC_READER, FB_SRC_REORDER, FB_SRC_NOPTIONS } fb_source_option;
+
+/* Which option the piece after a ':' is ("reorder=rcm": FB_SRC_REORDER),
+ * -1 for none; *value, when not NULL, is set to the text after its '='.
+ * The one reading of the keys, for the loader and for whoever cuts options
+ * off a name (spmv_record.c). */
+int fb_source_option_of(const char *piece, const char **value);
+
 /* Resolves SRC and builds the matrix. Errors: FB_ERR_USAGE for a bad spec,
  * FB_ERR_INPUT / FB_ERR_IO for bad or missing files, FB_ERR_NOMEM. */
 fb_status fb_matrix_load(const char *src, const fb_matrix_options *opt, fb_matrix *out);

@@ -10,19 +10,14 @@
  * once, at its end. */
 static void drop_order(char *name)
 {
-    static const char *const keys[] = {"block=", "matrix=", "reader=", "reorder="};
     size_t limit = strlen(name);
     while (limit > 0) {
         size_t colon = limit;
         while (colon > 0 && name[colon - 1] != ':')
             --colon;
-        if (colon == 0) return;
-        const char *piece = name + colon;
-        int key = -1;
-        for (int k = 0; k < 4; ++k)
-            if (!strncmp(piece, keys[k], strlen(keys[k]))) key = k;
+        const int key = colon > 0 ? fb_source_option_of(name + colon, NULL) : -1;
         if (key < 0) return;
-        if (key == 3) memmove(name + colon - 1, name + limit, strlen(name + limit) + 1);
+        if (key == FB_SRC_REORDER) memmove(name + colon - 1, name + limit, strlen(name + limit) + 1);
         limit = colon - 1;
     }
 }
