@@ -41,6 +41,8 @@ static void set_args(sss_launch *l, const fb_arg *args, int nargs)
     memcpy(l->args, args, (size_t)nargs * sizeof *args);
     l->nargs = nargs;
 }
+/* The count from the array itself: a launch's arguments are said once. */
+#define SET_ARGS(l, array) set_args(l, array, (int)(sizeof array / sizeof array[0]))
 
 /* What both mappings read: the triangle, the diagonal, x; y filled with
  * NaN, so that a row no work-item writes fails the check. */
@@ -74,8 +76,8 @@ static fb_status upload_chunks(sss_run *s, const fb_sss *S, int dbl)
                      fb_arg_buffer(s->y),          fb_arg_buffer(s->conflict)};
     fb_arg fix[] = {fb_arg_i32(S->nfix), fb_arg_buffer(s->fix_rows), fb_arg_buffer(s->fix_ptr),
                     fb_arg_buffer(s->conflict), fb_arg_buffer(s->y)};
-    set_args(&s->main, args, 11);
-    set_args(&s->after, fix, 5);
+    SET_ARGS(&s->main, args);
+    SET_ARGS(&s->after, fix);
 fail:
     return status;
 }
@@ -86,8 +88,8 @@ static void atomic_args(sss_run *s, const fb_sss *S)
     fb_arg zero[] = {fb_arg_i32(S->nrows), fb_arg_buffer(s->y)};
     fb_arg args[] = {fb_arg_i32(S->nrows),   fb_arg_buffer(s->lptr), fb_arg_buffer(s->lcol), fb_arg_buffer(s->lval),
                      fb_arg_buffer(s->diag), fb_arg_buffer(s->x),    fb_arg_buffer(s->y)};
-    set_args(&s->before, zero, 2);
-    set_args(&s->main, args, 7);
+    SET_ARGS(&s->before, zero);
+    SET_ARGS(&s->main, args);
 }
 
 static fb_status launch_one(sss_run *s, sss_launch *l, double *seconds)
