@@ -1,44 +1,12 @@
 #!/usr/bin/env bash
 # mesh-ahmed.sh OUT.msh [SIZE_FACTOR] - meshes the Ahmed body case
-# (cases/ahmed.geo) with gmsh into an ASCII Gmsh 4.1 file that
-# `flowbench matrix info` and the solver read, and prints the node and
-# tetrahedron counts and how long meshing took. SIZE_FACTOR (default 1)
+# (cases/ahmed.geo): scripts/mesh-case.sh on it. SIZE_FACTOR (default 1)
 # multiplies every mesh size: 1 is the paper-sized mesh (about 80,000 nodes,
 # 435,000 tetrahedra, about 20 s), 4 a coarse one for tests (about 2,000
-# nodes, under a second). gmsh comes from scripts/setup.sh (Debian's gmsh).
-set -euo pipefail
+# nodes, under a second).
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
   echo "usage: mesh-ahmed.sh OUT.msh [SIZE_FACTOR]" >&2
   exit 2
 fi
-out=$1 factor=${2:-1}
-if ! command -v gmsh >/dev/null 2>&1; then
-  echo "mesh-ahmed.sh: gmsh not found on PATH (scripts/setup.sh installs it)" >&2
-  exit 3
-fi
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-geo="$here/../cases/ahmed.geo"
-if ! [[ $factor =~ ^[0-9]*\.?[0-9]+$ ]]; then
-  echo "mesh-ahmed.sh: SIZE_FACTOR '$factor' is not a positive number" >&2
-  exit 2
-fi
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-start=$(date +%s.%N)
-if ! gmsh -3 "$geo" -setnumber sf "$factor" -format msh41 -o "$out" >"$log" 2>&1 \
-   || grep -q '^Error' "$log"; then
-  # gmsh can print an error and still exit 0: either way, show why
-  echo "mesh-ahmed.sh: gmsh failed on $geo: $(grep -m1 '^Error' "$log" || tail -n1 "$log")" >&2
-  exit 1
-fi
-end=$(date +%s.%N)
-# counts from the file itself: $Nodes' header gives the nodes; tetrahedra
-# are the element blocks of type 4 (entity dim, tag, type, count)
-awk -v out="$out" -v factor="$factor" -v start="$start" -v end="$end" '
-  /^\$Nodes/ { getline; nodes = $2 }
-  /^\$Elements/ { getline; inel = 1; next }
-  /^\$EndElements/ { inel = 0 }
-  inel && NF == 4 && left == 0 { if ($3 == 4) tets += $4; left = $4; next }
-  inel { left-- }
-  END { printf "%s: %d nodes, %d tetrahedra (size factor %s), meshed in %.1f s\n", out, nodes, tets, factor, end - start }
-' "$out"
+exec "$here/mesh-case.sh" "$here/../cases/ahmed.geo" "$@"

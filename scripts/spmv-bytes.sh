@@ -11,7 +11,9 @@
 # The matrices:
 #   $FB_BYTES_CUBE (default gen:cube:150: 3.4 M rows, 351 MB in CSR, above
 #     4x a 32 MiB last-level cache; check yours with `flowbench devices`);
-#   the Ahmed body's P1 Laplacian ($FB_BYTES_MESH, else cases/ahmed.geo
+#   a real CFD matrix: the P1 Laplacian of $FB_BYTES_MESH (any mesh: the
+#     cylinder's is scripts/mesh-case.sh cases/cylinder.geo OUT 0.75), else
+#     the Ahmed body's, cases/ahmed.geo
 #     meshed by scripts/mesh-ahmed.sh at size factor $FB_BYTES_AHMED_SF,
 #     default 0.5: 571,093 nodes, 8.5 M entries, 114 MB in CSR, about 3
 #     minutes of gmsh; kept as OUT_DIR/ahmed.msh, 160 MB), in gmsh's node order
@@ -45,10 +47,16 @@ uptime > "$out/uptime-before.txt"
 # csr16's gain is measured against the best CSR kernel, not the slowest.
 openmp_kernels=(csr-scalar csr16 csr16-mixed sss peer:graphblas)
 opencl_kernels=(csr-scalar csr-vector csr16 csr16-mixed sss)
+# The kernels run in the listed order in odd rounds and reversed in even
+# ones: the first kernel of a process ran a few per cent slower than the
+# same kernel second (spmv-sss-rcm-vm-2026-11-29/NOTES.md), and no kernel
+# should carry that in every round.
 plan() { # BACKEND MATRIX KERNEL...: one process, the kernels in turn
   local backend=$1 matrix=$2; shift 2
   local args=() k
-  for k in "$@"; do args+=(--kernel "$k"); done
+  for k in "$@"; do
+    if [ $((r % 2)) = 0 ]; then args=(--kernel "$k" "${args[@]}"); else args+=(--kernel "$k"); fi
+  done
   "$bin" spmv --backend "$backend" --matrix "$matrix" "${args[@]}" --param VECTOR_SIZE=1 --out "$results"
 }
 for r in $(seq "$rounds"); do

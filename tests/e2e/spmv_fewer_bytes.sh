@@ -9,7 +9,8 @@
 # single-precision values; then one-bug copies of csr16.cl (the base
 # dropped, the wide columns not read, the sum kept in
 # float) come out as wrong results while the unmodified copy passes; sss
-# the same way on symmetric matrices (the cube after RCM too), refused on
+# the same way on symmetric matrices (the cube after RCM too, and the
+# cylinder channel's mesh of cases/cylinder.geo, coarse), refused on
 # one that is not, and one-bug copies of sss.cl and sss_chunk.h (the
 # diagonal dropped, a chunk's own transposed products dropped, the fix-up
 # not applied, every slot written to one place; sss-atomic's own row not
@@ -93,8 +94,23 @@ rc=0; run "$src/kernels" openmp --matrix gen:cube:6 --kernel csr16-mixed --preci
 echo "ok"
 
 echo "== sss: symmetric matrices only, checked, its bytes as it counts them"
+# a real CFD mesh too: the DFG cylinder channel (cases/cylinder.geo) coarse,
+# 5,254 nodes, in gmsh's order, where gmsh is here
+meshes=()
+if command -v gmsh > /dev/null; then
+  out=$("$src/scripts/mesh-case.sh" "$src/cases/cylinder.geo" "$dir/cylinder4.msh" 4) ||
+    fail "mesh-case.sh on the cylinder: $out"
+  [[ $out =~ :\ ([0-9]+)\ nodes,\ ([0-9]+)\ tetrahedra ]] && [ "${BASH_REMATCH[1]}" -gt 4000 ] &&
+    [ "${BASH_REMATCH[2]}" -gt 20000 ] || fail "the cylinder's mesh: '$out'"
+  for group in inlet outlet walls cylinder fluid; do
+    grep -q "\"$group\"" "$dir/cylinder4.msh" || fail "the cylinder's mesh has no physical group $group"
+  done
+  meshes=("$dir/cylinder4.msh")
+else
+  echo "note: gmsh not found, sss was not run on the cylinder's mesh"
+fi
 for b in openmp opencl; do
-  for m in gen:cube:6 rcm:gen:cube:7 "$src/matrices/pattern_symmetric.mtx"; do
+  for m in gen:cube:6 rcm:gen:cube:7 "$src/matrices/pattern_symmetric.mtx" "${meshes[@]}"; do
     order=(); [ "${m#rcm:}" != "$m" ] && order=(--reorder rcm)
     for chunks in 4 16; do
       run "$src/kernels" "$b" --matrix "${m#rcm:}" "${order[@]}" --kernel sss --param CHUNKS=$chunks ||
