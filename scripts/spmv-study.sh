@@ -6,6 +6,10 @@
 # first (the roofline fraction), checks y against the serial reference, and
 # appends its record to OUT.jsonl; a failing run is reported and the study
 # goes on. The figures of docs/kernels.md come from this script.
+# $FB_STUDY_SPMV_OPTS: more options for every run (the test passes
+# --no-stream: every kernel in both precisions is what it checks, and on a
+# busy machine no triad is stable enough to be stored, so each of the 60-odd
+# runs measured its own, several seconds each).
 set -uo pipefail
 bin=${1:?usage: spmv-study.sh FLOWBENCH OUT.jsonl BACKEND MATRIX...}
 out=${2:?usage}; backend=${3:?usage}; shift 3
@@ -28,7 +32,9 @@ for m in "$@"; do
         printf '%-18s %-22s %-6s %s\n' "$k" "$src" "$p" "skipped: double precision only"
         continue
       fi
-      line=$("$bin" spmv --matrix "$src" --backend "$backend" --kernel "$k" --precision "$p" --out "$out" 2>&1 |
+      # shellcheck disable=SC2086 # the options are words
+      line=$("$bin" spmv --matrix "$src" --backend "$backend" --kernel "$k" --precision "$p" --out "$out" \
+               ${FB_STUDY_SPMV_OPTS:-} 2>&1 |
              grep -E 'GFLOP/s|flowbench:' | sed 's/^ *//')
       printf '%-18s %-22s %-6s %s\n' "$k" "$src" "$p" "$line"
       case $line in *GFLOP/s*) ;; *) failed=$((failed + 1)) ;; esac

@@ -15,7 +15,7 @@
 # diagonal dropped, a chunk's own transposed products dropped, the fix-up
 # not applied, every slot written to one place; sss-atomic's own row not
 # added, y not cleared) caught; scripts/spmv-bytes.sh refuses a part it
-# does not know. Skips (77) without OpenCL.
+# does not know, and its table gives the speedup's range by process. Skips (77) without OpenCL.
 set -euo pipefail
 bin=$1; src=$2; dir=$3
 rm -rf "$dir"; mkdir -p "$dir"
@@ -187,4 +187,14 @@ set -e
 [ $rc -eq 2 ] && [ "$out" = "spmv-bytes.sh: FB_BYTES_PARTS: unknown part 'cubes' (cube, mesh, rcm)" ] ||
   fail "spmv-bytes.sh with a bad part: exit $rc, '$out'"
 [ ! -e "$dir/bytes/results.jsonl" ] || fail "spmv-bytes.sh measured before refusing a bad part"
+# its table: medians over the rounds, and the speedup's range over the
+# processes that ran both the kernel and the plain loop (2.0 and 1.5 here)
+rec() { # RUN KERNEL FORMAT SECONDS
+  jq -cn --arg run "$1" --arg k "$2" --arg f "$3" --argjson t "$4" '{type: "measurement", benchmark: "spmv",
+    status: "ok", run_id: $run, kernel: $k, format: $f, backend: "openmp", precision: "double",
+    matrix: {name: "m", rows: 10, nnz: 30}, stats: {median_s: $t}, gbs: 1, check: {ok: true}}'
+}
+{ rec p1 csr-scalar csr 0.004; rec p1 sss sss 0.002; rec p2 sss sss 0.002; rec p2 csr-scalar csr 0.003; } > "$dir/t.jsonl"
+row=$("$src/scripts/spmv-bytes-table.sh" "$dir/t.jsonl" | grep '^| sss ')
+[ "$row" = "| sss | 2 | 2 | 1 | - | 1.75 | 1.5-2 | 1.75 | - |" ] || fail "spmv-bytes-table.sh: '$row'"
 echo "ok"
