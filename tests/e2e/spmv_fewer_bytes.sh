@@ -15,7 +15,8 @@
 # diagonal dropped, a chunk's own transposed products dropped, the fix-up
 # not applied, every slot written to one place; sss-atomic's own row not
 # added, y not cleared) caught; scripts/spmv-bytes.sh refuses a part it
-# does not know, and its table gives the speedup's range by process. Skips (77) without OpenCL.
+# does not know, and its table gives the speedup's range by process.
+# Skips (77) without OpenCL.
 set -euo pipefail
 bin=$1; src=$2; dir=$3
 rm -rf "$dir"; mkdir -p "$dir"
