@@ -14,14 +14,18 @@ if [ $# -lt 2 ] || [ $# -gt 3 ]; then
   exit 2
 fi
 geo=$1 out=$2 factor=${3:-1}
+[ -e "$geo" ] || { echo "$me: $geo: no such geometry (a gmsh .geo file)" >&2; exit 2; }
+[ -f "$geo" ] || { echo "$me: $geo: not a file (a gmsh .geo file)" >&2; exit 2; }
+[ -r "$geo" ] || { echo "$me: $geo: cannot be read" >&2; exit 2; }
+# a positive number: 0 would make every mesh size 0 (gmsh's -setnumber
+# does not hold the .geo's own bounds on sf)
+if ! [[ $factor =~ ^[0-9]*\.?[0-9]+$ ]] || ! awk -v f="$factor" 'BEGIN { exit !(f > 0) }'; then
+  echo "$me: SIZE_FACTOR '$factor' is not a positive number" >&2
+  exit 2
+fi
 if ! command -v gmsh >/dev/null 2>&1; then
   echo "$me: gmsh not found on PATH (scripts/setup.sh installs it)" >&2
   exit 3
-fi
-[ -r "$geo" ] || { echo "$me: $geo: no such geometry (a gmsh .geo file)" >&2; exit 2; }
-if ! [[ $factor =~ ^[0-9]*\.?[0-9]+$ ]]; then
-  echo "$me: SIZE_FACTOR '$factor' is not a positive number" >&2
-  exit 2
 fi
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

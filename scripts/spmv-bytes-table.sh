@@ -8,7 +8,8 @@
 # fastest CSR kernel and over GraphBLAS on the same matrix (their time over
 # the kernel's: above 1 is faster), with the range of that speedup over
 # csr-scalar across the processes that ran both (one a round in
-# spmv-bytes.sh: a target the median meets may not hold in every round). A
+# spmv-bytes.sh: a target the median meets may not hold in every round;
+# each process's ratio of its medians where it recorded a kernel twice). A
 # kernel's records are taken together whatever their point (spmv-bytes.sh
 # runs one point of each). A kernel that trades precision for bytes is
 # marked (mixed).
@@ -27,9 +28,12 @@ read_all "$@" | jq -r -s '
              t: (map(.stats.median_s) | median), gbs: (map(.gbs) | median),
              read: (map(.fraction_of_read | select(. != null)) | median),
              csr: (.[0].format == "csr"), mixed: (.[0].check.error_vs_double_values != null)})) as $k
-        | ($g | map(select(.kernel == "csr-scalar") | {key: .run_id, value: .stats.median_s}) | from_entries) as $plain_in
-        | ($g | group_by(.kernel) | map({key: .[0].kernel, value: (map(select($plain_in[.run_id] != null)
-             | $plain_in[.run_id] / .stats.median_s) | if length > 1 then "\(min | fmt(2))-\(max | fmt(2))" else "-" end)})
+        | ($g | group_by(.run_id) | map(select(any(.[]; .kernel == "csr-scalar"))
+             | (map(select(.kernel == "csr-scalar") | .stats.median_s) | median) as $p
+             | group_by(.kernel) | map({kernel: .[0].kernel, r: ($p / (map(.stats.median_s) | median))}))
+           | flatten | group_by(.kernel)
+           | map({key: .[0].kernel, value: (map(.r) | if length > 1 then "\(min | fmt(2))-\(max | fmt(2))"
+                                                    else (.[0] | fmt(2)) end)})
            | from_entries) as $range
         | ($k | map(select(.kernel == "csr-scalar")) | first | .t) as $plain
         | ($k | map(select(.kernel == "peer:graphblas")) | first | .t) as $gb
@@ -38,5 +42,5 @@ read_all "$@" | jq -r -s '
           "| kernel | runs | median ms | GB/s (own bytes) | of read ceiling | vs csr-scalar | by process | vs best CSR | vs GraphBLAS |",
           "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
           ($k | sort_by(.t) | .[] |
-           "| \(.kernel)\(if .mixed then " (mixed)" else "" end) | \(.n) | \(.t * 1e3 | fmt(3)) | \(.gbs | fmt(2)) | \(.read | fmt(2)) | \(if $plain then ($plain / .t | fmt(2)) else "-" end) | \(if .kernel == "csr-scalar" then "-" else $range[.kernel] end) | \(if $best then ($best / .t | fmt(2)) else "-" end) | \(if $gb then ($gb / .t | fmt(2)) else "-" end) |"))
+           "| \(.kernel)\(if .mixed then " (mixed)" else "" end) | \(.n) | \(.t * 1e3 | fmt(3)) | \(.gbs | fmt(2)) | \(.read | fmt(2)) | \(if $plain then ($plain / .t | fmt(2)) else "-" end) | \(if .kernel == "csr-scalar" then "-" else ($range[.kernel] // "-") end) | \(if $best then ($best / .t | fmt(2)) else "-" end) | \(if $gb then ($gb / .t | fmt(2)) else "-" end) |"))
   | .[]'

@@ -9,14 +9,15 @@
 # the rounds), OUT_DIR/uptime-*.txt what the machine was doing.
 #
 # The matrices:
-#   $FB_BYTES_CUBE (default gen:cube:150: 3.4 M rows, 351 MB in CSR, above
+#   $FB_BYTES_CUBE (default gen:cube:150: 3.4 M rows, 614 MB in CSR, above
 #     4x a 32 MiB last-level cache; check yours with `flowbench devices`);
 #   a real CFD matrix: the P1 Laplacian of $FB_BYTES_MESH (any mesh: the
 #     cylinder's is scripts/mesh-case.sh cases/cylinder.geo OUT 0.75), else
 #     the Ahmed body's, cases/ahmed.geo
 #     meshed by scripts/mesh-ahmed.sh at size factor $FB_BYTES_AHMED_SF,
 #     default 0.5: 571,093 nodes, 8.5 M entries, 114 MB in CSR, about 3
-#     minutes of gmsh; kept as OUT_DIR/ahmed.msh, 160 MB), in gmsh's node order
+#     minutes of gmsh; kept as OUT_DIR/ahmed.msh, 160 MB; a named mesh that
+#     is not there is refused), in gmsh's node order
 #     (its boundary nodes come first: long-range couplings, csr16's 32-bit
 #     fallback) and renumbered by reverse Cuthill-McKee (SRC:reorder=rcm).
 # $FB_BYTES_PARTS (default "cube mesh rcm") picks the parts a round runs:
@@ -38,7 +39,13 @@ parts=" ${FB_BYTES_PARTS:-cube mesh rcm} "
 for part in $parts; do
   case $part in cube | mesh | rcm) ;; *) echo "spmv-bytes.sh: FB_BYTES_PARTS: unknown part '$part' (cube, mesh, rcm)" >&2; exit 2 ;; esac
 done
-[[ $parts != *" mesh "* && $parts != *" rcm "* ]] || [ -s "$mesh" ] || "$here/mesh-ahmed.sh" "$mesh" "${FB_BYTES_AHMED_SF:-0.5}"
+if [[ $parts == *" mesh "* || $parts == *" rcm "* ]] && [ ! -s "$mesh" ]; then
+  # only the default mesh is made here: a named one that is not there is a
+  # mistake, which meshing the Ahmed body under its name would hide
+  [ -z "${FB_BYTES_MESH:-}" ] ||
+    { echo "spmv-bytes.sh: FB_BYTES_MESH: $mesh: no such mesh (scripts/mesh-case.sh makes one)" >&2; exit 2; }
+  "$here/mesh-ahmed.sh" "$mesh" "${FB_BYTES_AHMED_SF:-0.5}"
+fi
 results=$out/results.jsonl
 uptime > "$out/uptime-before.txt"
 # On OpenMP every CSR kernel runs the same twin, the plain loop; on PoCL
@@ -51,11 +58,12 @@ opencl_kernels=(csr-scalar csr-vector csr16 csr16-mixed sss)
 # ones: the first kernel of a process ran a few per cent slower than the
 # same kernel second (spmv-sss-rcm-vm-2026-11-29/NOTES.md), and no kernel
 # should carry that in every round.
-plan() { # BACKEND MATRIX KERNEL...: one process, the kernels in turn
-  local backend=$1 matrix=$2; shift 2
-  local args=() k
-  for k in "$@"; do
-    if [ $((r % 2)) = 0 ]; then args=(--kernel "$k" "${args[@]}"); else args+=(--kernel "$k"); fi
+plan() { # ROUND BACKEND MATRIX KERNEL...: one process, the kernels in turn
+  local round=$1 backend=$2 matrix=$3; shift 3
+  local kernels=("$@") args=() i
+  for i in "${!kernels[@]}"; do
+    [ $((round % 2)) = 1 ] || i=$((${#kernels[@]} - 1 - i))
+    args+=(--kernel "${kernels[i]}")
   done
   "$bin" spmv --backend "$backend" --matrix "$matrix" "${args[@]}" --param VECTOR_SIZE=1 --out "$results"
 }
@@ -64,13 +72,13 @@ for r in $(seq "$rounds"); do
   for m in cube mesh; do
     [[ $parts == *" $m "* ]] || continue
     matrix=$cube; [ $m = mesh ] && matrix=$mesh
-    plan openmp "$matrix" "${openmp_kernels[@]}"
-    plan opencl "$matrix" "${opencl_kernels[@]}"
+    plan "$r" openmp "$matrix" "${openmp_kernels[@]}"
+    plan "$r" opencl "$matrix" "${opencl_kernels[@]}"
   done
   [[ $parts == *" rcm "* ]] || continue
   "$bin" stream --backend openmp --out "$results" # the ceiling beside the reordered runs
-  plan openmp "$mesh:reorder=rcm" "${openmp_kernels[@]}"
-  plan opencl "$mesh:reorder=rcm" "${opencl_kernels[@]}"
+  plan "$r" openmp "$mesh:reorder=rcm" "${openmp_kernels[@]}"
+  plan "$r" opencl "$mesh:reorder=rcm" "${opencl_kernels[@]}"
 done
 uptime > "$out/uptime-after.txt"
 "$here/spmv-bytes-table.sh" "$results" > "$out/table.md"

@@ -55,7 +55,7 @@ cmake --install "$build" --prefix "$prefix" > "$work/install.log" 2>&1 ||
 fb=$prefix/bin/flowbench
 data=$prefix/share/flowbench
 [ -x "$fb" ] || fail "no $fb"
-for f in cases/quick.suite cases/ahmed.geo cases/data/cavity2d-re100-ghia.dat cases/examples/user-kernel.suite \
+for f in cases/quick.suite cases/ahmed.geo cases/cylinder.geo cases/data/cavity2d-re100-ghia.dat cases/examples/user-kernel.suite \
          cases/examples/csr_unroll.cl matrices/general.mtx matrices/general.mtx.gz matrices/tiny_cube.su2 \
          matrices/bad/bad_field.mtx plots/stream.gp plots/roofline.gp; do
   [ -s "$data/$f" ] || fail "the install has no share/flowbench/$f"

@@ -15,7 +15,9 @@
 # diagonal dropped, a chunk's own transposed products dropped, the fix-up
 # not applied, every slot written to one place; sss-atomic's own row not
 # added, y not cleared) caught; scripts/spmv-bytes.sh refuses a part it
-# does not know, and its table gives the speedup's range by process.
+# does not know or a named mesh that is not there, reverses its kernels'
+# order every other round, and its table gives the speedup's range by
+# process.
 # Skips (77) without OpenCL.
 set -euo pipefail
 bin=$1; src=$2; dir=$3
@@ -97,9 +99,18 @@ echo "ok"
 echo "== sss: symmetric matrices only, checked, its bytes as it counts them"
 # a real CFD mesh too: the DFG cylinder channel (cases/cylinder.geo) coarse,
 # 5,254 nodes, in gmsh's order, where gmsh is here
+mesh_refused() { # WHY GEO SF: one line naming why, exit 2
+  local err rc=0
+  err=$("$src/scripts/mesh-case.sh" "$2" "$dir/bad.msh" "$3" 2>&1) || rc=$?
+  [ $rc -eq 2 ] && [ "$(echo "$err" | wc -l)" -eq 1 ] && [[ $err == "mesh-case.sh: "*"$1"* ]] ||
+    fail "mesh-case.sh $2 $3: exit $rc, '$err'"
+}
+mesh_refused "no such geometry" "$dir/nope.geo" 1
+mesh_refused "not a file" "$src/cases" 1
+mesh_refused "'0' is not a positive number" "$src/cases/cylinder.geo" 0
 meshes=()
 if command -v gmsh > /dev/null; then
-  out=$("$src/scripts/mesh-case.sh" "$src/cases/cylinder.geo" "$dir/cylinder4.msh" 4) ||
+  out=$("$src/scripts/mesh-case.sh" "$src/cases/cylinder.geo" "$dir/cylinder4.msh" 4 2>&1) ||
     fail "mesh-case.sh on the cylinder: $out"
   [[ $out =~ :\ ([0-9]+)\ nodes,\ ([0-9]+)\ tetrahedra ]] && [ "${BASH_REMATCH[1]}" -gt 4000 ] &&
     [ "${BASH_REMATCH[2]}" -gt 20000 ] || fail "the cylinder's mesh: '$out'"
@@ -188,6 +199,24 @@ set -e
 [ $rc -eq 2 ] && [ "$out" = "spmv-bytes.sh: FB_BYTES_PARTS: unknown part 'cubes' (cube, mesh, rcm)" ] ||
   fail "spmv-bytes.sh with a bad part: exit $rc, '$out'"
 [ ! -e "$dir/bytes/results.jsonl" ] || fail "spmv-bytes.sh measured before refusing a bad part"
+set +e
+out=$(FB_BYTES_PARTS=rcm FB_BYTES_MESH=$dir/nope.msh "$src/scripts/spmv-bytes.sh" "$bin" "$dir/bytes" 1 2>&1)
+rc=$?
+set -e
+[ $rc -eq 2 ] && [ "$out" = "spmv-bytes.sh: FB_BYTES_MESH: $dir/nope.msh: no such mesh (scripts/mesh-case.sh makes one)" ] &&
+  [ ! -e "$dir/nope.msh" ] || fail "spmv-bytes.sh with a mesh that is not there: exit $rc, '$out'"
+# each round's kernels in the reverse order of the last's (a stand-in
+# flowbench that writes down what it was asked to run)
+cat > "$dir/stand-in.sh" << EOF
+#!/bin/sh
+echo "\$*" >> "$dir/asked.txt"
+while [ \$# -gt 1 ]; do [ "\$1" = --out ] && : >> "\$2"; shift; done
+EOF
+chmod +x "$dir/stand-in.sh"
+FB_BYTES_PARTS=cube "$src/scripts/spmv-bytes.sh" "$dir/stand-in.sh" "$dir/bytes" 2 > /dev/null
+order=$(grep -- '--backend openmp' "$dir/asked.txt" | awk '{s = ""; for (i = 1; i < NF; ++i) if ($i == "--kernel") s = s " " $(i + 1); print s}')
+[ "$order" = " csr-scalar csr16 csr16-mixed sss peer:graphblas
+ peer:graphblas sss csr16-mixed csr16 csr-scalar" ] || fail "spmv-bytes.sh's order by round: '$order'"
 # its table: medians over the rounds, and the speedup's range over the
 # processes that ran both the kernel and the plain loop (2.0 and 1.5 here)
 rec() { # RUN KERNEL FORMAT SECONDS
@@ -196,6 +225,10 @@ rec() { # RUN KERNEL FORMAT SECONDS
     matrix: {name: "m", rows: 10, nnz: 30}, stats: {median_s: $t}, gbs: 1, check: {ok: true}}'
 }
 { rec p1 csr-scalar csr 0.004; rec p1 sss sss 0.002; rec p2 sss sss 0.002; rec p2 csr-scalar csr 0.003; } > "$dir/t.jsonl"
-row=$("$src/scripts/spmv-bytes-table.sh" "$dir/t.jsonl" | grep '^| sss ')
+row=$("$src/scripts/spmv-bytes-table.sh" "$dir/t.jsonl" | grep '^| sss ') || fail "spmv-bytes-table.sh gave no sss row"
 [ "$row" = "| sss | 2 | 2 | 1 | - | 1.75 | 1.5-2 | 1.75 | - |" ] || fail "spmv-bytes-table.sh: '$row'"
+# one process that recorded each kernel twice is one ratio, of its medians
+{ rec p1 csr-scalar csr 0.004; rec p1 csr-scalar csr 0.008; rec p1 sss sss 0.002; rec p1 sss sss 0.004; } > "$dir/t.jsonl"
+row=$("$src/scripts/spmv-bytes-table.sh" "$dir/t.jsonl" | grep '^| sss ') || fail "spmv-bytes-table.sh gave no sss row"
+[ "$row" = "| sss | 2 | 3 | 1 | - | 2 | 2 | 2 | - |" ] || fail "spmv-bytes-table.sh, one process: '$row'"
 echo "ok"
