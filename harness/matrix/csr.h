@@ -165,4 +165,8 @@ fb_status fb_csr_rcm(const fb_csr *A, int *perm);
 /* out = P A P^T with perm[new] = old (A square). */
 fb_status fb_csr_permute(const fb_csr *A, const int *perm, fb_csr *out);
 
+/* The bandwidth P A P^T would have under RCM's perm, without forming it:
+ * what renumbering would give, for a hint (A square). */
+fb_status fb_csr_rcm_bandwidth(const fb_csr *A, int64_t *bandwidth);
+
 #endif

@@ -247,3 +247,25 @@ fail:
     fb_csr_free(out);
     return status;
 }
+
+fb_status fb_csr_rcm_bandwidth(const fb_csr *A, int64_t *bandwidth)
+{
+    fb_status status = FB_OK;
+    int *perm = NULL, *at = NULL; /* at[old] = new */
+    int64_t widest = 0;
+    FB_ALLOC(perm, A->nrows > 0 ? A->nrows : 1, "RCM permutation");
+    FB_ALLOC(at, A->nrows > 0 ? A->nrows : 1, "RCM positions");
+    FB_CHECK(fb_csr_rcm(A, perm));
+    for (int k = 0; k < A->nrows; ++k)
+        at[perm[k]] = k;
+    for (int i = 0; i < A->nrows; ++i)
+        for (int64_t p = A->rowptr[i]; p < A->rowptr[i + 1]; ++p) {
+            int64_t d = (int64_t)at[i] - at[A->colidx[p]];
+            widest = d > widest ? d : (-d > widest ? -d : widest);
+        }
+    *bandwidth = widest;
+fail:
+    free(perm);
+    free(at);
+    return status;
+}

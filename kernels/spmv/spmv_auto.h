@@ -68,7 +68,12 @@ typedef struct fb_spmv_auto_choice {
     const fb_spmv_auto_entry *nearest; /* NULL when no row was a candidate */
     double distance;
     const char *device_class;
-    char why[640];
+    /* A matrix in an unordered numbering that RCM would make banded: the
+     * row the rule would go by renumbered (fb_spmv_auto_pick), NULL when
+     * it did not look (docs/kernels.md, "auto"). */
+    const fb_spmv_auto_entry *renumbered;
+    double renumbered_band; /* its bandwidth / rows after RCM */
+    char why[800];
 } fb_spmv_auto_choice;
 
 /* The rule's rows (spmv_auto_rule.h). */

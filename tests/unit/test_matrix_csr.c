@@ -245,6 +245,9 @@ static void test_rcm_path(void **state)
     assert_int_equal(fb_csr_rcm(&A, perm), FB_OK);
     assert_int_equal(fb_csr_permute(&A, perm, &P), FB_OK);
     assert_int_equal(fb_csr_bandwidth(&P), 1);
+    int64_t would = -1; /* what renumbering would give, without forming P */
+    assert_int_equal(fb_csr_rcm_bandwidth(&A, &would), FB_OK);
+    assert_int_equal(would, fb_csr_bandwidth(&P));
     assert_int_equal(P.nnz, A.nnz);
     fb_csr_stats st;
     assert_int_equal(fb_csr_stats_compute(&P, &st), FB_OK);
@@ -262,7 +265,8 @@ static void test_rcm_path(void **state)
 }
 
 /* Several components, an isolated node, an unsymmetric pattern: still a
- * permutation, and RCM never widens the band of a shuffled mesh matrix. */
+ * permutation, fb_csr_rcm_bandwidth says the band the permuted matrix has,
+ * and a rectangular matrix is refused by both. */
 static void test_rcm_general(void **state)
 {
     (void)state;
@@ -276,9 +280,16 @@ static void test_rcm_general(void **state)
         seen[perm[k]]++;
     for (int k = 0; k < 7; ++k)
         assert_int_equal(seen[k], 1);
+    fb_csr P; /* an unsymmetric pattern with several components: the same band */
+    int64_t would = -1;
+    assert_int_equal(fb_csr_permute(&A, perm, &P), FB_OK);
+    assert_int_equal(fb_csr_rcm_bandwidth(&A, &would), FB_OK);
+    assert_int_equal(would, fb_csr_bandwidth(&P));
+    fb_csr_free(&P);
     fb_csr_free(&A);
     irregular(6, 9, &A);
     assert_int_equal(fb_csr_rcm(&A, perm), FB_ERR_INPUT); /* rectangular */
+    assert_int_equal(fb_csr_rcm_bandwidth(&A, &would), FB_ERR_INPUT);
     fb_csr_free(&A);
 }
 
