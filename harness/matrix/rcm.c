@@ -260,8 +260,8 @@ fb_status fb_csr_rcm_bandwidth(const fb_csr *A, int64_t *bandwidth)
         at[perm[k]] = k;
     for (int i = 0; i < A->nrows; ++i)
         for (int64_t p = A->rowptr[i]; p < A->rowptr[i + 1]; ++p) {
-            int64_t d = (int64_t)at[i] - at[A->colidx[p]];
-            widest = d > widest ? d : (-d > widest ? -d : widest);
+            const int64_t d = llabs((long long)at[i] - at[A->colidx[p]]);
+            widest = d > widest ? d : widest;
         }
     *bandwidth = widest;
 fail:

@@ -206,6 +206,7 @@ static fb_status build(const char *src, const spec *s, const fb_matrix_options *
     if (opt && opt->reorder_rcm && s->given[FB_SRC_REORDER] && !s->rcm)
         FB_FAIL(FB_ERR_USAGE, "%s: reorder=none in the source, --reorder rcm beside it: name one order", src);
     FB_CHECK(s->format == FB_FILE_MTX ? load_mtx(s, out, &base) : load_mesh(src, s, out, &base));
+    out->order_named = s->given[FB_SRC_REORDER] > 0;
     if ((opt && opt->reorder_rcm) || s->rcm) FB_CHECK(reorder(src, s, &base, out));
     if (s->block && s->format != FB_FILE_MTX) {
         FB_CHECK(with_source(fb_csr_kron_block(&base, s->block, &out->A), src));

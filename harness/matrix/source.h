@@ -34,6 +34,7 @@ typedef struct fb_matrix {
     int is_vector;                 /* an n x 1 Matrix Market array */
     int64_t mesh_nodes, mesh_tets; /* from a mesh, else 0 */
     int reordered;                 /* RCM was applied */
+    int order_named;               /* SRC named an order (reorder=rcm or reorder=none) */
     int symmetric;                 /* A equals its transpose, value for value (set by the spmv problem) */
     int64_t bandwidth_before;      /* of the scalar matrix before RCM */
     double load_seconds;           /* reading and building, wall clock */

@@ -192,13 +192,6 @@ static void spmv_auto_fit(fb_spmv_auto_choice *c, const fb_device_info *dev, con
 #define FB_AUTO_BANDED 0.25
 #define FB_AUTO_RCM_MAX_NNZ (INT64_C(1) << 25)
 
-static int names_its_order(const char *src)
-{
-    for (const char *c = strchr(src, ':'); c; c = strchr(c + 1, ':'))
-        if (fb_source_option_of(c + 1, NULL) == FB_SRC_REORDER) return 1;
-    return 0;
-}
-
 static fb_status look_renumbered(const fb_matrix *m, const json_t *mjson, int is_double, fb_spmv_auto_choice *c)
 {
     fb_status status = FB_OK;
@@ -207,7 +200,7 @@ static fb_status look_renumbered(const fb_matrix *m, const json_t *mjson, int is
     double distance = 0;
     FB_CHECK(spmv_auto_features_of(mjson, &f));
     if (m->reordered || m->block || m->A.nrows != m->A.ncols || m->A.nnz > FB_AUTO_RCM_MAX_NNZ ||
-        f.band <= FB_AUTO_UNORDERED || names_its_order(m->source))
+        f.band <= FB_AUTO_UNORDERED || m->order_named)
         return FB_OK;
     if (fb_csr_rcm_bandwidth(&m->A, &bandwidth) != FB_OK) return FB_OK;
     f.band = (double)bandwidth / f.rows;

@@ -77,6 +77,9 @@ static void test_reorder_in_source(void **state)
     load_ok("gen:cube:5:block=2:reorder=none", 0, &natural);
     assert_true(by_source.reordered);
     assert_false(natural.reordered);
+    /* whether SRC named the order (either one), which --reorder does not */
+    assert_true(by_source.order_named && natural.order_named);
+    assert_false(by_option.order_named);
     assert_int_equal(by_source.A.nnz, by_option.A.nnz);
     assert_memory_equal(by_source.A.rowptr, by_option.A.rowptr, sizeof(int) * (size_t)(by_option.A.nrows + 1));
     assert_memory_equal(by_source.A.colidx, by_option.A.colidx, sizeof(int) * (size_t)by_option.A.nnz);
