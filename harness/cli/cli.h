@@ -64,6 +64,21 @@ fb_status fb_cli_precision(const fb_parsed *p, int *is_double);
         "warmups", "N", "untimed runs before sampling (default 2)", 0                                                  \
     }
 
+/* The stream reference's options of the commands that divide by it (spmv,
+ * grid, solve): fb_cli_stream_size and fb_stream_ref_get read them. */
+#define FB_CLI_STREAM_OPTIONS                                                                                          \
+    {"no-stream", NULL, "skip the stream triad measurement (no roofline fraction)", 0},                                \
+        {"stream-size", "N",                                                                                           \
+         "elements per stream array, at least 1 (default 2^25, more where 3 arrays of it are under 4x the "            \
+         "last-level cache)",                                                                                          \
+         0},                                                                                                           \
+    {                                                                                                                  \
+        "stream-max-age", "S",                                                                                         \
+            "reuse a stored stream triad of this device younger than S seconds (default 3600, "                        \
+            "$FLOWBENCH_STREAM_MAX_AGE; 0 measures now)",                                                              \
+            0                                                                                                          \
+    }
+
 /* Reads the measurement options into *m (fb_measure_defaults() with budget_s
  * and spread_pct as the defaults of --budget and --spread), --cold and
  * --warmups when the command declares them; FB_ERR_USAGE unless

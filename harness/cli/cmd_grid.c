@@ -38,15 +38,7 @@ static const fb_option options[] = {
     {"dry-run", NULL, "print the plan, each configuration with run or pruned and the reason; measure nothing", 0},
     {"backend", "B", "backend[:device] (default openmp)", 0},
     {"precision", "P", "double or single (default double)", 0},
-    {"no-stream", NULL, "skip the stream triad measurement (no roofline fraction)", 0},
-    {"stream-size", "N",
-     "elements per stream array, at least 1 (default 2^25, more where 3 arrays of it are under 4x the last-level "
-     "cache)",
-     0},
-    {"stream-max-age", "S",
-     "reuse a stored stream triad of this device younger than S seconds (default 3600, "
-     "$FLOWBENCH_STREAM_MAX_AGE; 0 measures now)",
-     0},
+    FB_CLI_STREAM_OPTIONS,
     FB_CLI_MEASURE_OPTIONS(FB_CLI_BUDGET_S, FB_CLI_SPREAD_PCT),
     {"decomp", "D",
      "heat2d on several ranks (mpirun -np P): 1d (row strips, the default under mpirun), 2d (the PXxPY = P with the "

@@ -72,15 +72,7 @@ static const fb_option options[] = {
      "time every launch of the step's kernels (each waited for: the steps run slower) and print where a step's time "
      "goes, kernel by kernel; the record's \"kernel_times\"",
      0},
-    {"no-stream", NULL, "skip the stream triad measurement (no roofline fraction)", 0},
-    {"stream-size", "N",
-     "elements per stream array, at least 1 (default 2^25, more where 3 arrays of it are under 4x the last-level "
-     "cache)",
-     0},
-    {"stream-max-age", "S",
-     "reuse a stored stream triad of this device younger than S seconds (default 3600, "
-     "$FLOWBENCH_STREAM_MAX_AGE; 0 measures now)",
-     0},
+    FB_CLI_STREAM_OPTIONS,
     {"out", "FILE", "append a header and the run's record to this JSON Lines file", 0},
     {"json", NULL, "print the record as JSON on stdout (the table goes to stderr)", 0},
     {"quiet", NULL, "no progress lines on stderr", 0},

@@ -55,15 +55,7 @@ static const fb_option options[] = {
     {"reorder", "rcm", "renumber the matrix by reverse Cuthill-McKee first (a plan: --matrix SRC:reorder=rcm)", 0},
     {"x", "X.mtx", "input vector (Matrix Market array), default: fixed pseudo-random", 0},
     {"y-out", "Y.mtx", "write the computed y (Matrix Market array)", 0},
-    {"no-stream", NULL, "skip the stream triad measurement (no roofline fraction)", 0},
-    {"stream-size", "N",
-     "elements per stream array, at least 1 (default 2^25, more where 3 arrays of it are under 4x the last-level "
-     "cache)",
-     0},
-    {"stream-max-age", "S",
-     "reuse a stored stream triad of this device younger than S seconds (default 3600, "
-     "$FLOWBENCH_STREAM_MAX_AGE; 0 measures now)",
-     0},
+    FB_CLI_STREAM_OPTIONS,
     FB_CLI_OPTION_COLD,
     FB_CLI_MEASURE_OPTIONS(FB_CLI_BUDGET_S, FB_CLI_SPREAD_PCT),
     FB_CLI_OPTION_PROCESSES,
