@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # spmv-bytes.sh FLOWBENCH OUT_DIR [ROUNDS] - the kernels that move fewer
-# bytes per nonzero (csr16, csr16-mixed, sss: docs/kernels.md) and sell against the plain
+# bytes per nonzero (csr16, csr16-mixed, sss, sell16: docs/kernels.md) and sell against the plain
 # loop (csr-scalar, whose OpenMP twin is the textbook CSR loop), the best
 # CSR kernel, GraphBLAS and the read ceiling, on a DRAM-sized cube and on a real CFD matrix in two
 # orders, OpenMP and OpenCL, in double, ROUNDS times (default 3) with the
@@ -56,8 +56,8 @@ uptime > "$out/uptime-before.txt"
 # but its slices' lanes are rows side by side, which the compiler and PoCL
 # vectorise: the fastest kernel here on the cube by itself (2026-11-29), so
 # the best flowbench kernel is not judged without it.
-openmp_kernels=(csr-scalar csr16 csr16-mixed sss sell peer:graphblas)
-opencl_kernels=(csr-scalar csr-vector csr16 csr16-mixed sss sell)
+openmp_kernels=(csr-scalar csr16 csr16-mixed sss sell sell16 peer:graphblas)
+opencl_kernels=(csr-scalar csr-vector csr16 csr16-mixed sss sell sell16)
 # The kernels run in the listed order in odd rounds and reversed in even
 # ones: the first kernel of a process ran a few per cent slower than the
 # same kernel second (spmv-sss-rcm-vm-2026-11-29/NOTES.md), and no kernel

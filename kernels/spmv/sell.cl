@@ -22,7 +22,9 @@
  *   * WG_SIZE.
  * Model: flops 2 per stored entry (padding included: the kernel computes
  *   it); bytes stored entries * (sizeof REAL + 4) + (nslices + 1) * 4
- *   (+ nrows * 4 for perm when permuted) + (ncols + nrows) sizeof REAL.
+ *   (+ nrows * 4 for perm when permuted) + (ncols + nrows) sizeof REAL;
+ *   sell16 (spmv_sell16, below) 2 bytes for each stored entry's column in
+ *   a narrow slice instead of 4, and a base per slice.
  */
 #ifndef SLICE_HEIGHT
 #define SLICE_HEIGHT 32
@@ -38,6 +40,29 @@
 #define FB_SELL_LOCAL_REDUCE 1
 #endif
 
+/* A row's T partial sums added (THREADS_PER_ROW > 1) and y written: the
+ * end of both kernels below. */
+#if THREADS_PER_ROW == 1
+#define FB_SELL_REDUCE(sum, lid, lane)
+#elif defined(FB_SELL_LOCAL_REDUCE)
+#define FB_SELL_REDUCE(sum, lid, lane)                                                                                 \
+    __local REAL partial[GROUP_MAX];                                                                                   \
+    partial[lid] = sum;                                                                                                \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                                      \
+    for (int offset = TEAM / 2; offset >= SLICE_HEIGHT; offset /= 2) {                                                 \
+        if ((lane) < offset) partial[lid] += partial[(lid) + offset];                                                  \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                                                  \
+    }                                                                                                                  \
+    sum = partial[lid]
+#else
+#define FB_SELL_REDUCE(sum, lid, lane)                                                                                 \
+    for (int offset = TEAM / 2; offset >= SLICE_HEIGHT; offset /= 2)                                                   \
+    sum += __shfl_down_sync(0xffffffffu, sum, offset, TEAM)
+#endif
+#define FB_SELL_STORE(sum, slice, lane)                                                                                \
+    const int pos = (slice)*SLICE_HEIGHT + (lane);                                                                     \
+    if ((lane) < SLICE_HEIGHT && (slice) < nslices && pos < nrows) y[permuted ? perm[pos] : pos] = sum
+
 __kernel void spmv_sell(const int nslices, const int nrows, const int permuted, __global const int *restrict slice_ptr,
                         __global const int *restrict colidx, __global const REAL *restrict values,
                         __global const int *restrict perm, __global const REAL *restrict x, __global REAL *restrict y)
@@ -49,25 +74,38 @@ __kernel void spmv_sell(const int nslices, const int nrows, const int permuted, 
     REAL sum = 0;
     if (slice < nslices) {
         const int end = slice_ptr[slice + 1];
-        for (int k = slice_ptr[slice] + lane; k < end; k += TEAM) sum += values[k] * x[colidx[k]];
+        for (int k = slice_ptr[slice] + lane; k < end; k += TEAM)
+            sum += values[k] * x[colidx[k]];
     }
+    FB_SELL_REDUCE(sum, lid, lane);
+    FB_SELL_STORE(sum, slice, lane);
+}
 
-#if THREADS_PER_ROW > 1
-#ifdef FB_SELL_LOCAL_REDUCE
-    __local REAL partial[GROUP_MAX];
-    partial[lid] = sum;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int offset = TEAM / 2; offset >= SLICE_HEIGHT; offset /= 2) {
-        if (lane < offset) partial[lid] += partial[lid + offset];
-        barrier(CLK_LOCAL_MEM_FENCE);
+/* sell16: the same slices, each column a 16-bit offset from the slice's
+ * base (its least column), 10 bytes an entry in double instead of 12. A
+ * slice whose columns span 65536 or more keeps 32-bit columns in wide,
+ * base < 0 saying where: entry k's column is wide[k + base + 1] (the
+ * encoding of csr16.cl with one slice a block; sell_matrix.h builds it). */
+__kernel void spmv_sell16(const int nslices, const int nrows, const int permuted,
+                          __global const int *restrict slice_ptr, __global const int *restrict bases,
+                          __global const ushort *restrict offsets, __global const int *restrict wide,
+                          __global const REAL *restrict values, __global const int *restrict perm,
+                          __global const REAL *restrict x, __global REAL *restrict y)
+{
+    const int lid = (int)get_local_id(0);
+    const int lane = lid % TEAM;
+    const int slice = (int)get_group_id(0) * ((int)get_local_size(0) / TEAM) + lid / TEAM;
+
+    REAL sum = 0;
+    if (slice < nslices) {
+        const int end = slice_ptr[slice + 1], base = bases[slice];
+        if (base >= 0)
+            for (int k = slice_ptr[slice] + lane; k < end; k += TEAM)
+                sum += values[k] * x[base + (int)offsets[k]];
+        else
+            for (int k = slice_ptr[slice] + lane; k < end; k += TEAM)
+                sum += values[k] * x[wide[k + base + 1]];
     }
-    sum = partial[lid];
-#else
-    for (int offset = TEAM / 2; offset >= SLICE_HEIGHT; offset /= 2)
-        sum += __shfl_down_sync(0xffffffffu, sum, offset, TEAM);
-#endif
-#endif
-
-    const int pos = slice * SLICE_HEIGHT + lane;
-    if (lane < SLICE_HEIGHT && slice < nslices && pos < nrows) y[permuted ? perm[pos] : pos] = sum;
+    FB_SELL_REDUCE(sum, lid, lane);
+    FB_SELL_STORE(sum, slice, lane);
 }

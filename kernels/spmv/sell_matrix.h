@@ -18,6 +18,7 @@
 
 #include <stdint.h>
 
+#include "csr16_matrix.h"
 #include "spmv.h"
 
 typedef struct fb_sell {
@@ -32,6 +33,9 @@ typedef struct fb_sell {
     int *perm;      /* nslices * C: the original row at each sorted position, -1 past nrows */
     int permuted;   /* perm is not the identity (sigma > 1 moved a row) */
     double seconds; /* wall time of the conversion */
+    /* sell16's columns (fb_sell_narrow_columns): the csr16 encoding of the
+     * slices, one base per slice (base_rows 1: a slice is a block) */
+    fb_csr16 narrow;
 } fb_sell;
 
 /* Converts the CSR view A (fb_spmv_csr) to SELL-C-sigma. C >= 1;
@@ -39,13 +43,19 @@ typedef struct fb_sell {
  * 32-bit offsets. */
 fb_status fb_sell_from_csr(const fb_spmv_matrix *A, int C, int sigma, fb_sell *out);
 
+/* sell16: each slice's columns as 16-bit offsets from its least column
+ * (32-bit where they span FB_CSR16_SPAN or more), S->narrow; its time
+ * added to S->seconds. */
+fb_status fb_sell_narrow_columns(fb_sell *S);
+
 /* Padding as a fraction of the nonzeros: (stored - nnz) / nnz (0 when nnz is 0). */
 double fb_sell_padding(const fb_sell *S);
 
 void fb_sell_free(fb_sell *S);
 
 /* fb_spmv_run for a SELL kernel (sell_run.c): converts A (a CSR view)
- * with the point's SLICE_HEIGHT and SIGMA, then uploads, builds, measures
+ * with the point's SLICE_HEIGHT and SIGMA (and for sell16 its columns to
+ * offsets), then uploads, builds, measures
  * and checks as fb_spmv_run does; out->conversion says what the conversion
  * cost and padded. */
 fb_status fb_spmv_run_sell(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_config *cfg, fb_spmv_result *out);

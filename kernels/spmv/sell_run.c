@@ -1,7 +1,8 @@
-/* sell_run.c - one SELL-C-sigma configuration: convert the CSR view with the
- * point's SLICE_HEIGHT and SIGMA (timed apart), upload the slices, build
- * spmv/sell.cl, measure with the common policy and check y against the
- * CSR reference (the kernel writes y in the original row order). */
+/* sell_run.c - one SELL-C-sigma configuration (sell, sell16): convert the
+ * CSR view with the point's SLICE_HEIGHT and SIGMA (and sell16's columns to
+ * 16-bit offsets; timed apart), upload the slices, build spmv/sell.cl,
+ * measure with the common policy and check y against the CSR reference
+ * (the kernels write y in the original row order). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +14,11 @@ typedef struct sell_run {
     fb_target *t;
     fb_spmv_buffers d; /* ptr: slice pointers, idx/val: the stored entries */
     fb_buffer *perm;
+    fb_buffer *bases, *offsets, *wide; /* sell16's columns (d.idx unused) */
     fb_kernel *kernel;
     fb_launch launch;
-    fb_arg args[9];
+    fb_arg args[11];
+    int nargs;
 } sell_run;
 
 /* The code-changing axes as -D defines; SIGMA and WG_SIZE change the data
@@ -59,18 +62,37 @@ fail:
     return status;
 }
 
+/* sell16's columns beside the slices uploaded as sell's. */
+static fb_status upload_narrow(sell_run *s, const fb_csr16 *M)
+{
+    fb_status status = FB_OK;
+    FB_CHECK(fb_target_upload(s->t, M->bases, (size_t)(M->nbases > 0 ? M->nbases : 1) * sizeof(int), &s->bases));
+    FB_CHECK(fb_target_upload(s->t, M->offsets, (size_t)(M->nnz > 0 ? M->nnz : 1) * sizeof(uint16_t), &s->offsets));
+    FB_CHECK(
+        fb_target_upload(s->t, M->wide, (size_t)(M->wide_entries > 0 ? M->wide_entries : 1) * sizeof(int), &s->wide));
+fail:
+    return status;
+}
+
 static void set_args(sell_run *s, const fb_sell *S)
 {
-    fb_arg args[] = {fb_arg_i32(S->nslices),  fb_arg_i32(S->nrows),    fb_arg_i32(S->permuted),
-                     fb_arg_buffer(s->d.ptr), fb_arg_buffer(s->d.idx), fb_arg_buffer(s->d.val),
-                     fb_arg_buffer(s->perm),  fb_arg_buffer(s->d.x),   fb_arg_buffer(s->d.y)};
-    memcpy(s->args, args, sizeof args);
+    fb_arg head[] = {fb_arg_i32(S->nslices), fb_arg_i32(S->nrows), fb_arg_i32(S->permuted), fb_arg_buffer(s->d.ptr)};
+    fb_arg tail[] = {fb_arg_buffer(s->d.val), fb_arg_buffer(s->perm), fb_arg_buffer(s->d.x), fb_arg_buffer(s->d.y)};
+    fb_arg narrow[] = {fb_arg_buffer(s->bases), fb_arg_buffer(s->offsets), fb_arg_buffer(s->wide)};
+    fb_arg *a = s->args;
+    memcpy(a, head, sizeof head), a += 4;
+    if (s->bases)
+        memcpy(a, narrow, sizeof narrow), a += 3;
+    else
+        *a++ = fb_arg_buffer(s->d.idx);
+    memcpy(a, tail, sizeof tail), a += 4;
+    s->nargs = (int)(a - s->args);
 }
 
 static fb_status sample(void *ctx, double *seconds)
 {
     sell_run *s = ctx;
-    return fb_target_launch(s->t, s->kernel, &s->launch, s->args, 9, seconds);
+    return fb_target_launch(s->t, s->kernel, &s->launch, s->args, s->nargs, seconds);
 }
 
 static fb_spmv_conversion conversion_of(const fb_sell *S)
@@ -80,7 +102,11 @@ static fb_spmv_conversion conversion_of(const fb_sell *S)
                             .stored = S->stored,
                             .nslices = S->nslices,
                             .permuted = S->permuted,
-                            .padding = fb_sell_padding(S)};
+                            .padding = fb_sell_padding(S),
+                            .nbases = S->narrow.nbases,
+                            .base_rows = S->narrow.base_rows,
+                            .wide_bases = S->narrow.wide_bases,
+                            .wide_entries = S->narrow.wide_entries};
     return c;
 }
 
@@ -94,9 +120,11 @@ fb_status fb_spmv_run_sell(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_
     memset(&S, 0, sizeof S);
     FB_CHECK(fb_spmv_run_begin(t, A, cfg, &s.launch, out));
     FB_CHECK(fb_sell_from_csr(A, fb_spmv_axis_value(cfg, "SLICE_HEIGHT", 1), fb_spmv_axis_value(cfg, "SIGMA", 1), &S));
+    if (cfg->kernel->format == &fb_spmv_sell16) FB_CHECK(fb_sell_narrow_columns(&S));
     out->conversion = conversion_of(&S);
     FB_CHECK(fb_spmv_make_x(A, cfg->x, &owned_x, &x));
     FB_CHECK(upload(&s, &S, cfg->is_double, x));
+    if (cfg->kernel->format == &fb_spmv_sell16) FB_CHECK(upload_narrow(&s, &S.narrow));
     FB_CHECK(build(&s, cfg));
     out->has_resources = fb_target_kernel_resources(t, s.kernel, s.launch.local[0], &out->resources) == FB_OK;
     set_args(&s, &S);
@@ -104,6 +132,9 @@ fb_status fb_spmv_run_sell(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_
 fail:
     fb_spmv_buffers_release(t, &s.d);
     fb_target_release(t, s.perm);
+    fb_target_release(t, s.bases);
+    fb_target_release(t, s.offsets);
+    fb_target_release(t, s.wide);
     fb_sell_free(&S);
     free(owned_x);
     return status;

@@ -57,6 +57,15 @@ static fb_spmv_model sell_model(const fb_spmv_shape *s, const fb_spmv_conversion
                                (double)c->stored * (rb + 4.0) + ((double)c->nslices + 1.0) * 4.0 + perm + vectors};
 }
 
+/* sell16: sell's, with 2 bytes for the column of a stored entry in a
+ * narrow slice instead of 4, and a base per slice. */
+static fb_spmv_model sell16_model(const fb_spmv_shape *s, const fb_spmv_conversion *c)
+{
+    fb_spmv_model m = sell_model(s, c);
+    m.min_bytes -= (double)(c->stored - c->wide_entries) * 2.0 - (double)c->nbases * 4.0;
+    return m;
+}
+
 /* csr16: each value (a float for csr16-sv), a 16-bit offset per entry of
  * a narrow block and a 32-bit column per entry of a wide one, a base per
  * block of rows, the row pointers, x and y once. */
@@ -117,6 +126,9 @@ const fb_spmv_format_ops fb_spmv_bcsr_soa = {
 const fb_spmv_format_ops fb_spmv_sell = {
     .name = "sell", .input = &fb_spmv_csr, .input_name = "CSR",
     .value_at = scalar_at, .model = sell_model, .run = fb_spmv_run_sell};
+const fb_spmv_format_ops fb_spmv_sell16 = {
+    .name = "sell16", .input = &fb_spmv_csr, .input_name = "CSR",
+    .value_at = scalar_at, .model = sell16_model, .run = fb_spmv_run_sell};
 /* The csr16 kernels read a CSR view; their run converts it (timed apart). */
 const fb_spmv_format_ops fb_spmv_csr16 = {
     .name = "csr16", .input = &fb_spmv_csr, .input_name = "CSR",

@@ -46,8 +46,8 @@ typedef struct fb_spmv_conversion {
     int nslices;                       /* SELL */
     int permuted;                      /* SELL: rows were reordered (y written through perm) */
     double padding;                    /* SELL: (stored - nnz) / nnz */
-    int nbases, base_rows, wide_bases; /* csr16: blocks of base_rows rows, and those kept at 32 bits */
-    long long wide_entries;            /* csr16: entries of the wide blocks */
+    int nbases, base_rows, wide_bases; /* csr16, sell16 (a slice a block): blocks, and those at 32 bits */
+    long long wide_entries;            /* csr16, sell16: entries of the wide blocks */
     int triangle;                      /* sss, sss-atomic: one triangle of a symmetric matrix kept */
     int nchunks, nfix;                 /* sss: chunks of rows (0: sss-atomic's none), rows the fix-up adds slots to */
     long long lower, conflicts;        /* sss: entries of the lower triangle, and products through slots */
@@ -55,8 +55,7 @@ typedef struct fb_spmv_conversion {
 
 typedef struct fb_spmv_format_ops fb_spmv_format_ops;
 struct fb_spmv_format_ops {
-    const char
-        *name; /* "csr", "bcsr", "bcsr-soa", "sell", "csr16", "csr16-sv", "sss", "sss-atomic": the record's "format" */
+    const char *name; /* the record's "format": csr, bcsr, bcsr-soa, sell, sell16, csr16, csr16-sv, sss, sss-atomic */
     const fb_spmv_format_ops *input; /* the view a kernel of this format reads (SELL: CSR) */
     const char *input_name;          /* "CSR" or "BCSR", for messages */
     int blocked;                     /* reads the :block=K BCSR: BLOCK_SIZE is a define and a param */
@@ -74,7 +73,7 @@ struct fb_spmv_format_ops {
                      struct fb_spmv_result *out);
 };
 
-extern const fb_spmv_format_ops fb_spmv_csr, fb_spmv_bcsr, fb_spmv_bcsr_soa, fb_spmv_sell, fb_spmv_csr16,
-    fb_spmv_csr16_sv, fb_spmv_sss, fb_spmv_sss_atomic;
+extern const fb_spmv_format_ops fb_spmv_csr, fb_spmv_bcsr, fb_spmv_bcsr_soa, fb_spmv_sell, fb_spmv_sell16,
+    fb_spmv_csr16, fb_spmv_csr16_sv, fb_spmv_sss, fb_spmv_sss_atomic;
 
 #endif

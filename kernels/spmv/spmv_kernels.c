@@ -292,6 +292,16 @@ static void geometry_sss(const fb_param_point *p, const fb_spmv_shape *s, fb_lau
 /* One row per kernel; clang-format would put every field on its own line.
  * A built-in kernel has no user file (source_text, fixup_source, user). */
 #define BUILT_IN NULL, NULL, NULL
+/* sell and sell16: one space (sell16 changes how a column is stored, not the slices) */
+#define SELL_AXES                                                                                                      \
+    {                                                                                                                  \
+        {"SLICE_HEIGHT", 32, {4, 8, 16, 32}, 4, "rows per slice (C)", 0, FB_ROLE_LAYOUT_BLOCK},                        \
+            {"THREADS_PER_ROW", 1, {1, 2, 4}, 3, "work-items per row", 0, FB_ROLE_TEAM},                               \
+            {"SIGMA", 1, {1, 32, 256, 4096}, 4, "sort window in rows (1: natural order)", 1, FB_ROLE_OTHER},           \
+        {                                                                                                              \
+            "WG_SIZE", 128, TEAM_WG, "work-group size", 1, FB_ROLE_GROUP_SIZE                                          \
+        }                                                                                                              \
+    }
 #define CSR16_AXES                                                                                                     \
     {                                                                                                                  \
         {"WG_SIZE", 128, POW2_WG, "work-group size", 0, FB_ROLE_GROUP_SIZE},                                           \
@@ -341,12 +351,9 @@ const fb_spmv_kernel_def fb_spmv_kernels[] = {
       {"WG_SIZE", 128, TEAM_WG, "work-group size", 1, FB_ROLE_GROUP_SIZE}},
      allowed_warp, geometry_warp, BUILT_IN},
     {"sell", "SELL-C-sigma: slices of C rows, column-major, rows sorted by length in windows of SIGMA",
-     "spmv/sell.cl", "spmv_sell", NULL, &fb_spmv_sell, 4,
-     {{"SLICE_HEIGHT", 32, {4, 8, 16, 32}, 4, "rows per slice (C)", 0, FB_ROLE_LAYOUT_BLOCK},
-      {"THREADS_PER_ROW", 1, {1, 2, 4}, 3, "work-items per row", 0, FB_ROLE_TEAM},
-      {"SIGMA", 1, {1, 32, 256, 4096}, 4, "sort window in rows (1: natural order)", 1, FB_ROLE_OTHER},
-      {"WG_SIZE", 128, TEAM_WG, "work-group size", 1, FB_ROLE_GROUP_SIZE}},
-     allowed_sell, geometry_sell, BUILT_IN},
+     "spmv/sell.cl", "spmv_sell", NULL, &fb_spmv_sell, 4, SELL_AXES, allowed_sell, geometry_sell, BUILT_IN},
+    {"sell16", "SELL-C-sigma with 16-bit column offsets from a base per slice (32-bit where a slice spans more)",
+     "spmv/sell.cl", "spmv_sell16", NULL, &fb_spmv_sell16, 4, SELL_AXES, allowed_sell, geometry_sell, BUILT_IN},
     {"csr16", "CSR with 16-bit column offsets from a base per BASE_ROWS rows (32-bit where a block spans more)",
      "spmv/csr16.cl", "spmv_csr16", NULL, &fb_spmv_csr16, 3, CSR16_AXES, allowed_vector, geometry_vector, BUILT_IN},
     {"csr16-mixed", "csr16 with single-precision values, double accumulation, double precision only: a declared loss, its error stated",

@@ -67,6 +67,7 @@ const fb_host_kernel fb_spmv_host_kernels[] = {
     FB_HOST_BOTH("spmv_bcsr_soa", 7, spmv_bcsr_soa_omp_),
     FB_HOST_BOTH("spmv_bcsr_warp", 6, spmv_bcsr_omp_),
     FB_HOST_BOTH("spmv_sell", 9, spmv_sell_omp_),
+    FB_HOST_BOTH("spmv_sell16", 11, spmv_sell16_omp_),
     FB_HOST_BOTH("spmv_csr16", 8, spmv_csr16_omp_),
     FB_HOST_BOTH("spmv_csr16_mixed", 8, spmv_csr16_mixed_omp_),
     FB_HOST_BOTH("spmv_sss", 11, spmv_sss_omp_),

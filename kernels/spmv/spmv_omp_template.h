@@ -167,36 +167,77 @@ static void FB_NAME(spmv_bcsr_soa_omp_)(const fb_host_arg *args, const fb_launch
 }
 
 /* One SELL slice of C rows (C a constant at every call site below, so the
- * row loop vectorises): entry j of row r at begin + j * C + r, y written
- * through perm when the rows were sorted. */
+ * row loop vectorises): entry j of row r at begin + j * C + r, its column
+ * COLUMN(k) of stored entry k; y written through perm when the rows were
+ * sorted. */
+#define FB_SELL_SLICE(s, C, COLUMN)                                                                                    \
+    do {                                                                                                               \
+        REAL acc[32];                                                                                                  \
+        const int begin = slice_ptr[s], width = (slice_ptr[(s) + 1] - begin) / (C);                                    \
+        for (int r = 0; r < (C); ++r)                                                                                  \
+            acc[r] = 0;                                                                                                \
+        for (int j = 0; j < width; ++j) {                                                                              \
+            const int k0 = begin + j * (C);                                                                            \
+            _Pragma("omp simd") for (int r = 0; r < (C); ++r) acc[r] += values[k0 + r] * x[COLUMN(k0 + r)];            \
+        }                                                                                                              \
+        for (int r = 0; r < (C) && (s) * (C) + r < nrows; ++r)                                                         \
+            y[permuted ? perm[(s) * (C) + r] : (s) * (C) + r] = acc[r];                                                \
+    } while (0)
+
 static inline void FB_NAME(sell_slice_)(int s, int C, int nrows, int permuted, const int *restrict slice_ptr,
                                         const int *restrict colidx, const REAL *restrict values,
                                         const int *restrict perm, const REAL *restrict x, REAL *restrict y)
 {
-    REAL acc[32];
-    const int begin = slice_ptr[s], width = (slice_ptr[s + 1] - begin) / C;
-    for (int r = 0; r < C; ++r)
-        acc[r] = 0;
-    for (int j = 0; j < width; ++j) {
-        const int *restrict ci = colidx + begin + (size_t)j * C;
-        const REAL *restrict v = values + begin + (size_t)j * C;
-#pragma omp simd
-        for (int r = 0; r < C; ++r)
-            acc[r] += v[r] * x[ci[r]];
-    }
-    for (int r = 0; r < C && s * C + r < nrows; ++r)
-        y[permuted ? perm[s * C + r] : s * C + r] = acc[r];
+#define FB_SELL_COLUMN(k) colidx[k]
+    FB_SELL_SLICE(s, C, FB_SELL_COLUMN);
+#undef FB_SELL_COLUMN
 }
 
-#define FB_SELL_CASE(CC)                                                                                               \
+/* sell16 (spmv/sell.cl): the slice's base plus a 16-bit offset, or its
+ * 32-bit columns in wide where base < 0. */
+static inline void FB_NAME(sell16_slice_)(int s, int C, int nrows, int permuted, const int *restrict slice_ptr,
+                                          const int *restrict bases, const uint16_t *restrict offsets,
+                                          const int *restrict wide, const REAL *restrict values,
+                                          const int *restrict perm, const REAL *restrict x, REAL *restrict y)
+{
+    const int base = bases[s];
+#define FB_SELL_NARROW(k) (base + (int)offsets[k])
+#define FB_SELL_WIDE(k) wide[(k) + base + 1]
+    if (base >= 0)
+        FB_SELL_SLICE(s, C, FB_SELL_NARROW);
+    else
+        FB_SELL_SLICE(s, C, FB_SELL_WIDE);
+#undef FB_SELL_NARROW
+#undef FB_SELL_WIDE
+}
+#undef FB_SELL_SLICE
+
+#define FB_SELL_CASE(CC, CALL)                                                                                         \
     case CC:                                                                                                           \
         for (int s = s0; s < s1; ++s)                                                                                  \
-            FB_NAME(sell_slice_)(s, CC, nrows, permuted, slice_ptr, colidx, values, perm, x, y);                       \
+            CALL;                                                                                                      \
         break
 
 /* Threads take contiguous slices with equal stored entries (slice_ptr is a
  * row pointer over slices); THREADS_PER_ROW is a device notion and only
  * reassociates the device's sums, so the host ignores it. */
+#define FB_SELL_SLICES(CALL)                                                                                           \
+    do {                                                                                                               \
+        const int C = fb_host_define_int(defs, "SLICE_HEIGHT", 32);                                                    \
+        _Pragma("omp parallel")                                                                                        \
+        {                                                                                                              \
+            int s0, s1;                                                                                                \
+            fb_omp_balanced_rows(slice_ptr, nslices, &s0, &s1);                                                        \
+            switch (C) {                                                                                               \
+                FB_SELL_CASE(4, CALL(4));                                                                              \
+                FB_SELL_CASE(8, CALL(8));                                                                              \
+                FB_SELL_CASE(16, CALL(16));                                                                            \
+                FB_SELL_CASE(32, CALL(32));                                                                            \
+            default: break; /* SLICE_HEIGHT is validated before launch */                                              \
+            }                                                                                                          \
+        }                                                                                                              \
+    } while (0)
+
 static void FB_NAME(spmv_sell_omp_)(const fb_host_arg *args, const fb_launch *launch, const fb_host_defines *defs)
 {
     (void)launch;
@@ -207,20 +248,28 @@ static void FB_NAME(spmv_sell_omp_)(const fb_host_arg *args, const fb_launch *la
     const int *restrict perm = args[6].ptr;
     const REAL *restrict x = args[7].ptr;
     REAL *restrict y = args[8].ptr;
-    const int C = fb_host_define_int(defs, "SLICE_HEIGHT", 32);
-#pragma omp parallel
-    {
-        int s0, s1;
-        fb_omp_balanced_rows(slice_ptr, nslices, &s0, &s1);
-        switch (C) {
-            FB_SELL_CASE(4);
-            FB_SELL_CASE(8);
-            FB_SELL_CASE(16);
-            FB_SELL_CASE(32);
-        default: break; /* SLICE_HEIGHT is validated before launch */
-        }
-    }
+#define FB_SELL_CALL(CC) FB_NAME(sell_slice_)(s, CC, nrows, permuted, slice_ptr, colidx, values, perm, x, y)
+    FB_SELL_SLICES(FB_SELL_CALL);
+#undef FB_SELL_CALL
 }
+
+static void FB_NAME(spmv_sell16_omp_)(const fb_host_arg *args, const fb_launch *launch, const fb_host_defines *defs)
+{
+    (void)launch;
+    const int nslices = args[0].i32, nrows = args[1].i32, permuted = args[2].i32;
+    const int *restrict slice_ptr = args[3].ptr, *restrict bases = args[4].ptr;
+    const uint16_t *restrict offsets = args[5].ptr;
+    const int *restrict wide = args[6].ptr;
+    const REAL *restrict values = args[7].ptr;
+    const int *restrict perm = args[8].ptr;
+    const REAL *restrict x = args[9].ptr;
+    REAL *restrict y = args[10].ptr;
+#define FB_SELL_CALL(CC)                                                                                               \
+    FB_NAME(sell16_slice_)(s, CC, nrows, permuted, slice_ptr, bases, offsets, wide, values, perm, x, y)
+    FB_SELL_SLICES(FB_SELL_CALL);
+#undef FB_SELL_CALL
+}
+#undef FB_SELL_SLICES
 #undef FB_SELL_CASE
 
 /* csr16 (spmv/csr16.cl) over the same balanced rows as CSR: a row's

@@ -81,10 +81,11 @@ fail:
 }
 
 /* What a converting run's record calls its conversion: csr16's has bases,
- * sss's chunks. */
+ * sell's slices, sell16's both, sss's chunks. */
 static const char *conversion_name(const fb_spmv_conversion *c)
 {
-    return c->base_rows > 0 ? "csr16" : c->triangle ? "sss" : "sell";
+    if (c->triangle) return "sss";
+    return c->base_rows > 0 ? (c->nslices > 0 ? "sell16" : "csr16") : "sell";
 }
 
 static json_t *conversion_json(const fb_spmv_conversion *c)
@@ -92,11 +93,15 @@ static json_t *conversion_json(const fb_spmv_conversion *c)
     if (c->triangle)
         return json_pack("{s:I, s:i, s:I, s:i, s:f}", "lower", (json_int_t)c->lower, "chunks", c->nchunks, "conflicts",
                          (json_int_t)c->conflicts, "fix_rows", c->nfix, "conversion_s", c->seconds);
+    json_t *o = json_object();
+    if (c->nslices > 0 || c->base_rows == 0)
+        json_object_update_new(o, json_pack("{s:I, s:i, s:b, s:f}", "stored", (json_int_t)c->stored, "slices",
+                                            c->nslices, "permuted", c->permuted, "padding", c->padding));
     if (c->base_rows > 0)
-        return json_pack("{s:i, s:i, s:i, s:I, s:f}", "base_rows", c->base_rows, "bases", c->nbases, "wide_bases",
-                         c->wide_bases, "wide_entries", (json_int_t)c->wide_entries, "conversion_s", c->seconds);
-    return json_pack("{s:I, s:i, s:b, s:f, s:f}", "stored", (json_int_t)c->stored, "slices", c->nslices, "permuted",
-                     c->permuted, "padding", c->padding, "conversion_s", c->seconds);
+        json_object_update_new(o, json_pack("{s:i, s:i, s:i, s:I}", "base_rows", c->base_rows, "bases", c->nbases,
+                                            "wide_bases", c->wide_bases, "wide_entries", (json_int_t)c->wide_entries));
+    json_object_set_new(o, "conversion_s", json_real(c->seconds));
+    return o;
 }
 
 /* The parameters of cfg as {"NAME": value}, BLOCK_SIZE included for BCSR. */

@@ -17,7 +17,7 @@
 #                  step goes kernel by kernel, and Ahmed where there is a
 #                  mesh: the paper's Tables 4-7 with the energy column
 #   3 spmv         the SpMV targets as one sweep (each matrix built once):
-#                  the kernels no GPU has run first (sell, csr16,
+#                  the kernels no GPU has run first (sell, sell16, csr16,
 #                  csr16-mixed, bcsr-warp, bcsr-lanes, auto), then every
 #                  kernel and cuSPARSE on the
 #                  L2-sized gen:cube:57 and DRAM-sized gen:cube:120, scalar
@@ -322,9 +322,9 @@ phase_3() {
 # pruned off their backend (CPU mode).
 spmv_suite() {
   local small=gen:cube:57 large=gen:cube:120 budget=1 samples=100 spaces=1
-  local csr="[sell, csr16, csr16-mixed, auto, csr-scalar, csr-vector, csr-multirow, csr-merge, peer:cusparse]"
+  local csr="[sell, sell16, csr16, csr16-mixed, auto, csr-scalar, csr-vector, csr-multirow, csr-merge, peer:cusparse]"
   local bcsr="[bcsr-warp, bcsr-lanes, auto, bcsr, bcsr-vector, bcsr-soa, peer:cusparse-bsr]"
-  local host="[csr-scalar, csr-vector, csr-multirow, csr-merge, sell, csr16, csr16-mixed, auto]"
+  local host="[csr-scalar, csr-vector, csr-multirow, csr-merge, sell, sell16, csr16, csr16-mixed, auto]"
   local stream=true
   if [ $tiny = 1 ]; then small=gen:cube:6 large=gen:cube:8 budget=0.05 samples=3 spaces=0 stream=false; fi
   cat <<EOF_SUITE

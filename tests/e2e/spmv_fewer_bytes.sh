@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # spmv_fewer_bytes.sh FLOWBENCH SOURCE_DIR WORKDIR - the kernels that move
 # fewer bytes per nonzero (docs/kernels.md, "Fewer bytes per nonzero"):
-# csr16 and csr16-mixed on OpenMP and OpenCL, on a cube and on a matrix
+# csr16, csr16-mixed and sell16 on OpenMP and OpenCL, on a cube and on a matrix
 # whose every third block of rows spans 70000 columns (kept at 32 bits),
 # checked, with the byte model each record states recomputed here from its
 # own counts; csr16-mixed states its error against the double values and
 # is refused in single precision, and the report's best variant names its
 # single-precision values; then one-bug copies of csr16.cl (the base
 # dropped, the wide columns not read, the sum kept in
-# float) come out as wrong results while the unmodified copy passes; sss
+# float) and of sell.cl's sell16 (the base dropped, the wide columns not
+# read) come out as wrong results while the unmodified copy passes; sss
 # the same way on symmetric matrices (the cube after RCM too, and the
 # cylinder channel's mesh of cases/cylinder.geo, coarse, where auto says
 # what renumbering would give), refused on
@@ -65,6 +66,20 @@ for b in openmp opencl; do
   run "$src/kernels" "$b" --matrix "$dir/spans.mtx" --kernel csr16 --param BASE_ROWS=64
   jq -e '.csr16.wide_bases == 11 and .csr16.wide_entries == 11 * 64 * 2' "$dir/out.json" > /dev/null ||
     fail "spans.mtx: not the 11 wide blocks built: $(jq -c .csr16 "$dir/out.json")"
+done
+echo "== sell16, checked, its bytes as it counts them (a base per slice; the wide slices at 32 bits)"
+for b in openmp opencl; do
+  for m in gen:cube:6 "$dir/spans.mtx"; do
+    run "$src/kernels" "$b" --matrix "$m" --kernel sell16 || fail "sell16 on $b, $m: $(tail -1 "$dir/out.txt")"
+    jq -e '.sell16 as $s | .status == "ok" and .check.ok and .format == "sell16" and $s.conversion_s >= 0
+      and $s.base_rows == 1 and ((.bytes - ($s.stored * 8 + ($s.stored - $s.wide_entries) * 2 + $s.wide_entries * 4
+                                            + $s.bases * 4 + ($s.slices + 1) * 4 + (.matrix.cols + .matrix.rows) * 8))
+                                 | fabs) < 0.5' "$dir/out.json" > /dev/null ||
+      fail "sell16 on $b, $m: $(jq -c '{status, bytes, sell16}' "$dir/out.json")"
+  done
+  # slices of 32 rows: the 11 spanning blocks of 64 rows are 22 wide slices
+  jq -e '.sell16.slices == 64 and .sell16.bases == 64 and .sell16.wide_bases == 22 and .sell16.wide_entries == 22 * 32 * 2' \
+    "$dir/out.json" > /dev/null || fail "spans.mtx: not the 22 wide slices built: $(jq -c .sell16 "$dir/out.json")"
 done
 # the report's best-variant table: the read ceiling's column, and the mixed
 # kernel named for what it trades where it is the best
@@ -192,6 +207,13 @@ mutant floatsum '/spmv_csr16_mixed/,$ s|    REAL sum = 0;|    float sum = 0;|'
 expect_wrong floatsum --matrix gen:cube:6 --kernel csr16-mixed
 echo "ok"
 
+echo "== one-bug copies of sell.cl's sell16"
+mutant nobase16 's|x\[base + (int)offsets\[k\]\]|x[(int)offsets[k]]|' sell.cl
+expect_wrong nobase16 --matrix gen:cube:6 --kernel sell16
+mutant widefrom16 's|x\[wide\[k + base + 1\]\]|x[offsets[k]]|' sell.cl
+expect_wrong widefrom16 --matrix "$dir/spans.mtx" --kernel sell16
+echo "ok"
+
 echo "== one-bug copies of sss.cl and its chunk walk (sss_chunk.h)"
 mutant nodiag 's|REAL sum = diag\[r\] \* xr;|REAL sum = 0;|' sss_chunk.h
 expect_wrong nodiag --matrix gen:cube:6 --kernel sss
@@ -230,8 +252,8 @@ EOF
 chmod +x "$dir/stand-in.sh"
 FB_BYTES_PARTS=cube "$src/scripts/spmv-bytes.sh" "$dir/stand-in.sh" "$dir/bytes" 2 > /dev/null
 order=$(grep -- '--backend openmp' "$dir/asked.txt" | awk '{s = ""; for (i = 1; i < NF; ++i) if ($i == "--kernel") s = s " " $(i + 1); print s}')
-[ "$order" = " csr-scalar csr16 csr16-mixed sss sell peer:graphblas
- peer:graphblas sell sss csr16-mixed csr16 csr-scalar" ] || fail "spmv-bytes.sh's order by round: '$order'"
+[ "$order" = " csr-scalar csr16 csr16-mixed sss sell sell16 peer:graphblas
+ peer:graphblas sell16 sell sss csr16-mixed csr16 csr-scalar" ] || fail "spmv-bytes.sh's order by round: '$order'"
 # its table: medians over the rounds, and the speedup's range over the
 # processes that ran both the kernel and the plain loop (2.0 and 1.5 here)
 rec() { # RUN KERNEL FORMAT SECONDS

@@ -303,6 +303,49 @@ static void test_sell_model_counts_padding(void **state)
     assert_float_equal(fb_spmv_sell.model(&s, &c).min_bytes, 120 * 12 + 4 * 4 + 10 * 4 + 30 * 8, 0);
 }
 
+/* sell16's columns: every stored entry's, decoded as the kernels decode
+ * it (a slice is a block of csr16), is the SELL one, padding included;
+ * only the slices that span 65536 columns are wide. */
+static void test_sell16_columns(void **state)
+{
+    (void)state;
+    test_matrix m;
+    build_spans(&m);
+    static const int heights[] = {4, 32};
+    for (int h = 0; h < 2; ++h) {
+        fb_sell S;
+        assert_int_equal(fb_sell_from_csr(&m.view, heights[h], 1, &S), FB_OK);
+        assert_int_equal(fb_sell_narrow_columns(&S), FB_OK);
+        assert_int_equal(S.narrow.nbases, S.nslices);
+        int wide = 0;
+        for (int s = 0; s < S.nslices; ++s) {
+            int lo = 70000, hi = -1;
+            for (int k = S.slice_ptr[s]; k < S.slice_ptr[s + 1]; ++k) {
+                assert_int_equal(fb_csr16_column(&S.narrow, s, k), S.colidx[k]);
+                lo = S.colidx[k] < lo ? S.colidx[k] : lo, hi = S.colidx[k] > hi ? S.colidx[k] : hi;
+            }
+            wide += hi - lo >= FB_CSR16_SPAN;
+            assert_int_equal(S.narrow.bases[s] < 0, hi - lo >= FB_CSR16_SPAN);
+        }
+        assert_int_equal(S.narrow.wide_bases, wide);
+        assert_int_equal(wide, 22 * 64 / heights[h]); /* the 22 spanning blocks of 64 rows */
+        fb_sell_free(&S);
+    }
+    free_matrix(&m);
+}
+
+/* sell16's bytes: sell's, less 2 per stored entry of a narrow slice, plus
+ * a base per slice. */
+static void test_sell16_model(void **state)
+{
+    (void)state;
+    fb_spmv_shape s = {.nrows = 10, .ncols = 20, .nnz = 100, .block = 1, .nbrows = 10, .nblocks = 100, .real_bytes = 8};
+    fb_spmv_conversion c = {.done = 1, .stored = 120, .nslices = 3, .nbases = 3, .base_rows = 1, .wide_entries = 40};
+    fb_spmv_model m = fb_spmv_sell16.model(&s, &c);
+    assert_float_equal(m.flops, 240, 0);
+    assert_float_equal(m.min_bytes, 120 * 8 + 80 * 2 + 40 * 4 + 3 * 4 + 4 * 4 + 30 * 8, 0);
+}
+
 /* The conversion keeps every column: decoded as the kernels decode it,
  * each entry's column is the CSR one, for every BASE_ROWS; the blocks
  * that span 65536 columns or more (and only they) are kept at 32 bits. */
@@ -834,20 +877,29 @@ static const int sell_points[][4] = {
     {4, 1, 1, 32}, {8, 4, 32, 64}, {16, 2, 4096, 128}, {32, 4, 256, 256}, {32, 2, 32, 64},
 };
 
+/* sell and sell16 at the default and five points; sell16 also on the
+ * matrix whose spanning slices keep 32-bit columns. */
 static void test_sell_kernels(void **state)
 {
     (void)state;
-    test_matrix irregular, powerlaw;
+    test_matrix irregular, powerlaw, spans;
     build_csr(&irregular, 40, 30, irregular_len);
     build_csr(&powerlaw, 3000, 2500, powerlaw_len);
-    run_checked("sell", &irregular.view, NULL, 0);
-    run_checked("sell", &powerlaw.view, NULL, 0);
-    for (size_t i = 0; i < sizeof sell_points / sizeof sell_points[0]; ++i) {
-        run_checked("sell", &irregular.view, sell_points[i], 4);
-        run_checked("sell", &powerlaw.view, sell_points[i], 4);
+    build_spans(&spans);
+    static const char *const kernels[] = {"sell", "sell16"};
+    for (int k = 0; k < 2; ++k) {
+        run_checked(kernels[k], &irregular.view, NULL, 0);
+        run_checked(kernels[k], &powerlaw.view, NULL, 0);
+        for (size_t i = 0; i < sizeof sell_points / sizeof sell_points[0]; ++i) {
+            run_checked(kernels[k], &irregular.view, sell_points[i], 4);
+            run_checked(kernels[k], &powerlaw.view, sell_points[i], 4);
+        }
     }
+    run_checked("sell16", &spans.view, NULL, 0);
+    run_checked("sell16", &spans.view, sell_points[0], 4);
     free_matrix(&irregular);
     free_matrix(&powerlaw);
+    free_matrix(&spans);
 }
 
 static void test_bcsr_warp_blocks_1_to_6(void **state)
@@ -1029,6 +1081,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_model_counts_bytes),             //
         cmocka_unit_test(test_sell_layout_by_hand),            //
         cmocka_unit_test(test_sell_model_counts_padding),      //
+        cmocka_unit_test(test_sell16_columns),                 //
+        cmocka_unit_test(test_sell16_model),                   //
         cmocka_unit_test(test_csr16_conversion_keeps_columns), //
         cmocka_unit_test(test_csr16_model_counts_offsets),     //
         cmocka_unit_test(test_sss_conversion_keeps_product),   //
