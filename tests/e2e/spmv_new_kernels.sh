@@ -69,11 +69,11 @@ run "$src/kernels" --matrix gen:cube:6 --kernel sell --param SIGMA=32 --param SL
 run "$src/kernels" --matrix gen:cube:5:block=5 --kernel bcsr-warp || fail "bcsr-warp from disk: $(tail -1 "$dir/out.txt")"
 
 echo "== sell: y written in the sorted order, not through the permutation"
-mutant sell-noperm spmv/sell.cl 's|y\[permuted ? perm\[pos\] : pos\] = sum;|y[pos] = sum;|' > /dev/null
+mutant sell-noperm spmv/sell.cl 's|y\[permuted ? perm\[pos\] : pos\] = sum|y[pos] = sum|' > /dev/null
 expect_wrong sell-noperm --matrix gen:cube:6 --kernel sell --param SIGMA=32 --param SLICE_HEIGHT=8
 
 echo "== sell: the threads of a row not added up (THREADS_PER_ROW 2)"
-mutant sell-noreduce spmv/sell.cl 's|if (lane < offset) partial\[lid\] += partial\[lid + offset\];|;|' > /dev/null
+mutant sell-noreduce spmv/sell.cl 's|if ((lane) < offset) partial\[lid\] += partial\[(lid) + offset\];|;|' > /dev/null
 expect_wrong sell-noreduce --matrix gen:cube:6 --kernel sell --param THREADS_PER_ROW=2
 
 echo "== bcsr-warp: only the first block of each step summed"

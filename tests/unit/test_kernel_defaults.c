@@ -49,6 +49,8 @@ static const no_default no_defaults[] = {
     {"spmv", "bcsr-warp", "WG_SIZE", "launch only: the local array is sized for GROUP_MAX items"},
     {"spmv", "sell", "WG_SIZE", "launch only: the local array is sized for GROUP_MAX items"},
     {"spmv", "sell", "SIGMA", "the host's sort window (sell_matrix.c): it changes the data, no kernel reads it"},
+    {"spmv", "sell16", "WG_SIZE", "launch only: the local array is sized for GROUP_MAX items"},
+    {"spmv", "sell16", "SIGMA", "the host's sort window (sell_matrix.c): it changes the data, no kernel reads it"},
     {"spmv", "sss", "WG_SIZE", "launch only: the kernel never reads it"},
     {"spmv", "sss", "CHUNKS", "the host's chunks (sss_matrix.c) and the item count: the kernel reads nchunks"},
     {"spmv", "sss-atomic", "WG_SIZE", "launch only: the kernel never reads it"},
