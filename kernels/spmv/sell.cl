@@ -11,7 +11,7 @@
  * the slice's two offsets bound the loop. With THREADS_PER_ROW > 1 the T
  * partial sums of a row are added by warp shuffles under CUDA when the team
  * fits a warp, else in local memory. Padding entries are 0 at a column their
- * row reads anyway. y is written through perm (sorted position -> row)
+ * row (a row without entries: its slice) reads anyway. y is written through perm (sorted position -> row)
  * when the rows were sorted (permuted != 0), in the original order.
  *
  * Parameters: REAL; SLICE_HEIGHT (C: 4, 8, 16, 32); THREADS_PER_ROW (1, 2,

@@ -70,15 +70,29 @@ fail:
     return status;
 }
 
+/* A column some row of slice s reads (0 when none reads any): the padding
+ * of its empty rows and of its rows past the matrix's end. */
+static int slice_column(const fb_spmv_matrix *A, const fb_sell *S, int s)
+{
+    for (int r = 0; r < S->C; ++r) {
+        const int row = S->perm[(int64_t)s * S->C + r];
+        if (row_length(A, row) > 0) return A->idx[A->ptr[row]];
+    }
+    return 0;
+}
+
 /* One slice, column-major: entry j of row r at slice_ptr[s] + j * C + r. */
 static void fill_slice(const fb_spmv_matrix *A, fb_sell *S, int s)
 {
     const int C = S->C, begin = S->slice_ptr[s], width = (S->slice_ptr[s + 1] - begin) / C;
+    const int slice_col = slice_column(A, S, s);
     for (int r = 0; r < C; ++r) {
         const int row = S->perm[(int64_t)s * C + r], len = row_length(A, row);
         const int first = row < 0 ? 0 : A->ptr[row];
-        /* Padding reads x at a column the row reads anyway: no new cache line. */
-        const int pad_col = len > 0 ? A->idx[first + len - 1] : 0;
+        /* Padding reads x at a column the row (or, for a row without
+         * entries, the slice) reads anyway: no new cache line, and sell16's
+         * slice keeps its span. */
+        const int pad_col = len > 0 ? A->idx[first + len - 1] : slice_col;
         for (int j = 0; j < width; ++j) {
             const int at = begin + j * C + r;
             S->colidx[at] = j < len ? A->idx[first + j] : pad_col;

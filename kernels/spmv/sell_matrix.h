@@ -28,7 +28,7 @@ typedef struct fb_sell {
     int64_t nnz;    /* entries of the CSR it came from */
     int64_t stored; /* slice_ptr[nslices]: entries with the padding */
     int *slice_ptr; /* nslices + 1, offsets in entries */
-    int *colidx;    /* stored; a padding entry repeats its row's last column (0 in an empty row) */
+    int *colidx;    /* stored; a padding entry repeats its row's last column (an empty row: the slice's first one) */
     double *values; /* stored; padding entries are 0 */
     int *perm;      /* nslices * C: the original row at each sorted position, -1 past nrows */
     int permuted;   /* perm is not the identity (sigma > 1 moved a row) */

@@ -275,7 +275,8 @@ static void test_sell_layout_by_hand(void **state)
         assert_float_equal(S.values[k], want_val[k], 0);
         assert_int_equal(S.colidx[k], want_col[k]);
     }
-    assert_int_equal(S.colidx[10 + 2 * 0 + 1], 0); /* the padding row past nrows: column 0, value 0 */
+    assert_int_equal(S.colidx[10 + 2 * 0 + 1], 0); /* the padding row past nrows: the slice's first column, 0 */
+    assert_int_equal(S.colidx[6 + 2 * 0 + 0], 1);  /* empty row 2 pads with its slice's first column, row 3's 1 */
     assert_float_equal(S.values[10 + 2 * 3 + 0], 10, 0);
     assert_int_equal(S.perm[5], -1);
     assert_int_equal((int)S.stored, 18);
