@@ -37,6 +37,11 @@ int fb_csr16_column(const fb_csr16 *M, int row, int64_t j);
 
 void fb_csr16_free(fb_csr16 *M);
 
+/* The encoding's three arrays (bases, offsets, wide columns) onto t, for
+ * csr16's run and sell16's (sell_run.c). */
+fb_status fb_csr16_upload_columns(fb_target *t, const fb_csr16 *M, fb_buffer **bases, fb_buffer **offsets,
+                                  fb_buffer **wide);
+
 /* fb_spmv_run for the csr16 kernels: converts A with the point's
  * BASE_ROWS, uploads (values in single precision for the mixed format),
  * builds, measures and checks as fb_spmv_run does; out->conversion says

@@ -17,16 +17,24 @@ typedef struct csr16_run {
     fb_arg args[8];
 } csr16_run;
 
+fb_status fb_csr16_upload_columns(fb_target *t, const fb_csr16 *M, fb_buffer **bases, fb_buffer **offsets,
+                                  fb_buffer **wide)
+{
+    fb_status status = FB_OK;
+    FB_CHECK(fb_target_upload(t, M->bases, (size_t)(M->nbases > 0 ? M->nbases : 1) * sizeof(int), bases));
+    FB_CHECK(fb_target_upload(t, M->offsets, (size_t)(M->nnz > 0 ? M->nnz : 1) * sizeof(uint16_t), offsets));
+    FB_CHECK(fb_target_upload(t, M->wide, (size_t)(M->wide_entries > 0 ? M->wide_entries : 1) * sizeof(int), wide));
+fail:
+    return status;
+}
+
 static fb_status upload(csr16_run *s, const fb_spmv_matrix *A, const fb_csr16 *M, const fb_spmv_config *cfg,
                         const double *x)
 {
     fb_status status = FB_OK;
     const int single_values = !cfg->is_double || cfg->kernel->format->single_values;
     FB_CHECK(fb_target_upload(s->t, A->ptr, ((size_t)A->shape.nrows + 1) * sizeof(int), &s->rowptr));
-    FB_CHECK(fb_target_upload(s->t, M->bases, (size_t)(M->nbases > 0 ? M->nbases : 1) * sizeof(int), &s->bases));
-    FB_CHECK(fb_target_upload(s->t, M->offsets, (size_t)(M->nnz > 0 ? M->nnz : 1) * sizeof(uint16_t), &s->offsets));
-    FB_CHECK(
-        fb_target_upload(s->t, M->wide, (size_t)(M->wide_entries > 0 ? M->wide_entries : 1) * sizeof(int), &s->wide));
+    FB_CHECK(fb_csr16_upload_columns(s->t, M, &s->bases, &s->offsets, &s->wide));
     FB_CHECK(fb_target_upload_reals(s->t, !single_values, A->values, (size_t)A->shape.nnz, &s->values));
     FB_CHECK(fb_target_upload_reals(s->t, cfg->is_double, x, (size_t)A->shape.ncols, &s->x));
     FB_CHECK(fb_target_alloc(s->t, (size_t)A->shape.nrows * fb_real_size(cfg->is_double), &s->y));

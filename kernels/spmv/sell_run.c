@@ -62,18 +62,6 @@ fail:
     return status;
 }
 
-/* sell16's columns beside the slices uploaded as sell's. */
-static fb_status upload_narrow(sell_run *s, const fb_csr16 *M)
-{
-    fb_status status = FB_OK;
-    FB_CHECK(fb_target_upload(s->t, M->bases, (size_t)(M->nbases > 0 ? M->nbases : 1) * sizeof(int), &s->bases));
-    FB_CHECK(fb_target_upload(s->t, M->offsets, (size_t)(M->nnz > 0 ? M->nnz : 1) * sizeof(uint16_t), &s->offsets));
-    FB_CHECK(
-        fb_target_upload(s->t, M->wide, (size_t)(M->wide_entries > 0 ? M->wide_entries : 1) * sizeof(int), &s->wide));
-fail:
-    return status;
-}
-
 static void set_args(sell_run *s, const fb_sell *S)
 {
     fb_arg head[] = {fb_arg_i32(S->nslices), fb_arg_i32(S->nrows), fb_arg_i32(S->permuted), fb_arg_buffer(s->d.ptr)};
@@ -120,11 +108,12 @@ fb_status fb_spmv_run_sell(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_
     memset(&S, 0, sizeof S);
     FB_CHECK(fb_spmv_run_begin(t, A, cfg, &s.launch, out));
     FB_CHECK(fb_sell_from_csr(A, fb_spmv_axis_value(cfg, "SLICE_HEIGHT", 1), fb_spmv_axis_value(cfg, "SIGMA", 1), &S));
-    if (cfg->kernel->format == &fb_spmv_sell16) FB_CHECK(fb_sell_narrow_columns(&S));
+    const int narrow = cfg->kernel->format == &fb_spmv_sell16; /* sell16: its columns as offsets */
+    if (narrow) FB_CHECK(fb_sell_narrow_columns(&S));
     out->conversion = conversion_of(&S);
     FB_CHECK(fb_spmv_make_x(A, cfg->x, &owned_x, &x));
     FB_CHECK(upload(&s, &S, cfg->is_double, x));
-    if (cfg->kernel->format == &fb_spmv_sell16) FB_CHECK(upload_narrow(&s, &S.narrow));
+    if (narrow) FB_CHECK(fb_csr16_upload_columns(t, &S.narrow, &s.bases, &s.offsets, &s.wide));
     FB_CHECK(build(&s, cfg));
     out->has_resources = fb_target_kernel_resources(t, s.kernel, s.launch.local[0], &out->resources) == FB_OK;
     set_args(&s, &S);

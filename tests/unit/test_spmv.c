@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -304,6 +305,16 @@ static void test_sell_model_counts_padding(void **state)
     assert_float_equal(fb_spmv_sell.model(&s, &c).min_bytes, 120 * 12 + 4 * 4 + 10 * 4 + 30 * 8, 0);
 }
 
+/* Whether the columns of entries [begin, end) span FB_CSR16_SPAN or more:
+ * a csr16 block, or a sell16 slice, that must keep 32-bit columns. */
+static int spans_wide(const int *idx, int begin, int end)
+{
+    int lo = INT_MAX, hi = -1;
+    for (int j = begin; j < end; ++j)
+        lo = idx[j] < lo ? idx[j] : lo, hi = idx[j] > hi ? idx[j] : hi;
+    return hi >= 0 && hi - lo >= FB_CSR16_SPAN;
+}
+
 /* sell16's columns: every stored entry's, decoded as the kernels decode
  * it (a slice is a block of csr16), is the SELL one, padding included;
  * only the slices that span 65536 columns are wide. */
@@ -320,13 +331,11 @@ static void test_sell16_columns(void **state)
         assert_int_equal(S.narrow.nbases, S.nslices);
         int wide = 0;
         for (int s = 0; s < S.nslices; ++s) {
-            int lo = 70000, hi = -1;
-            for (int k = S.slice_ptr[s]; k < S.slice_ptr[s + 1]; ++k) {
+            for (int k = S.slice_ptr[s]; k < S.slice_ptr[s + 1]; ++k)
                 assert_int_equal(fb_csr16_column(&S.narrow, s, k), S.colidx[k]);
-                lo = S.colidx[k] < lo ? S.colidx[k] : lo, hi = S.colidx[k] > hi ? S.colidx[k] : hi;
-            }
-            wide += hi - lo >= FB_CSR16_SPAN;
-            assert_int_equal(S.narrow.bases[s] < 0, hi - lo >= FB_CSR16_SPAN);
+            const int is_wide = spans_wide(S.colidx, S.slice_ptr[s], S.slice_ptr[s + 1]);
+            wide += is_wide;
+            assert_int_equal(S.narrow.bases[s] < 0, is_wide);
         }
         assert_int_equal(S.narrow.wide_bases, wide);
         assert_int_equal(wide, 22 * 64 / heights[h]); /* the 22 spanning blocks of 64 rows */
@@ -364,10 +373,7 @@ static void test_csr16_conversion_keeps_columns(void **state)
         int wide_bases = 0;
         for (int blk = 0; blk < M.nbases; ++blk) {
             const int r0 = blk * base_rows[b], r1 = r0 + base_rows[b] < 4096 ? r0 + base_rows[b] : 4096;
-            int lo = 70000, hi = -1;
-            for (int j = m.ptr[r0]; j < m.ptr[r1]; ++j)
-                lo = m.idx[j] < lo ? m.idx[j] : lo, hi = m.idx[j] > hi ? m.idx[j] : hi;
-            const int is_wide = hi - lo >= FB_CSR16_SPAN;
+            const int is_wide = spans_wide(m.idx, m.ptr[r0], m.ptr[r1]);
             assert_int_equal(M.bases[blk] < 0, is_wide);
             wide_bases += is_wide, wide += is_wide ? m.ptr[r1] - m.ptr[r0] : 0;
             for (int r = r0; r < r1; ++r)
