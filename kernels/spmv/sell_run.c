@@ -41,7 +41,8 @@ static fb_status build(sell_run *s, const fb_spmv_config *cfg)
 }
 
 /* The slices as a CSR-shaped view, so fb_spmv_upload moves them (and
- * rounds the values for single precision) as it moves every matrix. */
+ * rounds the values for single precision) as it moves every matrix;
+ * sell16's 32-bit columns stay on the host (its kernel reads the offsets). */
 static fb_status upload(sell_run *s, const fb_sell *S, int is_double, const double *x)
 {
     fb_status status = FB_OK;
@@ -53,7 +54,7 @@ static fb_status upload(sell_run *s, const fb_sell *S, int is_double, const doub
                                        .nbrows = S->nslices,
                                        .nblocks = S->stored},
                              .ptr = S->slice_ptr,
-                             .idx = S->colidx,
+                             .idx = S->narrow.nbases > 0 ? NULL : S->colidx,
                              .values = S->values};
     size_t perm_bytes = (size_t)S->nslices * (size_t)S->C * sizeof(int);
     FB_CHECK(fb_spmv_upload(s->t, &slices, is_double, x, &s->d));

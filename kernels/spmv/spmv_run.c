@@ -67,7 +67,8 @@ fb_status fb_spmv_upload(fb_target *t, const fb_spmv_matrix *A, int is_double, c
     fb_status status = FB_OK;
     memset(out, 0, sizeof *out);
     FB_CHECK(fb_target_upload(t, A->ptr, ((size_t)A->shape.nbrows + 1) * sizeof(int), &out->ptr));
-    FB_CHECK(fb_target_upload(t, A->idx, (size_t)A->shape.nblocks * sizeof(int), &out->idx));
+    if (A->idx) /* NULL: the caller's kernel reads its columns another way (sell16) */
+        FB_CHECK(fb_target_upload(t, A->idx, (size_t)A->shape.nblocks * sizeof(int), &out->idx));
     FB_CHECK(fb_target_upload_reals(t, is_double, A->values, spmv_value_count(A), &out->val));
     FB_CHECK(fb_target_upload_reals(t, is_double, x, (size_t)A->shape.ncols, &out->x));
     FB_CHECK(fb_target_alloc(t, (size_t)A->shape.nrows * fb_real_size(is_double), &out->y));

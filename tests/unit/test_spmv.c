@@ -909,6 +909,27 @@ static void test_sell_kernels(void **state)
     free_matrix(&spans);
 }
 
+/* A view without 32-bit columns (sell16's slices: its kernel reads the
+ * offsets) uploads everything else and no column array. */
+static void test_upload_without_columns(void **state)
+{
+    (void)state;
+    test_matrix m;
+    build_csr(&m, 40, 30, irregular_len);
+    fb_spmv_matrix view = m.view;
+    view.idx = NULL;
+    double *x = calloc((size_t)view.shape.ncols, sizeof *x);
+    fb_spmv_buffers d;
+    assert_int_equal(fb_spmv_upload(test_target, &view, 1, x, &d), FB_OK);
+    assert_null(d.idx);
+    assert_non_null(d.ptr);
+    assert_non_null(d.val);
+    assert_non_null(d.y);
+    fb_spmv_buffers_release(test_target, &d);
+    free(x);
+    free_matrix(&m);
+}
+
 static void test_bcsr_warp_blocks_1_to_6(void **state)
 {
     (void)state;
@@ -1106,6 +1127,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_csr_kernels_irregular),        //
         cmocka_unit_test(test_csr_kernels_powerlaw),         //
         cmocka_unit_test(test_bcsr_kernels_all_blocks),      //
+        cmocka_unit_test(test_upload_without_columns),       //
         cmocka_unit_test(test_sell_kernels),                 //
         cmocka_unit_test(test_csr16_kernels),                //
         cmocka_unit_test(test_sss_kernels),                  //
