@@ -180,9 +180,10 @@ regenerate_docs() {
   for d in "${dirs[@]}"; do
     while read -r f; do files+=("${f#"$root"/}"); done < <(find "$root/$d" -maxdepth 2 -name 'results.jsonl*' | sort)
   done
-  # the CPU rows: cases/spmv-auto.suite's cubes, then spmv-auto-mesh.suite's meshes in two orders
-  files+=(results/reference/spmv-auto-mesh-vm-2026-11-29/cubes.jsonl.gz
-    results/reference/spmv-auto-mesh-vm-2026-11-29/mesh.jsonl.gz)
+  # the CPU rows: seven rounds of cases/spmv-auto.suite's cubes and of
+  # spmv-auto-mesh.suite's meshes in two orders (each configuration at the
+  # median of its rounds)
+  files+=(results/reference/spmv-auto-sell16-vm-2026-11-29/{cubes,mesh}-{a,b,c}.jsonl.gz)
   (cd "$root" && "$here/scripts/spmv-auto-rule.sh" "${files[@]}") >"$tmp/rule.h"
   cp "$tmp/rule.h" "$root/kernels/spmv/spmv_auto_rule.h"
 }

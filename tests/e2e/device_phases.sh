@@ -71,7 +71,7 @@ root=$work/root
 mkdir -p "$root/results/reference" "$root/docs" "$root/kernels/spmv"
 cp "$src/README.md" "$root/" && cp "$src/docs/kernels.md" "$src/docs/solver.md" "$root/docs/"
 cp "$src/kernels/spmv/spmv_auto_rule.h" "$root/kernels/spmv/"
-cp -r "$src/results/reference/gpu-sources.txt" "$src/results/reference/spmv-auto-mesh-vm-2026-11-29" "$root/results/reference/"
+cp -r "$src/results/reference/gpu-sources.txt" "$src/results/reference/spmv-auto-sell16-vm-2026-11-29" "$root/results/reference/"
 while read -r d; do mkdir -p "$root/$(dirname "$d")" && cp -r "$src/$d" "$root/$d"; done \
   < <(grep -v -E '^[[:space:]]*(#|$)' "$src/results/reference/gpu-sources.txt")
 

@@ -658,7 +658,7 @@ static void test_matrix_name_says_order(void **state)
 
 /* The order decides: the rule has a real matrix in gmsh's node order and
  * after RCM (spmv-auto-mesh.suite, in
- * results/reference/spmv-auto-mesh-vm-2026-11-29/) whose fastest kernels
+ * results/reference/spmv-auto-sell16-vm-2026-11-29/) whose fastest kernels
  * differ, and the same statistics with each order's bandwidth go to that
  * order's row. Built from the rows' statistics: the meshes are not
  * shipped. */
