@@ -53,9 +53,12 @@ read_all "$@" | jq -r -s '
                  and (.check.error_vs_double_values == null)
                  and (.stats.median_s | num) > 0) ]
   # one configuration measured in several sweeps (or rounds) counts once, at
-  # the median of its medians: the least of single medians picked whichever
-  # kernel was luckiest, and two sweeps of the same kernels disagreed on 38
-  # of 80 CPU rows (results/reference/spmv-auto-sell16-vm-2026-11-29)
+  # the median of its medians: the least of single medians picks whichever
+  # kernel was luckiest once. On the CPU rows over 0.1 ms, a pick from one
+  # round was over 1.10x slower than the fastest of another round in a
+  # quarter of the cases, a pick from the medians of three rounds in one in
+  # seven (results/reference/spmv-auto-sell16-vm-2026-11-29; no apostrophes
+  # here: this program is a single-quoted shell word)
   | group_by([class, .precision, .matrix.name, .matrix.hash, .kernel, (.params | tostring)])
   | map((map(.stats.median_s) | sort) as $m
         | .[0] + {stats: (.[0].stats + {median_s: (($m[(($m | length) - 1) / 2 | floor] + $m[($m | length) / 2 | floor]) / 2)})})
