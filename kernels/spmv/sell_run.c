@@ -14,7 +14,7 @@ typedef struct sell_run {
     fb_target *t;
     fb_spmv_buffers d; /* ptr: slice pointers, idx/val: the stored entries */
     fb_buffer *perm;
-    fb_buffer *bases, *offsets, *wide; /* sell16's columns (d.idx unused) */
+    fb_buffer *bases, *offsets, *wide; /* sell16's columns (then d.idx is not uploaded) */
     fb_kernel *kernel;
     fb_launch launch;
     fb_arg args[11];
@@ -41,9 +41,10 @@ static fb_status build(sell_run *s, const fb_spmv_config *cfg)
 }
 
 /* The slices as a CSR-shaped view, so fb_spmv_upload moves them (and
- * rounds the values for single precision) as it moves every matrix;
- * sell16's 32-bit columns stay on the host (its kernel reads the offsets). */
-static fb_status upload(sell_run *s, const fb_sell *S, int is_double, const double *x)
+ * rounds the values for single precision) as it moves every matrix; for
+ * sell16 (narrow) its encoded columns instead of the 32-bit ones, which
+ * its kernel never reads. */
+static fb_status upload(sell_run *s, const fb_sell *S, int narrow, int is_double, const double *x)
 {
     fb_status status = FB_OK;
     fb_spmv_matrix slices = {.format = &fb_spmv_csr,
@@ -54,11 +55,12 @@ static fb_status upload(sell_run *s, const fb_sell *S, int is_double, const doub
                                        .nbrows = S->nslices,
                                        .nblocks = S->stored},
                              .ptr = S->slice_ptr,
-                             .idx = S->narrow.nbases > 0 ? NULL : S->colidx,
+                             .idx = narrow ? NULL : S->colidx,
                              .values = S->values};
     size_t perm_bytes = (size_t)S->nslices * (size_t)S->C * sizeof(int);
     FB_CHECK(fb_spmv_upload(s->t, &slices, is_double, x, &s->d));
     FB_CHECK(fb_target_upload(s->t, S->perm, perm_bytes, &s->perm));
+    if (narrow) FB_CHECK(fb_csr16_upload_columns(s->t, &S->narrow, &s->bases, &s->offsets, &s->wide));
 fail:
     return status;
 }
@@ -113,8 +115,7 @@ fb_status fb_spmv_run_sell(fb_target *t, const fb_spmv_matrix *A, const fb_spmv_
     if (narrow) FB_CHECK(fb_sell_narrow_columns(&S));
     out->conversion = conversion_of(&S);
     FB_CHECK(fb_spmv_make_x(A, cfg->x, &owned_x, &x));
-    FB_CHECK(upload(&s, &S, cfg->is_double, x));
-    if (narrow) FB_CHECK(fb_csr16_upload_columns(t, &S.narrow, &s.bases, &s.offsets, &s.wide));
+    FB_CHECK(upload(&s, &S, narrow, cfg->is_double, x));
     FB_CHECK(build(&s, cfg));
     out->has_resources = fb_target_kernel_resources(t, s.kernel, s.launch.local[0], &out->resources) == FB_OK;
     set_args(&s, &S);
